@@ -1,0 +1,233 @@
+"""Events: every change to a game, as versioned data.
+
+An event is a frozen dataclass with a `TYPE` name. `to_record` turns it into a plain JSON
+object `{"type": ..., "v": SCHEMA_VERSION, ...fields}` and `from_record` reads one back,
+upgrading records written by an earlier schema version, so an old saved game still
+replays after an upgrade. Events hold only data (names, seats, numbers): randomness, such
+as a shuffled deck or a die face, is drawn outside the rules and arrives here as data.
+
+Events are grouped in *steps*: one step holds all the events of one player intent and is
+saved in one transaction. Undo takes back whole steps.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from companion.rules.errors import RulesError
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player at the table, in seat order."""
+
+    name: str
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameCreated:
+    """A new game: seats clockwise, first player, board, decks (shuffled when the app deals)."""
+
+    TYPE: ClassVar[str] = "game_created"
+    seats: tuple[Seat, ...]
+    first_seat: int
+    board: str
+    turns: int
+    expansions: tuple[str, ...]
+    dealing: str  # "app": stacks in the order given; "table": the cardboard is dealt by hand
+    races: tuple[str, ...]
+    powers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ComboRevealed:
+    """A combo appears in the lowest empty row of the market."""
+
+    TYPE: ClassVar[str] = "combo_revealed"
+    race: str
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class BadgesReshuffled:
+    """The discarded badges, shuffled into a new badge stack (order drawn outside)."""
+
+    TYPE: ClassVar[str] = "badges_reshuffled"
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ComboPicked:
+    """A player takes the combo in `row` (0 = top), paying one coin on each row above."""
+
+    TYPE: ClassVar[str] = "combo_picked"
+    seat: int
+    row: int
+    race: str
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConquestsFinished:
+    """The player stops conquering and moves on to troop redeployment."""
+
+    TYPE: ClassVar[str] = "conquests_finished"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RedeploymentFinished:
+    """The player's troops are redeployed; scoring comes next."""
+
+    TYPE: ClassVar[str] = "redeployment_finished"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RaceDeclined:
+    """The player's active race goes into decline."""
+
+    TYPE: ClassVar[str] = "race_declined"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnScored:
+    """Victory coins earned at the end of a turn, with the itemised lines shown then."""
+
+    TYPE: ClassVar[str] = "turn_scored"
+    seat: int
+    coins: int
+    lines: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CoinsAdjusted:
+    """A correction agreed at the table: coins from (positive) or to (negative) the stash."""
+
+    TYPE: ClassVar[str] = "coins_adjusted"
+    seat: int
+    delta: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DieRolled:
+    """The reinforcement die was rolled (the face was drawn outside the rules)."""
+
+    TYPE: ClassVar[str] = "die_rolled"
+    seat: int
+    face: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded:
+    """The player's turn is over; the next seat plays."""
+
+    TYPE: ClassVar[str] = "turn_ended"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepUndone:
+    """Takes back the latest step still in force (recorded, never erased)."""
+
+    TYPE: ClassVar[str] = "step_undone"
+
+
+Event = (
+    GameCreated
+    | ComboRevealed
+    | BadgesReshuffled
+    | ComboPicked
+    | ConquestsFinished
+    | RedeploymentFinished
+    | RaceDeclined
+    | TurnScored
+    | CoinsAdjusted
+    | DieRolled
+    | TurnEnded
+    | StepUndone
+)
+
+EVENT_TYPES: Mapping[str, type[Any]] = {
+    cls.TYPE: cls
+    for cls in (
+        GameCreated, ComboRevealed, BadgesReshuffled, ComboPicked, ConquestsFinished,
+        RedeploymentFinished, RaceDeclined, TurnScored, CoinsAdjusted, DieRolled, TurnEnded,
+        StepUndone,
+    )
+}
+
+# Upgrades from schema version v to v + 1, keyed by (type, v). Each takes and returns a
+# record. Empty while the schema is at version 1; add one for every change of a field.
+UPGRADES: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+class BadRecord(RulesError):
+    """A stored event record that cannot be read."""
+
+
+def to_record(event: Event) -> dict[str, Any]:
+    """The event as a JSON-ready object."""
+    record: dict[str, Any] = {"type": event.TYPE, "v": SCHEMA_VERSION}
+    for field in dataclasses.fields(event):
+        record[field.name] = _plain(getattr(event, field.name))
+    return record
+
+
+def from_record(record: Mapping[str, Any]) -> Event:
+    """Read an event record, upgrading it from an older schema version if needed."""
+    data = dict(record)
+    kind = data.pop("type", None)
+    version = data.pop("v", None)
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise BadRecord(f"unknown event type {kind!r}; known: {', '.join(EVENT_TYPES)}")
+    if not isinstance(version, int) or not 1 <= version <= SCHEMA_VERSION:
+        raise BadRecord(
+            f"{kind}: schema version {version!r} is not one this release reads "
+            f"(1 to {SCHEMA_VERSION})"
+        )
+    while version < SCHEMA_VERSION:
+        upgrade = UPGRADES.get((kind, version))
+        if upgrade is not None:
+            data = upgrade(data)
+        version += 1
+    names = {f.name for f in dataclasses.fields(cls)}
+    if set(data) - names or any(
+        f.name not in data for f in dataclasses.fields(cls)
+        if f.default is dataclasses.MISSING
+    ):
+        raise BadRecord(f"{kind}: fields {sorted(data)} do not match {sorted(names)}")
+    if cls is GameCreated:
+        data["seats"] = [Seat(**seat) for seat in data["seats"]]
+    event: Event = cls(**{k: _frozen(v) for k, v in data.items()})
+    return event
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def is_barrier(step: tuple[Event, ...]) -> bool:
+    """Undo stops at a step that drew randomness or ended a turn (or created the game)."""
+    return any(
+        isinstance(e, GameCreated | DieRolled | BadgesReshuffled | TurnEnded) for e in step
+    )

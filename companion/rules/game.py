@@ -1,0 +1,299 @@
+"""The game aggregate: `GameState` and the pure `apply(state, event) -> state`.
+
+`start(GameCreated, catalog)` makes the first state; every later change is `apply`. Both
+check the event against the rules and raise `IllegalAction` with a reason a screen can
+show; since states are immutable, a refused event changes nothing. Replaying the same
+events always gives the same state: nothing here reads a clock or draws a random number.
+
+Invariants kept by every event:
+- purses are never negative, and coins are conserved: the purses plus the coins lying on
+  the market rows always equal the coins the stash has issued (`coins_issued`);
+- only the player whose turn it is acts, in the order of the turn's phases (`turns`);
+- at most one combo is picked per turn, and a race goes into decline at most once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from companion.rules.catalog import Catalog
+from companion.rules.decline import go_into_decline
+from companion.rules.errors import IllegalAction
+from companion.rules.events import (
+    BadgesReshuffled,
+    CoinsAdjusted,
+    ComboPicked,
+    ComboRevealed,
+    ConquestsFinished,
+    DieRolled,
+    Event,
+    GameCreated,
+    RaceDeclined,
+    RedeploymentFinished,
+    StepUndone,
+    TurnEnded,
+    TurnScored,
+)
+from companion.rules.maps import load_board
+from companion.rules.market import Combo, Market
+from companion.rules.players import STOUT, ActiveRace, Player
+from companion.rules.purse import pay
+from companion.rules.turns import Phase, ThisTurn, TurnTrack
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+DEALING_MODES = ("app", "table")
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything the rules know about one game at one moment."""
+
+    board: str
+    expansions: tuple[str, ...]
+    dealing: str
+    players: tuple[Player, ...]
+    market: Market
+    track: TurnTrack
+    coins_issued: int
+    last_roll: int | None = None
+    catalog: Catalog = field(compare=False, repr=False, kw_only=True)
+
+    @property
+    def current(self) -> Player:
+        return self.players[self.track.seat]
+
+    @property
+    def is_over(self) -> bool:
+        return self.track.is_over
+
+    def player(self, seat: int) -> Player:
+        if not 0 <= seat < len(self.players):
+            raise IllegalAction(f"there is no seat {seat}; seats are 0 to {len(self.players) - 1}")
+        return self.players[seat]
+
+
+def start(event: GameCreated, catalog: Catalog) -> GameState:
+    """The state of a new game, before any combo is revealed."""
+    seats = event.seats
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        raise IllegalAction(
+            f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(seats)}"
+        )
+    names = [s.name.strip() for s in seats]
+    if any(not n for n in names):
+        raise IllegalAction("every player needs a name")
+    if len({n.casefold() for n in names}) != len(names):
+        raise IllegalAction("two players have the same name; give each a different one")
+    if len({s.colour for s in seats}) != len(seats) or any(not s.colour for s in seats):
+        raise IllegalAction("every player needs a colour of their own")
+    if not 0 <= event.first_seat < len(seats):
+        raise IllegalAction(f"the first player must be seat 0 to {len(seats) - 1}")
+    board = load_board(event.board)
+    if board.players != len(seats):
+        raise IllegalAction(
+            f"the {event.board} board is for {board.players} players; "
+            f"{len(seats)} players use the {len(seats)}p board"
+        )
+    if event.turns != board.turns:
+        raise IllegalAction(f"the {event.board} board plays {board.turns} turns, not {event.turns}")
+    if "base" not in event.expansions:
+        raise IllegalAction("the base game's banners and badges are always in the decks")
+    if event.dealing not in DEALING_MODES:
+        raise IllegalAction(f"dealing must be one of {', '.join(DEALING_MODES)}")
+    races = [r.name for r in catalog.races_in(event.expansions)]
+    powers = [p.name for p in catalog.powers_in(event.expansions)]
+    _check_deck("banner", event.races, races)
+    _check_deck("badge", event.powers, powers)
+    players = tuple(
+        Player(seat=i, name=n, colour=s.colour, coins=catalog.starting_coins)
+        for i, (n, s) in enumerate(zip(names, seats, strict=True))
+    )
+    return GameState(
+        board=event.board,
+        expansions=event.expansions,
+        dealing=event.dealing,
+        players=players,
+        market=Market(rows=(), race_stack=event.races, power_stack=event.powers,
+                      ordered=event.dealing == "app"),
+        track=TurnTrack(turn=1, turns=event.turns, players=len(seats),
+                        first_seat=event.first_seat, seat=event.first_seat,
+                        phase=Phase.PICK_COMBO),
+        coins_issued=catalog.starting_coins * len(seats),
+        catalog=catalog,
+    )
+
+
+def _check_deck(kind: str, given: tuple[str, ...], expected: list[str]) -> None:
+    if sorted(given) != sorted(expected):
+        missing = sorted(set(expected) - set(given))
+        extra = sorted(set(given) - set(expected))
+        twice = sorted({name for name in given if given.count(name) > 1})
+        raise IllegalAction(
+            f"the {kind} deck must hold each {kind} of the chosen expansions once"
+            + (f"; missing: {', '.join(missing)}" if missing else "")
+            + (f"; not in these expansions: {', '.join(extra)}" if extra else "")
+            + (f"; more than once: {', '.join(twice)}" if twice else "")
+        )
+
+
+def apply(state: GameState, event: Event) -> GameState:
+    """The state after `event`; raises IllegalAction (and changes nothing) if not allowed."""
+    if isinstance(event, GameCreated | StepUndone):
+        raise IllegalAction(f"{event.TYPE} is not applied to a running game")
+    if state.is_over and not isinstance(event, CoinsAdjusted):
+        raise IllegalAction("the game is over")
+    match event:
+        case ComboRevealed(race=race, power=power):
+            return replace(state, market=state.market.reveal(Combo(race, power)))
+        case BadgesReshuffled(order=order):
+            return replace(state, market=state.market.reshuffle_badges(order))
+        case ComboPicked():
+            return _pick(state, event)
+        case ConquestsFinished(seat=seat):
+            _expect(state, seat, Phase.CONQUER, "finish conquering")
+            return _to_phase(state, Phase.REDEPLOY)
+        case RedeploymentFinished(seat=seat):
+            _expect(state, seat, Phase.REDEPLOY, "finish redeploying")
+            return _to_phase(state, Phase.SCORE)
+        case RaceDeclined(seat=seat):
+            return _decline(state, seat)
+        case TurnScored(seat=seat, coins=coins):
+            _expect(state, seat, Phase.SCORE, "score")
+            if coins < 0:
+                raise IllegalAction(f"a turn's income cannot be negative (got {coins})")
+            player = state.current
+            return replace(
+                _to_phase(state, Phase.FINISHED, scored=True),
+                players=_with(state.players, replace(player, coins=player.coins + coins)),
+                coins_issued=state.coins_issued + coins,
+            )
+        case CoinsAdjusted(seat=seat, delta=delta, reason=reason):
+            if not reason.strip():
+                raise IllegalAction("say why the coins are adjusted")
+            player = state.player(seat)
+            if player.coins + delta < 0:
+                raise IllegalAction(
+                    f"{player.name} cannot give back {-delta} coins: a purse is never negative"
+                )
+            return replace(
+                state,
+                players=_with(state.players, replace(player, coins=player.coins + delta)),
+                coins_issued=state.coins_issued + delta,
+            )
+        case DieRolled(seat=seat, face=face):
+            _expect(state, seat, Phase.CONQUER, "roll the reinforcement die")
+            if face not in state.catalog.die_faces:
+                raise IllegalAction(
+                    f"the reinforcement die has no face {face}; its faces are "
+                    f"{sorted(set(state.catalog.die_faces))}"
+                )
+            return replace(state, last_roll=face)
+        case TurnEnded(seat=seat):
+            _expect(state, seat, Phase.FINISHED, "end the turn")
+            nxt = state.players[state.track.next_seat]
+            phase = Phase.CONQUER if nxt.active is not None else Phase.PICK_COMBO
+            return replace(state, track=state.track.passed(phase), last_roll=None)
+    raise IllegalAction(f"unknown event {event!r}")
+
+
+def follow_ups(state: GameState) -> tuple[Event, ...]:
+    """Events the rules owe without a choice: the app's reveals after a pick.
+
+    Stops where the app cannot go on alone: when the table deals, and when the badge
+    stack must be reshuffled (a shuffle is drawn outside the rules).
+    """
+    out: list[Event] = []
+    while (combo := state.market.next_reveal()) is not None:
+        event = ComboRevealed(combo.race, combo.power)
+        state = apply(state, event)
+        out.append(event)
+    return tuple(out)
+
+
+def _pick(state: GameState, event: ComboPicked) -> GameState:
+    player = _acting(state, event.seat)
+    if state.track.this_turn.picked_combo:
+        raise IllegalAction(f"{player.name} has already picked a combo this turn")
+    if player.active is not None:
+        raise IllegalAction(
+            f"{player.name} still plays the {player.active.power} {player.active.race}; "
+            "put them in decline first (a new combo comes the turn after)"
+        )
+    if state.track.this_turn.declined:
+        raise IllegalAction(f"{player.name} went into decline this turn; pick next turn")
+    _expect(state, event.seat, Phase.PICK_COMBO, "pick a combo")
+    market = state.market
+    cost = market.cost(event.row)
+    combo = market.rows[event.row].combo
+    if (combo.race, combo.power) != (event.race, event.power):
+        raise IllegalAction(
+            f"row {event.row + 1} holds {combo.name}, not {event.power} {event.race}"
+        )
+    what = f"the {combo.name} in row {event.row + 1}"
+    coins = pay(player.coins, cost, who=player.name, what=what)
+    market, _, found = market.pick(event.row)
+    active = ActiveRace(combo.race, combo.power,
+                        tokens=state.catalog.combo_tokens(combo.race, combo.power),
+                        picked_turn=state.track.turn)
+    player = replace(player, coins=coins + found, active=active)
+    track = replace(state.track, phase=Phase.CONQUER,
+                    this_turn=replace(state.track.this_turn, picked_combo=True))
+    return replace(state, players=_with(state.players, player), market=market, track=track)
+
+
+def _decline(state: GameState, seat: int) -> GameState:
+    player = _acting(state, seat)
+    this_turn = state.track.this_turn
+    if player.active is None:
+        raise IllegalAction(f"{player.name} has no active race to put in decline")
+    if this_turn.declined:
+        raise IllegalAction(f"{player.name} has already gone into decline this turn")
+    phase = state.track.phase
+    stout_at_end = phase is Phase.FINISHED and player.active.power == STOUT
+    at_start = phase is Phase.CONQUER and not this_turn.picked_combo and this_turn.conquests == 0
+    if not (at_start or stout_at_end):
+        raise IllegalAction(
+            "a race goes into decline at the start of a turn, instead of conquering"
+            + (" (Stout: or at the end of the turn, after scoring)"
+               if player.active.power == STOUT else "")
+        )
+    player, market = go_into_decline(player, state.market, state.track.turn)
+    track = replace(state.track, phase=Phase.SCORE if at_start else Phase.FINISHED,
+                    this_turn=replace(this_turn, declined=True))
+    return replace(state, players=_with(state.players, player), market=market, track=track)
+
+
+def _acting(state: GameState, seat: int) -> Player:
+    player = state.player(seat)
+    if seat != state.track.seat:
+        raise IllegalAction(f"it is {state.current.name}'s turn, not {player.name}'s")
+    return player
+
+
+def _expect(state: GameState, seat: int, phase: Phase, what: str) -> None:
+    player = _acting(state, seat)
+    if state.track.phase is not phase:
+        raise IllegalAction(
+            f"{player.name} cannot {what} now; the turn is at: {state.track.phase.value}"
+        )
+
+
+def _to_phase(state: GameState, phase: Phase, *, scored: bool = False) -> GameState:
+    this_turn: ThisTurn = state.track.this_turn
+    if scored:
+        this_turn = replace(this_turn, scored=True)
+    return replace(state, track=replace(state.track, phase=phase, this_turn=this_turn))
+
+
+def _with(players: tuple[Player, ...], player: Player) -> tuple[Player, ...]:
+    return tuple(player if p.seat == player.seat else p for p in players)
+
+
+def refusal(state: GameState, event: Event) -> str | None:
+    """Why `event` would be refused now, or None if the rules allow it."""
+    try:
+        apply(state, event)
+    except IllegalAction as refused:
+        return refused.reason
+    return None

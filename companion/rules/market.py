@@ -1,0 +1,147 @@
+"""The combo market: the column of race banners and special power badges on the table.
+
+Invariants:
+- At most six combos are visible (`ROWS`); row 0 is the top of the column and is free,
+  and row k costs k coins, paid as one coin dropped on each of the k rows above it.
+- Whoever picks a row takes the coins lying on it; the rows below slide up with their
+  coins, and a new combo is revealed at the bottom from the tops of the two stacks.
+- Six combos show whenever the stacks allow: `missing` says how many reveals are owed.
+- A banner whose race vanished from the board goes to the bottom of the banner stack;
+  a badge that goes out of play joins the discards, which are reshuffled into a new badge
+  stack only when the badge stack runs out.
+
+Two ways of dealing. When the app deals (`ordered` stacks), the shuffled order arrived
+inside an event, a reveal must be the top of each stack, and `next_reveal` says what it
+is. When the table deals with the cardboard, the stacks are face-down piles whose order the
+app does not know: a reveal must be a banner and a badge still in the piles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from companion.rules.errors import IllegalAction
+
+ROWS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Combo:
+    """A race banner with the special power badge beside it."""
+
+    race: str
+    power: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.power} {self.race}"
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One visible combo and the coins players dropped on it."""
+
+    combo: Combo
+    coins: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Market:
+    """The visible column, the two stacks and the discarded badges."""
+
+    rows: tuple[Row, ...]
+    race_stack: tuple[str, ...]
+    power_stack: tuple[str, ...]
+    discarded_powers: tuple[str, ...] = ()
+    ordered: bool = True
+
+    @property
+    def coins_on_rows(self) -> int:
+        return sum(row.coins for row in self.rows)
+
+    @property
+    def missing(self) -> int:
+        """How many combos must be revealed before six show (as far as the stacks allow)."""
+        space = ROWS - len(self.rows)
+        powers = len(self.power_stack) + len(self.discarded_powers)
+        return max(0, min(space, len(self.race_stack), powers))
+
+    @property
+    def needs_badge_reshuffle(self) -> bool:
+        """A reveal is owed but the badge stack is empty: the discards must be shuffled."""
+        return self.missing > 0 and not self.power_stack
+
+    def cost(self, row: int) -> int:
+        self._check_row(row)
+        return row
+
+    def next_reveal(self) -> Combo | None:
+        """The combo the app deals next, or None when none is owed or it cannot know."""
+        if not self.ordered or self.missing == 0 or not self.power_stack:
+            return None
+        return Combo(self.race_stack[0], self.power_stack[0])
+
+    def pick(self, row: int) -> tuple[Market, Combo, int]:
+        """Take row `row`: the market after, the combo, and the coins lying on it.
+
+        The cost (one coin on each row above) is added here; the caller takes it from the
+        picker's purse.
+        """
+        self._check_row(row)
+        if self.missing:
+            raise IllegalAction(
+                f"the market is waiting for {self.missing} combo(s) to be revealed first"
+            )
+        taken = self.rows[row]
+        above = tuple(replace(r, coins=r.coins + 1) for r in self.rows[:row])
+        return replace(self, rows=above + self.rows[row + 1 :]), taken.combo, taken.coins
+
+    def reveal(self, combo: Combo) -> Market:
+        """Reveal `combo` in the lowest row."""
+        if len(self.rows) >= ROWS:
+            raise IllegalAction(f"the market already shows {ROWS} combos")
+        if combo.race not in self.race_stack:
+            raise IllegalAction(f"the banner {combo.race} is not in the banner stack")
+        if combo.power not in self.power_stack:
+            where = " (it is among the discards)" if combo.power in self.discarded_powers else ""
+            raise IllegalAction(f"the badge {combo.power} is not in the badge stack{where}")
+        if self.ordered and (self.race_stack[0], self.power_stack[0]) != (combo.race, combo.power):
+            raise IllegalAction(
+                f"the next combo in the stacks is {self.power_stack[0]} {self.race_stack[0]}, "
+                f"not {combo.name}"
+            )
+        return replace(
+            self,
+            rows=(*self.rows, Row(combo)),
+            race_stack=_without(self.race_stack, combo.race),
+            power_stack=_without(self.power_stack, combo.power),
+        )
+
+    def reshuffle_badges(self, order: tuple[str, ...]) -> Market:
+        """The discarded badges, shuffled (in `order`), become the new badge stack."""
+        if self.power_stack:
+            raise IllegalAction("the badge stack is not empty yet; discards are not reshuffled")
+        if sorted(order) != sorted(self.discarded_powers):
+            raise IllegalAction(
+                "a reshuffle must hold exactly the discarded badges: "
+                + ", ".join(sorted(self.discarded_powers))
+            )
+        return replace(self, power_stack=order, discarded_powers=())
+
+    def return_banner(self, race: str) -> Market:
+        """A race vanished from the board: its banner goes to the bottom of the stack."""
+        return replace(self, race_stack=(*self.race_stack, race))
+
+    def discard_badge(self, power: str) -> Market:
+        return replace(self, discarded_powers=(*self.discarded_powers, power))
+
+    def _check_row(self, row: int) -> None:
+        if not 0 <= row < len(self.rows):
+            raise IllegalAction(
+                f"there is no combo in row {row + 1}; rows 1 to {len(self.rows)} are on the table"
+            )
+
+
+def _without(stack: tuple[str, ...], name: str) -> tuple[str, ...]:
+    i = stack.index(name)
+    return stack[:i] + stack[i + 1 :]

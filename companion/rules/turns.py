@@ -1,0 +1,79 @@
+"""The turn track: game turn n of N, whose turn it is, and what they may do now.
+
+Seats are numbered 0..players-1 clockwise. A game turn starts with the first player's
+seat and ends after the seat before it; the game is over after the last seat's turn of
+the final game turn. Within one player's turn the phases run in order:
+
+    PICK_COMBO (only without an active race) -> CONQUER -> REDEPLOY -> SCORE -> FINISHED
+
+Going into decline jumps from CONQUER straight to SCORE (no conquest that turn). The
+track never goes backwards except through undo, which restores an earlier value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+
+class Phase(StrEnum):
+    """What the player whose turn it is may do now."""
+
+    PICK_COMBO = "pick a combo"
+    CONQUER = "conquer"
+    REDEPLOY = "redeploy"
+    SCORE = "score"
+    FINISHED = "end the turn"
+    GAME_OVER = "game over"
+
+
+@dataclass(frozen=True, slots=True)
+class ThisTurn:
+    """Facts about the current player's turn so far; reset when the turn passes."""
+
+    picked_combo: bool = False
+    declined: bool = False
+    conquests: int = 0
+    scored: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTrack:
+    """Where the game stands on the turn track."""
+
+    turn: int
+    turns: int
+    players: int
+    first_seat: int
+    seat: int
+    phase: Phase
+    this_turn: ThisTurn = ThisTurn()
+
+    @property
+    def is_final_turn(self) -> bool:
+        return self.turn == self.turns
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def next_seat(self) -> int:
+        return (self.seat + 1) % self.players
+
+    def seats_in_turn_order(self) -> tuple[int, ...]:
+        """All seats, starting with the first player."""
+        return tuple((self.first_seat + i) % self.players for i in range(self.players))
+
+    def passed(self, next_phase: Phase) -> TurnTrack:
+        """The track after the current player ends their turn.
+
+        `next_phase` is where the next player starts (PICK_COMBO or CONQUER); it is
+        ignored when the game ends.
+        """
+        seat = self.next_seat
+        turn = self.turn + 1 if seat == self.first_seat else self.turn
+        if turn > self.turns:
+            return replace(self, turn=self.turns, seat=self.seat, phase=Phase.GAME_OVER,
+                           this_turn=ThisTurn())
+        return replace(self, turn=turn, seat=seat, phase=next_phase, this_turn=ThisTurn())

@@ -1,0 +1,107 @@
+"""What a given viewer may see of a game.
+
+The table shares one screen, so everything on it comes from `public(state)`, which holds
+no purse total: only names, colours, combos, token counts, the market with its costs and
+the coins lying on its rows (those are on the table for all to see), and the turn track.
+A player sees their own total only through `own_coins` (a private gesture on screen), and
+everyone sees every total once the game is over, through `final_totals`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.rules.errors import IllegalAction
+from companion.rules.events import ComboPicked, RaceDeclined
+from companion.rules.game import GameState, refusal
+from companion.rules.turns import Phase
+
+
+@dataclass(frozen=True, slots=True)
+class PublicPlayer:
+    seat: int
+    name: str
+    colour: str
+    active_combo: str | None  # e.g. "Flying Ratmen"
+    active_tokens: int | None
+    declined: tuple[str, ...]  # race names in decline
+    is_current: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PublicRow:
+    row: int  # 0 = top
+    race: str
+    power: str
+    tokens: int
+    cost: int
+    coins: int
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    turn: int
+    turns: int
+    final_turn: bool
+    game_over: bool
+    current_seat: int
+    phase: Phase
+    may_decline: bool
+    players: tuple[PublicPlayer, ...]
+    market: tuple[PublicRow, ...]
+    combos_owed: int  # reveals the market waits for
+
+
+def public(state: GameState) -> PublicView:
+    """Everything the shared screen may show; never a purse total."""
+    track = state.track
+    catalog = state.catalog
+    players = tuple(
+        PublicPlayer(
+            seat=p.seat,
+            name=p.name,
+            colour=p.colour,
+            active_combo=f"{p.active.power} {p.active.race}" if p.active else None,
+            active_tokens=p.active.tokens if p.active else None,
+            declined=tuple(d.race for d in p.declined),
+            is_current=p.seat == track.seat and not track.is_over,
+        )
+        for p in state.players
+    )
+    rows = tuple(
+        PublicRow(i, r.combo.race, r.combo.power,
+                  catalog.combo_tokens(r.combo.race, r.combo.power), i, r.coins)
+        for i, r in enumerate(state.market.rows)
+    )
+    return PublicView(
+        turn=track.turn,
+        turns=track.turns,
+        final_turn=track.is_final_turn,
+        game_over=track.is_over,
+        current_seat=track.seat,
+        phase=track.phase,
+        may_decline=not track.is_over and refusal(state, RaceDeclined(track.seat)) is None,
+        players=players,
+        market=rows,
+        combos_owed=state.market.missing,
+    )
+
+
+def pick_refusal(state: GameState, row: int) -> str | None:
+    """Why the current player may not pick `row` now (e.g. cannot afford it), or None."""
+    if not 0 <= row < len(state.market.rows):
+        return f"there is no combo in row {row + 1}"
+    combo = state.market.rows[row].combo
+    return refusal(state, ComboPicked(state.track.seat, row, combo.race, combo.power))
+
+
+def own_coins(state: GameState, seat: int) -> int:
+    """A player's own total, for the private peek."""
+    return state.player(seat).coins
+
+
+def final_totals(state: GameState) -> tuple[tuple[str, int], ...]:
+    """Every player's total in seat order; only once the game is over."""
+    if not state.is_over:
+        raise IllegalAction("totals are revealed only at the end of the game")
+    return tuple((p.name, p.coins) for p in state.players)

@@ -1,0 +1,164 @@
+"""The session: the one place that ties the rules, randomness, storage and screens together.
+
+A screen or a device hands the session an intent; the session builds the step of events
+for it (drawing any randomness here, so it enters the rules as data), asks the rules to
+record the step (which refuses an illegal one and changes nothing), saves the step, and
+only then publishes the new state to its listeners. Listeners are called on the caller's
+thread: devices must hand their callbacks to the UI thread before calling in.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Sequence
+
+from companion.rules.catalog import Catalog, load_catalog
+from companion.rules.errors import IllegalAction
+from companion.rules.events import (
+    BadgesReshuffled,
+    CoinsAdjusted,
+    ComboPicked,
+    ComboRevealed,
+    ConquestsFinished,
+    DieRolled,
+    Event,
+    GameCreated,
+    RaceDeclined,
+    RedeploymentFinished,
+    Seat,
+    StepUndone,
+    TurnEnded,
+    TurnScored,
+)
+from companion.rules.game import GameState, apply, follow_ups, start
+from companion.rules.history import History, Step
+from companion.rules.maps import board_for_players
+
+Listener = Callable[[GameState], None]
+
+
+class Session:
+    """One game at the table, driven by intents."""
+
+    def __init__(self, catalog: Catalog | None = None, rng: random.Random | None = None) -> None:
+        self.catalog = catalog or load_catalog()
+        self.rng = rng or secrets.SystemRandom()
+        self.history: History | None = None
+        self._listeners: list[Listener] = []
+
+    # -- observing -------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    @property
+    def state(self) -> GameState:
+        if self.history is None:
+            raise IllegalAction("no game is being played; start a new game first")
+        return self.history.state
+
+    # -- intents ---------------------------------------------------------------------
+    def new_game(
+        self,
+        seats: Sequence[Seat],
+        *,
+        first_seat: int | None = None,
+        expansions: Sequence[str] = ("base",),
+        dealing: str = "app",
+    ) -> GameState:
+        """Start a game; the decks are shuffled (app dealing) and the first player drawn
+        at random unless given."""
+        board = board_for_players(len(seats))
+        races = [r.name for r in self.catalog.races_in(expansions)]
+        powers = [p.name for p in self.catalog.powers_in(expansions)]
+        if dealing == "app":
+            self.rng.shuffle(races)
+            self.rng.shuffle(powers)
+        if first_seat is None:
+            first_seat = self.rng.randrange(len(seats))
+        created = GameCreated(
+            seats=tuple(seats), first_seat=first_seat, board=board.name, turns=board.turns,
+            expansions=tuple(expansions), dealing=dealing, races=tuple(races),
+            powers=tuple(powers),
+        )
+        return self.begin(created)
+
+    def begin(self, created: GameCreated) -> GameState:
+        """Start the game `created` describes (decks already in their dealt order)."""
+        step = (created, *self._market_follow_ups(start(created, self.catalog)))
+        self.history = History.begin(step, self.catalog)
+        return self._publish()
+
+    def pick(self, row: int) -> GameState:
+        state = self.state
+        if not 0 <= row < len(state.market.rows):
+            raise IllegalAction(f"there is no combo in row {row + 1}")
+        combo = state.market.rows[row].combo
+        return self._act(ComboPicked(state.track.seat, row, combo.race, combo.power))
+
+    def reveal(self, race: str, power: str) -> GameState:
+        """The table dealt a combo with the cardboard (table dealing)."""
+        race = self.catalog.race(race).name
+        power = self.catalog.power(power).name
+        return self._act(ComboRevealed(race, power))
+
+    def decline(self) -> GameState:
+        return self._act(RaceDeclined(self.state.track.seat))
+
+    def finish_conquests(self) -> GameState:
+        return self._act(ConquestsFinished(self.state.track.seat))
+
+    def finish_redeployment(self) -> GameState:
+        return self._act(RedeploymentFinished(self.state.track.seat))
+
+    def score(self, coins: int, lines: Sequence[tuple[str, int]] = ()) -> GameState:
+        return self._act(TurnScored(self.state.track.seat, coins, tuple(lines)))
+
+    def adjust_coins(self, seat: int, delta: int, reason: str) -> GameState:
+        return self._act(CoinsAdjusted(seat, delta, reason))
+
+    def end_turn(self) -> GameState:
+        return self._act(TurnEnded(self.state.track.seat))
+
+    def roll_die(self) -> int:
+        """Roll the reinforcement die; the face is recorded before anyone sees it."""
+        face = self.rng.choice(self.catalog.die_faces)
+        self._act(DieRolled(self.state.track.seat, face))
+        return face
+
+    def undo(self) -> GameState:
+        return self._record((StepUndone(),))
+
+    # -- plumbing --------------------------------------------------------------------
+    def _act(self, event: Event) -> GameState:
+        state = apply(self.state, event)
+        return self._record((event, *self._market_follow_ups(state)))
+
+    def _market_follow_ups(self, state: GameState) -> Step:
+        """Reveals owed after an event, with a badge reshuffle drawn here when needed."""
+        step: list[Event] = []
+        while True:
+            reveals = follow_ups(state)
+            for event in reveals:
+                state = apply(state, event)
+            step.extend(reveals)
+            market = state.market
+            if not (market.ordered and market.needs_badge_reshuffle):
+                return tuple(step)
+            order = list(market.discarded_powers)
+            self.rng.shuffle(order)
+            shuffle = BadgesReshuffled(tuple(order))
+            state = apply(state, shuffle)
+            step.append(shuffle)
+
+    def _record(self, step: Step) -> GameState:
+        if self.history is None:
+            raise IllegalAction("no game is being played; start a new game first")
+        self.history = self.history.record(step)
+        return self._publish()
+
+    def _publish(self) -> GameState:
+        state = self.state
+        for listener in self._listeners:
+            listener(state)
+        return state

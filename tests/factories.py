@@ -1,0 +1,57 @@
+"""One-line set-ups for rule tests: a game with the decks in a chosen order."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from companion.rules.catalog import load_catalog
+from companion.rules.events import GameCreated, Seat
+from companion.rules.maps import board_for_players
+from companion.session import Session
+
+NAMES = ("Ann", "Bob", "Cy", "Di", "Ed")
+COLOURS = ("blue", "orange", "green", "yellow", "purple")
+
+
+def created(
+    players: int = 3,
+    *,
+    races: Sequence[str] = (),
+    powers: Sequence[str] = (),
+    first_seat: int = 0,
+    dealing: str = "app",
+    expansions: Sequence[str] = ("base",),
+) -> GameCreated:
+    """A GameCreated whose stacks start with `races` / `powers`, the rest in catalog order."""
+    catalog = load_catalog()
+    all_races = [r.name for r in catalog.races_in(expansions)]
+    all_powers = [p.name for p in catalog.powers_in(expansions)]
+    board = board_for_players(players)
+    return GameCreated(
+        seats=tuple(Seat(NAMES[i], COLOURS[i]) for i in range(players)),
+        first_seat=first_seat,
+        board=board.name,
+        turns=board.turns,
+        expansions=tuple(expansions),
+        dealing=dealing,
+        races=(*races, *(r for r in all_races if r not in races)),
+        powers=(*powers, *(p for p in all_powers if p not in powers)),
+    )
+
+
+def session(players: int = 3, seed: int = 0, **kwargs: object) -> Session:
+    """A session playing `created(players, **kwargs)`, with a seeded random generator."""
+    s = Session(load_catalog(), rng=random.Random(seed))
+    s.begin(created(players, **kwargs))  # type: ignore[arg-type]
+    return s
+
+
+def play_turn(s: Session, *, row: int | None = None, coins: int = 0) -> None:
+    """The current player picks `row` if they have no race, then conquers, scores, ends."""
+    if s.state.current.active is None:
+        s.pick(row or 0)
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score(coins)
+    s.end_turn()
