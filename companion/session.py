@@ -24,8 +24,13 @@ from companion.rules.events import (
     DieRolled,
     Event,
     GameCreated,
+    MarkerPlaced,
+    MarkerRemoved,
     RaceDeclined,
     RedeploymentFinished,
+    RegionAbandoned,
+    RegionConquered,
+    RegionSet,
     Seat,
     StepUndone,
     TurnEnded,
@@ -33,6 +38,7 @@ from companion.rules.events import (
 )
 from companion.rules.game import GameState, apply, follow_ups, start
 from companion.rules.history import History, Step
+from companion.rules.income import income
 from companion.rules.maps import board_for_players
 
 Listener = Callable[[GameState], None]
@@ -111,7 +117,30 @@ class Session:
     def finish_redeployment(self) -> GameState:
         return self._act(RedeploymentFinished(self.state.track.seat))
 
-    def score(self, coins: int, lines: Sequence[tuple[str, int]] = ()) -> GameState:
+    def conquer(self, region: int, tokens: int | None = None) -> GameState:
+        return self._act(RegionConquered(self.state.track.seat, region, tokens))
+
+    def abandon(self, region: int) -> GameState:
+        return self._act(RegionAbandoned(self.state.track.seat, region))
+
+    def place_marker(self, region: int, marker: str) -> GameState:
+        return self._act(MarkerPlaced(self.state.track.seat, region, marker))
+
+    def remove_marker(self, region: int, marker: str) -> GameState:
+        return self._act(MarkerRemoved(self.state.track.seat, region, marker))
+
+    def set_region(self, region: int, seat: int | None, race: str | None = None, *,
+                   in_decline: bool = False, tokens: int | None = None,
+                   lost_tribe: bool = False) -> GameState:
+        """Correct who holds a region (not a conquest)."""
+        return self._act(RegionSet(region, seat, race, in_decline, tokens, lost_tribe))
+
+    def score(self, coins: int | None = None, lines: Sequence[tuple[str, int]] = ()) -> GameState:
+        """Score the turn: from the board when `coins` is None, else the number given
+        (quick count)."""
+        if coins is None:
+            earned = income(self.state)
+            coins, lines = earned.total, [(line.label, line.coins) for line in earned.lines]
         return self._act(TurnScored(self.state.track.seat, coins, tuple(lines)))
 
     def adjust_coins(self, seat: int, delta: int, reason: str) -> GameState:

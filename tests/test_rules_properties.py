@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.rules.errors import IllegalAction
-from companion.rules.game import GameState
+from companion.rules.events import RegionAbandoned, RegionConquered
+from companion.rules.game import GameState, refusal
 from companion.rules.history import replay
 from companion.rules.market import ROWS
 from companion.rules.turns import Phase
@@ -30,11 +31,18 @@ def legal_moves(s: Session, data: st.DataObject) -> list[tuple[str, Callable[[],
     if phase is Phase.CONQUER:
         moves.append(("finish conquests", s.finish_conquests))
         moves.append(("roll", s.roll_die))
+        region = data.draw(st.sampled_from(sorted(state.regions.regions)), label="region")
+        seat = state.track.seat
+        if refusal(state, RegionConquered(seat, region)) is None:
+            moves.append((f"conquer {region}", lambda: s.conquer(region)))
+        if refusal(state, RegionAbandoned(seat, region)) is None:
+            moves.append((f"abandon {region}", lambda: s.abandon(region)))
     if phase is Phase.REDEPLOY:
         moves.append(("finish redeployment", s.finish_redeployment))
     if phase is Phase.SCORE:
         coins = data.draw(st.integers(0, 12), label="income")
         moves.append((f"score {coins}", lambda: s.score(coins)))
+        moves.append(("score from the board", s.score))
     if phase is Phase.FINISHED:
         moves.append(("end turn", s.end_turn))
     assert s.history is not None
@@ -47,6 +55,12 @@ def legal_moves(s: Session, data: st.DataObject) -> list[tuple[str, Callable[[],
 
 
 def check_invariants(state: GameState) -> None:
+    for rid, here in state.regions.regions.items():
+        if here.occupant is not None:
+            owner = state.players[here.occupant.seat]
+            races = [d.race for d in owner.declined] if here.occupant.in_decline else (
+                [owner.active.race] if owner.active else [])
+            assert here.occupant.race in races, f"region {rid} held by a race not in play"
     assert all(p.coins >= 0 for p in state.players)
     assert sum(p.coins for p in state.players) + state.market.coins_on_rows == state.coins_issued
     market = state.market

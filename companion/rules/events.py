@@ -135,6 +135,58 @@ class TurnEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class RegionConquered:
+    """The player's active race takes a region (`tokens` deployed there, if counted)."""
+
+    TYPE: ClassVar[str] = "region_conquered"
+    seat: int
+    region: int
+    tokens: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RegionAbandoned:
+    """The player empties a region of their active race; it is no longer theirs."""
+
+    TYPE: ClassVar[str] = "region_abandoned"
+    seat: int
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerPlaced:
+    """A fortress, troll's lair, encampment, hole, hero or the dragon put in a region."""
+
+    TYPE: ClassVar[str] = "marker_placed"
+    seat: int
+    region: int
+    marker: str
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerRemoved:
+    """A marker taken out of a region."""
+
+    TYPE: ClassVar[str] = "marker_removed"
+    seat: int
+    region: int
+    marker: str
+
+
+@dataclass(frozen=True, slots=True)
+class RegionSet:
+    """A correction at the table: who holds a region now (not a conquest)."""
+
+    TYPE: ClassVar[str] = "region_set"
+    region: int
+    seat: int | None  # None: nobody holds it
+    race: str | None = None
+    in_decline: bool = False
+    tokens: int | None = None
+    lost_tribe: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class StepUndone:
     """Takes back the latest step still in force (recorded, never erased)."""
 
@@ -153,6 +205,11 @@ Event = (
     | CoinsAdjusted
     | DieRolled
     | TurnEnded
+    | RegionConquered
+    | RegionAbandoned
+    | MarkerPlaced
+    | MarkerRemoved
+    | RegionSet
     | StepUndone
 )
 
@@ -161,7 +218,7 @@ EVENT_TYPES: Mapping[str, type[Any]] = {
     for cls in (
         GameCreated, ComboRevealed, BadgesReshuffled, ComboPicked, ConquestsFinished,
         RedeploymentFinished, RaceDeclined, TurnScored, CoinsAdjusted, DieRolled, TurnEnded,
-        StepUndone,
+        RegionConquered, RegionAbandoned, MarkerPlaced, MarkerRemoved, RegionSet, StepUndone,
     )
 }
 

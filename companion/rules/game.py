@@ -16,8 +16,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from companion.rules.board import (
+    MARKERS,
+    BoardState,
+    Occupant,
+    RegionState,
+    cleared,
+    marker_count,
+    taken,
+    with_marker,
+)
 from companion.rules.catalog import Catalog
-from companion.rules.decline import go_into_decline
+from companion.rules.conquest import Attacker, immunity, reach
+from companion.rules.decline import go_into_decline, vanish_if_gone
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     BadgesReshuffled,
@@ -28,13 +39,18 @@ from companion.rules.events import (
     DieRolled,
     Event,
     GameCreated,
+    MarkerPlaced,
+    MarkerRemoved,
     RaceDeclined,
     RedeploymentFinished,
+    RegionAbandoned,
+    RegionConquered,
+    RegionSet,
     StepUndone,
     TurnEnded,
     TurnScored,
 )
-from companion.rules.maps import load_board
+from companion.rules.maps import Board, load_board
 from companion.rules.market import Combo, Market
 from companion.rules.players import STOUT, ActiveRace, Player
 from companion.rules.purse import pay
@@ -56,6 +72,7 @@ class GameState:
     market: Market
     track: TurnTrack
     coins_issued: int
+    regions: BoardState
     last_roll: int | None = None
     catalog: Catalog = field(compare=False, repr=False, kw_only=True)
 
@@ -66,6 +83,10 @@ class GameState:
     @property
     def is_over(self) -> bool:
         return self.track.is_over
+
+    @property
+    def map(self) -> Board:
+        return load_board(self.board)
 
     def player(self, seat: int) -> Player:
         if not 0 <= seat < len(self.players):
@@ -120,6 +141,7 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
                         first_seat=event.first_seat, seat=event.first_seat,
                         phase=Phase.PICK_COMBO),
         coins_issued=catalog.starting_coins * len(seats),
+        regions=BoardState.setup(board),
         catalog=catalog,
     )
 
@@ -189,6 +211,21 @@ def apply(state: GameState, event: Event) -> GameState:
                     f"{sorted(set(state.catalog.die_faces))}"
                 )
             return replace(state, last_roll=face)
+        case RegionConquered():
+            return _conquer(state, event)
+        case RegionAbandoned(seat=seat, region=region):
+            _expect(state, seat, Phase.CONQUER, "abandon a region")
+            here = _region(state, region)
+            occupant = here.occupant
+            if occupant is None or occupant.seat != seat or occupant.in_decline:
+                raise IllegalAction(
+                    f"region {region} is not held by {state.current.name}'s active race"
+                )
+            return replace(state, regions=state.regions.with_region(region, cleared(here)))
+        case MarkerPlaced() | MarkerRemoved():
+            return _marker(state, event)
+        case RegionSet():
+            return _set_region(state, event)
         case TurnEnded(seat=seat):
             _expect(state, seat, Phase.FINISHED, "end the turn")
             nxt = state.players[state.track.next_seat]
@@ -258,10 +295,108 @@ def _decline(state: GameState, seat: int) -> GameState:
             + (" (Stout: or at the end of the turn, after scoring)"
                if player.active.power == STOUT else "")
         )
-    player, market = go_into_decline(player, state.market, state.track.turn)
+    player, market, regions = go_into_decline(player, state.market, state.regions,
+                                              state.track.turn)
     track = replace(state.track, phase=Phase.SCORE if at_start else Phase.FINISHED,
                     this_turn=replace(this_turn, declined=True))
-    return replace(state, players=_with(state.players, player), market=market, track=track)
+    return replace(state, players=_with(state.players, player), market=market, track=track,
+                   regions=regions)
+
+
+def attacker(state: GameState) -> Attacker:
+    """The current player's active race, as the conquest rules see it."""
+    player = state.current
+    if player.active is None:
+        raise IllegalAction(f"{player.name} has no active race; pick a combo first")
+    held = state.regions.held_by(player.seat, player.active.race, in_decline=False)
+    return Attacker(player.seat, player.active.race, player.active.power, frozenset(held))
+
+
+def _conquer(state: GameState, event: RegionConquered) -> GameState:
+    _expect(state, event.seat, Phase.CONQUER, "conquer")
+    who = attacker(state)
+    before = _region(state, event.region)
+    if event.tokens is not None and event.tokens < 1:
+        raise IllegalAction(f"a conquered region holds at least 1 token, not {event.tokens}")
+    refused = immunity(state.map, event.region, state.regions.regions, who)
+    if refused is None:
+        route = reach(state.map, event.region, who)
+        refused = None if route.reachable else route.reason
+    if refused is not None:
+        raise IllegalAction(refused)
+    regions = state.regions.with_region(
+        event.region, taken(before, Occupant(who.seat, who.race, False, event.tokens))
+    )
+    players, market = state.players, state.market
+    loser = before.occupant
+    if loser is not None and loser.in_decline:
+        victim, market, regions = vanish_if_gone(players[loser.seat], market, regions,
+                                                 loser.race)
+        players = _with(players, victim)
+    this_turn = state.track.this_turn
+    track = replace(state.track, this_turn=replace(
+        this_turn, conquered=(*this_turn.conquered, (event.region, before.non_empty))))
+    return replace(state, regions=regions, players=players, market=market, track=track)
+
+
+# Which active power or race places each marker, and how many the box holds.
+_MARKER_OWNERS = {
+    "fortress": ("Fortified", 6), "troll_lair": ("Trolls", 10), "encampment": ("Bivouacking", 5),
+    "hole_in_the_ground": ("Halflings", 2), "hero": ("Heroic", 2), "dragon": ("Dragon Master", 1),
+}
+
+
+def _marker(state: GameState, event: MarkerPlaced | MarkerRemoved) -> GameState:
+    if event.marker not in MARKERS:
+        raise IllegalAction(f"unknown marker {event.marker!r}; markers: {', '.join(MARKERS)}")
+    player = _acting(state, event.seat)
+    here = _region(state, event.region)
+    placing = isinstance(event, MarkerPlaced)
+    owner, box = _MARKER_OWNERS[event.marker]
+    name = event.marker.replace("_", " ")
+    if placing:
+        active = player.active
+        if active is None or owner not in (active.race, active.power):
+            raise IllegalAction(f"only an active {owner} race places a {name}")
+        if here.occupant is None or here.occupant.seat != player.seat or here.occupant.in_decline:
+            raise IllegalAction(f"a {name} goes in a region your active race holds")
+        if event.marker != "encampment" and marker_count(here.markers, event.marker):
+            raise IllegalAction(f"region {event.region} already has a {name}")
+        if state.regions.count_markers(event.marker) >= box:
+            raise IllegalAction(f"all {box} of the {name} pieces are on the board")
+    elif not marker_count(here.markers, event.marker):
+        raise IllegalAction(f"region {event.region} has no {name} to remove")
+    markers = with_marker(here.markers, event.marker, 1 if placing else -1)
+    return replace(state, regions=state.regions.with_region(
+        event.region, replace(here, markers=markers)))
+
+
+def _set_region(state: GameState, event: RegionSet) -> GameState:
+    here = _region(state, event.region)
+    if event.seat is None:
+        if event.race is not None:
+            raise IllegalAction("a race needs the seat of the player who holds the region")
+        new = RegionState(lost_tribe=event.lost_tribe, markers=here.markers)
+        return replace(state, regions=state.regions.with_region(event.region, new))
+    player = state.player(event.seat)
+    races = ([player.active.race] if player.active and not event.in_decline else []) + (
+        [d.race for d in player.declined] if event.in_decline else [])
+    if event.race not in races:
+        kind = "declined" if event.in_decline else "active"
+        raise IllegalAction(
+            f"{player.name} has no {kind} race {event.race!r}"
+            + (f"; theirs: {', '.join(races)}" if races else "")
+        )
+    if event.tokens is not None and event.tokens < 1:
+        raise IllegalAction(f"a held region holds at least 1 token, not {event.tokens}")
+    occupant = Occupant(event.seat, event.race, event.in_decline, event.tokens)
+    new = RegionState(occupant=occupant, markers=here.markers)
+    return replace(state, regions=state.regions.with_region(event.region, new))
+
+
+def _region(state: GameState, region: int) -> RegionState:
+    state.map.region(region)  # raises UnknownName naming the board's regions
+    return state.regions[region]
 
 
 def _acting(state: GameState, seat: int) -> Player:

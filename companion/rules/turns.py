@@ -33,8 +33,16 @@ class ThisTurn:
 
     picked_combo: bool = False
     declined: bool = False
-    conquests: int = 0
+    conquered: tuple[tuple[int, bool], ...] = ()  # (region, held tokens before)
     scored: bool = False
+
+    @property
+    def conquests(self) -> int:
+        return len(self.conquered)
+
+    @property
+    def conquered_non_empty(self) -> int:
+        return sum(1 for _, non_empty in self.conquered if non_empty)
 
 
 @dataclass(frozen=True, slots=True)

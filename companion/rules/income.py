@@ -1,0 +1,57 @@
+"""Income: what the player whose turn it is earns now, worked out from the board.
+
+Builds the scoring input from the game state (the regions each of the player's races
+holds, with their terrain and symbols from the map, the non-empty regions conquered this
+turn, the fortresses, whether the combo was picked this turn and which race declined this
+turn), so nobody types in twice what the board already says, then scores it.
+"""
+
+from __future__ import annotations
+
+from companion.rules.game import GameState
+from companion.rules.scoring import (
+    ActiveHoldings,
+    DeclinedHoldings,
+    HeldRegion,
+    ScoringInput,
+    TurnScore,
+    score_turn,
+)
+
+
+def held_regions(
+    state: GameState, seat: int, race: str, in_decline: bool
+) -> tuple[HeldRegion, ...]:
+    """The regions `race` of `seat` holds, as scoring sees them."""
+    ids = state.regions.held_by(seat, race, in_decline=in_decline)
+    regions = (state.map.region(rid) for rid in ids)
+    return tuple(HeldRegion(r.terrain, r.features, r.coastal, r.id) for r in regions)
+
+
+def scoring_input(state: GameState) -> ScoringInput:
+    """The current player's scoring input, read off the board and this turn's events."""
+    player = state.current
+    track = state.track
+    active = None
+    if player.active is not None:
+        race = player.active.race
+        ids = state.regions.held_by(player.seat, race, in_decline=False)
+        active = ActiveHoldings(
+            race=race,
+            power=player.active.power,
+            regions=held_regions(state, player.seat, race, False),
+            first_turn=player.active.picked_turn == track.turn,
+            conquered_non_empty=track.this_turn.conquered_non_empty,
+            fortresses=sum(1 for rid in ids if state.regions[rid].markers.fortress),
+        )
+    declined = tuple(
+        DeclinedHoldings(d.race, d.power, held_regions(state, player.seat, d.race, True),
+                         this_turn=d.declined_turn == track.turn)
+        for d in player.declined
+    )
+    return ScoringInput(turn=track.turn, active=active, declined=declined)
+
+
+def income(state: GameState) -> TurnScore:
+    """The current player's coins for this turn, itemised."""
+    return score_turn(scoring_input(state), state.catalog)

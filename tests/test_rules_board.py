@@ -1,0 +1,228 @@
+"""The board as the replay of region events: conquests, losses, abandonment, decline, markers.
+
+The 2-player board used here: 2 farmland (magic source, entry), 3 forest (mine, entry),
+4 swamp (Lost Tribe, entry), 5 hill (entry), 7 hill (Lost Tribe, not on the edge),
+9 mountain, 12 farmland (Lost Tribe, entry), 13 forest (Lost Tribe).
+"""
+
+from __future__ import annotations
+
+import pytest
+from factories import play_turn, session
+
+from companion.rules.board import Occupant
+from companion.rules.errors import IllegalAction, UnknownName
+from companion.rules.income import income
+from companion.session import Session
+
+
+def two_player(races: tuple[str, ...], powers: tuple[str, ...]) -> Session:
+    s = session(players=2, races=races, powers=powers)
+    s.pick(0)
+    return s
+
+
+def test_the_board_starts_with_lost_tribes_and_mountains_where_the_map_shows_them() -> None:
+    s = session(players=2)
+    regions = s.state.regions
+    assert regions[4].lost_tribe and regions[7].lost_tribe and not regions[2].lost_tribe
+    assert regions[9].markers.mountain and not regions[10].markers.mountain
+    assert all(rs.occupant is None for rs in regions.regions.values())
+
+
+def test_a_conquest_puts_the_race_in_the_region_and_removes_the_lost_tribe() -> None:
+    s = two_player(("Orcs",), ("Hill",))
+    s.conquer(4, tokens=3)
+    here = s.state.regions[4]
+    assert here.occupant == Occupant(0, "Orcs", in_decline=False, tokens=3)
+    assert not here.lost_tribe
+    assert s.state.track.this_turn.conquered == ((4, True),)
+
+
+def test_the_first_conquest_must_enter_from_the_edge() -> None:
+    s = two_player(("Orcs",), ("Hill",))
+    before = s.state
+    with pytest.raises(IllegalAction, match="must take an entry region; region 7 is not"):
+        s.conquer(7)
+    assert s.state == before
+
+
+def test_halflings_may_enter_anywhere() -> None:
+    s = two_player(("Halflings",), ("Hill",))
+    s.conquer(7)
+    assert s.state.regions[7].occupant is not None
+
+
+def test_later_conquests_must_be_adjacent() -> None:
+    s = two_player(("Orcs",), ("Hill",))
+    s.conquer(2)
+    with pytest.raises(IllegalAction, match="region 5 does not border any region Orcs hold"):
+        s.conquer(5)
+    s.conquer(7)  # 7 touches 2
+
+
+def test_a_sea_cannot_be_conquered_without_seafaring() -> None:
+    s = two_player(("Orcs",), ("Hill",))
+    s.conquer(2)
+    with pytest.raises(IllegalAction, match=r"[Ss]ea"):
+        s.conquer(1)
+
+
+def test_a_region_not_on_the_board_is_named() -> None:
+    s = two_player(("Orcs",), ("Hill",))
+    with pytest.raises(UnknownName, match="region 99"):
+        s.conquer(99)
+
+
+def test_losing_a_region_to_another_player() -> None:
+    s = two_player(("Orcs", "Elves"), ("Hill", "Forest"))
+    s.conquer(2, tokens=2)
+    play_rest(s)
+    s.pick(0)  # Bob: Forest Elves
+    s.conquer(2, tokens=4)
+    assert s.state.regions[2].occupant == Occupant(1, "Elves", False, 4)
+    assert s.state.track.this_turn.conquered == ((2, True),)
+
+
+def test_abandoning_a_region_leaves_it_empty() -> None:
+    s = two_player(("Orcs",), ("Hill",))
+    s.conquer(2)
+    play_rest(s)
+    play_turn(s)
+    s.abandon(2)
+    assert s.state.regions[2].occupant is None
+    with pytest.raises(IllegalAction, match="not held by"):
+        s.abandon(3)
+
+
+def test_decline_flips_one_token_per_region_and_ghouls_keep_them_all() -> None:
+    for race, expected in (("Orcs", 1), ("Ghouls", 4)):
+        s = two_player((race,), ("Hill",))
+        s.conquer(2, tokens=4)
+        play_rest(s)
+        play_turn(s)
+        s.decline()
+        assert s.state.regions[2].occupant == Occupant(0, race, True, expected)
+
+
+def test_the_earlier_declined_race_leaves_the_board() -> None:
+    s = two_player(("Orcs", "Elves", "Humans"), ("Hill", "Forest", "Swamp"))
+    s.conquer(2)
+    play_rest(s)
+    play_turn(s)  # Bob
+    s.decline()
+    finish_scoring(s)
+    play_turn(s)  # Bob
+    s.pick(0)
+    s.conquer(12)
+    play_rest(s)
+    play_turn(s)
+    s.decline()
+    assert s.state.regions[2].occupant is None
+    assert s.state.regions[12].occupant is not None and s.state.regions[12].occupant.in_decline
+
+
+def test_a_declined_race_whose_last_region_falls_leaves_and_its_banner_returns() -> None:
+    s = two_player(("Orcs", "Elves"), ("Hill", "Forest"))
+    s.conquer(2)
+    play_rest(s)
+    play_turn(s, row=0)  # Bob takes the Forest Elves
+    s.decline()
+    finish_scoring(s)
+    s.conquer(2)  # Bob's Elves take the last Orc region
+    assert s.state.players[0].declined == ()
+    assert s.state.market.race_stack[-1] == "Orcs"
+
+
+def test_a_troll_lair_stays_after_decline_but_a_hero_leaves() -> None:
+    s = two_player(("Trolls",), ("Heroic",))
+    s.conquer(2)
+    s.place_marker(2, "troll_lair")
+    s.place_marker(2, "hero")
+    play_rest(s)
+    play_turn(s)
+    s.decline()
+    markers = s.state.regions[2].markers
+    assert markers.troll_lair and not markers.hero
+
+
+def test_a_fortress_is_removed_when_an_enemy_conquers_the_region() -> None:
+    s = two_player(("Orcs", "Elves"), ("Fortified", "Forest"))
+    s.conquer(2)
+    s.place_marker(2, "fortress")
+    play_rest(s)
+    s.pick(0)
+    s.conquer(2)
+    assert not s.state.regions[2].markers.fortress
+
+
+def test_only_the_right_power_places_a_marker() -> None:
+    s = two_player(("Orcs",), ("Hill",))
+    s.conquer(2)
+    with pytest.raises(IllegalAction, match="only an active Fortified race places a fortress"):
+        s.place_marker(2, "fortress")
+    with pytest.raises(IllegalAction, match="unknown marker 'castle'"):
+        s.place_marker(2, "castle")
+
+
+def test_one_fortress_per_region() -> None:
+    s = two_player(("Orcs",), ("Fortified",))
+    s.conquer(2)
+    s.place_marker(2, "fortress")
+    with pytest.raises(IllegalAction, match="already has a fortress"):
+        s.place_marker(2, "fortress")
+
+
+def test_a_hero_makes_a_region_immune_to_conquest() -> None:
+    s = two_player(("Orcs", "Elves"), ("Heroic", "Forest"))
+    s.conquer(2)
+    s.place_marker(2, "hero")
+    play_rest(s)
+    s.pick(0)
+    with pytest.raises(IllegalAction, match=r"[Hh]ero"):
+        s.conquer(2)
+
+
+def test_income_is_read_off_the_board() -> None:
+    # Orcs conquer 4 (Lost Tribe: non-empty) and 5 (empty): 2 regions + 1 Orc bonus;
+    # Hill: region 5 is a hill, +1.
+    s = two_player(("Orcs",), ("Hill",))
+    s.conquer(4)
+    s.conquer(5)
+    earned = income(s.state)
+    assert earned.total == 4
+    assert sum(line.coins for line in earned.lines) == earned.total
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score()
+    assert s.state.players[0].coins == 5 + 4
+
+
+def test_a_race_that_declined_this_turn_scores_its_regions_but_no_bonus() -> None:
+    s = two_player(("Humans",), ("Merchant",))
+    s.conquer(2)  # farmland
+    s.conquer(7)
+    play_rest(s)
+    play_turn(s)
+    s.decline()
+    assert income(s.state).total == 2
+
+
+def test_correcting_a_region_does_not_count_as_a_conquest() -> None:
+    s = two_player(("Orcs",), ("Hill",))
+    s.set_region(7, 0, "Orcs", tokens=2)
+    assert s.state.regions[7].occupant == Occupant(0, "Orcs", False, 2)
+    assert s.state.track.this_turn.conquered == ()
+    with pytest.raises(IllegalAction, match="Bob has no active race 'Orcs'"):
+        s.set_region(7, 1, "Orcs")
+
+
+def play_rest(s: Session) -> None:
+    s.finish_conquests()
+    s.finish_redeployment()
+    finish_scoring(s)
+
+
+def finish_scoring(s: Session) -> None:
+    s.score()
+    s.end_turn()
