@@ -1,0 +1,462 @@
+"""The catalog: every race and special power, the expansions they come from, the coins,
+the reinforcement die and the turn track.
+
+A combo is one race banner plus one special power badge; picking it gives
+`Race.tokens + Power.tokens` race tokens (`Catalog.combo_tokens`), never more than the race
+tokens in the box (`Race.max_tokens`, when known). Amazons also take 4 tokens that only
+attack (`Race.conquest_only_tokens`), counted apart.
+
+Invariants of every `Catalog` that `parse_catalog` returns (a broken file is refused with a
+`DataError` naming the file and the entry):
+
+- race names are unique ignoring case, and so are power names; lookups ignore case;
+- every race and power names an expansion of the expansions table, whose first id is "base";
+- token numbers are whole and not negative; a race's banner number is at least 1, and
+  `max_tokens`, when known, is at least the banner number plus its conquest-only tokens;
+- `confidence` is "high", "medium" or "low": how sure the transcription of the numbers is
+  (several expansion numbers rest on one source; a group may correct them in the files);
+- coin values are distinct and positive (`coin_values` descending), the starting coins are
+  coins of one of those values.
+
+The files (`companion/data/`, schema 1; every listed field is required unless marked
+optional, any other field is an error)::
+
+    races.json   {"schema": 1, "notes": [...optional], "races": [
+                   {"name": "Amazons", "tokens": 6, "max_tokens": 15, "expansion": "base",
+                    "conquest_only_tokens": 4 (optional, 0), "confidence": "high" (optional),
+                    "summary": "what the race does, in the project's own words"}, ...]}
+    powers.json  {"schema": 1, "notes": [...optional], "powers": [
+                   {"name", "tokens", "expansion", "confidence" (optional), "summary"}, ...]}
+    components.json  {"schema": 1, "notes": [...optional],
+                   "expansions": [{"id": "base", "name": "Base game"}, ...],
+                   "die_faces": [0, 0, 0, 1, 2, 3],
+                   "coins": [{"value": 10, "count": 30}, ...],
+                   "starting_coins": {"value": 1, "count": 5},
+                   "turns_by_players": {"2": 10, ...},
+                   "pieces": {"fortresses": 6, ...},
+                   "river_world_pieces": {"pirate_ships": 12, ...} (optional)}
+
+Pure: standard library and `companion.rules.errors` only; the packaged files are read
+with `importlib.resources`, imported when first needed.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NoReturn, TypeVar
+
+from companion.rules.errors import DataError, UnknownName
+
+SCHEMA = 1
+CONFIDENCE_LEVELS: tuple[str, ...] = ("high", "medium", "low")
+BASE = "base"
+_PACKAGE = "companion.data"
+_DEFAULT_SOURCE = "package data"
+_EXPANSION_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+@dataclass(frozen=True, slots=True)
+class Race:
+    """A race banner: the tokens it gives and what the race does."""
+
+    name: str
+    tokens: int
+    max_tokens: int | None
+    expansion: str
+    summary: str
+    conquest_only_tokens: int = 0
+    confidence: str = "high"
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    """A special power badge: the tokens it adds and what the power does."""
+
+    name: str
+    tokens: int
+    expansion: str
+    summary: str
+    confidence: str = "high"
+
+
+_Named = TypeVar("_Named", Race, Power)
+
+
+def _empty() -> Mapping[Any, int]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """Every race, power and component the companion knows."""
+
+    races: tuple[Race, ...]
+    powers: tuple[Power, ...]
+    expansions: tuple[tuple[str, str], ...]
+    die_faces: tuple[int, ...]
+    coin_values: tuple[int, ...]
+    starting_coins: int
+    turns_by_players: Mapping[int, int]
+    coin_counts: Mapping[int, int] = field(default_factory=_empty)
+    pieces: Mapping[str, int] = field(default_factory=_empty)
+    river_world_pieces: Mapping[str, int] = field(default_factory=_empty)
+
+    def __hash__(self) -> int:
+        return hash((self.races, self.powers, self.expansions, self.die_faces))
+
+    def race(self, name: str) -> Race:
+        """The race of that name, ignoring case; `UnknownName` listing the races otherwise."""
+        return _find(self.races, name, "race")
+
+    def power(self, name: str) -> Power:
+        """The power of that name, ignoring case; `UnknownName` listing the powers otherwise."""
+        return _find(self.powers, name, "power")
+
+    def races_in(self, expansions: Iterable[str]) -> tuple[Race, ...]:
+        """The races of these expansions (ids), in catalog order."""
+        chosen = self._expansion_ids(expansions)
+        return tuple(r for r in self.races if r.expansion in chosen)
+
+    def powers_in(self, expansions: Iterable[str]) -> tuple[Power, ...]:
+        """The powers of these expansions (ids), in catalog order."""
+        chosen = self._expansion_ids(expansions)
+        return tuple(p for p in self.powers if p.expansion in chosen)
+
+    def combo_tokens(self, race: str, power: str) -> int:
+        """Race tokens a player takes with this combo: banner + badge, capped by the box.
+
+        Amazons' 4 conquest-only tokens are not included (see `Race.conquest_only_tokens`).
+        """
+        picked = self.race(race)
+        total = picked.tokens + self.power(power).tokens
+        return total if picked.max_tokens is None else min(total, picked.max_tokens)
+
+    def _expansion_ids(self, expansions: Iterable[str]) -> frozenset[str]:
+        wanted = [expansions] if isinstance(expansions, str) else list(expansions)
+        known = [ident for ident, _ in self.expansions]
+        chosen: set[str] = set()
+        for ident in wanted:
+            key = ident.strip().casefold() if isinstance(ident, str) else None
+            if key not in known:
+                raise UnknownName("expansion", ident, known)
+            chosen.add(key)
+        return frozenset(chosen)
+
+
+def _key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _find(items: tuple[_Named, ...], name: str, kind: str) -> _Named:
+    if isinstance(name, str):
+        key = _key(name)
+        for item in items:
+            if _key(item.name) == key:
+                return item
+    raise UnknownName(kind, name, [item.name for item in items])
+
+
+# --- reading the packaged files -----------------------------------------------------------
+
+
+@functools.cache
+def load_catalog() -> Catalog:
+    """The catalog from the package data (read once)."""
+    return parse_catalog(_read("races.json"), _read("powers.json"), _read("components.json"))
+
+
+def _read(name: str) -> Any:
+    from importlib import resources  # here, not at import: it pulls in tempfile and random
+
+    text = resources.files(_PACKAGE).joinpath(name).read_text("utf-8")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise DataError(name, f"line {err.lineno}", f"not valid JSON: {err.msg}") from err
+
+
+# --- parsing and validation ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """The file and entry being read, to name them in an error."""
+
+    source: str
+    entry: str
+
+    def fail(self, problem: str) -> NoReturn:
+        raise DataError(self.source, self.entry, problem)
+
+    def at(self, entry: str) -> _Where:
+        return _Where(self.source, entry)
+
+    def fields(
+        self, doc: object, required: Iterable[str], optional: Iterable[str] = ()
+    ) -> Mapping[str, Any]:
+        if not isinstance(doc, Mapping):
+            self.fail(f"expected a JSON object, got {_show(doc)}")
+        needed, allowed = set(required), set(required) | set(optional)
+        missing = sorted(needed - doc.keys())
+        if missing:
+            self.fail(f"missing field {missing[0]!r}")
+        unknown = sorted(str(k) for k in doc.keys() - allowed)
+        if unknown:
+            self.fail(f"unknown field {unknown[0]!r}; allowed: {', '.join(sorted(allowed))}")
+        return doc
+
+    def integer(self, value: object, label: str, minimum: int = 0) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(f"{label} must be a whole number, got {_show(value)}")
+        if value < minimum:
+            self.fail(f"{label} must be at least {minimum}, got {value}")
+        return value
+
+    def text(self, value: object, label: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            self.fail(f"{label} must be a non-empty string, got {_show(value)}")
+        return value
+
+    def array(self, value: object, label: str) -> Sequence[Any]:
+        if not isinstance(value, list) or not value:
+            self.fail(f"{label} must be a non-empty list, got {_show(value)}")
+        return value
+
+    def header(
+        self, doc: object, required: Iterable[str], optional: Iterable[str] = ()
+    ) -> Mapping[str, Any]:
+        """The top of a file: schema 1, optional notes, and the file's own fields."""
+        fields = self.fields(doc, ("schema", *required), ("notes", *optional))
+        if fields["schema"] != SCHEMA:
+            self.fail(f"schema {_show(fields['schema'])} is not supported (this version reads 1)")
+        notes = fields.get("notes", [])
+        if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+            self.fail(f"notes must be a list of strings, got {_show(notes)}")
+        return fields
+
+
+def _show(value: object) -> str:
+    try:
+        shown = json.dumps(value)
+    except (TypeError, ValueError):
+        shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
+def _file(name: str, source: str) -> str:
+    return name if source == _DEFAULT_SOURCE else f"{source}/{name}"
+
+
+def parse_catalog(
+    races: Mapping[str, Any],
+    powers: Mapping[str, Any],
+    components: Mapping[str, Any],
+    *,
+    source: str = _DEFAULT_SOURCE,
+) -> Catalog:
+    """Check the three documents (see the module docstring) and build the `Catalog`.
+
+    `source` says where they came from: a folder, named before each file in an error
+    (``my-house-rules/races.json: race 'Amazons': ...``); for the package data errors name
+    the bare file (``races.json: ...``).
+    """
+    parts = _components(components, _Where(_file("components.json", source), "top level"))
+    expansion_ids = tuple(ident for ident, _ in parts.expansions)
+    race_list = _races(races, _Where(_file("races.json", source), "top level"), expansion_ids)
+    power_list = _powers(powers, _Where(_file("powers.json", source), "top level"), expansion_ids)
+    return Catalog(
+        races=race_list,
+        powers=power_list,
+        expansions=parts.expansions,
+        die_faces=parts.die_faces,
+        coin_values=tuple(sorted(parts.coin_counts, reverse=True)),
+        starting_coins=parts.starting_coins,
+        turns_by_players=parts.turns_by_players,
+        coin_counts=parts.coin_counts,
+        pieces=parts.pieces,
+        river_world_pieces=parts.river_world_pieces,
+    )
+
+
+def _confidence(where: _Where, fields: Mapping[str, Any]) -> str:
+    value = fields.get("confidence", "high")
+    if value not in CONFIDENCE_LEVELS:
+        where.fail(f"confidence must be one of {', '.join(CONFIDENCE_LEVELS)}, got {_show(value)}")
+    return str(value)
+
+
+def _expansion(where: _Where, value: object, expansion_ids: Sequence[str]) -> str:
+    if value not in expansion_ids:
+        known = ", ".join(expansion_ids)
+        where.fail(f"unknown expansion {_show(value)}; allowed: {known} (components.json)")
+    return str(value)
+
+
+def _entries(where: _Where, items: Sequence[Any], kind: str) -> list[tuple[_Where, object]]:
+    """Each entry of a race or power list with its name for errors; refuses repeated names."""
+    named: list[tuple[_Where, object]] = []
+    seen: dict[str, int] = {}
+    for index, doc in enumerate(items, start=1):
+        entry = where.at(f"{kind} #{index}")
+        name = doc.get("name") if isinstance(doc, Mapping) else None
+        if isinstance(name, str) and name.strip():
+            entry = where.at(f"{kind} {name!r}")
+            if _key(name) in seen:
+                entry.fail(
+                    f"the name is used twice (also {kind} #{seen[_key(name)]}; case is ignored)"
+                )
+            seen[_key(name)] = index
+        named.append((entry, doc))
+    return named
+
+
+def _races(doc: object, where: _Where, expansion_ids: Sequence[str]) -> tuple[Race, ...]:
+    items = where.array(where.header(doc, ("races",))["races"], "races")
+    return tuple(
+        _race(entry, item, expansion_ids) for entry, item in _entries(where, items, "race")
+    )
+
+
+def _race(where: _Where, doc: object, expansion_ids: Sequence[str]) -> Race:
+    fields = where.fields(
+        doc,
+        ("name", "tokens", "max_tokens", "expansion", "summary"),
+        ("conquest_only_tokens", "confidence"),
+    )
+    tokens = where.integer(fields["tokens"], "tokens", 1)
+    conquest_only = where.integer(fields.get("conquest_only_tokens", 0), "conquest_only_tokens")
+    max_tokens = fields["max_tokens"]
+    if max_tokens is not None:
+        least = tokens + conquest_only
+        max_tokens = where.integer(max_tokens, "max_tokens")
+        if max_tokens < least:
+            where.fail(f"max_tokens {max_tokens} is fewer than the {least} tokens the banner gives")
+    return Race(
+        name=where.text(fields["name"], "name").strip(),
+        tokens=tokens,
+        max_tokens=max_tokens,
+        expansion=_expansion(where, fields["expansion"], expansion_ids),
+        summary=where.text(fields["summary"], "summary"),
+        conquest_only_tokens=conquest_only,
+        confidence=_confidence(where, fields),
+    )
+
+
+def _powers(doc: object, where: _Where, expansion_ids: Sequence[str]) -> tuple[Power, ...]:
+    items = where.array(where.header(doc, ("powers",))["powers"], "powers")
+    return tuple(
+        _power(entry, item, expansion_ids) for entry, item in _entries(where, items, "power")
+    )
+
+
+def _power(where: _Where, doc: object, expansion_ids: Sequence[str]) -> Power:
+    fields = where.fields(doc, ("name", "tokens", "expansion", "summary"), ("confidence",))
+    return Power(
+        name=where.text(fields["name"], "name").strip(),
+        tokens=where.integer(fields["tokens"], "tokens"),
+        expansion=_expansion(where, fields["expansion"], expansion_ids),
+        summary=where.text(fields["summary"], "summary"),
+        confidence=_confidence(where, fields),
+    )
+
+
+# --- components.json ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Components:
+    expansions: tuple[tuple[str, str], ...]
+    die_faces: tuple[int, ...]
+    coin_counts: Mapping[int, int]
+    starting_coins: int
+    turns_by_players: Mapping[int, int]
+    pieces: Mapping[str, int]
+    river_world_pieces: Mapping[str, int]
+
+
+_COMPONENT_FIELDS = (
+    "expansions",
+    "die_faces",
+    "coins",
+    "starting_coins",
+    "turns_by_players",
+    "pieces",
+)
+
+
+def _components(doc: object, where: _Where) -> _Components:
+    fields = where.header(doc, _COMPONENT_FIELDS, ("river_world_pieces",))
+    coins = _coins(where.at("coins"), fields["coins"])
+    return _Components(
+        expansions=_expansions(where, fields["expansions"]),
+        die_faces=_die_faces(where.at("die_faces"), fields["die_faces"]),
+        coin_counts=coins,
+        starting_coins=_starting_coins(where.at("starting_coins"), fields["starting_coins"], coins),
+        turns_by_players=_turns(where.at("turns_by_players"), fields["turns_by_players"]),
+        pieces=_counts(where.at("pieces"), fields["pieces"]),
+        river_world_pieces=_counts(
+            where.at("river_world_pieces"), fields.get("river_world_pieces", {})
+        ),
+    )
+
+
+def _expansions(where: _Where, value: object) -> tuple[tuple[str, str], ...]:
+    table: list[tuple[str, str]] = []
+    for index, doc in enumerate(where.array(value, "expansions"), start=1):
+        entry = where.at(f"expansions #{index}")
+        fields = entry.fields(doc, ("id", "name"))
+        ident = entry.text(fields["id"], "id")
+        if not _EXPANSION_ID.fullmatch(ident):
+            entry.fail(f"id {ident!r} must be lower-case letters, digits and single dashes")
+        if any(ident == known for known, _ in table):
+            entry.fail(f"id {ident!r} is used twice")
+        table.append((ident, entry.text(fields["name"], "name")))
+    if table[0][0] != BASE:
+        where.at("expansions #1").fail(f"the first expansion must be {BASE!r}, got {table[0][0]!r}")
+    return tuple(table)
+
+
+def _die_faces(where: _Where, value: object) -> tuple[int, ...]:
+    return tuple(where.integer(face, "each face") for face in where.array(value, "die_faces"))
+
+
+def _coins(where: _Where, value: object) -> Mapping[int, int]:
+    counts: dict[int, int] = {}
+    for index, doc in enumerate(where.array(value, "coins"), start=1):
+        entry = where.at(f"coins #{index}")
+        fields = entry.fields(doc, ("value", "count"))
+        coin = entry.integer(fields["value"], "value", 1)
+        if coin in counts:
+            entry.fail(f"value {coin} is listed twice")
+        counts[coin] = entry.integer(fields["count"], "count")
+    return MappingProxyType(dict(sorted(counts.items(), reverse=True)))
+
+
+def _starting_coins(where: _Where, value: object, coins: Mapping[int, int]) -> int:
+    fields = where.fields(value, ("value", "count"))
+    coin = where.integer(fields["value"], "value", 1)
+    if coin not in coins:
+        where.fail(f"value {coin} is not one of the coins ({', '.join(map(str, coins))})")
+    return coin * where.integer(fields["count"], "count")
+
+
+def _turns(where: _Where, value: object) -> Mapping[int, int]:
+    if not isinstance(value, Mapping) or not value:
+        where.fail(f"expected a non-empty object of player count: turns, got {_show(value)}")
+    turns: dict[int, int] = {}
+    for key, count in value.items():
+        if not (isinstance(key, str) and key.isdigit() and int(key) >= 2):
+            where.fail(f"player count {key!r} must be a whole number of at least 2")
+        turns[int(key)] = where.integer(count, f"turns for {key} players", 1)
+    return MappingProxyType(dict(sorted(turns.items())))
+
+
+def _counts(where: _Where, value: object) -> Mapping[str, int]:
+    if not isinstance(value, Mapping):
+        where.fail(f"expected an object of piece: count, got {_show(value)}")
+    return MappingProxyType({str(k): where.integer(n, str(k)) for k, n in value.items()})

@@ -1,0 +1,431 @@
+"""The maps: regions, their terrain and features, and which regions share a border.
+
+A `Board` is one printed map (or a map a group writes themselves): its name, the player
+count and number of turns it is made for, and its `Region`s by id. A region never changes
+during a game; who holds it lives in `companion.rules.board`.
+
+Invariants of every `Board` that `parse_board` returns (a file that breaks one is refused
+with a `DataError` naming the file and the region):
+
+- region ids run 1..N without gaps, one region per id;
+- adjacency is symmetric, never lists the region itself, and names only regions of the board;
+- seas and lakes (`is_water`) hold no feature, no Lost Tribe, and are neither `entry` nor
+  `coastal`;
+- `coastal` is true exactly for land regions next to a sea or a lake;
+- `entry` (a legal First Conquest) is true exactly for land regions that touch the board's
+  edge (`border`) or border a sea that does; at least one region is an entry;
+- `position` (where the region is drawn) is null or an [x, y] pair inside 0..1, x from the
+  left edge and y from the top, as fractions of the board's width and height; `aspect` is
+  the board's width / height (null if unknown).
+
+The file format (`companion/data/boards/2p.json` ... `5p.json`, schema 1)::
+
+    {"schema": 1, "name": "2p", "players": 2, "turns": 10, "aspect": 1.888,
+     "notes": ["optional free text"],
+     "regions": [
+       {"id": 1, "terrain": "sea", "features": [], "lost_tribe": false, "border": true,
+        "entry": false, "coastal": false, "adjacent": [2, 6], "position": [0.123, 0.123]},
+       ...]}
+
+`terrain` is one of farmland, hill, forest, swamp, mountain, sea, lake (a mountain region
+gets a Mountain token at setup); `features` a subset of mine, magic (a Magic Source) and
+cavern; `lost_tribe` says the region starts with a Lost Tribe token. `aspect`, `notes` and
+`position` may be left out; every other field is required and no other field is allowed
+(a misspelt field is an error, not a silent default).
+
+Pure: standard library and `companion.rules.errors` only; the packaged boards are read
+with `importlib.resources`, imported when first needed.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, NoReturn
+
+from companion.rules.errors import DataError, UnknownName
+
+SCHEMA = 1
+BOARD_NAMES: tuple[str, ...] = ("2p", "3p", "4p", "5p")
+_PACKAGE = "companion.data"
+_INF = float("inf")
+
+
+class Terrain(StrEnum):
+    """The kind of land (or water) a region is."""
+
+    FARMLAND = "farmland"
+    HILL = "hill"
+    FOREST = "forest"
+    SWAMP = "swamp"
+    MOUNTAIN = "mountain"
+    SEA = "sea"
+    LAKE = "lake"
+
+    @property
+    def is_water(self) -> bool:
+        """Seas and lakes: not conquerable without a power that allows it."""
+        return self in (Terrain.SEA, Terrain.LAKE)
+
+
+class Feature(StrEnum):
+    """A symbol printed in a region."""
+
+    MINE = "mine"
+    MAGIC = "magic"
+    CAVERN = "cavern"
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """One region of a board, as printed."""
+
+    id: int
+    terrain: Terrain
+    features: frozenset[Feature]
+    lost_tribe: bool
+    border: bool
+    entry: bool
+    coastal: bool
+    adjacent: frozenset[int]
+    position: tuple[float, float] | None
+
+    @property
+    def is_water(self) -> bool:
+        return self.terrain.is_water
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A map: its regions by id, for a number of players and turns."""
+
+    name: str
+    players: int
+    turns: int
+    aspect: float | None
+    regions: Mapping[int, Region]
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.players, self.turns, self.aspect, tuple(self.regions)))
+
+    def region(self, region_id: int) -> Region:
+        """The region with this id; `UnknownName` naming the board's ids otherwise."""
+        found = None if isinstance(region_id, bool) else self.regions.get(region_id)
+        if found is None:
+            raise UnknownName("region", region_id, (_id_range(self.regions),))
+        return found
+
+    def are_adjacent(self, a: int, b: int) -> bool:
+        """Whether regions `a` and `b` share a border (a region is not adjacent to itself)."""
+        self.region(b)
+        return b in self.region(a).adjacent
+
+
+def _id_range(regions: Mapping[int, Region]) -> str:
+    return f"{min(regions)}..{max(regions)}" if regions else "none"
+
+
+# --- reading the packaged boards ----------------------------------------------------------
+
+
+def load_board(name: str) -> Board:
+    """One of the packaged boards by name ("2p" .. "5p", any case); cached."""
+    key = name.strip().casefold() if isinstance(name, str) else None
+    if key not in BOARD_NAMES:
+        raise UnknownName("board", name, BOARD_NAMES)
+    return _load_packaged(key)
+
+
+def board_for_players(players: int) -> Board:
+    """The base-game board made for this many players (2 to 5)."""
+    allowed = range(2, 2 + len(BOARD_NAMES))
+    if isinstance(players, bool) or not isinstance(players, int) or players not in allowed:
+        raise UnknownName("player count", players, allowed)
+    return load_board(f"{players}p")
+
+
+@functools.cache
+def _load_packaged(name: str) -> Board:
+    from importlib import resources  # here, not at import: it pulls in tempfile and random
+
+    source = f"boards/{name}.json"
+    text = resources.files(_PACKAGE).joinpath("boards").joinpath(f"{name}.json").read_text("utf-8")
+    board = parse_board(_decode(text, source), source=source)
+    if board.name != name:
+        raise DataError(source, "board", f"name is {board.name!r} but the file is {name}.json")
+    return board
+
+
+def _decode(text: str, source: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise DataError(source, f"line {err.lineno}", f"not valid JSON: {err.msg}") from err
+
+
+# --- parsing and validation ---------------------------------------------------------------
+
+_BOARD_REQUIRED = frozenset({"schema", "name", "players", "turns", "regions"})
+_BOARD_OPTIONAL = frozenset({"aspect", "notes"})
+_REGION_REQUIRED = frozenset(
+    {"id", "terrain", "features", "lost_tribe", "border", "entry", "coastal", "adjacent"}
+)
+_REGION_OPTIONAL = frozenset({"position"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """The file and entry being read, to name them in an error."""
+
+    source: str
+    entry: str
+
+    def fail(self, problem: str) -> NoReturn:
+        raise DataError(self.source, self.entry, problem)
+
+    def fields(
+        self, doc: object, required: frozenset[str], optional: frozenset[str]
+    ) -> Mapping[str, Any]:
+        if not isinstance(doc, Mapping):
+            self.fail(f"expected a JSON object, got {_show(doc)}")
+        missing = sorted(required - doc.keys())
+        if missing:
+            self.fail(f"missing field {missing[0]!r}")
+        unknown = sorted(str(k) for k in doc.keys() - required - optional)
+        if unknown:
+            allowed = ", ".join(sorted(required | optional))
+            self.fail(f"unknown field {unknown[0]!r}; allowed: {allowed}")
+        return doc
+
+    def integer(self, doc: Mapping[str, Any], key: str, minimum: int) -> int:
+        value = doc[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(f"{key} must be a whole number, got {_show(value)}")
+        if value < minimum:
+            self.fail(f"{key} must be at least {minimum}, got {value}")
+        return value
+
+    def boolean(self, doc: Mapping[str, Any], key: str) -> bool:
+        value = doc[key]
+        if not isinstance(value, bool):
+            self.fail(f"{key} must be true or false, got {_show(value)}")
+        return value
+
+    def text(self, doc: Mapping[str, Any], key: str) -> str:
+        value = doc[key]
+        if not isinstance(value, str) or not value.strip():
+            self.fail(f"{key} must be a non-empty string, got {_show(value)}")
+        return value
+
+    def array(self, doc: Mapping[str, Any], key: str) -> Sequence[Any]:
+        value = doc[key]
+        if not isinstance(value, list):
+            self.fail(f"{key} must be a list, got {_show(value)}")
+        return value
+
+
+def _show(value: object) -> str:
+    try:
+        shown = json.dumps(value)
+    except (TypeError, ValueError):
+        shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def parse_board(doc: Mapping[str, Any], *, source: str) -> Board:
+    """Check a board document (see the module docstring) and build the `Board`.
+
+    `source` names the file in every error, e.g. ``boards/2p.json: region 7: ...``.
+    """
+    where = _Where(source, "board")
+    fields = where.fields(doc, _BOARD_REQUIRED, _BOARD_OPTIONAL)
+    if fields["schema"] != SCHEMA:
+        where.fail(f"schema {_show(fields['schema'])} is not supported (this version reads 1)")
+    _notes(where, fields)
+    name = where.text(fields, "name")
+    players = where.integer(fields, "players", 2)
+    turns = where.integer(fields, "turns", 1)
+    aspect = _aspect(where, fields.get("aspect"))
+    regions = _regions(source, where.array(fields, "regions"))
+    _check_ids(source, regions)
+    for region in regions.values():
+        _check_adjacency(source, region, regions)
+        _check_flags(source, region, regions)
+    if not any(r.entry for r in regions.values()):
+        where.fail("no region is an entry region, so no race could ever enter the board")
+    return Board(name, players, turns, aspect, MappingProxyType(dict(sorted(regions.items()))))
+
+
+def _notes(where: _Where, fields: Mapping[str, Any]) -> None:
+    notes = fields.get("notes", [])
+    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+        where.fail(f"notes must be a list of strings, got {_show(notes)}")
+
+
+def _aspect(where: _Where, value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < _INF:
+        where.fail(f"aspect must be a positive number (width / height) or null, got {_show(value)}")
+    return float(value)
+
+
+def _regions(source: str, docs: Sequence[Any]) -> dict[int, Region]:
+    if not docs:
+        raise DataError(source, "board", "regions is empty; a board needs at least one region")
+    regions: dict[int, Region] = {}
+    for index, doc in enumerate(docs, start=1):
+        region = _region(source, index, doc)
+        if region.id in regions:
+            raise DataError(source, f"region {region.id}", "this id is used by two regions")
+        regions[region.id] = region
+    return regions
+
+
+def _region(source: str, index: int, doc: object) -> Region:
+    where = _Where(source, _region_label(index, doc))
+    fields = where.fields(doc, _REGION_REQUIRED, _REGION_OPTIONAL)
+    region_id = where.integer(fields, "id", 1)
+    return Region(
+        id=region_id,
+        terrain=_terrain(where, fields["terrain"]),
+        features=_features(where, where.array(fields, "features")),
+        lost_tribe=where.boolean(fields, "lost_tribe"),
+        border=where.boolean(fields, "border"),
+        entry=where.boolean(fields, "entry"),
+        coastal=where.boolean(fields, "coastal"),
+        adjacent=_adjacent(where, region_id, where.array(fields, "adjacent")),
+        position=_position(where, fields.get("position")),
+    )
+
+
+def _region_label(index: int, doc: object) -> str:
+    """Call the entry "region 7" when it has a usable id, else name its place in the list."""
+    region_id = doc.get("id") if isinstance(doc, Mapping) else None
+    if isinstance(region_id, int) and not isinstance(region_id, bool) and region_id >= 1:
+        return f"region {region_id}"
+    return f"region entry #{index}"
+
+
+def _terrain(where: _Where, value: object) -> Terrain:
+    if isinstance(value, str) and value in Terrain._value2member_map_:
+        return Terrain(value)
+    allowed = ", ".join(t.value for t in Terrain)
+    where.fail(f"unknown terrain {_show(value)}; allowed: {allowed}")
+
+
+def _features(where: _Where, values: Sequence[Any]) -> frozenset[Feature]:
+    allowed = ", ".join(f.value for f in Feature)
+    found: set[Feature] = set()
+    for value in values:
+        if not isinstance(value, str) or value not in Feature._value2member_map_:
+            where.fail(f"unknown feature {_show(value)}; allowed: {allowed}")
+        if Feature(value) in found:
+            where.fail(f"features lists {value} twice")
+        found.add(Feature(value))
+    return frozenset(found)
+
+
+def _adjacent(where: _Where, region_id: int, values: Sequence[Any]) -> frozenset[int]:
+    seen: set[int] = set()
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int):
+            where.fail(f"adjacent must list region ids (whole numbers), found {_show(value)}")
+        if value == region_id:
+            where.fail("adjacent lists the region itself")
+        if value in seen:
+            where.fail(f"adjacent lists {value} twice")
+        seen.add(value)
+    return frozenset(seen)
+
+
+def _position(where: _Where, value: object) -> tuple[float, float] | None:
+    if value is None:
+        return None
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(_is_number(v) and 0.0 <= v <= 1.0 for v in value)
+    ):
+        return (float(value[0]), float(value[1]))
+    where.fail(f"position must be [x, y] with both between 0 and 1, or null; got {_show(value)}")
+
+
+def _check_ids(source: str, regions: Mapping[int, Region]) -> None:
+    count = len(regions)
+    for region_id in sorted(regions):
+        if region_id > count:
+            raise DataError(
+                source,
+                f"region {region_id}",
+                f"id is outside 1..{count}: the {count} regions must be numbered 1 to {count} "
+                "without gaps",
+            )
+
+
+def _check_adjacency(source: str, region: Region, regions: Mapping[int, Region]) -> None:
+    where = _Where(source, f"region {region.id}")
+    for other in sorted(region.adjacent):
+        if other not in regions:
+            where.fail(
+                f"adjacent lists {other}, which is not a region of this board "
+                f"(ids {_id_range(regions)})"
+            )
+        if region.id not in regions[other].adjacent:
+            where.fail(f"adjacent lists {other} but region {other} does not list {region.id}")
+
+
+def _check_flags(source: str, region: Region, regions: Mapping[int, Region]) -> None:
+    where = _Where(source, f"region {region.id}")
+    if region.is_water:
+        _check_water(where, region)
+    else:
+        _check_coastal(where, region, regions)
+        _check_entry(where, region, regions)
+
+
+def _check_water(where: _Where, region: Region) -> None:
+    kind = region.terrain.value
+    if region.entry:
+        where.fail(f"a {kind} cannot be an entry region (entry must be false)")
+    if region.coastal:
+        where.fail(f"a {kind} cannot be coastal (coastal is for land next to water)")
+    if region.lost_tribe:
+        where.fail(f"a {kind} cannot start with a Lost Tribe")
+    if region.features:
+        names = ", ".join(sorted(f.value for f in region.features))
+        where.fail(f"a {kind} cannot have features (found {names})")
+
+
+def _check_coastal(where: _Where, region: Region, regions: Mapping[int, Region]) -> None:
+    water = sorted(i for i in region.adjacent if regions[i].is_water)
+    if region.coastal and not water:
+        where.fail("coastal is true but no neighbour is a sea or lake")
+    if not region.coastal and water:
+        first = regions[water[0]]
+        where.fail(f"coastal is false but it borders {first.terrain.value} region {first.id}")
+
+
+def _check_entry(where: _Where, region: Region, regions: Mapping[int, Region]) -> None:
+    edge_seas = sorted(
+        i for i in region.adjacent if regions[i].terrain is Terrain.SEA and regions[i].border
+    )
+    if region.border and not region.entry:
+        where.fail("entry is false but the region touches the board edge (border is true)")
+    if not region.border and edge_seas and not region.entry:
+        where.fail(
+            f"entry is false but it borders sea region {edge_seas[0]}, which touches the board edge"
+        )
+    if region.entry and not region.border and not edge_seas:
+        where.fail(
+            "entry is true but the region neither touches the board edge nor borders a sea "
+            "that does"
+        )
