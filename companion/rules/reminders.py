@@ -1,0 +1,91 @@
+"""Reminders: what the current player owes or may do at this moment, in plain words.
+
+The table does the handling of cardboard; the app reminds. Each reminder belongs to a
+race or power (or to the turn itself) and to a phase, and some carry a number worked out
+from this turn's events (Skeletons' new tokens, the Wealthy coins). Only the current
+player's races and powers give reminders; a race that went into decline gives none,
+except where its rule keeps working (declined Ghouls still conquer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from companion.rules.game import GameState
+from companion.rules.players import Player
+from companion.rules.turns import Phase
+
+Reminder = Callable[[GameState, Player], str | None]
+
+
+def _amazons(state: GameState, player: Player) -> str | None:
+    if state.track.phase is Phase.REDEPLOY:
+        return "Amazons: after redeploying, lift 4 Amazons off the board until next turn."
+    return "Amazons: 4 extra tokens for conquest this turn (they do not defend)."
+
+
+def _skeletons(state: GameState, player: Player) -> str | None:
+    new = state.track.this_turn.conquered_non_empty // 2
+    if new:
+        return (f"Skeletons: take {new} new token{'s' if new > 1 else ''} from the tray "
+                "(1 per 2 non-empty regions conquered).")
+    return None
+
+
+def _wealthy(state: GameState, player: Player) -> str | None:
+    active = player.active
+    if active is not None and active.picked_turn == state.track.turn:
+        return "Wealthy: 7 coins this turn, once."
+    return None
+
+
+_BY_PHASE: dict[Phase, dict[str, Reminder]] = {
+    Phase.CONQUER: {
+        "Amazons": _amazons,
+        "Berserk": lambda s, p: "Berserk: roll the die before each conquest.",
+        "Dragon Master": lambda s, p: "Dragon Master: once this turn, 1 token and the Dragon "
+                                      "take any region.",
+        "Halflings": lambda s, p: "Halflings: a Hole-in-the-Ground in each of the first 2 "
+                                  "regions they conquer.",
+        "Sorcerers": lambda s, p: "Sorcerers: once per opponent, swap a lone active enemy "
+                                  "token for one of yours.",
+        "Trolls": lambda s, p: "Trolls: a Troll's Lair in every region they take.",
+        "Commando": lambda s, p: "Commando: every conquest costs 1 token less.",
+    },
+    Phase.REDEPLOY: {
+        "Amazons": _amazons,
+        "Skeletons": _skeletons,
+        "Bivouacking": lambda s, p: "Bivouacking: set out the 5 Encampments.",
+        "Fortified": lambda s, p: "Fortified: you may place 1 Fortress (6 at most on the map).",
+    },
+    Phase.SCORE: {
+        "Wealthy": _wealthy,
+    },
+    Phase.FINISHED: {
+        "Heroic": lambda s, p: "Heroic: place the 2 Heroes in 2 of your regions.",
+        "Diplomat": lambda s, p: "Diplomat: name an ally whose active race you did not attack.",
+        "Stout": lambda s, p: "Stout: you may go into decline now.",
+    },
+}
+
+
+def reminders(state: GameState) -> tuple[str, ...]:
+    """The reminders for the player whose turn it is, now."""
+    if state.is_over:
+        return ()
+    player = state.current
+    phase = state.track.phase
+    table = _BY_PHASE.get(phase, {})
+    out: list[str] = []
+    if phase is Phase.CONQUER and any(d.race == "Ghouls" for d in player.declined):
+        out.append("Ghouls in decline: conquer with them first, before your active race.")
+    if player.active is not None:
+        for name in (player.active.race, player.active.power):
+            reminder = table.get(name)
+            text = reminder(state, player) if reminder else None
+            if text:
+                out.append(text)
+    if phase is Phase.CONQUER and state.track.this_turn.conquests:
+        out.append("A defender loses 1 token and redeploys the rest at the end of your turn "
+                   "(Elves lose none).")
+    return tuple(out)
