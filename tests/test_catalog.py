@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import ast
 import copy
 import dataclasses
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
@@ -16,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from companion.rules import catalog as catalog_module
 from companion.rules.catalog import Catalog, Power, Race, load_catalog, parse_catalog
 from companion.rules.errors import DataError, UnknownName
 
@@ -496,45 +492,3 @@ def test_optional_fields_take_their_defaults(docs: dict[str, dict[str, Any]]) ->
     _drop("races", "races", "Elves", "conquest_only_tokens")(docs)
     elves = _parse(docs).race("Elves")
     assert (elves.confidence, elves.conquest_only_tokens) == ("high", 0)
-
-
-# --- purity -------------------------------------------------------------------------------
-
-IMPURE = ("kivy", "gpiozero", "serial", "sqlite3", "sqlite_utils", "random", "secrets",
-          "datetime", "socket", "threading", "subprocess", "asyncio")  # fmt: skip
-PURE_IMPORTS = {"__future__", "collections.abc", "dataclasses", "enum", "functools",
-                "importlib", "json", "re", "types", "typing", "companion.rules.errors"}  # fmt: skip
-
-
-@pytest.mark.parametrize("module", ["companion.rules.catalog", "companion.rules.maps"])
-def test_importing_the_data_modules_loads_nothing_impure(module: str) -> None:
-    code = (
-        f"import sys, {module}\n"
-        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {IMPURE!r}))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
-
-
-@pytest.mark.parametrize("module", ["catalog", "maps"])
-def test_the_data_modules_import_only_pure_modules(module: str) -> None:
-    path = Path(catalog_module.__file__).with_name(f"{module}.py")
-    imported: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            imported.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            imported.add(node.module or "")
-    assert imported <= PURE_IMPORTS, imported - PURE_IMPORTS
-
-
-def test_loading_the_catalog_touches_no_device_or_database() -> None:
-    code = (
-        "import sys\nfrom companion.rules.catalog import load_catalog\n"
-        "from companion.rules.maps import load_board\n"
-        "load_catalog(); load_board('5p')\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('kivy', 'gpiozero', 'serial', 'sqlite3', 'sqlite_utils')))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"

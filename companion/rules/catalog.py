@@ -48,11 +48,11 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
+from companion.rules.datafile import Where, show
 from companion.rules.errors import DataError, UnknownName
 
-SCHEMA = 1
 CONFIDENCE_LEVELS: tuple[str, ...] = ("high", "medium", "low")
 BASE = "base"
 _PACKAGE = "companion.data"
@@ -183,71 +183,6 @@ def _read(name: str) -> Any:
 # --- parsing and validation ---------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Where:
-    """The file and entry being read, to name them in an error."""
-
-    source: str
-    entry: str
-
-    def fail(self, problem: str) -> NoReturn:
-        raise DataError(self.source, self.entry, problem)
-
-    def at(self, entry: str) -> _Where:
-        return _Where(self.source, entry)
-
-    def fields(
-        self, doc: object, required: Iterable[str], optional: Iterable[str] = ()
-    ) -> Mapping[str, Any]:
-        if not isinstance(doc, Mapping):
-            self.fail(f"expected a JSON object, got {_show(doc)}")
-        needed, allowed = set(required), set(required) | set(optional)
-        missing = sorted(needed - doc.keys())
-        if missing:
-            self.fail(f"missing field {missing[0]!r}")
-        unknown = sorted(str(k) for k in doc.keys() - allowed)
-        if unknown:
-            self.fail(f"unknown field {unknown[0]!r}; allowed: {', '.join(sorted(allowed))}")
-        return doc
-
-    def integer(self, value: object, label: str, minimum: int = 0) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(f"{label} must be a whole number, got {_show(value)}")
-        if value < minimum:
-            self.fail(f"{label} must be at least {minimum}, got {value}")
-        return value
-
-    def text(self, value: object, label: str) -> str:
-        if not isinstance(value, str) or not value.strip():
-            self.fail(f"{label} must be a non-empty string, got {_show(value)}")
-        return value
-
-    def array(self, value: object, label: str) -> Sequence[Any]:
-        if not isinstance(value, list) or not value:
-            self.fail(f"{label} must be a non-empty list, got {_show(value)}")
-        return value
-
-    def header(
-        self, doc: object, required: Iterable[str], optional: Iterable[str] = ()
-    ) -> Mapping[str, Any]:
-        """The top of a file: schema 1, optional notes, and the file's own fields."""
-        fields = self.fields(doc, ("schema", *required), ("notes", *optional))
-        if fields["schema"] != SCHEMA:
-            self.fail(f"schema {_show(fields['schema'])} is not supported (this version reads 1)")
-        notes = fields.get("notes", [])
-        if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
-            self.fail(f"notes must be a list of strings, got {_show(notes)}")
-        return fields
-
-
-def _show(value: object) -> str:
-    try:
-        shown = json.dumps(value)
-    except (TypeError, ValueError):
-        shown = repr(value)
-    return shown if len(shown) <= 60 else shown[:57] + "..."
-
-
 def _file(name: str, source: str) -> str:
     return name if source == _DEFAULT_SOURCE else f"{source}/{name}"
 
@@ -265,10 +200,10 @@ def parse_catalog(
     (``my-house-rules/races.json: race 'Amazons': ...``); for the package data errors name
     the bare file (``races.json: ...``).
     """
-    parts = _components(components, _Where(_file("components.json", source), "top level"))
+    parts = _components(components, Where(_file("components.json", source), "top level"))
     expansion_ids = tuple(ident for ident, _ in parts.expansions)
-    race_list = _races(races, _Where(_file("races.json", source), "top level"), expansion_ids)
-    power_list = _powers(powers, _Where(_file("powers.json", source), "top level"), expansion_ids)
+    race_list = _races(races, Where(_file("races.json", source), "top level"), expansion_ids)
+    power_list = _powers(powers, Where(_file("powers.json", source), "top level"), expansion_ids)
     return Catalog(
         races=race_list,
         powers=power_list,
@@ -283,23 +218,23 @@ def parse_catalog(
     )
 
 
-def _confidence(where: _Where, fields: Mapping[str, Any]) -> str:
+def _confidence(where: Where, fields: Mapping[str, Any]) -> str:
     value = fields.get("confidence", "high")
     if value not in CONFIDENCE_LEVELS:
-        where.fail(f"confidence must be one of {', '.join(CONFIDENCE_LEVELS)}, got {_show(value)}")
+        where.fail(f"confidence must be one of {', '.join(CONFIDENCE_LEVELS)}, got {show(value)}")
     return str(value)
 
 
-def _expansion(where: _Where, value: object, expansion_ids: Sequence[str]) -> str:
+def _expansion(where: Where, value: object, expansion_ids: Sequence[str]) -> str:
     if value not in expansion_ids:
         known = ", ".join(expansion_ids)
-        where.fail(f"unknown expansion {_show(value)}; allowed: {known} (components.json)")
+        where.fail(f"unknown expansion {show(value)}; allowed: {known} (components.json)")
     return str(value)
 
 
-def _entries(where: _Where, items: Sequence[Any], kind: str) -> list[tuple[_Where, object]]:
+def _entries(where: Where, items: Sequence[Any], kind: str) -> list[tuple[Where, object]]:
     """Each entry of a race or power list with its name for errors; refuses repeated names."""
-    named: list[tuple[_Where, object]] = []
+    named: list[tuple[Where, object]] = []
     seen: dict[str, int] = {}
     for index, doc in enumerate(items, start=1):
         entry = where.at(f"{kind} #{index}")
@@ -315,14 +250,14 @@ def _entries(where: _Where, items: Sequence[Any], kind: str) -> list[tuple[_Wher
     return named
 
 
-def _races(doc: object, where: _Where, expansion_ids: Sequence[str]) -> tuple[Race, ...]:
-    items = where.array(where.header(doc, ("races",))["races"], "races")
+def _races(doc: object, where: Where, expansion_ids: Sequence[str]) -> tuple[Race, ...]:
+    items = where.array(where.header(doc, ("races",))["races"], "races", non_empty=True)
     return tuple(
         _race(entry, item, expansion_ids) for entry, item in _entries(where, items, "race")
     )
 
 
-def _race(where: _Where, doc: object, expansion_ids: Sequence[str]) -> Race:
+def _race(where: Where, doc: object, expansion_ids: Sequence[str]) -> Race:
     fields = where.fields(
         doc,
         ("name", "tokens", "max_tokens", "expansion", "summary"),
@@ -347,14 +282,14 @@ def _race(where: _Where, doc: object, expansion_ids: Sequence[str]) -> Race:
     )
 
 
-def _powers(doc: object, where: _Where, expansion_ids: Sequence[str]) -> tuple[Power, ...]:
-    items = where.array(where.header(doc, ("powers",))["powers"], "powers")
+def _powers(doc: object, where: Where, expansion_ids: Sequence[str]) -> tuple[Power, ...]:
+    items = where.array(where.header(doc, ("powers",))["powers"], "powers", non_empty=True)
     return tuple(
         _power(entry, item, expansion_ids) for entry, item in _entries(where, items, "power")
     )
 
 
-def _power(where: _Where, doc: object, expansion_ids: Sequence[str]) -> Power:
+def _power(where: Where, doc: object, expansion_ids: Sequence[str]) -> Power:
     fields = where.fields(doc, ("name", "tokens", "expansion", "summary"), ("confidence",))
     return Power(
         name=where.text(fields["name"], "name").strip(),
@@ -389,7 +324,7 @@ _COMPONENT_FIELDS = (
 )
 
 
-def _components(doc: object, where: _Where) -> _Components:
+def _components(doc: object, where: Where) -> _Components:
     fields = where.header(doc, _COMPONENT_FIELDS, ("river_world_pieces",))
     coins = _coins(where.at("coins"), fields["coins"])
     return _Components(
@@ -405,9 +340,9 @@ def _components(doc: object, where: _Where) -> _Components:
     )
 
 
-def _expansions(where: _Where, value: object) -> tuple[tuple[str, str], ...]:
+def _expansions(where: Where, value: object) -> tuple[tuple[str, str], ...]:
     table: list[tuple[str, str]] = []
-    for index, doc in enumerate(where.array(value, "expansions"), start=1):
+    for index, doc in enumerate(where.array(value, "expansions", non_empty=True), start=1):
         entry = where.at(f"expansions #{index}")
         fields = entry.fields(doc, ("id", "name"))
         ident = entry.text(fields["id"], "id")
@@ -421,13 +356,15 @@ def _expansions(where: _Where, value: object) -> tuple[tuple[str, str], ...]:
     return tuple(table)
 
 
-def _die_faces(where: _Where, value: object) -> tuple[int, ...]:
-    return tuple(where.integer(face, "each face") for face in where.array(value, "die_faces"))
+def _die_faces(where: Where, value: object) -> tuple[int, ...]:
+    return tuple(
+        where.integer(face, "each face") for face in where.array(value, "die_faces", non_empty=True)
+    )
 
 
-def _coins(where: _Where, value: object) -> Mapping[int, int]:
+def _coins(where: Where, value: object) -> Mapping[int, int]:
     counts: dict[int, int] = {}
-    for index, doc in enumerate(where.array(value, "coins"), start=1):
+    for index, doc in enumerate(where.array(value, "coins", non_empty=True), start=1):
         entry = where.at(f"coins #{index}")
         fields = entry.fields(doc, ("value", "count"))
         coin = entry.integer(fields["value"], "value", 1)
@@ -437,7 +374,7 @@ def _coins(where: _Where, value: object) -> Mapping[int, int]:
     return MappingProxyType(dict(sorted(counts.items(), reverse=True)))
 
 
-def _starting_coins(where: _Where, value: object, coins: Mapping[int, int]) -> int:
+def _starting_coins(where: Where, value: object, coins: Mapping[int, int]) -> int:
     fields = where.fields(value, ("value", "count"))
     coin = where.integer(fields["value"], "value", 1)
     if coin not in coins:
@@ -445,9 +382,9 @@ def _starting_coins(where: _Where, value: object, coins: Mapping[int, int]) -> i
     return coin * where.integer(fields["count"], "count")
 
 
-def _turns(where: _Where, value: object) -> Mapping[int, int]:
+def _turns(where: Where, value: object) -> Mapping[int, int]:
     if not isinstance(value, Mapping) or not value:
-        where.fail(f"expected a non-empty object of player count: turns, got {_show(value)}")
+        where.fail(f"expected a non-empty object of player count: turns, got {show(value)}")
     turns: dict[int, int] = {}
     for key, count in value.items():
         if not (isinstance(key, str) and key.isdigit() and int(key) >= 2):
@@ -456,7 +393,7 @@ def _turns(where: _Where, value: object) -> Mapping[int, int]:
     return MappingProxyType(dict(sorted(turns.items())))
 
 
-def _counts(where: _Where, value: object) -> Mapping[str, int]:
+def _counts(where: Where, value: object) -> Mapping[str, int]:
     if not isinstance(value, Mapping):
-        where.fail(f"expected an object of piece: count, got {_show(value)}")
+        where.fail(f"expected an object of piece: count, got {show(value)}")
     return MappingProxyType({str(k): where.integer(n, str(k)) for k, n in value.items()})

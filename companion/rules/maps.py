@@ -45,11 +45,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any
 
+from companion.rules.datafile import SCHEMA, Where, show
 from companion.rules.errors import DataError, UnknownName
 
-SCHEMA = 1
 BOARD_NAMES: tuple[str, ...] = ("2p", "3p", "4p", "5p")
 _PACKAGE = "companion.data"
 _INF = float("inf")
@@ -177,65 +177,6 @@ _REGION_REQUIRED = frozenset(
 _REGION_OPTIONAL = frozenset({"position"})
 
 
-@dataclass(frozen=True, slots=True)
-class _Where:
-    """The file and entry being read, to name them in an error."""
-
-    source: str
-    entry: str
-
-    def fail(self, problem: str) -> NoReturn:
-        raise DataError(self.source, self.entry, problem)
-
-    def fields(
-        self, doc: object, required: frozenset[str], optional: frozenset[str]
-    ) -> Mapping[str, Any]:
-        if not isinstance(doc, Mapping):
-            self.fail(f"expected a JSON object, got {_show(doc)}")
-        missing = sorted(required - doc.keys())
-        if missing:
-            self.fail(f"missing field {missing[0]!r}")
-        unknown = sorted(str(k) for k in doc.keys() - required - optional)
-        if unknown:
-            allowed = ", ".join(sorted(required | optional))
-            self.fail(f"unknown field {unknown[0]!r}; allowed: {allowed}")
-        return doc
-
-    def integer(self, doc: Mapping[str, Any], key: str, minimum: int) -> int:
-        value = doc[key]
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(f"{key} must be a whole number, got {_show(value)}")
-        if value < minimum:
-            self.fail(f"{key} must be at least {minimum}, got {value}")
-        return value
-
-    def boolean(self, doc: Mapping[str, Any], key: str) -> bool:
-        value = doc[key]
-        if not isinstance(value, bool):
-            self.fail(f"{key} must be true or false, got {_show(value)}")
-        return value
-
-    def text(self, doc: Mapping[str, Any], key: str) -> str:
-        value = doc[key]
-        if not isinstance(value, str) or not value.strip():
-            self.fail(f"{key} must be a non-empty string, got {_show(value)}")
-        return value
-
-    def array(self, doc: Mapping[str, Any], key: str) -> Sequence[Any]:
-        value = doc[key]
-        if not isinstance(value, list):
-            self.fail(f"{key} must be a list, got {_show(value)}")
-        return value
-
-
-def _show(value: object) -> str:
-    try:
-        shown = json.dumps(value)
-    except (TypeError, ValueError):
-        shown = repr(value)
-    return shown if len(shown) <= 60 else shown[:57] + "..."
-
-
 def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
@@ -245,16 +186,16 @@ def parse_board(doc: Mapping[str, Any], *, source: str) -> Board:
 
     `source` names the file in every error, e.g. ``boards/2p.json: region 7: ...``.
     """
-    where = _Where(source, "board")
+    where = Where(source, "board")
     fields = where.fields(doc, _BOARD_REQUIRED, _BOARD_OPTIONAL)
     if fields["schema"] != SCHEMA:
-        where.fail(f"schema {_show(fields['schema'])} is not supported (this version reads 1)")
+        where.fail(f"schema {show(fields['schema'])} is not supported (this version reads 1)")
     _notes(where, fields)
-    name = where.text(fields, "name")
-    players = where.integer(fields, "players", 2)
-    turns = where.integer(fields, "turns", 1)
+    name = where.text(fields["name"], "name")
+    players = where.integer(fields["players"], "players", 2)
+    turns = where.integer(fields["turns"], "turns", 1)
     aspect = _aspect(where, fields.get("aspect"))
-    regions = _regions(source, where.array(fields, "regions"))
+    regions = _regions(source, where.array(fields["regions"], "regions"))
     _check_ids(source, regions)
     for region in regions.values():
         _check_adjacency(source, region, regions)
@@ -264,17 +205,17 @@ def parse_board(doc: Mapping[str, Any], *, source: str) -> Board:
     return Board(name, players, turns, aspect, MappingProxyType(dict(sorted(regions.items()))))
 
 
-def _notes(where: _Where, fields: Mapping[str, Any]) -> None:
+def _notes(where: Where, fields: Mapping[str, Any]) -> None:
     notes = fields.get("notes", [])
     if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
-        where.fail(f"notes must be a list of strings, got {_show(notes)}")
+        where.fail(f"notes must be a list of strings, got {show(notes)}")
 
 
-def _aspect(where: _Where, value: object) -> float | None:
+def _aspect(where: Where, value: object) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < _INF:
-        where.fail(f"aspect must be a positive number (width / height) or null, got {_show(value)}")
+        where.fail(f"aspect must be a positive number (width / height) or null, got {show(value)}")
     return float(value)
 
 
@@ -291,18 +232,18 @@ def _regions(source: str, docs: Sequence[Any]) -> dict[int, Region]:
 
 
 def _region(source: str, index: int, doc: object) -> Region:
-    where = _Where(source, _region_label(index, doc))
+    where = Where(source, _region_label(index, doc))
     fields = where.fields(doc, _REGION_REQUIRED, _REGION_OPTIONAL)
-    region_id = where.integer(fields, "id", 1)
+    region_id = where.integer(fields["id"], "id", 1)
     return Region(
         id=region_id,
         terrain=_terrain(where, fields["terrain"]),
-        features=_features(where, where.array(fields, "features")),
-        lost_tribe=where.boolean(fields, "lost_tribe"),
-        border=where.boolean(fields, "border"),
-        entry=where.boolean(fields, "entry"),
-        coastal=where.boolean(fields, "coastal"),
-        adjacent=_adjacent(where, region_id, where.array(fields, "adjacent")),
+        features=_features(where, where.array(fields["features"], "features")),
+        lost_tribe=where.boolean(fields["lost_tribe"], "lost_tribe"),
+        border=where.boolean(fields["border"], "border"),
+        entry=where.boolean(fields["entry"], "entry"),
+        coastal=where.boolean(fields["coastal"], "coastal"),
+        adjacent=_adjacent(where, region_id, where.array(fields["adjacent"], "adjacent")),
         position=_position(where, fields.get("position")),
     )
 
@@ -315,30 +256,30 @@ def _region_label(index: int, doc: object) -> str:
     return f"region entry #{index}"
 
 
-def _terrain(where: _Where, value: object) -> Terrain:
+def _terrain(where: Where, value: object) -> Terrain:
     if isinstance(value, str) and value in Terrain._value2member_map_:
         return Terrain(value)
     allowed = ", ".join(t.value for t in Terrain)
-    where.fail(f"unknown terrain {_show(value)}; allowed: {allowed}")
+    where.fail(f"unknown terrain {show(value)}; allowed: {allowed}")
 
 
-def _features(where: _Where, values: Sequence[Any]) -> frozenset[Feature]:
+def _features(where: Where, values: Sequence[Any]) -> frozenset[Feature]:
     allowed = ", ".join(f.value for f in Feature)
     found: set[Feature] = set()
     for value in values:
         if not isinstance(value, str) or value not in Feature._value2member_map_:
-            where.fail(f"unknown feature {_show(value)}; allowed: {allowed}")
+            where.fail(f"unknown feature {show(value)}; allowed: {allowed}")
         if Feature(value) in found:
             where.fail(f"features lists {value} twice")
         found.add(Feature(value))
     return frozenset(found)
 
 
-def _adjacent(where: _Where, region_id: int, values: Sequence[Any]) -> frozenset[int]:
+def _adjacent(where: Where, region_id: int, values: Sequence[Any]) -> frozenset[int]:
     seen: set[int] = set()
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int):
-            where.fail(f"adjacent must list region ids (whole numbers), found {_show(value)}")
+            where.fail(f"adjacent must list region ids (whole numbers), found {show(value)}")
         if value == region_id:
             where.fail("adjacent lists the region itself")
         if value in seen:
@@ -347,7 +288,7 @@ def _adjacent(where: _Where, region_id: int, values: Sequence[Any]) -> frozenset
     return frozenset(seen)
 
 
-def _position(where: _Where, value: object) -> tuple[float, float] | None:
+def _position(where: Where, value: object) -> tuple[float, float] | None:
     if value is None:
         return None
     if (
@@ -356,7 +297,7 @@ def _position(where: _Where, value: object) -> tuple[float, float] | None:
         and all(_is_number(v) and 0.0 <= v <= 1.0 for v in value)
     ):
         return (float(value[0]), float(value[1]))
-    where.fail(f"position must be [x, y] with both between 0 and 1, or null; got {_show(value)}")
+    where.fail(f"position must be [x, y] with both between 0 and 1, or null; got {show(value)}")
 
 
 def _check_ids(source: str, regions: Mapping[int, Region]) -> None:
@@ -372,7 +313,7 @@ def _check_ids(source: str, regions: Mapping[int, Region]) -> None:
 
 
 def _check_adjacency(source: str, region: Region, regions: Mapping[int, Region]) -> None:
-    where = _Where(source, f"region {region.id}")
+    where = Where(source, f"region {region.id}")
     for other in sorted(region.adjacent):
         if other not in regions:
             where.fail(
@@ -384,7 +325,7 @@ def _check_adjacency(source: str, region: Region, regions: Mapping[int, Region])
 
 
 def _check_flags(source: str, region: Region, regions: Mapping[int, Region]) -> None:
-    where = _Where(source, f"region {region.id}")
+    where = Where(source, f"region {region.id}")
     if region.is_water:
         _check_water(where, region)
     else:
@@ -392,7 +333,7 @@ def _check_flags(source: str, region: Region, regions: Mapping[int, Region]) -> 
         _check_entry(where, region, regions)
 
 
-def _check_water(where: _Where, region: Region) -> None:
+def _check_water(where: Where, region: Region) -> None:
     kind = region.terrain.value
     if region.entry:
         where.fail(f"a {kind} cannot be an entry region (entry must be false)")
@@ -405,7 +346,7 @@ def _check_water(where: _Where, region: Region) -> None:
         where.fail(f"a {kind} cannot have features (found {names})")
 
 
-def _check_coastal(where: _Where, region: Region, regions: Mapping[int, Region]) -> None:
+def _check_coastal(where: Where, region: Region, regions: Mapping[int, Region]) -> None:
     water = sorted(i for i in region.adjacent if regions[i].is_water)
     if region.coastal and not water:
         where.fail("coastal is true but no neighbour is a sea or lake")
@@ -414,7 +355,7 @@ def _check_coastal(where: _Where, region: Region, regions: Mapping[int, Region])
         where.fail(f"coastal is false but it borders {first.terrain.value} region {first.id}")
 
 
-def _check_entry(where: _Where, region: Region, regions: Mapping[int, Region]) -> None:
+def _check_entry(where: Where, region: Region, regions: Mapping[int, Region]) -> None:
     edge_seas = sorted(
         i for i in region.adjacent if regions[i].terrain is Terrain.SEA and regions[i].border
     )

@@ -1,0 +1,105 @@
+# Table Companion for Small World: set-up, run and checks.
+#
+# `make run` and `make test` do all the set-up a fresh Debian 12 or Raspberry Pi OS
+# (bookworm) machine needs: the Mesa GL/EGL libraries Kivy draws with (installed with
+# apt-get, through sudo when not root), a virtual environment in .venv, and the project
+# installed in it, editable, with its [dev] extras. The install is redone only when
+# pyproject.toml changes (a stamp file in .venv remembers the last one).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-pyproject
+
+# Extra arguments: `make run DB=/tmp/game.sqlite3 ARGS=--fullscreen`, `make test PYTEST_ARGS=-x`.
+DB ?=
+ARGS ?=
+PYTEST_ARGS ?=
+
+# What Kivy's PyPI wheel needs from the system (it bundles SDL2 itself): GL, GLES and EGL
+# through libglvnd, Mesa's EGL and its drivers (llvmpipe draws when there is no GPU or no
+# display), and mtdev, which Kivy's touchscreen input reads.
+APT_PACKAGES := libegl1 libgl1 libgles2 libegl-mesa0 libgl1-mesa-dri libmtdev1
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# apt-get install the packages given, or say what to install where apt-get is missing.
+apt_install = if command -v apt-get >/dev/null 2>&1; then \
+		echo "make: installing system packages: $(1)"; \
+		$(SUDO) apt-get update -qq; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(1); \
+	else \
+		echo "make: no apt-get here; install these (or your system's equivalent) yourself: $(1)" >&2; \
+	fi
+
+# The checks: ruff everywhere; mypy --strict on the pure rules core and on the typed shell.
+MYPY_TARGETS := companion/rules companion/__init__.py companion/paths.py companion/cli.py \
+	companion/commands companion/app.py
+
+# Tests run headless, away from the user's own Kivy config and data, with simulated pins.
+headless = SDL_VIDEODRIVER=offscreen KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 KIVY_NO_FILELOG=1 \
+	KIVY_HOME="$(1)/kivy" XDG_DATA_HOME="$(1)/data" GPIOZERO_PIN_FACTORY=mock
+
+.PHONY: help run test lint system-deps venv clean distclean
+
+help:
+	@echo "make run        start the app (simulated hardware, database in the user data directory)"
+	@echo "                options: DB=PATH (another database), ARGS=--fullscreen"
+	@echo "make test       ruff, mypy --strict and the whole pytest suite, headless"
+	@echo "make lint       ruff and mypy only"
+	@echo "make clean      remove build output and caches (keeps .venv)"
+	@echo "make distclean  clean, and remove .venv too"
+
+run: system-deps $(STAMP)
+	GPIOZERO_PIN_FACTORY=mock $(BIN)/companion run $(if $(DB),--db "$(DB)") $(ARGS)
+
+# Every check runs even when an earlier one fails; pytest runs last so that its summary
+# is the closing line, and the target fails when any check failed.
+test: system-deps $(STAMP)
+	@status=0; \
+	echo "== ruff check ."; $(BIN)/ruff check . || status=1; \
+	echo "== mypy --strict $(MYPY_TARGETS)"; $(BIN)/mypy --strict $(MYPY_TARGETS) || status=1; \
+	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	echo "== pytest (headless)"; \
+	$(call headless,$$tmp) $(BIN)/python -m pytest $(PYTEST_ARGS) || status=1; \
+	exit $$status
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy --strict $(MYPY_TARGETS)
+
+# Installs only what is missing; on a machine without dpkg it checks nothing.
+system-deps:
+	@if command -v dpkg-query >/dev/null 2>&1; then \
+		missing=""; \
+		for package in $(APT_PACKAGES); do \
+			dpkg-query -W -f='$${db:Status-Status}' "$$package" 2>/dev/null | grep -qx installed \
+				|| missing="$$missing $$package"; \
+		done; \
+		if [ -n "$$missing" ]; then $(call apt_install,$$missing); fi; \
+	fi
+
+venv: $(STAMP)
+
+# Debian's python3 needs python3-venv to make a venv; install it the first time that fails.
+$(BIN)/python:
+	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
+		rm -rf $(VENV); \
+		$(call apt_install,python3-venv); \
+		$(PYTHON) -m venv $(VENV); \
+	}
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --editable '.[dev]'
+	@touch $@
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis screenshots
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

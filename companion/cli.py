@@ -1,0 +1,44 @@
+"""The ``companion`` command line: one entry point, one subcommand per task.
+
+The subcommands live in :mod:`companion.commands` (one module each) and are found there, so
+a later feature adds a subcommand by adding a module. With no subcommand, ``companion``
+starts the table app, as ``companion run`` does. Nothing here imports Kivy: ``--help`` and
+the small subcommands stay fast and never open a window.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterable, Sequence
+
+from companion.commands import Command, discover
+
+PROG = "companion"
+DEFAULT_COMMAND = "run"
+
+
+def build_parser(commands: Iterable[Command]) -> argparse.ArgumentParser:
+    """The argument parser with one subparser per command."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        usage="%(prog)s [-h] [COMMAND [OPTIONS]]",
+        description=(
+            "Table Companion for Small World: the bookkeeping of the board game on a "
+            f"touchscreen. Without a subcommand, '{PROG}' runs '{PROG} {DEFAULT_COMMAND}'."
+        ),
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for command in commands:
+        sub = subparsers.add_parser(command.name, help=command.help, description=command.help)
+        command.configure(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line on ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    commands = {command.name: command for command in discover()}
+    parser = build_parser(commands.values())
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args = parser.parse_args([DEFAULT_COMMAND])
+    return commands[args.command].run(args)

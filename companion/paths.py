@@ -1,0 +1,81 @@
+"""Where the companion finds its files: the ones it ships and the ones it keeps.
+
+Shipped files (the Kivy layouts from the top-level ``kv/`` directory, installed as the package
+``companion.kv``, and the game data in ``companion.data``) are found through
+:mod:`importlib.resources`, so the same call works from a source checkout installed in
+editable mode and from an installed wheel, whatever the current directory.
+
+Kept files (the SQLite database) live in the user's data directory, as the XDG Base
+Directory specification places it: ``$XDG_DATA_HOME/smallworld-companion``, by default
+``~/.local/share/smallworld-companion``.
+
+This module only computes paths; it creates no directory and opens no file.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+APP_DIR_NAME = "smallworld-companion"
+"""The name of the companion's directory inside the user's data directory."""
+
+DB_FILE_NAME = "companion.sqlite3"
+"""The name of the SQLite database file inside :func:`user_data_dir`."""
+
+
+def _package_dir(package: str) -> Path:
+    """The directory of an installed package, as a real filesystem path.
+
+    Kivy and SQLite need real paths, so a package that is not a plain directory
+    (a zipped install) is refused rather than silently extracted.
+    """
+    root = resources.files(package)
+    if not isinstance(root, Path) or not root.is_dir():
+        raise RuntimeError(f"package {package!r} is not installed as a directory: {root}")
+    return root
+
+
+def _file_in(package: str, relative: str) -> Path:
+    """A file shipped in ``package``; :class:`FileNotFoundError` names it when it is missing."""
+    path = _package_dir(package).joinpath(*relative.split("/"))
+    if not path.is_file():
+        raise FileNotFoundError(f"{relative!r} is not shipped in {package} ({path})")
+    return path
+
+
+def kv_dir() -> Path:
+    """The directory holding the Kivy layout (``.kv``) files."""
+    return _package_dir("companion.kv")
+
+
+def kv_file(name: str) -> Path:
+    """The shipped Kivy layout file ``name``, e.g. ``kv_file("placeholder.kv")``."""
+    return _file_in("companion.kv", name)
+
+
+def data_dir() -> Path:
+    """The directory holding the packaged game data (races, powers, maps...)."""
+    return _package_dir("companion.data")
+
+
+def data_file(relative: str) -> Path:
+    """The packaged data file at ``relative`` (``/``-separated) inside :func:`data_dir`."""
+    return _file_in("companion.data", relative)
+
+
+def user_data_dir() -> Path:
+    """The companion's directory for the files it keeps, following XDG.
+
+    ``$XDG_DATA_HOME`` counts only when it is an absolute path, as the specification says;
+    otherwise ``~/.local/share`` is used.
+    """
+    xdg = os.environ.get("XDG_DATA_HOME", "")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
+    return base / APP_DIR_NAME
+
+
+def default_db_path() -> Path:
+    """The SQLite database the companion uses when none is given on the command line."""
+    return user_data_dir() / DB_FILE_NAME

@@ -1,0 +1,92 @@
+"""Reading the project's JSON data files with errors that name the file and the entry.
+
+Every data file (the catalog's three files, the boards, later a group's own board) is
+checked field by field when it is loaded. `Where` names the place being read; each check
+either returns the value with its proper type or raises `DataError(file, entry, problem)`
+with a message a player can act on (``boards/2p.json: region 7: terrain ...``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from companion.rules.errors import DataError
+
+SCHEMA = 1
+"""The one version of the data files' format this release reads."""
+
+
+def show(value: object) -> str:
+    """A value as it looks in the file, cut short for an error message."""
+    try:
+        shown = json.dumps(value)
+    except (TypeError, ValueError):
+        shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """The file and entry being read, to name them in an error."""
+
+    source: str
+    entry: str
+
+    def fail(self, problem: str) -> NoReturn:
+        raise DataError(self.source, self.entry, problem)
+
+    def at(self, entry: str) -> Where:
+        return Where(self.source, entry)
+
+    def fields(
+        self, doc: object, required: Iterable[str], optional: Iterable[str] = ()
+    ) -> Mapping[str, Any]:
+        """`doc` as an object holding every required field and nothing unknown."""
+        if not isinstance(doc, Mapping):
+            self.fail(f"expected a JSON object, got {show(doc)}")
+        needed, allowed = set(required), set(required) | set(optional)
+        missing = sorted(needed - doc.keys())
+        if missing:
+            self.fail(f"missing field {missing[0]!r}")
+        unknown = sorted(str(k) for k in doc.keys() - allowed)
+        if unknown:
+            self.fail(f"unknown field {unknown[0]!r}; allowed: {', '.join(sorted(allowed))}")
+        return doc
+
+    def header(
+        self, doc: object, required: Iterable[str], optional: Iterable[str] = ()
+    ) -> Mapping[str, Any]:
+        """The top of a file: schema 1, optional notes, and the file's own fields."""
+        fields = self.fields(doc, ("schema", *required), ("notes", *optional))
+        if fields["schema"] != SCHEMA:
+            self.fail(f"schema {show(fields['schema'])} is not supported (this version reads 1)")
+        notes = fields.get("notes", [])
+        if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+            self.fail(f"notes must be a list of strings, got {show(notes)}")
+        return fields
+
+    def integer(self, value: object, label: str, minimum: int = 0) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(f"{label} must be a whole number, got {show(value)}")
+        if value < minimum:
+            self.fail(f"{label} must be at least {minimum}, got {value}")
+        return value
+
+    def boolean(self, value: object, label: str) -> bool:
+        if not isinstance(value, bool):
+            self.fail(f"{label} must be true or false, got {show(value)}")
+        return value
+
+    def text(self, value: object, label: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            self.fail(f"{label} must be a non-empty string, got {show(value)}")
+        return value
+
+    def array(self, value: object, label: str, *, non_empty: bool = False) -> Sequence[Any]:
+        if not isinstance(value, list) or (non_empty and not value):
+            kind = "a non-empty list" if non_empty else "a list"
+            self.fail(f"{label} must be {kind}, got {show(value)}")
+        return value

@@ -1,0 +1,143 @@
+"""The ``companion`` command line: its subcommands, its default, its errors, its speed.
+
+The app itself is never started here: the run command's ``companion.app`` is replaced by a
+recorder, so these tests need no window and never import Kivy in the test process.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion import __version__, paths
+from companion.cli import main
+from companion.commands import Command, discover
+
+
+def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """``companion ARGV`` in this process: (exit status, stdout, stderr)."""
+    try:
+        status = main(argv)
+    except SystemExit as exit_:
+        status = exit_.code if isinstance(exit_.code, int) else 1
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def started_apps(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Replace ``companion.app`` with a recorder of the apps the run command would start."""
+    started: list[dict[str, Any]] = []
+    fake = types.ModuleType("companion.app")
+
+    def run_app(db_path: Path, *, fullscreen: bool = False) -> None:
+        started.append({"db_path": db_path, "fullscreen": fullscreen})
+
+    fake.run_app = run_app  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "companion.app", fake)
+    return started
+
+
+def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_main(["--help"], capsys)
+    assert status == 0
+    for name in ("run", "version"):
+        assert name in out
+    for command in discover():
+        assert command.name in out
+        assert command.help in out
+
+
+def test_help_says_that_run_is_the_default(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run_main(["--help"], capsys)
+    assert "companion run" in out
+
+
+def test_an_unknown_subcommand_exits_2_with_a_message(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_main(["frobnicate"], capsys)
+    assert status == 2
+    assert out == ""
+    assert "invalid choice: 'frobnicate'" in err
+    assert "usage: companion" in err
+
+
+def test_an_unknown_option_of_run_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run_main(["run", "--no-such-option"], capsys)
+    assert status == 2
+    assert "--no-such-option" in err
+
+
+def test_version_prints_the_installed_version(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_main(["version"], capsys)
+    assert status == 0
+    assert out == f"smallworld-companion {__version__}\n"
+    assert __version__[0].isdigit()
+
+
+def test_no_subcommand_starts_the_app_on_the_default_database(
+    capsys: pytest.CaptureFixture[str],
+    started_apps: list[dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    status, _, _ = run_main([], capsys)
+    assert status == 0
+    assert started_apps == [
+        {"db_path": tmp_path / "smallworld-companion" / "companion.sqlite3", "fullscreen": False}
+    ]
+    assert started_apps[0]["db_path"] == paths.default_db_path()
+
+
+def test_run_takes_a_database_path_and_fullscreen(
+    capsys: pytest.CaptureFixture[str], started_apps: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    db = tmp_path / "game.sqlite3"
+    status, _, _ = run_main(["run", "--db", str(db), "--fullscreen"], capsys)
+    assert status == 0
+    assert started_apps == [{"db_path": db, "fullscreen": True}]
+
+
+def test_every_subcommand_module_defines_one_command() -> None:
+    commands = discover()
+    assert all(isinstance(command, Command) for command in commands)
+    names = [command.name for command in commands]
+    assert len(names) == len(set(names))
+    assert {"run", "version"} <= set(names)
+
+
+def test_help_imports_no_ui_device_or_database_library() -> None:
+    code = (
+        "import sys\n"
+        "from companion.cli import main\n"
+        "try:\n"
+        "    main(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "{'kivy', 'gpiozero', 'serial', 'sqlite3', 'sqlite_utils', 'companion'} "
+        "and not m.startswith(('companion.cli', 'companion.commands', 'companion.paths')) "
+        "and m != 'companion')\n"
+        "print('HEAVY', heavy, file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert "usage: companion" in result.stdout
+    assert "HEAVY []" in result.stderr
+
+
+def test_python_dash_m_companion_is_the_same_command() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert result.stdout == f"smallworld-companion {__version__}\n"
