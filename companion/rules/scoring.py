@@ -1,0 +1,524 @@
+"""Scoring: the Victory coins one player earns at the end of a turn, line by line.
+
+A player scores for every race of theirs on the board: one coin per region held by the
+active race and one per region held by each race in decline, plus the bonuses of the
+active race banner and special power. A race in decline keeps only the bonuses its own
+rule says it keeps (the Dwarves' mines). A race that went into decline this very turn
+scores its regions and nothing more, unless its rule says otherwise (again the Dwarves).
+
+Two ways in, one engine. The map path lists the regions each race holds (`HeldRegion`,
+usually read off a `Board`); the quick-count path gives the same facts as counts a player
+types (`QuickCount`). Both are reduced to the same per-race tally before a single function
+turns the tally into lines, so the same position always gives the same number.
+
+Invariants:
+- `TurnScore.total` is by construction the sum of its lines; no line has 0 coins except a
+  race's own "regions held" line, which is always shown for every race on the board;
+- a bonus line appears only when it earns something: a power that scores nothing (Flying,
+  Commando...) adds no line, and so does a bonus whose count is 0;
+- an input the rules cannot produce is refused with `ScoringInputError`, naming the field
+  (`active.regions[2]`, `declined[0].race`, ...) and the value at fault; nothing is scored.
+
+Only the base game's 14 races and 20 special powers are scored; a catalogue race or power
+from an expansion is refused rather than scored without its bonus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from companion.rules.catalog import Catalog, Power, Race
+from companion.rules.errors import IllegalAction, UnknownName
+from companion.rules.maps import Feature, Terrain
+
+MAX_FORTRESSES = 6
+"""Fortress pieces in the box, unless the catalogue says otherwise: nobody holds more."""
+
+MAX_DECLINED_RACES = 2
+"""A player keeps at most two races in decline, and two only when one has Spirit."""
+
+SEAFARING = "Seafaring"
+SPIRIT = "Spirit"
+FORTIFIED = "Fortified"
+WEALTHY_COINS = 7
+ALCHEMIST_COINS = 2
+
+
+class ScoringInputError(IllegalAction):
+    """A scoring input the rules cannot produce; `field` says where, `value` what."""
+
+    def __init__(self, field: str, value: object, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.value = value
+        self.problem = problem
+
+
+# --- inputs ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HeldRegion:
+    """One region held by a race, as far as scoring cares.
+
+    `region_id` is the board id when the region was tapped on a map, else None; two held
+    regions with the same id are refused (a region holds only one race).
+    """
+
+    terrain: Terrain
+    features: frozenset[Feature] = frozenset()
+    coastal: bool = False
+    region_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class QuickCount:
+    """The regions of one race counted by hand instead of tapped on the map.
+
+    `terrains` gives how many regions of each terrain the race holds (seas and the lake
+    included, for a Seafaring race); `mines` and `magic_sources` how many of those regions
+    carry that symbol.
+    """
+
+    terrains: Mapping[Terrain, int] = field(default_factory=dict)
+    mines: int = 0
+    magic_sources: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "terrains", MappingProxyType(dict(self.terrains)))
+
+
+Regions = tuple[HeldRegion, ...] | QuickCount
+"""The regions of one race: listed one by one (map path) or counted (quick-count path)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveHoldings:
+    """The active race of the scoring player and what it did this turn.
+
+    `first_turn` is true at the end of the turn the combo was picked (Wealthy);
+    `conquered_non_empty` counts the regions conquered this turn that held a Lost Tribe
+    or any race token (Orcs, Pillaging); `fortresses` the Fortresses in its regions.
+    """
+
+    race: str
+    power: str
+    regions: Regions = ()
+    first_turn: bool = False
+    conquered_non_empty: int = 0
+    fortresses: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DeclinedHoldings:
+    """One race of the scoring player in decline; `this_turn` if it declined this turn."""
+
+    race: str
+    power: str
+    regions: Regions = ()
+    this_turn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringInput:
+    """Everything needed to score one player's turn."""
+
+    turn: int
+    active: ActiveHoldings | None = None
+    declined: tuple[DeclinedHoldings, ...] = ()
+
+
+# --- output ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One line of the breakdown: what earned coins, and how many."""
+
+    label: str
+    coins: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnScore:
+    """The coins a player earns this turn; `total` is always the sum of `lines`."""
+
+    lines: tuple[ScoreLine, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(line.coins for line in self.lines)
+
+
+# --- the rules -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """What one race holds, reduced to the numbers scoring reads."""
+
+    terrains: Mapping[Terrain, int]
+    mines: int
+    magic_sources: int
+
+    @property
+    def land(self) -> int:
+        return sum(n for terrain, n in self.terrains.items() if not terrain.is_water)
+
+    @property
+    def water(self) -> int:
+        return sum(n for terrain, n in self.terrains.items() if terrain.is_water)
+
+    @property
+    def regions(self) -> int:
+        return self.land + self.water
+
+
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    """The facts of the active race's turn that bonuses may read."""
+
+    first_turn: bool
+    conquered_non_empty: int
+    fortresses: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bonus:
+    """A scoring bonus of a race or power.
+
+    `coins` reads the tally and the turn; `kept_in_decline` says whether the bonus still
+    pays for a race in decline (including the turn it declined).
+    """
+
+    label: str
+    coins: Callable[[_Tally, _Turn], int]
+    kept_in_decline: bool = False
+
+
+def _terrain(terrain: Terrain) -> Callable[[_Tally, _Turn], int]:
+    return lambda tally, _turn: tally.terrains.get(terrain, 0)
+
+
+RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
+    {
+        "Amazons": (),
+        "Dwarves": (
+            Bonus("one per mine region", lambda tally, _turn: tally.mines, kept_in_decline=True),
+        ),
+        "Elves": (),
+        "Ghouls": (),
+        "Giants": (),
+        "Halflings": (),
+        "Humans": (Bonus("one per farmland region", _terrain(Terrain.FARMLAND)),),
+        "Orcs": (
+            Bonus(
+                "one per non-empty region conquered this turn",
+                lambda _tally, turn: turn.conquered_non_empty,
+            ),
+        ),
+        "Ratmen": (),
+        "Skeletons": (),
+        "Sorcerers": (),
+        "Tritons": (),
+        "Trolls": (),
+        "Wizards": (
+            Bonus("one per magic source region", lambda tally, _turn: tally.magic_sources),
+        ),
+    }
+)
+"""The base game's races and their scoring bonuses (an empty tuple: none)."""
+
+POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
+    {
+        "Alchemist": (Bonus("while the race is active", lambda _tally, _turn: ALCHEMIST_COINS),),
+        "Berserk": (),
+        "Bivouacking": (),
+        "Commando": (),
+        "Diplomat": (),
+        "Dragon Master": (),
+        "Flying": (),
+        "Forest": (Bonus("one per forest region", _terrain(Terrain.FOREST)),),
+        FORTIFIED: (Bonus("one per fortress", lambda _tally, turn: turn.fortresses),),
+        "Heroic": (),
+        "Hill": (Bonus("one per hill region", _terrain(Terrain.HILL)),),
+        "Merchant": (Bonus("one per region held", lambda tally, _turn: tally.regions),),
+        "Mounted": (),
+        "Pillaging": (
+            Bonus(
+                "one per non-empty region conquered this turn",
+                lambda _tally, turn: turn.conquered_non_empty,
+            ),
+        ),
+        SEAFARING: (),  # its seas and lake are regions, scored on their own line
+        SPIRIT: (),  # lets a second race in decline score beside the first
+        "Stout": (),
+        "Swamp": (Bonus("one per swamp region", _terrain(Terrain.SWAMP)),),
+        "Underworld": (),
+        "Wealthy": (
+            Bonus(
+                "once, on the turn the combo was picked",
+                lambda _tally, turn: WEALTHY_COINS if turn.first_turn else 0,
+            ),
+        ),
+    }
+)
+"""The base game's special powers and their scoring bonuses (an empty tuple: none)."""
+
+_RACES = {name.casefold(): name for name in RACE_BONUSES}
+_POWERS = {name.casefold(): name for name in POWER_BONUSES}
+
+
+# --- validation ------------------------------------------------------------------------
+
+
+def _count(field_name: str, value: object, *, at_most: int | None = None, limit: str = "") -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScoringInputError(field_name, value, f"{value!r} is not a whole number")
+    if value < 0:
+        raise ScoringInputError(field_name, value, f"{value!r} is negative")
+    if at_most is not None and value > at_most:
+        raise ScoringInputError(field_name, value, f"{value!r} is more than {at_most} {limit}")
+    return value
+
+
+def _resolve(
+    field_name: str,
+    name: str,
+    lookup: Callable[[str], Race | Power],
+    known: Mapping[str, str],
+    kind: str,
+) -> str:
+    if not isinstance(name, str):
+        raise ScoringInputError(field_name, name, f"{name!r} is not a {kind} name")
+    try:
+        canonical = lookup(name).name
+    except UnknownName as error:
+        raise ScoringInputError(field_name, name, str(error)) from error
+    supported = known.get(canonical.casefold())
+    if supported is None:
+        raise ScoringInputError(
+            field_name, name, f"scoring the {kind} {canonical!r} is not supported (base game only)"
+        )
+    return supported
+
+
+def _tally(field_name: str, regions: Regions) -> _Tally:
+    if isinstance(regions, QuickCount):
+        terrains: dict[Terrain, int] = {}
+        for terrain, n in regions.terrains.items():
+            if not isinstance(terrain, Terrain):
+                raise ScoringInputError(
+                    f"{field_name}.terrains", terrain, f"{terrain!r} is not a terrain"
+                )
+            terrains[terrain] = _count(f"{field_name}.terrains.{terrain.value}", n)
+        land = sum(n for terrain, n in terrains.items() if not terrain.is_water)
+        limit = "(the land regions counted)"
+        mines = _count(f"{field_name}.mines", regions.mines, at_most=land, limit=limit)
+        magic = _count(
+            f"{field_name}.magic_sources", regions.magic_sources, at_most=land, limit=limit
+        )
+        return _Tally(MappingProxyType(terrains), mines, magic)
+    terrains = {}
+    mines = magic = 0
+    for index, region in enumerate(regions):
+        if not isinstance(region, HeldRegion) or not isinstance(region.terrain, Terrain):
+            raise ScoringInputError(f"{field_name}[{index}]", region, f"{region!r} is not a region")
+        terrains[region.terrain] = terrains.get(region.terrain, 0) + 1
+        if not region.terrain.is_water:
+            mines += Feature.MINE in region.features
+            magic += Feature.MAGIC in region.features
+    return _Tally(MappingProxyType(terrains), mines, magic)
+
+
+def _check_unique_ids(inp: ScoringInput, races: list[_Race]) -> None:
+    """A region holds one race only: refuse a board id listed twice (races in input order)."""
+    seen: dict[int, str] = {}
+    groups: list[tuple[str, Regions]] = []
+    if inp.active is not None:
+        groups.append(("active.regions", inp.active.regions))
+    groups.extend((f"declined[{i}].regions", d.regions) for i, d in enumerate(inp.declined))
+    for (prefix, regions), race in zip(groups, races, strict=True):
+        if isinstance(regions, QuickCount):
+            continue
+        holder = f"{race.race} in decline" if race.declined else race.race
+        for index, region in enumerate(regions):
+            region_id = region.region_id
+            if region_id is None:
+                continue
+            if region_id in seen:
+                raise ScoringInputError(
+                    f"{prefix}[{index}]",
+                    region_id,
+                    f"region {region_id} is listed twice (already held by {seen[region_id]})",
+                )
+            seen[region_id] = holder
+
+
+def _check_water(field_name: str, regions: Regions, power: str, race: str) -> None:
+    """Only a Seafaring race (active, or in decline since) holds seas and the lake."""
+    if power == SEAFARING:
+        return
+    problem = f"{race} cannot hold a sea or the lake: only a Seafaring race can"
+    if isinstance(regions, QuickCount):
+        for terrain, n in regions.terrains.items():
+            if terrain.is_water and n:
+                raise ScoringInputError(f"{field_name}.terrains.{terrain.value}", n, problem)
+        return
+    for index, region in enumerate(regions):
+        if region.terrain.is_water:
+            shown = region.terrain.value
+            if region.region_id is not None:
+                shown = f"{shown} region {region.region_id}"
+            raise ScoringInputError(f"{field_name}[{index}]", shown, f"{shown}: {problem}")
+
+
+# --- the engine ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Race:
+    race: str
+    power: str
+    tally: _Tally
+    declined: bool
+    this_turn: bool
+    turn: _Turn
+
+
+def _lines_for(race: _Race) -> list[ScoreLine]:
+    suffix = " (in decline)" if race.declined else ""
+    lines = [ScoreLine(f"Regions held by {race.race}{suffix}", race.tally.land)]
+    if race.tally.water:
+        lines.append(
+            ScoreLine(f"Seas and lakes held by {race.race}{suffix} (Seafaring)", race.tally.water)
+        )
+    bonuses = [(race.race, bonus) for bonus in RACE_BONUSES[race.race]]
+    bonuses += [(race.power, bonus) for bonus in POWER_BONUSES[race.power]]
+    for source, bonus in bonuses:
+        if race.declined and not bonus.kept_in_decline:
+            continue
+        coins = bonus.coins(race.tally, race.turn)
+        if coins:
+            lines.append(ScoreLine(f"{source}{suffix}: {bonus.label}", coins))
+    return lines
+
+
+def _flag(field_name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ScoringInputError(field_name, value, f"{value!r} is not true or false")
+    return value
+
+
+def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog) -> _Race:
+    race = _resolve("active.race", active.race, catalog.race, _RACES, "race")
+    power = _resolve("active.power", active.power, catalog.power, _POWERS, "power")
+    tally = _tally("active.regions", active.regions)
+    _check_water("active.regions", active.regions, power, race)
+    first_turn = _flag("active.first_turn", active.first_turn)
+    if inp.turn == 1 and not first_turn:
+        raise ScoringInputError(
+            "active.first_turn", first_turn, "false, but on turn 1 every combo is picked that turn"
+        )
+    held = f"(the regions {race} hold)"
+    conquered = _count(
+        "active.conquered_non_empty",
+        active.conquered_non_empty,
+        at_most=tally.regions,
+        limit=held,
+    )
+    in_box = catalog.pieces.get("fortresses", MAX_FORTRESSES)
+    fortresses = _count(
+        "active.fortresses",
+        active.fortresses,
+        at_most=min(tally.regions, in_box),
+        limit=held if tally.regions <= in_box else "(the fortresses in the box)",
+    )
+    if fortresses and power != FORTIFIED:
+        raise ScoringInputError(
+            "active.fortresses", fortresses, f"only a Fortified race places fortresses, not {power}"
+        )
+    turn = _Turn(first_turn, conquered, fortresses)
+    return _Race(race, power, tally, declined=False, this_turn=False, turn=turn)
+
+
+def _declined(where: str, held: DeclinedHoldings, catalog: Catalog) -> _Race:
+    race = _resolve(f"{where}.race", held.race, catalog.race, _RACES, "race")
+    power = _resolve(f"{where}.power", held.power, catalog.power, _POWERS, "power")
+    tally = _tally(f"{where}.regions", held.regions)
+    _check_water(f"{where}.regions", held.regions, power, race)
+    this_turn = _flag(f"{where}.this_turn", held.this_turn)
+    return _Race(race, power, tally, declined=True, this_turn=this_turn, turn=_NO_TURN)
+
+
+_NO_TURN = _Turn(first_turn=False, conquered_non_empty=0, fortresses=0)
+
+
+def _races(inp: ScoringInput, catalog: Catalog) -> list[_Race]:
+    """Check the input against the rules and resolve every race; raise on the first fault."""
+    if isinstance(inp.turn, bool) or not isinstance(inp.turn, int) or inp.turn < 1:
+        raise ScoringInputError("turn", inp.turn, f"{inp.turn!r} is not a game turn (1 or more)")
+    races: list[_Race] = []
+    if inp.active is not None:
+        races.append(_active(inp, inp.active, catalog))
+    if len(inp.declined) > MAX_DECLINED_RACES:
+        raise ScoringInputError(
+            "declined", len(inp.declined), f"{len(inp.declined)} races in decline; at most 2"
+        )
+    if inp.turn == 1 and inp.declined:
+        raise ScoringInputError("declined", len(inp.declined), "no race is in decline on turn 1")
+    for index, held in enumerate(inp.declined):
+        race = _declined(f"declined[{index}]", held, catalog)
+        for other in races:
+            if other.race == race.race:
+                role = "in decline" if other.declined else "active"
+                raise ScoringInputError(
+                    f"declined[{index}].race",
+                    held.race,
+                    f"{race.race} are already on the board ({role}); a banner is unique",
+                )
+        if race.this_turn:
+            _check_declined_this_turn(f"declined[{index}].this_turn", races)
+        races.append(race)
+    declined = [r for r in races if r.declined]
+    if len(declined) == MAX_DECLINED_RACES and all(r.power != SPIRIT for r in declined):
+        raise ScoringInputError(
+            "declined", len(declined), "two races in decline at once needs one with Spirit"
+        )
+    _check_unique_ids(inp, races)
+    return races
+
+
+def _check_declined_this_turn(field_name: str, earlier: list[_Race]) -> None:
+    for race in earlier:
+        if not race.declined:
+            raise ScoringInputError(
+                field_name, True, "a player has no active race on the turn a race declines"
+            )
+        if race.this_turn:
+            raise ScoringInputError(field_name, True, f"{race.race} already declined this turn")
+
+
+def score_turn(inp: ScoringInput, catalog: Catalog) -> TurnScore:
+    """The coins the player earns at the end of this turn, with one line per reason.
+
+    Raises `ScoringInputError` (an `IllegalAction`) when the input is impossible.
+    """
+    lines: list[ScoreLine] = []
+    for race in _races(inp, catalog):
+        lines.extend(_lines_for(race))
+    return TurnScore(tuple(lines))
+
+
+def count_regions(regions: Iterable[HeldRegion]) -> QuickCount:
+    """The quick count that describes the same regions as a list of held regions."""
+    terrains: dict[Terrain, int] = {}
+    mines = magic = 0
+    for region in regions:
+        terrains[region.terrain] = terrains.get(region.terrain, 0) + 1
+        if not region.terrain.is_water:
+            mines += Feature.MINE in region.features
+            magic += Feature.MAGIC in region.features
+    return QuickCount(terrains, mines, magic)

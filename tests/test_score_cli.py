@@ -1,0 +1,330 @@
+"""`companion score`: a JSON scenario in, the itemised score out; bad input exits 2."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.rules.maps import Feature, Terrain, load_board
+from companion.score_cli import main
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+BOARD = load_board("2p")
+
+
+def run(capsys: pytest.CaptureFixture[str], doc: Any, tmp_path: Path) -> tuple[int, str, str]:
+    path = tmp_path / "scenario.json"
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
+    code = main([str(path)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def ok(capsys: pytest.CaptureFixture[str], doc: Any, tmp_path: Path) -> dict[str, Any]:
+    code, out, err = run(capsys, doc, tmp_path)
+    assert (code, err) == (0, "")
+    result: dict[str, Any] = json.loads(out)
+    assert result["total"] == sum(line["coins"] for line in result["lines"])
+    return result
+
+
+def test_a_position_on_the_two_player_board_is_scored_from_region_ids(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Forest Wizards on a magic farmland and a forest; Dwarves in decline on a mine mountain
+    assert Feature.MAGIC in BOARD.region(2).features
+    assert (
+        BOARD.region(3).terrain is Terrain.FOREST and Feature.MAGIC not in BOARD.region(3).features
+    )
+    assert Feature.MINE in BOARD.region(6).features
+    doc = {
+        "map": "2p",
+        "turn": 4,
+        "player": {
+            "active": {"race": "Wizards", "power": "Forest", "regions": [2, 3]},
+            "declined": [{"race": "Dwarves", "power": "Hill", "regions": [6]}],
+        },
+    }
+    assert ok(capsys, doc, tmp_path) == {
+        "total": 6,
+        "lines": [
+            {"label": "Regions held by Wizards", "coins": 2},
+            {"label": "Wizards: one per magic source region", "coins": 1},
+            {"label": "Forest: one per forest region", "coins": 1},
+            {"label": "Regions held by Dwarves (in decline)", "coins": 1},
+            {"label": "Dwarves (in decline): one per mine region", "coins": 1},
+        ],
+    }
+
+
+def test_the_issue_example_mixing_ids_and_region_objects(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    doc = {
+        "map": "2p",
+        "turn": 4,
+        "player": {
+            "active": {
+                "race": "Orcs",
+                "power": "Pillaging",
+                "first_turn": False,
+                "regions": [3, 7, {"terrain": "hill", "features": ["mine"], "coastal": True}],
+                "conquered_non_empty": 2,
+                "fortresses": 0,
+            },
+            "declined": [
+                {"race": "Dwarves", "power": "Hill", "regions": [5, 9], "this_turn": False}
+            ],
+        },
+    }
+    result = ok(capsys, doc, tmp_path)
+    # 3 regions + Orcs 2 + Pillaging 2; Dwarves 2 regions, no mine among 5 and 9
+    assert result["total"] == 3 + 2 + 2 + 2
+
+
+def test_the_worked_examples_of_the_rulebook_as_scenario_files(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for name, total in [
+        ("merchant_skeletons.json", 6),
+        ("hill_tritons_declined_skeletons.json", 4),
+    ]:
+        assert main([str(SCENARIOS / name)]) == 0
+        out, err = capsys.readouterr()
+        assert err == ""
+        assert json.loads(out)["total"] == total
+
+
+def test_without_a_map_regions_are_objects_and_names_ignore_case(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    doc = {
+        "turn": 2,
+        "player": {
+            "active": {
+                "race": "HUMANS",
+                "power": "merchant",
+                "regions": [{"terrain": "Farmland"}, {"terrain": "hill", "features": ["MINE"]}],
+            }
+        },
+    }
+    assert ok(capsys, doc, tmp_path)["total"] == 2 + 1 + 2
+
+
+def test_the_quick_count_gives_the_same_number_as_the_map(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    by_map = {
+        "map": "2p",
+        "turn": 3,
+        "player": {"active": {"race": "Dwarves", "power": "Swamp", "regions": [4, 6, 19]}},
+    }
+    by_count = {
+        "turn": 3,
+        "player": {
+            "active": {
+                "race": "Dwarves",
+                "power": "Swamp",
+                "counts": {"swamp": 2, "mountain": 1, "mines": 2},
+            }
+        },
+    }
+    assert ok(capsys, by_map, tmp_path) == ok(capsys, by_count, tmp_path)
+
+
+def test_standard_input_is_read_for_a_dash(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = {
+        "turn": 1,
+        "player": {"active": {"race": "Trolls", "power": "Wealthy", "first_turn": True}},
+    }
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(doc)))
+    assert main(["-"]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "total": 7,
+        "lines": [
+            {"label": "Regions held by Trolls", "coins": 0},
+            {"label": "Wealthy: once, on the turn the combo was picked", "coins": 7},
+        ],
+    }
+
+
+def test_the_module_runs_as_a_program() -> None:
+    doc = {
+        "turn": 2,
+        "player": {
+            "active": None,
+            "declined": [{"race": "Orcs", "power": "Hill", "regions": [{"terrain": "hill"}]}],
+        },
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.score_cli"],
+        input=json.dumps(doc),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(done.stdout)["total"] == 1
+
+
+GOOD_ACTIVE = {"race": "Orcs", "power": "Hill", "regions": [3]}
+
+
+def scenario(**changes: Any) -> dict[str, Any]:
+    """A good scenario with some fields changed (an active field set to None is left out)."""
+    merged = {**GOOD_ACTIVE, **changes.pop("active", {})}
+    active = {k: v for k, v in merged.items() if v is not None}
+    doc: dict[str, Any] = {"map": "2p", "turn": 4, "player": {"active": active}}
+    doc.update(changes)
+    return doc
+
+
+BAD_INPUTS = {
+    "unknown race": (scenario(active={"race": "Orks"}), "player.active.race", "Orks"),
+    "unknown power": (scenario(active={"power": "Hilly"}), "player.active.power", "Hilly"),
+    "expansion race": (scenario(active={"race": "Goblins"}), "player.active.race", "Goblins"),
+    "id not on the board": (
+        scenario(active={"regions": [3, 99]}),
+        "player.active.regions[1]",
+        "99",
+    ),
+    "id without a map": (
+        {"turn": 4, "player": {"active": GOOD_ACTIVE}},
+        "player.active.regions[0]",
+        "map",
+    ),
+    "region listed twice": (
+        {
+            "map": "2p",
+            "turn": 4,
+            "player": {
+                "active": GOOD_ACTIVE,
+                "declined": [{"race": "Elves", "power": "Hill", "regions": [5, 3]}],
+            },
+        },
+        "player.declined[0].regions[1]",
+        "region 3",
+    ),
+    "negative count": (
+        scenario(active={"conquered_non_empty": -1}),
+        "player.active.conquered_non_empty",
+        "-1",
+    ),
+    "negative quick count": (
+        scenario(active={"regions": None, "counts": {"hill": -2}}),
+        "player.active.counts.hill",
+        "-2",
+    ),
+    "malformed JSON": ('{"turn": 4, "player": ', "input", "malformed JSON"),
+    "not an object": ("[1, 2]", "input", "[1, 2]"),
+    "turn is a string": (scenario(turn="4"), "turn", '"4"'),
+    "turn is a boolean": (scenario(turn=True), "turn", "true"),
+    "turn past the board's last": (scenario(turn=11), "turn", "11"),
+    "turn zero": (scenario(turn=0), "turn", "0"),
+    "regions not a list": (scenario(active={"regions": 3}), "player.active.regions", "3"),
+    "first_turn not a boolean": (
+        scenario(active={"first_turn": "yes"}),
+        "player.active.first_turn",
+        "yes",
+    ),
+    "race not a string": (scenario(active={"race": 5}), "player.active.race", "5"),
+    "region id a boolean": (
+        scenario(active={"regions": [True]}),
+        "player.active.regions[0]",
+        "true",
+    ),
+    "unknown terrain": (
+        scenario(active={"regions": [{"terrain": "desert"}]}),
+        "player.active.regions[0].terrain",
+        "desert",
+    ),
+    "unknown feature": (
+        scenario(active={"regions": [{"terrain": "hill", "features": ["gold"]}]}),
+        "player.active.regions[0].features[0]",
+        "gold",
+    ),
+    "misspelt field": (
+        scenario(active={"conquered_nonempty": 2}),
+        "player.active.conquered_nonempty",
+        "unknown",
+    ),
+    "unknown map": (scenario(map="6p"), "map", "6p"),
+    "missing player": ({"turn": 4}, "player", "missing"),
+    "missing race": (
+        {"turn": 4, "player": {"active": {"power": "Hill"}}},
+        "player.active.race",
+        "missing",
+    ),
+    "declined not a list": (scenario(player={"declined": {}}), "player.declined", "{}"),
+    "water without seafaring": (
+        scenario(active={"regions": [3, 1]}),
+        "player.active.regions[1]",
+        "sea region 1",
+    ),
+    "counted water without seafaring": (
+        scenario(active={"regions": None, "counts": {"hill": 1, "lake": 1}}),
+        "player.active.counts.lake",
+        "Seafaring",
+    ),
+    "more mines than regions": (
+        scenario(active={"regions": None, "counts": {"hill": 1, "mines": 2}}),
+        "player.active.counts.mines",
+        "2",
+    ),
+    "both regions and counts": (
+        scenario(active={"counts": {"hill": 1}}),
+        "player.active.counts",
+        "not both",
+    ),
+    "duplicate key": ('{"turn": 4, "turn": 5, "player": {"active": null}}', "turn", "twice"),
+    "NaN": ('{"turn": NaN, "player": {"active": null}}', "input", "NaN"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_INPUTS), ids=list(BAD_INPUTS))
+def test_bad_input_exits_2_with_one_line_naming_the_field_and_value(
+    case: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    doc, field, value = BAD_INPUTS[case]
+    code, out, err = run(capsys, doc, tmp_path)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.endswith("\n")
+    assert f" {field}: " in err
+    assert value in err
+
+
+def test_a_missing_file_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main([str(tmp_path / "nowhere.json")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "nowhere.json" in err
+
+
+def test_two_file_arguments_exit_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["a.json", "b.json"])
+    assert done.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+
+
+def test_the_companion_command_line_has_the_score_subcommand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.cli import main as companion
+
+    scenario = tmp_path / "turn.json"
+    scenario.write_text(json.dumps({"turn": 2, "player": {"active": {
+        "race": "Humans", "power": "Merchant", "regions": [{"terrain": "farmland"}]}}}))
+    assert companion(["score", str(scenario)]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 1 + 1 + 1
