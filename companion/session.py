@@ -12,8 +12,10 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from companion.rules.catalog import Catalog, load_catalog
+from companion.rules.conquest import conquest_cost, final_conquest
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     BadgesReshuffled,
@@ -36,12 +38,23 @@ from companion.rules.events import (
     TurnEnded,
     TurnScored,
 )
-from companion.rules.game import GameState, apply, follow_ups, start
+from companion.rules.game import GameState, apply, attacker, follow_ups, start
 from companion.rules.history import History, Step
 from companion.rules.income import income
 from companion.rules.maps import board_for_players
 
 Listener = Callable[[GameState], None]
+
+
+@dataclass(frozen=True, slots=True)
+class FinalAttempt:
+    """How a final conquest with the die went."""
+
+    region: int
+    tokens_left: int
+    cost: int
+    face: int
+    succeeded: bool
 
 
 class Session:
@@ -154,6 +167,28 @@ class Session:
         face = self.rng.choice(self.catalog.die_faces)
         self._act(DieRolled(self.state.track.seat, face))
         return face
+
+    def attempt_final_conquest(self, region: int, tokens_left: int) -> FinalAttempt:
+        """The last conquest of the turn with the reinforcement die.
+
+        The region is chosen before the roll; the face is drawn and saved together with its
+        outcome: the region taken if tokens left + face cover the cost, and in any case the
+        end of this turn's conquests. One step, so undo cannot re-roll it.
+        """
+        state = self.state
+        cost = conquest_cost(state.map, region, state.regions.regions, attacker(state)).total
+        odds = final_conquest(tokens_left, cost, self.catalog.die_faces)
+        if not odds.allowed:
+            raise IllegalAction(odds.reason)
+        seat = state.track.seat
+        face = self.rng.choice(self.catalog.die_faces)
+        won = tokens_left + face >= cost
+        step: list[Event] = [DieRolled(seat, face)]
+        if won:
+            step.append(RegionConquered(seat, region, tokens_left))
+        step.append(ConquestsFinished(seat))
+        self._record(tuple(step))
+        return FinalAttempt(region, tokens_left, cost, face, won)
 
     def undo(self) -> GameState:
         return self._record((StepUndone(),))

@@ -7,12 +7,16 @@ The 2-player board used here: 2 farmland (magic source, entry), 3 forest (mine, 
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from factories import play_turn, session
 
 from companion.rules.board import Occupant
+from companion.rules.catalog import load_catalog
 from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.income import income
+from companion.rules.turns import Phase
 from companion.session import Session
 
 
@@ -226,3 +230,35 @@ def play_rest(s: Session) -> None:
 def finish_scoring(s: Session) -> None:
     s.score()
     s.end_turn()
+
+
+class FixedDie(random.Random):
+    """A random generator whose die always shows `face` (the session draws with choice)."""
+
+    def __init__(self, face: int) -> None:
+        super().__init__(0)
+        self.face = face
+
+    def choice(self, seq):  # type: ignore[no-untyped-def, override]
+        return self.face if seq == load_catalog().die_faces else super().choice(seq)
+
+
+@pytest.mark.parametrize(("face", "taken"), [(0, False), (1, False), (2, True), (3, True)])
+def test_the_final_conquest_succeeds_when_tokens_and_die_cover_the_cost(
+    face: int, taken: bool
+) -> None:
+    # Region 4 on the 2p board holds a Lost Tribe: cost 3. With 1 token left, 2 short.
+    s = two_player(("Orcs",), ("Hill",))
+    s.rng = FixedDie(face)
+    attempt = s.attempt_final_conquest(4, tokens_left=1)
+    assert (attempt.cost, attempt.face, attempt.succeeded) == (3, face, taken)
+    assert (s.state.regions[4].occupant is not None) == taken
+    assert s.state.track.phase is Phase.REDEPLOY
+    with pytest.raises(IllegalAction, match="die roll"):
+        s.undo()
+
+
+def test_the_final_conquest_needs_a_token_and_at_most_three_short() -> None:
+    s = two_player(("Orcs",), ("Hill",))
+    with pytest.raises(IllegalAction, match="no token left"):
+        s.attempt_final_conquest(4, tokens_left=0)
