@@ -2,16 +2,21 @@
 
 A screen or a device hands the session an intent; the session builds the step of events
 for it (drawing any randomness here, so it enters the rules as data), asks the rules to
-record the step (which refuses an illegal one and changes nothing), saves the step, and
-only then publishes the new state to its listeners. Listeners are called on the caller's
-thread: devices must hand their callbacks to the UI thread before calling in.
+record the step (which refuses an illegal one and changes nothing), saves the step in one
+transaction, and only then takes the new state as its own and publishes it to its
+listeners. If the save fails the step is dropped: the session keeps the state that is on
+disk and the caller gets the store's plain message. A backup is taken after every step
+that ends a turn. Listeners are called on the caller's thread: devices must hand their
+callbacks to the UI thread before calling in, and the store only works on the thread that
+opened it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.rules.catalog import Catalog, load_catalog
@@ -42,6 +47,10 @@ from companion.rules.game import GameState, apply, attacker, follow_ups, start
 from companion.rules.history import History, Step
 from companion.rules.income import income
 from companion.rules.maps import board_for_players
+from companion.rules.standings import Standings, final_standings, needs_token_count
+from companion.rules.views import final_totals
+from companion.store import Store
+from companion.store.errors import StoreWriteError
 
 Listener = Callable[[GameState], None]
 
@@ -60,11 +69,26 @@ class FinalAttempt:
 class Session:
     """One game at the table, driven by intents."""
 
-    def __init__(self, catalog: Catalog | None = None, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        catalog: Catalog | None = None,
+        rng: random.Random | None = None,
+        store: Store | None = None,
+    ) -> None:
         self.catalog = catalog or load_catalog()
         self.rng = rng or secrets.SystemRandom()
+        self.store = store
+        self.game_id: int | None = None
         self.history: History | None = None
         self._listeners: list[Listener] = []
+
+    def resume(self) -> GameState | None:
+        """Reopen the unfinished game saved in the store, exactly where it was left."""
+        if self.store is None or (game_id := self.store.unfinished_game()) is None:
+            return None
+        self.history = self.store.load_history(game_id)
+        self.game_id = game_id
+        return self._publish()
 
     # -- observing -------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
@@ -105,7 +129,9 @@ class Session:
     def begin(self, created: GameCreated) -> GameState:
         """Start the game `created` describes (decks already in their dealt order)."""
         step = (created, *self._market_follow_ups(start(created, self.catalog)))
-        self.history = History.begin(step, self.catalog)
+        history = History.begin(step, self.catalog)
+        self.game_id = self.store.new_game(step) if self.store is not None else None
+        self.history = history
         return self._publish()
 
     def pick(self, row: int) -> GameState:
@@ -190,6 +216,24 @@ class Session:
         self._record(tuple(step))
         return FinalAttempt(region, tokens_left, cost, face, won)
 
+    def finish(self, tokens: Mapping[int, int] | None = None) -> Standings:
+        """The final standings once the game is over, saved to the history of games.
+
+        `tokens` (race tokens on the board by seat) is needed only for the players tied
+        for first (`tied_for_first`); refused without them.
+        """
+        state = self.state
+        final_totals(state)  # refuses before the end
+        coins = {p.seat: p.coins for p in state.players}
+        standings = final_standings(coins, tokens, {p.seat: p.name for p in state.players})
+        if self.store is not None and self.game_id is not None:
+            self.store.finish_game(self.game_id, standings)
+        return standings
+
+    def tied_for_first(self) -> frozenset[int]:
+        """The seats whose tokens on the board must be counted to break a tie for first."""
+        return needs_token_count({p.seat: p.coins for p in self.state.players})
+
     def undo(self) -> GameState:
         return self._record((StepUndone(),))
 
@@ -218,8 +262,19 @@ class Session:
     def _record(self, step: Step) -> GameState:
         if self.history is None:
             raise IllegalAction("no game is being played; start a new game first")
-        self.history = self.history.record(step)
+        history = self.history.record(step)
+        if self.store is not None and self.game_id is not None:
+            self.store.append_step(self.game_id, step)
+            if any(isinstance(event, TurnEnded) for event in step):
+                self._backup()
+        self.history = history
         return self._publish()
+
+    def _backup(self) -> None:
+        """A backup after a turn; a failed backup never loses the game, which is saved."""
+        assert self.store is not None
+        with contextlib.suppress(StoreWriteError):
+            self.store.backup()
 
     def _publish(self) -> GameState:
         state = self.state

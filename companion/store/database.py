@@ -1,0 +1,219 @@
+"""The SQLite file: one connection set up for durability, write transactions, checks.
+
+Concept: the saved games live in one SQLite file. Every connection to it is opened in
+autocommit mode at the driver level (``isolation_level=None``), so that the store, not the
+driver, decides where a transaction begins and ends, and is configured at once with:
+
+- ``journal_mode=WAL``: a commit appends to the write-ahead log; readers never block the
+  writer, and a crash at any moment leaves either the whole transaction or none of it;
+- ``synchronous=FULL``: the log is flushed to the card (fsync) at every commit, so a
+  transaction whose commit has returned survives a pulled plug. SQLite forgets this
+  setting when a connection closes, so it is set again on every connection;
+- ``foreign_keys=ON`` (also per connection) and a short busy timeout.
+
+Invariants:
+- every write goes through `write_transaction`: ``BEGIN IMMEDIATE`` ... ``COMMIT``, and on
+  any error a ``ROLLBACK`` before a `StoreWriteError` with a plain message is raised, so a
+  failed write leaves the file exactly as it was;
+- only SQLite's "corrupt" and "not a database" answers, or a failing ``quick_check``,
+  count as damage (see `is_damage`); a locked, missing or read-only file is never damage,
+  and is never moved aside.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from companion.store.errors import StoreError, StoreOpenError, StoreWriteError
+
+DEFAULT_TIMEOUT = 2.0
+"""Seconds a write waits for another program's lock before giving up."""
+
+# SQLite's primary result codes (the low byte of an extended code).
+SQLITE_PERM = 3
+SQLITE_BUSY = 5
+SQLITE_LOCKED = 6
+SQLITE_READONLY = 8
+SQLITE_IOERR = 10
+SQLITE_CORRUPT = 11
+SQLITE_FULL = 13
+SQLITE_CANTOPEN = 14
+SQLITE_NOTADB = 26
+
+_DAMAGE = frozenset({SQLITE_CORRUPT, SQLITE_NOTADB})
+
+
+def primary_code(error: sqlite3.Error) -> int | None:
+    """SQLite's primary result code behind `error`, when the driver reports one."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else None
+
+
+def is_damage(error: sqlite3.Error) -> bool:
+    """Whether SQLite says the file itself is damaged (as opposed to busy or unwritable)."""
+    return primary_code(error) in _DAMAGE
+
+
+def connect(path: Path, *, timeout: float = DEFAULT_TIMEOUT) -> sqlite3.Connection:
+    """A configured connection to the database file at `path` (created when missing)."""
+    conn = sqlite3.connect(str(path), timeout=timeout, isolation_level=None)
+    try:
+        configure(conn, timeout=timeout)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def configure(conn: sqlite3.Connection, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+    """Set the per-connection pragmas the store relies on (see the module docstring).
+
+    A file that cannot be written stays in whatever journal mode it has; writes to it fail
+    anyway, with a plain message, while it can still be read.
+    """
+    conn.execute(f"PRAGMA busy_timeout = {max(0, int(timeout * 1000))}")
+    conn.execute("PRAGMA journal_mode = WAL").fetchall()
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA foreign_keys = ON")
+
+
+def quick_check(conn: sqlite3.Connection) -> list[str]:
+    """The problems ``PRAGMA quick_check`` finds; an empty list when the file is sound."""
+    rows = [str(row[0]) for row in conn.execute("PRAGMA quick_check").fetchall()]
+    return [] if rows == ["ok"] else rows
+
+
+@contextmanager
+def write_transaction(
+    conn: sqlite3.Connection, *, doing: str, path: Path
+) -> Iterator[sqlite3.Connection]:
+    """One transaction: all of the block's writes are committed, or none of them.
+
+    `doing` names what is being saved, for the message ("the last action", "the new
+    game"...). A SQLite error anywhere, the commit included, rolls everything back and
+    raises `StoreWriteError`; any other exception rolls back and propagates unchanged.
+    """
+    if conn.in_transaction:
+        raise StoreError(f"cannot save {doing}: another write is still open")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        yield conn
+        conn.execute("COMMIT")
+    except sqlite3.Error as error:
+        _rollback(conn)
+        raise write_error(error, doing=doing, path=path) from error
+    except BaseException:
+        _rollback(conn)
+        raise
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    try:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+    except sqlite3.Error:
+        pass  # the connection is unusable; the transaction dies with it, uncommitted
+
+
+def write_error(error: sqlite3.Error, *, doing: str, path: Path) -> StoreWriteError:
+    """A plain message for a failed write: what failed, that nothing changed, what to do."""
+    code = primary_code(error)
+    head = f"{doing[:1].upper()}{doing[1:]} was not saved"
+    if code == SQLITE_FULL:
+        return StoreWriteError(
+            f"{head}: the memory card is full. Nothing was changed. Free some space on the "
+            "card (old exports or copies of the saved games can go) and try again.",
+            "full",
+        )
+    if code in (SQLITE_READONLY, SQLITE_PERM):
+        return StoreWriteError(
+            f"{head}: the saved-games file {path} cannot be written (the file or the memory "
+            "card is read-only). Nothing was changed. Check that the card is not locked or "
+            "failing and that the file belongs to the user who runs the companion (never run "
+            "it as root), then restart the companion.",
+            "read-only",
+        )
+    if code in (SQLITE_BUSY, SQLITE_LOCKED):
+        return StoreWriteError(
+            f"{head}: another program is using the saved-games file {path}. Nothing was "
+            "changed. Close the other program (a second companion, or a database tool) and "
+            "try again.",
+            "locked",
+        )
+    if code == SQLITE_IOERR:
+        return StoreWriteError(
+            f"{head}: the memory card failed to write ({error}). Nothing was changed. Try "
+            "again; if it keeps failing, the card may be wearing out: copy the saved games "
+            "off it and replace it.",
+            "io",
+        )
+    return StoreWriteError(f"{head}: {error}. Nothing was changed; try again.", "other")
+
+
+def open_error(error: BaseException, path: Path) -> StoreOpenError:
+    """A plain message for a file that cannot be opened (and was left untouched)."""
+    code = primary_code(error) if isinstance(error, sqlite3.Error) else None
+    if code in (SQLITE_BUSY, SQLITE_LOCKED):
+        return StoreOpenError(
+            f"The saved-games file {path} is in use by another program. Close it (a second "
+            "companion, or a database tool) and start the companion again."
+        )
+    if code in (SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY) or isinstance(error, OSError):
+        return StoreOpenError(
+            f"The saved-games file {path} cannot be opened ({error}). Check that its folder "
+            "exists and belongs to the user who runs the companion, then start it again."
+        )
+    return StoreOpenError(
+        f"The saved-games file {path} cannot be opened ({error}). Nothing was changed; "
+        "start the companion again, and if this repeats, copy the file off the card."
+    )
+
+
+def fsync_file(path: Path) -> None:
+    """Flush a file's contents to the storage device."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_dir(path: Path) -> None:
+    """Flush a directory, so that a file created or renamed in it survives a power cut."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return  # platforms whose directories cannot be opened need no such flush
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def utc_now() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+def to_text(when: datetime) -> str:
+    """How times are stored: ISO 8601 in UTC, to the millisecond."""
+    if when.tzinfo is None:
+        raise ValueError("the store only keeps timezone-aware times")
+    return when.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def from_text(text: str) -> datetime:
+    """A stored time back as an aware datetime in UTC."""
+    return datetime.fromisoformat(text).astimezone(UTC)
+
+
+def stamp(when: datetime) -> str:
+    """A compact, sortable UTC time for file names: 20250102T030405Z."""
+    return when.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")

@@ -1,0 +1,131 @@
+"""The event log: every step of every game, append-only, in the ``events`` table.
+
+Concept: a game is its log. A *step* is the tuple of events one player intent produced
+(see `companion.rules.history`); it is saved as one row per event, numbered by game, step
+number (1, 2, 3... per game; step 1 creates the game) and sequence within the step
+(0, 1, 2...), with the event's type, its schema version, its fields as a JSON payload and
+the time it was saved. Undo is a step of its own, so nothing is ever updated or deleted.
+
+Invariants:
+- the rows of a step are written in the same transaction as the game's ``steps``
+  counter, so a game's steps are always 1..steps with no gap, each complete;
+- reading gives back exactly the events written: `from_record` of the stored record
+  equals the event (older schema versions are upgraded by `companion.rules.events`).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from companion.rules.events import BadRecord, Event, from_record, to_record
+from companion.rules.history import Step
+from companion.store.errors import GameAlreadyFinished, UnknownGame, UnreadableGame
+
+_INSERT = (
+    "INSERT INTO events (game_id, step, seq, type, v, payload, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def encode(event: Event) -> tuple[str, int, str]:
+    """(type, schema version, JSON payload) of one event."""
+    record = to_record(event)
+    kind = record.pop("type")
+    version = record.pop("v")
+    payload = json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return str(kind), int(version), payload
+
+
+def decode(kind: str, version: int, payload: str) -> Event:
+    """The event stored as (type, schema version, JSON payload); raises BadRecord."""
+    try:
+        fields: dict[str, Any] = json.loads(payload)
+    except json.JSONDecodeError as error:
+        raise BadRecord(f"{kind}: the payload is not JSON ({error})") from error
+    if not isinstance(fields, dict):
+        raise BadRecord(f"{kind}: the payload is not a JSON object")
+    return from_record({**fields, "type": kind, "v": version})
+
+
+def append(
+    conn: sqlite3.Connection, game_id: int, step: Sequence[Event], at: str
+) -> int:
+    """Add `step` as the game's next step; return its number. Call inside a transaction.
+
+    Raises `UnknownGame` when there is no such game and `GameAlreadyFinished` when the
+    game is finished (nothing is written then).
+    """
+    if not step:
+        raise ValueError("an empty step records nothing")
+    rows = [encode(event) for event in step]
+    found = conn.execute(
+        "UPDATE games SET steps = steps + 1, updated_at = ? "
+        "WHERE id = ? AND finished_at IS NULL RETURNING steps",
+        (at, game_id),
+    ).fetchone()
+    if found is None:
+        if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+            raise UnknownGame(f"there is no game {game_id} in the saved games")
+        raise GameAlreadyFinished(
+            f"game {game_id} is finished and its history is closed; start a new game"
+        )
+    number = int(found[0])
+    conn.executemany(
+        _INSERT,
+        [
+            (game_id, number, seq, kind, v, payload, at)
+            for seq, (kind, v, payload) in enumerate(rows)
+        ],
+    )
+    return number
+
+
+def load(conn: sqlite3.Connection, game_id: int) -> list[Step]:
+    """Every step of the game, in order, undo steps included.
+
+    Raises `UnknownGame` for a game that does not exist and `UnreadableGame` when a
+    stored record cannot be read or the steps are not numbered 1..n.
+    """
+    if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+        raise UnknownGame(f"there is no game {game_id} in the saved games")
+    steps: list[Step] = []
+    current: list[Event] = []
+    number = 0
+    cursor = conn.execute(
+        "SELECT step, seq, type, v, payload FROM events WHERE game_id = ? ORDER BY step, seq",
+        (game_id,),
+    )
+    for step, seq, kind, version, payload in cursor:
+        if step != number:
+            if current:
+                steps.append(tuple(current))
+            if step != number + 1:
+                raise UnreadableGame(
+                    f"game {game_id} cannot be read back: step {number + 1} is missing"
+                )
+            number, current = step, []
+        if seq != len(current):
+            raise UnreadableGame(
+                f"game {game_id} cannot be read back: event {len(current)} of step {step} "
+                "is missing"
+            )
+        try:
+            current.append(decode(kind, version, payload))
+        except BadRecord as error:
+            raise UnreadableGame(
+                f"game {game_id} cannot be read back: step {step} holds an event this "
+                f"release cannot read ({error}); a newer release may read it"
+            ) from error
+    if current:
+        steps.append(tuple(current))
+    return steps
+
+
+def count(conn: sqlite3.Connection, game_id: int) -> int:
+    """The number of the game's last saved step (0 when it has none)."""
+    row = conn.execute("SELECT steps FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise UnknownGame(f"there is no game {game_id} in the saved games")
+    return int(row[0])

@@ -1,0 +1,164 @@
+"""Exports of a finished game: JSON, CSV, and the play format of BG Stats.
+
+Concept: an export is a pure function of a game's summary (`GameSummary`), so it says
+exactly what the history screen says. Three formats:
+
+- ``json``: everything in the summary: date, board, expansions, players in seat order
+  with colour, start player, income per game turn, combos picked (with the coins scored
+  while each was the player's latest), final coins, rank, winner, and the result and
+  tie-break in words;
+- ``csv``: a score sheet for a spreadsheet: one row per player in seat order, with a
+  column per game turn (``turn_1``...) holding that turn's income;
+- ``bgstats``: the JSON a play-logging app such as BG Stats accepts for a pushed play:
+  ``sourceName``, ``game`` (name, BoardGameGeek id), ``playDate`` (local time,
+  ``YYYY-MM-DD HH:MM:SS``), ``durationMin``, ``board``, and ``players`` with ``name``,
+  ``score``, ``winner``, ``startPlayer`` and ``seatOrder``.
+
+Times are shown in the local time zone unless another is given; the JSON export also
+gives them in UTC (ISO 8601).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import UTC, tzinfo
+from typing import Any
+
+from companion.store.games import GameSummary
+
+FORMATS = ("json", "csv", "bgstats")
+
+GAME_NAME = "Small World"
+BGG_ID = 40692  # Small World on BoardGameGeek
+SOURCE_NAME = "Table Companion for Small World"
+
+
+def _local(summary: GameSummary, tz: tzinfo | None) -> tuple[str, str]:
+    start = summary.game.created_at.astimezone(tz)
+    end = summary.finished_at.astimezone(tz)
+    return start.strftime("%Y-%m-%d %H:%M:%S"), end.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def minutes(summary: GameSummary) -> int:
+    """The game's length in whole minutes (rounded to the nearest)."""
+    return max(0, round(summary.duration.total_seconds() / 60))
+
+
+def game_dict(summary: GameSummary, tz: tzinfo | None = None) -> dict[str, Any]:
+    """The full export as a JSON-ready object."""
+    game = summary.game
+    start, end = _local(summary, tz)
+    return {
+        "format": "smallworld-companion/game",
+        "version": 1,
+        "game": game.id,
+        "started": game.created_at.astimezone(UTC).isoformat(timespec="seconds"),
+        "finished": summary.finished_at.astimezone(UTC).isoformat(timespec="seconds"),
+        "started_local": start,
+        "finished_local": end,
+        "duration_minutes": minutes(summary),
+        "board": game.board,
+        "turns": game.turns,
+        "expansions": list(game.expansions),
+        "players": [
+            {
+                "seat": seat.seat,
+                "name": seat.name,
+                "colour": seat.colour,
+                "start_player": seat.start_player,
+                "final_coins": seat.final_coins,
+                "rank": seat.rank,
+                "winner": seat.winner,
+                "tie_tokens": seat.tie_tokens,
+                "income": list(summary.income_of(seat.seat)),
+                "combos": [
+                    {"turn": c.turn, "row": c.row, "race": c.race, "power": c.power,
+                     "coins": c.coins}
+                    for c in summary.combos_of(seat.seat)
+                ],
+            }
+            for seat in game.seats
+        ],
+        "winners": [seat.name for seat in game.winners],
+        "result": game.result,
+        "tie_break": game.tie_break,
+        "scoring": [
+            {"turn": i.turn, "seat": i.seat, "coins": i.coins,
+             "lines": [[label, coins] for label, coins in i.lines]}
+            for i in summary.income
+        ],
+    }
+
+
+def to_json(summary: GameSummary, tz: tzinfo | None = None) -> str:
+    return json.dumps(game_dict(summary, tz), ensure_ascii=False, indent=2) + "\n"
+
+
+def to_csv(summary: GameSummary, tz: tzinfo | None = None) -> str:
+    """A score sheet: one row per player, one income column per game turn."""
+    game = summary.game
+    start, _ = _local(summary, tz)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    turns = [f"turn_{n}" for n in range(1, game.turns + 1)]
+    writer.writerow(["game", "date", "board", "seat", "player", "colour", "start_player",
+                     *turns, "final_coins", "rank", "winner", "combos"])  # fmt: skip
+    for seat in game.seats:
+        combos = "; ".join(f"{c.name} (turn {c.turn})" for c in summary.combos_of(seat.seat))
+        writer.writerow([game.id, start, game.board, seat.seat + 1, seat.name, seat.colour,
+                         "yes" if seat.start_player else "no", *summary.income_of(seat.seat),
+                         seat.final_coins, seat.rank, "yes" if seat.winner else "no",
+                         combos])  # fmt: skip
+    return out.getvalue()
+
+
+def bgstats_dict(summary: GameSummary, tz: tzinfo | None = None) -> dict[str, Any]:
+    """The play as BG Stats takes it when pushed by another app."""
+    game = summary.game
+    start, _ = _local(summary, tz)
+    return {
+        "sourceName": SOURCE_NAME,
+        "game": {
+            "name": GAME_NAME,
+            "bggId": BGG_ID,
+            "sourceGameId": "smallworld",
+            "highestWins": True,
+            "noPoints": False,
+            "cooperative": False,
+        },
+        "playDate": start,
+        "durationMin": minutes(summary),
+        "board": f"{game.board} board",
+        "comments": "; ".join(
+            part for part in (game.result, "expansions: " + ", ".join(game.expansions)) if part
+        ),
+        "players": [
+            {
+                "name": seat.name,
+                "sourcePlayerId": f"profile-{seat.player_id}" if seat.player_id is not None
+                else f"name-{seat.name}",
+                "score": seat.final_coins,
+                "winner": seat.winner,
+                "startPlayer": seat.start_player,
+                "seatOrder": seat.seat + 1,
+            }
+            for seat in game.seats
+        ],
+    }
+
+
+def to_bgstats(summary: GameSummary, tz: tzinfo | None = None) -> str:
+    return json.dumps(bgstats_dict(summary, tz), ensure_ascii=False, indent=2) + "\n"
+
+
+def export(summary: GameSummary, fmt: str, tz: tzinfo | None = None) -> str:
+    """The finished game in format `fmt` (one of FORMATS)."""
+    if fmt == "json":
+        return to_json(summary, tz)
+    if fmt == "csv":
+        return to_csv(summary, tz)
+    if fmt == "bgstats":
+        return to_bgstats(summary, tz)
+    raise ValueError(f"unknown export format {fmt!r}; formats: {', '.join(FORMATS)}")

@@ -1,0 +1,353 @@
+"""Games: their rows, the unfinished one to resume, and the history of finished ones.
+
+Concept: a game row says what was set up (board, turns, expansions, seats) and how far its
+log goes (``steps``); the log itself is in ``events`` (see `companion.store.events`).
+When a game ends, `finish` writes its summary beside it, all derived from the log and the
+final standings the rules worked out:
+
+- every player's final coins, rank and winner flag, and the tie-break if one was used
+  (race tokens on the board, when two players tie for the most coins);
+- every turn's income per player, from the `TurnScored` events still in force;
+- the combos each player picked (`ComboPicked`), each with the coins the player scored
+  while it was their latest combo: from the turn they picked it until they picked the
+  next one, its turns in decline included. That is what "most successful combo" means in
+  the stats.
+
+Undone steps count for nothing here: the summary is built from the steps in force.
+
+Invariants:
+- games are ordered by id and steps by the order they were written, never by the clock
+  (a Raspberry Pi without a network may start with the wrong time);
+- a game is either unfinished (``finished_at`` is NULL: its log may grow) or finished
+  (its log is closed and its summary matches its log);
+- the summary of a game is written in one transaction, so it is there whole or not at
+  all; finishing again rewrites it from the log.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from companion.rules.events import ComboPicked, Event, GameCreated, TurnScored
+from companion.rules.history import History
+from companion.rules.standings import Standings
+from companion.store import events, profiles
+from companion.store.database import from_text
+from companion.store.errors import StoreError, UnknownGame
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """A player of a game, in seat order; the result fields are None until it is finished."""
+
+    seat: int
+    name: str
+    colour: str
+    player_id: int | None
+    start_player: bool
+    final_coins: int | None = None
+    rank: int | None = None
+    winner: bool = False
+    tie_tokens: int | None = None  # race tokens counted on the board for a tie-break
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game as the saved-games list shows it."""
+
+    id: int
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    board: str
+    turns: int
+    expansions: tuple[str, ...]
+    dealing: str
+    first_seat: int
+    steps: int
+    seats: tuple[SeatResult, ...]
+    result: str | None  # the outcome in words, once finished
+    tie_break: str | None  # how a tie for first was broken, when one was
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+    @property
+    def winners(self) -> tuple[SeatResult, ...]:
+        return tuple(seat for seat in self.seats if seat.winner)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(seat.name for seat in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnIncome:
+    """The coins one player scored at the end of their turn in one game turn."""
+
+    turn: int
+    seat: int
+    coins: int
+    lines: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ComboPlayed:
+    """A combo a player picked, and the coins they scored while it was their latest one."""
+
+    seat: int
+    turn: int
+    row: int
+    race: str
+    power: str
+    coins: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.power} {self.race}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """The history of a finished game."""
+
+    game: GameRecord
+    income: tuple[TurnIncome, ...]  # by turn, then seat
+    combos: tuple[ComboPlayed, ...]  # by turn picked, then seat
+
+    @property
+    def finished_at(self) -> datetime:
+        assert self.game.finished_at is not None
+        return self.game.finished_at
+
+    @property
+    def duration(self) -> timedelta:
+        """From the game's creation to its end."""
+        return self.finished_at - self.game.created_at
+
+    def income_of(self, seat: int) -> tuple[int, ...]:
+        """Seat's income in game turns 1..turns (0 for a turn with nothing scored)."""
+        by_turn = {i.turn: i.coins for i in self.income if i.seat == seat}
+        return tuple(by_turn.get(turn, 0) for turn in range(1, self.game.turns + 1))
+
+    def combos_of(self, seat: int) -> tuple[ComboPlayed, ...]:
+        return tuple(combo for combo in self.combos if combo.seat == seat)
+
+
+def create(
+    conn: sqlite3.Connection,
+    first_step: Sequence[Event],
+    at: str,
+    player_ids: Mapping[int, int] | None = None,
+) -> int:
+    """Add a game whose first step is `first_step` (it starts with GameCreated).
+
+    `player_ids` links seats to player profiles; seats left out are linked to the profile
+    of the same name (whatever its case), if there is one and it plays no other seat.
+    Call inside a transaction.
+    """
+    created = first_step[0] if first_step else None
+    if not isinstance(created, GameCreated):
+        raise ValueError("a game's first step must start with GameCreated")
+    links = dict(player_ids or {})
+    unknown = sorted(seat for seat in links if not 0 <= seat < len(created.seats))
+    if unknown:
+        raise ValueError(f"seat {unknown[0]} is not a seat of this game")
+    if len(set(links.values())) != len(links):
+        raise ValueError("one player profile cannot play two seats of a game")
+    taken = set(links.values())
+    by_name = {name: pid for name, pid in profiles.ids_by_name(conn).items() if pid not in taken}
+    cursor = conn.execute(
+        "INSERT INTO games (created_at, updated_at, board, turns, expansions, dealing, "
+        "first_seat) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (at, at, created.board, created.turns, json.dumps(list(created.expansions)),
+         created.dealing, created.first_seat),
+    )  # fmt: skip
+    game_id = cursor.lastrowid
+    assert game_id is not None
+    conn.executemany(
+        "INSERT INTO game_seats (game_id, seat, name, colour, player_id) VALUES (?, ?, ?, ?, ?)",
+        [
+            (game_id, seat, s.name, s.colour,
+             links.get(seat, by_name.get(s.name.strip().casefold())))
+            for seat, s in enumerate(created.seats)
+        ],
+    )  # fmt: skip
+    events.append(conn, game_id, first_step, at)
+    return game_id
+
+
+def unfinished(conn: sqlite3.Connection) -> int | None:
+    """The game most recently played that is not finished, if any.
+
+    "Most recently" is by the order the steps were written (event row ids only grow), not
+    by the clock: a Raspberry Pi has no clock of its own and may start with a wrong time.
+    """
+    row = conn.execute(
+        "SELECT g.id FROM games g WHERE g.finished_at IS NULL ORDER BY "
+        "(SELECT max(e.id) FROM events e WHERE e.game_id = g.id) DESC, g.id DESC LIMIT 1"
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def record(conn: sqlite3.Connection, game_id: int) -> GameRecord:
+    """The game's row and seats; raises UnknownGame."""
+    found = records(conn, where="id = ?", params=(game_id,))
+    if not found:
+        raise UnknownGame(f"there is no game {game_id} in the saved games")
+    return found[0]
+
+
+def records(
+    conn: sqlite3.Connection, *, where: str = "1", params: Sequence[Any] = ()
+) -> list[GameRecord]:
+    """Games matching `where` (an SQL condition on ``games``), the latest created first."""
+    rows = conn.execute(
+        "SELECT id, created_at, updated_at, finished_at, board, turns, expansions, dealing, "
+        f"first_seat, steps, result, tie_break FROM games WHERE {where} "
+        "ORDER BY id DESC",
+        tuple(params),
+    ).fetchall()
+    if not rows:
+        return []
+    seats: dict[int, list[SeatResult]] = {int(row[0]): [] for row in rows}
+    first = {int(row[0]): int(row[8]) for row in rows}
+    marks = ", ".join("?" for _ in seats)
+    for game_id, seat, name, colour, player_id, coins, rank, winner, tokens in conn.execute(
+        "SELECT game_id, seat, name, colour, player_id, final_coins, rank, winner, tie_tokens "
+        f"FROM game_seats WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+        tuple(seats),
+    ):
+        seats[game_id].append(SeatResult(seat, name, colour, player_id,
+                                         seat == first[game_id], coins, rank,
+                                         bool(winner), tokens))  # fmt: skip
+    return [
+        GameRecord(
+            id=int(row[0]),
+            created_at=from_text(row[1]),
+            updated_at=from_text(row[2]),
+            finished_at=None if row[3] is None else from_text(row[3]),
+            board=row[4],
+            turns=int(row[5]),
+            expansions=tuple(json.loads(row[6])),
+            dealing=row[7],
+            first_seat=int(row[8]),
+            steps=int(row[9]),
+            seats=tuple(seats[int(row[0])]),
+            result=row[10],
+            tie_break=row[11],
+        )
+        for row in rows
+    ]
+
+
+def derive(history: History) -> tuple[list[TurnIncome], list[ComboPlayed]]:
+    """Every turn's income and every combo picked, from the steps in force."""
+    income: list[TurnIncome] = []
+    combos: list[ComboPlayed] = []
+    latest: dict[int, int] = {}  # seat -> index in combos of their latest pick
+    for index, step in enumerate(history.in_force):
+        if index == 0:
+            continue  # the game's creation: nothing picked or scored yet
+        turn = history.states[index - 1].track.turn
+        for event in step:
+            if isinstance(event, ComboPicked):
+                latest[event.seat] = len(combos)
+                combos.append(ComboPlayed(event.seat, turn, event.row, event.race,
+                                          event.power, 0))  # fmt: skip
+            elif isinstance(event, TurnScored):
+                income.append(TurnIncome(turn, event.seat, event.coins, event.lines))
+                if event.seat in latest:
+                    at = latest[event.seat]
+                    old = combos[at]
+                    combos[at] = ComboPlayed(old.seat, old.turn, old.row, old.race, old.power,
+                                             old.coins + event.coins)  # fmt: skip
+    income.sort(key=lambda i: (i.turn, i.seat))
+    combos.sort(key=lambda c: (c.turn, c.seat))
+    return income, combos
+
+
+def check_standings(history: History, standings: Standings) -> None:
+    """Refuse standings that do not belong to this finished game (StoreError, in words)."""
+    state = history.state
+    if not state.is_over:
+        track = state.track
+        raise StoreError(
+            f"the game is not over yet (turn {track.turn} of {track.turns}); a game is "
+            "finished after the last player's turn of the final game turn"
+        )
+    seats = {p.seat for p in standings.placings}
+    if seats != {p.seat for p in state.players} or len(standings.placings) != len(seats):
+        raise StoreError("the final standings do not list every player of this game once")
+    for placing in standings.placings:
+        player = state.players[placing.seat]
+        if placing.coins != player.coins:
+            raise StoreError(
+                f"the final standings give {player.name} {placing.coins} coins, but the "
+                f"saved game gives them {player.coins}"
+            )
+
+
+def finish(
+    conn: sqlite3.Connection, game_id: int, history: History, standings: Standings, at: str
+) -> None:
+    """Write the summary of the finished game. Call inside a transaction."""
+    check_standings(history, standings)
+    income, combos = derive(history)
+    tie_break = standings.reason if any(p.tokens is not None for p in standings.placings) else None
+    updated = conn.execute(
+        "UPDATE games SET finished_at = coalesce(finished_at, ?), result = ?, tie_break = ? "
+        "WHERE id = ?",
+        (at, standings.reason, tie_break, game_id),
+    ).rowcount
+    if updated != 1:
+        raise UnknownGame(f"there is no game {game_id} in the saved games")
+    conn.executemany(
+        "UPDATE game_seats SET final_coins = ?, rank = ?, winner = ?, tie_tokens = ? "
+        "WHERE game_id = ? AND seat = ?",
+        [(p.coins, p.rank, int(p.seat in standings.winners), p.tokens, game_id, p.seat)
+         for p in standings.placings],
+    )  # fmt: skip
+    conn.execute("DELETE FROM turn_scores WHERE game_id = ?", (game_id,))
+    conn.execute("DELETE FROM game_combos WHERE game_id = ?", (game_id,))
+    conn.executemany(
+        "INSERT INTO turn_scores (game_id, turn, seat, coins, lines) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, i.turn, i.seat, i.coins, json.dumps([list(line) for line in i.lines]))
+         for i in income],
+    )  # fmt: skip
+    conn.executemany(
+        "INSERT INTO game_combos (game_id, seat, turn, row, race, power, coins) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(game_id, c.seat, c.turn, c.row, c.race, c.power, c.coins) for c in combos],
+    )
+
+
+def summary(conn: sqlite3.Connection, game_id: int) -> GameSummary:
+    """The history of a finished game; StoreError when it is not finished."""
+    game = record(conn, game_id)
+    if not game.finished:
+        raise StoreError(f"game {game_id} is not finished yet; it has no summary")
+    income = tuple(
+        TurnIncome(turn, seat, coins, tuple((str(label), int(value))
+                                            for label, value in json.loads(lines)))
+        for turn, seat, coins, lines in conn.execute(
+            "SELECT turn, seat, coins, lines FROM turn_scores WHERE game_id = ? "
+            "ORDER BY turn, seat",
+            (game_id,),
+        )
+    )  # fmt: skip
+    combos = tuple(
+        ComboPlayed(seat, turn, row, race, power, coins)
+        for seat, turn, row, race, power, coins in conn.execute(
+            "SELECT seat, turn, row, race, power, coins FROM game_combos WHERE game_id = ? "
+            "ORDER BY turn, seat",
+            (game_id,),
+        )
+    )
+    return GameSummary(game, income, combos)

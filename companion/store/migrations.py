@@ -1,0 +1,179 @@
+"""The schema of the saved-games file, as an ordered list of sqlite-utils migrations.
+
+Concept: the schema is never edited in place. Each change is a new migration function,
+registered below in order, that turns the previous schema into the next one; sqlite-utils
+runs every migration a file has not had yet, each in its own transaction together with the
+record of it in the ``_sqlite_migrations`` table. So a file written by any earlier release
+is brought up to date when it is opened, and a file that was interrupted half-way through
+a migration simply runs that migration again.
+
+Invariants:
+- migrations already released are never changed or reordered; only new ones are appended
+  (``tests/data/`` holds a file made by an earlier release to prove it still opens);
+- a file whose migrations include one this release does not know was written by a newer
+  release; it is refused (`StoreOpenError`) rather than guessed at;
+- the event log (``events``) is the truth of a game; everything else about a game
+  (``game_seats`` results, ``turn_scores``, ``game_combos``) is derived from it when the
+  game is finished, and could be derived again.
+
+Tables (schema of migration ``m001_initial``):
+
+- ``games``: one row per game: when it was created and last changed, board, turns,
+  expansions (JSON list), dealing, first seat, ``steps`` (the number of the last step
+  saved), and once finished: ``finished_at``, the outcome in words (``result``) and the
+  tie-break used, if any (``tie_break``);
+- ``game_seats``: the players of a game in seat order: name, colour, the profile they
+  played as (if any) and, once finished, final coins, rank, winner flag and the race
+  tokens counted for a tie-break;
+- ``events``: the event log: game, step number, sequence in the step, event type, schema
+  version, JSON payload (the event's fields) and the time it was saved;
+- ``turn_scores``: a finished game's income per game turn and seat, with its lines;
+- ``game_combos``: a finished game's combos, per seat and turn picked, with the coins the
+  player scored while it was their latest combo;
+- ``players``: player profiles: name (unique whatever its case), colour, optional PIN
+  (salted scrypt hash, see `companion.store.profiles`);
+- ``settings``: key and JSON value.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from typing import TypeVar
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from companion.store.errors import StoreOpenError
+
+MIGRATION_SET = "smallworld-companion"
+
+_Fn = TypeVar("_Fn", bound=Callable[[Database], None])
+
+MIGRATIONS = Migrations(MIGRATION_SET)
+_NAMES: list[str] = []
+
+
+def _migration(name: str) -> Callable[[_Fn], _Fn]:
+    """Register the decorated function as the next migration, under `name`."""
+    _NAMES.append(name)
+    return MIGRATIONS(name=name)
+
+
+@_migration("m001_initial")
+def m001_initial(db: Database) -> None:
+    """The first schema (release 0.1)."""
+    db.executescript(
+        """
+        CREATE TABLE players (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            colour TEXT NOT NULL,
+            pin TEXT,
+            created_at TEXT NOT NULL
+        ) STRICT;
+
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            board TEXT NOT NULL,
+            turns INTEGER NOT NULL,
+            expansions TEXT NOT NULL,
+            dealing TEXT NOT NULL,
+            first_seat INTEGER NOT NULL,
+            steps INTEGER NOT NULL DEFAULT 0,
+            finished_at TEXT,
+            result TEXT,
+            tie_break TEXT
+        ) STRICT;
+
+        CREATE TABLE game_seats (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            colour TEXT NOT NULL,
+            player_id INTEGER REFERENCES players (id) ON DELETE SET NULL,
+            final_coins INTEGER,
+            rank INTEGER,
+            winner INTEGER,
+            tie_tokens INTEGER,
+            PRIMARY KEY (game_id, seat)
+        ) STRICT;
+        CREATE INDEX game_seats_player ON game_seats (player_id);
+
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            step INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            v INTEGER NOT NULL,
+            payload TEXT NOT NULL,
+            at TEXT NOT NULL,
+            UNIQUE (game_id, step, seq)
+        ) STRICT;
+
+        CREATE TABLE turn_scores (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            turn INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            coins INTEGER NOT NULL,
+            lines TEXT NOT NULL,
+            PRIMARY KEY (game_id, turn, seat)
+        ) STRICT;
+
+        CREATE TABLE game_combos (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            turn INTEGER NOT NULL,
+            row INTEGER NOT NULL,
+            race TEXT NOT NULL,
+            power TEXT NOT NULL,
+            coins INTEGER NOT NULL,
+            PRIMARY KEY (game_id, seat, turn)
+        ) STRICT;
+        CREATE INDEX game_combos_combo ON game_combos (race, power);
+
+        CREATE TABLE settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        ) STRICT;
+        """
+    )
+
+
+def known() -> list[str]:
+    """The names of this release's migrations, in the order they run."""
+    return list(_NAMES)
+
+
+def applied(db: Database) -> list[str]:
+    """The names of the migrations the file has had, in the order they ran."""
+    return [migration.name for migration in MIGRATIONS.applied(db)]
+
+
+def migrate(db: Database) -> list[str]:
+    """Bring the file's schema up to date; return the names of the migrations run now.
+
+    Raises `StoreOpenError` for a file written by a newer release, and passes on a SQLite
+    error from a migration (whose own transaction was then rolled back).
+    """
+    done = applied(db)
+    newer = [name for name in done if name not in known()]
+    if newer:
+        raise StoreOpenError(
+            "The saved-games file was written by a newer release of the companion (it has "
+            f"the change {newer[0]!r}, which this release does not know). Nothing was "
+            "changed; update the companion to open it."
+        )
+    pending = [migration.name for migration in MIGRATIONS.pending(db)]
+    if pending:
+        MIGRATIONS.apply(db)
+    return pending
+
+
+def connect_for_migrations(conn: sqlite3.Connection) -> Database:
+    """A sqlite-utils view of `conn` (no plugins loaded, nothing changed on it)."""
+    return Database(conn, execute_plugins=False, recursive_triggers=False)

@@ -1,0 +1,135 @@
+"""Opening the saved-games file, and recovering from a damaged one.
+
+Concept: at start the file is opened and checked with ``PRAGMA quick_check``. A sound
+file is used as it is. A damaged one (SQLite answers "corrupt" or "not a database", or the
+check finds problems) is moved aside, renamed with the time (``<name>.damaged-<UTC
+time>``, its ``-wal`` and ``-shm`` companions alongside), never deleted; then the newest
+backup that itself passes the check is written in its place (see
+`companion.store.backup.restore_into`). With no usable backup the companion starts on an
+empty file. The caller is told what happened (`Restored`), to tell the players in words
+which game state they got back.
+
+Invariants:
+- a file is only moved aside for damage: a file that is locked, unreadable for lack of
+  permission, or written by a newer release raises `StoreOpenError` and stays untouched;
+- the original file is never deleted or overwritten: the restored copy goes to a new file
+  under the original name only after the damaged one was renamed away.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from companion.store.backup import check_backup, list_backups, restore_into, taken_at
+from companion.store.database import (
+    connect,
+    fsync_dir,
+    is_damage,
+    open_error,
+    quick_check,
+    stamp,
+)
+from companion.store.errors import StoreOpenError
+
+SIDECARS = ("-wal", "-shm", "-journal")
+
+
+@dataclass(frozen=True, slots=True)
+class Restored:
+    """What recovery did with a damaged file."""
+
+    damaged: Path  # where the damaged file is now
+    problems: tuple[str, ...]  # what SQLite found wrong with it
+    backup: Path | None  # the backup written in its place, if one was usable
+    backup_taken: datetime | None
+    skipped: tuple[Path, ...]  # newer backups passed over because they were damaged too
+
+
+def move_aside(path: Path, when: datetime) -> Path:
+    """Rename the database at `path` (and its -wal/-shm files) out of the way; return it."""
+    base = f"{path.name}.damaged-{stamp(when)}"
+    aside = path.with_name(base)
+    n = 1
+    while any(aside.with_name(aside.name + s).exists() for s in ("", *SIDECARS)):
+        n += 1
+        aside = path.with_name(f"{base}-{n}")
+    os.replace(path, aside)
+    for suffix in SIDECARS:
+        companion = path.with_name(path.name + suffix)
+        if companion.exists():
+            os.replace(companion, aside.with_name(aside.name + suffix))
+    fsync_dir(path.parent)
+    return aside
+
+
+def _problems(path: Path, timeout: float) -> tuple[sqlite3.Connection | None, list[str]]:
+    """A connection and no problems, or no connection and what is wrong with the file.
+
+    Raises StoreOpenError for a failure that is not damage.
+    """
+    try:
+        conn = connect(path, timeout=timeout)
+    except sqlite3.Error as error:
+        if is_damage(error):
+            return None, [str(error)]
+        raise open_error(error, path) from error
+    try:
+        problems = quick_check(conn)
+    except sqlite3.Error as error:
+        conn.close()
+        if is_damage(error):
+            return None, [str(error)]
+        raise open_error(error, path) from error
+    if problems:
+        conn.close()
+        return None, problems
+    return conn, []
+
+
+def open_or_recover(
+    path: Path, backups: Path, *, timeout: float, recover: bool, when: datetime
+) -> tuple[sqlite3.Connection, Restored | None]:
+    """A checked, configured connection to `path`, recovering from damage if allowed."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise open_error(error, path) from error
+    conn, problems = _problems(path, timeout)
+    if conn is not None:
+        return conn, None
+    if not recover:
+        raise StoreOpenError(
+            f"The saved-games file {path} is damaged ({problems[0]}). Nothing was changed; "
+            "start the companion app, which sets the damaged file aside and restores the "
+            "newest backup."
+        )
+    try:
+        damaged = move_aside(path, when)
+    except OSError as error:
+        raise StoreOpenError(
+            f"The saved-games file {path} is damaged ({problems[0]}) and could not be set "
+            f"aside ({error}). Nothing was changed; check that its folder can be written."
+        ) from error
+    skipped: list[Path] = []
+    restored: Path | None = None
+    for candidate in reversed(list_backups(backups, path.stem)):
+        if check_backup(candidate):
+            skipped.append(candidate)
+            continue
+        try:
+            restore_into(candidate, path)
+        except (sqlite3.Error, OSError):
+            skipped.append(candidate)
+            continue
+        restored = candidate
+        break
+    try:
+        conn = connect(path, timeout=timeout)
+    except sqlite3.Error as error:
+        raise open_error(error, path) from error
+    taken = None if restored is None else taken_at(restored, path.stem)
+    return conn, Restored(damaged, tuple(problems), restored, taken, tuple(skipped))

@@ -1,0 +1,374 @@
+"""`Store`: the saved games, as the session and the screens use them.
+
+Concept: one `Store` owns the one writer connection to the saved-games file, on the thread
+that opened it (the UI's main thread). It is the truth behind the game on screen: the
+session records a step with the rules, saves it here with `append_step`, and only once
+that returns shows the new state. If the save raises `StoreWriteError`, nothing was
+written, and the session must drop the step and keep showing what is on disk.
+
+Invariants:
+- one intent = one step = one transaction (`append_step`): after a crash or a pulled plug
+  a step is there whole or not at all, and every step whose `append_step` returned is there;
+- the state of a game is `replay(load_log(game_id))`: the log holds everything, undo
+  included, so a resumed game is exactly the game that was left, undo history and all;
+- no backup is taken while a write is open; a damaged file is set aside, never deleted.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from companion.rules.catalog import Catalog, load_catalog
+from companion.rules.errors import RulesError
+from companion.rules.events import Event, GameCreated
+from companion.rules.history import History, Step, replay
+from companion.rules.standings import Standings
+from companion.store import backup as backups_
+from companion.store import events, games, profiles, settings, stats
+from companion.store import export as export_
+from companion.store.database import (
+    DEFAULT_TIMEOUT,
+    fsync_dir,
+    to_text,
+    utc_now,
+    write_transaction,
+)
+from companion.store.database import quick_check as _quick_check
+from companion.store.errors import StoreError, StoreOpenError, UnreadableGame
+from companion.store.games import GameRecord, GameSummary
+from companion.store.migrations import connect_for_migrations, migrate
+from companion.store.profiles import Profile
+from companion.store.recovery import Restored, open_or_recover
+from companion.store.stats import ComboTally, PlayerStats
+
+Clock = Callable[[], datetime]
+
+
+@dataclass(frozen=True, slots=True)
+class RecoveryReport:
+    """What was done at start about a damaged saved-games file; `message` says it plainly."""
+
+    damaged: Path  # where the damaged file was moved (it was not deleted)
+    problems: tuple[str, ...]
+    backup: Path | None  # the backup restored, or None when none could be
+    backup_taken: datetime | None
+    game_id: int | None  # the unfinished game in what was restored, if any
+    game: str | None  # that game's state in words
+    message: str
+
+
+class Store:
+    """The saved games: event log, games, finished-game history, profiles, settings."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        path: Path,
+        *,
+        backups: Path,
+        keep_backups: int,
+        clock: Clock,
+        catalog: Catalog | None,
+    ) -> None:
+        self._conn = conn
+        self.path = path
+        self.backups_dir = backups
+        self.keep_backups = keep_backups
+        self._clock = clock
+        self._catalog = catalog
+        self.recovery: RecoveryReport | None = None
+        self.migrated: list[str] = []
+
+    # -- opening and closing ------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        path: Path,
+        *,
+        backups: Path | None = None,
+        keep_backups: int = backups_.DEFAULT_KEEP,
+        timeout: float = DEFAULT_TIMEOUT,
+        recover: bool = True,
+        clock: Clock | None = None,
+        catalog: Catalog | None = None,
+    ) -> Store:
+        """Open the saved games at `path`, creating or migrating the file as needed.
+
+        The file is checked; a damaged one is set aside and the newest sound backup from
+        `backups` (default: a ``backups`` folder beside the file) restored, and
+        `recovery` then says so in words. With ``recover=False`` a damaged file raises
+        `StoreOpenError` instead and is left alone (for tools such as the export command).
+        """
+        path = Path(path)
+        backups = Path(backups) if backups is not None else path.parent / "backups"
+        clock = clock or utc_now
+        is_new = not path.exists()
+        conn, restored = open_or_recover(path, backups, timeout=timeout, recover=recover,
+                                         when=clock())  # fmt: skip
+        try:
+            migrated = migrate(connect_for_migrations(conn))
+        except sqlite3.Error as error:
+            conn.close()
+            raise StoreOpenError(
+                f"The saved-games file {path} could not be brought up to date ({error}). "
+                "Nothing was changed; check that the file and its folder can be written."
+            ) from error
+        except BaseException:
+            conn.close()
+            raise
+        if is_new:
+            fsync_dir(path.parent)  # SQLite syncs the folder for its -wal file, not the file
+        store = cls(conn, path, backups=backups, keep_backups=keep_backups, clock=clock,
+                    catalog=catalog)  # fmt: skip
+        store.migrated = migrated
+        if restored is not None:
+            store.recovery = store._report(restored)
+        return store
+
+    def close(self) -> None:
+        """Close the connection (SQLite checkpoints the write-ahead log into the file)."""
+        self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The writer connection (for checks and benchmarks; write through the methods)."""
+        return self._conn
+
+    @property
+    def catalog(self) -> Catalog:
+        if self._catalog is None:
+            self._catalog = load_catalog()
+        return self._catalog
+
+    def quick_check(self) -> list[str]:
+        """What ``PRAGMA quick_check`` finds wrong with the file (empty when sound)."""
+        return _quick_check(self._conn)
+
+    def _now(self) -> str:
+        return to_text(self._clock())
+
+    # -- the event log ------------------------------------------------------------------
+    def new_game(
+        self, first_step: Sequence[Event], *, players: Mapping[int, int] | None = None
+    ) -> int:
+        """Save a new game whose first step is `first_step`; return its id.
+
+        `players` links seats to profile ids; other seats are linked to the profile of the
+        same name, if any. Raises StoreWriteError (nothing written) when the file refuses.
+        """
+        step = tuple(first_step)
+        if not step or not isinstance(step[0], GameCreated):
+            raise ValueError("a game's first step must start with GameCreated")
+        with write_transaction(self._conn, doing="the new game", path=self.path):
+            return games.create(self._conn, step, self._now(), players)
+
+    def append_step(self, game_id: int, step: Sequence[Event]) -> int:
+        """Save one step (all the events of one intent) in one transaction; return its number.
+
+        When this returns, the step is on the card. When it raises StoreWriteError (disk
+        full, read-only file, locked...), nothing of the step was written.
+        """
+        with write_transaction(self._conn, doing="the last action", path=self.path):
+            return events.append(self._conn, game_id, tuple(step), self._now())
+
+    def load_log(self, game_id: int) -> list[Step]:
+        """Every step of the game in order, undo steps included."""
+        return events.load(self._conn, game_id)
+
+    def load_history(self, game_id: int) -> History:
+        """The game's history, rebuilt by replaying its log (for resuming it)."""
+        try:
+            return replay(self.load_log(game_id), self.catalog)
+        except RulesError as error:
+            raise UnreadableGame(
+                f"game {game_id} cannot be replayed by this release: {error}"
+            ) from error
+
+    def steps(self, game_id: int) -> int:
+        """The number of the game's last saved step."""
+        return events.count(self._conn, game_id)
+
+    def unfinished_game(self) -> int | None:
+        """The most recently played game that is not finished, to resume at start."""
+        return games.unfinished(self._conn)
+
+    # -- games and history --------------------------------------------------------------
+    def game(self, game_id: int) -> GameRecord:
+        return games.record(self._conn, game_id)
+
+    def games(self, *, finished: bool | None = None) -> list[GameRecord]:
+        """Saved games, newest first; only finished or unfinished ones if asked."""
+        if finished is None:
+            return games.records(self._conn)
+        where = "finished_at IS NOT NULL" if finished else "finished_at IS NULL"
+        return games.records(self._conn, where=where)
+
+    def finish_game(self, game_id: int, standings: Standings) -> GameSummary:
+        """Close a game that is over and save its summary; return the summary.
+
+        `standings` are the rules' `final_standings` (with the race tokens counted when
+        a tie for first needed them). Everything else is derived from the log. Raises
+        StoreError when the game is not over or the standings do not match it.
+        """
+        history = self.load_history(game_id)
+        games.check_standings(history, standings)
+        with write_transaction(self._conn, doing="the finished game", path=self.path):
+            games.finish(self._conn, game_id, history, standings, self._now())
+        return self.game_summary(game_id)
+
+    def game_summary(self, game_id: int) -> GameSummary:
+        """The history of a finished game."""
+        return games.summary(self._conn, game_id)
+
+    def finished_games(self) -> list[GameSummary]:
+        """The history of every finished game, newest first."""
+        return [self.game_summary(g.id) for g in self.games(finished=True)]
+
+    def export(self, game_id: int, fmt: str, tz: tzinfo | None = None) -> str:
+        """A finished game as ``json``, ``csv`` or ``bgstats`` text."""
+        return export_.export(self.game_summary(game_id), fmt, tz)
+
+    # -- backups ------------------------------------------------------------------------
+    def backup(self) -> Path | None:
+        """Take a backup now (at the end of every game turn); keep the newest few.
+
+        Returns None, doing nothing, while a write is open. Raises StoreWriteError when
+        the backup cannot be written (the game itself is unaffected).
+        """
+        return backups_.make_backup(self._conn, self.backups_dir, self.path.stem,
+                                    keep=self.keep_backups, when=self._clock())  # fmt: skip
+
+    def backups(self) -> list[Path]:
+        """The backups of this file, oldest first."""
+        return backups_.list_backups(self.backups_dir, self.path.stem)
+
+    # -- profiles -----------------------------------------------------------------------
+    def add_profile(self, name: str, colour: str, pin: str | None = None) -> Profile:
+        with write_transaction(self._conn, doing="the new player", path=self.path):
+            profile_id = profiles.add(self._conn, name, colour, pin, self._now())
+        return self.profile(profile_id)
+
+    def profiles(self) -> list[Profile]:
+        return profiles.all_profiles(self._conn)
+
+    def profile(self, profile_id: int) -> Profile:
+        return profiles.get(self._conn, profile_id)
+
+    def update_profile(
+        self, profile_id: int, *, name: str | None = None, colour: str | None = None
+    ) -> Profile:
+        with write_transaction(self._conn, doing="the player's change", path=self.path):
+            profiles.update(self._conn, profile_id, name=name, colour=colour)
+        return self.profile(profile_id)
+
+    def set_pin(self, profile_id: int, pin: str | None) -> None:
+        """Set, change, or with None remove, a player's PIN."""
+        with write_transaction(self._conn, doing="the PIN", path=self.path):
+            profiles.set_pin(self._conn, profile_id, pin)
+
+    def check_pin(self, profile_id: int, pin: str) -> bool:
+        return profiles.check_pin(self._conn, profile_id, pin)
+
+    def remove_profile(self, profile_id: int) -> None:
+        """Remove a profile; the games it played keep their players' names."""
+        with write_transaction(self._conn, doing="the removal of the player", path=self.path):
+            profiles.remove(self._conn, profile_id)
+
+    # -- settings -----------------------------------------------------------------------
+    def setting(self, key: str, default: Any = None) -> Any:
+        return settings.get(self._conn, key, default)
+
+    def set_setting(self, key: str, value: Any) -> None:
+        with write_transaction(self._conn, doing="the setting", path=self.path):
+            settings.put(self._conn, key, value, self._now())
+
+    def delete_setting(self, key: str) -> None:
+        with write_transaction(self._conn, doing="the setting", path=self.path):
+            settings.delete(self._conn, key)
+
+    def settings(self) -> dict[str, Any]:
+        return settings.all_settings(self._conn)
+
+    # -- stats --------------------------------------------------------------------------
+    def player_stats(self, profile_id: int) -> PlayerStats:
+        return stats.player_stats(self._conn, profile_id)
+
+    def all_player_stats(self) -> list[PlayerStats]:
+        return [self.player_stats(p.id) for p in self.profiles()]
+
+    def combo_stats(self) -> list[ComboTally]:
+        return stats.combo_stats(self._conn)
+
+    # -- recovery report ----------------------------------------------------------------
+    def _report(self, restored: Restored) -> RecoveryReport:
+        game_id: int | None = None
+        game: str | None = None
+        if restored.backup is not None:
+            try:
+                game_id = self.unfinished_game()
+                if game_id is not None:
+                    game = describe(self.load_history(game_id))
+            except StoreError:
+                game = None
+        return RecoveryReport(
+            damaged=restored.damaged,
+            problems=restored.problems,
+            backup=restored.backup,
+            backup_taken=restored.backup_taken,
+            game_id=game_id,
+            game=game,
+            message=recovery_message(restored, game),
+        )
+
+
+def describe(history: History) -> str:
+    """Where a game stands, in words: whose turn it is, at which turn and phase."""
+    state = history.state
+    names = [p.name for p in state.players]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    track = state.track
+    if state.is_over:
+        return f"the game of {who} is back at its end, after the final turn"
+    return (
+        f"the game of {who} is back at turn {track.turn} of {track.turns}, "
+        f"{state.current.name}'s turn ({track.phase.value})"
+    )
+
+
+def recovery_message(restored: Restored, game: str | None) -> str:
+    """The plain message shown at start after a damaged file was set aside."""
+    head = (
+        "The saved games could not be read: the file was damaged. It was set aside as "
+        f"{restored.damaged.name} (not deleted)."
+    )
+    if restored.backup is None:
+        why = ("every backup was damaged too" if restored.skipped
+               else "there was no backup")  # fmt: skip
+        return (
+            f"{head} No backup could be restored because {why}, so the companion starts "
+            "with no saved games."
+        )
+    when = restored.backup_taken
+    taken = f" taken on {when.astimezone():%d %b %Y at %H:%M}" if when else ""
+    back = f"{game[:1].upper()}{game[1:]}." if game else "It holds no game in progress."
+    return (
+        f"{head} The newest good backup{taken} was restored. {back} Anything played after "
+        "that backup is lost: play it again from there."
+    )
