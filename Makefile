@@ -38,7 +38,8 @@ apt_install = if command -v apt-get >/dev/null 2>&1; then \
 
 # The checks: ruff everywhere; mypy --strict on the pure rules core and on the typed shell.
 MYPY_TARGETS := companion/rules companion/store companion/session.py companion/__init__.py \
-	companion/paths.py companion/cli.py companion/commands companion/app.py
+	companion/paths.py companion/cli.py companion/commands companion/app.py \
+	hardware/__init__.py hardware/button.py hardware/dispatch.py hardware/grid
 
 # Tests run headless, away from the user's own Kivy config and data, with simulated pins.
 headless = SDL_VIDEODRIVER=offscreen KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 KIVY_NO_FILELOG=1 \
