@@ -18,10 +18,17 @@ lines add up to the total. The scenario::
 
 A region is a board id (needs "map") or an object with "terrain" and optional "features"
 (mine, magic, cavern) and "coastal". Instead of "regions" a race may give "counts", the
-quick count: ``{"hill": 2, "farmland": 1, "mines": 1, "magic_sources": 0}`` (regions per
-terrain, and how many of them hold a mine or a magic source). Race, power, terrain and
-feature names ignore case. Any other field is refused, so a misspelt field never falls back
-to a default silently.
+quick count: ``{"hill": 2, "farmland": 1, "mines": 1, "magic_sources": 0, "coastal": 1}``
+(regions per terrain, and how many of them hold a mine or a magic source or border water).
+Race, power, terrain and feature names ignore case. Any other field is refused, so a
+misspelt field never falls back to a default silently.
+
+Optional fields for the mini-expansions (all default to 0, false or "not said"; see
+docs/score-format.md): on "active", "abandoned" (Gypsies), "attacked_active_race"
+(Peace-Loving, required for it), "pots_of_gold" (Leprechauns) and "historian":
+{"in_decline_when_picked": n, "others_declined": n}; on a declined race, "ivory_tower"
+(Priestesses), "pots_of_gold" and "historian": {"others_declined": n} on the turn it
+declined.
 
 Exit status 0 with the result on stdout; 2 with exactly one line on stderr naming the field
 and the value at fault (and nothing on stdout) for any bad input: malformed JSON, a wrong
@@ -46,6 +53,7 @@ from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
     HeldRegion,
+    HistorianEvents,
     QuickCount,
     Regions,
     ScoringInput,
@@ -59,11 +67,26 @@ EXIT_BAD_INPUT = 2
 _TOP = frozenset({"map", "turn", "player"})
 _PLAYER = frozenset({"active", "declined"})
 _ACTIVE = frozenset(
-    {"race", "power", "first_turn", "regions", "counts", "conquered_non_empty", "fortresses"}
+    {
+        "race",
+        "power",
+        "first_turn",
+        "regions",
+        "counts",
+        "conquered_non_empty",
+        "fortresses",
+        "abandoned",
+        "attacked_active_race",
+        "pots_of_gold",
+        "historian",
+    }
 )
-_DECLINED = frozenset({"race", "power", "regions", "counts", "this_turn"})
+_DECLINED = frozenset(
+    {"race", "power", "regions", "counts", "this_turn", "ivory_tower", "pots_of_gold", "historian"}
+)
 _REGION = frozenset({"terrain", "features", "coastal"})
-_COUNT_EXTRAS = ("mines", "magic_sources")
+_HISTORIAN = frozenset({"in_decline_when_picked", "others_declined"})
+_COUNT_EXTRAS = ("mines", "magic_sources", "coastal")
 
 
 class BadInput(Exception):
@@ -201,6 +224,7 @@ def _counts(field: str, value: object) -> QuickCount:
         terrains,
         mines=numbers.get("mines", 0),
         magic_sources=numbers.get("magic_sources", 0),
+        coastal=numbers.get("coastal", 0),
     )
 
 
@@ -219,6 +243,24 @@ def _required(field: str, doc: Mapping[str, Any], key: str) -> Any:
     return doc[key]
 
 
+def _historian(field: str, doc: Mapping[str, Any]) -> HistorianEvents:
+    if "historian" not in doc:
+        return HistorianEvents()
+    counts = _object(f"{field}.historian", doc["historian"], _HISTORIAN)
+    return HistorianEvents(
+        in_decline_when_picked=_whole(
+            f"{field}.historian.in_decline_when_picked", counts.get("in_decline_when_picked", 0)
+        ),
+        others_declined=_whole(
+            f"{field}.historian.others_declined", counts.get("others_declined", 0)
+        ),
+    )
+
+
+def _optional_flag(field: str, value: object) -> bool | None:
+    return None if value is None else _flag(field, value)
+
+
 def _active(field: str, value: object, board: Board | None) -> ActiveHoldings | None:
     if value is None:
         return None
@@ -232,6 +274,12 @@ def _active(field: str, value: object, board: Board | None) -> ActiveHoldings | 
             f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0)
         ),
         fortresses=_whole(f"{field}.fortresses", doc.get("fortresses", 0)),
+        abandoned=_whole(f"{field}.abandoned", doc.get("abandoned", 0)),
+        attacked_active_race=_optional_flag(
+            f"{field}.attacked_active_race", doc.get("attacked_active_race")
+        ),
+        pots_of_gold=_whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
+        historian=_historian(field, doc),
     )
 
 
@@ -242,6 +290,9 @@ def _declined(field: str, value: object, board: Board | None) -> DeclinedHolding
         power=_text(f"{field}.power", _required(field, doc, "power")),
         regions=_regions(field, doc, board),
         this_turn=_flag(f"{field}.this_turn", doc.get("this_turn", False)),
+        ivory_tower=_whole(f"{field}.ivory_tower", doc.get("ivory_tower", 0)),
+        pots_of_gold=_whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
+        historian=_historian(field, doc),
     )
 
 

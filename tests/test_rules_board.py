@@ -20,8 +20,9 @@ from companion.rules.turns import Phase
 from companion.session import Session
 
 
-def two_player(races: tuple[str, ...], powers: tuple[str, ...]) -> Session:
-    s = session(players=2, races=races, powers=powers)
+def two_player(races: tuple[str, ...], powers: tuple[str, ...],
+               expansions: tuple[str, ...] = ("base",)) -> Session:
+    s = session(players=2, races=races, powers=powers, expansions=expansions)
     s.pick(0)
     return s
 
@@ -262,3 +263,26 @@ def test_the_final_conquest_needs_a_token_and_at_most_three_short() -> None:
     s = two_player(("Orcs",), ("Hill",))
     with pytest.raises(IllegalAction, match="no token left"):
         s.attempt_final_conquest(4, tokens_left=0)
+
+
+def test_peace_loving_pays_only_when_no_active_race_was_attacked() -> None:
+    s = two_player(("Orcs", "Elves"), ("Hill", "Peace-Loving"), ("base", "grand-dames"))
+    s.conquer(2)
+    play_rest(s)
+    s.pick(0)  # Bob: Peace-Loving Elves
+    s.conquer(12)  # a Lost Tribe is no active race
+    s.conquer(6)
+    assert "Peace-Loving" in " ".join(line.label for line in income(s.state).lines)
+    s.conquer(2)  # Ann's active Orcs
+    assert "Peace-Loving" not in " ".join(line.label for line in income(s.state).lines)
+
+
+def test_gypsies_score_the_regions_they_abandoned_this_turn() -> None:
+    s = two_player(("Gypsies",), ("Hill",), ("base", "grand-dames"))
+    s.conquer(2)
+    s.conquer(3)
+    play_rest(s)
+    play_turn(s)
+    s.abandon(2)
+    assert s.state.track.this_turn.abandoned == 1
+    assert income(s.state).total == 1 + 1  # region 3, and the coin left in region 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -190,7 +191,11 @@ def scenario(**changes: Any) -> dict[str, Any]:
 BAD_INPUTS = {
     "unknown race": (scenario(active={"race": "Orks"}), "player.active.race", "Orks"),
     "unknown power": (scenario(active={"power": "Hilly"}), "player.active.power", "Hilly"),
-    "expansion race": (scenario(active={"race": "Goblins"}), "player.active.race", "Goblins"),
+    "expansion count for the wrong race": (
+        scenario(active={"race": "Goblins", "pots_of_gold": 2}),
+        "player.active.pots_of_gold",
+        "Leprechauns",
+    ),
     "id not on the board": (
         scenario(active={"regions": [3, 99]}),
         "player.active.regions[1]",
@@ -284,6 +289,73 @@ BAD_INPUTS = {
         "player.active.counts",
         "not both",
     ),
+    "negative abandoned": (
+        scenario(active={"race": "Gypsies", "abandoned": -1}),
+        "player.active.abandoned",
+        "-1",
+    ),
+    "abandoned by a race other than Gypsies": (
+        scenario(active={"abandoned": 2}),
+        "player.active.abandoned",
+        "Gypsies",
+    ),
+    "Peace-Loving without saying whether it attacked": (
+        scenario(active={"power": "Peace-Loving"}),
+        "player.active.attacked_active_race",
+        "true or false",
+    ),
+    "attacked_active_race not a boolean": (
+        scenario(active={"power": "Peace-Loving", "attacked_active_race": "no"}),
+        "player.active.attacked_active_race",
+        "no",
+    ),
+    "historian not an object": (
+        scenario(active={"power": "Historian", "historian": 2}),
+        "player.active.historian",
+        "2",
+    ),
+    "historian unknown count": (
+        scenario(active={"power": "Historian", "historian": {"declines": 1}}),
+        "player.active.historian.declines",
+        "unknown",
+    ),
+    "historian on a race picked earlier": (
+        scenario(active={"power": "Historian", "historian": {"in_decline_when_picked": 1}}),
+        "player.active.historian.in_decline_when_picked",
+        "first_turn",
+    ),
+    "ivory tower on the active race": (
+        scenario(active={"race": "Priestesses", "ivory_tower": 3}),
+        "player.active.ivory_tower",
+        "unknown",
+    ),
+    "ivory tower over two regions": (
+        scenario(
+            player={
+                "declined": [
+                    {"race": "Priestesses", "power": "Hill", "regions": [5, 9], "ivory_tower": 2}
+                ]
+            }
+        ),
+        "player.declined[0].regions",
+        "Ivory Tower",
+    ),
+    "pots of gold in decline since an earlier turn": (
+        scenario(
+            player={
+                "declined": [
+                    {"race": "Leprechauns", "power": "Hill", "regions": [5], "pots_of_gold": 1}
+                ]
+            }
+        ),
+        "player.declined[0].pots_of_gold",
+        "earlier turn",
+    ),
+    "more coastal regions than land counted": (
+        scenario(active={"regions": None, "counts": {"hill": 1, "coastal": 2}}),
+        "player.active.counts.coastal",
+        "2",
+    ),
     "duplicate key": ('{"turn": 4, "turn": 5, "player": {"active": null}}', "turn", "twice"),
     "NaN": ('{"turn": NaN, "player": {"active": null}}', "input", "NaN"),
 }
@@ -300,6 +372,57 @@ def test_bad_input_exits_2_with_one_line_naming_the_field_and_value(
     assert err.count("\n") == 1 and err.endswith("\n")
     assert f" {field}: " in err
     assert value in err
+
+
+DOC = Path(__file__).parent.parent / "docs" / "score-format.md"
+DOC_EXAMPLES = re.findall(
+    r"<!-- example -->\n```json\n(.*?)```\n```json\n(.*?)```", DOC.read_text("utf-8"), re.S
+)
+
+
+def test_the_format_document_has_an_example_for_each_new_field() -> None:
+    scenarios = "".join(scenario for scenario, _ in DOC_EXAMPLES)
+    for name in (
+        '"map"',
+        '"counts"',
+        '"coastal"',
+        '"abandoned"',
+        '"attacked_active_race"',
+        '"pots_of_gold"',
+        '"ivory_tower"',
+        '"in_decline_when_picked"',
+        '"others_declined"',
+    ):
+        assert name in scenarios, name
+
+
+@pytest.mark.parametrize(("doc", "expected"), DOC_EXAMPLES)
+def test_every_example_of_the_format_document_prints_its_documented_output(
+    doc: str, expected: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert ok(capsys, doc, tmp_path) == json.loads(expected)
+
+
+def test_mini_expansion_fields_left_out_score_as_the_base_format(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    doc = {
+        "turn": 5,
+        "player": {
+            "active": {"race": "Kobolds", "power": "Were-", "regions": [{"terrain": "hill"}]},
+            "declined": [{"race": "Priestesses", "power": "Mercenary", "regions": []}],
+        },
+    }
+    assert ok(capsys, doc, tmp_path) == {
+        "total": 1,
+        "lines": [
+            {"label": "Regions held by Kobolds", "coins": 1},
+            {
+                "label": "Regions held by Priestesses (in decline): the Ivory Tower scores instead",
+                "coins": 0,
+            },
+        ],
+    }
 
 
 def test_a_missing_file_exits_2_with_one_line(

@@ -18,20 +18,38 @@ region id) and the attacking race (`Attacker`), this module says
 - `final_conquest`: whether the reinforcement die may be tried with the tokens left, and
   the exact chance that it succeeds, from the faces of the die.
 
+The mini-expansions (Cursed!, Grand Dames, Be Not Afraid..., Royal Bonus) add, each as a
+line of its own: Goblins -1 against a region held by a race in decline; Were- -2 on night
+turns (even-numbered: `Attacker.turn`); Catapult -1 when used (`use_catapult`); Behemoth
+minus the height of each stack used (`behemoths`: a stack is as tall as the Swamp regions
+the race holds); Fireball -2 per Fireball used (`fireballs`); Mercenary -2 for the coin
+spent (`mercenary_coins`); and Kobolds never conquer with fewer than 2 tokens (their floor
+line replaces the usual "never fewer than 1"). Hordes of is a note (its 2 Hordes tokens
+count as tokens of the race: no change to the cost). Immune regions: a Shrubmen forest
+(even in decline), White Ladies in decline, and a region where another player's Catapult
+stands (`catapults`, the regions the table says hold one). With the Catapult, reach is the
+Catapult's own: a region one step beyond a neighbour of the Catapult's region (never a
+neighbour of it), over land or the lake but not over a sea.
+
 Invariants: every result is a value whose `total` equals the sum of its lines; nothing here
-changes any state; names of races and powers are compared case-insensitively.
+changes any state; names of races and powers are compared case-insensitively; an
+`Attacker` whose options its combo cannot have (Fireballs without Fireball, two Mercenary
+coins on one conquest...) is refused with `IllegalAction` naming the option.
 
 Readings of the rulebook made here: only Lost Tribes and *another player's* tokens add to
 the cost, as the booklet words it, so your own declined token in a region adds nothing; a
 race in decline holds exactly one token per region, except Ghouls, who keep them all; a
 Seafaring race may enter the board on a sea that touches the board's edge (the maps never
 mark water as an entry region); protection by a Hole-in-the-Ground, a Hero or the Dragon
-holds against other players only.
+holds against other players only. A defender's token count (`Occupant.tokens`) includes a
+defending Behemoth stack, which counts as that many tokens. Mercenary spends at most one
+coin per conquest ("spend 1 Victory coin to reduce ... by 2"). Using both Behemoth stacks
+in one attack is allowed (the rules only forbid splitting or merging a stack).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -54,6 +72,29 @@ _TRITONS = "tritons"
 _GIANTS = "giants"
 _HALFLINGS = "halflings"
 _GHOULS = "ghouls"
+_GOBLINS = "goblins"
+_KOBOLDS = "kobolds"
+_SHRUBMEN = "shrubmen"
+_WHITE_LADIES = "white ladies"
+_WERE = "were-"
+_CATAPULT = "catapult"
+_BEHEMOTH = "behemoth"
+_FIREBALL = "fireball"
+_HORDES = "hordes of"
+_MERCENARY = "mercenary"
+
+KOBOLD_MINIMUM = 2
+"""Kobolds never conquer (or hold) a region with fewer tokens than this."""
+GOBLIN_DISCOUNT = 1
+WERE_NIGHT_DISCOUNT = 2
+CATAPULT_DISCOUNT = 1
+FIREBALL_TOKENS = 2
+"""A Fireball counts as this many race tokens in an attack."""
+MERCENARY_DISCOUNT = 2
+"""Tokens saved by each Victory coin a Mercenary race spends on a conquest."""
+MERCENARY_COINS_PER_CONQUEST = 1
+BEHEMOTH_STACKS = 2
+HORDES_TOKENS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +104,24 @@ class Attacker:
     `power` is the special power in effect, or None for a race in decline that still
     conquers (Ghouls). `held` are the regions this race holds now; an empty set means the
     next conquest is the race's first (or it abandoned everything) and must enter the board.
+
+    Mini-expansion options for this one conquest, all off by default: `turn` the game turn
+    (Were-: even turns are nights; None when not known); `use_catapult` to conquer with
+    the Catapult, from `catapult_at` (a region the race holds; None: from any of them);
+    `behemoths` the Behemoth stacks (0 to 2) and `fireballs` the Fireballs thrown into
+    the attack; `mercenary_coins` the Victory coins a Mercenary race spends on it (0 or 1).
     """
 
     seat: int
     race: str
     power: str | None
     held: frozenset[int] = frozenset()
+    turn: int | None = None
+    use_catapult: bool = False
+    catapult_at: int | None = None
+    behemoths: int = 0
+    fireballs: int = 0
+    mercenary_coins: int = 0
 
     def _is(self, race: str) -> bool:
         return self.race.casefold() == race
@@ -147,9 +200,17 @@ def _own(region: RegionState, attacker: Attacker) -> bool:
 
 
 def immunity(
-    board: Board, region_id: int, state: Mapping[int, RegionState], attacker: Attacker
+    board: Board,
+    region_id: int,
+    state: Mapping[int, RegionState],
+    attacker: Attacker,
+    *,
+    catapults: Collection[int] = frozenset(),
 ) -> str | None:
-    """Why the attacker cannot attack this region at all, or None if it can be attacked."""
+    """Why the attacker cannot attack this region at all, or None if it can be attacked.
+
+    `catapults` are the regions where a Catapult stands (each in its owner's region).
+    """
     region = board.region(region_id)
     here = _state(state, region_id)
     if _own(here, attacker):
@@ -166,25 +227,52 @@ def immunity(
             return f"a Hero protects region {region_id}"
         if markers.dragon:
             return f"the Dragon protects region {region_id}"
+    if occupant is not None and occupant.seat != attacker.seat:
+        return _protected_by_occupant(region, occupant.race, occupant.in_decline, catapults)
+    return None
+
+
+def _protected_by_occupant(
+    region: Region, race: str, in_decline: bool, catapults: Collection[int]
+) -> str | None:
+    """Immunity an opponent's race gives its own region (mini-expansions)."""
+    key = race.casefold()
+    if region.id in catapults:
+        return f"the Catapult in region {region.id} makes it immune"
+    if key == _SHRUBMEN and region.terrain is Terrain.FOREST:
+        state = " (in decline)" if in_decline else ""
+        return f"Shrubmen{state} make their forest region {region.id} immune"
+    if key == _WHITE_LADIES and in_decline:
+        return f"White Ladies in decline are immune: region {region.id}"
     return None
 
 
 def unattackable_regions(
-    board: Board, state: Mapping[int, RegionState], attacker: Attacker
+    board: Board,
+    state: Mapping[int, RegionState],
+    attacker: Attacker,
+    *,
+    catapults: Collection[int] = frozenset(),
 ) -> dict[int, str]:
     """Every region of the board the attacker cannot attack, with the reason."""
     found: dict[int, str] = {}
     for region_id in board.regions:
-        reason = immunity(board, region_id, state, attacker)
+        reason = immunity(board, region_id, state, attacker, catapults=catapults)
         if reason is not None:
             found[region_id] = reason
     return found
 
 
 def reach(board: Board, region_id: int, attacker: Attacker) -> Reach:
-    """Whether the region may be the attacker's next conquest, by position alone."""
+    """Whether the region may be the attacker's next conquest, by position alone.
+
+    With `use_catapult` the Catapult's reach replaces the usual one.
+    """
     region = board.region(region_id)
     held = [board.region(i) for i in sorted(attacker.held)]
+    check_attacker(attacker)
+    if attacker.use_catapult:
+        return _catapult_reach(board, region, attacker)
     if attacker._has(_FLYING) and not region.is_water:
         return Reach(True, "Flying: any land region may be attacked")
     if not held:
@@ -204,6 +292,83 @@ def reach(board: Board, region_id: int, attacker: Attacker) -> Reach:
     if underworld and any(Feature.CAVERN in h.features for h in held):
         return Reach(True, "Underworld: every cavern borders every other cavern")
     return Reach(False, f"region {region_id} does not border any region {attacker.race} hold")
+
+
+def _catapult_reach(board: Board, region: Region, attacker: Attacker) -> Reach:
+    """One region beyond a neighbour of the Catapult's region, not over a sea."""
+    sources = sorted(attacker.held) if attacker.catapult_at is None else [attacker.catapult_at]
+    if not sources:
+        return Reach(False, "Catapult: the race holds no region to place the Catapult in")
+    for source_id in sources:
+        source = board.region(source_id)
+        if region.id == source_id or region.id in source.adjacent:
+            continue
+        over = sorted(
+            i
+            for i in source.adjacent & region.adjacent
+            if board.region(i).terrain is not Terrain.SEA
+        )
+        if over:
+            return Reach(
+                True,
+                f"Catapult in region {source_id}: region {region.id} is one region beyond, "
+                f"over region {over[0]}",
+            )
+    if len(sources) == 1:
+        source = board.region(sources[0])
+        if region.id in source.adjacent:
+            problem = "borders the Catapult's region; it shoots one region beyond"
+        elif source.adjacent & region.adjacent:
+            problem = "lies beyond a sea; the Catapult never shoots over a sea"
+        else:
+            problem = "is not one region beyond the Catapult's region"
+        return Reach(False, f"Catapult in region {sources[0]}: region {region.id} {problem}")
+    return Reach(
+        False,
+        f"Catapult: region {region.id} is not one region beyond (never over a sea) "
+        f"any region {attacker.race} hold, without bordering it",
+    )
+
+
+def check_attacker(attacker: Attacker) -> None:
+    """Refuse an option the attacker's combo cannot use (`IllegalAction` naming it)."""
+    turn = attacker.turn
+    if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int) or turn < 1):
+        raise IllegalAction(f"turn must be a game turn (1 or more), got {turn!r}")
+    for name, value, most, power, shown in (
+        ("behemoths", attacker.behemoths, BEHEMOTH_STACKS, _BEHEMOTH, "Behemoth"),
+        ("fireballs", attacker.fireballs, None, _FIREBALL, "Fireball"),
+        (
+            "mercenary_coins",
+            attacker.mercenary_coins,
+            MERCENARY_COINS_PER_CONQUEST,
+            _MERCENARY,
+            "Mercenary",
+        ),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise IllegalAction(f"{name} must be a whole number of at least 0, got {value!r}")
+        if most is not None and value > most:
+            raise IllegalAction(f"{name}: at most {most} on one conquest, got {value}")
+        if value and not attacker._has(power):
+            raise IllegalAction(f"{name}: only a {shown} race uses them, not {_combo(attacker)}")
+    if not isinstance(attacker.use_catapult, bool):
+        raise IllegalAction(f"use_catapult must be true or false, got {attacker.use_catapult!r}")
+    if attacker.use_catapult and not attacker._has(_CATAPULT):
+        raise IllegalAction(f"use_catapult: only a Catapult race has one, not {_combo(attacker)}")
+    where = attacker.catapult_at
+    if where is not None:
+        if not attacker.use_catapult:
+            raise IllegalAction("catapult_at is given but use_catapult is false")
+        if where not in attacker.held:
+            raise IllegalAction(
+                f"catapult_at: the Catapult stands in a region {attacker.race} hold, "
+                f"not region {where!r}"
+            )
+
+
+def _combo(attacker: Attacker) -> str:
+    return attacker.race if attacker.power is None else f"{attacker.power} {attacker.race}"
 
 
 def _defenders(region_id: int, here: RegionState, attacker: Attacker) -> list[CostLine]:
@@ -244,16 +409,81 @@ def _modifiers(board: Board, region: Region, attacker: Attacker) -> list[CostLin
     return lines
 
 
+def _expansion_modifiers(
+    board: Board, here: RegionState, attacker: Attacker
+) -> tuple[list[CostLine], list[str]]:
+    """The mini-expansion lines of a conquest, and the notes that go with them."""
+    lines: list[CostLine] = []
+    notes: list[str] = []
+    occupant = here.occupant
+    if attacker._is(_GOBLINS) and occupant is not None and occupant.in_decline:
+        lines.append(CostLine("Goblins against a race in decline", -GOBLIN_DISCOUNT))
+    if attacker._has(_WERE):
+        if attacker.turn is None:
+            notes.append(
+                "Were-: 2 tokens less on night turns (even-numbered); the turn is not known"
+            )
+        elif attacker.turn % 2 == 0:
+            lines.append(CostLine(f"Were- at night (turn {attacker.turn})", -WERE_NIGHT_DISCOUNT))
+        else:
+            notes.append(f"Were-: turn {attacker.turn} is daytime, no discount")
+    if attacker.use_catapult:
+        lines.append(CostLine("Catapult", -CATAPULT_DISCOUNT))
+        notes.append("Catapult: once per turn; its region is immune while it stands there")
+    if attacker.behemoths:
+        swamps = behemoth_height(board, attacker.held)
+        stacks = "a Behemoth stack" if attacker.behemoths == 1 else "2 Behemoth stacks"
+        if swamps:
+            label = f"{stacks} of {swamps} (one per Swamp region held)"
+            lines.append(CostLine(label, -swamps * attacker.behemoths))
+        else:
+            notes.append(f"Behemoth: no Swamp region held, so {stacks} count for nothing")
+    if attacker.fireballs:
+        count = "1 Fireball" if attacker.fireballs == 1 else f"{attacker.fireballs} Fireballs"
+        lines.append(
+            CostLine(
+                f"{count}, {FIREBALL_TOKENS} tokens each", -FIREBALL_TOKENS * attacker.fireballs
+            )
+        )
+    if attacker.mercenary_coins:
+        coins = attacker.mercenary_coins
+        label = f"Mercenary: {coins} Victory coin spent"
+        lines.append(CostLine(label, -MERCENARY_DISCOUNT * coins))
+    if attacker._has(_HORDES):
+        notes.append(
+            f"Hordes of: the {HORDES_TOKENS} Hordes tokens attack and hold like "
+            f"{attacker.race} tokens (already counted in the tokens in hand)"
+        )
+    return lines, notes
+
+
+def behemoth_height(board: Board, held: Iterable[int]) -> int:
+    """How many tokens a Behemoth stack counts as: the Swamp regions the race holds."""
+    return sum(1 for i in held if board.region(i).terrain is Terrain.SWAMP)
+
+
+def minimum_cost(attacker: Attacker) -> int:
+    """The fewest tokens any conquest of this race takes (Kobolds: 2; everyone else 1)."""
+    return KOBOLD_MINIMUM if attacker._is(_KOBOLDS) else MINIMUM_COST
+
+
 def conquest_cost(
-    board: Board, region_id: int, state: Mapping[int, RegionState], attacker: Attacker
+    board: Board,
+    region_id: int,
+    state: Mapping[int, RegionState],
+    attacker: Attacker,
+    *,
+    catapults: Collection[int] = frozenset(),
 ) -> ConquestCost:
     """The tokens the attacker needs to conquer this region, itemised.
 
-    Raises `IllegalAction` with the reason if the region cannot be attacked at all, and
-    `TokenCountUnknown` if the cost depends on a defender count that is not recorded.
-    Reachability is not checked here: see `reach`.
+    Raises `IllegalAction` with the reason if the region cannot be attacked at all or the
+    attacker uses an option its combo lacks, and `TokenCountUnknown` if the cost depends
+    on a defender count that is not recorded. Reachability is not checked here: see
+    `reach`. `catapults`: as for `immunity`.
     """
-    reason = immunity(board, region_id, state, attacker)
+    check_attacker(attacker)
+    reason = immunity(board, region_id, state, attacker, catapults=catapults)
     if reason is not None:
         raise IllegalAction(reason)
     region = board.region(region_id)
@@ -272,21 +502,40 @@ def conquest_cost(
         lines.append(CostLine("Encampments", markers.encampments))
     lines += _defenders(region_id, here, attacker)
     lines += _modifiers(board, region, attacker)
+    extra, notes = _expansion_modifiers(board, here, attacker)
+    lines += extra
     raw = sum(line.tokens for line in lines)
-    if raw < MINIMUM_COST:
-        lines.append(CostLine("Never fewer than 1 token", MINIMUM_COST - raw))
-    notes: tuple[str, ...] = ()
+    least = minimum_cost(attacker)
+    if raw < least:
+        label = (
+            f"Kobolds: never fewer than {least} tokens"
+            if least == KOBOLD_MINIMUM
+            else "Never fewer than 1 token"
+        )
+        lines.append(CostLine(label, least - raw))
+        if attacker.mercenary_coins:
+            saved = max(0, MERCENARY_DISCOUNT * attacker.mercenary_coins - (least - raw))
+            notes.append(f"Mercenary: the coin saves only {saved} token(s) here")
     if attacker._has(_DRAGON_MASTER):
-        notes = ("Dragon Master: once per turn, 1 token and the Dragon take it instead",)
-    return ConquestCost(region_id, tuple(lines), notes)
+        notes.insert(0, "Dragon Master: once per turn, 1 token and the Dragon take it instead")
+    return ConquestCost(region_id, tuple(lines), tuple(notes))
 
 
 def assess(
-    board: Board, region_id: int, state: Mapping[int, RegionState], attacker: Attacker
+    board: Board,
+    region_id: int,
+    state: Mapping[int, RegionState],
+    attacker: Attacker,
+    *,
+    catapults: Collection[int] = frozenset(),
 ) -> Assessment:
     """Immunity, reach and (when attackable) cost of one region, for the helper screen."""
-    reason = immunity(board, region_id, state, attacker)
-    cost = None if reason is not None else conquest_cost(board, region_id, state, attacker)
+    reason = immunity(board, region_id, state, attacker, catapults=catapults)
+    cost = (
+        None
+        if reason is not None
+        else conquest_cost(board, region_id, state, attacker, catapults=catapults)
+    )
     return Assessment(region_id, reason, reach(board, region_id, attacker), cost)
 
 
@@ -313,16 +562,36 @@ class FinalConquest:
         return max(0, self.cost - self.tokens_left)
 
 
-def final_conquest(tokens_left: int, cost: int, die_faces: Sequence[int]) -> FinalConquest:
+def final_conquest(
+    tokens_left: int,
+    cost: int,
+    die_faces: Sequence[int],
+    *,
+    cost_with_coin: int | None = None,
+) -> FinalConquest:
     """The final conquest attempt with `tokens_left` tokens against a region costing `cost`.
 
     The die may be tried with at least one token left and at most 3 tokens short; it
     succeeds when the face rolled covers the shortfall. `die_faces` are the faces of the
     reinforcement die (the catalogue's `die_faces`).
+
+    Mercenary: `cost_with_coin` is the cost of the same conquest with a Victory coin spent
+    (`conquest_cost` with `mercenary_coins=1`); the coin may be spent after the roll, so
+    the attempt succeeds when the face covers what the coin leaves missing. `shortfall`
+    stays the shortfall without the coin.
     """
     for name, value, low in (("tokens_left", tokens_left, 0), ("cost", cost, MINIMUM_COST)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise IllegalAction(f"{name} must be a whole number of at least {low}, got {value!r}")
+    if cost_with_coin is not None and (
+        isinstance(cost_with_coin, bool)
+        or not isinstance(cost_with_coin, int)
+        or not MINIMUM_COST <= cost_with_coin <= cost
+    ):
+        raise IllegalAction(
+            f"cost_with_coin must be a whole number from {MINIMUM_COST} to the cost {cost}, "
+            f"got {cost_with_coin!r}"
+        )
     faces = _faces(die_faces)
     short = cost - tokens_left
     if tokens_left < 1:
@@ -333,6 +602,8 @@ def final_conquest(tokens_left: int, cost: int, die_faces: Sequence[int]) -> Fin
         return FinalConquest(
             tokens_left, cost, True, False, Fraction(1), "enough tokens: no die needed"
         )
+    if cost_with_coin is not None:
+        return _final_with_coin(tokens_left, cost, cost_with_coin, faces)
     if short > MAX_DIE_SHORTFALL:
         return FinalConquest(
             tokens_left,
@@ -345,6 +616,47 @@ def final_conquest(tokens_left: int, cost: int, die_faces: Sequence[int]) -> Fin
     chance = Fraction(sum(1 for face in faces if face >= short), len(faces))
     return FinalConquest(
         tokens_left, cost, True, True, chance, f"{short} short: the die must show {short} or more"
+    )
+
+
+def _final_with_coin(
+    tokens_left: int, cost: int, cost_with_coin: int, faces: tuple[int, ...]
+) -> FinalConquest:
+    short = cost - tokens_left
+    left = cost_with_coin - tokens_left
+    if left <= 0:
+        return FinalConquest(
+            tokens_left,
+            cost,
+            True,
+            False,
+            Fraction(1),
+            f"{short} short: the Mercenary coin covers it, no die needed "
+            "(or roll first and spend the coin only if the die falls short)",
+        )
+    if left > MAX_DIE_SHORTFALL:
+        return FinalConquest(
+            tokens_left,
+            cost,
+            False,
+            True,
+            Fraction(0),
+            f"{left} tokens short even with the Mercenary coin; "
+            f"the die may only cover up to {MAX_DIE_SHORTFALL}",
+        )
+    chance = Fraction(sum(1 for face in faces if face >= left), len(faces))
+    without = (
+        f"the die must show {short} or more, or "
+        if short <= MAX_DIE_SHORTFALL and any(face >= short for face in faces)
+        else "the die must show "
+    )
+    return FinalConquest(
+        tokens_left,
+        cost,
+        True,
+        True,
+        chance,
+        f"{short} short: {without}{left} or more with the Mercenary coin spent after the roll",
     )
 
 

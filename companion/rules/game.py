@@ -221,7 +221,11 @@ def apply(state: GameState, event: Event) -> GameState:
                 raise IllegalAction(
                     f"region {region} is not held by {state.current.name}'s active race"
                 )
-            return replace(state, regions=state.regions.with_region(region, cleared(here)))
+            this_turn = state.track.this_turn
+            track = replace(state.track,
+                            this_turn=replace(this_turn, abandoned=this_turn.abandoned + 1))
+            return replace(state, regions=state.regions.with_region(region, cleared(here)),
+                           track=track)
         case MarkerPlaced() | MarkerRemoved():
             return _marker(state, event)
         case RegionSet():
@@ -309,7 +313,8 @@ def attacker(state: GameState) -> Attacker:
     if player.active is None:
         raise IllegalAction(f"{player.name} has no active race; pick a combo first")
     held = state.regions.held_by(player.seat, player.active.race, in_decline=False)
-    return Attacker(player.seat, player.active.race, player.active.power, frozenset(held))
+    return Attacker(player.seat, player.active.race, player.active.power, frozenset(held),
+                    turn=state.track.turn)
 
 
 def _conquer(state: GameState, event: RegionConquered) -> GameState:
@@ -334,8 +339,10 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
                                                  loser.race)
         players = _with(players, victim)
     this_turn = state.track.this_turn
+    attacked = loser is not None and not loser.in_decline and loser.seat != who.seat
     track = replace(state.track, this_turn=replace(
-        this_turn, conquered=(*this_turn.conquered, (event.region, before.non_empty))))
+        this_turn, conquered=(*this_turn.conquered, (event.region, before.non_empty)),
+        attacked_active_race=this_turn.attacked_active_race or attacked))
     return replace(state, regions=regions, players=players, market=market, track=track)
 
 

@@ -43,6 +43,8 @@ def scoring_input(state: GameState) -> ScoringInput:
             first_turn=player.active.picked_turn == track.turn,
             conquered_non_empty=track.this_turn.conquered_non_empty,
             fortresses=sum(1 for rid in ids if state.regions[rid].markers.fortress),
+            abandoned=track.this_turn.abandoned,
+            attacked_active_race=track.this_turn.attacked_active_race,
         )
     declined = tuple(
         DeclinedHoldings(d.race, d.power, held_regions(state, player.seat, d.race, True),

@@ -19,14 +19,40 @@ Invariants:
 - an input the rules cannot produce is refused with `ScoringInputError`, naming the field
   (`active.regions[2]`, `declined[0].race`, ...) and the value at fault; nothing is scored.
 
-Only the base game's 14 races and 20 special powers are scored; a catalogue race or power
-from an expansion is refused rather than scored without its bonus.
+Every race and special power of the base game and of the four mini-expansions (Cursed!,
+Grand Dames, Be Not Afraid..., Royal Bonus) is scored. A catalogue race or power with no
+scoring rule here (one added to the data files later) is refused rather than scored
+without its bonus.
+
+The mini-expansions add facts that no map shows, given as optional inputs with defaults
+(0, or "not said"), so a caller that knows nothing of them keeps working:
+
+- Aquatic reads which land regions are coastal (`HeldRegion.coastal`, `QuickCount.coastal`);
+  its "one less per inland region" is the only line that can be negative, and a race's
+  regions and Aquatic lines together never are;
+- Gypsies: `ActiveHoldings.abandoned`, the regions abandoned this turn (a coin in each);
+- Leprechauns: `pots_of_gold`, the Pots of Gold still in their regions at the start of
+  this turn (collected by the active race, or on the turn it went into decline);
+- Priestesses in decline: `DeclinedHoldings.ivory_tower`, the Priestesses in the Ivory
+  Tower, which scores one coin each *instead of* the regions (their regions line shows 0);
+- Historian: `historian` (`HistorianEvents`), the races in decline when the combo was
+  picked and the other races that went into decline since the player's last turn; the
+  last coin when the Historians themselves decline is read from `this_turn`;
+- Peace-Loving: `ActiveHoldings.attacked_active_race`, whether another player's active
+  race was attacked this turn (declined races, declined Ghouls included, and Lost Tribes
+  do not count); None means "not said", and a Peace-Loving race is then refused rather
+  than paid 3 coins it may not have earned.
+
+The rule numbers printed in the rules text (Barricade's 3 coins for 4 regions or fewer,
+Imperial's regions beyond 3, Peace-Loving's 3 coins) are the constants below; token
+numbers come from the catalogue.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import MappingProxyType
 
 from companion.rules.catalog import Catalog, Power, Race
@@ -44,6 +70,20 @@ SPIRIT = "Spirit"
 FORTIFIED = "Fortified"
 WEALTHY_COINS = 7
 ALCHEMIST_COINS = 2
+
+BARRICADE_COINS = 3
+BARRICADE_MOST_REGIONS = 4
+"""Barricade pays when the race holds this many regions or fewer."""
+IMPERIAL_FREE_REGIONS = 3
+"""Imperial pays one coin per region beyond this many."""
+PEACE_LOVING_COINS = 3
+HISTORIAN_LAST_COIN = 1
+
+HISTORIAN = "Historian"
+PEACE_LOVING = "Peace-Loving"
+GYPSIES = "Gypsies"
+LEPRECHAUNS = "Leprechauns"
+PRIESTESSES = "Priestesses"
 
 
 class ScoringInputError(IllegalAction):
@@ -79,12 +119,14 @@ class QuickCount:
 
     `terrains` gives how many regions of each terrain the race holds (seas and the lake
     included, for a Seafaring race); `mines` and `magic_sources` how many of those regions
-    carry that symbol.
+    carry that symbol; `coastal` how many of its land regions border a sea or the lake
+    (read by Aquatic only).
     """
 
     terrains: Mapping[Terrain, int] = field(default_factory=dict)
     mines: int = 0
     magic_sources: int = 0
+    coastal: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "terrains", MappingProxyType(dict(self.terrains)))
@@ -95,12 +137,31 @@ Regions = tuple[HeldRegion, ...] | QuickCount
 
 
 @dataclass(frozen=True, slots=True)
+class HistorianEvents:
+    """What a Historian race earns its coins for, counted since the player's last turn.
+
+    `in_decline_when_picked`: the races in decline on the board when the Historian combo
+    was picked (only on the turn it was picked); `others_declined`: the other races that
+    went into decline while the Historians were active (the player's own decline is not
+    one of them: that last coin comes from `DeclinedHoldings.this_turn`).
+    """
+
+    in_decline_when_picked: int = 0
+    others_declined: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class ActiveHoldings:
     """The active race of the scoring player and what it did this turn.
 
     `first_turn` is true at the end of the turn the combo was picked (Wealthy);
     `conquered_non_empty` counts the regions conquered this turn that held a Lost Tribe
     or any race token (Orcs, Pillaging); `fortresses` the Fortresses in its regions.
+
+    Mini-expansions: `abandoned` the regions abandoned this turn (Gypsies);
+    `attacked_active_race` whether the race attacked another player's active race this
+    turn, None if not said (Peace-Loving); `pots_of_gold` the Pots of Gold still in their
+    regions at the start of the turn (Leprechauns); `historian` (Historian).
     """
 
     race: str
@@ -109,16 +170,29 @@ class ActiveHoldings:
     first_turn: bool = False
     conquered_non_empty: int = 0
     fortresses: int = 0
+    abandoned: int = 0
+    attacked_active_race: bool | None = None
+    pots_of_gold: int = 0
+    historian: HistorianEvents = HistorianEvents()
 
 
 @dataclass(frozen=True, slots=True)
 class DeclinedHoldings:
-    """One race of the scoring player in decline; `this_turn` if it declined this turn."""
+    """One race of the scoring player in decline; `this_turn` if it declined this turn.
+
+    Mini-expansions: `ivory_tower` the Priestess tokens in the Ivory Tower (Priestesses);
+    `pots_of_gold` the Pots of Gold collected at the start of the turn the Leprechauns
+    went into decline; `historian` the other races that went into decline before the
+    Historians declined this turn (`others_declined` only).
+    """
 
     race: str
     power: str
     regions: Regions = ()
     this_turn: bool = False
+    ivory_tower: int = 0
+    pots_of_gold: int = 0
+    historian: HistorianEvents = HistorianEvents()
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +236,11 @@ class _Tally:
     terrains: Mapping[Terrain, int]
     mines: int
     magic_sources: int
+    coastal: int = 0
+
+    @property
+    def inland(self) -> int:
+        return self.land - self.coastal
 
     @property
     def land(self) -> int:
@@ -183,6 +262,26 @@ class _Turn:
     first_turn: bool
     conquered_non_empty: int
     fortresses: int
+    abandoned: int = 0
+    attacked_active_race: bool = False
+    pots_of_gold: int = 0
+    in_decline_when_picked: int = 0
+    others_declined: int = 0
+    ivory_tower: int = 0
+
+
+class Stage(StrEnum):
+    """Where a race stands when it scores."""
+
+    ACTIVE = "active"
+    DECLINING = "declining"
+    """It went into decline this turn."""
+    IN_DECLINE = "in decline"
+    """It went into decline on an earlier turn."""
+
+
+_ACTIVE_ONLY = frozenset({Stage.ACTIVE})
+_ALL_STAGES = frozenset(Stage)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,12 +289,24 @@ class Bonus:
     """A scoring bonus of a race or power.
 
     `coins` reads the tally and the turn; `kept_in_decline` says whether the bonus still
-    pays for a race in decline (including the turn it declined).
+    pays for a race in decline (including the turn it declined). `stages`, when given,
+    says exactly when it pays instead (the Historian's last coin pays only on the turn
+    the race declines); left empty it follows `kept_in_decline`.
     """
 
     label: str
     coins: Callable[[_Tally, _Turn], int]
     kept_in_decline: bool = False
+    stages: frozenset[Stage] = frozenset()
+
+    def __post_init__(self) -> None:
+        if not self.stages:
+            stages = _ALL_STAGES if self.kept_in_decline else _ACTIVE_ONLY
+            object.__setattr__(self, "stages", stages)
+
+    def pays(self, stage: Stage) -> bool:
+        """Whether the bonus pays for a race at this stage."""
+        return stage in self.stages
 
 
 def _terrain(terrain: Terrain) -> Callable[[_Tally, _Turn], int]:
@@ -267,8 +378,105 @@ POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
 )
 """The base game's special powers and their scoring bonuses (an empty tuple: none)."""
 
-_RACES = {name.casefold(): name for name in RACE_BONUSES}
-_POWERS = {name.casefold(): name for name in POWER_BONUSES}
+_ACTIVE_OR_DECLINING = frozenset({Stage.ACTIVE, Stage.DECLINING})
+_IN_DECLINE_ALL = frozenset({Stage.DECLINING, Stage.IN_DECLINE})
+
+EXPANSION_RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
+    {
+        "Barbarians": (),
+        "Fauns": (),
+        "Goblins": (),  # cheaper conquests only
+        GYPSIES: (
+            Bonus(
+                "the coins left in the regions they abandoned this turn",
+                lambda _tally, turn: turn.abandoned,
+            ),
+        ),
+        "Homunculi": (),
+        "Igors": (),
+        "Kobolds": (),
+        LEPRECHAUNS: (
+            Bonus(
+                "Pots of Gold still in their regions at the start of the turn",
+                lambda _tally, turn: turn.pots_of_gold,
+                stages=_ACTIVE_OR_DECLINING,
+            ),
+        ),
+        "Pixies": (),
+        PRIESTESSES: (
+            Bonus(
+                "one per Priestess in the Ivory Tower",
+                lambda _tally, turn: turn.ivory_tower,
+                stages=_IN_DECLINE_ALL,
+            ),
+        ),
+        "Pygmies": (),
+        "Shrubmen": (),
+        "White Ladies": (),
+    }
+)
+"""The mini-expansion races and their scoring bonuses (an empty tuple: none)."""
+
+EXPANSION_POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
+    {
+        "Aquatic": (
+            Bonus("one per coastal region", lambda tally, _turn: tally.coastal),
+            Bonus("one less per inland region", lambda tally, _turn: -tally.inland),
+        ),
+        "Barricade": (
+            Bonus(
+                f"holding {BARRICADE_MOST_REGIONS} regions or fewer",
+                lambda tally, _turn: (
+                    BARRICADE_COINS if tally.regions <= BARRICADE_MOST_REGIONS else 0
+                ),
+            ),
+        ),
+        "Behemoth": (),
+        "Catapult": (),
+        "Corrupt": (),  # coins paid by conquerors during play, not at scoring
+        "Cursed": (),
+        "Fireball": (),
+        HISTORIAN: (
+            Bonus(
+                "one per race in decline when the combo was picked",
+                lambda _tally, turn: turn.in_decline_when_picked,
+            ),
+            Bonus(
+                "one per other race that went into decline",
+                lambda _tally, turn: turn.others_declined,
+                stages=_ACTIVE_OR_DECLINING,
+            ),
+            Bonus(
+                "a last coin on going into decline",
+                lambda _tally, _turn: HISTORIAN_LAST_COIN,
+                stages=frozenset({Stage.DECLINING}),
+            ),
+        ),
+        "Hordes of": (),
+        "Imperial": (
+            Bonus(
+                f"one per region beyond the {IMPERIAL_FREE_REGIONS}rd",
+                lambda tally, _turn: max(0, tally.regions - IMPERIAL_FREE_REGIONS),
+            ),
+        ),
+        "Marauding": (),
+        "Mercenary": (),  # coins spent during play, not at scoring
+        PEACE_LOVING: (
+            Bonus(
+                "no other active race attacked this turn",
+                lambda _tally, turn: 0 if turn.attacked_active_race else PEACE_LOVING_COINS,
+            ),
+        ),
+        "Ransacking": (),  # coins paid by victims during play, not at scoring
+        "Were-": (),
+    }
+)
+"""The mini-expansion special powers and their scoring bonuses (an empty tuple: none)."""
+
+_ALL_RACE_BONUSES = {**RACE_BONUSES, **EXPANSION_RACE_BONUSES}
+_ALL_POWER_BONUSES = {**POWER_BONUSES, **EXPANSION_POWER_BONUSES}
+_RACES = {name.casefold(): name for name in _ALL_RACE_BONUSES}
+_POWERS = {name.casefold(): name for name in _ALL_POWER_BONUSES}
 
 
 # --- validation ------------------------------------------------------------------------
@@ -300,7 +508,7 @@ def _resolve(
     supported = known.get(canonical.casefold())
     if supported is None:
         raise ScoringInputError(
-            field_name, name, f"scoring the {kind} {canonical!r} is not supported (base game only)"
+            field_name, name, f"scoring the {kind} {canonical!r} is not supported: no rule for it"
         )
     return supported
 
@@ -320,17 +528,18 @@ def _tally(field_name: str, regions: Regions) -> _Tally:
         magic = _count(
             f"{field_name}.magic_sources", regions.magic_sources, at_most=land, limit=limit
         )
-        return _Tally(MappingProxyType(terrains), mines, magic)
-    terrains = {}
-    mines = magic = 0
+        coastal = _count(f"{field_name}.coastal", regions.coastal, at_most=land, limit=limit)
+        return _Tally(MappingProxyType(terrains), mines, magic, coastal)
     for index, region in enumerate(regions):
         if not isinstance(region, HeldRegion) or not isinstance(region.terrain, Terrain):
             raise ScoringInputError(f"{field_name}[{index}]", region, f"{region!r} is not a region")
-        terrains[region.terrain] = terrains.get(region.terrain, 0) + 1
-        if not region.terrain.is_water:
-            mines += Feature.MINE in region.features
-            magic += Feature.MAGIC in region.features
-    return _Tally(MappingProxyType(terrains), mines, magic)
+    counted = count_regions(regions)
+    return _Tally(
+        MappingProxyType(dict(counted.terrains)),
+        counted.mines,
+        counted.magic_sources,
+        counted.coastal,
+    )
 
 
 def _check_unique_ids(inp: ScoringInput, races: list[_Race]) -> None:
@@ -387,18 +596,28 @@ class _Race:
     this_turn: bool
     turn: _Turn
 
+    @property
+    def stage(self) -> Stage:
+        if not self.declined:
+            return Stage.ACTIVE
+        return Stage.DECLINING if self.this_turn else Stage.IN_DECLINE
+
 
 def _lines_for(race: _Race) -> list[ScoreLine]:
     suffix = " (in decline)" if race.declined else ""
-    lines = [ScoreLine(f"Regions held by {race.race}{suffix}", race.tally.land)]
-    if race.tally.water:
-        lines.append(
-            ScoreLine(f"Seas and lakes held by {race.race}{suffix} (Seafaring)", race.tally.water)
-        )
-    bonuses = [(race.race, bonus) for bonus in RACE_BONUSES[race.race]]
-    bonuses += [(race.power, bonus) for bonus in POWER_BONUSES[race.power]]
+    if race.declined and race.race == PRIESTESSES:
+        # the Ivory Tower scores in lieu of the usual in-decline scoring
+        label = f"Regions held by {race.race}{suffix}: the Ivory Tower scores instead"
+        lines = [ScoreLine(label, 0)]
+    else:
+        lines = [ScoreLine(f"Regions held by {race.race}{suffix}", race.tally.land)]
+        if race.tally.water:
+            label = f"Seas and lakes held by {race.race}{suffix} (Seafaring)"
+            lines.append(ScoreLine(label, race.tally.water))
+    bonuses = [(race.race, bonus) for bonus in _ALL_RACE_BONUSES[race.race]]
+    bonuses += [(race.power, bonus) for bonus in _ALL_POWER_BONUSES[race.power]]
     for source, bonus in bonuses:
-        if race.declined and not bonus.kept_in_decline:
+        if not bonus.pays(race.stage):
             continue
         coins = bonus.coins(race.tally, race.turn)
         if coins:
@@ -410,6 +629,21 @@ def _flag(field_name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise ScoringInputError(field_name, value, f"{value!r} is not true or false")
     return value
+
+
+def _only(field_name: str, value: int, holder: str, who: str, what: str) -> None:
+    """Refuse a non-zero count that only `holder` (a race or power) can have."""
+    if value and holder != who:
+        raise ScoringInputError(field_name, value, f"only {what}, not {who}")
+
+
+def _historian(field_name: str, value: object) -> HistorianEvents:
+    if not isinstance(value, HistorianEvents):
+        raise ScoringInputError(field_name, value, f"{value!r} is not a count of declines")
+    return HistorianEvents(
+        _count(f"{field_name}.in_decline_when_picked", value.in_decline_when_picked),
+        _count(f"{field_name}.others_declined", value.others_declined),
+    )
 
 
 def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog) -> _Race:
@@ -440,7 +674,43 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog) -> _Rac
         raise ScoringInputError(
             "active.fortresses", fortresses, f"only a Fortified race places fortresses, not {power}"
         )
-    turn = _Turn(first_turn, conquered, fortresses)
+    abandoned = _count("active.abandoned", active.abandoned)
+    _only("active.abandoned", abandoned, GYPSIES, race, "Gypsies leave coins where they abandon")
+    pots = _count("active.pots_of_gold", active.pots_of_gold)
+    _only("active.pots_of_gold", pots, LEPRECHAUNS, race, "Leprechauns place Pots of Gold")
+    attacked = active.attacked_active_race
+    if attacked is None:
+        if power == PEACE_LOVING:
+            raise ScoringInputError(
+                "active.attacked_active_race",
+                None,
+                "not said: Peace-Loving earns 3 coins only if no other active race was "
+                "attacked this turn; say true or false",
+            )
+    else:
+        attacked = _flag("active.attacked_active_race", attacked)
+    events = _historian("active.historian", active.historian)
+    for name, count in (
+        ("in_decline_when_picked", events.in_decline_when_picked),
+        ("others_declined", events.others_declined),
+    ):
+        _only(f"active.historian.{name}", count, HISTORIAN, power, "Historian counts declines")
+    if events.in_decline_when_picked and not first_turn:
+        raise ScoringInputError(
+            "active.historian.in_decline_when_picked",
+            events.in_decline_when_picked,
+            "counted only on the turn the combo was picked (first_turn is false)",
+        )
+    turn = _Turn(
+        first_turn,
+        conquered,
+        fortresses,
+        abandoned=abandoned,
+        attacked_active_race=bool(attacked),
+        pots_of_gold=pots,
+        in_decline_when_picked=events.in_decline_when_picked,
+        others_declined=events.others_declined,
+    )
     return _Race(race, power, tally, declined=False, this_turn=False, turn=turn)
 
 
@@ -450,10 +720,69 @@ def _declined(where: str, held: DeclinedHoldings, catalog: Catalog) -> _Race:
     tally = _tally(f"{where}.regions", held.regions)
     _check_water(f"{where}.regions", held.regions, power, race)
     this_turn = _flag(f"{where}.this_turn", held.this_turn)
-    return _Race(race, power, tally, declined=True, this_turn=this_turn, turn=_NO_TURN)
+    pots = _count(f"{where}.pots_of_gold", held.pots_of_gold)
+    _only(f"{where}.pots_of_gold", pots, LEPRECHAUNS, race, "Leprechauns place Pots of Gold")
+    if pots and not this_turn:
+        raise ScoringInputError(
+            f"{where}.pots_of_gold",
+            pots,
+            "Leprechauns in decline since an earlier turn have no Pots of Gold left to collect",
+        )
+    tower = _ivory_tower(where, held, race, tally, catalog)
+    events = _historian(f"{where}.historian", held.historian)
+    if events.in_decline_when_picked:
+        raise ScoringInputError(
+            f"{where}.historian.in_decline_when_picked",
+            events.in_decline_when_picked,
+            "counted only by an active race, on the turn its combo was picked",
+        )
+    _only(
+        f"{where}.historian.others_declined",
+        events.others_declined,
+        HISTORIAN,
+        power,
+        "Historian counts declines",
+    )
+    if events.others_declined and not this_turn:
+        raise ScoringInputError(
+            f"{where}.historian.others_declined",
+            events.others_declined,
+            "Historians in decline since an earlier turn earn nothing for other declines",
+        )
+    turn = _Turn(
+        first_turn=False,
+        conquered_non_empty=0,
+        fortresses=0,
+        pots_of_gold=pots,
+        others_declined=events.others_declined,
+        ivory_tower=tower,
+    )
+    return _Race(race, power, tally, declined=True, this_turn=this_turn, turn=turn)
 
 
-_NO_TURN = _Turn(first_turn=False, conquered_non_empty=0, fortresses=0)
+def _ivory_tower(
+    where: str, held: DeclinedHoldings, race: str, tally: _Tally, catalog: Catalog
+) -> int:
+    """The Priestesses in the Ivory Tower: the one region declined Priestesses keep."""
+    in_box = catalog.race(PRIESTESSES).max_tokens if race == PRIESTESSES else None
+    limit = "(the Priestess tokens in the box)"
+    tower = _count(f"{where}.ivory_tower", held.ivory_tower, at_most=in_box, limit=limit)
+    _only(f"{where}.ivory_tower", tower, PRIESTESSES, race, "Priestesses build an Ivory Tower")
+    if race != PRIESTESSES:
+        return tower
+    if tally.regions > 1:
+        raise ScoringInputError(
+            f"{where}.regions",
+            tally.regions,
+            f"Priestesses in decline keep only the Ivory Tower's region, not {tally.regions}",
+        )
+    if tower and not tally.regions:
+        raise ScoringInputError(
+            f"{where}.ivory_tower",
+            tower,
+            "the Priestesses hold no region, so no Ivory Tower stands (it was conquered)",
+        )
+    return tower
 
 
 def _races(inp: ScoringInput, catalog: Catalog) -> list[_Race]:
@@ -513,12 +842,16 @@ def score_turn(inp: ScoringInput, catalog: Catalog) -> TurnScore:
 
 
 def count_regions(regions: Iterable[HeldRegion]) -> QuickCount:
-    """The quick count that describes the same regions as a list of held regions."""
+    """The quick count that describes the same regions as a list of held regions.
+
+    Features and coastlines are counted on land regions only (a sea is never coastal).
+    """
     terrains: dict[Terrain, int] = {}
-    mines = magic = 0
+    mines = magic = coastal = 0
     for region in regions:
         terrains[region.terrain] = terrains.get(region.terrain, 0) + 1
         if not region.terrain.is_water:
             mines += Feature.MINE in region.features
             magic += Feature.MAGIC in region.features
-    return QuickCount(terrains, mines, magic)
+            coastal += region.coastal
+    return QuickCount(terrains, mines, magic, coastal)

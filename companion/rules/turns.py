@@ -34,6 +34,8 @@ class ThisTurn:
     picked_combo: bool = False
     declined: bool = False
     conquered: tuple[tuple[int, bool], ...] = ()  # (region, held tokens before)
+    attacked_active_race: bool = False  # took a region from another player's active race
+    abandoned: int = 0
     scored: bool = False
 
     @property
