@@ -156,8 +156,9 @@ class Session:
     def finish_redeployment(self) -> GameState:
         return self._act(RedeploymentFinished(self.state.track.seat))
 
-    def conquer(self, region: int, tokens: int | None = None) -> GameState:
-        return self._act(RegionConquered(self.state.track.seat, region, tokens))
+    def conquer(self, region: int, tokens: int | None = None, *,
+                mercenary_coin: bool = False) -> GameState:
+        return self._act(RegionConquered(self.state.track.seat, region, tokens, mercenary_coin))
 
     def abandon(self, region: int) -> GameState:
         return self._act(RegionAbandoned(self.state.track.seat, region))

@@ -286,3 +286,44 @@ def test_gypsies_score_the_regions_they_abandoned_this_turn() -> None:
     s.abandon(2)
     assert s.state.track.this_turn.abandoned == 1
     assert income(s.state).total == 1 + 1  # region 3, and the coin left in region 2
+
+
+CURSED_SET = ("base", "cursed", "be-not-afraid")
+
+
+def test_ransacking_takes_a_coin_from_the_player_whose_active_region_falls() -> None:
+    s = two_player(("Orcs", "Elves"), ("Hill", "Ransacking"), CURSED_SET)
+    s.conquer(2)
+    play_rest(s)
+    ann = s.state.players[0].coins
+    s.pick(0)  # Bob: Ransacking Elves (pays nothing, top row)
+    bob = s.state.players[1].coins
+    s.conquer(2)
+    assert (s.state.players[0].coins, s.state.players[1].coins) == (ann - 1, bob + 1)
+    total = sum(p.coins for p in s.state.players) + s.state.market.coins_on_rows
+    assert total == s.state.coins_issued
+
+
+def test_a_corrupt_race_takes_a_coin_from_whoever_conquers_its_active_region() -> None:
+    s = two_player(("Orcs", "Elves"), ("Corrupt", "Hill"), CURSED_SET)
+    s.conquer(2)
+    play_rest(s)
+    ann = s.state.players[0].coins
+    s.pick(0)
+    bob = s.state.players[1].coins
+    s.conquer(2)
+    assert (s.state.players[0].coins, s.state.players[1].coins) == (ann + 1, bob - 1)
+
+
+def test_a_mercenary_coin_goes_to_the_stash() -> None:
+    s = two_player(("Orcs",), ("Mercenary",), CURSED_SET)
+    s.conquer(4, mercenary_coin=True)
+    assert s.state.players[0].coins == 4 and s.state.coins_issued == 2 * 5 - 1
+    play_rest(s)
+    play_turn(s)
+    s.decline()
+    finish_scoring(s)
+    play_turn(s)
+    s.pick(0)
+    with pytest.raises(IllegalAction, match="only Mercenary races"):
+        s.conquer(2, mercenary_coin=True)

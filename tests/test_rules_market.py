@@ -148,3 +148,28 @@ def test_the_market_shows_fewer_than_six_only_when_the_stacks_run_dry() -> None:
     assert m.missing == 0
     m2 = m.return_banner("Orcs")
     assert m2.missing == 1 and m2.next_reveal() == Combo("Orcs", "P9")
+
+
+MINI = ("base", "cursed", "be-not-afraid")
+
+
+def test_skipping_a_cursed_combo_costs_three_coins_on_its_row() -> None:
+    s = session(races=("Orcs", "Elves", "Humans"), powers=("Cursed", "Hill", "Forest"),
+                expansions=MINI)
+    assert s.state.market.cost(1) == 3 and s.state.market.cost(2) == 4
+    s.pick(2)  # Forest Humans: 3 on the Cursed Orcs, 1 on the Hill Elves
+    assert s.state.players[0].coins == 1
+    assert [r.coins for r in s.state.market.rows[:2]] == [3, 1]
+    assert s.state.coins_issued == sum(p.coins for p in s.state.players) + 4
+
+
+def test_a_bypassed_homunculi_combo_gains_a_token_received_when_picked() -> None:
+    s = session(players=2, races=("Homunculi", "Elves", "Humans"),
+                powers=("Hill", "Forest", "Swamp"), expansions=MINI)
+    base = s.catalog.combo_tokens("Homunculi", "Hill")
+    play_turn(s, row=1)  # Ann bypasses the Hill Homunculi
+    assert s.state.market.rows[0].extra_tokens == 1
+    s.pick(0)  # Bob takes them
+    active = s.state.players[1].active
+    assert active is not None and active.tokens == base + 1
+    assert s.state.players[1].coins == 5 + 1

@@ -142,6 +142,7 @@ class RegionConquered:
     seat: int
     region: int
     tokens: int | None = None
+    mercenary_coin: bool = False  # a coin paid to the stash for 2 tokens less (Mercenary)
 
 
 @dataclass(frozen=True, slots=True)

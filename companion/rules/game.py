@@ -56,6 +56,9 @@ from companion.rules.players import STOUT, ActiveRace, Player
 from companion.rules.purse import pay
 from companion.rules.turns import Phase, ThisTurn, TurnTrack
 
+CORRUPT = "Corrupt"
+MERCENARY = "Mercenary"
+RANSACKING = "Ransacking"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 DEALING_MODES = ("app", "table")
@@ -273,11 +276,13 @@ def _pick(state: GameState, event: ComboPicked) -> GameState:
         )
     what = f"the {combo.name} in row {event.row + 1}"
     coins = pay(player.coins, cost, who=player.name, what=what)
-    market, _, found = market.pick(event.row)
+    market, taken = market.pick(event.row)
+    tokens = state.catalog.combo_tokens(combo.race, combo.power) + taken.extra_tokens
+    max_tokens = state.catalog.race(combo.race).max_tokens
     active = ActiveRace(combo.race, combo.power,
-                        tokens=state.catalog.combo_tokens(combo.race, combo.power),
+                        tokens=tokens if max_tokens is None else min(tokens, max_tokens),
                         picked_turn=state.track.turn)
-    player = replace(player, coins=coins + found, active=active)
+    player = replace(player, coins=coins + taken.coins, active=active)
     track = replace(state.track, phase=Phase.CONQUER,
                     this_turn=replace(state.track.this_turn, picked_combo=True))
     return replace(state, players=_with(state.players, player), market=market, track=track)
@@ -333,17 +338,39 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
         event.region, taken(before, Occupant(who.seat, who.race, False, event.tokens))
     )
     players, market = state.players, state.market
+    coins_issued = state.coins_issued
+    if event.mercenary_coin:
+        if who.power != MERCENARY:
+            raise IllegalAction("only Mercenary races spend a coin to conquer with fewer tokens")
+        payer = players[who.seat]
+        players = _with(players, replace(payer, coins=pay(
+            payer.coins, 1, who=payer.name, what="the Mercenary coin")))
+        coins_issued -= 1
     loser = before.occupant
     if loser is not None and loser.in_decline:
         victim, market, regions = vanish_if_gone(players[loser.seat], market, regions,
                                                  loser.race)
         players = _with(players, victim)
+    elif loser is not None and loser.seat != who.seat:
+        players = _conquest_coins(players, who.seat, loser.seat)
     this_turn = state.track.this_turn
     attacked = loser is not None and not loser.in_decline and loser.seat != who.seat
     track = replace(state.track, this_turn=replace(
         this_turn, conquered=(*this_turn.conquered, (event.region, before.non_empty)),
         attacked_active_race=this_turn.attacked_active_race or attacked))
-    return replace(state, regions=regions, players=players, market=market, track=track)
+    return replace(state, regions=regions, players=players, market=market, track=track,
+                   coins_issued=coins_issued)
+
+
+def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int) -> tuple[Player, ...]:
+    """Coins that change hands when an active region falls: Ransacking takes one from the
+    loser, a Corrupt loser takes one from the conqueror (nothing from an empty purse)."""
+    for power, payer, payee in ((RANSACKING, loser, winner), (CORRUPT, winner, loser)):
+        holder = players[winner if power == RANSACKING else loser]
+        if holder.active is not None and holder.active.power == power and players[payer].coins:
+            players = _with(players, replace(players[payer], coins=players[payer].coins - 1))
+            players = _with(players, replace(players[payee], coins=players[payee].coins + 1))
+    return players
 
 
 # Which active power or race places each marker, and how many the box holds.

@@ -2,7 +2,9 @@
 
 Invariants:
 - At most six combos are visible (`ROWS`); row 0 is the top of the column and is free,
-  and row k costs k coins, paid as one coin dropped on each of the k rows above it.
+  and row k costs one coin dropped on each of the k rows above it: k coins, except that
+  skipping a Cursed combo costs 3 coins on its row (Cursed!). A bypassed Homunculi combo
+  also gains a Homunculus token, received with the combo when it is picked.
 - Whoever picks a row takes the coins lying on it; the rows below slide up with their
   coins, and a new combo is revealed at the bottom from the tops of the two stacks.
 - Six combos show whenever the stacks allow: `missing` says how many reveals are owed.
@@ -23,6 +25,9 @@ from dataclasses import dataclass, replace
 from companion.rules.errors import IllegalAction
 
 ROWS = 6
+CURSED = "Cursed"
+CURSED_SKIP_COST = 3
+HOMUNCULI = "Homunculi"
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +48,16 @@ class Row:
 
     combo: Combo
     coins: int = 0
+    extra_tokens: int = 0  # Homunculus tokens added each time the combo was bypassed
+
+    @property
+    def skip_cost(self) -> int:
+        """The coins dropped on this row by a player who picks a row below it."""
+        return CURSED_SKIP_COST if self.combo.power == CURSED else 1
+
+    def bypassed(self) -> Row:
+        extra = self.extra_tokens + (self.combo.race == HOMUNCULI)
+        return replace(self, coins=self.coins + self.skip_cost, extra_tokens=extra)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +88,7 @@ class Market:
 
     def cost(self, row: int) -> int:
         self._check_row(row)
-        return row
+        return sum(r.skip_cost for r in self.rows[:row])
 
     def next_reveal(self) -> Combo | None:
         """The combo the app deals next, or None when none is owed or it cannot know."""
@@ -81,8 +96,8 @@ class Market:
             return None
         return Combo(self.race_stack[0], self.power_stack[0])
 
-    def pick(self, row: int) -> tuple[Market, Combo, int]:
-        """Take row `row`: the market after, the combo, and the coins lying on it.
+    def pick(self, row: int) -> tuple[Market, Row]:
+        """Take row `row`: the market after, and the row taken (with its coins and tokens).
 
         The cost (one coin on each row above) is added here; the caller takes it from the
         picker's purse.
@@ -92,9 +107,8 @@ class Market:
             raise IllegalAction(
                 f"the market is waiting for {self.missing} combo(s) to be revealed first"
             )
-        taken = self.rows[row]
-        above = tuple(replace(r, coins=r.coins + 1) for r in self.rows[:row])
-        return replace(self, rows=above + self.rows[row + 1 :]), taken.combo, taken.coins
+        above = tuple(r.bypassed() for r in self.rows[:row])
+        return replace(self, rows=above + self.rows[row + 1 :]), self.rows[row]
 
     def reveal(self, combo: Combo) -> Market:
         """Reveal `combo` in the lowest row."""

@@ -70,7 +70,8 @@ def public(state: GameState) -> PublicView:
     )
     rows = tuple(
         PublicRow(i, r.combo.race, r.combo.power,
-                  catalog.combo_tokens(r.combo.race, r.combo.power), i, r.coins)
+                  catalog.combo_tokens(r.combo.race, r.combo.power) + r.extra_tokens,
+                  state.market.cost(i), r.coins)
         for i, r in enumerate(state.market.rows)
     )
     return PublicView(
