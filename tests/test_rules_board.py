@@ -327,3 +327,10 @@ def test_a_mercenary_coin_goes_to_the_stash() -> None:
     s.pick(0)
     with pytest.raises(IllegalAction, match="only Mercenary races"):
         s.conquer(2, mercenary_coin=True)
+
+
+def test_a_region_conquered_this_turn_cannot_be_abandoned() -> None:
+    s = two_player(("Orcs",), ("Hill",))
+    s.conquer(2)
+    with pytest.raises(IllegalAction, match="conquered this turn"):
+        s.abandon(2)

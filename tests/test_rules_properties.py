@@ -85,8 +85,8 @@ def test_random_legal_play_keeps_coins_conserved_and_six_combos_showing(
         before = s.state
         try:
             move()
-        except IllegalAction:  # a move offered as legal must never be refused
-            raise AssertionError(f"legal move refused in {before.track}") from None
+        except IllegalAction as refused:  # a move offered as legal must never be refused
+            raise AssertionError(f"legal move refused ({refused}) in {before.track}") from None
         check_invariants(s.state)
     assert s.history is not None
     assert replay(s.history.log, s.catalog) == s.history

@@ -224,6 +224,11 @@ def apply(state: GameState, event: Event) -> GameState:
                 raise IllegalAction(
                     f"region {region} is not held by {state.current.name}'s active race"
                 )
+            if any(rid == region for rid, _ in state.track.this_turn.conquered):
+                raise IllegalAction(
+                    f"region {region} was conquered this turn; regions are abandoned before "
+                    "conquering, when the troops are readied"
+                )
             this_turn = state.track.this_turn
             track = replace(state.track,
                             this_turn=replace(this_turn, abandoned=this_turn.abandoned + 1))

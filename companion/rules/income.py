@@ -18,6 +18,8 @@ from companion.rules.scoring import (
     score_turn,
 )
 
+GYPSIES = "Gypsies"  # they leave a coin in each region they abandon
+
 
 def held_regions(
     state: GameState, seat: int, race: str, in_decline: bool
@@ -43,7 +45,7 @@ def scoring_input(state: GameState) -> ScoringInput:
             first_turn=player.active.picked_turn == track.turn,
             conquered_non_empty=track.this_turn.conquered_non_empty,
             fortresses=sum(1 for rid in ids if state.regions[rid].markers.fortress),
-            abandoned=track.this_turn.abandoned,
+            abandoned=track.this_turn.abandoned if race == GYPSIES else 0,
             attacked_active_race=track.this_turn.attacked_active_race,
         )
     declined = tuple(
