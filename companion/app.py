@@ -1,47 +1,106 @@
-"""The Kivy application: for now a placeholder screen that says what is coming.
+"""Starting the companion: the one place where the saved games, the session, the devices and
+the screens are put together.
 
-It loads ``kv/placeholder.kv`` and shows the product name and the database the companion
-would use. The table screens (``companion/ui`` + ``kv/``) replace it in a later release.
+`run_app` opens the saved-games file (recovering a damaged one and saying so), makes the
+session on it, offers the unfinished game for resuming, connects the die button and the
+sensor grid when there are any (and says on the home screen when there are not), and runs
+`TableApp`. Device callbacks reach the app through Kivy's clock, on the main thread.
 Importing this module imports Kivy; the command line imports it only when the app starts.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-# Kivy reads sys.argv as its own options unless told not to; ours belong to argparse.
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
-from kivy.app import App
-from kivy.config import Config
-from kivy.lang import Builder
-from kivy.properties import StringProperty
-from kivy.uix.widget import Widget
+from kivy.clock import Clock
+from kivy.config import Config as KivyConfig
 
-from companion.paths import kv_file
+from companion.session import Session
+from companion.store import Store
+from companion.store.errors import StoreError
+from companion.ui.app import TableApp
+from companion.ui.describe import resume_text
 
-TITLE = "Table Companion for Small World"
-
-
-class CompanionApp(App):  # type: ignore[misc]  # Kivy ships no type information
-    """The placeholder app; ``db_path`` is shown on screen through ``app.db_path`` in kv."""
-
-    db_path = StringProperty("")
-
-    def __init__(self, db_path: Path, **kwargs: object) -> None:
-        super().__init__(**kwargs)
-        self.title = TITLE
-        self.db_path = str(db_path)
-
-    def build(self) -> Widget:
-        root: Widget = Builder.load_file(str(kv_file("placeholder.kv")))
-        return root
+ROLL_LOCKOUT = 1.2
+"""Seconds the die button is ignored after a press: the roll animation and a margin."""
 
 
-def run_app(db_path: Path, *, fullscreen: bool = False) -> None:
+@dataclass
+class Devices:
+    """The devices that could be opened, and what the home screen says about them."""
+
+    die_status: str = "Die button: none (roll on screen)"
+    grid_status: str = "Sensor grid: not used (tap the map)"
+    opened: list[Any] = field(default_factory=list)
+
+    def close(self) -> None:
+        for device in self.opened:
+            device.close()
+
+
+def open_die_button(app: TableApp, pin: int | None, devices: Devices) -> None:
+    """The die button on `pin`, pressing the on-screen die; absent hardware is no error."""
+    if pin is None:
+        return
+    from hardware.button import ButtonUnavailable, DieButton
+
+    def pressed() -> None:
+        button.lock_out(ROLL_LOCKOUT)
+        app.die_button_pressed()
+
+    try:
+        button = DieButton(pin, on_press=pressed, schedule=Clock.schedule_once)
+    except ButtonUnavailable:
+        devices.die_status = f"Die button: none on GPIO{pin} (roll on screen)"
+        return
+    devices.opened.append(button)
+    devices.die_status = f"Die button: ready on GPIO{pin}"
+
+
+def open_store(path: Path) -> tuple[Store, str | None]:
+    """The saved games, and a message when a damaged file had to be set aside."""
+    store = Store.open(path)
+    return store, store.recovery.message if store.recovery is not None else None
+
+
+def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = None) -> None:
     """Open the app's window and run until it is closed."""
     if fullscreen:
         # Must be set before the window exists, which App.run() creates.
-        Config.set("graphics", "fullscreen", "auto")
-    CompanionApp(db_path=db_path).run()
+        KivyConfig.set("graphics", "fullscreen", "auto")
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        store, recovered = open_store(db_path)
+    except StoreError as refused:
+        store, recovered = None, str(refused)
+    session = Session(store=store)
+    app = TableApp(session)
+    devices = Devices()
+
+    def resume() -> None:
+        if session.resume() is not None:
+            app.use_session(session)
+            app.set_resume(None)
+
+    def started(_app: Any) -> None:
+        app.ctx.on_resume = resume
+        if store is not None and (game_id := store.unfinished_game()) is not None:
+            app.set_resume(resume_text(store.load_history(game_id).state))
+        open_die_button(app, die_pin, devices)
+        home = app.presenters["home"]
+        home.die_status, home.grid_status = devices.die_status, devices.grid_status
+        if recovered:
+            app.ctx.notices.tell(recovered, "Saved games")
+
+    app.bind(on_start=started)
+    try:
+        app.run()
+    finally:
+        devices.close()
+        if store is not None:
+            store.close()

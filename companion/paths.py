@@ -51,7 +51,7 @@ def kv_dir() -> Path:
 
 
 def kv_file(name: str) -> Path:
-    """The shipped Kivy layout file ``name``, e.g. ``kv_file("placeholder.kv")``."""
+    """The shipped Kivy layout file ``name``, e.g. ``kv_file("table.kv")``."""
     return _file_in("companion.kv", name)
 
 

@@ -35,7 +35,7 @@ def started_apps(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     started: list[dict[str, Any]] = []
     fake = types.ModuleType("companion.app")
 
-    def run_app(db_path: Path, *, fullscreen: bool = False) -> None:
+    def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = None) -> None:
         started.append({"db_path": db_path, "fullscreen": fullscreen})
 
     fake.run_app = run_app  # type: ignore[attr-defined]

@@ -126,7 +126,7 @@ def test_the_wheel_ships_every_python_package_in_the_tree(wheel_names: set[str])
 
 def test_the_wheel_ships_every_kv_file(wheel_names: set[str]) -> None:
     kv_files = sorted((ROOT / "kv").rglob("*.kv"))
-    assert ROOT / "kv" / "placeholder.kv" in kv_files
+    assert ROOT / "kv" / "table.kv" in kv_files
     for kv in kv_files:
         assert f"companion/kv/{kv.relative_to(ROOT / 'kv').as_posix()}" in wheel_names
 
@@ -162,7 +162,7 @@ def test_the_installed_package_finds_its_kv_and_data_files(installed: Path, tmp_
         "import json, sys, companion, companion.paths as p\n"
         "print(json.dumps({\n"
         "    'package': companion.__file__,\n"
-        "    'kv': str(p.kv_file('placeholder.kv')),\n"
+        "    'kv': str(p.kv_file('table.kv')),\n"
         "    'data_dir': str(p.data_dir()),\n"
         "    'data': str(p.data_file(sys.argv[1])) if sys.argv[1] else '',\n"
         "    'version': companion.__version__,\n"
@@ -177,7 +177,7 @@ def test_the_installed_package_finds_its_kv_and_data_files(installed: Path, tmp_
     for key in ("package", "kv", "data_dir"):
         assert Path(found[key]).is_relative_to(installed), (key, found[key])
         assert not Path(found[key]).is_relative_to(ROOT), (key, found[key])
-    assert Path(found["kv"]).read_text() == (ROOT / "kv" / "placeholder.kv").read_text()
+    assert Path(found["kv"]).read_text() == (ROOT / "kv" / "table.kv").read_text()
     assert Path(found["data_dir"]).is_dir()
     if data_name:
         assert Path(found["data"]).read_bytes() == (data_root / data_name).read_bytes()
@@ -217,5 +217,5 @@ def test_a_layout_that_is_not_shipped_is_named_in_the_error() -> None:
 
 
 def test_kv_and_data_resolve_to_the_source_tree_in_an_editable_install() -> None:
-    assert paths.kv_file("placeholder.kv") == ROOT / "kv" / "placeholder.kv"
+    assert paths.kv_file("table.kv") == ROOT / "kv" / "table.kv"
     assert paths.data_dir() == ROOT / "companion" / "data"

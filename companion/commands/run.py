@@ -8,6 +8,8 @@ from pathlib import Path
 from companion.commands import Command
 from companion.paths import default_db_path
 
+DEFAULT_DIE_PIN = 17  # the die button's GPIO pin (BCM numbering), as in hardware/README.md
+
 
 def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -29,7 +31,7 @@ def _run(args: argparse.Namespace) -> int:
     # fast and never opens a window.
     from companion.app import run_app
 
-    run_app(db_path=args.db, fullscreen=args.fullscreen)
+    run_app(db_path=args.db, fullscreen=args.fullscreen, die_pin=DEFAULT_DIE_PIN)
     return 0
 
 

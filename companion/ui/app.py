@@ -1,0 +1,173 @@
+"""`TableApp`: the Kivy app of the table companion. Small on purpose.
+
+It loads the kv files, makes one presenter and one screen per screen name, keeps the
+ScreenManager on the navigator's `current`, shows the presenters' notices as dialogs, and
+hands every state the session publishes to every presenter. All game decisions are the
+session's and the rules'; all words are the presenters'.
+
+Hooks for the rest of the program:
+- `TableApp(session=...)`: play an existing session (e.g. one the store resumed);
+  `use_session` swaps it later.
+- `on_resume` / `set_resume(text)`: what the home screen's Resume button does and says.
+- `die_button_pressed()`: the hardware die button; call it on the UI thread
+  (`Clock.schedule_once(lambda dt: app.die_button_pressed())` from a device thread).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+
+from kivy.app import App
+from kivy.lang import Builder
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.widget import Widget
+
+from companion.paths import kv_file
+from companion.rules.game import GameState
+from companion.session import Session
+from companion.ui.presenters.base import Choice, Context, Question
+from companion.ui.presenters.die import DiePresenter
+from companion.ui.presenters.game_end import GameEndPresenter
+from companion.ui.presenters.home import HomePresenter
+from companion.ui.presenters.map import MapPresenter
+from companion.ui.presenters.market import MarketPresenter
+from companion.ui.presenters.new_game import NewGamePresenter
+from companion.ui.presenters.scoring import ScoringPresenter
+from companion.ui.presenters.settings import SettingsPresenter
+from companion.ui.presenters.table import TablePresenter
+from companion.ui.screens.die import DieScreen
+from companion.ui.screens.game_end import GameEndScreen
+from companion.ui.screens.home import HomeScreen
+from companion.ui.screens.map import MapScreen
+from companion.ui.screens.market import MarketScreen
+from companion.ui.screens.new_game import NewGameScreen
+from companion.ui.screens.scoring import ScoringScreen
+from companion.ui.screens.settings import SettingsScreen
+from companion.ui.screens.table import TableScreen
+from companion.ui.widgets import ChoiceDialog, ConfirmDialog, MessageDialog
+
+TITLE = "Table Companion for Small World"
+
+KV_FILES = ("widgets.kv", "home.kv", "new_game.kv", "table.kv", "market.kv", "map.kv",
+            "scoring.kv", "die.kv", "game_end.kv", "settings.kv")
+"""The app's layouts, shared widgets first."""
+
+SCREENS: dict[str, tuple[type, type]] = {
+    "home": (HomePresenter, HomeScreen),
+    "new_game": (NewGamePresenter, NewGameScreen),
+    "table": (TablePresenter, TableScreen),
+    "market": (MarketPresenter, MarketScreen),
+    "map": (MapPresenter, MapScreen),
+    "scoring": (ScoringPresenter, ScoringScreen),
+    "die": (DiePresenter, DieScreen),
+    "game_end": (GameEndPresenter, GameEndScreen),
+    "settings": (SettingsPresenter, SettingsScreen),
+}
+
+PLAYING = ("table", "market", "map", "scoring", "die")
+"""Screens that give way to the game end when the last turn ends."""
+
+
+def load_kv() -> None:
+    """Load every kv file once per process (loading one twice would double its rules)."""
+    for name in KV_FILES:
+        path = str(kv_file(name))
+        if path not in Builder.files:
+            Builder.load_file(path)
+
+
+class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
+    """The table companion's app: a ScreenManager over the presenters."""
+
+    def __init__(self, session: Session | None = None, *,
+                 on_resume: Callable[[], None] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.title = TITLE
+        self.ctx = Context(session=session or Session(), on_resume=on_resume)
+        self.presenters: dict[str, Any] = {}
+        self.screens: dict[str, Any] = {}
+        self.manager: ScreenManager | None = None
+        self.dialogs: list[Any] = []
+        """Dialogs opened so far that are still open (tests read it)."""
+
+    # -- building --------------------------------------------------------------------------
+    def build(self) -> Widget:
+        load_kv()
+        ctx = self.ctx
+        for name, (presenter_cls, _) in SCREENS.items():
+            self.presenters[name] = presenter_cls(ctx)
+        ctx.presenters.update(self.presenters)
+        manager = ScreenManager(transition=NoTransition())
+        for name, (_, screen_cls) in SCREENS.items():
+            screen = screen_cls(self.presenters[name], name=name)
+            self.screens[name] = screen
+            manager.add_widget(screen)
+        manager.current = ctx.nav.current
+        ctx.nav.fbind("current", self._navigate)
+        ctx.notices.fbind("on_message", self._message)
+        ctx.notices.fbind("on_question", self._question)
+        ctx.notices.fbind("on_choice", self._choice)
+        self.manager = manager
+        ctx.session.subscribe(self._published)
+        self._published(None)
+        return manager
+
+    # -- the rest of the program's hooks -----------------------------------------------------
+    @property
+    def session(self) -> Session:
+        return self.ctx.session
+
+    def use_session(self, session: Session, screen: str | None = None) -> None:
+        """Play `session` from now on (a resumed game); shows `screen` or the table."""
+        self.ctx.session = session
+        session.subscribe(self._published)
+        self._published(None)
+        if screen is not None:
+            self.ctx.nav.go(screen)
+        elif session.history is not None:
+            self.ctx.nav.go("game_end" if session.state.is_over else "table")
+
+    def set_resume(self, text: str | None) -> None:
+        """What the home screen's Resume button says (None: nothing to resume)."""
+        home = self.presenters["home"]
+        home.can_resume = text is not None
+        home.resume_text = text or "Resume a saved game"
+
+    def die_button_pressed(self) -> None:
+        """The hardware die button was pressed (on the UI thread)."""
+        self.presenters["die"].roll_from_button()
+
+    # -- plumbing ----------------------------------------------------------------------------
+    def _published(self, _state: GameState | None, *_args: Any) -> None:
+        session = self.ctx.session
+        state = session.history.state if session.history is not None else None
+        for presenter in self.presenters.values():
+            presenter.update(state)
+        if state is not None and state.is_over and self.ctx.nav.current in PLAYING:
+            self.ctx.nav.go("game_end")
+
+    def _navigate(self, _nav: Any, name: str) -> None:
+        if self.manager is not None and self.manager.current != name:
+            self.manager.current = name
+
+    def _track(self, dialog: Any) -> Any:
+        self.dialogs.append(dialog)
+        dialog.bind(on_dismiss=lambda d: self.dialogs.remove(d) if d in self.dialogs else None)
+        dialog.open()
+        return dialog
+
+    def _message(self, _notices: Any, title: str, text: str) -> None:
+        self._track(MessageDialog(title=title, text=text))
+
+    def _question(self, _notices: Any, question: Question) -> None:
+        self._track(ConfirmDialog(on_yes=question.on_yes, title=question.title,
+                                  text=question.text, yes_text=question.yes,
+                                  no_text=question.no, yes_kind=question.kind))
+
+    def _choice(self, _notices: Any, choice: Choice) -> None:
+        self._track(ChoiceDialog(on_choice=choice.on_choice, choices=choice.choices,
+                                 title=choice.title, text=choice.text))

@@ -1,0 +1,135 @@
+"""Plain words for what happened and what comes next, for the screens.
+
+`step_text` names one step of events the way a player would say it ("Ann picking the
+Flying Ratmen"), so the undo button can say what it takes back. `phase_hint` says what the
+player whose turn it is does now. No text here carries a purse total: a step's coins are
+income or a correction, which everybody at the table sees anyway.
+
+Pure: no Kivy import; reads only events and names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.rules.events import (
+    BadgesReshuffled,
+    CoinsAdjusted,
+    ComboPicked,
+    ComboRevealed,
+    ConquestsFinished,
+    DieRolled,
+    Event,
+    GameCreated,
+    MarkerPlaced,
+    MarkerRemoved,
+    RaceDeclined,
+    RedeploymentFinished,
+    RegionAbandoned,
+    RegionConquered,
+    RegionSet,
+    StepUndone,
+    TurnEnded,
+    TurnScored,
+)
+from companion.rules.game import GameState
+from companion.rules.turns import Phase
+
+MARKER_NAMES = {
+    "fortress": "a Fortress",
+    "troll_lair": "a Troll's Lair",
+    "encampment": "an Encampment",
+    "hole_in_the_ground": "a Hole-in-the-Ground",
+    "hero": "a Hero",
+    "dragon": "the Dragon",
+}
+
+
+def marker_name(marker: str) -> str:
+    return MARKER_NAMES.get(marker, marker.replace("_", " "))
+
+
+def coins(n: int) -> str:
+    return f"{n} coin" if n == 1 else f"{n} coins"
+
+
+def tokens(n: int) -> str:
+    return f"{n} token" if n == 1 else f"{n} tokens"
+
+
+def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | None = None) -> str:
+    """One event in words; `names` are the players' names by seat."""
+
+    def who(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+    race = (race_of or {}).get
+    match event:
+        case ComboPicked(seat=seat, race=r, power=p):
+            return f"{who(seat)} picking the {p} {r}"
+        case ComboRevealed(race=r, power=p):
+            return f"revealing the {p} {r}"
+        case RaceDeclined(seat=seat):
+            declined = race(seat)
+            return (f"{who(seat)} putting the {declined} in decline" if declined
+                    else f"{who(seat)} going into decline")
+        case ConquestsFinished(seat=seat):
+            return f"{who(seat)} finishing conquests"
+        case RedeploymentFinished(seat=seat):
+            return f"{who(seat)} finishing the redeployment"
+        case TurnScored(seat=seat, coins=n):
+            return f"{who(seat)} scoring {coins(n)} for the turn"
+        case CoinsAdjusted(seat=seat, delta=d, reason=why):
+            sign = "+" if d >= 0 else "-"
+            return f"the coin correction for {who(seat)} ({sign}{abs(d)}: {why})"
+        case DieRolled(seat=seat, face=face):
+            return f"{who(seat)}'s die roll ({face})"
+        case TurnEnded(seat=seat):
+            return f"{who(seat)} ending the turn"
+        case RegionConquered(seat=seat, region=region):
+            return f"{who(seat)} taking region {region}"
+        case RegionAbandoned(seat=seat, region=region):
+            return f"{who(seat)} leaving region {region}"
+        case MarkerPlaced(seat=seat, region=region, marker=m):
+            return f"{who(seat)} placing {marker_name(m)} in region {region}"
+        case MarkerRemoved(seat=seat, region=region, marker=m):
+            return f"{who(seat)} removing {marker_name(m)} from region {region}"
+        case RegionSet(region=region):
+            return f"the correction of region {region}"
+        case BadgesReshuffled():
+            return "the reshuffle of the badges"
+        case GameCreated():
+            return "the start of the game"
+        case StepUndone():
+            return "an undo"
+    return "the last action"
+
+
+def step_text(step: Sequence[Event], names: Sequence[str],
+              race_of: dict[int, str] | None = None) -> str:
+    """A step in words: its first event names the player's intent (reveals follow it)."""
+    if not step:
+        return "nothing"
+    return event_text(step[0], names, race_of)
+
+
+PHASE_HINTS: dict[Phase, str] = {
+    Phase.PICK_COMBO: "Pick a race and power from the market.",
+    Phase.CONQUER: "Conquer regions: tap them on the map. Then finish conquering.",
+    Phase.REDEPLOY: "Move your tokens between your regions, then finish the redeployment.",
+    Phase.SCORE: "Score the turn: one coin per region, plus bonuses.",
+    Phase.FINISHED: "The turn is scored. End the turn to pass to the next player.",
+    Phase.GAME_OVER: "The game is over. Reveal the coins.",
+}
+
+
+def phase_hint(phase: Phase) -> str:
+    return PHASE_HINTS.get(phase, "")
+
+
+def resume_text(state: GameState) -> str:
+    """The home screen's offer to go on with a saved game: who, which turn, whose turn."""
+    names = [p.name for p in state.players]
+    who = ", ".join(names[:-1]) + f" and {names[-1]}"
+    return (f"Resume {who}: turn {state.track.turn} of {state.track.turns}, "
+            f"{state.current.name}'s turn")

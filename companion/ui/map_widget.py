@@ -1,0 +1,731 @@
+"""`BoardMap`: the printed board drawn so the players recognise it, and tapped to pick a region.
+
+Concept: each region is the cell `companion.ui.map_geometry` grows around its printed
+position, filled with its terrain's colour and outlined. On top, from what `regions`
+(a `BoardState`) says lies there: a ring just inside the cell and a disc with the token
+count in the holder's colour (a race in decline: a pale ring and a grey disc ringed in the
+player's colour), a Lost Tribe token, and the printed features and the markers as small
+drawn symbols (no emoji, no font glyphs; `legend()` names them and `SymbolIcon` draws one
+for a legend). The region's id is written at its label anchor in Kivy's bundled Roboto.
+
+Invariants:
+
+- the widget draws only when a property, its position or its size changes (one
+  `Clock.create_trigger` per change burst; no interval, no animation): idle is idle;
+- the board keeps its aspect ratio (letterboxed in the widget, see `map_geometry.fit`);
+- a tap (touch down and up in the same cell) dispatches `on_region_tap(region_id)`; a touch
+  outside every cell is not consumed;
+- no game rule lives here: the screen decides what `highlight` and `selected` mean.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import (
+    Color,
+    Ellipse,
+    InstructionGroup,
+    Line,
+    Mesh,
+    Rectangle,
+)
+from kivy.metrics import sp
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    NumericProperty,
+    ObjectProperty,
+    OptionProperty,
+    StringProperty,
+)
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from companion.rules.board import BoardState, Markers, RegionState
+from companion.rules.maps import Board, Feature, Terrain
+from companion.ui import map_geometry as mg
+
+RGBA = tuple[float, float, float, float]
+
+TERRAIN_COLOURS: dict[Terrain, RGBA] = {
+    Terrain.FARMLAND: (0.91, 0.85, 0.55, 1),
+    Terrain.HILL: (0.66, 0.79, 0.44, 1),
+    Terrain.FOREST: (0.30, 0.55, 0.33, 1),
+    Terrain.SWAMP: (0.58, 0.52, 0.36, 1),
+    Terrain.MOUNTAIN: (0.73, 0.72, 0.71, 1),
+    Terrain.SEA: (0.27, 0.52, 0.80, 1),
+    Terrain.LAKE: (0.45, 0.70, 0.90, 1),
+}
+"""A calm palette: light land, darker forest, water clearly blue (lakes lighter than seas)."""
+
+TERRAIN_NAMES: dict[Terrain, str] = {
+    Terrain.FARMLAND: "Farmland",
+    Terrain.HILL: "Hill",
+    Terrain.FOREST: "Forest",
+    Terrain.SWAMP: "Swamp",
+    Terrain.MOUNTAIN: "Mountain",
+    Terrain.SEA: "Sea",
+    Terrain.LAKE: "Lake",
+}
+
+BORDER_COLOUR: RGBA = (0.16, 0.14, 0.12, 1)
+SELECTED_COLOUR: RGBA = (1.0, 0.85, 0.10, 1)
+TEXT_COLOUR: RGBA = (0.08, 0.07, 0.06, 1)
+HALO_COLOUR: RGBA = (1.0, 1.0, 0.97, 1)
+DECLINED_FILL: RGBA = (0.55, 0.55, 0.55, 1)
+FALLBACK_PLAYER: RGBA = (0.85, 0.85, 0.85, 1)
+
+SYMBOLS: tuple[tuple[str, str], ...] = (
+    ("mine", "Mine"),
+    ("magic", "Magic Source"),
+    ("cavern", "Cavern"),
+    ("lost_tribe", "Lost Tribe"),
+    ("mountain", "Mountain"),
+    ("fortress", "Fortress"),
+    ("troll_lair", "Troll's Lair"),
+    ("encampment", "Encampment (a number: how many)"),
+    ("hole_in_the_ground", "Hole-in-the-Ground"),
+    ("hero", "Hero"),
+    ("dragon", "Dragon"),
+)
+"""Every symbol the map draws, with the name a legend shows, in drawing order."""
+
+HOLDER_LEGEND: tuple[tuple[str, str], ...] = (
+    ("active", "Active race: ring and disc in the player's colour; the number is its tokens"),
+    ("declined", "Race in decline: pale ring, grey disc ringed in the player's colour"),
+)
+
+
+def legend() -> list[tuple[str, str]]:
+    """(symbol key, text) for everything drawn on a region, for a legend on the screen."""
+    return [*SYMBOLS, *HOLDER_LEGEND]
+
+
+def terrain_legend() -> list[tuple[RGBA, str]]:
+    """(colour, name) of every terrain."""
+    return [(TERRAIN_COLOURS[t], TERRAIN_NAMES[t]) for t in Terrain]
+
+
+def region_symbols(
+    board: Board, region_id: int, state: RegionState | None
+) -> list[tuple[str, int]]:
+    """The symbols drawn in a region, as (key, count), in `SYMBOLS` order (no holder disc)."""
+    region = board.regions[region_id]
+    markers = state.markers if state is not None else Markers(
+        mountain=region.terrain is Terrain.MOUNTAIN
+    )
+    present: dict[str, int] = {
+        "mine": int(Feature.MINE in region.features),
+        "magic": int(Feature.MAGIC in region.features),
+        "cavern": int(Feature.CAVERN in region.features),
+        "mountain": int(markers.mountain),
+        "fortress": int(markers.fortress),
+        "troll_lair": int(markers.troll_lair),
+        "encampment": markers.encampments,
+        "hole_in_the_ground": int(markers.hole_in_the_ground),
+        "hero": int(markers.hero),
+        "dragon": int(markers.dragon),
+    }
+    return [(key, present[key]) for key, _ in SYMBOLS if present.get(key, 0) > 0]
+
+
+# --- drawing primitives ----------------------------------------------------------------
+
+
+def _fan(group: InstructionGroup, points: Sequence[tuple[float, float]],
+         centre: tuple[float, float] | None = None) -> None:
+    """Fill a polygon that is star-shaped from `centre` (convex: any inner point) as a fan."""
+    if len(points) < 3:
+        return
+    cx, cy = centre if centre is not None else (
+        sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
+    )
+    vertices = [cx, cy, 0.0, 0.0]
+    for x, y in [*points, points[0]]:
+        vertices += [x, y, 0.0, 0.0]
+    group.add(Mesh(vertices=vertices, indices=list(range(len(vertices) // 4)),
+                   mode="triangle_fan"))
+
+
+def _outline(group: InstructionGroup, points: Sequence[tuple[float, float]], width: float,
+             rgba: RGBA = BORDER_COLOUR) -> None:
+    group.add(Color(*rgba))
+    group.add(Line(points=[c for p in points for c in p], close=True, width=width,
+                   joint="round"))
+
+
+def _disc(group: InstructionGroup, cx: float, cy: float, r: float, rgba: RGBA) -> None:
+    group.add(Color(*rgba))
+    group.add(Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r)))
+
+
+def _ring(group: InstructionGroup, cx: float, cy: float, r: float, width: float,
+          rgba: RGBA) -> None:
+    group.add(Color(*rgba))
+    group.add(Line(circle=(cx, cy, r), width=width))
+
+
+def _shape(group: InstructionGroup, unit: Sequence[tuple[float, float]], cx: float, cy: float,
+           s: float, fill: RGBA, line: float = 1.0) -> None:
+    """A polygon given in a -1..1 box (y up), filled and outlined, scaled by `s` around (cx, cy)."""
+    points = [(cx + x * s, cy + y * s) for x, y in unit]
+    group.add(Color(*fill))
+    _fan(group, points, (cx, cy))
+    _outline(group, points, line)
+
+
+def _star(points: int, outer: float, inner: float, turn: float = 0.0) -> list[tuple[float, float]]:
+    found = []
+    for k in range(points * 2):
+        r = outer if k % 2 == 0 else inner
+        a = math.pi / 2 + turn + k * math.pi / points
+        found.append((r * math.cos(a), r * math.sin(a)))
+    return found
+
+
+def draw_symbol(group: InstructionGroup, key: str, cx: float, cy: float, size: float) -> None:
+    """Draw symbol `key` (see `SYMBOLS`) centred on (cx, cy) in a `size` pixel square."""
+    s = size / 2
+    painter = _PAINTERS.get(key)
+    if painter is None:
+        raise KeyError(f"no symbol named {key!r}; known: {', '.join(_PAINTERS)}")
+    painter(group, cx, cy, s)
+
+
+def _paint_mine(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # two crossed pickaxes on a pale tile
+    _shape(g, [(-1, -1), (1, -1), (1, 1), (-1, 1)], cx, cy, s * 0.95, (0.93, 0.86, 0.70, 1))
+    g.add(Color(0.35, 0.22, 0.10, 1))
+    w = max(1.2, s * 0.16)
+    g.add(Line(points=[cx - s * 0.65, cy - s * 0.65, cx + s * 0.55, cy + s * 0.55], width=w))
+    g.add(Line(points=[cx + s * 0.65, cy - s * 0.65, cx - s * 0.55, cy + s * 0.55], width=w))
+    g.add(Color(0.25, 0.25, 0.28, 1))
+    g.add(Line(points=[cx + s * 0.15, cy + s * 0.80, cx + s * 0.70, cy + s * 0.70,
+                       cx + s * 0.80, cy + s * 0.15], width=w))
+    g.add(Line(points=[cx - s * 0.15, cy + s * 0.80, cx - s * 0.70, cy + s * 0.70,
+                       cx - s * 0.80, cy + s * 0.15], width=w))
+
+
+def _paint_magic(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a violet four-pointed sparkle
+    _shape(g, _star(4, 1.0, 0.38), cx, cy, s, (0.62, 0.36, 0.90, 1))
+    _disc(g, cx, cy, s * 0.18, (1, 1, 1, 1))
+
+
+def _paint_cavern(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a grey rock arch around a black opening
+    arch = [(math.cos(a), -0.8 + math.sin(a) * 1.6) for a in (k * math.pi / 10 for k in range(11))]
+    _shape(g, arch, cx, cy - s * 0.05, s, (0.55, 0.52, 0.50, 1))
+    mouth = [(math.cos(a) * 0.5, -0.8 + math.sin(a) * 0.9)
+             for a in (k * math.pi / 8 for k in range(9))]
+    g.add(Color(0.05, 0.05, 0.05, 1))
+    _fan(g, [(cx + x * s, cy - s * 0.05 + y * s) for x, y in mouth],
+         (cx, cy - s * 0.05 - s * 0.6))
+
+
+def _paint_lost_tribe(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a stone-coloured hexagon with a dark dot (the tribe's token)
+    hexagon = [(math.cos(a), math.sin(a)) for a in (k * math.pi / 3 for k in range(6))]
+    _shape(g, hexagon, cx, cy, s, (0.86, 0.80, 0.66, 1))
+    _disc(g, cx, cy, s * 0.32, (0.40, 0.30, 0.20, 1))
+
+
+def _paint_mountain(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a grey peak with a white snowcap
+    _shape(g, [(-1, -0.8), (1, -0.8), (0, 0.95)], cx, cy, s, (0.45, 0.42, 0.42, 1))
+    g.add(Color(1, 1, 1, 1))
+    _fan(g, [(cx - s * 0.36, cy + s * 0.32), (cx + s * 0.36, cy + s * 0.32), (cx, cy + s * 0.9)])
+
+
+def _paint_fortress(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a crenellated tower
+    fill = (0.40, 0.42, 0.50, 1)
+    _shape(g, [(-0.75, -1), (0.75, -1), (0.75, 0.45), (-0.75, 0.45)], cx, cy, s, fill)
+    for x0 in (-0.75, -0.15, 0.45):
+        _shape(g, [(x0, 0.45), (x0 + 0.3, 0.45), (x0 + 0.3, 0.95), (x0, 0.95)], cx, cy, s, fill)
+    g.add(Color(0.08, 0.08, 0.10, 1))
+    g.add(Rectangle(pos=(cx - s * 0.2, cy - s), size=(s * 0.4, s * 0.7)))
+
+
+def _paint_troll_lair(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a mossy green boulder with white fangs
+    blob = [(math.cos(a) * 1.0, math.sin(a) * 0.85) for a in (k * math.pi / 8 for k in range(16))]
+    _shape(g, blob, cx, cy, s, (0.30, 0.45, 0.20, 1))
+    g.add(Color(1, 1, 1, 1))
+    for x0 in (-0.5, -0.1, 0.3):
+        _fan(g, [(cx + x0 * s, cy + s * 0.2), (cx + (x0 + 0.3) * s, cy + s * 0.2),
+                 (cx + (x0 + 0.15) * s, cy - s * 0.4)])
+
+
+def _paint_encampment(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a cream tent with a dark door
+    _shape(g, [(-1, -0.85), (1, -0.85), (0, 0.95)], cx, cy, s, (0.97, 0.93, 0.80, 1))
+    g.add(Color(0.55, 0.10, 0.10, 1))
+    _fan(g, [(cx - s * 0.28, cy - s * 0.85), (cx + s * 0.28, cy - s * 0.85), (cx, cy + s * 0.1)])
+
+
+def _paint_hole(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a black pit with a brown rim
+    g.add(Color(0.50, 0.33, 0.18, 1))
+    g.add(Ellipse(pos=(cx - s, cy - s * 0.62), size=(2 * s, s * 1.24)))
+    g.add(Color(0.02, 0.02, 0.02, 1))
+    g.add(Ellipse(pos=(cx - s * 0.72, cy - s * 0.40), size=(s * 1.44, s * 0.80)))
+
+
+def _paint_hero(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a golden shield
+    shield = [(-0.85, 0.9), (0.85, 0.9), (0.85, 0.0), (0.0, -1.0), (-0.85, 0.0)]
+    _shape(g, shield, cx, cy, s, (0.95, 0.75, 0.15, 1))
+    g.add(Color(0.60, 0.35, 0.05, 1))
+    g.add(Line(points=[cx, cy + s * 0.75, cx, cy - s * 0.7], width=max(1.0, s * 0.12)))
+
+
+def _paint_dragon(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a red three-tongued flame
+    flame = [(0.0, -1.0), (0.8, -0.45), (0.9, 0.3), (0.55, 0.0), (0.45, 0.6), (0.15, 0.25),
+             (0.0, 1.0), (-0.15, 0.25), (-0.45, 0.6), (-0.55, 0.0), (-0.9, 0.3), (-0.8, -0.45)]
+    _shape(g, flame, cx, cy - s * 0.1 + s * 0.1, s, (0.88, 0.18, 0.12, 1))
+    g.add(Color(1.0, 0.80, 0.20, 1))
+    _fan(g, [(cx - s * 0.3, cy - s * 0.6), (cx + s * 0.3, cy - s * 0.6), (cx, cy + s * 0.05)])
+
+
+def _paint_active(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    _holder_disc(g, cx, cy, s, (0.80, 0.20, 0.20, 1), in_decline=False)
+
+
+def _paint_declined(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    _holder_disc(g, cx, cy, s, (0.80, 0.20, 0.20, 1), in_decline=True)
+
+
+_PAINTERS: dict[str, Callable[[InstructionGroup, float, float, float], None]] = {
+    "mine": _paint_mine,
+    "magic": _paint_magic,
+    "cavern": _paint_cavern,
+    "lost_tribe": _paint_lost_tribe,
+    "mountain": _paint_mountain,
+    "fortress": _paint_fortress,
+    "troll_lair": _paint_troll_lair,
+    "encampment": _paint_encampment,
+    "hole_in_the_ground": _paint_hole,
+    "hero": _paint_hero,
+    "dragon": _paint_dragon,
+    "active": _paint_active,
+    "declined": _paint_declined,
+}
+
+
+def _holder_disc(g: InstructionGroup, cx: float, cy: float, r: float, colour: RGBA,
+                 *, in_decline: bool) -> None:
+    if in_decline:
+        _disc(g, cx, cy, r, DECLINED_FILL)
+        _ring(g, cx, cy, r - max(1.5, r * 0.14), max(1.5, r * 0.14), colour)
+        _ring(g, cx, cy, r, 1.0, BORDER_COLOUR)
+    else:
+        _disc(g, cx, cy, r, colour)
+        _ring(g, cx, cy, r, 1.2, BORDER_COLOUR)
+
+
+def _lighter(rgba: RGBA, amount: float) -> RGBA:
+    r, g, b, a = rgba
+    return (r + (1 - r) * amount, g + (1 - g) * amount, b + (1 - b) * amount, a)
+
+
+def _darker(rgba: RGBA, amount: float) -> RGBA:
+    r, g, b, a = rgba
+    return (r * (1 - amount), g * (1 - amount), b * (1 - amount), a)
+
+
+def _luminance(rgba: RGBA) -> float:
+    r, g, b, _ = rgba
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+_TEXTURES: dict[tuple[str, int, RGBA, RGBA], Any] = {}
+
+
+def _text_texture(text: str, size: int, colour: RGBA = TEXT_COLOUR,
+                  halo: RGBA = HALO_COLOUR) -> Any:
+    """A bold Roboto texture of `text` at `size` px, with a halo so it reads on any terrain."""
+    key = (text, size, colour, halo)
+    texture = _TEXTURES.get(key)
+    if texture is None:
+        label = CoreLabel(text=text, font_size=size, bold=True, color=colour,
+                          outline_width=max(1, size // 8), outline_color=halo[:3])
+        label.refresh()
+        texture = label.texture
+        _TEXTURES[key] = texture
+    return texture
+
+
+def _blit(g: InstructionGroup, texture: Any, cx: float, cy: float) -> None:
+    g.add(Color(1, 1, 1, 1))
+    w, h = texture.size
+    g.add(Rectangle(texture=texture, pos=(round(cx - w / 2), round(cy - h / 2)), size=(w, h)))
+
+
+# --- the widget --------------------------------------------------------------------------
+
+
+class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
+    """The board, drawn from `board` and `regions`; tap a cell to get `on_region_tap(id)`."""
+
+    board = ObjectProperty(None, allownone=True)
+    """The `Board` to draw (None: nothing is drawn)."""
+    regions = ObjectProperty(None, allownone=True)
+    """A `BoardState` (who holds what, markers), or None for the bare printed board."""
+    player_colours = DictProperty({})
+    """Seat -> (r, g, b, a) of that player's colour."""
+    highlight = ObjectProperty(frozenset())
+    """Region ids to point out (e.g. the regions a conquest may target); the others are dimmed
+    while it is not empty."""
+    selected = ObjectProperty(None, allownone=True)
+    """One region id drawn with a bright outline, or None."""
+    turn = OptionProperty("never", options=["never", "auto", "always"])
+    """Whether the board may be drawn a quarter turn (a wide board on a portrait screen)."""
+    label_size = NumericProperty(sp(16))
+    """The region id's font size in px (never below 14)."""
+    symbol_size = NumericProperty(sp(16))
+    """The size of a marker symbol in px."""
+    margin = NumericProperty(2)
+    """Pixels kept free around the board inside the widget."""
+
+    __events__ = ("on_region_tap",)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._trigger = Clock.create_trigger(self._redraw, -1)
+        self.redraws = 0
+        """How many times the map was drawn (tests use it to prove that idle is idle)."""
+        self._geometry: mg.MapGeometry | None = None
+        self._fit: mg.Fit | None = None
+        super().__init__(**kwargs)
+        for name in ("board", "regions", "player_colours", "highlight", "selected", "turn",
+                     "label_size", "symbol_size", "margin", "pos", "size"):
+            self.fbind(name, self._trigger)
+        self._trigger()
+
+    # -- events and touches --
+
+    def on_region_tap(self, region_id: int) -> None:
+        """Default handler: nothing (the screen binds its own)."""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return bool(super().on_touch_down(touch))
+        region = self.region_at_screen(*touch.pos)
+        if region is None:
+            return bool(super().on_touch_down(touch))
+        touch.grab(self)
+        touch.ud[f"board_map_{self.uid}"] = region
+        return True
+
+    def on_touch_move(self, touch: Any) -> bool:
+        if touch.grab_current is self:
+            return True
+        return bool(super().on_touch_move(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is not self:
+            return bool(super().on_touch_up(touch))
+        touch.ungrab(self)
+        pressed = touch.ud.get(f"board_map_{self.uid}")
+        if pressed is not None and self.region_at_screen(*touch.pos) == pressed:
+            self.dispatch("on_region_tap", pressed)
+        return True
+
+    # -- queries the screen (and tests) can use --
+
+    @property
+    def geometry(self) -> mg.MapGeometry | None:
+        """The cells of the current board (None without a board)."""
+        if self.board is None:
+            return None
+        if self._geometry is None:
+            self._geometry = mg.geometry(self.board)
+        return self._geometry
+
+    def on_board(self, _instance: Any, _value: Any) -> None:
+        self._geometry = None
+
+    @property
+    def placement(self) -> mg.Fit | None:
+        """How the board sits in the widget now (None without a board)."""
+        geo = self.geometry
+        if geo is None:
+            return None
+        x, y = self.pos
+        w, h = self.size
+        return mg.fit(geo.width, geo.height, x, y, w, h, margin=self.margin, turn=self.turn)
+
+    def region_at_screen(self, x: float, y: float) -> int | None:
+        """The region under window point (x, y) (in this widget's parent coordinates)."""
+        geo, fit = self.geometry, self.placement
+        if geo is None or fit is None:
+            return None
+        return geo.region_at(*fit.to_board(x, y))
+
+    def anchor_on_screen(self, region_id: int) -> tuple[float, float]:
+        """Where region `region_id`'s label sits, in this widget's parent coordinates."""
+        geo, fit = self.geometry, self.placement
+        if geo is None or fit is None:
+            raise LookupError("the map has no board")
+        return fit.to_screen(*geo.cells[region_id].anchor)
+
+    def touch_targets(self) -> dict[int, float]:
+        """Each region's touch target in px: the diameter of the largest circle in its cell."""
+        geo, fit = self.geometry, self.placement
+        if geo is None or fit is None:
+            return {}
+        return {rid: 2 * cell.inradius * fit.scale for rid, cell in geo.cells.items()}
+
+    # -- drawing --
+
+    def _redraw(self, *_args: Any) -> None:
+        self.canvas.clear()
+        geo, fit = self.geometry, self.placement
+        if geo is None or fit is None or self.width < 4 or self.height < 4:
+            return
+        self.redraws += 1
+        board: Board = self.board
+        state: BoardState | None = self.regions
+        highlight = frozenset(self.highlight or ())
+        ring_px = self.ring_width()
+
+        fills = InstructionGroup()
+        rims = InstructionGroup()
+        lines = InstructionGroup()
+        tops = InstructionGroup()
+        for rid, cell in geo.cells.items():
+            region = board.regions[rid]
+            here = state.regions.get(rid) if state is not None else None
+            colour = TERRAIN_COLOURS[region.terrain]
+            if highlight and rid not in highlight:
+                colour = _lighter(_darker(colour, 0.35), 0.0)
+            elif highlight:
+                colour = _lighter(colour, 0.25)
+            fills.add(Color(*colour))
+            for piece in cell.pieces:
+                _fan(fills, [fit.to_screen(*p) for p in piece])
+            outline = [fit.to_screen(*p) for p in cell.outline]
+            _outline(lines, outline, 1.1)
+            occupant = here.occupant if here is not None else None
+            if occupant is not None:
+                player = tuple(self.player_colours.get(occupant.seat, FALLBACK_PLAYER))
+                band_colour = _lighter(player, 0.55) if occupant.in_decline else player
+                rims.add(Color(*band_colour))
+                for band in mg.rim_bands(cell, ring_px / fit.scale):
+                    _fan(rims, [fit.to_screen(*p) for p in band])
+            self._draw_contents(tops, board, rid, cell, here, fit)
+
+        self.canvas.add(fills)
+        self.canvas.add(rims)
+        self.canvas.add(lines)
+        if self.selected is not None and self.selected in geo.cells:
+            outline = [fit.to_screen(*p) for p in geo.cells[self.selected].outline]
+            _outline(self.canvas, outline, 4.0, BORDER_COLOUR)
+            _outline(self.canvas, outline, 2.4, SELECTED_COLOUR)
+        x, y, w, h = fit.rect
+        _outline(self.canvas, [(x, y), (x + w, y), (x + w, y + h), (x, y + h)], 1.5)
+        self.canvas.add(tops)
+
+    def ring_width(self) -> float:
+        """Width in px of the ring in the holder's colour just inside a held region."""
+        fit = self.placement
+        return max(3.0, fit.scale * 0.012) if fit is not None else 3.0
+
+    def text_sizes(self) -> tuple[int, float]:
+        """Font size of the ids (never below 14) and size of a symbol, in px: at least the
+        properties, growing with the map up to half as much again."""
+        fit = self.placement
+        grow = fit.scale * 0.034 if fit is not None else 0.0
+        label = max(14, round(min(max(self.label_size, grow), self.label_size * 1.5)))
+        symbol = max(12.0, min(max(float(self.symbol_size), grow), self.symbol_size * 1.5))
+        return label, symbol
+
+    def _draw_contents(self, g: InstructionGroup, board: Board, rid: int, cell: mg.Cell,
+                       here: RegionState | None, fit: mg.Fit) -> None:
+        """The id, the holder's disc (or a Lost Tribe) and the symbols, placed in the cell."""
+        label_px, full_symbol = self.text_sizes()
+        label = _text_texture(str(rid), label_px)
+        occupant = here.occupant if here is not None else None
+        lost_tribe = here.lost_tribe if here is not None else board.regions[rid].lost_tribe
+        symbols = region_symbols(board, rid, here)
+
+        # the largest symbols that fit (down to 12 px), in as few rows as fit
+        best: tuple[tuple[bool, float, int], tuple[float, float], _Arrangement] | None = None
+        options = [
+            (size, per_row)
+            for size in sorted({full_symbol, max(12.0, full_symbol * 0.8)}, reverse=True)
+            for per_row in range(max(1, len(symbols)), 0, -1)
+        ]
+        for symbol, per_row in options:
+            disc = max(22.0, symbol * 1.45) if occupant is not None or lost_tribe else 0.0
+            arrangement = _arrange(label.size, disc, symbols, per_row, symbol)
+            w, h = arrangement.size
+            half = (h / 2, w / 2) if fit.turned else (w / 2, h / 2)
+            centre, fits = mg.place_box(cell, half[0] / fit.scale + 1e-3,
+                                        half[1] / fit.scale + 1e-3)
+            rank = (not fits, math.dist(centre, cell.anchor), arrangement.rows)
+            if best is None or rank < best[0]:
+                best = (rank, centre, arrangement)
+            if fits and centre == cell.anchor:
+                break
+        assert best is not None
+        _, centre, arrangement = best
+        symbol, disc = arrangement.symbol, arrangement.disc
+        cx, cy = fit.to_screen(*centre)
+        x, y, w, h = fit.rect  # never spill over the board's edge
+        half_w, half_h = arrangement.size[0] / 2, arrangement.size[1] / 2
+        cx = min(max(cx, x + half_w + 1), x + w - half_w - 1)
+        cy = min(max(cy, y + half_h + 1), y + h - half_h - 1)
+
+        for kind, key, count, dx, dy in arrangement.items:
+            px, py = cx + dx, cy + dy
+            if kind == "label":
+                _blit(g, label, px, py)
+            elif kind == "disc" and occupant is not None:
+                player = tuple(self.player_colours.get(occupant.seat, FALLBACK_PLAYER))
+                _holder_disc(g, px, py, disc / 2, player, in_decline=occupant.in_decline)
+                if occupant.tokens is not None:
+                    fill = DECLINED_FILL if occupant.in_decline else player
+                    dark = _luminance(fill) > 0.5
+                    text = _text_texture(
+                        str(occupant.tokens), max(14, round(disc * 0.62)),
+                        TEXT_COLOUR if dark else (1, 1, 1, 1),
+                        (1, 1, 1, 0.0) if dark else (0, 0, 0, 1),
+                    )
+                    _blit(g, text, px, py)
+            elif kind == "disc":
+                draw_symbol(g, "lost_tribe", px, py, disc * 0.95)
+            elif kind == "symbol":
+                draw_symbol(g, key, px, py, symbol)
+                if count > 1:
+                    _blit(g, _text_texture(str(count), 14), px + symbol * 0.5, py - symbol * 0.3)
+
+
+class _Arrangement:
+    """Where each item of a region's contents goes, relative to the contents' centre (px)."""
+
+    def __init__(self, size: tuple[float, float], rows: int, symbol: float, disc: float,
+                 items: list[tuple[str, str, int, float, float]]) -> None:
+        self.size = size
+        self.rows = rows
+        self.symbol = symbol
+        self.disc = disc
+        self.items = items
+
+
+def _arrange(label: tuple[float, float], disc: float, symbols: Sequence[tuple[str, int]],
+             per_row: int, symbol: float, gap: float = 2.0) -> _Arrangement:
+    """The id and the disc side by side on top, the symbols below in rows of `per_row`."""
+    label_w, label_h = label
+    top_w = label_w + (gap + disc if disc else 0.0)
+    top_h = max(label_h, disc)
+    rows = [symbols[k:k + per_row] for k in range(0, len(symbols), per_row)]
+    row_ws = [len(row) * symbol + (len(row) - 1) * gap + (6 if any(c > 1 for _, c in row) else 0)
+              for row in rows]
+    width = max([top_w, *row_ws])
+    height = top_h + len(rows) * (symbol + gap)
+    top_y = height / 2 - top_h / 2
+    items: list[tuple[str, str, int, float, float]] = [
+        ("label", "", 0, -top_w / 2 + label_w / 2, top_y)
+    ]
+    if disc:
+        items.append(("disc", "", 0, top_w / 2 - disc / 2, top_y))
+    y = top_y - top_h / 2 - gap - symbol / 2
+    for row, row_w in zip(rows, row_ws, strict=True):
+        x = -row_w / 2 + symbol / 2
+        for key, count in row:
+            items.append(("symbol", key, count, x, y))
+            x += symbol + gap
+        y -= symbol + gap
+    return _Arrangement((width, height), len(rows), symbol, disc, items)
+
+
+class SymbolIcon(Widget):  # type: ignore[misc]  # Kivy ships no type information
+    """One map symbol (a key of `SYMBOLS`, "active" or "declined"), drawn to fit the widget."""
+
+    symbol = StringProperty("mine")
+    colour = ObjectProperty((0.80, 0.20, 0.20, 1))
+    """The player colour the "active" and "declined" samples use."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._trigger = Clock.create_trigger(self._redraw, -1)
+        super().__init__(**kwargs)
+        for name in ("symbol", "colour", "pos", "size"):
+            self.fbind(name, self._trigger)
+        self._trigger()
+
+    def _redraw(self, *_args: Any) -> None:
+        self.canvas.clear()
+        size = min(self.width, self.height) * 0.9
+        cx, cy = self.center
+        group = InstructionGroup()
+        if self.symbol in ("active", "declined"):
+            _holder_disc(group, cx, cy, size / 2, tuple(self.colour),
+                         in_decline=self.symbol == "declined")
+        else:
+            draw_symbol(group, self.symbol, cx, cy, size)
+        self.canvas.add(group)
+
+
+class MapLegend(GridLayout):  # type: ignore[misc]  # Kivy ships no type information
+    """A two-column legend: each symbol beside its name (and, optionally, the terrains)."""
+
+    show_terrain = BooleanProperty(False)
+    font_size = NumericProperty(sp(15))
+    row_height = NumericProperty(sp(26))
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("cols", 2)
+        kwargs.setdefault("spacing", (sp(6), sp(2)))
+        kwargs.setdefault("size_hint_y", None)
+        super().__init__(**kwargs)
+        self.bind(minimum_height=self.setter("height"))
+        self.fbind("show_terrain", self._rebuild)
+        self._rebuild()
+
+    def _rebuild(self, *_args: Any) -> None:
+        self.clear_widgets()
+        for key, text in legend():
+            self._row(SymbolIcon(symbol=key), text)
+        if self.show_terrain:
+            for colour, name in terrain_legend():
+                swatch = Widget()
+                with swatch.canvas:
+                    Color(*colour)
+                    rect = Rectangle()
+                swatch.bind(pos=_follow(rect), size=_follow(rect))
+                self._row(swatch, name)
+
+    def _row(self, icon: Widget, text: str) -> None:
+        icon.size_hint = (None, None)
+        icon.size = (self.row_height, self.row_height)
+        self.add_widget(icon)
+        label = Label(text=text, font_size=max(14, self.font_size), color=(1, 1, 1, 1),
+                      halign="left", valign="middle", size_hint_y=None,
+                      height=self.row_height)
+        label.bind(size=lambda lbl, size: setattr(lbl, "text_size", size))
+        self.add_widget(label)
+
+
+def _follow(rect: Rectangle) -> Callable[[Widget, Any], None]:
+    def update(widget: Widget, _value: Any) -> None:
+        rect.pos, rect.size = widget.pos, widget.size
+    return update
+
+
+def symbols_in_use(board: Board, state: BoardState | None) -> Iterable[str]:
+    """The symbol keys drawn somewhere on the board now (a compact legend shows only these)."""
+    found: set[str] = set()
+    for rid in board.regions:
+        here = state.regions.get(rid) if state is not None else None
+        found.update(key for key, _ in region_symbols(board, rid, here))
+        if (here.lost_tribe if here is not None else board.regions[rid].lost_tribe):
+            found.add("lost_tribe")
+    return [key for key, _ in SYMBOLS if key in found]

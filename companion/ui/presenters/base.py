@@ -1,0 +1,143 @@
+"""What every presenter shares: the session, the navigator and the notices.
+
+`Context` bundles the one `Session`, a `Navigator` (which screen shows) and `Notices`
+(messages and questions the app shows as dialogs). A `Presenter` refreshes itself from the
+game state whenever the session publishes one, and runs every intent through `attempt`,
+which turns a refused intent (`RulesError`) into a plain message and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from kivy.event import EventDispatcher
+from kivy.properties import BooleanProperty, StringProperty
+
+from companion.rules.errors import RulesError
+from companion.rules.game import GameState
+from companion.session import Session
+
+T = TypeVar("T")
+
+
+class Navigator(EventDispatcher):  # type: ignore[misc]
+    """Which screen shows; the app's ScreenManager follows `current`."""
+
+    current = StringProperty("home")
+    previous = StringProperty("home")
+
+    def go(self, name: str) -> None:
+        if name != self.current:
+            self.previous = self.current
+            self.current = name
+
+
+@dataclass
+class Question:
+    text: str
+    yes: str
+    on_yes: Callable[[], None]
+    title: str = ""
+    no: str = "Cancel"
+    kind: str = "primary"
+
+
+@dataclass
+class Choice:
+    title: str
+    choices: list[tuple[str, str]]
+    on_choice: Callable[[str], None]
+    text: str = ""
+
+
+class Notices(EventDispatcher):  # type: ignore[misc]
+    """Messages and questions for the player; the app shows each as a dialog.
+
+    `on_message(title, text)`, `on_question(Question)` and `on_choice(Choice)` fire once
+    per notice. `last_message` keeps the latest message's text (for tests and the log).
+    """
+
+    last_message = StringProperty("")
+    last_title = StringProperty("")
+
+    __events__ = ("on_message", "on_question", "on_choice")
+
+    def tell(self, text: str, title: str = "Not now") -> None:
+        self.last_title, self.last_message = title, text
+        self.dispatch("on_message", title, text)
+
+    def ask(self, question: Question) -> None:
+        self.dispatch("on_question", question)
+
+    def choose(self, choice: Choice) -> None:
+        self.dispatch("on_choice", choice)
+
+    def on_message(self, title: str, text: str) -> None:
+        pass
+
+    def on_question(self, question: Question) -> None:
+        pass
+
+    def on_choice(self, choice: Choice) -> None:
+        pass
+
+
+@dataclass
+class Context:
+    """The one session and the app-wide helpers every presenter uses."""
+
+    session: Session
+    nav: Navigator = field(default_factory=Navigator)
+    notices: Notices = field(default_factory=Notices)
+    on_resume: Callable[[], None] | None = None
+    presenters: dict[str, Any] = field(default_factory=dict)
+    """Every screen's presenter by screen name (one presenter may hand work to another)."""
+
+
+def plain(reason: str) -> str:
+    """A rules message as a sentence: capital first letter, full stop at the end."""
+    text = reason.strip()
+    if not text:
+        return "That is not possible now."
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+class Presenter(EventDispatcher):  # type: ignore[misc]
+    """Base of the screen presenters; `refresh(state)` runs after every published state."""
+
+    has_game = BooleanProperty(False)
+
+    def __init__(self, ctx: Context, **kwargs: Any) -> None:
+        self.ctx = ctx
+        super().__init__(**kwargs)
+
+    @property
+    def session(self) -> Session:
+        return self.ctx.session
+
+    @property
+    def state(self) -> GameState | None:
+        return self.session.history.state if self.session.history is not None else None
+
+    def update(self, state: GameState | None) -> None:
+        """Called with every new state (None: no game yet)."""
+        self.has_game = state is not None
+        if state is not None:
+            self.refresh(state)
+
+    def refresh(self, state: GameState) -> None:
+        """Recompute the display properties from `state`."""
+
+    def attempt(self, intent: Callable[[], T], title: str = "Not now") -> T | None:
+        """Run an intent; a refusal becomes a plain message and None."""
+        try:
+            return intent()
+        except RulesError as refused:
+            self.ctx.notices.tell(plain(str(refused)), title)
+            return None
+
+    def go(self, screen: str) -> None:
+        self.ctx.nav.go(screen)

@@ -1,0 +1,176 @@
+"""The end of the game: every total revealed in turn, the tie-break, and the coins chart.
+
+Totals are read only here and only once the game is over (`views.final_totals`). They are
+revealed one by one from the fewest coins up, so the winner comes last. A tie for the most
+coins asks for the race tokens on the board of the tied players (prefilled from the map when
+it knows them) and `standings.final_standings` decides. The chart shows each player's coins
+at the end of every game turn, replayed from the game's history.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+
+from companion.rules.errors import RulesError
+from companion.rules.game import GameState
+from companion.rules.standings import final_standings, needs_token_count, tokens_on_board
+from companion.rules.views import final_totals
+from companion.ui import palette
+from companion.ui.describe import coins
+from companion.ui.presenters.base import Presenter, plain
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th"}
+
+
+def coins_by_turn(session_history: Any) -> tuple[int, list[list[int]]]:
+    """(turns, per seat: coins at the start and at the end of each game turn)."""
+    states = session_history.states
+    first = states[0]
+    turns = first.track.turns
+    series = [[p.coins] + [p.coins] * turns for p in first.players]
+    for state in states:
+        turn = state.track.turn
+        for p in state.players:
+            for t in range(turn, turns + 1):
+                series[p.seat][t] = p.coins
+    return turns, series
+
+
+class GameEndPresenter(Presenter):
+    title = StringProperty("The game is over")
+    hint = StringProperty("")
+    revealed = ListProperty([])
+    revealed_count = NumericProperty(0)
+    all_revealed = BooleanProperty(False)
+    reveal_text = StringProperty("Reveal the next total")
+    tie_rows = ListProperty([])
+    needs_tiebreak = BooleanProperty(False)
+    winner_text = StringProperty("")
+    standings = ListProperty([])
+    chart_series = ListProperty([])
+    chart_turns = NumericProperty(0)
+    over = BooleanProperty(False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._order: list[tuple[int, str, int]] = []
+        self._tokens: dict[int, int] = {}
+        self._game: object = None
+        super().__init__(*args, **kwargs)
+
+    def refresh(self, state: GameState) -> None:
+        history = self.session.history
+        game = history.log[0] if history is not None else None
+        same_game = game is self._game
+        self._game = game
+        was_over = self.over and same_game
+        self.over = state.is_over
+        if not state.is_over:
+            self._reset()
+            self.hint = "The game is not over yet."
+            return
+        if was_over and self._order:
+            return
+        totals = final_totals(state)
+        self._order = sorted(((seat, name, total) for seat, (name, total) in enumerate(totals)),
+                             key=lambda item: (item[2], -item[0]))
+        self.revealed_count = 0
+        self.revealed = []
+        self.all_revealed = False
+        self.winner_text = ""
+        self.standings = []
+        self.hint = ("Everybody's coins, one at a time, from the fewest to the most. "
+                     "Tap to reveal the next.")
+        coins_now = {seat: total for seat, (_, total) in enumerate(totals)}
+        tied = needs_token_count(coins_now)
+        self._tokens = {}
+        for seat in tied:
+            known = tokens_on_board(state.regions.regions, seat)
+            self._tokens[seat] = known if known is not None else 0
+        self._tie_rows(state)
+        if history is not None:
+            turns, series = coins_by_turn(history)
+            self.chart_turns = turns
+            self.chart_series = [
+                {"name": p.name, "rgba": palette.rgba(p.colour), "values": series[p.seat]}
+                for p in state.players
+            ]
+        self._update_reveal_text()
+
+    def _reset(self) -> None:
+        self._order, self._tokens = [], {}
+        self.revealed, self.standings, self.tie_rows = [], [], []
+        self.revealed_count, self.all_revealed = 0, False
+        self.needs_tiebreak, self.winner_text = False, ""
+        self.chart_series, self.chart_turns = [], 0
+
+    def _tie_rows(self, state: GameState) -> None:
+        self.tie_rows = [{"seat": seat, "name": state.players[seat].name,
+                          "value": self._tokens[seat]} for seat in sorted(self._tokens)]
+
+    def _update_reveal_text(self) -> None:
+        left = len(self._order) - int(self.revealed_count)
+        self.reveal_text = ("Reveal the winner's total" if left == 1
+                            else f"Reveal the next total ({left} to go)")
+
+    # -- intents -------------------------------------------------------------------------
+    def act(self, key: str) -> None:
+        if key == "reveal":
+            self.reveal_next()
+        elif key == "decide":
+            self.decide()
+        elif key == "new_game":
+            self.go("new_game")
+        elif key == "home":
+            self.go("home")
+
+    def reveal_next(self) -> None:
+        state = self.state
+        if state is None or not state.is_over or self.all_revealed:
+            return
+        seat, name, total = self._order[int(self.revealed_count)]
+        colour = palette.rgba(state.players[seat].colour)
+        self.revealed = [*self.revealed, {"seat": seat, "name": name, "coins": coins(total),
+                                          "rgba": colour, "ink": palette.ink_on(colour)}]
+        self.revealed_count += 1
+        self._update_reveal_text()
+        if self.revealed_count >= len(self._order):
+            self.all_revealed = True
+            self.needs_tiebreak = bool(self._tokens)
+            if self.needs_tiebreak:
+                self.hint = ("A tie for the most coins: the tied player with more race tokens "
+                             "on the board wins. Count them and enter the counts.")
+            else:
+                self.decide()
+
+    def set_tokens(self, seat: int, value: int) -> None:
+        if seat in self._tokens and self.state is not None:
+            self._tokens[seat] = max(0, int(value))
+            self._tie_rows(self.state)
+
+    def decide(self) -> None:
+        state = self.state
+        if state is None or not state.is_over:
+            return
+        totals = final_totals(state)
+        coins_now = {seat: total for seat, (_, total) in enumerate(totals)}
+        names = {seat: name for seat, (name, _) in enumerate(totals)}
+        try:
+            result = final_standings(coins_now, self._tokens, names)
+        except RulesError as refused:
+            self.ctx.notices.tell(plain(str(refused)))
+            return
+        self.needs_tiebreak = False
+        self.winner_text = plain(result.reason)
+        self.hint = "The final standings."
+        rows = []
+        for placing in result.placings:
+            colour = palette.rgba(state.players[placing.seat].colour)
+            extra = (f", {placing.tokens} tokens on the board"
+                     if placing.tokens is not None else "")
+            rank = ORDINALS.get(placing.rank, str(placing.rank))
+            rows.append({"seat": placing.seat, "rank": rank,
+                         "name": names[placing.seat], "coins": coins(placing.coins) + extra,
+                         "rgba": colour, "ink": palette.ink_on(colour)})
+        self.standings = rows

@@ -1,0 +1,303 @@
+"""The map: tap a region to see what it is, what taking it costs, and to act on it.
+
+While the current player conquers, the regions their race may attack are highlighted
+(`conquest.immunity` and `conquest.reach` decide), and a tap shows the itemised cost
+(`conquest.assess`) and the odds of a final conquest with the die
+(`conquest.final_conquest`). Other taps abandon a region, place or remove a marker, or
+correct who holds a region. Every decision is the rules'; this presenter only words it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+
+from companion.rules.board import MARKERS, marker_count
+from companion.rules.conquest import (
+    TokenCountUnknown,
+    assess,
+    final_conquest,
+    immunity,
+    reach,
+)
+from companion.rules.events import MarkerPlaced, MarkerRemoved
+from companion.rules.game import GameState, attacker, refusal
+from companion.rules.turns import Phase
+from companion.ui import palette
+from companion.ui.describe import marker_name, tokens
+from companion.ui.presenters.base import Choice, Presenter, plain
+
+MAX_TOKENS = 40
+
+
+class MapPresenter(Presenter):
+    board = ObjectProperty(None, allownone=True)
+    regions = ObjectProperty(None, allownone=True)
+    player_colours = DictProperty({})
+    highlight = ObjectProperty(frozenset())
+    selected = ObjectProperty(None, allownone=True)
+
+    hint = StringProperty("Tap a region.")
+    region_title = StringProperty("")
+    holder_text = StringProperty("")
+    cost_lines = ListProperty([])
+    cost_text = StringProperty("")
+    note_text = StringProperty("")
+    odds_text = StringProperty("")
+    actions = ListProperty([])
+    bottom_actions = ListProperty([])
+    show_deploy = BooleanProperty(False)
+    deploy = NumericProperty(2)
+    show_final = BooleanProperty(False)
+    tokens_left = NumericProperty(0)
+
+    def refresh(self, state: GameState) -> None:
+        self.board = state.map
+        self.regions = state.regions
+        self.player_colours = {p.seat: palette.rgba(p.colour) for p in state.players}
+        conquering = self._conquering(state)
+        self.highlight = frozenset(self._targets(state)) if conquering else frozenset()
+        name = state.current.name
+        if conquering:
+            self.hint = (f"{name} conquers: the bright regions can be attacked. Tap one to see "
+                         "its cost.")
+        elif state.track.phase is Phase.REDEPLOY:
+            self.hint = f"{name} redeploys: tap a region to correct its token count."
+        else:
+            self.hint = "Tap a region to see it, or to correct who holds it."
+        self.bottom_actions = self._bottom(state)
+        if self.selected is not None and self.selected not in state.map.regions:
+            self.selected = None
+        self._panel(state, keep_counts=True)
+
+    @staticmethod
+    def _conquering(state: GameState) -> bool:
+        return (not state.is_over and state.track.phase is Phase.CONQUER
+                and state.current.active is not None)
+
+    @staticmethod
+    def _targets(state: GameState) -> list[int]:
+        who = attacker(state)
+        board, held = state.map, state.regions.regions
+        return [rid for rid in board.regions
+                if immunity(board, rid, held, who) is None and reach(board, rid, who).reachable]
+
+    def _bottom(self, state: GameState) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        if not state.is_over and state.track.phase is Phase.CONQUER:
+            out.append({"key": "finish_conquests", "text": "Finish conquering"})
+        elif not state.is_over and state.track.phase is Phase.REDEPLOY:
+            out.append({"key": "finish_redeployment", "text": "Finish redeployment"})
+        out.append({"key": "back", "text": "Back to the table"})
+        return out
+
+    # -- the panel for the selected region -----------------------------------------------
+    def _panel(self, state: GameState, *, keep_counts: bool) -> None:
+        rid = self.selected
+        self.cost_lines, self.cost_text, self.note_text, self.odds_text = [], "", "", ""
+        self.show_deploy = self.show_final = False
+        if rid is None:
+            self.region_title = "No region chosen"
+            self.holder_text = "Tap a region on the map."
+            self.actions = []
+            return
+        region = state.map.region(rid)
+        features = ", ".join(sorted(f.value.title() for f in region.features))
+        self.region_title = f"Region {rid}: {region.terrain.value.title()}" + (
+            f" ({features})" if features else "")
+        here = state.regions[rid]
+        self.holder_text = self._holder(state, rid)
+        actions: list[dict[str, Any]] = []
+        if self._conquering(state):
+            actions += self._conquest(state, rid, keep_counts)
+        occupant = here.occupant
+        current = state.current
+        mine = (occupant is not None and occupant.seat == current.seat
+                and not occupant.in_decline)
+        if mine and not state.is_over and state.track.phase is Phase.CONQUER:
+            actions.append({"key": "abandon", "text": f"Abandon region {rid}"})
+        if not state.is_over:
+            for marker in MARKERS:
+                if refusal(state, MarkerPlaced(current.seat, rid, marker)) is None:
+                    actions.append({"key": f"place:{marker}",
+                                    "text": f"Place {marker_name(marker)}"})
+                if refusal(state, MarkerRemoved(current.seat, rid, marker)) is None:
+                    actions.append({"key": f"remove:{marker}",
+                                    "text": f"Remove {marker_name(marker)}"})
+            actions.append({"key": "correct", "text": "Correct this region"})
+        self.actions = actions
+
+    def _holder(self, state: GameState, rid: int) -> str:
+        here = state.regions[rid]
+        occupant = here.occupant
+        parts = []
+        if occupant is not None:
+            who = state.players[occupant.seat].name
+            status = " in decline" if occupant.in_decline else ""
+            count = f" ({tokens(occupant.tokens)})" if occupant.tokens is not None else ""
+            parts.append(f"Held by {who}'s {occupant.race}{status}{count}.")
+        elif here.lost_tribe:
+            parts.append("A Lost Tribe lives here.")
+        else:
+            parts.append("Nobody holds it.")
+        markers = [marker_name(m) for m in MARKERS if _has(here.markers, m)]
+        if here.markers.mountain:
+            markers.insert(0, "a Mountain")
+        if markers:
+            parts.append("Lying here: " + ", ".join(markers) + ".")
+        return " ".join(parts)
+
+    def _conquest(self, state: GameState, rid: int, keep_counts: bool) -> list[dict[str, Any]]:
+        who = attacker(state)
+        try:
+            found = assess(state.map, rid, state.regions.regions, who)
+        except TokenCountUnknown as unknown:
+            self.note_text = plain(str(unknown)) + " Correct the region with the count."
+            return []
+        if found.immune is not None:
+            self.note_text = plain(found.immune)
+            return []
+        if not found.reach.reachable:
+            self.note_text = plain(found.reach.reason)
+            return []
+        cost = found.cost
+        assert cost is not None
+        self.cost_lines = [{"label": line.label, "value": f"{line.tokens:+d}"}
+                           for line in cost.lines]
+        self.cost_text = f"Taking it costs {tokens(cost.total)}."
+        if cost.notes:
+            self.note_text = " ".join(cost.notes)
+        if not keep_counts:
+            self.deploy = cost.total
+            self.tokens_left = self._in_hand(state)
+        self.show_deploy = True
+        actions = [{"key": "conquer", "kind": "primary",
+                    "text": f"Conquer region {rid} with {tokens(int(self.deploy))}"}]
+        actions += self._final(state, cost.total)
+        return actions
+
+    def _final(self, state: GameState, cost: int) -> list[dict[str, Any]]:
+        odds = final_conquest(int(self.tokens_left), cost, state.catalog.die_faces)
+        self.show_final = True
+        if not odds.allowed:
+            self.odds_text = "Final conquest with the die: " + odds.reason + "."
+            return []
+        if not odds.needs_die:
+            self.odds_text = "Enough tokens in hand: no die needed."
+            return []
+        faces = len(state.catalog.die_faces)
+        good = round(odds.chance * faces)
+        self.odds_text = (f"Final conquest with the die: {odds.shortfall} short; it works on "
+                          f"{good} of {faces} faces ({round(float(odds.chance) * 100)}%).")
+        return [{"key": "final", "kind": "warning",
+                 "text": f"Last conquest: try with the die ({good} in {faces})"}]
+
+    @staticmethod
+    def _in_hand(state: GameState) -> int:
+        """Tokens of the active race not counted on the board (a starting guess)."""
+        active = state.current.active
+        if active is None:
+            return 0
+        ids = state.regions.held_by(state.current.seat, active.race, in_decline=False)
+        placed = 0
+        for rid in ids:
+            occupant = state.regions[rid].occupant
+            placed += (occupant.tokens or 1) if occupant is not None else 0
+        return max(0, active.tokens - placed)
+
+    # -- intents -------------------------------------------------------------------------
+    def tap(self, region_id: int) -> None:
+        state = self.state
+        if state is None:
+            return
+        self.selected = region_id
+        self._panel(state, keep_counts=False)
+
+    def set_deploy(self, value: int) -> None:
+        self.deploy = max(1, min(MAX_TOKENS, int(value)))
+        if self.state is not None:
+            self._panel(self.state, keep_counts=True)
+
+    def set_tokens_left(self, value: int) -> None:
+        self.tokens_left = max(0, min(MAX_TOKENS, int(value)))
+        if self.state is not None:
+            self._panel(self.state, keep_counts=True)
+
+    def act(self, key: str) -> None:
+        rid = self.selected
+        if key == "back":
+            self.go("table")
+        elif key == "finish_conquests":
+            if self.attempt(self.session.finish_conquests) is not None:
+                self.go("table")
+        elif key == "finish_redeployment":
+            if self.attempt(self.session.finish_redeployment) is not None:
+                self.go("table")
+        elif rid is None:
+            return
+        elif key == "conquer":
+            count = int(self.deploy)
+            self.attempt(lambda: self.session.conquer(rid, tokens=count))
+        elif key == "final":
+            die = self.ctx.presenters.get("die")
+            if die is not None:
+                die.start_final(rid, int(self.tokens_left))
+        elif key == "abandon":
+            self.attempt(lambda: self.session.abandon(rid))
+        elif key.startswith("place:"):
+            marker = key.split(":", 1)[1]
+            self.attempt(lambda: self.session.place_marker(rid, marker))
+        elif key.startswith("remove:"):
+            marker = key.split(":", 1)[1]
+            self.attempt(lambda: self.session.remove_marker(rid, marker))
+        elif key == "correct":
+            self.correct()
+
+    def correct(self) -> None:
+        state, rid = self.state, self.selected
+        if state is None or rid is None:
+            return
+        choices = [("none", "Nobody (empty)")]
+        for p in state.players:
+            if p.active is not None:
+                choices.append((f"{p.seat}:active", f"{p.name}: {p.active.race}"))
+            for d in p.declined:
+                choices.append((f"{p.seat}:decline:{d.race}",
+                                f"{p.name}: {d.race} (in decline)"))
+        self.ctx.notices.choose(Choice(f"Who holds region {rid} now?", choices,
+                                       self._holder_chosen,
+                                       text="A correction, not a conquest."))
+
+    def _holder_chosen(self, key: str) -> None:
+        rid, state = self.selected, self.state
+        if rid is None or state is None:
+            return
+        if key == "none":
+            self.attempt(lambda: self.session.set_region(rid, None))
+            return
+        parts = key.split(":")
+        seat = int(parts[0])
+        player = state.player(seat)
+        in_decline = parts[1] == "decline"
+        race = parts[2] if in_decline else (player.active.race if player.active else None)
+        counts = [("none", "Not counted")] + [(str(n), tokens(n)) for n in range(1, 16)]
+
+        def counted(choice: str) -> None:
+            count = None if choice == "none" else int(choice)
+            self.attempt(lambda: self.session.set_region(rid, seat, race,
+                                                         in_decline=in_decline, tokens=count))
+
+        self.ctx.notices.choose(Choice(f"How many {race} tokens stand in region {rid}?",
+                                       counts, counted))
+
+
+def _has(markers: Any, name: str) -> bool:
+    return marker_count(markers, name) > 0

@@ -1,0 +1,144 @@
+"""The combo market: the six rows, what a pick costs and brings, and the table's reveals.
+
+Rows come from `views.public(state).market`; why a row cannot be picked comes from
+`views.pick_refusal`. When the table deals with the cardboard, the players say which
+banner and badge they turned up (`reveal`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+
+from companion.rules.game import GameState
+from companion.rules.turns import Phase
+from companion.rules.views import pick_refusal, public
+from companion.ui.describe import coins, tokens
+from companion.ui.presenters.base import Choice, Presenter, Question, plain
+
+
+class MarketPresenter(Presenter):
+    title = StringProperty("Market")
+    hint = StringProperty("")
+    rows = ListProperty([])
+    reveal_needed = BooleanProperty(False)
+    owed = NumericProperty(0)
+    chosen_race = StringProperty("")
+    chosen_power = StringProperty("")
+    race_text = StringProperty("Banner: tap to choose")
+    power_text = StringProperty("Badge: tap to choose")
+    can_reveal = BooleanProperty(False)
+
+    def refresh(self, state: GameState) -> None:
+        view = public(state)
+        name = view.players[view.current_seat].name
+        picking = view.phase is Phase.PICK_COMBO and not view.game_over
+        table_deals = state.dealing == "table"
+        self.owed = view.combos_owed
+        self.reveal_needed = bool(view.combos_owed) and table_deals
+        if self.reveal_needed:
+            self.title = "Enter the revealed combos"
+            self.hint = (f"{view.combos_owed} combo(s) to reveal. Turn up the top banner and "
+                         "the top badge, then choose both here.")
+        elif picking:
+            self.title = f"{name} picks a race and power"
+            self.hint = ("The top row is free. A lower row costs 1 coin on each row above it; "
+                         "you take the coins lying on the row you pick.")
+        else:
+            self.title = "The market"
+            self.hint = f"{name} already plays a race this turn: the market is only to look at."
+        rows: list[dict[str, Any]] = []
+        for r in view.market:
+            refusal = pick_refusal(state, r.row) if picking else None
+            rows.append({
+                "row": r.row,
+                "key": f"row{r.row}",
+                "combo": f"{r.power} {r.race}",
+                "tokens": tokens(r.tokens),
+                "cost": "Free" if r.cost == 0 else f"Costs {coins(r.cost)}",
+                "lying": f"+{coins(r.coins)} on it" if r.coins else "",
+                "refusal": plain(refusal) if refusal else "",
+                "kind": "primary" if picking and refusal is None else "secondary",
+            })
+        self.rows = rows
+        self._check_choices(state)
+
+    def _check_choices(self, state: GameState) -> None:
+        if self.chosen_race not in state.market.race_stack:
+            self.chosen_race = ""
+        if self.chosen_power not in state.market.power_stack:
+            self.chosen_power = ""
+        self.race_text = (f"Banner: {self.chosen_race}" if self.chosen_race
+                          else "Banner: tap to choose")
+        self.power_text = (f"Badge: {self.chosen_power}" if self.chosen_power
+                           else "Badge: tap to choose")
+        self.can_reveal = bool(self.chosen_race and self.chosen_power)
+
+    # -- intents -------------------------------------------------------------------------
+    def act(self, key: str) -> None:
+        if key.startswith("row"):
+            self.choose(int(key[3:]))
+        elif key == "back":
+            self.go("table")
+
+    def choose(self, row: int) -> None:
+        state = self.state
+        if state is None:
+            return
+        refusal = pick_refusal(state, row)
+        if refusal is not None:
+            self.ctx.notices.tell(plain(refusal), "You cannot take this combo")
+            return
+        r = public(state).market[row]
+        name = state.current.name
+        pays = ("It is free." if r.cost == 0 else
+                f"{name} pays {coins(r.cost)}: 1 on each row above it.")
+        takes = f" {name} takes the {coins(r.coins)} lying on it." if r.coins else ""
+        catalog = state.catalog
+        text = (f"{name} takes the {r.power} {r.race} with {tokens(r.tokens)}. {pays}{takes}"
+                f"\n\n{r.power}: {catalog.power(r.power).summary}"
+                f"\n{r.race}: {catalog.race(r.race).summary}")
+        self.ctx.notices.ask(Question(text=text, yes=f"Take the {r.power} {r.race}",
+                                      title=f"Row {row + 1}", on_yes=lambda: self.take(row)))
+
+    def take(self, row: int) -> None:
+        if self.attempt(lambda: self.session.pick(row)) is not None:
+            self.go("table")
+
+    # -- the table deals -------------------------------------------------------------------
+    def pick_banner(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        races = sorted(state.market.race_stack)
+        self.ctx.notices.choose(Choice("Which banner was turned up?",
+                                       [(r, r) for r in races], self.set_race))
+
+    def pick_badge(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        powers = sorted(state.market.power_stack)
+        self.ctx.notices.choose(Choice("Which badge was turned up?",
+                                       [(p, p) for p in powers], self.set_power))
+
+    def set_race(self, race: str) -> None:
+        self.chosen_race = race
+        if self.state is not None:
+            self._check_choices(self.state)
+
+    def set_power(self, power: str) -> None:
+        self.chosen_power = power
+        if self.state is not None:
+            self._check_choices(self.state)
+
+    def reveal(self) -> None:
+        if not self.can_reveal:
+            self.ctx.notices.tell("Choose the banner and the badge that were turned up first.")
+            return
+        race, power = self.chosen_race, self.chosen_power
+        if self.attempt(lambda: self.session.reveal(race, power)) is not None:
+            self.chosen_race = self.chosen_power = ""
+            if self.state is not None:
+                self._check_choices(self.state)

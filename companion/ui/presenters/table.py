@@ -1,0 +1,236 @@
+"""The table: turn n of N, whose turn, what they can do now, everybody's combos, undo, peek.
+
+Everything shown comes from `views.public(state)`; the only purse total this presenter
+ever reads is the one a player asks for by holding their own name (`peek`), and it is
+cleared the moment the finger lets go (`end_peek`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    ObjectProperty,
+    StringProperty,
+)
+
+from companion.rules.events import ComboPicked, RaceDeclined, TurnScored
+from companion.rules.game import GameState
+from companion.rules.reminders import reminders
+from companion.rules.turns import Phase
+from companion.rules.views import PublicView, own_coins, public
+from companion.ui import palette
+from companion.ui.describe import coins, phase_hint, step_text, tokens
+from companion.ui.presenters.base import Presenter, Question
+
+_ASK_BEFORE_UNDO = (TurnScored, RaceDeclined, ComboPicked)
+
+
+def players_of(view: PublicView) -> list[dict[str, Any]]:
+    """The players as display-ready dicts (no purse anywhere)."""
+    found = []
+    for p in view.players:
+        colour = palette.rgba(p.colour)
+        found.append({
+            "seat": p.seat,
+            "name": p.name,
+            "rgba": colour,
+            "ink": palette.ink_on(colour),
+            "combo": p.active_combo or "No race yet",
+            "tokens": tokens(p.active_tokens) if p.active_tokens is not None else "",
+            "declined": ("In decline: " + ", ".join(p.declined)) if p.declined else "",
+            "current": p.is_current,
+        })
+    return found
+
+
+class TablePresenter(Presenter):
+    turn_text = StringProperty("")
+    final_turn = BooleanProperty(False)
+    current_name = StringProperty("")
+    current_rgba = ObjectProperty(palette.FALLBACK)
+    current_ink = ObjectProperty(palette.TEXT)
+    phase_text = StringProperty("")
+    actions = ListProperty([])
+    players = ListProperty([])
+    combo_text = StringProperty("")
+    reminders_text = StringProperty("")
+    die_kind = StringProperty("dimmed")
+    undo_text = StringProperty("Nothing to undo yet")
+    undo_ready = BooleanProperty(False)
+    game_over = BooleanProperty(False)
+    peek_text = StringProperty("")
+    peek_detail = StringProperty("")
+    peek_rgba = ObjectProperty(palette.PANEL)
+
+    def refresh(self, state: GameState) -> None:
+        view = public(state)
+        current = view.players[view.current_seat]
+        self.game_over = view.game_over
+        if view.game_over:
+            self.turn_text = "The game is over"
+        elif view.final_turn:
+            self.turn_text = f"FINAL TURN {view.turn} of {view.turns}"
+        else:
+            self.turn_text = f"Turn {view.turn} of {view.turns}"
+        self.final_turn = view.final_turn and not view.game_over
+        self.current_name = "" if view.game_over else f"{current.name}'s turn"
+        self.current_rgba = palette.rgba(current.colour)
+        self.current_ink = palette.ink_on(self.current_rgba)
+        self.phase_text = self._hint(state, view)
+        self.actions = self._actions(state, view)
+        self.players = players_of(view)
+        self.combo_text = self._combo(state)
+        self.reminders_text = "\n".join(reminders(state))
+        self.die_kind = "primary" if view.phase is Phase.CONQUER else "dimmed"
+        self._refresh_undo(state)
+
+    def _hint(self, state: GameState, view: PublicView) -> str:
+        if view.combos_owed and state.dealing == "table":
+            return (f"Deal {view.combos_owed} combo(s) with the cardboard and enter each "
+                    "one in the market.")
+        return phase_hint(view.phase)
+
+    def _actions(self, state: GameState, view: PublicView) -> list[dict[str, Any]]:
+        phase = view.phase
+        out: list[dict[str, Any]] = []
+        if view.game_over:
+            return [{"key": "game_end", "text": "Reveal the coins", "kind": "primary"}]
+        if view.combos_owed and state.dealing == "table":
+            out.append({"key": "market", "kind": "primary",
+                        "text": f"Enter the {view.combos_owed} revealed combo(s)"})
+        elif phase is Phase.PICK_COMBO:
+            out.append({"key": "market", "text": "Pick a race and power", "kind": "primary"})
+        if phase is Phase.CONQUER:
+            out.append({"key": "map", "text": "Conquer on the map", "kind": "primary"})
+            out.append({"key": "finish_conquests", "text": "Finish conquering"})
+        elif phase is Phase.REDEPLOY:
+            out.append({"key": "finish_redeployment", "text": "Finish redeployment",
+                        "kind": "primary"})
+            out.append({"key": "map", "text": "Open the map"})
+        elif phase is Phase.SCORE:
+            out.append({"key": "scoring", "text": "Score the turn", "kind": "primary"})
+        elif phase is Phase.FINISHED:
+            out.append({"key": "end_turn", "text": "End the turn", "kind": "primary"})
+        if view.may_decline:
+            out.append({"key": "decline", "text": "Go into decline", "kind": "danger"})
+        return out
+
+    def _combo(self, state: GameState) -> str:
+        active = state.current.active
+        if active is None or state.is_over:
+            return ""
+        catalog = state.catalog
+        try:
+            race = catalog.race(active.race).summary
+            power = catalog.power(active.power).summary
+        except LookupError:
+            return f"{active.power} {active.race}"
+        return f"{active.power}: {power}\n{active.race}: {race}"
+
+    def _refresh_undo(self, state: GameState) -> None:
+        history = self.session.history
+        assert history is not None
+        blocker = history.undo_blocker()
+        if blocker is not None:
+            self.undo_ready = False
+            self.undo_text = ("Nothing to undo yet" if "nothing" in blocker
+                              else "Undo: the last action stays (a die roll or a turn's end)")
+            return
+        names = [p.name for p in state.players]
+        self.undo_ready = True
+        self.undo_text = "Undo: take back " + step_text(history.last_step, names,
+                                                        self._races_before())
+
+    def _races_before(self) -> dict[int, str]:
+        history = self.session.history
+        if history is None or len(history.states) < 2:
+            return {}
+        before = history.states[-2]
+        return {p.seat: p.active.race for p in before.players if p.active is not None}
+
+    # -- intents -------------------------------------------------------------------------
+    def act(self, key: str) -> None:
+        handlers: dict[str, Callable[[], None]] = {
+            "market": lambda: self.go("market"),
+            "map": lambda: self.go("map"),
+            "scoring": lambda: self.go("scoring"),
+            "game_end": lambda: self.go("game_end"),
+            "finish_conquests": self.finish_conquests,
+            "finish_redeployment": self.finish_redeployment,
+            "end_turn": self.end_turn,
+            "decline": self.decline,
+            "die": self.open_die,
+            "undo": self.undo,
+            "home": lambda: self.go("home"),
+        }
+        handler = handlers.get(key)
+        if handler is not None:
+            handler()
+
+    def finish_conquests(self) -> None:
+        self.attempt(self.session.finish_conquests)
+
+    def finish_redeployment(self) -> None:
+        self.attempt(self.session.finish_redeployment)
+
+    def end_turn(self) -> None:
+        self.attempt(self.session.end_turn)
+        state = self.state
+        if state is not None and state.is_over:
+            self.go("game_end")
+
+    def decline(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        active = state.current.active
+        what = f"the {active.power} {active.race}" if active else "the active race"
+        if state.track.phase is Phase.FINISHED:
+            text = f"Put {what} in decline now, at the end of the turn (Stout)?"
+        else:
+            text = (f"Put {what} in decline? {state.current.name} conquers nothing this turn, "
+                    "scores at once, and picks a new race next turn.")
+        self.ctx.notices.ask(Question(text=text, yes="Go into decline", kind="danger",
+                                      title="Go into decline", on_yes=self._decline))
+
+    def _decline(self) -> None:
+        self.attempt(self.session.decline)
+
+    def open_die(self) -> None:
+        self.go("die")
+
+    def undo(self) -> None:
+        history = self.session.history
+        if history is None:
+            return
+        blocker = history.undo_blocker()
+        if blocker is not None:
+            self.ctx.notices.tell(blocker[0].upper() + blocker[1:] + ".", "Nothing to undo")
+            return
+        if any(isinstance(e, _ASK_BEFORE_UNDO) for e in history.last_step):
+            self.ctx.notices.ask(Question(text=self.undo_text.replace("Undo: take back",
+                                                                      "Take back") + "?",
+                                          yes="Take it back", title="Undo", on_yes=self._undo))
+            return
+        self._undo()
+
+    def _undo(self) -> None:
+        self.attempt(self.session.undo, "Cannot undo")
+
+    # -- the private peek ------------------------------------------------------------------
+    def peek(self, seat: int) -> None:
+        state = self.state
+        if state is None:
+            return
+        player = state.player(seat)
+        self.peek_rgba = palette.rgba(player.colour)
+        self.peek_detail = f"{player.name}'s coins. Only {player.name} looks! Let go to hide."
+        self.peek_text = coins(own_coins(state, seat))
+
+    def end_peek(self) -> None:
+        self.peek_text = ""
+        self.peek_detail = ""

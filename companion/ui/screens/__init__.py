@@ -1,0 +1,1 @@
+"""The screens: one module + one kv file each. A screen holds its presenter in `p`."""

@@ -1,0 +1,57 @@
+"""The combo market: six rows like the cardboard column, tap one to pick it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.ui.screens.base import PresenterScreen
+
+
+class MarketRow(ButtonBehavior, BoxLayout):  # type: ignore[misc]
+    """One row of the market; a tap calls ``presenter.act(key)``."""
+
+    key = StringProperty("")
+    number = StringProperty("")
+    combo = StringProperty("")
+    tokens = StringProperty("")
+    cost = StringProperty("")
+    lying = StringProperty("")
+    refusal = StringProperty("")
+    kind = StringProperty("secondary")
+    presenter = ObjectProperty(None, allownone=True)
+
+    def on_release(self) -> None:
+        if self.presenter is not None:
+            self.presenter.act(self.key)
+
+
+class MarketList(BoxLayout):  # type: ignore[misc]
+    presenter = ObjectProperty(None, allownone=True)
+    rows = ObjectProperty([])
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.fbind("rows", self._rebuild)
+
+    def _rebuild(self, *_args: Any) -> None:
+        self.clear_widgets()
+        for row in self.rows:
+            self.add_widget(MarketRow(
+                presenter=self.presenter, key=row["key"], number=f"Row {row['row'] + 1}",
+                combo=row["combo"], tokens=row["tokens"], cost=row["cost"],
+                lying=row["lying"], refusal=row["refusal"], kind=row["kind"],
+            ))
+
+    def row(self, key: str) -> MarketRow | None:
+        for child in self.children:
+            if isinstance(child, MarketRow) and child.key == key:
+                return child
+        return None
+
+
+class MarketScreen(PresenterScreen):
+    pass

@@ -1,0 +1,57 @@
+"""New game: the players in seat order, their colours, the first player, decks, dealing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.ui import palette
+from companion.ui.screens.base import PresenterScreen
+
+
+class SeatRow(BoxLayout):  # type: ignore[misc]
+    index = NumericProperty(0)
+    name = StringProperty("")
+    colour_name = StringProperty("")
+    rgba = ObjectProperty(palette.FALLBACK)
+    ink = ObjectProperty(palette.TEXT)
+    first = BooleanProperty(False)
+    can_up = BooleanProperty(False)
+    can_down = BooleanProperty(False)
+    presenter = ObjectProperty(None, allownone=True)
+
+
+class SeatList(BoxLayout):  # type: ignore[misc]
+    presenter = ObjectProperty(None, allownone=True)
+    seats = ObjectProperty([])
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.fbind("seats", self._rebuild)
+
+    def _rebuild(self, *_args: Any) -> None:
+        rows = list(reversed([c for c in self.children if isinstance(c, SeatRow)]))
+        if len(rows) != len(self.seats):
+            self.clear_widgets()
+            rows = []
+            for _ in self.seats:
+                row = SeatRow(presenter=self.presenter)
+                self.add_widget(row)
+                rows.append(row)
+        for row, seat in zip(rows, self.seats, strict=True):
+            row.presenter = self.presenter
+            for key in ("index", "name", "colour_name", "rgba", "ink", "first", "can_up",
+                        "can_down"):
+                setattr(row, key, seat[key])
+
+    def row(self, index: int) -> SeatRow | None:
+        for child in self.children:
+            if isinstance(child, SeatRow) and child.index == index:
+                return child
+        return None
+
+
+class NewGameScreen(PresenterScreen):
+    pass

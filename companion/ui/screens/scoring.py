@@ -1,0 +1,9 @@
+"""Scoring: the breakdown from the map line by line, or the coins counted by hand."""
+
+from __future__ import annotations
+
+from companion.ui.screens.base import PresenterScreen
+
+
+class ScoringScreen(PresenterScreen):
+    pass

@@ -1,0 +1,9 @@
+"""Settings: minimal for now."""
+
+from __future__ import annotations
+
+from companion.ui.screens.base import PresenterScreen
+
+
+class SettingsScreen(PresenterScreen):
+    pass

@@ -1,0 +1,85 @@
+"""The table screen: the turn, whose turn it is, what they can do, every player, undo, die.
+
+Each player's name is a hold-to-peek button: held, it shows that player's own total in a
+full-screen overlay; released, the overlay goes at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.ui import palette
+from companion.ui.screens.base import PresenterScreen
+from companion.ui.widgets import PeekView
+
+
+class PlayerRow(BoxLayout):  # type: ignore[misc]
+    """One player: name (hold to peek) in their colour, combo, tokens, races in decline."""
+
+    seat = NumericProperty(0)
+    name = StringProperty("")
+    combo = StringProperty("")
+    tokens = StringProperty("")
+    declined = StringProperty("")
+    current = BooleanProperty(False)
+    rgba = ObjectProperty(palette.FALLBACK)
+    ink = ObjectProperty(palette.TEXT)
+    presenter = ObjectProperty(None, allownone=True)
+
+
+class PlayerList(BoxLayout):  # type: ignore[misc]
+    """The players, rebuilt from the presenter's `players` list of dicts."""
+
+    presenter = ObjectProperty(None, allownone=True)
+    players = ObjectProperty([])
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.fbind("players", self._rebuild)
+
+    def _rebuild(self, *_args: Any) -> None:
+        rows = [c for c in self.children if isinstance(c, PlayerRow)]
+        if len(rows) != len(self.players):
+            self.clear_widgets()
+            rows = []
+            for _ in self.players:
+                row = PlayerRow(presenter=self.presenter)
+                self.add_widget(row)
+                rows.append(row)
+            rows.reverse()  # children are stored last-first
+        ordered = list(reversed([c for c in self.children if isinstance(c, PlayerRow)]))
+        for row, player in zip(ordered, self.players, strict=True):
+            row.presenter = self.presenter
+            for key in ("seat", "name", "combo", "tokens", "declined", "current", "rgba", "ink"):
+                setattr(row, key, player[key])
+
+    def row(self, seat: int) -> PlayerRow | None:
+        for child in self.children:
+            if isinstance(child, PlayerRow) and child.seat == seat:
+                return child
+        return None
+
+
+class TableScreen(PresenterScreen):
+    def __init__(self, presenter: Any = None, **kwargs: Any) -> None:
+        self.peek_view: PeekView | None = None
+        super().__init__(presenter, **kwargs)
+        if presenter is not None:
+            presenter.fbind("peek_text", self._peek_changed)
+
+    def _peek_changed(self, presenter: Any, text: str) -> None:
+        if text:
+            if self.peek_view is None:
+                self.peek_view = PeekView()
+            view = self.peek_view
+            view.text = text
+            view.detail = presenter.peek_detail
+            view.colour = presenter.peek_rgba
+            if view.parent is None:
+                view.open(animation=False)
+        elif self.peek_view is not None and self.peek_view.parent is not None:
+            self.peek_view.text = ""
+            self.peek_view.dismiss(animation=False)

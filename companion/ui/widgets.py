@@ -1,0 +1,321 @@
+"""Small widgets every screen shares: big buttons, hold-to-peek, steppers, dialogs.
+
+Concept: nothing here knows the game. A button calls one method of a presenter (the
+*target*); a dialog shows words it is given and calls back one function. Sizes come from
+the theme constants below, so every text is at least 14 px and every touch target at least
+48 px on any screen (`FONT_MIN`, `TARGET`).
+
+Kivy draws only when something changes: no widget here schedules an interval. The one
+timer is `HoldButton`'s single `Clock.schedule_once` while a finger rests on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.metrics import dp, sp
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    OptionProperty,
+    StringProperty,
+)
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
+
+from companion.ui import palette
+
+FONT_MIN = sp(15)
+"""The smallest text anywhere (the quality bar is 14 px)."""
+FONT = sp(17)
+FONT_LARGE = sp(22)
+FONT_HUGE = sp(30)
+TARGET = dp(52)
+"""The height of a button: above the 48 px minimum touch target."""
+GAP = dp(8)
+PAD = dp(10)
+
+KINDS: dict[str, palette.RGBA] = {
+    "primary": palette.PRIMARY,
+    "secondary": palette.SECONDARY,
+    "danger": palette.DANGER,
+    "dimmed": palette.DIMMED,
+    "warning": palette.WARNING,
+}
+
+
+class Caption(Label):  # type: ignore[misc]
+    """A label that wraps to its width and is as tall as its text."""
+
+
+class Heading(Caption):
+    """A larger caption for titles."""
+
+
+class Panel(BoxLayout):  # type: ignore[misc]
+    """A vertical box on a slightly lighter background."""
+
+
+class Swatch(Widget):  # type: ignore[misc]
+    """A filled rectangle in a colour (a player's colour beside their name)."""
+
+    colour = ObjectProperty(palette.FALLBACK)
+
+
+class BigButton(Button):  # type: ignore[misc]
+    """A flat button at least `TARGET` tall whose text wraps; `kind` picks its colour.
+
+    `action_key` names what it does (tests and `ActionColumn` find buttons by it);
+    `tint` overrides the colour (a player's own colour).
+    """
+
+    kind = OptionProperty("secondary", options=[*KINDS, "tint"])
+    tint = ObjectProperty(None, allownone=True)
+    action_key = StringProperty("")
+
+    def fill(self, kind: str, tint: Any) -> palette.RGBA:
+        if kind == "tint" and tint is not None:
+            return (float(tint[0]), float(tint[1]), float(tint[2]), float(tint[3]))
+        return KINDS.get(kind, palette.SECONDARY)
+
+    def ink(self, kind: str, tint: Any) -> palette.RGBA:
+        return palette.ink_on(self.fill(kind, tint))
+
+
+class HoldButton(BigButton):
+    """A button that reports a press held for `hold_time` seconds (`on_hold`) and the
+    release after it (`on_hold_end`). A short tap does nothing but `on_release`."""
+
+    hold_time = NumericProperty(0.35)
+    holding = BooleanProperty(False)
+
+    __events__ = ("on_hold", "on_hold_end")
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._timer: Any = None
+        super().__init__(**kwargs)
+        self.always_release = True  # a finger sliding off still ends the hold
+
+    def on_press(self) -> None:
+        self._cancel()
+        self._timer = Clock.schedule_once(self._held, self.hold_time)
+
+    def on_release(self) -> None:
+        self._cancel()
+        if self.holding:
+            self.holding = False
+            self.dispatch("on_hold_end")
+
+    def _held(self, _dt: float) -> None:
+        self._timer = None
+        if self.state == "down":
+            self.holding = True
+            self.dispatch("on_hold")
+
+    def _cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def on_hold(self) -> None:
+        pass
+
+    def on_hold_end(self) -> None:
+        pass
+
+
+class ActionColumn(GridLayout):  # type: ignore[misc]
+    """Buttons built from `actions`, a list of dicts {key, text, kind?, tint?}.
+
+    Each button calls ``target.act(key)`` when released: one presenter method for all.
+    The column is as tall as its buttons (`cols` 1 by default; 2 puts them side by side).
+    """
+
+    actions = ListProperty([])
+    target = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("cols", 1)
+        kwargs.setdefault("spacing", GAP)
+        kwargs.setdefault("size_hint_y", None)
+        super().__init__(**kwargs)
+        self.bind(minimum_height=self.setter("height"))
+        self.fbind("actions", self._rebuild)
+        self._rebuild()
+
+    def _rebuild(self, *_args: Any) -> None:
+        self.clear_widgets()
+        for action in self.actions:
+            button = BigButton(
+                text=action["text"], action_key=action["key"],
+                kind=action.get("kind", "secondary"), tint=action.get("tint"),
+            )
+            button.bind(on_release=self._released)
+            self.add_widget(button)
+
+    def _released(self, button: BigButton) -> None:
+        if self.target is not None:
+            self.target.act(button.action_key)
+
+    def button(self, key: str) -> BigButton | None:
+        for child in self.children:
+            if isinstance(child, BigButton) and child.action_key == key:
+                return child
+        return None
+
+
+class Stepper(BoxLayout):  # type: ignore[misc]
+    """A number with big minus and plus buttons; `on_step(value)` asks for a new value.
+
+    The stepper does not change `value` itself: the presenter decides and its property
+    flows back through the kv binding.
+    """
+
+    value = NumericProperty(0)
+    minimum = NumericProperty(0)
+    maximum = NumericProperty(99)
+    label = StringProperty("")
+
+    __events__ = ("on_step",)
+
+    def step(self, delta: int) -> None:
+        new = int(min(self.maximum, max(self.minimum, self.value + delta)))
+        if new != self.value:
+            self.dispatch("on_step", new)
+
+    def on_step(self, value: int) -> None:
+        pass
+
+
+class Dialog(ModalView):  # type: ignore[misc]
+    """A modal box in the middle of the screen; words only, closed by its buttons."""
+
+    title = StringProperty("")
+    text = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_dismiss", False)
+        super().__init__(**kwargs)
+        self._anim_duration = 0  # open and close at once: no fade to wait for
+
+
+class MessageDialog(Dialog):
+    """A plain message with one button that closes it."""
+
+    ok_text = StringProperty("OK")
+
+
+class ConfirmDialog(Dialog):
+    """A question with a yes and a no button; `on_yes` is called after yes."""
+
+    yes_text = StringProperty("Yes")
+    no_text = StringProperty("Cancel")
+    yes_kind = StringProperty("primary")
+
+    def __init__(self, on_yes: Callable[[], None] | None = None, **kwargs: Any) -> None:
+        self._on_yes = on_yes
+        super().__init__(**kwargs)
+
+    def answer(self, yes: bool) -> None:
+        self.dismiss()
+        if yes and self._on_yes is not None:
+            self._on_yes()
+
+
+class ChoiceDialog(Dialog):
+    """A list of choices (key, text) as big buttons; `on_choice(key)` after a tap."""
+
+    choices = ListProperty([])
+
+    def __init__(self, on_choice: Callable[[str], None] | None = None,
+                 choices: Sequence[tuple[str, str]] = (), **kwargs: Any) -> None:
+        self._on_choice = on_choice
+        super().__init__(**kwargs)
+        self.choices = [{"key": key, "text": text} for key, text in choices]
+
+    def act(self, key: str) -> None:
+        self.dismiss()
+        if self._on_choice is not None:
+            self._on_choice(key)
+
+
+class PeekView(ModalView):  # type: ignore[misc]
+    """The private total, full screen, while a finger holds a name."""
+
+    text = StringProperty("")
+    detail = StringProperty("")
+    colour = ObjectProperty(palette.PANEL)
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_dismiss", False)
+        super().__init__(**kwargs)
+        self._anim_duration = 0  # appear and vanish at once: a peek is short
+
+
+class Collapsible(BoxLayout):  # type: ignore[misc]
+    """A vertical box that folds away (no height, no touches) while `shown` is false.
+
+    Folded, its children keep their last places; a disabled widget there would swallow
+    touches meant for what is drawn now, so a folded box passes every touch on.
+    """
+
+    shown = BooleanProperty(True)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return bool(self.shown and super().on_touch_down(touch))
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return bool(self.shown and super().on_touch_move(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return bool(self.shown and super().on_touch_up(touch))
+
+
+class ArrowButton(BigButton):
+    """A square button with a drawn arrow (`direction` "up" or "down"): no font glyph."""
+
+    direction = OptionProperty("up", options=["up", "down"])
+
+    def arrow(self, x: float, y: float, w: float, h: float, direction: str) -> list[float]:
+        cx, cy, s = x + w / 2, y + h / 2, min(w, h) * 0.22
+        if direction == "up":
+            return [cx - s, cy - s * 0.6, cx + s, cy - s * 0.6, cx, cy + s * 0.8]
+        return [cx - s, cy + s * 0.6, cx + s, cy + s * 0.6, cx, cy - s * 0.8]
+
+
+class Screenful(BoxLayout):  # type: ignore[misc]
+    """The root box of a screen: vertical, padded, on the app's background."""
+
+
+class LineRow(BoxLayout):  # type: ignore[misc]
+    """One line of a breakdown: what, and how much (right-aligned, in the accent colour)."""
+
+    label = StringProperty("")
+    value = StringProperty("")
+
+
+class LineList(BoxLayout):  # type: ignore[misc]
+    """A breakdown rebuilt from `lines`, a list of dicts {label, value}."""
+
+    lines = ListProperty([])
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("orientation", "vertical")
+        kwargs.setdefault("size_hint_y", None)
+        super().__init__(**kwargs)
+        self.bind(minimum_height=self.setter("height"))
+        self.fbind("lines", self._rebuild)
+        self._rebuild()
+
+    def _rebuild(self, *_args: Any) -> None:
+        self.clear_widgets()
+        for line in self.lines:
+            self.add_widget(LineRow(label=line["label"], value=line["value"]))

@@ -1,0 +1,60 @@
+"""Starting the real app on a saved-games file: resume offered, devices on the status line."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from factories import created, play_turn
+
+from companion.session import Session
+from companion.store import Store
+
+SCRIPT = """
+import sys
+from pathlib import Path
+from kivy.clock import Clock
+import companion.app as start
+
+class Probe(start.TableApp):
+    def on_start(self):
+        super().on_start()
+        def look(_dt):
+            home = self.presenters["home"]
+            print("SCREEN", self.ctx.nav.current)
+            print("DIE", home.die_status)
+            print("RESUME", home.can_resume, home.resume_text)
+            self.presenters["home"].resume()
+            print("AFTER", self.ctx.nav.current, self.session.state.track.turn)
+            self.stop()
+        Clock.schedule_once(look, 0.3)
+
+start.TableApp = Probe
+start.run_app(Path(sys.argv[1]), die_pin=17)
+"""
+
+
+def test_the_app_offers_the_saved_game_and_resumes_it(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    session = Session(rng=random.Random(4), store=Store.open(db))
+    session.begin(created(3))
+    for _ in range(4):
+        play_turn(session, coins=2)
+    assert session.store is not None
+    session.store.close()
+
+    env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
+           "GPIOZERO_PIN_FACTORY": "mock", "KIVY_HOME": str(tmp_path / "kivy")}
+    script = tmp_path / "probe.py"  # Kivy looks for a class's kv beside its source file
+    script.write_text(SCRIPT)
+    run = subprocess.run([sys.executable, str(script), str(db)], capture_output=True,
+                         text=True, timeout=120, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    out = run.stdout
+    assert "SCREEN home" in out
+    assert "DIE Die button: ready on GPIO17" in out
+    assert "RESUME True Resume Ann, Bob and Cy: turn 2 of 10, Bob's turn" in out
+    assert "AFTER table 2" in out

@@ -1,0 +1,233 @@
+"""A whole 3-player game played through the real screens with simulated touches.
+
+One real (offscreen) window at 800x480, the Raspberry Pi touchscreen. Every step is a tap
+on a widget found by its kv id or its action key, as a player's finger would do it: a new
+game, a combo bought from a lower row, a conquest on the map, a die roll, an undo, a peek,
+a decline, every turn scored on the scoring screen, and the final reveal.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import ui_support as ui
+
+from companion.rules.turns import Phase
+from companion.rules.views import final_totals, own_coins
+from companion.session import Session
+from companion.ui.app import KV_FILES
+from companion.ui.widgets import PeekView
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def app() -> Any:
+    session = Session(rng=random.Random(7))
+    table_app = ui.app_for(session)
+    ui.resize((800, 480))
+    return table_app
+
+
+def screen(app: Any) -> Any:
+    return app.screens[app.ctx.nav.current]
+
+
+def tap_id(app: Any, widget_id: str) -> None:
+    ui.tap(screen(app).ids[widget_id])
+
+
+def tap_action(app: Any, key: str) -> None:
+    ui.tap(ui.button(screen(app), key))
+
+
+def answer_yes() -> None:
+    (dialog,) = ui.dialogs()
+    ui.tap(dialog.ids.yes)
+
+
+def ok_message() -> str:
+    (dialog,) = ui.dialogs()
+    text: str = dialog.text
+    ui.tap(dialog.ids.ok)
+    return text
+
+
+def test_every_kv_file_loads(app: Any) -> None:
+    from kivy.lang import Builder
+
+    from companion.paths import kv_dir
+
+    loaded = {Path(f).name for f in Builder.files}
+    assert set(KV_FILES) <= loaded
+    ours = {p.name for p in kv_dir().glob("*.kv")} - {"map_widget.kv"}
+    assert ours <= set(KV_FILES)
+
+
+def tap_region(app: Any, region: int) -> None:
+    board = screen(app).ids.board
+    x, y = board.to_window(*board.anchor_on_screen(region))
+    touch = ui.UnitTestTouch(x, y)
+    touch.touch_down()
+    ui.pump(1)
+    touch.touch_up()
+    ui.pump(3)
+
+
+def play_simple_turn(app: Any) -> None:
+    """Whatever the current player can do next, through the screens, until the turn ends."""
+    state = app.session.state
+    seat = state.track.seat
+    while not app.session.state.is_over and app.session.state.track.seat == seat:
+        phase = app.session.state.track.phase
+        assert app.ctx.nav.current == "table"
+        if phase is Phase.PICK_COMBO:
+            tap_action(app, "market")
+            ui.tap(screen(app).ids.rows.row("row0"))
+            answer_yes()
+        elif phase is Phase.CONQUER:
+            tap_action(app, "finish_conquests")
+        elif phase is Phase.REDEPLOY:
+            tap_action(app, "finish_redeployment")
+        elif phase is Phase.SCORE:
+            tap_action(app, "scoring")
+            tap_id(app, "score")
+        elif phase is Phase.FINISHED:
+            tap_action(app, "end_turn")
+
+
+def test_a_whole_game_through_the_screens(app: Any) -> None:
+    session = app.session
+    # -- home -> new game: three players, Ann first ----------------------------------------
+    assert app.ctx.nav.current == "home"
+    tap_id(app, "new_game")
+    assert app.ctx.nav.current == "new_game"
+    seats = screen(app).ids.seats
+    for index, name in enumerate(("Ann", "Bob", "Cy")):
+        seats.row(index).ids.name.text = name  # what typing into the field does
+    ui.pump()
+    ui.tap(seats.row(0).ids.first)
+    tap_id(app, "start")
+    assert app.ctx.nav.current == "table"
+    state = session.state
+    assert [p.name for p in state.players] == ["Ann", "Bob", "Cy"]
+    assert state.track.seat == 0
+    table = screen(app)
+    assert table.ids.turn.text == "Turn 1 of 10"
+    assert table.ids.current.text == "Ann's turn"
+    assert ui.repeating_events() == []  # idle: nothing redraws on a timer
+
+    # -- Ann buys the combo in row 3: two coins, one on each row above --------------------
+    tap_action(app, "market")
+    rows = screen(app).ids.rows
+    third = session.state.market.rows[2].combo
+    ui.tap(rows.row("row2"))
+    (dialog,) = ui.dialogs()
+    assert "pays 2 coins" in dialog.text
+    answer_yes()
+    assert app.ctx.nav.current == "table"
+    ann = session.state.players[0]
+    assert ann.active is not None and ann.active.race == third.race
+    assert [r.coins for r in session.state.market.rows[:2]] == [1, 1]
+    assert f"{third.power} {third.race}" in table.ids.players.row(0).ids.combo.text
+
+    # -- conquest on the map: tap a bright region, then Conquer ----------------------------
+    tap_action(app, "map")
+    map_p = app.presenters["map"]
+    target = sorted(map_p.highlight)[0]
+    tap_region(app, target)
+    assert map_p.selected == target
+    assert "Taking it costs" in screen(app).ids.cost.text
+    ui.tap(screen(app).ids.actions.button("conquer"))
+    held = session.state.regions[target].occupant
+    assert held is not None and held.seat == 0
+    ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))
+
+    # -- the die: the face is saved before the tumble, the result shown after ------------
+    tap_id(app, "die")
+    assert app.ctx.nav.current == "die"
+    tap_id(app, "roll")
+    face = session.state.last_roll
+    assert face is not None  # recorded at once
+    ui.wait(1.3)
+    assert screen(app).ids.result.text.startswith("Rolled")
+    assert ui.repeating_events() == []
+    tap_id(app, "back")
+
+    # -- the rest of Ann's turn ------------------------------------------------------------
+    tap_action(app, "finish_conquests")
+    tap_action(app, "finish_redeployment")
+    tap_action(app, "scoring")
+    scoring = screen(app)
+    assert scoring.ids.lines.lines  # the breakdown, line by line
+    tap_id(app, "score")
+    tap_action(app, "end_turn")
+    assert session.state.track.seat == 1
+
+    # -- Bob picks, then takes it back with undo ---------------------------------------------
+    tap_action(app, "market")
+    ui.tap(screen(app).ids.rows.row("row0"))
+    picked = session.state.market.rows[0].combo
+    answer_yes()
+    undo = table.ids.undo
+    assert undo.text == f"Undo: take back Bob picking the {picked.power} {picked.race}"
+    ui.tap(undo)
+    answer_yes()
+    assert session.state.players[1].active is None
+    assert session.state.track.phase is Phase.PICK_COMBO
+    assert table.ids.undo.text.startswith("Undo: the last action stays")  # Ann's turn end
+
+    # -- Cy peeks at their own coins: shown while held, gone on release -------------------
+    cy_name = table.ids.players.row(2).ids.name_button
+    touch = ui.hold(cy_name, 0.6)
+    views = [w for w in ui.window().children if isinstance(w, PeekView)]
+    assert len(views) == 1
+    assert views[0].ids.peek_total.text == f"{own_coins(session.state, 2)} coins"
+    ui.release(touch)
+    assert not [w for w in ui.window().children if isinstance(w, PeekView)]
+    assert app.presenters["table"].peek_text == ""
+
+    # -- a refused action says why in plain words ----------------------------------------
+    tap_id(app, "die")
+    tap_id(app, "roll")
+    assert "cannot roll the reinforcement die now" in ok_message()
+    tap_id(app, "back")
+
+    # -- Bob and Cy finish turn 1 ------------------------------------------------------------
+    play_simple_turn(app)
+    play_simple_turn(app)
+    assert session.state.track.turn == 2 and session.state.track.seat == 0
+
+    # -- Ann goes into decline -----------------------------------------------------------------
+    tap_action(app, "decline")
+    answer_yes()
+    ann = session.state.players[0]
+    assert ann.active is None and [d.race for d in ann.declined] == [third.race]
+    assert table.ids.players.row(0).ids.declined.text == f"In decline: {third.race}"
+    play_simple_turn(app)
+
+    # -- everybody plays on to the last turn ----------------------------------------------
+    while not session.state.track.is_final_turn:
+        play_simple_turn(app)
+    assert table.ids.turn.text == "FINAL TURN 10 of 10"
+    while not session.state.is_over:
+        play_simple_turn(app)
+
+    # -- the final reveal: fewest coins first, the winner last ---------------------------
+    assert app.ctx.nav.current == "game_end"
+    end = screen(app)
+    totals = dict(final_totals(session.state))
+    for _ in range(3):
+        tap_id(app, "reveal")
+    shown = {row.name: row.coins for row in end.ids.results.children}
+    assert shown == {name: f"{coins} coins" for name, coins in totals.items()}
+    assert end.ids.winner.text
+    assert end.ids.chart.series and end.ids.chart.turns == 10
+    assert ui.repeating_events() == []

@@ -1,0 +1,257 @@
+"""The map widget, headless: a tap on a region names it, state changes redraw, idle is idle.
+
+Kivy runs in this process with a real (offscreen) window: ``SDL_VIDEODRIVER=offscreen``,
+real GL through Mesa. Touches go through Kivy's event loop as `UnitTestTouch`es, like
+Kivy's own tests; screenshots are saved under pytest's tmp_path and their pixels read back.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+
+from kivy.base import EventLoop
+from kivy.tests.common import UnitTestTouch
+
+from companion.rules.board import BoardState, Markers, Occupant
+from companion.rules.maps import BOARD_NAMES, Board, load_board
+from companion.ui import map_geometry as mg
+from companion.ui.map_widget import (
+    SYMBOLS,
+    TERRAIN_COLOURS,
+    BoardMap,
+    MapLegend,
+    SymbolIcon,
+    legend,
+    region_symbols,
+)
+
+ORANGE = (0.90, 0.62, 0.00, 1.0)
+BLUE = (0.00, 0.45, 0.70, 1.0)
+SIZES = [(800, 480), (1280, 720), (720, 1280)]
+
+
+@pytest.fixture(scope="module")
+def window() -> Any:
+    EventLoop.ensure_window()
+    return EventLoop.window
+
+
+@pytest.fixture
+def board_map(window: Any) -> Iterator[BoardMap]:
+    window.size = (800, 480)
+    widget = BoardMap(board=load_board("3p"), player_colours={0: ORANGE, 1: BLUE},
+                      size_hint=(None, None), pos=(0, 0), size=window.size)
+    window.add_widget(widget)
+    _frames()
+    yield widget
+    window.remove_widget(widget)
+
+
+def _fit(widget: BoardMap) -> mg.Fit:
+    fit = widget.placement
+    assert fit is not None
+    return fit
+
+
+def _geo(widget: BoardMap) -> mg.MapGeometry:
+    geo = widget.geometry
+    assert geo is not None
+    return geo
+
+
+def _frames(count: int = 3) -> None:
+    for _ in range(count):
+        EventLoop.idle()
+
+
+def _tap(x: float, y: float) -> None:
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def _taps(widget: BoardMap) -> list[int]:
+    seen: list[int] = []
+    widget.bind(on_region_tap=lambda _w, rid: seen.append(rid))
+    return seen
+
+
+def _pixels(widget: BoardMap, path: Path) -> tuple[bytes, int, int]:
+    """Save the widget as a PNG and read its pixels back (RGBA rows, bottom row first)."""
+    from kivy.core.image import Image as CoreImage
+
+    widget.export_to_png(str(path))
+    image = CoreImage(str(path), keep_data=True)
+    texture = image.texture
+    return bytes(texture.pixels), texture.width, texture.height
+
+
+def _pixel(data: tuple[bytes, int, int], x: float, y: float) -> tuple[int, int, int]:
+    pixels, width, height = data
+    # the PNG is read top row first; Kivy's y is up
+    row = height - 1 - int(y)
+    i = (row * width + int(x)) * 4
+    return pixels[i], pixels[i + 1], pixels[i + 2]
+
+
+def _close(rgb: tuple[int, int, int], rgba: tuple[float, ...], tolerance: int = 12) -> bool:
+    return all(abs(rgb[k] - round(rgba[k] * 255)) <= tolerance for k in range(3))
+
+
+def test_a_tap_at_each_region_names_that_region(board_map: BoardMap) -> None:
+    seen = _taps(board_map)
+    for rid in board_map.board.regions:
+        _tap(*board_map.anchor_on_screen(rid))
+    assert seen == sorted(board_map.board.regions)
+
+
+def test_a_tap_off_the_board_names_nothing(board_map: BoardMap) -> None:
+    seen = _taps(board_map)
+    _x, y, _w, _h = _fit(board_map).rect
+    _tap(400, y / 2)  # in the letterbox below the board
+    assert seen == []
+
+
+def test_sliding_from_one_region_to_another_is_not_a_tap(board_map: BoardMap) -> None:
+    seen = _taps(board_map)
+    touch = UnitTestTouch(*board_map.anchor_on_screen(1))
+    touch.touch_down()
+    touch.touch_move(*board_map.anchor_on_screen(15))
+    touch.touch_up()
+    assert seen == []
+
+
+def test_changing_who_holds_a_region_redraws_and_shows_the_holder(
+    board_map: BoardMap, tmp_path: Path
+) -> None:
+    board = board_map.board
+    before = board_map.redraws
+    _frames(5)
+    assert board_map.redraws == before, "idle is idle: no redraw without a change"
+
+    state = BoardState.setup(board)
+    state = state.with_region(
+        9, replace(state[9], occupant=Occupant(seat=0, race="Elves", in_decline=False, tokens=3))
+    )
+    board_map.regions = state
+    _frames()
+    assert board_map.redraws == before + 1
+
+    cell = _geo(board_map).cells[9]
+    fit = _fit(board_map)
+    (ax, ay), (bx, by), _ = max(cell.edges, key=lambda e: math.dist(e[0], e[1]))
+    length = math.dist((ax, ay), (bx, by))
+    inward = 0.7 * board_map.ring_width() / fit.scale  # inside the ring, clear of the border
+    probe = ((ax + bx) / 2 - (by - ay) / length * inward,
+             (ay + by) / 2 + (bx - ax) / length * inward)
+    data = _pixels(board_map, tmp_path / "held.png")
+    assert _close(_pixel(data, *fit.to_screen(*probe)), ORANGE)
+
+    board_map.regions = state  # the same state again: nothing to do
+    _frames()
+    assert board_map.redraws == before + 1
+
+
+def test_a_screenshot_shows_the_terrain_colours(board_map: BoardMap, tmp_path: Path) -> None:
+    data = _pixels(board_map, tmp_path / "map-3p.png")
+    pixels, width, height = data
+    assert (width, height) == (800, 480)
+    colours = {pixels[i:i + 3] for i in range(0, len(pixels), 4 * 97)}
+    assert len(colours) > 20, "the map is not blank"
+    board = board_map.board
+    fit = _fit(board_map)
+    for rid in (1, 15):  # the sea top-left, the lake in the middle
+        cell = _geo(board_map).cells[rid]
+        x, y = cell.anchor
+        # a point halfway between the label and the outline shows the bare terrain
+        probe = (x, y + cell.clearance * 0.8) if rid == 15 else (x, y - cell.clearance * 0.8)
+        colour = TERRAIN_COLOURS[board.regions[rid].terrain]
+        assert _close(_pixel(data, *fit.to_screen(*probe)), colour), rid
+
+
+def test_ids_are_at_least_14_px(board_map: BoardMap) -> None:
+    board_map.label_size = 10
+    _frames()
+    label_px, symbol_px = board_map.text_sizes()
+    assert label_px >= 14 and symbol_px >= 12
+
+
+def test_highlight_and_selected_redraw(board_map: BoardMap) -> None:
+    before = board_map.redraws
+    board_map.highlight = frozenset({3, 4})
+    board_map.selected = 4
+    _frames()
+    assert board_map.redraws == before + 1  # one redraw for a burst of changes
+
+
+@pytest.mark.parametrize("name", BOARD_NAMES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_board_renders_at_every_size_with_big_enough_cells(
+    window: Any, tmp_path: Path, name: str, size: tuple[int, int]
+) -> None:
+    board = load_board(name)
+    window.size = size
+    widget = BoardMap(board=board, regions=_busy_state(board), player_colours={0: ORANGE},
+                      size_hint=(None, None), pos=(0, 0), size=size)
+    window.add_widget(widget)
+    try:
+        _frames()
+        pixels, width, height = _pixels(widget, tmp_path / f"map-{name}.png")
+        assert (width, height) == size
+        assert len({pixels[i:i + 3] for i in range(0, len(pixels), 4 * 101)}) > 20
+        x, y, w, h = _fit(widget).rect
+        assert x >= 0 and y >= 0 and x + w <= size[0] + 1e-6 and y + h <= size[1] + 1e-6
+        assert min(widget.touch_targets().values()) >= 46
+    finally:
+        window.remove_widget(widget)
+        window.size = (800, 480)
+
+
+def test_every_symbol_has_a_drawing_and_a_legend_line(window: Any) -> None:
+    keys = [key for key, _ in legend()]
+    assert len(keys) == len(set(keys))
+    assert {key for key, _ in SYMBOLS} == {
+        "mine", "magic", "cavern", "lost_tribe", "mountain", "fortress", "troll_lair",
+        "encampment", "hole_in_the_ground", "hero", "dragon",
+    }
+    for key in keys:
+        icon = SymbolIcon(symbol=key, size=(40, 40))
+        icon._redraw()
+        assert len(icon.canvas.children) > 0
+    legend_widget = MapLegend(show_terrain=True)
+    assert len(legend_widget.children) == 2 * (len(keys) + 7)
+
+
+def test_region_symbols_list_features_and_markers_in_legend_order() -> None:
+    board = load_board("2p")
+    state = BoardState.setup(board)
+    region_6 = state[6]  # a mountain with a mine and a cavern
+    assert region_symbols(board, 6, region_6) == [("mine", 1), ("cavern", 1), ("mountain", 1)]
+    camp = replace(region_6, markers=Markers(mountain=True, encampments=3, hero=True))
+    assert region_symbols(board, 6, camp) == [
+        ("mine", 1), ("cavern", 1), ("mountain", 1), ("encampment", 3), ("hero", 1)
+    ]
+
+
+def _busy_state(board: Board) -> BoardState:
+    state = BoardState.setup(board)
+    for k, rid in enumerate(r for r in board.regions if not board.regions[r].is_water):
+        if k % 3 == 0:
+            occupant = Occupant(seat=0, race="Ratmen", in_decline=k % 2 == 1, tokens=k % 5 + 1)
+            state = state.with_region(rid, replace(state[rid], occupant=occupant,
+                                                   lost_tribe=False))
+        elif k % 3 == 1:
+            markers = Markers(mountain=state[rid].markers.mountain, fortress=True, encampments=2)
+            state = state.with_region(rid, replace(state[rid], markers=markers))
+    return state

@@ -1,0 +1,120 @@
+"""The presenters and the plain words, without a window: what each screen would show."""
+
+from __future__ import annotations
+
+import random
+
+from factories import play_turn, session
+
+from companion.rules.events import ComboPicked, RaceDeclined, TurnScored
+from companion.rules.turns import Phase
+from companion.session import Session
+from companion.ui import palette
+from companion.ui.describe import step_text
+from companion.ui.presenters.base import Context
+from companion.ui.presenters.game_end import GameEndPresenter, coins_by_turn
+from companion.ui.presenters.market import MarketPresenter
+from companion.ui.presenters.new_game import NewGamePresenter
+from companion.ui.presenters.table import TablePresenter
+
+
+def presenter(cls: type, s: Session) -> object:
+    p = cls(Context(session=s))
+    s.subscribe(p.update)
+    p.update(s.state if s.history else None)
+    return p
+
+
+def test_a_step_is_told_the_way_a_player_says_it() -> None:
+    names = ["Ann", "Bob"]
+    assert step_text((ComboPicked(0, 2, "Ratmen", "Flying"),), names) == (
+        "Ann picking the Flying Ratmen")
+    assert step_text((RaceDeclined(1),), names, {1: "Elves"}) == (
+        "Bob putting the Elves in decline")
+    assert step_text((TurnScored(0, 7),), names) == "Ann scoring 7 coins for the turn"
+
+
+def test_player_colours_are_okabe_ito_and_text_on_them_stays_readable() -> None:
+    assert palette.rgba("blue")[:3] == (0.0, 0.4471, 0.698)
+    assert palette.ink_on(palette.rgba("yellow"))[0] < 0.5  # dark text on yellow
+    assert palette.ink_on(palette.rgba("blue"))[0] == 1.0  # white text on blue
+    assert palette.next_free("blue", {"orange", "green"}) == "yellow"
+    assert palette.rgba("no such colour") == palette.FALLBACK
+
+
+def test_the_table_says_what_the_player_can_do_now_and_what_undo_takes_back() -> None:
+    s = session(3, races=("Ratmen",), powers=("Flying",))
+    table = presenter(TablePresenter, s)
+    assert [a["key"] for a in table.actions] == ["market"]
+    assert table.turn_text == "Turn 1 of 10"
+    assert table.undo_text == "Nothing to undo yet"
+    s.pick(0)
+    assert [a["key"] for a in table.actions] == ["map", "finish_conquests"]
+    assert table.undo_text == "Undo: take back Ann picking the Flying Ratmen"
+    assert table.die_kind == "primary"
+    assert all("coins" not in player for player in table.players)
+
+
+def test_the_final_turn_is_made_obvious() -> None:
+    s = session(2)
+    table = presenter(TablePresenter, s)
+    while not s.state.track.is_final_turn:
+        play_turn(s)
+    assert table.final_turn
+    assert table.turn_text == "FINAL TURN 10 of 10"
+
+
+def test_a_peek_shows_the_own_total_and_forgets_it_on_release() -> None:
+    s = session(3)
+    table = presenter(TablePresenter, s)
+    table.peek(1)
+    assert table.peek_text == "5 coins"
+    table.end_peek()
+    assert table.peek_text == ""
+
+
+def test_an_unaffordable_row_says_why() -> None:
+    s = session(3)
+    s.adjust_coins(0, -4, "for the test")
+    market = presenter(MarketPresenter, s)
+    rows = market.rows
+    assert rows[0]["refusal"] == "" and rows[1]["refusal"] == ""
+    assert "cannot afford" in rows[2]["refusal"]
+    assert rows[2]["cost"] == "Costs 2 coins"
+
+
+def test_new_game_seats_move_and_the_first_player_is_chosen() -> None:
+    s = Session(rng=random.Random(1))
+    form = presenter(NewGamePresenter, s)
+    form.set_name(0, "Ann")
+    form.set_name(1, "Bob")
+    form.move(0, 1)
+    assert [seat["name"] for seat in form.seats][:2] == ["Bob", "Ann"]
+    form.choose_first(1)
+    assert form.first_text == "First player: Ann"
+    form.start()
+    assert s.state.track.seat == 1
+    assert [p.name for p in s.state.players] == ["Bob", "Ann", "Player 3"]
+
+
+def test_the_chart_follows_each_purse_turn_by_turn() -> None:
+    s = session(2)
+    for _ in range(20):
+        play_turn(s, coins=3)
+    assert s.state.is_over
+    turns, series = coins_by_turn(s.history)
+    assert turns == 10
+    assert series[0][0] == 5 and series[0][10] == s.state.players[0].coins
+    assert series[0] == sorted(series[0])
+
+
+def test_the_reveal_goes_from_the_fewest_coins_to_the_winner() -> None:
+    s = session(2)
+    for turn in range(20):
+        play_turn(s, coins=4 if turn % 2 == 0 else 1)
+    end = presenter(GameEndPresenter, s)
+    end.reveal_next()
+    assert [r["name"] for r in end.revealed] == ["Bob"]
+    end.reveal_next()
+    assert end.all_revealed and end.winner_text.startswith("Ann wins")
+    assert s.state.track.phase is Phase.GAME_OVER

@@ -1,0 +1,102 @@
+"""Every screen, at 800x480, 1280x720 and 720x1280: drawn, saved, inside the window, readable.
+
+`tools/screenshots.py` renders each screen in typical game states (in a child process, whose
+offscreen window can take every size) and reports, per screen and size, the layout problems
+it found, every text shown and the purse totals of that moment. The screenshots are saved
+in a temporary folder (set UI_SCREENSHOTS=DIR to keep them).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).parent))
+
+_spec = importlib.util.spec_from_file_location("screenshots_tool",
+                                               ROOT / "tools" / "screenshots.py")
+assert _spec is not None and _spec.loader is not None
+screenshots_tool = importlib.util.module_from_spec(_spec)
+sys.modules["screenshots_tool"] = screenshots_tool
+_spec.loader.exec_module(screenshots_tool)
+
+SCREENS = ("home", "new_game", "table", "market", "map", "scoring", "die", "game_end", "settings")
+SIZES = ("800x480", "1280x720", "720x1280")
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    out = Path(os.environ.get("UI_SCREENSHOTS") or tmp_path_factory.mktemp("screens"))
+    result: dict[str, Any] = screenshots_tool.run(out)
+    return result
+
+
+def test_every_screen_is_rendered_at_the_three_sizes(report: dict[str, Any]) -> None:
+    shown = {found["screen"] for sizes in report.values() for found in sizes.values()}
+    assert set(SCREENS) <= shown
+    for name, sizes in report.items():
+        assert set(sizes) == set(SIZES), name
+        for found in sizes.values():
+            assert Path(found["screenshot"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_nothing_lies_outside_the_window_and_no_text_is_small_or_clipped(
+    report: dict[str, Any],
+) -> None:
+    problems = [f"{name} at {size}: {problem}"
+                for name, sizes in report.items()
+                for size, found in sizes.items()
+                for problem in found["problems"]]
+    assert problems == []
+
+
+def test_no_screen_shows_a_purse_total_except_the_peek_and_the_final_reveal(
+    report: dict[str, Any],
+) -> None:
+    leaks = []
+    checked = 0
+    for name, sizes in report.items():
+        for size, found in sizes.items():
+            if found["private"]:
+                continue
+            purses = [p for p in found["purses"] if p >= 100]  # set up to be unmistakable
+            checked += len(purses)
+            for purse in purses:
+                pattern = re.compile(rf"(?<!\d){purse}(?!\d)")
+                leaks += [f"{name} {size}: {text!r}" for text in found["texts"]
+                          if pattern.search(text)]
+    assert checked > 50
+    assert leaks == []
+
+
+def test_the_peek_and_the_final_reveal_do_show_the_totals(report: dict[str, Any]) -> None:
+    peek = report["peek"]["800x480"]
+    assert any(re.fullmatch(r"\d+ coins", t) and int(t.split()[0]) in peek["purses"]
+               for t in peek["texts"])
+    end = report["game_end"]["800x480"]
+    for purse in end["purses"]:
+        assert any(f"{purse} coins" in t for t in end["texts"])
+
+
+def test_the_tie_for_first_asks_for_the_tokens_on_the_board(report: dict[str, Any]) -> None:
+    texts = report["game_end_tie"]["800x480"]["texts"]
+    assert "Decide the winner" in texts
+    assert any("tokens on the board" in t for t in texts)
+
+
+def test_every_character_on_screen_is_in_the_bundled_font(report: dict[str, Any]) -> None:
+    import kivy
+    from ui_support import font_chars
+
+    font = Path(kivy.__file__).parent / "data" / "fonts" / "Roboto-Regular.ttf"
+    chars = font_chars(str(font)) | {"\n", " "}
+    missing = {ch for sizes in report.values() for found in sizes.values()
+               for text in found["texts"] for ch in text if ch not in chars}
+    assert missing == set()

@@ -1,0 +1,347 @@
+"""Render every screen of the table app at 800x480, 1280x720 and 720x1280 into a folder.
+
+    python tools/screenshots.py [OUT_DIR]        (default: ./screenshots)
+
+Each screen is shown in a typical state of a game (set up with `tests/factories.py`), at
+each resolution, saved as ``OUT_DIR/<size>/<scenario>.png``, and checked against the
+quality bar (`tests/ui_support.layout_problems`: nothing outside the window, no text under
+14 px, no text overflowing, touch targets of 48 px). ``OUT_DIR/report.json`` lists, per
+scenario and size, the problems found, every text on screen, and the purse totals of that
+moment, so a test can prove that no screen but the peek and the final reveal shows one.
+
+Kivy's offscreen window cannot grow after it is made, so the rendering runs in a child
+process whose window starts at 1280x1280 and is shrunk to each size in turn.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    build: Callable[[Any], None]
+    """Put the app in the state to show (gets the app)."""
+    private: bool = False
+    """Shows purse totals on purpose (the peek, the final reveal)."""
+
+
+# -- game set-ups --------------------------------------------------------------------------
+
+def _distinct_purses(s: Any, seats: int) -> None:
+    """First round: every player picks and scores an unusual number, so that a purse total
+    on screen could not be mistaken for any other number."""
+    from factories import play_turn
+
+    for seat in range(seats):
+        play_turn(s, row=(0, 2, 1, 3, 0)[seat], coins=300 + 111 * seat)
+
+
+def _five_players(**kwargs: Any) -> Any:
+    from factories import session
+
+    return session(5, races=("Amazons", "Skeletons", "Ratmen", "Elves", "Trolls", "Ghouls",
+                             "Giants", "Halflings", "Humans", "Wizards"),
+                   powers=("Commando", "Flying", "Dragon Master", "Stout", "Fortified",
+                           "Seafaring", "Wealthy", "Berserk", "Heroic", "Hill"), **kwargs)
+
+
+def _midgame() -> Any:
+    """Five players in turn 2: one in decline, the current one conquering with Amazons."""
+    s = _five_players()
+    _distinct_purses(s, 5)
+    s.decline()  # seat 0 puts its race in decline at the start of turn 2
+    s.score()
+    s.end_turn()
+    return s
+
+
+def _picking() -> Any:
+    """Turn 3 of five players: Ann, whose race went into decline, picks a new combo."""
+    from factories import play_turn
+
+    s = _midgame()
+    while s.state.track.seat != 0:
+        play_turn(s, coins=2)
+    return s
+
+
+def _conquering() -> tuple[Any, int]:
+    """Seat 1 (Flying Skeletons) conquering in turn 2, one region taken; returns a target."""
+    from companion.rules.conquest import immunity, reach
+    from companion.rules.game import attacker
+
+    s = _midgame()
+    state = s.state
+    who = attacker(state)
+    targets = [rid for rid in state.map.regions
+               if immunity(state.map, rid, state.regions.regions, who) is None
+               and reach(state.map, rid, who).reachable]
+    s.conquer(targets[0], tokens=3)
+    state = s.state
+    who = attacker(state)
+    targets = [rid for rid in state.map.regions
+               if immunity(state.map, rid, state.regions.regions, who) is None
+               and reach(state.map, rid, who).reachable]
+    mountain = [rid for rid in targets if state.regions[rid].markers.mountain]
+    return s, (mountain or targets)[0]
+
+
+def _scoring() -> Any:
+    s, target = _conquering()
+    s.conquer(target, tokens=4)
+    s.finish_conquests()
+    s.finish_redeployment()
+    return s
+
+
+def _final_turn() -> Any:
+    from factories import play_turn, session
+
+    s = session(3)
+    _distinct_purses(s, 3)
+    while s.state.track.turn < s.state.track.turns:
+        play_turn(s, coins=2)
+    return s
+
+
+def _over(tie: bool) -> Any:
+    """A finished 3-player game; with `tie`, Ann and Bob end on the same total."""
+    from factories import play_turn, session
+
+    s = session(3)
+    for seat in range(3):
+        first = (400 if seat < 2 else 300) if tie else 300 + 111 * seat
+        play_turn(s, row=0, coins=first)
+    while not s.state.is_over:
+        seat = s.state.track.seat
+        play_turn(s, coins=2 if tie else (7 if seat == 0 else 3))
+    return s
+
+
+# -- scenarios -------------------------------------------------------------------------------
+
+def scenarios() -> list[Scenario]:
+    from factories import session
+
+    from companion.session import Session
+
+    def show(app: Any, s: Any, screen: str) -> None:
+        app.use_session(s, screen=screen)
+
+    def home(app: Any) -> None:
+        show(app, Session(), "home")
+
+    def home_game(app: Any) -> None:
+        show(app, _midgame(), "home")
+
+    def new_game(app: Any) -> None:
+        show(app, Session(), "new_game")
+        p = app.presenters["new_game"]
+        p.reset()
+        p.add_player()
+        p.add_player()
+        p.set_name(2, "Bartholomew-Alexander")
+        p.choose_first(1)
+
+    def table_start(app: Any) -> None:
+        show(app, session(3), "table")
+
+    def table_midgame(app: Any) -> None:
+        show(app, _midgame(), "table")
+
+    def table_conquer(app: Any) -> None:
+        s, _ = _conquering()
+        show(app, s, "table")
+
+    def table_final(app: Any) -> None:
+        show(app, _final_turn(), "table")
+
+    def market(app: Any) -> None:
+        s = _picking()
+        s.adjust_coins(0, -(s.state.players[0].coins - 2), "poor, for the picture")
+        show(app, s, "market")
+
+    def market_confirm(app: Any) -> None:
+        s = _picking()
+        show(app, s, "market")
+        app.presenters["market"].choose(2)
+
+    def market_table_deals(app: Any) -> None:
+        s = session(3, dealing="table")
+        show(app, s, "market")
+        app.presenters["market"].set_race("Amazons")
+
+    def map_conquer(app: Any) -> None:
+        s, target = _conquering()
+        show(app, s, "map")
+        app.presenters["map"].tap(target)
+
+    def map_idle(app: Any) -> None:
+        show(app, _scoring(), "map")
+        app.presenters["map"].tap(1)
+
+    def scoring(app: Any) -> None:
+        show(app, _scoring(), "scoring")
+
+    def scoring_quick(app: Any) -> None:
+        show(app, _scoring(), "scoring")
+        app.presenters["scoring"].act("quick")
+        app.presenters["scoring"].set_quick(6)
+
+    def die(app: Any) -> None:
+        s, _ = _conquering()
+        show(app, s, "die")
+        app.presenters["die"].roll()
+        _settle(app)
+
+    def die_final(app: Any) -> None:
+        s, target = _conquering()
+        show(app, s, "map")
+        app.presenters["die"].start_final(target, 2)
+        _settle(app)
+
+    def peek(app: Any) -> None:
+        show(app, _midgame(), "table")
+        app.presenters["table"].peek(2)
+
+    def game_end(app: Any) -> None:
+        show(app, _over(tie=False), "game_end")
+        p = app.presenters["game_end"]
+        for _ in range(3):
+            p.reveal_next()
+
+    def game_end_reveal(app: Any) -> None:
+        show(app, _over(tie=False), "game_end")
+        app.presenters["game_end"].reveal_next()
+
+    def game_end_tie(app: Any) -> None:
+        show(app, _over(tie=True), "game_end")
+        p = app.presenters["game_end"]
+        for _ in range(3):
+            p.reveal_next()
+
+    def settings(app: Any) -> None:
+        show(app, Session(), "settings")
+
+    def message(app: Any) -> None:
+        show(app, session(3), "table")
+        app.presenters["table"].act("finish_conquests")
+
+    def choice(app: Any) -> None:
+        s, target = _conquering()
+        show(app, s, "map")
+        app.presenters["map"].tap(target)
+        app.presenters["map"].correct()
+
+    return [
+        Scenario("home", home), Scenario("home_game", home_game),
+        Scenario("new_game", new_game), Scenario("table_start", table_start),
+        Scenario("table_midgame", table_midgame), Scenario("table_conquer", table_conquer),
+        Scenario("table_final", table_final), Scenario("market", market),
+        Scenario("market_confirm", market_confirm),
+        Scenario("market_table_deals", market_table_deals),
+        Scenario("map_conquer", map_conquer), Scenario("map_idle", map_idle),
+        Scenario("scoring", scoring), Scenario("scoring_quick", scoring_quick),
+        Scenario("die", die), Scenario("die_final", die_final),
+        Scenario("peek", peek, private=True),
+        Scenario("game_end", game_end, private=True),
+        Scenario("game_end_reveal", game_end_reveal, private=True),
+        Scenario("game_end_tie", game_end_tie, private=True),
+        Scenario("settings", settings), Scenario("message", message),
+        Scenario("choice", choice),
+    ]
+
+
+def _settle(app: Any) -> None:
+    import ui_support
+
+    ui_support.wait(1.3)
+
+
+def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
+           only: list[str] | None = None) -> dict[str, Any]:
+    """Render the scenarios in this process (its window must be at least 1280x1280)."""
+    import ui_support
+
+    from companion.session import Session
+
+    sizes = sizes or ui_support.SIZES
+    app = ui_support.app_for(Session())
+    report: dict[str, Any] = {}
+    for scenario in scenarios():
+        if only and scenario.name not in only:
+            continue
+        for size_name, size in sizes.items():
+            ui_support.close_dialogs()
+            ui_support.resize(size)
+            scenario.build(app)
+            ui_support.pump(6)
+            path = ui_support.screenshot(out / size_name / f"{scenario.name}.png")
+            state = app.session.history.state if app.session.history else None
+            roots = [ui_support.window()]
+            report.setdefault(scenario.name, {})[size_name] = {
+                "screenshot": str(path),
+                "screen": app.ctx.nav.current,
+                "problems": [p for r in roots for p in ui_support.layout_problems(r)],
+                "texts": [t for r in roots for t in ui_support.texts(r)],
+                "purses": [p.coins for p in state.players] if state else [],
+                "private": scenario.private,
+            }
+            app.presenters["table"].end_peek()
+    ui_support.close_dialogs()
+    return report
+
+
+def _child(out: Path, only: list[str]) -> None:
+    sys.path.insert(0, str(ROOT / "tests"))
+    report = render(out, only=only or None)
+    (out / "report.json").write_text(json.dumps(report, indent=1))
+
+
+def run(out: Path, only: list[str] | None = None, timeout: float = 300) -> dict[str, Any]:
+    """Render in a child process (a fresh 1280x1280 offscreen window); return the report."""
+    out.mkdir(parents=True, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KCFG_")}
+    env.update(SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_LOG_MODE="PYTHON",
+               KIVY_NO_FILELOG="1", KCFG_GRAPHICS_WIDTH="1280", KCFG_GRAPHICS_HEIGHT="1280")
+    env.setdefault("KIVY_HOME", str(out / ".kivy"))
+    env.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+    result = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--child", str(out), *(only or [])],
+        capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"rendering failed:\n{result.stdout}\n{result.stderr}")
+    report: dict[str, Any] = json.loads((out / "report.json").read_text())
+    return report
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--child"]:
+        _child(Path(argv[1]), argv[2:])
+        return 0
+    out = Path(argv[0]) if argv else ROOT / "screenshots"
+    report = run(out, argv[1:])
+    bad = 0
+    for name, sizes in report.items():
+        for size, found in sizes.items():
+            for problem in found["problems"]:
+                bad += 1
+                print(f"{name} {size}: {problem}")
+    print(f"{sum(len(s) for s in report.values())} screenshots in {out}; {bad} problems")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
