@@ -157,8 +157,9 @@ class Session:
         return self._act(RedeploymentFinished(self.state.track.seat))
 
     def conquer(self, region: int, tokens: int | None = None, *,
-                mercenary_coin: bool = False) -> GameState:
-        return self._act(RegionConquered(self.state.track.seat, region, tokens, mercenary_coin))
+                mercenary_coin: bool = False, declined_ghouls: bool = False) -> GameState:
+        return self._act(RegionConquered(self.state.track.seat, region, tokens, mercenary_coin,
+                                         declined_ghouls))
 
     def abandon(self, region: int) -> GameState:
         return self._act(RegionAbandoned(self.state.track.seat, region))

@@ -334,3 +334,32 @@ def test_a_region_conquered_this_turn_cannot_be_abandoned() -> None:
     s.conquer(2)
     with pytest.raises(IllegalAction, match="conquered this turn"):
         s.abandon(2)
+
+
+def test_declined_ghouls_go_on_conquering_before_the_active_race() -> None:
+    s = two_player(("Ghouls", "Elves", "Humans"), ("Hill", "Forest", "Swamp"))
+    s.conquer(2, tokens=5)
+    play_rest(s)
+    play_turn(s)
+    s.decline()  # the Ghouls keep all 5 tokens in region 2
+    finish_scoring(s)
+    play_turn(s)
+    s.conquer(7, tokens=3, declined_ghouls=True)  # next to region 2, before picking
+    assert s.state.regions[7].occupant == Occupant(0, "Ghouls", True, 3)
+    s.pick(0)
+    s.conquer(4)  # the new active race enters
+    with pytest.raises(IllegalAction, match="before the active race"):
+        s.conquer(3, declined_ghouls=True)
+    assert s.state.track.this_turn.conquered_non_empty == 1  # the Ghouls' take is not counted
+
+
+def test_only_declined_ghouls_conquer_while_in_decline() -> None:
+    s = two_player(("Orcs",), ("Hill",))
+    s.conquer(2)
+    play_rest(s)
+    play_turn(s)
+    s.decline()
+    finish_scoring(s)
+    play_turn(s)
+    with pytest.raises(IllegalAction, match="no Ghouls in decline"):
+        s.conquer(7, declined_ghouls=True)

@@ -136,13 +136,15 @@ class TurnEnded:
 
 @dataclass(frozen=True, slots=True)
 class RegionConquered:
-    """The player's active race takes a region (`tokens` deployed there, if counted)."""
+    """The player's active race (or their Ghouls in decline) takes a region (`tokens`
+    deployed there, if counted)."""
 
     TYPE: ClassVar[str] = "region_conquered"
     seat: int
     region: int
     tokens: int | None = None
     mercenary_coin: bool = False  # a coin paid to the stash for 2 tokens less (Mercenary)
+    declined_ghouls: bool = False  # the conqueror is the player's Ghouls in decline
 
 
 @dataclass(frozen=True, slots=True)

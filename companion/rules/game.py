@@ -28,7 +28,7 @@ from companion.rules.board import (
 )
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, immunity, reach
-from companion.rules.decline import go_into_decline, vanish_if_gone
+from companion.rules.decline import GHOULS, go_into_decline, vanish_if_gone
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     BadgesReshuffled,
@@ -328,8 +328,10 @@ def attacker(state: GameState) -> Attacker:
 
 
 def _conquer(state: GameState, event: RegionConquered) -> GameState:
-    _expect(state, event.seat, Phase.CONQUER, "conquer")
-    who = attacker(state)
+    who = _ghouls(state, event.seat) if event.declined_ghouls else None
+    if who is None:
+        _expect(state, event.seat, Phase.CONQUER, "conquer")
+        who = attacker(state)
     before = _region(state, event.region)
     if event.tokens is not None and event.tokens < 1:
         raise IllegalAction(f"a conquered region holds at least 1 token, not {event.tokens}")
@@ -339,9 +341,8 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
         refused = None if route.reachable else route.reason
     if refused is not None:
         raise IllegalAction(refused)
-    regions = state.regions.with_region(
-        event.region, taken(before, Occupant(who.seat, who.race, False, event.tokens))
-    )
+    occupant = Occupant(who.seat, who.race, event.declined_ghouls, event.tokens)
+    regions = state.regions.with_region(event.region, taken(before, occupant))
     players, market = state.players, state.market
     coins_issued = state.coins_issued
     if event.mercenary_coin:
@@ -359,12 +360,32 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
     elif loser is not None and loser.seat != who.seat:
         players = _conquest_coins(players, who.seat, loser.seat)
     this_turn = state.track.this_turn
-    attacked = loser is not None and not loser.in_decline and loser.seat != who.seat
-    track = replace(state.track, this_turn=replace(
-        this_turn, conquered=(*this_turn.conquered, (event.region, before.non_empty)),
-        attacked_active_race=this_turn.attacked_active_race or attacked))
+    if event.declined_ghouls:
+        this_turn = replace(this_turn, ghoul_conquests=this_turn.ghoul_conquests + 1)
+    else:
+        attacked = loser is not None and not loser.in_decline and loser.seat != who.seat
+        this_turn = replace(
+            this_turn, conquered=(*this_turn.conquered, (event.region, before.non_empty)),
+            attacked_active_race=this_turn.attacked_active_race or attacked)
+    track = replace(state.track, this_turn=this_turn)
     return replace(state, regions=regions, players=players, market=market, track=track,
                    coins_issued=coins_issued)
+
+
+def _ghouls(state: GameState, seat: int) -> Attacker:
+    """The player's Ghouls in decline, who conquer before the active race does."""
+    player = _acting(state, seat)
+    this_turn = state.track.this_turn
+    if not any(d.race == GHOULS for d in player.declined):
+        raise IllegalAction(f"{player.name} has no Ghouls in decline to conquer with")
+    if this_turn.declined:
+        raise IllegalAction("no conquest in the turn a race goes into decline")
+    if state.track.phase not in (Phase.PICK_COMBO, Phase.CONQUER) or this_turn.conquests:
+        raise IllegalAction(
+            "declined Ghouls conquer at the start of the turn, before the active race does"
+        )
+    held = state.regions.held_by(seat, GHOULS, in_decline=True)
+    return Attacker(seat, GHOULS, None, frozenset(held), turn=state.track.turn)
 
 
 def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int) -> tuple[Player, ...]:

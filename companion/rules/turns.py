@@ -35,6 +35,7 @@ class ThisTurn:
     declined: bool = False
     conquered: tuple[tuple[int, bool], ...] = ()  # (region, held tokens before)
     attacked_active_race: bool = False  # took a region from another player's active race
+    ghoul_conquests: int = 0  # conquests by the player's Ghouls in decline
     abandoned: int = 0
     scored: bool = False
 
