@@ -23,7 +23,7 @@ PYTEST_ARGS ?=
 # What Kivy's PyPI wheel needs from the system (it bundles SDL2 itself): GL, GLES and EGL
 # through libglvnd, Mesa's EGL and its drivers (llvmpipe draws when there is no GPU or no
 # display), and mtdev, which Kivy's touchscreen input reads.
-APT_PACKAGES := libegl1 libgl1 libgles2 libegl-mesa0 libgl1-mesa-dri libmtdev1
+APT_PACKAGES := libegl1 libgl1 libgles2 libegl-mesa0 libgl1-mesa-dri libmtdev1 shellcheck systemd
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -39,19 +39,22 @@ apt_install = if command -v apt-get >/dev/null 2>&1; then \
 # The checks: ruff everywhere; mypy --strict on the pure rules core and on the typed shell.
 MYPY_TARGETS := companion/rules companion/store companion/session.py companion/ui companion/__init__.py \
 	companion/paths.py companion/cli.py companion/commands companion/app.py \
+	companion/config.py companion/kivy_config.py \
 	hardware/__init__.py hardware/button.py hardware/dispatch.py hardware/grid
 
 # Tests run headless, away from the user's own Kivy config and data, with simulated pins.
 headless = SDL_VIDEODRIVER=offscreen KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 KIVY_NO_FILELOG=1 \
 	KIVY_HOME="$(1)/kivy" XDG_DATA_HOME="$(1)/data" GPIOZERO_PIN_FACTORY=mock
 
-.PHONY: help run test lint system-deps venv clean distclean
+.PHONY: help run test lint system-deps venv clean distclean deploy-check
 
 help:
 	@echo "make run        start the app (simulated hardware, database in the user data directory)"
 	@echo "                options: DB=PATH (another database), ARGS=--fullscreen"
 	@echo "make test       ruff, mypy --strict and the whole pytest suite, headless"
 	@echo "make lint       ruff and mypy only"
+	@echo "make deploy-check  run deploy/install.sh for real in a Debian 12 root (debootstrap;"
+	@echo "                needs root and the network; not part of make test)"
 	@echo "make clean      remove build output and caches (keeps .venv)"
 	@echo "make distclean  clean, and remove .venv too"
 
@@ -104,3 +107,7 @@ clean:
 
 distclean: clean
 	rm -rf $(VENV)
+
+# The installer, run for real in a fresh Debian 12 root made with debootstrap.
+deploy-check:
+	deploy/deploy-check.sh

@@ -25,6 +25,8 @@ from companion.store import Store
 from companion.store.errors import StoreError
 from companion.ui.app import TableApp
 from companion.ui.describe import resume_text
+from companion.ui.dimmer import IdleDimmer
+from hardware.backlight import Backlight
 
 ROLL_LOCKOUT = 1.2
 """Seconds the die button is ignored after a press: the roll animation and a margin."""
@@ -37,13 +39,15 @@ class Devices:
     die_status: str = "Die button: none (roll on screen)"
     grid_status: str = "Sensor grid: not used (tap the map)"
     opened: list[Any] = field(default_factory=list)
+    dimmer: IdleDimmer | None = None  # held here: Kivy's clock keeps only weak references
 
     def close(self) -> None:
         for device in self.opened:
             device.close()
 
 
-def open_die_button(app: TableApp, pin: int | None, devices: Devices) -> None:
+def open_die_button(app: TableApp, pin: int | None, devices: Devices,
+                    dimmer: IdleDimmer | None = None) -> None:
     """The die button on `pin`, pressing the on-screen die; absent hardware is no error."""
     if pin is None:
         return
@@ -51,6 +55,8 @@ def open_die_button(app: TableApp, pin: int | None, devices: Devices) -> None:
 
     def pressed() -> None:
         button.lock_out(ROLL_LOCKOUT)
+        if dimmer is not None:
+            dimmer.wake()
         app.die_button_pressed()
 
     try:
@@ -68,8 +74,13 @@ def open_store(path: Path) -> tuple[Store, str | None]:
     return store, store.recovery.message if store.recovery is not None else None
 
 
-def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = None) -> None:
-    """Open the app's window and run until it is closed."""
+def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = None,
+            dim_after: float = 0, dim_brightness: int = 20) -> None:
+    """Open the app's window and run until it is closed.
+
+    `dim_after` seconds without a touch dim the screen (0: never) to `dim_brightness`
+    percent of the backlight where the panel has one.
+    """
     if fullscreen:
         # Must be set before the window exists, which App.run() creates.
         KivyConfig.set("graphics", "fullscreen", "auto")
@@ -91,7 +102,9 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
         app.ctx.on_resume = resume
         if store is not None and (game_id := store.unfinished_game()) is not None:
             app.set_resume(resume_text(store.load_history(game_id).state))
-        open_die_button(app, die_pin, devices)
+        if dim_after:
+            devices.dimmer = IdleDimmer(dim_after, dim_brightness, Backlight.find())
+        open_die_button(app, die_pin, devices, devices.dimmer)
         home = app.presenters["home"]
         home.die_status, home.grid_status = devices.die_status, devices.grid_status
         if recovered:

@@ -58,3 +58,46 @@ def test_the_app_offers_the_saved_game_and_resumes_it(tmp_path: Path) -> None:
     assert "DIE Die button: ready on GPIO17" in out
     assert "RESUME True Resume Ann, Bob and Cy: turn 2 of 10, Bob's turn" in out
     assert "AFTER table 2" in out
+
+
+DIM_SCRIPT = """
+import sys
+from pathlib import Path
+from kivy.clock import Clock
+import companion.app as start
+from companion.ui.dimmer import Veil
+
+class Probe(start.TableApp):
+    def on_start(self):
+        super().on_start()
+        def look(_dt):
+            from kivy.core.window import Window
+            from kivy.tests.common import UnitTestTouch
+            print("VEILED", any(isinstance(w, Veil) for w in Window.children))
+            home = self.screens["home"]
+            button = [w for w in home.walk() if getattr(w, "text", "") == "New game"][0]
+            touch = UnitTestTouch(*button.to_window(*button.center))
+            touch.touch_down()  # on the veil, over the New game button
+            touch.touch_up()
+            print("AFTER", any(isinstance(w, Veil) for w in Window.children),
+                  self.ctx.nav.current)
+            self.stop()
+        Clock.schedule_once(look, 0.8)
+
+start.TableApp = Probe
+start.run_app(Path(sys.argv[1]), dim_after=0.3)
+"""
+
+
+def test_the_screen_dims_when_idle_and_the_waking_touch_presses_nothing(
+    tmp_path: Path,
+) -> None:
+    script = tmp_path / "dim_probe.py"
+    script.write_text(DIM_SCRIPT)
+    env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
+           "KIVY_HOME": str(tmp_path / "kivy")}
+    run = subprocess.run([sys.executable, str(script), str(tmp_path / "g.sqlite3")],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "VEILED True" in run.stdout
+    assert "AFTER False home" in run.stdout

@@ -35,8 +35,8 @@ def started_apps(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     started: list[dict[str, Any]] = []
     fake = types.ModuleType("companion.app")
 
-    def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = None) -> None:
-        started.append({"db_path": db_path, "fullscreen": fullscreen})
+    def run_app(db_path: Path, *, fullscreen: bool = False, **devices: Any) -> None:
+        started.append({"db_path": db_path, "fullscreen": fullscreen, **devices})
 
     fake.run_app = run_app  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "companion.app", fake)
@@ -86,10 +86,12 @@ def test_no_subcommand_starts_the_app_on_the_default_database(
     tmp_path: Path,
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config"))
     status, _, _ = run_main([], capsys)
     assert status == 0
     assert started_apps == [
-        {"db_path": tmp_path / "smallworld-companion" / "companion.sqlite3", "fullscreen": False}
+        {"db_path": tmp_path / "smallworld-companion" / "companion.sqlite3", "fullscreen": False,
+         "die_pin": 17, "dim_after": 300, "dim_brightness": 20}
     ]
     assert started_apps[0]["db_path"] == paths.default_db_path()
 
@@ -100,7 +102,22 @@ def test_run_takes_a_database_path_and_fullscreen(
     db = tmp_path / "game.sqlite3"
     status, _, _ = run_main(["run", "--db", str(db), "--fullscreen"], capsys)
     assert status == 0
-    assert started_apps == [{"db_path": db, "fullscreen": True}]
+    assert [(a["db_path"], a["fullscreen"]) for a in started_apps] == [(db, True)]
+
+
+def test_run_reads_the_config_file_and_reports_a_bad_value_with_its_key(
+    capsys: pytest.CaptureFixture[str], started_apps: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    config = tmp_path / "companion.toml"
+    config.write_text(
+        f'[die]\nbutton_pin = 99\n[storage]\ndatabase = "{tmp_path / "x.sqlite3"}"\n'
+        "[display]\ndim_after_seconds = 60\n"
+    )
+    status, _, err = run_main(["run", "--config", str(config)], capsys)
+    assert status == 0
+    assert "die.button_pin = 99 is not allowed" in err
+    assert started_apps == [{"db_path": tmp_path / "x.sqlite3", "fullscreen": False,
+                             "die_pin": 17, "dim_after": 60, "dim_brightness": 20}]
 
 
 def test_every_subcommand_module_defines_one_command() -> None:

@@ -1,23 +1,33 @@
-"""``companion run``: start the table app (the default when no subcommand is given)."""
+"""``companion run``: start the table app (the default when no subcommand is given).
+
+The one config file (``companion.toml``, see ``deploy/README.md``) is read first; a bad
+value is reported on stderr with its key and the allowed range, and its default is used.
+In kiosk mode the display settings go to Kivy before Kivy opens its window.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from companion.commands import Command
-from companion.paths import default_db_path
-
-DEFAULT_DIE_PIN = 17  # the die button's GPIO pin (BCM numbering), as in hardware/README.md
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db",
         type=Path,
-        default=default_db_path(),
+        default=None,
         metavar="PATH",
-        help="the SQLite database to use (default: %(default)s)",
+        help="the SQLite database to use (default: storage.database in the config file)",
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the config file (default: ~/.config/smallworld-companion/companion.toml)",
     )
     parser.add_argument(
         "--fullscreen",
@@ -27,11 +37,24 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from companion.config import load_config
+    from companion.kivy_config import prepare
+
+    config, warnings = load_config(args.config)
+    for warning in warnings:
+        print(f"companion: {warning.message}", file=sys.stderr)
+    prepare(config)
     # Kivy is imported here, not at the top, so that the rest of the command line stays
     # fast and never opens a window.
     from companion.app import run_app
 
-    run_app(db_path=args.db, fullscreen=args.fullscreen, die_pin=DEFAULT_DIE_PIN)
+    run_app(
+        db_path=args.db or config.storage.database,
+        fullscreen=args.fullscreen,
+        die_pin=config.die.button_pin,
+        dim_after=config.display.dim_after_seconds,
+        dim_brightness=config.display.dim_brightness,
+    )
     return 0
 
 

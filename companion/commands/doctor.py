@@ -1,0 +1,802 @@
+"""``companion doctor``: check this machine for what the table needs, and say what to fix.
+
+It looks, without changing anything and without opening a window, at: who runs it (never
+root; the groups), the configuration file, the display (KMS/DRM devices, connected
+screens, the backlight, console blanking, Kivy's input providers), the touchscreen, GPIO
+(the die button, LED and buzzer), the serial ports (the region sensor grid), the
+database file and the kiosk service. Each finding is one line: ``ok``, ``note`` (worth
+knowing, nothing to do) or ``FIX`` (with what to do). The exit status is 1 when anything
+needs fixing, else 0. ``deploy/install.sh`` runs it at the end.
+
+The machine's own files (``/sys``, ``/dev``, ``/proc``, ``/etc``) are read through
+:class:`System`, so tests run the checks on a fake tree; the user's files (the
+configuration, the Kivy configs, the database) are where the environment and the
+configuration say. Only the standard library is imported at module level; the
+configuration, SQLite and ``systemctl`` are reached inside the checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import struct
+import subprocess
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from companion.commands import Command
+
+if TYPE_CHECKING:
+    from companion.config import Config
+
+Status = Literal["ok", "note", "fix"]
+
+KIOSK_GROUPS = ("gpio", "dialout", "video", "render", "input")
+"""The groups the kiosk's user needs: GPIO, serial, screen, GPU, touchscreen."""
+
+SERVICE = "smallworld-companion.service"
+UDEV_RULES = "etc/udev/rules.d/60-smallworld-companion.rules"
+
+ABS_X = 0x00
+ABS_MT_POSITION_X = 0x35
+BTN_TOUCH = 0x14A
+
+PHYSICAL_PIN = {
+    2: 3,
+    3: 5,
+    4: 7,
+    17: 11,
+    27: 13,
+    22: 15,
+    10: 19,
+    9: 21,
+    11: 23,
+    5: 29,
+    6: 31,
+    13: 33,
+    19: 35,
+    26: 37,
+    14: 8,
+    15: 10,
+    18: 12,
+    23: 16,
+    24: 18,
+    25: 22,
+    8: 24,
+    7: 26,
+    12: 32,
+    16: 36,
+    20: 38,
+    21: 40,
+}
+"""BCM GPIO number -> physical pin on the 40-pin header."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One line of the report: its status, the area it is about, and what it says."""
+
+    status: Status
+    area: str
+    text: str
+
+
+def _real_groups_of_process() -> set[str]:
+    import grp
+
+    names: set[str] = set()
+    for gid in {os.getgid(), *os.getgroups()}:
+        try:
+            names.add(grp.getgrgid(gid).gr_name)
+        except KeyError:
+            continue
+    return names
+
+
+def _real_groups_of_user(user: str) -> set[str]:
+    import grp
+    import pwd
+
+    names = {g.gr_name for g in grp.getgrall() if user in g.gr_mem}
+    with contextlib.suppress(KeyError):
+        names.add(grp.getgrgid(pwd.getpwnam(user).pw_gid).gr_name)
+    return names
+
+
+def _real_existing_groups() -> set[str]:
+    import grp
+
+    return {g.gr_name for g in grp.getgrall()}
+
+
+def _real_user() -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        return str(os.getuid())
+
+
+def _run_systemctl(arguments: list[str]) -> tuple[int, str] | None:
+    """``systemctl ARGUMENTS``: (status, output), or None where there is no systemctl."""
+    try:
+        done = subprocess.run(
+            ["systemctl", *arguments], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.returncode, done.stdout.strip()
+
+
+def _find_module(name: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _find_library(name: str) -> bool:
+    import ctypes.util
+
+    return ctypes.util.find_library(name) is not None
+
+
+@dataclass
+class System:
+    """What the doctor looks at; :meth:`current` is this machine, tests build fakes."""
+
+    root: Path = Path("/")
+    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    uid: int = 1000
+    user: str = "pi"
+    process_groups: set[str] = field(default_factory=set)
+    user_groups: set[str] = field(default_factory=set)
+    existing_groups: set[str] = field(default_factory=lambda: set(KIOSK_GROUPS))
+    access: Callable[[Path, int], bool] = os.access
+    systemctl: Callable[[list[str]], tuple[int, str] | None] = _run_systemctl
+    has_module: Callable[[str], bool] = _find_module
+    has_library: Callable[[str], bool] = _find_library
+
+    @classmethod
+    def current(cls) -> System:
+        """This machine, as the current process sees it."""
+        user = _real_user()
+        return cls(
+            uid=os.getuid(),
+            user=user,
+            process_groups=_real_groups_of_process(),
+            user_groups=_real_groups_of_user(user),
+            existing_groups=_real_existing_groups(),
+        )
+
+    def path(self, absolute: str) -> Path:
+        """An absolute path of the machine, inside :attr:`root`."""
+        return self.root / absolute.lstrip("/")
+
+    def read(self, absolute: str | Path) -> str | None:
+        """A small text file's content, stripped, or None when it cannot be read."""
+        path = absolute if isinstance(absolute, Path) else self.path(absolute)
+        try:
+            return path.read_text(errors="replace").strip().strip("\x00")
+        except OSError:
+            return None
+
+    def shown(self, path: Path) -> str:
+        """A path inside :attr:`root` as the machine names it."""
+        try:
+            return "/" + str(path.relative_to(self.root))
+        except ValueError:
+            return str(path)
+
+
+# --- the checks ---------------------------------------------------------------------------
+
+
+def check_user(system: System) -> list[Finding]:
+    """Never root; in every group the kiosk needs, and with them in this very session."""
+    findings: list[Finding] = []
+    if system.uid == 0:
+        findings.append(
+            Finding(
+                "fix",
+                "user",
+                "running as root: the table must never run as root (Kivy would read root's "
+                "~/.kivy, files would belong to root); run this as the kiosk's user",
+            )
+        )
+    missing, relogin, absent = [], [], []
+    for group in KIOSK_GROUPS:
+        if group not in system.existing_groups:
+            absent.append(group)
+        elif group not in system.user_groups:
+            missing.append(group)
+        elif group not in system.process_groups:
+            relogin.append(group)
+    ok = [g for g in KIOSK_GROUPS if g not in missing + relogin + absent]
+    if ok:
+        findings.append(Finding("ok", "user", f"{system.user} is in the groups {' '.join(ok)}"))
+    for group in missing:
+        findings.append(
+            Finding(
+                "fix",
+                "user",
+                f"{system.user} is not in the group {group}: sudo usermod -aG {group} "
+                f"{system.user} (deploy/install.sh does it), then log in again",
+            )
+        )
+    if relogin:
+        findings.append(
+            Finding(
+                "note",
+                "user",
+                f"{system.user} joined {' '.join(relogin)} after this login: the service has "
+                "them; log out and in again (or reboot) for this shell to have them too",
+            )
+        )
+    for group in absent:
+        findings.append(
+            Finding(
+                "fix" if group != "gpio" else "note",
+                "user",
+                f"this system has no group {group} (deploy/install.sh creates it)",
+            )
+        )
+    return findings
+
+
+def check_config(path: Path | None, system: System) -> tuple[Config, list[Finding]]:
+    """The configuration file: found or not, and every bad value in it."""
+    from companion.config import Config, default_config_path, load_config
+
+    file = path if path is not None else default_config_path(system.environ)
+    if path is None and not file.exists():
+        note = (
+            f"no {file}: every key at its default (deploy/install.sh writes one from "
+            "deploy/companion.example.toml)"
+        )
+        return Config(), [Finding("note", "config", note)]
+    config, warnings = load_config(file)
+    findings = [Finding("fix", "config", str(warning)) for warning in warnings]
+    if not warnings:
+        findings.append(Finding("ok", "config", f"{file}: every value is valid"))
+    return config, findings
+
+
+def check_display(system: System, config: Config) -> list[Finding]:
+    """KMS/DRM devices and screens, a desktop in the way, backlight, console blanking."""
+    findings: list[Finding] = []
+    cards = sorted(system.path("/dev/dri").glob("card[0-9]*"))
+    if not cards:
+        findings.append(
+            Finding(
+                "fix",
+                "display",
+                "no /dev/dri/card*: no KMS display driver. On a Pi, /boot/firmware/config.txt "
+                "needs dtoverlay=vc4-kms-v3d (Bookworm's default)",
+            )
+        )
+    for card in cards:
+        if not system.access(card, os.R_OK | os.W_OK):
+            findings.append(
+                Finding(
+                    "fix",
+                    "display",
+                    f"cannot open {system.shown(card)}: {system.user} needs the groups video "
+                    "and render (deploy/install.sh), then a new login",
+                )
+            )
+    screens = []
+    for status_file in sorted(system.path("/sys/class/drm").glob("card*-*/status")):
+        if system.read(status_file) != "connected":
+            continue
+        name = status_file.parent.name.split("-", 1)[1]
+        modes = (system.read(status_file.parent / "modes") or "").split()
+        screens.append(f"{name} ({modes[0]})" if modes else name)
+    if screens:
+        findings.append(Finding("ok", "display", f"screen connected: {', '.join(screens)}"))
+    elif cards:
+        findings.append(
+            Finding(
+                "fix",
+                "display",
+                "no screen is connected: check the display's ribbon (DSI) or HDMI cable "
+                "and its power",
+            )
+        )
+    desktop = [name for name in ("WAYLAND_DISPLAY", "DISPLAY") if system.environ.get(name)]
+    if desktop:
+        findings.append(
+            Finding(
+                "note",
+                "display",
+                f"a desktop session is running here ({', '.join(desktop)} set): at boot the "
+                "kiosk takes tty1 instead (deploy/install.sh keeps the desktop from starting)",
+            )
+        )
+    findings.extend(_check_backlight(system, config))
+    blank = system.read("/sys/module/kernel/parameters/consoleblank")
+    if blank not in (None, "0"):
+        findings.append(
+            Finding(
+                "note",
+                "display",
+                f"the console blanks after {blank} s when the app is not on the screen; "
+                "deploy/install.sh adds consoleblank=0 to /boot/firmware/cmdline.txt",
+            )
+        )
+    findings.extend(_check_kivy_input(system))
+    return findings
+
+
+def _check_backlight(system: System, config: Config) -> list[Finding]:
+    dims = config.display.dim_after_seconds
+    when = f"after {dims} s idle" if dims else "never (display.dim_after_seconds = 0)"
+    lights = sorted(system.path("/sys/class/backlight").glob("*"))
+    if not lights:
+        return [
+            Finding(
+                "note",
+                "display",
+                f"no backlight control (e.g. an HDMI screen): the app dims by drawing, {when}",
+            )
+        ]
+    findings = []
+    for light in lights:
+        brightness = light / "brightness"
+        if system.access(brightness, os.W_OK):
+            findings.append(
+                Finding("ok", "display", f"backlight {light.name}: the app can dim it, {when}")
+            )
+        else:
+            findings.append(
+                Finding(
+                    "fix",
+                    "display",
+                    f"backlight {light.name} is not writable by {system.user}: the udev rule "
+                    "from deploy/ (deploy/install.sh) gives the video group write access",
+                )
+            )
+    return findings
+
+
+def _check_kivy_input(system: System) -> list[Finding]:
+    """Kivy's [input]: exactly one provider may read the touchscreen."""
+    from companion.config import default_config_path
+    from companion.kivy_config import read_input_section, touch_readers
+
+    kiosk_ini = default_config_path(system.environ).parent / "kivy" / "config.ini"
+    home = system.environ.get("KIVY_HOME") or str(Path.home() / ".kivy")
+    candidates = [("the kiosk's", kiosk_ini), ("this user's", Path(home) / "config.ini")]
+    findings = []
+    for whose, ini in candidates:
+        if not ini.is_file():
+            continue
+        try:
+            readers = touch_readers(read_input_section(ini))
+        except (OSError, ValueError) as error:
+            findings.append(Finding("fix", "touch", f"cannot read {ini}: {error}"))
+            continue
+        names = ", ".join(f"{name} = {value}" for name, value in readers)
+        if len(readers) > 1:
+            kiosk = whose == "the kiosk's"
+            findings.append(
+                Finding(
+                    "fix" if kiosk else "note",
+                    "touch",
+                    f"{whose} Kivy config {ini} has {len(readers)} input "
+                    f"providers that read the touchscreen ({names}): every touch would count "
+                    f"{len(readers)} times. "
+                    + (
+                        "Re-run deploy/install.sh to put back deploy/kivy-pi.ini"
+                        if kiosk
+                        else "The kiosk does not read it; for 'make run' on a touchscreen, "
+                        "keep only one"
+                    ),
+                )
+            )
+        elif whose == "the kiosk's":
+            findings.append(
+                Finding(
+                    "ok", "touch", f"the kiosk's Kivy config reads the touchscreen once ({names})"
+                )
+            )
+    return findings
+
+
+def _bits(text: str) -> set[int]:
+    """The bit numbers set in a sysfs capability bitmap (hex words, most significant first)."""
+    words = text.split()
+    width = 64 if any(len(word) > 8 for word in words) else struct.calcsize("l") * 8
+    bits: set[int] = set()
+    for index, word in enumerate(reversed(words)):
+        value = int(word, 16)
+        bits.update(index * width + bit for bit in range(width) if value >> bit & 1)
+    return bits
+
+
+@dataclass(frozen=True)
+class InputDevice:
+    """One ``/dev/input/eventN`` and what it can do."""
+
+    node: str
+    name: str
+    multitouch: bool
+    single_touch: bool
+
+
+def input_devices(system: System) -> list[InputDevice]:
+    """Every input event device with its name and whether it is a touch panel."""
+    devices = []
+    for event in sorted(system.path("/sys/class/input").glob("event[0-9]*")):
+        absolute = _bits(system.read(event / "device/capabilities/abs") or "0")
+        keys = _bits(system.read(event / "device/capabilities/key") or "0")
+        devices.append(
+            InputDevice(
+                node=f"/dev/input/{event.name}",
+                name=system.read(event / "device/name") or "?",
+                multitouch=ABS_MT_POSITION_X in absolute,
+                single_touch=ABS_X in absolute and BTN_TOUCH in keys,
+            )
+        )
+    return devices
+
+
+def check_touch(system: System, config: Config) -> list[Finding]:
+    """A touch panel is there, readable, and read by the configured provider."""
+    display = config.display
+    findings: list[Finding] = []
+    panels = [d for d in input_devices(system) if d.multitouch or d.single_touch]
+    for panel in panels:
+        kind = "multitouch" if panel.multitouch else "single-touch"
+        node = system.path(panel.node)
+        if system.access(node, os.R_OK):
+            findings.append(Finding("ok", "touch", f"{kind} panel {panel.name!r} on {panel.node}"))
+        else:
+            findings.append(
+                Finding(
+                    "fix",
+                    "touch",
+                    f"{kind} panel {panel.name!r} on {panel.node} is not readable by "
+                    f"{system.user}: add the group input (deploy/install.sh), then log in again",
+                )
+            )
+    if not panels:
+        findings.append(
+            Finding(
+                "fix",
+                "touch",
+                "no touchscreen found: check the display's touch connection (DSI ribbon, or "
+                "the USB cable of an HDMI panel); Touch Display 2 needs its dtoverlay line",
+            )
+        )
+    if display.touch_device != "auto":
+        device = system.path(display.touch_device)
+        if not device.exists():
+            findings.append(
+                Finding(
+                    "fix",
+                    "touch",
+                    f"display.touch_device = {display.touch_device!r} does not exist; "
+                    'use "auto" or one of the devices above',
+                )
+            )
+    if display.touch_provider == "mtdev" and not system.has_library("mtdev"):
+        findings.append(
+            Finding(
+                "fix",
+                "touch",
+                "libmtdev is missing (sudo apt install libmtdev1): without it Kivy falls "
+                "back to hidinput, which misreads most multitouch panels",
+            )
+        )
+    if display.touch_provider == "hidinput" and display.touch_device == "auto":
+        findings.append(
+            Finding(
+                "note",
+                "touch",
+                'display.touch_provider = "hidinput" with touch_device = "auto" finds only '
+                "multitouch panels; for a single-touch panel give its touch_device",
+            )
+        )
+    single = [p for p in panels if p.single_touch and not p.multitouch]
+    if single and display.touch_provider == "mtdev":
+        findings.append(
+            Finding(
+                "note",
+                "touch",
+                f"{single[0].name!r} is single-touch: set display.touch_provider = "
+                f'"hidinput" and display.touch_device = "{single[0].node}"',
+            )
+        )
+    return findings
+
+
+def _pin_text(what: str, pin: int) -> str:
+    physical = PHYSICAL_PIN.get(pin)
+    return f"{what} on GPIO{pin}" + (f" (physical pin {physical})" if physical else "")
+
+
+def check_gpio(system: System, config: Config) -> list[Finding]:
+    """GPIO chips readable, a pin library present, and which pins the die uses."""
+    die = config.die
+    findings: list[Finding] = []
+    model = system.read("/proc/device-tree/model") or ""
+    is_pi = "Raspberry Pi" in model
+    if model:
+        findings.append(Finding("note", "gpio", f"this is a {model}"))
+    chips = sorted(system.path("/dev").glob("gpiochip[0-9]*"))
+    devices = (("button", die.button_pin), ("LED", die.led_pin), ("buzzer", die.buzzer_pin))
+    used = [_pin_text(what, pin) for what, pin in devices if pin is not None]
+    if not used:
+        findings.append(Finding("ok", "gpio", "no die button, LED or buzzer configured"))
+        return findings
+    if not chips:
+        findings.append(
+            Finding(
+                "fix" if is_pi else "note",
+                "gpio",
+                "no /dev/gpiochip*: no GPIO here, so the die button is off "
+                "(the on-screen die still works)",
+            )
+        )
+        return findings
+    unreadable = [c for c in chips if not system.access(c, os.R_OK | os.W_OK)]
+    if unreadable:
+        findings.append(
+            Finding(
+                "fix",
+                "gpio",
+                f"{', '.join(system.shown(c) for c in unreadable)} not usable by {system.user}: "
+                "add the group gpio (deploy/install.sh), then log in again",
+            )
+        )
+    libraries = [name for name in ("lgpio", "RPi.GPIO", "pigpio") if system.has_module(name)]
+    if libraries:
+        findings.append(Finding("ok", "gpio", f"{'; '.join(used)}; pin library {libraries[0]}"))
+    else:
+        findings.append(
+            Finding(
+                "fix" if is_pi else "note",
+                "gpio",
+                f"{'; '.join(used)}, but no GPIO pin library: sudo apt install python3-lgpio "
+                "(the app's virtual environment sees it)",
+            )
+        )
+    return findings
+
+
+def check_serial(system: System, config: Config) -> list[Finding]:
+    """The grid's serial port: configured, plugged in, usable."""
+    port = config.grid.port
+    findings: list[Finding] = []
+    by_id = sorted(system.path("/dev/serial/by-id").glob("*"))
+    picos = [link for link in by_id if "MicroPython" in link.name or "Pico" in link.name]
+    if not port:
+        findings.append(Finding("ok", "grid", 'no sensor grid configured (grid.port = "")'))
+        return findings
+    device = system.path(port)
+    if device.exists():
+        real = system.shown(device.resolve()) if device.is_symlink() else port
+        if system.access(device, os.R_OK | os.W_OK):
+            target = f" -> {real}" if real != port else ""
+            findings.append(Finding("ok", "grid", f"grid port {port}{target} is usable"))
+        else:
+            findings.append(
+                Finding(
+                    "fix",
+                    "grid",
+                    f"grid port {port} is not usable by {system.user}: add the group dialout "
+                    "(deploy/install.sh), then log in again",
+                )
+            )
+    elif picos:
+        findings.append(
+            Finding(
+                "fix",
+                "grid",
+                f"a Pico is plugged in ({picos[0].name}) but {port} does not exist: install the "
+                f"udev rule (deploy/install.sh) or set grid.port = "
+                f'"/dev/serial/by-id/{picos[0].name}"',
+            )
+        )
+    else:
+        findings.append(
+            Finding(
+                "note",
+                "grid",
+                f"no grid plugged in ({port} does not exist): the game carries on by hand; "
+                "plug the Pico into any USB socket",
+            )
+        )
+    if port == "/dev/smallworld-grid" and not system.path(UDEV_RULES).exists():
+        findings.append(
+            Finding(
+                "fix",
+                "grid",
+                f"/{UDEV_RULES} is missing, so no device is ever named {port} "
+                "(deploy/install.sh installs it)",
+            )
+        )
+    for link in by_id:
+        findings.append(
+            Finding("note", "grid", f"serial device {link.name} -> {system.shown(link.resolve())}")
+        )
+    return findings
+
+
+def check_database(system: System, config: Config) -> list[Finding]:
+    """The database file: where it is, that it can be written, that it is sound."""
+    path = config.storage.database
+    shown = str(path)
+    findings: list[Finding] = []
+    if path.exists() and not path.is_file():
+        return [Finding("fix", "database", f"{shown} is not a file (storage.database)")]
+    if not path.exists():
+        ancestor = path.parent
+        while not ancestor.exists() and ancestor != ancestor.parent:
+            ancestor = ancestor.parent
+        if system.access(ancestor, os.W_OK):
+            findings.append(
+                Finding("ok", "database", f"{shown} does not exist yet; the app will create it")
+            )
+        else:
+            findings.append(
+                Finding(
+                    "fix",
+                    "database",
+                    f"{shown} cannot be created: {ancestor} is not writable by {system.user}",
+                )
+            )
+        return findings + _disk_space(path.parent if path.parent.exists() else ancestor)
+    if not system.access(path, os.R_OK | os.W_OK) or not system.access(path.parent, os.W_OK):
+        findings.append(
+            Finding(
+                "fix",
+                "database",
+                f"{shown} or its directory is not writable by {system.user} "
+                "(was the app once run as root? sudo chown -R the directory back)",
+            )
+        )
+    findings.append(_database_health(path, shown))
+    return findings + _disk_space(path.parent)
+
+
+def _database_health(path: Path, shown: str) -> Finding:
+    import sqlite3
+
+    try:
+        with open(path, "rb") as stream:
+            header = stream.read(16)
+    except OSError as error:
+        return Finding("fix", "database", f"{shown} cannot be read: {error.strerror}")
+    if header and header != b"SQLite format 3\x00":
+        return Finding("fix", "database", f"{shown} is not an SQLite database")
+    size = path.stat().st_size
+    try:
+        connection = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=2)
+        try:
+            result = connection.execute("PRAGMA quick_check").fetchone()
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        return Finding("fix", "database", f"{shown} cannot be checked: {error}")
+    if result is None or result[0] != "ok":
+        detail = result[0] if result else "no answer"
+        return Finding("fix", "database", f"{shown} is damaged: {detail}")
+    return Finding("ok", "database", f"{shown} is sound ({size // 1024} KiB)")
+
+
+def _disk_space(directory: Path) -> list[Finding]:
+    try:
+        stats = os.statvfs(directory)
+    except OSError:
+        return []
+    free = stats.f_bavail * stats.f_frsize
+    if free < 100 * 1024 * 1024:
+        return [
+            Finding(
+                "fix",
+                "database",
+                f"only {free // (1024 * 1024)} MiB free where the database is: games need room",
+            )
+        ]
+    return []
+
+
+def check_service(system: System) -> list[Finding]:
+    """The kiosk service: installed, enabled, running."""
+    enabled = system.systemctl(["is-enabled", SERVICE])
+    if enabled is None:
+        return [Finding("note", "service", "no systemctl here: the kiosk service cannot run")]
+    status, text = enabled
+    if status != 0 and text in ("", "not-found"):
+        return [
+            Finding(
+                "note",
+                "service",
+                f"{SERVICE} is not installed (deploy/install.sh installs it)",
+            )
+        ]
+    findings = []
+    if text == "enabled":
+        findings.append(Finding("ok", "service", f"{SERVICE} starts at boot"))
+    else:
+        findings.append(
+            Finding("fix", "service", f"{SERVICE} is {text}: sudo systemctl enable {SERVICE}")
+        )
+    active = system.systemctl(["is-active", SERVICE])
+    state = active[1] if active and active[1] else "not running"
+    if state == "active":
+        findings.append(Finding("ok", "service", f"{SERVICE} is running"))
+    elif state == "failed":
+        findings.append(
+            Finding(
+                "fix",
+                "service",
+                f"{SERVICE} failed: journalctl -u smallworld-companion -b shows why; then "
+                f"sudo systemctl reset-failed {SERVICE} && sudo systemctl start {SERVICE}",
+            )
+        )
+    else:
+        findings.append(Finding("note", "service", f"{SERVICE} is {state} (it starts at boot)"))
+    return findings
+
+
+def diagnose(config_path: Path | None, system: System) -> list[Finding]:
+    """Every check, in the order the report lists them."""
+    config, findings = check_config(config_path, system)
+    findings = check_user(system) + findings
+    for check in (check_display, check_touch, check_gpio, check_serial, check_database):
+        findings.extend(check(system, config))
+    findings.extend(check_service(system))
+    return findings
+
+
+def render(findings: Iterable[Finding]) -> str:
+    """The report: one line per finding, then how many things need fixing."""
+    findings = list(findings)
+    width = max((len(f.area) for f in findings), default=0)
+    lines = [
+        f"{f.area:<{width}}  {f.status.upper() if f.status == 'fix' else f.status:<4}  {f.text}"
+        for f in findings
+    ]
+    fixes = sum(1 for f in findings if f.status == "fix")
+    if fixes:
+        lines.append(f"{fixes} thing{'s' if fixes != 1 else ''} to fix (the FIX lines above).")
+    else:
+        lines.append("Nothing to fix.")
+    return "\n".join(lines)
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="the configuration file to check "
+        "(default: $XDG_CONFIG_HOME/smallworld-companion/companion.toml)",
+    )
+
+
+def _run(args: argparse.Namespace) -> int:
+    findings = diagnose(args.config, System.current())
+    print("companion doctor: what works here and what to fix")
+    print(render(findings))
+    sys.stdout.flush()
+    return 1 if any(f.status == "fix" for f in findings) else 0
+
+
+COMMAND = Command(
+    name="doctor",
+    help="check this machine for what the table needs, say what to fix",
+    configure=_configure,
+    run=_run,
+)

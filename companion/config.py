@@ -1,0 +1,486 @@
+"""The companion's one configuration file: ``companion.toml``.
+
+Where it is
+-----------
+``$XDG_CONFIG_HOME/smallworld-companion/companion.toml``, by default
+``~/.config/smallworld-companion/companion.toml`` (:func:`default_config_path`).
+``deploy/install.sh`` writes it on a Pi from ``deploy/companion.example.toml`` when it is
+absent and never overwrites it. A missing file is not an error: every key has a default
+that works on a Pi with no extra hardware (a touchscreen, no LED, no buzzer, no grid
+plugged in yet).
+
+What it holds
+-------------
+``[display]``: full screen, rotation (the picture and the touches turn together), the
+touch input device and driver, and idle dimming. ``[die]``: the GPIO pins (BCM numbers) of
+the die button, its LED and its buzzer, and the button's debounce. ``[grid]``: the region
+sensor grid's serial port and line rate. ``[storage]``: the SQLite database. Every key is
+listed, with its allowed values, in ``deploy/companion.example.toml`` and in :data:`KEYS`.
+
+Bad values
+----------
+Reading never fails. A bad value (wrong type, out of range, unknown choice) gives a
+:class:`ConfigWarning` that names the key, the value and what is allowed, and that key
+falls back to its default; the other keys keep their values. Unknown sections and keys are
+reported too (a typo must not pass silently). A file that cannot be read or is not valid
+TOML gives one warning and the defaults for every key.
+
+Usage::
+
+    config, warnings = load_config(None)       # the default path
+    for warning in warnings:
+        print(f"companion: {warning}", file=sys.stderr)
+    config.die.button_pin                       # 17, or None for no button
+
+This module only reads; it creates no file and imports nothing heavy (``tomllib`` and the
+standard library), so the command line can load it at start-up.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from companion.paths import APP_DIR_NAME, default_db_path
+
+CONFIG_FILE_NAME = "companion.toml"
+"""The name of the configuration file inside the companion's configuration directory."""
+
+ROTATIONS = (0, 90, 180, 270)
+"""The allowed ``display.rotation`` values, in degrees."""
+
+TOUCH_PROVIDERS = ("mtdev", "hidinput")
+"""The Kivy input providers ``display.touch_provider`` may name (one reads the panel)."""
+
+BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
+"""The serial line rates ``grid.baud`` may take (a USB CDC grid ignores the rate)."""
+
+GPIO_PINS = range(2, 28)
+"""BCM GPIO numbers on the 40-pin header that a button, LED or buzzer may use.
+
+GPIO 0 and 1 are kept for the HAT identification EEPROM, so they are refused.
+"""
+
+DIM_AFTER_RANGE = range(10, 86_401)
+"""``display.dim_after_seconds``: 0 (never dim) or 10 seconds up to a day."""
+
+DIM_BRIGHTNESS_RANGE = range(0, 101)
+"""``display.dim_brightness``: the dimmed brightness in percent of full."""
+
+DEBOUNCE_RANGE = range(5, 501)
+"""``die.debounce_ms``: how long the button must have been released before a new press."""
+
+DEFAULT_GRID_PORT = "/dev/smallworld-grid"
+"""The stable name ``deploy/60-smallworld-companion.rules`` gives a Pico grid."""
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """``[display]``: how the app fills the screen and reads the touchscreen."""
+
+    fullscreen: bool = True
+    """Fill the whole screen (the table's kiosk); false opens a window."""
+
+    rotation: int = 0
+    """Turn the picture by 0, 90, 180 or 270 degrees; touches turn with it."""
+
+    touch_device: str = "auto"
+    """``"auto"`` (every multitouch panel found) or one ``/dev/input/...`` device."""
+
+    touch_provider: str = "mtdev"
+    """The one Kivy input provider that reads the panel: ``mtdev`` or ``hidinput``."""
+
+    touch_invert_x: bool = False
+    """Mirror the touches left to right (for a panel wired backwards)."""
+
+    touch_invert_y: bool = False
+    """Mirror the touches top to bottom (for a panel wired backwards)."""
+
+    dim_after_seconds: int = 300
+    """Dim the screen after this many seconds without a touch or a die press; 0 never."""
+
+    dim_brightness: int = 20
+    """The dimmed brightness, in percent of full (0 is dark, 100 does not dim)."""
+
+
+@dataclass(frozen=True)
+class DieConfig:
+    """``[die]``: the reinforcement die's push button and its optional LED and buzzer."""
+
+    button_pin: int | None = 17
+    """The button's BCM GPIO number (to ground, internal pull-up), or None for none."""
+
+    led_pin: int | None = None
+    """The status LED's BCM GPIO number, or None for no LED."""
+
+    buzzer_pin: int | None = None
+    """The buzzer's BCM GPIO number, or None for no buzzer."""
+
+    debounce_ms: int = 50
+    """Milliseconds the button must have been released before a press counts again."""
+
+
+@dataclass(frozen=True)
+class GridConfig:
+    """``[grid]``: the region sensor grid on USB serial."""
+
+    port: str = DEFAULT_GRID_PORT
+    """The serial device; ``""`` for no grid. A missing device only means "offline"."""
+
+    baud: int = 115200
+    """The line rate (a Pico on USB ignores it; a UART grid needs it)."""
+
+
+@dataclass(frozen=True)
+class StorageConfig:
+    """``[storage]``: where the players' games are kept."""
+
+    database: Path = field(default_factory=default_db_path)
+    """The SQLite database; by default in the user's data directory (XDG)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration: one value per key, defaults where the file said nothing."""
+
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    die: DieConfig = field(default_factory=DieConfig)
+    grid: GridConfig = field(default_factory=GridConfig)
+    storage: StorageConfig = field(default_factory=StorageConfig)
+    source: Path | None = None
+    """The file these values came from, or None when no file was read."""
+
+    def to_toml(self) -> str:
+        """The configuration as TOML text that :func:`load_config` reads back unchanged."""
+        lines: list[str] = []
+        for section in _SECTIONS:
+            if lines:
+                lines.append("")
+            lines.append(f"[{section}]")
+            values = getattr(self, section)
+            for spec in KEYS:
+                if spec.section == section:
+                    lines.append(f"{spec.name} = {spec.show(getattr(values, spec.name))}")
+        return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class ConfigWarning:
+    """One problem found while reading the file: the key (``""`` for the whole file)."""
+
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class _Rejected(ValueError):
+    """A value that is not allowed for its key; the key's ``allowed`` text says why."""
+
+
+# --- how each kind of value is read -------------------------------------------------------
+
+
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise _Rejected
+    return value
+
+
+def _int_in(allowed: range | tuple[int, ...]) -> Callable[[object], int]:
+    def parse(value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+            raise _Rejected
+        return value
+
+    return parse
+
+
+def _pin(value: object) -> int | None:
+    if value is False:
+        return None
+    return _int_in(GPIO_PINS)(value)
+
+
+def _choice(*choices: str) -> Callable[[object], str]:
+    def parse(value: object) -> str:
+        if not isinstance(value, str) or value not in choices:
+            raise _Rejected
+        return value
+
+    return parse
+
+
+def _dim_after(value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value == 0:
+        return 0
+    return _int_in(DIM_AFTER_RANGE)(value)
+
+
+def _touch_device(value: object) -> str:
+    if value == "auto":
+        return "auto"
+    if not isinstance(value, str) or not value.startswith("/dev/input/") or value.endswith("/"):
+        raise _Rejected
+    return value
+
+
+def _serial_port(value: object) -> str:
+    if value == "":
+        return ""
+    if not isinstance(value, str) or not os.path.isabs(value) or value.endswith("/"):
+        raise _Rejected
+    return value
+
+
+def _database(value: object) -> Path:
+    if value == "":
+        return default_db_path()
+    if not isinstance(value, str) or value.endswith("/"):
+        raise _Rejected
+    path = Path(value).expanduser()
+    if not path.is_absolute():
+        raise _Rejected
+    return path
+
+
+def _show(value: object) -> str:
+    """A value as TOML spells it."""
+    if value is None:
+        return "false"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{text}"'
+
+
+def _show_database(value: object) -> str:
+    return '""' if value == default_db_path() else _show(value)
+
+
+@dataclass(frozen=True)
+class KeySpec:
+    """One key of the file: where it lives, how it is read and what it allows."""
+
+    section: str
+    name: str
+    parse: Callable[[object], Any]
+    allowed: str
+    """What the key allows, in words; every warning about the key quotes it."""
+    show: Callable[[object], str] = _show
+
+    @property
+    def key(self) -> str:
+        """The dotted name used in warnings and documentation, e.g. ``die.button_pin``."""
+        return f"{self.section}.{self.name}"
+
+
+_PIN_TEXT = "a BCM GPIO number from 2 to 27, or false for none"
+
+KEYS: tuple[KeySpec, ...] = (
+    KeySpec("display", "fullscreen", _bool, "true or false"),
+    KeySpec("display", "rotation", _int_in(ROTATIONS), "0, 90, 180 or 270 (degrees)"),
+    KeySpec(
+        "display",
+        "touch_device",
+        _touch_device,
+        '"auto", or a device path under /dev/input/ (e.g. "/dev/input/by-path/...-event")',
+    ),
+    KeySpec("display", "touch_provider", _choice(*TOUCH_PROVIDERS), '"mtdev" or "hidinput"'),
+    KeySpec("display", "touch_invert_x", _bool, "true or false"),
+    KeySpec("display", "touch_invert_y", _bool, "true or false"),
+    KeySpec(
+        "display",
+        "dim_after_seconds",
+        _dim_after,
+        "0 (never dim), or a whole number of seconds from 10 to 86400",
+    ),
+    KeySpec("display", "dim_brightness", _int_in(DIM_BRIGHTNESS_RANGE), "0 to 100 (percent)"),
+    KeySpec("die", "button_pin", _pin, _PIN_TEXT),
+    KeySpec("die", "led_pin", _pin, _PIN_TEXT),
+    KeySpec("die", "buzzer_pin", _pin, _PIN_TEXT),
+    KeySpec("die", "debounce_ms", _int_in(DEBOUNCE_RANGE), "5 to 500 (milliseconds)"),
+    KeySpec(
+        "grid",
+        "port",
+        _serial_port,
+        '"" for no grid, or an absolute device path (e.g. "/dev/smallworld-grid")',
+    ),
+    KeySpec("grid", "baud", _int_in(BAUD_RATES), ", ".join(map(str, BAUD_RATES))),
+    KeySpec(
+        "storage",
+        "database",
+        _database,
+        '"" for the default, or an absolute file path (~ allowed)',
+        _show_database,
+    ),
+)
+"""Every key the file may hold, in the order the example file lists them."""
+
+_SECTIONS = ("display", "die", "grid", "storage")
+_SECTION_TYPES: dict[str, type[Any]] = {
+    "display": DisplayConfig,
+    "die": DieConfig,
+    "grid": GridConfig,
+    "storage": StorageConfig,
+}
+
+
+def default_config_path(environ: Mapping[str, str] | None = None) -> Path:
+    """Where the configuration file lives, following the XDG Base Directory specification.
+
+    ``$XDG_CONFIG_HOME`` counts only when it is an absolute path; otherwise ``~/.config``.
+    """
+    env = os.environ if environ is None else environ
+    xdg = env.get("XDG_CONFIG_HOME", "")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".config"
+    return base / APP_DIR_NAME / CONFIG_FILE_NAME
+
+
+def load_config(path: Path | None = None) -> tuple[Config, list[ConfigWarning]]:
+    """Read the configuration file; return the configuration and what was wrong in it.
+
+    ``path`` None means :func:`default_config_path`, and then a missing file is silent
+    (the defaults are the configuration). A ``path`` given explicitly that is missing is
+    reported. Never raises for anything in or about the file.
+    """
+    explicit = path is not None
+    file = path if path is not None else default_config_path()
+    try:
+        with open(file, "rb") as stream:
+            document = tomllib.load(stream)
+    except FileNotFoundError:
+        warnings = []
+        if explicit:
+            warnings.append(_whole_file(file, "there is no such file"))
+        return Config(), warnings
+    except IsADirectoryError:
+        return Config(), [_whole_file(file, "this is a directory, not a file")]
+    except OSError as error:
+        return Config(), [_whole_file(file, f"cannot be read ({error.strerror})")]
+    except UnicodeDecodeError:
+        return Config(), [_whole_file(file, "is not UTF-8 text")]
+    except tomllib.TOMLDecodeError as error:
+        return Config(source=file), [_whole_file(file, f"is not valid TOML ({error})")]
+    config, warnings = parse_config(document)
+    return replace(config, source=file), [
+        ConfigWarning(w.key, f"{file}: {w.message}") for w in warnings
+    ]
+
+
+def parse_config(document: Mapping[str, object]) -> tuple[Config, list[ConfigWarning]]:
+    """The configuration from an already parsed TOML document (see :func:`load_config`)."""
+    warnings: list[ConfigWarning] = []
+    for name in document:
+        if name not in _SECTIONS:
+            warnings.append(
+                ConfigWarning(
+                    name,
+                    f"unknown section [{name}] is ignored; "
+                    f"the sections are {', '.join(f'[{s}]' for s in _SECTIONS)}",
+                )
+            )
+    sections: dict[str, Any] = {}
+    for section in _SECTIONS:
+        raw = document.get(section, {})
+        if not isinstance(raw, dict):
+            warnings.append(
+                ConfigWarning(
+                    section,
+                    f"{section} = {_show(raw)} is not a table; write it as [{section}] "
+                    "followed by its keys. Using the defaults for the whole section",
+                )
+            )
+            raw = {}
+        sections[section] = _parse_section(section, raw, warnings)
+    die = _check_distinct_pins(sections["die"], warnings)
+    config = Config(
+        display=sections["display"], die=die, grid=sections["grid"], storage=sections["storage"]
+    )
+    return config, warnings
+
+
+def _parse_section(section: str, raw: dict[str, object], warnings: list[ConfigWarning]) -> Any:
+    """One section's dataclass from its table, a warning and the default for each bad key."""
+    specs = {spec.name: spec for spec in KEYS if spec.section == section}
+    for name in raw:
+        if name not in specs:
+            warnings.append(
+                ConfigWarning(
+                    f"{section}.{name}",
+                    f"unknown key {section}.{name} is ignored; the keys of [{section}] "
+                    f"are {', '.join(specs)}",
+                )
+            )
+    defaults = _SECTION_TYPES[section]()
+    values: dict[str, object] = {}
+    for name, spec in specs.items():
+        if name not in raw:
+            continue
+        try:
+            values[name] = spec.parse(raw[name])
+        except _Rejected:
+            default = getattr(defaults, name)
+            warnings.append(
+                ConfigWarning(
+                    spec.key,
+                    f"{spec.key} = {_show_raw(raw[name])} is not allowed: {spec.allowed}. "
+                    f"Using the default, {spec.show(default)}",
+                )
+            )
+    return replace(defaults, **values)
+
+
+def _show_raw(value: object) -> str:
+    """A value as it stood in the file, for a warning (tables and lists shortened)."""
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, float):
+        return repr(value)
+    if not isinstance(value, bool | int | str):
+        return str(value)  # TOML dates and times
+    return _show(value)
+
+
+def _check_distinct_pins(die: DieConfig, warnings: list[ConfigWarning]) -> DieConfig:
+    """The LED and the buzzer may not share a pin with the button or with each other."""
+    defaults = DieConfig()
+    taken: dict[int, str] = {}
+    if die.button_pin is not None:
+        taken[die.button_pin] = "die.button_pin"
+    for name in ("led_pin", "buzzer_pin"):
+        pin = getattr(die, name)
+        if pin is None:
+            continue
+        if pin in taken:
+            default = getattr(defaults, name)
+            warnings.append(
+                ConfigWarning(
+                    f"die.{name}",
+                    f"die.{name} = {pin} is not allowed: GPIO {pin} is already "
+                    f"{taken[pin]}; each device needs its own pin. "
+                    f"Using the default, {_show(default)}",
+                )
+            )
+            die = replace(die, **{name: default})
+        else:
+            taken[pin] = f"die.{name}"
+    return die
+
+
+def _whole_file(file: Path, problem: str) -> ConfigWarning:
+    return ConfigWarning("", f"{file}: {problem}; using the defaults for every key")
+
+
+def key_names() -> list[str]:
+    """Every key's dotted name, e.g. ``["display.fullscreen", ...]``."""
+    return [spec.key for spec in KEYS]

@@ -1,0 +1,157 @@
+"""Kivy's configuration for the table's kiosk, applied before Kivy opens its window.
+
+The kiosk (the systemd service that ``deploy/install.sh`` installs) runs with
+``COMPANION_KIOSK=1`` and with ``KIVY_HOME`` pointing at a directory that holds the shipped
+``deploy/kivy-pi.ini`` as ``config.ini``. That file alone already gives one touch input
+provider, full screen and no cursor. In kiosk mode, :func:`prepare` then applies the
+``[display]`` section of ``companion.toml`` over it (rotation, full screen, which panel and
+which provider reads it), so the one documented config file is where a player changes them:
+
+- ``[input]`` is replaced by exactly one entry that reads the touchscreen (:func:`input_entry`).
+  No ``mouse`` entry: SDL turns each touch into a mouse click as well, so ``mouse`` plus a
+  touch provider counts every touch twice, the classic Kivy-on-a-Pi trap.
+- ``[graphics] rotation`` turns the picture, and Kivy turns every touch from that provider
+  with it (``MotionEvent.scale_for_screen``), so the touch follows the picture on both the
+  official 7" display and Touch Display 2. Never rotate in ``config.txt`` or the compositor
+  as well: the touches would then be turned twice.
+- The cursor is hidden and SDL's screensaver is off: the OS does not blank, the app dims.
+
+Outside kiosk mode (``make run`` on a desktop) nothing is changed: a window and the mouse.
+
+Everything here but :func:`apply_kiosk` is pure and imports no Kivy; :func:`apply_kiosk`
+imports only ``kivy.config``, which opens no window. Call :func:`prepare` before importing
+``kivy.app`` or ``kivy.core.window``.
+"""
+
+from __future__ import annotations
+
+import configparser
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.config import Config, DisplayConfig
+
+KIOSK_ENV = "COMPANION_KIOSK"
+"""The environment variable the service sets to ``1`` to turn kiosk mode on."""
+
+SHIPPED_INI_NAME = "kivy-pi.ini"
+"""The shipped Kivy configuration in ``deploy/``, installed as ``$KIVY_HOME/config.ini``."""
+
+TOUCH_READERS = frozenset(
+    {"mouse", "probesysfs", "mtdev", "hidinput", "linuxwacom", "wm_touch", "wm_pen", "mactouch"}
+)
+"""Kivy input providers that read a local touch panel (``mouse`` does too, through SDL)."""
+
+_PROVIDER_DEFAULTS: dict[str, dict[str, int]] = {
+    # What each provider assumes when given nothing: hidinput flips Y itself.
+    "mtdev": {"invert_x": 0, "invert_y": 0},
+    "hidinput": {"invert_x": 0, "invert_y": 1},
+}
+
+
+def is_kiosk(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the app runs as the table's kiosk (``COMPANION_KIOSK=1``)."""
+    env = os.environ if environ is None else environ
+    return env.get(KIOSK_ENV, "") == "1"
+
+
+def _provider_options(display: DisplayConfig) -> list[str]:
+    """The provider's ``name=value`` options that differ from what it assumes."""
+    defaults = _PROVIDER_DEFAULTS[display.touch_provider]
+    wanted = {
+        "invert_x": int(display.touch_invert_x),
+        # hidinput's own default flips Y, so mirroring means turning that off.
+        "invert_y": int(display.touch_invert_y) ^ defaults["invert_y"],
+    }
+    return [f"{name}={value}" for name, value in wanted.items() if value != defaults[name]]
+
+
+def input_entry(display: DisplayConfig) -> tuple[str, str]:
+    """The one ``[input]`` entry (name, value) that reads the touchscreen.
+
+    ``touch_device = "auto"`` lets ``probesysfs`` find every multitouch panel and hand
+    each one to the provider; a device path gives that device alone to the provider.
+    """
+    options = _provider_options(display)
+    if display.touch_device == "auto":
+        value = ",".join(
+            ["probesysfs", f"provider={display.touch_provider}"]
+            + [f"param={option}" for option in options]
+        )
+        return "touch_%(name)s", value
+    return "touch", ",".join([display.touch_provider, display.touch_device, *options])
+
+
+def kiosk_settings(display: DisplayConfig) -> dict[str, dict[str, str]]:
+    """What kiosk mode sets in Kivy's configuration, section by section.
+
+    ``[input]`` is given whole: it replaces the section rather than adding to it.
+    """
+    name, value = input_entry(display)
+    return {
+        "graphics": {
+            "fullscreen": "auto" if display.fullscreen else "0",
+            "rotation": str(display.rotation),
+            "show_cursor": "0",
+            "allow_screensaver": "0",
+        },
+        "input": {name: value},
+    }
+
+
+def touch_readers(entries: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The ``[input]`` entries (name, value) whose provider reads a local touch panel.
+
+    More than one means every touch is counted more than once.
+    """
+    return [
+        (name, value) for name, value in entries if value.split(",", 1)[0].strip() in TOUCH_READERS
+    ]
+
+
+def read_input_section(path: Path) -> list[tuple[str, str]]:
+    """The ``[input]`` entries of a Kivy ``config.ini``, read as Kivy reads it.
+
+    :class:`configparser.Error` and :class:`OSError` pass through to the caller.
+    """
+    parser = configparser.RawConfigParser()
+    parser.optionxform = str  # type: ignore[assignment,method-assign]  # keep names as written
+    with open(path, encoding="utf-8") as stream:
+        parser.read_file(stream)
+    if not parser.has_section("input"):
+        return []
+    return list(parser.items("input"))
+
+
+def apply_kiosk(display: DisplayConfig, kivy_config: Any = None) -> dict[str, dict[str, str]]:
+    """Set :func:`kiosk_settings` in Kivy's configuration; return what was set.
+
+    ``kivy_config`` defaults to ``kivy.config.Config``. Must run before the window is
+    created (the graphics settings) and before ``App.run()`` (the input providers).
+    """
+    if kivy_config is None:
+        from kivy.config import Config as kivy_global_config
+
+        kivy_config = kivy_global_config
+    settings = kiosk_settings(display)
+    for option, value in settings["graphics"].items():
+        kivy_config.set("graphics", option, value)
+    if kivy_config.has_section("input"):
+        kivy_config.remove_section("input")
+    kivy_config.add_section("input")
+    for option, value in settings["input"].items():
+        kivy_config.set("input", option, value)
+    return settings
+
+
+def prepare(config: Config, environ: Mapping[str, str] | None = None) -> bool:
+    """Apply the kiosk's Kivy settings when in kiosk mode; return whether it did.
+
+    The run command calls this with the loaded configuration before it imports the app.
+    """
+    if not is_kiosk(environ):
+        return False
+    apply_kiosk(config.display)
+    return True
