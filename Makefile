@@ -40,7 +40,7 @@ apt_install = if command -v apt-get >/dev/null 2>&1; then \
 MYPY_TARGETS := companion/rules companion/store companion/session.py companion/ui companion/__init__.py \
 	companion/paths.py companion/cli.py companion/commands companion/app.py \
 	companion/config.py companion/kivy_config.py \
-	hardware/__init__.py hardware/button.py hardware/dispatch.py hardware/grid
+	hardware/__init__.py hardware/backlight.py hardware/button.py hardware/dispatch.py hardware/grid
 
 # Tests run headless, away from the user's own Kivy config and data, with simulated pins.
 headless = SDL_VIDEODRIVER=offscreen KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 KIVY_NO_FILELOG=1 \
