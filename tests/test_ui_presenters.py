@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
-from factories import play_turn, session
+from factories import created, play_turn, session
 
 from companion.rules.events import ComboPicked, RaceDeclined, TurnScored
 from companion.rules.turns import Phase
 from companion.session import Session
+from companion.store import Store
 from companion.ui import palette
 from companion.ui.describe import step_text
 from companion.ui.presenters.base import Context
@@ -118,3 +120,17 @@ def test_the_reveal_goes_from_the_fewest_coins_to_the_winner() -> None:
     end.reveal_next()
     assert end.all_revealed and end.winner_text.startswith("Ann wins")
     assert s.state.track.phase is Phase.GAME_OVER
+
+
+def test_a_failed_save_is_told_in_plain_words_and_nothing_changes(tmp_path: Path) -> None:
+    s = Session(rng=random.Random(2), store=Store.open(tmp_path / "games.sqlite3"))
+    s.begin(created(2))
+    market = presenter(MarketPresenter, s)
+    told: list[tuple[str, str]] = []
+    market.ctx.notices.tell = lambda text, title="": told.append((title, text))  # type: ignore
+    before = s.state
+    assert s.store is not None
+    s.store.conn.execute("PRAGMA query_only=ON")
+    assert market.attempt(lambda: s.pick(0)) is None
+    assert s.state == before
+    assert told and told[0][0] == "Not saved" and "Nothing was changed" in told[0][1]

@@ -18,6 +18,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from companion.rules.errors import RulesError
 from companion.rules.game import GameState
 from companion.session import Session
+from companion.store.errors import StoreError
 
 T = TypeVar("T")
 
@@ -132,12 +133,17 @@ class Presenter(EventDispatcher):  # type: ignore[misc]
         """Recompute the display properties from `state`."""
 
     def attempt(self, intent: Callable[[], T], title: str = "Not now") -> T | None:
-        """Run an intent; a refusal becomes a plain message and None."""
+        """Run an intent; a refusal or a failed save becomes a plain message and None.
+
+        Either way nothing changed: the screen still shows what is saved.
+        """
         try:
             return intent()
         except RulesError as refused:
             self.ctx.notices.tell(plain(str(refused)), title)
-            return None
+        except StoreError as failed:
+            self.ctx.notices.tell(str(failed), "Not saved")
+        return None
 
     def go(self, screen: str) -> None:
         self.ctx.nav.go(screen)
