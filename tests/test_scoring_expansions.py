@@ -8,8 +8,20 @@ from collections.abc import Callable
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scoring_support import (
+    CATALOG,
+    LAND,
+    WATER,
+    active,
+    declined,
+    held,
+    hills,
+    labels,
+    line,
+    refused,
+    score,
+)
 
-from companion.rules.catalog import load_catalog
 from companion.rules.maps import Feature, Terrain
 from companion.rules.scoring import (
     EXPANSION_POWER_BONUSES,
@@ -23,60 +35,11 @@ from companion.rules.scoring import (
     QuickCount,
     ScoreLine,
     ScoringInput,
-    ScoringInputError,
-    TurnScore,
     count_regions,
     score_turn,
 )
 
-CATALOG = load_catalog()
 MINI_EXPANSIONS = ("cursed", "grand-dames", "be-not-afraid", "royal-bonus")
-LAND = tuple(t for t in Terrain if not t.is_water)
-WATER = tuple(t for t in Terrain if t.is_water)
-
-
-def held(terrain: Terrain, *features: Feature, coastal: bool = False) -> HeldRegion:
-    return HeldRegion(terrain, frozenset(features), coastal)
-
-
-def hills(n: int, coastal: bool = False) -> tuple[HeldRegion, ...]:
-    return tuple(held(Terrain.HILL, coastal=coastal) for _ in range(n))
-
-
-def active(
-    race: str, power: str, regions: tuple[HeldRegion, ...] | QuickCount = (), **kw: object
-) -> ActiveHoldings:
-    return ActiveHoldings(race, power, regions, **kw)  # type: ignore[arg-type]
-
-
-def declined(
-    race: str, power: str, regions: tuple[HeldRegion, ...] | QuickCount = (), **kw: object
-) -> DeclinedHoldings:
-    return DeclinedHoldings(race, power, regions, **kw)  # type: ignore[arg-type]
-
-
-def score(act: ActiveHoldings | None = None, *dec: DeclinedHoldings, turn: int = 4) -> TurnScore:
-    return score_turn(ScoringInput(turn, act, tuple(dec)), CATALOG)
-
-
-def line(result: TurnScore, label: str) -> int:
-    found = [item.coins for item in result.lines if item.label == label]
-    assert len(found) == 1, f"no single line {label!r} in {result.lines}"
-    return found[0]
-
-
-def labels(result: TurnScore) -> list[str]:
-    return [item.label for item in result.lines]
-
-
-def refused(
-    field: str, act: ActiveHoldings | None = None, *dec: DeclinedHoldings, turn: int = 4
-) -> str:
-    with pytest.raises(ScoringInputError) as caught:
-        score(act, *dec, turn=turn)
-    assert caught.value.field == field
-    assert str(caught.value).startswith(f"{field}: ")
-    return caught.value.problem
 
 
 # --- the catalogue ---------------------------------------------------------------------
