@@ -66,3 +66,18 @@ def refused(
     assert caught.value.field == field
     assert str(caught.value).startswith(f"{field}: ")
     return caught.value.problem
+
+
+def counted_by_hand(regions: tuple[HeldRegion, ...] | QuickCount) -> QuickCount:
+    """The quick count a player would make of these regions, worked out here by hand."""
+    assert isinstance(regions, tuple)
+    terrains: dict[Terrain, int] = {}
+    for region in regions:
+        terrains[region.terrain] = terrains.get(region.terrain, 0) + 1
+    land = [r for r in regions if not r.terrain.is_water]
+    return QuickCount(
+        terrains,
+        mines=sum(Feature.MINE in r.features for r in land),
+        magic_sources=sum(Feature.MAGIC in r.features for r in land),
+        coastal=sum(r.coastal for r in land),
+    )

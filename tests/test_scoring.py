@@ -13,6 +13,7 @@ from scoring_support import (
     LAND,
     WATER,
     active,
+    counted_by_hand,
     declined,
     held,
     hills,
@@ -550,20 +551,6 @@ def test_the_lines_always_add_up_to_the_total_and_follow_the_rules(inp: ScoringI
     assert all(item.coins > 0 for item in result.lines if not item.label.startswith("Regions held"))
 
 
-def _counted_by_hand(regions: tuple[HeldRegion, ...] | QuickCount) -> QuickCount:
-    assert isinstance(regions, tuple)
-    terrains: dict[Terrain, int] = {}
-    for region in regions:
-        terrains[region.terrain] = terrains.get(region.terrain, 0) + 1
-    land = [r for r in regions if not r.terrain.is_water]
-    return QuickCount(
-        terrains,
-        mines=sum(Feature.MINE in r.features for r in land),
-        magic_sources=sum(Feature.MAGIC in r.features for r in land),
-        coastal=sum(r.coastal for r in land),
-    )
-
-
 @settings(max_examples=300)
 @given(positions())
 def test_the_quick_count_scores_the_same_as_the_map_for_the_same_position(
@@ -577,13 +564,13 @@ def test_the_quick_count_scores_the_same_as_the_map_for_the_same_position(
         else ActiveHoldings(
             a.race,
             a.power,
-            _counted_by_hand(a.regions),
+            counted_by_hand(a.regions),
             a.first_turn,
             a.conquered_non_empty,
             a.fortresses,
         ),
         tuple(
-            DeclinedHoldings(d.race, d.power, _counted_by_hand(d.regions), d.this_turn)
+            DeclinedHoldings(d.race, d.power, counted_by_hand(d.regions), d.this_turn)
             for d in inp.declined
         ),
     )
@@ -592,4 +579,4 @@ def test_the_quick_count_scores_the_same_as_the_map_for_the_same_position(
 
 @given(regions_of(True))
 def test_count_regions_describes_the_same_regions(regions: tuple[HeldRegion, ...]) -> None:
-    assert count_regions(regions) == _counted_by_hand(regions)
+    assert count_regions(regions) == counted_by_hand(regions)

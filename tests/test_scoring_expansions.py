@@ -13,6 +13,7 @@ from scoring_support import (
     LAND,
     WATER,
     active,
+    counted_by_hand,
     declined,
     held,
     hills,
@@ -571,20 +572,6 @@ def test_with_the_mini_expansions_the_lines_always_add_up_to_the_total_and_follo
             assert item.coins > 0, item
 
 
-def _counted_by_hand(regions: tuple[HeldRegion, ...] | QuickCount) -> QuickCount:
-    assert isinstance(regions, tuple)
-    terrains: dict[Terrain, int] = {}
-    for region in regions:
-        terrains[region.terrain] = terrains.get(region.terrain, 0) + 1
-    land = _land(regions)
-    return QuickCount(
-        terrains,
-        mines=sum(Feature.MINE in r.features for r in land),
-        magic_sources=sum(Feature.MAGIC in r.features for r in land),
-        coastal=sum(r.coastal for r in land),
-    )
-
-
 @settings(max_examples=400)
 @given(positions())
 def test_with_the_mini_expansions_the_quick_count_scores_the_same_as_the_map(
@@ -598,7 +585,7 @@ def test_with_the_mini_expansions_the_quick_count_scores_the_same_as_the_map(
         else ActiveHoldings(
             a.race,
             a.power,
-            _counted_by_hand(a.regions),
+            counted_by_hand(a.regions),
             a.first_turn,
             a.conquered_non_empty,
             a.fortresses,
@@ -611,7 +598,7 @@ def test_with_the_mini_expansions_the_quick_count_scores_the_same_as_the_map(
             DeclinedHoldings(
                 d.race,
                 d.power,
-                _counted_by_hand(d.regions),
+                counted_by_hand(d.regions),
                 d.this_turn,
                 d.ivory_tower,
                 d.pots_of_gold,
@@ -625,4 +612,4 @@ def test_with_the_mini_expansions_the_quick_count_scores_the_same_as_the_map(
 
 @given(regions_of(True))
 def test_count_regions_counts_coastal_land_regions(regions: tuple[HeldRegion, ...]) -> None:
-    assert count_regions(regions) == _counted_by_hand(regions)
+    assert count_regions(regions) == counted_by_hand(regions)
