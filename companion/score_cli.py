@@ -30,6 +30,13 @@ docs/score-format.md): on "active", "abandoned" (Gypsies), "attacked_active_race
 (Priestesses), "pots_of_gold" and "historian": {"others_declined": n} on the turn it
 declined.
 
+Optional fields for River World (no public data of its boards exists, so it is scored
+from what the players count): a region object may list "harbor" in "features" (also
+"shipyard" and "temple", which score nothing) and say "next_to_pirates": true; "counts"
+may give "harbors" and "next_to_pirates". Harbors of all the player's races score
+1 + 2 + 3 ...; a region next to a pirate ship scores one less; a river held (Harsh Winter,
+Seafaring) is a region of terrain "river".
+
 Exit status 0 with the result on stdout; 2 with exactly one line on stderr naming the field
 and the value at fault (and nothing on stdout) for any bad input: malformed JSON, a wrong
 type, an unknown race, power, board or region, a region listed twice, a negative count, or a
@@ -48,7 +55,7 @@ from typing import Any, NoReturn
 from companion.commands.score import configure
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.errors import UnknownName
-from companion.rules.maps import Board, Feature, Terrain, load_board
+from companion.rules.maps import Board, Feature, Site, Terrain, load_board
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
@@ -84,9 +91,9 @@ _ACTIVE = frozenset(
 _DECLINED = frozenset(
     {"race", "power", "regions", "counts", "this_turn", "ivory_tower", "pots_of_gold", "historian"}
 )
-_REGION = frozenset({"terrain", "features", "coastal"})
+_REGION = frozenset({"terrain", "features", "coastal", "next_to_pirates"})
 _HISTORIAN = frozenset({"in_decline_when_picked", "others_declined"})
-_COUNT_EXTRAS = ("mines", "magic_sources", "coastal")
+_COUNT_EXTRAS = ("mines", "magic_sources", "coastal", "harbors", "next_to_pirates")
 
 
 class BadInput(Exception):
@@ -181,7 +188,7 @@ def _choice(field: str, value: object, kind: str, choices: Sequence[str]) -> str
 
 
 _TERRAINS = tuple(t.value for t in Terrain)
-_FEATURES = tuple(f.value for f in Feature)
+_FEATURES = (*(f.value for f in Feature), *(s.value for s in Site))
 
 
 def _region(field: str, value: object, board: Board | None) -> HeldRegion:
@@ -199,12 +206,16 @@ def _region(field: str, value: object, board: Board | None) -> HeldRegion:
     if "terrain" not in doc:
         _fail(f"{field}.terrain", "missing: a region object needs its terrain")
     terrain = Terrain(_choice(f"{field}.terrain", doc["terrain"], "terrain", _TERRAINS))
-    features = frozenset(
-        Feature(_choice(f"{field}.features[{i}]", f, "feature", _FEATURES))
+    symbols = [
+        _choice(f"{field}.features[{i}]", f, "feature", _FEATURES)
         for i, f in enumerate(_list(f"{field}.features", doc.get("features", [])))
-    )
+    ]
+    features = frozenset(Feature(f) for f in symbols if f in Feature._value2member_map_)
     coastal = _flag(f"{field}.coastal", doc.get("coastal", False))
-    return HeldRegion(terrain, features, coastal)
+    pirates = _flag(f"{field}.next_to_pirates", doc.get("next_to_pirates", False))
+    return HeldRegion(
+        terrain, features, coastal, harbor=Site.HARBOR in symbols, next_to_pirates=pirates
+    )
 
 
 def _counts(field: str, value: object) -> QuickCount:
@@ -225,6 +236,8 @@ def _counts(field: str, value: object) -> QuickCount:
         mines=numbers.get("mines", 0),
         magic_sources=numbers.get("magic_sources", 0),
         coastal=numbers.get("coastal", 0),
+        harbors=numbers.get("harbors", 0),
+        next_to_pirates=numbers.get("next_to_pirates", 0),
     )
 
 

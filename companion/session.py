@@ -24,6 +24,7 @@ from companion.rules.conquest import conquest_cost, final_conquest
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     BadgesReshuffled,
+    CaravelPlaced,
     CoinsAdjusted,
     ComboPicked,
     ComboRevealed,
@@ -33,6 +34,7 @@ from companion.rules.events import (
     GameCreated,
     MarkerPlaced,
     MarkerRemoved,
+    PirateShipSet,
     RaceDeclined,
     RedeploymentFinished,
     RegionAbandoned,
@@ -46,7 +48,8 @@ from companion.rules.events import (
 from companion.rules.game import GameState, apply, attacker, follow_ups, start
 from companion.rules.history import History, Step
 from companion.rules.income import income
-from companion.rules.maps import board_for_players
+from companion.rules.maps import board_for_players, parse_board_text
+from companion.rules.river import markers_in_box
 from companion.rules.standings import Standings, final_standings, needs_token_count
 from companion.rules.views import final_totals
 from companion.store import Store
@@ -108,10 +111,21 @@ class Session:
         first_seat: int | None = None,
         expansions: Sequence[str] = ("base",),
         dealing: str = "app",
+        board_doc: str | None = None,
+        river_world: bool | None = None,
     ) -> GameState:
         """Start a game; the decks are shuffled (app dealing) and the first player drawn
-        at random unless given."""
-        board = board_for_players(len(seats))
+        at random unless given.
+
+        `board_doc`: a board a group wrote (`companion.boards.CustomBoard.document`), saved
+        with the game; else the packaged board for the number of players. `river_world`:
+        play River World's events (default: when the board is a River World board); its
+        line of Event markers is drawn here, one per turn, from the markers in the box.
+        """
+        if board_doc is None:
+            board = board_for_players(len(seats))
+        else:
+            board = parse_board_text(board_doc, source="the chosen board")
         races = [r.name for r in self.catalog.races_in(expansions)]
         powers = [p.name for p in self.catalog.powers_in(expansions)]
         if dealing == "app":
@@ -119,10 +133,20 @@ class Session:
             self.rng.shuffle(powers)
         if first_seat is None:
             first_seat = self.rng.randrange(len(seats))
+        events: list[str] = []
+        if board.is_river_world if river_world is None else river_world:
+            events = [e.value for e in markers_in_box(self.catalog)]
+            if board.turns > len(events):
+                raise IllegalAction(
+                    f"River World has {len(events)} Event markers, one per turn: the "
+                    f"{board.name} board's {board.turns} turns are too many"
+                )
+            self.rng.shuffle(events)
         created = GameCreated(
             seats=tuple(seats), first_seat=first_seat, board=board.name, turns=board.turns,
             expansions=tuple(expansions), dealing=dealing, races=tuple(races),
-            powers=tuple(powers),
+            powers=tuple(powers), board_doc=board_doc,
+            river_events=tuple(events[:board.turns]),
         )
         return self.begin(created)
 
@@ -169,6 +193,14 @@ class Session:
 
     def remove_marker(self, region: int, marker: str) -> GameState:
         return self._act(MarkerRemoved(self.state.track.seat, region, marker))
+
+    def place_caravel(self, region: int) -> GameState:
+        """River World: the Shipyard's holder puts the Caravel on a river (once a turn)."""
+        return self._act(CaravelPlaced(self.state.track.seat, region))
+
+    def set_pirate_ship(self, region: int, present: bool) -> GameState:
+        """River World: correct whether a pirate ship lies in a river."""
+        return self._act(PirateShipSet(region, present))
 
     def set_region(self, region: int, seat: int | None, race: str | None = None, *,
                    in_decline: bool = False, tokens: int | None = None,

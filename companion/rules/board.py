@@ -28,6 +28,7 @@ class Markers:
     hole_in_the_ground: bool = False
     hero: bool = False
     dragon: bool = False
+    pirate_ship: bool = False  # River World: defends like one token; gone when conquered
 
 
 @dataclass(frozen=True, slots=True)

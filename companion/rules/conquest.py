@@ -31,6 +31,12 @@ stands (`catapults`, the regions the table says hold one). With the Catapult, re
 Catapult's own: a region one step beyond a neighbour of the Catapult's region (never a
 neighbour of it), over land or the lake but not over a sea.
 
+River World (`companion.rules.river`): a river costs 1 instead of 2 ("A river region"), 3
+in a Storm and 2 under a Harsh Winter (`Attacker.river_event`, the event in force); a
+pirate ship in a region defends like one token ("Pirate ship", +1); and the Caravel
+(`Attacker.caravel`, the river where the player's Caravel stands) makes that river and
+every region bordering it reachable, as an entry point and a place to conquer on from.
+
 Invariants: every result is a value whose `total` equals the sum of its lines; nothing here
 changes any state; names of races and powers are compared case-insensitively; an
 `Attacker` whose options its combo cannot have (Fireballs without Fireball, two Mercenary
@@ -56,6 +62,7 @@ from fractions import Fraction
 from companion.rules.board import RegionState
 from companion.rules.errors import IllegalAction, RulesError
 from companion.rules.maps import Board, Feature, Region, Terrain
+from companion.rules.river import RiverEvent, conquest_base, event_named
 
 BASE_COST = 2
 MINIMUM_COST = 1
@@ -110,6 +117,10 @@ class Attacker:
     the Catapult, from `catapult_at` (a region the race holds; None: from any of them);
     `behemoths` the Behemoth stacks (0 to 2) and `fireballs` the Fireballs thrown into
     the attack; `mercenary_coins` the Victory coins a Mercenary race spends on it (0 or 1).
+
+    River World, both None outside it: `river_event` the event in force this turn (Storm
+    and Harsh Winter change what a river costs); `caravel` the river region where this
+    player's Caravel stands this turn (an entry point for them).
     """
 
     seat: int
@@ -122,6 +133,8 @@ class Attacker:
     behemoths: int = 0
     fireballs: int = 0
     mercenary_coins: int = 0
+    river_event: str | None = None
+    caravel: int | None = None
 
     def _is(self, race: str) -> bool:
         return self.race.casefold() == race
@@ -275,6 +288,10 @@ def reach(board: Board, region_id: int, attacker: Attacker) -> Reach:
         return _catapult_reach(board, region, attacker)
     if attacker._has(_FLYING) and not region.is_water:
         return Reach(True, "Flying: any land region may be attacked")
+    caravel = _caravel(board, attacker)
+    if caravel is not None and (region_id == caravel.id or region_id in caravel.adjacent):
+        where = "stands in it" if region_id == caravel.id else f"stands in river {caravel.id}"
+        return Reach(True, f"the Caravel {where}: a new entry point")
     if not held:
         if region.entry:
             return Reach(True, f"region {region_id} is an entry region")
@@ -292,6 +309,15 @@ def reach(board: Board, region_id: int, attacker: Attacker) -> Reach:
     if underworld and any(Feature.CAVERN in h.features for h in held):
         return Reach(True, "Underworld: every cavern borders every other cavern")
     return Reach(False, f"region {region_id} does not border any region {attacker.race} hold")
+
+
+def _caravel(board: Board, attacker: Attacker) -> Region | None:
+    if attacker.caravel is None:
+        return None
+    region = board.region(attacker.caravel)
+    if not region.is_river:
+        raise IllegalAction(f"caravel: the Caravel sails on a river, not region {region.id}")
+    return region
 
 
 def _catapult_reach(board: Board, region: Region, attacker: Attacker) -> Reach:
@@ -352,6 +378,11 @@ def check_attacker(attacker: Attacker) -> None:
             raise IllegalAction(f"{name}: at most {most} on one conquest, got {value}")
         if value and not attacker._has(power):
             raise IllegalAction(f"{name}: only a {shown} race uses them, not {_combo(attacker)}")
+    if attacker.river_event is not None:
+        try:
+            event_named(attacker.river_event)
+        except RulesError as error:
+            raise IllegalAction(f"river_event: {error}") from error
     if not isinstance(attacker.use_catapult, bool):
         raise IllegalAction(f"use_catapult must be true or false, got {attacker.use_catapult!r}")
     if attacker.use_catapult and not attacker._has(_CATAPULT):
@@ -375,6 +406,8 @@ def _defenders(region_id: int, here: RegionState, attacker: Attacker) -> list[Co
     lines: list[CostLine] = []
     if here.lost_tribe:
         lines.append(CostLine("Lost Tribe token", 1))
+    if here.markers.pirate_ship:
+        lines.append(CostLine("Pirate ship", 1))
     occupant = here.occupant
     if occupant is not None and occupant.seat != attacker.seat:
         tokens = occupant.tokens
@@ -462,6 +495,17 @@ def behemoth_height(board: Board, held: Iterable[int]) -> int:
     return sum(1 for i in held if board.region(i).terrain is Terrain.SWAMP)
 
 
+def _base(region: Region, attacker: Attacker) -> CostLine:
+    """2 for any conquest; River World: a river 1, in a Storm 3, frozen (Harsh Winter) 2."""
+    if not region.is_river:
+        return CostLine("Any conquest", BASE_COST)
+    event: RiverEvent | None = None
+    if attacker.river_event is not None:
+        event = event_named(attacker.river_event)
+    label, tokens = conquest_base(event)
+    return CostLine(label, tokens)
+
+
 def minimum_cost(attacker: Attacker) -> int:
     """The fewest tokens any conquest of this race takes (Kobolds: 2; everyone else 1)."""
     return KOBOLD_MINIMUM if attacker._is(_KOBOLDS) else MINIMUM_COST
@@ -491,7 +535,7 @@ def conquest_cost(
         board.region(held)
     here = _state(state, region_id)
     markers = here.markers
-    lines = [CostLine("Any conquest", BASE_COST)]
+    lines = [_base(region, attacker)]
     if markers.mountain or region.terrain is Terrain.MOUNTAIN:
         lines.append(CostLine("Mountain", 1))
     if markers.fortress:

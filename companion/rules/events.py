@@ -32,7 +32,13 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class GameCreated:
-    """A new game: seats clockwise, first player, board, decks (shuffled when the app deals)."""
+    """A new game: seats clockwise, first player, board, decks (shuffled when the app deals).
+
+    `board_doc`: for a board a group wrote (not a packaged one), the board document itself
+    (compact JSON, named `board`), so the game replays the same whatever later happens to
+    the file. `river_events`: River World's line of Event markers, one per turn, in the
+    order they are revealed (shuffled outside the rules); empty when not playing it.
+    """
 
     TYPE: ClassVar[str] = "game_created"
     seats: tuple[Seat, ...]
@@ -43,6 +49,8 @@ class GameCreated:
     dealing: str  # "app": stacks in the order given; "table": the cardboard is dealt by hand
     races: tuple[str, ...]
     powers: tuple[str, ...]
+    board_doc: str | None = None
+    river_events: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +198,25 @@ class RegionSet:
 
 
 @dataclass(frozen=True, slots=True)
+class CaravelPlaced:
+    """River World: the player holding the Shipyard places the Caravel on a river, a new
+    entry point for them until the end of their turn (once per turn)."""
+
+    TYPE: ClassVar[str] = "caravel_placed"
+    seat: int
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
+class PirateShipSet:
+    """River World, a correction at the table: a pirate ship is (or is not) in a river."""
+
+    TYPE: ClassVar[str] = "pirate_ship_set"
+    region: int
+    present: bool
+
+
+@dataclass(frozen=True, slots=True)
 class StepUndone:
     """Takes back the latest step still in force (recorded, never erased)."""
 
@@ -213,6 +240,8 @@ Event = (
     | MarkerPlaced
     | MarkerRemoved
     | RegionSet
+    | CaravelPlaced
+    | PirateShipSet
     | StepUndone
 )
 
@@ -221,7 +250,8 @@ EVENT_TYPES: Mapping[str, type[Any]] = {
     for cls in (
         GameCreated, ComboRevealed, BadgesReshuffled, ComboPicked, ConquestsFinished,
         RedeploymentFinished, RaceDeclined, TurnScored, CoinsAdjusted, DieRolled, TurnEnded,
-        RegionConquered, RegionAbandoned, MarkerPlaced, MarkerRemoved, RegionSet, StepUndone,
+        RegionConquered, RegionAbandoned, MarkerPlaced, MarkerRemoved, RegionSet, CaravelPlaced,
+        PirateShipSet, StepUndone,
     )
 }
 

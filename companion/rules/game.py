@@ -10,6 +10,12 @@ Invariants kept by every event:
   the market rows always equal the coins the stash has issued (`coins_issued`);
 - only the player whose turn it is acts, in the order of the turn's phases (`turns`);
 - at most one combo is picked per turn, and a race goes into decline at most once.
+
+A game on a board a group wrote carries the board document in `GameCreated.board_doc`
+(and `GameState.board_doc`), so `GameState.map` never reads a file. A River World game
+(`GameCreated.river_events`) keeps its event line and the Caravel in `GameState.river`;
+the event of a turn is revealed when the turn starts (pirate ships sail in then), and
+rivers are emptied when a player finishes redeploying (`companion.rules.river`).
 """
 
 from __future__ import annotations
@@ -29,9 +35,10 @@ from companion.rules.board import (
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, immunity, reach
 from companion.rules.decline import GHOULS, go_into_decline, vanish_if_gone
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import DataError, IllegalAction
 from companion.rules.events import (
     BadgesReshuffled,
+    CaravelPlaced,
     CoinsAdjusted,
     ComboPicked,
     ComboRevealed,
@@ -41,6 +48,7 @@ from companion.rules.events import (
     GameCreated,
     MarkerPlaced,
     MarkerRemoved,
+    PirateShipSet,
     RaceDeclined,
     RedeploymentFinished,
     RegionAbandoned,
@@ -50,10 +58,22 @@ from companion.rules.events import (
     TurnEnded,
     TurnScored,
 )
-from companion.rules.maps import Board, load_board
+from companion.rules.maps import Board, Site, load_board, parse_board_text
 from companion.rules.market import Combo, Market
 from companion.rules.players import STOUT, ActiveRace, Player
 from companion.rules.purse import pay
+from companion.rules.river import (
+    RiverEvent,
+    RiverState,
+    check_event_line,
+    empty_rivers,
+    holders,
+    pirate_ships,
+    pirate_ships_in_box,
+    pirates_arrive,
+    setup_pirates,
+    stays_in_rivers,
+)
 from companion.rules.turns import Phase, ThisTurn, TurnTrack
 
 CORRUPT = "Corrupt"
@@ -77,6 +97,8 @@ class GameState:
     coins_issued: int
     regions: BoardState
     last_roll: int | None = None
+    river: RiverState | None = None  # River World: the event line and the Caravel
+    board_doc: str | None = field(default=None, repr=False)  # a group's own board
     catalog: Catalog = field(compare=False, repr=False, kw_only=True)
 
     @property
@@ -89,12 +111,36 @@ class GameState:
 
     @property
     def map(self) -> Board:
+        """The board: the packaged one, or the document saved with the game (cached)."""
+        if self.board_doc is not None:
+            return parse_board_text(self.board_doc, source=saved_board_source(self.board))
         return load_board(self.board)
 
     def player(self, seat: int) -> Player:
         if not 0 <= seat < len(self.players):
             raise IllegalAction(f"there is no seat {seat}; seats are 0 to {len(self.players) - 1}")
         return self.players[seat]
+
+
+def saved_board_source(name: str) -> str:
+    """How an error names a board document saved with a game."""
+    return f"board {name!r} saved with the game"
+
+
+def _board_of(event: GameCreated) -> Board:
+    if event.board_doc is None:
+        return load_board(event.board)
+    if not isinstance(event.board_doc, str):
+        raise IllegalAction("board_doc must be the board document as JSON text")
+    try:
+        board = parse_board_text(event.board_doc, source=saved_board_source(event.board))
+    except DataError as error:
+        raise IllegalAction(f"the board cannot be used: {error}") from error
+    if board.name != event.board:
+        raise IllegalAction(
+            f"the board document is named {board.name!r}, but the game says {event.board!r}"
+        )
+    return board
 
 
 def start(event: GameCreated, catalog: Catalog) -> GameState:
@@ -113,7 +159,7 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
         raise IllegalAction("every player needs a colour of their own")
     if not 0 <= event.first_seat < len(seats):
         raise IllegalAction(f"the first player must be seat 0 to {len(seats) - 1}")
-    board = load_board(event.board)
+    board = _board_of(event)
     if board.players != len(seats):
         raise IllegalAction(
             f"the {event.board} board is for {board.players} players; "
@@ -133,6 +179,7 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
         Player(seat=i, name=n, colour=s.colour, coins=catalog.starting_coins)
         for i, (n, s) in enumerate(zip(names, seats, strict=True))
     )
+    river, regions = _river_setup(event, board, catalog)
     return GameState(
         board=event.board,
         expansions=event.expansions,
@@ -144,9 +191,37 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
                         first_seat=event.first_seat, seat=event.first_seat,
                         phase=Phase.PICK_COMBO),
         coins_issued=catalog.starting_coins * len(seats),
-        regions=BoardState.setup(board),
+        regions=regions,
+        river=river,
+        board_doc=event.board_doc,
         catalog=catalog,
     )
+
+
+def _river_setup(
+    event: GameCreated, board: Board, catalog: Catalog
+) -> tuple[RiverState | None, BoardState]:
+    """River World's set-up: the event line, the ships on pirate symbols, the first event."""
+    regions = BoardState.setup(board)
+    if not event.river_events:
+        if board.is_river_world:
+            raise IllegalAction(
+                f"the {event.board} board is a River World board: the game needs its line of "
+                "Event markers"
+            )
+        return None, regions
+    river = RiverState(check_event_line(event.river_events, event.turns, catalog))
+    regions = setup_pirates(board, regions, pirate_ships_in_box(catalog))
+    return river, _reveal(river, 1, board, regions, catalog)
+
+
+def _reveal(
+    river: RiverState, turn: int, board: Board, regions: BoardState, catalog: Catalog
+) -> BoardState:
+    """The board once the event of `turn` is turned face up (Pirates: ships sail in)."""
+    if river.event(turn) is RiverEvent.PIRATES:
+        return pirates_arrive(board, regions, pirate_ships_in_box(catalog))
+    return regions
 
 
 def _check_deck(kind: str, given: tuple[str, ...], expected: list[str]) -> None:
@@ -180,7 +255,7 @@ def apply(state: GameState, event: Event) -> GameState:
             return _to_phase(state, Phase.REDEPLOY)
         case RedeploymentFinished(seat=seat):
             _expect(state, seat, Phase.REDEPLOY, "finish redeploying")
-            return _to_phase(state, Phase.SCORE)
+            return _to_phase(_leave_rivers(state, seat), Phase.SCORE)
         case RaceDeclined(seat=seat):
             return _decline(state, seat)
         case TurnScored(seat=seat, coins=coins):
@@ -229,6 +304,10 @@ def apply(state: GameState, event: Event) -> GameState:
                     f"region {region} was conquered this turn; regions are abandoned before "
                     "conquering, when the troops are readied"
                 )
+            if _river_event(state) is RiverEvent.HARSH_WINTER and state.map.region(region).is_river:
+                raise IllegalAction(
+                    f"Harsh Winter: river {region} is frozen and must keep one token"
+                )
             this_turn = state.track.this_turn
             track = replace(state.track,
                             this_turn=replace(this_turn, abandoned=this_turn.abandoned + 1))
@@ -238,11 +317,16 @@ def apply(state: GameState, event: Event) -> GameState:
             return _marker(state, event)
         case RegionSet():
             return _set_region(state, event)
+        case CaravelPlaced():
+            return _place_caravel(state, event)
+        case PirateShipSet():
+            return _set_pirate_ship(state, event)
         case TurnEnded(seat=seat):
             _expect(state, seat, Phase.FINISHED, "end the turn")
             nxt = state.players[state.track.next_seat]
             phase = Phase.CONQUER if nxt.active is not None else Phase.PICK_COMBO
-            return replace(state, track=state.track.passed(phase), last_roll=None)
+            ended = replace(state, track=state.track.passed(phase), last_roll=None)
+            return _river_turn_passed(state, ended)
     raise IllegalAction(f"unknown event {event!r}")
 
 
@@ -313,8 +397,9 @@ def _decline(state: GameState, seat: int) -> GameState:
                                               state.track.turn)
     track = replace(state.track, phase=Phase.SCORE if at_start else Phase.FINISHED,
                     this_turn=replace(this_turn, declined=True))
-    return replace(state, players=_with(state.players, player), market=market, track=track,
-                   regions=regions)
+    declined = replace(state, players=_with(state.players, player), market=market, track=track,
+                       regions=regions)
+    return _leave_rivers(declined, seat) if at_start else declined
 
 
 def attacker(state: GameState) -> Attacker:
@@ -323,8 +408,8 @@ def attacker(state: GameState) -> Attacker:
     if player.active is None:
         raise IllegalAction(f"{player.name} has no active race; pick a combo first")
     held = state.regions.held_by(player.seat, player.active.race, in_decline=False)
-    return Attacker(player.seat, player.active.race, player.active.power, frozenset(held),
-                    turn=state.track.turn)
+    return _with_river(state, Attacker(player.seat, player.active.race, player.active.power,
+                                       frozenset(held), turn=state.track.turn))
 
 
 def _conquer(state: GameState, event: RegionConquered) -> GameState:
@@ -364,8 +449,9 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
         this_turn = replace(this_turn, ghoul_conquests=this_turn.ghoul_conquests + 1)
     else:
         attacked = loser is not None and not loser.in_decline and loser.seat != who.seat
+        defended = before.non_empty or before.markers.pirate_ship  # a ship defends too
         this_turn = replace(
-            this_turn, conquered=(*this_turn.conquered, (event.region, before.non_empty)),
+            this_turn, conquered=(*this_turn.conquered, (event.region, defended)),
             attacked_active_race=this_turn.attacked_active_race or attacked)
     track = replace(state.track, this_turn=this_turn)
     return replace(state, regions=regions, players=players, market=market, track=track,
@@ -385,7 +471,8 @@ def _ghouls(state: GameState, seat: int) -> Attacker:
             "declined Ghouls conquer at the start of the turn, before the active race does"
         )
     held = state.regions.held_by(seat, GHOULS, in_decline=True)
-    return Attacker(seat, GHOULS, None, frozenset(held), turn=state.track.turn)
+    return _with_river(state, Attacker(seat, GHOULS, None, frozenset(held),
+                                       turn=state.track.turn))
 
 
 def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int) -> tuple[Player, ...]:
@@ -397,6 +484,89 @@ def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int) -> tup
             players = _with(players, replace(players[payer], coins=players[payer].coins - 1))
             players = _with(players, replace(players[payee], coins=players[payee].coins + 1))
     return players
+
+
+# --- River World -----------------------------------------------------------------------
+
+
+def _river_event(state: GameState) -> RiverEvent | None:
+    return None if state.river is None else state.river.event(state.track.turn)
+
+
+def _with_river(state: GameState, who: Attacker) -> Attacker:
+    """The River World facts an attacker's conquest reads: the event, the Caravel."""
+    if state.river is None:
+        return who
+    return replace(who, river_event=state.river.event(state.track.turn).value,
+                   caravel=state.river.caravel)
+
+
+def _leave_rivers(state: GameState, seat: int) -> GameState:
+    """Rivers are emptied when `seat` redeploys, unless frozen or held by a sea race."""
+    if state.river is None or _river_event(state) is RiverEvent.HARSH_WINTER:
+        return state
+    player = state.players[seat]
+    races = [(d.race, d.power) for d in player.declined]
+    if player.active is not None:
+        races.append((player.active.race, player.active.power))
+    staying = {race for race, power in races if stays_in_rivers(race, power)}
+    return replace(state, regions=empty_rivers(state.map, state.regions, seat, staying))
+
+
+def _river_turn_passed(before: GameState, after: GameState) -> GameState:
+    """After a turn ends: the Caravel leaves; a new game turn reveals its event."""
+    river = after.river
+    if river is None:
+        return after
+    river = replace(river, caravel=None)
+    regions = after.regions
+    if not after.is_over and after.track.turn != before.track.turn:
+        regions = _reveal(river, after.track.turn, after.map, regions, after.catalog)
+    return replace(after, river=river, regions=regions)
+
+
+def _place_caravel(state: GameState, event: CaravelPlaced) -> GameState:
+    player = _acting(state, event.seat)
+    river = state.river
+    if river is None:
+        raise IllegalAction("the Caravel is part of River World, which this game does not play")
+    _expect(state, event.seat, Phase.CONQUER, "place the Caravel")
+    board = state.map
+    region = board.region(event.region)
+    if event.seat not in holders(board, state.regions, Site.SHIPYARD):
+        raise IllegalAction(f"only the player holding the Shipyard places the Caravel, "
+                            f"and {player.name} does not")
+    if river.caravel is not None:
+        raise IllegalAction(f"the Caravel is already placed this turn (river {river.caravel})")
+    if not region.is_river:
+        raise IllegalAction(f"the Caravel goes on a river; region {region.id} is a "
+                            f"{region.terrain.value}")
+    return replace(state, river=replace(river, caravel=region.id))
+
+
+def _set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
+    if state.river is None:
+        raise IllegalAction("pirate ships are part of River World, which this game does not play")
+    if not isinstance(event.present, bool):
+        raise IllegalAction(f"present must be true or false, not {event.present!r}")
+    region = state.map.region(event.region)
+    here = state.regions[event.region]
+    if not region.is_river:
+        raise IllegalAction(f"pirate ships sail on rivers; region {region.id} is a "
+                            f"{region.terrain.value}")
+    if here.markers.pirate_ship == event.present:
+        has = "already has a" if event.present else "has no"
+        raise IllegalAction(f"river {region.id} {has} pirate ship")
+    if event.present:
+        if here.non_empty:
+            raise IllegalAction(f"river {region.id} is not empty; a pirate ship sails into an "
+                                "empty river")
+        supply = pirate_ships_in_box(state.catalog)
+        if len(pirate_ships(state.regions)) >= supply:
+            raise IllegalAction(f"all {supply} pirate ships are on the board")
+    markers = replace(here.markers, pirate_ship=event.present)
+    return replace(state, regions=state.regions.with_region(
+        event.region, replace(here, markers=markers)))
 
 
 # Which active power or race places each marker, and how many the box holds.
@@ -450,7 +620,8 @@ def _set_region(state: GameState, event: RegionSet) -> GameState:
     if event.tokens is not None and event.tokens < 1:
         raise IllegalAction(f"a held region holds at least 1 token, not {event.tokens}")
     occupant = Occupant(event.seat, event.race, event.in_decline, event.tokens)
-    new = RegionState(occupant=occupant, markers=here.markers)
+    markers = replace(here.markers, pirate_ship=False)  # a ship never shares its river
+    new = RegionState(occupant=occupant, markers=markers)
     return replace(state, regions=state.regions.with_region(event.region, new))
 
 

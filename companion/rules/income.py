@@ -3,12 +3,15 @@
 Builds the scoring input from the game state (the regions each of the player's races
 holds, with their terrain and symbols from the map, the non-empty regions conquered this
 turn, the fortresses, whether the combo was picked this turn and which race declined this
-turn), so nobody types in twice what the board already says, then scores it.
+turn; River World: the harbors and the regions next to a pirate ship), so nobody types in
+twice what the board already says, then scores it.
 """
 
 from __future__ import annotations
 
 from companion.rules.game import GameState
+from companion.rules.maps import Site
+from companion.rules.river import next_to_pirates
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
@@ -24,10 +27,16 @@ GYPSIES = "Gypsies"  # they leave a coin in each region they abandon
 def held_regions(
     state: GameState, seat: int, race: str, in_decline: bool
 ) -> tuple[HeldRegion, ...]:
-    """The regions `race` of `seat` holds, as scoring sees them."""
+    """The regions `race` of `seat` holds, as scoring sees them (River World: harbors, and
+    the regions next to a pirate ship)."""
+    board = state.map
     ids = state.regions.held_by(seat, race, in_decline=in_decline)
-    regions = (state.map.region(rid) for rid in ids)
-    return tuple(HeldRegion(r.terrain, r.features, r.coastal, r.id) for r in regions)
+    regions = (board.region(rid) for rid in ids)
+    return tuple(
+        HeldRegion(r.terrain, r.features, r.coastal, r.id, harbor=Site.HARBOR in r.sites,
+                   next_to_pirates=next_to_pirates(board, state.regions, r.id))
+        for r in regions
+    )
 
 
 def scoring_input(state: GameState) -> ScoringInput:

@@ -16,7 +16,11 @@ with a `DataError` naming the file and the region):
   edge (`border`) or border a sea that does; at least one region is an entry;
 - `position` (where the region is drawn) is null or an [x, y] pair inside 0..1, x from the
   left edge and y from the top, as fractions of the board's width and height; `aspect` is
-  the board's width / height (null if unknown).
+  the board's width / height (null if unknown);
+- River World: a river (`terrain` "river") is a region anyone may conquer (it is not water)
+  and follows the land rules for `entry` and `coastal`; `pirate` (a pirate symbol: a pirate
+  ship starts there) is true only on a river; the sites `harbor`, `shipyard` and `temple`
+  (the Temple of the Seer) stand only on land, never on a river, a sea or a lake.
 
 The file format (`companion/data/boards/2p.json` ... `5p.json`, schema 1)::
 
@@ -27,11 +31,13 @@ The file format (`companion/data/boards/2p.json` ... `5p.json`, schema 1)::
         "entry": false, "coastal": false, "adjacent": [2, 6], "position": [0.123, 0.123]},
        ...]}
 
-`terrain` is one of farmland, hill, forest, swamp, mountain, sea, lake (a mountain region
-gets a Mountain token at setup); `features` a subset of mine, magic (a Magic Source) and
-cavern; `lost_tribe` says the region starts with a Lost Tribe token. `aspect`, `notes` and
-`position` may be left out; every other field is required and no other field is allowed
-(a misspelt field is an error, not a silent default).
+`terrain` is one of farmland, hill, forest, swamp, mountain, sea, lake, river (a mountain
+region gets a Mountain token at setup); `features` a subset of mine, magic (a Magic Source)
+and cavern, and on a River World board harbor, shipyard and temple (kept apart as the
+region's `sites`); `lost_tribe` says the region starts with a Lost Tribe token. `aspect`,
+`notes`, `position` and `pirate` may be left out; every other field is required and no
+other field is allowed (a misspelt field is an error, not a silent default). The full
+format, for a group writing its own board, is `docs/board-format.md`.
 
 Pure: standard library and `companion.rules.errors` only; the packaged boards are read
 with `importlib.resources`, imported when first needed.
@@ -65,10 +71,12 @@ class Terrain(StrEnum):
     MOUNTAIN = "mountain"
     SEA = "sea"
     LAKE = "lake"
+    RIVER = "river"
+    """River World: costs 1 token to conquer and must be emptied at redeployment."""
 
     @property
     def is_water(self) -> bool:
-        """Seas and lakes: not conquerable without a power that allows it."""
+        """Seas and lakes: not conquerable without a power that allows it (rivers are not)."""
         return self in (Terrain.SEA, Terrain.LAKE)
 
 
@@ -80,9 +88,18 @@ class Feature(StrEnum):
     CAVERN = "cavern"
 
 
+class Site(StrEnum):
+    """A River World symbol printed in a land region (written in `features` in a file)."""
+
+    HARBOR = "harbor"
+    SHIPYARD = "shipyard"
+    TEMPLE = "temple"
+    """The Temple of the Seer."""
+
+
 @dataclass(frozen=True, slots=True)
 class Region:
-    """One region of a board, as printed."""
+    """One region of a board, as printed (River World: `sites` and the `pirate` symbol)."""
 
     id: int
     terrain: Terrain
@@ -93,10 +110,16 @@ class Region:
     coastal: bool
     adjacent: frozenset[int]
     position: tuple[float, float] | None
+    sites: frozenset[Site] = frozenset()
+    pirate: bool = False
 
     @property
     def is_water(self) -> bool:
         return self.terrain.is_water
+
+    @property
+    def is_river(self) -> bool:
+        return self.terrain is Terrain.RIVER
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +146,15 @@ class Board:
         """Whether regions `a` and `b` share a border (a region is not adjacent to itself)."""
         self.region(b)
         return b in self.region(a).adjacent
+
+    @property
+    def is_river_world(self) -> bool:
+        """Whether the board has River World regions: a river, a pirate symbol or a site."""
+        return any(r.is_river or r.pirate or r.sites for r in self.regions.values())
+
+    def with_site(self, site: Site) -> tuple[int, ...]:
+        """Ids of the regions carrying this River World site."""
+        return tuple(r.id for r in self.regions.values() if site in r.sites)
 
 
 def _id_range(regions: Mapping[int, Region]) -> str:
@@ -165,6 +197,31 @@ def _decode(text: str, source: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as err:
         raise DataError(source, f"line {err.lineno}", f"not valid JSON: {err.msg}") from err
+    except RecursionError as err:
+        raise DataError(source, "board", "not valid JSON: nested too deeply") from err
+
+
+def parse_board_text(text: str, *, source: str) -> Board:
+    """A board from the text of a board file (JSON); cached, as a game asks for its map often.
+
+    `DataError` names `source` (and the line, for text that is not JSON, or the region).
+    """
+    return _parse_text(text, source)
+
+
+@functools.lru_cache(maxsize=32)
+def _parse_text(text: str, source: str) -> Board:
+    return parse_board(_decode(text, source), source=source)
+
+
+def board_document(text: str, *, source: str) -> str:
+    """The board file's text as a compact JSON document, checked (what a game saves).
+
+    Raises `DataError` like `parse_board_text`; the document parses to the same `Board`.
+    """
+    doc = _decode(text, source)
+    parse_board(doc, source=source)
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
 
 
 # --- parsing and validation ---------------------------------------------------------------
@@ -174,7 +231,7 @@ _BOARD_OPTIONAL = frozenset({"aspect", "notes"})
 _REGION_REQUIRED = frozenset(
     {"id", "terrain", "features", "lost_tribe", "border", "entry", "coastal", "adjacent"}
 )
-_REGION_OPTIONAL = frozenset({"position"})
+_REGION_OPTIONAL = frozenset({"position", "pirate"})
 
 
 def _is_number(value: object) -> bool:
@@ -235,16 +292,19 @@ def _region(source: str, index: int, doc: object) -> Region:
     where = Where(source, _region_label(index, doc))
     fields = where.fields(doc, _REGION_REQUIRED, _REGION_OPTIONAL)
     region_id = where.integer(fields["id"], "id", 1)
+    features, sites = _features(where, where.array(fields["features"], "features"))
     return Region(
         id=region_id,
         terrain=_terrain(where, fields["terrain"]),
-        features=_features(where, where.array(fields["features"], "features")),
+        features=features,
         lost_tribe=where.boolean(fields["lost_tribe"], "lost_tribe"),
         border=where.boolean(fields["border"], "border"),
         entry=where.boolean(fields["entry"], "entry"),
         coastal=where.boolean(fields["coastal"], "coastal"),
         adjacent=_adjacent(where, region_id, where.array(fields["adjacent"], "adjacent")),
         position=_position(where, fields.get("position")),
+        sites=sites,
+        pirate=where.boolean(fields.get("pirate", False), "pirate"),
     )
 
 
@@ -263,16 +323,21 @@ def _terrain(where: Where, value: object) -> Terrain:
     where.fail(f"unknown terrain {show(value)}; allowed: {allowed}")
 
 
-def _features(where: Where, values: Sequence[Any]) -> frozenset[Feature]:
-    allowed = ", ".join(f.value for f in Feature)
-    found: set[Feature] = set()
+def _features(where: Where, values: Sequence[Any]) -> tuple[frozenset[Feature], frozenset[Site]]:
+    """The printed symbols: the base game's features and River World's sites, apart."""
+    allowed = ", ".join([*(f.value for f in Feature), *(s.value for s in Site)])
+    found: set[str] = set()
     for value in values:
-        if not isinstance(value, str) or value not in Feature._value2member_map_:
+        if not isinstance(value, str) or not (
+            value in Feature._value2member_map_ or value in Site._value2member_map_
+        ):
             where.fail(f"unknown feature {show(value)}; allowed: {allowed}")
-        if Feature(value) in found:
+        if value in found:
             where.fail(f"features lists {value} twice")
-        found.add(Feature(value))
-    return frozenset(found)
+        found.add(value)
+    features = frozenset(Feature(v) for v in found if v in Feature._value2member_map_)
+    sites = frozenset(Site(v) for v in found if v in Site._value2member_map_)
+    return features, sites
 
 
 def _adjacent(where: Where, region_id: int, values: Sequence[Any]) -> frozenset[int]:
@@ -331,6 +396,16 @@ def _check_flags(source: str, region: Region, regions: Mapping[int, Region]) -> 
     else:
         _check_coastal(where, region, regions)
         _check_entry(where, region, regions)
+    _check_river_world(where, region)
+
+
+def _check_river_world(where: Where, region: Region) -> None:
+    kind = region.terrain.value
+    if region.pirate and not region.is_river:
+        where.fail(f"pirate is true but the region is a {kind}; pirate symbols mark rivers only")
+    if region.sites and (region.is_water or region.is_river):
+        names = ", ".join(sorted(s.value for s in region.sites))
+        where.fail(f"a {kind} cannot have a harbor, shipyard or temple (found {names})")
 
 
 def _check_water(where: Where, region: Region) -> None:

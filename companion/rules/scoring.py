@@ -43,6 +43,17 @@ The mini-expansions add facts that no map shows, given as optional inputs with d
   do not count); None means "not said", and a Peace-Loving race is then refused rather
   than paid 3 coins it may not have earned.
 
+River World adds two facts, also optional with defaults, on either path:
+
+- harbors (`HeldRegion.harbor`, `QuickCount.harbors`): the player's harbors, active and
+  declined races together, score 1 + 2 + 3 ...; each already earns 1 as a region held, so
+  one line, "Harbors: N held score 1 + 2 + ...", adds the rest (none for one harbor);
+- pirates (`HeldRegion.next_to_pirates`, `QuickCount.next_to_pirates`): a region next to a
+  pirate ship scores one coin less; one line per race, never taking the race's own lines
+  below 0 (a region that earns nothing loses nothing).
+- a river (terrain "river") held under a Harsh Winter, or by a Seafaring race, is a
+  region like any other: 1 coin.
+
 The rule numbers printed in the rules text (Barricade's 3 coins for 4 regions or fewer,
 Imperial's regions beyond 3, Peace-Loving's 3 coins) are the constants below; token
 numbers come from the catalogue.
@@ -111,6 +122,8 @@ class HeldRegion:
     features: frozenset[Feature] = frozenset()
     coastal: bool = False
     region_id: int | None = None
+    harbor: bool = False  # River World: a Harbor is printed in it
+    next_to_pirates: bool = False  # River World: it borders a pirate ship
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,13 +133,16 @@ class QuickCount:
     `terrains` gives how many regions of each terrain the race holds (seas and the lake
     included, for a Seafaring race); `mines` and `magic_sources` how many of those regions
     carry that symbol; `coastal` how many of its land regions border a sea or the lake
-    (read by Aquatic only).
+    (read by Aquatic only). River World: `harbors` how many of its regions hold a Harbor,
+    `next_to_pirates` how many border a pirate ship.
     """
 
     terrains: Mapping[Terrain, int] = field(default_factory=dict)
     mines: int = 0
     magic_sources: int = 0
     coastal: int = 0
+    harbors: int = 0
+    next_to_pirates: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "terrains", MappingProxyType(dict(self.terrains)))
@@ -237,6 +253,8 @@ class _Tally:
     mines: int
     magic_sources: int
     coastal: int = 0
+    harbors: int = 0
+    next_to_pirates: int = 0
 
     @property
     def inland(self) -> int:
@@ -529,16 +547,28 @@ def _tally(field_name: str, regions: Regions) -> _Tally:
             f"{field_name}.magic_sources", regions.magic_sources, at_most=land, limit=limit
         )
         coastal = _count(f"{field_name}.coastal", regions.coastal, at_most=land, limit=limit)
-        return _Tally(MappingProxyType(terrains), mines, magic, coastal)
+        harbors = _count(f"{field_name}.harbors", regions.harbors, at_most=land, limit=limit)
+        every = sum(terrains.values())
+        pirates = _count(
+            f"{field_name}.next_to_pirates",
+            regions.next_to_pirates,
+            at_most=every,
+            limit="(the regions counted)",
+        )
+        return _Tally(MappingProxyType(terrains), mines, magic, coastal, harbors, pirates)
     for index, region in enumerate(regions):
         if not isinstance(region, HeldRegion) or not isinstance(region.terrain, Terrain):
             raise ScoringInputError(f"{field_name}[{index}]", region, f"{region!r} is not a region")
+        _flag(f"{field_name}[{index}].harbor", region.harbor)
+        _flag(f"{field_name}[{index}].next_to_pirates", region.next_to_pirates)
     counted = count_regions(regions)
     return _Tally(
         MappingProxyType(dict(counted.terrains)),
         counted.mines,
         counted.magic_sources,
         counted.coastal,
+        counted.harbors,
+        counted.next_to_pirates,
     )
 
 
@@ -622,7 +652,28 @@ def _lines_for(race: _Race) -> list[ScoreLine]:
         coins = bonus.coins(race.tally, race.turn)
         if coins:
             lines.append(ScoreLine(f"{source}{suffix}: {bonus.label}", coins))
+    earned = sum(line.coins for line in lines)
+    pirates = min(race.tally.next_to_pirates, max(0, earned))
+    if pirates:
+        some = "1 region" if pirates == 1 else f"{pirates} regions"
+        label = f"Pirate ships next to {some} of {race.race}{suffix}: one coin less each"
+        lines.append(ScoreLine(label, -pirates))
     return lines
+
+
+def harbor_coins(harbors: int) -> int:
+    """What `harbors` Harbors earn beyond 1 each as regions: 1 + 2 + ... + n, less n."""
+    return harbors * (harbors - 1) // 2
+
+
+def _harbor_line(races: list[_Race]) -> list[ScoreLine]:
+    harbors = sum(race.tally.harbors for race in races)
+    coins = harbor_coins(harbors)
+    if not coins:
+        return []
+    series = " + ".join(str(n) for n in range(1, harbors + 1))
+    label = f"Harbors: {harbors} held score {series} (1 each already counted as a region)"
+    return [ScoreLine(label, coins)]
 
 
 def _flag(field_name: str, value: object) -> bool:
@@ -836,22 +887,27 @@ def score_turn(inp: ScoringInput, catalog: Catalog) -> TurnScore:
     Raises `ScoringInputError` (an `IllegalAction`) when the input is impossible.
     """
     lines: list[ScoreLine] = []
-    for race in _races(inp, catalog):
+    races = _races(inp, catalog)
+    for race in races:
         lines.extend(_lines_for(race))
+    lines.extend(_harbor_line(races))
     return TurnScore(tuple(lines))
 
 
 def count_regions(regions: Iterable[HeldRegion]) -> QuickCount:
     """The quick count that describes the same regions as a list of held regions.
 
-    Features and coastlines are counted on land regions only (a sea is never coastal).
+    Features, harbors and coastlines are counted on land regions only (a sea is never
+    coastal); a region next to a pirate ship is counted whatever it is.
     """
     terrains: dict[Terrain, int] = {}
-    mines = magic = coastal = 0
+    mines = magic = coastal = harbors = pirates = 0
     for region in regions:
         terrains[region.terrain] = terrains.get(region.terrain, 0) + 1
+        pirates += region.next_to_pirates
         if not region.terrain.is_water:
             mines += Feature.MINE in region.features
             magic += Feature.MAGIC in region.features
             coastal += region.coastal
-    return QuickCount(terrains, mines, magic, coastal)
+            harbors += region.harbor
+    return QuickCount(terrains, mines, magic, coastal, harbors, pirates)

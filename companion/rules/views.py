@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from companion.rules.errors import IllegalAction
 from companion.rules.events import ComboPicked, RaceDeclined
 from companion.rules.game import GameState, refusal
+from companion.rules.river import RiverView, public_river
 from companion.rules.turns import Phase
 
 
@@ -50,6 +51,7 @@ class PublicView:
     players: tuple[PublicPlayer, ...]
     market: tuple[PublicRow, ...]
     combos_owed: int  # reveals the market waits for
+    river: RiverView | None = None  # River World: the event in force, ships, the Caravel
 
 
 def public(state: GameState) -> PublicView:
@@ -85,6 +87,7 @@ def public(state: GameState) -> PublicView:
         players=players,
         market=rows,
         combos_owed=state.market.missing,
+        river=public_river(state),
     )
 
 

@@ -1,0 +1,331 @@
+"""River World: rivers, harbors, pirate ships, the Caravel, the Temple of the Seer, events.
+
+The board says where the River World regions are (`maps`: terrain "river", the `pirate`
+symbol, the sites harbor, shipyard and temple); this module holds the rules of the
+expansion that are not conquest costs (`conquest`) or scoring (`scoring`):
+
+- the event line: as many markers as the game has turns, drawn from the box (Storm x2,
+  Quiet waters x3, Harsh Winter x2, Pirates x4; the counts are catalogue data,
+  `river_world_pieces`) and shuffled by the session; the event of turn n is the n-th
+  marker (`RiverState.event`), revealed when the turn starts;
+- pirate ships: one on every river with a pirate symbol at set-up, and one on every empty
+  river when Pirates is revealed (`pirates_arrive`); a ship is a marker of its region
+  (`Markers.pirate_ship`), defends like one token and sinks when its region is conquered;
+- rivers are emptied when a player's troops redeploy (`empty_rivers`), except under a
+  Harsh Winter (the holder must leave a token) and for a race with a sea ability;
+- the Caravel (`RiverState.caravel`): placed once per turn by the player holding the
+  Shipyard on any river, an entry point for that player until the end of the turn;
+- the Temple of the Seer: its holder may look at the next event during their turn
+  (`seer_peek`, a private view like a purse peek; nothing is recorded);
+- what everyone may see (`public_river`): the event in force, the markers revealed so far,
+  the ships, the Caravel and who holds the Shipyard and the Temple, never the next event;
+- corrections at the table: `PirateShipSet` puts a ship in an empty river or takes one
+  away; a `RegionSet` that puts a race in a river sinks the ship there.
+
+Readings of the rulebook made here (docs/board-format.md says them for players):
+
+- "Sea-related race abilities or special powers allow you to remain in the river
+  (Seafaring, etc.)": the Seafaring power and the Tritons race (the base game's sea
+  race), active or in decline (`SEA_ABILITIES`). A river they hold is never emptied.
+- Rivers are emptied at the end of the player's redeployment, every river any race of
+  that player holds, declined races included (a race that froze there under an earlier
+  Harsh Winter "must leave" once the winter is over); a player who goes into decline
+  instead of conquering leaves them when declining ("at the beginning of the turn").
+- Under a Harsh Winter a river held must keep its token: it cannot be abandoned.
+- Pirates place a ship on every river with no race token, Lost Tribe or ship in it, in
+  the order of the region ids while the 12 ships of the box last.
+- A region taken from a pirate ship counts as a non-empty region conquered (Orcs,
+  Pillaging): the ship defends like a race token.
+- The player "occupying the Shipyard" (or the Temple) holds it with any race of theirs,
+  active or in decline. The Caravel's river and every region bordering it may be
+  attacked by that player (the race enters there as on an entry region, or conquers on
+  from it); the Caravel stays where it was placed until the end of the turn.
+
+Pure: no randomness (the session shuffles the line), no clock, no file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from companion.rules.board import BoardState, RegionState, cleared
+from companion.rules.catalog import Catalog
+from companion.rules.errors import IllegalAction, UnknownName
+from companion.rules.maps import Board, Site
+
+if TYPE_CHECKING:
+    from companion.rules.game import GameState
+
+
+class RiverEvent(StrEnum):
+    """An Event marker of River World."""
+
+    STORM = "Storm"
+    QUIET_WATERS = "Quiet waters"
+    HARSH_WINTER = "Harsh Winter"
+    PIRATES = "Pirates"
+
+
+EFFECTS: Mapping[RiverEvent, str] = MappingProxyType(
+    {
+        RiverEvent.STORM: "River regions cost 3 tokens to conquer instead of 1.",
+        RiverEvent.QUIET_WATERS: "Nothing happens. All is quiet.",
+        RiverEvent.HARSH_WINTER: (
+            "Rivers are frozen: they cost 2 tokens to conquer, and a river conquered or "
+            "held keeps one token when redeploying (it is worth 1 coin)."
+        ),
+        RiverEvent.PIRATES: (
+            "A pirate ship sails into every empty river; regions next to a ship score one "
+            "coin less."
+        ),
+    }
+)
+"""What each event does, in words a screen shows."""
+
+_BOX_KEYS: Mapping[RiverEvent, tuple[str, int]] = MappingProxyType(
+    {
+        RiverEvent.STORM: ("storm_events", 2),
+        RiverEvent.QUIET_WATERS: ("quiet_waters_events", 3),
+        RiverEvent.HARSH_WINTER: ("harsh_winter_events", 2),
+        RiverEvent.PIRATES: ("pirates_events", 4),
+    }
+)
+"""The catalogue key (`river_world_pieces`) of each marker's count, and the rulebook's."""
+
+PIRATE_SHIPS = 12
+"""Pirate ships in the box, unless the catalogue says otherwise."""
+
+RIVER_COST = 1
+STORM_COST = 3
+HARSH_WINTER_COST = 2
+
+SEA_ABILITIES: frozenset[str] = frozenset({"seafaring", "tritons"})
+"""Races and powers (case-folded) whose tokens may stay in a river."""
+
+
+# --- the event line ------------------------------------------------------------------
+
+
+def event_counts(catalog: Catalog) -> Mapping[RiverEvent, int]:
+    """How many markers of each event the box holds."""
+    pieces = catalog.river_world_pieces
+    return MappingProxyType({e: pieces.get(key, n) for e, (key, n) in _BOX_KEYS.items()})
+
+
+def markers_in_box(catalog: Catalog) -> tuple[RiverEvent, ...]:
+    """Every Event marker of the box, in a fixed order; the session shuffles them and lays
+    the first `turns` in a line."""
+    return tuple(e for e, n in event_counts(catalog).items() for _ in range(n))
+
+
+def pirate_ships_in_box(catalog: Catalog) -> int:
+    return catalog.river_world_pieces.get("pirate_ships", PIRATE_SHIPS)
+
+
+def event_named(name: object) -> RiverEvent:
+    """The event of that name, ignoring case; `UnknownName` listing the events otherwise."""
+    if isinstance(name, str):
+        for event in RiverEvent:
+            if event.value.casefold() == name.strip().casefold():
+                return event
+    raise UnknownName("River World event", name, [e.value for e in RiverEvent])
+
+
+def check_event_line(line: Sequence[str], turns: int, catalog: Catalog) -> tuple[RiverEvent, ...]:
+    """The line of markers of a new game, checked: one per turn, no more of each than the
+    box holds. `IllegalAction` says what is wrong."""
+    if len(line) != turns:
+        raise IllegalAction(
+            f"the River World event line holds one marker per turn: {turns}, not {len(line)}"
+        )
+    try:
+        events = tuple(event_named(name) for name in line)
+    except UnknownName as error:
+        raise IllegalAction(str(error)) from error
+    for event, most in event_counts(catalog).items():
+        count = events.count(event)
+        if count > most:
+            raise IllegalAction(
+                f"the event line holds {count} {event.value} markers; the box has {most}"
+            )
+    return events
+
+
+@dataclass(frozen=True, slots=True)
+class RiverState:
+    """River World in a running game: the event line and where the Caravel stands."""
+
+    events: tuple[RiverEvent, ...]
+    caravel: int | None = None  # the river region where the Caravel stands this turn
+
+    def event(self, turn: int) -> RiverEvent:
+        """The event of game turn `turn` (1-based)."""
+        return self.events[turn - 1]
+
+    def next_event(self, turn: int) -> RiverEvent | None:
+        """The marker after turn `turn`'s, or None on the last turn."""
+        return self.events[turn] if turn < len(self.events) else None
+
+
+# --- the board -----------------------------------------------------------------------
+
+
+def conquest_base(event: RiverEvent | None) -> tuple[str, int]:
+    """The cost line that replaces "Any conquest" for a river, under this event."""
+    if event is RiverEvent.STORM:
+        return "A river in a Storm", STORM_COST
+    if event is RiverEvent.HARSH_WINTER:
+        return "A frozen river (Harsh Winter)", HARSH_WINTER_COST
+    return "A river region", RIVER_COST
+
+
+def pirate_ships(regions: BoardState) -> tuple[int, ...]:
+    """The regions where a pirate ship lies."""
+    return tuple(rid for rid, rs in regions.regions.items() if rs.markers.pirate_ship)
+
+
+def next_to_pirates(board: Board, regions: BoardState, region_id: int) -> bool:
+    """Whether the region borders a region with a pirate ship (it scores one less)."""
+    return any(
+        other in regions.regions and regions[other].markers.pirate_ship
+        for other in board.region(region_id).adjacent
+    )
+
+
+def _with_ship(state: RegionState) -> RegionState:
+    return replace(state, markers=replace(state.markers, pirate_ship=True))
+
+
+def _launch(regions: BoardState, targets: Iterable[int], supply: int) -> BoardState:
+    left = supply - len(pirate_ships(regions))
+    for rid in sorted(targets):
+        if left <= 0:
+            break
+        regions = regions.with_region(rid, _with_ship(regions[rid]))
+        left -= 1
+    return regions
+
+
+def setup_pirates(board: Board, regions: BoardState, supply: int) -> BoardState:
+    """A pirate ship on each river marked with a pirate symbol (set-up)."""
+    return _launch(regions, (r.id for r in board.regions.values() if r.pirate), supply)
+
+
+def pirates_arrive(board: Board, regions: BoardState, supply: int) -> BoardState:
+    """Pirates: a ship on every empty river (no race token, Lost Tribe or ship)."""
+    empty = (
+        r.id
+        for r in board.regions.values()
+        if r.is_river and not regions[r.id].non_empty and not regions[r.id].markers.pirate_ship
+    )
+    return _launch(regions, empty, supply)
+
+
+def stays_in_rivers(race: str, power: str | None) -> bool:
+    """Whether a race with this banner and badge may stay in a river (a sea ability)."""
+    return race.casefold() in SEA_ABILITIES or (
+        power is not None and power.casefold() in SEA_ABILITIES
+    )
+
+
+def empty_rivers(
+    board: Board, regions: BoardState, seat: int, staying: Collection[str]
+) -> BoardState:
+    """The board after `seat` empties every river their races hold, but those of the races
+    named in `staying` (the ones with a sea ability)."""
+    for region in board.regions.values():
+        occupant = regions[region.id].occupant
+        if (
+            region.is_river
+            and occupant is not None
+            and occupant.seat == seat
+            and occupant.race not in staying
+        ):
+            regions = regions.with_region(region.id, cleared(regions[region.id]))
+    return regions
+
+
+def holders(board: Board, regions: BoardState, site: Site) -> tuple[int, ...]:
+    """The seats holding a region with this site (any race, active or in decline)."""
+    seats = {
+        occupant.seat
+        for rid in board.with_site(site)
+        if (occupant := regions[rid].occupant) is not None
+    }
+    return tuple(sorted(seats))
+
+
+# --- what a screen may show ----------------------------------------------------------
+
+
+def event_in_force(state: GameState) -> RiverEvent | None:
+    """This turn's event (None when the game does not play River World)."""
+    river = state.river
+    return None if river is None else river.event(state.track.turn)
+
+
+def seer_refusal(state: GameState, seat: int) -> str | None:
+    """Why `seat` may not look at the next event now, or None if they may."""
+    river = state.river
+    if river is None:
+        return "this game does not play River World"
+    player = state.player(seat)
+    if state.is_over or state.track.seat != seat:
+        return f"only during their own turn may {player.name} look at the next event"
+    if seat not in holders(state.map, state.regions, Site.TEMPLE):
+        return f"{player.name} does not hold the Temple of the Seer"
+    return None
+
+
+def seer_peek(state: GameState, seat: int) -> RiverEvent | None:
+    """The next event, for the Temple of the Seer's holder only, during their turn (None on
+    the last turn, when no marker is left). Like a purse peek: shown to that player alone,
+    never part of the public view, and nothing is recorded. `IllegalAction` otherwise."""
+    refused = seer_refusal(state, seat)
+    if refused is not None:
+        raise IllegalAction(refused)
+    assert state.river is not None
+    return state.river.next_event(state.track.turn)
+
+
+@dataclass(frozen=True, slots=True)
+class RiverView:
+    """River World as everyone at the table may see it (never the next event)."""
+
+    turn: int
+    event: RiverEvent  # in force this turn
+    effect: str  # what the event does, in words
+    revealed: tuple[RiverEvent, ...]  # the markers turned face up, turn 1 first
+    face_down: int  # markers still face down in the line
+    river_cost: int  # what a river costs to conquer this turn (before defenders)
+    rivers: tuple[int, ...]
+    pirate_ships: tuple[int, ...]
+    caravel: int | None
+    shipyard_seats: tuple[int, ...]  # who may place the Caravel (on their turn)
+    temple_seats: tuple[int, ...]  # who may look at the next event (on their turn)
+
+
+def public_river(state: GameState) -> RiverView | None:
+    """The River World part of the shared screen; None when the game does not play it."""
+    river = state.river
+    if river is None:
+        return None
+    board, turn = state.map, state.track.turn
+    event = river.event(turn)
+    return RiverView(
+        turn=turn,
+        event=event,
+        effect=EFFECTS[event],
+        revealed=river.events[:turn],
+        face_down=len(river.events) - turn,
+        river_cost=conquest_base(event)[1],
+        rivers=tuple(r.id for r in board.regions.values() if r.is_river),
+        pirate_ships=pirate_ships(state.regions),
+        caravel=river.caravel,
+        shipyard_seats=holders(board, state.regions, Site.SHIPYARD),
+        temple_seats=holders(board, state.regions, Site.TEMPLE),
+    )

@@ -1,0 +1,207 @@
+"""River World scoring: harbors 1 + 2 + 3 ..., one coin less next to a pirate ship; by map,
+by quick count and through `companion score`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scoring_support import held
+
+from companion.rules.catalog import load_catalog
+from companion.rules.maps import Terrain
+from companion.rules.scoring import (
+    ActiveHoldings,
+    DeclinedHoldings,
+    HeldRegion,
+    QuickCount,
+    ScoringInput,
+    ScoringInputError,
+    count_regions,
+    harbor_coins,
+    score_turn,
+)
+from companion.score_cli import main
+
+CATALOG = load_catalog()
+
+
+def harbor(terrain: Terrain = Terrain.HILL, *, pirates: bool = False) -> HeldRegion:
+    return HeldRegion(terrain, harbor=True, next_to_pirates=pirates)
+
+
+def lines(inp: ScoringInput) -> list[tuple[str, int]]:
+    result = score_turn(inp, CATALOG)
+    assert result.total == sum(line.coins for line in result.lines)
+    return [(line.label, line.coins) for line in result.lines]
+
+
+def test_harbors_score_one_plus_two_plus_three() -> None:
+    assert [harbor_coins(n) + n for n in range(5)] == [0, 1, 3, 6, 10]
+    inp = ScoringInput(3, ActiveHoldings("Ratmen", "Hill", (harbor(), harbor(), harbor())))
+    assert lines(inp) == [
+        ("Regions held by Ratmen", 3),
+        ("Hill: one per hill region", 3),
+        ("Harbors: 3 held score 1 + 2 + 3 (1 each already counted as a region)", 3),
+    ]
+
+
+def test_harbors_of_active_and_declined_races_count_together() -> None:
+    inp = ScoringInput(
+        5,
+        ActiveHoldings("Ratmen", "Commando", (harbor(), held(Terrain.FOREST))),
+        (DeclinedHoldings("Elves", "Commando", (harbor(Terrain.SWAMP),)),),
+    )
+    assert lines(inp) == [
+        ("Regions held by Ratmen", 2),
+        ("Regions held by Elves (in decline)", 1),
+        ("Harbors: 2 held score 1 + 2 (1 each already counted as a region)", 1),
+    ]
+
+
+def test_a_single_harbor_scores_like_a_region() -> None:
+    inp = ScoringInput(3, ActiveHoldings("Ratmen", "Commando", (harbor(),)))
+    assert lines(inp) == [("Regions held by Ratmen", 1)]
+
+
+def test_a_region_next_to_a_pirate_ship_scores_one_less() -> None:
+    regions = (held(Terrain.FARMLAND), HeldRegion(Terrain.FARMLAND, next_to_pirates=True))
+    inp = ScoringInput(3, ActiveHoldings("Humans", "Commando", regions))
+    assert lines(inp) == [
+        ("Regions held by Humans", 2),
+        ("Humans: one per farmland region", 2),
+        ("Pirate ships next to 1 region of Humans: one coin less each", -1),
+    ]
+
+
+def test_a_harbor_next_to_a_pirate_ship_scores_one_less() -> None:
+    inp = ScoringInput(3, ActiveHoldings("Ratmen", "Commando", (harbor(), harbor(pirates=True))))
+    result = score_turn(inp, CATALOG)
+    assert result.total == 1 + 2 - 1
+
+
+def test_pirates_never_take_a_race_below_nothing() -> None:
+    # Aquatic: an inland region earns 1 - 1 = 0, and a pirate ship cannot make it cost a coin
+    inland = HeldRegion(Terrain.HILL, next_to_pirates=True)
+    inp = ScoringInput(3, ActiveHoldings("Ratmen", "Aquatic", (inland,)))
+    assert score_turn(inp, CATALOG).total == 0
+    assert lines(inp) == [
+        ("Regions held by Ratmen", 1),
+        ("Aquatic: one less per inland region", -1),
+    ]
+
+
+def test_a_river_held_is_a_region_worth_one_coin() -> None:
+    inp = ScoringInput(3, ActiveHoldings("Ratmen", "Commando", (held(Terrain.RIVER),)))
+    assert lines(inp) == [("Regions held by Ratmen", 1)]
+
+
+def test_the_quick_count_scores_harbors_and_pirates_as_the_map_does() -> None:
+    regions = (
+        harbor(),
+        harbor(Terrain.FOREST, pirates=True),
+        held(Terrain.RIVER),
+        HeldRegion(Terrain.SWAMP, next_to_pirates=True),
+    )
+    counted = count_regions(regions)
+    assert (counted.harbors, counted.next_to_pirates) == (2, 2)
+    by_map = ScoringInput(4, ActiveHoldings("Ratmen", "Forest", regions))
+    by_count = ScoringInput(4, ActiveHoldings("Ratmen", "Forest", counted))
+    assert score_turn(by_map, CATALOG) == score_turn(by_count, CATALOG)
+
+
+@pytest.mark.parametrize(
+    ("count", "field"),
+    [
+        (QuickCount({Terrain.HILL: 1}, harbors=2), "active.regions.harbors"),
+        (QuickCount({Terrain.HILL: 1}, next_to_pirates=2), "active.regions.next_to_pirates"),
+        (QuickCount({Terrain.HILL: 1}, harbors=-1), "active.regions.harbors"),
+    ],
+)
+def test_a_river_world_count_the_rules_cannot_produce_is_refused(
+    count: QuickCount, field: str
+) -> None:
+    with pytest.raises(ScoringInputError) as refused:
+        score_turn(ScoringInput(3, ActiveHoldings("Ratmen", "Hill", count)), CATALOG)
+    assert refused.value.field == field
+
+
+# --- companion score -------------------------------------------------------------------
+
+
+def run(capsys: pytest.CaptureFixture[str], doc: Any, tmp_path: Path) -> tuple[int, str, str]:
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code = main([str(path)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_quick_count_takes_harbors_and_regions_next_to_pirates(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    doc = {
+        "turn": 5,
+        "player": {
+            "active": {
+                "race": "Ratmen",
+                "power": "Commando",
+                "counts": {"hill": 3, "river": 1, "harbors": 3, "next_to_pirates": 1},
+            }
+        },
+    }
+    code, out, err = run(capsys, doc, tmp_path)
+    assert (code, err) == (0, "")
+    assert json.loads(out) == {"total": 6, "lines": [
+        {"label": "Regions held by Ratmen", "coins": 4},
+        {"label": "Pirate ships next to 1 region of Ratmen: one coin less each", "coins": -1},
+        {"label": "Harbors: 3 held score 1 + 2 + 3 (1 each already counted as a region)",
+         "coins": 3},
+    ]}  # fmt: skip
+
+
+def test_region_objects_take_a_harbor_feature_and_next_to_pirates(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    doc = {
+        "turn": 5,
+        "player": {
+            "active": {
+                "race": "Ratmen",
+                "power": "Commando",
+                "regions": [
+                    {"terrain": "hill", "features": ["harbor", "mine"]},
+                    {"terrain": "forest", "features": ["shipyard"], "next_to_pirates": True},
+                ],
+            },
+            "declined": [
+                {
+                    "race": "Elves",
+                    "power": "Hill",
+                    "regions": [{"terrain": "swamp", "features": ["Harbor"]}],
+                }
+            ],
+        },
+    }
+    code, out, err = run(capsys, doc, tmp_path)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["total"] == 2 - 1 + 1 + 1  # regions, pirates, Elves, 1+2 less 2
+
+
+@pytest.mark.parametrize(
+    ("counts", "field"),
+    [
+        ({"hill": 1, "harbors": 2}, "player.active.counts.harbors"),
+        ({"hill": 1, "next_to_pirates": 3}, "player.active.counts.next_to_pirates"),
+        ({"hill": 1, "harbours": 1}, "player.active.counts.harbours"),
+    ],
+)
+def test_a_bad_river_world_count_exits_2_naming_the_field(
+    counts: dict[str, int], field: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    doc = {"turn": 3, "player": {"active": {"race": "Ratmen", "power": "Hill", "counts": counts}}}
+    code, out, err = run(capsys, doc, tmp_path)
+    assert (code, out) == (2, "")
+    assert f" {field}: " in err and err.count("\n") == 1
