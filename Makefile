@@ -19,6 +19,8 @@ STAMP := $(VENV)/.installed-pyproject
 DB ?=
 ARGS ?=
 PYTEST_ARGS ?=
+BENCH_ARGS ?=
+DRILLS_ARGS ?=
 
 # What Kivy's PyPI wheel needs from the system (it bundles SDL2 itself): GL, GLES and EGL
 # through libglvnd, Mesa's EGL and its drivers (llvmpipe draws when there is no GPU or no
@@ -46,13 +48,15 @@ MYPY_TARGETS := companion/rules companion/store companion/session.py companion/b
 headless = SDL_VIDEODRIVER=offscreen KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 KIVY_NO_FILELOG=1 \
 	KIVY_HOME="$(1)/kivy" XDG_DATA_HOME="$(1)/data" GPIOZERO_PIN_FACTORY=mock
 
-.PHONY: help run test lint system-deps venv clean distclean deploy-check
+.PHONY: help run test lint system-deps venv clean distclean deploy-check bench drills
 
 help:
 	@echo "make run        start the app (simulated hardware, database in the user data directory)"
 	@echo "                options: DB=PATH (another database), ARGS=--fullscreen"
 	@echo "make test       ruff, mypy --strict and the whole pytest suite, headless"
 	@echo "make lint       ruff and mypy only"
+	@echo "make bench      benchmarks against baselines, headless; writes bench-results.json"
+	@echo "make drills     fault drills: power cut, serial abuse, unplug storm, button, bad input"
 	@echo "make deploy-check  run deploy/install.sh for real in a Debian 12 root (debootstrap;"
 	@echo "                needs root and the network; not part of make test)"
 	@echo "make clean      remove build output and caches (keeps .venv)"
@@ -111,3 +115,12 @@ distclean: clean
 # The installer, run for real in a fresh Debian 12 root made with debootstrap.
 deploy-check:
 	deploy/deploy-check.sh
+
+# Benchmarks and fault drills, headless like `make test`; not part of it (bench/README.md).
+bench: system-deps $(STAMP)
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(call headless,$$tmp) $(BIN)/python bench/run.py $(BENCH_ARGS)
+
+drills: system-deps $(STAMP)
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(call headless,$$tmp) $(BIN)/python drills/run.py $(DRILLS_ARGS)
