@@ -138,6 +138,8 @@ def decode(text: str) -> Any:
         _fail("input", f"malformed JSON at line {error.lineno} column {error.colno}: {error.msg}")
     except RecursionError:
         _fail("input", "JSON nested too deeply")
+    except ValueError as error:  # e.g. an integer with more digits than Python converts
+        _fail("input", f"a number JSON cannot hold here ({error})")
 
 
 def _object(field: str, value: object, allowed: frozenset[str]) -> Mapping[str, Any]:

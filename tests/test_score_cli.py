@@ -451,3 +451,12 @@ def test_the_companion_command_line_has_the_score_subcommand(
         "race": "Humans", "power": "Merchant", "regions": [{"terrain": "farmland"}]}}}))
     assert companion(["score", str(scenario)]) == 0
     assert json.loads(capsys.readouterr().out)["total"] == 1 + 1 + 1
+
+
+def test_a_number_too_long_for_python_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"turn": ' + "9" * 5000 + "}"))
+    assert main(["-"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "input" in err

@@ -153,21 +153,25 @@ def test_every_confirmed_step_survives_sigkill_at_random_moments(tmp_path: Path)
     rng = random.Random(20250301)
     reported: dict[int, dict[int, tuple[str, str]]] = {}
     kills_mid_write = 0
+    errors = tmp_path / "child-stderr.txt"
     for kill in range(KILLS):
-        child = subprocess.Popen(
-            [sys.executable, str(script), str(db), str(kill)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
-        )  # fmt: skip
-        assert child.stdout is not None
-        ready = child.stdout.readline()
-        if ready != "ready\n":
-            child.kill()
-            _, err = child.communicate(timeout=30)
-            pytest.fail(f"the child did not start: {ready!r} {err}")
-        time.sleep(rng.uniform(0.0, 0.2))
-        child.send_signal(signal.SIGKILL)
-        out, err = child.communicate(timeout=30)
-        assert child.returncode == -signal.SIGKILL, err
+        # stderr goes to a file: with one pipe, communicate() reads on from the buffer
+        # readline() filled, so no reported line is lost.
+        with errors.open("w") as err_file:
+            child = subprocess.Popen(
+                [sys.executable, str(script), str(db), str(kill)],
+                stdout=subprocess.PIPE, stderr=err_file, text=True, env=env, cwd=tmp_path,
+            )  # fmt: skip
+            assert child.stdout is not None
+            ready = child.stdout.readline()
+            if ready != "ready\n":
+                child.kill()
+                child.communicate(timeout=30)
+                pytest.fail(f"the child did not start: {ready!r} {errors.read_text()}")
+            time.sleep(rng.uniform(0.0, 0.2))
+            child.send_signal(signal.SIGKILL)
+            out, _ = child.communicate(timeout=30)
+        assert child.returncode == -signal.SIGKILL, errors.read_text()
         lines = out.split("\n")[:-1]  # the last piece is cut short or empty
         touched: set[int] = set()
         for line in lines:

@@ -253,3 +253,21 @@ def test_a_backup_that_cannot_be_written_says_so_and_the_game_is_unaffected(
             store.backup()
         s.pick(0)
         assert store.append_step(game_id, s.history.log[-1]) == 2  # type: ignore[union-attr]
+
+
+def test_an_emptied_file_is_set_aside_and_the_backup_restored(tmp_path: Path) -> None:
+    from factories import created, play_turn
+
+    from companion.session import Session
+
+    path = tmp_path / "games.sqlite3"
+    session = Session(store=Store.open(path))
+    session.begin(created(2))
+    play_turn(session)  # a backup is taken at the end of the turn
+    assert session.store is not None
+    session.store.close()
+    path.write_bytes(b"")  # the card lost the file's contents
+    store = Store.open(path)
+    assert store.recovery is not None and "empty" in " ".join(store.recovery.problems)
+    assert store.unfinished_game() is not None
+    store.close()

@@ -66,6 +66,15 @@ def move_aside(path: Path, when: datetime) -> Path:
     return aside
 
 
+def _emptied(path: Path, backups: Path) -> bool:
+    """The file exists but holds nothing, while backups of it do."""
+    try:
+        empty = path.stat().st_size == 0
+    except OSError:
+        return False
+    return empty and bool(list_backups(backups, path.stem))
+
+
 def _problems(path: Path, timeout: float) -> tuple[sqlite3.Connection | None, list[str]]:
     """A connection and no problems, or no connection and what is wrong with the file.
 
@@ -98,7 +107,12 @@ def open_or_recover(
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise open_error(error, path) from error
-    conn, problems = _problems(path, timeout)
+    if _emptied(path, backups):
+        # An empty file where games were saved (a card that lost its data): opening it
+        # would quietly start a new database and lose the games the backups still hold.
+        conn, problems = None, ["the file is empty"]
+    else:
+        conn, problems = _problems(path, timeout)
     if conn is not None:
         return conn, None
     if not recover:
