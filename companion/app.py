@@ -10,6 +10,7 @@ Importing this module imports Kivy; the command line imports it only when the ap
 
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,7 @@ from companion.store.errors import StoreError
 from companion.ui.app import TableApp
 from companion.ui.describe import resume_text
 from companion.ui.dimmer import IdleDimmer
+from companion.ui.grid import open_grid
 from hardware.backlight import Backlight
 
 ROLL_LOCKOUT = 1.2
@@ -75,11 +77,13 @@ def open_store(path: Path) -> tuple[Store, str | None]:
 
 
 def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = None,
-            dim_after: float = 0, dim_brightness: int = 20) -> None:
+            dim_after: float = 0, dim_brightness: int = 20, grid_port: str = "",
+            grid_baud: int = 115200, config_path: Path | None = None) -> None:
     """Open the app's window and run until it is closed.
 
     `dim_after` seconds without a touch dim the screen (0: never) to `dim_brightness`
-    percent of the backlight where the panel has one.
+    percent of the backlight where the panel has one. `grid_port` is the sensor grid's
+    serial port ("" for none).
     """
     if fullscreen:
         # Must be set before the window exists, which App.run() creates.
@@ -100,6 +104,8 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
 
     def started(_app: Any) -> None:
         app.ctx.on_resume = resume
+        if config_path is not None:
+            app.presenters["settings"].config_path = config_path
         if store is not None and (game_id := store.unfinished_game()) is not None:
             app.set_resume(resume_text(store.load_history(game_id).state))
         if dim_after:
@@ -107,8 +113,14 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
         open_die_button(app, die_pin, devices, devices.dimmer)
         home = app.presenters["home"]
         home.die_status, home.grid_status = devices.die_status, devices.grid_status
+        grid = open_grid(app, grid_port, grid_baud)
+        if grid is not None:
+            devices.opened.append(grid)
         if recovered:
             app.ctx.notices.tell(recovered, "Saved games")
+        # Everything built so far lives as long as the app: keep it out of the garbage
+        # collector's full passes, which otherwise pause taps by a tenth of a second or more.
+        gc.freeze()
 
     app.bind(on_start=started)
     try:

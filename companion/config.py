@@ -32,13 +32,15 @@ Usage::
         print(f"companion: {warning}", file=sys.stderr)
     config.die.button_pin                       # 17, or None for no button
 
-This module only reads; it creates no file and imports nothing heavy (``tomllib`` and the
-standard library), so the command line can load it at start-up.
+This module reads the file, and writes it only through :func:`save_config_values` (the
+settings screen, which keeps every other line as it was); it imports nothing heavy
+(``tomllib`` and the standard library), so the command line can load it at start-up.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -484,3 +486,94 @@ def _whole_file(file: Path, problem: str) -> ConfigWarning:
 def key_names() -> list[str]:
     """Every key's dotted name, e.g. ``["display.fullscreen", ...]``."""
     return [spec.key for spec in KEYS]
+
+
+# --- writing --------------------------------------------------------------------------------
+
+_SECTION_LINE = re.compile(r"^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?$")
+_KEY_LINE = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=")
+
+
+def save_config_values(values: Mapping[str, object], path: Path | None = None) -> Path:
+    """Set some keys of ``companion.toml``, keeping every other line of the file as it was.
+
+    ``values`` maps dotted keys (``"display.rotation"``) to values as :func:`load_config`
+    returns them (``None`` for "no pin"). Each value is checked first: an unknown key or a
+    value that is not allowed raises :class:`ValueError` whose message names the key and
+    what it allows, and then nothing is written. A key already in the file has its line
+    replaced (its comments stay); a missing key is added at the end of its section, and a
+    missing section at the end of the file. The file and its folder are created when
+    absent; it is written whole to a temporary file and then renamed over the old one, so
+    a pulled plug leaves either the old file or the new one.
+
+    ``path`` None means :func:`default_config_path`. Returns the path written. The running
+    app does not read the file again: the new values take effect at its next start.
+    """
+    specs = {spec.key: spec for spec in KEYS}
+    wanted: dict[str, dict[str, str]] = {}
+    for key, value in values.items():
+        spec = specs.get(key)
+        if spec is None:
+            raise ValueError(f"there is no setting {key}; the settings are {', '.join(specs)}")
+        raw = False if value is None and spec.parse is _pin else value
+        if isinstance(raw, Path):
+            raw = str(raw)
+        try:
+            parsed = spec.parse(raw)
+        except _Rejected:
+            raise ValueError(f"{key} cannot be {_show_raw(raw)}: {spec.allowed}") from None
+        wanted.setdefault(spec.section, {})[spec.name] = spec.show(parsed)
+    file = path if path is not None else default_config_path()
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    lines = _set_lines(text.splitlines(), wanted)
+    file.parent.mkdir(parents=True, exist_ok=True)
+    temporary = file.with_name(file.name + ".new")
+    with open(temporary, "w", encoding="utf-8") as stream:
+        stream.write("\n".join(lines) + "\n")
+        stream.flush()
+        os.fsync(stream.fileno())
+    os.replace(temporary, file)
+    return file
+
+
+def _set_lines(lines: list[str], wanted: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """`lines` with the keys of `wanted` (section -> name -> TOML value) set."""
+    out: list[str] = []
+    left = {section: dict(names) for section, names in wanted.items()}
+    section = ""
+
+    def close_section() -> None:
+        # Add the keys of the section just left that it did not have, before any blank
+        # lines and comments that end it (they usually introduce the next section).
+        names = left.pop(section, {})
+        if not names:
+            return
+        at = len(out)
+        while at > 0 and (not out[at - 1].strip() or out[at - 1].lstrip().startswith("#")):
+            at -= 1
+        out[at:at] = [f"{name} = {value}" for name, value in names.items()]
+
+    for line in lines:
+        header = _SECTION_LINE.match(line)
+        if header:
+            close_section()
+            section = header.group(1)
+            out.append(line)
+            continue
+        key = _KEY_LINE.match(line)
+        if key and key.group(1) in left.get(section, {}):
+            out.append(f"{key.group(1)} = {left[section].pop(key.group(1))}")
+            continue
+        out.append(line)
+    close_section()
+    for name in _SECTIONS:
+        names = left.pop(name, {})
+        if names:
+            if out and out[-1].strip():
+                out.append("")
+            out.append(f"[{name}]")
+            out.extend(f"{key} = {value}" for key, value in names.items())
+    return out

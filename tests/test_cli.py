@@ -91,7 +91,8 @@ def test_no_subcommand_starts_the_app_on_the_default_database(
     assert status == 0
     assert started_apps == [
         {"db_path": tmp_path / "smallworld-companion" / "companion.sqlite3", "fullscreen": False,
-         "die_pin": 17, "dim_after": 300, "dim_brightness": 20}
+         "die_pin": 17, "dim_after": 300, "dim_brightness": 20,
+         "grid_port": "/dev/smallworld-grid", "grid_baud": 115200, "config_path": None}
     ]
     assert started_apps[0]["db_path"] == paths.default_db_path()
 
@@ -117,7 +118,9 @@ def test_run_reads_the_config_file_and_reports_a_bad_value_with_its_key(
     assert status == 0
     assert "die.button_pin = 99 is not allowed" in err
     assert started_apps == [{"db_path": tmp_path / "x.sqlite3", "fullscreen": False,
-                             "die_pin": 17, "dim_after": 60, "dim_brightness": 20}]
+                             "die_pin": 17, "dim_after": 60, "dim_brightness": 20,
+                             "grid_port": "/dev/smallworld-grid", "grid_baud": 115200,
+                             "config_path": config}]
 
 
 def test_every_subcommand_module_defines_one_command() -> None:

@@ -2,8 +2,9 @@
 
 One real (offscreen) window at 800x480, the Raspberry Pi touchscreen. Every step is a tap
 on a widget found by its kv id or its action key, as a player's finger would do it: a new
-game, a combo bought from a lower row, a conquest on the map, a die roll, an undo, a peek,
-a decline, every turn scored on the scoring screen, and the final reveal.
+game (the names typed on the on-screen letters pad), a combo bought from a lower row, a
+conquest on the map, a die roll, an undo, a peek, a decline, every turn scored on the
+scoring screen, and the final reveal.
 """
 
 from __future__ import annotations
@@ -111,8 +112,9 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
     assert app.ctx.nav.current == "new_game"
     seats = screen(app).ids.seats
     for index, name in enumerate(("Ann", "Bob", "Cy")):
-        seats.row(index).ids.name.text = name  # what typing into the field does
-    ui.pump()
+        ui.tap(seats.row(index).ids.name)  # no saved players: the letters pad opens
+        ui.type_on_pad(name)
+    assert [seats.row(i).ids.name.text for i in range(3)] == ["Ann", "Bob", "Cy"]
     ui.tap(seats.row(0).ids.first)
     tap_id(app, "start")
     assert app.ctx.nav.current == "table"

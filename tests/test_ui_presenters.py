@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import tempfile
 from pathlib import Path
 
 from factories import created, play_turn, session
@@ -15,8 +16,10 @@ from companion.ui import palette
 from companion.ui.describe import step_text
 from companion.ui.presenters.base import Context
 from companion.ui.presenters.game_end import GameEndPresenter, coins_by_turn
+from companion.ui.presenters.keypads import KeypadNotices, PinRequest
 from companion.ui.presenters.market import MarketPresenter
 from companion.ui.presenters.new_game import NewGamePresenter
+from companion.ui.presenters.scoring import ScoringPresenter
 from companion.ui.presenters.table import TablePresenter
 
 
@@ -134,3 +137,71 @@ def test_a_failed_save_is_told_in_plain_words_and_nothing_changes(tmp_path: Path
     assert market.attempt(lambda: s.pick(0)) is None
     assert s.state == before
     assert told and told[0][0] == "Not saved" and "Nothing was changed" in told[0][1]
+
+
+def _scoring_after_a_conquest() -> Session:
+    from companion.rules.conquest import immunity, reach
+    from companion.rules.game import attacker
+
+    s = session(3, races=("Dwarves",), powers=("Hill",))
+    s.pick(0)
+    state = s.state
+    who = attacker(state)
+    target = next(rid for rid in state.map.regions
+                  if immunity(state.map, rid, state.regions.regions, who) is None
+                  and reach(state.map, rid, who).reachable)
+    s.conquer(target)
+    s.finish_conquests()
+    s.finish_redeployment()
+    return s
+
+
+def test_the_quick_count_starts_from_the_map_and_gives_the_same_lines() -> None:
+    s = _scoring_after_a_conquest()
+    scoring = presenter(ScoringPresenter, s)
+    from_map = list(scoring.lines)
+    assert from_map
+    scoring.act("quick")
+    assert scoring.quick_ok and scoring.lines == from_map  # one engine, two ways in
+    keys = [row["key"] for row in scoring.quick_rows]
+    assert keys[:1] == [""] and "active.mines" in keys and "active.fortresses" not in keys
+    before = scoring.quick_input()
+    scoring.set_count("active.forest", scoring._value("active.forest") + 1)
+    assert scoring.quick_input() != before
+    assert scoring.quick_text == f"Score {sum(int(line['coins']) for line in scoring.lines)} coins"
+
+
+def test_typed_names_become_profiles_once_and_default_names_never() -> None:
+    store = Store.open(Path(tempfile.mkdtemp()) / "games.sqlite3")
+    store.add_profile("Bob", "green")
+    s = Session(rng=random.Random(1), store=store)
+    form = NewGamePresenter(Context(session=s, notices=KeypadNotices()))
+    form._name_typed(0, "Ann")
+    form._name_typed(1, "bob")  # Bob's profile, whatever the case
+    form._name_typed(2, "Player 7")
+    assert [p.name for p in store.profiles()] == ["Ann", "Bob"]
+    assert [(seat["name"], seat["colour"]) for seat in form.seats][:2] == [
+        ("Ann", "blue"), ("Bob", "green")]
+    store.close()
+
+
+def test_the_peek_of_a_player_with_a_pin_asks_for_it_first(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "games.sqlite3")
+    store.add_profile("Ann", "blue", pin="2468")
+    s = Session(rng=random.Random(2), store=store)
+    s.begin(created(2))
+    notices = KeypadNotices()
+    asked: list[PinRequest] = []
+    notices.bind(on_pin=lambda _n, request: asked.append(request))
+    table = TablePresenter(Context(session=s, notices=notices))
+    table.update(s.state)
+    table.peek(0)
+    assert table.peek_text == "" and len(asked) == 1
+    asked[0].on_done("1111")
+    assert table.peek_text == "" and "not right" in notices.last_message
+    asked[0].on_done("2468")
+    assert table.peek_text == f"{s.state.players[0].coins} coins"
+    table.end_peek()
+    table.peek(1)  # Bob has no profile, so no PIN
+    assert table.peek_text and len(asked) == 1
+    store.close()

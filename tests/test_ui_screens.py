@@ -27,7 +27,8 @@ screenshots_tool = importlib.util.module_from_spec(_spec)
 sys.modules["screenshots_tool"] = screenshots_tool
 _spec.loader.exec_module(screenshots_tool)
 
-SCREENS = ("home", "new_game", "table", "market", "map", "scoring", "die", "game_end", "settings")
+SCREENS = ("home", "new_game", "table", "market", "map", "scoring", "die", "game_end", "settings",
+           "profiles", "history", "history_game", "stats")
 SIZES = ("800x480", "1280x720", "720x1280")
 
 
@@ -89,6 +90,19 @@ def test_the_tie_for_first_asks_for_the_tokens_on_the_board(report: dict[str, An
     texts = report["game_end_tie"]["800x480"]["texts"]
     assert "Decide the winner" in texts
     assert any("tokens on the board" in t for t in texts)
+
+
+def test_past_games_and_stats_show_finished_games_beside_a_game_in_play(
+    report: dict[str, Any],
+) -> None:
+    # The leak test above holds these screens too: the game in play has purses over 300,
+    # the finished games (whose totals everybody saw) stay under 100.
+    for size in SIZES:
+        assert sum("won with" in t for t in report["history"][size]["texts"]) == 3
+        assert any("coins a pick" in t for t in report["stats"][size]["texts"])
+        assert any("picks in" in t for t in report["stats_combos"][size]["texts"])
+        assert "1st" in report["history_game"][size]["texts"]
+        assert report["history"][size]["purses"] and not report["history"][size]["private"]
 
 
 def test_every_character_on_screen_is_in_the_bundled_font(report: dict[str, Any]) -> None:

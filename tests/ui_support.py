@@ -120,6 +120,29 @@ def release(touch: UnitTestTouch) -> None:
     pump(3)
 
 
+def type_on_pad(text: str, done: bool = True) -> None:
+    """Tap `text` out on the open letters pad (or PIN pad), then Done unless told not to.
+
+    Letters are tapped as the pad shows them; Shift is tapped first when the pad would
+    give the other case.
+    """
+    from companion.ui.widgets import NamePad
+
+    pad = dialogs()[-1]
+    for char in text:
+        if char == " ":
+            tap(find(pad, action_key="key: "))
+            continue
+        if isinstance(pad, NamePad):
+            if char.isalpha() and pad.upper != char.isupper():
+                tap(find(pad, action_key="shift"))
+            tap(find(pad, action_key=f"key:{char.upper()}"))
+        else:
+            tap(find(pad, action_key=f"digit:{char}"))
+    if done and isinstance(pad, NamePad):
+        tap(find(pad, action_key="done"))
+
+
 def screenshot(path: Path) -> Path:
     """Save what the window shows now as a PNG at `path` (exactly there)."""
     win = window()

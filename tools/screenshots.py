@@ -47,18 +47,28 @@ def _distinct_purses(s: Any, seats: int) -> None:
         play_turn(s, row=(0, 2, 1, 3, 0)[seat], coins=300 + 111 * seat)
 
 
-def _five_players(**kwargs: Any) -> Any:
-    from factories import session
-
-    return session(5, races=("Amazons", "Skeletons", "Ratmen", "Elves", "Trolls", "Ghouls",
-                             "Giants", "Halflings", "Humans", "Wizards"),
-                   powers=("Commando", "Flying", "Dragon Master", "Stout", "Fortified",
-                           "Seafaring", "Wealthy", "Berserk", "Heroic", "Hill"), **kwargs)
+FIVE_RACES = ("Amazons", "Skeletons", "Ratmen", "Elves", "Trolls", "Ghouls", "Giants",
+              "Halflings", "Humans", "Wizards")
+FIVE_POWERS = ("Commando", "Flying", "Dragon Master", "Stout", "Fortified", "Seafaring",
+               "Wealthy", "Berserk", "Heroic", "Hill")
 
 
-def _midgame() -> Any:
+def _five_players(store: Any = None, **kwargs: Any) -> Any:
+    import random
+
+    from factories import created
+
+    from companion.rules.catalog import load_catalog
+    from companion.session import Session
+
+    s = Session(load_catalog(), rng=random.Random(0), store=store)
+    s.begin(created(5, races=FIVE_RACES, powers=FIVE_POWERS, **kwargs))
+    return s
+
+
+def _midgame(store: Any = None) -> Any:
     """Five players in turn 2: one in decline, the current one conquering with Amazons."""
-    s = _five_players()
+    s = _five_players(store)
     _distinct_purses(s, 5)
     s.decline()  # seat 0 puts its race in decline at the start of turn 2
     s.score()
@@ -129,9 +139,54 @@ def _over(tie: bool) -> Any:
     return s
 
 
+_ARCHIVE: list[Any] = []
+
+
+def _archive() -> Any:
+    """A store (in a temporary folder) with saved players, one with a PIN, and three
+    finished games whose totals stay under 100 (so they are never taken for a purse of the
+    game being played, whose totals are over 300)."""
+    if _ARCHIVE:
+        return _ARCHIVE[0]
+    import random
+    import tempfile
+    from pathlib import Path
+
+    from factories import created, play_turn
+
+    from companion.rules.catalog import load_catalog
+    from companion.session import Session
+    from companion.store import Store
+
+    store = Store.open(Path(tempfile.mkdtemp()) / "companion.sqlite3")
+    store.conn.execute("PRAGMA synchronous=OFF")  # a throwaway file: no need to wait on disk
+    for name, colour in (("Ann", "blue"), ("Bob", "orange"), ("Cy", "green"),
+                         ("Di", "yellow"), ("Bartholomew-Alexander", "sky")):
+        store.add_profile(name, colour, pin="2468" if name == "Ann" else None)
+    for game, players in enumerate((3, 4, 3)):
+        s = Session(load_catalog(), rng=random.Random(game), store=store)
+        s.begin(created(players, races=FIVE_RACES[game:], powers=FIVE_POWERS[game:]))
+        while not s.state.is_over:
+            seat = s.state.track.seat
+            play_turn(s, row=(seat + game) % 3, coins=3 + (seat * 2 + game) % 5)
+        tied = s.tied_for_first()
+        s.finish({seat: 8 + seat for seat in tied} if tied else None)
+    _ARCHIVE.append(store)
+    _ARCHIVE.append(_midgame(store))
+    return store
+
+
+def _live() -> Any:
+    """The game being played (turn 2 of five players, purses over 300), saved in the
+    archive: the history, stats, players and settings are shown beside it."""
+    _archive()
+    return _ARCHIVE[1]
+
+
 # -- scenarios -------------------------------------------------------------------------------
 
 def scenarios() -> list[Scenario]:
+    import ui_support
     from factories import session
 
     from companion.session import Session
@@ -149,8 +204,8 @@ def scenarios() -> list[Scenario]:
         show(app, Session(), "new_game")
         p = app.presenters["new_game"]
         p.reset()
-        p.add_player()
-        p.add_player()
+        p.add_default_player()
+        p.add_default_player()
         p.set_name(2, "Bartholomew-Alexander")
         p.choose_first(1)
 
@@ -196,8 +251,10 @@ def scenarios() -> list[Scenario]:
 
     def scoring_quick(app: Any) -> None:
         show(app, _scoring(), "scoring")
-        app.presenters["scoring"].act("quick")
-        app.presenters["scoring"].set_quick(6)
+        p = app.presenters["scoring"]
+        p.act("quick")
+        p.set_count("active.farmland", 2)
+        p.set_count("active.mines", 1)
 
     def die(app: Any) -> None:
         s, _ = _conquering()
@@ -233,6 +290,59 @@ def scenarios() -> list[Scenario]:
 
     def settings(app: Any) -> None:
         show(app, Session(), "settings")
+        app.presenters["settings"].load()
+
+    def settings_saved(app: Any) -> None:
+        show(app, _live(), "settings")
+        p = app.presenters["settings"]
+        p.config_path = Path(os.environ["XDG_CONFIG_HOME"]) / "companion.toml"
+        p.load()
+        p._write("display.rotation", 180)
+
+    def profiles(app: Any) -> None:
+        show(app, _live(), "profiles")
+        app.presenters["profiles"].load()
+
+    def new_game_players(app: Any) -> None:
+        show(app, Session(store=_archive()), "new_game")
+        p = app.presenters["new_game"]
+        p.reset(["Ann", "Bob"])
+        p.add_player()
+
+    def name_pad(app: Any) -> None:
+        show(app, Session(), "new_game")
+        p = app.presenters["new_game"]
+        p.reset(["Player 1", "Player 2", "Player 3"])
+        p.choose_player(1)
+        for char in "bart":
+            ui_support.dialogs()[-1].press(char)
+
+    def pin_pad(app: Any) -> None:
+        show(app, _live(), "table")
+        app.presenters["table"].peek(0)  # Ann has a PIN
+        ui_support.dialogs()[-1].press("2")
+
+    def history(app: Any) -> None:
+        show(app, _live(), "history")
+        app.presenters["history"].load()
+
+    def history_game(app: Any) -> None:
+        show(app, _live(), "history")
+        p = app.presenters["history"]
+        p.load()
+        p.open_game(p.games[-1]["game_id"])
+
+    def stats(app: Any) -> None:
+        show(app, _live(), "stats")
+        p = app.presenters["stats"]
+        p.load()
+        p.act("players")
+
+    def stats_combos(app: Any) -> None:
+        show(app, _live(), "stats")
+        p = app.presenters["stats"]
+        p.load()
+        p.act("combos")
 
     def message(app: Any) -> None:
         show(app, session(3), "table")
@@ -260,6 +370,11 @@ def scenarios() -> list[Scenario]:
         Scenario("game_end_tie", game_end_tie, private=True),
         Scenario("settings", settings), Scenario("message", message),
         Scenario("choice", choice),
+        Scenario("settings_saved", settings_saved), Scenario("profiles", profiles),
+        Scenario("new_game_players", new_game_players), Scenario("name_pad", name_pad),
+        Scenario("pin_pad", pin_pad), Scenario("history", history),
+        Scenario("history_game", history_game), Scenario("stats", stats),
+        Scenario("stats_combos", stats_combos),
     ]
 
 
@@ -316,6 +431,8 @@ def run(out: Path, only: list[str] | None = None, timeout: float = 300) -> dict[
     env.update(SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_LOG_MODE="PYTHON",
                KIVY_NO_FILELOG="1", KCFG_GRAPHICS_WIDTH="1280", KCFG_GRAPHICS_HEIGHT="1280")
     env.setdefault("KIVY_HOME", str(out / ".kivy"))
+    # Exports, backups and the config file written by the settings go here, never home.
+    env.update(XDG_DATA_HOME=str(out / ".data"), XDG_CONFIG_HOME=str(out / ".config"))
     env.setdefault("GPIOZERO_PIN_FACTORY", "mock")
     result = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--child", str(out), *(only or [])],

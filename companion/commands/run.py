@@ -54,6 +54,9 @@ def _run(args: argparse.Namespace) -> int:
         die_pin=config.die.button_pin,
         dim_after=config.display.dim_after_seconds,
         dim_brightness=config.display.dim_brightness,
+        grid_port=config.grid.port,
+        grid_baud=config.grid.baud,
+        config_path=args.config,
     )
     return 0
 

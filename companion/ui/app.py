@@ -1,14 +1,17 @@
 """`TableApp`: the Kivy app of the table companion. Small on purpose.
 
 It loads the kv files, makes one presenter and one screen per screen name, keeps the
-ScreenManager on the navigator's `current`, shows the presenters' notices as dialogs, and
-hands every state the session publishes to every presenter. All game decisions are the
-session's and the rules'; all words are the presenters'.
+ScreenManager on the navigator's `current`, shows the presenters' notices as dialogs (and
+the letters pad and the PIN pad they ask for), and hands every state the session publishes
+to every presenter. All game decisions are the session's and the rules'; all words are the
+presenters'.
 
 Hooks for the rest of the program:
 - `TableApp(session=...)`: play an existing session (e.g. one the store resumed);
   `use_session` swaps it later.
 - `on_resume` / `set_resume(text)`: what the home screen's Resume button does and says.
+- `presenters["settings"].config_path`: the ``companion.toml`` the settings screen writes
+  (None: the user's, ``~/.config/smallworld-companion/companion.toml``).
 - `die_button_pressed()`: the hardware die button; call it on the UI thread
   (`Clock.schedule_once(lambda dt: app.die_button_pressed())` from a device thread).
 """
@@ -30,30 +33,48 @@ from companion.paths import kv_file
 from companion.rules.game import GameState
 from companion.session import Session
 from companion.ui.presenters.base import Choice, Context, Question
+from companion.ui.presenters.calibration import CalibrationPresenter
 from companion.ui.presenters.die import DiePresenter
 from companion.ui.presenters.game_end import GameEndPresenter
+from companion.ui.presenters.history import HistoryPresenter
+from companion.ui.presenters.history_game import GameHistoryPresenter
 from companion.ui.presenters.home import HomePresenter
+from companion.ui.presenters.keypads import (
+    NAME_LENGTH,
+    PIN_LENGTH,
+    KeypadNotices,
+    NameRequest,
+    PinRequest,
+)
 from companion.ui.presenters.map import MapPresenter
 from companion.ui.presenters.market import MarketPresenter
 from companion.ui.presenters.new_game import NewGamePresenter
+from companion.ui.presenters.profiles import ProfilesPresenter
 from companion.ui.presenters.scoring import ScoringPresenter
 from companion.ui.presenters.settings import SettingsPresenter
+from companion.ui.presenters.stats import StatsPresenter
 from companion.ui.presenters.table import TablePresenter
+from companion.ui.screens.calibration import CalibrationScreen
 from companion.ui.screens.die import DieScreen
 from companion.ui.screens.game_end import GameEndScreen
+from companion.ui.screens.history import HistoryScreen
+from companion.ui.screens.history_game import GameHistoryScreen
 from companion.ui.screens.home import HomeScreen
 from companion.ui.screens.map import MapScreen
 from companion.ui.screens.market import MarketScreen
 from companion.ui.screens.new_game import NewGameScreen
+from companion.ui.screens.profiles import ProfilesScreen
 from companion.ui.screens.scoring import ScoringScreen
 from companion.ui.screens.settings import SettingsScreen
+from companion.ui.screens.stats import StatsScreen
 from companion.ui.screens.table import TableScreen
-from companion.ui.widgets import ChoiceDialog, ConfirmDialog, MessageDialog
+from companion.ui.widgets import ChoiceDialog, ConfirmDialog, MessageDialog, NamePad, PinPad
 
 TITLE = "Table Companion for Small World"
 
 KV_FILES = ("widgets.kv", "home.kv", "new_game.kv", "table.kv", "market.kv", "map.kv",
-            "scoring.kv", "die.kv", "game_end.kv", "settings.kv")
+            "scoring.kv", "die.kv", "game_end.kv", "settings.kv", "profiles.kv", "history.kv",
+            "history_game.kv", "stats.kv", "calibration.kv")
 """The app's layouts, shared widgets first."""
 
 SCREENS: dict[str, tuple[type, type]] = {
@@ -66,6 +87,11 @@ SCREENS: dict[str, tuple[type, type]] = {
     "die": (DiePresenter, DieScreen),
     "game_end": (GameEndPresenter, GameEndScreen),
     "settings": (SettingsPresenter, SettingsScreen),
+    "profiles": (ProfilesPresenter, ProfilesScreen),
+    "history": (HistoryPresenter, HistoryScreen),
+    "history_game": (GameHistoryPresenter, GameHistoryScreen),
+    "calibration": (CalibrationPresenter, CalibrationScreen),
+    "stats": (StatsPresenter, StatsScreen),
 }
 
 PLAYING = ("table", "market", "map", "scoring", "die")
@@ -87,7 +113,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
                  on_resume: Callable[[], None] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = TITLE
-        self.ctx = Context(session=session or Session(), on_resume=on_resume)
+        self.ctx = Context(session=session or Session(), on_resume=on_resume,
+                           notices=KeypadNotices())
         self.presenters: dict[str, Any] = {}
         self.screens: dict[str, Any] = {}
         self.manager: ScreenManager | None = None
@@ -111,6 +138,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         ctx.notices.fbind("on_message", self._message)
         ctx.notices.fbind("on_question", self._question)
         ctx.notices.fbind("on_choice", self._choice)
+        ctx.notices.fbind("on_name", self._name)
+        ctx.notices.fbind("on_pin", self._pin)
         self.manager = manager
         ctx.session.subscribe(self._published)
         self._published(None)
@@ -171,3 +200,11 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
     def _choice(self, _notices: Any, choice: Choice) -> None:
         self._track(ChoiceDialog(on_choice=choice.on_choice, choices=choice.choices,
                                  title=choice.title, text=choice.text))
+
+    def _name(self, _notices: Any, request: NameRequest) -> None:
+        self._track(NamePad(on_done=request.on_done, title=request.title, text=request.text,
+                            value=request.initial, max_length=NAME_LENGTH))
+
+    def _pin(self, _notices: Any, request: PinRequest) -> None:
+        self._track(PinPad(on_done=request.on_done, title=request.title, text=request.text,
+                           length=PIN_LENGTH))

@@ -15,13 +15,16 @@ Invariants:
 - the board keeps its aspect ratio (letterboxed in the widget, see `map_geometry.fit`);
 - a tap (touch down and up in the same cell) dispatches `on_region_tap(region_id)`; a touch
   outside every cell is not consumed;
-- no game rule lives here: the screen decides what `highlight` and `selected` mean.
+- no game rule lives here: the screen decides what `highlight`, `selected`, `differs` and
+  `badges` mean (the map screen: where the sensor grid disagrees with the record; the
+  calibration screen: which sensor each region got).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
+from itertools import pairwise
 from typing import Any
 
 from kivy.clock import Clock
@@ -61,8 +64,10 @@ TERRAIN_COLOURS: dict[Terrain, RGBA] = {
     Terrain.MOUNTAIN: (0.73, 0.72, 0.71, 1),
     Terrain.SEA: (0.27, 0.52, 0.80, 1),
     Terrain.LAKE: (0.45, 0.70, 0.90, 1),
+    Terrain.RIVER: (0.30, 0.68, 0.66, 1),
 }
-"""A calm palette: light land, darker forest, water clearly blue (lakes lighter than seas)."""
+"""A calm palette: light land, darker forest, water clearly blue (lakes lighter than seas,
+River World's rivers turquoise)."""
 
 TERRAIN_NAMES: dict[Terrain, str] = {
     Terrain.FARMLAND: "Farmland",
@@ -72,10 +77,16 @@ TERRAIN_NAMES: dict[Terrain, str] = {
     Terrain.MOUNTAIN: "Mountain",
     Terrain.SEA: "Sea",
     Terrain.LAKE: "Lake",
+    Terrain.RIVER: "River",
 }
 
 BORDER_COLOUR: RGBA = (0.16, 0.14, 0.12, 1)
 SELECTED_COLOUR: RGBA = (1.0, 0.85, 0.10, 1)
+DIFFERS_COLOURS: tuple[RGBA, RGBA] = ((0.05, 0.05, 0.05, 1), (1.0, 1.0, 1.0, 1))
+"""The dashes of the outline of a region in `differs`: black and white, like no player
+colour, no terrain and not the yellow of the selection."""
+BADGE_FILL: RGBA = (0.08, 0.08, 0.08, 1)
+BADGE_INK: RGBA = (1.0, 1.0, 1.0, 1)
 TEXT_COLOUR: RGBA = (0.08, 0.07, 0.06, 1)
 HALO_COLOUR: RGBA = (1.0, 1.0, 0.97, 1)
 DECLINED_FILL: RGBA = (0.55, 0.55, 0.55, 1)
@@ -331,6 +342,61 @@ def _holder_disc(g: InstructionGroup, cx: float, cy: float, r: float, colour: RG
         _ring(g, cx, cy, r, 1.2, BORDER_COLOUR)
 
 
+def _dashed(group: InstructionGroup, points: Sequence[tuple[float, float]], width: float,
+            dash: float, colours: tuple[RGBA, RGBA]) -> None:
+    """A closed outline in dashes of `dash` px alternating the two colours, on a rim of the
+    first colour (so it reads on any terrain)."""
+    _outline(group, points, width / 2 + 1.0, colours[0])
+    ring = [*points, points[0]]
+    quads: tuple[list[float], list[float]] = ([], [])
+    which, left, half = 1, dash, width / 2
+    for (ax, ay), (bx, by) in pairwise(ring):
+        length = math.dist((ax, ay), (bx, by))
+        if length < 1e-6:
+            continue
+        ux, uy = (bx - ax) / length, (by - ay) / length
+        nx, ny = -uy * half, ux * half
+        done = 0.0
+        while length - done > 1e-6:
+            step = min(left, length - done)
+            x0, y0 = ax + ux * done, ay + uy * done
+            x1, y1 = ax + ux * (done + step), ay + uy * (done + step)
+            quads[which].extend((x0 - nx, y0 - ny, x1 - nx, y1 - ny,
+                                 x1 + nx, y1 + ny, x0 + nx, y0 + ny))
+            done += step
+            left -= step
+            if left <= 1e-6:
+                which, left = 1 - which, dash
+    for colour, coords in zip(colours, quads, strict=True):
+        if not coords:
+            continue
+        vertices: list[float] = []
+        indices: list[int] = []
+        for k in range(0, len(coords), 8):
+            base = len(vertices) // 4
+            for j in range(0, 8, 2):
+                vertices += [coords[k + j], coords[k + j + 1], 0.0, 0.0]
+            indices += [base, base + 1, base + 2, base, base + 2, base + 3]
+        group.add(Color(*colour))
+        group.add(Mesh(vertices=vertices, indices=indices, mode="triangles"))
+
+
+def _badge(group: InstructionGroup, text: str, left: float, right: float, y: float,
+           size: int, within: tuple[float, float, float, float]) -> None:
+    """A dark disc with `text` in white, just right of x = `right` (or, where the board
+    ends there, just left of x = `left`), centred on `y`, kept inside `within`."""
+    texture = _text_texture(text, size, BADGE_INK, BADGE_FILL)
+    w, h = texture.size
+    r = max(w, h) / 2 + 2
+    bx, by, bw, bh = within
+    cx = right + r if right + 2 * r + 2 <= bx + bw else left - r
+    cx = min(max(cx, bx + r + 2), bx + bw - r - 2)
+    cy = min(max(y, by + r + 2), by + bh - r - 2)
+    _disc(group, cx, cy, r + 1.5, BADGE_INK)
+    _disc(group, cx, cy, r, BADGE_FILL)
+    _blit(group, texture, cx, cy)
+
+
 def _lighter(rgba: RGBA, amount: float) -> RGBA:
     r, g, b, a = rgba
     return (r + (1 - r) * amount, g + (1 - g) * amount, b + (1 - b) * amount, a)
@@ -386,6 +452,12 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
     while it is not empty."""
     selected = ObjectProperty(None, allownone=True)
     """One region id drawn with a bright outline, or None."""
+    differs = ObjectProperty(frozenset())
+    """Region ids drawn with a dashed black-and-white outline (e.g. where the sensor grid
+    disagrees with the record)."""
+    badges = DictProperty({})
+    """Region id -> a short text (one to three characters) drawn in a small dark disc at
+    the top right of the region's contents."""
     turn = OptionProperty("never", options=["never", "auto", "always"])
     """Whether the board may be drawn a quarter turn (a wide board on a portrait screen)."""
     label_size = NumericProperty(sp(16))
@@ -404,8 +476,8 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         self._geometry: mg.MapGeometry | None = None
         self._fit: mg.Fit | None = None
         super().__init__(**kwargs)
-        for name in ("board", "regions", "player_colours", "highlight", "selected", "turn",
-                     "label_size", "symbol_size", "margin", "pos", "size"):
+        for name in ("board", "regions", "player_colours", "highlight", "selected", "differs",
+                     "badges", "turn", "label_size", "symbol_size", "margin", "pos", "size"):
             self.fbind(name, self._trigger)
         self._trigger()
 
@@ -520,7 +592,7 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
                 rims.add(Color(*band_colour))
                 for band in mg.rim_bands(cell, ring_px / fit.scale):
                     _fan(rims, [fit.to_screen(*p) for p in band])
-            self._draw_contents(tops, board, rid, cell, here, fit)
+            self._draw_contents(tops, board, rid, cell, here, fit, self.badges.get(rid))
 
         self.canvas.add(fills)
         self.canvas.add(rims)
@@ -529,6 +601,9 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
             outline = [fit.to_screen(*p) for p in geo.cells[self.selected].outline]
             _outline(self.canvas, outline, 4.0, BORDER_COLOUR)
             _outline(self.canvas, outline, 2.4, SELECTED_COLOUR)
+        for rid in sorted(frozenset(self.differs or ()) & set(geo.cells)):
+            outline = [fit.to_screen(*p) for p in geo.cells[rid].outline]
+            _dashed(self.canvas, outline, 3.0, max(8.0, fit.scale * 0.02), DIFFERS_COLOURS)
         x, y, w, h = fit.rect
         _outline(self.canvas, [(x, y), (x + w, y), (x + w, y + h), (x, y + h)], 1.5)
         self.canvas.add(tops)
@@ -548,8 +623,9 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         return label, symbol
 
     def _draw_contents(self, g: InstructionGroup, board: Board, rid: int, cell: mg.Cell,
-                       here: RegionState | None, fit: mg.Fit) -> None:
-        """The id, the holder's disc (or a Lost Tribe) and the symbols, placed in the cell."""
+                       here: RegionState | None, fit: mg.Fit, badge: str | None = None) -> None:
+        """The id, the holder's disc (or a Lost Tribe) and the symbols, placed in the cell;
+        the `badge` text, if any, at the top right of them."""
         label_px, full_symbol = self.text_sizes()
         label = _text_texture(str(rid), label_px)
         occupant = here.occupant if here is not None else None
@@ -606,6 +682,15 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
                 draw_symbol(g, key, px, py, symbol)
                 if count > 1:
                     _blit(g, _text_texture(str(count), 14), px + symbol * 0.5, py - symbol * 0.3)
+        if badge:  # beside the id (and the holder's disc), on their line
+            left, right, top = 0.0, 0.0, 0.0
+            for kind, _key, _count, dx, dy in arrangement.items:
+                if kind == "label":
+                    left, top = dx - label.size[0] / 2, dy
+                    right = max(right, dx + label.size[0] / 2)
+                elif kind == "disc":
+                    right = max(right, dx + disc / 2)
+            _badge(g, badge, cx + left - 2, cx + right + 2, cy + top, label_px, fit.rect)
 
 
 class _Arrangement:

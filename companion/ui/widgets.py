@@ -12,6 +12,7 @@ timer is `HoldButton`'s single `Clock.schedule_once` while a finger rests on it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from kivy.clock import Clock
@@ -133,7 +134,8 @@ class HoldButton(BigButton):
 
 
 class ActionColumn(GridLayout):  # type: ignore[misc]
-    """Buttons built from `actions`, a list of dicts {key, text, kind?, tint?}.
+    """Buttons built from `actions`, a list of dicts {key, text, kind?, tint?, markup?,
+    halign?}.
 
     Each button calls ``target.act(key)`` when released: one presenter method for all.
     The column is as tall as its buttons (`cols` 1 by default; 2 puts them side by side).
@@ -157,6 +159,7 @@ class ActionColumn(GridLayout):  # type: ignore[misc]
             button = BigButton(
                 text=action["text"], action_key=action["key"],
                 kind=action.get("kind", "secondary"), tint=action.get("tint"),
+                markup=action.get("markup", False), halign=action.get("halign", "center"),
             )
             button.bind(on_release=self._released)
             self.add_widget(button)
@@ -248,16 +251,28 @@ class ChoiceDialog(Dialog):
 
 
 class PeekView(ModalView):  # type: ignore[misc]
-    """The private total, full screen, while a finger holds a name."""
+    """The private total, full screen, while a finger holds a name (or after the PIN).
+
+    A new touch anywhere fires `on_tap` (the screen hides the total then).
+    """
 
     text = StringProperty("")
     detail = StringProperty("")
     colour = ObjectProperty(palette.PANEL)
 
+    __events__ = ("on_tap",)
+
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("auto_dismiss", False)
         super().__init__(**kwargs)
         self._anim_duration = 0  # appear and vanish at once: a peek is short
+
+    def on_touch_down(self, touch: Any) -> bool:
+        self.dispatch("on_tap")
+        return True
+
+    def on_tap(self) -> None:
+        pass
 
 
 class Collapsible(BoxLayout):  # type: ignore[misc]
@@ -319,3 +334,197 @@ class LineList(BoxLayout):  # type: ignore[misc]
         self.clear_widgets()
         for line in self.lines:
             self.add_widget(LineRow(label=line["label"], value=line["value"]))
+
+
+NAME_KEYS = ("QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-")
+"""The letters pad's rows of characters; Shift and Delete frame the last one."""
+
+
+class KeyPad(Dialog):
+    """A dialog typed into with big on-screen keys, and with a keyboard when there is one.
+
+    `on_done(value)` is called after Done (or once the PIN is complete); Cancel calls
+    nothing. While open, characters typed on a real keyboard go in too (Backspace deletes,
+    Enter is Done, Escape is Cancel), so `make run` on a desktop needs no clicking.
+    """
+
+    value = StringProperty("")
+
+    def __init__(self, on_done: Callable[[str], None] | None = None, **kwargs: Any) -> None:
+        self._on_done = on_done
+        super().__init__(**kwargs)
+        self.bind(on_open=self._keyboard_on, on_dismiss=self._keyboard_off)
+
+    # a real keyboard, when there is one
+    def _keyboard_on(self, *_args: Any) -> None:
+        from kivy.core.window import Window
+
+        Window.bind(on_textinput=self._typed, on_key_down=self._key)
+
+    def _keyboard_off(self, *_args: Any) -> None:
+        from kivy.core.window import Window
+
+        Window.unbind(on_textinput=self._typed, on_key_down=self._key)
+
+    def _typed(self, _window: Any, text: str) -> bool:
+        for char in text:
+            self.press(char)
+        return True
+
+    def _key(self, _window: Any, key: int, *_args: Any) -> bool:
+        if key == 8:
+            self.delete()
+        elif key in (13, 271):
+            self.done()
+        elif key == 27:
+            self.cancel()
+        else:
+            return False
+        return True
+
+    # what the keys do
+    def press(self, char: str) -> None:
+        """Type one character (ignored when the pad does not take it)."""
+
+    def delete(self) -> None:
+        self.value = self.value[:-1]
+
+    def cancel(self) -> None:
+        self.dismiss()
+
+    def done(self) -> None:
+        self.dismiss()
+        if self._on_done is not None:
+            self._on_done(self.value)
+
+    def key(self, action_key: str, text: str, press: Callable[[], None],
+            kind: str = "secondary", **kwargs: Any) -> BigButton:
+        button = BigButton(text=text, action_key=action_key, kind=kind,
+                           font_size=FONT_LARGE, **kwargs)
+        button.bind(on_release=lambda _b: press())
+        return button
+
+
+class NamePad(KeyPad):
+    """Letters, space, hyphen and apostrophe as big keys: a name typed by touch alone.
+
+    A letter at the start of a word is a capital, the others small; Shift swaps the case
+    of the next letter. Done gives the name with spaces tidied; it is refused while empty.
+    """
+
+    text = StringProperty("")
+    upper = BooleanProperty(True)
+    """Whether the next letter is a capital (the keys show it)."""
+    max_length = NumericProperty(20)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._letters: list[BigButton] = []
+        super().__init__(**kwargs)
+        keys = self.ids.keypad
+        for row in NAME_KEYS:
+            line = BoxLayout(spacing=dp(5), size_hint_y=None, height=TARGET)
+            if row == NAME_KEYS[-1]:
+                line.add_widget(self.key("shift", "Shift", self.shift, size_hint_x=1.5))
+            for char in row:
+                button = self.key(f"key:{char}", char, partial(self.press, char))
+                if char.isalpha():
+                    self._letters.append(button)
+                line.add_widget(button)
+            if row == NAME_KEYS[-1]:
+                line.add_widget(self.key("delete", "Delete", self.delete, size_hint_x=1.5))
+            keys.add_widget(line)
+        line = BoxLayout(spacing=dp(5), size_hint_y=None, height=TARGET)
+        line.add_widget(self.key("cancel", "Cancel", self.cancel, size_hint_x=2.5))
+        line.add_widget(self.key("key: ", "Space", lambda: self.press(" "), size_hint_x=5))
+        line.add_widget(self.key("done", "Done", self.done, kind="primary", size_hint_x=2.5))
+        keys.add_widget(line)
+        self.fbind("upper", self._relabel)
+        self.fbind("value", self._follow)
+        self._follow()
+
+    def _relabel(self, *_args: Any) -> None:
+        for button in self._letters:
+            button.text = button.text.upper() if self.upper else button.text.lower()
+
+    def _follow(self, *_args: Any) -> None:
+        self.upper = not self.value or self.value[-1] in " -'"
+
+    def shift(self) -> None:
+        self.upper = not self.upper
+
+    def press(self, char: str) -> None:
+        if len(self.value) >= self.max_length:
+            return
+        if char == " " and (not self.value or self.value.endswith(" ")):
+            return
+        if char.isalpha():
+            char = char.upper() if self.upper else char.lower()
+            self.value += char
+        elif char in " -'" or char.isdigit():
+            self.value += char
+
+    def done(self) -> None:
+        name = " ".join(self.value.split())
+        if not name:
+            self.text = "A name needs at least one letter."
+            return
+        self.value = name
+        super().done()
+
+
+class PinDots(Widget):  # type: ignore[misc]
+    """`length` drawn circles, the first `count` filled: how many digits are typed."""
+
+    count = NumericProperty(0)
+    length = NumericProperty(4)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for name in ("count", "length", "pos", "size"):
+            self.fbind(name, self._redraw)
+        self._redraw()
+
+    def _redraw(self, *_args: Any) -> None:
+        from kivy.graphics import Color, Ellipse, Line
+
+        self.canvas.clear()
+        n = int(self.length)
+        if n <= 0:
+            return
+        size = min(dp(22), self.height * 0.6)
+        gap = dp(18)
+        x = self.center_x - (n * size + (n - 1) * gap) / 2
+        y = self.center_y - size / 2
+        with self.canvas:
+            Color(*palette.TEXT)
+            for i in range(n):
+                if i < self.count:
+                    Ellipse(pos=(x, y), size=(size, size))
+                else:
+                    Line(ellipse=(x, y, size, size), width=dp(1.5))
+                x += size + gap
+
+
+class PinPad(KeyPad):
+    """Ten big digit keys for a PIN of `length` digits, shown as dots, never as digits.
+
+    The PIN is handed over as soon as its last digit is typed.
+    """
+
+    text = StringProperty("")
+    length = NumericProperty(4)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        keys = self.ids.keypad
+        for char in "123456789":
+            keys.add_widget(self.key(f"digit:{char}", char, partial(self.press, char)))
+        keys.add_widget(self.key("delete", "Delete", self.delete))
+        keys.add_widget(self.key("digit:0", "0", lambda: self.press("0")))
+        keys.add_widget(self.key("cancel", "Cancel", self.cancel))
+
+    def press(self, char: str) -> None:
+        if char.isdigit() and len(self.value) < self.length:
+            self.value += char
+            if len(self.value) == self.length:
+                self.done()

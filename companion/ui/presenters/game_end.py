@@ -3,7 +3,8 @@
 Totals are read only here and only once the game is over (`views.final_totals`). They are
 revealed one by one from the fewest coins up, so the winner comes last. A tie for the most
 coins asks for the race tokens on the board of the tied players (prefilled from the map when
-it knows them) and `standings.final_standings` decides. The chart shows each player's coins
+it knows them) and `standings.final_standings` decides; the session saves that result in
+the history of finished games (`Session.finish`). The chart shows each player's coins
 at the end of every game turn, replayed from the game's history.
 """
 
@@ -17,6 +18,7 @@ from companion.rules.errors import RulesError
 from companion.rules.game import GameState
 from companion.rules.standings import final_standings, needs_token_count, tokens_on_board
 from companion.rules.views import final_totals
+from companion.store.errors import StoreError
 from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Presenter, plain
@@ -157,10 +159,15 @@ class GameEndPresenter(Presenter):
         coins_now = {seat: total for seat, (_, total) in enumerate(totals)}
         names = {seat: name for seat, (name, _) in enumerate(totals)}
         try:
-            result = final_standings(coins_now, self._tokens, names)
+            # Saved in the history of games (past games, stats), when games are saved.
+            result = self.session.finish(self._tokens)
         except RulesError as refused:
             self.ctx.notices.tell(plain(str(refused)))
             return
+        except StoreError as failed:
+            self.ctx.notices.tell(f"{failed} The result is shown, but it is not in the past "
+                                  "games.", "Not saved")
+            result = final_standings(coins_now, self._tokens, names)
         self.needs_tiebreak = False
         self.winner_text = plain(result.reason)
         self.hint = "The final standings."

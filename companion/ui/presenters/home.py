@@ -1,4 +1,5 @@
-"""Home: a new game, back to the game on the table, resume a saved one, settings, status."""
+"""Home: a new game, back to the game on the table, resume a saved one, past games and
+stats, settings, and a status line."""
 
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ class HomePresenter(Presenter):
             self.go("game_end" if state is not None and state.is_over else "table")
         elif key == "resume":
             self.resume()
+        elif key == "history":
+            self.go("history")
         elif key == "settings":
             self.go("settings")
 

@@ -5,6 +5,13 @@ While the current player conquers, the regions their race may attack are highlig
 (`conquest.assess`) and the odds of a final conquest with the die
 (`conquest.final_conquest`). Other taps abandon a region, place or remove a marker, or
 correct who holds a region. Every decision is the rules'; this presenter only words it.
+
+With a sensor grid (`grid`, a `companion.ui.grid.GridController`), the regions where the
+settled board differs from the record get a dashed outline and a badge ("+": tokens
+sensed, none recorded; "-": recorded, none sensed), and the panel lists them. One tap
+accepts a difference as the current player's conquest or abandonment (through `attempt`:
+a refusal is a plain message and changes nothing) or dismisses it until the grid senses
+that region change again. The grid never changes the game by itself.
 """
 
 from __future__ import annotations
@@ -28,12 +35,15 @@ from companion.rules.conquest import (
     immunity,
     reach,
 )
+from companion.rules.errors import RulesError
 from companion.rules.events import MarkerPlaced, MarkerRemoved
 from companion.rules.game import GameState, attacker, refusal
 from companion.rules.turns import Phase
 from companion.ui import palette
 from companion.ui.describe import marker_name, tokens
+from companion.ui.grid import Difference, differences
 from companion.ui.presenters.base import Choice, Presenter, plain
+from hardware.grid.calibration import CalibrationError
 
 MAX_TOKENS = 40
 
@@ -58,9 +68,44 @@ class MapPresenter(Presenter):
     deploy = NumericProperty(2)
     show_final = BooleanProperty(False)
     tokens_left = NumericProperty(0)
+    board_ratio = NumericProperty(0.6)
+    """The board's height over its width (a portrait screen gives the map just that)."""
+
+    grid = ObjectProperty(None, allownone=True)
+    """The `GridController` when a sensor grid is configured (it sets itself here)."""
+    differs = ObjectProperty(frozenset())
+    """Regions where the sensed board differs from the record (outlined on the map)."""
+    badges = DictProperty({})
+    """Region -> "+" (tokens sensed, none recorded) or "-" (recorded, none sensed)."""
+    show_grid = BooleanProperty(False)
+    grid_title = StringProperty("")
+    grid_text = StringProperty("")
+    grid_rows = ListProperty([])
+    """One dict per difference: region, text, accept (key), accept_text, dismiss (key) and
+    kind (of the accept button; "primary" unless said)."""
+    grid_actions = ListProperty([])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._dismissed: dict[int, bool] = {}
+        """Dismissed region -> whether the grid sensed tokens there when dismissed."""
+        self._differences: dict[int, Difference] = {}
+        self._grid_bound: Any = None
+        self._game: tuple[int, int | None] | None = None
+        super().__init__(*args, **kwargs)
+
+    def update(self, state: GameState | None) -> None:
+        game = (id(self.session), self.session.game_id)
+        if game != self._game:  # another game: what was dismissed in the last one is not
+            self._game, self._dismissed = game, {}
+        super().update(state)
+        if self.grid is not None:
+            self.grid.use_board(state.map if state is not None else None)
+        if state is None:
+            self._grid_refresh(None)
 
     def refresh(self, state: GameState) -> None:
         self.board = state.map
+        self.board_ratio = 1 / (state.map.aspect or 1.0)
         self.regions = state.regions
         self.player_colours = {p.seat: palette.rgba(p.colour) for p in state.players}
         conquering = self._conquering(state)
@@ -77,6 +122,7 @@ class MapPresenter(Presenter):
         if self.selected is not None and self.selected not in state.map.regions:
             self.selected = None
         self._panel(state, keep_counts=True)
+        self._grid_refresh(state)
 
     @staticmethod
     def _conquering(state: GameState) -> bool:
@@ -233,7 +279,9 @@ class MapPresenter(Presenter):
 
     def act(self, key: str) -> None:
         rid = self.selected
-        if key == "back":
+        if key.startswith("grid_"):
+            self._grid_act(key)
+        elif key == "back":
             self.go("table")
         elif key == "finish_conquests":
             if self.attempt(self.session.finish_conquests) is not None:
@@ -297,6 +345,125 @@ class MapPresenter(Presenter):
 
         self.ctx.notices.choose(Choice(f"How many {race} tokens stand in region {rid}?",
                                        counts, counted))
+
+
+    # -- the sensor grid ------------------------------------------------------------------
+    def on_grid(self, _presenter: Any, grid: Any) -> None:
+        if self._grid_bound is not None:
+            old, uids = self._grid_bound
+            for name, uid in uids:
+                old.unbind_uid(name, uid)
+            self._grid_bound = None
+        if grid is not None:
+            uids = [(name, grid.fbind(name, self._grid_changed))
+                    for name in ("snapshot", "link_state", "calibrations", "hello")]
+            self._grid_bound = (grid, uids)
+            grid.use_board(self.state.map if self.state is not None else None)
+        self._grid_changed()
+
+    def _grid_changed(self, *_args: Any) -> None:
+        self._grid_refresh(self.state)
+
+    def _grid_refresh(self, state: GameState | None) -> None:
+        grid = self.grid
+        rows: list[dict[str, Any]] = []
+        title, text, actions = "", "", []
+        found: list[Difference] = []
+        if grid is None or state is None or state.is_over:
+            self.show_grid = False
+        elif grid.link_state == "refused":
+            text = grid.status.removeprefix("Sensor grid: ")
+            text = f"Sensor grid {text}; playing by hand."
+        elif not grid.up:
+            text = "Sensor grid offline: playing by hand."
+        elif (calibration := grid.calibration_for(state.map)) is None:
+            text = "The sensor grid is not calibrated for this board."
+            actions = [{"key": "grid_calibrate", "text": "Calibrate the sensor grid"}]
+        elif grid.snapshot is None:
+            text = "Sensor grid: reading the board."
+        else:
+            try:
+                found = differences(calibration, grid.snapshot, state)
+                covered = calibration.covered_regions(grid.snapshot)
+            except CalibrationError as wrong:
+                text = plain(str(wrong))
+                actions = [{"key": "grid_calibrate", "text": "Calibrate the sensor grid"}]
+            else:
+                self._dismissed = {rid: was for rid, was in self._dismissed.items()
+                                   if (rid in covered) == was}
+                found = [d for d in found if d.region not in self._dismissed]
+                rows = [self._grid_row(state, d) for d in found]
+                if rows:
+                    title = "The board differs from the record" + (
+                        f" in {len(rows)} regions" if len(rows) > 1 else "")
+                    text = "Tap what happened, or dismiss it."
+                else:
+                    text = "Sensor grid: the board matches the record."
+        self._differences = {d.region: d for d in found}
+        self.differs = frozenset(self._differences)
+        self.badges = {d.region: "+" if d.covered else "-" for d in found}
+        self.grid_rows, self.grid_title, self.grid_text = rows, title, text
+        self.grid_actions = actions
+        self.show_grid = bool(text or rows)
+
+    def _grid_row(self, state: GameState, diff: Difference) -> dict[str, Any]:
+        rid = diff.region
+        terrain = state.map.region(rid).terrain.value.title()
+        current = state.current.name
+        if diff.covered:
+            count = diff.count or self._cost(state, rid)
+            text = f"Region {rid} ({terrain}): tokens on the board, none recorded."
+            accept = f"{current} conquered it" + (f" with {tokens(count)}" if count else "")
+        else:
+            here = state.regions[rid]
+            occupant = here.occupant
+            if occupant is not None:
+                holder = f"{state.players[occupant.seat].name}'s {occupant.race}"
+                holder += " in decline" if occupant.in_decline else ""
+            else:
+                holder = "a Lost Tribe"
+            text = f"Region {rid} ({terrain}): {holder} recorded, no tokens on the board."
+            active = state.current.active
+            if (occupant is None or occupant.seat != state.current.seat or occupant.in_decline
+                    or active is None or occupant.race != active.race):
+                # only the current player's active race can abandon: anything else is a
+                # correction, which the region's panel offers
+                return {"region": rid, "accept": f"grid_show:{rid}", "kind": "secondary",
+                        "text": text + " If the record is wrong, correct the region.",
+                        "accept_text": f"Show region {rid}", "dismiss": f"grid_dismiss:{rid}"}
+            accept = f"{current} abandoned it"
+        return {"region": rid, "text": text, "accept": f"grid_accept:{rid}",
+                "accept_text": accept, "dismiss": f"grid_dismiss:{rid}"}
+
+    @staticmethod
+    def _cost(state: GameState, rid: int) -> int | None:
+        """What conquering `rid` costs the current player now (None if it cannot be said)."""
+        try:
+            found = assess(state.map, rid, state.regions.regions, attacker(state))
+        except RulesError:  # no active race, an uncounted defender...: the count stays open
+            return None
+        return found.cost.total if found.cost is not None else None
+
+    def _grid_act(self, key: str) -> None:
+        if key == "grid_calibrate":
+            self.go("calibration")
+            return
+        verb, _, number = key.partition(":")
+        state = self.state
+        diff = self._differences.get(int(number)) if number.isdigit() else None
+        if state is None or diff is None:
+            return
+        rid = diff.region
+        if verb == "grid_dismiss":
+            self._dismissed[rid] = diff.covered
+            self._grid_refresh(state)
+        elif verb == "grid_show":
+            self.tap(rid)
+        elif verb == "grid_accept" and diff.covered:
+            count = diff.count or self._cost(state, rid)
+            self.attempt(lambda: self.session.conquer(rid, tokens=count))
+        elif verb == "grid_accept":
+            self.attempt(lambda: self.session.abandon(rid))
 
 
 def _has(markers: Any, name: str) -> bool:

@@ -1,6 +1,11 @@
 """Setting up a game: 2 to 5 players, their colours and seats, the first player, the decks,
 and who deals the combos.
 
+Players come from the saved profiles (name and colour) or are typed on the letters pad;
+a typed name is saved as a profile at once, so it is offered next time and its games
+count in the stats (the store links a seat to the profile of the same name when the game
+is created). The default "Player 1"... names are never saved.
+
 The board and the number of turns follow the player count (`maps.board_for_players`).
 Nothing is checked here that the rules check: `Session.new_game` refuses two players with
 one name, say, and its reason is shown as it is.
@@ -8,6 +13,7 @@ one name, say, and its reason is shown as it is.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kivy.properties import ListProperty, NumericProperty, StringProperty
@@ -15,10 +21,14 @@ from kivy.properties import ListProperty, NumericProperty, StringProperty
 from companion.rules.events import Seat
 from companion.rules.game import MAX_PLAYERS, MIN_PLAYERS
 from companion.rules.maps import board_for_players
+from companion.store.errors import StoreError
+from companion.store.profiles import Profile
 from companion.ui import palette
-from companion.ui.presenters.base import Presenter
+from companion.ui.presenters.base import Choice, Presenter
+from companion.ui.presenters.keypads import NameRequest, ask_name
 
 DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4", "Player 5")
+_DEFAULT_NAME = re.compile(r"Player \d+")
 
 
 class NewGamePresenter(Presenter):
@@ -44,12 +54,32 @@ class NewGamePresenter(Presenter):
         self.reset()
 
     def reset(self, names: list[str] | None = None) -> None:
-        """Start the form again (with the last game's names when given)."""
+        """Start the form again (with the last game's names when given).
+
+        A name with a saved profile gets the profile's colour when no one else has it.
+        """
         if names:
             self._names = list(names)[:MAX_PLAYERS]
-            self._colours = list(palette.COLOUR_NAMES[:len(self._names)])
+            by_name = {p.name.casefold(): p.colour for p in self.profiles()}
+            self._colours = []
+            for name in self._names:
+                liked = by_name.get(name.casefold())
+                if liked is None or liked in self._colours:
+                    liked = palette.next_free(self._colours[-1] if self._colours else "",
+                                              set(self._colours))
+                self._colours.append(liked)
         self.first = -1
         self._build()
+
+    def profiles(self) -> list[Profile]:
+        """The saved player profiles (none when there is no store or it cannot be read)."""
+        store = self.session.store
+        if store is None:
+            return []
+        try:
+            return store.profiles()
+        except StoreError:
+            return []
 
     def _build(self) -> None:
         seats = []
@@ -104,13 +134,90 @@ class NewGamePresenter(Presenter):
             self._build()
 
     def add_player(self) -> None:
+        """Ask who joins: a saved player, or a new name typed on the letters pad."""
         if len(self._names) >= MAX_PLAYERS:
             self.ctx.notices.tell(f"A game has at most {MAX_PLAYERS} players.")
             return
+        self.choose_player(len(self._names))
+
+    def add_default_player(self) -> None:
+        """Add a seat called "Player n" (no profile)."""
+        if len(self._names) >= MAX_PLAYERS:
+            return
         used = set(self._names)
         name = next((n for n in DEFAULT_NAMES if n not in used), f"Player {len(self._names) + 1}")
-        self._names.append(name)
-        self._colours.append(palette.next_free(self._colours[-1], set(self._colours)))
+        self._seat(len(self._names), name, None)
+
+    def choose_player(self, index: int) -> None:
+        """Who sits in seat `index` (a new seat when it is one past the last)?"""
+        seated = {n.casefold() for i, n in enumerate(self._names) if i != index}
+        free = [p for p in self.profiles() if p.name.casefold() not in seated]
+        if not free:
+            self._type_name(index)
+            return
+        choices = [(f"profile:{p.id}", f"{p.name} ({palette.shown_name(p.colour)})")
+                   for p in free]
+        choices.append(("type", "Someone new: type the name"))
+        where = ("Who joins the game?" if index >= len(self._names)
+                 else f"Who sits in seat {index + 1}?")
+        self.ctx.notices.choose(Choice(where, choices,
+                                       lambda key: self._player_chosen(index, key, free)))
+
+    def _player_chosen(self, index: int, key: str, free: list[Profile]) -> None:
+        if key == "type":
+            self._type_name(index)
+            return
+        wanted = int(key.partition(":")[2])
+        profile = next((p for p in free if p.id == wanted), None)
+        if profile is not None:
+            self._seat(index, profile.name, profile.colour)
+
+    def _type_name(self, index: int) -> None:
+        current = self._names[index] if index < len(self._names) else ""
+        initial = "" if _DEFAULT_NAME.fullmatch(current) else current
+        ask_name(self.ctx, NameRequest(
+            title="The player's name", initial=initial,
+            text="Saved as a player for next time (Settings > Players changes or removes it).",
+            on_done=lambda name: self._name_typed(index, name)))
+
+    def _name_typed(self, index: int, name: str) -> None:
+        """Seat a typed name; a new one is saved as a profile in the seat's colour."""
+        known = {p.name.casefold(): p for p in self.profiles()}
+        profile = known.get(name.casefold())
+        if profile is not None:
+            self._seat(index, profile.name, profile.colour)
+            return
+        colour = self._colour_for(index, None)
+        store = self.session.store
+        if store is not None and not _DEFAULT_NAME.fullmatch(name):
+            self.attempt(lambda: store.add_profile(name, colour), "Not saved as a player")
+        self._seat(index, name, colour)
+
+    def _colour_for(self, index: int, liked: str | None) -> str:
+        taken = {c for i, c in enumerate(self._colours) if i != index}
+        if liked is not None and liked not in taken:
+            return liked
+        if index < len(self._colours):
+            return self._colours[index]
+        return palette.next_free(self._colours[-1] if self._colours else "", taken)
+
+    def _seat(self, index: int, name: str, liked: str | None) -> None:
+        """Seat `name` at `index` in the colour `liked` (a profile's); a seat that had that
+        colour takes this seat's old one in exchange."""
+        if index > len(self._names) or index >= MAX_PLAYERS:
+            return
+        old = self._colour_for(index, None)
+        colour = old if liked is None else liked
+        if liked is not None and liked != old:
+            for other, taken in enumerate(self._colours):
+                if other != index and taken == liked:
+                    self._colours[other] = old
+        if index == len(self._names):
+            self._names.append(name)
+            self._colours.append(colour)
+        else:
+            self._names[index] = name
+            self._colours[index] = colour
         self._build()
 
     def remove_player(self, index: int) -> None:

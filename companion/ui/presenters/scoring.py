@@ -1,75 +1,296 @@
-"""Scoring the turn: the breakdown from the board, line by line, or a count by hand.
+"""Scoring the turn: the breakdown from the map, line by line, or a quick count by hand.
 
-The lines come from `income.income(state)`; they are public (everybody sees the regions).
-The player's purse total is never shown here. A board the rules cannot score (an expansion
-race, say) says so and leaves the count by hand.
+The map path reads the lines from `income.income(state)`. The quick count is the same
+engine fed by hand: for each of the player's races on the board, steppers count its
+regions per terrain, the mines and magic sources among them, and for the active race the
+non-empty regions conquered this turn and its fortresses; `scoring.score_turn` turns the
+counts (`QuickCount`) into the same itemised lines, shown as the steppers move, and the
+player confirms them with one tap. The counts start from what the map says, so only the
+difference needs tapping. What no stepper asks (first turn, Peace-Loving, Gypsies...) is
+read off the game as on the map path.
+
+Lines are public (everybody sees the board); the purse total is never shown here. Only
+when the rules cannot score the player's races at all (a race with no scoring rule) does
+the screen fall back to a single stepper for the coins counted by hand.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
 from companion.rules.errors import RulesError
 from companion.rules.game import GameState
-from companion.rules.income import income
+from companion.rules.income import income, scoring_input
+from companion.rules.maps import Terrain
+from companion.rules.scoring import (
+    SEAFARING,
+    ActiveHoldings,
+    DeclinedHoldings,
+    QuickCount,
+    ScoringInput,
+    TurnScore,
+    count_regions,
+    score_turn,
+)
 from companion.rules.turns import Phase
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Presenter, plain
+
+LAND = (Terrain.FARMLAND, Terrain.HILL, Terrain.FOREST, Terrain.SWAMP, Terrain.MOUNTAIN)
+WATER = (Terrain.SEA, Terrain.LAKE)
+TERRAIN_WORDS = {Terrain.FARMLAND: "Farmland", Terrain.HILL: "Hills", Terrain.FOREST: "Forests",
+                 Terrain.SWAMP: "Swamps", Terrain.MOUNTAIN: "Mountains", Terrain.SEA: "Seas",
+                 Terrain.LAKE: "The lake"}
+RIVER_COUNTS = (("harbors", "Of those, with a Harbor"),
+                ("next_to_pirates", "Next to a pirate ship"))
+"""River World's counts, asked only on a River World board."""
+AQUATIC = "Aquatic"
+FORTIFIED = "Fortified"
+
+
+def _counts(regions: Any) -> QuickCount:
+    return regions if isinstance(regions, QuickCount) else count_regions(regions)
 
 
 class ScoringPresenter(Presenter):
     title = StringProperty("Score the turn")
     hint = StringProperty("")
     lines = ListProperty([])
+    """The breakdown shown: the map's, or the quick count's. Dicts {label, coins}."""
     total_text = StringProperty("")
     can_score = BooleanProperty(False)
     board_ok = BooleanProperty(True)
     quick = BooleanProperty(False)
+    manual = BooleanProperty(False)
+    """The rules cannot score these races: only a total counted by hand is possible."""
+    quick_rows = ListProperty([])
+    """The quick count's steppers and headings, in order: dicts {key, label, value, maximum}
+    (a heading has key "" and no value)."""
+    quick_ok = BooleanProperty(True)
+    quick_hint = StringProperty("")
     quick_coins = NumericProperty(0)
     score_text = StringProperty("Score")
     quick_text = StringProperty("Score 0 coins")
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._counts: dict[str, int] = {}
+        self._board_lines: list[dict[str, str]] = []
+        self._quick_score: TurnScore | None = None
+        self._for: tuple[object, int, int] | None = None
+        self._base: ScoringInput | None = None
+        self._from_map: dict[str, QuickCount] = {}
+        super().__init__(*args, **kwargs)
+
+    # -- what is shown ---------------------------------------------------------------------
     def refresh(self, state: GameState) -> None:
         name = state.current.name
         self.can_score = state.track.phase is Phase.SCORE and not state.is_over
         self.title = f"{name} scores the turn"
+        turn_of = (self.session.history.log[0] if self.session.history else None,
+                   state.track.turn, state.track.seat)
+        if turn_of != self._for:  # another player's turn: count afresh from the map
+            self._for = turn_of
+            self.quick = False
+            self._counts = {}
         try:
             earned = income(state)
         except RulesError as refused:
             self.board_ok = False
-            self.lines = []
+            self._board_lines = []
             self.total_text = ""
             self.quick = True
             self.hint = ("The app cannot work this turn out from the map: "
-                         f"{plain(str(refused))} Count the coins by hand.")
+                         f"{plain(str(refused))} Count by hand.")
         else:
             self.board_ok = True
-            self.lines = [{"label": line.label, "coins": f"+{line.coins}"}
-                          for line in earned.lines]
+            self._board_lines = [{"label": line.label, "coins": f"+{line.coins}"}
+                                 for line in earned.lines]
             self.total_text = f"This turn: {coins(earned.total)}"
             self.score_text = f"Score {coins(earned.total)}"
             self.hint = ("Worked out from the map. Check it against the board, then score. "
                          "If the map is not up to date, count by hand.")
+        self._refresh_quick(state)
         if not self.can_score:
             self.hint = "Scoring comes after the redeployment. " + phase_note(state)
-        self.quick_text = f"Score {coins(int(self.quick_coins))}"
+        elif self.quick and self.board_ok:
+            self.hint = ("Count each race's regions on the board (the map's count is filled "
+                         "in). The lines follow the counts; check them, then score.")
+        self._show_lines()
+
+    def _refresh_quick(self, state: GameState) -> None:
+        try:
+            base = scoring_input(state)
+        except RulesError:
+            base = None
+        rows: list[dict[str, Any]] = []
+        self._from_map = {}
+        if base is not None:
+            if base.active is not None:
+                rows += self._race_rows("active", base.active, active=True)
+            for index, held in enumerate(base.declined):
+                rows += self._race_rows(f"declined{index}", held, active=False)
+        self.quick_rows = rows
+        self._base = base
+        self._score_quick()
+
+    def _race_rows(self, key: str, held: ActiveHoldings | DeclinedHoldings,
+                   active: bool) -> list[dict[str, Any]]:
+        counted = _counts(held.regions)
+        self._from_map[key] = counted
+        state = self.state
+        assert state is not None
+        regions = len(state.map.regions)
+        what = "active" if active else "in decline"
+        rows: list[dict[str, Any]] = [
+            {"key": "", "label": f"{held.power} {held.race} ({what}): regions held"}]
+        for terrain in self._terrains(key, held.power):
+            rows.append(self._row(f"{key}.{terrain.value}",
+                                  TERRAIN_WORDS.get(terrain, terrain.value.capitalize()),
+                                  counted.terrains.get(terrain, 0), regions))
+        rows.append(self._row(f"{key}.mines", "Of those, with a mine", counted.mines, regions))
+        rows.append(self._row(f"{key}.magic", "Of those, with a magic source",
+                              counted.magic_sources, regions))
+        if AQUATIC in (held.race, held.power):
+            rows.append(self._row(f"{key}.coastal", "Of those, by a sea or the lake",
+                                  counted.coastal, regions))
+        if getattr(state.map, "is_river_world", False):
+            for name, words in RIVER_COUNTS:
+                if name in QuickCount.__dataclass_fields__:
+                    rows.append(self._row(f"{key}.{name}", words, getattr(counted, name),
+                                          regions))
+        if isinstance(held, ActiveHoldings):
+            rows.append(self._row(f"{key}.conquered", "Taken from a race or a Lost Tribe",
+                                  held.conquered_non_empty, regions))
+            if held.power == FORTIFIED:
+                rows.append(self._row(f"{key}.fortresses", "Fortresses", held.fortresses, 6))
+        return rows
+
+    def _terrains(self, key: str, power: str) -> list[Terrain]:
+        """Land always, seas and the lake for Seafaring, and whatever else the map counted."""
+        shown = list(LAND) + (list(WATER) if power == SEAFARING else [])
+        counted = self._from_map.get(key)
+        if counted is not None:
+            shown += [t for t, n in counted.terrains.items() if n and t not in shown]
+        return shown
+
+    def _row(self, key: str, label: str, from_map: int, maximum: int) -> dict[str, Any]:
+        value = self._counts.get(key, from_map)
+        return {"key": key, "label": label, "value": value, "maximum": maximum}
+
+    def _value(self, key: str) -> int:
+        for row in self.quick_rows:
+            if row["key"] == key:
+                return int(row["value"])
+        return 0
+
+    def _quick_regions(self, key: str, power: str) -> QuickCount:
+        """The race's counts from the steppers; anything no stepper asks stays the map's."""
+        counts: dict[str, Any] = {
+            "terrains": {t: self._value(f"{key}.{t.value}") for t in self._terrains(key, power)},
+            "mines": self._value(f"{key}.mines"),
+            "magic_sources": self._value(f"{key}.magic"),
+            "coastal": self._value(f"{key}.coastal"),
+        }
+        for name, _ in RIVER_COUNTS:
+            if any(row["key"] == f"{key}.{name}" for row in self.quick_rows):
+                counts[name] = self._value(f"{key}.{name}")
+        return replace(self._from_map.get(key, QuickCount()), **counts)
+
+    def quick_input(self) -> ScoringInput | None:
+        """The scoring input of the quick count (None when the game gives none)."""
+        base = self._base
+        if base is None:
+            return None
+        active = base.active
+        if active is not None:
+            active = replace(active, regions=self._quick_regions("active", active.power),
+                             conquered_non_empty=self._value("active.conquered"),
+                             fortresses=self._value("active.fortresses"))
+        declined = tuple(replace(held, regions=self._quick_regions(f"declined{i}", held.power))
+                         for i, held in enumerate(base.declined))
+        return replace(base, active=active, declined=declined)
+
+    def _score_quick(self) -> None:
+        state = self.state
+        inp = self.quick_input()
+        self._quick_score = None
+        if state is None or inp is None:
+            self.quick_ok = False
+            self.manual = True
+            self.quick_hint = "Count the coins by hand and enter the total."
+        else:
+            try:
+                self._quick_score = score_turn(inp, state.catalog)
+            except RulesError as refused:
+                reason = str(refused)
+                self.manual = "not supported" in reason
+                self.quick_ok = False
+                self.quick_hint = (
+                    "The app has no scoring rule for this race or power: count the coins by "
+                    "hand and enter the total." if self.manual
+                    else f"These counts cannot be right: {plain(reason.partition(': ')[2])}")
+            else:
+                self.manual = False
+                self.quick_ok = True
+                self.quick_hint = ""
+        total = (self._quick_score.total if self._quick_score is not None
+                 else int(self.quick_coins))
+        self.quick_text = (f"Score {coins(total)}" if self.quick_ok or self.manual
+                           else "Fix the counts first")
+
+    def _show_lines(self) -> None:
+        if self.quick and self._quick_score is not None:
+            self.lines = [{"label": line.label, "coins": f"{line.coins:+d}"}
+                          for line in self._quick_score.lines]
+            self.total_text = f"This turn: {coins(self._quick_score.total)}"
+        elif self.quick:
+            self.lines = []
+            self.total_text = "Counted by hand"
+        else:
+            self.lines = self._board_lines
 
     def on_quick_coins(self, *_args: object) -> None:
-        self.quick_text = f"Score {coins(int(self.quick_coins))}"
+        if self.manual:
+            self.quick_text = f"Score {coins(int(self.quick_coins))}"
 
+    # -- intents ---------------------------------------------------------------------------
     def act(self, key: str) -> None:
         if key == "score":
             self.score_board()
         elif key == "quick":
             self.quick = True
+            self._after_change()
         elif key == "board":
             self.quick = False
+            self._counts = {}
+            state = self.state
+            if state is not None:
+                self.refresh(state)
         elif key == "score_quick":
             self.score_quick()
         elif key == "back":
             self.go("table")
 
+    def set_count(self, key: str, value: int) -> None:
+        """A quick-count stepper moved."""
+        self._counts[key] = max(0, int(value))
+        self.quick_rows = [dict(row, value=self._counts[key]) if row["key"] == key else row
+                           for row in self.quick_rows]
+        self._after_change()
+
+    def _after_change(self) -> None:
+        self._score_quick()
+        state = self.state
+        if state is not None and self.can_score and self.board_ok:
+            self.hint = ("Count each race's regions on the board (the map's count is filled "
+                         "in). The lines follow the counts; check them, then score.")
+        self._show_lines()
+
     def set_quick(self, value: int) -> None:
+        """The total counted by hand (only where the rules cannot score the races)."""
         self.quick_coins = max(0, int(value))
 
     def score_board(self) -> None:
@@ -77,13 +298,25 @@ class ScoringPresenter(Presenter):
             self._done()
 
     def score_quick(self) -> None:
-        amount = int(self.quick_coins)
-        if self.attempt(lambda: self.session.score(coins=amount)) is not None:
+        score = self._quick_score
+        if score is not None:
+            lines = [(line.label, line.coins) for line in score.lines]
+            total = score.total
+            done = self.attempt(lambda: self.session.score(coins=total, lines=lines))
+        elif self.manual:
+            amount = int(self.quick_coins)
+            done = self.attempt(lambda: self.session.score(coins=amount))
+        else:
+            self.ctx.notices.tell(self.quick_hint or "These counts cannot be scored.",
+                                  "Check the counts")
+            return
+        if done is not None:
             self._done()
 
     def _done(self) -> None:
         self.quick = False
         self.quick_coins = 0
+        self._counts = {}
         self.go("table")
 
 

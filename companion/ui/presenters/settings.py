@@ -1,10 +1,65 @@
-"""Settings: a minimal screen for now (what the app is, where it keeps its games)."""
+"""Settings: players, display, hardware, data.
+
+- Players: how many are saved, and the way to the players screen (names, colours, PINs).
+- Display (rotation, dimming after idle) and hardware (the die button's GPIO pin, the
+  sensor grid's serial port) are written to the user's ``companion.toml``
+  (`config.save_config_values`, which keeps every other line), the one file the app reads
+  at start. They take effect at the next start; the screen says so beside each changed
+  value. "Calibrate the sensor grid" appears only when the app has a calibration screen.
+- Data: a backup now, the backups there are, and every finished game exported.
+"""
 
 from __future__ import annotations
 
-from kivy.properties import StringProperty
+import glob
+from datetime import datetime
+from pathlib import Path
+from typing import Any
 
-from companion.ui.presenters.base import Presenter
+from kivy.properties import BooleanProperty, StringProperty
+
+from companion.config import (
+    DEFAULT_GRID_PORT,
+    GPIO_PINS,
+    Config,
+    default_config_path,
+    load_config,
+    save_config_values,
+)
+from companion.store.errors import StoreError
+from companion.ui.presenters.base import Choice, Presenter, plain
+from companion.ui.presenters.history import export_dir, when, write_exports
+
+ROTATIONS = ((0, "0 degrees (as the panel is made)"), (90, "90 degrees"),
+             (180, "180 degrees (upside down)"), (270, "270 degrees"))
+DIM_CHOICES = ((0, "Never"), (30, "After 30 seconds"), (60, "After 1 minute"),
+               (120, "After 2 minutes"), (300, "After 5 minutes"), (600, "After 10 minutes"),
+               (1800, "After 30 minutes"))
+PHYSICAL_PIN = {2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32,
+                13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15,
+                23: 16, 24: 18, 25: 22, 26: 37, 27: 13}
+"""BCM GPIO number -> pin number on the 40-pin header (what a player counts)."""
+SERIAL_GLOBS = ("/dev/ttyACM*", "/dev/ttyUSB*", "/dev/serial/by-id/*")
+NEXT_START = " (from the next start)"
+
+
+def pin_words(pin: int | None) -> str:
+    if pin is None:
+        return "none (roll on screen)"
+    return f"GPIO {pin} (header pin {PHYSICAL_PIN.get(pin, '?')})"
+
+
+def dim_words(seconds: int) -> str:
+    for value, words in DIM_CHOICES:
+        if value == seconds:
+            return words.lower() if value else "never"
+    return f"after {seconds} seconds"
+
+
+def serial_ports() -> list[str]:
+    """Serial devices a grid could be on, the grid's stable name first."""
+    found = sorted({path for pattern in SERIAL_GLOBS for path in glob.glob(pattern)})
+    return [DEFAULT_GRID_PORT, *(p for p in found if p != DEFAULT_GRID_PORT)]
 
 
 class SettingsPresenter(Presenter):
@@ -13,8 +68,182 @@ class SettingsPresenter(Presenter):
         "hidden coins and the scoring, so the table can just play."
     )
     where = StringProperty("")
-    """Where the games are saved (set by the app)."""
+    """Where the games are saved."""
+    players_text = StringProperty("")
+    rotation_text = StringProperty("")
+    dim_text = StringProperty("")
+    die_text = StringProperty("")
+    port_text = StringProperty("")
+    config_text = StringProperty("")
+    backups_text = StringProperty("")
+    can_calibrate = BooleanProperty(False)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.config_path: Path | None = None
+        """The companion.toml written (None: the user's, `default_config_path()`)."""
+        self._started: Config | None = None
+        self._config = Config()
+        super().__init__(*args, **kwargs)
+
+    @property
+    def path(self) -> Path:
+        return self.config_path or default_config_path()
+
+    def load(self) -> None:
+        """Read the config file and the saved data (when the screen opens)."""
+        self.can_calibrate = "calibration" in self.ctx.presenters
+        self._config = load_config(self.path)[0] if self.path.exists() else Config()
+        if self._started is None:
+            self._started = self._config
+        self._show_config()
+        self._show_data()
+
+    def _show_config(self) -> None:
+        config, started = self._config, self._started or self._config
+
+        def later(now: object, then: object) -> str:
+            return NEXT_START if now != then else ""
+
+        display, die, grid = config.display, config.die, config.grid
+        rotation = f"{display.rotation} degrees"
+        self.rotation_text = (f"Screen rotation: {rotation}"
+                              + later(display.rotation, started.display.rotation))
+        self.dim_text = (f"Dim the screen: {dim_words(display.dim_after_seconds)}"
+                         + later(display.dim_after_seconds, started.display.dim_after_seconds))
+        self.die_text = (f"Die button: {pin_words(die.button_pin)}"
+                         + later(die.button_pin, started.die.button_pin))
+        port = grid.port or "none (tap the map)"
+        self.port_text = f"Sensor grid port: {port}" + later(grid.port, started.grid.port)
+        self.config_text = (f"Saved in {self.path}. Changes to the display and the hardware "
+                            "take effect the next time the app starts.")
+
+    def _show_data(self) -> None:
+        store = self.session.store
+        if store is None:
+            self.where = "Games are not being saved (no saved-games file)."
+            self.players_text = "Players cannot be saved without a saved-games file."
+            self.backups_text = ""
+            return
+        self.where = f"Games are saved in {store.path}."
+        try:
+            count = len(store.profiles())
+            backups = store.backups()
+        except (StoreError, OSError) as failed:
+            self.players_text = f"The saved players cannot be read: {failed}"
+            self.backups_text = ""
+            return
+        self.players_text = ("No saved players yet." if count == 0 else
+                             "1 saved player." if count == 1 else f"{count} saved players.")
+        if not backups:
+            self.backups_text = ("No backup yet. One is taken at the end of every turn, "
+                                 f"in {store.backups_dir}.")
+            return
+        lines = [f"{len(backups)} backups, in {store.backups_dir}. The newest:"
+                 if len(backups) > 1 else f"1 backup, in {store.backups_dir}:"]
+        for path in reversed(backups[-3:]):
+            try:
+                lines.append(when(datetime.fromtimestamp(path.stat().st_mtime).astimezone()))
+            except OSError:
+                lines.append(path.name)
+        self.backups_text = "\n".join(lines)
+
+    # -- intents ---------------------------------------------------------------------------
     def act(self, key: str) -> None:
-        if key == "back":
-            self.go("home")
+        handlers = {
+            "back": lambda: self.go("home"),
+            "players": lambda: self.go("profiles"),
+            "rotation": self.choose_rotation,
+            "dim": self.choose_dim,
+            "die": self.choose_die,
+            "port": self.choose_port,
+            "calibrate": self.calibrate,
+            "backup": self.backup,
+            "export": self.export_all,
+        }
+        handler = handlers.get(key)
+        if handler is not None:
+            handler()
+
+    def _write(self, key: str, value: object) -> None:
+        try:
+            save_config_values({key: value}, self.path)
+        except (ValueError, OSError) as failed:
+            self.ctx.notices.tell(f"The setting was not saved: {plain(str(failed))}",
+                                  "Not saved")
+            return
+        self._config, _ = load_config(self.path)
+        self._show_config()
+
+    def choose_rotation(self) -> None:
+        self.ctx.notices.choose(Choice(
+            "Screen rotation", [(str(deg), words) for deg, words in ROTATIONS],
+            lambda key: self._write("display.rotation", int(key)),
+            text="Turns the picture and the touches together. From the next start."))
+
+    def choose_dim(self) -> None:
+        self.ctx.notices.choose(Choice(
+            "Dim the screen when nobody touches it", [(str(s), w) for s, w in DIM_CHOICES],
+            lambda key: self._write("display.dim_after_seconds", int(key)),
+            text="A touch or the die button wakes it. From the next start."))
+
+    def choose_die(self) -> None:
+        die = self._config.die
+        taken = {die.led_pin: "the LED", die.buzzer_pin: "the buzzer"}
+        choices = [("none", "No button (roll on screen)")]
+        choices += [(str(pin), pin_words(pin)) for pin in GPIO_PINS if pin not in taken]
+        self.ctx.notices.choose(Choice(
+            "The die button's pin", choices,
+            lambda key: self._write("die.button_pin", None if key == "none" else int(key)),
+            text="The button goes between this pin and ground. From the next start."))
+
+    def choose_port(self) -> None:
+        ports = serial_ports()
+        current = self._config.grid.port
+        if current and current not in ports:
+            ports.append(current)
+        choices = [("", "No sensor grid (tap the map)")] + [(port, port) for port in ports]
+        self.ctx.notices.choose(Choice(
+            "The sensor grid's serial port", choices,
+            lambda key: self._write("grid.port", key),
+            text=f"{DEFAULT_GRID_PORT} is the name the installer gives a Pico grid. "
+                 "From the next start."))
+
+    def calibrate(self) -> None:
+        if "calibration" in self.ctx.presenters:
+            self.go("calibration")
+
+    def backup(self) -> None:
+        store = self.session.store
+        if store is None:
+            self.ctx.notices.tell(self.where, "No backup")
+            return
+        try:
+            path = store.backup()
+        except StoreError as failed:
+            self.ctx.notices.tell(str(failed), "No backup")
+            return
+        if path is None:
+            self.ctx.notices.tell("A save is under way; try again in a moment.", "No backup")
+            return
+        self._show_data()
+        self.ctx.notices.tell(f"Saved as {path.name} in {path.parent}.", "Backup taken")
+
+    def export_all(self) -> None:
+        store = self.session.store
+        if store is None:
+            self.ctx.notices.tell(self.where, "Nothing to export")
+            return
+        try:
+            ids = [game.id for game in store.games(finished=True)]
+            if not ids:
+                self.ctx.notices.tell("No game is finished yet, so there is nothing to "
+                                      "export.", "Nothing to export")
+                return
+            written = write_exports(store, ids)
+        except (StoreError, OSError) as failed:
+            self.ctx.notices.tell(f"The export could not be written: {failed}",
+                                  "Not exported")
+            return
+        self.ctx.notices.tell(
+            f"{len(ids)} finished game(s) saved in {export_dir()} as JSON, CSV and BG Stats "
+            f"files ({len(written)} files).", "Exported")

@@ -3,6 +3,10 @@
 Everything shown comes from `views.public(state)`; the only purse total this presenter
 ever reads is the one a player asks for by holding their own name (`peek`), and it is
 cleared the moment the finger lets go (`end_peek`).
+
+When the seat's player profile has a PIN, holding the name opens the PIN pad instead; the
+right PIN shows the total for `PEEK_SECONDS` (or until the overlay is tapped), a wrong one
+says so and shows nothing.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
@@ -22,11 +27,17 @@ from companion.rules.game import GameState
 from companion.rules.reminders import reminders
 from companion.rules.turns import Phase
 from companion.rules.views import PublicView, own_coins, public
+from companion.store.errors import StoreError
+from companion.store.profiles import Profile
 from companion.ui import palette
 from companion.ui.describe import coins, phase_hint, step_text, tokens
 from companion.ui.presenters.base import Presenter, Question
+from companion.ui.presenters.keypads import PinRequest, ask_pin
 
 _ASK_BEFORE_UNDO = (TurnScored, RaceDeclined, ComboPicked)
+
+PEEK_SECONDS = 5
+"""How long the total stays after the right PIN (there is no finger holding it then)."""
 
 
 def players_of(view: PublicView) -> list[dict[str, Any]]:
@@ -65,6 +76,10 @@ class TablePresenter(Presenter):
     peek_text = StringProperty("")
     peek_detail = StringProperty("")
     peek_rgba = ObjectProperty(palette.PANEL)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._peek_timer: Any = None
+        super().__init__(*args, **kwargs)
 
     def refresh(self, state: GameState) -> None:
         view = public(state)
@@ -223,14 +238,70 @@ class TablePresenter(Presenter):
 
     # -- the private peek ------------------------------------------------------------------
     def peek(self, seat: int) -> None:
+        """A finger holds `seat`'s name: show their total, or first ask for their PIN."""
         state = self.state
         if state is None:
             return
+        try:
+            profile = self._profile_of(seat)
+        except StoreError as failed:
+            self.ctx.notices.tell(f"The PIN cannot be checked: {failed}", "Nothing shown")
+            return
+        if profile is not None and profile.has_pin:
+            name = state.player(seat).name
+            ask_pin(self.ctx, PinRequest(
+                title=f"{name}'s PIN",
+                text=f"Only {name} types it. The coins then show for a few seconds.",
+                on_done=lambda pin: self._pin_typed(seat, profile.id, pin)))
+            return
+        self._show(seat, "Let go to hide.")
+
+    def _profile_of(self, seat: int) -> Profile | None:
+        """The player profile linked to `seat` in the saved game, if any."""
+        store, game_id = self.session.store, self.session.game_id
+        if store is None or game_id is None:
+            return None
+        seats = store.game(game_id).seats
+        player_id = seats[seat].player_id if 0 <= seat < len(seats) else None
+        if player_id is None:
+            return None
+        return next((p for p in store.profiles() if p.id == player_id), None)
+
+    def _pin_typed(self, seat: int, profile_id: int, pin: str) -> None:
+        store = self.session.store
+        if store is None or self.state is None:
+            return
+        try:
+            right = store.check_pin(profile_id, pin)
+        except StoreError as failed:
+            self.ctx.notices.tell(f"The PIN cannot be checked: {failed}", "Nothing shown")
+            return
+        if not right:
+            self.ctx.notices.tell("That PIN is not right, so nothing is shown. Hold your "
+                                  "name again to try once more.", "Wrong PIN")
+            return
+        self._show(seat, "Tap to hide it now.")
+        # Counted from the next frame: the clock's time stood still while the PIN was hashed.
+        self._peek_timer = Clock.schedule_once(self._start_countdown, 0)
+
+    def _start_countdown(self, _dt: float) -> None:
+        self._peek_timer = Clock.schedule_once(lambda _dt: self.end_peek(), PEEK_SECONDS)
+
+    def _show(self, seat: int, how_to_hide: str) -> None:
+        state = self.state
+        assert state is not None
+        self._cancel_timer()
         player = state.player(seat)
         self.peek_rgba = palette.rgba(player.colour)
-        self.peek_detail = f"{player.name}'s coins. Only {player.name} looks! Let go to hide."
+        self.peek_detail = f"{player.name}'s coins. Only {player.name} looks! {how_to_hide}"
         self.peek_text = coins(own_coins(state, seat))
 
     def end_peek(self) -> None:
+        self._cancel_timer()
         self.peek_text = ""
         self.peek_detail = ""
+
+    def _cancel_timer(self) -> None:
+        if self._peek_timer is not None:
+            self._peek_timer.cancel()
+            self._peek_timer = None

@@ -1,9 +1,9 @@
-"""Settings: minimal for now."""
+"""Settings: players, display, hardware, data; read afresh each time the screen opens."""
 
 from __future__ import annotations
 
-from companion.ui.screens.base import PresenterScreen
+from companion.ui.screens.loading import LoadingScreen
 
 
-class SettingsScreen(PresenterScreen):
+class SettingsScreen(LoadingScreen):
     pass

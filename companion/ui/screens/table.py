@@ -1,7 +1,8 @@
 """The table screen: the turn, whose turn it is, what they can do, every player, undo, die.
 
 Each player's name is a hold-to-peek button: held, it shows that player's own total in a
-full-screen overlay; released, the overlay goes at once.
+full-screen overlay; released, the overlay goes at once. (A player with a PIN types it
+first; the total then shows for a few seconds, or until the overlay is tapped.)
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ class TableScreen(PresenterScreen):
         if text:
             if self.peek_view is None:
                 self.peek_view = PeekView()
+                self.peek_view.bind(on_tap=lambda _view: presenter.end_peek())
             view = self.peek_view
             view.text = text
             view.detail = presenter.peek_detail

@@ -1,0 +1,273 @@
+"""Calibrating the sensor grid: which sensor lies under which region, one board at a time.
+
+The player clears the board and taps Start; the map then lights up one region after the
+other and asks for a token on it. Every settled snapshot goes to a `CalibrationWizard`,
+which takes the one newly covered sensor as that region's (several new ones: it asks to
+leave a token on the lit region only). Skip leaves a region without a sensor (played by
+hand), Undo goes back one region, Done saves what is there (through the grid controller:
+in the store's settings, per board). The wizard decides; this presenter only words it.
+Sensors are numbered 1..N for people (cell + 1), as the simulator and the monitor do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+
+from companion.rules.game import GameState
+from companion.rules.maps import BOARD_NAMES, Board, load_board
+from companion.ui.presenters.base import Presenter, plain
+from hardware.grid.calibration import CalibrationError, CalibrationWizard, WizardStep
+
+TITLE = "Calibrate the sensor grid"
+
+
+def board_title(board: Board) -> str:
+    return f"the {board.players}-player board"
+
+
+def with_sensor(found: int, total: int) -> str:
+    """"12 of 30 regions have a sensor", in good grammar."""
+    return f"{found} of {total} regions " + ("has" if found == 1 else "have") + " a sensor"
+
+
+def sensors(cells: Any) -> str:
+    """"sensor 7" or "sensors 2, 7" (cells are 0-based on the wire, sensors 1-based)."""
+    numbers = [str(cell + 1) for cell in sorted(cells)]
+    return ("sensor " if len(numbers) == 1 else "sensors ") + ", ".join(numbers)
+
+
+class CalibrationPresenter(Presenter):
+    grid = ObjectProperty(None, allownone=True)
+    """The `GridController` (it sets itself here); None: no grid is configured."""
+
+    board = ObjectProperty(None, allownone=True)
+    """The board being calibrated, drawn bare on the screen."""
+    highlight = ObjectProperty(frozenset())
+    selected = ObjectProperty(None, allownone=True)
+    badges = DictProperty({})
+    """Region -> the number of the sensor found under it."""
+    board_ratio = NumericProperty(0.6)
+    """The board's height over its width (a portrait screen gives the map just that)."""
+
+    title = StringProperty(TITLE)
+    prompt = StringProperty("")
+    """What to do now, in large type."""
+    detail = StringProperty("")
+    """What just happened, or what is saved."""
+    progress = StringProperty("")
+    running = BooleanProperty(False)
+    actions = ListProperty([])
+    board_actions = ListProperty([])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.wizard: CalibrationWizard | None = None
+        self._grid_bound: Any = None
+        self._last = ""
+        super().__init__(*args, **kwargs)
+        self._show()
+
+    # -- the screen's life -------------------------------------------------------------------
+    def open(self) -> None:
+        """The screen is about to show: the board in play (or the last one chosen)."""
+        state = self.state
+        if not self.running:
+            if state is not None:
+                self.board = state.map
+            elif self.board is None:
+                self.board = load_board(BOARD_NAMES[0])
+            self._last = ""
+        self._show()
+
+    def refresh(self, state: GameState) -> None:
+        if not self.running and self.board is None:
+            self.board = state.map
+        self._show()
+
+    def on_grid(self, _presenter: Any, grid: Any) -> None:
+        if self._grid_bound is not None:
+            old, uids = self._grid_bound
+            for name, uid in uids:
+                old.unbind_uid(name, uid)
+            self._grid_bound = None
+        if grid is not None:
+            uids = [(name, grid.fbind(name, self._grid_changed))
+                    for name in ("link_state", "calibrations")]
+            uids.append(("snapshot", grid.fbind("snapshot", self._snapshot)))
+            self._grid_bound = (grid, uids)
+        self._show()
+
+    def _grid_changed(self, *_args: Any) -> None:
+        self._show()
+
+    def _snapshot(self, _grid: Any, snapshot: Any) -> None:
+        if self.wizard is not None and snapshot is not None:
+            self.observe(snapshot)
+        else:
+            self._show()
+
+    # -- intents -----------------------------------------------------------------------------
+    def act(self, key: str) -> None:
+        if key.startswith("board:"):
+            if not self.running:
+                self.board = load_board(key.split(":", 1)[1])
+                self._last = ""
+                self._show()
+        elif key == "start":
+            self.start()
+        elif key == "skip" and self.wizard is not None:
+            region = self.wizard.current_region
+            self._after(self.wizard.skip(), f"Region {region} skipped: played by hand.")
+        elif key == "undo" and self.wizard is not None:
+            self._after(self.wizard.undo(), "Back one region.")
+        elif key == "done":
+            self.save()
+        elif key == "cancel":
+            self.wizard, self.running, self._last = None, False, "Calibration cancelled."
+            self._show()
+        elif key == "back":
+            self.wizard, self.running, self._last = None, False, ""
+            previous = self.ctx.nav.previous
+            self.go(previous if previous != "calibration" else "home")
+
+    def start(self) -> None:
+        grid, board = self.grid, self.board
+        if grid is None or board is None or not grid.up or grid.snapshot is None:
+            self.ctx.notices.tell(self._not_ready() or "The sensor grid is not ready.", TITLE)
+            return
+        baseline = grid.snapshot
+        self.wizard = CalibrationWizard(board.name, sorted(board.regions), baseline)
+        self.running = True
+        covered = baseline.covered()
+        self._last = (f"Already covered, and ignored: {sensors(covered)}." if covered
+                      else "The board is clear.")
+        self._show()
+
+    def observe(self, snapshot: Any) -> None:
+        """A settled snapshot arrived while calibrating."""
+        wizard = self.wizard
+        if wizard is None:
+            return
+        try:
+            step = wizard.observe(snapshot)
+        except CalibrationError as wrong:
+            self.wizard, self.running = None, False
+            self._last = plain(str(wrong))
+            self._show()
+            return
+        self._after(step)
+
+    def save(self) -> None:
+        wizard, grid = self.wizard, self.grid
+        if wizard is None or grid is None:
+            return
+        calibration = wizard.calibration
+
+        def keep() -> bool:
+            grid.save_calibration(calibration)
+            return True
+
+        if self.attempt(keep, "Not saved") is None:
+            return
+        total = wizard.progress[1]
+        found = len(calibration.sensed_regions)
+        self.wizard, self.running = None, False
+        self._last = (f"Saved: {with_sensor(found, total)}; the others are played by "
+                      "hand." if found < total else f"Saved: all {total} regions have a sensor.")
+        self._show()
+
+    # -- words -------------------------------------------------------------------------------
+    def _after(self, step: WizardStep, said: str = "") -> None:
+        if step.kind == "assigned" and step.cell is not None:
+            said = f"Region {step.region}: {sensors([step.cell])}."
+        elif step.kind == "ambiguous":
+            said = (f"Several new sensors are covered ({sensors(step.cells)}): take away "
+                    f"every new token but the one on region {step.region}.")
+        self._last = said or self._last
+        self._show()
+
+    def _not_ready(self) -> str:
+        grid = self.grid
+        if grid is None:
+            return ("No sensor grid is set up. Give its port in companion.toml ([grid] "
+                    "port) and start the companion again.")
+        if grid.link_state == "refused":
+            return "Sensor grid " + str(grid.status).removeprefix("Sensor grid: ") + "."
+        if not grid.up:
+            return "The sensor grid is offline. Plug it in; this screen carries on by itself."
+        if grid.snapshot is None:
+            return "Reading the board."
+        return ""
+
+    def _show(self) -> None:
+        board, wizard, grid = self.board, self.wizard, self.grid
+        name = board_title(board) if board is not None else "a board"
+        self.board_ratio = 1 / (board.aspect or 1.0) if board is not None else 0.6
+        self.title = f"{TITLE}: {name}" if board is not None else TITLE
+        if wizard is None:
+            self.highlight, self.selected = frozenset(), None
+            self.badges = {}
+            self.progress = ""
+            problem = self._not_ready()
+            covered = grid.snapshot.covered() if grid is not None and not problem else ()
+            self.prompt = problem or (
+                f"{sensors(covered).capitalize()} {'is' if len(covered) == 1 else 'are'} "
+                "covered: take every token off the board, "
+                "or tap Start to leave those sensors out." if covered else
+                "Take every token off the board, then tap Start. Then put a token on each "
+                "region the map lights up.")
+            self.detail = self._last or self._saved_text()
+            self.actions = [
+                {"key": "start", "text": "Start", "kind": "dimmed" if problem else "primary"},
+                {"key": "back", "text": "Back"},
+            ]
+            self.board_actions = [
+                {"key": f"board:{b}", "text": f"{b.removesuffix('p')} players",
+                 "kind": "primary" if board is not None and board.name == b else "secondary"}
+                for b in BOARD_NAMES
+            ]
+            return
+        region = wizard.current_region
+        done, total = wizard.progress
+        self.highlight = frozenset({region}) if region is not None else frozenset()
+        self.selected = region
+        self.badges = {r: str(c + 1) for c, r in wizard.calibration.regions_by_cell.items()}
+        found = len(wizard.calibration.sensed_regions)
+        if region is None:
+            self.prompt = f"Every region done: {with_sensor(found, total)}. Save it?"
+            self.progress = ""
+        else:
+            self.prompt = f"Put a token on region {region}."
+            self.progress = (f"Region {done + 1} of {total}; {found} found so far (a black "
+                             "disc on the map: the sensor found under that region).")
+        if grid is not None and not grid.up:
+            self.prompt = self._not_ready()
+        self.detail = self._last
+        self.board_actions = []
+        undo = {"key": "undo", "text": "Undo", "kind": "dimmed" if done == 0 else "secondary"}
+        cancel = {"key": "cancel", "text": "Cancel"}
+        if region is None:
+            self.actions = [{"key": "done", "text": "Save", "kind": "primary"}, undo, cancel]
+        else:
+            self.actions = [{"key": "done", "text": "Done: save now"},
+                            {"key": "skip", "text": "Skip this region"}, undo, cancel]
+
+    def _saved_text(self) -> str:
+        grid, board = self.grid, self.board
+        if grid is None or board is None:
+            return ""
+        saved = grid.saved_calibration(board.name)
+        total = len(board.regions)
+        if saved is not None:
+            return f"Saved calibration: {len(saved.sensed_regions)} of {total} regions."
+        if grid.simulated:
+            return "Not calibrated yet: the simulator's own wiring is used."
+        return "Not calibrated yet."

@@ -1,0 +1,139 @@
+"""Past games: every finished game, newest first, and the way to one game's detail.
+
+A finished game's totals were revealed to everybody at its end, so they may be shown here;
+the game being played now is never listed (it is not finished). The list is read from the
+store each time the screen is opened (`load`), never on a timer.
+
+Also the words shared by the history, game and stats screens (`board_words`, `when`) and
+where exports are written (`export_dir`, `write_exports`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.utils import escape_markup, get_hex_from_color
+
+from companion.paths import user_data_dir
+from companion.store import Store
+from companion.store.errors import StoreError
+from companion.store.games import GameRecord
+from companion.ui import palette
+from companion.ui.describe import coins
+from companion.ui.presenters.base import Presenter
+
+ACCENT = get_hex_from_color(palette.ACCENT)
+
+EXPORT_FORMATS = (("json", "JSON (everything)", "json"),
+                  ("csv", "CSV (a score sheet for a spreadsheet)", "csv"),
+                  ("bgstats", "BG Stats (a play to log)", "bgstats.json"))
+"""(format, what it is in words, file name ending) for each export."""
+
+
+def export_dir() -> Path:
+    """Where exports are written: ``exports`` in the user's data directory (XDG)."""
+    return user_data_dir() / "exports"
+
+
+def write_exports(store: Store, game_ids: Sequence[int],
+                  formats: Sequence[str] = ("json", "csv", "bgstats")) -> list[Path]:
+    """Write each game in each format into `export_dir()`; return the files written.
+
+    Raises StoreError (a game that cannot be read) or OSError (the folder cannot be
+    written); the caller says so in words.
+    """
+    folder = export_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    endings = {fmt: ending for fmt, _, ending in EXPORT_FORMATS}
+    for game_id in game_ids:
+        for fmt in formats:
+            path = folder / f"small-world-game-{game_id}.{endings[fmt]}"
+            path.write_text(store.export(game_id, fmt), encoding="utf-8")
+            written.append(path)
+    return written
+
+
+def board_words(board: str) -> str:
+    """A board as players say it: "2p" is "the 2-player board"."""
+    found = re.fullmatch(r"(\d)p", board)
+    return f"the {found.group(1)}-player board" if found else f"the {board} board"
+
+
+def when(moment: datetime) -> str:
+    """A date and time in local time, e.g. "12 Mar 2025, 20:41"."""
+    local = moment.astimezone()
+    return f"{local.day} {local:%b %Y, %H:%M}"
+
+
+def winner_words(game: GameRecord) -> str:
+    winners = game.winners
+    if not winners:
+        return "No winner recorded"
+    names = " and ".join(seat.name for seat in winners)
+    total = winners[0].final_coins
+    won = "won" if len(winners) == 1 else "shared the win"
+    return f"{names} {won} with {coins(total or 0)}"
+
+
+class HistoryPresenter(Presenter):
+    games = ListProperty([])
+    """Finished games, newest first: dicts {game_id, title, players, winner, tie, text}
+    (`text`: all of it as Kivy markup, for the game's button)."""
+    empty = BooleanProperty(True)
+    empty_text = StringProperty("")
+    error_text = StringProperty("")
+
+    def load(self) -> None:
+        """Read the finished games from the store (when the screen opens)."""
+        store = self.session.store
+        self.error_text = ""
+        rows: list[dict[str, Any]] = []
+        if store is None:
+            self.empty_text = "Games are not being saved, so there is no history."
+        else:
+            self.empty_text = ("No finished game yet. A game appears here once its winner "
+                               "is decided on the final screen.")
+            try:
+                records = store.games(finished=True)
+            except StoreError as failed:
+                self.error_text = f"The past games cannot be read: {failed}"
+                records = []
+            for game in records:
+                rows.append(self._row(game))
+        self.games = rows
+        self.empty = not rows
+
+    def _row(self, game: GameRecord) -> dict[str, Any]:
+        date = when(game.finished_at or game.created_at)
+        row = {
+            "game_id": game.id,
+            "title": f"{date}, {board_words(game.board)}",
+            "players": "Seats: " + ", ".join(game.names),
+            "winner": winner_words(game),
+            "tie": f"Tie-break: {game.tie_break}" if game.tie_break else "",
+        }
+        lines = [f"[b]{escape_markup(row['title'])}[/b]", escape_markup(row["players"]),
+                 f"[color={ACCENT}]{escape_markup(row['winner'])}[/color]"]
+        if row["tie"]:
+            lines.append(escape_markup(row["tie"]))
+        return {**row, "text": "\n".join(lines)}
+
+    def act(self, key: str) -> None:
+        kind, _, arg = key.partition(":")
+        if kind == "game":
+            self.open_game(int(arg))
+        elif kind == "stats":
+            self.go("stats")
+        elif kind == "back":
+            self.go("home")
+
+    def open_game(self, game_id: int) -> None:
+        detail = self.ctx.presenters.get("history_game")
+        if detail is not None and detail.load(game_id):
+            self.go("history_game")

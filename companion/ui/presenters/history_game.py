@@ -1,0 +1,135 @@
+"""One finished game: standings, the tie-break, each player's turns and combos, the chart.
+
+The chart is the game end's (`game_end.coins_by_turn`): each player's coins at the end of
+every turn, replayed from the saved game's events. Export writes the game as JSON, CSV or
+a BG Stats play into the user's data directory and says where.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import ListProperty, NumericProperty, StringProperty
+
+from companion.store.errors import StoreError
+from companion.store.export import minutes
+from companion.store.games import GameSummary
+from companion.ui import palette
+from companion.ui.describe import coins
+from companion.ui.presenters.base import Choice, Presenter
+from companion.ui.presenters.game_end import ORDINALS, coins_by_turn
+from companion.ui.presenters.history import (
+    EXPORT_FORMATS,
+    board_words,
+    export_dir,
+    when,
+    winner_words,
+    write_exports,
+)
+
+
+def expansions_words(summary: GameSummary, names: dict[str, str]) -> str:
+    sets = [names.get(ident, ident) for ident in summary.game.expansions]
+    return "Decks: " + ", ".join(sets) if sets else "Decks: the base game"
+
+
+class GameHistoryPresenter(Presenter):
+    title = StringProperty("A past game")
+    summary_text = StringProperty("")
+    winner_text = StringProperty("")
+    tie_text = StringProperty("")
+    standings = ListProperty([])
+    """Dicts {rank, name, coins, rgba, ink} by rank (ResultList rows)."""
+    players = ListProperty([])
+    """Dicts {name, rgba, ink, turns, combos} in seat order."""
+    chart_series = ListProperty([])
+    chart_turns = NumericProperty(0)
+    chart_note = StringProperty("")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.game_id: int | None = None
+        super().__init__(*args, **kwargs)
+
+    def load(self, game_id: int) -> bool:
+        """Show the finished game `game_id`; False (and a message) when it cannot be read."""
+        store = self.session.store
+        if store is None:
+            return False
+        try:
+            summary = store.game_summary(game_id)
+        except StoreError as failed:
+            self.ctx.notices.tell(f"That game cannot be shown: {failed}", "Past games")
+            return False
+        self.game_id = game_id
+        game = summary.game
+        names = dict(self.session.catalog.expansions)
+        self.title = f"Game {game.id}: {when(summary.finished_at)}"
+        self.summary_text = (f"{board_words(game.board).capitalize()}, {game.turns} turns, "
+                             f"{minutes(summary)} minutes. {expansions_words(summary, names)}.")
+        self.winner_text = winner_words(game) + "."
+        self.tie_text = f"Tie-break: {game.tie_break}" if game.tie_break else ""
+        ranked = sorted(game.seats, key=lambda s: (s.rank or 99, s.seat))
+        rows = []
+        for seat in ranked:
+            colour = palette.rgba(seat.colour)
+            rank = ORDINALS.get(seat.rank or 0, "")
+            extra = f", {seat.tie_tokens} tokens" if seat.tie_tokens is not None else ""
+            rows.append({"rank": rank, "name": seat.name,
+                         "coins": coins(seat.final_coins or 0) + extra,
+                         "rgba": colour, "ink": palette.ink_on(colour)})
+        self.standings = rows
+        players = []
+        for seat in game.seats:
+            colour = palette.rgba(seat.colour)
+            income = ", ".join(str(n) for n in summary.income_of(seat.seat))
+            picked = "; ".join(f"{c.name} (turn {c.turn}, {coins(c.coins)})"
+                               for c in summary.combos_of(seat.seat)) or "none"
+            first = " (started)" if seat.start_player else ""
+            players.append({"name": f"{seat.name}{first}", "rgba": colour,
+                            "ink": palette.ink_on(colour),
+                            "turns": f"Coins scored each turn: {income}",
+                            "combos": f"Combos: {picked}"})
+        self.players = players
+        self._chart(game_id, summary)
+        return True
+
+    def _chart(self, game_id: int, summary: GameSummary) -> None:
+        store = self.session.store
+        assert store is not None
+        try:
+            history = store.load_history(game_id)
+        except StoreError:
+            self.chart_series, self.chart_turns = [], 0
+            self.chart_note = "This game's turns cannot be replayed, so there is no chart."
+            return
+        turns, series = coins_by_turn(history)
+        self.chart_turns = turns
+        self.chart_series = [{"name": seat.name, "rgba": palette.rgba(seat.colour),
+                              "values": series[seat.seat]} for seat in summary.game.seats]
+        self.chart_note = "Coins at the end of each turn"
+
+    # -- intents ---------------------------------------------------------------------------
+    def act(self, key: str) -> None:
+        if key == "export":
+            self.export()
+        elif key == "back":
+            self.go("history")
+
+    def export(self) -> None:
+        choices = [("all", "All three files")] + [(fmt, words) for fmt, words, _ in EXPORT_FORMATS]
+        self.ctx.notices.choose(Choice("Export this game", choices, self._export,
+                                       text=f"The files go to {export_dir()}."))
+
+    def _export(self, key: str) -> None:
+        store = self.session.store
+        if store is None or self.game_id is None:
+            return
+        formats = [fmt for fmt, _, _ in EXPORT_FORMATS] if key == "all" else [key]
+        try:
+            written = write_exports(store, [self.game_id], formats)
+        except (StoreError, OSError) as failed:
+            self.ctx.notices.tell(f"The export could not be written: {failed}",
+                                  "Not exported")
+            return
+        self.ctx.notices.tell(f"Saved in {export_dir()}: "
+                              + ", ".join(path.name for path in written) + ".", "Exported")

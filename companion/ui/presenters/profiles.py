@@ -1,0 +1,200 @@
+"""Saved players: add, rename, change the colour, set or clear the PIN, remove.
+
+A profile is a regular at the table: a name, a favourite colour and an optional 4-digit
+PIN that guards the look at their own coins (the store keeps only a salted hash of it).
+Changing or clearing a PIN, or removing a player who has one, first asks for the current
+PIN: otherwise anybody could clear it and peek. A new PIN is typed twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+
+from companion.store.errors import StoreError
+from companion.store.profiles import Profile
+from companion.ui import palette
+from companion.ui.presenters.base import Choice, Presenter, Question, plain
+from companion.ui.presenters.keypads import NameRequest, PinRequest, ask_name, ask_pin
+
+
+class ProfilesPresenter(Presenter):
+    profiles = ListProperty([])
+    """Dicts {id, name, colour_name, rgba, ink, pin_text, has_pin}, by name."""
+    empty = BooleanProperty(True)
+    hint = StringProperty("")
+
+    def load(self) -> None:
+        """Read the profiles from the store (when the screen opens, and after a change)."""
+        store = self.session.store
+        found: list[Profile] = []
+        if store is None:
+            self.hint = "Games are not being saved here, so players cannot be saved either."
+        else:
+            try:
+                found = store.profiles()
+            except StoreError as failed:
+                self.hint = f"The saved players cannot be read: {failed}"
+            else:
+                self.hint = ("Tap a name to rename, a colour to change it. A PIN keeps the "
+                             "others from looking at your coins.")
+        rows = []
+        for profile in found:
+            colour = palette.rgba(profile.colour)
+            rows.append({"id": profile.id, "name": profile.name,
+                         "colour_name": palette.shown_name(profile.colour), "rgba": colour,
+                         "ink": palette.ink_on(colour), "has_pin": profile.has_pin,
+                         "pin_text": "PIN: on" if profile.has_pin else "No PIN"})
+        self.profiles = rows
+        self.empty = not rows
+
+    def _profile(self, profile_id: int) -> dict[str, Any] | None:
+        return next((p for p in self.profiles if p["id"] == profile_id), None)
+
+    def _save(self, change: Callable[[], object], title: str) -> bool:
+        """Run a change on the store; a refusal is told in plain words. Reloads after."""
+        try:
+            change()
+        except StoreError as failed:
+            self.ctx.notices.tell(plain(str(failed)), title)
+            return False
+        finally:
+            self.load()
+        return True
+
+    def _change(self, change: Callable[[], object], title: str) -> None:
+        self._save(change, title)
+
+    # -- intents ---------------------------------------------------------------------------
+    def act(self, key: str) -> None:
+        kind, _, arg = key.partition(":")
+        if kind == "add":
+            self.add()
+        elif kind == "back":
+            self.go("settings")
+        elif kind in ("rename", "colour", "pin", "remove") and arg:
+            getattr(self, kind)(int(arg))
+
+    def add(self) -> None:
+        store = self.session.store
+        if store is None:
+            self.ctx.notices.tell(self.hint, "Players")
+            return
+        used = [p["rgba"] for p in self.profiles]
+        colour = next((name for name in palette.COLOUR_NAMES
+                       if palette.rgba(name) not in used), palette.COLOUR_NAMES[0])
+        ask_name(self.ctx, NameRequest(
+            title="A new player", text="Their name, as the table calls them.",
+            on_done=lambda name: self._change(lambda: store.add_profile(name, colour),
+                                              "Player not added")))
+
+    def rename(self, profile_id: int) -> None:
+        store, profile = self.session.store, self._profile(profile_id)
+        if store is None or profile is None:
+            return
+        ask_name(self.ctx, NameRequest(
+            title=f"Rename {profile['name']}", initial=profile["name"],
+            text="Past games keep the name they were played with.",
+            on_done=lambda name: self._change(
+                lambda: store.update_profile(profile_id, name=name), "Not renamed")))
+
+    def colour(self, profile_id: int) -> None:
+        store = self.session.store
+        if store is None:
+            return
+        current = next((p.colour for p in self._all() if p.id == profile_id), "")
+        following = palette.next_free(current, set())
+        self._save(lambda: store.update_profile(profile_id, colour=following),
+                   "Colour not changed")
+
+    def _all(self) -> list[Profile]:
+        store = self.session.store
+        try:
+            return store.profiles() if store is not None else []
+        except StoreError:
+            return []
+
+    def pin(self, profile_id: int) -> None:
+        profile = self._profile(profile_id)
+        if profile is None:
+            return
+        name = profile["name"]
+        if not profile["has_pin"]:
+            self._new_pin(profile_id, name)
+            return
+        self.ctx.notices.choose(Choice(
+            f"{name}'s PIN", [("change", "Change the PIN"), ("clear", "Remove the PIN")],
+            lambda key: self._with_pin(profile_id, name, lambda: self._new_pin(
+                profile_id, name) if key == "change" else self._clear_pin(profile_id)),
+            text="Either way, the current PIN is asked first."))
+
+    def _with_pin(self, profile_id: int, name: str, then: Callable[[], None]) -> None:
+        """Ask for `name`'s current PIN; run `then` only when it is right."""
+        store = self.session.store
+        if store is None:
+            return
+
+        def typed(pin: str) -> None:
+            try:
+                right = store.check_pin(profile_id, pin)
+            except StoreError as failed:
+                self.ctx.notices.tell(plain(str(failed)), "PIN not checked")
+                return
+            if right:
+                then()
+            else:
+                self.ctx.notices.tell("That PIN is not right, so nothing was changed.",
+                                      "Wrong PIN")
+
+        ask_pin(self.ctx, PinRequest(title=f"{name}'s current PIN", on_done=typed,
+                                     text=f"Only {name} types it."))
+
+    def _new_pin(self, profile_id: int, name: str) -> None:
+        store = self.session.store
+        if store is None:
+            return
+
+        def again(first: str) -> None:
+            ask_pin(self.ctx, PinRequest(
+                title="Type the new PIN again", text="The same four digits, to be sure.",
+                on_done=lambda second: confirm(first, second)))
+
+        def confirm(first: str, second: str) -> None:
+            if first != second:
+                self.ctx.notices.tell("The two PINs were not the same, so nothing was "
+                                      "changed. Try again.", "PIN not set")
+                return
+            if self._save(lambda: store.set_pin(profile_id, first), "PIN not set"):
+                self.ctx.notices.tell(f"{name} now types this PIN to see their coins.",
+                                      "PIN set")
+
+        ask_pin(self.ctx, PinRequest(title=f"A new PIN for {name}", on_done=again,
+                                     text=f"Four digits. {name} types it to see their coins."))
+
+    def _clear_pin(self, profile_id: int) -> None:
+        store = self.session.store
+        if store is not None:
+            self._save(lambda: store.set_pin(profile_id, None), "PIN not removed")
+
+    def remove(self, profile_id: int) -> None:
+        profile = self._profile(profile_id)
+        store = self.session.store
+        if profile is None or store is None:
+            return
+        name = profile["name"]
+
+        def gone() -> None:
+            self._save(lambda: store.remove_profile(profile_id), "Player not removed")
+
+        def ask() -> None:
+            self.ctx.notices.ask(Question(
+                text=f"Remove {name} from the saved players? Past games keep their name, "
+                     "but their stats are no longer kept together.",
+                yes=f"Remove {name}", on_yes=gone, title="Remove a player", kind="danger"))
+
+        if profile["has_pin"]:
+            self._with_pin(profile_id, name, ask)
+        else:
+            ask()
