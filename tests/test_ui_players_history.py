@@ -267,7 +267,13 @@ def test_the_game_end_saves_the_game_and_history_and_stats_show_it(
     for _ in range(2):
         tap_id(app, "reveal")
     assert [g.id for g in store.games(finished=True)] == [s.game_id]
+    tap_id(app, "export")  # straight from the game end
+    choose("JSON (everything)")
+    folder = tmp_path / "data" / "smallworld-companion" / "exports"
+    assert str(folder) in message()
+    assert [p.name for p in folder.iterdir()] == [f"small-world-game-{s.game_id}.json"]
 
+    app.ctx.nav.go("game_end")
     tap_id(app, "home")
     tap_id(app, "history")
     assert app.ctx.nav.current == "history"
@@ -280,9 +286,7 @@ def test_the_game_end_saves_the_game_and_history_and_stats_show_it(
     assert detail.ids.chart.turns == 10 and len(detail.ids.chart.series) == 2
     tap_id(app, "export")
     choose("All three files")
-    told = message()
-    folder = tmp_path / "data" / "smallworld-companion" / "exports"
-    assert str(folder) in told
+    assert str(folder) in message()
     files = sorted(p.name for p in folder.iterdir())
     assert files == [f"small-world-game-{s.game_id}.{end}" for end in
                      ("bgstats.json", "csv", "json")]

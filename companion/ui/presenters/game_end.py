@@ -49,6 +49,7 @@ class GameEndPresenter(Presenter):
     reveal_text = StringProperty("Reveal the next total")
     tie_rows = ListProperty([])
     needs_tiebreak = BooleanProperty(False)
+    can_export = BooleanProperty(False)  # once the standings are saved with the game
     winner_text = StringProperty("")
     standings = ListProperty([])
     chart_series = ListProperty([])
@@ -106,6 +107,7 @@ class GameEndPresenter(Presenter):
         self.revealed_count, self.all_revealed = 0, False
         self.needs_tiebreak, self.winner_text = False, ""
         self.chart_series, self.chart_turns = [], 0
+        self.can_export = False
 
     def _tie_rows(self, state: GameState) -> None:
         self.tie_rows = [{"seat": seat, "name": state.players[seat].name,
@@ -122,10 +124,22 @@ class GameEndPresenter(Presenter):
             self.reveal_next()
         elif key == "decide":
             self.decide()
+        elif key == "export":
+            self.export()
         elif key == "new_game":
             self.go("new_game")
         elif key == "home":
             self.go("home")
+
+    def export(self) -> None:
+        """Export this finished game (JSON, CSV, BG Stats), as from the past games."""
+        game_id = self.session.game_id
+        past = self.ctx.presenters.get("history_game")
+        if not self.can_export or game_id is None or past is None:
+            self.ctx.notices.tell("This game can be exported once its standings are saved.")
+            return
+        if past.load(game_id):
+            past.export()
 
     def reveal_next(self) -> None:
         state = self.state
@@ -161,6 +175,7 @@ class GameEndPresenter(Presenter):
         try:
             # Saved in the history of games (past games, stats), when games are saved.
             result = self.session.finish(self._tokens)
+            self.can_export = self.session.store is not None and self.session.game_id is not None
         except RulesError as refused:
             self.ctx.notices.tell(plain(str(refused)))
             return
