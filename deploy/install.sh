@@ -57,45 +57,8 @@ esac
 
 # --- printing and doing -------------------------------------------------------------------
 
-DONE=()
-KEPT=()
-LEFT=()
-
-die() {
-    printf 'install.sh: %s\n' "$*" >&2
-    exit 1
-}
-step() { printf '\n== %s\n' "$*"; }
-say() { printf '   %s\n' "$*"; }
-did() { DONE+=("$1"); }
-kept() {
-    KEPT+=("$1")
-    say "ok: $1"
-}
-left() { LEFT+=("$1"); }
-quoted() {
-    local word out=()
-    for word in "$@"; do out+=("$(printf '%q' "$word")"); done
-    printf '%s' "${out[*]}"
-}
-# Run a command as the user (or say it would be run).
-run() {
-    if ((DRY_RUN)); then
-        say "would run: $(quoted "$@")"
-    else
-        say "+ $(quoted "$@")"
-        "$@"
-    fi
-}
-# Run a command as root through sudo (or say it would be run).
-as_root() {
-    if ((DRY_RUN)); then
-        say "would run: sudo $(quoted "$@")"
-    else
-        say "+ sudo $(quoted "$@")"
-        sudo "$@"
-    fi
-}
+# shellcheck source=deploy/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # Install SRC as DEST (mode MODE, owned by root or by the user) unless DEST already has
 # exactly that content; LABEL, if given, says what SRC is. Succeeds when DEST was (or would be) written, fails when it is
 # already up to date.

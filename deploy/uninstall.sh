@@ -36,43 +36,8 @@ while (($#)); do
     shift
 done
 
-DONE=()
-KEPT=()
-LEFT=()
-
-die() {
-    printf 'uninstall.sh: %s\n' "$*" >&2
-    exit 1
-}
-step() { printf '\n== %s\n' "$*"; }
-say() { printf '   %s\n' "$*"; }
-did() { DONE+=("$1"); }
-kept() {
-    KEPT+=("$1")
-    say "ok: $1"
-}
-left() { LEFT+=("$1"); }
-quoted() {
-    local word out=()
-    for word in "$@"; do out+=("$(printf '%q' "$word")"); done
-    printf '%s' "${out[*]}"
-}
-run() {
-    if ((DRY_RUN)); then
-        say "would run: $(quoted "$@")"
-    else
-        say "+ $(quoted "$@")"
-        "$@"
-    fi
-}
-as_root() {
-    if ((DRY_RUN)); then
-        say "would run: sudo $(quoted "$@")"
-    else
-        say "+ sudo $(quoted "$@")"
-        sudo "$@"
-    fi
-}
+# shellcheck source=deploy/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # Remove a file or directory (as root or as the user) if it is there.
 remove() {
     local owner=$1 path=$2 what=$3
