@@ -118,6 +118,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         self.presenters: dict[str, Any] = {}
         self.screens: dict[str, Any] = {}
         self.manager: ScreenManager | None = None
+        self._stale: set[str] = set()
+        """Presenters not yet told of the latest state (refreshed when their screen shows)."""
         self.dialogs: list[Any] = []
         """Dialogs opened so far that are still open (tests read it)."""
 
@@ -172,14 +174,25 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
 
     # -- plumbing ----------------------------------------------------------------------------
     def _published(self, _state: GameState | None, *_args: Any) -> None:
-        session = self.ctx.session
-        state = session.history.state if session.history is not None else None
-        for presenter in self.presenters.values():
-            presenter.update(state)
+        """A new state: the screen on show is refreshed now, the others when next shown
+        (refreshing every screen on every tap made taps slow)."""
+        self._stale = set(self.presenters)
+        self._refresh(self.ctx.nav.current)
+        state = self._state()
         if state is not None and state.is_over and self.ctx.nav.current in PLAYING:
             self.ctx.nav.go("game_end")
 
+    def _state(self) -> GameState | None:
+        history = self.ctx.session.history
+        return history.state if history is not None else None
+
+    def _refresh(self, name: str) -> None:
+        if name in self._stale:
+            self._stale.discard(name)
+            self.presenters[name].update(self._state())
+
     def _navigate(self, _nav: Any, name: str) -> None:
+        self._refresh(name)
         if self.manager is not None and self.manager.current != name:
             self.manager.current = name
 
