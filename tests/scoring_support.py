@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from companion.rules.catalog import load_catalog
@@ -80,4 +82,14 @@ def counted_by_hand(regions: tuple[HeldRegion, ...] | QuickCount) -> QuickCount:
         mines=sum(Feature.MINE in r.features for r in land),
         magic_sources=sum(Feature.MAGIC in r.features for r in land),
         coastal=sum(r.coastal for r in land),
+    )
+
+
+def counted_input(inp: ScoringInput) -> ScoringInput:
+    """The same position with every race's regions given as a hand count instead of a list."""
+    return replace(
+        inp,
+        active=None if inp.active is None else replace(
+            inp.active, regions=counted_by_hand(inp.active.regions)),
+        declined=tuple(replace(d, regions=counted_by_hand(d.regions)) for d in inp.declined),
     )

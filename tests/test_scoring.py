@@ -14,6 +14,7 @@ from scoring_support import (
     WATER,
     active,
     counted_by_hand,
+    counted_input,
     declined,
     held,
     hills,
@@ -556,24 +557,7 @@ def test_the_lines_always_add_up_to_the_total_and_follow_the_rules(inp: ScoringI
 def test_the_quick_count_scores_the_same_as_the_map_for_the_same_position(
     inp: ScoringInput,
 ) -> None:
-    a = inp.active
-    quick = ScoringInput(
-        inp.turn,
-        None
-        if a is None
-        else ActiveHoldings(
-            a.race,
-            a.power,
-            counted_by_hand(a.regions),
-            a.first_turn,
-            a.conquered_non_empty,
-            a.fortresses,
-        ),
-        tuple(
-            DeclinedHoldings(d.race, d.power, counted_by_hand(d.regions), d.this_turn)
-            for d in inp.declined
-        ),
-    )
+    quick = counted_input(inp)
     assert score_turn(quick, CATALOG) == score_turn(inp, CATALOG)
 
 
