@@ -205,3 +205,13 @@ def test_the_peek_of_a_player_with_a_pin_asks_for_it_first(tmp_path: Path) -> No
     table.peek(1)  # Bob has no profile, so no PIN
     assert table.peek_text and len(asked) == 1
     store.close()
+
+
+def test_the_home_screen_forgets_the_last_game_when_none_is_on_the_table() -> None:
+    from companion.ui.presenters.home import HomePresenter
+
+    s = session(2)
+    home = presenter(HomePresenter, s)
+    assert home.game_text.startswith("On the table: Ann, Bob")
+    home.update(None)  # the app switched to a session with no game
+    assert home.game_text == "No game on the table."

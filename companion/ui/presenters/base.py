@@ -128,9 +128,14 @@ class Presenter(EventDispatcher):  # type: ignore[misc]
         self.has_game = state is not None
         if state is not None:
             self.refresh(state)
+        else:
+            self.clear()
 
     def refresh(self, state: GameState) -> None:
         """Recompute the display properties from `state`."""
+
+    def clear(self) -> None:
+        """No game any more: forget what was shown of the last one."""
 
     def attempt(self, intent: Callable[[], T], title: str = "Not now") -> T | None:
         """Run an intent; a refusal or a failed save becomes a plain message and None.

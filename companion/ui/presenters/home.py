@@ -25,6 +25,9 @@ class HomePresenter(Presenter):
             track = state.track
             self.game_text = f"On the table: {names}, turn {track.turn} of {track.turns}."
 
+    def clear(self) -> None:
+        self.game_text = "No game on the table."
+
     def act(self, key: str) -> None:
         if key == "new_game":
             names = [p.name for p in self.state.players] if self.state is not None else None
