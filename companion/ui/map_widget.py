@@ -23,7 +23,7 @@ Invariants:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -803,14 +803,3 @@ def _follow(rect: Rectangle) -> Callable[[Widget, Any], None]:
     def update(widget: Widget, _value: Any) -> None:
         rect.pos, rect.size = widget.pos, widget.size
     return update
-
-
-def symbols_in_use(board: Board, state: BoardState | None) -> Iterable[str]:
-    """The symbol keys drawn somewhere on the board now (a compact legend shows only these)."""
-    found: set[str] = set()
-    for rid in board.regions:
-        here = state.regions.get(rid) if state is not None else None
-        found.update(key for key, _ in region_symbols(board, rid, here))
-        if (here.lost_tribe if here is not None else board.regions[rid].lost_tribe):
-            found.add("lost_tribe")
-    return [key for key, _ in SYMBOLS if key in found]
