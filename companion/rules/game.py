@@ -15,23 +15,17 @@ A game on a board a group wrote carries the board document in `GameCreated.board
 (and `GameState.board_doc`), so `GameState.map` never reads a file. A River World game
 (`GameCreated.river_events`) keeps its event line and the Caravel in `GameState.river`;
 the event of a turn is revealed when the turn starts (pirate ships sail in then), and
-rivers are emptied when a player finishes redeploying (`companion.rules.river`).
+rivers are emptied when a player finishes redeploying (`companion.rules.river_game`).
+The markers and the table's corrections are in `companion.rules.markers`; the state itself
+and the checks every module shares are in `companion.rules.state`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from companion.rules.board import (
-    MARKERS,
-    BoardState,
-    Occupant,
-    RegionState,
-    cleared,
-    marker_count,
-    taken,
-    with_marker,
-)
+from companion.rules import markers, river_game
+from companion.rules.board import Occupant, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, immunity, reach
 from companion.rules.decline import GHOULS, go_into_decline, vanish_if_gone
@@ -58,23 +52,22 @@ from companion.rules.events import (
     TurnEnded,
     TurnScored,
 )
-from companion.rules.maps import Board, Site, load_board, parse_board_text
+from companion.rules.maps import Board, load_board, parse_board_text
 from companion.rules.market import Combo, Market
 from companion.rules.players import STOUT, ActiveRace, Player
 from companion.rules.purse import pay
-from companion.rules.river import (
-    RiverEvent,
-    RiverState,
-    check_event_line,
-    empty_rivers,
-    holders,
-    pirate_ships,
-    pirate_ships_in_box,
-    pirates_arrive,
-    setup_pirates,
-    stays_in_rivers,
+from companion.rules.state import (
+    GameState,
+    acting,
+    expect,
+    region_state,
+    saved_board_source,
+    to_phase,
+    with_player,
 )
-from companion.rules.turns import Phase, ThisTurn, TurnTrack
+from companion.rules.turns import Phase, TurnTrack
+
+__all__ = ["GameState", "apply", "attacker", "follow_ups", "refusal", "start"]
 
 CORRUPT = "Corrupt"
 MERCENARY = "Mercenary"
@@ -82,49 +75,6 @@ RANSACKING = "Ransacking"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 DEALING_MODES = ("app", "table")
-
-
-@dataclass(frozen=True, slots=True)
-class GameState:
-    """Everything the rules know about one game at one moment."""
-
-    board: str
-    expansions: tuple[str, ...]
-    dealing: str
-    players: tuple[Player, ...]
-    market: Market
-    track: TurnTrack
-    coins_issued: int
-    regions: BoardState
-    last_roll: int | None = None
-    river: RiverState | None = None  # River World: the event line and the Caravel
-    board_doc: str | None = field(default=None, repr=False)  # a group's own board
-    catalog: Catalog = field(compare=False, repr=False, kw_only=True)
-
-    @property
-    def current(self) -> Player:
-        return self.players[self.track.seat]
-
-    @property
-    def is_over(self) -> bool:
-        return self.track.is_over
-
-    @property
-    def map(self) -> Board:
-        """The board: the packaged one, or the document saved with the game (cached)."""
-        if self.board_doc is not None:
-            return parse_board_text(self.board_doc, source=saved_board_source(self.board))
-        return load_board(self.board)
-
-    def player(self, seat: int) -> Player:
-        if not 0 <= seat < len(self.players):
-            raise IllegalAction(f"there is no seat {seat}; seats are 0 to {len(self.players) - 1}")
-        return self.players[seat]
-
-
-def saved_board_source(name: str) -> str:
-    """How an error names a board document saved with a game."""
-    return f"board {name!r} saved with the game"
 
 
 def _board_of(event: GameCreated) -> Board:
@@ -179,7 +129,7 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
         Player(seat=i, name=n, colour=s.colour, coins=catalog.starting_coins)
         for i, (n, s) in enumerate(zip(names, seats, strict=True))
     )
-    river, regions = _river_setup(event, board, catalog)
+    river, regions = river_game.setup(event, board, catalog)
     return GameState(
         board=event.board,
         expansions=event.expansions,
@@ -196,32 +146,6 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
         board_doc=event.board_doc,
         catalog=catalog,
     )
-
-
-def _river_setup(
-    event: GameCreated, board: Board, catalog: Catalog
-) -> tuple[RiverState | None, BoardState]:
-    """River World's set-up: the event line, the ships on pirate symbols, the first event."""
-    regions = BoardState.setup(board)
-    if not event.river_events:
-        if board.is_river_world:
-            raise IllegalAction(
-                f"the {event.board} board is a River World board: the game needs its line of "
-                "Event markers"
-            )
-        return None, regions
-    river = RiverState(check_event_line(event.river_events, event.turns, catalog))
-    regions = setup_pirates(board, regions, pirate_ships_in_box(catalog))
-    return river, _reveal(river, 1, board, regions, catalog)
-
-
-def _reveal(
-    river: RiverState, turn: int, board: Board, regions: BoardState, catalog: Catalog
-) -> BoardState:
-    """The board once the event of `turn` is turned face up (Pirates: ships sail in)."""
-    if river.event(turn) is RiverEvent.PIRATES:
-        return pirates_arrive(board, regions, pirate_ships_in_box(catalog))
-    return regions
 
 
 def _check_deck(kind: str, given: tuple[str, ...], expected: list[str]) -> None:
@@ -251,21 +175,21 @@ def apply(state: GameState, event: Event) -> GameState:
         case ComboPicked():
             return _pick(state, event)
         case ConquestsFinished(seat=seat):
-            _expect(state, seat, Phase.CONQUER, "finish conquering")
-            return _to_phase(state, Phase.REDEPLOY)
+            expect(state, seat, Phase.CONQUER, "finish conquering")
+            return to_phase(state, Phase.REDEPLOY)
         case RedeploymentFinished(seat=seat):
-            _expect(state, seat, Phase.REDEPLOY, "finish redeploying")
-            return _to_phase(_leave_rivers(state, seat), Phase.SCORE)
+            expect(state, seat, Phase.REDEPLOY, "finish redeploying")
+            return to_phase(river_game.leave_rivers(state, seat), Phase.SCORE)
         case RaceDeclined(seat=seat):
             return _decline(state, seat)
         case TurnScored(seat=seat, coins=coins):
-            _expect(state, seat, Phase.SCORE, "score")
+            expect(state, seat, Phase.SCORE, "score")
             if coins < 0:
                 raise IllegalAction(f"a turn's income cannot be negative (got {coins})")
             player = state.current
             return replace(
-                _to_phase(state, Phase.FINISHED, scored=True),
-                players=_with(state.players, replace(player, coins=player.coins + coins)),
+                to_phase(state, Phase.FINISHED, scored=True),
+                players=with_player(state.players, replace(player, coins=player.coins + coins)),
                 coins_issued=state.coins_issued + coins,
             )
         case CoinsAdjusted(seat=seat, delta=delta, reason=reason):
@@ -278,11 +202,11 @@ def apply(state: GameState, event: Event) -> GameState:
                 )
             return replace(
                 state,
-                players=_with(state.players, replace(player, coins=player.coins + delta)),
+                players=with_player(state.players, replace(player, coins=player.coins + delta)),
                 coins_issued=state.coins_issued + delta,
             )
         case DieRolled(seat=seat, face=face):
-            _expect(state, seat, Phase.CONQUER, "roll the reinforcement die")
+            expect(state, seat, Phase.CONQUER, "roll the reinforcement die")
             if face not in state.catalog.die_faces:
                 raise IllegalAction(
                     f"the reinforcement die has no face {face}; its faces are "
@@ -292,8 +216,8 @@ def apply(state: GameState, event: Event) -> GameState:
         case RegionConquered():
             return _conquer(state, event)
         case RegionAbandoned(seat=seat, region=region):
-            _expect(state, seat, Phase.CONQUER, "abandon a region")
-            here = _region(state, region)
+            expect(state, seat, Phase.CONQUER, "abandon a region")
+            here = region_state(state, region)
             occupant = here.occupant
             if occupant is None or occupant.seat != seat or occupant.in_decline:
                 raise IllegalAction(
@@ -304,7 +228,7 @@ def apply(state: GameState, event: Event) -> GameState:
                     f"region {region} was conquered this turn; regions are abandoned before "
                     "conquering, when the troops are readied"
                 )
-            if _river_event(state) is RiverEvent.HARSH_WINTER and state.map.region(region).is_river:
+            if river_game.is_frozen(state, region):
                 raise IllegalAction(
                     f"Harsh Winter: river {region} is frozen and must keep one token"
                 )
@@ -314,19 +238,19 @@ def apply(state: GameState, event: Event) -> GameState:
             return replace(state, regions=state.regions.with_region(region, cleared(here)),
                            track=track)
         case MarkerPlaced() | MarkerRemoved():
-            return _marker(state, event)
+            return markers.place_or_remove(state, event)
         case RegionSet():
-            return _set_region(state, event)
+            return markers.set_region(state, event)
         case CaravelPlaced():
-            return _place_caravel(state, event)
+            return river_game.place_caravel(state, event)
         case PirateShipSet():
-            return _set_pirate_ship(state, event)
+            return river_game.set_pirate_ship(state, event)
         case TurnEnded(seat=seat):
-            _expect(state, seat, Phase.FINISHED, "end the turn")
+            expect(state, seat, Phase.FINISHED, "end the turn")
             nxt = state.players[state.track.next_seat]
             phase = Phase.CONQUER if nxt.active is not None else Phase.PICK_COMBO
             ended = replace(state, track=state.track.passed(phase), last_roll=None)
-            return _river_turn_passed(state, ended)
+            return river_game.turn_passed(state, ended)
     raise IllegalAction(f"unknown event {event!r}")
 
 
@@ -345,7 +269,7 @@ def follow_ups(state: GameState) -> tuple[Event, ...]:
 
 
 def _pick(state: GameState, event: ComboPicked) -> GameState:
-    player = _acting(state, event.seat)
+    player = acting(state, event.seat)
     if state.track.this_turn.picked_combo:
         raise IllegalAction(f"{player.name} has already picked a combo this turn")
     if player.active is not None:
@@ -355,7 +279,7 @@ def _pick(state: GameState, event: ComboPicked) -> GameState:
         )
     if state.track.this_turn.declined:
         raise IllegalAction(f"{player.name} went into decline this turn; pick next turn")
-    _expect(state, event.seat, Phase.PICK_COMBO, "pick a combo")
+    expect(state, event.seat, Phase.PICK_COMBO, "pick a combo")
     market = state.market
     cost = market.cost(event.row)
     combo = market.rows[event.row].combo
@@ -374,11 +298,11 @@ def _pick(state: GameState, event: ComboPicked) -> GameState:
     player = replace(player, coins=coins + taken.coins, active=active)
     track = replace(state.track, phase=Phase.CONQUER,
                     this_turn=replace(state.track.this_turn, picked_combo=True))
-    return replace(state, players=_with(state.players, player), market=market, track=track)
+    return replace(state, players=with_player(state.players, player), market=market, track=track)
 
 
 def _decline(state: GameState, seat: int) -> GameState:
-    player = _acting(state, seat)
+    player = acting(state, seat)
     this_turn = state.track.this_turn
     if player.active is None:
         raise IllegalAction(f"{player.name} has no active race to put in decline")
@@ -397,9 +321,9 @@ def _decline(state: GameState, seat: int) -> GameState:
                                               state.track.turn)
     track = replace(state.track, phase=Phase.SCORE if at_start else Phase.FINISHED,
                     this_turn=replace(this_turn, declined=True))
-    declined = replace(state, players=_with(state.players, player), market=market, track=track,
-                       regions=regions)
-    return _leave_rivers(declined, seat) if at_start else declined
+    declined = replace(state, players=with_player(state.players, player), market=market,
+                       track=track, regions=regions)
+    return river_game.leave_rivers(declined, seat) if at_start else declined
 
 
 def attacker(state: GameState) -> Attacker:
@@ -408,16 +332,17 @@ def attacker(state: GameState) -> Attacker:
     if player.active is None:
         raise IllegalAction(f"{player.name} has no active race; pick a combo first")
     held = state.regions.held_by(player.seat, player.active.race, in_decline=False)
-    return _with_river(state, Attacker(player.seat, player.active.race, player.active.power,
-                                       frozenset(held), turn=state.track.turn))
+    return river_game.with_river(state, Attacker(
+        player.seat, player.active.race, player.active.power, frozenset(held),
+        turn=state.track.turn))
 
 
 def _conquer(state: GameState, event: RegionConquered) -> GameState:
     who = _ghouls(state, event.seat) if event.declined_ghouls else None
     if who is None:
-        _expect(state, event.seat, Phase.CONQUER, "conquer")
+        expect(state, event.seat, Phase.CONQUER, "conquer")
         who = attacker(state)
-    before = _region(state, event.region)
+    before = region_state(state, event.region)
     if event.tokens is not None and event.tokens < 1:
         raise IllegalAction(f"a conquered region holds at least 1 token, not {event.tokens}")
     refused = immunity(state.map, event.region, state.regions.regions, who)
@@ -434,14 +359,14 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
         if who.power != MERCENARY:
             raise IllegalAction("only Mercenary races spend a coin to conquer with fewer tokens")
         payer = players[who.seat]
-        players = _with(players, replace(payer, coins=pay(
+        players = with_player(players, replace(payer, coins=pay(
             payer.coins, 1, who=payer.name, what="the Mercenary coin")))
         coins_issued -= 1
     loser = before.occupant
     if loser is not None and loser.in_decline:
         victim, market, regions = vanish_if_gone(players[loser.seat], market, regions,
                                                  loser.race)
-        players = _with(players, victim)
+        players = with_player(players, victim)
     elif loser is not None and loser.seat != who.seat:
         players = _conquest_coins(players, who.seat, loser.seat)
     this_turn = state.track.this_turn
@@ -460,7 +385,7 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
 
 def _ghouls(state: GameState, seat: int) -> Attacker:
     """The player's Ghouls in decline, who conquer before the active race does."""
-    player = _acting(state, seat)
+    player = acting(state, seat)
     this_turn = state.track.this_turn
     if not any(d.race == GHOULS for d in player.declined):
         raise IllegalAction(f"{player.name} has no Ghouls in decline to conquer with")
@@ -471,7 +396,7 @@ def _ghouls(state: GameState, seat: int) -> Attacker:
             "declined Ghouls conquer at the start of the turn, before the active race does"
         )
     held = state.regions.held_by(seat, GHOULS, in_decline=True)
-    return _with_river(state, Attacker(seat, GHOULS, None, frozenset(held),
+    return river_game.with_river(state, Attacker(seat, GHOULS, None, frozenset(held),
                                        turn=state.track.turn))
 
 
@@ -481,179 +406,9 @@ def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int) -> tup
     for power, payer, payee in ((RANSACKING, loser, winner), (CORRUPT, winner, loser)):
         holder = players[winner if power == RANSACKING else loser]
         if holder.active is not None and holder.active.power == power and players[payer].coins:
-            players = _with(players, replace(players[payer], coins=players[payer].coins - 1))
-            players = _with(players, replace(players[payee], coins=players[payee].coins + 1))
+            players = with_player(players, replace(players[payer], coins=players[payer].coins - 1))
+            players = with_player(players, replace(players[payee], coins=players[payee].coins + 1))
     return players
-
-
-# --- River World -----------------------------------------------------------------------
-
-
-def _river_event(state: GameState) -> RiverEvent | None:
-    return None if state.river is None else state.river.event(state.track.turn)
-
-
-def _with_river(state: GameState, who: Attacker) -> Attacker:
-    """The River World facts an attacker's conquest reads: the event, the Caravel."""
-    if state.river is None:
-        return who
-    return replace(who, river_event=state.river.event(state.track.turn).value,
-                   caravel=state.river.caravel)
-
-
-def _leave_rivers(state: GameState, seat: int) -> GameState:
-    """Rivers are emptied when `seat` redeploys, unless frozen or held by a sea race."""
-    if state.river is None or _river_event(state) is RiverEvent.HARSH_WINTER:
-        return state
-    player = state.players[seat]
-    races = [(d.race, d.power) for d in player.declined]
-    if player.active is not None:
-        races.append((player.active.race, player.active.power))
-    staying = {race for race, power in races if stays_in_rivers(race, power)}
-    return replace(state, regions=empty_rivers(state.map, state.regions, seat, staying))
-
-
-def _river_turn_passed(before: GameState, after: GameState) -> GameState:
-    """After a turn ends: the Caravel leaves; a new game turn reveals its event."""
-    river = after.river
-    if river is None:
-        return after
-    river = replace(river, caravel=None)
-    regions = after.regions
-    if not after.is_over and after.track.turn != before.track.turn:
-        regions = _reveal(river, after.track.turn, after.map, regions, after.catalog)
-    return replace(after, river=river, regions=regions)
-
-
-def _place_caravel(state: GameState, event: CaravelPlaced) -> GameState:
-    player = _acting(state, event.seat)
-    river = state.river
-    if river is None:
-        raise IllegalAction("the Caravel is part of River World, which this game does not play")
-    _expect(state, event.seat, Phase.CONQUER, "place the Caravel")
-    board = state.map
-    region = board.region(event.region)
-    if event.seat not in holders(board, state.regions, Site.SHIPYARD):
-        raise IllegalAction(f"only the player holding the Shipyard places the Caravel, "
-                            f"and {player.name} does not")
-    if river.caravel is not None:
-        raise IllegalAction(f"the Caravel is already placed this turn (river {river.caravel})")
-    if not region.is_river:
-        raise IllegalAction(f"the Caravel goes on a river; region {region.id} is a "
-                            f"{region.terrain.value}")
-    return replace(state, river=replace(river, caravel=region.id))
-
-
-def _set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
-    if state.river is None:
-        raise IllegalAction("pirate ships are part of River World, which this game does not play")
-    if not isinstance(event.present, bool):
-        raise IllegalAction(f"present must be true or false, not {event.present!r}")
-    region = state.map.region(event.region)
-    here = state.regions[event.region]
-    if not region.is_river:
-        raise IllegalAction(f"pirate ships sail on rivers; region {region.id} is a "
-                            f"{region.terrain.value}")
-    if here.markers.pirate_ship == event.present:
-        has = "already has a" if event.present else "has no"
-        raise IllegalAction(f"river {region.id} {has} pirate ship")
-    if event.present:
-        if here.non_empty:
-            raise IllegalAction(f"river {region.id} is not empty; a pirate ship sails into an "
-                                "empty river")
-        supply = pirate_ships_in_box(state.catalog)
-        if len(pirate_ships(state.regions)) >= supply:
-            raise IllegalAction(f"all {supply} pirate ships are on the board")
-    markers = replace(here.markers, pirate_ship=event.present)
-    return replace(state, regions=state.regions.with_region(
-        event.region, replace(here, markers=markers)))
-
-
-# Which active power or race places each marker, and how many the box holds.
-_MARKER_OWNERS = {
-    "fortress": ("Fortified", 6), "troll_lair": ("Trolls", 10), "encampment": ("Bivouacking", 5),
-    "hole_in_the_ground": ("Halflings", 2), "hero": ("Heroic", 2), "dragon": ("Dragon Master", 1),
-}
-
-
-def _marker(state: GameState, event: MarkerPlaced | MarkerRemoved) -> GameState:
-    if event.marker not in MARKERS:
-        raise IllegalAction(f"unknown marker {event.marker!r}; markers: {', '.join(MARKERS)}")
-    player = _acting(state, event.seat)
-    here = _region(state, event.region)
-    placing = isinstance(event, MarkerPlaced)
-    owner, box = _MARKER_OWNERS[event.marker]
-    name = event.marker.replace("_", " ")
-    if placing:
-        active = player.active
-        if active is None or owner not in (active.race, active.power):
-            raise IllegalAction(f"only an active {owner} race places a {name}")
-        if here.occupant is None or here.occupant.seat != player.seat or here.occupant.in_decline:
-            raise IllegalAction(f"a {name} goes in a region your active race holds")
-        if event.marker != "encampment" and marker_count(here.markers, event.marker):
-            raise IllegalAction(f"region {event.region} already has a {name}")
-        if state.regions.count_markers(event.marker) >= box:
-            raise IllegalAction(f"all {box} of the {name} pieces are on the board")
-    elif not marker_count(here.markers, event.marker):
-        raise IllegalAction(f"region {event.region} has no {name} to remove")
-    markers = with_marker(here.markers, event.marker, 1 if placing else -1)
-    return replace(state, regions=state.regions.with_region(
-        event.region, replace(here, markers=markers)))
-
-
-def _set_region(state: GameState, event: RegionSet) -> GameState:
-    here = _region(state, event.region)
-    if event.seat is None:
-        if event.race is not None:
-            raise IllegalAction("a race needs the seat of the player who holds the region")
-        new = RegionState(lost_tribe=event.lost_tribe, markers=here.markers)
-        return replace(state, regions=state.regions.with_region(event.region, new))
-    player = state.player(event.seat)
-    races = ([player.active.race] if player.active and not event.in_decline else []) + (
-        [d.race for d in player.declined] if event.in_decline else [])
-    if event.race not in races:
-        kind = "declined" if event.in_decline else "active"
-        raise IllegalAction(
-            f"{player.name} has no {kind} race {event.race!r}"
-            + (f"; theirs: {', '.join(races)}" if races else "")
-        )
-    if event.tokens is not None and event.tokens < 1:
-        raise IllegalAction(f"a held region holds at least 1 token, not {event.tokens}")
-    occupant = Occupant(event.seat, event.race, event.in_decline, event.tokens)
-    markers = replace(here.markers, pirate_ship=False)  # a ship never shares its river
-    new = RegionState(occupant=occupant, markers=markers)
-    return replace(state, regions=state.regions.with_region(event.region, new))
-
-
-def _region(state: GameState, region: int) -> RegionState:
-    state.map.region(region)  # raises UnknownName naming the board's regions
-    return state.regions[region]
-
-
-def _acting(state: GameState, seat: int) -> Player:
-    player = state.player(seat)
-    if seat != state.track.seat:
-        raise IllegalAction(f"it is {state.current.name}'s turn, not {player.name}'s")
-    return player
-
-
-def _expect(state: GameState, seat: int, phase: Phase, what: str) -> None:
-    player = _acting(state, seat)
-    if state.track.phase is not phase:
-        raise IllegalAction(
-            f"{player.name} cannot {what} now; the turn is at: {state.track.phase.value}"
-        )
-
-
-def _to_phase(state: GameState, phase: Phase, *, scored: bool = False) -> GameState:
-    this_turn: ThisTurn = state.track.this_turn
-    if scored:
-        this_turn = replace(this_turn, scored=True)
-    return replace(state, track=replace(state.track, phase=phase, this_turn=this_turn))
-
-
-def _with(players: tuple[Player, ...], player: Player) -> tuple[Player, ...]:
-    return tuple(player if p.seat == player.seat else p for p in players)
 
 
 def refusal(state: GameState, event: Event) -> str | None:

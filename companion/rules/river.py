@@ -58,7 +58,7 @@ from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.maps import Board, Site
 
 if TYPE_CHECKING:
-    from companion.rules.game import GameState
+    from companion.rules.state import GameState
 
 
 class RiverEvent(StrEnum):

@@ -1,0 +1,71 @@
+"""Markers and corrections: the pieces a race or power leaves in a region (fortress,
+troll's lair, encampment, hole in the ground, hero, dragon), and the table's correction of
+who holds a region.
+
+Invariants: only the active race or power that owns a marker places it, in a region that
+race holds, never more than the box holds; a region holds at most one of each marker but
+encampments; a correction never puts a race in a region that its player does not have.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.rules.board import MARKERS, Occupant, RegionState, marker_count, with_marker
+from companion.rules.errors import IllegalAction
+from companion.rules.events import MarkerPlaced, MarkerRemoved, RegionSet
+from companion.rules.state import GameState, acting, region_state
+
+_MARKER_OWNERS = {
+    "fortress": ("Fortified", 6), "troll_lair": ("Trolls", 10), "encampment": ("Bivouacking", 5),
+    "hole_in_the_ground": ("Halflings", 2), "hero": ("Heroic", 2), "dragon": ("Dragon Master", 1),
+}
+
+
+def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> GameState:
+    if event.marker not in MARKERS:
+        raise IllegalAction(f"unknown marker {event.marker!r}; markers: {', '.join(MARKERS)}")
+    player = acting(state, event.seat)
+    here = region_state(state, event.region)
+    placing = isinstance(event, MarkerPlaced)
+    owner, box = _MARKER_OWNERS[event.marker]
+    name = event.marker.replace("_", " ")
+    if placing:
+        active = player.active
+        if active is None or owner not in (active.race, active.power):
+            raise IllegalAction(f"only an active {owner} race places a {name}")
+        if here.occupant is None or here.occupant.seat != player.seat or here.occupant.in_decline:
+            raise IllegalAction(f"a {name} goes in a region your active race holds")
+        if event.marker != "encampment" and marker_count(here.markers, event.marker):
+            raise IllegalAction(f"region {event.region} already has a {name}")
+        if state.regions.count_markers(event.marker) >= box:
+            raise IllegalAction(f"all {box} of the {name} pieces are on the board")
+    elif not marker_count(here.markers, event.marker):
+        raise IllegalAction(f"region {event.region} has no {name} to remove")
+    markers = with_marker(here.markers, event.marker, 1 if placing else -1)
+    return replace(state, regions=state.regions.with_region(
+        event.region, replace(here, markers=markers)))
+
+
+def set_region(state: GameState, event: RegionSet) -> GameState:
+    here = region_state(state, event.region)
+    if event.seat is None:
+        if event.race is not None:
+            raise IllegalAction("a race needs the seat of the player who holds the region")
+        new = RegionState(lost_tribe=event.lost_tribe, markers=here.markers)
+        return replace(state, regions=state.regions.with_region(event.region, new))
+    player = state.player(event.seat)
+    races = ([player.active.race] if player.active and not event.in_decline else []) + (
+        [d.race for d in player.declined] if event.in_decline else [])
+    if event.race not in races:
+        kind = "declined" if event.in_decline else "active"
+        raise IllegalAction(
+            f"{player.name} has no {kind} race {event.race!r}"
+            + (f"; theirs: {', '.join(races)}" if races else "")
+        )
+    if event.tokens is not None and event.tokens < 1:
+        raise IllegalAction(f"a held region holds at least 1 token, not {event.tokens}")
+    occupant = Occupant(event.seat, event.race, event.in_decline, event.tokens)
+    markers = replace(here.markers, pirate_ship=False)  # a ship never shares its river
+    new = RegionState(occupant=occupant, markers=markers)
+    return replace(state, regions=state.regions.with_region(event.region, new))

@@ -1,0 +1,147 @@
+"""River World inside a game: its set-up, the event revealed as each game turn starts,
+rivers emptied at redeployment, the Caravel, and the table's pirate-ship corrections.
+
+`companion.rules.game.apply` hands River World's events and moments here. The pure facts
+of the river (the event line, costs, harbors, ships) live in `companion.rules.river`.
+Invariants: the Caravel is on at most one river and leaves when the turn ends; a pirate
+ship is only ever in an empty river, and never more ships than the box holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.rules.board import BoardState
+from companion.rules.catalog import Catalog
+from companion.rules.conquest import Attacker
+from companion.rules.errors import IllegalAction
+from companion.rules.events import CaravelPlaced, GameCreated, PirateShipSet
+from companion.rules.maps import Board, Site
+from companion.rules.river import (
+    RiverEvent,
+    RiverState,
+    check_event_line,
+    empty_rivers,
+    holders,
+    pirate_ships,
+    pirate_ships_in_box,
+    pirates_arrive,
+    setup_pirates,
+    stays_in_rivers,
+)
+from companion.rules.state import GameState, acting, expect
+from companion.rules.turns import Phase
+
+
+def setup(
+    event: GameCreated, board: Board, catalog: Catalog
+) -> tuple[RiverState | None, BoardState]:
+    """River World's set-up: the event line, the ships on pirate symbols, the first event."""
+    regions = BoardState.setup(board)
+    if not event.river_events:
+        if board.is_river_world:
+            raise IllegalAction(
+                f"the {event.board} board is a River World board: the game needs its line of "
+                "Event markers"
+            )
+        return None, regions
+    river = RiverState(check_event_line(event.river_events, event.turns, catalog))
+    regions = setup_pirates(board, regions, pirate_ships_in_box(catalog))
+    return river, _reveal(river, 1, board, regions, catalog)
+
+
+def _reveal(
+    river: RiverState, turn: int, board: Board, regions: BoardState, catalog: Catalog
+) -> BoardState:
+    """The board once the event of `turn` is turned face up (Pirates: ships sail in)."""
+    if river.event(turn) is RiverEvent.PIRATES:
+        return pirates_arrive(board, regions, pirate_ships_in_box(catalog))
+    return regions
+
+
+def event_now(state: GameState) -> RiverEvent | None:
+    return None if state.river is None else state.river.event(state.track.turn)
+
+
+def is_frozen(state: GameState, region: int) -> bool:
+    """Harsh Winter: a river must keep its token this turn."""
+    return event_now(state) is RiverEvent.HARSH_WINTER and state.map.region(region).is_river
+
+
+def with_river(state: GameState, who: Attacker) -> Attacker:
+    """The River World facts an attacker's conquest reads: the event, the Caravel."""
+    if state.river is None:
+        return who
+    return replace(who, river_event=state.river.event(state.track.turn).value,
+                   caravel=state.river.caravel)
+
+
+def leave_rivers(state: GameState, seat: int) -> GameState:
+    """Rivers are emptied when `seat` redeploys, unless frozen or held by a sea race."""
+    if state.river is None or event_now(state) is RiverEvent.HARSH_WINTER:
+        return state
+    player = state.players[seat]
+    races = [(d.race, d.power) for d in player.declined]
+    if player.active is not None:
+        races.append((player.active.race, player.active.power))
+    staying = {race for race, power in races if stays_in_rivers(race, power)}
+    return replace(state, regions=empty_rivers(state.map, state.regions, seat, staying))
+
+
+def turn_passed(before: GameState, after: GameState) -> GameState:
+    """After a turn ends: the Caravel leaves; a new game turn reveals its event."""
+    river = after.river
+    if river is None:
+        return after
+    river = replace(river, caravel=None)
+    regions = after.regions
+    if not after.is_over and after.track.turn != before.track.turn:
+        regions = _reveal(river, after.track.turn, after.map, regions, after.catalog)
+    return replace(after, river=river, regions=regions)
+
+
+def place_caravel(state: GameState, event: CaravelPlaced) -> GameState:
+    player = acting(state, event.seat)
+    river = state.river
+    if river is None:
+        raise IllegalAction("the Caravel is part of River World, which this game does not play")
+    expect(state, event.seat, Phase.CONQUER, "place the Caravel")
+    board = state.map
+    region = board.region(event.region)
+    if event.seat not in holders(board, state.regions, Site.SHIPYARD):
+        raise IllegalAction(f"only the player holding the Shipyard places the Caravel, "
+                            f"and {player.name} does not")
+    if river.caravel is not None:
+        raise IllegalAction(f"the Caravel is already placed this turn (river {river.caravel})")
+    if not region.is_river:
+        raise IllegalAction(f"the Caravel goes on a river; region {region.id} is a "
+                            f"{region.terrain.value}")
+    return replace(state, river=replace(river, caravel=region.id))
+
+
+def set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
+    if state.river is None:
+        raise IllegalAction("pirate ships are part of River World, which this game does not play")
+    if not isinstance(event.present, bool):
+        raise IllegalAction(f"present must be true or false, not {event.present!r}")
+    region = state.map.region(event.region)
+    here = state.regions[event.region]
+    if not region.is_river:
+        raise IllegalAction(f"pirate ships sail on rivers; region {region.id} is a "
+                            f"{region.terrain.value}")
+    if here.markers.pirate_ship == event.present:
+        has = "already has a" if event.present else "has no"
+        raise IllegalAction(f"river {region.id} {has} pirate ship")
+    if event.present:
+        if here.non_empty:
+            raise IllegalAction(f"river {region.id} is not empty; a pirate ship sails into an "
+                                "empty river")
+        supply = pirate_ships_in_box(state.catalog)
+        if len(pirate_ships(state.regions)) >= supply:
+            raise IllegalAction(f"all {supply} pirate ships are on the board")
+    markers = replace(here.markers, pirate_ship=event.present)
+    return replace(state, regions=state.regions.with_region(
+        event.region, replace(here, markers=markers)))
+
+
+# Which active power or race places each marker, and how many the box holds.

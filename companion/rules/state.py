@@ -1,0 +1,98 @@
+"""`GameState`: everything the rules know about one game at one moment, and the small
+checks every rule module shares (who is acting, which phase the turn is at).
+
+A state is immutable; a change is a new state made by `companion.rules.game.apply`, which
+hands the expansions' events to their own modules (`river_game`, `markers`). Those modules
+read and replace a state only through this module, so none of them imports `game`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from companion.rules.board import BoardState, RegionState
+from companion.rules.catalog import Catalog
+from companion.rules.errors import IllegalAction
+from companion.rules.maps import Board, load_board, parse_board_text
+from companion.rules.market import Market
+from companion.rules.players import Player
+from companion.rules.river import RiverState
+from companion.rules.turns import Phase, ThisTurn, TurnTrack
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything the rules know about one game at one moment."""
+
+    board: str
+    expansions: tuple[str, ...]
+    dealing: str
+    players: tuple[Player, ...]
+    market: Market
+    track: TurnTrack
+    coins_issued: int
+    regions: BoardState
+    last_roll: int | None = None
+    river: RiverState | None = None  # River World: the event line and the Caravel
+    board_doc: str | None = field(default=None, repr=False)  # a group's own board
+    catalog: Catalog = field(compare=False, repr=False, kw_only=True)
+
+    @property
+    def current(self) -> Player:
+        return self.players[self.track.seat]
+
+    @property
+    def is_over(self) -> bool:
+        return self.track.is_over
+
+    @property
+    def map(self) -> Board:
+        """The board: the packaged one, or the document saved with the game (cached)."""
+        if self.board_doc is not None:
+            return parse_board_text(self.board_doc, source=saved_board_source(self.board))
+        return load_board(self.board)
+
+    def player(self, seat: int) -> Player:
+        if not 0 <= seat < len(self.players):
+            raise IllegalAction(f"there is no seat {seat}; seats are 0 to {len(self.players) - 1}")
+        return self.players[seat]
+
+
+def saved_board_source(name: str) -> str:
+    """How an error names a board document saved with a game."""
+    return f"board {name!r} saved with the game"
+
+
+def region_state(state: GameState, region: int) -> RegionState:
+    """The region's state; an unknown region is refused naming the board's regions."""
+    state.map.region(region)
+    return state.regions[region]
+
+
+def acting(state: GameState, seat: int) -> Player:
+    """The player in `seat`, refused unless it is their turn."""
+    player = state.player(seat)
+    if seat != state.track.seat:
+        raise IllegalAction(f"it is {state.current.name}'s turn, not {player.name}'s")
+    return player
+
+
+def expect(state: GameState, seat: int, phase: Phase, what: str) -> None:
+    """Refuse unless it is `seat`'s turn and the turn is at `phase`."""
+    player = acting(state, seat)
+    if state.track.phase is not phase:
+        raise IllegalAction(
+            f"{player.name} cannot {what} now; the turn is at: {state.track.phase.value}"
+        )
+
+
+def to_phase(state: GameState, phase: Phase, *, scored: bool = False) -> GameState:
+    this_turn: ThisTurn = state.track.this_turn
+    if scored:
+        this_turn = replace(this_turn, scored=True)
+    return replace(state, track=replace(state.track, phase=phase, this_turn=this_turn))
+
+
+def with_player(players: tuple[Player, ...], player: Player) -> tuple[Player, ...]:
+    """The players with `player` put back in their seat."""
+    return tuple(player if p.seat == player.seat else p for p in players)
