@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from factories import play_turn, session
 
 from companion.rules.reminders import reminders
+from companion.session import Session
 
 
 def test_skeletons_take_one_token_per_two_non_empty_conquests_at_redeployment() -> None:
@@ -53,3 +55,65 @@ def test_a_declined_races_power_reminds_of_nothing() -> None:
     s.decline()
     s.score()
     assert not any("Heroes" in r or "Troll" in r for r in reminders(s.state))
+
+
+def _at_redeployment(race: str, power: str, expansion: str) -> Session:
+    s = session(players=2, races=(race,), powers=(power,), expansions=("base", expansion))
+    s.pick(0)
+    s.finish_conquests()
+    return s
+
+
+def test_fireball_gains_one_fireball_per_magic_source_held_at_redeployment() -> None:
+    s = session(players=2, races=("Orcs",), powers=("Fireball",),
+                expansions=("base", "royal-bonus"))
+    s.pick(0)
+    for magic_source in (2, 11):  # Magic Sources on the 2-player board
+        s.set_region(magic_source, 0, "Orcs")
+    s.set_region(3, 0, "Orcs")  # no Magic Source there
+    s.finish_conquests()
+    assert "Fireball: take 2 Fireballs (1 per Magic Source held)." in reminders(s.state)
+
+
+def test_fireball_without_a_magic_source_gains_nothing() -> None:
+    s = _at_redeployment("Orcs", "Fireball", "royal-bonus")
+    assert "Fireball: no Magic Source held, so no new Fireball this turn." in reminders(s.state)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_igors_turn_a_batch_as_large_as_the_table_into_one_igor(players: int) -> None:
+    s = session(players=players, races=("Igors",), powers=("Hill",),
+                expansions=("base", "royal-bonus"))
+    s.pick(0)
+    assert any(f"Igors: every {players} tokens lost" in r for r in reminders(s.state))
+
+
+@pytest.mark.parametrize(("race", "power", "expansion", "words"), [
+    ("Barbarians", "Hill", "be-not-afraid", "Barbarians: no redeployment"),
+    ("Pixies", "Hill", "be-not-afraid", "keep 1 Pixie per region"),
+    ("Fauns", "Hill", "royal-bonus", "1 new token per active enemy region"),
+    ("Leprechauns", "Hill", "be-not-afraid", "Pot of Gold in each of your regions"),
+])
+def test_races_the_table_redeploys_by_hand_are_reminded_at_redeployment(
+    race: str, power: str, expansion: str, words: str
+) -> None:
+    s = _at_redeployment(race, power, expansion)
+    assert any(words in r for r in reminders(s.state))
+
+
+@pytest.mark.parametrize(("race", "power", "expansion", "words"), [
+    ("Kobolds", "Hill", "cursed", "at least 2 Kobolds"),
+    ("Gypsies", "Hill", "grand-dames", "cannot be taken back this turn"),
+    ("Orcs", "Hordes of", "cursed", "2 Hordes tokens"),
+    ("Orcs", "Marauding", "cursed", "conquer again"),
+    ("Orcs", "Catapult", "be-not-afraid", "1 region beyond a neighbour"),
+    ("Orcs", "Behemoth", "royal-bonus", "1 token per Swamp you hold"),
+])
+def test_conquest_rules_the_table_plays_by_hand_are_reminded_while_conquering(
+    race: str, power: str, expansion: str, words: str
+) -> None:
+    s = session(players=2, races=(race,), powers=(power,), expansions=("base", expansion))
+    s.pick(0)
+    assert any(words in r for r in reminders(s.state))
+    s.finish_conquests()
+    assert not any(words in r for r in reminders(s.state))

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.rules.game import GameState
+from companion.rules.maps import Feature
 from companion.rules.players import Player
+from companion.rules.state import GameState
 from companion.rules.turns import Phase
 
 Reminder = Callable[[GameState, Player], str | None]
@@ -39,6 +40,22 @@ def _wealthy(state: GameState, player: Player) -> str | None:
     return None
 
 
+def _igors(state: GameState, player: Player) -> str | None:
+    batch = len(state.players)
+    return (f"Igors: every {batch} tokens lost in conquests (yours too) that you collected "
+            "become 1 new Igor now.")
+
+
+def _fireball(state: GameState, player: Player) -> str | None:
+    assert player.active is not None
+    held = state.regions.held_by(player.seat, player.active.race, in_decline=False)
+    sources = sum(1 for i in held if Feature.MAGIC in state.map.region(i).features)
+    if not sources:
+        return "Fireball: no Magic Source held, so no new Fireball this turn."
+    return (f"Fireball: take {sources} Fireball{'s' if sources > 1 else ''} "
+            "(1 per Magic Source held).")
+
+
 _BY_PHASE: dict[Phase, dict[str, Reminder]] = {
     Phase.CONQUER: {
         "Amazons": _amazons,
@@ -51,12 +68,33 @@ _BY_PHASE: dict[Phase, dict[str, Reminder]] = {
                                   "token for one of yours.",
         "Trolls": lambda s, p: "Trolls: a Troll's Lair in every region they take.",
         "Commando": lambda s, p: "Commando: every conquest costs 1 token less.",
+        "Kobolds": lambda s, p: "Kobolds: at least 2 Kobolds in every region, to attack or "
+                                "to hold.",
+        "Gypsies": lambda s, p: "Gypsies: a region you abandon gets a coin and cannot be "
+                                "taken back this turn.",
+        "Igors": _igors,
+        "Hordes of": lambda s, p: "Hordes of: the 2 Hordes tokens fight and hold like your "
+                                  "race's.",
+        "Marauding": lambda s, p: "Marauding: before any final roll, gather your troops (1 "
+                                  "stays per region) and conquer again.",
+        "Catapult": lambda s, p: "Catapult: once this turn, attack 1 region beyond a "
+                                 "neighbour for 1 token less; its region is immune.",
+        "Behemoth": lambda s, p: "Behemoth: each stack fights as 1 token per Swamp you hold "
+                                 "and needs a token beside it.",
     },
     Phase.REDEPLOY: {
         "Amazons": _amazons,
         "Skeletons": _skeletons,
         "Bivouacking": lambda s, p: "Bivouacking: set out the 5 Encampments.",
         "Fortified": lambda s, p: "Fortified: you may place 1 Fortress (6 at most on the map).",
+        "Barbarians": lambda s, p: "Barbarians: no redeployment; your tokens stay where they "
+                                   "fought.",
+        "Pixies": lambda s, p: "Pixies: after redeploying keep 1 Pixie per region; the rest "
+                               "wait off the board.",
+        "Fauns": lambda s, p: "Fauns: 1 new token per active enemy region taken this turn; "
+                              "each victim gains 1 per region lost.",
+        "Leprechauns": lambda s, p: "Leprechauns: put a Pot of Gold in each of your regions.",
+        "Fireball": _fireball,
     },
     Phase.SCORE: {
         "Wealthy": _wealthy,
