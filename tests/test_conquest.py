@@ -379,3 +379,29 @@ def test_bad_final_conquest_numbers_are_refused() -> None:
         final_conquest(1, 0, DIE)
     with pytest.raises(IllegalAction):
         final_conquest(1, 2, ())
+
+
+def berserk(roll: int | None) -> Attacker:
+    return Attacker(ME, "Ratmen", "Berserk", frozenset(), berserk_roll=roll)
+
+
+@pytest.mark.parametrize(("roll", "expected"), [(0, 5), (1, 4), (2, 3), (3, 2)])
+def test_berserk_takes_the_face_rolled_before_the_conquest_off_its_cost(
+    roll: int, expected: int
+) -> None:
+    assert cost(FOREST, berserk(roll), state=enemy(3)) == expected
+
+
+def test_berserk_never_pays_less_than_one_token() -> None:
+    assert cost(FOREST, berserk(3)) == 1
+
+
+def test_berserk_before_the_roll_pays_full_price_and_is_told_to_roll() -> None:
+    result = conquest_cost(BOARD, FOREST, {}, berserk(None))
+    assert result.total == 2
+    assert any("Berserk: roll the die first" in note for note in result.notes)
+
+
+def test_only_a_berserk_race_takes_a_roll_off_its_cost() -> None:
+    with pytest.raises(IllegalAction, match="only a Berserk race"):
+        conquest_cost(BOARD, FOREST, {}, Attacker(ME, "Ratmen", "Heroic", berserk_roll=2))

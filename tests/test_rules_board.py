@@ -15,6 +15,7 @@ from factories import play_turn, session
 from companion.rules.board import Occupant
 from companion.rules.catalog import load_catalog
 from companion.rules.errors import IllegalAction, UnknownName
+from companion.rules.game import attacker
 from companion.rules.income import income
 from companion.rules.turns import Phase
 from companion.session import Session
@@ -363,3 +364,12 @@ def test_only_declined_ghouls_conquer_while_in_decline() -> None:
     play_turn(s)
     with pytest.raises(IllegalAction, match="no Ghouls in decline"):
         s.conquer(7, declined_ghouls=True)
+
+
+def test_a_berserk_roll_counts_for_one_conquest_only() -> None:
+    s = session(players=2, races=("Ratmen",), powers=("Berserk",))
+    s.pick(0)
+    face = s.roll_die()
+    assert attacker(s.state).berserk_roll == face
+    s.conquer(4)
+    assert attacker(s.state).berserk_roll is None

@@ -215,3 +215,20 @@ def test_the_home_screen_forgets_the_last_game_when_none_is_on_the_table() -> No
     assert home.game_text.startswith("On the table: Ann, Bob")
     home.update(None)  # the app switched to a session with no game
     assert home.game_text == "No game on the table."
+
+
+def test_a_berserk_roll_is_told_as_tokens_off_the_next_conquest() -> None:
+    from companion.ui.presenters.die import DiePresenter
+
+    s = session(2, races=("Ratmen",), powers=("Berserk",))
+    die = presenter(DiePresenter, s)
+    s.pick(0)
+    die.roll()
+    die.land()
+    face = s.state.last_roll
+    off = "nothing" if face == 0 else f"{face} token"
+    assert f"Berserk: {off}" in die.result_text
+    s.conquer(4)
+    die.roll()
+    die.land()
+    assert "Berserk" in die.result_text  # a new roll for the next conquest

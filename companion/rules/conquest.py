@@ -70,6 +70,7 @@ MAX_DIE_SHORTFALL = 3
 """The die may be tried for a region at most this many tokens short."""
 
 _COMMANDO = "commando"
+_BERSERK = "berserk"
 _MOUNTED = "mounted"
 _UNDERWORLD = "underworld"
 _FLYING = "flying"
@@ -121,6 +122,9 @@ class Attacker:
     River World, both None outside it: `river_event` the event in force this turn (Storm
     and Harsh Winter change what a river costs); `caravel` the river region where this
     player's Caravel stands this turn (an entry point for them).
+
+    `berserk_roll`: the die face a Berserk race rolled for this conquest (None: not yet
+    rolled); it comes off the cost.
     """
 
     seat: int
@@ -135,6 +139,7 @@ class Attacker:
     mercenary_coins: int = 0
     river_event: str | None = None
     caravel: int | None = None
+    berserk_roll: int | None = None
 
     def _is(self, race: str) -> bool:
         return self.race.casefold() == race
@@ -378,6 +383,12 @@ def check_attacker(attacker: Attacker) -> None:
             raise IllegalAction(f"{name}: at most {most} on one conquest, got {value}")
         if value and not attacker._has(power):
             raise IllegalAction(f"{name}: only a {shown} race uses them, not {_combo(attacker)}")
+    roll = attacker.berserk_roll
+    if roll is not None and (isinstance(roll, bool) or not isinstance(roll, int) or roll < 0):
+        raise IllegalAction(f"berserk_roll must be a die face (0 or more), got {roll!r}")
+    if roll is not None and not attacker._has(_BERSERK):
+        raise IllegalAction(f"berserk_roll: only a Berserk race rolls first, not "
+                            f"{_combo(attacker)}")
     if attacker.river_event is not None:
         try:
             event_named(attacker.river_event)
@@ -439,6 +450,8 @@ def _modifiers(board: Board, region: Region, attacker: Attacker) -> list[CostLin
             lines.append(CostLine(f"Giants next to their mountain (region {mountains[0]})", -1))
     if attacker._has(_UNDERWORLD) and Feature.CAVERN in region.features:
         lines.append(CostLine("Underworld on a cavern", -1))
+    if attacker._has(_BERSERK) and attacker.berserk_roll:
+        lines.append(CostLine(f"Berserk rolled {attacker.berserk_roll}", -attacker.berserk_roll))
     return lines
 
 
@@ -560,6 +573,8 @@ def conquest_cost(
         if attacker.mercenary_coins:
             saved = max(0, MERCENARY_DISCOUNT * attacker.mercenary_coins - (least - raw))
             notes.append(f"Mercenary: the coin saves only {saved} token(s) here")
+    if attacker._has(_BERSERK) and attacker.berserk_roll is None:
+        notes.insert(0, "Berserk: roll the die first; its face comes off this cost")
     if attacker._has(_DRAGON_MASTER):
         notes.insert(0, "Dragon Master: once per turn, 1 token and the Dragon take it instead")
     return ConquestCost(region_id, tuple(lines), tuple(notes))

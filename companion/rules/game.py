@@ -69,6 +69,7 @@ from companion.rules.turns import Phase, TurnTrack
 
 __all__ = ["GameState", "apply", "attacker", "follow_ups", "refusal", "start"]
 
+BERSERK = "Berserk"  # the die is rolled before each conquest and used up by it
 CORRUPT = "Corrupt"
 MERCENARY = "Mercenary"
 RANSACKING = "Ransacking"
@@ -332,9 +333,10 @@ def attacker(state: GameState) -> Attacker:
     if player.active is None:
         raise IllegalAction(f"{player.name} has no active race; pick a combo first")
     held = state.regions.held_by(player.seat, player.active.race, in_decline=False)
+    berserk_roll = state.last_roll if player.active.power == BERSERK else None
     return river_game.with_river(state, Attacker(
         player.seat, player.active.race, player.active.power, frozenset(held),
-        turn=state.track.turn))
+        turn=state.track.turn, berserk_roll=berserk_roll))
 
 
 def _conquer(state: GameState, event: RegionConquered) -> GameState:
@@ -379,8 +381,9 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
             this_turn, conquered=(*this_turn.conquered, (event.region, defended)),
             attacked_active_race=this_turn.attacked_active_race or attacked)
     track = replace(state.track, this_turn=this_turn)
+    last_roll = None if who.power == BERSERK else state.last_roll  # Berserk: used up
     return replace(state, regions=regions, players=players, market=market, track=track,
-                   coins_issued=coins_issued)
+                   coins_issued=coins_issued, last_roll=last_roll)
 
 
 def _ghouls(state: GameState, seat: int) -> Attacker:

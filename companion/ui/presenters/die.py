@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
-from companion.rules.game import GameState
+from companion.rules.game import BERSERK, GameState
 from companion.rules.turns import Phase
 from companion.session import FinalAttempt
 from companion.ui.describe import tokens
@@ -117,6 +117,12 @@ class DiePresenter(Presenter):
         else:
             self.succeeded = False
             self.result_text = f"Rolled {FACE_WORDS.get(int(self.face), str(int(self.face)))}."
+            state = self.state
+            if state is not None and state.last_roll is not None and not state.is_over:
+                active = state.current.active
+                if active is not None and active.power == BERSERK:
+                    off = tokens(state.last_roll) if state.last_roll else "nothing"
+                    self.result_text += f" Berserk: {off} off the cost of the next conquest."
 
     def back(self) -> None:
         self.mode = "plain"
