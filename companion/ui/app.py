@@ -1,6 +1,7 @@
 """`TableApp`: the Kivy app of the table companion. Small on purpose.
 
-It loads the kv files, makes one presenter and one screen per screen name, keeps the
+It loads the kv files, makes one presenter and one screen per screen name (a screen is
+built when first shown, and the others one per frame once start-up is over), keeps the
 ScreenManager on the navigator's `current`, shows the presenters' notices as dialogs (and
 the letters pad and the PIN pad they ask for), and hands every state the session publishes
 to every presenter. All game decisions are the session's and the rules'; all words are the
@@ -19,12 +20,13 @@ Hooks for the rest of the program:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
@@ -48,6 +50,7 @@ from companion.ui.presenters.keypads import (
 )
 from companion.ui.presenters.map import MapPresenter
 from companion.ui.presenters.market import MarketPresenter
+from companion.ui.presenters.necromancer import NecromancerPresenter
 from companion.ui.presenters.new_game import NewGamePresenter
 from companion.ui.presenters.profiles import ProfilesPresenter
 from companion.ui.presenters.scoring import ScoringPresenter
@@ -62,6 +65,7 @@ from companion.ui.screens.history_game import GameHistoryScreen
 from companion.ui.screens.home import HomeScreen
 from companion.ui.screens.map import MapScreen
 from companion.ui.screens.market import MarketScreen
+from companion.ui.screens.necromancer import NecromancerScreen
 from companion.ui.screens.new_game import NewGameScreen
 from companion.ui.screens.profiles import ProfilesScreen
 from companion.ui.screens.scoring import ScoringScreen
@@ -74,7 +78,7 @@ TITLE = "Table Companion for Small World"
 
 KV_FILES = ("widgets.kv", "home.kv", "new_game.kv", "table.kv", "market.kv", "map.kv",
             "scoring.kv", "die.kv", "game_end.kv", "settings.kv", "profiles.kv", "history.kv",
-            "history_game.kv", "stats.kv", "calibration.kv")
+            "history_game.kv", "stats.kv", "calibration.kv", "necromancer.kv")
 """The app's layouts, shared widgets first."""
 
 SCREENS: dict[str, tuple[type, type]] = {
@@ -92,7 +96,46 @@ SCREENS: dict[str, tuple[type, type]] = {
     "history_game": (GameHistoryPresenter, GameHistoryScreen),
     "calibration": (CalibrationPresenter, CalibrationScreen),
     "stats": (StatsPresenter, StatsScreen),
+    "necromancer": (NecromancerPresenter, NecromancerScreen),
 }
+
+BACKGROUND_BUILD_DELAY = 0.5
+"""Seconds after start-up before the screens not yet shown are built, one per frame."""
+
+
+class LazyScreens(Mapping[str, Any]):
+    """The app's screens by name, each built (and added to the manager) when first asked
+    for: start-up builds only the screen it shows."""
+
+    def __init__(self, presenters: Mapping[str, Any], manager: ScreenManager | None) -> None:
+        self._presenters = presenters
+        self._manager = manager
+        self._built: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        screen = self._built.get(name)
+        if screen is None:
+            if name not in SCREENS or self._manager is None:
+                raise KeyError(name)
+            screen = SCREENS[name][1](self._presenters[name], name=name)
+            self._built[name] = screen
+            self._manager.add_widget(screen)
+        return screen
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SCREENS)
+
+    def __len__(self) -> int:
+        return len(SCREENS)
+
+    def build_next(self) -> bool:
+        """Build one screen not built yet; False when every screen is built."""
+        for name in SCREENS:
+            if name not in self._built:
+                self[name]
+                return True
+        return False
+
 
 PLAYING = ("table", "market", "map", "scoring", "die")
 """Screens that give way to the game end when the last turn ends."""
@@ -116,7 +159,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         self.ctx = Context(session=session or Session(), on_resume=on_resume,
                            notices=KeypadNotices())
         self.presenters: dict[str, Any] = {}
-        self.screens: dict[str, Any] = {}
+        self.screens = LazyScreens(self.presenters, None)
         self.manager: ScreenManager | None = None
         self._stale: set[str] = set()
         """Presenters not yet told of the latest state (refreshed when their screen shows)."""
@@ -131,21 +174,25 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
             self.presenters[name] = presenter_cls(ctx)
         ctx.presenters.update(self.presenters)
         manager = ScreenManager(transition=NoTransition())
-        for name, (_, screen_cls) in SCREENS.items():
-            screen = screen_cls(self.presenters[name], name=name)
-            self.screens[name] = screen
-            manager.add_widget(screen)
-        manager.current = ctx.nav.current
+        self.manager = manager
+        self.screens = LazyScreens(self.presenters, manager)
+        manager.current = self.screens[ctx.nav.current].name
         ctx.nav.fbind("current", self._navigate)
         ctx.notices.fbind("on_message", self._message)
         ctx.notices.fbind("on_question", self._question)
         ctx.notices.fbind("on_choice", self._choice)
         ctx.notices.fbind("on_name", self._name)
         ctx.notices.fbind("on_pin", self._pin)
-        self.manager = manager
         ctx.session.subscribe(self._published)
         self._published(None)
+        Clock.schedule_once(self._build_one_more, BACKGROUND_BUILD_DELAY)
         return manager
+
+    def _build_one_more(self, _dt: float) -> None:
+        """After start-up, the screens not shown yet are built one per frame, so the first
+        frame comes sooner and no later tap waits for a screen to be built."""
+        if self.screens.build_next():
+            Clock.schedule_once(self._build_one_more, 0)
 
     # -- the rest of the program's hooks -----------------------------------------------------
     @property
@@ -194,7 +241,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
     def _navigate(self, _nav: Any, name: str) -> None:
         self._refresh(name)
         if self.manager is not None and self.manager.current != name:
-            self.manager.current = name
+            self.manager.current = self.screens[name].name
 
     def _track(self, dialog: Any) -> Any:
         self.dialogs.append(dialog)

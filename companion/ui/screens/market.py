@@ -38,13 +38,21 @@ class MarketList(BoxLayout):  # type: ignore[misc]
         self.fbind("rows", self._rebuild)
 
     def _rebuild(self, *_args: Any) -> None:
-        self.clear_widgets()
-        for row in self.rows:
-            self.add_widget(MarketRow(
-                presenter=self.presenter, key=row["key"], number=f"Row {row['row'] + 1}",
-                combo=row["combo"], tokens=row["tokens"], cost=row["cost"],
-                lying=row["lying"], refusal=row["refusal"], kind=row["kind"],
-            ))
+        """Show `rows`: the row widgets already there are updated in place (building
+        widgets is what made a tap slow), new ones added, extra ones removed."""
+        shown = [c for c in reversed(self.children) if isinstance(c, MarketRow)]
+        for index, row in enumerate(self.rows):
+            values = {"presenter": self.presenter, "key": row["key"],
+                      "number": f"Row {row['row'] + 1}", "combo": row["combo"],
+                      "tokens": row["tokens"], "cost": row["cost"], "lying": row["lying"],
+                      "refusal": row["refusal"], "kind": row["kind"]}
+            if index < len(shown):
+                for name, value in values.items():
+                    setattr(shown[index], name, value)
+            else:
+                self.add_widget(MarketRow(**values))
+        for extra in shown[len(self.rows):]:
+            self.remove_widget(extra)
 
     def row(self, key: str) -> MarketRow | None:
         for child in self.children:
