@@ -2,10 +2,11 @@
 the screens are put together.
 
 `run_app` opens the saved-games file (recovering a damaged one and saying so), makes the
-session on it, offers the unfinished game for resuming, connects the die button and the
-sensor grid when there are any (and says on the home screen when there are not), and runs
-`TableApp`. Device callbacks reach the app through Kivy's clock, on the main thread.
-Importing this module imports Kivy; the command line imports it only when the app starts.
+session on it with the catalog as the group corrected it in the settings, offers the
+unfinished game for resuming, connects the die button and the sensor grid when there are
+any (and says on the home screen when there are not), and runs `TableApp`. Device
+callbacks reach the app through Kivy's clock, on the main thread. Importing this module
+imports Kivy; the command line imports it only when the app starts.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 from kivy.clock import Clock
 from kivy.config import Config as KivyConfig
 
+from companion.rules.catalog import load_catalog
 from companion.session import Session
 from companion.store import Store
+from companion.store.corrections import catalog_for
 from companion.store.errors import StoreError
 from companion.ui.app import TableApp
 from companion.ui.describe import resume_text
@@ -93,7 +96,8 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
         store, recovered = open_store(db_path)
     except StoreError as refused:
         store, recovered = None, str(refused)
-    session = Session(store=store)
+    catalog, not_corrected = catalog_for(store, load_catalog())  # the group's own numbers
+    session = Session(catalog, store=store)
     app = TableApp(session)
     devices = Devices()
 
@@ -118,6 +122,8 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
             devices.opened.append(grid)
         if recovered:
             app.ctx.notices.tell(recovered, "Saved games")
+        if not_corrected:
+            app.ctx.notices.tell(not_corrected, "Corrected numbers")
         # Everything built so far lives as long as the app: keep it out of the garbage
         # collector's full passes, which otherwise pause taps by a tenth of a second or more.
         gc.freeze()

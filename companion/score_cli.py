@@ -37,6 +37,10 @@ may give "harbors" and "next_to_pirates". Harbors of all the player's races scor
 1 + 2 + 3 ...; a region next to a pirate ship scores one less; a river held (Harsh Winter,
 Seafaring) is a region of terrain "river".
 
+Were- needs no field: night turns (even-numbered) only change conquest costs. Team play:
+"relics" on "player" lists the Righteous Relics and Popular Places the active race holds
+at the end of the turn ("Golden Soapbar" +1, "Glandulf's Tavern" +2, the others nothing).
+
 Exit status 0 with the result on stdout; 2 with exactly one line on stderr naming the field
 and the value at fault (and nothing on stdout) for any bad input: malformed JSON, a wrong
 type, an unknown race, power, board or region, a region listed twice, a negative count, or a
@@ -56,6 +60,8 @@ from companion.commands.score import configure
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.errors import UnknownName
 from companion.rules.maps import Board, Feature, Site, Terrain, load_board
+from companion.rules.relics import MARKERS as RELICS_AND_PLACES
+from companion.rules.relics import SOAPBAR, SOAPBAR_COINS, TAVERN, TAVERN_COINS
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
@@ -72,7 +78,7 @@ EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 
 _TOP = frozenset({"map", "turn", "player"})
-_PLAYER = frozenset({"active", "declined"})
+_PLAYER = frozenset({"active", "declined", "relics"})
 _ACTIVE = frozenset(
     {
         "race",
@@ -349,16 +355,47 @@ def _json_field(error: ScoringInputError) -> str:
     return f"player.{field}"
 
 
+_RELIC_COINS = {SOAPBAR: SOAPBAR_COINS, TAVERN: TAVERN_COINS}
+
+
+def relic_lines(doc: Mapping[str, Any], inp: ScoringInput) -> list[tuple[str, int]]:
+    """Team play: the coins of the Relics and Places the player's active race holds at the
+    end of the turn (`player.relics`, names); only the Soapbar and the Tavern pay."""
+    player = doc["player"]
+    names = _list("player.relics", player.get("relics", []))
+    known = {name.casefold(): name for name in RELICS_AND_PLACES}
+    seen: set[str] = set()
+    lines: list[tuple[str, int]] = []
+    for index, value in enumerate(names):
+        field = f"player.relics[{index}]"
+        name = known.get(_text(field, value).strip().casefold())
+        if name is None:
+            _fail(field, f"unknown Relic or Place {_show(value)}; allowed: "
+                         + ", ".join(RELICS_AND_PLACES))
+        if name in seen:
+            _fail(field, f"{name} is listed twice; there is one of each")
+        if inp.active is None:
+            _fail(field, f"{name} works only for an active race, and player.active is missing")
+        seen.add(name)
+        coins = _RELIC_COINS.get(name, 0)
+        if coins:
+            lines.append((f"{name}: held by the active race at the end of the turn", coins))
+    return lines
+
+
 def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
     """The JSON result for a scenario's text; `BadInput` when anything is wrong with it."""
-    inp = parse_scenario(decode(text))
+    doc = decode(text)
+    inp = parse_scenario(doc)
+    extra = relic_lines(doc, inp)
     try:
         result = score_turn(inp, catalog)
     except ScoringInputError as error:
         _fail(_json_field(error), error.problem)
+    lines = [(line.label, line.coins) for line in result.lines] + extra
     return {
-        "total": result.total,
-        "lines": [{"label": line.label, "coins": line.coins} for line in result.lines],
+        "total": sum(coins for _, coins in lines),
+        "lines": [{"label": label, "coins": coins} for label, coins in lines],
     }
 
 

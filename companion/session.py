@@ -19,11 +19,14 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from companion.rules import corrections, mini_game, necromancer_game, team_game
+from companion.rules import necromancer as necromancer_model
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.conquest import conquest_cost, final_conquest
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     BadgesReshuffled,
+    BonyPlaced,
     CaravelPlaced,
     CoinsAdjusted,
     ComboPicked,
@@ -32,23 +35,36 @@ from companion.rules.events import (
     DieRolled,
     Event,
     GameCreated,
+    GhostBought,
+    GhostsRedeployed,
+    GhostsReturned,
     MarkerPlaced,
     MarkerRemoved,
+    MonsterPassed,
+    MonsterPlaced,
+    NecromancerPowerBought,
     PirateShipSet,
+    PowersSwapped,
+    PygmiesRecovered,
     RaceDeclined,
     RedeploymentFinished,
     RegionAbandoned,
     RegionConquered,
     RegionSet,
     Seat,
+    SigilPactMade,
+    SoapbarMoved,
     StepUndone,
+    TavernShared,
     TurnEnded,
     TurnScored,
+    WellPowerChosen,
 )
 from companion.rules.game import GameState, apply, attacker, follow_ups, start
 from companion.rules.history import History, Step
 from companion.rules.income import income
 from companion.rules.maps import board_for_players, parse_board_text
+from companion.rules.relics import MARKERS as RELICS_AND_PLACES
 from companion.rules.river import markers_in_box
 from companion.rules.standings import Standings, final_standings, needs_token_count
 from companion.rules.views import final_totals
@@ -113,6 +129,9 @@ class Session:
         dealing: str = "app",
         board_doc: str | None = None,
         river_world: bool | None = None,
+        necromancer: bool = False,
+        ghosts_removed: int = 0,
+        teams: bool = False,
     ) -> GameState:
         """Start a game; the decks are shuffled (app dealing) and the first player drawn
         at random unless given.
@@ -121,9 +140,19 @@ class Session:
         with the game; else the packaged board for the number of players. `river_world`:
         play River World's events (default: when the board is a River World board); its
         line of Event markers is drawn here, one per turn, from the markers in the box.
+        `necromancer`: play Necromancer Island, on the board for one player fewer; the seat
+        to the right of the first player is the Necromancer, and his six powers are drawn
+        here from the shuffled badges (`ghosts_removed`: 0 to 2 Ghosts out of his reserve).
+        `teams`: six players in three teams of two, on the 5-player board (or the group's
+        own); the pile of Relics and Places is shuffled here.
         """
+        playing = len(seats)
+        if teams:
+            playing = team_game.TEAM_BOARD_PLAYERS
+        if necromancer:
+            playing = int(necromancer_model.board_for(len(seats)).removesuffix("p"))
         if board_doc is None:
-            board = board_for_players(len(seats))
+            board = board_for_players(playing)
         else:
             board = parse_board_text(board_doc, source="the chosen board")
         races = [r.name for r in self.catalog.races_in(expansions)]
@@ -133,6 +162,13 @@ class Session:
             self.rng.shuffle(powers)
         if first_seat is None:
             first_seat = self.rng.randrange(len(seats))
+        drawn: tuple[str, ...] = ()
+        if necromancer:
+            stack = list(powers)
+            if dealing != "app":  # the market's stack is dealt by hand; his six are drawn here
+                self.rng.shuffle(stack)
+            drawn, _ = necromancer_model.draw_powers(stack)
+            powers = [p for p in powers if p not in drawn]
         events: list[str] = []
         if board.is_river_world if river_world is None else river_world:
             events = [e.value for e in markers_in_box(self.catalog)]
@@ -147,8 +183,17 @@ class Session:
             expansions=tuple(expansions), dealing=dealing, races=tuple(races),
             powers=tuple(powers), board_doc=board_doc,
             river_events=tuple(events[:board.turns]),
+            necromancer_powers=drawn, ghosts_removed=ghosts_removed,
+            teams=teams, relic_order=self._relic_pile() if teams else (),
+            corrections=corrections.overrides(self.catalog),
         )
         return self.begin(created)
+
+    def _relic_pile(self) -> tuple[str, ...]:
+        """The Righteous Relic and Popular Places, shuffled face down."""
+        pile = list(RELICS_AND_PLACES)
+        self.rng.shuffle(pile)
+        return tuple(pile)
 
     def begin(self, created: GameCreated) -> GameState:
         """Start the game `created` describes (decks already in their dealt order)."""
@@ -171,8 +216,10 @@ class Session:
         power = self.catalog.power(power).name
         return self._act(ComboRevealed(race, power))
 
-    def decline(self) -> GameState:
-        return self._act(RaceDeclined(self.state.track.seat))
+    def decline(self, ivory_tower: int | None = None) -> GameState:
+        """The active race goes into decline; Priestesses holding regions say in which one
+        their Ivory Tower stands (`ivory_tower`)."""
+        return self._act(RaceDeclined(self.state.track.seat, ivory_tower))
 
     def finish_conquests(self) -> GameState:
         return self._act(ConquestsFinished(self.state.track.seat))
@@ -182,8 +229,9 @@ class Session:
 
     def conquer(self, region: int, tokens: int | None = None, *,
                 mercenary_coin: bool = False, declined_ghouls: bool = False) -> GameState:
-        return self._act(RegionConquered(self.state.track.seat, region, tokens, mercenary_coin,
-                                         declined_ghouls))
+        conquest = RegionConquered(self.state.track.seat, region, tokens, mercenary_coin,
+                                   declined_ghouls)
+        return self._act(conquest, *self._pygmy_rolls(conquest))
 
     def abandon(self, region: int) -> GameState:
         return self._act(RegionAbandoned(self.state.track.seat, region))
@@ -208,9 +256,73 @@ class Session:
         """Correct who holds a region (not a conquest)."""
         return self._act(RegionSet(region, seat, race, in_decline, tokens, lost_tribe))
 
+    # -- Necromancer Island ----------------------------------------------------------
+    def choose_well_power(self, power: str) -> GameState:
+        """The Necromancer places `power`, one of his six, with the Well (before his first
+        turn)."""
+        necro = self.state.necromancer
+        seat = necro.seat if necro is not None else self.state.track.seat
+        return self._act(WellPowerChosen(seat, power))
+
+    def buy_ghost(self) -> GameState:
+        """The Necromancer buys a Ghost onto the Island, at the price of the moment."""
+        return self._act(GhostBought(self.state.track.seat))
+
+    def buy_power(self, power: str) -> GameState:
+        """The Necromancer buys one of his powers in reserve."""
+        return self._act(NecromancerPowerBought(self.state.track.seat, power))
+
+    def redeploy_ghosts(self, regions: Mapping[int, int], island: int = 0) -> GameState:
+        """The Necromancer's Ghosts for the end of his turn: per region he holds, and on
+        the Island."""
+        return self._act(GhostsRedeployed(self.state.track.seat,
+                                          tuple(sorted(regions.items())), island))
+
+    def return_ghosts(self, regions: Mapping[int, int]) -> GameState:
+        """The Ghosts in the Necromancer's hand go back onto his regions (Ghosts added)."""
+        return self._act(GhostsReturned(tuple(sorted(regions.items()))))
+
+    # -- team play -------------------------------------------------------------------
+    def place_monster(self, region: int) -> GameState:
+        """Before the first turn: the player whose Monster is next sets it in `region`."""
+        return self._act(MonsterPlaced(self._monster_seat(), region))
+
+    def pass_monster(self) -> GameState:
+        """Before the first turn: no region is left for the next player's Monster."""
+        return self._act(MonsterPassed(self._monster_seat()))
+
+    def _monster_seat(self) -> int:
+        seat = team_game.placing_monster(self.state)
+        if seat is None:
+            raise IllegalAction("no Monster is waiting to be set out")
+        return seat
+
+    def move_soapbar(self, region: int) -> GameState:
+        """The Golden Soapbar's holder moves it after collecting its coin."""
+        return self._act(SoapbarMoved(self.state.track.seat, region))
+
+    def share_tavern(self, to_seat: int, coins: int) -> GameState:
+        """The Tavern's holder gives some of this turn's Tavern coins to another player."""
+        return self._act(TavernShared(self.state.track.seat, to_seat, coins))
+
+    def place_bony(self, guards_seat: int, race: str) -> GameState:
+        """The Boneyard's holder sets Bony on `guards_seat`'s `race` in decline."""
+        return self._act(BonyPlaced(self.state.track.seat, guards_seat, race))
+
+    def swap_powers(self) -> GameState:
+        """Mirror's Vale: its holder swaps special powers with their partner."""
+        return self._act(PowersSwapped(self.state.track.seat))
+
+    def make_sigil_pact(self, mode: str, other_seat: int, race: str) -> GameState:
+        """The Sigil's holder records a pact ("shield" or "stand-in") with another race."""
+        return self._act(SigilPactMade(self.state.track.seat, mode, other_seat, race))
+
     def score(self, coins: int | None = None, lines: Sequence[tuple[str, int]] = ()) -> GameState:
         """Score the turn: from the board when `coins` is None, else the number given
         (quick count)."""
+        if coins is None and necromancer_game.is_his(self.state, self.state.track.seat):
+            lines = necromancer_game.income_lines(self.state)
+            coins = sum(n for _, n in lines)
         if coins is None:
             earned = income(self.state)
             coins, lines = earned.total, [(line.label, line.coins) for line in earned.lines]
@@ -245,7 +357,8 @@ class Session:
         won = tokens_left + face >= cost
         step: list[Event] = [DieRolled(seat, face)]
         if won:
-            step.append(RegionConquered(seat, region, tokens_left))
+            conquest = RegionConquered(seat, region, tokens_left)
+            step.extend((conquest, *self._pygmy_rolls(conquest)))
         step.append(ConquestsFinished(seat))
         self._record(tuple(step))
         return FinalAttempt(region, tokens_left, cost, face, won)
@@ -259,22 +372,39 @@ class Session:
         state = self.state
         final_totals(state)  # refuses before the end
         coins = {p.seat: p.coins for p in state.players}
-        standings = final_standings(coins, tokens, {p.seat: p.name for p in state.players})
+        names = {p.seat: p.name for p in state.players}
+        if team_game.is_team_game(state):
+            standings = team_game.standings(state)
+        elif state.necromancer is not None:
+            standings = necromancer_game.standings(state, tokens, names)
+        else:
+            standings = final_standings(coins, tokens, names)
         if self.store is not None and self.game_id is not None:
             self.store.finish_game(self.game_id, standings)
         return standings
 
     def tied_for_first(self) -> frozenset[int]:
         """The seats whose tokens on the board must be counted to break a tie for first."""
-        return needs_token_count({p.seat: p.coins for p in self.state.players})
+        if team_game.is_team_game(self.state):
+            return frozenset()  # teams break their ties on the best single total
+        return needs_token_count(necromancer_game.contenders(self.state))
 
     def undo(self) -> GameState:
         return self._record((StepUndone(),))
 
     # -- plumbing --------------------------------------------------------------------
-    def _act(self, event: Event) -> GameState:
+    def _act(self, event: Event, *more: Event) -> GameState:
         state = apply(self.state, event)
-        return self._record((event, *self._market_follow_ups(state)))
+        for then in more:
+            state = apply(state, then)
+        return self._record((event, *more, *self._market_follow_ups(state)))
+
+    def _pygmy_rolls(self, conquest: RegionConquered) -> tuple[Event, ...]:
+        """Pygmies losing a token to this conquest roll the die for new ones (drawn here)."""
+        seat = mini_game.pygmies_hit(self.state, conquest.region, conquest.seat)
+        if seat is None:
+            return ()
+        return (PygmiesRecovered(seat, (self.rng.choice(self.catalog.die_faces),)),)
 
     def _market_follow_ups(self, state: GameState) -> Step:
         """Reveals owed after an event, with a badge reshuffle drawn here when needed."""

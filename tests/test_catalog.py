@@ -319,10 +319,17 @@ def test_the_catalog_matches_the_shared_reference(cat: Catalog) -> None:
         assert race.max_tokens == (ref["max_tokens"] or {"Fauns": 18}.get(race.name))
         assert race.conquest_only_tokens == ref.get("conquest_only_bonus_tokens", 0)
         assert ref["confidence"].startswith(race.confidence)
+        # The numbers a group may correct are those resting on one source only.
+        one_source = {"tokens"} if ref["confidence"] == "low" else set()
+        cited = [s for c in ref.get("sources_max_tokens", []) for s in c.split(";")]
+        if len(cited) == 1:
+            one_source.add("max_tokens")
+        assert set(race.single_source) == one_source, race.name
     for ref in ref_powers:
         power = cat.power(ref["name"])
         assert (power.tokens, power.expansion) == (ref["tokens"], ids[ref["expansion"]])
         assert ref["confidence"].startswith(power.confidence)
+        assert set(power.single_source) == ({"tokens"} if ref["confidence"] == "low" else set())
 
 
 def test_the_catalog_is_read_once(cat: Catalog) -> None:

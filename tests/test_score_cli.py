@@ -392,6 +392,10 @@ def test_the_format_document_has_an_example_for_each_new_field() -> None:
         '"ivory_tower"',
         '"in_decline_when_picked"',
         '"others_declined"',
+        '"Were-"',
+        '"harbors"',
+        '"next_to_pirates"',
+        '"relics"',
     ):
         assert name in scenarios, name
 
@@ -460,3 +464,33 @@ def test_a_number_too_long_for_python_exits_2_with_one_line(
     assert main(["-"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "input" in err
+
+
+def test_relics_held_by_the_active_race_pay_the_soapbar_and_the_tavern(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    doc = {"turn": 3, "player": {
+        "active": {"race": "Orcs", "power": "Hill", "regions": [{"terrain": "forest"}]},
+        "relics": ["glandulf's tavern", "Bony's Boneyard"]}}
+    assert ok(capsys, doc, tmp_path) == {"total": 3, "lines": [
+        {"label": "Regions held by Orcs", "coins": 1},
+        {"label": "Glandulf's Tavern: held by the active race at the end of the turn",
+         "coins": 2}]}
+
+
+@pytest.mark.parametrize(("player", "field", "value"), [
+    ({"relics": ["Golden Soapbar"]}, "player.relics[0]", "player.active is missing"),
+    ({"active": {"race": "Orcs", "power": "Hill", "regions": []},
+      "relics": ["Golden Soapbar", "golden soapbar"]}, "player.relics[1]", "listed twice"),
+    ({"active": {"race": "Orcs", "power": "Hill", "regions": []},
+      "relics": ["Holy Grail"]}, "player.relics[0]", "Golden Soapbar"),
+    ({"active": {"race": "Orcs", "power": "Hill", "regions": []},
+      "relics": "Golden Soapbar"}, "player.relics", "expected a list"),
+])
+def test_a_bad_relic_is_refused_naming_the_field(
+    player: dict[str, object], field: str, value: str,
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    code, out, err = run(capsys, {"turn": 3, "player": player}, tmp_path)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and f" {field}: " in err and value in err

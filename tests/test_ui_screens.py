@@ -28,7 +28,7 @@ sys.modules["screenshots_tool"] = screenshots_tool
 _spec.loader.exec_module(screenshots_tool)
 
 SCREENS = ("home", "new_game", "table", "market", "map", "scoring", "die", "game_end", "settings",
-           "profiles", "history", "history_game", "stats")
+           "profiles", "history", "history_game", "stats", "necromancer")
 SIZES = ("800x480", "1280x720", "720x1280")
 
 

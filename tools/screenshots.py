@@ -139,6 +139,66 @@ def _over(tie: bool) -> Any:
     return s
 
 
+def _necromancer(placing: bool = False) -> Any:
+    """Necromancer Island, four at the table: Di, the Necromancer, at the start of his first
+    turn (purses over 300, so a leak would show); with `placing`, placing his Ghosts."""
+    import random
+
+    from factories import COLOURS, NAMES, play_turn
+
+    from companion.rules.events import Seat
+    from companion.session import Session
+
+    s = Session(rng=random.Random(3))
+    s.new_game([Seat(NAMES[i], COLOURS[i]) for i in range(4)], first_seat=0, necromancer=True)
+    for seat in range(4):
+        s.adjust_coins(seat, 300 + 111 * seat, "purses nobody could take for another number")
+    while s.state.track.seat != 3:
+        play_turn(s)
+    if placing:
+        s.buy_ghost()
+        s.buy_ghost()
+        s.conquer(21, tokens=2)
+        s.conquer(22, tokens=1)
+        s.finish_conquests()
+    return s
+
+
+def _teams(step: str) -> Any:
+    """Six players in teams on the 5-player board (purses over 300): "monsters", before the
+    first turn; "tavern", Bob's turn 1 scored with Glandulf's Tavern found (Ann has found and
+    moved the Golden Soapbar); "over", the game finished."""
+    import random
+
+    from team_support import COLOURS, MONSTERS, NAMES, play_to_the_end
+
+    from companion.rules.events import Seat
+    from companion.session import Session
+
+    s = Session(rng=random.Random(13))  # its pile starts with the Soapbar, then the Tavern
+    s.new_game([Seat(NAMES[i], COLOURS[i]) for i in range(6)], first_seat=0, teams=True)
+    if step == "over":
+        play_to_the_end(s, {0: 320, 1: 410, 2: 333, 3: 350, 4: 300, 5: 390})
+        return s
+    for seat in range(6):
+        s.adjust_coins(seat, 300 + 111 * seat, "purses nobody could take for another number")
+    if step == "monsters":
+        s.place_monster(MONSTERS[0])
+        return s
+    for region in MONSTERS:
+        s.place_monster(region)
+    for region, soapbar in ((6, 5), (12, None)):
+        s.pick(0)
+        s.conquer(region, tokens=4)
+        s.finish_conquests()
+        s.finish_redeployment()
+        s.score()
+        if soapbar is not None:
+            s.move_soapbar(soapbar)
+            s.end_turn()
+    return s
+
+
 _ARCHIVE: list[Any] = []
 
 
@@ -348,6 +408,35 @@ def scenarios() -> list[Scenario]:
         show(app, session(3), "table")
         app.presenters["table"].act("finish_conquests")
 
+    def necromancer_table(app: Any) -> None:
+        show(app, _necromancer(), "table")
+
+    def necromancer_buying(app: Any) -> None:
+        show(app, _necromancer(), "necromancer")
+
+    def necromancer_map(app: Any) -> None:
+        show(app, _necromancer(), "map")
+        app.presenters["map"].tap(21)
+
+    def necromancer_placing(app: Any) -> None:
+        show(app, _necromancer(placing=True), "necromancer")
+
+    def team_monsters(app: Any) -> None:
+        show(app, _teams("monsters"), "table")
+
+    def team_monsters_map(app: Any) -> None:
+        show(app, _teams("monsters"), "map")
+        app.presenters["map"].tap(12)
+
+    def team_table(app: Any) -> None:
+        show(app, _teams("tavern"), "table")
+
+    def team_game_end(app: Any) -> None:
+        show(app, _teams("over"), "game_end")
+        p = app.presenters["game_end"]
+        for _ in range(6):
+            p.reveal_next()
+
     def choice(app: Any) -> None:
         s, target = _conquering()
         show(app, s, "map")
@@ -375,6 +464,14 @@ def scenarios() -> list[Scenario]:
         Scenario("pin_pad", pin_pad), Scenario("history", history),
         Scenario("history_game", history_game), Scenario("stats", stats),
         Scenario("stats_combos", stats_combos),
+        Scenario("necromancer_table", necromancer_table),
+        Scenario("necromancer_buying", necromancer_buying),
+        Scenario("necromancer_map", necromancer_map),
+        Scenario("necromancer_placing", necromancer_placing),
+        Scenario("team_monsters", team_monsters),
+        Scenario("team_monsters_map", team_monsters_map),
+        Scenario("team_table", team_table),
+        Scenario("team_game_end", team_game_end, private=True),
     ]
 
 

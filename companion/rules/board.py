@@ -29,6 +29,7 @@ class Markers:
     hero: bool = False
     dragon: bool = False
     pirate_ship: bool = False  # River World: defends like one token; gone when conquered
+    pot_of_gold: bool = False  # Leprechauns: a coin for its holder at their next turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +55,8 @@ class RegionState:
         return self.occupant is not None or self.lost_tribe
 
 
-MARKERS = ("fortress", "troll_lair", "encampment", "hole_in_the_ground", "hero", "dragon")
+MARKERS = ("fortress", "troll_lair", "encampment", "hole_in_the_ground", "hero", "dragon",
+           "pot_of_gold")
 """The markers players place (mountains are part of the board and never move)."""
 
 

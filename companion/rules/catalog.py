@@ -13,8 +13,10 @@ Invariants of every `Catalog` that `parse_catalog` returns (a broken file is ref
 - every race and power names an expansion of the expansions table, whose first id is "base";
 - token numbers are whole and not negative; a race's banner number is at least 1, and
   `max_tokens`, when known, is at least the banner number plus its conquest-only tokens;
-- `confidence` is "high", "medium" or "low": how sure the transcription of the numbers is
-  (several expansion numbers rest on one source; a group may correct them in the files);
+- `confidence` is "high", "medium" or "low": how sure the transcription of the numbers is;
+  `single_source` names the numbers of an entry that rest on one source only ("tokens",
+  and for a race "max_tokens" when it is known): those a group may correct in the settings
+  (`companion.rules.corrections`; the corrections in force are `Catalog.corrections`);
 - coin values are distinct and positive (`coin_values` descending), the starting coins are
   coins of one of those values.
 
@@ -24,9 +26,11 @@ optional, any other field is an error)::
     races.json   {"schema": 1, "notes": [...optional], "races": [
                    {"name": "Amazons", "tokens": 6, "max_tokens": 15, "expansion": "base",
                     "conquest_only_tokens": 4 (optional, 0), "confidence": "high" (optional),
+                    "single_source": ["max_tokens"] (optional, none),
                     "summary": "what the race does, in the project's own words"}, ...]}
     powers.json  {"schema": 1, "notes": [...optional], "powers": [
-                   {"name", "tokens", "expansion", "confidence" (optional), "summary"}, ...]}
+                   {"name", "tokens", "expansion", "confidence" (optional),
+                    "single_source" (optional), "summary"}, ...]}
     components.json  {"schema": 1, "notes": [...optional],
                    "expansions": [{"id": "base", "name": "Base game"}, ...],
                    "die_faces": [0, 0, 0, 1, 2, 3],
@@ -54,6 +58,8 @@ from companion.rules.datafile import Where, show
 from companion.rules.errors import DataError, UnknownName
 
 CONFIDENCE_LEVELS: tuple[str, ...] = ("high", "medium", "low")
+RACE_NUMBERS: tuple[str, ...] = ("tokens", "max_tokens")
+POWER_NUMBERS: tuple[str, ...] = ("tokens",)
 BASE = "base"
 _PACKAGE = "companion.data"
 _DEFAULT_SOURCE = "package data"
@@ -71,6 +77,7 @@ class Race:
     summary: str
     conquest_only_tokens: int = 0
     confidence: str = "high"
+    single_source: tuple[str, ...] = ()  # its numbers that rest on one source only
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +89,20 @@ class Power:
     expansion: str
     summary: str
     confidence: str = "high"
+    single_source: tuple[str, ...] = ()  # its numbers that rest on one source only
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A group's own count of a number that rests on one source: `kind` "race" or "power",
+    the banner or badge `name`, the `field` ("tokens", "max_tokens") and its `value`;
+    `was` is the number the packaged data gives (None: unknown)."""
+
+    kind: str
+    name: str
+    field: str
+    value: int
+    was: int | None = None
 
 
 _Named = TypeVar("_Named", Race, Power)
@@ -105,6 +126,7 @@ class Catalog:
     coin_counts: Mapping[int, int] = field(default_factory=_empty)
     pieces: Mapping[str, int] = field(default_factory=_empty)
     river_world_pieces: Mapping[str, int] = field(default_factory=_empty)
+    corrections: tuple[Correction, ...] = ()  # the group's corrections in force
 
     def __hash__(self) -> int:
         return hash((self.races, self.powers, self.expansions, self.die_faces))
@@ -261,7 +283,7 @@ def _race(where: Where, doc: object, expansion_ids: Sequence[str]) -> Race:
     fields = where.fields(
         doc,
         ("name", "tokens", "max_tokens", "expansion", "summary"),
-        ("conquest_only_tokens", "confidence"),
+        ("conquest_only_tokens", "confidence", "single_source"),
     )
     tokens = where.integer(fields["tokens"], "tokens", 1)
     conquest_only = where.integer(fields.get("conquest_only_tokens", 0), "conquest_only_tokens")
@@ -279,6 +301,7 @@ def _race(where: Where, doc: object, expansion_ids: Sequence[str]) -> Race:
         summary=where.text(fields["summary"], "summary"),
         conquest_only_tokens=conquest_only,
         confidence=_confidence(where, fields),
+        single_source=_single_source(where, fields, RACE_NUMBERS),
     )
 
 
@@ -290,14 +313,30 @@ def _powers(doc: object, where: Where, expansion_ids: Sequence[str]) -> tuple[Po
 
 
 def _power(where: Where, doc: object, expansion_ids: Sequence[str]) -> Power:
-    fields = where.fields(doc, ("name", "tokens", "expansion", "summary"), ("confidence",))
+    fields = where.fields(
+        doc, ("name", "tokens", "expansion", "summary"), ("confidence", "single_source")
+    )
     return Power(
         name=where.text(fields["name"], "name").strip(),
         tokens=where.integer(fields["tokens"], "tokens"),
         expansion=_expansion(where, fields["expansion"], expansion_ids),
         summary=where.text(fields["summary"], "summary"),
         confidence=_confidence(where, fields),
+        single_source=_single_source(where, fields, POWER_NUMBERS),
     )
+
+
+def _single_source(where: Where, fields: Mapping[str, Any], numbers: Sequence[str]) -> tuple[
+    str, ...
+]:
+    value = fields.get("single_source", [])
+    names = where.array(value, "single_source")
+    for name in names:
+        if name not in numbers:
+            where.fail(f"single_source lists {show(name)}; allowed: {', '.join(numbers)}")
+    if "max_tokens" in names and fields.get("max_tokens") is None:
+        where.fail("single_source lists max_tokens, which is not known (null)")
+    return tuple(str(name) for name in names)
 
 
 # --- components.json ----------------------------------------------------------------------

@@ -125,6 +125,13 @@ class Attacker:
 
     `berserk_roll`: the die face a Berserk race rolled for this conquest (None: not yet
     rolled); it comes off the cost.
+
+    Necromancer Island: `more_powers` are the powers in use beside `power` (he may hold
+    several at once); each counts as the race's power would.
+
+    Team play: `monsters` the regions a Monster still guards (+1 each, "Monster");
+    `bony` the banner (seat, race) Bony the Lich guards: against its tokens another
+    player's race and power modifiers count for nothing.
     """
 
     seat: int
@@ -140,12 +147,16 @@ class Attacker:
     river_event: str | None = None
     caravel: int | None = None
     berserk_roll: int | None = None
+    more_powers: tuple[str, ...] = ()
+    monsters: frozenset[int] = frozenset()
+    bony: tuple[int, str] | None = None
 
     def _is(self, race: str) -> bool:
         return self.race.casefold() == race
 
     def _has(self, power: str) -> bool:
-        return self.power is not None and self.power.casefold() == power
+        powers = () if self.power is None else (self.power, *self.more_powers)
+        return any(p.casefold() == power for p in powers)
 
 
 class TokenCountUnknown(RulesError):
@@ -419,6 +430,8 @@ def _defenders(region_id: int, here: RegionState, attacker: Attacker) -> list[Co
         lines.append(CostLine("Lost Tribe token", 1))
     if here.markers.pirate_ship:
         lines.append(CostLine("Pirate ship", 1))
+    if region_id in attacker.monsters:
+        lines.append(CostLine("Monster", 1))
     occupant = here.occupant
     if occupant is not None and occupant.seat != attacker.seat:
         tokens = occupant.tokens
@@ -503,6 +516,14 @@ def _expansion_modifiers(
     return lines, notes
 
 
+def _bony_guards(here: RegionState, attacker: Attacker) -> bool:
+    """Team play: Bony guards the race in decline holding the region from this attacker."""
+    occupant = here.occupant
+    return (attacker.bony is not None and occupant is not None and occupant.in_decline
+            and (occupant.seat, occupant.race) == attacker.bony
+            and occupant.seat != attacker.seat)
+
+
 def behemoth_height(board: Board, held: Iterable[int]) -> int:
     """How many tokens a Behemoth stack counts as: the Swamp regions the race holds."""
     return sum(1 for i in held if board.region(i).terrain is Terrain.SWAMP)
@@ -558,9 +579,11 @@ def conquest_cost(
     if markers.encampments:
         lines.append(CostLine("Encampments", markers.encampments))
     lines += _defenders(region_id, here, attacker)
-    lines += _modifiers(board, region, attacker)
     extra, notes = _expansion_modifiers(board, here, attacker)
-    lines += extra
+    if _bony_guards(here, attacker):
+        notes = ["Bony the Lich guards these tokens: your race and power change nothing here"]
+    else:
+        lines += _modifiers(board, region, attacker) + extra
     raw = sum(line.tokens for line in lines)
     least = minimum_cost(attacker)
     if raw < least:

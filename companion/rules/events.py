@@ -38,6 +38,14 @@ class GameCreated:
     (compact JSON, named `board`), so the game replays the same whatever later happens to
     the file. `river_events`: River World's line of Event markers, one per turn, in the
     order they are revealed (shuffled outside the rules); empty when not playing it.
+    `necromancer_powers`: Necromancer Island's six badges drawn for him, the one he places
+    with the Well of Souls first (they are not in `powers`); empty when not playing it.
+    `ghosts_removed`: Ghosts taken out of his reserve to make his game easier (0 to 2).
+    `teams`: six players in three teams of two (partners opposite), with Monsters set out
+    before the first turn; `relic_order`: then the face-down pile of the Righteous Relic and
+    Popular Places, top first (shuffled outside the rules); empty otherwise.
+    `corrections`: the group's corrections of catalog numbers that rest on one source, in
+    force for this game (`companion.rules.corrections.Override`); empty: the packaged ones.
     """
 
     TYPE: ClassVar[str] = "game_created"
@@ -51,6 +59,11 @@ class GameCreated:
     powers: tuple[str, ...]
     board_doc: str | None = None
     river_events: tuple[str, ...] = ()
+    necromancer_powers: tuple[str, ...] = ()
+    ghosts_removed: int = 0
+    teams: bool = False
+    relic_order: tuple[str, ...] = ()
+    corrections: tuple[tuple[str, str, str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +112,12 @@ class RedeploymentFinished:
 
 @dataclass(frozen=True, slots=True)
 class RaceDeclined:
-    """The player's active race goes into decline."""
+    """The player's active race goes into decline. `ivory_tower`: for Priestesses holding
+    regions, the region where they stack their Ivory Tower (None for any other race)."""
 
     TYPE: ClassVar[str] = "race_declined"
     seat: int
+    ivory_tower: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +147,16 @@ class DieRolled:
     TYPE: ClassVar[str] = "die_rolled"
     seat: int
     face: int
+
+
+@dataclass(frozen=True, slots=True)
+class PygmiesRecovered:
+    """Pygmies of `seat` were lost in a conquest: one die roll per token lost (the faces
+    drawn outside the rules); as many new Pygmies as the pips come from the box."""
+
+    TYPE: ClassVar[str] = "pygmies_recovered"
+    seat: int
+    rolls: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +242,125 @@ class PirateShipSet:
 
 
 @dataclass(frozen=True, slots=True)
+class WellPowerChosen:
+    """Necromancer Island, set-up: of his six powers, the one the Necromancer places with
+    the Well of Souls (in use from the start); he may choose until his first turn begins."""
+
+    TYPE: ClassVar[str] = "well_power_chosen"
+    seat: int
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class GhostBought:
+    """Necromancer Island: before his first move, the Necromancer buys a Ghost (from his
+    reserve onto the Island) at the price of the moment."""
+
+    TYPE: ClassVar[str] = "ghost_bought"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class NecromancerPowerBought:
+    """Necromancer Island: the Necromancer buys one of his powers in reserve; it adds to
+    the powers he uses."""
+
+    TYPE: ClassVar[str] = "necromancer_power_bought"
+    seat: int
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class GhostsRedeployed:
+    """Necromancer Island: where his Ghosts end his turn: (region, Ghosts) for every
+    region he holds, and the Ghosts on the Island."""
+
+    TYPE: ClassVar[str] = "ghosts_redeployed"
+    seat: int
+    regions: tuple[tuple[int, int], ...]
+    island: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GhostsReturned:
+    """Necromancer Island: in another player's turn, the Ghosts in his hand (survivors of a
+    region he lost) go back onto his regions: (region, Ghosts added)."""
+
+    TYPE: ClassVar[str] = "ghosts_returned"
+    regions: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterPlaced:
+    """Team play, before the first turn: the player sets their Monster in a Lost Tribe
+    region with no Monster in it or next to it."""
+
+    TYPE: ClassVar[str] = "monster_placed"
+    seat: int
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterPassed:
+    """Team play, before the first turn: no region is left for this player's Monster."""
+
+    TYPE: ClassVar[str] = "monster_passed"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SoapbarMoved:
+    """Team play: after collecting its coin, the Golden Soapbar's holder moves it next to
+    their active race, into a region that race does not hold."""
+
+    TYPE: ClassVar[str] = "soapbar_moved"
+    seat: int
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
+class TavernShared:
+    """Team play: the Tavern's holder gives some of this turn's Tavern coins to a player."""
+
+    TYPE: ClassVar[str] = "tavern_shared"
+    seat: int
+    to_seat: int
+    coins: int
+
+
+@dataclass(frozen=True, slots=True)
+class BonyPlaced:
+    """Team play: the Boneyard's holder sets Bony on a race in decline (`race` of
+    `guards_seat`)."""
+
+    TYPE: ClassVar[str] = "bony_placed"
+    seat: int
+    guards_seat: int
+    race: str
+
+
+@dataclass(frozen=True, slots=True)
+class PowersSwapped:
+    """Team play: at the start of their turn, Mirror's Vale's holder swaps special powers
+    with their partner."""
+
+    TYPE: ClassVar[str] = "powers_swapped"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SigilPactMade:
+    """Team play: the Sigil's holder takes another race's losses ("shield"), or has a
+    willing race take theirs ("stand-in")."""
+
+    TYPE: ClassVar[str] = "sigil_pact_made"
+    seat: int
+    mode: str
+    other_seat: int
+    race: str
+
+
+@dataclass(frozen=True, slots=True)
 class StepUndone:
     """Takes back the latest step still in force (recorded, never erased)."""
 
@@ -234,6 +378,7 @@ Event = (
     | TurnScored
     | CoinsAdjusted
     | DieRolled
+    | PygmiesRecovered
     | TurnEnded
     | RegionConquered
     | RegionAbandoned
@@ -242,6 +387,18 @@ Event = (
     | RegionSet
     | CaravelPlaced
     | PirateShipSet
+    | WellPowerChosen
+    | GhostBought
+    | NecromancerPowerBought
+    | GhostsRedeployed
+    | GhostsReturned
+    | MonsterPlaced
+    | MonsterPassed
+    | SoapbarMoved
+    | TavernShared
+    | BonyPlaced
+    | PowersSwapped
+    | SigilPactMade
     | StepUndone
 )
 
@@ -251,7 +408,9 @@ EVENT_TYPES: Mapping[str, type[Any]] = {
         GameCreated, ComboRevealed, BadgesReshuffled, ComboPicked, ConquestsFinished,
         RedeploymentFinished, RaceDeclined, TurnScored, CoinsAdjusted, DieRolled, TurnEnded,
         RegionConquered, RegionAbandoned, MarkerPlaced, MarkerRemoved, RegionSet, CaravelPlaced,
-        PirateShipSet, StepUndone,
+        PirateShipSet, WellPowerChosen, GhostBought, NecromancerPowerBought, GhostsRedeployed,
+        GhostsReturned, MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
+        PowersSwapped, SigilPactMade, PygmiesRecovered, StepUndone,
     )
 }
 
@@ -319,5 +478,6 @@ def _frozen(value: Any) -> Any:
 def is_barrier(step: tuple[Event, ...]) -> bool:
     """Undo stops at a step that drew randomness or ended a turn (or created the game)."""
     return any(
-        isinstance(e, GameCreated | DieRolled | BadgesReshuffled | TurnEnded) for e in step
+        isinstance(e, GameCreated | DieRolled | PygmiesRecovered | BadgesReshuffled | TurnEnded)
+        for e in step
     )

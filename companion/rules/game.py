@@ -16,15 +16,31 @@ A game on a board a group wrote carries the board document in `GameCreated.board
 (`GameCreated.river_events`) keeps its event line and the Caravel in `GameState.river`;
 the event of a turn is revealed when the turn starts (pirate ships sail in then), and
 rivers are emptied when a player finishes redeploying (`companion.rules.river_game`).
-The markers and the table's corrections are in `companion.rules.markers`; the state itself
-and the checks every module shares are in `companion.rules.state`.
+A Necromancer Island game (`GameCreated.necromancer_powers`) keeps his books in
+`GameState.necromancer`; his seat, his turn's events and the Well fed by every conquest are
+`companion.rules.necromancer_game`'s.
+A team game (`GameCreated.teams`: six players, the Monsters, the Relics and Places) is
+`companion.rules.team_game`: `apply` asks it first what it refuses and hands it every new
+state to settle. The markers and the table's corrections are in `companion.rules.markers`;
+the state itself and the checks every module shares are in `companion.rules.state`.
+The mini-expansions' books kept during play (Pots of Gold, the Ivory Tower, the Historian's
+declines, the Pygmies' rolls) are `companion.rules.mini_game`'s. A game plays the packaged
+catalog with the group's corrections it recorded (`GameCreated.corrections`,
+`companion.rules.corrections`).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules import markers, river_game
+from companion.rules import (
+    corrections,
+    markers,
+    mini_game,
+    necromancer_game,
+    river_game,
+    team_game,
+)
 from companion.rules.board import Occupant, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, immunity, reach
@@ -32,6 +48,7 @@ from companion.rules.decline import GHOULS, go_into_decline, vanish_if_gone
 from companion.rules.errors import DataError, IllegalAction
 from companion.rules.events import (
     BadgesReshuffled,
+    BonyPlaced,
     CaravelPlaced,
     CoinsAdjusted,
     ComboPicked,
@@ -40,17 +57,29 @@ from companion.rules.events import (
     DieRolled,
     Event,
     GameCreated,
+    GhostBought,
+    GhostsRedeployed,
+    GhostsReturned,
     MarkerPlaced,
     MarkerRemoved,
+    MonsterPassed,
+    MonsterPlaced,
+    NecromancerPowerBought,
     PirateShipSet,
+    PowersSwapped,
+    PygmiesRecovered,
     RaceDeclined,
     RedeploymentFinished,
     RegionAbandoned,
     RegionConquered,
     RegionSet,
+    SigilPactMade,
+    SoapbarMoved,
     StepUndone,
+    TavernShared,
     TurnEnded,
     TurnScored,
+    WellPowerChosen,
 )
 from companion.rules.maps import Board, load_board, parse_board_text
 from companion.rules.market import Combo, Market
@@ -95,9 +124,13 @@ def _board_of(event: GameCreated) -> Board:
 
 
 def start(event: GameCreated, catalog: Catalog) -> GameState:
-    """The state of a new game, before any combo is revealed."""
+    """The state of a new game, before any combo is revealed (on the packaged catalog with
+    the game's own corrections, whatever corrections `catalog` carries)."""
+    catalog = corrections.corrected(catalog, event.corrections)
     seats = event.seats
-    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+    playing = necromancer_game.board_players(event)  # the Necromancer plays on one fewer
+    playing = team_game.board_players(event, playing)  # six in teams: the 5p board
+    if not MIN_PLAYERS <= playing <= MAX_PLAYERS:
         raise IllegalAction(
             f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(seats)}"
         )
@@ -111,10 +144,10 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
     if not 0 <= event.first_seat < len(seats):
         raise IllegalAction(f"the first player must be seat 0 to {len(seats) - 1}")
     board = _board_of(event)
-    if board.players != len(seats):
+    if board.players != playing and not team_game.own_board(event, board):
         raise IllegalAction(
             f"the {event.board} board is for {board.players} players; "
-            f"{len(seats)} players use the {len(seats)}p board"
+            f"{len(seats)} players use the {playing}p board"
         )
     if event.turns != board.turns:
         raise IllegalAction(f"the {event.board} board plays {board.turns} turns, not {event.turns}")
@@ -125,12 +158,14 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
     races = [r.name for r in catalog.races_in(event.expansions)]
     powers = [p.name for p in catalog.powers_in(event.expansions)]
     _check_deck("banner", event.races, races)
-    _check_deck("badge", event.powers, powers)
+    _check_deck("badge", necromancer_game.badges(event), powers)
     players = tuple(
         Player(seat=i, name=n, colour=s.colour, coins=catalog.starting_coins)
         for i, (n, s) in enumerate(zip(names, seats, strict=True))
     )
     river, regions = river_game.setup(event, board, catalog)
+    necromancer = necromancer_game.setup(event, board, catalog)
+    monsters, relics = team_game.setup(event)
     return GameState(
         board=event.board,
         expansions=event.expansions,
@@ -144,6 +179,9 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
         coins_issued=catalog.starting_coins * len(seats),
         regions=regions,
         river=river,
+        necromancer=necromancer,
+        monsters=monsters,
+        relics=relics,
         board_doc=event.board_doc,
         catalog=catalog,
     )
@@ -164,6 +202,11 @@ def _check_deck(kind: str, given: tuple[str, ...], expected: list[str]) -> None:
 
 def apply(state: GameState, event: Event) -> GameState:
     """The state after `event`; raises IllegalAction (and changes nothing) if not allowed."""
+    team_game.refuse(state, event)  # team play: Monsters first; the Soapbar moves before the end
+    return team_game.settled(state, event, _apply(state, event))
+
+
+def _apply(state: GameState, event: Event) -> GameState:
     if isinstance(event, GameCreated | StepUndone):
         raise IllegalAction(f"{event.TYPE} is not applied to a running game")
     if state.is_over and not isinstance(event, CoinsAdjusted):
@@ -174,25 +217,29 @@ def apply(state: GameState, event: Event) -> GameState:
         case BadgesReshuffled(order=order):
             return replace(state, market=state.market.reshuffle_badges(order))
         case ComboPicked():
-            return _pick(state, event)
+            return mini_game.picked(_pick(state, event))  # Historian: declines seen
         case ConquestsFinished(seat=seat):
             expect(state, seat, Phase.CONQUER, "finish conquering")
             return to_phase(state, Phase.REDEPLOY)
+        case RedeploymentFinished(seat=seat) if necromancer_game.is_his(state, seat):
+            return necromancer_game.leave_as_they_stand(state, seat)
         case RedeploymentFinished(seat=seat):
             expect(state, seat, Phase.REDEPLOY, "finish redeploying")
             return to_phase(river_game.leave_rivers(state, seat), Phase.SCORE)
-        case RaceDeclined(seat=seat):
-            return _decline(state, seat)
+        case RaceDeclined(seat=seat, ivory_tower=tower):  # Priestesses: their Ivory Tower
+            return mini_game.race_declined(state, _decline(state, seat), seat, tower)
+        case TurnScored(seat=seat) if necromancer_game.is_his(state, seat):
+            return necromancer_game.score(state, event)
         case TurnScored(seat=seat, coins=coins):
             expect(state, seat, Phase.SCORE, "score")
             if coins < 0:
                 raise IllegalAction(f"a turn's income cannot be negative (got {coins})")
             player = state.current
-            return replace(
+            return mini_game.scored(replace(
                 to_phase(state, Phase.FINISHED, scored=True),
                 players=with_player(state.players, replace(player, coins=player.coins + coins)),
                 coins_issued=state.coins_issued + coins,
-            )
+            ), seat)
         case CoinsAdjusted(seat=seat, delta=delta, reason=reason):
             if not reason.strip():
                 raise IllegalAction("say why the coins are adjusted")
@@ -214,8 +261,14 @@ def apply(state: GameState, event: Event) -> GameState:
                     f"{sorted(set(state.catalog.die_faces))}"
                 )
             return replace(state, last_roll=face)
+        case RegionConquered(seat=seat) if necromancer_game.is_his(state, seat):
+            return necromancer_game.conquer(state, event)
         case RegionConquered():
             return _conquer(state, event)
+        case PygmiesRecovered():
+            return mini_game.recover_pygmies(state, event)
+        case RegionAbandoned(seat=seat) if necromancer_game.is_his(state, seat):
+            return necromancer_game.abandon(state, event)
         case RegionAbandoned(seat=seat, region=region):
             expect(state, seat, Phase.CONQUER, "abandon a region")
             here = region_state(state, region)
@@ -246,12 +299,27 @@ def apply(state: GameState, event: Event) -> GameState:
             return river_game.place_caravel(state, event)
         case PirateShipSet():
             return river_game.set_pirate_ship(state, event)
+        case WellPowerChosen():
+            return necromancer_game.choose_well_power(state, event)
+        case GhostBought():
+            return necromancer_game.buy_ghost(state, event)
+        case NecromancerPowerBought():
+            return necromancer_game.buy_power(state, event)
+        case GhostsRedeployed():
+            return necromancer_game.redeploy(state, event)
+        case GhostsReturned():
+            return necromancer_game.return_ghosts(state, event)
+        case MonsterPlaced() | MonsterPassed():
+            return team_game.place_monster(state, event)
+        case SoapbarMoved() | TavernShared() | BonyPlaced() | PowersSwapped() | SigilPactMade():
+            return team_game.use_marker(state, event)
         case TurnEnded(seat=seat):
             expect(state, seat, Phase.FINISHED, "end the turn")
             nxt = state.players[state.track.next_seat]
             phase = Phase.CONQUER if nxt.active is not None else Phase.PICK_COMBO
             ended = replace(state, track=state.track.passed(phase), last_roll=None)
-            return river_game.turn_passed(state, ended)
+            passed = necromancer_game.turn_passed(state, river_game.turn_passed(state, ended))
+            return mini_game.turn_began(passed)  # Leprechauns: their Pots of Gold
     raise IllegalAction(f"unknown event {event!r}")
 
 
@@ -324,19 +392,22 @@ def _decline(state: GameState, seat: int) -> GameState:
                     this_turn=replace(this_turn, declined=True))
     declined = replace(state, players=with_player(state.players, player), market=market,
                        track=track, regions=regions)
+    declined = necromancer_game.race_declined(state, declined, seat)  # Elves: to the Well
     return river_game.leave_rivers(declined, seat) if at_start else declined
 
 
 def attacker(state: GameState) -> Attacker:
     """The current player's active race, as the conquest rules see it."""
     player = state.current
+    if necromancer_game.is_his(state, player.seat):
+        return necromancer_game.attacker(state)
     if player.active is None:
         raise IllegalAction(f"{player.name} has no active race; pick a combo first")
     held = state.regions.held_by(player.seat, player.active.race, in_decline=False)
     berserk_roll = state.last_roll if player.active.power == BERSERK else None
-    return river_game.with_river(state, Attacker(
+    return team_game.with_relics(state, river_game.with_river(state, Attacker(
         player.seat, player.active.race, player.active.power, frozenset(held),
-        turn=state.track.turn, berserk_roll=berserk_roll))
+        turn=state.track.turn, berserk_roll=berserk_roll)))
 
 
 def _conquer(state: GameState, event: RegionConquered) -> GameState:
@@ -347,6 +418,7 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
     before = region_state(state, event.region)
     if event.tokens is not None and event.tokens < 1:
         raise IllegalAction(f"a conquered region holds at least 1 token, not {event.tokens}")
+    necromancer_game.refuse_island(state, who.seat, event.region)
     refused = immunity(state.map, event.region, state.regions.regions, who)
     if refused is None:
         route = reach(state.map, event.region, who)
@@ -382,8 +454,10 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
             attacked_active_race=this_turn.attacked_active_race or attacked)
     track = replace(state.track, this_turn=this_turn)
     last_roll = None if who.power == BERSERK else state.last_roll  # Berserk: used up
-    return replace(state, regions=regions, players=players, market=market, track=track,
-                   coins_issued=coins_issued, last_roll=last_roll)
+    taken_state = replace(state, regions=regions, players=players, market=market, track=track,
+                          coins_issued=coins_issued, last_roll=last_roll)
+    taken_state = mini_game.pot_taken(taken_state, before, who.seat)  # a Pot of Gold
+    return necromancer_game.conquest_fed(taken_state, event.region, before)  # the Well
 
 
 def _ghouls(state: GameState, seat: int) -> Attacker:
@@ -399,8 +473,8 @@ def _ghouls(state: GameState, seat: int) -> Attacker:
             "declined Ghouls conquer at the start of the turn, before the active race does"
         )
     held = state.regions.held_by(seat, GHOULS, in_decline=True)
-    return river_game.with_river(state, Attacker(seat, GHOULS, None, frozenset(held),
-                                       turn=state.track.turn))
+    return team_game.with_relics(state, river_game.with_river(
+        state, Attacker(seat, GHOULS, None, frozenset(held), turn=state.track.turn)))
 
 
 def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int) -> tuple[Player, ...]:

@@ -1,6 +1,6 @@
 """Markers and corrections: the pieces a race or power leaves in a region (fortress,
-troll's lair, encampment, hole in the ground, hero, dragon), and the table's correction of
-who holds a region.
+troll's lair, encampment, hole in the ground, hero, dragon, the Leprechauns' Pots of Gold,
+placed while redeploying), and the table's correction of who holds a region.
 
 Invariants: only the active race or power that owns a marker places it, in a region that
 race holds, never more than the box holds; a region holds at most one of each marker but
@@ -15,10 +15,12 @@ from companion.rules.board import MARKERS, Occupant, RegionState, marker_count, 
 from companion.rules.errors import IllegalAction
 from companion.rules.events import MarkerPlaced, MarkerRemoved, RegionSet
 from companion.rules.state import GameState, acting, region_state
+from companion.rules.turns import Phase
 
-_MARKER_OWNERS = {
+_MARKER_OWNERS: dict[str, tuple[str, int | None]] = {
     "fortress": ("Fortified", 6), "troll_lair": ("Trolls", 10), "encampment": ("Bivouacking", 5),
     "hole_in_the_ground": ("Halflings", 2), "hero": ("Heroic", 2), "dragon": ("Dragon Master", 1),
+    "pot_of_gold": ("Leprechauns", None),  # in the box: `pieces["pots_of_gold"]`, if known
 }
 
 
@@ -29,16 +31,21 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
     here = region_state(state, event.region)
     placing = isinstance(event, MarkerPlaced)
     owner, box = _MARKER_OWNERS[event.marker]
+    if box is None:
+        box = state.catalog.pieces.get("pots_of_gold")
     name = event.marker.replace("_", " ")
     if placing:
         active = player.active
         if active is None or owner not in (active.race, active.power):
             raise IllegalAction(f"only an active {owner} race places a {name}")
+        if event.marker == "pot_of_gold" and state.track.phase is not Phase.REDEPLOY:
+            raise IllegalAction(f"Pots of Gold are placed while redeploying; the turn is at: "
+                                f"{state.track.phase.value}")
         if here.occupant is None or here.occupant.seat != player.seat or here.occupant.in_decline:
             raise IllegalAction(f"a {name} goes in a region your active race holds")
         if event.marker != "encampment" and marker_count(here.markers, event.marker):
             raise IllegalAction(f"region {event.region} already has a {name}")
-        if state.regions.count_markers(event.marker) >= box:
+        if box is not None and state.regions.count_markers(event.marker) >= box:
             raise IllegalAction(f"all {box} of the {name} pieces are on the board")
     elif not marker_count(here.markers, event.marker):
         raise IllegalAction(f"region {event.region} has no {name} to remove")

@@ -93,7 +93,8 @@ _BY_PHASE: dict[Phase, dict[str, Reminder]] = {
                                "wait off the board.",
         "Fauns": lambda s, p: "Fauns: 1 new token per active enemy region taken this turn; "
                               "each victim gains 1 per region lost.",
-        "Leprechauns": lambda s, p: "Leprechauns: put a Pot of Gold in each of your regions.",
+        "Leprechauns": lambda s, p: "Leprechauns: you may leave a Pot of Gold in each of your "
+                                    "regions (tap the region on the map).",
         "Fireball": _fireball,
     },
     Phase.SCORE: {
@@ -126,4 +127,24 @@ def reminders(state: GameState) -> tuple[str, ...]:
     if phase is Phase.CONQUER and state.track.this_turn.conquests:
         out.append("A defender loses 1 token and redeploys the rest at the end of your turn "
                    "(Elves lose none).")
+    out.extend(_mini_expansions(state))
     return tuple(out)
+
+
+def _mini_expansions(state: GameState) -> list[str]:
+    """Pots of Gold collected as the turn began; new Pygmies owed at the end of the turn."""
+    this_turn = state.track.this_turn
+    out: list[str] = []
+    pots = this_turn.pots_of_gold
+    if pots and state.track.phase is not Phase.FINISHED:
+        some = "1 Pot of Gold was" if pots == 1 else f"{pots} Pots of Gold were"
+        out.append(f"Leprechauns: {some} still there as the turn began; paid with this "
+                   "turn's score.")
+    for seat, back in this_turn.pygmies_back:
+        name = state.players[seat].name
+        if back:
+            some = "1 new Pygmy" if back == 1 else f"{back} new Pygmies"
+            out.append(f"Pygmies: {name} gets {some} from the box, placed when this turn ends.")
+        else:
+            out.append(f"Pygmies: {name} rolled no pips, so no new Pygmy.")
+    return out

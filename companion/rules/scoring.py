@@ -43,6 +43,10 @@ The mini-expansions add facts that no map shows, given as optional inputs with d
   do not count); None means "not said", and a Peace-Loving race is then refused rather
   than paid 3 coins it may not have earned.
 
+In a game these come from the events, not from typing: `companion.rules.income` reads the
+Pots collected, the Ivory Tower and the Historian's counts that `companion.rules.mini_game`
+keeps (the score command and the quick count still take them as typed numbers).
+
 River World adds two facts, also optional with defaults, on either path:
 
 - harbors (`HeldRegion.harbor`, `QuickCount.harbors`): the player's harbors, active and
@@ -428,7 +432,7 @@ EXPANSION_RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
                 stages=_IN_DECLINE_ALL,
             ),
         ),
-        "Pygmies": (),
+        "Pygmies": (),  # no coins: their lost tokens come back by a die roll (mini_game)
         "Shrubmen": (),
         "White Ladies": (),
     }
@@ -911,3 +915,25 @@ def count_regions(regions: Iterable[HeldRegion]) -> QuickCount:
             coastal += region.coastal
             harbors += region.harbor
     return QuickCount(terrains, mines, magic, coastal, harbors, pirates)
+
+
+def power_bonus_lines(
+    power: str,
+    regions: Iterable[HeldRegion],
+    *,
+    conquered_non_empty: int = 0,
+    attacked_active_race: bool = False,
+) -> tuple[ScoreLine, ...]:
+    """The lines a special power alone earns for an active holder of `regions`, with no
+    race banner and no "regions held" line (Necromancer Island: his powers in use)."""
+    name = _POWERS.get(power.casefold())
+    if name is None:
+        raise ScoringInputError("power", power, "no scoring rule for this power")
+    tally = _tally("regions", tuple(regions))
+    turn = _Turn(False, conquered_non_empty, 0, attacked_active_race=attacked_active_race)
+    lines: list[ScoreLine] = []
+    for bonus in _ALL_POWER_BONUSES[name]:
+        coins = bonus.coins(tally, turn)
+        if coins and bonus.pays(Stage.ACTIVE):
+            lines.append(ScoreLine(f"{name}: {bonus.label}", coins))
+    return tuple(lines)

@@ -2,8 +2,9 @@
 checks every rule module shares (who is acting, which phase the turn is at).
 
 A state is immutable; a change is a new state made by `companion.rules.game.apply`, which
-hands the expansions' events to their own modules (`river_game`, `markers`). Those modules
-read and replace a state only through this module, so none of them imports `game`.
+hands the expansions' events to their own modules (`river_game`, `markers`,
+`necromancer_game`, `team_game`). Those modules read and replace a state only through
+this module, so none of them imports `game`.
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ from companion.rules.catalog import Catalog
 from companion.rules.errors import IllegalAction
 from companion.rules.maps import Board, load_board, parse_board_text
 from companion.rules.market import Market
+from companion.rules.necromancer import NecromancerState
 from companion.rules.players import Player
+from companion.rules.relics import RelicsState
 from companion.rules.river import RiverState
+from companion.rules.teams import MonsterSetup
 from companion.rules.turns import Phase, ThisTurn, TurnTrack
 
 
@@ -34,6 +38,9 @@ class GameState:
     regions: BoardState
     last_roll: int | None = None
     river: RiverState | None = None  # River World: the event line and the Caravel
+    necromancer: NecromancerState | None = None  # Necromancer Island: his Ghosts and Well
+    monsters: MonsterSetup | None = None  # team play: the Monsters set out before turn 1
+    relics: RelicsState | None = None  # team play: Righteous Relics and Popular Places
     board_doc: str | None = field(default=None, repr=False)  # a group's own board
     catalog: Catalog = field(compare=False, repr=False, kw_only=True)
 

@@ -38,6 +38,8 @@ class ThisTurn:
     ghoul_conquests: int = 0  # conquests by the player's Ghouls in decline
     abandoned: int = 0
     scored: bool = False
+    pots_of_gold: int = 0  # Leprechauns: Pots of Gold collected as the turn began
+    pygmies_back: tuple[tuple[int, int], ...] = ()  # (seat, new Pygmies) owed at turn end
 
     @property
     def conquests(self) -> int:

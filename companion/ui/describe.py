@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from companion.rules.events import (
     BadgesReshuffled,
+    BonyPlaced,
     CoinsAdjusted,
     ComboPicked,
     ComboRevealed,
@@ -21,16 +22,28 @@ from companion.rules.events import (
     DieRolled,
     Event,
     GameCreated,
+    GhostBought,
+    GhostsRedeployed,
+    GhostsReturned,
     MarkerPlaced,
     MarkerRemoved,
+    MonsterPassed,
+    MonsterPlaced,
+    NecromancerPowerBought,
+    PowersSwapped,
+    PygmiesRecovered,
     RaceDeclined,
     RedeploymentFinished,
     RegionAbandoned,
     RegionConquered,
     RegionSet,
+    SigilPactMade,
+    SoapbarMoved,
     StepUndone,
+    TavernShared,
     TurnEnded,
     TurnScored,
+    WellPowerChosen,
 )
 from companion.rules.game import GameState
 from companion.rules.turns import Phase
@@ -42,6 +55,7 @@ MARKER_NAMES = {
     "hole_in_the_ground": "a Hole-in-the-Ground",
     "hero": "a Hero",
     "dragon": "the Dragon",
+    "pot_of_gold": "a Pot of Gold",
 }
 
 
@@ -84,6 +98,8 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
             return f"the coin correction for {who(seat)} ({sign}{abs(d)}: {why})"
         case DieRolled(seat=seat, face=face):
             return f"{who(seat)}'s die roll ({face})"
+        case PygmiesRecovered(seat=seat, rolls=rolls):
+            return f"the die rolled for {who(seat)}'s lost Pygmies ({', '.join(map(str, rolls))})"
         case TurnEnded(seat=seat):
             return f"{who(seat)} ending the turn"
         case RegionConquered(seat=seat, region=region):
@@ -96,8 +112,32 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
             return f"{who(seat)} removing {marker_name(m)} from region {region}"
         case RegionSet(region=region):
             return f"the correction of region {region}"
+        case WellPowerChosen(seat=seat, power=p):
+            return f"{who(seat)} placing {p} beside the Well"
+        case GhostBought(seat=seat):
+            return f"{who(seat)} buying a Ghost"
+        case NecromancerPowerBought(seat=seat, power=p):
+            return f"{who(seat)} buying {p}"
+        case GhostsRedeployed(seat=seat):
+            return f"{who(seat)} placing the Ghosts"
+        case GhostsReturned():
+            return "the Ghosts going back to the Necromancer's regions"
         case BadgesReshuffled():
             return "the reshuffle of the badges"
+        case MonsterPlaced(seat=seat, region=region):
+            return f"{who(seat)}'s Monster in region {region}"
+        case MonsterPassed(seat=seat):
+            return f"{who(seat)} passing on the Monster"
+        case SoapbarMoved(seat=seat, region=region):
+            return f"{who(seat)} moving the Golden Soapbar to region {region}"
+        case TavernShared(seat=seat, to_seat=to, coins=n):
+            return f"{who(seat)} giving {coins(n)} of the Tavern to {who(to)}"
+        case BonyPlaced(seat=seat):
+            return f"{who(seat)} setting Bony"
+        case PowersSwapped(seat=seat):
+            return f"{who(seat)} swapping powers (Mirror's Vale)"
+        case SigilPactMade(seat=seat):
+            return f"{who(seat)}'s Sigil pact"
         case GameCreated():
             return "the start of the game"
         case StepUndone():

@@ -104,6 +104,7 @@ SYMBOLS: tuple[tuple[str, str], ...] = (
     ("hole_in_the_ground", "Hole-in-the-Ground"),
     ("hero", "Hero"),
     ("dragon", "Dragon"),
+    ("pot_of_gold", "Pot of Gold"),
 )
 """Every symbol the map draws, with the name a legend shows, in drawing order."""
 
@@ -142,6 +143,7 @@ def region_symbols(
         "hole_in_the_ground": int(markers.hole_in_the_ground),
         "hero": int(markers.hero),
         "dragon": int(markers.dragon),
+        "pot_of_gold": int(markers.pot_of_gold),
     }
     return [(key, present[key]) for key, _ in SYMBOLS if present.get(key, 0) > 0]
 
@@ -297,6 +299,14 @@ def _paint_hero(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
     g.add(Line(points=[cx, cy + s * 0.75, cx, cy - s * 0.7], width=max(1.0, s * 0.12)))
 
 
+def _paint_pot(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a black pot brimming with gold
+    g.add(Color(0.12, 0.12, 0.12, 1))
+    g.add(Ellipse(pos=(cx - s * 0.85, cy - s * 0.9), size=(s * 1.7, s * 1.5)))
+    g.add(Color(0.98, 0.78, 0.10, 1))
+    g.add(Ellipse(pos=(cx - s * 0.7, cy + s * 0.15), size=(s * 1.4, s * 0.6)))
+
+
 def _paint_dragon(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
     # a red three-tongued flame
     flame = [(0.0, -1.0), (0.8, -0.45), (0.9, 0.3), (0.55, 0.0), (0.45, 0.6), (0.15, 0.25),
@@ -326,6 +336,7 @@ _PAINTERS: dict[str, Callable[[InstructionGroup, float, float, float], None]] = 
     "hole_in_the_ground": _paint_hole,
     "hero": _paint_hero,
     "dragon": _paint_dragon,
+    "pot_of_gold": _paint_pot,
     "active": _paint_active,
     "declined": _paint_declined,
 }

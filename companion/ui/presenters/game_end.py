@@ -5,7 +5,9 @@ revealed one by one from the fewest coins up, so the winner comes last. A tie fo
 coins asks for the race tokens on the board of the tied players (prefilled from the map when
 it knows them) and `standings.final_standings` decides; the session saves that result in
 the history of finished games (`Session.finish`). The chart shows each player's coins
-at the end of every game turn, replayed from the game's history.
+at the end of every game turn, replayed from the game's history. In a Necromancer Island
+game he is revealed first (he wins only by bringing every Ghost into play) or, when he did,
+last; the tie-break is among the others.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
+from companion.rules import necromancer_game, team_game
 from companion.rules.errors import RulesError
 from companion.rules.game import GameState
 from companion.rules.standings import final_standings, needs_token_count, tokens_on_board
@@ -21,9 +24,10 @@ from companion.rules.views import final_totals
 from companion.store.errors import StoreError
 from companion.ui import palette
 from companion.ui.describe import coins
+from companion.ui.presenters import teams
 from companion.ui.presenters.base import Presenter, plain
 
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th"}
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th"}
 
 
 def coins_by_turn(session_history: Any) -> tuple[int, list[list[int]]]:
@@ -38,6 +42,15 @@ def coins_by_turn(session_history: Any) -> tuple[int, list[list[int]]]:
             for t in range(turn, turns + 1):
                 series[p.seat][t] = p.coins
     return turns, series
+
+
+def reveal_group(state: GameState, seat: int) -> int:
+    """Necromancer Island: he is revealed first when out of the running, last when he won
+    at once; everybody else in between (1)."""
+    necro = state.necromancer
+    if necro is None or seat != necro.seat:
+        return 1
+    return 2 if necro.won else 0
 
 
 class GameEndPresenter(Presenter):
@@ -77,7 +90,7 @@ class GameEndPresenter(Presenter):
             return
         totals = final_totals(state)
         self._order = sorted(((seat, name, total) for seat, (name, total) in enumerate(totals)),
-                             key=lambda item: (item[2], -item[0]))
+                             key=lambda item: (reveal_group(state, item[0]), item[2], -item[0]))
         self.revealed_count = 0
         self.revealed = []
         self.all_revealed = False
@@ -86,7 +99,10 @@ class GameEndPresenter(Presenter):
         self.hint = ("Everybody's coins, one at a time, from the fewest to the most. "
                      "Tap to reveal the next.")
         coins_now = {seat: total for seat, (_, total) in enumerate(totals)}
-        tied = needs_token_count(coins_now)
+        tied = needs_token_count(necromancer_game.contenders(state) if state.necromancer
+                                 else coins_now)
+        if team_game.is_team_game(state):
+            tied = frozenset()  # teams go by their best single total, nobody counts tokens
         self._tokens = {}
         for seat in tied:
             known = tokens_on_board(state.regions.regions, seat)
@@ -182,10 +198,13 @@ class GameEndPresenter(Presenter):
         except StoreError as failed:
             self.ctx.notices.tell(f"{failed} The result is shown, but it is not in the past "
                                   "games.", "Not saved")
-            result = final_standings(coins_now, self._tokens, names)
+            result = (necromancer_game.standings(state, self._tokens, names)
+                      if state.necromancer else team_game.standings(state)
+                      if team_game.is_team_game(state)
+                      else final_standings(coins_now, self._tokens, names))
         self.needs_tiebreak = False
         self.winner_text = plain(result.reason)
-        self.hint = "The final standings."
+        self.hint = teams.standings_hint(state) or "The final standings."
         rows = []
         for placing in result.placings:
             colour = palette.rgba(state.players[placing.seat].colour)
@@ -195,4 +214,4 @@ class GameEndPresenter(Presenter):
             rows.append({"seat": placing.seat, "rank": rank,
                          "name": names[placing.seat], "coins": coins(placing.coins) + extra,
                          "rgba": colour, "ink": palette.ink_on(colour)})
-        self.standings = rows
+        self.standings = teams.standing_rows(state) or rows  # team play: one row a team

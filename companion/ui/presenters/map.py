@@ -27,6 +27,7 @@ from kivy.properties import (
     StringProperty,
 )
 
+from companion.rules import necromancer_game
 from companion.rules.board import MARKERS, marker_count
 from companion.rules.conquest import (
     TokenCountUnknown,
@@ -36,12 +37,13 @@ from companion.rules.conquest import (
     reach,
 )
 from companion.rules.errors import RulesError
-from companion.rules.events import MarkerPlaced, MarkerRemoved
+from companion.rules.events import MarkerPlaced, MarkerRemoved, PygmiesRecovered
 from companion.rules.game import GameState, attacker, refusal
 from companion.rules.turns import Phase
 from companion.ui import palette
 from companion.ui.describe import marker_name, tokens
 from companion.ui.grid import Difference, differences
+from companion.ui.presenters import necromancer, teams
 from companion.ui.presenters.base import Choice, Presenter, plain
 from hardware.grid.calibration import CalibrationError
 
@@ -106,7 +108,7 @@ class MapPresenter(Presenter):
     def refresh(self, state: GameState) -> None:
         self.board = state.map
         self.board_ratio = 1 / (state.map.aspect or 1.0)
-        self.regions = state.regions
+        self.regions = necromancer.shown_regions(state)  # the Island's Ghosts shown too
         self.player_colours = {p.seat: palette.rgba(p.colour) for p in state.players}
         conquering = self._conquering(state)
         self.highlight = frozenset(self._targets(state)) if conquering else frozenset()
@@ -118,6 +120,8 @@ class MapPresenter(Presenter):
             self.hint = f"{name} redeploys: tap a region to correct its token count."
         else:
             self.hint = "Tap a region to see it, or to correct who holds it."
+        if (sites := teams.map_highlight(state)) is not None:  # team play: the Monsters
+            self.highlight, self.hint = sites, teams.map_hint(state) or self.hint
         self.bottom_actions = self._bottom(state)
         if self.selected is not None and self.selected not in state.map.regions:
             self.selected = None
@@ -127,12 +131,16 @@ class MapPresenter(Presenter):
     @staticmethod
     def _conquering(state: GameState) -> bool:
         return (not state.is_over and state.track.phase is Phase.CONQUER
-                and state.current.active is not None)
+                and (state.current.active is not None
+                     or necromancer_game.is_his(state, state.track.seat)))
 
     @staticmethod
     def _targets(state: GameState) -> list[int]:
         who = attacker(state)
         board, held = state.map, state.regions.regions
+        if state.necromancer is not None:  # his own reach; the Island shut to the others
+            return [rid for rid in board.regions
+                    if necromancer_game.attackable(state, who, rid)]
         return [rid for rid in board.regions
                 if immunity(board, rid, held, who) is None and reach(board, rid, who).reachable]
 
@@ -160,14 +168,15 @@ class MapPresenter(Presenter):
         self.region_title = f"Region {rid}: {region.terrain.value.title()}" + (
             f" ({features})" if features else "")
         here = state.regions[rid]
-        self.holder_text = self._holder(state, rid)
-        actions: list[dict[str, Any]] = []
+        self.holder_text = " ".join(t for t in (self._holder(state, rid),
+                                                teams.region_text(state, rid)) if t)
+        actions: list[dict[str, Any]] = teams.map_actions(state, rid)
         if self._conquering(state):
             actions += self._conquest(state, rid, keep_counts)
         occupant = here.occupant
         current = state.current
         mine = (occupant is not None and occupant.seat == current.seat
-                and not occupant.in_decline)
+                and (not occupant.in_decline or necromancer_game.is_his(state, current.seat)))
         if mine and not state.is_over and state.track.phase is Phase.CONQUER:
             actions.append({"key": "abandon", "text": f"Abandon region {rid}"})
         if not state.is_over:
@@ -181,6 +190,24 @@ class MapPresenter(Presenter):
             actions.append({"key": "correct", "text": "Correct this region"})
         self.actions = actions
 
+    def _tell_pygmies(self) -> None:
+        """After a conquest: the die rolled for the Pygmies lost, and what comes back."""
+        history = self.session.history
+        if history is None:
+            return
+        state = history.state
+        owed = dict(state.track.this_turn.pygmies_back)
+        for event in history.last_step:
+            if isinstance(event, PygmiesRecovered):
+                name = state.players[event.seat].name
+                back = owed.get(event.seat, 0)
+                faces = ", ".join(str(face) for face in event.rolls)
+                some = "1 new Pygmy" if back == 1 else f"{back} new Pygmies"
+                news = (f"{name} takes {some} from the box and places them when this turn "
+                        "ends." if back else "No new Pygmy this time.")
+                self.ctx.notices.tell(f"{name}'s Pygmies lost a token, so the die was rolled "
+                                      f"for them: {faces}. {news}", "Pygmies")
+
     def _holder(self, state: GameState, rid: int) -> str:
         here = state.regions[rid]
         occupant = here.occupant
@@ -192,6 +219,11 @@ class MapPresenter(Presenter):
             parts.append(f"Held by {who}'s {occupant.race}{status}{count}.")
         elif here.lost_tribe:
             parts.append("A Lost Tribe lives here.")
+        elif state.necromancer is not None and rid == state.necromancer.lake:
+            necro = state.necromancer
+            hand = f"; {necro.hand} in his hand" if necro.hand else ""
+            parts.append(f"Necromancer Island: {tokens(necro.island).replace('token', 'Ghost')} "
+                         f"on it{hand}. Nobody attacks it.")
         else:
             parts.append("Nobody holds it.")
         markers = [marker_name(m) for m in MARKERS if _has(here.markers, m)]
@@ -204,7 +236,7 @@ class MapPresenter(Presenter):
     def _conquest(self, state: GameState, rid: int, keep_counts: bool) -> list[dict[str, Any]]:
         who = attacker(state)
         try:
-            found = assess(state.map, rid, state.regions.regions, who)
+            found = necromancer_game.assess_region(state, who, rid)
         except TokenCountUnknown as unknown:
             self.note_text = plain(str(unknown)) + " Correct the region with the count."
             return []
@@ -249,6 +281,8 @@ class MapPresenter(Presenter):
     @staticmethod
     def _in_hand(state: GameState) -> int:
         """Tokens of the active race not counted on the board (a starting guess)."""
+        if necromancer_game.is_his(state, state.track.seat):
+            return necromancer_game.ghosts_free(state)
         active = state.current.active
         if active is None:
             return 0
@@ -289,11 +323,12 @@ class MapPresenter(Presenter):
         elif key == "finish_redeployment":
             if self.attempt(self.session.finish_redeployment) is not None:
                 self.go("table")
-        elif rid is None:
+        elif rid is None or teams.map_act(self, key, rid):
             return
         elif key == "conquer":
             count = int(self.deploy)
-            self.attempt(lambda: self.session.conquer(rid, tokens=count))
+            if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
+                self._tell_pygmies()
         elif key == "final":
             die = self.ctx.presenters.get("die")
             if die is not None:
@@ -461,7 +496,8 @@ class MapPresenter(Presenter):
             self.tap(rid)
         elif verb == "grid_accept" and diff.covered:
             count = diff.count or self._cost(state, rid)
-            self.attempt(lambda: self.session.conquer(rid, tokens=count))
+            if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
+                self._tell_pygmies()
         elif verb == "grid_accept":
             self.attempt(lambda: self.session.abandon(rid))
 

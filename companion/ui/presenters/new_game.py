@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
 from companion.rules.events import Seat
 from companion.rules.game import MAX_PLAYERS, MIN_PLAYERS
@@ -26,6 +26,8 @@ from companion.store.profiles import Profile
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.keypads import NameRequest, ask_name
+from companion.ui.presenters.teams import board_text as team_board_text
+from companion.ui.presenters.teams import team_option
 
 DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4", "Player 5")
 _DEFAULT_NAME = re.compile(r"Player \d+")
@@ -45,6 +47,14 @@ class NewGamePresenter(Presenter):
     """The two ways of dealing, as ActionColumn actions (the chosen one is primary)."""
     expansion_options = ListProperty([])
     """One toggle per expansion set, as ActionColumn actions."""
+    necromancer = BooleanProperty(False)
+    """Play Necromancer Island (3 to 6 at the table, on the board for one fewer)."""
+    necromancer_options = ListProperty([])
+    """The Necromancer Island toggle, as an ActionColumn action."""
+    teams = BooleanProperty(False)
+    """Six players in three teams of two, with the Relics and Places."""
+    teams_options = ListProperty([])
+    """The team-play toggle, as an ActionColumn action."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -91,9 +101,7 @@ class NewGamePresenter(Presenter):
                           "can_down": i < len(self._names) - 1})
         self.seats = seats
         count = len(self._names)
-        board = board_for_players(count)
-        self.board_text = (f"{count} players: the {count}-player board, {board.turns} turns. "
-                           "Seats go clockwise in this order.")
+        self.board_text = self._board_text(count)
         self.first_text = ("First player: drawn at random" if self.first < 0
                            else f"First player: {self._names[int(self.first)]}")
         catalog = self.session.catalog
@@ -114,6 +122,48 @@ class NewGamePresenter(Presenter):
             options.append({"key": f"expansion:{ident}", "text": label,
                             "kind": "primary" if on else "secondary"})
         self.expansion_options = options
+        self.teams_options = [team_option(self.teams)]
+        self.necromancer_options = [{
+            "key": "necromancer", "kind": "primary" if self.necromancer else "secondary",
+            "text": ("Necromancer Island: on (the seat before the first player plays him)"
+                     if self.necromancer else "Necromancer Island: off")}]
+
+    def _board_text(self, count: int) -> str:
+        if self.teams:
+            return team_board_text(count)
+        if not self.necromancer:
+            board = board_for_players(count)
+            return (f"{count} players: the {count}-player board, {board.turns} turns. "
+                    "Seats go clockwise in this order.")
+        if not 3 <= count <= MAX_PLAYERS + 1:
+            return f"Necromancer Island is for 3 to {MAX_PLAYERS + 1} players, not {count}."
+        board = board_for_players(count - 1)
+        return (f"{count} players with the Necromancer: the {count - 1}-player board, "
+                f"{board.turns} turns. Seats go clockwise in this order.")
+
+    def _most(self) -> int:
+        """The most seats: one more with the Necromancer (he plays on a smaller board)."""
+        return MAX_PLAYERS + 1 if self.necromancer or self.teams else MAX_PLAYERS
+
+    def toggle_teams(self) -> None:
+        """Team play on or off (six players; never with the Necromancer)."""
+        if not self.teams and self.necromancer:
+            self.ctx.notices.tell("A team game has no Necromancer: switch him off first.")
+            return
+        if self.teams and len(self._names) > MAX_PLAYERS:
+            self.ctx.notices.tell(f"Without teams a game has at most {MAX_PLAYERS} players: "
+                                  "take one out first.")
+            return
+        self.teams = not self.teams
+        self._build()
+
+    def toggle_necromancer(self) -> None:
+        if self.necromancer and len(self._names) > MAX_PLAYERS:
+            self.ctx.notices.tell(f"Without the Necromancer a game has at most {MAX_PLAYERS} "
+                                  "players: take one out first.")
+            return
+        self.necromancer = not self.necromancer
+        self._build()
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
@@ -129,20 +179,24 @@ class NewGamePresenter(Presenter):
             self._build()
         elif kind == "expansion":
             self.toggle_expansion(arg)
+        elif kind == "necromancer":
+            self.toggle_necromancer()
+        elif kind == "teams":
+            self.toggle_teams()
         elif kind == "random_first":
             self.first = -1
             self._build()
 
     def add_player(self) -> None:
         """Ask who joins: a saved player, or a new name typed on the letters pad."""
-        if len(self._names) >= MAX_PLAYERS:
-            self.ctx.notices.tell(f"A game has at most {MAX_PLAYERS} players.")
+        if len(self._names) >= self._most():
+            self.ctx.notices.tell(f"A game has at most {self._most()} players.")
             return
         self.choose_player(len(self._names))
 
     def add_default_player(self) -> None:
         """Add a seat called "Player n" (no profile)."""
-        if len(self._names) >= MAX_PLAYERS:
+        if len(self._names) >= self._most():
             return
         used = set(self._names)
         name = next((n for n in DEFAULT_NAMES if n not in used), f"Player {len(self._names) + 1}")
@@ -204,7 +258,7 @@ class NewGamePresenter(Presenter):
     def _seat(self, index: int, name: str, liked: str | None) -> None:
         """Seat `name` at `index` in the colour `liked` (a profile's); a seat that had that
         colour takes this seat's old one in exchange."""
-        if index > len(self._names) or index >= MAX_PLAYERS:
+        if index > len(self._names) or index >= self._most():
             return
         old = self._colour_for(index, None)
         colour = old if liked is None else liked
@@ -280,8 +334,11 @@ class NewGamePresenter(Presenter):
                       if ident in self._chosen]
         first = None if self.first < 0 else int(self.first)
         dealing = self.dealing
+        necromancer = self.necromancer
+        in_teams = self.teams
         started = self.attempt(lambda: self.session.new_game(
-            seats, first_seat=first, expansions=expansions, dealing=dealing),
+            seats, first_seat=first, expansions=expansions, dealing=dealing,
+            necromancer=necromancer, teams=in_teams),
             "The game cannot start")
         if started is not None:
             self.go("table")

@@ -7,6 +7,11 @@
   at start. They take effect at the next start; the screen says so beside each changed
   value. "Calibrate the sensor grid" appears only when the app has a calibration screen.
 - Data: a backup now, the backups there are, and every finished game exported.
+- Game numbers: the catalog numbers that rest on one source (a banner's or badge's tokens,
+  a race's tokens in the box), each with its value now; a group holding the box corrects
+  one by choosing the number it counts, or puts every packaged number back. Corrections
+  are saved in the saved-games file (`companion.store.corrections`) and apply to the games
+  started from then on; a started game keeps the numbers it began with.
 """
 
 from __future__ import annotations
@@ -26,6 +31,16 @@ from companion.config import (
     load_config,
     save_config_values,
 )
+from companion.rules.catalog import Correction
+from companion.rules.corrections import (
+    MOST_IN_BOX,
+    MOST_TOKENS,
+    CorrectionError,
+    Override,
+    correctable,
+    overrides,
+)
+from companion.store import corrections as saved_corrections
 from companion.store.errors import StoreError
 from companion.ui.presenters.base import Choice, Presenter, plain
 from companion.ui.presenters.history import export_dir, when, write_exports
@@ -41,6 +56,30 @@ PHYSICAL_PIN = {2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11:
 """BCM GPIO number -> pin number on the 40-pin header (what a player counts)."""
 SERIAL_GLOBS = ("/dev/ttyACM*", "/dev/ttyUSB*", "/dev/serial/by-id/*")
 NEXT_START = " (from the next start)"
+SPREAD = 6
+"""A correction offers numbers up to this far either side of the packaged one."""
+
+
+def number_words(c: Correction) -> str:
+    """What a correctable number counts, in words."""
+    if c.field == "max_tokens":
+        return f"{c.name}: tokens in the box"
+    return f"{c.name}: tokens on the {'banner' if c.kind == 'race' else 'badge'}"
+
+
+def number_text(c: Correction) -> str:
+    """The number now, and the packaged one when it was corrected."""
+    if c.value == c.was:
+        return f"{number_words(c)}: {c.value}"
+    return f"{number_words(c)}: {c.value} (corrected; the data says {c.was})"
+
+
+def allowed_values(c: Correction, least: int) -> list[int]:
+    """The numbers offered for `c`: a window around the packaged number, inside what the
+    catalog allows (`least` is the smallest allowed)."""
+    most = MOST_IN_BOX if c.field == "max_tokens" else MOST_TOKENS
+    was = c.was if c.was is not None else c.value
+    return list(range(max(least, was - SPREAD), min(most, was + SPREAD) + 1))
 
 
 def pin_words(pin: int | None) -> str:
@@ -76,6 +115,7 @@ class SettingsPresenter(Presenter):
     port_text = StringProperty("")
     config_text = StringProperty("")
     backups_text = StringProperty("")
+    corrections_text = StringProperty("")
     can_calibrate = BooleanProperty(False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -97,6 +137,14 @@ class SettingsPresenter(Presenter):
             self._started = self._config
         self._show_config()
         self._show_data()
+        self._show_corrections()
+
+    def _show_corrections(self) -> None:
+        numbers = correctable(self.session.catalog)
+        lines = ["These numbers rest on one source only. If your box says otherwise, correct "
+                 "them; new games use the corrected numbers."]
+        lines += [number_text(c) for c in numbers]
+        self.corrections_text = "\n".join(lines)
 
     def _show_config(self) -> None:
         config, started = self._config, self._started or self._config
@@ -159,6 +207,8 @@ class SettingsPresenter(Presenter):
             "calibrate": self.calibrate,
             "backup": self.backup,
             "export": self.export_all,
+            "correct": self.choose_number,
+            "uncorrect": self.undo_corrections,
         }
         handler = handlers.get(key)
         if handler is not None:
@@ -207,6 +257,58 @@ class SettingsPresenter(Presenter):
             lambda key: self._write("grid.port", key),
             text=f"{DEFAULT_GRID_PORT} is the name the installer gives a Pico grid. "
                  "From the next start."))
+
+    # -- corrections of the catalog's single-source numbers ---------------------------------
+    def choose_number(self) -> None:
+        numbers = correctable(self.session.catalog)
+        self.ctx.notices.choose(Choice(
+            "Correct a number", [(f"{c.kind}|{c.name}|{c.field}", number_text(c))
+                                 for c in numbers],
+            self._choose_value,
+            text="Only the numbers that rest on one source can be corrected."))
+
+    def _choose_value(self, key: str) -> None:
+        kind, name, field = key.split("|", 2)
+        chosen = next(c for c in correctable(self.session.catalog)
+                      if (c.kind, c.name, c.field) == (kind, name, field))
+        least = 0 if kind == "power" else 1
+        if field == "max_tokens":
+            race = self.session.catalog.race(name)
+            least = race.tokens + race.conquest_only_tokens
+        values = allowed_values(chosen, least)
+        self.ctx.notices.choose(Choice(
+            number_words(chosen),
+            [(str(n), f"{n}" + (" (as in the data)" if n == chosen.was else ""))
+             for n in values],
+            lambda value: self.correct(kind, name, field, int(value)),
+            text=f"Now {chosen.value}. New games use the number you choose."))
+
+    def correct(self, kind: str, name: str, field: str, value: int) -> None:
+        """Save `value` for one number (the packaged value removes the correction)."""
+        kept: list[Override] = [o for o in overrides(self.session.catalog)
+                                if o[:3] != (kind, name, field)]
+        was = next((c.was for c in correctable(self.session.catalog)
+                    if (c.kind, c.name, c.field) == (kind, name, field)), None)
+        if value != was:
+            kept.append((kind, name, field, value))
+        self._save_corrections(kept)
+
+    def undo_corrections(self) -> None:
+        self._save_corrections([])
+
+    def _save_corrections(self, given: list[Override]) -> None:
+        store = self.session.store
+        if store is None:
+            self.ctx.notices.tell("Corrections cannot be saved without a saved-games file.",
+                                  "Not saved")
+            return
+        try:
+            self.session.catalog = saved_corrections.save(store, self.session.catalog, given)
+        except (CorrectionError, StoreError) as refused:
+            self.ctx.notices.tell(f"The correction was not saved: {plain(str(refused))}",
+                                  "Not saved")
+            return
+        self._show_corrections()
 
     def calibrate(self) -> None:
         if "calibration" in self.ctx.presenters:

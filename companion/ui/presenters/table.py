@@ -24,6 +24,7 @@ from kivy.properties import (
 
 from companion.rules.events import ComboPicked, RaceDeclined, TurnScored
 from companion.rules.game import GameState
+from companion.rules.mini_game import PRIESTESSES
 from companion.rules.reminders import reminders
 from companion.rules.turns import Phase
 from companion.rules.views import PublicView, own_coins, public
@@ -31,7 +32,8 @@ from companion.store.errors import StoreError
 from companion.store.profiles import Profile
 from companion.ui import palette
 from companion.ui.describe import coins, phase_hint, step_text, tokens
-from companion.ui.presenters.base import Presenter, Question
+from companion.ui.presenters import necromancer, teams
+from companion.ui.presenters.base import Choice, Presenter, Question
 from companion.ui.presenters.keypads import PinRequest, ask_pin
 
 _ASK_BEFORE_UNDO = (TurnScored, RaceDeclined, ComboPicked)
@@ -76,6 +78,7 @@ class TablePresenter(Presenter):
     peek_text = StringProperty("")
     peek_detail = StringProperty("")
     peek_rgba = ObjectProperty(palette.PANEL)
+    necromancer_text = StringProperty("")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._peek_timer: Any = None
@@ -95,11 +98,18 @@ class TablePresenter(Presenter):
         self.current_name = "" if view.game_over else f"{current.name}'s turn"
         self.current_rgba = palette.rgba(current.colour)
         self.current_ink = palette.ink_on(self.current_rgba)
-        self.phase_text = self._hint(state, view)
-        self.actions = self._actions(state, view)
-        self.players = players_of(view)
+        if (monster := teams.placing(state)) is not None:  # team play, before turn 1
+            self.current_name = f"{state.player(monster).name}'s Monster"
+            self.current_rgba = palette.rgba(state.player(monster).colour)
+            self.current_ink = palette.ink_on(self.current_rgba)
+        self.phase_text = (necromancer.hint(state) or teams.hint(state)
+                           or self._hint(state, view))
+        self.actions = teams.table_actions(
+            state, necromancer.table_actions(state, self._actions(state, view)))
+        self.players = teams.player_rows(state, necromancer.player_rows(state, players_of(view)))
+        self.necromancer_text = necromancer.summary(state) or teams.summary(state)
         self.combo_text = self._combo(state)
-        self.reminders_text = "\n".join(reminders(state))
+        self.reminders_text = "\n".join((*teams.reminders(state), *reminders(state)))
         self.die_kind = "primary" if view.phase is Phase.CONQUER else "dimmed"
         self._refresh_undo(state)
 
@@ -169,6 +179,8 @@ class TablePresenter(Presenter):
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
+        if necromancer.act(self, key) or teams.act(self, key):
+            return
         handlers: dict[str, Callable[[], None]] = {
             "market": lambda: self.go("market"),
             "map": lambda: self.go("map"),
@@ -213,7 +225,25 @@ class TablePresenter(Presenter):
                                       title="Go into decline", on_yes=self._decline))
 
     def _decline(self) -> None:
-        self.attempt(self.session.decline)
+        state = self.state
+        active = state.current.active if state is not None else None
+        if state is None or active is None or active.race != PRIESTESSES:
+            self.attempt(self.session.decline)
+            return
+        held = state.regions.held_by(state.current.seat, active.race, in_decline=False)
+        if not held:
+            self.attempt(self.session.decline)
+            return
+        board = state.map
+        self.ctx.notices.choose(Choice(  # Priestesses: where their Ivory Tower stands
+            "The Ivory Tower",
+            [(str(rid), f"Region {rid} ({board.region(rid).terrain.value})") for rid in held],
+            self._build_tower,
+            text=f"One Priestess from each of the {len(held)} regions stacks up in the "
+                 "region you choose; the other regions are left empty."))
+
+    def _build_tower(self, region: str) -> None:
+        self.attempt(lambda: self.session.decline(int(region)))
 
     def open_die(self) -> None:
         self.go("die")

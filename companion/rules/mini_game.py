@@ -1,0 +1,212 @@
+"""The mini-expansions' races and powers inside a game: what the app keeps the books of, so
+their coins are worked out from the game's events instead of typed in.
+
+- Leprechauns: during redeployment their active race puts a Pot of Gold (a marker, see
+  `companion.rules.markers`) in regions it holds, one per region. When the Leprechauns'
+  owner's next turn begins, every Pot still in one of their Leprechaun regions is
+  collected (`ThisTurn.pots_of_gold`) and paid with that turn's score, also on the turn
+  they go into decline. A player who conquers a region holding another player's Pot takes
+  it at once: 1 coin from the stash. A Pot leaves the board with its region's race (when
+  the region is abandoned, or the Leprechauns go into decline).
+- Priestesses: going into decline (`RaceDeclined.ivory_tower`, the region chosen) they
+  keep one region, the Ivory Tower, holding one token for each region they held; every
+  other region is abandoned. `DeclinedRace.ivory_tower` is that number of tokens, paid
+  every turn instead of the usual coin per region, until the Tower is conquered (then the
+  race leaves the board, like any declined race with no region).
+- Historian: when the combo is picked, the races in decline on the board are counted
+  (`ActiveRace.declined_when_picked`, every player's, the picker's own included); while the
+  Historians are active each other race that goes into decline adds one to their owner's
+  `Player.declines_seen`, paid at that player's next scoring (also the one of the turn the
+  Historians themselves decline) and then set back to 0.
+- Pygmies: each time an active Pygmy region is conquered the Pygmies lose a token; the
+  session rolls the reinforcement die for it (`PygmiesRecovered`), and as many new Pygmies
+  as the pips come from the box (no more than the box holds, when the catalog knows it).
+  `ActiveRace.tokens` follows them: the token lost goes back to the box, the new ones join
+  the race. The table deploys them at the end of the current turn
+  (`ThisTurn.pygmies_back`).
+
+Invariants: coins taken with a Pot come from the stash (`coins_issued` grows by as many);
+a Pot is collected once; a Tower stands in one region that the Priestesses held; refused
+input changes nothing. `companion.rules.game.apply` hands the moments here; this module
+reads and replaces a state only through `companion.rules.state`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.rules.board import RegionState, cleared
+from companion.rules.errors import IllegalAction
+from companion.rules.events import PygmiesRecovered
+from companion.rules.state import GameState, with_player
+
+LEPRECHAUNS = "Leprechauns"
+PRIESTESSES = "Priestesses"
+PYGMIES = "Pygmies"
+HISTORIAN = "Historian"
+POT_OF_GOLD = "pot_of_gold"
+POT_COINS = 1
+
+
+# --- Leprechauns --------------------------------------------------------------------------
+
+
+def _without_pot(here: RegionState) -> RegionState:
+    return replace(here, markers=replace(here.markers, pot_of_gold=False))
+
+
+def turn_began(state: GameState) -> GameState:
+    """As a player's turn begins: the Pots of Gold in their Leprechaun regions are theirs."""
+    if state.is_over:
+        return state
+    seat = state.track.seat
+    regions = state.regions
+    found = [
+        rid for rid, here in regions.regions.items()
+        if here.markers.pot_of_gold and here.occupant is not None
+        and here.occupant.seat == seat and here.occupant.race == LEPRECHAUNS
+    ]
+    if not found:
+        return state
+    for rid in found:
+        regions = regions.with_region(rid, _without_pot(regions[rid]))
+    this_turn = replace(state.track.this_turn, pots_of_gold=len(found))
+    return replace(state, regions=regions, track=replace(state.track, this_turn=this_turn))
+
+
+def pot_taken(state: GameState, before: RegionState, conqueror: int) -> GameState:
+    """After a conquest: the conqueror takes another player's Pot of Gold (1 coin)."""
+    holder = before.occupant
+    if not before.markers.pot_of_gold or holder is None or holder.seat == conqueror:
+        return state
+    player = state.players[conqueror]
+    return replace(
+        state,
+        players=with_player(state.players, replace(player, coins=player.coins + POT_COINS)),
+        coins_issued=state.coins_issued + POT_COINS,
+    )
+
+
+def pots_collected(state: GameState) -> int:
+    """The Pots of Gold the current player collected as this turn began."""
+    return state.track.this_turn.pots_of_gold
+
+
+# --- Historian ----------------------------------------------------------------------------
+
+
+def races_in_decline(state: GameState) -> int:
+    """The races in decline on the board, every player's."""
+    return sum(len(player.declined) for player in state.players)
+
+
+def picked(state: GameState) -> GameState:
+    """After a pick: a Historian combo counts the races in decline on the board."""
+    player = state.current
+    active = player.active
+    if active is None or active.power != HISTORIAN:
+        return state
+    active = replace(active, declined_when_picked=races_in_decline(state))
+    return replace(state, players=with_player(state.players, replace(player, active=active)))
+
+
+def scored(state: GameState, seat: int) -> GameState:
+    """After `seat` scores: the declines their Historians saw are paid."""
+    player = state.players[seat]
+    if not player.declines_seen:
+        return state
+    return replace(state, players=with_player(state.players, replace(player, declines_seen=0)))
+
+
+# --- going into decline: the Ivory Tower, and the Historians watching ---------------------
+
+
+def race_declined(before: GameState, after: GameState, seat: int,
+                  tower: int | None) -> GameState:
+    """After `seat`'s race went into decline: the Priestesses build their Ivory Tower in
+    region `tower`; every other player's active Historians see one more decline."""
+    after = _ivory_tower(before, after, seat, tower)
+    players = after.players
+    for player in players:
+        active = player.active
+        if player.seat != seat and active is not None and active.power == HISTORIAN:
+            players = with_player(players, replace(player, declines_seen=player.declines_seen + 1))
+    return replace(after, players=players)
+
+
+def _ivory_tower(before: GameState, after: GameState, seat: int, tower: int | None) -> GameState:
+    active = before.players[seat].active
+    assert active is not None  # the decline itself refuses a player with no active race
+    if active.race != PRIESTESSES:
+        if tower is not None:
+            raise IllegalAction(
+                f"only Priestesses build an Ivory Tower when they go into decline, not "
+                f"{active.race}; leave the Tower out"
+            )
+        return after
+    held = before.regions.held_by(seat, PRIESTESSES, in_decline=False)
+    listed = ", ".join(str(rid) for rid in held)
+    if not held:
+        if tower is not None:
+            raise IllegalAction("the Priestesses hold no region, so no Ivory Tower is built; "
+                                "leave the Tower out")
+        return after
+    if tower is None:
+        raise IllegalAction(f"Priestesses going into decline stack their Ivory Tower in one "
+                            f"of their regions: choose one of {listed}")
+    if tower not in held:
+        raise IllegalAction(f"the Ivory Tower goes in a region the Priestesses hold "
+                            f"({listed}), not in region {tower}")
+    regions = after.regions
+    for rid in held:
+        if rid != tower:
+            regions = regions.with_region(rid, cleared(regions[rid]))
+    here = regions[tower]
+    assert here.occupant is not None
+    regions = regions.with_region(tower, replace(
+        here, occupant=replace(here.occupant, tokens=len(held))))
+    player = after.players[seat]
+    declined = tuple(
+        replace(d, ivory_tower=len(held)) if d.race == PRIESTESSES else d
+        for d in player.declined
+    )
+    return replace(after, regions=regions,
+                   players=with_player(after.players, replace(player, declined=declined)))
+
+
+# --- Pygmies ------------------------------------------------------------------------------
+
+
+def pygmies_hit(state: GameState, region: int, conqueror: int) -> int | None:
+    """The seat whose active Pygmies lose a token if `conqueror` takes `region` now."""
+    occupant = state.regions[region].occupant if region in state.regions.regions else None
+    if (occupant is None or occupant.race != PYGMIES or occupant.in_decline
+            or occupant.seat == conqueror):
+        return None
+    return occupant.seat
+
+
+def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
+    """New Pygmies from the box: as many as the pips rolled, no more than the box holds."""
+    player = state.player(event.seat)
+    active = player.active
+    if active is None or active.race != PYGMIES:
+        raise IllegalAction(f"{player.name} has no active Pygmies to lose or recover")
+    if not event.rolls:
+        raise IllegalAction("the Pygmies roll the die once per token lost; no roll was given")
+    faces = state.catalog.die_faces
+    for face in event.rolls:
+        if face not in faces:
+            raise IllegalAction(f"the reinforcement die has no face {face}; its faces are "
+                                f"{sorted(set(faces))}")
+    in_play = max(0, active.tokens - len(event.rolls))  # the lost tokens go back in the box
+    pips = sum(event.rolls)
+    in_box = state.catalog.race(PYGMIES).max_tokens
+    back = pips if in_box is None else min(pips, max(0, in_box - in_play))
+    active = replace(active, tokens=in_play + back)
+    players = with_player(state.players, replace(player, active=active))
+    this_turn = state.track.this_turn
+    owed = dict(this_turn.pygmies_back)
+    owed[event.seat] = owed.get(event.seat, 0) + back
+    this_turn = replace(this_turn, pygmies_back=tuple(sorted(owed.items())))
+    return replace(state, players=players, track=replace(state.track, this_turn=this_turn))

@@ -1,0 +1,423 @@
+"""Necromancer Island inside a game: his seat at the table, his turn, and the Well of Souls
+fed by everybody's conquests.
+
+`companion.rules.game.apply` hands the Necromancer's events and the moments that touch him
+here; his books themselves (where every Ghost is, prices, spawning, scoring, the win) are
+the pure model in `companion.rules.necromancer`, kept in `GameState.necromancer`.
+
+How his seat plays:
+- he is a player like the others (a purse, a name, a colour) seated to the right of the
+  first player, so he moves last in every game turn; he never picks a combo;
+- his turn opens at the track's CONQUER phase with the model at ACQUIRE: he may buy Ghosts
+  and powers (`GhostBought`, `NecromancerPowerBought`, coins back to the stash), then
+  conquers with `RegionConquered` (his Attacker holds every power in use; his reach is the
+  Lake's shore and his own regions), finishes conquering, places his Ghosts
+  (`GhostsRedeployed`; a plain `RedeploymentFinished` leaves them where they stand and puts
+  the free ones on the Island), and scores (`TurnScored`: a coin per region plus his
+  powers' bonuses; the Well gets a soul per region and spawns). If every Ghost is then in
+  play he wins and the game is over at once.
+
+Invariants kept here:
+- the board shows exactly the model's Ghost regions, as a race in decline of his seat with
+  every Ghost counted (`necromancer.board_occupant`), so the conquest rules cost them like
+  any declined race and other players see them that way;
+- every token lost in a conquest (a Lost Tribe, one token of an active race, all of a race
+  in decline, a Ghost) falls into the Well; Elves lose none there, but the Elves they
+  discard when going into decline fall into it too;
+- nobody but him conquers the Lake, where his Island lies;
+- a turn ends only once the Ghosts in his hand are back (`GhostsReturned`, or onto the
+  Island when he holds no region), and the Well spawns at every turn's end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from companion.rules import necromancer as model
+from companion.rules import river_game
+from companion.rules.board import RegionState, cleared, taken
+from companion.rules.catalog import Catalog
+from companion.rules.conquest import Assessment, Attacker, Reach, assess, immunity, reach
+from companion.rules.errors import IllegalAction
+from companion.rules.events import (
+    GameCreated,
+    GhostBought,
+    GhostsRedeployed,
+    GhostsReturned,
+    NecromancerPowerBought,
+    RegionAbandoned,
+    RegionConquered,
+    TurnScored,
+    WellPowerChosen,
+)
+from companion.rules.maps import Board
+from companion.rules.necromancer import GHOSTS, NecromancerState, PublicNecromancer, Step
+from companion.rules.scoring import HeldRegion, power_bonus_lines
+from companion.rules.standings import Standings
+from companion.rules.state import GameState, expect, region_state, to_phase, with_player
+from companion.rules.turns import Phase
+
+ELVES = "Elves"
+BERSERK = "Berserk"
+REGIONS_LINE = "regions held"
+"""The label of his first scoring line (as the model writes it)."""
+HAND_COUNTED = "powers (counted by hand)"
+
+
+# --- set-up ------------------------------------------------------------------------------
+
+
+def board_players(event: GameCreated) -> int:
+    """How many players the board must be for: the table, or one fewer with the Necromancer."""
+    seats = len(event.seats)
+    if not event.necromancer_powers:
+        if event.ghosts_removed:
+            raise IllegalAction("Ghosts are taken out only in a Necromancer Island game")
+        return seats
+    return int(model.board_for(seats).removesuffix("p"))
+
+
+def badges(event: GameCreated) -> tuple[str, ...]:
+    """Every badge of the game: the market's stack and the Necromancer's six."""
+    return (*event.powers, *event.necromancer_powers)
+
+
+def setup(event: GameCreated, board: Board, catalog: Catalog) -> NecromancerState | None:
+    """The Necromancer at the start (None when the game does not play Necromancer Island):
+    the first of his six powers goes with the Well, the Island in the board's Lake."""
+    powers = event.necromancer_powers
+    if not powers:
+        return None
+    if isinstance(event.ghosts_removed, bool) or not isinstance(event.ghosts_removed, int):
+        raise IllegalAction(f"ghosts_removed must be 0, 1 or 2, not {event.ghosts_removed!r}")
+    seat = model.seat_for(event.first_seat, len(event.seats))
+    known = {p.name for p in catalog.powers_in(event.expansions)}
+    return model.set_up(seat, model.central_lake(board), powers, powers[0],
+                        ghosts_removed=event.ghosts_removed, known_powers=known)
+
+
+def choose_well_power(state: GameState, event: WellPowerChosen) -> GameState:
+    """The power he places with the Well: any of his six, until his first turn begins
+    (the first drawn stands if he never chooses)."""
+    necro = _his(state, event.seat, "choose the power placed with the Well")
+    if state.track.turn != 1 or state.track.seat == necro.seat or necro.step is not Step.WAITING:
+        raise IllegalAction("the power beside the Well is chosen before the Necromancer's "
+                            "first turn")
+    six = (*necro.powers_in_use, *necro.powers_in_reserve)
+    if len(necro.powers_in_use) != 1 or event.power not in six:
+        raise IllegalAction(f"the power beside the Well is one of his six: {', '.join(six)}")
+    rest = tuple(p for p in six if p != event.power)
+    return replace(state, necromancer=replace(necro, powers_in_use=(event.power,),
+                                              powers_in_reserve=rest))
+
+
+# --- who he is ---------------------------------------------------------------------------
+
+
+def is_his(state: GameState, seat: int) -> bool:
+    """Whether `seat` is the Necromancer's."""
+    return state.necromancer is not None and state.necromancer.seat == seat
+
+
+def _his(state: GameState, seat: int, what: str) -> NecromancerState:
+    necro = state.necromancer
+    if necro is None:
+        raise IllegalAction(f"this game does not play Necromancer Island: nobody can {what}")
+    if seat != necro.seat:
+        raise IllegalAction(f"only the Necromancer ({state.player(necro.seat).name}) can {what}")
+    return necro
+
+
+def attacker(state: GameState) -> Attacker:
+    """The Necromancer's Ghosts as the conquest rules see them: every power in use."""
+    necro = _his(state, state.track.seat, "conquer with Ghosts")
+    powers = necro.powers_in_use
+    return river_game.with_river(state, Attacker(
+        necro.seat, GHOSTS, powers[0] if powers else None, frozenset(necro.regions),
+        turn=state.track.turn, more_powers=powers[1:],
+        berserk_roll=state.last_roll if BERSERK in powers else None))
+
+
+def ghosts_free(state: GameState) -> int:
+    """Ghosts he may still conquer with this turn (before his first move: those on the
+    Island and all but one in each region)."""
+    necro = state.necromancer
+    if necro is None:
+        return 0
+    if necro.step is Step.ACQUIRE:
+        return necro.island + sum(n - 1 for n in necro.regions.values())
+    return necro.hand if necro.step is Step.CONQUER else 0
+
+
+# --- where anyone may attack -------------------------------------------------------------
+
+
+def _island_refusal(state: GameState, seat: int, region: int) -> str | None:
+    necro = state.necromancer
+    return None if necro is None else model.island_refusal(necro, region, seat)
+
+
+def attackable(state: GameState, who: Attacker, region: int) -> bool:
+    """Whether `who` may attack `region` now, by position and protection alone."""
+    board, held = state.map, state.regions.regions
+    if immunity(board, region, held, who) is not None:
+        return False
+    necro = state.necromancer
+    if necro is not None and who.seat == necro.seat:
+        return model.reach_refusal(necro, board, region) is None
+    if _island_refusal(state, who.seat, region) is not None:
+        return False
+    return reach(board, region, who).reachable
+
+
+def assess_region(state: GameState, who: Attacker, region: int) -> Assessment:
+    """`conquest.assess` with Necromancer Island's changes: his own reach, and the Island
+    closed to everybody else."""
+    found = assess(state.map, region, state.regions.regions, who)
+    necro = state.necromancer
+    if necro is None or found.immune is not None:
+        return found
+    if who.seat != necro.seat:
+        shut = _island_refusal(state, who.seat, region)
+        return found if shut is None else Assessment(region, shut, found.reach, None)
+    refused = model.reach_refusal(necro, state.map, region)
+    why = refused or f"region {region} borders the Lake or a region of his Ghosts"
+    return replace(found, reach=Reach(refused is None, why))
+
+
+def refuse_island(state: GameState, seat: int, region: int) -> None:
+    """Refuse another player's conquest of the Island."""
+    refused = _island_refusal(state, seat, region)
+    if refused is not None:
+        raise IllegalAction(refused)
+
+
+# --- the board kept in step with his books ----------------------------------------------
+
+
+def _synced(state: GameState, necro: NecromancerState) -> GameState:
+    """`state` with `necro` as his books, and the board showing exactly his Ghost regions."""
+    regions = state.regions
+    for rid, here in state.regions.regions.items():
+        occupant = here.occupant
+        if occupant is not None and occupant.seat == necro.seat and rid not in necro.regions:
+            regions = regions.with_region(rid, cleared(here))
+    for rid in necro.regions:
+        here = regions[rid]
+        ghosts = model.board_occupant(necro, rid)
+        assert ghosts is not None
+        if here.occupant != ghosts:
+            ours = here.occupant is not None and here.occupant.seat == necro.seat
+            regions = regions.with_region(
+                rid, replace(here, occupant=ghosts) if ours else taken(here, ghosts))
+    return replace(state, regions=regions, necromancer=necro)
+
+
+def _fed(necro: NecromancerState, region: int, before: RegionState) -> NecromancerState:
+    """The Well after `region` (as it stood `before`) was conquered."""
+    if before.lost_tribe:
+        necro = model.souls_lost(necro, 1)
+    occupant = before.occupant
+    if occupant is None:
+        return necro
+    if occupant.seat == necro.seat and occupant.race == GHOSTS:
+        return model.region_lost(necro, region)
+    if occupant.in_decline:
+        return model.souls_lost(necro, occupant.tokens or 1)  # a race in decline: all
+    return model.souls_lost(necro, 0 if occupant.race == ELVES else 1)  # Elves lose none
+
+
+def conquest_fed(state: GameState, region: int, before: RegionState) -> GameState:
+    """After another player's conquest: what fell there goes into the Well (a Ghost region
+    sends one Ghost to the Well and the others to his hand)."""
+    necro = state.necromancer
+    if necro is None:
+        return state
+    return _synced(state, _fed(necro, region, before))
+
+
+def race_declined(before: GameState, after: GameState, seat: int) -> GameState:
+    """A race went into decline: its discarded tokens go back to the tray, except the
+    Elves', which fall into the Well (all but the one left in each region)."""
+    necro = after.necromancer
+    active = before.players[seat].active
+    if necro is None or active is None or active.race != ELVES:
+        return after
+    kept = len(after.regions.held_by(seat, ELVES, in_decline=True))
+    return _synced(after, model.souls_lost(necro, max(0, active.tokens - kept)))
+
+
+# --- his turn ----------------------------------------------------------------------------
+
+
+def _paid(state: GameState, bought: model.Purchase) -> GameState:
+    player = state.current
+    state = replace(state, players=with_player(state.players, replace(player, coins=bought.coins)),
+                    coins_issued=state.coins_issued - bought.cost)
+    return _synced(state, bought.state)
+
+
+def buy_ghost(state: GameState, event: GhostBought) -> GameState:
+    necro = _his(state, event.seat, "buy a Ghost")
+    expect(state, event.seat, Phase.CONQUER, "buy a Ghost")
+    return _paid(state, model.buy_ghost(necro, state.current.coins))
+
+
+def buy_power(state: GameState, event: NecromancerPowerBought) -> GameState:
+    necro = _his(state, event.seat, f"buy {event.power}")
+    expect(state, event.seat, Phase.CONQUER, f"buy {event.power}")
+    return _paid(state, model.buy_power(necro, event.power, state.current.coins))
+
+
+def conquer(state: GameState, event: RegionConquered) -> GameState:
+    """His Ghosts take a region: the model checks his reach and his free Ghosts, the
+    conquest rules the region's protections; what falls there goes into the Well."""
+    necro = _his(state, event.seat, "conquer with Ghosts")
+    expect(state, event.seat, Phase.CONQUER, "conquer")
+    if event.declined_ghouls or event.mercenary_coin:
+        raise IllegalAction("the Necromancer conquers with his Ghosts, nothing else")
+    if event.tokens is None:
+        raise IllegalAction("say how many Ghosts take the region")
+    before = region_state(state, event.region)
+    refused = model.reach_refusal(necro, state.map, event.region) or immunity(
+        state.map, event.region, state.regions.regions, attacker(state))
+    if refused is not None:
+        raise IllegalAction(refused)
+    necro = model.conquer(necro, state.map, event.region, event.tokens)
+    necro = _fed(necro, event.region, before)
+    occupant = model.board_occupant(necro, event.region)
+    assert occupant is not None
+    loser = before.occupant
+    this_turn = state.track.this_turn
+    attacked = loser is not None and not loser.in_decline
+    this_turn = replace(
+        this_turn,
+        conquered=(*this_turn.conquered, (event.region, before.non_empty
+                                          or before.markers.pirate_ship)),
+        attacked_active_race=this_turn.attacked_active_race or attacked)
+    last_roll = None if BERSERK in necro.powers_in_use else state.last_roll  # used up
+    state = replace(state, regions=state.regions.with_region(event.region,
+                                                             taken(before, occupant)),
+                    track=replace(state.track, this_turn=this_turn), last_roll=last_roll)
+    return _synced(state, necro)
+
+
+def abandon(state: GameState, event: RegionAbandoned) -> GameState:
+    necro = _his(state, event.seat, "abandon a Ghost region")
+    expect(state, event.seat, Phase.CONQUER, "abandon a region")
+    return _synced(state, model.abandon(necro, event.region))
+
+
+def redeploy(state: GameState, event: GhostsRedeployed) -> GameState:
+    """His Ghosts placed for the end of his turn; scoring comes next."""
+    necro = _his(state, event.seat, "redeploy Ghosts")
+    expect(state, event.seat, Phase.REDEPLOY, "redeploy his Ghosts")
+    placed = dict(event.regions)
+    if len(placed) != len(event.regions):
+        raise IllegalAction("each region is named once in a redeployment")
+    return to_phase(_synced(state, model.redeploy(necro, placed, event.island)), Phase.SCORE)
+
+
+def leave_as_they_stand(state: GameState, seat: int) -> GameState:
+    """A plain end of his redeployment: Ghosts stay where they stand, free ones go onto the
+    Island."""
+    necro = _his(state, seat, "redeploy Ghosts")
+    expect(state, seat, Phase.REDEPLOY, "finish redeploying")
+    island = necro.island if necro.step is Step.ACQUIRE else necro.hand
+    event = GhostsRedeployed(seat, tuple(sorted(necro.regions.items())), island)
+    return redeploy(state, event)
+
+
+def income_lines(state: GameState) -> tuple[tuple[str, int], ...]:
+    """What his turn earns now: a coin per region he holds, then his powers' bonuses."""
+    necro = _his(state, state.track.seat, "score as the Necromancer")
+    board = state.map
+    held = [board.region(rid) for rid in sorted(necro.regions)]
+    regions = tuple(HeldRegion(r.terrain, r.features, r.coastal, r.id) for r in held)
+    this_turn = state.track.this_turn
+    lines: list[tuple[str, int]] = [(REGIONS_LINE, necro.regions_held)]
+    for power in necro.powers_in_use:
+        for line in power_bonus_lines(power, regions,
+                                      conquered_non_empty=this_turn.conquered_non_empty,
+                                      attacked_active_race=this_turn.attacked_active_race):
+            lines.append((line.label, line.coins))
+    return tuple(lines)
+
+
+def score(state: GameState, event: TurnScored) -> GameState:
+    """His end of turn: coins, a soul per region into the Well, spawning, and the win,
+    which ends the game at once."""
+    necro = _his(state, event.seat, "score as the Necromancer")
+    expect(state, event.seat, Phase.SCORE, "score")
+    if event.coins < 0:
+        raise IllegalAction(f"a turn's income cannot be negative (got {event.coins})")
+    bonus = tuple((label, coins) for label, coins in event.lines if label != REGIONS_LINE)
+    held = necro.regions_held
+    if not event.lines and event.coins != held:
+        bonus = ((HAND_COUNTED, event.coins - held),)
+    result = model.score(necro, bonus)
+    if result.coins != event.coins:
+        raise IllegalAction(
+            f"the Necromancer's lines add up to {result.coins} coins, not {event.coins}")
+    player = state.current
+    state = replace(
+        to_phase(state, Phase.FINISHED, scored=True),
+        players=with_player(state.players, replace(player, coins=player.coins + event.coins)),
+        coins_issued=state.coins_issued + event.coins)
+    state = _synced(state, result.state)
+    if result.won:
+        state = replace(state, track=replace(state.track, phase=Phase.GAME_OVER))
+    return state
+
+
+# --- other players' turns, and every turn's end ------------------------------------------
+
+
+def return_ghosts(state: GameState, event: GhostsReturned) -> GameState:
+    """The Ghosts in his hand go back onto regions he holds."""
+    necro = state.necromancer
+    if necro is None:
+        raise IllegalAction("this game does not play Necromancer Island: there are no Ghosts")
+    placed = dict(event.regions)
+    if len(placed) != len(event.regions):
+        raise IllegalAction("each region is named once when Ghosts go back")
+    return _synced(state, model.return_ghosts(necro, placed))
+
+
+def turn_passed(before: GameState, ended: GameState) -> GameState:
+    """A turn ended: Ghosts in hand with no region to go to go to the Island, the Well
+    spawns, and if he plays next his turn opens with buying."""
+    del before
+    necro = ended.necromancer
+    if necro is None:
+        return ended
+    necro = model.turn_ended(necro).state
+    if not ended.is_over and ended.track.seat == necro.seat:
+        necro = model.start_turn(necro)
+        ended = replace(ended, track=replace(ended.track, phase=Phase.CONQUER))
+    return _synced(ended, necro)
+
+
+# --- what everyone sees, and the end ----------------------------------------------------
+
+
+def public(state: GameState) -> PublicNecromancer | None:
+    """His public side (Ghosts, Well, badges, price; never his coins), or None."""
+    return None if state.necromancer is None else model.public(state.necromancer)
+
+
+def contenders(state: GameState) -> dict[int, int]:
+    """The coins of the players who can win on coins (everybody but the Necromancer)."""
+    necro = state.necromancer
+    return {p.seat: p.coins for p in state.players if necro is None or p.seat != necro.seat}
+
+
+def standings(state: GameState, tokens: Mapping[int, int] | None,
+              names: Mapping[int, str]) -> Standings:
+    """The outcome: his instant win, or the others by coins with him after them."""
+    necro = state.necromancer
+    if necro is None:
+        raise IllegalAction("this game does not play Necromancer Island")
+    coins = {p.seat: p.coins for p in state.players}
+    return model.standings(necro, coins, tokens, names)

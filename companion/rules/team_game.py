@@ -1,0 +1,302 @@
+"""Six players in teams inside a game: the table and its board, the Monsters set out before
+the first turn, the Righteous Relic and Popular Places found where a Monster falls, and the
+team standings at the end.
+
+`companion.rules.game` hands the team events and the moments that touch them here; the
+pure models are `companion.rules.teams` (seats, partners, Monsters, standings) and
+`companion.rules.relics` (the pile and each marker's power), kept in `GameState.monsters`
+and `GameState.relics`.
+
+How a team game runs:
+- `GameCreated.teams`: six seats, eight turns, partners opposite; the app plays it on the
+  packaged 5-player board (the 6-player map is a separate product the app has no data
+  for) or on a group's own board made for 5 or 6 players. `relic_order` is the shuffled
+  pile (drawn by the session);
+- before the first turn every player but the first, in turn order, sets a Monster
+  (`MonsterPlaced`) or, finding no region left, passes (`MonsterPassed`); no turn event is
+  taken until they all have;
+- a Monster adds one token to its region's cost (`with_relics` gives the attacker the
+  Monsters and Bony's banner); conquering its region removes it and draws the top of the
+  pile into the region;
+- when a turn is scored (`TurnScored`), its player collects the Golden Soapbar's and the
+  Tavern's coins if their active race holds them (added by the rules, on top of the
+  turn's score); the Soapbar's move is then owed (`SoapbarMoved`) and the turn cannot end
+  before it; the Tavern's coins may be given away until the turn ends (`TavernShared`);
+- Bony (`BonyPlaced`), Mirror's Vale (`PowersSwapped`) and the Sigil (`SigilPactMade`) are
+  their holder's choices in their own turn.
+
+Invariants: coins are conserved (the relic coins come from the stash and count in
+`coins_issued`; the Tavern's share moves coins between purses); after every event Bony and
+the Sigil's pact are dropped when their holder's hold is gone (`relics.settle`), and a
+Soapbar move that can no longer be made is no longer owed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.rules import relics as model
+from companion.rules import teams
+from companion.rules.board import with_marker
+from companion.rules.conquest import Attacker
+from companion.rules.errors import IllegalAction
+from companion.rules.events import (
+    BonyPlaced,
+    CaravelPlaced,
+    ComboPicked,
+    ConquestsFinished,
+    DieRolled,
+    Event,
+    GameCreated,
+    MarkerPlaced,
+    MarkerRemoved,
+    MonsterPassed,
+    MonsterPlaced,
+    PowersSwapped,
+    RaceDeclined,
+    RedeploymentFinished,
+    RegionAbandoned,
+    RegionConquered,
+    SigilPactMade,
+    SoapbarMoved,
+    TavernShared,
+    TurnEnded,
+    TurnScored,
+)
+from companion.rules.maps import Board
+from companion.rules.purse import pay
+from companion.rules.relics import Banner, RelicsState, SigilMode
+from companion.rules.standings import Placing, Standings
+from companion.rules.state import GameState, acting, with_player
+from companion.rules.teams import MonsterSetup, TeamStandings
+from companion.rules.turns import Phase
+
+TEAM_BOARD_PLAYERS = 5
+"""The packaged board a team game plays on: the 5-player one (same 8 turns)."""
+OWN_BOARD_PLAYERS = 6
+"""A group's own board may also be made for the six at the table."""
+
+_TURN_EVENTS = (
+    ComboPicked, ConquestsFinished, RedeploymentFinished, RaceDeclined, TurnScored, DieRolled,
+    TurnEnded, RegionConquered, RegionAbandoned, MarkerPlaced, MarkerRemoved, CaravelPlaced,
+    SoapbarMoved, TavernShared, BonyPlaced, PowersSwapped, SigilPactMade,
+)
+"""What waits until every Monster is out."""
+
+
+# --- set-up ------------------------------------------------------------------------------
+
+
+def board_players(event: GameCreated, usual: int) -> int:
+    """The players the board must be made for: 5 in a team game, else `usual`."""
+    return TEAM_BOARD_PLAYERS if event.teams else usual
+
+
+def own_board(event: GameCreated, board: Board) -> bool:
+    """Whether a team game plays on a group's board made for its six players."""
+    return bool(event.teams) and board.players == OWN_BOARD_PLAYERS
+
+
+def setup(event: GameCreated) -> tuple[MonsterSetup | None, RelicsState | None]:
+    """The Monsters' set-up and the face-down pile (both None outside team play)."""
+    if not isinstance(event.teams, bool):
+        raise IllegalAction(f"teams must be true or false, not {event.teams!r}")
+    if not event.teams:
+        if event.relic_order:
+            raise IllegalAction("the Relics and Places are drawn only in a team game")
+        return None, None
+    teams.check_table(len(event.seats), event.turns)
+    if event.necromancer_powers:
+        raise IllegalAction("a team game is played without the Necromancer")
+    return teams.start_monsters(event.first_seat), model.start(event.relic_order, frozenset())
+
+
+def is_team_game(state: GameState) -> bool:
+    return state.monsters is not None
+
+
+# --- what every event owes to team play --------------------------------------------------
+
+
+def refuse(state: GameState, event: Event) -> None:
+    """Refuse a turn's event while Monsters are still to be set out, and the end of a turn
+    while its player owes the Soapbar's move."""
+    setup_ = state.monsters
+    if setup_ is None:
+        return
+    seat = setup_.next_seat
+    if seat is not None and isinstance(event, _TURN_EVENTS):
+        raise IllegalAction(
+            f"the Monsters go out before the first turn: {state.player(seat).name} sets "
+            "theirs (or passes) first"
+        )
+    if isinstance(event, TurnEnded) and state.relics is not None:
+        model.turn_ended(state.relics, event.seat)
+
+
+def settled(before: GameState, event: Event, after: GameState) -> GameState:
+    """The state after `event` once the Relics and Places have had their say: a Monster's
+    region drawn into, the turn's coins collected, the turn's offers closed, and Bony and
+    the Sigil's pact checked against the board."""
+    relics = after.relics
+    if relics is None:
+        return after
+    match event:
+        case RegionConquered(region=region):
+            relics, _ = model.region_conquered(relics, region)
+        case TurnScored(seat=seat):
+            after, relics = _collect(after, relics, seat)
+        case TurnEnded(seat=seat):
+            relics = model.turn_ended(relics, seat)
+    relics = model.settle(relics, after.regions)
+    owed = relics.soapbar_owed_by
+    if owed is not None and not model.soapbar_destinations(relics, after.map, after.regions,
+                                                           owed):
+        relics = replace(relics, soapbar_owed_by=None)
+    return replace(after, relics=relics)
+
+
+def _collect(state: GameState, relics: RelicsState, seat: int) -> tuple[GameState, RelicsState]:
+    """The Soapbar's and the Tavern's coins for `seat` at the end of their turn."""
+    relics, lines = model.turn_end_bonus(relics, state.map, state.regions, seat)
+    coins = sum(n for _, n in lines)
+    if not coins:
+        return state, relics
+    player = state.player(seat)
+    return replace(state, players=with_player(state.players,
+                                              replace(player, coins=player.coins + coins)),
+                   coins_issued=state.coins_issued + coins), relics
+
+
+def with_relics(state: GameState, who: Attacker) -> Attacker:
+    """The team-play facts a conquest reads: the Monsters standing, Bony's banner."""
+    relics = state.relics
+    if relics is None:
+        return who
+    bony = relics.bony
+    return replace(who, monsters=relics.monsters,
+                   bony=None if bony is None else (bony.guards.seat, bony.guards.race))
+
+
+# --- the Monsters --------------------------------------------------------------------------
+
+
+def place_monster(state: GameState, event: MonsterPlaced | MonsterPassed) -> GameState:
+    setup_, relics = state.monsters, state.relics
+    if setup_ is None or relics is None:
+        raise IllegalAction("Monsters are set out only in a team game")
+    state.player(event.seat)
+    if isinstance(event, MonsterPlaced):
+        setup_ = teams.place_monster(setup_, state.map, event.seat, event.region)
+    else:
+        setup_ = teams.pass_monster(setup_, state.map, event.seat)
+    return replace(state, monsters=setup_, relics=replace(relics, monsters=setup_.monsters))
+
+
+def monster_sites(state: GameState) -> tuple[int, ...]:
+    """Where the next Monster may go (empty once they are all out)."""
+    setup_ = state.monsters
+    if setup_ is None or setup_.done:
+        return ()
+    return teams.monster_sites(state.map, setup_.monsters)
+
+
+def placing_monster(state: GameState) -> int | None:
+    """The seat that sets the next Monster, or None when none is owed."""
+    return None if state.monsters is None else state.monsters.next_seat
+
+
+# --- the Relics and Places -------------------------------------------------------------------
+
+
+def use_marker(
+    state: GameState,
+    event: SoapbarMoved | TavernShared | BonyPlaced | PowersSwapped | SigilPactMade,
+) -> GameState:
+    relics = state.relics
+    if relics is None:
+        raise IllegalAction("the Relics and Places are part of team play, which this game is not")
+    acting(state, event.seat)
+    match event:
+        case SoapbarMoved(seat=seat, region=region):
+            relics = model.move_soapbar(relics, state.map, state.regions, seat, region)
+        case TavernShared():
+            return _share(state, relics, event)
+        case BonyPlaced(seat=seat, guards_seat=guards, race=race):
+            state.player(guards)
+            relics = model.place_bony(relics, state.regions, seat, Banner(guards, race))
+        case PowersSwapped():
+            return _swap(state, relics, event.seat)
+        case SigilPactMade(seat=seat, mode=mode, other_seat=other, race=race):
+            state.player(other)
+            try:
+                pact = SigilMode(mode)
+            except ValueError:
+                raise IllegalAction(
+                    f"the Sigil's pact is {' or '.join(m.value for m in SigilMode)}, not {mode!r}"
+                ) from None
+            relics = model.choose_sigil(relics, state.regions, seat, pact, Banner(other, race))
+    return replace(state, relics=relics)
+
+
+def _share(state: GameState, relics: RelicsState, event: TavernShared) -> GameState:
+    receiver = state.player(event.to_seat)
+    relics, transfer = model.share_tavern(relics, event.seat, event.to_seat, event.coins)
+    giver = state.player(event.seat)
+    left = pay(giver.coins, transfer.coins, who=giver.name, what="the Tavern's coins")
+    players = with_player(state.players, replace(giver, coins=left))
+    players = with_player(players, replace(receiver, coins=receiver.coins + transfer.coins))
+    return replace(state, players=players, relics=relics)
+
+
+def _swap(state: GameState, relics: RelicsState, seat: int) -> GameState:
+    mine = state.player(seat).active
+    ally = state.player(teams.partner(seat)).active
+    this_turn = state.track.this_turn
+    at_start = (state.track.phase is Phase.CONQUER and not this_turn.declined
+                and this_turn.conquests == 0 and this_turn.ghoul_conquests == 0)
+    relics, swap = model.swap_powers(relics, state.regions, seat,
+                                     None if mine is None else mine.power,
+                                     None if ally is None else ally.power,
+                                     at_turn_start=at_start)
+    assert mine is not None and ally is not None  # swap_powers refuses otherwise
+    players = with_player(state.players, replace(
+        state.player(seat), active=replace(mine, power=swap.power)))
+    partner = players[swap.ally]
+    players = with_player(players, replace(partner, active=replace(ally, power=swap.ally_power)))
+    regions = state.regions
+    for rid, marker, count in swap.lifted:
+        here = regions[rid]
+        regions = regions.with_region(rid, replace(here, markers=with_marker(
+            here.markers, marker, -count)))
+    return replace(state, players=players, regions=regions, relics=relics)
+
+
+# --- the end ---------------------------------------------------------------------------------
+
+
+def team_result(state: GameState) -> TeamStandings:
+    """The teams' standings (every total read: only once the game is over)."""
+    if not state.is_over:
+        raise IllegalAction("the teams are ranked only at the end of the game")
+    return teams.team_standings({p.seat: p.coins for p in state.players},
+                                state.track.first_seat, {p.seat: p.name for p in state.players})
+
+
+def standings(state: GameState) -> Standings:
+    """The team standings as the history of games keeps them: each player ranked with
+    their team, the winning teams' players as winners, the team reason."""
+    result = team_result(state)
+    placings = []
+    for place in result.placings:
+        for seat, coins in sorted(place.totals, key=lambda t: (-t[1], t[0])):
+            placings.append(Placing(place.rank, seat, coins))
+    winners = frozenset(seat for p in result.placings if p.rank == 1 for seat in p.team.seats)
+    return Standings(tuple(placings), winners, result.reason)
+
+
+def team_label(state: GameState, seat: int) -> str | None:
+    """The team `seat` plays in ("A", "B", "C"), None outside team play."""
+    if state.monsters is None:
+        return None
+    return teams.team_of(seat, state.track.first_seat).label

@@ -1,0 +1,340 @@
+"""Necromancer Island on screen: his public side for everybody, the buttons of his turn on
+the table, and his own screen (buying Ghosts and powers at the price shown, placing his
+Ghosts at the end of his turn).
+
+Everything shown comes from `necromancer_game.public(state)`: his Ghosts in regions, on the
+Island, in hand and in reserve, the Well of Souls, his badges and the price of his next
+purchase. Never his coins: he peeks at them like every player, and a purchase he cannot
+pay for is refused by the rules with the price alone. Every decision is the rules'; this
+module only words it and hands the taps to the session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+
+from companion.rules import necromancer_game
+from companion.rules.board import BoardState, Occupant
+from companion.rules.errors import RulesError
+from companion.rules.game import GameState
+from companion.rules.necromancer import GHOSTS, Step
+from companion.rules.turns import Phase
+from companion.ui.describe import coins
+from companion.ui.presenters.base import Choice, Presenter
+
+ISLAND = "island"
+MAX_GHOSTS = 14
+
+
+def _ghosts(n: int) -> str:
+    return f"{n} Ghost" if n == 1 else f"{n} Ghosts"
+
+
+def summary(state: GameState) -> str:
+    """His public side in a few lines ("" outside Necromancer Island)."""
+    view = necromancer_game.public(state)
+    if view is None:
+        return ""
+    name = state.player(view.seat).name
+    on_map = sum(n for _, n in view.regions)
+    where = ", ".join(f"{n} in region {r}" for r, n in view.regions) or "none in a region"
+    if view.won:
+        head = f"{name}, the Necromancer, has every Ghost in play: he wins."
+    else:
+        head = f"{name} is the Necromancer."
+    hand = f", {view.in_hand} in hand" if view.in_hand else ""
+    rest = ", ".join(view.powers_in_reserve) or "none left"
+    return "\n".join((
+        head,
+        f"Ghosts: {on_map} on the map ({where}), {view.island} on the Island, "
+        f"{view.reserve} in reserve{hand}.",
+        f"Well of Souls: {_ghosts(view.well_ghosts)} on top, {view.well_souls} other "
+        f"token(s); {view.souls_to_next_ghost} more make the next Ghost.",
+        f"Powers in use: {', '.join(view.powers_in_use) or 'none'}. In reserve: {rest}.",
+        f"His next Ghost or power costs {coins(view.price)}.",
+    ))
+
+
+def shown_regions(state: GameState) -> BoardState:
+    """The board as the map draws it: with the Island's Ghosts on the Lake, in his colour
+    (for the eye only: nobody holds the Lake)."""
+    necro = state.necromancer
+    if necro is None or not necro.island:
+        return state.regions
+    here = state.regions[necro.lake]
+    island = Occupant(necro.seat, GHOSTS, in_decline=False, tokens=necro.island)
+    return state.regions.with_region(necro.lake, replace(here, occupant=island))
+
+
+def is_his_turn(state: GameState) -> bool:
+    return not state.is_over and necromancer_game.is_his(state, state.track.seat)
+
+
+def hint(state: GameState) -> str | None:
+    """What the Necromancer does now (None when it is not his turn)."""
+    necro = state.necromancer
+    if necro is None or not is_his_turn(state):
+        return None
+    match state.track.phase:
+        case Phase.CONQUER if necro.step is Step.ACQUIRE:
+            return ("The Necromancer may buy Ghosts and powers first, then conquer from the "
+                    "Lake's shore.")
+        case Phase.CONQUER:
+            return "The Necromancer conquers: tap a bright region on the map."
+        case Phase.REDEPLOY:
+            return "Place every Ghost: at least one in each of his regions, the rest anywhere."
+        case Phase.SCORE:
+            return "He scores a coin per region (not the Island); each region feeds the Well."
+    return None
+
+
+def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The table's buttons: his own in his turn; in others' turns, putting back Ghosts."""
+    necro = state.necromancer
+    if necro is None or state.is_over:
+        return usual
+    out: list[dict[str, Any]] = []
+    if not is_his_turn(state):
+        out = list(usual)
+        if necro.hand and necro.regions:
+            out.insert(0, {"key": "necro_return", "kind": "warning",
+                           "text": f"Put {_ghosts(necro.hand)} back on the Necromancer's "
+                                   "regions"})
+        if may_choose_well_power(state):
+            name = state.player(necro.seat).name
+            out.append({"key": "necro_well",
+                        "text": f"{name}: the power beside the Well ({necro.powers_in_use[0]})"})
+        return out
+    phase = state.track.phase
+    if phase is Phase.CONQUER:
+        if necro.step is Step.ACQUIRE:
+            out.append({"key": "necromancer", "kind": "primary",
+                        "text": f"Buy Ghosts or powers ({coins(necro.price)} each now)"})
+        out.append({"key": "map", "text": "Conquer with Ghosts on the map",
+                    "kind": "secondary" if necro.step is Step.ACQUIRE else "primary"})
+        out.append({"key": "finish_conquests", "text": "Finish conquering"})
+    elif phase is Phase.REDEPLOY:
+        out.append({"key": "necromancer", "text": "Place the Ghosts", "kind": "primary"})
+    elif phase is Phase.SCORE:
+        try:
+            total = sum(n for _, n in necromancer_game.income_lines(state))
+        except RulesError:
+            total = necro.regions_held
+        out.append({"key": "necro_score", "kind": "primary",
+                    "text": f"Score {coins(total)} and feed the Well"})
+    elif phase is Phase.FINISHED:
+        out.append({"key": "end_turn", "text": "End the turn", "kind": "primary"})
+    return out
+
+
+def may_choose_well_power(state: GameState) -> bool:
+    """Whether the Necromancer may still choose the power he keeps beside the Well."""
+    necro = state.necromancer
+    return (necro is not None and not state.is_over and state.track.turn == 1
+            and state.track.seat != necro.seat and necro.step is Step.WAITING)
+
+
+def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The table's player rows with the Necromancer's Ghosts in place of a combo."""
+    view = necromancer_game.public(state)
+    if view is None:
+        return rows
+    on_map = sum(n for _, n in view.regions) + view.island
+    out = []
+    for row in rows:
+        if row["seat"] == view.seat:
+            row = dict(row, combo="The Necromancer", tokens=_ghosts(on_map), declined="")
+        out.append(row)
+    return out
+
+
+def act(presenter: Presenter, key: str) -> bool:
+    """Handle a Necromancer button of the table; False when `key` is not one."""
+    if key == "necromancer":
+        presenter.go("necromancer")
+    elif key == "necro_score":
+        presenter.attempt(presenter.session.score)
+    elif key == "necro_return":
+        _ask_return(presenter)
+    elif key == "necro_well":
+        _ask_well_power(presenter)
+    else:
+        return False
+    return True
+
+
+def _ask_well_power(presenter: Presenter) -> None:
+    state = presenter.state
+    necro = state.necromancer if state is not None else None
+    if state is None or necro is None:
+        return
+    catalog = state.catalog
+    choices = []
+    for power in (*necro.powers_in_use, *necro.powers_in_reserve):
+        try:
+            words = f"{power}: {catalog.power(power).summary}"
+        except LookupError:
+            words = power
+        choices.append((power, words))
+
+    def place(power: str) -> None:
+        presenter.attempt(lambda: presenter.session.choose_well_power(power))
+
+    presenter.ctx.notices.choose(Choice(
+        "Which power goes beside the Well?", choices, place,
+        text=f"{state.player(necro.seat).name} uses it from the start; the other five wait "
+             "in reserve to be bought."))
+
+
+def _ask_return(presenter: Presenter) -> None:
+    state = presenter.state
+    necro = state.necromancer if state is not None else None
+    if necro is None or not necro.hand:
+        return
+    hand = necro.hand
+    choices = [(str(rid), f"Region {rid} (now {_ghosts(n)})")
+               for rid, n in sorted(necro.regions.items())]
+
+    def put(key: str) -> None:
+        rid = int(key)
+        presenter.attempt(lambda: presenter.session.return_ghosts({rid: hand}))
+
+    presenter.ctx.notices.choose(Choice(
+        f"Where do the {_ghosts(hand)} go back?", choices, put,
+        text="They go back onto one of the Necromancer's regions."))
+
+
+class NecromancerPresenter(Presenter):
+    """The Necromancer's screen: his side of the table, his purchases, his redeployment."""
+
+    title = StringProperty("The Necromancer")
+    summary_text = StringProperty("")
+    powers_text = StringProperty("")
+    hint = StringProperty("")
+    buy_actions = ListProperty([])
+    redeploying = BooleanProperty(False)
+    rows = ListProperty([])
+    """The redeployment steppers: dicts {key, label, value, minimum, maximum}."""
+    placed_text = StringProperty("")
+    bottom_actions = ListProperty([])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._draft: dict[str, int] = {}
+        self._for: object = None
+        super().__init__(*args, **kwargs)
+
+    def refresh(self, state: GameState) -> None:
+        necro = state.necromancer
+        if necro is None:
+            self.title = "No Necromancer in this game"
+            self.summary_text = self.powers_text = self.placed_text = ""
+            self.hint = "This game is played without Necromancer Island."
+            self.buy_actions, self.rows = [], []
+            self.redeploying = False
+            self.bottom_actions = [{"key": "back", "text": "Back to the table"}]
+            return
+        name = state.player(necro.seat).name
+        self.title = f"{name}, the Necromancer"
+        self.summary_text = summary(state)
+        catalog = state.catalog
+        lines = []
+        for power in necro.powers_in_reserve:
+            try:
+                lines.append(f"{power}: {catalog.power(power).summary}")
+            except LookupError:
+                lines.append(power)
+        self.powers_text = ("What the powers in reserve do:\n" + "\n".join(lines)
+                            if lines else "")
+        his_turn = is_his_turn(state)
+        buying = his_turn and necro.step is Step.ACQUIRE and state.track.phase is Phase.CONQUER
+        actions: list[dict[str, Any]] = []
+        if buying:
+            if necro.reserve:
+                actions.append({"key": "buy_ghost", "kind": "primary",
+                                "text": f"Buy a Ghost: {coins(necro.price)}"})
+            for power in necro.powers_in_reserve:
+                actions.append({"key": f"buy_power:{power}",
+                                "text": f"Buy {power}: {coins(necro.price)}"})
+        self.buy_actions = actions
+        self.redeploying = his_turn and state.track.phase is Phase.REDEPLOY
+        turn = (self.session.history.log[0] if self.session.history else None,
+                state.track.turn, state.track.seat, state.track.phase)
+        if turn != self._for:
+            self._for, self._draft = turn, {}
+        self._rows(state)
+        if buying:
+            self.hint = ("Buy before the first conquest; each purchase makes the next one a "
+                         "coin dearer. Then conquer on the map.")
+        elif self.redeploying:
+            self.hint = ("Place every Ghost: at least one in each region he holds, the rest "
+                         "anywhere, the Island too.")
+        else:
+            self.hint = "Everything here lies on the table for all to see; his coins do not."
+        bottom: list[dict[str, Any]] = []
+        if buying:
+            bottom.append({"key": "map", "text": "Done buying: conquer on the map"})
+        if self.redeploying:
+            bottom.append({"key": "confirm", "text": "These are the Ghosts", "kind": "primary"})
+        self.bottom_actions = bottom
+
+    def _defaults(self, state: GameState) -> dict[str, int]:
+        necro = state.necromancer
+        assert necro is not None
+        values = {str(rid): n for rid, n in necro.regions.items()}
+        values[ISLAND] = necro.island if necro.step is Step.ACQUIRE else necro.hand
+        return values
+
+    def _rows(self, state: GameState) -> None:
+        necro = state.necromancer
+        if necro is None or not self.redeploying:
+            self.rows, self.placed_text = [], ""
+            return
+        values = {**self._defaults(state), **self._draft}
+        board = state.map
+        total = necro.on_map
+        rows: list[dict[str, Any]] = []
+        for rid in sorted(necro.regions):
+            terrain = board.region(rid).terrain.value
+            rows.append({"key": str(rid), "label": f"Region {rid} ({terrain})",
+                         "value": values[str(rid)], "minimum": 1, "maximum": total})
+        rows.append({"key": ISLAND, "label": "On the Island", "value": values[ISLAND],
+                     "minimum": 0, "maximum": total})
+        self.rows = rows
+        placed = sum(row["value"] for row in rows)
+        self.placed_text = (f"{placed} of {_ghosts(total)} placed" if placed == total
+                            else f"{placed} of {_ghosts(total)} placed: "
+                                 f"{'take away' if placed > total else 'place'} "
+                                 f"{abs(total - placed)} more")
+
+    # -- intents -------------------------------------------------------------------------
+    def act(self, key: str) -> None:
+        if key == "back":
+            self.go("table")
+        elif key == "map":
+            self.go("map")
+        elif key == "buy_ghost":
+            self.attempt(self.session.buy_ghost, "Not bought")
+        elif key.startswith("buy_power:"):
+            power = key.partition(":")[2]
+            self.attempt(lambda: self.session.buy_power(power), "Not bought")
+        elif key == "confirm":
+            self.confirm()
+
+    def set_count(self, key: str, value: int) -> None:
+        """A redeployment stepper moved."""
+        self._draft[key] = max(0, min(MAX_GHOSTS, int(value)))
+        state = self.state
+        if state is not None:
+            self._rows(state)
+
+    def confirm(self) -> None:
+        regions = {int(row["key"]): int(row["value"]) for row in self.rows
+                   if row["key"] != ISLAND}
+        island = next((int(row["value"]) for row in self.rows if row["key"] == ISLAND), 0)
+        if self.attempt(lambda: self.session.redeploy_ghosts(regions, island),
+                        "Not placed") is not None:
+            self._draft = {}
+            self.go("table")

@@ -1,0 +1,374 @@
+"""Six players in teams on screen: every player's team and partner, the Monsters set out
+before the first turn, the Relics and Places lying on the board with the choices their
+holder has, and the team standings at the end.
+
+Everything shown is public: the teams, the Monsters, the markers found and who holds
+them, Bony's banner and the Sigil's pact. The pile's order stays hidden (only how many are
+left), and no purse is read here before the end. An action is offered only when the rules
+would take it now (`game.refusal`); every decision is the rules', this module only words
+it and hands the taps to the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.rules import relics as model
+from companion.rules import team_game, teams
+from companion.rules.events import (
+    BonyPlaced,
+    PowersSwapped,
+    SigilPactMade,
+    TavernShared,
+)
+from companion.rules.game import GameState, refusal
+from companion.rules.relics import MARKERS, SigilMode
+from companion.rules.turns import Phase
+from companion.ui import palette
+from companion.ui.describe import coins
+from companion.ui.presenters.base import Choice, Presenter
+
+MONSTER_KEYS = ("monster_map", "monster_pass")
+SIGIL_WORDS = {
+    SigilMode.SHIELD.value: "you lose your tokens instead of theirs",
+    SigilMode.STAND_IN.value: "they lose tokens instead of yours, if willing",
+}
+
+
+def _name(state: GameState, seat: int) -> str:
+    return state.player(seat).name
+
+
+def placing(state: GameState) -> int | None:
+    """The seat that sets the next Monster (None once they are all out, or not a team game)."""
+    return None if state.is_over else team_game.placing_monster(state)
+
+
+# --- the table -------------------------------------------------------------------------------
+
+
+def hint(state: GameState) -> str | None:
+    """What the table waits for in team play now, or None for the usual hint."""
+    seat = placing(state)
+    if seat is not None:
+        if team_game.monster_sites(state):
+            return (f"Before the first turn, {_name(state, seat)} sets a Monster: tap a bright "
+                    "Lost Tribe region on the map.")
+        return f"No region is left for {_name(state, seat)}'s Monster: they pass."
+    relics = state.relics
+    if relics is not None and relics.soapbar_owed_by == state.track.seat and not state.is_over:
+        return "Move the Golden Soapbar before the turn ends."
+    return None
+
+
+def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The table's buttons: the Monster set-up before turn 1, then the marker choices of the
+    player whose turn it is before the usual buttons."""
+    if state.relics is None or state.is_over:
+        return usual
+    seat = placing(state)
+    if seat is not None:
+        name = _name(state, seat)
+        if team_game.monster_sites(state):
+            return [{"key": "monster_map", "kind": "primary",
+                     "text": f"{name}: set the Monster on the map"}]
+        return [{"key": "monster_pass", "kind": "primary",
+                 "text": f"{name}: no region left, pass"}]
+    return [*marker_actions(state), *usual]
+
+
+def marker_actions(state: GameState) -> list[dict[str, Any]]:
+    """What the Relics and Places held by the current player let them do now."""
+    relics = state.relics
+    if relics is None:
+        return []
+    seat = state.track.seat
+    out: list[dict[str, Any]] = []
+    if relics.soapbar_owed_by == seat:
+        out.append({"key": "soapbar", "kind": "warning", "text": "Move the Golden Soapbar"})
+    if relics.tavern_open is not None and relics.tavern_open[0] == seat:
+        out.append({"key": "tavern",
+                    "text": f"Give the Tavern's coins (up to {relics.tavern_open[1]})"})
+    if _bony_targets(state):
+        out.append({"key": "bony", "text": "Set Bony on a race in decline"})
+    if refusal(state, PowersSwapped(seat)) is None:
+        ally = _name(state, teams.partner(seat))
+        out.append({"key": "mirror", "text": f"Swap powers with {ally} (Mirror's Vale)"})
+    if _sigil_targets(state):
+        out.append({"key": "sigil", "text": "Make the Sigil's pact"})
+    return out
+
+
+def _banners(state: GameState, *, in_decline: bool | None) -> list[tuple[int, str]]:
+    found = set()
+    for rid in state.map.regions:
+        occupant = state.regions[rid].occupant
+        if occupant is not None and (in_decline is None or occupant.in_decline == in_decline):
+            found.add((occupant.seat, occupant.race))
+    return sorted(found)
+
+
+def _bony_targets(state: GameState) -> list[tuple[int, str]]:
+    seat = state.track.seat
+    return [(s, race) for s, race in _banners(state, in_decline=True)
+            if refusal(state, BonyPlaced(seat, s, race)) is None]
+
+
+def _sigil_targets(state: GameState) -> list[tuple[int, str]]:
+    seat = state.track.seat
+    return [(s, race) for s, race in _banners(state, in_decline=None)
+            if refusal(state, SigilPactMade(seat, SigilMode.SHIELD.value, s, race)) is None]
+
+
+def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The table's player rows with each player's team and partner on the second line."""
+    if state.monsters is None:
+        return rows
+    monster = placing(state)
+    out = []
+    for row in rows:
+        seat = row["seat"]
+        label = team_game.team_label(state, seat)
+        team = f"Team {label}, with {_name(state, teams.partner(seat))}"
+        declined = f"{team}. {row['declined']}" if row["declined"] else team
+        current = row["current"] if monster is None else seat == monster
+        out.append(dict(row, declined=declined, current=current))
+    return out
+
+
+def summary(state: GameState) -> str:
+    """The Monsters and markers on the board, in a few lines ("" outside team play)."""
+    relics = state.relics
+    if relics is None:
+        return ""
+    view = model.public(relics)
+    lines = []
+    if view.monsters:
+        lines.append("Monsters in regions " + ", ".join(map(str, view.monsters)) + ".")
+    lines.append(f"Relics and Places still face down: {view.pile_left}.")
+    for name, kind, region in view.lying:
+        holder = model.holder(relics, state.regions, name)
+        who = f", used by {_name(state, holder)}" if holder is not None else ""
+        lines.append(f"{name} ({kind}) in region {region}{who}.")
+    if view.bony is not None:
+        guards = view.bony.guards
+        lines.append(f"Bony guards {_name(state, guards.seat)}'s {guards.race} in decline.")
+    if view.sigil is not None:
+        pact = view.sigil
+        lines.append(f"Sigil pact: {_name(state, pact.holder.seat)} and "
+                     f"{_name(state, pact.other.seat)}'s {pact.other.race} "
+                     f"({SIGIL_WORDS[pact.mode.value]}).")
+    return "\n".join(lines)
+
+
+def reminders(state: GameState) -> tuple[str, ...]:
+    """What the markers the current player holds ask of them now."""
+    relics = state.relics
+    if relics is None or state.is_over or placing(state) is not None:
+        return ()
+    seat = state.track.seat
+    coming = []
+    if state.track.phase is Phase.SCORE:
+        for name, extra in ((model.SOAPBAR, model.SOAPBAR_COINS),
+                            (model.TAVERN, model.TAVERN_COINS)):
+            if model.holder(relics, state.regions, name) == seat:
+                coming.append(f"{name}: {coins(extra)} more come with this turn's score.")
+    return (*coming, *model.reminders(relics, state.regions, seat))
+
+
+def act(presenter: Presenter, key: str) -> bool:
+    """Handle a team-play button of the table; False when `key` is not one."""
+    state = presenter.state
+    if state is None:
+        return False
+    handlers: dict[str, Callable[[], object]] = {
+        "monster_map": lambda: presenter.go("map"),
+        "monster_pass": lambda: presenter.attempt(presenter.session.pass_monster),
+        "soapbar": lambda: _ask_soapbar(presenter, state),
+        "tavern": lambda: _ask_tavern(presenter, state),
+        "bony": lambda: _ask_bony(presenter, state),
+        "mirror": lambda: presenter.attempt(presenter.session.swap_powers),
+        "sigil": lambda: _ask_sigil(presenter, state),
+    }
+    handler = handlers.get(key)
+    if handler is None:
+        return False
+    handler()
+    return True
+
+
+def _ask_soapbar(presenter: Presenter, state: GameState) -> None:
+    relics = state.relics
+    if relics is None:
+        return
+    seat = state.track.seat
+    choices = []
+    for rid in model.soapbar_destinations(relics, state.map, state.regions, seat):
+        occupant = state.regions[rid].occupant
+        who = (f"{_name(state, occupant.seat)}'s {occupant.race}" if occupant is not None
+               else "a Lost Tribe" if state.regions[rid].lost_tribe else "empty")
+        choices.append((str(rid), f"Region {rid} ({who})"))
+    def chosen(key: str) -> None:
+        presenter.attempt(lambda: presenter.session.move_soapbar(int(key)))
+
+    presenter.ctx.notices.choose(Choice(
+        "Where does the Golden Soapbar go?", choices, chosen,
+        text="Next to your active race, into a region it does not hold."))
+
+
+def _ask_tavern(presenter: Presenter, state: GameState) -> None:
+    relics = state.relics
+    if relics is None or relics.tavern_open is None:
+        return
+    seat, most = relics.tavern_open
+    ally = teams.partner(seat)
+    others = [p for p in state.players if p.seat != seat]
+    choices = [(str(p.seat), p.name + (" (your partner)" if p.seat == ally else ""))
+               for p in others]
+
+    def to_player(key: str) -> None:
+        to = int(key)
+        amounts = [(str(n), f"Give {coins(n)}") for n in range(1, most + 1)
+                   if refusal(state, TavernShared(seat, to, n)) is None]
+        def give(n: str) -> None:
+            presenter.attempt(lambda: presenter.session.share_tavern(to, int(n)))
+
+        presenter.ctx.notices.choose(Choice(
+            f"How many Tavern coins for {_name(state, to)}?", amounts, give))
+
+    presenter.ctx.notices.choose(Choice(
+        "Who gets the Tavern's coins?", choices, to_player,
+        text="Only this turn's Tavern coins, to one player."))
+
+
+def _ask_bony(presenter: Presenter, state: GameState) -> None:
+    choices = [(f"{s}:{race}", f"{_name(state, s)}'s {race} in decline")
+               for s, race in _bony_targets(state)]
+
+    def chosen(key: str) -> None:
+        seat, _, race = key.partition(":")
+        presenter.attempt(lambda: presenter.session.place_bony(int(seat), race))
+
+    presenter.ctx.notices.choose(Choice(
+        "Which banner does Bony guard?", choices, chosen,
+        text="Other players' race and power abilities do nothing against those tokens."))
+
+
+def _ask_sigil(presenter: Presenter, state: GameState) -> None:
+    targets = _sigil_targets(state)
+    choices = [(f"{mode}:{s}:{race}", f"{_name(state, s)}'s {race}: {words}")
+               for mode, words in SIGIL_WORDS.items() for s, race in targets]
+
+    def chosen(key: str) -> None:
+        mode, seat, race = key.split(":", 2)
+        presenter.attempt(lambda: presenter.session.make_sigil_pact(mode, int(seat), race))
+
+    presenter.ctx.notices.choose(Choice(
+        "The Sigil's pact", choices, chosen,
+        text="The table moves the tokens; the app keeps the pact while you hold the Sigil."))
+
+
+# --- the map ----------------------------------------------------------------------------------
+
+
+def map_highlight(state: GameState) -> frozenset[int] | None:
+    """The regions open to the next Monster, or None when no Monster is owed."""
+    if placing(state) is None:
+        return None
+    return frozenset(team_game.monster_sites(state))
+
+
+def map_hint(state: GameState) -> str | None:
+    seat = placing(state)
+    if seat is None:
+        return None
+    return (f"{_name(state, seat)} sets a Monster: tap a bright region, then set it there "
+            "(a Lost Tribe region, never next to another Monster).")
+
+
+def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
+    """The Monster's button for a region open to it."""
+    seat = placing(state)
+    if seat is None or region not in team_game.monster_sites(state):
+        return []
+    return [{"key": "monster", "kind": "primary",
+             "text": f"Set {_name(state, seat)}'s Monster in region {region}"}]
+
+
+def region_text(state: GameState, region: int) -> str:
+    """A Monster or a marker in `region`, in words ("" when none)."""
+    relics = state.relics
+    if relics is None:
+        return ""
+    parts = []
+    if region in relics.monsters:
+        parts.append("A Monster guards it (+1 to take it).")
+    for name, rid in relics.lying.items():
+        if rid == region:
+            parts.append(f"{name} lies here: {MARKERS[name].summary}")
+    return " ".join(parts)
+
+
+def map_act(presenter: Presenter, key: str, region: int | None) -> bool:
+    """Handle the map's Monster button; False when `key` is not it."""
+    if key != "monster" or region is None:
+        return False
+    placed = presenter.attempt(lambda: presenter.session.place_monster(region))
+    if placed is not None and placing(placed) is None:
+        presenter.go("table")  # the last Monster is out: the first turn begins
+    return True
+
+
+# --- the end ----------------------------------------------------------------------------------
+
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def standing_rows(state: GameState) -> list[dict[str, Any]]:
+    """One row per team in order of rank: its players, its score (the lower total) and
+    both totals ([] outside team play)."""
+    if state.monsters is None:
+        return []
+    result = team_game.team_result(state)
+    rows = []
+    for place in result.placings:
+        first, second = place.team.seats
+        colour = palette.rgba(state.player(first).colour)
+        rows.append({"seat": first, "rank": ORDINALS.get(place.rank, str(place.rank)),
+                     "name": f"{place.team.label}: {_name(state, first)} & "
+                             f"{_name(state, second)}",
+                     "coins": coins(place.score),
+                     "rgba": colour, "ink": palette.ink_on(colour)})
+    return rows
+
+
+def standings_hint(state: GameState) -> str:
+    """Both totals of every team, and how a team scores ("" outside team play)."""
+    if state.monsters is None:
+        return ""
+    result = team_game.team_result(state)
+    teams_ = "; ".join(
+        f"{p.team.label}: " + ", ".join(f"{_name(state, s)} {n}" for s, n in p.totals)
+        for p in sorted(result.placings, key=lambda p: p.team.label))
+    return f"Each team scores its lower total. {teams_}."
+
+
+# --- the new game ----------------------------------------------------------------------------
+
+
+def team_option(on: bool) -> dict[str, Any]:
+    """The new game's team-play toggle, as an ActionColumn action."""
+    return {"key": "teams", "kind": "primary" if on else "secondary",
+            "text": ("Teams of two (6 players, Relics and Places): on" if on
+                     else "Teams of two (6 players): off")}
+
+
+def board_text(count: int) -> str:
+    """What the new game says of the board in team play."""
+    if count != teams.TEAM_PLAYERS:
+        return (f"A team game is for {teams.TEAM_PLAYERS} players, not {count}: partners "
+                "sit opposite.")
+    return (f"{count} players in 3 teams, partners opposite: the 5-player board, "
+            f"{teams.TEAM_TURNS} turns. Seats go clockwise in this order.")

@@ -1,0 +1,441 @@
+"""The mini-expansions' races and powers played through the session: Pots of Gold
+(Leprechauns), the Ivory Tower (Priestesses), the Historian's declines and the Pygmies'
+die rolls are kept from the game's events, and the turn's score pays them untyped."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from factories import created, play_turn, session
+
+from companion.rules.catalog import load_catalog
+from companion.rules.errors import IllegalAction
+from companion.rules.events import PygmiesRecovered, RegionConquered
+from companion.rules.game import apply
+from companion.rules.reminders import reminders
+from companion.session import Session
+
+BE_NOT_AFRAID = ("base", "be-not-afraid")
+GRAND_DAMES = ("base", "grand-dames")
+POTS_LINE = "Leprechauns: Pots of Gold still in their regions at the start of the turn"
+
+
+def _lines(s: Session) -> dict[str, int]:
+    """The lines of the latest scored turn, by label."""
+    step = s.history.last_step if s.history is not None else ()
+    scored = [e for e in step if e.TYPE == "turn_scored"]
+    assert scored, step
+    return dict(scored[0].lines)  # type: ignore[attr-defined]
+
+
+def _score(s: Session) -> tuple[int, dict[str, int]]:
+    """Score the current turn from the board; the coins earned and the lines."""
+    before = s.state.current.coins
+    s.score()
+    return s.state.players[s.state.track.seat].coins - before, _lines(s)
+
+
+def _leprechauns_with_pots(pots: tuple[int, ...] = (2, 3)) -> Session:
+    """Ann's Leprechauns take regions 2, 3 and 7 and leave a Pot of Gold in `pots`; Bob's
+    turn comes next."""
+    s = session(players=2, races=("Leprechauns", "Humans"), powers=("Hill", "Swamp"),
+                expansions=BE_NOT_AFRAID)
+    s.pick(0)
+    for region in (2, 3, 7):
+        s.conquer(region)
+    s.finish_conquests()
+    for region in pots:
+        s.place_marker(region, "pot_of_gold")
+    s.finish_redeployment()
+    s.score()
+    s.end_turn()
+    return s
+
+
+# --- Leprechauns ------------------------------------------------------------------------
+
+
+def test_leprechauns_collect_pots_still_held_at_the_start_of_their_next_turn() -> None:
+    s = _leprechauns_with_pots((2, 3))
+    play_turn(s)  # Bob
+    assert s.state.track.this_turn.pots_of_gold == 2
+    assert not any(s.state.regions[r].markers.pot_of_gold for r in (2, 3))
+    s.finish_conquests()
+    s.finish_redeployment()
+    earned, lines = _score(s)
+    assert lines[POTS_LINE] == 2
+    assert earned == 3 + 1 + 2  # three regions, one hill (Hill), two Pots
+
+
+def test_a_pot_of_gold_goes_to_the_opponent_who_conquers_its_region() -> None:
+    s = _leprechauns_with_pots((2, 3))
+    s.pick(0)  # Bob: Humans
+    bob, issued = s.state.players[1].coins, s.state.coins_issued
+    s.conquer(2)
+    assert s.state.players[1].coins == bob + 1
+    assert s.state.coins_issued == issued + 1  # from the stash: coins stay accounted for
+    assert not s.state.regions[2].markers.pot_of_gold
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score(0)
+    s.end_turn()
+    assert s.state.track.this_turn.pots_of_gold == 1
+
+
+def test_pots_of_gold_earn_nothing_untouched_in_another_players_turn() -> None:
+    s = _leprechauns_with_pots((2,))
+    assert s.state.regions[2].markers.pot_of_gold  # Bob's turn: the Pot waits for Ann
+    assert s.state.track.this_turn.pots_of_gold == 0
+
+
+def test_pots_of_gold_are_placed_only_by_leprechauns_while_redeploying() -> None:
+    s = session(players=2, races=("Leprechauns", "Humans"), powers=("Hill", "Swamp"),
+                expansions=BE_NOT_AFRAID)
+    s.pick(0)
+    s.conquer(2)
+    with pytest.raises(IllegalAction, match="while redeploying"):
+        s.place_marker(2, "pot_of_gold")
+    s.finish_conquests()
+    s.place_marker(2, "pot_of_gold")
+    with pytest.raises(IllegalAction, match="already has a pot of gold"):
+        s.place_marker(2, "pot_of_gold")
+    with pytest.raises(IllegalAction, match="region your active race holds"):
+        s.place_marker(3, "pot_of_gold")
+    s.finish_redeployment()
+    s.score()
+    s.end_turn()
+    s.pick(0)  # Bob: Humans
+    s.conquer(5)
+    s.finish_conquests()
+    with pytest.raises(IllegalAction, match="only an active Leprechauns race"):
+        s.place_marker(5, "pot_of_gold")
+
+
+def test_leprechauns_going_into_decline_are_paid_the_pots_collected_that_turn() -> None:
+    s = _leprechauns_with_pots((2, 3, 7))
+    play_turn(s)  # Bob
+    s.decline()
+    earned, lines = _score(s)
+    assert lines[POTS_LINE.replace("Leprechauns:", "Leprechauns (in decline):")] == 3
+    assert earned == 3 + 3  # three regions in decline, three Pots
+
+
+def test_leprechauns_regions_abandoned_lose_no_pot_already_collected() -> None:
+    s = _leprechauns_with_pots((2, 3))
+    play_turn(s)
+    s.abandon(2)
+    s.finish_conquests()
+    s.finish_redeployment()
+    _, lines = _score(s)
+    assert lines[POTS_LINE] == 2
+
+
+# --- Priestesses ------------------------------------------------------------------------
+
+
+def _priestesses_declining() -> Session:
+    """Ann's Priestesses hold 2, 3 and 7; it is her second turn, before any move."""
+    s = session(players=2, races=("Priestesses", "Humans"), powers=("Hill", "Swamp"),
+                expansions=GRAND_DAMES)
+    s.pick(0)
+    for region in (2, 3, 7):
+        s.conquer(region)
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score()
+    s.end_turn()
+    play_turn(s)  # Bob
+    return s
+
+
+def test_priestesses_in_decline_score_their_ivory_tower_instead_of_their_regions() -> None:
+    s = _priestesses_declining()
+    s.decline(ivory_tower=3)
+    assert s.state.regions.held_by(0) == (3,)
+    tower = s.state.regions[3].occupant
+    assert tower is not None and tower.in_decline and tower.tokens == 3
+    assert s.state.players[0].declined[0].ivory_tower == 3
+    earned, lines = _score(s)
+    assert earned == 3
+    assert lines["Priestesses (in decline): one per Priestess in the Ivory Tower"] == 3
+    s.end_turn()
+    play_turn(s)  # Bob
+    s.pick(0)  # Ann's new race scores beside the Tower
+    s.finish_conquests()
+    s.finish_redeployment()
+    earned, lines = _score(s)
+    assert lines["Priestesses (in decline): one per Priestess in the Ivory Tower"] == 3
+
+
+def test_priestesses_going_into_decline_must_choose_one_of_their_regions() -> None:
+    s = _priestesses_declining()
+    with pytest.raises(IllegalAction, match=r"choose one of 2, 3, 7"):
+        s.decline()
+    with pytest.raises(IllegalAction, match=r"hold \(2, 3, 7\), not in region 5"):
+        s.decline(ivory_tower=5)
+    assert s.state.players[0].active is not None  # nothing changed
+
+
+def test_only_priestesses_build_an_ivory_tower() -> None:
+    s = session(players=2, races=("Orcs",), powers=("Hill",))
+    play_turn(s)
+    play_turn(s)
+    with pytest.raises(IllegalAction, match="only Priestesses build an Ivory Tower"):
+        s.decline(ivory_tower=2)
+
+
+def test_a_conquered_ivory_tower_takes_the_priestesses_off_the_board() -> None:
+    s = _priestesses_declining()
+    s.decline(ivory_tower=2)
+    s.score()
+    s.end_turn()
+    s.conquer(2)  # Bob's Humans, from the board's edge
+    assert s.state.players[0].declined == ()
+
+
+# --- Historian --------------------------------------------------------------------------
+
+
+def _two_races_in_decline() -> Session:
+    """Ann's Orcs and Bob's Humans both go into decline in turn 2; Ann's turn 3 next, with
+    the Historian combo at the top of the market."""
+    s = session(players=2, races=("Orcs", "Humans", "Elves", "Giants"),
+                powers=("Hill", "Swamp", "Historian", "Forest"), expansions=GRAND_DAMES)
+    s.pick(0)
+    s.conquer(2)
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score()
+    s.end_turn()
+    s.pick(0)
+    s.conquer(22)
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score()
+    s.end_turn()
+    for _ in range(2):
+        s.decline()
+        s.score()
+        s.end_turn()
+    return s
+
+
+def test_historian_earns_a_coin_per_race_in_decline_when_picked() -> None:
+    s = _two_races_in_decline()
+    s.pick(0)
+    assert s.state.current.active is not None
+    assert (s.state.current.active.race, s.state.current.active.power) == ("Elves", "Historian")
+    s.finish_conquests()
+    s.finish_redeployment()
+    _, lines = _score(s)
+    assert lines["Historian: one per race in decline when the combo was picked"] == 2
+
+
+def test_historian_earns_a_coin_each_time_another_race_goes_into_decline() -> None:
+    s = _two_races_in_decline()
+    s.pick(0)  # Ann: Elves Historian
+    s.conquer(3)
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score()
+    s.end_turn()
+    s.pick(0)  # Bob: Giants, then into decline next turn
+    s.conquer(21)
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score()
+    s.end_turn()
+    play_turn(s, coins=0)
+    s.decline()  # Bob's Giants
+    assert s.state.players[0].declines_seen == 1
+    s.score()
+    s.end_turn()
+    s.finish_conquests()
+    s.finish_redeployment()
+    _, lines = _score(s)
+    assert lines["Historian: one per other race that went into decline"] == 1
+    assert "Historian: one per race in decline when the combo was picked" not in lines
+    assert s.state.players[0].declines_seen == 0  # paid once
+
+
+def test_historians_going_into_decline_collect_their_last_coin_and_the_declines_seen() -> None:
+    s = _two_races_in_decline()
+    s.pick(0)  # Ann: Elves Historian
+    s.conquer(3)
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score()
+    s.end_turn()
+    s.pick(0)  # Bob: Giants
+    s.conquer(21)
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score()
+    s.end_turn()
+    play_turn(s, coins=0)
+    s.decline()  # Bob's Giants: Ann's Historians see it
+    s.score()
+    s.end_turn()
+    s.decline()  # Ann's Historians
+    _, lines = _score(s)
+    assert lines["Historian (in decline): one per other race that went into decline"] == 1
+    assert lines["Historian (in decline): a last coin on going into decline"] == 1
+
+
+def test_declines_before_the_historians_were_picked_are_not_counted_as_seen() -> None:
+    s = _two_races_in_decline()
+    s.pick(0)  # Ann: Elves Historian
+    assert s.state.players[0].declines_seen == 0
+    assert s.state.players[1].declines_seen == 0
+
+
+# --- Pygmies ----------------------------------------------------------------------------
+
+
+def _pygmies_in_region_2() -> Session:
+    """Ann's Pygmies hold region 2; Bob's turn, with Humans at the top of the market."""
+    s = session(players=2, races=("Pygmies", "Humans"), powers=("Hill", "Swamp"),
+                expansions=BE_NOT_AFRAID, seed=3)
+    s.pick(0)
+    s.conquer(2)
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score()
+    s.end_turn()
+    s.pick(0)
+    return s
+
+
+def test_pygmies_losing_a_token_roll_the_die_for_new_ones() -> None:
+    s = _pygmies_in_region_2()
+    tokens = s.state.players[0].active.tokens  # type: ignore[union-attr]
+    s.conquer(2)
+    step = s.history.last_step  # type: ignore[union-attr]
+    assert isinstance(step[0], RegionConquered)
+    rolled = [e for e in step if isinstance(e, PygmiesRecovered)]
+    assert len(rolled) == 1 and rolled[0].seat == 0 and len(rolled[0].rolls) == 1
+    face = rolled[0].rolls[0]
+    assert s.state.players[0].active.tokens == tokens - 1 + face  # type: ignore[union-attr]
+    assert s.state.track.this_turn.pygmies_back == ((0, face),)
+
+
+def test_the_pygmies_roll_adds_as_many_pygmies_as_the_pips() -> None:
+    s = _pygmies_in_region_2()
+    state = apply(s.state, RegionConquered(1, 2))
+    tokens = state.players[0].active.tokens  # type: ignore[union-attr]
+    after = apply(state, PygmiesRecovered(0, (3,)))
+    assert after.players[0].active.tokens == tokens - 1 + 3  # type: ignore[union-attr]
+    assert after.track.this_turn.pygmies_back == ((0, 3),)
+    text = " ".join(reminders(after))
+    assert "Pygmies: Ann gets 3 new Pygmies" in text
+    blank = apply(state, PygmiesRecovered(0, (0,)))
+    assert blank.players[0].active.tokens == tokens - 1  # type: ignore[union-attr]
+
+
+def test_pygmies_never_recover_more_than_the_box_holds() -> None:
+    s = _pygmies_in_region_2()
+    catalog = load_catalog()
+    boxed = replace(catalog, races=tuple(
+        replace(r, max_tokens=r.tokens + 6) if r.name == "Pygmies" else r
+        for r in catalog.races))
+    state = replace(apply(s.state, RegionConquered(1, 2)), catalog=boxed)
+    tokens = state.players[0].active.tokens  # type: ignore[union-attr]
+    assert boxed.race("Pygmies").max_tokens == 12
+    after = apply(state, PygmiesRecovered(0, (3,)))
+    assert after.players[0].active.tokens == min(12, tokens - 1 + 3)  # type: ignore[union-attr]
+    full = replace(state, players=tuple(
+        replace(p, active=replace(p.active, tokens=12)) if p.seat == 0 and p.active else p
+        for p in state.players))
+    assert apply(full, PygmiesRecovered(0, (3,))).players[0].active.tokens == 12  # type: ignore[union-attr]
+
+
+def test_a_pygmies_roll_is_refused_for_a_player_without_active_pygmies() -> None:
+    s = _pygmies_in_region_2()
+    with pytest.raises(IllegalAction, match="Bob has no active Pygmies"):
+        apply(s.state, PygmiesRecovered(1, (2,)))
+    with pytest.raises(IllegalAction, match="no face 4"):
+        apply(s.state, PygmiesRecovered(0, (4,)))
+
+
+def test_a_conquest_of_another_race_rolls_no_die() -> None:
+    s = session(players=2, races=("Orcs", "Humans"), powers=("Hill", "Swamp"))
+    play_turn(s)
+    s.pick(0)
+    s.conquer(2)
+    assert not any(isinstance(e, PygmiesRecovered) for e in s.history.last_step)  # type: ignore[union-attr]
+
+
+def test_a_pygmies_roll_cannot_be_undone() -> None:
+    s = _pygmies_in_region_2()
+    s.conquer(2)
+    assert s.history is not None and s.history.undo_blocker() is not None
+
+
+def test_the_pygmies_roll_replays_the_same_from_the_saved_step() -> None:
+    s = _pygmies_in_region_2()
+    s.conquer(2)
+    assert s.history is not None
+    again = Session(load_catalog(), rng=random.Random(99))
+    again.begin(created(2, races=("Pygmies", "Humans"), powers=("Hill", "Swamp"),
+                        expansions=BE_NOT_AFRAID))
+    for step in s.history.in_force[1:]:
+        again._record(step)
+    assert again.state == s.state
+
+
+def test_the_table_asks_where_the_priestesses_build_their_ivory_tower() -> None:
+    from companion.ui.presenters.base import Choice, Context
+    from companion.ui.presenters.table import TablePresenter
+
+    s = _priestesses_declining()
+    table = TablePresenter(Context(session=s))
+    s.subscribe(table.update)
+    table.update(s.state)
+    asked: list[Choice] = []
+    table.ctx.notices.bind(on_choice=lambda _notices, choice: asked.append(choice))
+    table._decline()
+    assert [key for key, _ in asked[0].choices] == ["2", "3", "7"]
+    asked[0].on_choice("7")
+    assert s.state.regions.held_by(0) == (7,)
+    assert s.state.players[0].declined[0].ivory_tower == 3
+
+
+def test_the_map_offers_a_pot_of_gold_in_a_leprechaun_region_while_redeploying() -> None:
+    from companion.ui.presenters.base import Context
+    from companion.ui.presenters.map import MapPresenter
+
+    s = session(players=2, races=("Leprechauns",), powers=("Hill",), expansions=BE_NOT_AFRAID)
+    s.pick(0)
+    s.conquer(2)
+    board = MapPresenter(Context(session=s))
+    s.subscribe(board.update)
+    board.update(s.state)
+    board.tap(2)
+    assert "place:pot_of_gold" not in [a["key"] for a in board.actions]  # still conquering
+    s.finish_conquests()
+    board.tap(2)
+    assert {"key": "place:pot_of_gold", "text": "Place a Pot of Gold"} in board.actions
+    board.act("place:pot_of_gold")
+    assert s.state.regions[2].markers.pot_of_gold
+    assert "Lying here: a Pot of Gold." in board.holder_text
+
+
+def test_the_map_tells_the_table_what_the_pygmies_rolled_after_the_conquest() -> None:
+    from companion.ui.presenters.base import Context
+    from companion.ui.presenters.map import MapPresenter
+
+    s = _pygmies_in_region_2()
+    board = MapPresenter(Context(session=s))
+    s.subscribe(board.update)
+    board.update(s.state)
+    board.tap(2)
+    board.act("conquer")
+    assert s.state.regions[2].occupant is not None and s.state.regions[2].occupant.seat == 1
+    rolled = next(e for e in s.history.last_step  # type: ignore[union-attr]
+                  if isinstance(e, PygmiesRecovered))
+    told = board.ctx.notices.last_message
+    assert told.startswith(f"Ann's Pygmies lost a token, so the die was rolled for them: "
+                           f"{rolled.rolls[0]}.")
+    assert board.ctx.notices.last_title == "Pygmies"
