@@ -24,7 +24,8 @@ from kivy.base import EventLoop
 from kivy.tests.common import UnitTestTouch
 
 from companion.rules.board import BoardState, Markers, Occupant
-from companion.rules.maps import BOARD_NAMES, Board, Terrain, load_board
+from companion.rules.maps import BOARD_NAMES, Board, Site, Terrain, load_board, parse_board_text
+from companion.rules.river import setup_pirates
 from companion.ui import map_geometry as mg
 from companion.ui.map_widget import (
     SYMBOLS,
@@ -35,6 +36,10 @@ from companion.ui.map_widget import (
     legend,
     region_symbols,
 )
+
+RIVER_FILE = Path(__file__).parent / "data" / "river-test.json"
+"""The invented River World board (see tests/river_support.py): rivers 3, 8, 13, 18 with
+pirate symbols on 8 and 18; harbors on 4, 7, 14, 16; the Shipyard on 20; the Temple on 9."""
 
 ORANGE = (0.90, 0.62, 0.00, 1.0)
 BLUE = (0.00, 0.45, 0.70, 1.0)
@@ -224,6 +229,7 @@ def test_every_symbol_has_a_drawing_and_a_legend_line(window: Any) -> None:
     assert {key for key, _ in SYMBOLS} == {
         "mine", "magic", "cavern", "lost_tribe", "mountain", "fortress", "troll_lair",
         "encampment", "hole_in_the_ground", "hero", "dragon", "pot_of_gold",
+        "harbor", "shipyard", "temple", "pirate_ship", "caravel",
     }
     for key in keys:
         icon = SymbolIcon(symbol=key, size=(40, 40))
@@ -242,6 +248,166 @@ def test_region_symbols_list_features_and_markers_in_legend_order() -> None:
     assert region_symbols(board, 6, camp) == [
         ("mine", 1), ("cavern", 1), ("mountain", 1), ("encampment", 3), ("hero", 1)
     ]
+
+
+# --- River World: the printed sites, the pirate ships, the Caravel ---------------------
+
+
+def _river_board() -> Board:
+    return parse_board_text(RIVER_FILE.read_text("utf-8"), source=RIVER_FILE.name)
+
+
+def _with_key(board: Board, state: BoardState | None, key: str,
+              caravel: int | None = None) -> set[int]:
+    """The regions where `region_symbols` reports `key`."""
+    return {rid for rid in board.regions
+            if key in dict(region_symbols(board, rid, state[rid] if state else None, caravel))}
+
+
+def test_river_world_sites_and_pirate_ships_are_reported_where_they_are() -> None:
+    board = _river_board()
+    state = setup_pirates(board, BoardState.setup(board), supply=12)
+    assert _with_key(board, state, "harbor") == set(board.with_site(Site.HARBOR)) \
+        == {4, 7, 14, 16}
+    assert _with_key(board, state, "shipyard") == {20}
+    assert _with_key(board, state, "temple") == {9}
+    assert _with_key(board, state, "pirate_ship") == {8, 18}
+    assert _with_key(board, state, "caravel") == set()
+    # in legend order, beside the base game's features
+    assert region_symbols(board, 9, state[9]) == [("magic", 1), ("temple", 1)]
+    assert region_symbols(board, 14, state[14]) == [("mine", 1), ("harbor", 1)]
+    assert region_symbols(board, 8, state[8]) == [("pirate_ship", 1)]
+
+    # the ship is the region's marker: sunk, it is no longer drawn; put elsewhere, it is
+    sunk = state.with_region(8, replace(state[8], markers=Markers()))
+    sunk = sunk.with_region(3, replace(state[3], markers=Markers(pirate_ship=True)))
+    assert _with_key(board, sunk, "pirate_ship") == {3, 18}
+
+    # the bare printed board: a ship where the pirate symbol is (as at set-up)
+    assert _with_key(board, None, "pirate_ship") == {8, 18}
+    assert _with_key(board, None, "temple") == {9}
+
+
+def test_the_caravel_is_reported_in_its_river_only() -> None:
+    board = _river_board()
+    state = setup_pirates(board, BoardState.setup(board), supply=12)
+    assert _with_key(board, state, "caravel", caravel=13) == {13}
+    assert _with_key(board, state, "caravel", caravel=8) == {8}
+    assert region_symbols(board, 8, state[8], 8) == [("pirate_ship", 1), ("caravel", 1)]
+    assert region_symbols(board, 13, state[13]) == []  # callers without a Caravel
+
+
+def test_the_legend_names_river_worlds_symbols() -> None:
+    names = dict(legend())
+    assert [names[key] for key in ("harbor", "shipyard", "temple", "pirate_ship", "caravel")] \
+        == ["Harbor", "Shipyard", "Temple of the Seer", "Pirate ship", "Caravel"]
+
+
+def _changed_box(a: tuple[bytes, int, int],
+                 b: tuple[bytes, int, int]) -> tuple[int, int, int, int] | None:
+    """The box (x0, y0, x1, y1, Kivy's y up) of the pixels that differ, or None."""
+    pixels_a, width, height = a
+    pixels_b = b[0]
+    found = [(i // 4 % width, height - 1 - i // 4 // width)
+             for i in range(0, len(pixels_a), 4) if pixels_a[i:i + 3] != pixels_b[i:i + 3]]
+    if not found:
+        return None
+    xs, ys = [x for x, _ in found], [y for _, y in found]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _cell_box(widget: BoardMap, rid: int) -> tuple[float, float, float, float]:
+    fit = _fit(widget)
+    points = [fit.to_screen(*p) for p in _geo(widget).cells[rid].outline]
+    return (min(x for x, _ in points) - 2, min(y for _, y in points) - 2,
+            max(x for x, _ in points) + 2, max(y for _, y in points) + 2)
+
+
+def _inside(box: tuple[int, int, int, int] | None,
+            cell: tuple[float, float, float, float]) -> bool:
+    return box is not None and cell[0] <= box[0] and cell[1] <= box[1] \
+        and box[2] <= cell[2] and box[3] <= cell[3]
+
+
+@pytest.fixture
+def river_map(window: Any) -> Iterator[BoardMap]:
+    window.size = (800, 480)
+    board = _river_board()
+    widget = BoardMap(board=board, regions=setup_pirates(board, BoardState.setup(board), 12),
+                      player_colours={0: ORANGE, 1: BLUE},
+                      size_hint=(None, None), pos=(0, 0), size=window.size)
+    window.add_widget(widget)
+    _frames()
+    yield widget
+    window.remove_widget(widget)
+
+
+def test_the_caravel_redraws_the_map_in_its_river_only(
+    river_map: BoardMap, tmp_path: Path
+) -> None:
+    before = river_map.redraws
+    without = _pixels(river_map, tmp_path / "no-caravel.png")
+    river_map.caravel = 13
+    _frames()
+    assert river_map.redraws == before + 1
+    with_caravel = _pixels(river_map, tmp_path / "caravel.png")
+    assert _inside(_changed_box(without, with_caravel), _cell_box(river_map, 13))
+
+    river_map.caravel = 13  # the same river again: nothing to do
+    _frames()
+    assert river_map.redraws == before + 1
+    river_map.caravel = None  # the turn is over: it leaves
+    _frames()
+    assert river_map.redraws == before + 2
+    assert _changed_box(without, _pixels(river_map, tmp_path / "gone.png")) is None
+
+
+def test_a_pirate_ship_is_drawn_in_its_river_only(river_map: BoardMap, tmp_path: Path) -> None:
+    state: BoardState = river_map.regions
+    with_ships = _pixels(river_map, tmp_path / "ships.png")
+    river_map.regions = state.with_region(8, replace(state[8], markers=Markers()))
+    _frames()
+    sunk = _pixels(river_map, tmp_path / "sunk.png")
+    assert _inside(_changed_box(with_ships, sunk), _cell_box(river_map, 8))
+
+
+def test_a_river_world_game_on_the_map_screen(tmp_path: Path) -> None:
+    """A River World game played onto the real map screen: the sites, the pirate ships, the
+    Caravel and the holders, at 800x480. COMPANION_SHOTS=DIR keeps the screenshot."""
+    import ui_support as ui
+    from river_support import SHIPYARD, river_session
+
+    from companion.rules.river import RiverEvent
+
+    session = river_session(RiverEvent.QUIET_WATERS)
+    app = ui.app_for(session)
+    ui.resize((800, 480))
+    session.pick(0)
+    session.conquer(SHIPYARD, 2)
+    session.conquer(19, 3)  # the Lost Tribe's farmland beside it
+    app.ctx.nav.go("map")
+    ui.pump()
+    screen = app.screens["map"]
+    board: BoardMap = screen.ids.board
+    assert board.caravel is None
+    drawn = board.redraws
+
+    session.place_caravel(13)  # the map follows the game, no polling
+    ui.pump()
+    assert board.caravel == 13 and board.redraws > drawn
+    session.conquer(14, 2)  # a harbor, reached from the Caravel
+    session.conquer(8, 2)   # the river with a pirate ship: the ship sinks
+    ui.pump()
+    assert board.caravel == 13
+    held = board.regions
+    assert not held[8].markers.pirate_ship and held[18].markers.pirate_ship
+    assert ui.layout_problems(screen) == []
+
+    folder = os.environ.get("COMPANION_SHOTS")
+    path = ui.screenshot((Path(folder) if folder else tmp_path) / "map-river-world-800x480.png")
+    from kivy.core.image import Image as CoreImage
+
+    assert CoreImage(str(path)).size == (800, 480)
 
 
 def _busy_state(board: Board) -> BoardState:

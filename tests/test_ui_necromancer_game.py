@@ -11,7 +11,6 @@ Set COMPANION_SHOTS to a folder to keep screenshots of his turn there.
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 from pathlib import Path
@@ -22,8 +21,16 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import ui_support as ui
+from screen_steps import (
+    play_quiet_turn,
+    screen,
+    seat_player,
+    shot,
+    tap_action,
+    tap_id,
+    tap_region,
+)
 
-from companion.rules.turns import Phase
 from companion.session import Session
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -37,64 +44,6 @@ def app() -> Any:
     table_app = ui.app_for(Session(rng=random.Random(11)))
     ui.resize((800, 480))
     return table_app
-
-
-def screen(app: Any) -> Any:
-    return app.screens[app.ctx.nav.current]
-
-
-def tap_id(app: Any, widget_id: str) -> None:
-    ui.tap(screen(app).ids[widget_id])
-
-
-def tap_action(app: Any, key: str) -> None:
-    ui.tap(ui.button(screen(app), key))
-
-
-def answer_yes() -> None:
-    (dialog,) = ui.dialogs()
-    ui.tap(dialog.ids.yes)
-
-
-def tap_region(app: Any, region: int) -> None:
-    board = screen(app).ids.board
-    x, y = board.to_window(*board.anchor_on_screen(region))
-    touch = ui.UnitTestTouch(x, y)
-    touch.touch_down()
-    ui.pump(1)
-    touch.touch_up()
-    ui.pump(3)
-
-
-def shot(app: Any, name: str) -> None:
-    """Check the quality bar on the screen shown; keep a screenshot when asked to."""
-    assert ui.layout_problems(screen(app)) == []
-    folder = os.environ.get("COMPANION_SHOTS")
-    if folder:
-        ui.screenshot(Path(folder) / f"{name}.png")
-
-
-def play_other_turn(app: Any) -> None:
-    """A player other than the Necromancer: pick the top combo (if need be), conquer
-    nothing, score, end; Ghosts in the Necromancer's hand go back first."""
-    session = app.session
-    seat = session.state.track.seat
-    while not session.state.is_over and session.state.track.seat == seat:
-        phase = session.state.track.phase
-        assert app.ctx.nav.current == "table"
-        if phase is Phase.PICK_COMBO:
-            tap_action(app, "market")
-            ui.tap(screen(app).ids.rows.row("row0"))
-            answer_yes()
-        elif phase is Phase.CONQUER:
-            tap_action(app, "finish_conquests")
-        elif phase is Phase.REDEPLOY:
-            tap_action(app, "finish_redeployment")
-        elif phase is Phase.SCORE:
-            tap_action(app, "scoring")
-            tap_id(app, "score")
-        elif phase is Phase.FINISHED:
-            tap_action(app, "end_turn")
 
 
 def play_his_turn(app: Any) -> None:
@@ -118,11 +67,7 @@ def test_a_whole_necromancer_island_game_through_the_screens(app: Any) -> None:
     form = app.presenters["new_game"]
     assert len(form.seats) == 3  # a fresh form, or the one the last game left
     for index, name in enumerate(("Ann", "Bob", "Cy")):
-        ui.tap(seats.row(index).ids.name)
-        pad = ui.dialogs()[-1]
-        for _ in range(len(pad.value)):  # a name left from an earlier game
-            ui.tap(ui.button(pad, "delete"))
-        ui.type_on_pad(name)
+        seat_player(app, index, name)
     if form.first != 0:
         ui.tap(seats.row(0).ids.first)
     toggle = screen(app).ids.necromancer
@@ -137,12 +82,12 @@ def test_a_whole_necromancer_island_game_through_the_screens(app: Any) -> None:
     assert state.board == "2p" and state.necromancer is not None
     assert state.necromancer.seat == CY and state.necromancer.lake == LAKE
     table = screen(app)
-    assert "Cy is the Necromancer." in table.ids.necromancer.text
+    assert "Cy is the Necromancer." in table.ids.expansions.text
     assert table.ids.players.row(CY).ids.combo.text.startswith("The Necromancer")
 
     # -- Ann and Bob play; then Cy's turn opens with buying -----------------------------------
-    play_other_turn(app)
-    play_other_turn(app)
+    play_quiet_turn(app)
+    play_quiet_turn(app)
     assert session.state.track.seat == CY
     assert table.ids.current.text == "Cy's turn"
     assert [a["key"] for a in app.presenters["table"].actions] == [
@@ -222,7 +167,7 @@ def test_a_whole_necromancer_island_game_through_the_screens(app: Any) -> None:
     assert session.state.necromancer.well.ghosts == 1
     assert session.state.necromancer.hand == 2
     ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))
-    play_other_turn(app)  # he holds no region: his two Ghosts go onto the Island
+    play_quiet_turn(app)  # he holds no region: his two Ghosts go onto the Island
     assert session.state.necromancer.island == 2 and session.state.necromancer.hand == 0
 
     # -- everybody plays on to the end --------------------------------------------------------
@@ -230,7 +175,7 @@ def test_a_whole_necromancer_island_game_through_the_screens(app: Any) -> None:
         if session.state.track.seat == CY:
             play_his_turn(app)
         else:
-            play_other_turn(app)
+            play_quiet_turn(app)
 
     # -- the final reveal: the Necromancer first (he did not win), the winner last ------------
     assert app.ctx.nav.current == "game_end"

@@ -35,12 +35,12 @@ def test_his_side_of_the_table_is_public_but_never_his_coins() -> None:
     to_his_turn(s)
     table = presenter(TablePresenter, s)
     necro = presenter(NecromancerPresenter, s)
-    shown = [table.necromancer_text, table.phase_text, necro.summary_text, necro.powers_text,
+    shown = [table.expansion_text, table.phase_text, necro.summary_text, necro.powers_text,
              *(a["text"] for a in [*table.actions, *necro.buy_actions]),
              *(str(v) for row in table.players for v in row.values())]
     assert not [text for text in shown if "37" in text]
-    assert "13 in reserve" in table.necromancer_text
-    assert "His next Ghost or power costs 2 coins." in table.necromancer_text
+    assert "13 in reserve" in table.expansion_text
+    assert "His next Ghost or power costs 2 coins." in table.expansion_text
 
 
 def test_his_screen_offers_each_purchase_at_the_price_of_the_moment() -> None:

@@ -12,7 +12,6 @@ Set COMPANION_SHOTS to a folder to keep screenshots of the team table and the ga
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 from pathlib import Path
@@ -23,9 +22,19 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import ui_support as ui
+from screen_steps import (
+    choose,
+    pick_top_combo,
+    play_quiet_turn,
+    screen,
+    seat_player,
+    shot,
+    tap_action,
+    tap_id,
+    tap_region,
+)
 
 from companion.rules.relics import SOAPBAR, TAVERN
-from companion.rules.turns import Phase
 from companion.session import Session
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -43,46 +52,6 @@ def app() -> Any:
     return table_app
 
 
-def screen(app: Any) -> Any:
-    return app.screens[app.ctx.nav.current]
-
-
-def tap_id(app: Any, widget_id: str) -> None:
-    ui.tap(screen(app).ids[widget_id])
-
-
-def tap_action(app: Any, key: str) -> None:
-    ui.tap(ui.button(screen(app), key))
-
-
-def answer_yes() -> None:
-    (dialog,) = ui.dialogs()
-    ui.tap(dialog.ids.yes)
-
-
-def choose(key: str) -> None:
-    dialog = ui.dialogs()[-1]
-    ui.tap(ui.button(dialog, key))
-
-
-def tap_region(app: Any, region: int) -> None:
-    board = screen(app).ids.board
-    x, y = board.to_window(*board.anchor_on_screen(region))
-    touch = ui.UnitTestTouch(x, y)
-    touch.touch_down()
-    ui.pump(1)
-    touch.touch_up()
-    ui.pump(3)
-
-
-def shot(app: Any, name: str) -> None:
-    """Check the quality bar on the screen shown; keep a screenshot when asked to."""
-    assert ui.layout_problems(screen(app)) == []
-    folder = os.environ.get("COMPANION_SHOTS")
-    if folder:
-        ui.screenshot(Path(folder) / f"{name}.png")
-
-
 def set_monster(app: Any, region: int) -> None:
     """From the table: the map, the region, "Set the Monster here"."""
     tap_action(app, "monster_map")
@@ -92,12 +61,6 @@ def set_monster(app: Any, region: int) -> None:
     ui.tap(screen(app).ids.actions.button("monster"))
     if app.ctx.nav.current == "map":
         ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))
-
-
-def pick_top_combo(app: Any) -> None:
-    tap_action(app, "market")
-    ui.tap(screen(app).ids.rows.row("row0"))
-    answer_yes()
 
 
 def conquer_on_map(app: Any, region: int) -> None:
@@ -120,26 +83,6 @@ def score_on_screen(app: Any) -> None:
     assert app.ctx.nav.current == "table"
 
 
-def play_quiet_turn(app: Any) -> None:
-    """Pick the top combo (if need be), conquer nothing, score, end."""
-    session = app.session
-    seat = session.state.track.seat
-    while not session.state.is_over and session.state.track.seat == seat:
-        phase = session.state.track.phase
-        assert app.ctx.nav.current == "table"
-        if phase is Phase.PICK_COMBO:
-            pick_top_combo(app)
-        elif phase is Phase.CONQUER:
-            tap_action(app, "finish_conquests")
-        elif phase is Phase.REDEPLOY:
-            tap_action(app, "finish_redeployment")
-        elif phase is Phase.SCORE:
-            tap_action(app, "scoring")
-            tap_id(app, "score")
-        elif phase is Phase.FINISHED:
-            tap_action(app, "end_turn")
-
-
 def test_a_whole_six_player_team_game_through_the_screens(app: Any) -> None:
     session = app.session
     # -- the new game: team play on, six players, Ann first ---------------------------------
@@ -153,22 +96,10 @@ def test_a_whole_six_player_team_game_through_the_screens(app: Any) -> None:
     assert not form.teams
     ui.tap(toggle.button("teams"))
     assert form.teams
-    seats = screen(app).ids.seats
     while len(form.seats) > 3:
         form.remove_player(len(form.seats) - 1)
     for index, name in enumerate(NAMES):
-        if index >= len(form.seats):
-            seats.parent.scroll_y = 1
-            tap_id(app, "add")
-            if ui.dialogs() and "type" in [c["key"] for c in getattr(ui.dialogs()[-1],
-                                                                     "choices", [])]:
-                choose("type")
-        else:
-            ui.tap(seats.row(index).ids.name)
-        pad = ui.dialogs()[-1]
-        for _ in range(len(pad.value)):  # a name left from an earlier game
-            ui.tap(ui.button(pad, "delete"))
-        ui.type_on_pad(name)
+        seat_player(app, index, name)
     assert [s["name"] for s in form.seats] == list(NAMES)
     if form.first != ANN:
         form.choose_first(ANN)
@@ -212,7 +143,7 @@ def test_a_whole_six_player_team_game_through_the_screens(app: Any) -> None:
     assert session.state.relics is not None
     assert session.state.relics.monsters == frozenset(MONSTERS)
     assert table.ids.current.text == "Ann's turn"
-    assert "Monsters in regions 6, 12, 24, 30, 37." in table.ids.necromancer.text
+    assert "Monsters in regions 6, 12, 24, 30, 37." in table.ids.expansions.text
 
     # -- Ann takes Bob's Monster's region: the Golden Soapbar --------------------------------
     pick_top_combo(app)
@@ -242,7 +173,7 @@ def test_a_whole_six_player_team_game_through_the_screens(app: Any) -> None:
     tap_id(app, "score")
     assert "Glandulf's Tavern: you may give" in table.ids.reminders.text
     assert "Glandulf's Tavern (Popular Place) in region 12, used by Bob." in (
-        table.ids.necromancer.text)
+        table.ids.expansions.text)
     shot(app, "team_table")
     tap_action(app, "tavern")
     choose(str(ED))

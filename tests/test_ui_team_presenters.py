@@ -111,7 +111,7 @@ def test_bony_is_set_from_the_table_on_a_banner_in_decline() -> None:
     ui.tap(ui.button(table(app), "bony"))
     choose(f"{BOB}:{race}")
     assert s.state.relics is not None and s.state.relics.bony is not None
-    assert f"Bony guards Bob's {race} in decline." in table(app).ids.necromancer.text
+    assert f"Bony guards Bob's {race} in decline." in table(app).ids.expansions.text
     assert "bony" not in keys(app)
 
 
@@ -123,7 +123,7 @@ def test_the_sigils_pact_is_made_from_the_table() -> None:
     choose(f"stand-in:{BOB}:{race}")
     pact = s.state.relics.sigil if s.state.relics is not None else None
     assert pact is not None and pact.other.seat == BOB and pact.mode.value == "stand-in"
-    assert f"Sigil pact: Ann and Bob's {race}" in table(app).ids.necromancer.text
+    assert f"Sigil pact: Ann and Bob's {race}" in table(app).ids.expansions.text
     assert "Sigil of Sacrifice: when you lose a token" in table(app).ids.reminders.text
 
 

@@ -199,6 +199,45 @@ def _teams(step: str) -> Any:
     return s
 
 
+def _river(step: str) -> Any:
+    """River World on the test board (`tests/data/river-test.json`), three at the table,
+    events Quiet waters, Storm, Pirates: "caravel", Bob's turn 1 with the Shipyard taken,
+    the Caravel on river 8 and the Temple taken; "storm", Bob's turn 2 (he holds the
+    Temple); "scoring", Ann's turn 1 to score with a harbor by a pirate ship."""
+    from river_support import river_session
+
+    from companion.rules.river import RiverEvent
+
+    s = river_session(RiverEvent.QUIET_WATERS, RiverEvent.STORM, RiverEvent.PIRATES)
+    s.pick(0)
+    for region in (3, 4, 2, 7):
+        s.conquer(region)
+    s.finish_conquests()
+    s.finish_redeployment()
+    if step == "scoring":
+        return s
+    s.score()
+    s.end_turn()
+    s.pick(0)
+    s.conquer(20)
+    s.place_caravel(8)
+    s.conquer(9)
+    if step == "caravel":
+        return s
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score()
+    s.end_turn()
+    for _ in range(2):  # Cy, then Ann
+        if s.state.current.active is None:
+            s.pick(0)
+        s.finish_conquests()
+        s.finish_redeployment()
+        s.score()
+        s.end_turn()
+    return s
+
+
 _ARCHIVE: list[Any] = []
 
 
@@ -437,6 +476,24 @@ def scenarios() -> list[Scenario]:
         for _ in range(6):
             p.reveal_next()
 
+    def river_table(app: Any) -> None:
+        show(app, _river("caravel"), "table")
+
+    def river_map(app: Any) -> None:
+        show(app, _river("caravel"), "map")
+        app.presenters["map"].tap(8)
+
+    def river_seer(app: Any) -> None:
+        show(app, _river("storm"), "table")
+        app.presenters["table"].act("seer")
+
+    def river_scoring(app: Any) -> None:
+        show(app, _river("scoring"), "scoring")
+
+    def river_quick(app: Any) -> None:
+        show(app, _river("scoring"), "scoring")
+        app.presenters["scoring"].act("quick")
+
     def choice(app: Any) -> None:
         s, target = _conquering()
         show(app, s, "map")
@@ -472,6 +529,9 @@ def scenarios() -> list[Scenario]:
         Scenario("team_monsters_map", team_monsters_map),
         Scenario("team_table", team_table),
         Scenario("team_game_end", team_game_end, private=True),
+        Scenario("river_table", river_table), Scenario("river_map", river_map),
+        Scenario("river_seer", river_seer), Scenario("river_scoring", river_scoring),
+        Scenario("river_quick", river_quick),
     ]
 
 

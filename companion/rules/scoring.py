@@ -28,8 +28,8 @@ The mini-expansions add facts that no map shows, given as optional inputs with d
 (0, or "not said"), so a caller that knows nothing of them keeps working:
 
 - Aquatic reads which land regions are coastal (`HeldRegion.coastal`, `QuickCount.coastal`);
-  its "one less per inland region" is the only line that can be negative, and a race's
-  regions and Aquatic lines together never are;
+  its "one less per inland region" is negative (like River World's pirate line below), and
+  a race's regions and Aquatic lines together never are;
 - Gypsies: `ActiveHoldings.abandoned`, the regions abandoned this turn (a coin in each);
 - Leprechauns: `pots_of_gold`, the Pots of Gold still in their regions at the start of
   this turn (collected by the active race, or on the turn it went into decline);

@@ -6,7 +6,10 @@ position, filled with its terrain's colour and outlined. On top, from what `regi
 count in the holder's colour (a race in decline: a pale ring and a grey disc ringed in the
 player's colour), a Lost Tribe token, and the printed features and the markers as small
 drawn symbols (no emoji, no font glyphs; `legend()` names them and `SymbolIcon` draws one
-for a legend). The region's id is written at its label anchor in Kivy's bundled Roboto.
+for a legend): River World's printed sites (harbor, shipyard, Temple of the Seer) and its
+pirate ships among them, and the Caravel in the river `caravel` names (it is not a marker
+of the region: the game keeps it in `RiverState.caravel`). The region's id is written at
+its label anchor in Kivy's bundled Roboto.
 
 Invariants:
 
@@ -51,7 +54,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.rules.board import BoardState, Markers, RegionState
-from companion.rules.maps import Board, Feature, Terrain
+from companion.rules.maps import Board, Feature, Site, Terrain
 from companion.ui import map_geometry as mg
 
 RGBA = tuple[float, float, float, float]
@@ -96,6 +99,9 @@ SYMBOLS: tuple[tuple[str, str], ...] = (
     ("mine", "Mine"),
     ("magic", "Magic Source"),
     ("cavern", "Cavern"),
+    ("harbor", "Harbor"),
+    ("shipyard", "Shipyard"),
+    ("temple", "Temple of the Seer"),
     ("lost_tribe", "Lost Tribe"),
     ("mountain", "Mountain"),
     ("fortress", "Fortress"),
@@ -105,6 +111,8 @@ SYMBOLS: tuple[tuple[str, str], ...] = (
     ("hero", "Hero"),
     ("dragon", "Dragon"),
     ("pot_of_gold", "Pot of Gold"),
+    ("pirate_ship", "Pirate ship"),
+    ("caravel", "Caravel"),
 )
 """Every symbol the map draws, with the name a legend shows, in drawing order."""
 
@@ -125,17 +133,24 @@ def terrain_legend() -> list[tuple[RGBA, str]]:
 
 
 def region_symbols(
-    board: Board, region_id: int, state: RegionState | None
+    board: Board, region_id: int, state: RegionState | None, caravel: int | None = None
 ) -> list[tuple[str, int]]:
-    """The symbols drawn in a region, as (key, count), in `SYMBOLS` order (no holder disc)."""
+    """The symbols drawn in a region, as (key, count), in `SYMBOLS` order (no holder disc).
+
+    Without a `state` (the bare printed board) the markers are those of the set-up: a
+    mountain on a mountain, a pirate ship on a river with a pirate symbol. `caravel`: the
+    region the Caravel is in, if any (River World)."""
     region = board.regions[region_id]
     markers = state.markers if state is not None else Markers(
-        mountain=region.terrain is Terrain.MOUNTAIN
+        mountain=region.terrain is Terrain.MOUNTAIN, pirate_ship=region.pirate
     )
     present: dict[str, int] = {
         "mine": int(Feature.MINE in region.features),
         "magic": int(Feature.MAGIC in region.features),
         "cavern": int(Feature.CAVERN in region.features),
+        "harbor": int(Site.HARBOR in region.sites),
+        "shipyard": int(Site.SHIPYARD in region.sites),
+        "temple": int(Site.TEMPLE in region.sites),
         "mountain": int(markers.mountain),
         "fortress": int(markers.fortress),
         "troll_lair": int(markers.troll_lair),
@@ -144,6 +159,8 @@ def region_symbols(
         "hero": int(markers.hero),
         "dragon": int(markers.dragon),
         "pot_of_gold": int(markers.pot_of_gold),
+        "pirate_ship": int(markers.pirate_ship),
+        "caravel": int(caravel is not None and caravel == region_id),
     }
     return [(key, present[key]) for key, _ in SYMBOLS if present.get(key, 0) > 0]
 
@@ -316,6 +333,92 @@ def _paint_dragon(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
     _fan(g, [(cx - s * 0.3, cy - s * 0.6), (cx + s * 0.3, cy - s * 0.6), (cx, cy + s * 0.05)])
 
 
+def _paint_harbor(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a navy anchor on a pale round tile
+    _disc(g, cx, cy, s * 0.98, (0.93, 0.95, 0.98, 1))
+    _ring(g, cx, cy, s * 0.98, 1.0, BORDER_COLOUR)
+    ink = (0.08, 0.18, 0.42, 1)
+    w = max(1.1, s * 0.13)
+    g.add(Color(*ink))
+    g.add(Line(circle=(cx, cy + s * 0.58, s * 0.17), width=max(1.0, w * 0.8)))  # the ring
+    g.add(Line(points=[cx, cy + s * 0.40, cx, cy - s * 0.72], width=w))  # the shank
+    g.add(Line(points=[cx - s * 0.38, cy + s * 0.24, cx + s * 0.38, cy + s * 0.24], width=w))
+    g.add(Line(circle=(cx, cy - s * 0.12, s * 0.58, 100, 260), width=w))  # the arms
+    for side in (-1, 1):  # the flukes: small barbs at the tips of the arms
+        x, y = cx + side * s * 0.57, cy - s * 0.02
+        _fan(g, [(x - side * s * 0.02, y + s * 0.20), (x + side * s * 0.16, y - s * 0.10),
+                 (x - side * s * 0.18, y - s * 0.04)])
+
+
+def _paint_shipyard(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a hull half planked, its ribs still bare, under a frame (two posts and a beam)
+    _shape(g, [(-1, -1), (1, -1), (1, 1), (-1, 1)], cx, cy, s * 0.95, (0.90, 0.88, 0.82, 1))
+    wood = (0.30, 0.20, 0.10, 1)
+    w = max(1.1, s * 0.12)
+    g.add(Color(*wood))
+    g.add(Line(points=[cx - s * 0.78, cy - s * 0.88, cx - s * 0.78, cy + s * 0.74,
+                       cx + s * 0.78, cy + s * 0.74, cx + s * 0.78, cy - s * 0.88], width=w))
+    for x0 in (-0.42, -0.14, 0.14, 0.42):  # the ribs, above the planks
+        g.add(Line(points=[cx + x0 * 0.85 * s, cy - s * 0.30, cx + x0 * s, cy + s * 0.36],
+                   width=max(1.0, s * 0.09)))
+    g.add(Line(points=[cx - s * 0.55, cy + s * 0.36, cx + s * 0.55, cy + s * 0.36],
+               width=max(1.0, s * 0.07)))  # the rail across their tops
+    planks = [(cx + x * s, cy + y * s) for x, y in
+              [(-0.62, -0.18), (0.62, -0.18), (0.42, -0.66), (-0.42, -0.66)]]
+    g.add(Color(0.72, 0.46, 0.20, 1))
+    _fan(g, planks)
+    _outline(g, planks, 1.0)
+
+
+def _paint_temple(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a white columned temple on a violet tile (the Seer's)
+    _shape(g, [(-1, -1), (1, -1), (1, 1), (-1, 1)], cx, cy, s * 0.95, (0.42, 0.26, 0.62, 1))
+    marble = (0.98, 0.97, 0.92, 1)
+    g.add(Color(*marble))
+    _fan(g, [(cx - s * 0.80, cy + s * 0.36), (cx + s * 0.80, cy + s * 0.36),
+             (cx, cy + s * 0.82)])  # the pediment
+    g.add(Rectangle(pos=(cx - s * 0.72, cy + s * 0.22), size=(s * 1.44, s * 0.16)))
+    for middle in (-0.48, 0.0, 0.48):  # three columns under the roof
+        g.add(Rectangle(pos=(cx + (middle - 0.13) * s, cy - s * 0.56), size=(s * 0.26, s * 0.78)))
+    g.add(Rectangle(pos=(cx - s * 0.80, cy - s * 0.76), size=(s * 1.60, s * 0.20)))  # the step
+
+
+def _paint_ship(g: InstructionGroup, cx: float, cy: float, s: float, hull: RGBA,
+                sail: RGBA) -> None:
+    """A one-masted ship: a hull with a raised stern, a mast and a square sail."""
+    hull_points = [(cx + x * s, cy + y * s) for x, y in
+                   [(-0.98, -0.28), (0.98, -0.28), (0.62, -0.92), (-0.68, -0.92)]]
+    g.add(Color(*hull))
+    _fan(g, hull_points)
+    _outline(g, hull_points, 1.0)
+    g.add(Color(*BORDER_COLOUR))
+    g.add(Line(points=[cx, cy - s * 0.30, cx, cy + s * 0.98], width=max(1.0, s * 0.09)))
+    sail_points = [(cx + x * s, cy + y * s) for x, y in
+                   [(-0.62, -0.14), (0.62, -0.14), (0.52, 0.80), (-0.52, 0.80)]]
+    g.add(Color(*sail))
+    _fan(g, sail_points)
+    _outline(g, sail_points, 1.0)
+
+
+def _paint_pirate_ship(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a dark ship with a black sail bearing a white skull and crossbones
+    _paint_ship(g, cx, cy, s, (0.22, 0.15, 0.10, 1), (0.04, 0.04, 0.04, 1))
+    _disc(g, cx, cy + s * 0.50, s * 0.17, (1, 1, 1, 1))
+    g.add(Color(1, 1, 1, 1))
+    w = max(1.0, s * 0.08)
+    g.add(Line(points=[cx - s * 0.26, cy + s * 0.02, cx + s * 0.26, cy + s * 0.28], width=w))
+    g.add(Line(points=[cx + s * 0.26, cy + s * 0.02, cx - s * 0.26, cy + s * 0.28], width=w))
+
+
+def _paint_caravel(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a light wooden ship with a white sail bearing a red cross
+    _paint_ship(g, cx, cy, s, (0.86, 0.66, 0.40, 1), (1, 1, 1, 1))
+    g.add(Color(0.80, 0.10, 0.10, 1))
+    w = max(1.0, s * 0.12)
+    g.add(Line(points=[cx, cy - s * 0.04, cx, cy + s * 0.66], width=w))
+    g.add(Line(points=[cx - s * 0.34, cy + s * 0.34, cx + s * 0.34, cy + s * 0.34], width=w))
+
+
 def _paint_active(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
     _holder_disc(g, cx, cy, s, (0.80, 0.20, 0.20, 1), in_decline=False)
 
@@ -337,6 +440,11 @@ _PAINTERS: dict[str, Callable[[InstructionGroup, float, float, float], None]] = 
     "hero": _paint_hero,
     "dragon": _paint_dragon,
     "pot_of_gold": _paint_pot,
+    "harbor": _paint_harbor,
+    "shipyard": _paint_shipyard,
+    "temple": _paint_temple,
+    "pirate_ship": _paint_pirate_ship,
+    "caravel": _paint_caravel,
     "active": _paint_active,
     "declined": _paint_declined,
 }
@@ -477,6 +585,8 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
     """The size of a marker symbol in px."""
     margin = NumericProperty(2)
     """Pixels kept free around the board inside the widget."""
+    caravel = ObjectProperty(None, allownone=True)
+    """River World: the id of the river the Caravel is in (drawn there), or None."""
 
     __events__ = ("on_region_tap",)
 
@@ -488,7 +598,8 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         self._fit: mg.Fit | None = None
         super().__init__(**kwargs)
         for name in ("board", "regions", "player_colours", "highlight", "selected", "differs",
-                     "badges", "turn", "label_size", "symbol_size", "margin", "pos", "size"):
+                     "badges", "turn", "label_size", "symbol_size", "margin", "caravel",
+                     "pos", "size"):
             self.fbind(name, self._trigger)
         self._trigger()
 
@@ -641,7 +752,7 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         label = _text_texture(str(rid), label_px)
         occupant = here.occupant if here is not None else None
         lost_tribe = here.lost_tribe if here is not None else board.regions[rid].lost_tribe
-        symbols = region_symbols(board, rid, here)
+        symbols = region_symbols(board, rid, here, self.caravel)
 
         # the largest symbols that fit (down to 12 px), in as few rows as fit
         best: tuple[tuple[bool, float, int], tuple[float, float], _Arrangement] | None = None

@@ -39,15 +39,18 @@ from companion.rules.conquest import (
 from companion.rules.errors import RulesError
 from companion.rules.events import MarkerPlaced, MarkerRemoved, PygmiesRecovered
 from companion.rules.game import GameState, attacker, refusal
+from companion.rules.maps import Site
 from companion.rules.turns import Phase
 from companion.ui import palette
 from companion.ui.describe import marker_name, tokens
 from companion.ui.grid import Difference, differences
-from companion.ui.presenters import necromancer, teams
+from companion.ui.presenters import necromancer, river, teams
 from companion.ui.presenters.base import Choice, Presenter, plain
 from hardware.grid.calibration import CalibrationError
 
 MAX_TOKENS = 40
+SITE_NAMES = {Site.HARBOR: "Harbor", Site.SHIPYARD: "Shipyard",
+              Site.TEMPLE: "Temple of the Seer"}
 
 
 class MapPresenter(Presenter):
@@ -56,6 +59,7 @@ class MapPresenter(Presenter):
     player_colours = DictProperty({})
     highlight = ObjectProperty(frozenset())
     selected = ObjectProperty(None, allownone=True)
+    caravel = ObjectProperty(None, allownone=True)
 
     hint = StringProperty("Tap a region.")
     region_title = StringProperty("")
@@ -109,6 +113,7 @@ class MapPresenter(Presenter):
         self.board = state.map
         self.board_ratio = 1 / (state.map.aspect or 1.0)
         self.regions = necromancer.shown_regions(state)  # the Island's Ghosts shown too
+        self.caravel = state.river.caravel if state.river is not None else None
         self.player_colours = {p.seat: palette.rgba(p.colour) for p in state.players}
         conquering = self._conquering(state)
         self.highlight = frozenset(self._targets(state)) if conquering else frozenset()
@@ -164,12 +169,14 @@ class MapPresenter(Presenter):
             self.actions = []
             return
         region = state.map.region(rid)
-        features = ", ".join(sorted(f.value.title() for f in region.features))
+        features = ", ".join([*sorted(f.value.title() for f in region.features),
+                              *(SITE_NAMES[site] for site in sorted(region.sites))])
         self.region_title = f"Region {rid}: {region.terrain.value.title()}" + (
             f" ({features})" if features else "")
         here = state.regions[rid]
         self.holder_text = " ".join(t for t in (self._holder(state, rid),
-                                                teams.region_text(state, rid)) if t)
+                                                teams.region_text(state, rid),
+                                                river.region_text(state, rid)) if t)
         actions: list[dict[str, Any]] = teams.map_actions(state, rid)
         if self._conquering(state):
             actions += self._conquest(state, rid, keep_counts)
@@ -187,6 +194,7 @@ class MapPresenter(Presenter):
                 if refusal(state, MarkerRemoved(current.seat, rid, marker)) is None:
                     actions.append({"key": f"remove:{marker}",
                                     "text": f"Remove {marker_name(marker)}"})
+            actions += river.map_actions(state, rid)
             actions.append({"key": "correct", "text": "Correct this region"})
         self.actions = actions
 
@@ -323,7 +331,7 @@ class MapPresenter(Presenter):
         elif key == "finish_redeployment":
             if self.attempt(self.session.finish_redeployment) is not None:
                 self.go("table")
-        elif rid is None or teams.map_act(self, key, rid):
+        elif rid is None or teams.map_act(self, key, rid) or river.map_act(self, key, rid):
             return
         elif key == "conquer":
             count = int(self.deploy)

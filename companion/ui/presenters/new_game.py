@@ -1,14 +1,24 @@
-"""Setting up a game: 2 to 5 players, their colours and seats, the first player, the decks,
-and who deals the combos.
+"""Setting up a game: 2 to 5 players (6 with the Necromancer or in teams), their colours
+and seats, the first player, the board, River World, the decks, and who deals the combos.
 
 Players come from the saved profiles (name and colour) or are typed on the letters pad;
 a typed name is saved as a profile at once, so it is offered next time and its games
 count in the stats (the store links a seat to the profile of the same name when the game
 is created). The default "Player 1"... names are never saved.
 
-The board and the number of turns follow the player count (`maps.board_for_players`).
+The board is the packaged one for the players the game needs (the seats; one fewer with
+the Necromancer; the 5-player board for teams) or a board the group wrote itself
+(`companion.boards`, the folder read again whenever the form is opened) made for that
+many players (a team game also takes one made for its six); the number of turns is the
+chosen board's. A chosen board that no longer fits after the seats change gives way to
+the packaged one, and the form says so. The board files that cannot be used are counted,
+and a tap lists why. River World's events are played on a River World board (always)
+and, when switched on, on any other (its harbors and pirate ships then counted by hand on
+the scoring screen); choosing a board sets them back to that board's default.
+
 Nothing is checked here that the rules check: `Session.new_game` refuses two players with
-one name, say, and its reason is shown as it is.
+one name, or a board with more turns than River World has Event markers, say, and its
+reason is shown as it is.
 """
 
 from __future__ import annotations
@@ -18,9 +28,11 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
+from companion.boards import CustomBoard, CustomBoards, custom_boards_dir, load_custom_boards
 from companion.rules.events import Seat
 from companion.rules.game import MAX_PLAYERS, MIN_PLAYERS
-from companion.rules.maps import board_for_players
+from companion.rules.maps import BOARD_NAMES, board_for_players
+from companion.rules.team_game import OWN_BOARD_PLAYERS, TEAM_BOARD_PLAYERS
 from companion.store.errors import StoreError
 from companion.store.profiles import Profile
 from companion.ui import palette
@@ -31,6 +43,10 @@ from companion.ui.presenters.teams import team_option
 
 DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4", "Player 5")
 _DEFAULT_NAME = re.compile(r"Player \d+")
+PACKAGED = "packaged"
+"""The board choice's key for the packaged board."""
+BROKEN_SHOWN = 5
+"""The most broken board files listed by name in one notice (the rest are counted)."""
 
 
 class NewGamePresenter(Presenter):
@@ -55,19 +71,44 @@ class NewGamePresenter(Presenter):
     """Six players in three teams of two, with the Relics and Places."""
     teams_options = ListProperty([])
     """The team-play toggle, as an ActionColumn action."""
+    board_options = ListProperty([])
+    """The board choice, and a line counting the board files that cannot be used (if any),
+    as ActionColumn actions."""
+    river_options = ListProperty([])
+    """The River World toggle, as an ActionColumn action."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._names = list(DEFAULT_NAMES[:3])
         self._colours = list(palette.COLOUR_NAMES[:3])
         self._chosen = {"base"}
-        self.reset()
+        self._custom = CustomBoards()  # read when the form is reset or opened, not at start-up
+        self._board: str | None = None
+        """The chosen custom board's name (None: the packaged board)."""
+        self._fallback: tuple[str, tuple[int, ...]] | None = None
+        """Why the chosen board gave way to the packaged one, and the board sizes the game
+        needed then (the words go once the seats ask for another size)."""
+        self._river_on = False
+        """River World's events switched on for a board that is not a River World board."""
+        self.ctx.nav.fbind("current", self._opened)
+        self._restart()
 
     def reset(self, names: list[str] | None = None) -> None:
-        """Start the form again (with the last game's names when given).
+        """Start the form again (with the last game's names when given), with the board
+        files read again.
 
         A name with a saved profile gets the profile's colour when no one else has it.
         """
+        self._custom = load_custom_boards()
+        self._restart(names)
+
+    def _opened(self, _nav: Any, screen: str) -> None:
+        """The form shows: read the board files again (one may have been added or fixed)."""
+        if screen == "new_game":
+            self._custom = load_custom_boards()
+            self._build()
+
+    def _restart(self, names: list[str] | None = None) -> None:
         if names:
             self._names = list(names)[:MAX_PLAYERS]
             by_name = {p.name.casefold(): p.colour for p in self.profiles()}
@@ -101,7 +142,10 @@ class NewGamePresenter(Presenter):
                           "can_down": i < len(self._names) - 1})
         self.seats = seats
         count = len(self._names)
+        self._fit_board()
         self.board_text = self._board_text(count)
+        self.board_options = self._board_options()
+        self.river_options = [self._river_option()]
         self.first_text = ("First player: drawn at random" if self.first < 0
                            else f"First player: {self._names[int(self.first)]}")
         catalog = self.session.catalog
@@ -128,18 +172,154 @@ class NewGamePresenter(Presenter):
             "text": ("Necromancer Island: on (the seat before the first player plays him)"
                      if self.necromancer else "Necromancer Island: off")}]
 
-    def _board_text(self, count: int) -> str:
+    # -- the board -----------------------------------------------------------------------
+    def _board_sizes(self) -> tuple[int, ...]:
+        """The player counts a board for this game may be made for (the packaged board's
+        first): the seats, one fewer with the Necromancer, 5 (or a group's own 6) in teams."""
         if self.teams:
-            return team_board_text(count)
+            return (TEAM_BOARD_PLAYERS, OWN_BOARD_PLAYERS)
+        count = len(self._names)
+        return (count - 1,) if self.necromancer else (count,)
+
+    def _fitting(self) -> list[CustomBoard]:
+        """The usable custom boards made for this game's board size."""
+        return [b for size in self._board_sizes() for b in self._custom.for_players(size)]
+
+    def _chosen_board(self) -> CustomBoard | None:
+        """The chosen custom board (None: the packaged one)."""
+        return None if self._board is None else self._custom.named(self._board)
+
+    def _fit_board(self) -> None:
+        """Fall back to the packaged board (River World off) when the chosen one no longer
+        fits the seats or is no longer among the files, and keep why until the board size
+        changes again."""
+        sizes = self._board_sizes()
+        if self._board is not None:
+            chosen = self._custom.named(self._board)
+            if chosen is None:
+                self._fallback = (f"{self._board} is no longer among the board files: "
+                                  "back to the packaged board.", sizes)
+                self._board = None
+            elif chosen.board.players not in sizes:
+                self._fallback = (f"{chosen.name} is a board for {chosen.board.players} "
+                                  f"players, not {_either(sizes)}: back to the packaged "
+                                  "board.", sizes)
+                self._board = None
+            if self._board is None:
+                self._river_on = False  # the packaged board's default
+        if self._fallback is not None and self._fallback[1] != sizes:
+            self._fallback = None
+
+    def _board_text(self, count: int) -> str:
+        text = self._players_text(count)
+        if self._fallback is not None:
+            text = f"{self._fallback[0]} {text}"
+        return text
+
+    def _players_text(self, count: int) -> str:
+        chosen = self._chosen_board()
+        if self.teams:
+            if chosen is None or count != OWN_BOARD_PLAYERS:
+                return team_board_text(count)
+            return (f"{_described(chosen)}. {count} players in 3 teams, partners opposite. "
+                    "Seats go clockwise in this order.")
         if not self.necromancer:
+            if chosen is not None:
+                return f"{_described(chosen)}. Seats go clockwise in this order."
             board = board_for_players(count)
             return (f"{count} players: the {count}-player board, {board.turns} turns. "
                     "Seats go clockwise in this order.")
         if not 3 <= count <= MAX_PLAYERS + 1:
             return f"Necromancer Island is for 3 to {MAX_PLAYERS + 1} players, not {count}."
+        if chosen is not None:
+            return (f"{_described(chosen)}. {count} players with the Necromancer. "
+                    "Seats go clockwise in this order.")
         board = board_for_players(count - 1)
         return (f"{count} players with the Necromancer: the {count - 1}-player board, "
                 f"{board.turns} turns. Seats go clockwise in this order.")
+
+    def _board_options(self) -> list[dict[str, Any]]:
+        chosen = self._chosen_board()
+        players = self._board_sizes()[0]
+        name = _packaged(players, short=True) if chosen is None else chosen.name
+        more = " (tap to change)" if self._fitting() else ""
+        options = [{"key": "board", "kind": "secondary", "text": f"Board: {name}{more}"}]
+        broken = len(self._custom.broken)
+        if broken:
+            files = "1 board file" if broken == 1 else f"{broken} board files"
+            options.append({"key": "broken_boards", "kind": "warning",
+                            "text": f"{files} could not be used: tap to see why"})
+        return options
+
+    def _river_option(self) -> dict[str, Any]:
+        chosen = self._chosen_board()
+        if chosen is not None and chosen.board.is_river_world:
+            text = "River World events: on (a River World board)"
+        elif self._river_on:
+            text = ("River World events: on (harbors and pirate ships are counted by hand "
+                    "on the scoring screen)")
+        else:
+            text = "River World events: off"
+        return {"key": "river_world", "kind": "primary" if self._river_world() else "secondary",
+                "text": text}
+
+    def _river_world(self) -> bool:
+        """Whether the game plays River World's events."""
+        chosen = self._chosen_board()
+        return (chosen is not None and chosen.board.is_river_world) or self._river_on
+
+    def choose_board(self) -> None:
+        """Offer the packaged board and the group's own boards that fit this game."""
+        fitting = self._fitting()
+        sizes = self._board_sizes()
+        if not fitting:
+            self.ctx.notices.tell(
+                f"No board of your own is made for {_either(sizes)} players. A group's own "
+                f"boards are JSON files in {custom_boards_dir()} (docs/board-format.md says "
+                "how to write one); they are offered here for the players they are made for.",
+                "Boards")
+            return
+        chosen = self._chosen_board()
+        now = _packaged(sizes[0]) if chosen is None else _labelled(chosen)
+        choices = [(PACKAGED, _packaged(sizes[0]))]
+        choices += [(f"custom:{b.name}", _labelled(b)) for b in fitting]
+        self.ctx.notices.choose(Choice("Which board?", choices, self._board_chosen,
+                                       text=f"Now: {now}."))
+
+    def _board_chosen(self, key: str) -> None:
+        kind, _, name = key.partition(":")
+        if kind == PACKAGED:
+            self._board = None
+        elif kind == "custom" and self._custom.named(name) is not None:
+            self._board = name
+        else:
+            return
+        self._fallback = None
+        self._river_on = False  # every board starts with River World as it is made
+        self._build()
+
+    def tell_broken_boards(self) -> None:
+        """Why each board file that cannot be used is refused, one per line."""
+        broken = self._custom.broken
+        if not broken:
+            return
+        lines = [b.message for b in broken[:BROKEN_SHOWN]]
+        if len(broken) > BROKEN_SHOWN:
+            lines.append(f"... and {len(broken) - BROKEN_SHOWN} more.")
+        lines.append(f"Fix them in {custom_boards_dir()}; docs/board-format.md has the format.")
+        self.ctx.notices.tell("\n".join(lines), "Board files not used")
+
+    def toggle_river_world(self) -> None:
+        """River World's events on or off (always on for a River World board)."""
+        chosen = self._chosen_board()
+        if chosen is not None and chosen.board.is_river_world:
+            self.ctx.notices.tell(
+                f"{chosen.name} is a River World board: its harbors and pirate ships are on "
+                "the map, and its games always play River World's events. Choose another "
+                "board to play without them.", "River World")
+            return
+        self._river_on = not self._river_on
+        self._build()
 
     def _most(self) -> int:
         """The most seats: one more with the Necromancer (he plays on a smaller board)."""
@@ -183,6 +363,12 @@ class NewGamePresenter(Presenter):
             self.toggle_necromancer()
         elif kind == "teams":
             self.toggle_teams()
+        elif kind == "board":
+            self.choose_board()
+        elif kind == "broken_boards":
+            self.tell_broken_boards()
+        elif kind == "river_world":
+            self.toggle_river_world()
         elif kind == "random_first":
             self.first = -1
             self._build()
@@ -322,9 +508,9 @@ class NewGamePresenter(Presenter):
         else:
             self._chosen.add(ident)
             self.ctx.notices.tell(
-                "Races and powers of this set go into the decks. The app scores the base "
-                "game's races and powers from the map; for the others, count the coins by "
-                "hand on the scoring screen.", "Expansion added")
+                "Races and powers of this set go into the decks. The app scores them from "
+                "the map like the base game's, and reminds the player of what the table "
+                "does by hand with them.", "Expansion added")
         self._build()
 
     def start(self) -> None:
@@ -336,9 +522,39 @@ class NewGamePresenter(Presenter):
         dealing = self.dealing
         necromancer = self.necromancer
         in_teams = self.teams
+        chosen = self._chosen_board()
+        board_doc = None if chosen is None else chosen.document
+        river_world = self._river_world()
         started = self.attempt(lambda: self.session.new_game(
             seats, first_seat=first, expansions=expansions, dealing=dealing,
+            board_doc=board_doc, river_world=river_world,
             necromancer=necromancer, teams=in_teams),
             "The game cannot start")
         if started is not None:
             self.go("table")
+
+
+def _either(sizes: tuple[int, ...]) -> str:
+    """Board sizes in words: "3", "5 or 6"."""
+    return " or ".join(str(n) for n in sizes)
+
+
+def _packaged(players: int, *, short: bool = False) -> str:
+    """The packaged board's name in the board choice (`short`: on the form's button)."""
+    if not 2 <= players < 2 + len(BOARD_NAMES):
+        return "the packaged board" if short else "The packaged board"
+    if short:
+        return f"the {players}-player board, packaged"
+    return f"The {players}-player board (packaged)"
+
+
+def _labelled(board: CustomBoard) -> str:
+    """A custom board's name in the board choice."""
+    kind = "River World" if board.board.is_river_world else "your own board"
+    return f"{board.name} ({kind}, {board.board.turns} turns)"
+
+
+def _described(board: CustomBoard) -> str:
+    """"River Test: a River World board for 3 players, 10 turns"."""
+    kind = "a River World board" if board.board.is_river_world else "a board of your own"
+    return f"{board.name}: {kind} for {board.board.players} players, {board.board.turns} turns"

@@ -43,10 +43,10 @@ LAND = (Terrain.FARMLAND, Terrain.HILL, Terrain.FOREST, Terrain.SWAMP, Terrain.M
 WATER = (Terrain.SEA, Terrain.LAKE)
 TERRAIN_WORDS = {Terrain.FARMLAND: "Farmland", Terrain.HILL: "Hills", Terrain.FOREST: "Forests",
                  Terrain.SWAMP: "Swamps", Terrain.MOUNTAIN: "Mountains", Terrain.SEA: "Seas",
-                 Terrain.LAKE: "The lake"}
+                 Terrain.LAKE: "The lake", Terrain.RIVER: "Rivers (Harsh Winter, sea races)"}
 RIVER_COUNTS = (("harbors", "Of those, with a Harbor"),
                 ("next_to_pirates", "Next to a pirate ship"))
-"""River World's counts, asked only on a River World board."""
+"""River World's counts, asked when the game plays River World or its board has rivers."""
 AQUATIC = "Aquatic"
 FORTIFIED = "Fortified"
 
@@ -106,7 +106,7 @@ class ScoringPresenter(Presenter):
                          f"{plain(str(refused))} Count by hand.")
         else:
             self.board_ok = True
-            self._board_lines = [{"label": line.label, "coins": f"+{line.coins}"}
+            self._board_lines = [{"label": line.label, "coins": f"{line.coins:+d}"}
                                  for line in earned.lines]
             self.total_text = f"This turn: {coins(earned.total)}"
             self.score_text = f"Score {coins(earned.total)}"
@@ -156,11 +156,9 @@ class ScoringPresenter(Presenter):
         if AQUATIC in (held.race, held.power):
             rows.append(self._row(f"{key}.coastal", "Of those, by a sea or the lake",
                                   counted.coastal, regions))
-        if getattr(state.map, "is_river_world", False):
+        if state.river is not None or state.map.is_river_world:
             for name, words in RIVER_COUNTS:
-                if name in QuickCount.__dataclass_fields__:
-                    rows.append(self._row(f"{key}.{name}", words, getattr(counted, name),
-                                          regions))
+                rows.append(self._row(f"{key}.{name}", words, getattr(counted, name), regions))
         if isinstance(held, ActiveHoldings):
             rows.append(self._row(f"{key}.conquered", "Taken from a race or a Lost Tribe",
                                   held.conquered_non_empty, regions))
@@ -169,8 +167,12 @@ class ScoringPresenter(Presenter):
         return rows
 
     def _terrains(self, key: str, power: str) -> list[Terrain]:
-        """Land always, seas and the lake for Seafaring, and whatever else the map counted."""
+        """Land always, seas and the lake for Seafaring, rivers in River World, and whatever
+        else the map counted."""
         shown = list(LAND) + (list(WATER) if power == SEAFARING else [])
+        state = self.state
+        if state is not None and (state.river is not None or state.map.is_river_world):
+            shown.append(Terrain.RIVER)
         counted = self._from_map.get(key)
         if counted is not None:
             shown += [t for t, n in counted.terrains.items() if n and t not in shown]

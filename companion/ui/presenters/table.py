@@ -32,7 +32,7 @@ from companion.store.errors import StoreError
 from companion.store.profiles import Profile
 from companion.ui import palette
 from companion.ui.describe import coins, phase_hint, step_text, tokens
-from companion.ui.presenters import necromancer, teams
+from companion.ui.presenters import necromancer, river, teams
 from companion.ui.presenters.base import Choice, Presenter, Question
 from companion.ui.presenters.keypads import PinRequest, ask_pin
 
@@ -78,10 +78,12 @@ class TablePresenter(Presenter):
     peek_text = StringProperty("")
     peek_detail = StringProperty("")
     peek_rgba = ObjectProperty(palette.PANEL)
-    necromancer_text = StringProperty("")
+    expansion_text = StringProperty("")
+    """The public books of the expansions in play (Necromancer, teams, River World)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._peek_timer: Any = None
+        self._announced: tuple[int | None, int] | None = None
         super().__init__(*args, **kwargs)
 
     def refresh(self, state: GameState) -> None:
@@ -105,13 +107,32 @@ class TablePresenter(Presenter):
         self.phase_text = (necromancer.hint(state) or teams.hint(state)
                            or self._hint(state, view))
         self.actions = teams.table_actions(
-            state, necromancer.table_actions(state, self._actions(state, view)))
+            state, necromancer.table_actions(state, [*self._actions(state, view),
+                                                     *river.table_actions(state)]))
         self.players = teams.player_rows(state, necromancer.player_rows(state, players_of(view)))
-        self.necromancer_text = necromancer.summary(state) or teams.summary(state)
+        self.expansion_text = "\n".join(
+            text for text in (necromancer.summary(state), teams.summary(state),
+                              river.summary(state)) if text)
         self.combo_text = self._combo(state)
-        self.reminders_text = "\n".join((*teams.reminders(state), *reminders(state)))
+        self.reminders_text = "\n".join(
+            text for text in (river.headline(state), *teams.reminders(state), *reminders(state))
+            if text)
+        self._announce_event(state)
         self.die_kind = "primary" if view.phase is Phase.CONQUER else "dimmed"
         self._refresh_undo(state)
+
+    def _announce_event(self, state: GameState) -> None:
+        """River World: say the event once, when a game turn (the first included) starts."""
+        history = self.session.history
+        headline = river.headline(state)
+        if not headline or history is None:
+            return
+        key = (self.session.game_id, state.track.turn)
+        before = history.states[-2] if len(history.states) > 1 else None
+        started = before is None or before.track.turn != state.track.turn
+        if key != self._announced and started:
+            self._announced = key
+            self.ctx.notices.tell(headline.partition(": ")[2], f"Turn {state.track.turn}")
 
     def _hint(self, state: GameState, view: PublicView) -> str:
         if view.combos_owed and state.dealing == "table":
@@ -179,7 +200,7 @@ class TablePresenter(Presenter):
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
-        if necromancer.act(self, key) or teams.act(self, key):
+        if necromancer.act(self, key) or teams.act(self, key) or river.act(self, self, key):
             return
         handlers: dict[str, Callable[[], None]] = {
             "market": lambda: self.go("market"),
@@ -320,11 +341,18 @@ class TablePresenter(Presenter):
     def _show(self, seat: int, how_to_hide: str) -> None:
         state = self.state
         assert state is not None
+        name = state.player(seat).name
+        self.show_private(seat, coins(own_coins(state, seat)),
+                          f"{name}'s coins. Only {name} looks! {how_to_hide}")
+
+    def show_private(self, seat: int, text: str, detail: str) -> None:
+        """Show `text` on the private overlay in `seat`'s colour, until tapped (or let go)."""
+        state = self.state
+        assert state is not None
         self._cancel_timer()
-        player = state.player(seat)
-        self.peek_rgba = palette.rgba(player.colour)
-        self.peek_detail = f"{player.name}'s coins. Only {player.name} looks! {how_to_hide}"
-        self.peek_text = coins(own_coins(state, seat))
+        self.peek_rgba = palette.rgba(state.player(seat).colour)
+        self.peek_detail = detail
+        self.peek_text = text
 
     def end_peek(self) -> None:
         self._cancel_timer()

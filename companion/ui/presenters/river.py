@@ -1,0 +1,173 @@
+"""River World on screen: the event in force, announced as each game turn starts, the line
+of markers revealed so far, the pirate ships, the Shipyard's Caravel and the Temple of the
+Seer's private look at the next event.
+
+Everything shown to the table comes from `river.public_river` (never the next event). The
+next event is read only through `river.seer_peek`, for the Temple's holder in their own
+turn, and shown on the private overlay like a purse peek; nothing is recorded. A button is
+offered only when the rules would take its event now (`game.refusal`); this module words
+the rules' answers and hands the taps to the session.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from companion.rules import river
+from companion.rules.events import CaravelPlaced, PirateShipSet
+from companion.rules.game import GameState, refusal
+from companion.rules.turns import Phase
+from companion.ui.presenters.base import Choice, Presenter
+
+
+class PrivateScreen(Protocol):
+    """The table's private overlay (`TablePresenter.show_private`)."""
+
+    def show_private(self, seat: int, text: str, detail: str) -> None: ...
+
+
+def _names(state: GameState, seats: tuple[int, ...]) -> str:
+    return " and ".join(state.player(s).name for s in seats)
+
+
+def _list(ids: tuple[int, ...]) -> str:
+    return ", ".join(map(str, ids))
+
+
+# --- the table -------------------------------------------------------------------------------
+
+
+def headline(state: GameState) -> str:
+    """This turn's event and what it does ("" when the game does not play River World)."""
+    view = river.public_river(state)
+    if view is None or state.is_over:
+        return ""
+    return f"River World, turn {view.turn}: {view.event.value}. {view.effect}"
+
+
+def summary(state: GameState) -> str:
+    """The public River World books in a few lines ("" when the game does not play it)."""
+    view = river.public_river(state)
+    if view is None:
+        return ""
+    lines = ["Events so far: " + ", ".join(e.value for e in view.revealed)
+             + f"; {view.face_down} still face down."]
+    if view.pirate_ships:
+        lines.append(f"Pirate ships on river {_list(view.pirate_ships)} (a region next to "
+                     "one scores 1 coin less).")
+    elif view.rivers:
+        lines.append("No pirate ship on the rivers.")
+    if view.caravel is not None:
+        lines.append(f"The Caravel is on river {view.caravel} until this turn ends.")
+    if view.shipyard_seats:
+        lines.append(f"The Shipyard is held by {_names(state, view.shipyard_seats)}.")
+    if view.temple_seats:
+        lines.append(f"The Temple of the Seer is held by {_names(state, view.temple_seats)}.")
+    return "\n".join(lines)
+
+
+def _caravel_rivers(state: GameState) -> list[int]:
+    seat = state.track.seat
+    return [rid for rid, region in state.map.regions.items()
+            if region.is_river and refusal(state, CaravelPlaced(seat, rid)) is None]
+
+
+def table_actions(state: GameState) -> list[dict[str, Any]]:
+    """The Temple's look and the Shipyard's Caravel, when the current player may use them."""
+    if state.river is None or state.is_over:
+        return []
+    seat = state.track.seat
+    name = state.player(seat).name
+    out: list[dict[str, Any]] = []
+    if (river.seer_refusal(state, seat) is None
+            and state.river.next_event(state.track.turn) is not None):
+        out.append({"key": "seer", "text": f"The Temple: {name} sees the next event"})
+    if state.track.phase is Phase.CONQUER and _caravel_rivers(state):
+        out.append({"key": "caravel", "text": "Place the Caravel on a river"})
+    return out
+
+
+def act(presenter: Presenter, screen: PrivateScreen, key: str) -> bool:
+    """Handle a River World button of the table; False when `key` is not one."""
+    state = presenter.state
+    if state is None or key not in ("seer", "caravel"):
+        return False
+    if key == "seer":
+        _seer(presenter, screen, state)
+    else:
+        _ask_caravel(presenter, state)
+    return True
+
+
+def _seer(presenter: Presenter, screen: PrivateScreen, state: GameState) -> None:
+    seat = state.track.seat
+    seen = presenter.attempt(lambda: river.seer_peek(state, seat), "Nothing shown")
+    if seen is None:
+        return
+    name = state.player(seat).name
+    screen.show_private(seat, seen.value,
+                        f"Only {name} looks: the event of turn {state.track.turn + 1}. "
+                        f"{river.EFFECTS[seen]} Tap to hide it.")
+
+
+def _ask_caravel(presenter: Presenter, state: GameState) -> None:
+    choices = []
+    for rid in _caravel_rivers(state):
+        occupant = state.regions[rid].occupant
+        who = (f"{state.player(occupant.seat).name}'s {occupant.race}" if occupant is not None
+               else "a pirate ship" if state.regions[rid].markers.pirate_ship else "empty")
+        choices.append((str(rid), f"River {rid} ({who})"))
+
+    def chosen(key: str) -> None:
+        presenter.attempt(lambda: presenter.session.place_caravel(int(key)))
+
+    presenter.ctx.notices.choose(Choice(
+        "Where does the Caravel go?", choices, chosen,
+        text="Until your turn ends, that river and every region next to it can be attacked "
+             "as if at the board's edge."))
+
+
+# --- the map ---------------------------------------------------------------------------------
+
+
+def region_text(state: GameState, region: int) -> str:
+    """The Caravel or a pirate ship in `region`, and what a river costs now ("" if none)."""
+    view = river.public_river(state)
+    if view is None or not state.map.region(region).is_river:
+        return ""
+    parts = []
+    if region in view.pirate_ships:
+        parts.append("A pirate ship lies here: it defends like a token and sinks when "
+                     "the river is taken.")
+    if view.caravel == region:
+        parts.append("The Caravel lies here this turn.")
+    cost = "token" if view.river_cost == 1 else "tokens"
+    parts.append(f"A river costs {view.river_cost} {cost} this turn ({view.event.value}).")
+    return " ".join(parts)
+
+
+def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
+    """The Caravel and the pirate-ship corrections for a tapped river."""
+    if state.river is None or state.is_over:
+        return []
+    out: list[dict[str, Any]] = []
+    if refusal(state, CaravelPlaced(state.track.seat, region)) is None:
+        out.append({"key": "river_caravel", "text": f"Place the Caravel on river {region}"})
+    if refusal(state, PirateShipSet(region, True)) is None:
+        out.append({"key": "river_ship_on", "text": "Correct: a pirate ship is here"})
+    if refusal(state, PirateShipSet(region, False)) is None:
+        out.append({"key": "river_ship_off", "text": "Correct: no pirate ship here"})
+    return out
+
+
+def map_act(presenter: Presenter, key: str, region: int) -> bool:
+    """Handle the map's River World buttons; False when `key` is not one."""
+    session = presenter.session
+    if key == "river_caravel":
+        presenter.attempt(lambda: session.place_caravel(region))
+    elif key in ("river_ship_on", "river_ship_off"):
+        present = key == "river_ship_on"
+        presenter.attempt(lambda: session.set_pirate_ship(region, present))
+    else:
+        return False
+    return True

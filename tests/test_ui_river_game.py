@@ -1,0 +1,239 @@
+"""A whole River World game played through the real screens with simulated touches.
+
+One real (offscreen) window at 800x480. Three at the table, Ann first, on the group's own
+River World board (`tests/data/river-test.json`, put in the boards folder of the data
+directory and chosen on the new-game screen). The session's seed deals Ann the Orcs,
+Bob the Humans, Cy the Sorcerers, and lays the events Quiet waters, Storm, Pirates... Every
+step is a tap: the board chosen, each turn's event announced as it starts, a river taken
+for 1 token and emptied at the redeployment, a harbor scored, the Caravel placed from the
+Shipyard opening the inland Temple, the Temple's holder looking at the next event in
+private, a Storm making a river cost 3, the Pirates sailing into the empty rivers and the
+region next to a ship scoring a coin less, and the final reveal.
+
+Set COMPANION_SHOTS to a folder to keep screenshots of the River World screens there.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import ui_support as ui
+from river_support import RIVER_FILE
+from screen_steps import (
+    choose,
+    dismiss_notice,
+    pick_top_combo,
+    play_quiet_turn,
+    screen,
+    seat_player,
+    shot,
+    tap_action,
+    tap_id,
+    tap_region,
+)
+
+from companion.boards import custom_boards_dir
+from companion.rules.events import GameCreated
+from companion.rules.river import RiverEvent, pirate_ships
+from companion.session import Session
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ANN, BOB, CY = range(3)
+SEED = 382  # Orcs, Humans, Sorcerers on top; Quiet waters, Storm, Pirates, Quiet waters...
+FARMLAND_2, RIVER_3, HARBOR_4, HARBOR_7, RIVER_8, TEMPLE_9 = 2, 3, 4, 7, 8, 9
+RIVER_13, RIVER_18, SHIPYARD_20 = 13, 18, 20
+
+
+@pytest.fixture(scope="module")
+def app() -> Any:
+    table_app = ui.app_for(Session(rng=random.Random(SEED)))
+    ui.resize((800, 480))
+    return table_app
+
+
+@pytest.fixture(scope="module", autouse=True)
+def river_board() -> Any:
+    """The group's River World board in the boards folder of the (test) data directory."""
+    folder = custom_boards_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    copy = folder / "river-test.json"
+    shutil.copy(RIVER_FILE, copy)
+    yield copy
+    copy.unlink()
+
+
+def conquer(app: Any, region: int) -> list[str]:
+    """On the map: tap `region`, conquer it with what it costs; the cost lines' labels."""
+    tap_region(app, region)
+    map_p = app.presenters["map"]
+    labels = [row["label"] for row in map_p.cost_lines]
+    screen(app).ids.panel_scroll.scroll_y = 0  # the button is below the cost lines
+    ui.pump()
+    ui.tap(screen(app).ids.actions.button("conquer"))
+    held = app.session.state.regions[region].occupant
+    assert held is not None and held.seat == app.session.state.track.seat
+    return labels
+
+
+def score_lines(app: Any) -> dict[str, str]:
+    """Open the scoring screen: its lines, label -> coins as shown."""
+    tap_action(app, "scoring")
+    return {row["label"]: row["coins"] for row in app.presenters["scoring"].lines}
+
+
+def start_river_game(app: Any) -> None:
+    """The new game: Ann, Bob and Cy, Ann first, on the River Test board."""
+    tap_id(app, "new_game")
+    form = app.presenters["new_game"]
+    if form.teams:
+        form.toggle_teams()
+    if form.necromancer:
+        form.toggle_necromancer()
+    while len(form.seats) > 3:
+        form.remove_player(len(form.seats) - 1)
+    while len(form.seats) < 3:
+        form.add_default_player()
+    for index, name in enumerate(("Ann", "Bob", "Cy")):
+        seat_player(app, index, name)
+    assert [seat["name"] for seat in form.seats] == ["Ann", "Bob", "Cy"]
+    if form.first != ANN:
+        ui.tap(screen(app).ids.seats.row(ANN).ids.first)
+    options = screen(app).ids.board_choice
+    options.parent.parent.scroll_y = 1  # the board choice is at the top of its list
+    ui.pump()
+    ui.tap(ui.button(options, "board"))
+    choose("custom:River Test")
+    ui.pump()
+    form_screen = screen(app)
+    assert "River Test: a River World board for 3 players, 10 turns" in form_screen.ids.board.text
+    assert ui.button(form_screen.ids.river_world, "river_world").text == (
+        "River World events: on (a River World board)")
+    shot(app, "river_new_game")
+    tap_id(app, "start")
+
+
+def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
+    session = app.session
+    start_river_game(app)
+    state = session.state
+    assert state.map.name == "River Test" and state.river is not None
+    created = session.history.log[0][0] if session.history else None
+    assert isinstance(created, GameCreated) and created.board_doc is not None
+    assert [e.value for e in state.river.events[:3]] == ["Quiet waters", "Storm", "Pirates"]
+
+    # -- turn 1 is announced as the game starts ---------------------------------------------
+    assert app.ctx.nav.current == "table"
+    assert "Quiet waters" in dismiss_notice()
+    table = screen(app)
+    assert table.ids.reminders.text.startswith("River World, turn 1: Quiet waters.")
+    assert f"Pirate ships on river {RIVER_8}, {RIVER_18}" in table.ids.expansions.text
+    assert "Next" not in table.ids.expansions.text  # the next event is nobody's business
+
+    # -- Ann: a river for 1 token, two harbors; the river is left at the redeployment --------
+    pick_top_combo(app)
+    tap_action(app, "map")
+    assert {RIVER_3, HARBOR_4} <= set(app.presenters["map"].highlight)
+    assert "A river region" in conquer(app, RIVER_3)
+    for region in (HARBOR_4, FARMLAND_2, HARBOR_7):
+        assert "Any conquest" in conquer(app, region)
+    shot(app, "river_map")
+    ui.tap(ui.button(screen(app).ids.bottom_actions, "finish_conquests"))
+    tap_action(app, "finish_redeployment")
+    assert session.state.regions[RIVER_3].occupant is None  # Quiet waters: rivers empty
+    assert session.state.regions[HARBOR_4].occupant is not None
+    lines = score_lines(app)
+    assert lines["Harbors: 2 held score 1 + 2 (1 each already counted as a region)"] == "+1"
+    pirates = [label for label in lines if label.startswith("Pirate ships next to")]
+    assert [lines[label] for label in pirates] == ["-1"]  # harbor 7 borders river 8's ship
+    shot(app, "river_scoring")
+    tap_id(app, "score")
+    tap_action(app, "end_turn")
+
+    # -- Bob: the Shipyard, then the Caravel on river 8 opens the inland Temple ---------------
+    pick_top_combo(app)
+    tap_action(app, "map")
+    assert TEMPLE_9 not in app.presenters["map"].highlight  # inland: not an entry
+    conquer(app, SHIPYARD_20)
+    ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))
+    assert "The Shipyard is held by Bob." in table.ids.expansions.text
+    tap_action(app, "caravel")
+    choose(str(RIVER_8))
+    assert session.state.river.caravel == RIVER_8
+    assert "caravel" not in [a["key"] for a in app.presenters["table"].actions]  # once a turn
+    assert f"The Caravel is on river {RIVER_8}" in table.ids.expansions.text
+    tap_action(app, "map")
+    assert TEMPLE_9 in app.presenters["map"].highlight
+    conquer(app, TEMPLE_9)
+    assert screen(app).ids.region_title.text == (
+        "Region 9: Farmland (Magic, Temple of the Seer)")
+    tap_region(app, RIVER_8)
+    assert "A pirate ship lies here" in screen(app).ids.holder.text
+    assert "The Caravel lies here this turn." in screen(app).ids.holder.text
+    ui.tap(ui.button(screen(app).ids.bottom_actions, "finish_conquests"))
+    tap_action(app, "finish_redeployment")
+    lines = score_lines(app)
+    pirates = [label for label in lines if label.startswith("Pirate ships next to")]
+    assert len(pirates) == 1 and lines[pirates[0]] == "-1"  # the Temple borders river 8
+    tap_id(app, "score")
+    tap_action(app, "end_turn")
+    assert session.state.river.caravel is None  # it leaves when the turn ends
+    play_quiet_turn(app)  # Cy
+
+    # -- turn 2: a Storm, announced; a river now costs 3 ------------------------------------
+    assert session.state.track.turn == 2
+    assert "Storm" in dismiss_notice()
+    assert table.ids.reminders.text.startswith("River World, turn 2: Storm.")
+    tap_action(app, "map")
+    tap_region(app, RIVER_3)
+    lines_now = {row["label"]: row["value"] for row in app.presenters["map"].cost_lines}
+    assert lines_now["A river in a Storm"] == "+3"
+    assert "A river costs 3 tokens this turn (Storm)." in screen(app).ids.holder.text
+    ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))
+    play_quiet_turn(app)  # Ann
+
+    # -- Bob holds the Temple: he alone sees that turn 3 brings the Pirates ------------------
+    assert session.state.track.seat == BOB
+    assert "The Temple of the Seer is held by Bob." in table.ids.expansions.text
+    tap_action(app, "seer")
+    peek = table.peek_view
+    assert peek is not None and peek.text == RiverEvent.PIRATES.value
+    assert "Only Bob looks" in peek.detail
+    shot(app, "river_seer")
+    ui.tap(peek)
+    assert not app.presenters["table"].peek_text
+    assert "Pirates" not in table.ids.expansions.text
+    play_quiet_turn(app)  # Bob
+    play_quiet_turn(app)  # Cy
+
+    # -- turn 3: Pirates sail into every empty river -----------------------------------------
+    assert "Pirates" in dismiss_notice()
+    assert set(pirate_ships(session.state.regions)) == {RIVER_3, RIVER_8, RIVER_13, RIVER_18}
+    assert f"Pirate ships on river {RIVER_3}, {RIVER_8}, {RIVER_13}, {RIVER_18}" in (
+        table.ids.expansions.text)
+    shot(app, "river_table")
+
+    # -- everybody plays on to the end, each new turn announced -----------------------------
+    while not session.state.is_over:
+        turn = session.state.track.turn
+        play_quiet_turn(app)
+        if not session.state.is_over and session.state.track.turn != turn:
+            assert session.state.river.event(session.state.track.turn).value in (
+                dismiss_notice())
+
+    # -- the final reveal ---------------------------------------------------------------------
+    assert app.ctx.nav.current == "game_end"
+    end_p = app.presenters["game_end"]
+    for _ in range(3):
+        if not end_p.all_revealed:
+            tap_id(app, "reveal")
+    assert sorted(row["name"] for row in end_p.revealed) == ["Ann", "Bob", "Cy"]
+    shot(app, "river_game_end")
