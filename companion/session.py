@@ -132,6 +132,7 @@ class Session:
         necromancer: bool = False,
         ghosts_removed: int = 0,
         teams: bool = False,
+        left_out: Sequence[str] = (),
     ) -> GameState:
         """Start a game; the decks are shuffled (app dealing) and the first player drawn
         at random unless given.
@@ -144,7 +145,8 @@ class Session:
         to the right of the first player is the Necromancer, and his six powers are drawn
         here from the shuffled badges (`ghosts_removed`: 0 to 2 Ghosts out of his reserve).
         `teams`: six players in three teams of two, on the 5-player board (or the group's
-        own); the pile of Relics and Places is shuffled here.
+        own); the pile of Relics and Places is shuffled here. `left_out`: races or powers
+        the table takes out of the decks (River World advises leaving out Flying).
         """
         playing = len(seats)
         if teams:
@@ -157,6 +159,8 @@ class Session:
             board = parse_board_text(board_doc, source="the chosen board")
         races = [r.name for r in self.catalog.races_in(expansions)]
         powers = [p.name for p in self.catalog.powers_in(expansions)]
+        races = [r for r in races if r not in left_out]
+        powers = [p for p in powers if p not in left_out]
         if dealing == "app":
             self.rng.shuffle(races)
             self.rng.shuffle(powers)
@@ -185,7 +189,7 @@ class Session:
             river_events=tuple(events[:board.turns]),
             necromancer_powers=drawn, ghosts_removed=ghosts_removed,
             teams=teams, relic_order=self._relic_pile() if teams else (),
-            corrections=corrections.overrides(self.catalog),
+            corrections=corrections.overrides(self.catalog), left_out=tuple(left_out),
         )
         return self.begin(created)
 

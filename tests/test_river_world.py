@@ -27,6 +27,7 @@ from companion.rules.events import CaravelPlaced, PirateShipSet, RegionAbandoned
 from companion.rules.game import attacker, refusal, start
 from companion.rules.income import income
 from companion.rules.river import (
+    ADVISED_LEFT_OUT,
     RiverEvent,
     check_event_line,
     event_in_force,
@@ -399,3 +400,31 @@ def test_a_correction_putting_a_race_in_a_river_sinks_its_ship() -> None:
     assert not s.state.regions[8].markers.pirate_ship
     refused = refusal(s.state, PirateShipSet(8, True))
     assert refused is not None and "not empty" in refused
+
+
+# --- the decks ---------------------------------------------------------------------------
+
+
+def _powers_in_the_decks(s: Session) -> set[str]:
+    market = s.state.market
+    return ({row.combo.power for row in market.rows if row.combo is not None}
+            | set(market.power_stack) | set(market.discarded_powers))
+
+
+def test_river_world_advises_leaving_flying_out_of_the_decks() -> None:
+    seats = [Seat(NAMES[i], COLOURS[i]) for i in range(3)]
+    kept = Session(CATALOG, rng=random.Random(1))
+    kept.new_game(seats, board_doc=RIVER_DOC)
+    assert "Flying" in _powers_in_the_decks(kept)
+    advised = Session(CATALOG, rng=random.Random(1))
+    advised.new_game(seats, board_doc=RIVER_DOC, left_out=ADVISED_LEFT_OUT)
+    assert ADVISED_LEFT_OUT == ("Flying",)
+    assert _powers_in_the_decks(advised) == _powers_in_the_decks(kept) - {"Flying"}
+
+
+def test_leaving_out_a_name_no_deck_holds_is_refused_and_starts_nothing() -> None:
+    s = Session(CATALOG, rng=random.Random(1))
+    seats = [Seat(NAMES[i], COLOURS[i]) for i in range(3)]
+    with pytest.raises(IllegalAction, match="'Flyin' cannot be left out: name each race or power"):
+        s.new_game(seats, board_doc=RIVER_DOC, left_out=("Flyin",))
+    assert s.history is None

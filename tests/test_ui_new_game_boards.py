@@ -82,6 +82,7 @@ def open_form(session: Session | None = None, seats: int = 3) -> tuple[Any, Any]
     form.reset(["Player 1", "Player 2", "Player 3"])
     form._board = None  # the choices an earlier test left on the one app's form
     form._river_on = False
+    form._advice_kept = True
     form.reset(["Player 1", "Player 2", "Player 3"])
     while len(form.seats) < seats:
         form.add_default_player()
@@ -259,6 +260,28 @@ def test_river_world_events_can_be_switched_on_for_a_packaged_board(data_home: P
     assert game_created(session).board_doc is None
 
 
+def test_river_world_leaves_flying_out_of_the_decks_unless_the_table_keeps_it(
+    data_home: Path,
+) -> None:
+    app, form = open_form(Session(rng=random.Random(8)), seats=3)
+    assert [a["key"] for a in form.river_options] == ["river_world"]  # no River World yet
+    ui.tap(river_button(app))
+    advice = ui.button(screen(app).ids.river_world, "river_advice")
+    assert advice.text == "Flying: left out of the decks (River World advises it)"
+    ui.tap(advice)
+    ui.pump()
+    assert ui.button(screen(app).ids.river_world, "river_advice").text == "Flying: in the decks"
+    start(app)
+    assert game_created(app.session).left_out == ()
+    assert "Flying" in game_created(app.session).powers
+
+    app, form = open_form(Session(rng=random.Random(8)), seats=3)
+    ui.tap(river_button(app))
+    start(app)
+    assert game_created(app.session).left_out == ("Flying",)
+    assert "Flying" not in game_created(app.session).powers
+
+
 def test_a_board_with_more_turns_than_river_worlds_event_markers_is_refused(
     data_home: Path,
 ) -> None:
@@ -408,3 +431,15 @@ def test_the_board_choice_fits_the_screen_at_every_size(data_home: Path, size: s
     assert ui.layout_problems(ui.dialogs()[-1]) == []
     ui.close_dialogs()
     ui.resize((800, 480))
+
+
+def test_the_next_game_of_six_in_teams_keeps_all_six_names(data_home: Path) -> None:
+    _app, form = open_form(seats=3)
+    names = ["Ann", "Bob", "Cy", "Di", "Ed", "Fay"]
+    form.toggle_teams()
+    form.reset(names)  # what the game end's "New game" does
+    assert [seat["name"] for seat in form.seats] == names
+    form.reset(names[:5])
+    form.toggle_teams()
+    form.reset(names)  # without teams or the Necromancer a game seats five
+    assert [seat["name"] for seat in form.seats] == names[:5]

@@ -117,6 +117,8 @@ def start_river_game(app: Any) -> None:
     assert "River Test: a River World board for 3 players, 10 turns" in form_screen.ids.board.text
     assert ui.button(form_screen.ids.river_world, "river_world").text == (
         "River World events: on (a River World board)")
+    assert ui.button(form_screen.ids.river_world, "river_advice").text == (
+        "Flying: left out of the decks (River World advises it)")
     shot(app, "river_new_game")
     tap_id(app, "start")
 
@@ -129,6 +131,7 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
     created = session.history.log[0][0] if session.history else None
     assert isinstance(created, GameCreated) and created.board_doc is not None
     assert [e.value for e in state.river.events[:3]] == ["Quiet waters", "Storm", "Pirates"]
+    assert created.left_out == ("Flying",) and "Flying" not in created.powers
 
     # -- turn 1 is announced as the game starts ---------------------------------------------
     assert app.ctx.nav.current == "table"

@@ -46,6 +46,8 @@ class GameCreated:
     Popular Places, top first (shuffled outside the rules); empty otherwise.
     `corrections`: the group's corrections of catalog numbers that rest on one source, in
     force for this game (`companion.rules.corrections.Override`); empty: the packaged ones.
+    `left_out`: banners and badges of the chosen sets the table took out of the decks (River
+    World advises leaving out Flying); `races` and `powers` hold all the others.
     """
 
     TYPE: ClassVar[str] = "game_created"
@@ -64,6 +66,7 @@ class GameCreated:
     teams: bool = False
     relic_order: tuple[str, ...] = ()
     corrections: tuple[tuple[str, str, str, int], ...] = ()
+    left_out: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -157,6 +157,12 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
         raise IllegalAction(f"dealing must be one of {', '.join(DEALING_MODES)}")
     races = [r.name for r in catalog.races_in(event.expansions)]
     powers = [p.name for p in catalog.powers_in(event.expansions)]
+    for name in event.left_out:
+        if (name not in races and name not in powers) or event.left_out.count(name) > 1:
+            raise IllegalAction(f"{name!r} cannot be left out: name each race or power of "
+                                "the chosen sets once")
+    races = [r for r in races if r not in event.left_out]
+    powers = [p for p in powers if p not in event.left_out]
     _check_deck("banner", event.races, races)
     _check_deck("badge", necromancer_game.badges(event), powers)
     players = tuple(

@@ -70,6 +70,9 @@ class RiverEvent(StrEnum):
     PIRATES = "Pirates"
 
 
+ADVISED_LEFT_OUT: tuple[str, ...] = ("Flying",)
+"""The powers River World advises leaving out of the decks (Flying skips every river)."""
+
 EFFECTS: Mapping[RiverEvent, str] = MappingProxyType(
     {
         RiverEvent.STORM: "River regions cost 3 tokens to conquer instead of 1.",

@@ -14,7 +14,8 @@ chosen board's. A chosen board that no longer fits after the seats change gives 
 the packaged one, and the form says so. The board files that cannot be used are counted,
 and a tap lists why. River World's events are played on a River World board (always)
 and, when switched on, on any other (its harbors and pirate ships then counted by hand on
-the scoring screen); choosing a board sets them back to that board's default.
+the scoring screen); choosing a board sets them back to that board's default. With River
+World, Flying is left out of the decks, as the expansion advises, unless the table keeps it.
 
 Nothing is checked here that the rules check: `Session.new_game` refuses two players with
 one name, or a board with more turns than River World has Event markers, say, and its
@@ -32,6 +33,7 @@ from companion.boards import CustomBoard, CustomBoards, custom_boards_dir, load_
 from companion.rules.events import Seat
 from companion.rules.game import MAX_PLAYERS, MIN_PLAYERS
 from companion.rules.maps import BOARD_NAMES, board_for_players
+from companion.rules.river import ADVISED_LEFT_OUT
 from companion.rules.team_game import OWN_BOARD_PLAYERS, TEAM_BOARD_PLAYERS
 from companion.store.errors import StoreError
 from companion.store.profiles import Profile
@@ -90,6 +92,8 @@ class NewGamePresenter(Presenter):
         needed then (the words go once the seats ask for another size)."""
         self._river_on = False
         """River World's events switched on for a board that is not a River World board."""
+        self._advice_kept = True
+        """River World: the powers it advises leaving out stay out of the decks."""
         self.ctx.nav.fbind("current", self._opened)
         self._restart()
 
@@ -110,7 +114,7 @@ class NewGamePresenter(Presenter):
 
     def _restart(self, names: list[str] | None = None) -> None:
         if names:
-            self._names = list(names)[:MAX_PLAYERS]
+            self._names = list(names)[:self._most()]
             by_name = {p.name.casefold(): p.colour for p in self.profiles()}
             self._colours = []
             for name in self._names:
@@ -145,7 +149,7 @@ class NewGamePresenter(Presenter):
         self._fit_board()
         self.board_text = self._board_text(count)
         self.board_options = self._board_options()
-        self.river_options = [self._river_option()]
+        self.river_options = [self._river_option(), *self._advice_option()]
         self.first_text = ("First player: drawn at random" if self.first < 0
                            else f"First player: {self._names[int(self.first)]}")
         catalog = self.session.catalog
@@ -263,6 +267,19 @@ class NewGamePresenter(Presenter):
         return {"key": "river_world", "kind": "primary" if self._river_world() else "secondary",
                 "text": text}
 
+    def _advice_option(self) -> list[dict[str, Any]]:
+        """With River World: whether the powers it advises leaving out stay out."""
+        if not self._river_world():
+            return []
+        names = " and ".join(ADVISED_LEFT_OUT)
+        text = (f"{names}: left out of the decks (River World advises it)" if self._advice_kept
+                else f"{names}: in the decks")
+        return [{"key": "river_advice", "kind": "secondary", "text": text}]
+
+    def _left_out(self) -> tuple[str, ...]:
+        """The powers taken out of the decks for this game."""
+        return ADVISED_LEFT_OUT if self._river_world() and self._advice_kept else ()
+
     def _river_world(self) -> bool:
         """Whether the game plays River World's events."""
         chosen = self._chosen_board()
@@ -369,6 +386,9 @@ class NewGamePresenter(Presenter):
             self.tell_broken_boards()
         elif kind == "river_world":
             self.toggle_river_world()
+        elif kind == "river_advice":
+            self._advice_kept = not self._advice_kept
+            self._build()
         elif kind == "random_first":
             self.first = -1
             self._build()
@@ -525,9 +545,10 @@ class NewGamePresenter(Presenter):
         chosen = self._chosen_board()
         board_doc = None if chosen is None else chosen.document
         river_world = self._river_world()
+        left_out = self._left_out()
         started = self.attempt(lambda: self.session.new_game(
             seats, first_seat=first, expansions=expansions, dealing=dealing,
-            board_doc=board_doc, river_world=river_world,
+            board_doc=board_doc, river_world=river_world, left_out=left_out,
             necromancer=necromancer, teams=in_teams),
             "The game cannot start")
         if started is not None:
