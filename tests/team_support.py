@@ -22,14 +22,15 @@ ANN, BOB, CY, DI, ED, FAY = range(6)
 
 def created(*, pile: Sequence[str] = (), races: Sequence[str] = (),
             powers: Sequence[str] = (), players: int = 6, board: str = "5p",
-            turns: int = 8, teams: bool = True) -> GameCreated:
+            turns: int = 8, teams: bool = True,
+            expansions: tuple[str, ...] = ("base",)) -> GameCreated:
     catalog = load_catalog()
-    all_races = [r.name for r in catalog.races_in(("base",))]
-    all_powers = [p.name for p in catalog.powers_in(("base",))]
+    all_races = [r.name for r in catalog.races_in(expansions)]
+    all_powers = [p.name for p in catalog.powers_in(expansions)]
     order = [*pile, *(m for m in MARKERS if m not in pile)]
     return GameCreated(
         seats=tuple(Seat(NAMES[i], COLOURS[i]) for i in range(players)), first_seat=0,
-        board=board, turns=turns, expansions=("base",), dealing="app",
+        board=board, turns=turns, expansions=expansions, dealing="app",
         races=(*races, *(r for r in all_races if r not in races)),
         powers=(*powers, *(p for p in all_powers if p not in powers)),
         teams=teams, relic_order=tuple(order) if teams else ())

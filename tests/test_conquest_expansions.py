@@ -124,6 +124,17 @@ def test_kobolds_pay_the_usual_cost_above_two_tokens() -> None:
     assert not any("Kobolds" in line.label for line in lines)
 
 
+def test_kobolds_never_try_the_final_conquest_with_a_single_kobold() -> None:
+    kobolds = minimum_cost(attacker("Kobolds"))
+    alone = final_conquest(1, 2, DIE, fewest_tokens=kobolds)
+    assert not alone.allowed and alone.chance == 0
+    assert "fewer than 2" in alone.reason
+    assert final_conquest(2, 4, DIE, fewest_tokens=kobolds).allowed
+    assert final_conquest(1, 2, DIE).allowed  # any other race may try with one token
+    with pytest.raises(IllegalAction, match="fewest_tokens"):
+        final_conquest(1, 2, DIE, fewest_tokens=0)
+
+
 # --- Were- -----------------------------------------------------------------------------
 
 

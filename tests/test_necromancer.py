@@ -441,6 +441,14 @@ def test_without_his_win_the_winner_is_found_among_the_other_players() -> None:
     assert result.reason.startswith("Bo wins with 41 coins")
 
 
+def test_a_tie_among_the_other_players_goes_to_the_most_tokens_and_his_are_not_counted() -> None:
+    coins = {0: 41, 1: 30, 2: 41, 3: 12, 4: 41}
+    result = standings(necro(), coins, tokens={0: 5, 2: 9, 4: 20})
+    assert result.winners == {2}
+    assert [(p.rank, p.seat) for p in result.placings] == [
+        (1, 2), (2, 0), (3, 1), (4, 3), (5, 4)]
+
+
 # --- what the table sees -------------------------------------------------------------------
 
 

@@ -35,6 +35,7 @@ from companion.rules.events import (
 from companion.rules.game import apply, attacker, start
 from companion.rules.maps import load_board
 from companion.rules.necromancer import GHOSTS
+from companion.rules.state import with_player
 from companion.rules.turns import Phase
 from companion.session import Session
 from companion.store import Store
@@ -212,6 +213,67 @@ def test_a_lost_tribe_he_knocks_out_falls_into_the_well() -> None:
     assert necro(s).well.souls == 1 and not s.state.regions[10].lost_tribe
 
 
+def ann_holds_21_at_his_turn(s: Session) -> None:
+    """Ann takes 29 and 21 (on the Lake's shore) with her active race; then his turn."""
+    s.pick(0)
+    s.conquer(29, tokens=3)
+    s.conquer(21, tokens=3)
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score(0)
+    s.end_turn()
+    to_his_turn(s)
+
+
+def test_a_corrupt_race_takes_a_coin_from_the_necromancer_who_conquers_its_region() -> None:
+    s = game()
+    ann_holds_21_at_his_turn(s)
+    ann = s.state.players[0]
+    assert ann.active is not None
+    corrupt = replace(ann, active=replace(ann.active, power="Corrupt"))
+    state = replace(s.state, players=with_player(s.state.players, corrupt))
+    after = apply(state, RegionConquered(NECRO, 21, 1))
+    assert after.players[NECRO].coins == state.players[NECRO].coins - 1
+    assert after.players[0].coins == state.players[0].coins + 1
+
+
+def test_ransacking_ghosts_take_a_coin_from_the_active_race_they_conquer() -> None:
+    s = game()
+    ann_holds_21_at_his_turn(s)
+    him = necro(s)
+    state = replace(s.state, necromancer=replace(
+        him, powers_in_use=(*him.powers_in_use, "Ransacking")))
+    after = apply(state, RegionConquered(NECRO, 21, 1))
+    assert after.players[NECRO].coins == state.players[NECRO].coins + 1
+    assert after.players[0].coins == state.players[0].coins - 1
+
+
+def test_his_ghosts_take_the_pot_of_gold_in_a_region_they_conquer() -> None:
+    s = game()
+    ann_holds_21_at_his_turn(s)
+    here = s.state.regions[21]
+    pot = replace(here, markers=replace(here.markers, pot_of_gold=True))
+    state = replace(s.state, regions=s.state.regions.with_region(21, pot))
+    after = apply(state, RegionConquered(NECRO, 21, 1))
+    assert after.players[NECRO].coins == state.players[NECRO].coins + 1
+    assert after.coins_issued == state.coins_issued + 1
+
+
+def test_a_race_in_decline_whose_last_region_his_ghosts_take_leaves_the_board() -> None:
+    s = game()
+    ann_holds_21_at_his_turn(s)
+    his_turn(s)
+    s.abandon(29)
+    s.decline()
+    race = s.state.players[0].declined[0].race
+    s.score(0)
+    s.end_turn()
+    to_his_turn(s)
+    s.conquer(21, tokens=1)
+    assert s.state.players[0].declined == ()
+    assert race in s.state.market.race_stack
+
+
 def test_his_redeployment_places_every_ghost_and_scoring_follows() -> None:
     s = game()
     to_his_turn(s)
@@ -326,6 +388,15 @@ def test_the_elves_discarded_on_going_into_decline_fall_into_the_well() -> None:
     assert necro(s).well.souls == souls + elves.tokens - 2  # one stays in each region
 
 
+def test_tokens_a_race_sheds_going_into_decline_go_to_the_tray_not_the_well() -> None:
+    s = game()
+    ann_holds_21_at_his_turn(s)
+    his_turn(s)
+    well = necro(s).well
+    s.decline()  # Amazons: 3 tokens in each of 29 and 21, one stays in each
+    assert necro(s).well == well
+
+
 def test_four_tokens_in_the_well_spawn_a_ghost_when_the_turn_ends() -> None:
     s = game()
     s.pick(0)
@@ -363,6 +434,21 @@ def test_taking_a_ghost_region_sends_one_ghost_to_the_well_and_the_rest_to_his_h
     s.end_turn()
     occupant = s.state.regions[22].occupant
     assert occupant is not None and occupant.tokens == 2
+
+
+def test_ghosts_count_as_in_decline_so_nobody_ransacks_them_and_corrupt_earns_nothing() -> None:
+    s = game()
+    to_his_turn(s)
+    his_turn(s, conquer=21)
+    play_turn(s)  # Ann; Bob plays the race he picked in turn 1
+    s.conquer(28, tokens=2)
+    bob, him = s.state.players[1], necro(s)
+    assert bob.active is not None
+    ransacking = replace(bob, active=replace(bob.active, power="Ransacking"))
+    state = replace(s.state, players=with_player(s.state.players, ransacking),
+                    necromancer=replace(him, powers_in_use=(*him.powers_in_use, "Corrupt")))
+    after = apply(state, RegionConquered(1, 21, 3))
+    assert [p.coins for p in after.players] == [p.coins for p in state.players]
 
 
 # --- the end -----------------------------------------------------------------------------

@@ -23,7 +23,6 @@ from companion.rules.relics import (
     Transfer,
     choose_sigil,
     holder,
-    monster_defence,
     move_soapbar,
     place_bony,
     public,
@@ -77,23 +76,12 @@ def test_the_pile_holds_the_relic_and_the_four_places_once_each() -> None:
         start((TAVERN, TAVERN, BONEYARD, MIRROR, SIGIL), MONSTERS)
 
 
-def test_a_monster_adds_one_to_the_defence_of_its_region() -> None:
-    state = start(ORDER, MONSTERS)
-    assert monster_defence(state, 12) == 1
-    assert monster_defence(state, 13) == 0
-
-
 def test_conquering_a_monster_region_draws_the_top_marker_into_it() -> None:
     state, drawn = region_conquered(start(ORDER, MONSTERS), 12)
     assert drawn == TAVERN
     assert state.lying == {TAVERN: 12}
     assert state.pile == ORDER[1:]
     assert 12 not in state.monsters
-
-
-def test_a_relic_or_place_adds_nothing_to_the_defence_of_its_region() -> None:
-    state, _ = region_conquered(start(ORDER, MONSTERS), 12)
-    assert monster_defence(state, 12) == 0
 
 
 def test_a_region_without_a_monster_draws_nothing() -> None:

@@ -8,6 +8,7 @@ The 2-player board used here: 2 farmland (magic source, entry), 3 forest (mine, 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from factories import play_turn, session
@@ -15,8 +16,10 @@ from factories import play_turn, session
 from companion.rules.board import Occupant
 from companion.rules.catalog import load_catalog
 from companion.rules.errors import IllegalAction, UnknownName
-from companion.rules.game import attacker
+from companion.rules.events import RegionConquered
+from companion.rules.game import apply, attacker
 from companion.rules.income import income
+from companion.rules.state import with_player
 from companion.rules.turns import Phase
 from companion.session import Session
 
@@ -328,6 +331,121 @@ def test_a_mercenary_coin_goes_to_the_stash() -> None:
     s.pick(0)
     with pytest.raises(IllegalAction, match="only Mercenary races"):
         s.conquer(2, mercenary_coin=True)
+
+
+def test_ransacking_takes_nothing_from_an_empty_purse() -> None:
+    s = two_player(("Orcs", "Elves"), ("Hill", "Ransacking"), CURSED_SET)
+    s.conquer(2)
+    play_rest(s)
+    s.pick(0)  # Bob: Ransacking Elves
+    state = s.state
+    broke = replace(state, players=with_player(state.players, replace(state.players[0], coins=0)))
+    bob = broke.players[1].coins
+    after = apply(broke, RegionConquered(1, 2))
+    assert (after.players[0].coins, after.players[1].coins) == (0, bob)
+
+
+def _ghouls_in_decline_then(power: str, expansions: tuple[str, ...]) -> Session:
+    """Ann's Ghouls hold region 2 in decline; Bob's `power` Elves, holding nothing yet, are
+    about to conquer."""
+    s = two_player(("Ghouls", "Elves"), ("Hill", power), expansions)
+    s.conquer(2, tokens=5)
+    play_rest(s)
+    play_turn(s)  # Bob picks the Elves and takes nothing
+    s.decline()
+    finish_scoring(s)
+    return s
+
+
+def test_ransacking_takes_nothing_from_ghouls_in_decline() -> None:
+    s = _ghouls_in_decline_then("Ransacking", CURSED_SET)
+    coins = [p.coins for p in s.state.players]
+    s.conquer(2)
+    assert [p.coins for p in s.state.players] == coins
+
+
+def test_declined_ghouls_conquering_do_not_ransack_for_the_active_race() -> None:
+    s = two_player(("Ghouls", "Elves", "Orcs"), ("Hill", "Forest", "Ransacking"), CURSED_SET)
+    s.conquer(2, tokens=5)
+    play_rest(s)
+    s.pick(0)  # Bob: Forest Elves
+    s.conquer(6)
+    play_rest(s)
+    s.decline()
+    finish_scoring(s)
+    play_turn(s)
+    s.pick(0)  # Ann: Ransacking Orcs; her Ghouls in decline still conquer first
+    coins = [p.coins for p in s.state.players]
+    s.conquer(6, declined_ghouls=True)  # Bob's active Elves
+    assert s.state.regions[6].occupant == Occupant(0, "Ghouls", True, None)
+    assert [p.coins for p in s.state.players] == coins
+
+
+def test_corrupt_takes_nothing_when_a_region_in_decline_falls() -> None:
+    s = two_player(("Orcs", "Elves", "Humans"), ("Hill", "Forest", "Corrupt"), CURSED_SET)
+    s.conquer(2)
+    play_rest(s)
+    play_turn(s)  # Bob picks the Forest Elves and takes nothing
+    s.decline()
+    finish_scoring(s)
+    play_turn(s)
+    s.pick(0)  # Ann: Corrupt Humans
+    s.conquer(5)
+    play_rest(s)
+    coins = [p.coins for p in s.state.players]
+    s.conquer(2)  # Bob takes Ann's Orcs in decline: no coin
+    assert [p.coins for p in s.state.players] == coins
+    s.conquer(3)
+    s.conquer(4)
+    s.conquer(5)  # Ann's active Humans: Bob pays one
+    assert [p.coins for p in s.state.players] == [coins[0] + 1, coins[1] - 1]
+
+
+def test_peace_loving_keeps_its_bonus_after_attacking_a_race_in_decline() -> None:
+    s = _ghouls_in_decline_then("Peace-Loving", ("base", "grand-dames"))
+    s.conquer(2)  # Ann's Ghouls in decline
+    assert not s.state.track.this_turn.attacked_active_race
+    assert "Peace-Loving" in " ".join(line.label for line in income(s.state).lines)
+
+
+def test_gypsies_cannot_conquer_again_a_region_they_abandoned_this_turn() -> None:
+    s = two_player(("Gypsies",), ("Hill",), ("base", "grand-dames"))
+    s.conquer(2)
+    s.conquer(3)
+    play_rest(s)
+    play_turn(s)
+    s.abandon(2)
+    with pytest.raises(IllegalAction, match="abandoned region 2 this turn"):
+        s.conquer(2)
+    assert income(s.state).total == 1 + 1  # region 3, and the coin left in region 2
+
+
+def test_a_race_other_than_the_gypsies_may_retake_a_region_it_abandoned() -> None:
+    s = two_player(("Orcs",), ("Hill",))
+    s.conquer(2)
+    s.conquer(3)
+    play_rest(s)
+    play_turn(s)
+    s.abandon(2)
+    s.conquer(2)
+    assert s.state.regions[2].occupant is not None
+
+
+def test_kobolds_never_hold_a_region_with_fewer_than_two_tokens() -> None:
+    s = two_player(("Kobolds",), ("Hill",), CURSED_SET)
+    with pytest.raises(IllegalAction, match="at least 2 tokens, not 1"):
+        s.conquer(2, tokens=1)
+    s.conquer(2, tokens=2)
+    assert s.state.regions[2].occupant == Occupant(0, "Kobolds", False, 2)
+
+
+def test_kobolds_never_try_the_final_conquest_with_a_single_kobold() -> None:
+    s = two_player(("Kobolds",), ("Hill",), CURSED_SET)
+    s.conquer(2, tokens=2)
+    before = s.state
+    with pytest.raises(IllegalAction, match="fewer than 2"):
+        s.attempt_final_conquest(3, tokens_left=1)
+    assert s.state == before
 
 
 def test_a_region_conquered_this_turn_cannot_be_abandoned() -> None:

@@ -57,7 +57,7 @@ from companion.rules.game import attacker
 from companion.rules.income import income
 from companion.rules.maps import load_board
 from companion.rules.relics import BONEYARD, MARKERS, MIRROR, SIGIL, SOAPBAR, TAVERN
-from companion.rules.team_game import team_result
+from companion.rules.team_game import team_label, team_result
 from companion.rules.turns import Phase
 from companion.session import Session
 from companion.store import Store
@@ -101,6 +101,23 @@ def test_team_events_survive_a_save_as_records() -> None:
                   TavernShared(0, 3, 2), BonyPlaced(0, 1, "Orcs"), PowersSwapped(0),
                   SigilPactMade(0, "shield", 1, "Orcs")):
         assert from_record(to_record(event)) == event
+
+
+def test_a_team_game_plays_round_the_table_a1_b1_c1_a2_b2_c2_from_the_first_player() -> None:
+    s = Session(load_catalog(), rng=random.Random(5))
+    s.begin(replace(created(), first_seat=CY))
+    placers = []
+    for region in MONSTERS:
+        placers.append(s.state.monsters.next_seat if s.state.monsters else None)
+        s.place_monster(region)
+    assert placers == [DI, ED, FAY, ANN, BOB]  # everyone but the first player
+    order = []
+    for _ in range(7):
+        seat = s.state.track.seat
+        order.append((s.state.track.turn, seat, team_label(s.state, seat)))
+        play_turn(s)
+    assert order == [(1, CY, "A"), (1, DI, "B"), (1, ED, "C"), (1, FAY, "A"), (1, ANN, "B"),
+                     (1, BOB, "C"), (2, CY, "A")]
 
 
 # --- the Monsters --------------------------------------------------------------------------
@@ -161,6 +178,18 @@ def test_taking_a_monsters_region_removes_it_and_draws_the_top_of_the_pile() -> 
     assert len(relics.pile) == 4
 
 
+def test_a_relic_or_place_found_adds_nothing_to_the_cost_of_its_region() -> None:
+    s = session(pile=(TAVERN,))
+    ann_takes_region_6(s)  # the Monster falls, the Tavern is drawn into region 6
+    to_turn_end(s)
+    s.end_turn()
+    s.pick(0)  # Bob
+    state = s.state
+    cost = conquest_cost(state.map, 6, state.regions.regions, attacker(state))
+    raised = [(line.label, line.tokens) for line in cost.lines if line.tokens > 0]
+    assert raised == [("Any conquest", 2), ("Amazons tokens there", 4)]
+
+
 # --- the Golden Soapbar ----------------------------------------------------------------------
 
 
@@ -194,6 +223,32 @@ def test_the_soapbar_moves_next_to_its_holder_but_never_into_their_active_region
         s.move_soapbar(6)
     with pytest.raises(IllegalAction, match="allowed: 5, 10, 11"):
         s.move_soapbar(20)
+
+
+def test_the_soapbar_pays_whoever_holds_it_when_their_turn_ends() -> None:
+    s = session(pile=(SOAPBAR,))
+    ann_takes_region_6(s)
+    to_turn_end(s)
+    s.move_soapbar(5)  # an empty region next to Ann's
+    s.end_turn()
+    s.pick(0)  # Bob takes the Soapbar's region: its coin is his now
+    s.conquer(5, tokens=3)
+    s.finish_conquests()
+    s.finish_redeployment()
+    before = s.state.players[BOB].coins
+    earned = income(s.state).total
+    s.score()
+    assert s.state.players[BOB].coins == before + earned + 1
+    assert s.state.relics is not None and s.state.relics.soapbar_owed_by == BOB
+    s.move_soapbar(4)
+    s.end_turn()
+    others_play(s)
+    s.finish_conquests()  # Ann, turn 2: she no longer holds it
+    s.finish_redeployment()
+    before = s.state.players[ANN].coins
+    earned = income(s.state).total
+    s.score()
+    assert s.state.players[ANN].coins == before + earned
 
 
 # --- Glandulf's Tavern -----------------------------------------------------------------------
@@ -286,6 +341,38 @@ def test_bony_keeps_another_players_power_from_lowering_the_cost_of_his_banner()
     assert cost.notes and "Bony" in cost.notes[0]
 
 
+def test_no_mercenary_coin_is_spent_against_the_banner_bony_guards() -> None:
+    # As above, with Cy's race Mercenary: the power does nothing against Bob's Dwarves in
+    # decline, so its coin is refused there (it would buy no discount).
+    s = session(pile=(BONEYARD,), powers=("Alchemist", "Wealthy", "Mercenary"),
+                expansions=("base", "be-not-afraid"))
+    ann_takes_region_6(s)
+    to_turn_end(s)
+    s.end_turn()
+    s.pick(0)  # Bob
+    s.conquer(2, tokens=3)
+    to_turn_end(s)
+    s.end_turn()
+    others_play(s)
+    to_turn_end(s)  # Ann, turn 2
+    s.end_turn()
+    bob_race = s.state.players[BOB].active
+    assert bob_race is not None
+    s.decline()  # Bob
+    s.score()
+    s.end_turn()
+    others_play(s)
+    s.place_bony(BOB, bob_race.race)  # Ann, turn 3
+    to_turn_end(s)
+    s.end_turn()
+    play_turn(s)  # Bob
+    coins = s.state.players[CY].coins
+    with pytest.raises(IllegalAction, match="Bony"):
+        s.conquer(2, tokens=3, mercenary_coin=True)
+    assert s.state.players[CY].coins == coins
+    s.conquer(2, tokens=3)  # without the coin, at the full cost
+
+
 def test_only_the_boneyards_active_holder_sets_bony() -> None:
     s = session(pile=(TAVERN,))
     ann_takes_region_6(s)
@@ -310,6 +397,24 @@ def test_mirrors_vale_swaps_special_powers_with_the_partner_at_the_start_of_a_tu
     assert s.state.players[DI].active.power == ann.power  # type: ignore[union-attr]
     with pytest.raises(IllegalAction, match="already been used this turn"):
         s.swap_powers()
+
+
+def test_mirrors_vale_lifts_the_swapped_powers_pieces_and_costs_follow_the_new_power() -> None:
+    s = session(pile=(MIRROR,), powers=("Fortified", "Alchemist", "Wealthy", "Commando"))
+    ann_takes_region_6(s)
+    s.finish_conquests()
+    s.place_marker(6, "fortress")
+    s.finish_redeployment()
+    s.score()
+    s.end_turn()
+    others_play(s)  # Di picks Commando
+    plain = conquest_cost(s.state.map, 5, s.state.regions.regions, attacker(s.state))
+    assert "Commando" not in [line.label for line in plain.lines]
+    s.swap_powers()  # Ann, turn 2
+    state = s.state
+    assert not state.regions[6].markers.fortress  # back to the hand of Fortified's new owner
+    cost = conquest_cost(state.map, 5, state.regions.regions, attacker(state))
+    assert ("Commando", -1) in [(line.label, line.tokens) for line in cost.lines]
 
 
 def test_mirrors_vale_is_used_before_any_conquest_of_the_turn() -> None:

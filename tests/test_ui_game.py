@@ -19,6 +19,15 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import ui_support as ui
+from screen_steps import (
+    answer_yes,
+    dismiss_notice,
+    play_quiet_turn,
+    screen,
+    tap_action,
+    tap_id,
+    tap_region,
+)
 
 from companion.rules.turns import Phase
 from companion.rules.views import final_totals, own_coins
@@ -37,30 +46,6 @@ def app() -> Any:
     return table_app
 
 
-def screen(app: Any) -> Any:
-    return app.screens[app.ctx.nav.current]
-
-
-def tap_id(app: Any, widget_id: str) -> None:
-    ui.tap(screen(app).ids[widget_id])
-
-
-def tap_action(app: Any, key: str) -> None:
-    ui.tap(ui.button(screen(app), key))
-
-
-def answer_yes() -> None:
-    (dialog,) = ui.dialogs()
-    ui.tap(dialog.ids.yes)
-
-
-def ok_message() -> str:
-    (dialog,) = ui.dialogs()
-    text: str = dialog.text
-    ui.tap(dialog.ids.ok)
-    return text
-
-
 def test_every_kv_file_loads(app: Any) -> None:
     from kivy.lang import Builder
 
@@ -70,38 +55,6 @@ def test_every_kv_file_loads(app: Any) -> None:
     assert set(KV_FILES) <= loaded
     ours = {p.name for p in kv_dir().glob("*.kv")} - {"map_widget.kv"}
     assert ours <= set(KV_FILES)
-
-
-def tap_region(app: Any, region: int) -> None:
-    board = screen(app).ids.board
-    x, y = board.to_window(*board.anchor_on_screen(region))
-    touch = ui.UnitTestTouch(x, y)
-    touch.touch_down()
-    ui.pump(1)
-    touch.touch_up()
-    ui.pump(3)
-
-
-def play_simple_turn(app: Any) -> None:
-    """Whatever the current player can do next, through the screens, until the turn ends."""
-    state = app.session.state
-    seat = state.track.seat
-    while not app.session.state.is_over and app.session.state.track.seat == seat:
-        phase = app.session.state.track.phase
-        assert app.ctx.nav.current == "table"
-        if phase is Phase.PICK_COMBO:
-            tap_action(app, "market")
-            ui.tap(screen(app).ids.rows.row("row0"))
-            answer_yes()
-        elif phase is Phase.CONQUER:
-            tap_action(app, "finish_conquests")
-        elif phase is Phase.REDEPLOY:
-            tap_action(app, "finish_redeployment")
-        elif phase is Phase.SCORE:
-            tap_action(app, "scoring")
-            tap_id(app, "score")
-        elif phase is Phase.FINISHED:
-            tap_action(app, "end_turn")
 
 
 def test_a_whole_game_through_the_screens(app: Any) -> None:
@@ -199,12 +152,12 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
     # -- a refused action says why in plain words ----------------------------------------
     tap_id(app, "die")
     tap_id(app, "roll")
-    assert "cannot roll the reinforcement die now" in ok_message()
+    assert "cannot roll the reinforcement die now" in dismiss_notice()
     tap_id(app, "back")
 
     # -- Bob and Cy finish turn 1 ------------------------------------------------------------
-    play_simple_turn(app)
-    play_simple_turn(app)
+    play_quiet_turn(app)
+    play_quiet_turn(app)
     assert session.state.track.turn == 2 and session.state.track.seat == 0
 
     # -- Ann goes into decline -----------------------------------------------------------------
@@ -213,14 +166,14 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
     ann = session.state.players[0]
     assert ann.active is None and [d.race for d in ann.declined] == [third.race]
     assert table.ids.players.row(0).ids.declined.text == f"In decline: {third.race}"
-    play_simple_turn(app)
+    play_quiet_turn(app)
 
     # -- everybody plays on to the last turn ----------------------------------------------
     while not session.state.track.is_final_turn:
-        play_simple_turn(app)
+        play_quiet_turn(app)
     assert table.ids.turn.text == "FINAL TURN 10 of 10"
     while not session.state.is_over:
-        play_simple_turn(app)
+        play_quiet_turn(app)
 
     # -- the final reveal: fewest coins first, the winner last ---------------------------
     assert app.ctx.nav.current == "game_end"

@@ -24,7 +24,8 @@ turns (even-numbered: `Attacker.turn`); Catapult -1 when used (`use_catapult`); 
 minus the height of each stack used (`behemoths`: a stack is as tall as the Swamp regions
 the race holds); Fireball -2 per Fireball used (`fireballs`); Mercenary -2 for the coin
 spent (`mercenary_coins`); and Kobolds never conquer with fewer than 2 tokens (their floor
-line replaces the usual "never fewer than 1"). Hordes of is a note (its 2 Hordes tokens
+line replaces the usual "never fewer than 1", and `final_conquest` refuses the die to a
+single Kobold: `fewest_tokens`). Hordes of is a note (its 2 Hordes tokens
 count as tokens of the race: no change to the cost). Immune regions: a Shrubmen forest
 (even in decline), White Ladies in decline, and a region where another player's Catapult
 stands (`catapults`, the regions the table says hold one). With the Catapult, reach is the
@@ -63,6 +64,7 @@ from companion.rules.board import RegionState
 from companion.rules.errors import IllegalAction, RulesError
 from companion.rules.maps import Board, Feature, Region, Terrain
 from companion.rules.river import RiverEvent, conquest_base, event_named
+from companion.rules.teams import MONSTER_DEFENCE
 
 BASE_COST = 2
 MINIMUM_COST = 1
@@ -431,7 +433,7 @@ def _defenders(region_id: int, here: RegionState, attacker: Attacker) -> list[Co
     if here.markers.pirate_ship:
         lines.append(CostLine("Pirate ship", 1))
     if region_id in attacker.monsters:
-        lines.append(CostLine("Monster", 1))
+        lines.append(CostLine("Monster", MONSTER_DEFENCE))
     occupant = here.occupant
     if occupant is not None and occupant.seat != attacker.seat:
         tokens = occupant.tokens
@@ -650,6 +652,7 @@ def final_conquest(
     die_faces: Sequence[int],
     *,
     cost_with_coin: int | None = None,
+    fewest_tokens: int = MINIMUM_COST,
 ) -> FinalConquest:
     """The final conquest attempt with `tokens_left` tokens against a region costing `cost`.
 
@@ -661,8 +664,15 @@ def final_conquest(
     (`conquest_cost` with `mercenary_coins=1`); the coin may be spent after the roll, so
     the attempt succeeds when the face covers what the coin leaves missing. `shortfall`
     stays the shortfall without the coin.
+
+    `fewest_tokens` is the fewest tokens the race may hold a region with (`minimum_cost`):
+    Kobolds, who never hold one with fewer than 2, cannot try the die with a single token.
     """
-    for name, value, low in (("tokens_left", tokens_left, 0), ("cost", cost, MINIMUM_COST)):
+    for name, value, low in (
+        ("tokens_left", tokens_left, 0),
+        ("cost", cost, MINIMUM_COST),
+        ("fewest_tokens", fewest_tokens, MINIMUM_COST),
+    ):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise IllegalAction(f"{name} must be a whole number of at least {low}, got {value!r}")
     if cost_with_coin is not None and (
@@ -679,6 +689,16 @@ def final_conquest(
     if tokens_left < 1:
         return FinalConquest(
             tokens_left, cost, False, True, Fraction(0), "no token left to attempt a conquest"
+        )
+    if tokens_left < fewest_tokens:
+        return FinalConquest(
+            tokens_left,
+            cost,
+            False,
+            True,
+            Fraction(0),
+            f"{tokens_left} token left; the race never holds a region with fewer than "
+            f"{fewest_tokens}",
         )
     if short <= 0:
         return FinalConquest(

@@ -43,7 +43,7 @@ from companion.rules import (
 )
 from companion.rules.board import Occupant, cleared, taken
 from companion.rules.catalog import Catalog
-from companion.rules.conquest import Attacker, immunity, reach
+from companion.rules.conquest import Attacker, immunity, minimum_cost, reach
 from companion.rules.decline import GHOULS, go_into_decline, vanish_if_gone
 from companion.rules.errors import DataError, IllegalAction
 from companion.rules.events import (
@@ -100,6 +100,7 @@ __all__ = ["GameState", "apply", "attacker", "follow_ups", "refusal", "start"]
 
 BERSERK = "Berserk"  # the die is rolled before each conquest and used up by it
 CORRUPT = "Corrupt"
+GYPSIES = "Gypsies"  # a region they abandon holds a coin and cannot be retaken this turn
 MERCENARY = "Mercenary"
 RANSACKING = "Ransacking"
 MIN_PLAYERS = 2
@@ -293,8 +294,8 @@ def _apply(state: GameState, event: Event) -> GameState:
                     f"Harsh Winter: river {region} is frozen and must keep one token"
                 )
             this_turn = state.track.this_turn
-            track = replace(state.track,
-                            this_turn=replace(this_turn, abandoned=this_turn.abandoned + 1))
+            left = (*this_turn.abandoned_regions, region)
+            track = replace(state.track, this_turn=replace(this_turn, abandoned_regions=left))
             return replace(state, regions=state.regions.with_region(region, cleared(here)),
                            track=track)
         case MarkerPlaced() | MarkerRemoved():
@@ -422,8 +423,11 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
         expect(state, event.seat, Phase.CONQUER, "conquer")
         who = attacker(state)
     before = region_state(state, event.region)
-    if event.tokens is not None and event.tokens < 1:
-        raise IllegalAction(f"a conquered region holds at least 1 token, not {event.tokens}")
+    least = minimum_cost(who)
+    if event.tokens is not None and event.tokens < least:
+        raise IllegalAction(f"a region conquered by {who.race} holds at least {least} "
+                            f"token{'s' if least > 1 else ''}, not {event.tokens}")
+    _refuse_gypsies_return(state, who, event)
     necromancer_game.refuse_island(state, who.seat, event.region)
     refused = immunity(state.map, event.region, state.regions.regions, who)
     if refused is None:
@@ -448,7 +452,8 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
                                                  loser.race)
         players = with_player(players, victim)
     elif loser is not None and loser.seat != who.seat:
-        players = _conquest_coins(players, who.seat, loser.seat)
+        players = _conquest_coins(players, who.seat, loser.seat,
+                                  ransack=not event.declined_ghouls)
     this_turn = state.track.this_turn
     if event.declined_ghouls:
         this_turn = replace(this_turn, ghoul_conquests=this_turn.ghoul_conquests + 1)
@@ -483,10 +488,24 @@ def _ghouls(state: GameState, seat: int) -> Attacker:
         state, Attacker(seat, GHOULS, None, frozenset(held), turn=state.track.turn)))
 
 
-def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int) -> tuple[Player, ...]:
+def _refuse_gypsies_return(state: GameState, who: Attacker, event: RegionConquered) -> None:
+    """Gypsies may not conquer again, this turn, a region they abandoned this turn."""
+    if event.declined_ghouls or who.race != GYPSIES:
+        return
+    if event.region in state.track.this_turn.abandoned_regions:
+        raise IllegalAction(f"the Gypsies abandoned region {event.region} this turn (its coin "
+                            "lies there); they cannot conquer it again before next turn")
+
+
+def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int, *,
+                    ransack: bool = True) -> tuple[Player, ...]:
     """Coins that change hands when an active region falls: Ransacking takes one from the
-    loser, a Corrupt loser takes one from the conqueror (nothing from an empty purse)."""
+    loser, a Corrupt loser takes one from the conqueror (nothing from an empty purse).
+    `ransack` is false for a conquest by the winner's Ghouls in decline: the power belongs
+    to the active race, so only its own conquests ransack."""
     for power, payer, payee in ((RANSACKING, loser, winner), (CORRUPT, winner, loser)):
+        if power == RANSACKING and not ransack:
+            continue
         holder = players[winner if power == RANSACKING else loser]
         if holder.active is not None and holder.active.power == power and players[payer].coins:
             players = with_player(players, replace(players[payer], coins=players[payer].coins - 1))

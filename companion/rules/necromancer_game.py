@@ -24,6 +24,8 @@ Invariants kept here:
 - every token lost in a conquest (a Lost Tribe, one token of an active race, all of a race
   in decline, a Ghost) falls into the Well; Elves lose none there, but the Elves they
   discard when going into decline fall into it too;
+- his conquests settle with the loser like anyone's: Ransacking, Corrupt, a Pot of Gold,
+  and a race in decline with no region left leaving;
 - nobody but him conquers the Lake, where his Island lies;
 - a turn ends only once the Ghosts in his hand are back (`GhostsReturned`, or onto the
   Island when he holds no region), and the Well spawns at every turn's end.
@@ -34,11 +36,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from companion.rules import mini_game, river_game
 from companion.rules import necromancer as model
-from companion.rules import river_game
 from companion.rules.board import RegionState, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Assessment, Attacker, Reach, assess, immunity, reach
+from companion.rules.decline import vanish_if_gone
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     GameCreated,
@@ -53,6 +56,7 @@ from companion.rules.events import (
 )
 from companion.rules.maps import Board
 from companion.rules.necromancer import GHOSTS, NecromancerState, PublicNecromancer, Step
+from companion.rules.players import Player
 from companion.rules.scoring import HeldRegion, power_bonus_lines
 from companion.rules.standings import Standings
 from companion.rules.state import GameState, expect, region_state, to_phase, with_player
@@ -60,6 +64,8 @@ from companion.rules.turns import Phase
 
 ELVES = "Elves"
 BERSERK = "Berserk"
+CORRUPT = "Corrupt"
+RANSACKING = "Ransacking"
 REGIONS_LINE = "regions held"
 """The label of his first scoring line (as the model writes it)."""
 HAND_COUNTED = "powers (counted by hand)"
@@ -300,7 +306,37 @@ def conquer(state: GameState, event: RegionConquered) -> GameState:
     state = replace(state, regions=state.regions.with_region(event.region,
                                                              taken(before, occupant)),
                     track=replace(state.track, this_turn=this_turn), last_roll=last_roll)
-    return _synced(state, necro)
+    state = _settled(state, necro, before)
+    return _synced(mini_game.pot_taken(state, before, necro.seat), necro)  # a Pot of Gold
+
+
+def _settled(state: GameState, necro: NecromancerState, before: RegionState) -> GameState:
+    """What his conquest settles with the loser, as anyone's would: a race in decline left
+    with no region leaves; an active race pays him a coin if he uses Ransacking, and takes
+    one from him if it is Corrupt (nothing from an empty purse)."""
+    loser = before.occupant
+    if loser is None:
+        return state
+    players, market, regions = state.players, state.market, state.regions
+    if loser.in_decline:
+        victim, market, regions = vanish_if_gone(players[loser.seat], market, regions,
+                                                 loser.race)
+        return replace(state, players=with_player(players, victim), market=market,
+                       regions=regions)
+    rival = players[loser.seat].active
+    if RANSACKING in necro.powers_in_use:
+        players = _coin(players, loser.seat, necro.seat)
+    if rival is not None and rival.power == CORRUPT:
+        players = _coin(players, necro.seat, loser.seat)
+    return replace(state, players=players)
+
+
+def _coin(players: tuple[Player, ...], payer: int, payee: int) -> tuple[Player, ...]:
+    """One coin from `payer` to `payee`, if `payer` has one."""
+    if not players[payer].coins:
+        return players
+    players = with_player(players, replace(players[payer], coins=players[payer].coins - 1))
+    return with_player(players, replace(players[payee], coins=players[payee].coins + 1))
 
 
 def abandon(state: GameState, event: RegionAbandoned) -> GameState:

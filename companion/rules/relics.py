@@ -45,7 +45,7 @@ from types import MappingProxyType
 from companion.rules.board import BoardState, marker_count
 from companion.rules.errors import IllegalAction
 from companion.rules.maps import Board
-from companion.rules.teams import MONSTER_DEFENCE, partner
+from companion.rules.teams import partner
 
 SOAPBAR = "Golden Soapbar"
 TAVERN = "Glandulf's Tavern"
@@ -177,11 +177,6 @@ def start(order: Sequence[str], monsters: frozenset[int]) -> RelicsState:
             "the pile holds each Relic and Place once: " + ", ".join(sorted(MARKERS))
         )
     return RelicsState(pile=order, monsters=frozenset(monsters))
-
-
-def monster_defence(state: RelicsState, region: int) -> int:
-    """What a Monster adds to the cost of taking `region` (a Relic or Place adds nothing)."""
-    return MONSTER_DEFENCE if region in state.monsters else 0
 
 
 def region_conquered(state: RelicsState, region: int) -> tuple[RelicsState, str | None]:

@@ -23,7 +23,8 @@ How a team game runs:
   turn's score); the Soapbar's move is then owed (`SoapbarMoved`) and the turn cannot end
   before it; the Tavern's coins may be given away until the turn ends (`TavernShared`);
 - Bony (`BonyPlaced`), Mirror's Vale (`PowersSwapped`) and the Sigil (`SigilPactMade`) are
-  their holder's choices in their own turn.
+  their holder's choices in their own turn; against Bony's banner another player's power
+  lowers no cost, so a Mercenary coin is refused there.
 
 Invariants: coins are conserved (the relic coins come from the stash and count in
 `coins_issued`; the Tavern's share moves coins between purses); after every event Bony and
@@ -119,8 +120,9 @@ def is_team_game(state: GameState) -> bool:
 
 
 def refuse(state: GameState, event: Event) -> None:
-    """Refuse a turn's event while Monsters are still to be set out, and the end of a turn
-    while its player owes the Soapbar's move."""
+    """Refuse a turn's event while Monsters are still to be set out, the end of a turn
+    while its player owes the Soapbar's move, and a Mercenary coin spent against the
+    banner Bony guards (the power does nothing there)."""
     setup_ = state.monsters
     if setup_ is None:
         return
@@ -132,6 +134,15 @@ def refuse(state: GameState, event: Event) -> None:
         )
     if isinstance(event, TurnEnded) and state.relics is not None:
         model.turn_ended(state.relics, event.seat)
+    if (isinstance(event, RegionConquered) and event.mercenary_coin
+            and state.relics is not None and event.region in state.map.regions):
+        occupant = state.regions[event.region].occupant
+        if (occupant is not None and occupant.in_decline and model.shielded(
+                state.relics, Banner(occupant.seat, occupant.race), event.seat)):
+            raise IllegalAction(
+                f"Bony the Lich guards {occupant.race} in decline in region {event.region}: "
+                "a Mercenary coin buys nothing against them"
+            )
 
 
 def settled(before: GameState, event: Event, after: GameState) -> GameState:

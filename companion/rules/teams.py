@@ -12,8 +12,8 @@ Before the first turn every player but the first, in turn order, sets a Monster 
 board: which regions qualify is data read off the board (`monster_sites`): a region that
 starts with a Lost Tribe, holds no Monster and borders none. A player who finds no such
 region left passes. A Monster adds `MONSTER_DEFENCE` to the cost of conquering its region;
-taking the region removes it and draws a Relic or Place (`relics.monster_defence` and
-`relics.region_conquered` keep the Monsters still standing).
+taking the region removes it and draws a Relic or Place (`relics.region_conquered` keeps
+the Monsters still standing; `team_game.with_relics` gives them to the conquest costs).
 
 Readings of the rules made here (see docs/expansions.md):
 - the Monsters go down in turn order, starting with the second player;

@@ -36,7 +36,7 @@ class ThisTurn:
     conquered: tuple[tuple[int, bool], ...] = ()  # (region, held tokens before)
     attacked_active_race: bool = False  # took a region from another player's active race
     ghoul_conquests: int = 0  # conquests by the player's Ghouls in decline
-    abandoned: int = 0
+    abandoned_regions: tuple[int, ...] = ()  # regions abandoned this turn, in order
     scored: bool = False
     pots_of_gold: int = 0  # Leprechauns: Pots of Gold collected as the turn began
     pygmies_back: tuple[tuple[int, int], ...] = ()  # (seat, new Pygmies) owed at turn end
@@ -48,6 +48,11 @@ class ThisTurn:
     @property
     def conquered_non_empty(self) -> int:
         return sum(1 for _, non_empty in self.conquered if non_empty)
+
+    @property
+    def abandoned(self) -> int:
+        """How many regions were abandoned this turn (Gypsies leave a coin in each)."""
+        return len(self.abandoned_regions)
 
 
 @dataclass(frozen=True, slots=True)

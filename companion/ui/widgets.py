@@ -198,6 +198,50 @@ class Stepper(BoxLayout):  # type: ignore[misc]
         pass
 
 
+class CountList(BoxLayout):  # type: ignore[misc]
+    """A stepper per row of the presenter's `rows` (dicts {key, label, value, maximum} and
+    an optional minimum), and a heading for a row whose key is "". A step asks the
+    presenter's `set_count(key, value)`.
+
+    Rebuilt only when the rows change shape (another player, other regions); a count that
+    moves only updates its stepper.
+    """
+
+    presenter = ObjectProperty(None, allownone=True)
+    rows = ObjectProperty([])
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._shape: list[str] = []
+        self._steppers: dict[str, Stepper] = {}
+        super().__init__(**kwargs)
+        self.fbind("rows", self._rebuild)
+
+    def _rebuild(self, *_args: Any) -> None:
+        shape = [row["key"] or row["label"] for row in self.rows]
+        if shape == self._shape:
+            for row in self.rows:
+                if row["key"]:
+                    self._steppers[row["key"]].value = row["value"]
+            return
+        self._shape = shape
+        self.clear_widgets()
+        self._steppers = {}
+        for row in self.rows:
+            if not row["key"]:
+                self.add_widget(Caption(text=row["label"], bold=True, color=palette.ACCENT))
+                continue
+            stepper = Stepper(label=row["label"], value=row["value"],
+                              minimum=row.get("minimum", 0), maximum=row["maximum"])
+            stepper.ids.label.font_size = FONT_MIN
+            key = row["key"]
+            stepper.bind(on_step=lambda _s, value, key=key: self.presenter.set_count(key, value))
+            self._steppers[key] = stepper
+            self.add_widget(stepper)
+
+    def stepper(self, key: str) -> Stepper | None:
+        return self._steppers.get(key)
+
+
 class Dialog(ModalView):  # type: ignore[misc]
     """A modal box in the middle of the screen; words only, closed by its buttons."""
 

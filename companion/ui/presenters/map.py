@@ -34,6 +34,7 @@ from companion.rules.conquest import (
     assess,
     final_conquest,
     immunity,
+    minimum_cost,
     reach,
 )
 from companion.rules.errors import RulesError
@@ -271,7 +272,8 @@ class MapPresenter(Presenter):
         return actions
 
     def _final(self, state: GameState, cost: int) -> list[dict[str, Any]]:
-        odds = final_conquest(int(self.tokens_left), cost, state.catalog.die_faces)
+        odds = final_conquest(int(self.tokens_left), cost, state.catalog.die_faces,
+                              fewest_tokens=minimum_cost(attacker(state)))
         self.show_final = True
         if not odds.allowed:
             self.odds_text = "Final conquest with the die: " + odds.reason + "."
