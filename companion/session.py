@@ -232,9 +232,11 @@ class Session:
         return self._act(RedeploymentFinished(self.state.track.seat))
 
     def conquer(self, region: int, tokens: int | None = None, *,
-                mercenary_coin: bool = False, declined_ghouls: bool = False) -> GameState:
+                mercenary_coin: bool = False, declined_ghouls: bool = False,
+                catapult: bool = False) -> GameState:
+        """Record a conquest; `catapult`: shot from the player's Catapult (once a turn)."""
         conquest = RegionConquered(self.state.track.seat, region, tokens, mercenary_coin,
-                                   declined_ghouls)
+                                   declined_ghouls, catapult)
         return self._act(conquest, *self._pygmy_rolls(conquest))
 
     def abandon(self, region: int) -> GameState:
@@ -353,7 +355,8 @@ class Session:
         """
         state = self.state
         who = attacker(state)
-        cost = conquest_cost(state.map, region, state.regions.regions, who).total
+        cost = conquest_cost(state.map, region, state.regions.regions, who,
+                             catapults=state.regions.catapults()).total
         odds = final_conquest(tokens_left, cost, self.catalog.die_faces,
                               fewest_tokens=minimum_cost(who))
         if not odds.allowed:

@@ -228,7 +228,7 @@ def test_every_symbol_has_a_drawing_and_a_legend_line(window: Any) -> None:
     assert len(keys) == len(set(keys))
     assert {key for key, _ in SYMBOLS} == {
         "mine", "magic", "cavern", "lost_tribe", "mountain", "fortress", "troll_lair",
-        "encampment", "hole_in_the_ground", "hero", "dragon", "pot_of_gold",
+        "encampment", "hole_in_the_ground", "hero", "dragon", "pot_of_gold", "catapult",
         "harbor", "shipyard", "temple", "pirate_ship", "caravel",
     }
     for key in keys:

@@ -138,7 +138,7 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
     assert "Quiet waters" in dismiss_notice()
     table = screen(app)
     assert table.ids.reminders.text.startswith("River World, turn 1: Quiet waters.")
-    assert f"Pirate ships on river {RIVER_8}, {RIVER_18}" in table.ids.expansions.text
+    assert f"Pirate ships on rivers {RIVER_8} and {RIVER_18}" in table.ids.expansions.text
     assert "Next" not in table.ids.expansions.text  # the next event is nobody's business
 
     # -- Ann: a river for 1 token, two harbors; the river is left at the redeployment --------
@@ -220,7 +220,7 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
     # -- turn 3: Pirates sail into every empty river -----------------------------------------
     assert "Pirates" in dismiss_notice()
     assert set(pirate_ships(session.state.regions)) == {RIVER_3, RIVER_8, RIVER_13, RIVER_18}
-    assert f"Pirate ships on river {RIVER_3}, {RIVER_8}, {RIVER_13}, {RIVER_18}" in (
+    assert f"Pirate ships on rivers {RIVER_3}, {RIVER_8}, {RIVER_13} and {RIVER_18}" in (
         table.ids.expansions.text)
     shot(app, "river_table")
 

@@ -30,6 +30,7 @@ class Markers:
     dragon: bool = False
     pirate_ship: bool = False  # River World: defends like one token; gone when conquered
     pot_of_gold: bool = False  # Leprechauns: a coin for its holder at their next turn
+    catapult: bool = False  # the Catapult power's piece: its region is immune to others
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +57,7 @@ class RegionState:
 
 
 MARKERS = ("fortress", "troll_lair", "encampment", "hole_in_the_ground", "hero", "dragon",
-           "pot_of_gold")
+           "pot_of_gold", "catapult")
 """The markers players place (mountains are part of the board and never move)."""
 
 
@@ -99,6 +100,10 @@ class BoardState:
     def count_markers(self, name: str) -> int:
         return sum(marker_count(rs.markers, name) for rs in self.regions.values())
 
+    def catapults(self) -> frozenset[int]:
+        """The regions where a Catapult stands (immune to all but its owner)."""
+        return frozenset(rid for rid, rs in self.regions.items() if rs.markers.catapult)
+
 
 def marker_count(markers: Markers, name: str) -> int:
     value = getattr(markers, name if name != "encampment" else "encampments")
@@ -124,7 +129,8 @@ def taken(state: RegionState, occupant: Occupant) -> RegionState:
 
 def flipped(state: RegionState, keep_all_tokens: bool) -> RegionState:
     """A region of a race going into decline: one token flipped (all for Ghouls); heroes,
-    the dragon, holes and encampments leave; a fortress or a troll's lair stays."""
+    the dragon, holes, encampments and the Catapult leave; a fortress or a troll's lair
+    stays."""
     occupant = state.occupant
     assert occupant is not None
     tokens = occupant.tokens if keep_all_tokens else 1

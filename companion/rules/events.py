@@ -181,6 +181,7 @@ class RegionConquered:
     tokens: int | None = None
     mercenary_coin: bool = False  # a coin paid to the stash for 2 tokens less (Mercenary)
     declined_ghouls: bool = False  # the conqueror is the player's Ghouls in decline
+    catapult: bool = False  # shot from the player's Catapult (once a turn; 1 token less)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +195,8 @@ class RegionAbandoned:
 
 @dataclass(frozen=True, slots=True)
 class MarkerPlaced:
-    """A fortress, troll's lair, encampment, hole, hero or the dragon put in a region."""
+    """A fortress, troll's lair, encampment, hole, hero, the dragon, a Pot of Gold or the
+    Catapult put in a region."""
 
     TYPE: ClassVar[str] = "marker_placed"
     seat: int

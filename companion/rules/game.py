@@ -24,9 +24,10 @@ A team game (`GameCreated.teams`: six players, the Monsters, the Relics and Plac
 state to settle. The markers and the table's corrections are in `companion.rules.markers`;
 the state itself and the checks every module shares are in `companion.rules.state`.
 The mini-expansions' books kept during play (Pots of Gold, the Ivory Tower, the Historian's
-declines, the Pygmies' rolls) are `companion.rules.mini_game`'s. A game plays the packaged
-catalog with the group's corrections it recorded (`GameCreated.corrections`,
-`companion.rules.corrections`).
+declines, the Pygmies' rolls) are `companion.rules.mini_game`'s; the Catapult's shot
+(`RegionConquered.catapult`, once a turn from its piece: `catapult_ready`) is checked here.
+A game plays the packaged catalog with the group's corrections it recorded
+(`GameCreated.corrections`, `companion.rules.corrections`).
 """
 
 from __future__ import annotations
@@ -96,9 +97,10 @@ from companion.rules.state import (
 )
 from companion.rules.turns import Phase, TurnTrack
 
-__all__ = ["GameState", "apply", "attacker", "follow_ups", "refusal", "start"]
+__all__ = ["GameState", "apply", "attacker", "catapult_ready", "follow_ups", "refusal", "start"]
 
 BERSERK = "Berserk"  # the die is rolled before each conquest and used up by it
+CATAPULT = "Catapult"  # once a turn, from its piece: 1 region beyond, 1 token less
 CORRUPT = "Corrupt"
 GYPSIES = "Gypsies"  # a region they abandon holds a coin and cannot be retaken this turn
 MERCENARY = "Mercenary"
@@ -268,6 +270,8 @@ def _apply(state: GameState, event: Event) -> GameState:
                     f"{sorted(set(state.catalog.die_faces))}"
                 )
             return replace(state, last_roll=face)
+        case RegionConquered(seat=seat, catapult=True) if necromancer_game.is_his(state, seat):
+            raise IllegalAction("the Necromancer has no Catapult to conquer with")
         case RegionConquered(seat=seat) if necromancer_game.is_his(state, seat):
             return necromancer_game.conquer(state, event)
         case RegionConquered():
@@ -418,10 +422,14 @@ def attacker(state: GameState) -> Attacker:
 
 
 def _conquer(state: GameState, event: RegionConquered) -> GameState:
+    if event.catapult and event.declined_ghouls:
+        raise IllegalAction("Ghouls in decline have no Catapult: it belongs to the active race")
     who = _ghouls(state, event.seat) if event.declined_ghouls else None
     if who is None:
         expect(state, event.seat, Phase.CONQUER, "conquer")
         who = attacker(state)
+    if event.catapult:
+        who = _with_catapult(state, who)
     before = region_state(state, event.region)
     least = minimum_cost(who)
     if event.tokens is not None and event.tokens < least:
@@ -429,7 +437,8 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
                             f"token{'s' if least > 1 else ''}, not {event.tokens}")
     _refuse_gypsies_return(state, who, event)
     necromancer_game.refuse_island(state, who.seat, event.region)
-    refused = immunity(state.map, event.region, state.regions.regions, who)
+    refused = immunity(state.map, event.region, state.regions.regions, who,
+                       catapults=state.regions.catapults())
     if refused is None:
         route = reach(state.map, event.region, who)
         refused = None if route.reachable else route.reason
@@ -462,13 +471,45 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
         defended = before.non_empty or before.markers.pirate_ship  # a ship defends too
         this_turn = replace(
             this_turn, conquered=(*this_turn.conquered, (event.region, defended)),
-            attacked_active_race=this_turn.attacked_active_race or attacked)
+            attacked_active_race=this_turn.attacked_active_race or attacked,
+            catapult_used=this_turn.catapult_used or event.catapult)
     track = replace(state.track, this_turn=this_turn)
     last_roll = None if who.power == BERSERK else state.last_roll  # Berserk: used up
     taken_state = replace(state, regions=regions, players=players, market=market, track=track,
                           coins_issued=coins_issued, last_roll=last_roll)
     taken_state = mini_game.pot_taken(taken_state, before, who.seat)  # a Pot of Gold
     return necromancer_game.conquest_fed(taken_state, event.region, before)  # the Well
+
+
+def catapult_ready(state: GameState) -> int | None:
+    """The region of the current player's Catapult when it may conquer now (in the conquest
+    phase, their active race has the power, its piece stands in one of their regions, and
+    it has not been used this turn), else None."""
+    if state.is_over or state.track.phase is not Phase.CONQUER:
+        return None
+    try:
+        return _ready_catapult(state, attacker(state))
+    except IllegalAction:
+        return None
+
+
+def _with_catapult(state: GameState, who: Attacker) -> Attacker:
+    return replace(who, use_catapult=True, catapult_at=_ready_catapult(state, who))
+
+
+def _ready_catapult(state: GameState, who: Attacker) -> int:
+    """Where the attacker's Catapult stands, if it may conquer now; refused otherwise."""
+    if who.power != CATAPULT:
+        combo = who.race if who.power is None else f"{who.power} {who.race}"
+        raise IllegalAction(f"only a Catapult race conquers with the Catapult, not {combo}")
+    if state.track.this_turn.catapult_used:
+        raise IllegalAction("the Catapult has already been used this turn (once per turn)")
+    where = next((rid for rid in sorted(who.held) if state.regions[rid].markers.catapult),
+                 None)
+    if where is None:
+        raise IllegalAction("the Catapult is not on the board: place it in one of your "
+                            "regions first")
+    return where
 
 
 def _ghouls(state: GameState, seat: int) -> Attacker:

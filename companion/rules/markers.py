@@ -1,6 +1,7 @@
 """Markers and corrections: the pieces a race or power leaves in a region (fortress,
 troll's lair, encampment, hole in the ground, hero, dragon, the Leprechauns' Pots of Gold,
-placed while redeploying), and the table's correction of who holds a region.
+placed while redeploying, and the Catapult: one piece, moved by taking it away and placing
+it again), and the table's correction of who holds a region.
 
 Invariants: only the active race or power that owns a marker places it, in a region that
 race holds, never more than the box holds; a region holds at most one of each marker but
@@ -21,6 +22,7 @@ _MARKER_OWNERS: dict[str, tuple[str, int | None]] = {
     "fortress": ("Fortified", 6), "troll_lair": ("Trolls", 10), "encampment": ("Bivouacking", 5),
     "hole_in_the_ground": ("Halflings", 2), "hero": ("Heroic", 2), "dragon": ("Dragon Master", 1),
     "pot_of_gold": ("Leprechauns", None),  # in the box: `pieces["pots_of_gold"]`, if known
+    "catapult": ("Catapult", 1),
 }
 
 
@@ -45,6 +47,9 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
             raise IllegalAction(f"a {name} goes in a region your active race holds")
         if event.marker != "encampment" and marker_count(here.markers, event.marker):
             raise IllegalAction(f"region {event.region} already has a {name}")
+        if box == 1 and state.regions.count_markers(event.marker):
+            raise IllegalAction(f"the {name} is already on the board; to move it, remove it "
+                                "and place it again")
         if box is not None and state.regions.count_markers(event.marker) >= box:
             raise IllegalAction(f"all {box} of the {name} pieces are on the board")
     elif not marker_count(here.markers, event.marker):
@@ -59,7 +64,8 @@ def set_region(state: GameState, event: RegionSet) -> GameState:
     if event.seat is None:
         if event.race is not None:
             raise IllegalAction("a race needs the seat of the player who holds the region")
-        new = RegionState(lost_tribe=event.lost_tribe, markers=here.markers)
+        markers = replace(here.markers, catapult=False)  # the Catapult leaves with its race
+        new = RegionState(lost_tribe=event.lost_tribe, markers=markers)
         return replace(state, regions=state.regions.with_region(event.region, new))
     player = state.player(event.seat)
     races = ([player.active.race] if player.active and not event.in_decline else []) + (
@@ -74,5 +80,9 @@ def set_region(state: GameState, event: RegionSet) -> GameState:
         raise IllegalAction(f"a held region holds at least 1 token, not {event.tokens}")
     occupant = Occupant(event.seat, event.race, event.in_decline, event.tokens)
     markers = replace(here.markers, pirate_ship=False)  # a ship never shares its river
+    before = here.occupant
+    if before is None or (before.seat, before.race, before.in_decline) != (
+            occupant.seat, occupant.race, occupant.in_decline):
+        markers = replace(markers, catapult=False)  # the Catapult stays only with its race
     new = RegionState(occupant=occupant, markers=markers)
     return replace(state, regions=state.regions.with_region(event.region, new))

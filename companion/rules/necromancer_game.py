@@ -167,7 +167,7 @@ def _island_refusal(state: GameState, seat: int, region: int) -> str | None:
 def attackable(state: GameState, who: Attacker, region: int) -> bool:
     """Whether `who` may attack `region` now, by position and protection alone."""
     board, held = state.map, state.regions.regions
-    if immunity(board, region, held, who) is not None:
+    if immunity(board, region, held, who, catapults=state.regions.catapults()) is not None:
         return False
     necro = state.necromancer
     if necro is not None and who.seat == necro.seat:
@@ -180,7 +180,8 @@ def attackable(state: GameState, who: Attacker, region: int) -> bool:
 def assess_region(state: GameState, who: Attacker, region: int) -> Assessment:
     """`conquest.assess` with Necromancer Island's changes: his own reach, and the Island
     closed to everybody else."""
-    found = assess(state.map, region, state.regions.regions, who)
+    found = assess(state.map, region, state.regions.regions, who,
+                   catapults=state.regions.catapults())
     necro = state.necromancer
     if necro is None or found.immune is not None:
         return found
@@ -287,7 +288,8 @@ def conquer(state: GameState, event: RegionConquered) -> GameState:
         raise IllegalAction("say how many Ghosts take the region")
     before = region_state(state, event.region)
     refused = model.reach_refusal(necro, state.map, event.region) or immunity(
-        state.map, event.region, state.regions.regions, attacker(state))
+        state.map, event.region, state.regions.regions, attacker(state),
+        catapults=state.regions.catapults())
     if refused is not None:
         raise IllegalAction(refused)
     necro = model.conquer(necro, state.map, event.region, event.tokens)

@@ -77,8 +77,9 @@ _BY_PHASE: dict[Phase, dict[str, Reminder]] = {
                                   "race's.",
         "Marauding": lambda s, p: "Marauding: before any final roll, gather your troops (1 "
                                   "stays per region) and conquer again.",
-        "Catapult": lambda s, p: "Catapult: once this turn, attack 1 region beyond a "
-                                 "neighbour for 1 token less; its region is immune.",
+        "Catapult": lambda s, p: "Catapult: put it in one of your regions on the map; once "
+                                 "this turn, attack 1 region beyond a neighbour for 1 token "
+                                 "less; its region is immune.",
         "Behemoth": lambda s, p: "Behemoth: each stack fights as 1 token per Swamp you hold "
                                  "and needs a token beside it.",
     },

@@ -56,6 +56,7 @@ MARKER_NAMES = {
     "hero": "a Hero",
     "dragon": "the Dragon",
     "pot_of_gold": "a Pot of Gold",
+    "catapult": "the Catapult",
 }
 
 
@@ -102,6 +103,8 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
             return f"the die rolled for {who(seat)}'s lost Pygmies ({', '.join(map(str, rolls))})"
         case TurnEnded(seat=seat):
             return f"{who(seat)} ending the turn"
+        case RegionConquered(seat=seat, region=region, catapult=True):
+            return f"{who(seat)} taking region {region} with the Catapult"
         case RegionConquered(seat=seat, region=region):
             return f"{who(seat)} taking region {region}"
         case RegionAbandoned(seat=seat, region=region):

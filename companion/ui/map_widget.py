@@ -111,6 +111,7 @@ SYMBOLS: tuple[tuple[str, str], ...] = (
     ("hero", "Hero"),
     ("dragon", "Dragon"),
     ("pot_of_gold", "Pot of Gold"),
+    ("catapult", "Catapult"),
     ("pirate_ship", "Pirate ship"),
     ("caravel", "Caravel"),
 )
@@ -159,6 +160,7 @@ def region_symbols(
         "hero": int(markers.hero),
         "dragon": int(markers.dragon),
         "pot_of_gold": int(markers.pot_of_gold),
+        "catapult": int(markers.catapult),
         "pirate_ship": int(markers.pirate_ship),
         "caravel": int(caravel is not None and caravel == region_id),
     }
@@ -324,6 +326,20 @@ def _paint_pot(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
     g.add(Ellipse(pos=(cx - s * 0.7, cy + s * 0.15), size=(s * 1.4, s * 0.6)))
 
 
+def _paint_catapult(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a wooden frame on two wheels, its throwing arm raised with a stone in the cup
+    wood = (0.55, 0.36, 0.16, 1)
+    _shape(g, [(-0.9, -0.45), (0.9, -0.45), (0.9, -0.2), (-0.9, -0.2)], cx, cy, s, wood)
+    _shape(g, [(0.05, -0.2), (0.35, -0.2), (0.2, 0.25)], cx, cy, s, wood)  # the upright
+    g.add(Color(0.30, 0.20, 0.08, 1))
+    g.add(Line(points=[cx - s * 0.55, cy - s * 0.25, cx + s * 0.2, cy + s * 0.2,
+                       cx + s * 0.55, cy + s * 0.75], width=max(1.1, s * 0.12)))  # the arm
+    _disc(g, cx + s * 0.62, cy + s * 0.78, s * 0.2, (0.45, 0.45, 0.48, 1))  # the stone
+    for x in (-0.55, 0.55):  # the wheels
+        _disc(g, cx + x * s, cy - s * 0.62, s * 0.3, (0.25, 0.16, 0.06, 1))
+        _ring(g, cx + x * s, cy - s * 0.62, s * 0.3, 1.0, BORDER_COLOUR)
+
+
 def _paint_dragon(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
     # a red three-tongued flame
     flame = [(0.0, -1.0), (0.8, -0.45), (0.9, 0.3), (0.55, 0.0), (0.45, 0.6), (0.15, 0.25),
@@ -440,6 +456,7 @@ _PAINTERS: dict[str, Callable[[InstructionGroup, float, float, float], None]] = 
     "hero": _paint_hero,
     "dragon": _paint_dragon,
     "pot_of_gold": _paint_pot,
+    "catapult": _paint_catapult,
     "harbor": _paint_harbor,
     "shipyard": _paint_shipyard,
     "temple": _paint_temple,

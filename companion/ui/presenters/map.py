@@ -3,7 +3,9 @@
 While the current player conquers, the regions their race may attack are highlighted
 (`conquest.immunity` and `conquest.reach` decide), and a tap shows the itemised cost
 (`conquest.assess`) and the odds of a final conquest with the die
-(`conquest.final_conquest`). Other taps abandon a region, place or remove a marker, or
+(`conquest.final_conquest`). While the player's Catapult may shoot this turn
+(`game.catapult_ready`), the regions it reaches are highlighted too and offer a conquest
+with the Catapult at its own cost. Other taps abandon a region, place or remove a marker, or
 correct who holds a region. Every decision is the rules'; this presenter only words it.
 
 With a sensor grid (`grid`, a `companion.ui.grid.GridController`), the regions where the
@@ -16,6 +18,7 @@ that region change again. The grid never changes the game by itself.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from kivy.properties import (
@@ -30,6 +33,8 @@ from kivy.properties import (
 from companion.rules import necromancer_game
 from companion.rules.board import MARKERS, marker_count
 from companion.rules.conquest import (
+    Assessment,
+    Attacker,
     TokenCountUnknown,
     assess,
     final_conquest,
@@ -39,7 +44,7 @@ from companion.rules.conquest import (
 )
 from companion.rules.errors import RulesError
 from companion.rules.events import MarkerPlaced, MarkerRemoved, PygmiesRecovered
-from companion.rules.game import GameState, attacker, refusal
+from companion.rules.game import GameState, attacker, catapult_ready, refusal
 from companion.rules.maps import Site
 from companion.rules.turns import Phase
 from companion.ui import palette
@@ -143,12 +148,15 @@ class MapPresenter(Presenter):
     @staticmethod
     def _targets(state: GameState) -> list[int]:
         who = attacker(state)
+        shooters = [w for w in (who, _shooter(state, who)) if w is not None]
         board, held = state.map, state.regions.regions
         if state.necromancer is not None:  # his own reach; the Island shut to the others
             return [rid for rid in board.regions
-                    if necromancer_game.attackable(state, who, rid)]
+                    if any(necromancer_game.attackable(state, w, rid) for w in shooters)]
+        catapults = state.regions.catapults()
         return [rid for rid in board.regions
-                if immunity(board, rid, held, who) is None and reach(board, rid, who).reachable]
+                if immunity(board, rid, held, who, catapults=catapults) is None
+                and any(reach(board, rid, w).reachable for w in shooters)]
 
     def _bottom(self, state: GameState) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -244,31 +252,45 @@ class MapPresenter(Presenter):
 
     def _conquest(self, state: GameState, rid: int, keep_counts: bool) -> list[dict[str, Any]]:
         who = attacker(state)
+        shooter = _shooter(state, who)
         try:
             found = necromancer_game.assess_region(state, who, rid)
+            shot = (None if shooter is None
+                    else necromancer_game.assess_region(state, shooter, rid))
         except TokenCountUnknown as unknown:
             self.note_text = plain(str(unknown)) + " Correct the region with the count."
             return []
         if found.immune is not None:
             self.note_text = plain(found.immune)
             return []
-        if not found.reach.reachable:
+        by_catapult = _catapult_cost(shot)
+        if not found.reach.reachable and by_catapult is None:
             self.note_text = plain(found.reach.reason)
             return []
-        cost = found.cost
+        shown = found if found.reach.reachable or shot is None else shot
+        cost = shown.cost
         assert cost is not None
         self.cost_lines = [{"label": line.label, "value": f"{line.tokens:+d}"}
                            for line in cost.lines]
-        self.cost_text = f"Taking it costs {tokens(cost.total)}."
-        if cost.notes:
-            self.note_text = " ".join(cost.notes)
+        self.cost_text = (f"Taking it costs {tokens(cost.total)}." if shown is found else
+                          f"With the Catapult, taking it costs {tokens(cost.total)}.")
+        notes = list(cost.notes) if shown is found else [plain(shown.reach.reason), *cost.notes]
+        if notes:
+            self.note_text = " ".join(notes)
         if not keep_counts:
             self.deploy = cost.total
             self.tokens_left = self._in_hand(state)
         self.show_deploy = True
-        actions = [{"key": "conquer", "kind": "primary",
-                    "text": f"Conquer region {rid} with {tokens(int(self.deploy))}"}]
-        actions += self._final(state, cost.total)
+        actions: list[dict[str, Any]] = []
+        if found.reach.reachable:
+            actions.append({"key": "conquer", "kind": "primary",
+                            "text": f"Conquer region {rid} with {tokens(int(self.deploy))}"})
+        if by_catapult is not None:
+            actions.append({"key": f"catapult:{by_catapult}", "kind": "primary",
+                            "text": f"Conquer region {rid} with the Catapult "
+                                    f"({tokens(by_catapult)})"})
+        if found.reach.reachable:
+            actions += self._final(state, cost.total)
         return actions
 
     def _final(self, state: GameState, cost: int) -> list[dict[str, Any]]:
@@ -338,6 +360,11 @@ class MapPresenter(Presenter):
         elif key == "conquer":
             count = int(self.deploy)
             if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
+                self._tell_pygmies()
+        elif key.startswith("catapult:"):
+            count = int(key.split(":", 1)[1])
+            if self.attempt(lambda: self.session.conquer(rid, tokens=count,
+                                                         catapult=True)) is not None:
                 self._tell_pygmies()
         elif key == "final":
             die = self.ctx.presenters.get("die")
@@ -484,7 +511,8 @@ class MapPresenter(Presenter):
     def _cost(state: GameState, rid: int) -> int | None:
         """What conquering `rid` costs the current player now (None if it cannot be said)."""
         try:
-            found = assess(state.map, rid, state.regions.regions, attacker(state))
+            found = assess(state.map, rid, state.regions.regions, attacker(state),
+                           catapults=state.regions.catapults())
         except RulesError:  # no active race, an uncounted defender...: the count stays open
             return None
         return found.cost.total if found.cost is not None else None
@@ -514,3 +542,16 @@ class MapPresenter(Presenter):
 
 def _has(markers: Any, name: str) -> bool:
     return marker_count(markers, name) > 0
+
+
+def _shooter(state: GameState, who: Attacker) -> Attacker | None:
+    """The attacker shooting from their Catapult, when it may conquer now."""
+    where = catapult_ready(state)
+    return None if where is None else replace(who, use_catapult=True, catapult_at=where)
+
+
+def _catapult_cost(shot: Assessment | None) -> int | None:
+    """What a conquest with the Catapult costs, when it reaches the region."""
+    if shot is None or shot.immune is not None or not shot.reach.reachable:
+        return None
+    return shot.cost.total if shot.cost is not None else None

@@ -31,7 +31,9 @@ def _names(state: GameState, seats: tuple[int, ...]) -> str:
 
 
 def _list(ids: tuple[int, ...]) -> str:
-    return ", ".join(map(str, ids))
+    """Region numbers in words: "8 and 18", "3, 8, 13 and 18"."""
+    words = [str(i) for i in ids]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -52,9 +54,13 @@ def summary(state: GameState) -> str:
         return ""
     lines = ["Events so far: " + ", ".join(e.value for e in view.revealed)
              + f"; {view.face_down} still face down."]
-    if view.pirate_ships:
-        lines.append(f"Pirate ships on river {_list(view.pirate_ships)} (a region next to "
-                     "one scores 1 coin less).")
+    ships = view.pirate_ships
+    if len(ships) == 1:
+        lines.append(f"A pirate ship on river {ships[0]} (a region next to it scores 1 coin "
+                     "less).")
+    elif ships:
+        lines.append(f"Pirate ships on rivers {_list(ships)} (a region next to one scores 1 "
+                     "coin less).")
     elif view.rivers:
         lines.append("No pirate ship on the rivers.")
     if view.caravel is not None:
