@@ -89,6 +89,7 @@ from companion.rules.purse import pay
 from companion.rules.state import (
     GameState,
     acting,
+    coin_changes_hands,
     expect,
     region_state,
     saved_board_source,
@@ -548,9 +549,8 @@ def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int, *,
         if power == RANSACKING and not ransack:
             continue
         holder = players[winner if power == RANSACKING else loser]
-        if holder.active is not None and holder.active.power == power and players[payer].coins:
-            players = with_player(players, replace(players[payer], coins=players[payer].coins - 1))
-            players = with_player(players, replace(players[payee], coins=players[payee].coins + 1))
+        if holder.active is not None and holder.active.power == power:
+            players = coin_changes_hands(players, payer, payee)
     return players
 
 

@@ -56,10 +56,16 @@ from companion.rules.events import (
 )
 from companion.rules.maps import Board
 from companion.rules.necromancer import GHOSTS, NecromancerState, PublicNecromancer, Step
-from companion.rules.players import Player
 from companion.rules.scoring import HeldRegion, power_bonus_lines
 from companion.rules.standings import Standings
-from companion.rules.state import GameState, expect, region_state, to_phase, with_player
+from companion.rules.state import (
+    GameState,
+    coin_changes_hands,
+    expect,
+    region_state,
+    to_phase,
+    with_player,
+)
 from companion.rules.turns import Phase
 
 ELVES = "Elves"
@@ -327,18 +333,10 @@ def _settled(state: GameState, necro: NecromancerState, before: RegionState) -> 
                        regions=regions)
     rival = players[loser.seat].active
     if RANSACKING in necro.powers_in_use:
-        players = _coin(players, loser.seat, necro.seat)
+        players = coin_changes_hands(players, loser.seat, necro.seat)
     if rival is not None and rival.power == CORRUPT:
-        players = _coin(players, necro.seat, loser.seat)
+        players = coin_changes_hands(players, necro.seat, loser.seat)
     return replace(state, players=players)
-
-
-def _coin(players: tuple[Player, ...], payer: int, payee: int) -> tuple[Player, ...]:
-    """One coin from `payer` to `payee`, if `payer` has one."""
-    if not players[payer].coins:
-        return players
-    players = with_player(players, replace(players[payer], coins=players[payer].coins - 1))
-    return with_player(players, replace(players[payee], coins=players[payee].coins + 1))
 
 
 def abandon(state: GameState, event: RegionAbandoned) -> GameState:

@@ -103,3 +103,12 @@ def to_phase(state: GameState, phase: Phase, *, scored: bool = False) -> GameSta
 def with_player(players: tuple[Player, ...], player: Player) -> tuple[Player, ...]:
     """The players with `player` put back in their seat."""
     return tuple(player if p.seat == player.seat else p for p in players)
+
+
+def coin_changes_hands(players: tuple[Player, ...], payer: int,
+                       payee: int) -> tuple[Player, ...]:
+    """One coin from `payer` to `payee` (Ransacking, Corrupt); nothing from an empty purse."""
+    if not players[payer].coins:
+        return players
+    players = with_player(players, replace(players[payer], coins=players[payer].coins - 1))
+    return with_player(players, replace(players[payee], coins=players[payee].coins + 1))
