@@ -485,3 +485,34 @@ def test_the_command_runs_on_this_machine(tmp_path: Path) -> None:
     assert done.stdout.startswith("companion doctor: what works here and what to fix\n")
     assert "Traceback" not in done.stderr
     assert "kivy" not in done.stderr.lower(), "the doctor must not import Kivy"
+
+
+# --- the group's own boards -----------------------------------------------------------------
+
+
+def _board_file(name: str, text: str) -> None:
+    from companion.boards import custom_boards_dir
+
+    folder = custom_boards_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text, encoding="utf-8")
+
+
+def test_no_board_files_of_ones_own_is_only_a_note(pi: FakePi) -> None:
+    assert "no board files of your own in" in the_one(lines(pi, "note"), "boards:")
+
+
+def test_usable_board_files_are_named_and_a_broken_one_is_a_fix_naming_the_region(
+    pi: FakePi,
+) -> None:
+    import json
+
+    river = Path(__file__).parent / "data" / "river-test.json"
+    _board_file("river.json", river.read_text("utf-8"))
+    broken = json.loads(river.read_text("utf-8"))
+    broken["name"] = "Broken River"
+    broken["regions"][6]["adjacent"].append(99)
+    _board_file("broken.json", json.dumps(broken))
+    assert the_one(lines(pi, "ok"), "boards:") == (
+        "boards: offered for a new game: River Test (3 players, River World)")
+    assert the_one(pi.fixes(), "boards:").startswith("boards: boards/broken.json: region 7:")

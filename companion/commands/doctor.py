@@ -710,6 +710,24 @@ def _disk_space(directory: Path) -> list[Finding]:
     return []
 
 
+def check_boards(system: System, config: Config) -> list[Finding]:
+    """The group's own board files: the usable ones by name, each broken one with why."""
+    from companion.boards import custom_boards_dir, load_custom_boards
+
+    folder = custom_boards_dir()
+    found = load_custom_boards(folder)
+    if not found.boards and not found.broken:
+        return [Finding("note", "boards", f"no board files of your own in {folder} (River "
+                        "World or fan boards: docs/board-format.md)")]
+    findings = [Finding("fix", "boards", broken.message) for broken in found.broken]
+    if found.boards:
+        named = ", ".join(
+            f"{b.name} ({b.board.players} players"
+            + (", River World)" if b.board.is_river_world else ")") for b in found.boards)
+        findings.insert(0, Finding("ok", "boards", f"offered for a new game: {named}"))
+    return findings
+
+
 def check_service(system: System) -> list[Finding]:
     """The kiosk service: installed, enabled, running."""
     enabled = system.systemctl(["is-enabled", SERVICE])
@@ -753,7 +771,8 @@ def diagnose(config_path: Path | None, system: System) -> list[Finding]:
     """Every check, in the order the report lists them."""
     config, findings = check_config(config_path, system)
     findings = check_user(system) + findings
-    for check in (check_display, check_touch, check_gpio, check_serial, check_database):
+    for check in (check_display, check_touch, check_gpio, check_serial, check_database,
+                  check_boards):
         findings.extend(check(system, config))
     findings.extend(check_service(system))
     return findings
