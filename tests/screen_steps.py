@@ -16,6 +16,17 @@ import ui_support as ui
 from companion.rules.turns import Phase
 
 
+def table_app(seed: int) -> Any:
+    """The one app of the process at 800x480, playing a new session drawn from `seed`."""
+    import random
+
+    from companion.session import Session
+
+    app = ui.app_for(Session(rng=random.Random(seed)))
+    ui.resize((800, 480))
+    return app
+
+
 def screen(app: Any) -> Any:
     """The screen shown now."""
     return app.screens[app.ctx.nav.current]

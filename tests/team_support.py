@@ -79,3 +79,24 @@ def play_to_the_end(s: Session, coins: dict[int, int]) -> None:
         gain = coins[seat] - s.state.players[seat].coins if state.track.is_final_turn else 0
         s.score(max(0, gain))
         s.end_turn()
+
+
+def bob_in_decline(pile: Sequence[str], **kwargs: object) -> Session:
+    """Ann holds region 6 (the top of `pile`); Bob's race went into decline in region 2;
+    it is Ann's third turn. `kwargs` go to `created` (powers, expansions...)."""
+    s = session(pile=pile, **kwargs)
+    ann_takes_region_6(s)
+    to_turn_end(s)
+    s.end_turn()
+    s.pick(0)  # Bob
+    s.conquer(2, tokens=3)
+    to_turn_end(s)
+    s.end_turn()
+    others_play(s)
+    to_turn_end(s)  # Ann, turn 2
+    s.end_turn()
+    s.decline()  # Bob
+    s.score()
+    s.end_turn()
+    others_play(s)
+    return s

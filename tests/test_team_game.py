@@ -30,6 +30,7 @@ from team_support import (
     MONSTERS,
     NAMES,
     ann_takes_region_6,
+    bob_in_decline,
     created,
     monsters_out,
     others_play,
@@ -312,23 +313,8 @@ def test_a_race_in_decline_never_collects_a_places_coins() -> None:
 def test_bony_keeps_another_players_power_from_lowering_the_cost_of_his_banner() -> None:
     # Ann takes the Boneyard; Bob's race declines in region 2; Ann sets Bony
     # on it; Cy's Commando then gets no discount against it, Bob's own race would.
-    s = session(pile=(BONEYARD,), powers=("Alchemist", "Wealthy", "Commando"))
-    ann_takes_region_6(s)
-    to_turn_end(s)
-    s.end_turn()
-    s.pick(0)  # Bob
-    s.conquer(2, tokens=3)
-    to_turn_end(s)
-    s.end_turn()
-    others_play(s)
-    to_turn_end(s)  # Ann, turn 2
-    s.end_turn()
-    bob_race = s.state.players[BOB].active
-    assert bob_race is not None
-    s.decline()  # Bob
-    s.score()
-    s.end_turn()
-    others_play(s)
+    s = bob_in_decline((BONEYARD,), powers=("Alchemist", "Wealthy", "Commando"))
+    bob_race = s.state.players[BOB].declined[0]
     s.place_bony(BOB, bob_race.race)  # Ann, turn 3
     assert s.state.relics is not None and s.state.relics.bony is not None
     to_turn_end(s)
@@ -344,24 +330,9 @@ def test_bony_keeps_another_players_power_from_lowering_the_cost_of_his_banner()
 def test_no_mercenary_coin_is_spent_against_the_banner_bony_guards() -> None:
     # As above, with Cy's race Mercenary: the power does nothing against Bob's Dwarves in
     # decline, so its coin is refused there (it would buy no discount).
-    s = session(pile=(BONEYARD,), powers=("Alchemist", "Wealthy", "Mercenary"),
-                expansions=("base", "be-not-afraid"))
-    ann_takes_region_6(s)
-    to_turn_end(s)
-    s.end_turn()
-    s.pick(0)  # Bob
-    s.conquer(2, tokens=3)
-    to_turn_end(s)
-    s.end_turn()
-    others_play(s)
-    to_turn_end(s)  # Ann, turn 2
-    s.end_turn()
-    bob_race = s.state.players[BOB].active
-    assert bob_race is not None
-    s.decline()  # Bob
-    s.score()
-    s.end_turn()
-    others_play(s)
+    s = bob_in_decline((BONEYARD,), powers=("Alchemist", "Wealthy", "Mercenary"),
+                       expansions=("base", "be-not-afraid"))
+    bob_race = s.state.players[BOB].declined[0]
     s.place_bony(BOB, bob_race.race)  # Ann, turn 3
     to_turn_end(s)
     s.end_turn()

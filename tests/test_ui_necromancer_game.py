@@ -11,7 +11,6 @@ Set COMPANION_SHOTS to a folder to keep screenshots of his turn there.
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,12 +25,11 @@ from screen_steps import (
     screen,
     seat_player,
     shot,
+    table_app,
     tap_action,
     tap_id,
     tap_region,
 )
-
-from companion.session import Session
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -41,9 +39,7 @@ LAKE = 8
 
 @pytest.fixture(scope="module")
 def app() -> Any:
-    table_app = ui.app_for(Session(rng=random.Random(11)))
-    ui.resize((800, 480))
-    return table_app
+    return table_app(11)
 
 
 def play_his_turn(app: Any) -> None:

@@ -26,7 +26,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import ui_support as ui
-from river_support import RIVER_FILE
+from river_support import RIVER_FILE, river_session
 from screen_steps import (
     choose,
     dismiss_notice,
@@ -35,13 +35,14 @@ from screen_steps import (
     screen,
     seat_player,
     shot,
+    table_app,
     tap_action,
     tap_id,
     tap_region,
 )
 
 from companion.boards import custom_boards_dir
-from companion.rules.events import GameCreated
+from companion.rules.events import GameCreated, Seat
 from companion.rules.river import RiverEvent, pirate_ships
 from companion.session import Session
 
@@ -55,9 +56,7 @@ RIVER_13, RIVER_18, SHIPYARD_20 = 13, 18, 20
 
 @pytest.fixture(scope="module")
 def app() -> Any:
-    table_app = ui.app_for(Session(rng=random.Random(SEED)))
-    ui.resize((800, 480))
-    return table_app
+    return table_app(SEED)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -240,3 +239,74 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
             tap_id(app, "reveal")
     assert sorted(row["name"] for row in end_p.revealed) == ["Ann", "Bob", "Cy"]
     shot(app, "river_game_end")
+
+
+def tap_panel_action(app: Any, key: str) -> None:
+    """Tap the map panel's button `key` (the panel scrolled down to the buttons)."""
+    screen(app).ids.panel_scroll.scroll_y = 0
+    ui.pump()
+    ui.tap(screen(app).ids.actions.button(key))
+
+
+def test_a_tapped_river_takes_the_caravel_and_the_tables_pirate_ship_corrections(
+    app: Any,
+) -> None:
+    s = river_session(RiverEvent.QUIET_WATERS)
+    app.use_session(s, screen="table")
+    ui.pump()
+    assert "Quiet waters" in dismiss_notice()  # the first turn's event
+    s.pick(0)  # Ann
+    s.conquer(SHIPYARD_20)
+    ui.pump()
+    tap_action(app, "map")
+    tap_region(app, RIVER_13)
+    keys = [action["key"] for action in app.presenters["map"].actions]
+    assert {"river_caravel", "river_ship_on"} <= set(keys) and "river_ship_off" not in keys
+    tap_panel_action(app, "river_caravel")
+    assert s.state.river is not None and s.state.river.caravel == RIVER_13
+    tap_panel_action(app, "river_ship_on")
+    assert RIVER_13 in pirate_ships(s.state.regions)
+    assert "A pirate ship lies here" in screen(app).ids.holder.text
+    tap_panel_action(app, "river_ship_off")
+    assert RIVER_13 not in pirate_ships(s.state.regions)
+    tap_region(app, HARBOR_4)  # not a river: no Caravel, no pirate ship
+    assert not {"river_caravel", "river_ship_on", "river_ship_off"} & {
+        action["key"] for action in app.presenters["map"].actions}
+
+
+def test_river_world_on_a_packaged_board_counts_harbors_pirates_and_rivers_by_hand(
+    app: Any,
+) -> None:
+    s = Session(rng=random.Random(3))
+    s.new_game([Seat(name, colour) for name, colour in
+                (("Ann", "blue"), ("Bob", "orange"), ("Cy", "green"))],
+               first_seat=ANN, river_world=True)
+    app.use_session(s, screen="table")
+    ui.pump()
+    dismiss_notice()
+    s.pick(0)
+    s.finish_conquests()
+    s.finish_redeployment()
+    ui.pump()
+    tap_action(app, "scoring")
+    scoring = app.presenters["scoring"]
+    scoring.act("quick")
+    rows = {row["key"]: row["label"] for row in scoring.quick_rows}
+    assert rows["active.harbors"] == "Of those, with a Harbor"
+    assert rows["active.next_to_pirates"] == "Next to a pirate ship"
+    assert rows["active.river"].startswith("Rivers")
+    scoring.set_count("active.farmland", 3)
+    scoring.set_count("active.harbors", 2)
+    ui.pump()
+    counts = screen(app).ids.counts
+    for key in ("active.river", "active.next_to_pirates"):  # a river kept in a Harsh Winter
+        stepper = counts.stepper(key)
+        screen(app).ids.quick_scroll.scroll_to(stepper, animate=False)
+        ui.pump()
+        ui.tap(stepper.ids.plus)
+    values = {row["key"]: row["value"] for row in scoring.quick_rows if row["key"]}
+    assert (values["active.river"], values["active.next_to_pirates"]) == (1, 1)
+    lines = {row["label"]: row["coins"] for row in scoring.lines}
+    assert lines["Harbors: 2 held score 1 + 2 (1 each already counted as a region)"] == "+1"
+    assert [coins for label, coins in lines.items() if label.startswith("Pirate ships")] == [
+        "-1"]

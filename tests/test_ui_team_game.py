@@ -12,7 +12,6 @@ Set COMPANION_SHOTS to a folder to keep screenshots of the team table and the ga
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -29,13 +28,13 @@ from screen_steps import (
     screen,
     seat_player,
     shot,
+    table_app,
     tap_action,
     tap_id,
     tap_region,
 )
 
 from companion.rules.relics import SOAPBAR, TAVERN
-from companion.session import Session
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -47,9 +46,7 @@ SEED = 13  # its pile starts with the Golden Soapbar, then Glandulf's Tavern
 
 @pytest.fixture(scope="module")
 def app() -> Any:
-    table_app = ui.app_for(Session(rng=random.Random(SEED)))
-    ui.resize((800, 480))
-    return table_app
+    return table_app(SEED)
 
 
 def set_monster(app: Any, region: int) -> None:

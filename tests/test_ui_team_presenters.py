@@ -24,6 +24,7 @@ from team_support import (
     ED,
     FAY,
     ann_takes_region_6,
+    bob_in_decline,
     others_play,
     play_to_the_end,
     session,
@@ -82,29 +83,8 @@ def test_mirrors_vale_is_not_offered_to_a_player_who_does_not_hold_it() -> None:
     assert "mirror" not in keys(app)
 
 
-def _bob_in_decline(pile: tuple[str, ...]) -> Session:
-    """Ann holds region 6 (the top of `pile`); Bob's race went into decline in region 2;
-    it is Ann's third turn."""
-    s = session(pile=pile)
-    ann_takes_region_6(s)
-    to_turn_end(s)
-    s.end_turn()
-    s.pick(0)  # Bob
-    s.conquer(2, tokens=3)
-    to_turn_end(s)
-    s.end_turn()
-    others_play(s)
-    to_turn_end(s)  # Ann, turn 2
-    s.end_turn()
-    s.decline()  # Bob
-    s.score()
-    s.end_turn()
-    others_play(s)
-    return s
-
-
 def test_bony_is_set_from_the_table_on_a_banner_in_decline() -> None:
-    s = _bob_in_decline((BONEYARD,))
+    s = bob_in_decline((BONEYARD,))
     race = s.state.players[BOB].declined[0].race
     app = table_for(s)
     assert "Bony's Boneyard: set Bony" in table(app).ids.reminders.text
@@ -116,7 +96,7 @@ def test_bony_is_set_from_the_table_on_a_banner_in_decline() -> None:
 
 
 def test_the_sigils_pact_is_made_from_the_table() -> None:
-    s = _bob_in_decline((SIGIL,))
+    s = bob_in_decline((SIGIL,))
     race = s.state.players[BOB].declined[0].race
     app = table_for(s)
     ui.tap(ui.button(table(app), "sigil"))

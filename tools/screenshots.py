@@ -204,7 +204,7 @@ def _river(step: str) -> Any:
     events Quiet waters, Storm, Pirates: "caravel", Bob's turn 1 with the Shipyard taken,
     the Caravel on river 8 and the Temple taken; "storm", Bob's turn 2 (he holds the
     Temple); "scoring", Ann's turn 1 to score with a harbor by a pirate ship."""
-    from river_support import river_session
+    from river_support import end_turns, river_session
 
     from companion.rules.river import RiverEvent
 
@@ -228,13 +228,7 @@ def _river(step: str) -> Any:
     s.finish_redeployment()
     s.score()
     s.end_turn()
-    for _ in range(2):  # Cy, then Ann
-        if s.state.current.active is None:
-            s.pick(0)
-        s.finish_conquests()
-        s.finish_redeployment()
-        s.score()
-        s.end_turn()
+    end_turns(s, 2)  # Cy, then Ann
     return s
 
 

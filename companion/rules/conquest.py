@@ -687,19 +687,10 @@ def final_conquest(
     faces = _faces(die_faces)
     short = cost - tokens_left
     if tokens_left < 1:
-        return FinalConquest(
-            tokens_left, cost, False, True, Fraction(0), "no token left to attempt a conquest"
-        )
+        return _refused(tokens_left, cost, "no token left to attempt a conquest")
     if tokens_left < fewest_tokens:
-        return FinalConquest(
-            tokens_left,
-            cost,
-            False,
-            True,
-            Fraction(0),
-            f"{tokens_left} token left; the race never holds a region with fewer than "
-            f"{fewest_tokens}",
-        )
+        return _refused(tokens_left, cost, f"{tokens_left} token left; the race never holds "
+                        f"a region with fewer than {fewest_tokens}")
     if short <= 0:
         return FinalConquest(
             tokens_left, cost, True, False, Fraction(1), "enough tokens: no die needed"
@@ -707,18 +698,17 @@ def final_conquest(
     if cost_with_coin is not None:
         return _final_with_coin(tokens_left, cost, cost_with_coin, faces)
     if short > MAX_DIE_SHORTFALL:
-        return FinalConquest(
-            tokens_left,
-            cost,
-            False,
-            True,
-            Fraction(0),
-            f"{short} tokens short; the die may only cover up to {MAX_DIE_SHORTFALL}",
-        )
+        return _refused(tokens_left, cost,
+                        f"{short} tokens short; the die may only cover up to {MAX_DIE_SHORTFALL}")
     chance = Fraction(sum(1 for face in faces if face >= short), len(faces))
     return FinalConquest(
         tokens_left, cost, True, True, chance, f"{short} short: the die must show {short} or more"
     )
+
+
+def _refused(tokens_left: int, cost: int, reason: str) -> FinalConquest:
+    """A final conquest that may not be tried, and why."""
+    return FinalConquest(tokens_left, cost, False, True, Fraction(0), reason)
 
 
 def _final_with_coin(
@@ -737,15 +727,8 @@ def _final_with_coin(
             "(or roll first and spend the coin only if the die falls short)",
         )
     if left > MAX_DIE_SHORTFALL:
-        return FinalConquest(
-            tokens_left,
-            cost,
-            False,
-            True,
-            Fraction(0),
-            f"{left} tokens short even with the Mercenary coin; "
-            f"the die may only cover up to {MAX_DIE_SHORTFALL}",
-        )
+        return _refused(tokens_left, cost, f"{left} tokens short even with the Mercenary "
+                        f"coin; the die may only cover up to {MAX_DIE_SHORTFALL}")
     chance = Fraction(sum(1 for face in faces if face >= left), len(faces))
     without = (
         f"the die must show {short} or more, or "

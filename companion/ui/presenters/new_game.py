@@ -8,7 +8,7 @@ is created). The default "Player 1"... names are never saved.
 
 The board is the packaged one for the players the game needs (the seats; one fewer with
 the Necromancer; the 5-player board for teams) or a board the group wrote itself
-(`companion.boards`, the folder read again whenever the form is opened) made for that
+(`companion.boards`, the folder read again whenever the form shows) made for that
 many players (a team game also takes one made for its six); the number of turns is the
 chosen board's. A chosen board that no longer fits after the seats change gives way to
 the packaged one, and the form says so. The board files that cannot be used are counted,
@@ -95,16 +95,7 @@ class NewGamePresenter(Presenter):
         self._advice_kept = True
         """River World: the powers it advises leaving out stay out of the decks."""
         self.ctx.nav.fbind("current", self._opened)
-        self._restart()
-
-    def reset(self, names: list[str] | None = None) -> None:
-        """Start the form again (with the last game's names when given), with the board
-        files read again.
-
-        A name with a saved profile gets the profile's colour when no one else has it.
-        """
-        self._custom = load_custom_boards()
-        self._restart(names)
+        self.reset()
 
     def _opened(self, _nav: Any, screen: str) -> None:
         """The form shows: read the board files again (one may have been added or fixed)."""
@@ -112,7 +103,12 @@ class NewGamePresenter(Presenter):
             self._custom = load_custom_boards()
             self._build()
 
-    def _restart(self, names: list[str] | None = None) -> None:
+    def reset(self, names: list[str] | None = None) -> None:
+        """Start the form again (with the last game's names when given); the board files
+        are read when the form shows.
+
+        A name with a saved profile gets the profile's colour when no one else has it.
+        """
         if names:
             self._names = list(names)[:self._most()]
             by_name = {p.name.casefold(): p.colour for p in self.profiles()}
@@ -255,9 +251,13 @@ class NewGamePresenter(Presenter):
                             "text": f"{files} could not be used: tap to see why"})
         return options
 
-    def _river_option(self) -> dict[str, Any]:
+    def _on_river_board(self) -> bool:
+        """Whether the chosen board is a River World board (its games play the events)."""
         chosen = self._chosen_board()
-        if chosen is not None and chosen.board.is_river_world:
+        return chosen is not None and chosen.board.is_river_world
+
+    def _river_option(self) -> dict[str, Any]:
+        if self._on_river_board():
             text = "River World events: on (a River World board)"
         elif self._river_on:
             text = ("River World events: on (harbors and pirate ships are counted by hand "
@@ -282,8 +282,7 @@ class NewGamePresenter(Presenter):
 
     def _river_world(self) -> bool:
         """Whether the game plays River World's events."""
-        chosen = self._chosen_board()
-        return (chosen is not None and chosen.board.is_river_world) or self._river_on
+        return self._on_river_board() or self._river_on
 
     def choose_board(self) -> None:
         """Offer the packaged board and the group's own boards that fit this game."""

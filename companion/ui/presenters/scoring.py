@@ -46,7 +46,7 @@ TERRAIN_WORDS = {Terrain.FARMLAND: "Farmland", Terrain.HILL: "Hills", Terrain.FO
                  Terrain.LAKE: "The lake", Terrain.RIVER: "Rivers (Harsh Winter, sea races)"}
 RIVER_COUNTS = (("harbors", "Of those, with a Harbor"),
                 ("next_to_pirates", "Next to a pirate ship"))
-"""River World's counts, asked when the game plays River World or its board has rivers."""
+"""River World's counts, asked whenever the game plays River World."""
 AQUATIC = "Aquatic"
 FORTIFIED = "Fortified"
 
@@ -156,7 +156,7 @@ class ScoringPresenter(Presenter):
         if AQUATIC in (held.race, held.power):
             rows.append(self._row(f"{key}.coastal", "Of those, by a sea or the lake",
                                   counted.coastal, regions))
-        if state.river is not None or state.map.is_river_world:
+        if state.river is not None:  # a River World board always plays its events
             for name, words in RIVER_COUNTS:
                 rows.append(self._row(f"{key}.{name}", words, getattr(counted, name), regions))
         if isinstance(held, ActiveHoldings):
@@ -171,7 +171,7 @@ class ScoringPresenter(Presenter):
         else the map counted."""
         shown = list(LAND) + (list(WATER) if power == SEAFARING else [])
         state = self.state
-        if state is not None and (state.river is not None or state.map.is_river_world):
+        if state is not None and state.river is not None:
             shown.append(Terrain.RIVER)
         counted = self._from_map.get(key)
         if counted is not None:

@@ -83,7 +83,8 @@ class TablePresenter(Presenter):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._peek_timer: Any = None
-        self._announced: tuple[int | None, int] | None = None
+        self._announced: tuple[object, int] | None = None
+        """The game (its first step, by identity) and the turn whose event was told."""
         super().__init__(*args, **kwargs)
 
     def refresh(self, state: GameState) -> None:
@@ -127,11 +128,12 @@ class TablePresenter(Presenter):
         headline = river.headline(state)
         if not headline or history is None:
             return
-        key = (self.session.game_id, state.track.turn)
+        game = history.log[0]  # the same object for as long as the game is played
         before = history.states[-2] if len(history.states) > 1 else None
         started = before is None or before.track.turn != state.track.turn
-        if key != self._announced and started:
-            self._announced = key
+        told = self._announced
+        if started and (told is None or told[0] is not game or told[1] != state.track.turn):
+            self._announced = (game, state.track.turn)
             self.ctx.notices.tell(headline.partition(": ")[2], f"Turn {state.track.turn}")
 
     def _hint(self, state: GameState, view: PublicView) -> str:
