@@ -45,6 +45,7 @@ from companion.boards import custom_boards_dir
 from companion.rules.events import GameCreated, Seat
 from companion.rules.river import RiverEvent, pirate_ships
 from companion.session import Session
+from companion.ui.presenters import river as river_words
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -310,3 +311,14 @@ def test_river_world_on_a_packaged_board_counts_harbors_pirates_and_rivers_by_ha
     assert lines["Harbors: 2 held score 1 + 2 (1 each already counted as a region)"] == "+1"
     assert [coins for label, coins in lines.items() if label.startswith("Pirate ships")] == [
         "-1"]
+
+
+def test_the_table_names_one_pirate_ship_or_several_in_words() -> None:
+    s = river_session(RiverEvent.QUIET_WATERS)
+    assert "Pirate ships on rivers 8 and 18 (a region next to one scores 1 coin less)." in (
+        river_words.summary(s.state))
+    s.set_pirate_ship(RIVER_18, False)
+    assert "A pirate ship on river 8 (a region next to it scores 1 coin less)." in (
+        river_words.summary(s.state))
+    s.set_pirate_ship(RIVER_8, False)
+    assert "No pirate ship on the rivers." in river_words.summary(s.state)
