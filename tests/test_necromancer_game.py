@@ -72,6 +72,18 @@ def to_his_turn(s: Session) -> None:
         play_turn(s)
 
 
+def ghosts_hold_21_and_22(s: Session) -> None:
+    """His turn: two Ghosts bought, 2 Ghosts in region 21 and 1 in 22, scored and ended."""
+    s.buy_ghost()
+    s.buy_ghost()
+    s.conquer(21, tokens=2)
+    s.conquer(22, tokens=1)
+    s.finish_conquests()
+    s.redeploy_ghosts({21: 2, 22: 1})
+    s.score()
+    s.end_turn()
+
+
 def his_turn(s: Session, conquer: int | None = None) -> None:
     if conquer is not None:
         s.conquer(conquer, tokens=max(1, s.state.necromancer.island))  # type: ignore[union-attr]
@@ -413,14 +425,7 @@ def test_four_tokens_in_the_well_spawn_a_ghost_when_the_turn_ends() -> None:
 def test_taking_a_ghost_region_sends_one_ghost_to_the_well_and_the_rest_to_his_hand() -> None:
     s = game()
     to_his_turn(s)
-    s.buy_ghost()
-    s.buy_ghost()
-    s.conquer(21, tokens=2)
-    s.conquer(22, tokens=1)
-    s.finish_conquests()
-    s.redeploy_ghosts({21: 2, 22: 1})
-    s.score()
-    s.end_turn()
+    ghosts_hold_21_and_22(s)
     play_turn(s)  # Ann; Bob plays the race he picked in turn 1
     s.conquer(28, tokens=2)
     s.conquer(21, tokens=4)

@@ -11,7 +11,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 from factories import play_turn
-from test_necromancer_game import NECRO, game, to_his_turn
+from test_necromancer_game import NECRO, game, ghosts_hold_21_and_22, to_his_turn
 
 from companion.session import Session
 from companion.ui.presenters.base import Choice, Context
@@ -66,14 +66,7 @@ def test_his_flying_ghosts_light_up_the_whole_land_on_the_map_but_not_the_lake()
 def test_others_put_his_ghosts_in_hand_back_from_the_table() -> None:
     s = game()
     to_his_turn(s)
-    s.buy_ghost()
-    s.buy_ghost()
-    s.conquer(21, tokens=2)
-    s.conquer(22, tokens=1)
-    s.finish_conquests()
-    s.redeploy_ghosts({21: 2, 22: 1})
-    s.score()
-    s.end_turn()
+    ghosts_hold_21_and_22(s)
     play_turn(s)
     s.conquer(28, tokens=2)
     s.conquer(21, tokens=4)
