@@ -1,0 +1,732 @@
+"""`companion play`: a whole game from JSON lines, without a screen.
+
+The input is one JSON object per line. The first (non-blank) line sets up the game: the
+players, the board, the banner and badge sets, the first player, the race and badge decks in
+order (or a `seed` that shuffles them) and the faces the reinforcement die will show, in
+order. Every later line is an intent the table could give, `{"do": VERB, ...fields}`, carried
+out through the public `companion.session.Session` API, exactly as the touchscreen does.
+For each input line one JSON line is printed: the public state after it, or
+`{"refused": REASON}` when the rules refuse the intent. The format is
+`docs/play-format.md`.
+
+Invariants:
+- deterministic: the same input prints the same output. Nothing is drawn from the system's
+  randomness: the decks come from the first line (or its seed), a badge reshuffle from the
+  same seed, and each die face from the `die` list; a roll when that list is used up is
+  refused, never made up;
+- a refused intent changes nothing: neither the game nor the die faces still to come;
+- the printed state is public: no purse total appears before the game is over (then every
+  total, and the final standings after `finish`);
+- a malformed line (not JSON, an unknown verb, a missing, unknown or wrongly typed field)
+  stops the run with `BadLine`, naming the line number, the field and what is allowed; the
+  lines before it have been played and printed;
+- `VERBS` is the one table of intents: a verb is one entry, its typed fields and the
+  session call it makes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
+
+from companion.rules import corrections
+from companion.rules.board import MARKERS, Occupant
+from companion.rules.catalog import Catalog
+from companion.rules.errors import DataError, IllegalAction, UnknownName
+from companion.rules.events import GameCreated, Seat
+from companion.rules.game import GameState
+from companion.rules.maps import Board, board_document, load_board, parse_board_text
+from companion.rules.standings import Standings, tokens_on_board
+from companion.rules.views import final_totals, public
+from companion.session import Session
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsLenAndGetItem
+
+_T = TypeVar("_T")
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+DEFAULT_COLOURS = ("blue", "orange", "green", "yellow", "purple", "red", "sky")
+"""The colours given to players who name none, in this order (the table's own palette)."""
+
+
+class BadLine(Exception):
+    """A malformed input line: its number, the field at fault and what is wrong."""
+
+    def __init__(self, line: int, field: str, problem: str) -> None:
+        super().__init__(f"line {line}: {field}: {problem}")
+        self.line = line
+        self.field = field
+        self.problem = problem
+
+
+class _Fault(Exception):
+    """A fault in one field, before the line number is known to the caller."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+def _fail(field: str, problem: str) -> NoReturn:
+    raise _Fault(field, problem)
+
+
+def _show(value: object) -> str:
+    shown = json.dumps(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
+# --- the die ---------------------------------------------------------------------------
+
+
+class ScriptedDie(random.Random):
+    """A `random.Random` whose die rolls are the faces given, in order.
+
+    The session rolls the reinforcement die with `choice(die_faces)`: each such call takes
+    the next scripted face, and is refused (`IllegalAction`) when they are used up. Shuffles
+    (a badge reshuffle) come from the seeded generator itself, so they too are repeatable.
+    """
+
+    def __init__(self, seed: int, faces: Sequence[int]) -> None:
+        super().__init__(seed)
+        self.faces = tuple(faces)
+        self.used = 0
+
+    def choice(self, seq: SupportsLenAndGetItem[_T]) -> _T:
+        if self.used >= len(self.faces):
+            given = len(self.faces)
+            raise IllegalAction(
+                f"no die face is left: the first line's \"die\" gave {given} "
+                f"face{'' if given == 1 else 's'} and all are rolled; add faces to \"die\""
+            )
+        face = self.faces[self.used]
+        for index in range(len(seq)):
+            if seq[index] == face:
+                self.used += 1
+                return seq[index]
+        raise IllegalAction(f"the scripted face {face} is not a face of this die")
+
+    def mark(self) -> tuple[int, tuple[Any, ...]]:
+        """Where the die and the generator stand, to go back to after a refusal."""
+        return self.used, self.getstate()
+
+    def back_to(self, mark: tuple[int, tuple[Any, ...]]) -> None:
+        self.used, state = mark
+        self.setstate(state)
+
+
+# --- typed fields ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a field holds: `what` names it in messages; `parse` checks and converts."""
+
+    what: str
+    parse: Callable[[str, object], object]
+
+
+def _whole(field: str, value: object, least: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(field, f"expected a whole number, got {_show(value)}")
+    if value < least:
+        _fail(field, f"{value} is too small; the least allowed is {least}")
+    return value
+
+
+def _integer(field: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(field, f"expected a whole number (negative allowed), got {_show(value)}")
+    return value
+
+
+def _flag(field: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        _fail(field, f"expected true or false, got {_show(value)}")
+    return value
+
+
+def _text(field: str, value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        _fail(field, f"expected a non-empty string, got {_show(value)}")
+    return value
+
+
+def _list(field: str, value: object) -> list[Any]:
+    if not isinstance(value, list):
+        _fail(field, f"expected a list, got {_show(value)}")
+    return value
+
+
+def _counts(field: str, value: object) -> dict[int, int]:
+    if not isinstance(value, dict):
+        _fail(field, f'expected an object of counts such as {{"7": 3}}, got {_show(value)}')
+    counts: dict[int, int] = {}
+    for key, count in value.items():
+        if not key.isdigit():
+            _fail(f"{field}.{key}", "a key is a number written as a string, such as \"7\"")
+        counts[int(key)] = _whole(f"{field}.{key}", count)
+    return counts
+
+
+def _maybe(kind: Kind) -> Kind:
+    def parse(field: str, value: object) -> object:
+        return None if value is None else kind.parse(field, value)
+
+    return Kind(f"{kind.what}, or null", parse)
+
+
+def _one_of(what: str, choices: Sequence[str]) -> Kind:
+    def parse(field: str, value: object) -> object:
+        name = _text(field, value).strip().casefold()
+        for choice in choices:
+            if choice.casefold() == name:
+                return choice
+        _fail(field, f"unknown {what} {_show(value)}; allowed: {', '.join(choices)}")
+
+    return Kind(f"{what} ({', '.join(choices)})", parse)
+
+
+WHOLE = Kind("a whole number, 0 or more", _whole)
+REGION = Kind("a region id of the board (1 or more)", lambda f, v: _whole(f, v, 1))
+ROW = Kind("a market row, 1 at the top", lambda f, v: _whole(f, v, 1))
+SEAT = Kind("a seat, 0 for the first player listed", _whole)
+INTEGER = Kind("a whole number (negative allowed)", _integer)
+FLAG = Kind("true or false", _flag)
+TEXT = Kind("a non-empty string", _text)
+COUNTS = Kind('an object of counts by id, such as {"7": 3}', _counts)
+MARKER = _one_of("marker", MARKERS)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of an intent: its name, its kind, and its value when left out."""
+
+    name: str
+    kind: Kind
+    required: bool = True
+    default: object = None
+
+
+class Args:
+    """An intent's fields, checked and converted; read back with their type."""
+
+    def __init__(self, values: Mapping[str, object]) -> None:
+        self._values = dict(values)
+
+    def whole(self, name: str) -> int:
+        value = self._values[name]
+        assert isinstance(value, int)
+        return value
+
+    def maybe_whole(self, name: str) -> int | None:
+        value = self._values[name]
+        assert value is None or isinstance(value, int)
+        return value
+
+    def flag(self, name: str) -> bool:
+        value = self._values[name]
+        assert isinstance(value, bool)
+        return value
+
+    def text(self, name: str) -> str:
+        value = self._values[name]
+        assert isinstance(value, str)
+        return value
+
+    def maybe_text(self, name: str) -> str | None:
+        value = self._values[name]
+        assert value is None or isinstance(value, str)
+        return value
+
+    def maybe_counts(self, name: str) -> dict[int, int] | None:
+        value = self._values[name]
+        assert value is None or isinstance(value, dict)
+        return value
+
+
+# --- the intents -----------------------------------------------------------------------
+
+Call = Callable[[Session, Args], Standings | None]
+
+
+@dataclass(frozen=True)
+class Verb:
+    """One intent: what it does (for messages and the docs), its fields, its session call."""
+
+    help: str
+    fields: tuple[Field, ...]
+    call: Call
+
+
+def _pick(s: Session, a: Args) -> None:
+    s.pick(a.whole("row") - 1)
+
+
+def _reveal(s: Session, a: Args) -> None:
+    s.reveal(a.text("race"), a.text("power"))
+
+
+def _conquer(s: Session, a: Args) -> None:
+    s.conquer(a.whole("region"), a.maybe_whole("tokens"),
+              mercenary_coin=a.flag("mercenary_coin"), catapult=a.flag("catapult"),
+              declined_ghouls=a.flag("ghouls"))
+
+
+def _abandon(s: Session, a: Args) -> None:
+    s.abandon(a.whole("region"))
+
+
+def _decline(s: Session, a: Args) -> None:
+    s.decline(a.maybe_whole("ivory_tower"))
+
+
+def _finish_conquests(s: Session, a: Args) -> None:
+    s.finish_conquests()
+
+
+def _final_conquest(s: Session, a: Args) -> None:
+    s.attempt_final_conquest(a.whole("region"), a.whole("tokens"))
+
+
+def _finish_redeployment(s: Session, a: Args) -> None:
+    s.finish_redeployment()
+
+
+def _score(s: Session, a: Args) -> None:
+    s.score(a.maybe_whole("coins"))
+
+
+def _end_turn(s: Session, a: Args) -> None:
+    s.end_turn()
+
+
+def _undo(s: Session, a: Args) -> None:
+    s.undo()
+
+
+def _place_marker(s: Session, a: Args) -> None:
+    s.place_marker(a.whole("region"), a.text("marker"))
+
+
+def _remove_marker(s: Session, a: Args) -> None:
+    s.remove_marker(a.whole("region"), a.text("marker"))
+
+
+def _set_region(s: Session, a: Args) -> None:
+    s.set_region(a.whole("region"), a.maybe_whole("seat"), a.maybe_text("race"),
+                 in_decline=a.flag("in_decline"), tokens=a.maybe_whole("tokens"),
+                 lost_tribe=a.flag("lost_tribe"))
+
+
+def _adjust_coins(s: Session, a: Args) -> None:
+    s.adjust_coins(a.whole("seat"), a.whole("delta"), a.text("reason"))
+
+
+def _finish(s: Session, a: Args) -> Standings:
+    return s.finish(_tie_break_tokens(s, a.maybe_counts("tokens")))
+
+
+def _tie_break_tokens(s: Session, given: dict[int, int] | None) -> dict[int, int] | None:
+    """The tokens on the board for a tie for first: as given, else as the board records
+    them (None when a tied seat's regions do not all record their count)."""
+    if given is not None:
+        return given
+    counted: dict[int, int] = {}
+    for seat in s.tied_for_first():
+        tokens = tokens_on_board(s.state.regions.regions, seat)
+        if tokens is None:
+            return None  # the session refuses, naming whose tokens to count
+        counted[seat] = tokens
+    return counted
+
+
+VERBS: dict[str, Verb] = {
+    "pick": Verb("take the combo in a market row, paying a coin on each row above",
+                 (Field("row", ROW),), _pick),
+    "reveal": Verb("table dealing: the combo the table turned up for the lowest empty row",
+                   (Field("race", TEXT), Field("power", TEXT)), _reveal),
+    "conquer": Verb("the active race (or Ghouls in decline) takes a region", (
+        Field("region", REGION),
+        Field("tokens", _maybe(WHOLE), required=False),
+        Field("mercenary_coin", FLAG, required=False, default=False),
+        Field("catapult", FLAG, required=False, default=False),
+        Field("ghouls", FLAG, required=False, default=False),
+    ), _conquer),
+    "abandon": Verb("empty a region of the active race before conquering",
+                    (Field("region", REGION),), _abandon),
+    "decline": Verb("the active race goes into decline instead of conquering",
+                    (Field("ivory_tower", _maybe(REGION), required=False),), _decline),
+    "finish_conquests": Verb("no more conquests this turn; redeployment next", (),
+                             _finish_conquests),
+    "final_conquest": Verb("roll the reinforcement die for a last conquest of `region` with "
+                           "the `tokens` left in hand (the next face of \"die\")",
+                           (Field("region", REGION), Field("tokens", WHOLE)), _final_conquest),
+    "finish_redeployment": Verb("the troops stand where they are; scoring next", (),
+                                _finish_redeployment),
+    "score": Verb("the turn's Victory coins: counted from the board, or `coins` as given",
+                  (Field("coins", _maybe(WHOLE), required=False),), _score),
+    "end_turn": Verb("the turn passes to the next seat", (), _end_turn),
+    "undo": Verb("take back the last step (not past a die roll or another player's turn)",
+                 (), _undo),
+    "place_marker": Verb("put a marker in a region",
+                         (Field("region", REGION), Field("marker", MARKER)), _place_marker),
+    "remove_marker": Verb("take a marker out of a region",
+                          (Field("region", REGION), Field("marker", MARKER)), _remove_marker),
+    "set_region": Verb("correct who holds a region (not a conquest)", (
+        Field("region", REGION),
+        Field("seat", _maybe(SEAT)),
+        Field("race", _maybe(TEXT), required=False),
+        Field("in_decline", FLAG, required=False, default=False),
+        Field("tokens", _maybe(WHOLE), required=False),
+        Field("lost_tribe", FLAG, required=False, default=False),
+    ), _set_region),
+    "adjust_coins": Verb("a correction agreed at the table: coins to (+) or from (-) a purse",
+                         (Field("seat", SEAT), Field("delta", INTEGER), Field("reason", TEXT)),
+                         _adjust_coins),
+    "finish": Verb("the final standings, once the last turn is over; `tokens` by seat "
+                   "breaks a tie for first (else the counts the board records)",
+                   (Field("tokens", _maybe(COUNTS), required=False),), _finish),
+}
+"""Every intent `companion play` understands, by the name given in `"do"`."""
+
+COMMON_FIELDS = frozenset({"do", "note"})
+"""Fields every intent may carry: the verb, and a note for the reader (ignored)."""
+
+
+def parse_intent(doc: object) -> tuple[Verb, Args]:
+    """The verb and checked fields of one intent line (already decoded)."""
+    if not isinstance(doc, dict):
+        _fail("line", f'expected an object such as {{"do": "end_turn"}}, got {_show(doc)}')
+    if "do" not in doc:
+        _fail("do", f"missing; the verbs are: {', '.join(VERBS)}")
+    name = doc["do"]
+    if not isinstance(name, str) or name not in VERBS:
+        _fail("do", f"unknown verb {_show(name)}; the verbs are: {', '.join(VERBS)}")
+    verb = VERBS[name]
+    known = {f.name: f for f in verb.fields}
+    for key in doc:
+        if key not in known and key not in COMMON_FIELDS:
+            allowed = ", ".join(known) or "no fields"
+            _fail(key, f"unknown field for {name}; it takes: {allowed} (and note)")
+    if "note" in doc and not isinstance(doc["note"], str):
+        _fail("note", f"expected a string, got {_show(doc['note'])}")
+    values: dict[str, object] = {}
+    for field in verb.fields:
+        if field.name not in doc:
+            if field.required:
+                _fail(field.name, f"missing; {name} needs {field.name}: {field.kind.what}")
+            values[field.name] = field.default
+            continue
+        values[field.name] = field.kind.parse(field.name, doc[field.name])
+    return verb, Args(values)
+
+
+# --- the first line: the game ----------------------------------------------------------
+
+SETUP_FIELDS = ("players", "board", "expansions", "left_out", "dealing", "first_seat",
+                "races", "powers", "seed", "die", "note")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the first line asks for, checked."""
+
+    created: GameCreated
+    seed: int
+    die: tuple[int, ...]
+
+
+def parse_setup(doc: object, catalog: Catalog) -> Setup:
+    """The game the first line describes, checked field by field."""
+    if not isinstance(doc, dict):
+        _fail("line", f'expected the game as an object such as {{"players": ["Ann", "Bob"]}}, '
+                      f"got {_show(doc)}")
+    if "do" in doc:
+        _fail("do", "the first line sets up the game; intents come on the lines after it")
+    for key in doc:
+        if key not in SETUP_FIELDS:
+            _fail(key, f"unknown field for the game; allowed: {', '.join(SETUP_FIELDS)}")
+    seats = _seats(doc)
+    board, board_doc = _board(doc, len(seats))
+    expansions = _expansions(doc, catalog)
+    races = [r.name for r in catalog.races_in(expansions)]
+    powers = [p.name for p in catalog.powers_in(expansions)]
+    left_out = _left_out(doc, catalog, races + powers)
+    races = [r for r in races if r not in left_out]
+    powers = [p for p in powers if p not in left_out]
+    dealing = str(_one_of("dealing", ("app", "table")).parse("dealing", doc.get("dealing", "app")))
+    seed = None if doc.get("seed") is None else _integer("seed", doc["seed"])
+    shuffler = random.Random(seed)
+    race_deck = _deck(doc, "races", "race", races, catalog.race, shuffler, seed, dealing)
+    power_deck = _deck(doc, "powers", "power", powers, catalog.power, shuffler, seed, dealing)
+    first = _whole("first_seat", doc.get("first_seat", 0))
+    if first >= len(seats):
+        _fail("first_seat", f"{first} is not a seat; seats are 0 to {len(seats) - 1}")
+    faces = set(catalog.die_faces)
+    die = tuple(
+        _die_face(f"die[{i}]", face, faces)
+        for i, face in enumerate(_list("die", doc.get("die", [])))
+    )
+    created = GameCreated(
+        seats=seats, first_seat=first, board=board.name, turns=board.turns,
+        expansions=tuple(expansions), dealing=dealing, races=race_deck, powers=power_deck,
+        board_doc=board_doc, corrections=corrections.overrides(catalog),
+        left_out=tuple(left_out),
+    )
+    return Setup(created, 0 if seed is None else seed, die)
+
+
+def _seats(doc: Mapping[str, Any]) -> tuple[Seat, ...]:
+    if "players" not in doc:
+        _fail("players", f"missing: {MIN_PLAYERS} to {MAX_PLAYERS} players, in seat order")
+    entries = _list("players", doc["players"])
+    if not MIN_PLAYERS <= len(entries) <= MAX_PLAYERS:
+        _fail("players", f"{len(entries)} players; a game has {MIN_PLAYERS} to {MAX_PLAYERS}")
+    named: list[tuple[str, str | None]] = []
+    for i, entry in enumerate(entries):
+        field = f"players[{i}]"
+        if isinstance(entry, str):
+            named.append((_text(field, entry).strip(), None))
+            continue
+        if not isinstance(entry, dict):
+            _fail(field, f'expected a name or {{"name": ..., "colour": ...}}, got {_show(entry)}')
+        for key in entry:
+            if key not in ("name", "colour"):
+                _fail(f"{field}.{key}", "unknown field for a player; allowed: name, colour")
+        if "name" not in entry:
+            _fail(f"{field}.name", "missing: every player needs a name")
+        name = _text(f"{field}.name", entry["name"]).strip()
+        colour = entry.get("colour")
+        named.append((name, None if colour is None else _text(f"{field}.colour", colour).strip()))
+    seen: dict[str, int] = {}
+    for i, (name, _) in enumerate(named):
+        if name.casefold() in seen:
+            _fail(f"players[{i}]", f"{name!r} is also the name of players[{seen[name.casefold()]}];"
+                                   " give each player a different name")
+        seen[name.casefold()] = i
+    taken = [colour for _, colour in named if colour is not None]
+    for i, colour in enumerate(taken):
+        if colour in taken[:i]:
+            _fail("players", f"two players have the colour {colour!r}; each needs their own")
+    free = iter(c for c in DEFAULT_COLOURS if c not in taken)
+    return tuple(Seat(name, colour if colour is not None else next(free))
+                 for name, colour in named)
+
+
+def _board(doc: Mapping[str, Any], players: int) -> tuple[Board, str | None]:
+    value = doc.get("board", f"{players}p")
+    board_doc: str | None = None
+    try:
+        if isinstance(value, str):
+            board = load_board(value)
+        elif isinstance(value, dict):
+            board_doc = board_document(json.dumps(value), source="the board on line 1")
+            board = parse_board_text(board_doc, source="the board on line 1")
+        else:
+            _fail("board", f'expected a board name ("2p" to "5p") or a board document, '
+                           f"got {_show(value)}")
+    except (UnknownName, DataError) as error:
+        _fail("board", str(error))
+    if board.players != players:
+        _fail("board", f"the {board.name} board is made for {board.players} players, "
+                       f"not {players}")
+    if board.is_river_world:
+        _fail("board", f"{board.name} is a River World board; companion play does not play "
+                       "River World's events yet")
+    return board, board_doc
+
+
+def _expansions(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
+    known = [ident for ident, _ in catalog.expansions]
+    chosen: list[str] = []
+    for i, value in enumerate(_list("expansions", doc.get("expansions", ["base"]))):
+        name = str(_one_of("expansion", known).parse(f"expansions[{i}]", value))
+        if name in chosen:
+            _fail(f"expansions[{i}]", f"{name} is listed twice")
+        chosen.append(name)
+    if "base" not in chosen:
+        _fail("expansions", "the base game's banners and badges are always in the decks; "
+                            'list "base"')
+    return chosen
+
+
+def _left_out(doc: Mapping[str, Any], catalog: Catalog, names: list[str]) -> list[str]:
+    left: list[str] = []
+    for i, value in enumerate(_list("left_out", doc.get("left_out", []))):
+        name = str(_one_of("race or power of the chosen sets", names)
+                   .parse(f"left_out[{i}]", value))
+        if name in left:
+            _fail(f"left_out[{i}]", f"{name} is listed twice")
+        left.append(name)
+    return left
+
+
+def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],
+          lookup: Callable[[str], Any], shuffler: random.Random, seed: int | None,
+          dealing: str) -> tuple[str, ...]:
+    """A deck as the first line gives it (checked: every card of the chosen sets once), or
+    the chosen sets' cards shuffled with the seed (in catalog order for table dealing)."""
+    if key not in doc:
+        if dealing == "table":
+            return tuple(expected)
+        if seed is None:
+            _fail(key, f"missing: give the {kind} deck in order (top first), or a \"seed\" "
+                       "to shuffle it")
+        deck = list(expected)
+        shuffler.shuffle(deck)
+        return tuple(deck)
+    deck = []
+    for i, value in enumerate(_list(key, doc[key])):
+        field = f"{key}[{i}]"
+        try:
+            name = str(lookup(_text(field, value)).name)
+        except UnknownName as error:
+            _fail(field, str(error))
+        if name not in expected:
+            _fail(field, f"{name} is not in the decks of this game (the chosen expansions, "
+                         "less left_out)")
+        if name in deck:
+            _fail(field, f"{name} is in the deck twice")
+        deck.append(name)
+    missing = [name for name in expected if name not in deck]
+    if missing:
+        _fail(key, f"the deck must hold every {kind} of the chosen sets once; missing: "
+                   + ", ".join(missing))
+    return tuple(deck)
+
+
+def _die_face(field: str, value: object, faces: set[int]) -> int:
+    face = _whole(field, value)
+    if face not in faces:
+        _fail(field, f"the reinforcement die has no face {face}; its faces are "
+                     + ", ".join(str(f) for f in sorted(faces)))
+    return face
+
+
+# --- the printed state -----------------------------------------------------------------
+
+
+def public_state(state: GameState, standings: Standings | None = None) -> dict[str, Any]:
+    """What a line prints after an intent: the public side of the game (purses only once
+    the game is over; the standings after `finish`)."""
+    view = public(state)
+    totals = dict(final_totals(state)) if state.is_over else None
+    players: list[dict[str, Any]] = []
+    for player in state.players:
+        entry: dict[str, Any] = {"seat": player.seat, "name": player.name,
+                                 "colour": player.colour}
+        active = player.active
+        entry["active"] = None if active is None else {
+            "race": active.race, "power": active.power, "tokens": active.tokens}
+        entry["declined"] = [{"race": d.race, "power": d.power} for d in player.declined]
+        if totals is not None:
+            entry["coins"] = totals[player.name]
+        players.append(entry)
+    doc: dict[str, Any] = {
+        "turn": view.turn,
+        "turns": view.turns,
+        "seat": None if view.game_over else view.current_seat,
+        "player": None if view.game_over else state.players[view.current_seat].name,
+        "phase": view.phase.name.lower(),
+        "may_decline": view.may_decline,
+        "last_roll": state.last_roll,
+        "market": [{"row": row.row + 1, "race": row.race, "power": row.power,
+                    "tokens": row.tokens, "cost": row.cost, "coins": row.coins}
+                   for row in view.market],
+        "combos_owed": view.combos_owed,
+        "players": players,
+        "regions": _regions(state),
+    }
+    if standings is not None:
+        names = {p.seat: p.name for p in state.players}
+        doc["standings"] = {
+            "placings": [{"rank": p.rank, "seat": p.seat, "name": names[p.seat],
+                          "coins": p.coins, "tokens": p.tokens} for p in standings.placings],
+            "winners": sorted(standings.winners),
+            "reason": standings.reason,
+        }
+    return doc
+
+
+def _regions(state: GameState) -> list[dict[str, Any]]:
+    """Every region that is not empty or carries a marker, by id."""
+    out: list[dict[str, Any]] = []
+    for region_id, region in sorted(state.regions.regions.items()):
+        entry: dict[str, Any] = {"region": region_id}
+        occupant: Occupant | None = region.occupant
+        if occupant is not None:
+            entry.update(seat=occupant.seat, race=occupant.race,
+                         in_decline=occupant.in_decline, tokens=occupant.tokens)
+        if region.lost_tribe:
+            entry["lost_tribe"] = True
+        placed = [name for name in MARKERS
+                  if (region.markers.encampments if name == "encampment"
+                      else getattr(region.markers, name))]
+        if region.markers.encampments > 1:
+            entry["encampments"] = region.markers.encampments
+        if placed:
+            entry["markers"] = placed
+        if len(entry) > 1:
+            out.append(entry)
+    return out
+
+
+# --- the run ---------------------------------------------------------------------------
+
+
+def _decode(text: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        _fail("line", f"not JSON: {error.msg} at column {error.colno}; each line is one "
+                      "JSON object")
+    except (RecursionError, ValueError) as error:
+        _fail("line", f"not JSON this command reads ({type(error).__name__})")
+
+
+def play(lines: Iterable[str], out: IO[str], catalog: Catalog) -> None:
+    """Play the game the lines describe, printing one JSON line to `out` per input line
+    (blank lines are skipped but counted). Raises `BadLine` at the first malformed line."""
+    session: Session | None = None
+    die: ScriptedDie | None = None
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            doc = _decode(raw)
+            if session is None or die is None:
+                setup = parse_setup(doc, catalog)
+                die = ScriptedDie(setup.seed, setup.die)
+                session = Session(catalog, die, store=None)
+                try:
+                    state = session.begin(setup.created)
+                except (IllegalAction, UnknownName) as refused:
+                    _fail("line", f"the game cannot be set up: {refused.reason}")
+                _print(out, public_state(state))
+                continue
+            verb, args = parse_intent(doc)
+        except _Fault as fault:
+            raise BadLine(number, fault.field, fault.problem) from None
+        _print(out, _carry_out(session, die, verb, args))
+
+
+def _carry_out(session: Session, die: ScriptedDie, verb: Verb, args: Args) -> dict[str, Any]:
+    mark = die.mark()
+    try:
+        standings = verb.call(session, args)
+    except (IllegalAction, UnknownName) as refused:  # the session kept its state
+        die.back_to(mark)
+        return {"refused": refused.reason}
+    return public_state(session.state, standings)
+
+
+def _print(out: IO[str], doc: Mapping[str, Any]) -> None:
+    out.write(json.dumps(doc) + "\n")
+    out.flush()

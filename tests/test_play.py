@@ -1,0 +1,392 @@
+"""`companion play`: a whole game from JSON lines, through the real command.
+
+Each test feeds lines to `companion play -` (the CLI entry point, standard input) and reads
+back one JSON line per input line; a malformed line must stop the run with status 2 and one
+line on stderr naming the line number and the field.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import select
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.cli import main
+from companion.play import VERBS
+
+POCKET: dict[str, Any] = {
+    "schema": 1, "name": "Pocket", "players": 2, "turns": 3, "regions": [
+        {"id": 1, "terrain": "sea", "features": [], "lost_tribe": False, "border": True,
+         "entry": False, "coastal": False, "adjacent": [2, 3]},
+        {"id": 2, "terrain": "farmland", "features": [], "lost_tribe": False, "border": True,
+         "entry": True, "coastal": True, "adjacent": [1, 3, 4]},
+        {"id": 3, "terrain": "hill", "features": ["mine"], "lost_tribe": False, "border": True,
+         "entry": True, "coastal": True, "adjacent": [1, 2, 5]},
+        {"id": 4, "terrain": "forest", "features": [], "lost_tribe": True, "border": True,
+         "entry": True, "coastal": False, "adjacent": [2, 5, 6]},
+        {"id": 5, "terrain": "mountain", "features": ["cavern"], "lost_tribe": False,
+         "border": False, "entry": False, "coastal": False, "adjacent": [3, 4, 6]},
+        {"id": 6, "terrain": "swamp", "features": ["magic"], "lost_tribe": False,
+         "border": True, "entry": True, "coastal": False, "adjacent": [4, 5]},
+    ]}
+RACES = ["Humans", "Dwarves", "Orcs", "Elves", "Giants", "Trolls", "Amazons", "Ghouls",
+         "Halflings", "Ratmen", "Skeletons", "Sorcerers", "Tritons", "Wizards"]
+POWERS = ["Alchemist", "Hill", "Fortified", "Forest", "Mounted", "Heroic", "Berserk",
+          "Bivouacking", "Commando", "Diplomat", "Dragon Master", "Flying", "Merchant",
+          "Pillaging", "Seafaring", "Spirit", "Stout", "Swamp", "Underworld", "Wealthy"]
+
+
+def game(**fields: Any) -> dict[str, Any]:
+    """The first line: Ann and Bob on Pocket, decks in the order above, the die given."""
+    line: dict[str, Any] = {"players": ["Ann", "Bob"], "board": POCKET, "races": RACES,
+                            "powers": POWERS, "die": [2, 0]}
+    line.update(fields)
+    return {k: v for k, v in line.items() if v is not None}
+
+
+def as_text(lines: list[Any]) -> str:
+    return "".join((line if isinstance(line, str) else json.dumps(line)) + "\n"
+                   for line in lines)
+
+
+def play(lines: list[Any], monkeypatch: pytest.MonkeyPatch,
+         capsys: pytest.CaptureFixture[str]) -> tuple[int, list[dict[str, Any]], str]:
+    """Exit status, the printed lines (decoded) and stderr of `companion play -`."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(as_text(lines)))
+    code = main(["play", "-"])
+    out, err = capsys.readouterr()
+    return code, [json.loads(line) for line in out.splitlines()], err
+
+
+ANN_CONQUERS = [game(), {"do": "pick", "row": 1}, {"do": "conquer", "region": 2, "tokens": 2}]
+
+
+def holder(state: dict[str, Any], region: int) -> dict[str, Any] | None:
+    return next((r for r in state["regions"] if r["region"] == region), None)
+
+
+# --- a game goes on --------------------------------------------------------------------
+
+
+def test_each_line_prints_the_public_state_after_it(monkeypatch, capsys) -> None:
+    code, out, err = play(ANN_CONQUERS, monkeypatch, capsys)
+    assert (code, err) == (0, "")
+    assert len(out) == 3
+    assert out[0]["phase"] == "pick_combo"
+    assert [row["race"] for row in out[0]["market"]] == RACES[:6]
+    assert [row["power"] for row in out[0]["market"]] == POWERS[:6]
+    assert out[1]["players"][0]["active"] == {"race": "Humans", "power": "Alchemist",
+                                              "tokens": 9}
+    assert holder(out[2], 2) == {"region": 2, "seat": 0, "race": "Humans",
+                                 "in_decline": False, "tokens": 2}
+    assert holder(out[2], 4) == {"region": 4, "lost_tribe": True}
+
+
+def test_no_purse_is_printed_before_the_game_is_over(monkeypatch, capsys) -> None:
+    _, out, _ = play([*ANN_CONQUERS, {"do": "finish_conquests"},
+                      {"do": "finish_redeployment"}, {"do": "score"}], monkeypatch, capsys)
+    assert out[-1]["phase"] == "finished"
+    assert all("coins" not in player for state in out for player in state["players"])
+
+
+def test_players_without_a_colour_get_the_first_free_ones(monkeypatch, capsys) -> None:
+    first = game(players=[{"name": "Ann"}, {"name": "Bob", "colour": "blue"}])
+    _, out, _ = play([first], monkeypatch, capsys)
+    assert [p["colour"] for p in out[0]["players"]] == ["orange", "blue"]
+
+
+def test_a_seed_shuffles_the_decks_left_out_the_same_way_every_time(monkeypatch,
+                                                                    capsys) -> None:
+    seeded = game(races=None, powers=None, seed=11)
+    _, first, _ = play([seeded], monkeypatch, capsys)
+    _, again, _ = play([seeded], monkeypatch, capsys)
+    _, other, _ = play([{**seeded, "seed": 12}], monkeypatch, capsys)
+    assert first == again
+    assert first[0]["market"] != other[0]["market"]
+
+
+def test_the_same_input_prints_the_same_output(monkeypatch, capsys) -> None:
+    lines = [*ANN_CONQUERS, {"do": "final_conquest", "region": 3, "tokens": 1},
+             {"do": "finish_redeployment"}, {"do": "score"}, {"do": "end_turn"}]
+    monkeypatch.setattr("sys.stdin", io.StringIO(as_text(lines)))
+    assert main(["play", "-"]) == 0
+    once = capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO(as_text(lines)))
+    assert main(["play", "-"]) == 0
+    assert capsys.readouterr().out == once
+    assert len(once.splitlines()) == len(lines)
+
+
+def test_table_dealing_waits_for_each_combo_to_be_revealed(monkeypatch, capsys) -> None:
+    first = game(dealing="table", races=None, powers=None)
+    _, out, _ = play([first, {"do": "reveal", "race": "ratmen", "power": "flying"}],
+                     monkeypatch, capsys)
+    assert (out[0]["market"], out[0]["combos_owed"]) == ([], 6)
+    assert out[1]["market"][0]["race"] == "Ratmen"
+    assert out[1]["combos_owed"] == 5
+
+
+def test_the_final_conquest_rolls_the_next_face_given(monkeypatch, capsys) -> None:
+    _, out, _ = play([*ANN_CONQUERS, {"do": "final_conquest", "region": 3, "tokens": 1}],
+                     monkeypatch, capsys)
+    assert out[-1]["last_roll"] == 2  # 1 token + 2 covers the hill's cost of 2
+    assert holder(out[-1], 3) == {"region": 3, "seat": 0, "race": "Humans",
+                                  "in_decline": False, "tokens": 1}
+    assert out[-1]["phase"] == "redeploy"
+
+
+def test_a_whole_game_ends_with_the_totals_and_the_standings(monkeypatch, capsys) -> None:
+    turn = [{"do": "finish_conquests"}, {"do": "finish_redeployment"}, {"do": "score"},
+            {"do": "end_turn"}]
+    lines = [game(), {"do": "pick", "row": 1}, {"do": "conquer", "region": 2, "tokens": 2},
+             *turn, {"do": "pick", "row": 1}, {"do": "conquer", "region": 6, "tokens": 2},
+             *turn, *turn, *turn, *turn, *turn, {"do": "finish"}]
+    code, out, _ = play(lines, monkeypatch, capsys)
+    assert code == 0
+    assert out[-2]["phase"] == "game_over"
+    # Ann: 5 to start, then 3 turns of farmland + Humans' farmland + Alchemist (1 + 1 + 2);
+    # Bob: 5 to start, then 3 turns of one swamp (the Hill Dwarves hold no hill or mine)
+    assert [p["coins"] for p in out[-2]["players"]] == [17, 8]
+    assert out[-1]["standings"] == {
+        "placings": [{"rank": 1, "seat": 0, "name": "Ann", "coins": 17, "tokens": None},
+                     {"rank": 2, "seat": 1, "name": "Bob", "coins": 8, "tokens": None}],
+        "winners": [0], "reason": "Ann wins with 17 coins"}
+
+
+def test_a_tie_for_first_is_broken_by_the_tokens_the_board_records(monkeypatch,
+                                                                   capsys) -> None:
+    turn = [{"do": "finish_conquests"}, {"do": "finish_redeployment"}, {"do": "score"},
+            {"do": "end_turn"}]
+    lines = [game(), {"do": "pick", "row": 1}, {"do": "conquer", "region": 2, "tokens": 2},
+             *turn, {"do": "pick", "row": 1}, {"do": "conquer", "region": 6, "tokens": 5},
+             *turn, *turn, *turn, *turn, *turn,
+             {"do": "adjust_coins", "seat": 1, "delta": 9, "reason": "coins miscounted"},
+             {"do": "finish"}]
+    _, out, _ = play(lines, monkeypatch, capsys)
+    assert [p["coins"] for p in out[-2]["players"]] == [17, 17]
+    standings = out[-1]["standings"]
+    assert standings["winners"] == [1]
+    assert [(p["name"], p["tokens"]) for p in standings["placings"]] == [("Bob", 5),
+                                                                          ("Ann", 2)]
+
+
+def test_a_tie_given_tokens_by_seat_uses_those(monkeypatch, capsys) -> None:
+    turn = [{"do": "finish_conquests"}, {"do": "finish_redeployment"}, {"do": "score"},
+            {"do": "end_turn"}]
+    lines = [game(), {"do": "pick", "row": 1}, {"do": "conquer", "region": 2},
+             *turn, {"do": "pick", "row": 1}, {"do": "conquer", "region": 6},
+             *turn, *turn, *turn, *turn, *turn,
+             {"do": "adjust_coins", "seat": 1, "delta": 9, "reason": "coins miscounted"},
+             {"do": "finish"}, {"do": "finish", "tokens": {"0": 8, "1": 4}}]
+    _, out, _ = play(lines, monkeypatch, capsys)
+    assert out[-2] == {"refused": "a tie for first: count the race tokens on the board of "
+                                  "Ann, Bob"}
+    assert out[-1]["standings"]["winners"] == [0]
+
+
+def test_corrections_reach_the_board_and_the_purse(monkeypatch, capsys) -> None:
+    lines = [*ANN_CONQUERS,
+             {"do": "set_region", "region": 6, "seat": 0, "race": "Humans", "tokens": 3},
+             {"do": "set_region", "region": 2, "seat": None},
+             {"do": "adjust_coins", "seat": 0, "delta": -99, "reason": "too many"}]
+    _, out, _ = play(lines, monkeypatch, capsys)
+    assert holder(out[3], 6) == {"region": 6, "seat": 0, "race": "Humans",
+                                 "in_decline": False, "tokens": 3}
+    assert holder(out[4], 2) is None
+    assert out[5] == {"refused": "Ann cannot give back 99 coins: a purse is never negative"}
+
+
+def test_a_marker_placed_shows_in_its_region(monkeypatch, capsys) -> None:
+    lines = [game(), {"do": "pick", "row": 3}, {"do": "conquer", "region": 2, "tokens": 2},
+             {"do": "finish_conquests"},
+             {"do": "place_marker", "region": 2, "marker": "fortress"},
+             {"do": "remove_marker", "region": 2, "marker": "fortress"}]
+    _, out, _ = play(lines, monkeypatch, capsys)
+    assert out[1]["players"][0]["active"]["power"] == "Fortified"
+    assert holder(out[4], 2)["markers"] == ["fortress"]
+    assert "markers" not in holder(out[5], 2)
+
+
+def test_a_decline_sends_the_race_to_the_declined_list(monkeypatch, capsys) -> None:
+    turn = [{"do": "finish_conquests"}, {"do": "finish_redeployment"}, {"do": "score"},
+            {"do": "end_turn"}]
+    lines = [*ANN_CONQUERS, *turn, {"do": "pick", "row": 1}, *turn, {"do": "decline"}]
+    _, out, _ = play(lines, monkeypatch, capsys)
+    ann = out[-1]["players"][0]
+    assert ann["active"] is None
+    assert ann["declined"] == [{"race": "Humans", "power": "Alchemist"}]
+    assert holder(out[-1], 2)["in_decline"] is True
+    assert out[-1]["phase"] == "score"
+
+
+# --- undo ------------------------------------------------------------------------------
+
+
+def test_undo_takes_back_the_last_conquest(monkeypatch, capsys) -> None:
+    _, out, _ = play([*ANN_CONQUERS, {"do": "conquer", "region": 4, "tokens": 3},
+                      {"do": "undo"}], monkeypatch, capsys)
+    assert out[-1] == out[-3]
+
+
+def test_undo_does_not_take_back_a_die_roll(monkeypatch, capsys) -> None:
+    _, out, _ = play([*ANN_CONQUERS, {"do": "final_conquest", "region": 3, "tokens": 1},
+                      {"do": "undo"}], monkeypatch, capsys)
+    assert out[-1] == {"refused": "the last action cannot be undone: a die roll, a reshuffle "
+                                  "or the end of a turn"}
+
+
+# --- refusals --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("intent", "reason"), [
+    ({"do": "end_turn"}, "Ann cannot end the turn now; the turn is at: conquer"),
+    ({"do": "abandon", "region": 2},
+     "region 2 was conquered this turn; regions are abandoned before conquering, when the "
+     "troops are readied"),
+    ({"do": "conquer", "region": 9}, "unknown region 9; allowed: 1..6"),
+    ({"do": "pick", "row": 2}, "Ann has already picked a combo this turn"),
+    ({"do": "finish"}, "totals are revealed only at the end of the game"),
+    ({"do": "reveal", "race": "Ratmen", "power": "Flying"},
+     "the market already shows 6 combos"),
+])
+def test_a_refused_intent_prints_its_reason_changes_nothing_and_the_run_goes_on(
+        intent: dict[str, Any], reason: str, monkeypatch, capsys) -> None:
+    code, out, err = play([*ANN_CONQUERS, intent, {"do": "finish_conquests"}],
+                          monkeypatch, capsys)
+    assert (code, err) == (0, "")
+    assert out[3] == {"refused": reason}
+    assert out[4]["phase"] == "redeploy"
+    assert {**out[4], "phase": "conquer"} == out[2]  # nothing else moved
+
+
+def test_a_roll_with_no_face_left_is_refused_never_made_up(monkeypatch, capsys) -> None:
+    _, out, _ = play([game(die=[]), {"do": "pick", "row": 1},
+                      {"do": "final_conquest", "region": 2, "tokens": 1}],
+                     monkeypatch, capsys)
+    assert out[2] == {"refused": 'no die face is left: the first line\'s "die" gave 0 faces '
+                                 'and all are rolled; add faces to "die"'}
+
+
+def test_a_refused_roll_keeps_its_face_for_the_next_roll(monkeypatch, capsys) -> None:
+    # 1 token + the 2 rolled would cover the mountain (5), but it is not on the board's
+    # edge: the conquest the roll was for is refused after the face was drawn
+    _, out, _ = play([game(die=[2]), {"do": "pick", "row": 1},
+                      {"do": "final_conquest", "region": 5, "tokens": 1},
+                      {"do": "final_conquest", "region": 2, "tokens": 1}],
+                     monkeypatch, capsys)
+    assert out[2] == {"refused": "a race entering the board must take an entry region; "
+                                 "region 5 is not"}
+    assert out[3]["last_roll"] == 2
+    assert holder(out[3], 2)["race"] == "Humans"
+
+
+# --- malformed input -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lines", "message"), [
+    ([game(), "{not json"], "line 2: line: not JSON: Expecting property name enclosed in "
+                            "double quotes at column 2; each line is one JSON object"),
+    ([game(), {"do": "attack"}], 'line 2: do: unknown verb "attack"; the verbs are: pick,'),
+    ([game(), {"row": 1}], "line 2: do: missing; the verbs are: pick,"),
+    ([game(), {"do": "pick", "row": 1}, {"do": "conquer"}],
+     "line 3: region: missing; conquer needs region: a region id of the board (1 or more)"),
+    ([game(), {"do": "pick", "row": 1}, {"do": "conquer", "region": 2, "tokens": "4"}],
+     'line 3: tokens: expected a whole number, got "4"'),
+    ([game(), {"do": "pick", "row": 0}], "line 2: row: 0 is too small; the least allowed is 1"),
+    ([game(), {"do": "pick", "rows": 1}],
+     "line 2: rows: unknown field for pick; it takes: row (and note)"),
+    ([game(), {"do": "place_marker", "region": 2, "marker": "castle"}],
+     'line 2: marker: unknown marker "castle"; allowed: fortress, troll_lair,'),
+    ([game(), {"do": "finish", "tokens": {"Ann": 3}}],
+     'line 2: tokens.Ann: a key is a number written as a string, such as "7"'),
+    ([game(), "", "[1, 2]"], 'line 3: line: expected an object such as {"do": "end_turn"}'),
+    ([game(players=["Ann"])], "line 1: players: 1 players; a game has 2 to 5"),
+    ([game(players=["Ann", "ann"])], "line 1: players[1]: 'ann' is also the name of"),
+    ([game(board="9p")], "line 1: board: unknown board '9p'; allowed: 2p, 3p, 4p, 5p"),
+    ([game(board="3p")], "line 1: board: the 3p board is made for 3 players, not 2"),
+    ([game(die=[4])], "line 1: die[0]: the reinforcement die has no face 4; its faces are "
+                      "0, 1, 2, 3"),
+    ([game(races=RACES[1:])], "line 1: races: the deck must hold every race of the chosen "
+                              "sets once; missing: Humans"),
+    ([game(races=[*RACES, "Humans"])], "line 1: races[14]: Humans is in the deck twice"),
+    ([game(powers=["Flyin", *POWERS])], "line 1: powers[0]: unknown power 'Flyin'"),
+    ([game(races=None)], 'line 1: races: missing: give the race deck in order (top first), '
+                         'or a "seed" to shuffle it'),
+    ([game(first_seat=2)], "line 1: first_seat: 2 is not a seat; seats are 0 to 1"),
+    ([game(expansions=["cursed"])], "line 1: expansions: the base game's banners and badges"),
+    ([game(colour="red")], "line 1: colour: unknown field for the game; allowed: players,"),
+    ([{"do": "pick", "row": 1}], "line 1: do: the first line sets up the game"),
+])
+def test_a_malformed_line_stops_the_run_naming_its_line_and_field(
+        lines: list[Any], message: str, monkeypatch, capsys) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(as_text(lines)))
+    code = main(["play", "-"])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert err.count("\n") == 1
+    assert err.startswith("companion play: " + message), err
+    played = len([line for line in lines if line != ""]) - 1
+    assert len(out.splitlines()) == played  # the lines before it were played
+
+
+def test_a_file_that_cannot_be_read_is_named(tmp_path: Path, capsys) -> None:
+    assert main(["play", str(tmp_path / "missing.jsonl")]) == 2
+    assert "companion play: FILE: cannot read" in capsys.readouterr().err
+
+
+def test_every_verb_names_its_help_and_fields() -> None:
+    for name, verb in VERBS.items():
+        assert verb.help, name
+        assert len({f.name for f in verb.fields}) == len(verb.fields), name
+
+
+# --- the real program ------------------------------------------------------------------
+
+
+def _command() -> list[str]:
+    return [sys.executable, "-m", "companion", "play"]
+
+
+def test_the_program_reads_a_file_and_standard_input_alike(tmp_path: Path) -> None:
+    text = as_text(ANN_CONQUERS)
+    path = tmp_path / "game.jsonl"
+    path.write_text(text, encoding="utf-8")
+    from_file = subprocess.run([*_command(), str(path)], capture_output=True, text=True,
+                               check=False)
+    from_stdin = subprocess.run([*_command(), "-"], input=text, capture_output=True,
+                                text=True, check=False)
+    assert (from_file.returncode, from_file.stderr) == (0, "")
+    assert (from_stdin.returncode, from_stdin.stderr) == (0, "")
+    assert from_file.stdout == from_stdin.stdout
+    assert len(from_stdin.stdout.splitlines()) == 3
+
+
+def _read_line(process: subprocess.Popen[str]) -> str:
+    """The next line the program prints; fails (rather than hangs) if none comes."""
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], 60)
+    assert ready, "the program did not answer the line it was given"
+    return process.stdout.readline()
+
+
+def test_a_bot_gets_each_answer_before_it_sends_the_next_line() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered
+    process = subprocess.Popen([*_command(), "-"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True, env=env)
+    assert process.stdin is not None
+    try:
+        for line in ANN_CONQUERS:
+            process.stdin.write(json.dumps(line) + "\n")
+            process.stdin.flush()
+            state = json.loads(_read_line(process))
+        assert holder(state, 2) is not None
+    finally:
+        process.stdin.close()
+        assert process.wait() == 0
