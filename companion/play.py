@@ -681,9 +681,18 @@ def _regions(state: GameState) -> list[dict[str, Any]]:
 # --- the run ---------------------------------------------------------------------------
 
 
+def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            _fail(key, "given twice in one object; give each field once")
+        found[key] = value
+    return found
+
+
 def _decode(text: str) -> object:
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_twice)
     except json.JSONDecodeError as error:
         _fail("line", f"not JSON: {error.msg} at column {error.colno}; each line is one "
                       "JSON object")

@@ -17,9 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.play import VERBS
+from companion.play import play as play_lines
+from companion.rules.catalog import load_catalog
 
 POCKET: dict[str, Any] = {
     "schema": 1, "name": "Pocket", "players": 2, "turns": 3, "regions": [
@@ -307,6 +311,8 @@ def test_a_refused_roll_keeps_its_face_for_the_next_roll(monkeypatch, capsys) ->
     ([game(), {"do": "finish", "tokens": {"Ann": 3}}],
      'line 2: tokens.Ann: a key is a number written as a string, such as "7"'),
     ([game(), "", "[1, 2]"], 'line 3: line: expected an object such as {"do": "end_turn"}'),
+    ([game(), '{"do": "pick", "row": 1, "row": 2}'],
+     "line 2: row: given twice in one object; give each field once"),
     ([game(players=["Ann"])], "line 1: players: 1 players; a game has 2 to 5"),
     ([game(players=["Ann", "ann"])], "line 1: players[1]: 'ann' is also the name of"),
     ([game(board="9p")], "line 1: board: unknown board '9p'; allowed: 2p, 3p, 4p, 5p"),
@@ -390,3 +396,41 @@ def test_a_bot_gets_each_answer_before_it_sends_the_next_line() -> None:
     finally:
         process.stdin.close()
         assert process.wait() == 0
+
+
+# --- any game at all -------------------------------------------------------------------
+
+_INTENT = st.one_of(
+    st.builds(lambda row: {"do": "pick", "row": row}, st.integers(1, 6)),
+    st.builds(lambda region, tokens: {"do": "conquer", "region": region, "tokens": tokens},
+              st.integers(1, 7), st.integers(1, 5)),
+    st.builds(lambda region: {"do": "abandon", "region": region}, st.integers(1, 6)),
+    st.builds(lambda region, tokens: {"do": "final_conquest", "region": region,
+                                      "tokens": tokens}, st.integers(1, 6), st.integers(0, 3)),
+    st.sampled_from([{"do": verb} for verb in ("decline", "finish_conquests",
+                                               "finish_redeployment", "score", "end_turn",
+                                               "undo", "finish")]),
+)
+_FLOW = [{"do": "finish_conquests"}, {"do": "finish_redeployment"}, {"do": "score"},
+         {"do": "end_turn"}]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(_INTENT, st.sampled_from(_FLOW)), max_size=60),
+       st.lists(st.sampled_from([0, 1, 2, 3]), max_size=4))
+def test_any_intents_get_an_answer_each_and_keep_the_purses_secret_until_the_end(
+        intents: list[dict[str, Any]], die: list[int]) -> None:
+    lines = [json.dumps(game(die=die)), *(json.dumps(intent) for intent in intents)]
+    first, again = io.StringIO(), io.StringIO()
+    play_lines(lines, first, load_catalog())
+    play_lines(lines, again, load_catalog())
+    assert first.getvalue() == again.getvalue()
+    out = [json.loads(line) for line in first.getvalue().splitlines()]
+    assert len(out) == len(lines)
+    for state in out:
+        if "refused" in state:
+            assert set(state) == {"refused"} and state["refused"]
+            continue
+        over = state["phase"] == "game_over"
+        assert all(("coins" in player) == over for player in state["players"])
+        assert ("standings" in state) <= over
