@@ -39,6 +39,7 @@ from companion.rules.errors import DataError, IllegalAction, UnknownName
 from companion.rules.events import GameCreated, Seat
 from companion.rules.game import GameState
 from companion.rules.maps import Board, board_document, load_board, parse_board_text
+from companion.rules.river import check_event_line, markers_in_box, public_river
 from companion.rules.standings import Standings, tokens_on_board
 from companion.rules.views import final_totals, public
 from companion.session import Session
@@ -54,11 +55,16 @@ DEFAULT_COLOURS = ("blue", "orange", "green", "yellow", "purple", "red", "sky")
 """The colours given to players who name none, in this order (the table's own palette)."""
 
 
+WHOLE_LINE = ""
+"""The field of a fault in the line as a whole (not JSON, not an object)."""
+
+
 class BadLine(Exception):
     """A malformed input line: its number, the field at fault and what is wrong."""
 
     def __init__(self, line: int, field: str, problem: str) -> None:
-        super().__init__(f"line {line}: {field}: {problem}")
+        where = f"line {line}" if field == WHOLE_LINE else f"line {line}: {field}"
+        super().__init__(f"{where}: {problem}")
         self.line = line
         self.field = field
         self.problem = problem
@@ -319,6 +325,14 @@ def _remove_marker(s: Session, a: Args) -> None:
     s.remove_marker(a.whole("region"), a.text("marker"))
 
 
+def _place_caravel(s: Session, a: Args) -> None:
+    s.place_caravel(a.whole("region"))
+
+
+def _set_pirate_ship(s: Session, a: Args) -> None:
+    s.set_pirate_ship(a.whole("region"), a.flag("present"))
+
+
 def _set_region(s: Session, a: Args) -> None:
     s.set_region(a.whole("region"), a.maybe_whole("seat"), a.maybe_text("race"),
                  in_decline=a.flag("in_decline"), tokens=a.maybe_whole("tokens"),
@@ -379,6 +393,11 @@ VERBS: dict[str, Verb] = {
                          (Field("region", REGION), Field("marker", MARKER)), _place_marker),
     "remove_marker": Verb("take a marker out of a region",
                           (Field("region", REGION), Field("marker", MARKER)), _remove_marker),
+    "place_caravel": Verb("River World: the Shipyard's holder puts the Caravel on a river",
+                          (Field("region", REGION),), _place_caravel),
+    "set_pirate_ship": Verb("River World: correct whether a pirate ship lies in a river",
+                            (Field("region", REGION), Field("present", FLAG)),
+                            _set_pirate_ship),
     "set_region": Verb("correct who holds a region (not a conquest)", (
         Field("region", REGION),
         Field("seat", _maybe(SEAT)),
@@ -403,7 +422,7 @@ COMMON_FIELDS = frozenset({"do", "note"})
 def parse_intent(doc: object) -> tuple[Verb, Args]:
     """The verb and checked fields of one intent line (already decoded)."""
     if not isinstance(doc, dict):
-        _fail("line", f'expected an object such as {{"do": "end_turn"}}, got {_show(doc)}')
+        _fail(WHOLE_LINE, f'expected an object such as {{"do": "end_turn"}}, got {_show(doc)}')
     if "do" not in doc:
         _fail("do", f"missing; the verbs are: {', '.join(VERBS)}")
     name = doc["do"]
@@ -431,7 +450,7 @@ def parse_intent(doc: object) -> tuple[Verb, Args]:
 # --- the first line: the game ----------------------------------------------------------
 
 SETUP_FIELDS = ("players", "board", "expansions", "left_out", "dealing", "first_seat",
-                "races", "powers", "seed", "die", "note")
+                "races", "powers", "river_events", "seed", "die", "note")
 
 
 @dataclass(frozen=True)
@@ -446,7 +465,7 @@ class Setup:
 def parse_setup(doc: object, catalog: Catalog) -> Setup:
     """The game the first line describes, checked field by field."""
     if not isinstance(doc, dict):
-        _fail("line", f'expected the game as an object such as {{"players": ["Ann", "Bob"]}}, '
+        _fail(WHOLE_LINE, f'expected the game as an object such as {{"players": ["Ann", "Bob"]}}, '
                       f"got {_show(doc)}")
     if "do" in doc:
         _fail("do", "the first line sets up the game; intents come on the lines after it")
@@ -466,6 +485,7 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     shuffler = random.Random(seed)
     race_deck = _deck(doc, "races", "race", races, catalog.race, shuffler, seed, dealing)
     power_deck = _deck(doc, "powers", "power", powers, catalog.power, shuffler, seed, dealing)
+    river_events = _river_events(doc, board, catalog, shuffler, seed)
     first = _whole("first_seat", doc.get("first_seat", 0))
     if first >= len(seats):
         _fail("first_seat", f"{first} is not a seat; seats are 0 to {len(seats) - 1}")
@@ -477,8 +497,8 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     created = GameCreated(
         seats=seats, first_seat=first, board=board.name, turns=board.turns,
         expansions=tuple(expansions), dealing=dealing, races=race_deck, powers=power_deck,
-        board_doc=board_doc, corrections=corrections.overrides(catalog),
-        left_out=tuple(left_out),
+        board_doc=board_doc, river_events=river_events,
+        corrections=corrections.overrides(catalog), left_out=tuple(left_out),
     )
     return Setup(created, 0 if seed is None else seed, die)
 
@@ -537,9 +557,6 @@ def _board(doc: Mapping[str, Any], players: int) -> tuple[Board, str | None]:
     if board.players != players:
         _fail("board", f"the {board.name} board is made for {board.players} players, "
                        f"not {players}")
-    if board.is_river_world:
-        _fail("board", f"{board.name} is a River World board; companion play does not play "
-                       "River World's events yet")
     return board, board_doc
 
 
@@ -602,6 +619,31 @@ def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],
     return tuple(deck)
 
 
+def _river_events(doc: Mapping[str, Any], board: Board, catalog: Catalog,
+                  shuffler: random.Random, seed: int | None) -> tuple[str, ...]:
+    """River World's line of Event markers, one per turn: as given, or the markers in the
+    box shuffled with the seed (the first `turns` of them); none off a River World board."""
+    if not board.is_river_world:
+        if "river_events" in doc:
+            _fail("river_events", f"the {board.name} board has no rivers; River World's "
+                                  "events are played on a River World board")
+        return ()
+    if "river_events" not in doc:
+        if seed is None:
+            _fail("river_events", f"missing: the {board.name} board is a River World board; "
+                                  "give its Event markers in order (one per turn), or a "
+                                  '"seed" to shuffle them')
+        line = [event.value for event in markers_in_box(catalog)]
+        shuffler.shuffle(line)
+        return tuple(line[:board.turns])
+    names = [_text(f"river_events[{i}]", name)
+             for i, name in enumerate(_list("river_events", doc["river_events"]))]
+    try:
+        return tuple(e.value for e in check_event_line(names, board.turns, catalog))
+    except IllegalAction as refused:
+        _fail("river_events", refused.reason)
+
+
 def _die_face(field: str, value: object, faces: set[int]) -> int:
     face = _whole(field, value)
     if face not in faces:
@@ -643,6 +685,7 @@ def public_state(state: GameState, standings: Standings | None = None) -> dict[s
         "combos_owed": view.combos_owed,
         "players": players,
         "regions": _regions(state),
+        "river": _river(state),
     }
     if standings is not None:
         names = {p.seat: p.name for p in state.players}
@@ -669,6 +712,8 @@ def _regions(state: GameState) -> list[dict[str, Any]]:
         placed = [name for name in MARKERS
                   if (region.markers.encampments if name == "encampment"
                       else getattr(region.markers, name))]
+        if region.markers.pirate_ship:
+            placed.append("pirate_ship")
         if region.markers.encampments > 1:
             entry["encampments"] = region.markers.encampments
         if placed:
@@ -676,6 +721,17 @@ def _regions(state: GameState) -> list[dict[str, Any]]:
         if len(entry) > 1:
             out.append(entry)
     return out
+
+
+def _river(state: GameState) -> dict[str, Any] | None:
+    """River World as the table sees it (never the events still face down); None when the
+    game does not play it."""
+    view = public_river(state)
+    if view is None:
+        return None
+    return {"event": view.event.value, "revealed": [e.value for e in view.revealed],
+            "face_down": view.face_down, "river_cost": view.river_cost,
+            "pirate_ships": list(view.pirate_ships), "caravel": view.caravel}
 
 
 # --- the run ---------------------------------------------------------------------------
@@ -694,10 +750,10 @@ def _decode(text: str) -> object:
     try:
         return json.loads(text, object_pairs_hook=_no_twice)
     except json.JSONDecodeError as error:
-        _fail("line", f"not JSON: {error.msg} at column {error.colno}; each line is one "
+        _fail(WHOLE_LINE, f"not JSON: {error.msg} at column {error.colno}; each line is one "
                       "JSON object")
     except (RecursionError, ValueError) as error:
-        _fail("line", f"not JSON this command reads ({type(error).__name__})")
+        _fail(WHOLE_LINE, f"not JSON this command reads ({type(error).__name__})")
 
 
 def play(lines: Iterable[str], out: IO[str], catalog: Catalog) -> None:
@@ -717,7 +773,7 @@ def play(lines: Iterable[str], out: IO[str], catalog: Catalog) -> None:
                 try:
                     state = session.begin(setup.created)
                 except (IllegalAction, UnknownName) as refused:
-                    _fail("line", f"the game cannot be set up: {refused.reason}")
+                    _fail(WHOLE_LINE, f"the game cannot be set up: {refused.reason}")
                 _print(out, public_state(state))
                 continue
             verb, args = parse_intent(doc)

@@ -47,6 +47,25 @@ POWERS = ["Alchemist", "Hill", "Fortified", "Forest", "Mounted", "Heroic", "Bers
           "Pillaging", "Seafaring", "Spirit", "Stout", "Swamp", "Underworld", "Wealthy"]
 
 
+DELTA: dict[str, Any] = {
+    "schema": 1, "name": "Delta", "players": 2, "turns": 3, "regions": [
+        {"id": 1, "terrain": "sea", "features": [], "lost_tribe": False, "border": True,
+         "entry": False, "coastal": False, "adjacent": [2, 3]},
+        {"id": 2, "terrain": "farmland", "features": ["harbor"], "lost_tribe": False,
+         "border": True, "entry": True, "coastal": True, "adjacent": [1, 3, 4]},
+        {"id": 3, "terrain": "river", "features": [], "lost_tribe": False, "border": True,
+         "entry": True, "coastal": True, "pirate": True, "adjacent": [1, 2, 4, 5]},
+        {"id": 4, "terrain": "hill", "features": ["shipyard"], "lost_tribe": False,
+         "border": True, "entry": True, "coastal": False, "adjacent": [2, 3, 5, 6]},
+        {"id": 5, "terrain": "river", "features": [], "lost_tribe": False, "border": True,
+         "entry": True, "coastal": False, "adjacent": [3, 4, 6]},
+        {"id": 6, "terrain": "forest", "features": [], "lost_tribe": False, "border": True,
+         "entry": True, "coastal": False, "adjacent": [4, 5]},
+    ]}
+"""A River World board: a pirate symbol on river 3, the Shipyard on the hill (4)."""
+EVENTS = ["Quiet waters", "Storm", "Pirates"]
+
+
 def game(**fields: Any) -> dict[str, Any]:
     """The first line: Ann and Bob on Pocket, decks in the order above, the die given."""
     line: dict[str, Any] = {"players": ["Ann", "Bob"], "board": POCKET, "races": RACES,
@@ -230,6 +249,42 @@ def test_a_decline_sends_the_race_to_the_declined_list(monkeypatch, capsys) -> N
     assert out[-1]["phase"] == "score"
 
 
+def test_a_river_world_board_plays_its_events_ships_and_caravel(monkeypatch, capsys) -> None:
+    turn = [{"do": "finish_conquests"}, {"do": "finish_redeployment"}, {"do": "score"},
+            {"do": "end_turn"}]
+    lines = [game(board=DELTA, river_events=EVENTS), {"do": "pick", "row": 1},
+             {"do": "conquer", "region": 4, "tokens": 3},
+             {"do": "place_caravel", "region": 5},
+             {"do": "conquer", "region": 3, "tokens": 2},
+             {"do": "set_pirate_ship", "region": 5, "present": True},
+             *turn, {"do": "pick", "row": 1}, *turn]
+    code, out, _ = play(lines, monkeypatch, capsys)
+    assert code == 0
+    assert out[0]["river"] == {"event": "Quiet waters", "revealed": ["Quiet waters"],
+                               "face_down": 2, "river_cost": 1, "pirate_ships": [3],
+                               "caravel": None}
+    assert holder(out[0], 3) == {"region": 3, "markers": ["pirate_ship"]}
+    assert out[3]["river"]["caravel"] == 5
+    assert out[4]["river"]["pirate_ships"] == []  # the ship in river 3 was sunk
+    assert holder(out[5], 5) == {"region": 5, "markers": ["pirate_ship"]}
+    assert out[-1]["turn"] == 2
+    assert out[-1]["river"]["event"] == "Storm"
+    assert out[-1]["river"]["river_cost"] == 3
+
+
+def test_a_river_world_line_left_out_is_shuffled_by_the_seed(monkeypatch, capsys) -> None:
+    _, out, _ = play([game(board=DELTA, seed=5)], monkeypatch, capsys)
+    _, again, _ = play([game(board=DELTA, seed=5)], monkeypatch, capsys)
+    assert out == again
+    assert out[0]["river"]["face_down"] == 2
+    assert out[0]["river"]["event"] in {"Quiet waters", "Storm", "Harsh Winter", "Pirates"}
+
+
+def test_a_game_without_river_world_shows_no_river(monkeypatch, capsys) -> None:
+    _, out, _ = play([game()], monkeypatch, capsys)
+    assert out[0]["river"] is None
+
+
 # --- undo ------------------------------------------------------------------------------
 
 
@@ -295,7 +350,7 @@ def test_a_refused_roll_keeps_its_face_for_the_next_roll(monkeypatch, capsys) ->
 
 
 @pytest.mark.parametrize(("lines", "message"), [
-    ([game(), "{not json"], "line 2: line: not JSON: Expecting property name enclosed in "
+    ([game(), "{not json"], "line 2: not JSON: Expecting property name enclosed in "
                             "double quotes at column 2; each line is one JSON object"),
     ([game(), {"do": "attack"}], 'line 2: do: unknown verb "attack"; the verbs are: pick,'),
     ([game(), {"row": 1}], "line 2: do: missing; the verbs are: pick,"),
@@ -310,7 +365,7 @@ def test_a_refused_roll_keeps_its_face_for_the_next_roll(monkeypatch, capsys) ->
      'line 2: marker: unknown marker "castle"; allowed: fortress, troll_lair,'),
     ([game(), {"do": "finish", "tokens": {"Ann": 3}}],
      'line 2: tokens.Ann: a key is a number written as a string, such as "7"'),
-    ([game(), "", "[1, 2]"], 'line 3: line: expected an object such as {"do": "end_turn"}'),
+    ([game(), "", "[1, 2]"], 'line 3: expected an object such as {"do": "end_turn"}'),
     ([game(), '{"do": "pick", "row": 1, "row": 2}'],
      "line 2: row: given twice in one object; give each field once"),
     ([game(players=["Ann"])], "line 1: players: 1 players; a game has 2 to 5"),
@@ -327,6 +382,13 @@ def test_a_refused_roll_keeps_its_face_for_the_next_roll(monkeypatch, capsys) ->
                          'or a "seed" to shuffle it'),
     ([game(first_seat=2)], "line 1: first_seat: 2 is not a seat; seats are 0 to 1"),
     ([game(expansions=["cursed"])], "line 1: expansions: the base game's banners and badges"),
+    ([game(river_events=EVENTS)], "line 1: river_events: the Pocket board has no rivers"),
+    ([game(board=DELTA)], "line 1: river_events: missing: the Delta board is a River World "
+                          "board; give its Event markers in order (one per turn)"),
+    ([game(board=DELTA, river_events=["Storm", "Flood", "Storm"])],
+     "line 1: river_events: unknown River World event 'Flood'"),
+    ([game(board=DELTA, river_events=EVENTS[:2])],
+     "line 1: river_events: the River World event line holds one marker per turn: 3, not 2"),
     ([game(colour="red")], "line 1: colour: unknown field for the game; allowed: players,"),
     ([{"do": "pick", "row": 1}], "line 1: do: the first line sets up the game"),
 ])
