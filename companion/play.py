@@ -2,9 +2,10 @@
 
 The input is one JSON object per line. The first (non-blank) line sets up the game: the
 players, the board, the banner and badge sets, the first player, the race and badge decks in
-order (or a `seed` that shuffles them) and the faces the reinforcement die will show, in
-order. Every later line is an intent the table could give, `{"do": VERB, ...fields}`, carried
-out through the public `companion.session.Session` API, exactly as the touchscreen does.
+order (and River World's Event markers, on a River World board; or a `seed` that shuffles
+them) and the faces the reinforcement die will show, in order. Every later line is an
+intent the table could give, `{"do": VERB, ...fields}`, carried out through the public
+`companion.session.Session` API, exactly as the touchscreen does.
 For each input line one JSON line is printed: the public state after it, or
 `{"refused": REASON}` when the rules refuse the intent. The format is
 `docs/play-format.md`.
@@ -43,6 +44,7 @@ from companion.rules.river import check_event_line, markers_in_box, public_river
 from companion.rules.standings import Standings, tokens_on_board
 from companion.rules.views import final_totals, public
 from companion.session import Session
+from companion.ui.palette import COLOUR_NAMES
 
 if TYPE_CHECKING:
     from _typeshed import SupportsLenAndGetItem
@@ -51,7 +53,7 @@ _T = TypeVar("_T")
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
-DEFAULT_COLOURS = ("blue", "orange", "green", "yellow", "purple", "red", "sky")
+DEFAULT_COLOURS = COLOUR_NAMES
 """The colours given to players who name none, in this order (the table's own palette)."""
 
 
@@ -465,8 +467,8 @@ class Setup:
 def parse_setup(doc: object, catalog: Catalog) -> Setup:
     """The game the first line describes, checked field by field."""
     if not isinstance(doc, dict):
-        _fail(WHOLE_LINE, f'expected the game as an object such as {{"players": ["Ann", "Bob"]}}, '
-                      f"got {_show(doc)}")
+        _fail(WHOLE_LINE, 'expected the game as an object such as {"players": ["Ann", "Bob"]}, '
+                          f"got {_show(doc)}")
     if "do" in doc:
         _fail("do", "the first line sets up the game; intents come on the lines after it")
     for key in doc:
@@ -477,7 +479,7 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     expansions = _expansions(doc, catalog)
     races = [r.name for r in catalog.races_in(expansions)]
     powers = [p.name for p in catalog.powers_in(expansions)]
-    left_out = _left_out(doc, catalog, races + powers)
+    left_out = _left_out(doc, races + powers)
     races = [r for r in races if r not in left_out]
     powers = [p for p in powers if p not in left_out]
     dealing = str(_one_of("dealing", ("app", "table")).parse("dealing", doc.get("dealing", "app")))
@@ -574,7 +576,7 @@ def _expansions(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
     return chosen
 
 
-def _left_out(doc: Mapping[str, Any], catalog: Catalog, names: list[str]) -> list[str]:
+def _left_out(doc: Mapping[str, Any], names: list[str]) -> list[str]:
     left: list[str] = []
     for i, value in enumerate(_list("left_out", doc.get("left_out", []))):
         name = str(_one_of("race or power of the chosen sets", names)
@@ -750,8 +752,8 @@ def _decode(text: str) -> object:
     try:
         return json.loads(text, object_pairs_hook=_no_twice)
     except json.JSONDecodeError as error:
-        _fail(WHOLE_LINE, f"not JSON: {error.msg} at column {error.colno}; each line is one "
-                      "JSON object")
+        _fail(WHOLE_LINE, f"not JSON: {error.msg} at column {error.colno}; each line is "
+                          "one JSON object")
     except (RecursionError, ValueError) as error:
         _fail(WHOLE_LINE, f"not JSON this command reads ({type(error).__name__})")
 
