@@ -33,13 +33,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from companion.rules import corrections
+from companion.rules import corrections, necromancer, necromancer_game, team_game, teams
 from companion.rules.board import MARKERS, Occupant
 from companion.rules.catalog import Catalog
 from companion.rules.errors import DataError, IllegalAction, UnknownName
 from companion.rules.events import GameCreated, Seat
 from companion.rules.game import GameState
 from companion.rules.maps import Board, board_document, load_board, parse_board_text
+from companion.rules.relics import MARKERS as RELICS_AND_PLACES
+from companion.rules.relics import SigilMode
 from companion.rules.river import check_event_line, markers_in_box, public_river
 from companion.rules.standings import Standings, tokens_on_board
 from companion.rules.views import final_totals, public
@@ -53,6 +55,8 @@ _T = TypeVar("_T")
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
+NECROMANCER_PLAYERS = (3, 6)
+"""Necromancer Island: three to six at the table, he among them."""
 DEFAULT_COLOURS = COLOUR_NAMES
 """The colours given to players who name none, in this order (the table's own palette)."""
 
@@ -253,6 +257,11 @@ class Args:
         assert value is None or isinstance(value, str)
         return value
 
+    def counts(self, name: str) -> dict[int, int]:
+        value = self._values[name]
+        assert isinstance(value, dict)
+        return value
+
     def maybe_counts(self, name: str) -> dict[int, int] | None:
         value = self._values[name]
         assert value is None or isinstance(value, dict)
@@ -335,6 +344,54 @@ def _set_pirate_ship(s: Session, a: Args) -> None:
     s.set_pirate_ship(a.whole("region"), a.flag("present"))
 
 
+def _choose_well_power(s: Session, a: Args) -> None:
+    s.choose_well_power(a.text("power"))
+
+
+def _buy_ghost(s: Session, a: Args) -> None:
+    s.buy_ghost()
+
+
+def _buy_power(s: Session, a: Args) -> None:
+    s.buy_power(a.text("power"))
+
+
+def _redeploy_ghosts(s: Session, a: Args) -> None:
+    s.redeploy_ghosts(a.counts("regions"), a.whole("island"))
+
+
+def _return_ghosts(s: Session, a: Args) -> None:
+    s.return_ghosts(a.counts("regions"))
+
+
+def _place_monster(s: Session, a: Args) -> None:
+    s.place_monster(a.whole("region"))
+
+
+def _pass_monster(s: Session, a: Args) -> None:
+    s.pass_monster()
+
+
+def _move_soapbar(s: Session, a: Args) -> None:
+    s.move_soapbar(a.whole("region"))
+
+
+def _share_tavern(s: Session, a: Args) -> None:
+    s.share_tavern(a.whole("seat"), a.whole("coins"))
+
+
+def _place_bony(s: Session, a: Args) -> None:
+    s.place_bony(a.whole("seat"), a.text("race"))
+
+
+def _swap_powers(s: Session, a: Args) -> None:
+    s.swap_powers()
+
+
+def _make_sigil_pact(s: Session, a: Args) -> None:
+    s.make_sigil_pact(a.text("mode"), a.whole("seat"), a.text("race"))
+
+
 def _set_region(s: Session, a: Args) -> None:
     s.set_region(a.whole("region"), a.maybe_whole("seat"), a.maybe_text("race"),
                  in_decline=a.flag("in_decline"), tokens=a.maybe_whole("tokens"),
@@ -400,6 +457,35 @@ VERBS: dict[str, Verb] = {
     "set_pirate_ship": Verb("River World: correct whether a pirate ship lies in a river",
                             (Field("region", REGION), Field("present", FLAG)),
                             _set_pirate_ship),
+    "choose_well_power": Verb("Necromancer Island: the power he places with the Well, "
+                              "before his first turn", (Field("power", TEXT),),
+                              _choose_well_power),
+    "buy_ghost": Verb("Necromancer Island: he buys a Ghost onto the Island", (), _buy_ghost),
+    "buy_power": Verb("Necromancer Island: he buys one of his powers in reserve",
+                      (Field("power", TEXT),), _buy_power),
+    "redeploy_ghosts": Verb("Necromancer Island: his Ghosts at the end of his turn, per "
+                            "region he holds and on the Island", (
+                                Field("regions", COUNTS),
+                                Field("island", WHOLE, required=False, default=0),
+                            ), _redeploy_ghosts),
+    "return_ghosts": Verb("Necromancer Island: the Ghosts in his hand go back onto his "
+                          "regions", (Field("regions", COUNTS),), _return_ghosts),
+    "place_monster": Verb("team play, before the first turn: the next player sets their "
+                          "Monster in a region", (Field("region", REGION),), _place_monster),
+    "pass_monster": Verb("team play, before the first turn: no region is left for the next "
+                         "Monster", (), _pass_monster),
+    "move_soapbar": Verb("team play: the Golden Soapbar's holder moves it after its coin",
+                         (Field("region", REGION),), _move_soapbar),
+    "share_tavern": Verb("team play: Glandulf's Tavern's holder gives some of this turn's "
+                         "Tavern coins to a player", (Field("seat", SEAT), Field("coins", WHOLE)),
+                         _share_tavern),
+    "place_bony": Verb("team play: the Boneyard's holder sets Bony on a race in decline",
+                       (Field("seat", SEAT), Field("race", TEXT)), _place_bony),
+    "swap_powers": Verb("team play: Mirror's Vale's holder swaps powers with their partner",
+                        (), _swap_powers),
+    "make_sigil_pact": Verb("team play: the Sigil's holder makes a pact with another race",
+                            (Field("mode", _one_of("pact", tuple(m.value for m in SigilMode))),
+                             Field("seat", SEAT), Field("race", TEXT)), _make_sigil_pact),
     "set_region": Verb("correct who holds a region (not a conquest)", (
         Field("region", REGION),
         Field("seat", _maybe(SEAT)),
@@ -452,7 +538,8 @@ def parse_intent(doc: object) -> tuple[Verb, Args]:
 # --- the first line: the game ----------------------------------------------------------
 
 SETUP_FIELDS = ("players", "board", "expansions", "left_out", "dealing", "first_seat",
-                "races", "powers", "river_events", "seed", "die", "note")
+                "races", "powers", "river_events", "necromancer", "ghosts_removed", "teams",
+                "relic_order", "seed", "die", "note")
 
 
 @dataclass(frozen=True)
@@ -474,8 +561,12 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     for key in doc:
         if key not in SETUP_FIELDS:
             _fail(key, f"unknown field for the game; allowed: {', '.join(SETUP_FIELDS)}")
-    seats = _seats(doc)
-    board, board_doc = _board(doc, len(seats))
+    necro = _flag("necromancer", doc.get("necromancer", False))
+    in_teams = _flag("teams", doc.get("teams", False))
+    if necro and in_teams:
+        _fail("teams", "a game plays Necromancer Island or teams of two, not both")
+    seats = _seats(doc, _player_counts(necro, in_teams))
+    board, board_doc = _board(doc, _board_players(len(seats), necro, in_teams), in_teams)
     expansions = _expansions(doc, catalog)
     races = [r.name for r in catalog.races_in(expansions)]
     powers = [p.name for p in catalog.powers_in(expansions)]
@@ -488,6 +579,14 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     race_deck = _deck(doc, "races", "race", races, catalog.race, shuffler, seed, dealing)
     power_deck = _deck(doc, "powers", "power", powers, catalog.power, shuffler, seed, dealing)
     river_events = _river_events(doc, board, catalog, shuffler, seed)
+    drawn: tuple[str, ...] = ()
+    if necro:  # his six: the first he may have from the top of the badge deck
+        try:
+            drawn, power_deck = necromancer.draw_powers(power_deck)
+        except IllegalAction as refused:
+            _fail("powers", refused.reason)
+    ghosts_removed = _ghosts_removed(doc, necro)
+    relic_order = _relic_order(doc, in_teams, shuffler, seed)
     first = _whole("first_seat", doc.get("first_seat", 0))
     if first >= len(seats):
         _fail("first_seat", f"{first} is not a seat; seats are 0 to {len(seats) - 1}")
@@ -499,18 +598,38 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     created = GameCreated(
         seats=seats, first_seat=first, board=board.name, turns=board.turns,
         expansions=tuple(expansions), dealing=dealing, races=race_deck, powers=power_deck,
-        board_doc=board_doc, river_events=river_events,
+        board_doc=board_doc, river_events=river_events, necromancer_powers=drawn,
+        ghosts_removed=ghosts_removed, teams=in_teams, relic_order=relic_order,
         corrections=corrections.overrides(catalog), left_out=tuple(left_out),
     )
     return Setup(created, 0 if seed is None else seed, die)
 
 
-def _seats(doc: Mapping[str, Any]) -> tuple[Seat, ...]:
+def _player_counts(necro: bool, in_teams: bool) -> tuple[int, int, str]:
+    """The fewest and most players, and the game they are counted for."""
+    if necro:
+        return (*NECROMANCER_PLAYERS, "a Necromancer Island game")
+    if in_teams:
+        return teams.TEAM_PLAYERS, teams.TEAM_PLAYERS, "a team game"
+    return MIN_PLAYERS, MAX_PLAYERS, "a game"
+
+
+def _board_players(seats: int, necro: bool, in_teams: bool) -> int:
+    """The players the board is made for: one fewer for Necromancer Island, the 5-player
+    board for teams."""
+    if necro:
+        return int(necromancer.board_for(seats).removesuffix("p"))
+    return team_game.TEAM_BOARD_PLAYERS if in_teams else seats
+
+
+def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, ...]:
+    least, most, game = counts
+    allowed = f"{least}" if least == most else f"{least} to {most}"
     if "players" not in doc:
-        _fail("players", f"missing: {MIN_PLAYERS} to {MAX_PLAYERS} players, in seat order")
+        _fail("players", f"missing: {allowed} players, in seat order")
     entries = _list("players", doc["players"])
-    if not MIN_PLAYERS <= len(entries) <= MAX_PLAYERS:
-        _fail("players", f"{len(entries)} players; a game has {MIN_PLAYERS} to {MAX_PLAYERS}")
+    if not least <= len(entries) <= most:
+        _fail("players", f"{len(entries)} players; {game} has {allowed}")
     named: list[tuple[str, str | None]] = []
     for i, entry in enumerate(entries):
         field = f"players[{i}]"
@@ -542,7 +661,7 @@ def _seats(doc: Mapping[str, Any]) -> tuple[Seat, ...]:
                  for name, colour in named)
 
 
-def _board(doc: Mapping[str, Any], players: int) -> tuple[Board, str | None]:
+def _board(doc: Mapping[str, Any], players: int, in_teams: bool) -> tuple[Board, str | None]:
     value = doc.get("board", f"{players}p")
     board_doc: str | None = None
     try:
@@ -556,9 +675,10 @@ def _board(doc: Mapping[str, Any], players: int) -> tuple[Board, str | None]:
                            f"got {_show(value)}")
     except (UnknownName, DataError) as error:
         _fail("board", str(error))
-    if board.players != players:
-        _fail("board", f"the {board.name} board is made for {board.players} players, "
-                       f"not {players}")
+    own_six = in_teams and board_doc is not None and board.players == teams.TEAM_PLAYERS
+    if board.players != players and not own_six:
+        _fail("board", f"the {board.name} board is made for {board.players} players; "
+                       f"this game needs the one for {players}")
     return board, board_doc
 
 
@@ -646,6 +766,40 @@ def _river_events(doc: Mapping[str, Any], board: Board, catalog: Catalog,
         _fail("river_events", refused.reason)
 
 
+def _ghosts_removed(doc: Mapping[str, Any], necro: bool) -> int:
+    if "ghosts_removed" not in doc:
+        return 0
+    if not necro:
+        _fail("ghosts_removed", 'Ghosts are taken out only in a Necromancer Island game '
+                                '("necromancer": true)')
+    removed = _whole("ghosts_removed", doc["ghosts_removed"])
+    if removed > 2:
+        _fail("ghosts_removed", f"{removed}; 0, 1 or 2 Ghosts may be taken out")
+    return removed
+
+
+def _relic_order(doc: Mapping[str, Any], in_teams: bool, shuffler: random.Random,
+                 seed: int | None) -> tuple[str, ...]:
+    """Team play: the face-down pile of the Righteous Relic and Popular Places, top first:
+    as given, or shuffled with the seed."""
+    names = list(RELICS_AND_PLACES)
+    if not in_teams:
+        if "relic_order" in doc:
+            _fail("relic_order", 'the Relics and Places are part of team play ("teams": true)')
+        return ()
+    if "relic_order" not in doc:
+        if seed is None:
+            _fail("relic_order", 'missing: give the pile of Relics and Places in order (top '
+                                 'first), or a "seed" to shuffle it')
+        shuffler.shuffle(names)
+        return tuple(names)
+    pile = [str(_one_of("Relic or Place", names).parse(f"relic_order[{i}]", value))
+            for i, value in enumerate(_list("relic_order", doc["relic_order"]))]
+    if sorted(pile) != sorted(names):
+        _fail("relic_order", "the pile holds each Relic and Place once: " + ", ".join(names))
+    return tuple(pile)
+
+
 def _die_face(field: str, value: object, faces: set[int]) -> int:
     face = _whole(field, value)
     if face not in faces:
@@ -688,6 +842,8 @@ def public_state(state: GameState, standings: Standings | None = None) -> dict[s
         "players": players,
         "regions": _regions(state),
         "river": _river(state),
+        "necromancer": _necromancer(state),
+        "teams": _teams(state),
     }
     if standings is not None:
         names = {p.seat: p.name for p in state.players}
@@ -734,6 +890,44 @@ def _river(state: GameState) -> dict[str, Any] | None:
     return {"event": view.event.value, "revealed": [e.value for e in view.revealed],
             "face_down": view.face_down, "river_cost": view.river_cost,
             "pirate_ships": list(view.pirate_ships), "caravel": view.caravel}
+
+
+def _necromancer(state: GameState) -> dict[str, Any] | None:
+    """Necromancer Island as the table sees him (every Ghost and badge; never his coins);
+    None when the game does not play it."""
+    view = necromancer_game.public(state)
+    if view is None:
+        return None
+    return {"seat": view.seat, "step": view.step.name.lower(), "island": view.island,
+            "regions": [{"region": region, "ghosts": ghosts} for region, ghosts in view.regions],
+            "in_hand": view.in_hand, "reserve": view.reserve, "well_ghosts": view.well_ghosts,
+            "well_souls": view.well_souls, "removed": view.removed,
+            "powers_in_use": list(view.powers_in_use),
+            "powers_in_reserve": list(view.powers_in_reserve), "price": view.price,
+            "souls_to_next_ghost": view.souls_to_next_ghost, "won": view.won}
+
+
+def _teams(state: GameState) -> dict[str, Any] | None:
+    """Team play as the table sees it (never the pile's face-down order); None otherwise."""
+    setup, relics = state.monsters, state.relics
+    if setup is None or relics is None:
+        return None
+    first = state.track.first_seat
+    return {
+        "teams": [{"team": team.label, "seats": list(team.seats)}
+                  for team in teams.teams(first)],
+        "monster_next": team_game.placing_monster(state),
+        "monsters": sorted(relics.monsters),
+        "face_down": len(relics.pile),
+        "found": [{"name": name, "region": region}
+                  for name, region in sorted(relics.lying.items())],
+        "bony": None if relics.bony is None else {
+            "seat": relics.bony.guards.seat, "race": relics.bony.guards.race},
+        "sigil": None if relics.sigil is None else {
+            "mode": relics.sigil.mode.value, "seat": relics.sigil.other.seat,
+            "race": relics.sigil.other.race},
+        "soapbar_owed_by": relics.soapbar_owed_by,
+    }
 
 
 # --- the run ---------------------------------------------------------------------------

@@ -285,6 +285,46 @@ def test_a_game_without_river_world_shows_no_river(monkeypatch, capsys) -> None:
     assert out[0]["river"] is None
 
 
+def test_necromancer_island_deals_him_six_powers_and_shows_his_ghosts(monkeypatch,
+                                                                     capsys) -> None:
+    first = game(players=["Ann", "Bob", "Cy"], board=None, necromancer=True,
+                 powers=["Spirit", *[p for p in POWERS if p != "Spirit"]])
+    turn = [{"do": "finish_conquests"}, {"do": "finish_redeployment"}, {"do": "score"},
+            {"do": "end_turn"}]
+    lines = [first, {"do": "buy_ghost"}, {"do": "pick", "row": 1}, *turn,
+             {"do": "pick", "row": 1}, *turn, {"do": "buy_ghost"}]
+    code, out, _ = play(lines, monkeypatch, capsys)
+    assert code == 0
+    assert out[0]["turns"] == 10  # three at the table play on the 2-player board
+    necro = out[0]["necromancer"]
+    assert necro["seat"] == 2  # to the right of the first player: he plays last
+    # Spirit is passed over (he may not have it) and stays on top of the market's stack
+    assert [necro["powers_in_use"], necro["powers_in_reserve"]] == [
+        ["Alchemist"], ["Hill", "Fortified", "Forest", "Mounted", "Heroic"]]
+    assert out[0]["market"][0]["power"] == "Spirit"
+    assert out[1] == {"refused": "only the Necromancer (Cy) can buy a Ghost"}
+    assert out[-1]["player"] == "Cy"
+    assert (out[-1]["necromancer"]["island"], out[-1]["necromancer"]["reserve"]) == (
+        necro["island"] + 1, necro["reserve"] - 1)
+    assert all("coins" not in player for state in out if "players" in state
+               for player in state["players"])
+
+
+def test_team_play_sets_out_the_monsters_before_the_first_turn(monkeypatch, capsys) -> None:
+    first = game(players=["A1", "B1", "C1", "A2", "B2", "C2"], board=None, teams=True,
+                 seed=3, races=None, powers=None)
+    code, out, _ = play([first, {"do": "pick", "row": 1},
+                         {"do": "place_monster", "region": 6}], monkeypatch, capsys)
+    assert code == 0
+    shown = out[0]["teams"]
+    assert shown["teams"] == [{"team": "A", "seats": [0, 3]}, {"team": "B", "seats": [1, 4]},
+                              {"team": "C", "seats": [2, 5]}]
+    assert (shown["monster_next"], shown["monsters"], shown["face_down"]) == (1, [], 5)
+    assert out[1] == {"refused": "the Monsters go out before the first turn: B1 sets theirs "
+                                 "(or passes) first"}
+    assert (out[2]["teams"]["monster_next"], out[2]["teams"]["monsters"]) == (2, [6])
+
+
 # --- undo ------------------------------------------------------------------------------
 
 
@@ -371,7 +411,8 @@ def test_a_refused_roll_keeps_its_face_for_the_next_roll(monkeypatch, capsys) ->
     ([game(players=["Ann"])], "line 1: players: 1 players; a game has 2 to 5"),
     ([game(players=["Ann", "ann"])], "line 1: players[1]: 'ann' is also the name of"),
     ([game(board="9p")], "line 1: board: unknown board '9p'; allowed: 2p, 3p, 4p, 5p"),
-    ([game(board="3p")], "line 1: board: the 3p board is made for 3 players, not 2"),
+    ([game(board="3p")],
+     "line 1: board: the 3p board is made for 3 players; this game needs the one for 2"),
     ([game(die=[4])], "line 1: die[0]: the reinforcement die has no face 4; its faces are "
                       "0, 1, 2, 3"),
     ([game(races=RACES[1:])], "line 1: races: the deck must hold every race of the chosen "
@@ -389,6 +430,18 @@ def test_a_refused_roll_keeps_its_face_for_the_next_roll(monkeypatch, capsys) ->
      "line 1: river_events: unknown River World event 'Flood'"),
     ([game(board=DELTA, river_events=EVENTS[:2])],
      "line 1: river_events: the River World event line holds one marker per turn: 3, not 2"),
+    ([game(necromancer=True)], "line 1: players: 2 players; a Necromancer Island game has "
+                               "3 to 6"),
+    ([game(teams=True)], "line 1: players: 2 players; a team game has 6"),
+    ([game(necromancer=True, teams=True)], "line 1: teams: a game plays Necromancer Island "
+                                           "or teams of two, not both"),
+    ([game(ghosts_removed=1)], "line 1: ghosts_removed: Ghosts are taken out only in a "
+                               "Necromancer Island game"),
+    ([game(relic_order=[])], "line 1: relic_order: the Relics and Places are part of team "
+                             "play"),
+    ([game(players=["Ann", "Bob", "Cy"], necromancer=True, board=POCKET)],
+     "line 1: the game cannot be set up: the Pocket board needs exactly one Lake for "
+     "Necromancer Island (lakes found: none)"),
     ([game(colour="red")], "line 1: colour: unknown field for the game; allowed: players,"),
     ([{"do": "pick", "row": 1}], "line 1: do: the first line sets up the game"),
 ])
