@@ -500,6 +500,10 @@ VERBS: dict[str, Verb] = {
     "finish": Verb("the final standings, once the last turn is over; `tokens` by seat "
                    "breaks a tie for first (else the counts the board records)",
                    (Field("tokens", _maybe(COUNTS), required=False),), _finish),
+    # THE TOKEN LEDGER goes here when `companion/rules/troops.py` and its Session methods
+    # are on main: "ready" (the active race takes its troops in hand for the turn) and
+    # "redeploy" ({"region": tokens}, a COUNTS field) are one entry each, calling those
+    # methods; each race's hand and tray then join `public_state` (see `_race`).
 }
 """Every intent `companion play` understands, by the name given in `"do"`."""
 
@@ -821,9 +825,9 @@ def public_state(state: GameState, standings: Standings | None = None) -> dict[s
         entry: dict[str, Any] = {"seat": player.seat, "name": player.name,
                                  "colour": player.colour}
         active = player.active
-        entry["active"] = None if active is None else {
-            "race": active.race, "power": active.power, "tokens": active.tokens}
-        entry["declined"] = [{"race": d.race, "power": d.power} for d in player.declined]
+        entry["active"] = None if active is None else _race(active.race, active.power,
+                                                            tokens=active.tokens)
+        entry["declined"] = [_race(d.race, d.power) for d in player.declined]
         if totals is not None:
             entry["coins"] = totals[player.name]
         players.append(entry)
@@ -854,6 +858,12 @@ def public_state(state: GameState, standings: Standings | None = None) -> dict[s
             "reason": standings.reason,
         }
     return doc
+
+
+def _race(race: str, power: str, **more: object) -> dict[str, Any]:
+    """One race of a player as printed. THE TOKEN LEDGER's hand and tray per race are to be
+    added here (from its public view) once it is on main; nothing here counts tokens."""
+    return {"race": race, "power": power, **more}
 
 
 def _regions(state: GameState) -> list[dict[str, Any]]:
