@@ -489,6 +489,23 @@ def test_the_program_reads_a_file_and_standard_input_alike(tmp_path: Path) -> No
     assert len(from_stdin.stdout.splitlines()) == 3
 
 
+def test_a_file_written_with_a_byte_order_mark_plays_the_same(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    path.write_text(as_text(ANN_CONQUERS), encoding="utf-8-sig")
+    run = subprocess.run([*_command(), str(path)], capture_output=True, text=True, check=False)
+    assert (run.returncode, run.stderr) == (0, "")
+    assert len(run.stdout.splitlines()) == 3
+
+
+def test_playing_imports_no_window_device_or_serial_library() -> None:
+    code = ("import sys, companion.play; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('kivy', 'gpiozero', 'serial')))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert run.stdout.strip() == "[]"
+
+
 def _read_line(process: subprocess.Popen[str]) -> str:
     """The next line the program prints; fails (rather than hangs) if none comes."""
     assert process.stdout is not None

@@ -50,7 +50,7 @@ def _run(args: argparse.Namespace) -> int:
         if args.file == "-":
             play(_lines(sys.stdin), sys.stdout, load_catalog())
         else:
-            with open(args.file, encoding="utf-8") as handle:
+            with open(args.file, encoding="utf-8-sig") as handle:  # a BOM is not a line
                 play(_lines(handle), sys.stdout, load_catalog())
     except BadLine as bad:
         return refuse(str(bad))
