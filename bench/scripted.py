@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from companion.rules import troops_game
 from companion.rules.conquest import conquest_cost, immunity, reach
 from companion.rules.errors import IllegalAction, RulesError
 from companion.rules.events import Seat
@@ -82,15 +83,30 @@ class ScriptedPlayer:
         if phase is Phase.CONQUER:
             return self._conquer(state)
         if phase is Phase.REDEPLOY:
+            active = state.current.active
+            if active is not None and self._spare(state, state.track.seat, active.race):
+                self.session.spread_hand()
+                return "spread_hand"
             self.session.finish_redeployment()
             return "finish_redeployment"
         if phase is Phase.SCORE:
             self.session.score()
             return "score"
         if phase is Phase.FINISHED:
+            for seat, race, _ in troops_game.waiting_hands(state):
+                self.session.spread_hand(seat=seat, race=race)
+                return "defender_spreads"
             self.session.end_turn()
             return "end_turn"
         raise IllegalAction("the game is over")
+
+    @staticmethod
+    def _spare(state: GameState, seat: int, race: str) -> bool:
+        """Whether the hand must still be spread over the race's regions."""
+        if not state.regions.held_by(seat, race):
+            return False
+        return (troops_game.hand(state, seat, race) or 0) != troops_game.keep_in_hand(
+            state, seat, race)
 
     def _pick(self, state: GameState) -> str:
         rows = [r for r in range(len(state.market.rows)) if pick_refusal(state, r) is None]
@@ -111,7 +127,10 @@ class ScriptedPlayer:
                 and self.rng.random() < self.decline_rate):
             self.session.decline()
             return "decline"
-        if self._in_hand is None:
+        counted = troops_game.hand(state, player.seat, player.active.race)
+        if counted is not None:
+            self._in_hand = counted
+        elif self._in_hand is None:
             # One token stays in each region held; the rest are taken in hand.
             self._in_hand = max(0, player.active.tokens - len(held))
         options = []

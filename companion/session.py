@@ -19,7 +19,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from companion.rules import corrections, mini_game, necromancer_game, team_game
+from companion.rules import corrections, mini_game, necromancer_game, team_game, troops_game
 from companion.rules import necromancer as necromancer_model
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.conquest import conquest_cost, final_conquest, minimum_cost
@@ -56,6 +56,7 @@ from companion.rules.events import (
     SoapbarMoved,
     StepUndone,
     TavernShared,
+    TroopsRedeployed,
     TurnEnded,
     TurnScored,
     WellPowerChosen,
@@ -190,6 +191,7 @@ class Session:
             necromancer_powers=drawn, ghosts_removed=ghosts_removed,
             teams=teams, relic_order=self._relic_pile() if teams else (),
             corrections=corrections.overrides(self.catalog), left_out=tuple(left_out),
+            troops_counted=True,
         )
         return self.begin(created)
 
@@ -238,6 +240,39 @@ class Session:
         conquest = RegionConquered(self.state.track.seat, region, tokens, mercenary_coin,
                                    declined_ghouls, catapult)
         return self._act(conquest, *self._pygmy_rolls(conquest))
+
+    def redeploy(self, regions: Mapping[int, int], *, seat: int | None = None,
+                 race: str | None = None) -> GameState:
+        """Troop redeployment: the token count of every region of the race afterwards
+        (default: the current player's active race); a defender (`seat`, `race`) puts the
+        tokens in their hand into their regions before the attacker's turn ends."""
+        seat, race = self._race(seat, race)
+        return self._act(TroopsRedeployed(seat, race, tuple(sorted(regions.items()))))
+
+    def spread_hand(self, *, seat: int | None = None, race: str | None = None) -> GameState:
+        """One tap: the tokens in hand go into the race's regions, fewest first (Amazons
+        redeploying keep their four aside, taken from the fullest regions when the hand has
+        fewer; a defender puts their whole hand back)."""
+        seat, race = self._race(seat, race)
+        state = self.state
+        if not state.regions.held_by(seat, race):
+            raise IllegalAction(f"the {race} hold no region: their tokens stay in hand for "
+                                "the next turn's first conquest")
+        placement = troops_game.suggested(state, seat, race)
+        if placement is None:
+            raise IllegalAction(f"no {race} tokens in hand to put on the board")
+        return self.redeploy(placement, seat=seat, race=race)
+
+    def _race(self, seat: int | None, race: str | None) -> tuple[int, str]:
+        """The race meant: given, or the seat's active race (the current player's)."""
+        state = self.state
+        seat = state.track.seat if seat is None else seat
+        if race is None:
+            active = state.player(seat).active
+            if active is None:
+                raise IllegalAction(f"{state.player(seat).name} has no active race")
+            race = active.race
+        return seat, race
 
     def abandon(self, region: int) -> GameState:
         return self._act(RegionAbandoned(self.state.track.seat, region))
@@ -355,6 +390,8 @@ class Session:
         """
         state = self.state
         who = attacker(state)
+        in_hand = troops_game.hand(state, who.seat, who.race)
+        tokens_left = tokens_left if in_hand is None else in_hand
         cost = conquest_cost(state.map, region, state.regions.regions, who,
                              catapults=state.regions.catapults()).total
         odds = final_conquest(tokens_left, cost, self.catalog.die_faces,

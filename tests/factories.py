@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from companion.rules import troops_game
 from companion.rules.catalog import load_catalog
 from companion.rules.events import GameCreated, Seat
 from companion.rules.maps import board_for_players
@@ -22,6 +23,7 @@ def created(
     first_seat: int = 0,
     dealing: str = "app",
     expansions: Sequence[str] = ("base",),
+    troops_counted: bool = False,
 ) -> GameCreated:
     """A GameCreated whose stacks start with `races` / `powers`, the rest in catalog order."""
     catalog = load_catalog()
@@ -37,6 +39,7 @@ def created(
         dealing=dealing,
         races=(*races, *(r for r in all_races if r not in races)),
         powers=(*powers, *(p for p in all_powers if p not in powers)),
+        troops_counted=troops_counted,
     )
 
 
@@ -47,11 +50,30 @@ def session(players: int = 3, seed: int = 0, **kwargs: object) -> Session:
     return s
 
 
+def finish_redeployment(s: Session) -> None:
+    """Spread what is in hand over the regions, as the table's one tap does, then finish
+    redeploying (a game that counts its tokens refuses to finish with a hand)."""
+    seat = s.state.track.seat
+    for race in troops_game.own_races(s.state, seat):
+        if s.state.regions.held_by(seat, race) and troops_game.suggested(
+                s.state, seat, race) is not None:
+            s.spread_hand(seat=seat, race=race)
+    s.finish_redeployment()
+
+
+def end_turn(s: Session) -> None:
+    """Every defender puts their hand back on the board (the table's one tap), then the
+    turn ends."""
+    for seat, race, _ in troops_game.waiting_hands(s.state):
+        s.spread_hand(seat=seat, race=race)
+    s.end_turn()
+
+
 def play_turn(s: Session, *, row: int | None = None, coins: int = 0) -> None:
     """The current player picks `row` if they have no race, then conquers, scores, ends."""
     if s.state.current.active is None:
         s.pick(row or 0)
     s.finish_conquests()
-    s.finish_redeployment()
+    finish_redeployment(s)
     s.score(coins)
-    s.end_turn()
+    end_turn(s)

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from factories import created
+from factories import created, end_turn, finish_redeployment
 
 from companion.rules.catalog import load_catalog
 from companion.rules.events import GameCreated
@@ -70,6 +70,6 @@ def end_turns(s: Session, count: int) -> None:
         if s.state.current.active is None:
             s.pick(0)
         s.finish_conquests()
-        s.finish_redeployment()
+        finish_redeployment(s)
         s.score(0)
-        s.end_turn()
+        end_turn(s)

@@ -101,6 +101,14 @@ def pick_top_combo(app: Any) -> None:
     answer_yes()
 
 
+def spread_hands(app: Any) -> None:
+    """Tap every one-tap redeployment the table offers (the hand spread over the regions:
+    the player's own while redeploying, each defender's before the turn ends)."""
+    for action in list(app.ctx.presenters["table"].actions):
+        if action["key"].startswith("spread:"):
+            tap_action(app, action["key"])
+
+
 def play_quiet_turn(app: Any) -> None:
     """The current player picks the top combo (if need be), conquers nothing, scores, ends."""
     session = app.session
@@ -113,9 +121,11 @@ def play_quiet_turn(app: Any) -> None:
         elif phase is Phase.CONQUER:
             tap_action(app, "finish_conquests")
         elif phase is Phase.REDEPLOY:
+            spread_hands(app)
             tap_action(app, "finish_redeployment")
         elif phase is Phase.SCORE:
             tap_action(app, "scoring")
             tap_id(app, "score")
         elif phase is Phase.FINISHED:
+            spread_hands(app)
             tap_action(app, "end_turn")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from factories import play_turn
+from factories import end_turn, finish_redeployment, play_turn
 
 from companion.rules.catalog import load_catalog
 from companion.rules.events import GameCreated, Seat
@@ -56,7 +56,7 @@ def ann_takes_region_6(s: Session) -> None:
 
 def to_turn_end(s: Session) -> None:
     s.finish_conquests()
-    s.finish_redeployment()
+    finish_redeployment(s)
     s.score()
 
 
@@ -75,10 +75,10 @@ def play_to_the_end(s: Session, coins: dict[int, int]) -> None:
         if state.current.active is None:
             s.pick(0)
         s.finish_conquests()
-        s.finish_redeployment()
+        finish_redeployment(s)
         gain = coins[seat] - s.state.players[seat].coins if state.track.is_final_turn else 0
         s.score(max(0, gain))
-        s.end_turn()
+        end_turn(s)
 
 
 def bob_in_decline(pile: Sequence[str], **kwargs: object) -> Session:
@@ -87,16 +87,16 @@ def bob_in_decline(pile: Sequence[str], **kwargs: object) -> Session:
     s = session(pile=pile, **kwargs)
     ann_takes_region_6(s)
     to_turn_end(s)
-    s.end_turn()
+    end_turn(s)
     s.pick(0)  # Bob
     s.conquer(2, tokens=3)
     to_turn_end(s)
-    s.end_turn()
+    end_turn(s)
     others_play(s)
     to_turn_end(s)  # Ann, turn 2
-    s.end_turn()
+    end_turn(s)
     s.decline()  # Bob
     s.score()
-    s.end_turn()
+    end_turn(s)
     others_play(s)
     return s

@@ -118,6 +118,11 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
 
     # -- the rest of Ann's turn ------------------------------------------------------------
     tap_action(app, "finish_conquests")
+    in_hand = session.state.troops.of(0, ann.active.race).hand
+    assert ui.button(screen(app), f"spread:0:{ann.active.race}").text == (
+        f"Spread the {in_hand} tokens in hand over your regions")
+    tap_action(app, f"spread:0:{ann.active.race}")
+    assert session.state.troops.of(0, ann.active.race).hand == 0
     tap_action(app, "finish_redeployment")
     tap_action(app, "scoring")
     scoring = screen(app)

@@ -35,6 +35,7 @@ from screen_steps import (
     screen,
     seat_player,
     shot,
+    spread_hands,
     table_app,
     tap_action,
     tap_id,
@@ -150,6 +151,7 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
         assert "Any conquest" in conquer(app, region)
     shot(app, "river_map")
     ui.tap(ui.button(screen(app).ids.bottom_actions, "finish_conquests"))
+    spread_hands(app)
     tap_action(app, "finish_redeployment")
     assert session.state.regions[RIVER_3].occupant is None  # Quiet waters: rivers empty
     assert session.state.regions[HARBOR_4].occupant is not None
@@ -182,6 +184,7 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
     assert "A pirate ship lies here" in screen(app).ids.holder.text
     assert "The Caravel lies here this turn." in screen(app).ids.holder.text
     ui.tap(ui.button(screen(app).ids.bottom_actions, "finish_conquests"))
+    spread_hands(app)
     tap_action(app, "finish_redeployment")
     lines = score_lines(app)
     pirates = [label for label in lines if label.startswith("Pirate ships next to")]

@@ -28,6 +28,7 @@ from screen_steps import (
     screen,
     seat_player,
     shot,
+    spread_hands,
     table_app,
     tap_action,
     tap_id,
@@ -74,6 +75,7 @@ def conquer_on_map(app: Any, region: int) -> None:
 
 
 def score_on_screen(app: Any) -> None:
+    spread_hands(app)
     tap_action(app, "finish_redeployment")
     tap_action(app, "scoring")
     tap_id(app, "score")
@@ -163,6 +165,7 @@ def test_a_whole_six_player_team_game_through_the_screens(app: Any) -> None:
     conquer_on_map(app, 12)
     assert session.state.relics.lying[TAVERN] == 12
     ed_before = session.state.players[ED].coins
+    spread_hands(app)
     tap_action(app, "finish_redeployment")
     assert "Glandulf's Tavern: 2 coins more come with this turn's score." in (
         table.ids.reminders.text)

@@ -170,6 +170,7 @@ def _teams(step: str) -> Any:
     moved the Golden Soapbar); "over", the game finished."""
     import random
 
+    from factories import end_turn, finish_redeployment
     from team_support import COLOURS, MONSTERS, NAMES, play_to_the_end
 
     from companion.rules.events import Seat
@@ -191,11 +192,11 @@ def _teams(step: str) -> Any:
         s.pick(0)
         s.conquer(region, tokens=4)
         s.finish_conquests()
-        s.finish_redeployment()
+        finish_redeployment(s)
         s.score()
         if soapbar is not None:
             s.move_soapbar(soapbar)
-            s.end_turn()
+            end_turn(s)
     return s
 
 
@@ -204,6 +205,7 @@ def _river(step: str) -> Any:
     events Quiet waters, Storm, Pirates: "caravel", Bob's turn 1 with the Shipyard taken,
     the Caravel on river 8 and the Temple taken; "storm", Bob's turn 2 (he holds the
     Temple); "scoring", Ann's turn 1 to score with a harbor by a pirate ship."""
+    from factories import end_turn, finish_redeployment
     from river_support import end_turns, river_session
 
     from companion.rules.river import RiverEvent
@@ -213,11 +215,11 @@ def _river(step: str) -> Any:
     for region in (3, 4, 2, 7):
         s.conquer(region)
     s.finish_conquests()
-    s.finish_redeployment()
+    finish_redeployment(s)
     if step == "scoring":
         return s
     s.score()
-    s.end_turn()
+    end_turn(s)
     s.pick(0)
     s.conquer(20)
     s.place_caravel(8)
@@ -225,9 +227,9 @@ def _river(step: str) -> Any:
     if step == "caravel":
         return s
     s.finish_conquests()
-    s.finish_redeployment()
+    finish_redeployment(s)
     s.score()
-    s.end_turn()
+    end_turn(s)
     end_turns(s, 2)  # Cy, then Ann
     return s
 

@@ -48,6 +48,9 @@ class GameCreated:
     force for this game (`companion.rules.corrections.Override`); empty: the packaged ones.
     `left_out`: banners and badges of the chosen sets the table took out of the decks (River
     World advises leaving out Flying); `races` and `powers` hold all the others.
+    `troops_counted`: the game keeps the ledger of every race token (`companion.rules.troops`):
+    conquests take their tokens from the hand, redeployment empties it. Games saved before
+    the ledger existed have False and replay as they were played, their counts unknown.
     """
 
     TYPE: ClassVar[str] = "game_created"
@@ -67,6 +70,7 @@ class GameCreated:
     relic_order: tuple[str, ...] = ()
     corrections: tuple[tuple[str, str, str, int], ...] = ()
     left_out: tuple[str, ...] = ()
+    troops_counted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +186,20 @@ class RegionConquered:
     mercenary_coin: bool = False  # a coin paid to the stash for 2 tokens less (Mercenary)
     declined_ghouls: bool = False  # the conqueror is the player's Ghouls in decline
     catapult: bool = False  # shot from the player's Catapult (once a turn; 1 token less)
+
+
+@dataclass(frozen=True, slots=True)
+class TroopsRedeployed:
+    """Troop redeployment of one race (`race` of `seat`): the token count of every region
+    it holds afterwards, as (region, tokens); what is not placed stays in the hand. The
+    player whose turn it is redeploys their active race in the redeployment phase; a
+    defender puts the tokens they took back in hand into their other regions before the
+    attacker's turn ends."""
+
+    TYPE: ClassVar[str] = "troops_redeployed"
+    seat: int
+    race: str
+    regions: tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +405,7 @@ Event = (
     | TurnEnded
     | RegionConquered
     | RegionAbandoned
+    | TroopsRedeployed
     | MarkerPlaced
     | MarkerRemoved
     | RegionSet
@@ -415,7 +434,7 @@ EVENT_TYPES: Mapping[str, type[Any]] = {
         RegionConquered, RegionAbandoned, MarkerPlaced, MarkerRemoved, RegionSet, CaravelPlaced,
         PirateShipSet, WellPowerChosen, GhostBought, NecromancerPowerBought, GhostsRedeployed,
         GhostsReturned, MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
-        PowersSwapped, SigilPactMade, PygmiesRecovered, StepUndone,
+        PowersSwapped, SigilPactMade, PygmiesRecovered, TroopsRedeployed, StepUndone,
     )
 }
 

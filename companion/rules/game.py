@@ -41,6 +41,7 @@ from companion.rules import (
     necromancer_game,
     river_game,
     team_game,
+    troops_game,
 )
 from companion.rules.board import Occupant, cleared, taken
 from companion.rules.catalog import Catalog
@@ -78,6 +79,7 @@ from companion.rules.events import (
     SoapbarMoved,
     StepUndone,
     TavernShared,
+    TroopsRedeployed,
     TurnEnded,
     TurnScored,
     WellPowerChosen,
@@ -96,6 +98,7 @@ from companion.rules.state import (
     to_phase,
     with_player,
 )
+from companion.rules.troops import Troops
 from companion.rules.turns import Phase, TurnTrack
 
 __all__ = ["GameState", "apply", "attacker", "catapult_ready", "follow_ups", "refusal", "start"]
@@ -193,6 +196,7 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
         monsters=monsters,
         relics=relics,
         board_doc=event.board_doc,
+        troops=Troops() if event.troops_counted else None,
         catalog=catalog,
     )
 
@@ -213,7 +217,7 @@ def _check_deck(kind: str, given: tuple[str, ...], expected: list[str]) -> None:
 def apply(state: GameState, event: Event) -> GameState:
     """The state after `event`; raises IllegalAction (and changes nothing) if not allowed."""
     team_game.refuse(state, event)  # team play: Monsters first; the Soapbar moves before the end
-    return team_game.settled(state, event, _apply(state, event))
+    return troops_game.settled(team_game.settled(state, event, _apply(state, event)))
 
 
 def _apply(state: GameState, event: Event) -> GameState:
@@ -227,14 +231,16 @@ def _apply(state: GameState, event: Event) -> GameState:
         case BadgesReshuffled(order=order):
             return replace(state, market=state.market.reshuffle_badges(order))
         case ComboPicked():
-            return mini_game.picked(_pick(state, event))  # Historian: declines seen
+            picked = troops_game.picked(_pick(state, event), event.seat)
+            return mini_game.picked(picked)  # Historian: declines seen
         case ConquestsFinished(seat=seat):
             expect(state, seat, Phase.CONQUER, "finish conquering")
-            return to_phase(state, Phase.REDEPLOY)
+            return troops_game.conquests_finished(to_phase(state, Phase.REDEPLOY), seat)
         case RedeploymentFinished(seat=seat) if necromancer_game.is_his(state, seat):
             return necromancer_game.leave_as_they_stand(state, seat)
         case RedeploymentFinished(seat=seat):
             expect(state, seat, Phase.REDEPLOY, "finish redeploying")
+            state = troops_game.finish_redeployment(state, seat)
             return to_phase(river_game.leave_rivers(state, seat), Phase.SCORE)
         case RaceDeclined(seat=seat, ivory_tower=tower):  # Priestesses: their Ivory Tower
             return mini_game.race_declined(state, _decline(state, seat), seat, tower)
@@ -273,12 +279,14 @@ def _apply(state: GameState, event: Event) -> GameState:
             return replace(state, last_roll=face)
         case RegionConquered(seat=seat, catapult=True) if necromancer_game.is_his(state, seat):
             raise IllegalAction("the Necromancer has no Catapult to conquer with")
-        case RegionConquered(seat=seat) if necromancer_game.is_his(state, seat):
-            return necromancer_game.conquer(state, event)
+        case RegionConquered(seat=seat, region=region) if necromancer_game.is_his(state, seat):
+            before = region_state(state, region)
+            return troops_game.defeated(necromancer_game.conquer(state, event), before)
         case RegionConquered():
             return _conquer(state, event)
-        case PygmiesRecovered():
-            return mini_game.recover_pygmies(state, event)
+        case PygmiesRecovered(seat=seat, rolls=rolls):
+            recovered = mini_game.recover_pygmies(state, event)
+            return troops_game.reinforced(recovered, seat, mini_game.PYGMIES, sum(rolls))
         case RegionAbandoned(seat=seat) if necromancer_game.is_his(state, seat):
             return necromancer_game.abandon(state, event)
         case RegionAbandoned(seat=seat, region=region):
@@ -301,12 +309,15 @@ def _apply(state: GameState, event: Event) -> GameState:
             this_turn = state.track.this_turn
             left = (*this_turn.abandoned_regions, region)
             track = replace(state.track, this_turn=replace(this_turn, abandoned_regions=left))
+            state = troops_game.abandoned(state, region)
             return replace(state, regions=state.regions.with_region(region, cleared(here)),
                            track=track)
+        case TroopsRedeployed():
+            return troops_game.redeploy(state, event)
         case MarkerPlaced() | MarkerRemoved():
             return markers.place_or_remove(state, event)
         case RegionSet():
-            return markers.set_region(state, event)
+            return troops_game.corrected(state, markers.set_region(state, event), event)
         case CaravelPlaced():
             return river_game.place_caravel(state, event)
         case PirateShipSet():
@@ -327,11 +338,12 @@ def _apply(state: GameState, event: Event) -> GameState:
             return team_game.use_marker(state, event)
         case TurnEnded(seat=seat):
             expect(state, seat, Phase.FINISHED, "end the turn")
+            troops_game.refuse_turn_end(state)
             nxt = state.players[state.track.next_seat]
             phase = Phase.CONQUER if nxt.active is not None else Phase.PICK_COMBO
             ended = replace(state, track=state.track.passed(phase), last_roll=None)
             passed = necromancer_game.turn_passed(state, river_game.turn_passed(state, ended))
-            return mini_game.turn_began(passed)  # Leprechauns: their Pots of Gold
+            return troops_game.turn_began(mini_game.turn_began(passed))  # Leprechauns: Pots
     raise IllegalAction(f"unknown event {event!r}")
 
 
@@ -398,12 +410,14 @@ def _decline(state: GameState, seat: int) -> GameState:
             + (" (Stout: or at the end of the turn, after scoring)"
                if player.active.power == STOUT else "")
         )
+    race = player.active.race
     player, market, regions = go_into_decline(player, state.market, state.regions,
                                               state.track.turn)
     track = replace(state.track, phase=Phase.SCORE if at_start else Phase.FINISHED,
                     this_turn=replace(this_turn, declined=True))
     declined = replace(state, players=with_player(state.players, player), market=market,
                        track=track, regions=regions)
+    declined = troops_game.declined(declined, seat, race)
     declined = necromancer_game.race_declined(state, declined, seat)  # Elves: to the Well
     return river_game.leave_rivers(declined, seat) if at_start else declined
 
@@ -445,7 +459,8 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
         refused = None if route.reachable else route.reason
     if refused is not None:
         raise IllegalAction(refused)
-    occupant = Occupant(who.seat, who.race, event.declined_ghouls, event.tokens)
+    tokens = troops_game.conquest_tokens(state, event, who)
+    occupant = Occupant(who.seat, who.race, event.declined_ghouls, tokens)
     regions = state.regions.with_region(event.region, taken(before, occupant))
     players, market = state.players, state.market
     coins_issued = state.coins_issued
@@ -478,6 +493,8 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
     last_roll = None if who.power == BERSERK else state.last_roll  # Berserk: used up
     taken_state = replace(state, regions=regions, players=players, market=market, track=track,
                           coins_issued=coins_issued, last_roll=last_roll)
+    if tokens is not None:
+        taken_state = troops_game.conquered(taken_state, who, tokens, event.region, before)
     taken_state = mini_game.pot_taken(taken_state, before, who.seat)  # a Pot of Gold
     return necromancer_game.conquest_fed(taken_state, event.region, before)  # the Well
 

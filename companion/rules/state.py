@@ -21,6 +21,7 @@ from companion.rules.players import Player
 from companion.rules.relics import RelicsState
 from companion.rules.river import RiverState
 from companion.rules.teams import MonsterSetup
+from companion.rules.troops import Troops
 from companion.rules.turns import Phase, ThisTurn, TurnTrack
 
 
@@ -41,6 +42,7 @@ class GameState:
     necromancer: NecromancerState | None = None  # Necromancer Island: his Ghosts and Well
     monsters: MonsterSetup | None = None  # team play: the Monsters set out before turn 1
     relics: RelicsState | None = None  # team play: Righteous Relics and Popular Places
+    troops: Troops | None = None  # the token ledger; None: a game saved before it existed
     board_doc: str | None = field(default=None, repr=False)  # a group's own board
     catalog: Catalog = field(compare=False, repr=False, kw_only=True)
 

@@ -15,6 +15,7 @@ from companion.rules.errors import IllegalAction
 from companion.rules.events import ComboPicked, RaceDeclined
 from companion.rules.game import GameState, refusal
 from companion.rules.river import RiverView, public_river
+from companion.rules.troops_game import RaceCount, race_count
 from companion.rules.turns import Phase
 
 
@@ -24,9 +25,10 @@ class PublicPlayer:
     name: str
     colour: str
     active_combo: str | None  # e.g. "Flying Ratmen"
-    active_tokens: int | None
+    active_tokens: int | None  # out of the tray: on the board, in hand and set aside
     declined: tuple[str, ...]  # race names in decline
     is_current: bool
+    troops: RaceCount | None = None  # the active race's ledger (None: not counted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +66,11 @@ def public(state: GameState) -> PublicView:
             name=p.name,
             colour=p.colour,
             active_combo=f"{p.active.power} {p.active.race}" if p.active else None,
-            active_tokens=p.active.tokens if p.active else None,
+            active_tokens=(None if p.active is None else p.active.tokens if (
+                count := race_count(state, p.seat, p.active.race)) is None else count.in_play),
             declined=tuple(d.race for d in p.declined),
             is_current=p.seat == track.seat and not track.is_over,
+            troops=None if p.active is None else race_count(state, p.seat, p.active.race),
         )
         for p in state.players
     )

@@ -169,7 +169,8 @@ class GameEndPresenter(Presenter):
         self._update_reveal_text()
         if self.revealed_count >= len(self._order):
             self.all_revealed = True
-            self.needs_tiebreak = bool(self._tokens)
+            # A game that counts its tokens knows the tie-break; an older one asks.
+            self.needs_tiebreak = bool(self._tokens) and state.troops is None
             if self.needs_tiebreak:
                 self.hint = ("A tie for the most coins: the tied player with more race tokens "
                              "on the board wins. Count them and enter the counts.")

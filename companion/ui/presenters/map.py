@@ -30,7 +30,7 @@ from kivy.properties import (
     StringProperty,
 )
 
-from companion.rules import necromancer_game
+from companion.rules import necromancer_game, troops_game
 from companion.rules.board import MARKERS, marker_count
 from companion.rules.conquest import (
     Assessment,
@@ -128,7 +128,13 @@ class MapPresenter(Presenter):
             self.hint = (f"{name} conquers: the bright regions can be attacked. Tap one to see "
                          "its cost.")
         elif state.track.phase is Phase.REDEPLOY:
-            self.hint = f"{name} redeploys: tap a region to correct its token count."
+            active = state.current.active
+            in_hand = (None if active is None
+                       else troops_game.hand(state, state.track.seat, active.race))
+            self.hint = (f"{name} redeploys: tap a region to correct its token count."
+                         if in_hand is None else
+                         f"{name} redeploys, {tokens(in_hand)} in hand: tap a region to add "
+                         "or take tokens.")
         else:
             self.hint = "Tap a region to see it, or to correct who holds it."
         if (sites := teams.map_highlight(state)) is not None:  # team play: the Monsters
@@ -195,6 +201,7 @@ class MapPresenter(Presenter):
                 and (not occupant.in_decline or necromancer_game.is_his(state, current.seat)))
         if mine and not state.is_over and state.track.phase is Phase.CONQUER:
             actions.append({"key": "abandon", "text": f"Abandon region {rid}"})
+        actions += self._steppers(state, rid)
         if not state.is_over:
             for marker in MARKERS:
                 if refusal(state, MarkerPlaced(current.seat, rid, marker)) is None:
@@ -206,6 +213,36 @@ class MapPresenter(Presenter):
             actions += river.map_actions(state, rid)
             actions.append({"key": "correct", "text": "Correct this region"})
         self.actions = actions
+
+    @staticmethod
+    def _steppers(state: GameState, rid: int) -> list[dict[str, Any]]:
+        """Redeployment by hand: a token from the hand into this region, or back. The
+        current player moves their own while redeploying; a defender adds from their hand."""
+        occupant = state.regions[rid].occupant
+        if occupant is None or state.is_over:
+            return []
+        seat, race = occupant.seat, occupant.race
+        in_hand = troops_game.hand(state, seat, race)
+        if in_hand is None:
+            return []
+        own = (seat == state.track.seat and state.track.phase is Phase.REDEPLOY
+               and race in troops_game.own_races(state, seat))
+        out = []
+        whose = "your" if own else f"{state.players[seat].name}'s"
+        if in_hand and (own or (seat, race, in_hand) in troops_game.waiting_hands(state)):
+            out.append({"key": "add_token", "text": f"+1 here from {whose} hand ({in_hand})"})
+        if own and (occupant.tokens or 1) > 1:
+            out.append({"key": "take_token", "text": "-1 from here into your hand"})
+        return out
+
+    def _step(self, rid: int, delta: int) -> None:
+        state = self.state
+        occupant = state.regions[rid].occupant if state is not None else None
+        if state is None or occupant is None:
+            return
+        seat, race = occupant.seat, occupant.race
+        placement = troops_game.placement_with(state, seat, race, rid, delta)
+        self.attempt(lambda: self.session.redeploy(placement, seat=seat, race=race))
 
     def _tell_pygmies(self) -> None:
         """After a conquest: the die rolled for the Pygmies lost, and what comes back."""
@@ -282,7 +319,12 @@ class MapPresenter(Presenter):
             self.tokens_left = self._in_hand(state)
         self.show_deploy = True
         actions: list[dict[str, Any]] = []
-        if found.reach.reachable:
+        in_hand = (None if necromancer_game.is_his(state, who.seat)  # his Ghosts: his books
+                   else troops_game.hand(state, who.seat, who.race))
+        if in_hand is not None and int(self.deploy) > in_hand:
+            short = (f"Only {tokens(in_hand)} in hand" if in_hand else "No token in hand")
+            self.note_text = " ".join(t for t in (self.note_text, short + ".") if t)
+        elif found.reach.reachable:
             actions.append({"key": "conquer", "kind": "primary",
                             "text": f"Conquer region {rid} with {tokens(int(self.deploy))}"})
         if by_catapult is not None:
@@ -312,12 +354,16 @@ class MapPresenter(Presenter):
 
     @staticmethod
     def _in_hand(state: GameState) -> int:
-        """Tokens of the active race not counted on the board (a starting guess)."""
+        """Tokens the attacker has in hand: the ledger's count (a starting guess in a game
+        saved before token counts were kept)."""
         if necromancer_game.is_his(state, state.track.seat):
             return necromancer_game.ghosts_free(state)
         active = state.current.active
         if active is None:
             return 0
+        counted = troops_game.hand(state, state.track.seat, active.race)
+        if counted is not None:
+            return counted
         ids = state.regions.held_by(state.current.seat, active.race, in_decline=False)
         placed = 0
         for rid in ids:
@@ -372,6 +418,8 @@ class MapPresenter(Presenter):
                 die.start_final(rid, int(self.tokens_left))
         elif key == "abandon":
             self.attempt(lambda: self.session.abandon(rid))
+        elif key in ("add_token", "take_token"):
+            self._step(rid, 1 if key == "add_token" else -1)
         elif key.startswith("place:"):
             marker = key.split(":", 1)[1]
             self.attempt(lambda: self.session.place_marker(rid, marker))
@@ -408,7 +456,9 @@ class MapPresenter(Presenter):
         player = state.player(seat)
         in_decline = parts[1] == "decline"
         race = parts[2] if in_decline else (player.active.race if player.active else None)
-        counts = [("none", "Not counted")] + [(str(n), tokens(n)) for n in range(1, 16)]
+        counts = [(str(n), tokens(n)) for n in range(1, 16)]
+        if state.troops is None:  # a game saved before token counts were kept
+            counts.insert(0, ("none", "Not counted"))
 
         def counted(choice: str) -> None:
             count = None if choice == "none" else int(choice)

@@ -22,12 +22,13 @@ from kivy.properties import (
     StringProperty,
 )
 
+from companion.rules import troops_game
 from companion.rules.events import ComboPicked, RaceDeclined, TurnScored
 from companion.rules.game import GameState
 from companion.rules.mini_game import PRIESTESSES
 from companion.rules.reminders import reminders
 from companion.rules.turns import Phase
-from companion.rules.views import PublicView, own_coins, public
+from companion.rules.views import PublicPlayer, PublicView, own_coins, public
 from companion.store.errors import StoreError
 from companion.store.profiles import Profile
 from companion.ui import palette
@@ -53,11 +54,50 @@ def players_of(view: PublicView) -> list[dict[str, Any]]:
             "rgba": colour,
             "ink": palette.ink_on(colour),
             "combo": p.active_combo or "No race yet",
-            "tokens": tokens(p.active_tokens) if p.active_tokens is not None else "",
+            "tokens": troops_text(p),
             "declined": ("In decline: " + ", ".join(p.declined)) if p.declined else "",
             "current": p.is_current,
         })
     return found
+
+
+def troops_text(player: PublicPlayer) -> str:
+    """The active race's tokens: where they are when counted, else how many it took."""
+    count = player.troops
+    if count is None:
+        return tokens(player.active_tokens) if player.active_tokens is not None else ""
+    parts = [f"{count.on_board} on the board"]
+    if count.hand:
+        parts.append(f"{count.hand} in hand")
+    if count.aside:
+        parts.append(f"{count.aside} aside")
+    return ", ".join(parts)
+
+
+def hand_actions(state: GameState) -> list[dict[str, Any]]:
+    """The one-tap redeployments owed: the current player's hand while redeploying, and
+    every defender's hand before the turn ends."""
+    out: list[dict[str, Any]] = []
+    seat = state.track.seat
+    if state.track.phase is Phase.REDEPLOY and (active := state.current.active) is not None:
+        race = active.race
+        placement = troops_game.suggested(state, seat, race)
+        in_hand = troops_game.hand(state, seat, race) or 0
+        keep = troops_game.keep_in_hand(state, seat, race)
+        if placement is not None and state.regions.held_by(seat, race):
+            rivers = sorted(rid for rid, n in placement.items() if n == 0)
+            text = (f"Spread the {tokens(in_hand - keep)} in hand over your regions"
+                    if in_hand > keep else f"Take {tokens(keep - in_hand)} off the map to "
+                    "set aside" if in_hand < keep else "Spread your tokens")
+            if rivers:
+                text = f"Leave river{'s' if len(rivers) > 1 else ''} " + ", ".join(
+                    map(str, rivers)) + " and spread the tokens over your regions"
+            out.append({"key": f"spread:{seat}:{race}", "kind": "primary", "text": text})
+    for defender, race, count in troops_game.waiting_hands(state):
+        out.append({"key": f"spread:{defender}:{race}", "kind": "warning",
+                    "text": f"{state.players[defender].name}: put {tokens(count)} back "
+                            f"({race})"})
+    return out
 
 
 class TablePresenter(Presenter):
@@ -156,13 +196,18 @@ class TablePresenter(Presenter):
             out.append({"key": "map", "text": "Conquer on the map", "kind": "primary"})
             out.append({"key": "finish_conquests", "text": "Finish conquering"})
         elif phase is Phase.REDEPLOY:
+            spreads = hand_actions(state)
+            out += spreads
             out.append({"key": "finish_redeployment", "text": "Finish redeployment",
-                        "kind": "primary"})
-            out.append({"key": "map", "text": "Open the map"})
+                        "kind": "secondary" if spreads else "primary"})
+            out.append({"key": "map", "text": "Place tokens on the map"})
         elif phase is Phase.SCORE:
             out.append({"key": "scoring", "text": "Score the turn", "kind": "primary"})
         elif phase is Phase.FINISHED:
-            out.append({"key": "end_turn", "text": "End the turn", "kind": "primary"})
+            spreads = hand_actions(state)
+            out += spreads
+            out.append({"key": "end_turn", "text": "End the turn",
+                        "kind": "secondary" if spreads else "primary"})
         if view.may_decline:
             out.append({"key": "decline", "text": "Go into decline", "kind": "danger"})
         return out
@@ -203,6 +248,10 @@ class TablePresenter(Presenter):
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
         if necromancer.act(self, key) or teams.act(self, key) or river.act(self, self, key):
+            return
+        if key.startswith("spread:"):
+            _, seat, race = key.split(":", 2)
+            self.attempt(lambda: self.session.spread_hand(seat=int(seat), race=race))
             return
         handlers: dict[str, Callable[[], None]] = {
             "market": lambda: self.go("market"),

@@ -1,0 +1,418 @@
+"""The troops inside a game: when the token ledger (`companion.rules.troops`) moves.
+
+A game created with `GameCreated.troops_counted` keeps `GameState.troops`; every function
+here does nothing on a game saved before the ledger existed (`troops` is None), so such a
+game replays exactly as it was played. In a counted game, as the rules move the troops:
+
+- a combo picked: its tokens (banner + badge, and Amazons' four that only attack) come from
+  the tray into the hand;
+- Ready your Troops, as the player's turn begins: one token stays in each region of the
+  active race, the others (and any set aside) come back to the hand;
+- abandoning a region: its tokens go back to the hand;
+- a conquest: the tokens it puts in the region leave the hand (`RegionConquered.tokens`,
+  or the cost when not given); it needs at least the cost, and never more than the hand
+  holds, except the final conquest with the die, which deploys the whole hand;
+- the defender's losses: one token back to the tray (active Elves lose none), the others
+  into the defender's hand, to be put in their other regions (`TroopsRedeployed`) before the
+  attacker's turn ends; with no region left they stay in hand for the next turn;
+- the end of conquests: new Skeletons from the tray, 1 for every 2 non-empty regions taken;
+- redeployment: tokens move freely between the race's regions, at least one in each; the
+  hand must be empty before redeployment finishes, but Amazons then set 4 aside (leaving
+  one in each region) and River World's rivers must be left;
+- decline: one token stays per region (Ghouls keep all), the rest go back to the tray; a
+  race that leaves the board gives everything back;
+- Trolls: a region they conquer gets its Troll's Lair at once;
+- new Pygmies come from the tray into the hand; reinforcements stop when the tray is out;
+- a correction of a region: tokens added come from the hand first, then the tray; tokens
+  taken away go back to the tray.
+
+`companion.rules.game` calls these at the moments above; this module reads and replaces a
+state only through `companion.rules.state`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from companion.rules import river_game
+from companion.rules import troops as ledger
+from companion.rules.board import RegionState, with_marker
+from companion.rules.conquest import Attacker, conquest_cost, minimum_cost
+from companion.rules.errors import IllegalAction
+from companion.rules.events import RegionConquered, RegionSet, TroopsRedeployed
+from companion.rules.state import GameState, acting
+from companion.rules.turns import Phase
+
+AMAZONS = "Amazons"
+AMAZONS_ASIDE = 4
+BERSERK = "Berserk"
+ELVES = "Elves"
+SKELETONS = "Skeletons"
+SKELETON_REGIONS = 2  # one new Skeleton for every two non-empty regions conquered
+TROLLS = "Trolls"
+GHOULS = "Ghouls"
+# Discounts the table applies that no conquest event carries: the conquest needs only
+# the race's fewest tokens, and the table's count is taken as given.
+UNRECORDED_DISCOUNTS = frozenset({"Dragon Master", "Behemoth", "Fireball"})
+
+
+@dataclass(frozen=True, slots=True)
+class RaceCount:
+    """Where one race's tokens are now, as the screens show them."""
+
+    on_board: int
+    hand: int
+    aside: int
+    tray: int
+
+    @property
+    def in_play(self) -> int:
+        return self.on_board + self.hand + self.aside
+
+
+def race_count(state: GameState, seat: int, race: str) -> RaceCount | None:
+    """The race's tokens on the board, in hand, aside and back in the tray (None when the
+    game does not count them)."""
+    entry = None if state.troops is None else state.troops.get(seat, race)
+    if entry is None:
+        return None
+    return RaceCount(ledger.on_board(state.regions, seat, race), entry.hand, entry.aside,
+                     entry.tray)
+
+
+def waiting_hands(state: GameState) -> tuple[tuple[int, str, int], ...]:
+    """(seat, race, tokens in hand) of every defender who must put tokens back on the
+    board before the turn ends."""
+    if state.troops is None:
+        return ()
+    return tuple((t.seat, t.race, t.hand) for t in state.troops.races
+                 if t.seat != state.track.seat and t.hand
+                 and ledger.held(state.regions, t.seat, t.race))
+
+
+def placement_with(state: GameState, seat: int, race: str, region: int,
+                   delta: int) -> dict[int, int]:
+    """The race's redeployment with `delta` tokens more (or fewer) in `region`."""
+    counts = {rid: state.regions[rid].occupant.tokens or 1  # type: ignore[union-attr]
+              for rid in ledger.held(state.regions, seat, race)}
+    counts[region] = counts.get(region, 0) + delta
+    return counts
+
+
+def hand(state: GameState, seat: int, race: str) -> int | None:
+    """Tokens of `race` in `seat`'s hand, or None when the game does not count them."""
+    if state.troops is None:
+        return None
+    entry = state.troops.get(seat, race)
+    return 0 if entry is None else entry.hand
+
+
+def picked(state: GameState, seat: int) -> GameState:
+    """A combo was picked: its tokens come into the hand."""
+    active = state.players[seat].active
+    if state.troops is None or active is None:
+        return state
+    tokens = active.tokens + state.catalog.race(active.race).conquest_only_tokens
+    return replace(state, troops=ledger.picked(state.troops, seat, active.race, tokens))
+
+
+def own_races(state: GameState, seat: int) -> tuple[str, ...]:
+    """The races `seat` moves in their turn: the active race, and Ghouls in decline (who
+    still conquer)."""
+    player = state.players[seat]
+    races = [d.race for d in player.declined if d.race == GHOULS]
+    if player.active is not None:
+        races.insert(0, player.active.race)
+    return tuple(races)
+
+
+def turn_began(state: GameState) -> GameState:
+    """Ready your Troops for the player whose turn begins (active race, Ghouls in decline)."""
+    if state.troops is None or state.is_over:
+        return state
+    troops, regions = state.troops, state.regions
+    for race in own_races(state, state.current.seat):
+        troops, regions = ledger.ready(troops, regions, state.current.seat, race)
+    return replace(state, troops=troops, regions=regions)
+
+
+def abandoned(state: GameState, region: int) -> GameState:
+    """The tokens of an abandoned region go back to the hand (call before clearing it)."""
+    occupant = state.regions[region].occupant
+    if state.troops is None or occupant is None:
+        return state
+    return replace(state, troops=ledger.to_hand(state.troops, occupant.seat, occupant.race,
+                                                occupant.tokens or 1))
+
+
+def conquest_tokens(state: GameState, event: RegionConquered, who: Attacker) -> int | None:
+    """The tokens a conquest puts in its region: those given, or the cost when not given;
+    refused with the numbers when the hand cannot pay them (uncounted games: as given)."""
+    if state.troops is None:
+        return event.tokens
+    entry = state.troops.get(who.seat, who.race)
+    in_hand = 0 if entry is None else entry.hand
+    cost = conquest_cost(state.map, event.region, state.regions.regions, who,
+                         catapults=state.regions.catapults()).total
+    die = _final_die(state, who)
+    if die is not None:  # the final conquest deploys every token left in hand
+        if in_hand < 1:
+            raise IllegalAction("the final conquest needs at least one token in hand")
+        if in_hand + die < cost:
+            raise IllegalAction(f"region {event.region} costs {cost}: {in_hand} in hand and "
+                                f"the die's {die} are not enough")
+        if event.tokens is not None and event.tokens != in_hand:
+            raise IllegalAction(f"the final conquest deploys the {in_hand} tokens left in "
+                                f"hand, not {event.tokens}")
+        return in_hand
+    least = cost
+    if who.power in UNRECORDED_DISCOUNTS or any(p in UNRECORDED_DISCOUNTS
+                                                for p in who.more_powers):
+        least = minimum_cost(who)
+    tokens = cost if event.tokens is None else event.tokens
+    if tokens < least:
+        raise IllegalAction(f"region {event.region} costs {cost} token"
+                            f"{'s' if cost != 1 else ''}; {tokens} are not enough")
+    if tokens > in_hand:
+        raise IllegalAction(
+            f"conquering region {event.region} needs {tokens} token{'s' if tokens != 1 else ''}"
+            f", but only {in_hand} {'is' if in_hand == 1 else 'are'} in hand"
+            + ("; roll the die for a final conquest" if in_hand >= 1 and die is None
+               and in_hand + max(state.catalog.die_faces) >= cost else "")
+        )
+    return tokens
+
+
+def _final_die(state: GameState, who: Attacker) -> int | None:
+    """The face of this turn's final-conquest roll, if one was made (Berserk rolls are
+    counted in the cost instead)."""
+    if state.last_roll is None or who.power == BERSERK:
+        return None
+    return state.last_roll
+
+
+def conquered(state: GameState, who: Attacker, tokens: int, region: int,
+              before: RegionState) -> GameState:
+    """After a conquest: the attacker's tokens left the hand; the defender's came off the
+    board (one to the tray, active Elves none, the rest into their hand); Trolls' Lair."""
+    if state.troops is None:
+        return state
+    troops = ledger.deploy(state.troops, who.seat, who.race, tokens,
+                           why=f"conquering region {region}")
+    state = defeated(replace(state, troops=troops), before)
+    regions = state.regions
+    if who.race == TROLLS and not regions[region].markers.troll_lair:
+        here = regions[region]
+        regions = regions.with_region(region, replace(
+            here, markers=with_marker(here.markers, "troll_lair", 1)))
+    return replace(state, regions=regions)
+
+
+def defeated(state: GameState, before: RegionState) -> GameState:
+    """The defender of a conquered region (as it was `before`): one token to the tray
+    (active Elves none), the others into their hand."""
+    loser = before.occupant
+    if state.troops is None or loser is None:
+        return state
+    elves = loser.race == ELVES and not loser.in_decline
+    return replace(state, troops=ledger.lost(state.troops, loser.seat, loser.race,
+                                             loser.tokens or 1, losses=0 if elves else 1))
+
+
+def conquests_finished(state: GameState, seat: int) -> GameState:
+    """Skeletons: 1 new token from the tray for every 2 non-empty regions conquered."""
+    active = state.players[seat].active
+    if state.troops is None or active is None or active.race != SKELETONS:
+        return state
+    new = state.track.this_turn.conquered_non_empty // SKELETON_REGIONS
+    troops, _ = ledger.from_tray(state.troops, state.regions, seat, SKELETONS, new,
+                                 state.catalog.race(SKELETONS).max_tokens)
+    return replace(state, troops=troops)
+
+
+def reinforced(state: GameState, seat: int, race: str, tokens: int) -> GameState:
+    """New tokens from the tray into the hand (Pygmies), as many as the tray still has."""
+    if state.troops is None:
+        return state
+    troops, _ = ledger.from_tray(state.troops, state.regions, seat, race, tokens,
+                                 state.catalog.race(race).max_tokens)
+    return replace(state, troops=troops)
+
+
+def keep_in_hand(state: GameState, seat: int, race: str) -> int:
+    """Tokens that stay off the map after redeployment (Amazons' four, leaving one in
+    each region), else 0."""
+    if state.troops is None or race != AMAZONS:
+        return 0
+    entry = state.troops.of(seat, race)
+    regions = len(ledger.held(state.regions, seat, race))
+    total = ledger.on_board(state.regions, seat, race) + entry.hand
+    return max(0, min(AMAZONS_ASIDE, total - regions))
+
+
+def rivers_to_leave(state: GameState, seat: int) -> frozenset[int]:
+    """River World: the regions of `seat` their redeployment leaves (rivers are emptied)."""
+    after = river_game.leave_rivers(state, seat).regions
+    return frozenset(rid for rid in state.regions.held_by(seat) if after[rid].occupant is None)
+
+
+def suggested(state: GameState, seat: int, race: str) -> dict[int, int] | None:
+    """The one-tap redeployment: the hand (and, for the player redeploying, the tokens in
+    rivers they must leave) spread over the race's regions, fewest first; Amazons
+    redeploying keep their four aside. None when there is nothing to move."""
+    if state.troops is None or (entry := state.troops.get(seat, race)) is None:
+        return None
+    own = seat == state.track.seat and state.track.phase is Phase.REDEPLOY
+    leaving = rivers_to_leave(state, seat) if own else frozenset()
+    regions = state.regions
+    freed = 0
+    for rid in sorted(leaving):
+        occupant = regions[rid].occupant
+        if occupant is not None and (occupant.seat, occupant.race) == (seat, race):
+            freed += occupant.tokens or 1
+            regions = regions.with_region(rid, replace(regions[rid], occupant=None))
+    tokens = entry.hand + freed - (keep_in_hand(state, seat, race) if own else 0)
+    placement = ledger.spread(regions, seat, race, tokens)
+    if not placement or (tokens == 0 and not freed):
+        return None
+    placement.update({rid: 0 for rid in leaving if rid in ledger.held(state.regions, seat, race)})
+    return placement
+
+
+def redeploy(state: GameState, event: TroopsRedeployed) -> GameState:
+    """Troop redeployment of the current player's active race, or a defender putting the
+    tokens in their hand into their regions before the attacker's turn ends (the rivers
+    the player must leave may be emptied: River World)."""
+    if state.troops is None:
+        raise IllegalAction("this game was saved before token counts were kept; correct "
+                            "regions one by one instead")
+    placement = dict(event.regions)
+    if len(placement) != len(event.regions):
+        raise IllegalAction("a redeployment names each region once")
+    player = state.player(event.seat)
+    entry = state.troops.get(event.seat, event.race)
+    if entry is None:
+        raise IllegalAction(f"{player.name} has no {event.race} tokens in play")
+    if event.seat == state.track.seat:
+        acting(state, event.seat)
+        if event.race not in own_races(state, event.seat) or (
+                state.track.phase is not Phase.REDEPLOY):
+            raise IllegalAction(
+                f"{player.name} redeploys their active race in the redeployment phase; "
+                f"the turn is at: {state.track.phase.value}")
+        troops, regions = ledger.redeployed(state.troops, state.regions, event.seat, event.race,
+                                            placement,
+                                            may_empty=rivers_to_leave(state, event.seat))
+        return replace(state, troops=troops, regions=regions)
+    if entry.hand == 0:
+        raise IllegalAction(f"{player.name}'s {event.race} have no tokens in hand to put back "
+                            "on the board; only the player whose turn it is redeploys")
+    for rid, count in placement.items():
+        now = state.regions[rid].occupant if rid in state.regions.regions else None
+        before = now.tokens or 1 if now is not None else 0
+        if count < before:
+            raise IllegalAction(f"{player.name}'s tokens in hand go into their regions; region "
+                                f"{rid} keeps its {before} and may only gain")
+    troops, regions = ledger.redeployed(state.troops, state.regions, event.seat, event.race,
+                                        placement)
+    if troops.of(event.seat, event.race).hand:
+        raise IllegalAction(f"put all {entry.hand} tokens in hand into {player.name}'s regions")
+    return replace(state, troops=troops, regions=regions)
+
+
+def finish_redeployment(state: GameState, seat: int) -> GameState:
+    """Refused while tokens are still in hand (or in rivers the player must leave);
+    Amazons then set their four aside."""
+    if state.troops is None:
+        return state
+    leaving = rivers_to_leave(state, seat)
+    races = own_races(state, seat)
+    for race in races:
+        in_rivers = sorted(rid for rid in leaving if (o := state.regions[rid].occupant)
+                           is not None and (o.seat, o.race) == (seat, race))
+        if in_rivers and not state.regions[in_rivers[0]].occupant.in_decline:  # type: ignore[union-attr]
+            raise IllegalAction(
+                f"River World: the {race} leave the rivers as they redeploy; move the tokens "
+                f"out of river{'s' if len(in_rivers) > 1 else ''} "
+                f"{', '.join(map(str, in_rivers))} first")
+        keep = keep_in_hand(state, seat, race)
+        entry = state.troops.get(seat, race)
+        if entry is None or not ledger.held(state.regions, seat, race):
+            continue
+        if entry.hand < keep:
+            raise IllegalAction(f"the Amazons take {keep} tokens off the map as they finish "
+                                f"redeploying: leave {keep} in hand, not {entry.hand}")
+        if entry.hand > keep:
+            extra = entry.hand - keep
+            raise IllegalAction(
+                f"{extra} {race} token{'s are' if extra != 1 else ' is'} still in hand: put "
+                f"{'them' if extra != 1 else 'it'} in your regions first"
+                + (f" (Amazons keep {keep} aside)" if keep else ""))
+    troops = state.troops
+    for race in races:
+        if keep := keep_in_hand(state, seat, race):
+            troops = ledger.set_aside(troops, seat, race, keep)
+    return replace(state, troops=troops)
+
+
+def refuse_turn_end(state: GameState) -> None:
+    """The attacker's turn ends only when every defender has put the tokens in their hand
+    into their remaining regions."""
+    for seat, race, tokens in waiting_hands(state):
+        raise IllegalAction(
+            f"{state.players[seat].name}'s {race} have {tokens} token{'s' if tokens != 1 else ''}"
+            f" in hand: put {'them' if tokens != 1 else 'it'} in their regions before the "
+            "turn ends")
+
+
+def declined(state: GameState, seat: int, race: str) -> GameState:
+    """A race gone into decline: everything not left on the board goes back to the tray."""
+    if state.troops is None:
+        return state
+    return replace(state, troops=ledger.returned(state.troops, state.regions, seat, race))
+
+
+def settled(state: GameState) -> GameState:
+    """After any event: a race no longer on its player's banners gives everything back to
+    the tray, and tokens that left the board other than through the ledger (rivers left,
+    regions swept by an expansion) go back to the tray too."""
+    if state.troops is None:
+        return state
+    troops = state.troops
+    for entry in troops.races:
+        player = state.players[entry.seat]
+        races = {d.race for d in player.declined}
+        if player.active is not None:
+            races.add(player.active.race)
+        board = ledger.on_board(state.regions, entry.seat, entry.race)
+        if entry.race not in races and (entry.hand or entry.aside):
+            troops = ledger.returned(troops, state.regions, entry.seat, entry.race)
+            continue
+        missing = entry.received - (board + entry.hand + entry.aside + entry.tray)
+        if missing > 0:
+            troops = troops.put(replace(entry, tray=entry.tray + missing))
+    return replace(state, troops=troops)
+
+
+def corrected(before: GameState, state: GameState, event: RegionSet) -> GameState:
+    """A correction of a region: the tokens added come from the hand first, then the tray;
+    those taken away go back to the tray."""
+    if state.troops is None:
+        return state
+    troops = state.troops
+    new = state.regions[event.region].occupant
+    if new is not None and new.tokens is None:
+        raise IllegalAction(f"say how many {new.race} tokens stand in region {event.region}")
+    if new is not None:
+        entry = troops.get(new.seat, new.race)
+        if entry is None:
+            entry = ledger.RaceTroops(new.seat, new.race, received=0)
+        board_before = ledger.on_board(before.regions, new.seat, new.race)
+        board_after = ledger.on_board(state.regions, new.seat, new.race)
+        added = board_after - board_before
+        if added > 0:
+            from_hand = min(added, entry.hand)
+            entry = replace(entry, hand=entry.hand - from_hand,
+                            received=entry.received + added - from_hand)
+        troops = troops.put(entry)
+    return replace(state, troops=troops)  # tokens taken away: `settled` puts them in the tray
