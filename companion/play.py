@@ -33,7 +33,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from companion.rules import corrections, necromancer, necromancer_game, team_game, teams
+from companion.rules import (
+    corrections,
+    necromancer,
+    necromancer_game,
+    team_game,
+    teams,
+    troops_game,
+)
 from companion.rules.board import MARKERS, Occupant
 from companion.rules.catalog import Catalog
 from companion.rules.errors import DataError, IllegalAction, UnknownName
@@ -309,7 +316,16 @@ def _finish_conquests(s: Session, a: Args) -> None:
 
 
 def _final_conquest(s: Session, a: Args) -> None:
-    s.attempt_final_conquest(a.whole("region"), a.whole("tokens"))
+    # the game counts its troops: the tokens left are those the ledger has in hand
+    s.attempt_final_conquest(a.whole("region"), tokens_left=0)
+
+
+def _redeploy(s: Session, a: Args) -> None:
+    s.redeploy(a.counts("regions"), seat=a.maybe_whole("seat"), race=a.maybe_text("race"))
+
+
+def _spread_hand(s: Session, a: Args) -> None:
+    s.spread_hand(seat=a.maybe_whole("seat"), race=a.maybe_text("race"))
 
 
 def _finish_redeployment(s: Session, a: Args) -> None:
@@ -438,9 +454,21 @@ VERBS: dict[str, Verb] = {
                     (Field("ivory_tower", _maybe(REGION), required=False),), _decline),
     "finish_conquests": Verb("no more conquests this turn; redeployment next", (),
                              _finish_conquests),
-    "final_conquest": Verb("roll the reinforcement die for a last conquest of `region` with "
-                           "the `tokens` left in hand (the next face of \"die\")",
-                           (Field("region", REGION), Field("tokens", WHOLE)), _final_conquest),
+    "final_conquest": Verb("roll the reinforcement die (its next face) for a last conquest "
+                           "of `region` with the tokens left in hand",
+                           (Field("region", REGION),), _final_conquest),
+    "redeploy": Verb("troop redeployment: the tokens of every region of the race afterwards "
+                     "(the active race; or a defender's `seat` and `race`, putting back the "
+                     "tokens in their hand before the attacker's turn ends)", (
+                         Field("regions", COUNTS),
+                         Field("seat", _maybe(SEAT), required=False),
+                         Field("race", _maybe(TEXT), required=False),
+                     ), _redeploy),
+    "spread_hand": Verb("the tokens in hand go into the race's regions, fewest first (the "
+                        "active race, or a defender's `seat` and `race`)", (
+                            Field("seat", _maybe(SEAT), required=False),
+                            Field("race", _maybe(TEXT), required=False),
+                        ), _spread_hand),
     "finish_redeployment": Verb("the troops stand where they are; scoring next", (),
                                 _finish_redeployment),
     "score": Verb("the turn's Victory coins: counted from the board, or `coins` as given",
@@ -500,10 +528,6 @@ VERBS: dict[str, Verb] = {
     "finish": Verb("the final standings, once the last turn is over; `tokens` by seat "
                    "breaks a tie for first (else the counts the board records)",
                    (Field("tokens", _maybe(COUNTS), required=False),), _finish),
-    # THE TOKEN LEDGER goes here when `companion/rules/troops.py` and its Session methods
-    # are on main: "ready" (the active race takes its troops in hand for the turn) and
-    # "redeploy" ({"region": tokens}, a COUNTS field) are one entry each, calling those
-    # methods; each race's hand and tray then join `public_state` (see `_race`).
 }
 """Every intent `companion play` understands, by the name given in `"do"`."""
 
@@ -605,6 +629,7 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
         board_doc=board_doc, river_events=river_events, necromancer_powers=drawn,
         ghosts_removed=ghosts_removed, teams=in_teams, relic_order=relic_order,
         corrections=corrections.overrides(catalog), left_out=tuple(left_out),
+        troops_counted=True,
     )
     return Setup(created, 0 if seed is None else seed, die)
 
@@ -825,9 +850,10 @@ def public_state(state: GameState, standings: Standings | None = None) -> dict[s
         entry: dict[str, Any] = {"seat": player.seat, "name": player.name,
                                  "colour": player.colour}
         active = player.active
-        entry["active"] = None if active is None else _race(active.race, active.power,
-                                                            tokens=active.tokens)
-        entry["declined"] = [_race(d.race, d.power) for d in player.declined]
+        entry["active"] = None if active is None else _race(state, player.seat, active.race,
+                                                            active.power)
+        entry["declined"] = [_race(state, player.seat, d.race, d.power)
+                             for d in player.declined]
         if totals is not None:
             entry["coins"] = totals[player.name]
         players.append(entry)
@@ -845,6 +871,8 @@ def public_state(state: GameState, standings: Standings | None = None) -> dict[s
         "combos_owed": view.combos_owed,
         "players": players,
         "regions": _regions(state),
+        "hands_to_place": [{"seat": seat, "race": race, "hand": hand}
+                           for seat, race, hand in troops_game.waiting_hands(state)],
         "river": _river(state),
         "necromancer": _necromancer(state),
         "teams": _teams(state),
@@ -860,10 +888,15 @@ def public_state(state: GameState, standings: Standings | None = None) -> dict[s
     return doc
 
 
-def _race(race: str, power: str, **more: object) -> dict[str, Any]:
-    """One race of a player as printed. THE TOKEN LEDGER's hand and tray per race are to be
-    added here (from its public view) once it is on main; nothing here counts tokens."""
-    return {"race": race, "power": power, **more}
+def _race(state: GameState, seat: int, race: str, power: str) -> dict[str, Any]:
+    """One race of a player as printed: its combo and where its tokens are (the ledger's
+    count: on the board, in hand, set aside, back in the tray)."""
+    entry: dict[str, Any] = {"race": race, "power": power}
+    count = troops_game.race_count(state, seat, race)
+    if count is not None:
+        entry.update(on_board=count.on_board, hand=count.hand, aside=count.aside,
+                     tray=count.tray)
+    return entry
 
 
 def _regions(state: GameState) -> list[dict[str, Any]]:

@@ -89,6 +89,11 @@ def play(lines: list[Any], monkeypatch: pytest.MonkeyPatch,
 
 
 ANN_CONQUERS = [game(), {"do": "pick", "row": 1}, {"do": "conquer", "region": 2, "tokens": 2}]
+ANN_HAS_ONE_LEFT = [game(), {"do": "pick", "row": 1}, {"do": "conquer", "region": 2, "tokens": 8}]
+"""Ann's Alchemist Humans (9 tokens) hold the farmland with 8: one token left in hand."""
+TURN = [{"do": "finish_conquests"}, {"do": "spread_hand"}, {"do": "finish_redeployment"},
+        {"do": "score"}, {"do": "end_turn"}]
+"""The rest of a turn: the tokens in hand spread over the race's regions, then scored."""
 
 
 def holder(state: dict[str, Any], region: int) -> dict[str, Any] | None:
@@ -106,15 +111,15 @@ def test_each_line_prints_the_public_state_after_it(monkeypatch, capsys) -> None
     assert [row["race"] for row in out[0]["market"]] == RACES[:6]
     assert [row["power"] for row in out[0]["market"]] == POWERS[:6]
     assert out[1]["players"][0]["active"] == {"race": "Humans", "power": "Alchemist",
-                                              "tokens": 9}
+                                              "on_board": 0, "hand": 9, "aside": 0, "tray": 0}
+    assert out[2]["players"][0]["active"]["hand"] == 7  # 2 tokens went into the farmland
     assert holder(out[2], 2) == {"region": 2, "seat": 0, "race": "Humans",
                                  "in_decline": False, "tokens": 2}
     assert holder(out[2], 4) == {"region": 4, "lost_tribe": True}
 
 
 def test_no_purse_is_printed_before_the_game_is_over(monkeypatch, capsys) -> None:
-    _, out, _ = play([*ANN_CONQUERS, {"do": "finish_conquests"},
-                      {"do": "finish_redeployment"}, {"do": "score"}], monkeypatch, capsys)
+    _, out, _ = play([*ANN_CONQUERS, *TURN[:4]], monkeypatch, capsys)
     assert out[-1]["phase"] == "finished"
     assert all("coins" not in player for state in out for player in state["players"])
 
@@ -136,8 +141,7 @@ def test_a_seed_shuffles_the_decks_left_out_the_same_way_every_time(monkeypatch,
 
 
 def test_the_same_input_prints_the_same_output(monkeypatch, capsys) -> None:
-    lines = [*ANN_CONQUERS, {"do": "final_conquest", "region": 3, "tokens": 1},
-             {"do": "finish_redeployment"}, {"do": "score"}, {"do": "end_turn"}]
+    lines = [*ANN_HAS_ONE_LEFT, {"do": "final_conquest", "region": 3}, *TURN[1:]]
     monkeypatch.setattr("sys.stdin", io.StringIO(as_text(lines)))
     assert main(["play", "-"]) == 0
     once = capsys.readouterr().out
@@ -157,7 +161,7 @@ def test_table_dealing_waits_for_each_combo_to_be_revealed(monkeypatch, capsys) 
 
 
 def test_the_final_conquest_rolls_the_next_face_given(monkeypatch, capsys) -> None:
-    _, out, _ = play([*ANN_CONQUERS, {"do": "final_conquest", "region": 3, "tokens": 1}],
+    _, out, _ = play([*ANN_HAS_ONE_LEFT, {"do": "final_conquest", "region": 3}],
                      monkeypatch, capsys)
     assert out[-1]["last_roll"] == 2  # 1 token + 2 covers the hill's cost of 2
     assert holder(out[-1], 3) == {"region": 3, "seat": 0, "race": "Humans",
@@ -166,11 +170,9 @@ def test_the_final_conquest_rolls_the_next_face_given(monkeypatch, capsys) -> No
 
 
 def test_a_whole_game_ends_with_the_totals_and_the_standings(monkeypatch, capsys) -> None:
-    turn = [{"do": "finish_conquests"}, {"do": "finish_redeployment"}, {"do": "score"},
-            {"do": "end_turn"}]
     lines = [game(), {"do": "pick", "row": 1}, {"do": "conquer", "region": 2, "tokens": 2},
-             *turn, {"do": "pick", "row": 1}, {"do": "conquer", "region": 6, "tokens": 2},
-             *turn, *turn, *turn, *turn, *turn, {"do": "finish"}]
+             *TURN, {"do": "pick", "row": 1}, {"do": "conquer", "region": 6, "tokens": 2},
+             *TURN, *TURN, *TURN, *TURN, *TURN, {"do": "finish"}]
     code, out, _ = play(lines, monkeypatch, capsys)
     assert code == 0
     assert out[-2]["phase"] == "game_over"
@@ -185,33 +187,22 @@ def test_a_whole_game_ends_with_the_totals_and_the_standings(monkeypatch, capsys
 
 def test_a_tie_for_first_is_broken_by_the_tokens_the_board_records(monkeypatch,
                                                                    capsys) -> None:
-    turn = [{"do": "finish_conquests"}, {"do": "finish_redeployment"}, {"do": "score"},
-            {"do": "end_turn"}]
-    lines = [game(), {"do": "pick", "row": 1}, {"do": "conquer", "region": 2, "tokens": 2},
-             *turn, {"do": "pick", "row": 1}, {"do": "conquer", "region": 6, "tokens": 5},
-             *turn, *turn, *turn, *turn, *turn,
-             {"do": "adjust_coins", "seat": 1, "delta": 9, "reason": "coins miscounted"},
-             {"do": "finish"}]
-    _, out, _ = play(lines, monkeypatch, capsys)
-    assert [p["coins"] for p in out[-2]["players"]] == [17, 17]
-    standings = out[-1]["standings"]
-    assert standings["winners"] == [1]
-    assert [(p["name"], p["tokens"]) for p in standings["placings"]] == [("Bob", 5),
-                                                                          ("Ann", 2)]
-
-
-def test_a_tie_given_tokens_by_seat_uses_those(monkeypatch, capsys) -> None:
-    turn = [{"do": "finish_conquests"}, {"do": "finish_redeployment"}, {"do": "score"},
-            {"do": "end_turn"}]
+    # Ann's 9 Humans all end in the farmland, Bob's 7 Dwarves in the swamp
     lines = [game(), {"do": "pick", "row": 1}, {"do": "conquer", "region": 2},
-             *turn, {"do": "pick", "row": 1}, {"do": "conquer", "region": 6},
-             *turn, *turn, *turn, *turn, *turn,
+             *TURN, {"do": "pick", "row": 1}, {"do": "conquer", "region": 6},
+             *TURN, *TURN, *TURN, *TURN, *TURN,
              {"do": "adjust_coins", "seat": 1, "delta": 9, "reason": "coins miscounted"},
-             {"do": "finish"}, {"do": "finish", "tokens": {"0": 8, "1": 4}}]
+             {"do": "finish"}, {"do": "finish", "tokens": {"0": 4, "1": 8}}]
     _, out, _ = play(lines, monkeypatch, capsys)
-    assert out[-2] == {"refused": "a tie for first: count the race tokens on the board of "
-                                  "Ann, Bob"}
-    assert out[-1]["standings"]["winners"] == [0]
+    assert [p["coins"] for p in out[-3]["players"]] == [17, 17]
+    standings = out[-2]["standings"]
+    assert standings["winners"] == [0]
+    assert [(p["name"], p["tokens"]) for p in standings["placings"]] == [("Ann", 9),
+                                                                          ("Bob", 7)]
+    assert standings["reason"] == ("Ann and Bob tie on 17 coins; Ann wins with 9 race tokens "
+                                   "on the board (Bob: 7)")
+    # counts given by seat are taken as the table gives them
+    assert out[-1]["standings"]["winners"] == [1]
 
 
 def test_corrections_reach_the_board_and_the_purse(monkeypatch, capsys) -> None:
@@ -238,26 +229,24 @@ def test_a_marker_placed_shows_in_its_region(monkeypatch, capsys) -> None:
 
 
 def test_a_decline_sends_the_race_to_the_declined_list(monkeypatch, capsys) -> None:
-    turn = [{"do": "finish_conquests"}, {"do": "finish_redeployment"}, {"do": "score"},
-            {"do": "end_turn"}]
-    lines = [*ANN_CONQUERS, *turn, {"do": "pick", "row": 1}, *turn, {"do": "decline"}]
+    lines = [*ANN_CONQUERS, *TURN, {"do": "pick", "row": 1}, *TURN, {"do": "decline"}]
     _, out, _ = play(lines, monkeypatch, capsys)
     ann = out[-1]["players"][0]
     assert ann["active"] is None
-    assert ann["declined"] == [{"race": "Humans", "power": "Alchemist"}]
+    # one token stays in the region, the other 8 go back to the tray
+    assert ann["declined"] == [{"race": "Humans", "power": "Alchemist", "on_board": 1,
+                                "hand": 0, "aside": 0, "tray": 8}]
     assert holder(out[-1], 2)["in_decline"] is True
     assert out[-1]["phase"] == "score"
 
 
 def test_a_river_world_board_plays_its_events_ships_and_caravel(monkeypatch, capsys) -> None:
-    turn = [{"do": "finish_conquests"}, {"do": "finish_redeployment"}, {"do": "score"},
-            {"do": "end_turn"}]
     lines = [game(board=DELTA, river_events=EVENTS), {"do": "pick", "row": 1},
              {"do": "conquer", "region": 4, "tokens": 3},
              {"do": "place_caravel", "region": 5},
              {"do": "conquer", "region": 3, "tokens": 2},
              {"do": "set_pirate_ship", "region": 5, "present": True},
-             *turn, {"do": "pick", "row": 1}, *turn]
+             *TURN, {"do": "pick", "row": 1}, *TURN]
     code, out, _ = play(lines, monkeypatch, capsys)
     assert code == 0
     assert out[0]["river"] == {"event": "Quiet waters", "revealed": ["Quiet waters"],
@@ -289,10 +278,8 @@ def test_necromancer_island_deals_him_six_powers_and_shows_his_ghosts(monkeypatc
                                                                      capsys) -> None:
     first = game(players=["Ann", "Bob", "Cy"], board=None, necromancer=True,
                  powers=["Spirit", *[p for p in POWERS if p != "Spirit"]])
-    turn = [{"do": "finish_conquests"}, {"do": "finish_redeployment"}, {"do": "score"},
-            {"do": "end_turn"}]
-    lines = [first, {"do": "buy_ghost"}, {"do": "pick", "row": 1}, *turn,
-             {"do": "pick", "row": 1}, *turn, {"do": "buy_ghost"}]
+    lines = [first, {"do": "buy_ghost"}, {"do": "pick", "row": 1}, *TURN,
+             {"do": "pick", "row": 1}, *TURN, {"do": "buy_ghost"}]
     code, out, _ = play(lines, monkeypatch, capsys)
     assert code == 0
     assert out[0]["turns"] == 10  # three at the table play on the 2-player board
@@ -325,6 +312,49 @@ def test_team_play_sets_out_the_monsters_before_the_first_turn(monkeypatch, caps
     assert (out[2]["teams"]["monster_next"], out[2]["teams"]["monsters"]) == (2, [6])
 
 
+def test_a_conquest_takes_its_tokens_from_the_hand_never_more(monkeypatch, capsys) -> None:
+    _, out, _ = play([*ANN_CONQUERS, {"do": "conquer", "region": 4, "tokens": 8},
+                      {"do": "conquer", "region": 4}], monkeypatch, capsys)
+    assert "refused" in out[3] and "7" in out[3]["refused"]  # the hand holds 7
+    assert holder(out[4], 4)["tokens"] == 3  # the cost when not given: 2 + the Lost Tribe
+    assert out[4]["players"][0]["active"]["hand"] == 4
+
+
+def test_redeployment_empties_the_hand_before_the_turn_is_scored(monkeypatch, capsys) -> None:
+    _, out, _ = play([*ANN_CONQUERS, {"do": "finish_conquests"},
+                      {"do": "finish_redeployment"},
+                      {"do": "redeploy", "regions": {"2": 5}},
+                      {"do": "redeploy", "regions": {"2": 9}},
+                      {"do": "finish_redeployment"}], monkeypatch, capsys)
+    assert out[4] == {"refused": "7 Humans tokens are still in hand: put them in your "
+                                 "regions first"}
+    assert out[5]["players"][0]["active"]["hand"] == 4  # what is not placed stays in hand
+    assert out[6]["players"][0]["active"]["hand"] == 0
+    assert holder(out[6], 2)["tokens"] == 9
+    assert out[7]["phase"] == "score"
+
+
+def test_a_defender_puts_back_the_tokens_in_hand_before_the_turn_ends(monkeypatch,
+                                                                     capsys) -> None:
+    lines = [*ANN_CONQUERS, {"do": "conquer", "region": 4, "tokens": 3}, *TURN,
+             {"do": "pick", "row": 1}, {"do": "conquer", "region": 4, "tokens": 6},
+             *TURN[:4], {"do": "end_turn"},
+             {"do": "redeploy", "seat": 0, "race": "Humans", "regions": {"2": 8}},
+             {"do": "end_turn"}]
+    _, out, _ = play(lines, monkeypatch, capsys)
+    taken = out[10]
+    ann = taken["players"][0]["active"]
+    assert holder(taken, 4)["race"] == "Dwarves"
+    # Ann's forest held 4 after her spread: one to the tray, the other 3 back in her hand
+    assert taken["hands_to_place"] == [{"seat": 0, "race": "Humans", "hand": 3}]
+    assert (ann["hand"], ann["tray"]) == (3, 1)
+    assert out[-3] == {"refused": "Ann's Humans have 3 tokens in hand: put them in their "
+                                  "regions before the turn ends"}
+    assert holder(out[-2], 2)["tokens"] == 8
+    assert out[-2]["hands_to_place"] == []
+    assert out[-1]["player"] == "Ann"
+
+
 # --- undo ------------------------------------------------------------------------------
 
 
@@ -335,7 +365,7 @@ def test_undo_takes_back_the_last_conquest(monkeypatch, capsys) -> None:
 
 
 def test_undo_does_not_take_back_a_die_roll(monkeypatch, capsys) -> None:
-    _, out, _ = play([*ANN_CONQUERS, {"do": "final_conquest", "region": 3, "tokens": 1},
+    _, out, _ = play([*ANN_HAS_ONE_LEFT, {"do": "final_conquest", "region": 3},
                       {"do": "undo"}], monkeypatch, capsys)
     assert out[-1] == {"refused": "the last action cannot be undone: a die roll, a reshuffle "
                                   "or the end of a turn"}
@@ -374,24 +404,23 @@ def test_a_refused_intent_prints_its_reason_changes_nothing_and_the_run_goes_on(
 
 
 def test_a_roll_with_no_face_left_is_refused_never_made_up(monkeypatch, capsys) -> None:
-    _, out, _ = play([game(die=[]), {"do": "pick", "row": 1},
-                      {"do": "final_conquest", "region": 2, "tokens": 1}],
-                     monkeypatch, capsys)
-    assert out[2] == {"refused": 'no die face is left: the first line\'s "die" gave 0 faces '
+    _, out, _ = play([game(die=[]), *ANN_HAS_ONE_LEFT[1:],
+                      {"do": "final_conquest", "region": 3}], monkeypatch, capsys)
+    assert out[3] == {"refused": 'no die face is left: the first line\'s "die" gave 0 faces '
                                  'and all are rolled; add faces to "die"'}
 
 
 def test_a_refused_roll_keeps_its_face_for_the_next_roll(monkeypatch, capsys) -> None:
-    # 1 token + the 2 rolled would cover the mountain (5), but it is not on the board's
-    # edge: the conquest the roll was for is refused after the face was drawn
+    # 1 token + the 2 rolled would cover the farmland (2), but it does not border the
+    # swamp (6): the conquest the roll was for is refused after the face was drawn
     _, out, _ = play([game(die=[2]), {"do": "pick", "row": 1},
-                      {"do": "final_conquest", "region": 5, "tokens": 1},
-                      {"do": "final_conquest", "region": 2, "tokens": 1}],
+                      {"do": "conquer", "region": 6, "tokens": 8},
+                      {"do": "final_conquest", "region": 2},
+                      {"do": "final_conquest", "region": 4}],
                      monkeypatch, capsys)
-    assert out[2] == {"refused": "a race entering the board must take an entry region; "
-                                 "region 5 is not"}
-    assert out[3]["last_roll"] == 2
-    assert holder(out[3], 2)["race"] == "Humans"
+    assert out[3] == {"refused": "region 2 does not border any region Humans hold"}
+    assert out[4]["last_roll"] == 2  # the forest's Lost Tribe: 1 token + 2 covers its 3
+    assert holder(out[4], 4)["race"] == "Humans"
 
 
 # --- malformed input -------------------------------------------------------------------
@@ -545,8 +574,8 @@ _INTENT = st.one_of(
     st.builds(lambda region, tokens: {"do": "conquer", "region": region, "tokens": tokens},
               st.integers(1, 7), st.integers(1, 5)),
     st.builds(lambda region: {"do": "abandon", "region": region}, st.integers(1, 6)),
-    st.builds(lambda region, tokens: {"do": "final_conquest", "region": region,
-                                      "tokens": tokens}, st.integers(1, 6), st.integers(0, 3)),
+    st.builds(lambda region: {"do": "final_conquest", "region": region}, st.integers(1, 6)),
+    st.sampled_from([{"do": "spread_hand"}, {"do": "redeploy", "regions": {"2": 3}}]),
     st.sampled_from([{"do": verb} for verb in ("decline", "finish_conquests",
                                                "finish_redeployment", "score", "end_turn",
                                                "undo", "finish")]),

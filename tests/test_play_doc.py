@@ -41,7 +41,7 @@ def test_the_documented_game_is_a_whole_two_player_game_to_its_standings() -> No
     out = [json.loads(line) for line in EXAMPLE_OUT.splitlines()]
     verbs = {intent["do"] for intent in intents}
     assert {"pick", "conquer", "final_conquest", "finish_conquests", "finish_redeployment",
-            "score", "decline", "end_turn", "undo", "finish"} <= verbs
+            "score", "decline", "end_turn", "undo", "finish", "redeploy", "spread_hand"} <= verbs
     assert len(out[0]["players"]) == 2
     assert any("refused" in line for line in out)
     assert out[-1]["phase"] == "game_over"
