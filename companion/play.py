@@ -8,7 +8,9 @@ intent the table could give, `{"do": VERB, ...fields}`, carried out through the 
 `companion.session.Session` API, exactly as the touchscreen does.
 For each input line one JSON line is printed: the public state after it, or
 `{"refused": REASON}` when the rules refuse the intent. The format is
-`docs/play-format.md`.
+`docs/play-format.md`. A game counts its troops (`GameCreated.troops_counted`): every race
+is printed with its tokens on the board, in hand, set aside and in the tray, as the ledger
+(`companion.rules.troops`) keeps them; nothing here counts tokens itself.
 
 Invariants:
 - deterministic: the same input prints the same output. Nothing is drawn from the system's
