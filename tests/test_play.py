@@ -124,6 +124,13 @@ def test_no_purse_is_printed_before_the_game_is_over(monkeypatch, capsys) -> Non
     assert all("coins" not in player for state in out for player in state["players"])
 
 
+def test_a_note_is_allowed_on_any_line_and_changes_nothing(monkeypatch, capsys) -> None:
+    noted = [{**line, "note": "from our notebook"} for line in ANN_CONQUERS]
+    _, with_notes, _ = play(noted, monkeypatch, capsys)
+    _, without, _ = play(ANN_CONQUERS, monkeypatch, capsys)
+    assert with_notes == without
+
+
 def test_players_without_a_colour_get_the_first_free_ones(monkeypatch, capsys) -> None:
     first = game(players=[{"name": "Ann"}, {"name": "Bob", "colour": "blue"}])
     _, out, _ = play([first], monkeypatch, capsys)
@@ -436,6 +443,7 @@ def test_a_refused_roll_keeps_its_face_for_the_next_roll(monkeypatch, capsys) ->
     ([game(), {"do": "pick", "row": 1}, {"do": "conquer", "region": 2, "tokens": "4"}],
      'line 3: tokens: expected a whole number, got "4"'),
     ([game(), {"do": "pick", "row": 0}], "line 2: row: 0 is too small; the least allowed is 1"),
+    ([game(), {"do": "end_turn", "note": 3}], "line 2: note: expected a string, got 3"),
     ([game(), {"do": "pick", "rows": 1}],
      "line 2: rows: unknown field for pick; it takes: row (and note)"),
     ([game(), {"do": "place_marker", "region": 2, "marker": "castle"}],
