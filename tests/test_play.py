@@ -13,6 +13,7 @@ import os
 import select
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -573,6 +574,47 @@ def test_a_bot_gets_each_answer_before_it_sends_the_next_line() -> None:
     finally:
         process.stdin.close()
         assert process.wait() == 0
+
+
+def test_a_bot_plays_ten_turns_on_the_packaged_board_to_the_standings() -> None:
+    """`play` answers each line before it takes the next, so a bot can read the state it is
+    in: pick the top combo, conquer what the rules allow, spread the hands, score."""
+    out = io.StringIO()
+
+    def state() -> dict[str, Any]:  # the last state printed (refusals change nothing)
+        lines = out.getvalue().splitlines()
+        last: dict[str, Any] = next(json.loads(line) for line in reversed(lines)
+                                    if not line.startswith('{"refused"'))
+        return last
+
+    def turn(now: dict[str, Any]) -> list[dict[str, Any]]:
+        phase = now["phase"]
+        if phase == "pick_combo":
+            return [{"do": "pick", "row": 1}]
+        if phase == "conquer":
+            return [*({"do": "conquer", "region": region} for region in range(1, 24)),
+                    {"do": "finish_conquests"}]
+        if phase == "redeploy":
+            return [{"do": "spread_hand"}, {"do": "finish_redeployment"}]
+        if phase == "score":
+            return [{"do": "score"}]
+        return [*({"do": "spread_hand", "seat": h["seat"], "race": h["race"]}
+                  for h in now["hands_to_place"]), {"do": "end_turn"}]
+
+    def bot() -> Iterator[str]:
+        yield json.dumps({"players": ["Ann", "Bob"], "seed": 8})
+        for _ in range(400):  # far more steps than ten turns take
+            if state()["phase"] == "game_over":
+                break
+            yield from (json.dumps(intent) for intent in turn(state()))
+        yield json.dumps({"do": "finish"})
+
+    play_lines(bot(), out, load_catalog())
+    states = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert states[-1]["phase"] == "game_over"
+    assert states[-1]["standings"]["winners"]
+    ended = [s for s in states if s.get("phase") == "finished"]
+    assert len({(s["turn"], s["seat"]) for s in ended}) == 20  # 10 turns of 2 players
 
 
 # --- any game at all -------------------------------------------------------------------
