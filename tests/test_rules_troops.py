@@ -252,6 +252,21 @@ def test_going_into_decline_keeps_one_token_per_region_the_rest_to_the_tray() ->
     consistent(s)
 
 
+def test_ghouls_going_into_decline_keep_every_token_where_it_stood() -> None:
+    s = counted(("Ghouls", "Orcs"), ("Merchant", "Alchemist"))
+    s.pick(0)
+    s.conquer(2, tokens=4)
+    s.conquer(3, tokens=3)
+    end_turn(s)
+    s.pick(0)
+    end_turn(s)
+    assert (tokens(s, 2), tokens(s, 3)) == (1, 1)  # readied as the turn began
+    s.decline()  # instead of conquering: nothing was readied after all
+    ghouls = troops(s, 0, "Ghouls")
+    assert (tokens(s, 2), tokens(s, 3), ghouls.hand, ghouls.tray) == (4, 3, 0, 0)
+    consistent(s)
+
+
 def test_trolls_get_their_lair_in_the_region_they_conquer() -> None:
     s = counted(("Trolls",), ("Alchemist",))
     s.pick(0)
@@ -328,7 +343,11 @@ def troop_moves(s: Session, data: st.DataObject) -> list[tuple[str, Callable[[],
         held = ledger.held(state.regions, seat, active.race)
         count = troops_game.race_count(state, seat, active.race)
         assert count is not None
-        if held and count.hand != troops_game.keep_in_hand(state, seat, active.race):
+        ghouls = [r for r in troops_game.own_races(state, seat)[1:]
+                  if troops_game.suggested(state, seat, r) and ledger.held(state.regions, seat, r)]
+        if ghouls:
+            moves.append(("spread", lambda: s.spread_hand(race=ghouls[0])))
+        elif held and count.hand != troops_game.keep_in_hand(state, seat, active.race):
             moves.append(("spread", s.spread_hand))
         elif len(held) > 1:
             src, dst = data.draw(st.permutations(held), label="move")[:2]

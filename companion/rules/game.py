@@ -411,6 +411,8 @@ def _decline(state: GameState, seat: int) -> GameState:
                if player.active.power == STOUT else "")
         )
     race = player.active.race
+    if at_start:  # instead of conquering: the troops were never readied
+        state = troops_game.unready(state, seat, race)
     player, market, regions = go_into_decline(player, state.market, state.regions,
                                               state.track.turn)
     track = replace(state.track, phase=Phase.SCORE if at_start else Phase.FINISHED,

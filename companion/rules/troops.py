@@ -101,19 +101,36 @@ def picked(troops: Troops, seat: int, race: str, tokens: int) -> Troops:
     return troops.put(RaceTroops(seat, race, received=tokens, hand=tokens))
 
 
-def ready(troops: Troops, regions: BoardState, seat: int, race: str) -> tuple[Troops, BoardState]:
+def ready(troops: Troops, regions: BoardState, seat: int,
+          race: str) -> tuple[Troops, BoardState, tuple[tuple[int, int], ...]]:
     """Ready your Troops: one token stays in each region, the others (and any set aside)
-    come back to the hand."""
+    come back to the hand. Also returns (region, tokens taken) to undo it (`unready`)."""
     entry = troops.get(seat, race)
     if entry is None:
-        return troops, regions
+        return troops, regions, ()
     gathered = entry.aside
+    taken: list[tuple[int, int]] = []
     for rid in held(regions, seat, race):
         count = regions[rid].occupant.tokens or 1  # type: ignore[union-attr]
         if count > 1:
             gathered += count - 1
+            taken.append((rid, count - 1))
             regions = with_tokens(regions, rid, 1)
-    return troops.put(replace(entry, hand=entry.hand + gathered, aside=0)), regions
+    return troops.put(replace(entry, hand=entry.hand + gathered, aside=0)), regions, tuple(taken)
+
+
+def unready(troops: Troops, regions: BoardState, seat: int, race: str,
+            taken: tuple[tuple[int, int], ...]) -> tuple[Troops, BoardState]:
+    """The tokens `ready` took in hand put back where they stood (a race going into decline
+    instead of conquering); regions the race no longer holds are skipped."""
+    entry = troops.of(seat, race)
+    back = 0
+    for rid, tokens in taken:
+        occupant = regions[rid].occupant
+        if occupant is not None and (occupant.seat, occupant.race) == (seat, race):
+            regions = with_tokens(regions, rid, (occupant.tokens or 1) + tokens)
+            back += tokens
+    return troops.put(replace(entry, hand=max(0, entry.hand - back))), regions
 
 
 def deploy(troops: Troops, seat: int, race: str, tokens: int, *, why: str) -> Troops:

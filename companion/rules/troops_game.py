@@ -131,8 +131,22 @@ def turn_began(state: GameState) -> GameState:
     if state.troops is None or state.is_over:
         return state
     troops, regions = state.troops, state.regions
+    readied: list[tuple[int, int]] = []
     for race in own_races(state, state.current.seat):
-        troops, regions = ledger.ready(troops, regions, state.current.seat, race)
+        troops, regions, taken = ledger.ready(troops, regions, state.current.seat, race)
+        readied += taken
+    track = replace(state.track, this_turn=replace(state.track.this_turn,
+                                                   readied=tuple(readied)))
+    return replace(state, troops=troops, regions=regions, track=track)
+
+
+def unready(state: GameState, seat: int, race: str) -> GameState:
+    """A race going into decline at the start of the turn did not ready its troops: the
+    tokens taken in hand as the turn began go back where they stood (before flipping)."""
+    if state.troops is None or state.troops.get(seat, race) is None:
+        return state
+    troops, regions = ledger.unready(state.troops, state.regions, seat, race,
+                                     state.track.this_turn.readied)
     return replace(state, troops=troops, regions=regions)
 
 
@@ -315,8 +329,6 @@ def redeploy(state: GameState, event: TroopsRedeployed) -> GameState:
                                 f"{rid} keeps its {before} and may only gain")
     troops, regions = ledger.redeployed(state.troops, state.regions, event.seat, event.race,
                                         placement)
-    if troops.of(event.seat, event.race).hand:
-        raise IllegalAction(f"put all {entry.hand} tokens in hand into {player.name}'s regions")
     return replace(state, troops=troops, regions=regions)
 
 

@@ -41,6 +41,7 @@ class ThisTurn:
     pots_of_gold: int = 0  # Leprechauns: Pots of Gold collected as the turn began
     pygmies_back: tuple[tuple[int, int], ...] = ()  # (seat, new Pygmies) owed at turn end
     catapult_used: bool = False  # the Catapult conquered this turn (once per turn)
+    readied: tuple[tuple[int, int], ...] = ()  # (region, tokens) taken in hand as it began
 
     @property
     def conquests(self) -> int:

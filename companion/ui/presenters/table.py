@@ -79,8 +79,8 @@ def hand_actions(state: GameState) -> list[dict[str, Any]]:
     every defender's hand before the turn ends."""
     out: list[dict[str, Any]] = []
     seat = state.track.seat
-    if state.track.phase is Phase.REDEPLOY and (active := state.current.active) is not None:
-        race = active.race
+    races = troops_game.own_races(state, seat) if state.track.phase is Phase.REDEPLOY else ()
+    for race in races:
         placement = troops_game.suggested(state, seat, race)
         in_hand = troops_game.hand(state, seat, race) or 0
         keep = troops_game.keep_in_hand(state, seat, race)
@@ -92,6 +92,8 @@ def hand_actions(state: GameState) -> list[dict[str, Any]]:
             if rivers:
                 text = f"Leave river{'s' if len(rivers) > 1 else ''} " + ", ".join(
                     map(str, rivers)) + " and spread the tokens over your regions"
+            if state.current.active is None or race != state.current.active.race:
+                text = f"{race} in decline: {text[0].lower()}{text[1:]}"
             out.append({"key": f"spread:{seat}:{race}", "kind": "primary", "text": text})
     for defender, race, count in troops_game.waiting_hands(state):
         out.append({"key": f"spread:{defender}:{race}", "kind": "warning",
