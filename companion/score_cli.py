@@ -33,9 +33,10 @@ declined.
 Optional fields for River World (no public data of its boards exists, so it is scored
 from what the players count): a region object may list "harbor" in "features" (also
 "shipyard" and "temple", which score nothing) and say "next_to_pirates": true; "counts"
-may give "harbors" and "next_to_pirates". Harbors of all the player's races score
-1 + 2 + 3 ...; a region next to a pirate ship scores one less; a river held (Harsh Winter,
-Seafaring) is a region of terrain "river".
+may give "harbors", "next_to_pirates" and (for Aquatic) "inland_next_to_pirates".
+Harbors of all the player's races score 1 + 2 + 3 ...; a region next to a pirate ship
+scores one less, unless it earns nothing (an Aquatic inland region); a river held (Harsh
+Winter, Seafaring) is a region of terrain "river".
 
 Were- needs no field: night turns (even-numbered) only change conquest costs. Team play:
 "relics" on "player" lists the Righteous Relics and Popular Places the active race holds
@@ -99,7 +100,9 @@ _DECLINED = frozenset(
 )
 _REGION = frozenset({"terrain", "features", "coastal", "next_to_pirates"})
 _HISTORIAN = frozenset({"in_decline_when_picked", "others_declined"})
-_COUNT_EXTRAS = ("mines", "magic_sources", "coastal", "harbors", "next_to_pirates")
+_COUNT_EXTRAS = (
+    "mines", "magic_sources", "coastal", "harbors", "next_to_pirates", "inland_next_to_pirates"
+)
 
 
 class BadInput(Exception):
@@ -246,6 +249,7 @@ def _counts(field: str, value: object) -> QuickCount:
         coastal=numbers.get("coastal", 0),
         harbors=numbers.get("harbors", 0),
         next_to_pirates=numbers.get("next_to_pirates", 0),
+        inland_next_to_pirates=numbers.get("inland_next_to_pirates", 0),
     )
 
 

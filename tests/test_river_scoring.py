@@ -93,6 +93,47 @@ def test_pirates_never_take_a_race_below_nothing() -> None:
     ]
 
 
+def test_an_aquatic_inland_region_beside_a_pirate_ship_loses_nothing_region_by_region() -> None:
+    # the coastal hill earns 1 + 1 and loses its coin to the pirates; the inland forest
+    # earns 1 - 1 = 0 and has nothing to lose, even though the race earns coins elsewhere
+    coastal = HeldRegion(Terrain.HILL, coastal=True, next_to_pirates=True)
+    inland = HeldRegion(Terrain.FOREST, next_to_pirates=True)
+    inp = ScoringInput(3, ActiveHoldings("Ratmen", "Aquatic", (coastal, inland)))
+    assert lines(inp) == [
+        ("Regions held by Ratmen", 2),
+        ("Aquatic: one per coastal region", 1),
+        ("Aquatic: one less per inland region", -1),
+        ("Pirate ships next to 1 region of Ratmen: one coin less each", -1),
+    ]
+    assert score_turn(inp, CATALOG).total == 1
+    counted = count_regions((coastal, inland))
+    assert (counted.next_to_pirates, counted.inland_next_to_pirates) == (2, 1)
+    assert score_turn(ScoringInput(3, ActiveHoldings("Ratmen", "Aquatic", counted)), CATALOG) == (
+        score_turn(inp, CATALOG)
+    )
+
+
+def test_an_inland_region_beside_a_pirate_ship_loses_its_coin_without_aquatic() -> None:
+    # in decline (or under any other power) an inland region earns 1, so it loses it
+    inland = HeldRegion(Terrain.FOREST, next_to_pirates=True)
+    inp = ScoringInput(
+        3, None, (DeclinedHoldings("Ratmen", "Aquatic", (inland, held(Terrain.HILL))),)
+    )
+    assert lines(inp)[-1] == (
+        "Pirate ships next to 1 region of Ratmen (in decline): one coin less each", -1
+    )
+
+
+def test_the_inland_regions_counted_next_to_pirates_are_some_of_those_next_to_pirates() -> None:
+    for count in (
+        QuickCount({Terrain.HILL: 2}, next_to_pirates=1, inland_next_to_pirates=2),
+        QuickCount({Terrain.HILL: 2}, coastal=2, next_to_pirates=2, inland_next_to_pirates=1),
+    ):
+        with pytest.raises(ScoringInputError) as refused:
+            score_turn(ScoringInput(3, ActiveHoldings("Ratmen", "Aquatic", count)), CATALOG)
+        assert refused.value.field == "active.regions.inland_next_to_pirates"
+
+
 def test_a_river_held_is_a_region_worth_one_coin() -> None:
     inp = ScoringInput(3, ActiveHoldings("Ratmen", "Commando", (held(Terrain.RIVER),)))
     assert lines(inp) == [("Regions held by Ratmen", 1)]
