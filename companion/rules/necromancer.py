@@ -58,6 +58,7 @@ from companion.rules.board import Occupant
 from companion.rules.errors import IllegalAction
 from companion.rules.maps import Board, Terrain
 from companion.rules.purse import pay
+from companion.rules.scoring import Regions, power_bonus_lines, regions_held
 from companion.rules.standings import Placing, Standings, final_standings
 
 GHOSTS = "Ghosts"
@@ -75,6 +76,8 @@ MIN_SEATS = 3
 MAX_SEATS = 6
 FLYING = "Flying"
 SEAFARING = "Seafaring"
+REGIONS_LINE = "regions held"
+"""The label of his first income line: a coin per region his Ghosts hold."""
 
 
 class Step(StrEnum):
@@ -422,6 +425,31 @@ def score(
         spawned=spawn.spawned,
         won=won,
     )
+
+
+def income_lines(
+    regions: Regions,
+    powers: Sequence[str],
+    *,
+    conquered_non_empty: int = 0,
+    attacked_active_race: bool = False,
+    fortresses: int = 0,
+) -> tuple[tuple[str, int], ...]:
+    """What his turn earns: a coin per region his Ghosts hold (`REGIONS_LINE`; the Island
+    is not a region and is never among `regions`), then the lines each power in use earns
+    as an active race's power would (`scoring.power_bonus_lines`). The one rule for his
+    income, read by the game (`necromancer_game.income_lines`) and `companion score`."""
+    lines: list[tuple[str, int]] = [(REGIONS_LINE, regions_held(regions))]
+    for power in powers:
+        for line in power_bonus_lines(
+            power,
+            regions,
+            conquered_non_empty=conquered_non_empty,
+            attacked_active_race=attacked_active_race,
+            fortresses=fortresses,
+        ):
+            lines.append((line.label, line.coins))
+    return tuple(lines)
 
 
 def reach_refusal(state: NecromancerState, board: Board, region: int) -> str | None:

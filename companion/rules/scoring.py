@@ -32,7 +32,8 @@ The mini-expansions add facts that no map shows, given as optional inputs with d
   a race's regions and Aquatic lines together never are;
 - Gypsies: `ActiveHoldings.abandoned`, the regions abandoned this turn (a coin in each);
 - Leprechauns: `pots_of_gold`, the Pots of Gold still in their regions at the start of
-  this turn (collected by the active race, or on the turn it went into decline);
+  this turn (collected by the active race, or on the turn it went into decline); none on
+  the turn the combo was picked, before any could be placed;
 - Priestesses in decline: `DeclinedHoldings.ivory_tower`, the Priestesses in the Ivory
   Tower, which scores one coin each *instead of* the regions (their regions line shows 0);
 - Historian: `historian` (`HistorianEvents`), the races in decline when the combo was
@@ -762,6 +763,14 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog) -> _Rac
     _only("active.abandoned", abandoned, GYPSIES, race, "Gypsies leave coins where they abandon")
     pots = _count("active.pots_of_gold", active.pots_of_gold)
     _only("active.pots_of_gold", pots, LEPRECHAUNS, race, "Leprechauns place Pots of Gold")
+    if pots and first_turn:
+        raise ScoringInputError(
+            "active.pots_of_gold",
+            pots,
+            "the Leprechauns were picked this turn (first_turn is true): they place their "
+            "first Pots of Gold at this turn's redeployment, so none can be in their regions "
+            "at its start; 0 is the only count possible",
+        )
     attacked = active.attacked_active_race
     if attacked is None:
         if power == PEACE_LOVING:
@@ -950,20 +959,32 @@ def count_regions(regions: Iterable[HeldRegion]) -> QuickCount:
     )
 
 
+def regions_held(regions: Regions) -> int:
+    """How many regions `regions` are, listed or counted."""
+    if isinstance(regions, QuickCount):
+        return sum(regions.terrains.values())
+    return len(regions)
+
+
 def power_bonus_lines(
     power: str,
-    regions: Iterable[HeldRegion],
+    regions: Iterable[HeldRegion] | QuickCount,
     *,
     conquered_non_empty: int = 0,
     attacked_active_race: bool = False,
+    fortresses: int = 0,
 ) -> tuple[ScoreLine, ...]:
-    """The lines a special power alone earns for an active holder of `regions`, with no
-    race banner and no "regions held" line (Necromancer Island: his powers in use)."""
+    """The lines a special power alone earns for an active holder of `regions` (listed or
+    counted), with no race banner and no "regions held" line (Necromancer Island: his
+    powers in use). An impossible count raises `ScoringInputError` naming it
+    (`regions.mines`...)."""
     name = _POWERS.get(power.casefold())
     if name is None:
         raise ScoringInputError("power", power, "no scoring rule for this power")
-    tally = _tally("regions", tuple(regions))
-    turn = _Turn(False, conquered_non_empty, 0, attacked_active_race=attacked_active_race)
+    tally = _tally("regions", regions if isinstance(regions, QuickCount) else tuple(regions))
+    turn = _Turn(
+        False, conquered_non_empty, fortresses, attacked_active_race=attacked_active_race
+    )
     lines: list[ScoreLine] = []
     for bonus in _ALL_POWER_BONUSES[name]:
         coins = bonus.coins(tally, turn)
