@@ -640,9 +640,17 @@ def _race_notes(
             checks.append(("historian.others_declined", "0", "no coin for other declines"))
         if race == "Priestesses" and _holds_a_region(doc):
             checks.append(("ivory_tower", "0", "the Ivory Tower scores nothing"))
-    notes = [_left_out(f"{field}.{key}", default, effect)
-             for key, default, effect in checks if not _given(doc, key)]
+    notes = _held_notes(field, doc)
+    notes += [_left_out(f"{field}.{key}", default, effect)
+              for key, default, effect in checks if not _given(doc, key)]
     return notes + _region_notes(field, doc, race, power, active=active)
+
+
+def _held_notes(field: str, doc: Mapping[str, Any]) -> list[str]:
+    """A race (or the Necromancer) given neither `regions` nor `counts` holds nothing."""
+    if "regions" in doc or "counts" in doc:
+        return []
+    return [_left_out(f"{field}.regions", "[] (no region held)", "no coin for regions")]
 
 
 def _holds_a_region(doc: Mapping[str, Any]) -> bool:
@@ -698,6 +706,7 @@ def notes_for(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
     if "necromancer" in player:
         necro = player["necromancer"]
         powers = {catalog.power(name).name for name in necro["powers"]}
+        notes += _held_notes("player.necromancer", necro)
         if "Pillaging" in powers and "conquered_non_empty" not in necro:
             notes.append(_left_out("player.necromancer.conquered_non_empty", "0",
                                    "Pillaging earns nothing"))

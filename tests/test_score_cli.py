@@ -144,7 +144,8 @@ def test_standard_input_is_read_for_a_dash(
 ) -> None:
     doc = {
         "turn": 1,
-        "player": {"active": {"race": "Trolls", "power": "Wealthy", "first_turn": True}},
+        "player": {"active": {"race": "Trolls", "power": "Wealthy", "first_turn": True,
+                              "regions": []}},
     }
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(doc)))
     assert main(["-"]) == 0
@@ -562,6 +563,8 @@ _LEFT_OUT = [
      "player.declined[0].pots_of_gold", {"pots_of_gold": 2}),
     ({"declined": [{"race": "Priestesses", "power": "Hill", "counts": {"hill": 1}}]},
      "player.declined[0].ivory_tower", {"ivory_tower": 3}),
+    ({"active": {"race": "Elves", "power": "Flying"}},
+     "player.active.regions", {"regions": []}),
 ]
 
 

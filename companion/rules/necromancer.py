@@ -404,14 +404,17 @@ def score(
     state: NecromancerState, bonus: Iterable[tuple[str, int]] = ()
 ) -> NecromancerScore:
     """His end of turn: a coin and a bonus soul per region held (the Island gives
-    neither), the `bonus` lines of his powers as the scoring rules give them, then the
-    Well spawns, then the victory check."""
+    neither), the `bonus` lines of his powers as the scoring rules give them (Aquatic's
+    line for inland regions is negative; the whole income never is), then the Well
+    spawns, then the victory check."""
     _expect(state, Step.SCORE, "score")
     bonus = tuple(bonus)
-    negative = [name for name, coins in bonus if coins < 0]
-    if negative:
-        raise IllegalAction(f"a power's bonus is never negative ({negative[0]})")
     held = state.regions_held
+    if held + sum(coins for _, coins in bonus) < 0:
+        raise IllegalAction(
+            f"his turn's income is never negative: {held} regions held and bonuses of "
+            f"{sum(coins for _, coins in bonus)}"
+        )
     lines = (("regions held", held), *bonus)
     fed = replace(state, well=replace(state.well, souls=state.well.souls + held))
     spawn = spawn_ghosts(fed)
