@@ -4,10 +4,13 @@ by quick count and through `companion score`."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scoring_support import held
 
 from companion.rules.catalog import load_catalog
@@ -246,3 +249,33 @@ def test_a_bad_river_world_count_exits_2_naming_the_field(
     code, out, err = run(capsys, doc, tmp_path)
     assert (code, out) == (2, "")
     assert f" {field}: " in err and err.count("\n") == 1
+
+
+_LAND = (Terrain.FARMLAND, Terrain.HILL, Terrain.FOREST, Terrain.SWAMP, Terrain.MOUNTAIN)
+
+
+@st.composite
+def aquatic_or_not(draw: st.DrawFn) -> tuple[str, tuple[HeldRegion, ...]]:
+    power = draw(st.sampled_from(("Aquatic", "Hill", "Alchemist", "Commando")))
+    regions = tuple(
+        HeldRegion(terrain, coastal=coastal, next_to_pirates=pirates)
+        for terrain, coastal, pirates in draw(st.lists(
+            st.tuples(st.sampled_from(_LAND), st.booleans(), st.booleans()), max_size=8))
+    )
+    return power, regions
+
+
+@settings(max_examples=200)
+@given(aquatic_or_not())
+def test_pirates_take_a_coin_from_each_region_next_to_them_that_earns_one(
+    case: tuple[str, tuple[HeldRegion, ...]],
+) -> None:
+    power, regions = case
+    calm = tuple(replace(r, next_to_pirates=False) for r in regions)
+    with_ships = score_turn(ScoringInput(4, ActiveHoldings("Ratmen", power, regions)), CATALOG)
+    without = score_turn(ScoringInput(4, ActiveHoldings("Ratmen", power, calm)), CATALOG)
+    earns_nothing = power == "Aquatic"  # an inland region: 1 less 1
+    losing = sum(r.next_to_pirates and not (earns_nothing and not r.coastal) for r in regions)
+    assert with_ships.total == without.total - losing
+    counted = ScoringInput(4, ActiveHoldings("Ratmen", power, count_regions(regions)))
+    assert score_turn(counted, CATALOG) == with_ships
