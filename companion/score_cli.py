@@ -77,9 +77,14 @@ from companion.rules.necromancer import income_lines as necromancer_income
 from companion.rules.relics import MARKERS as RELICS_AND_PLACES
 from companion.rules.relics import SOAPBAR, SOAPBAR_COINS, TAVERN, TAVERN_COINS
 from companion.rules.scoring import (
+    AQUATIC,
     FORTIFIED,
+    GYPSIES,
+    HISTORIAN,
+    LEPRECHAUNS,
     MAX_FORTRESSES,
     PEACE_LOVING,
+    PRIESTESSES,
     SEAFARING,
     ActiveHoldings,
     DeclinedHoldings,
@@ -619,26 +624,26 @@ def _race_notes(
             checks.append(("conquered_non_empty", "0", "no coin for non-empty regions conquered"))
         if power == FORTIFIED:
             checks.append(("fortresses", "0", "Fortified earns nothing for fortresses"))
-        if race == "Gypsies":
+        if race == GYPSIES:
             checks.append(("abandoned", "0", "no coin from regions abandoned this turn"))
-        if race == "Leprechauns" and not first_turn:
+        if race == LEPRECHAUNS and not first_turn:
             checks.append(("pots_of_gold", "0", "no Pot of Gold is collected"))
-        if power == "Historian":
+        if power == HISTORIAN:
             checks.append(("historian.others_declined", "0", "no coin for other declines"))
             if first_turn:
                 checks.append(("historian.in_decline_when_picked", "0",
                                "no coin for the races in decline when it was picked"))
     else:
-        if power == "Historian":
+        if power == HISTORIAN:
             checks.append(("this_turn", "false", "the Historians' last coin, paid on going "
                                                  "into decline, is not paid"))
-        if race == "Leprechauns":
+        if race == LEPRECHAUNS:
             checks.append(("this_turn", "false", "no Pot of Gold can be collected"))
-        if this_turn and race == "Leprechauns":
+        if this_turn and race == LEPRECHAUNS:
             checks.append(("pots_of_gold", "0", "no Pot of Gold is collected"))
-        if this_turn and power == "Historian":
+        if this_turn and power == HISTORIAN:
             checks.append(("historian.others_declined", "0", "no coin for other declines"))
-        if race == "Priestesses" and _holds_a_region(doc):
+        if race == PRIESTESSES and _holds_a_region(doc):
             checks.append(("ivory_tower", "0", "the Ivory Tower scores nothing"))
     notes = _held_notes(field, doc)
     notes += [_left_out(f"{field}.{key}", default, effect)
@@ -666,7 +671,7 @@ def _region_notes(
 ) -> list[str]:
     """Notes for facts of the regions (quick count or region objects) left out."""
     notes: list[str] = []
-    aquatic = active and power == "Aquatic"
+    aquatic = active and power == AQUATIC
     if "counts" in doc:
         counts = f"{field}.counts"
         wanted: list[tuple[str, str]] = []
@@ -713,7 +718,7 @@ def notes_for(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
         if FORTIFIED in powers and "fortresses" not in necro:
             notes.append(_left_out("player.necromancer.fortresses", "0",
                                    "Fortified earns nothing"))
-        for power in sorted(powers & {"Aquatic"}):
+        for power in sorted(powers & {AQUATIC}):
             notes += _region_notes("player.necromancer", necro, GHOSTS, power, active=True)
         return notes
     active = player.get("active")
