@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from companion.rules import corrections, mini_game, necromancer_game, team_game, troops_game
 from companion.rules import necromancer as necromancer_model
 from companion.rules.catalog import Catalog, load_catalog
-from companion.rules.conquest import conquest_cost, final_conquest, minimum_cost
+from companion.rules.conquest import conquest_cost, final_conquest
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     BadgesReshuffled,
@@ -394,8 +394,7 @@ class Session:
         tokens_left = tokens_left if in_hand is None else in_hand
         cost = conquest_cost(state.map, region, state.regions.regions, who,
                              catapults=state.regions.catapults()).total
-        odds = final_conquest(tokens_left, cost, self.catalog.die_faces,
-                              fewest_tokens=minimum_cost(who))
+        odds = final_conquest(tokens_left, cost, self.catalog.die_faces, who)
         if not odds.allowed:
             raise IllegalAction(odds.reason)
         seat = state.track.seat

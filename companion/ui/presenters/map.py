@@ -39,7 +39,6 @@ from companion.rules.conquest import (
     assess,
     final_conquest,
     immunity,
-    minimum_cost,
     reach,
 )
 from companion.rules.errors import RulesError
@@ -337,7 +336,7 @@ class MapPresenter(Presenter):
 
     def _final(self, state: GameState, cost: int) -> list[dict[str, Any]]:
         odds = final_conquest(int(self.tokens_left), cost, state.catalog.die_faces,
-                              fewest_tokens=minimum_cost(attacker(state)))
+                              attacker(state))
         self.show_final = True
         if not odds.allowed:
             self.odds_text = "Final conquest with the die: " + odds.reason + "."
