@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from companion.rules import troops as ledger
 from companion.rules import troops_game
-from companion.rules.conquest import conquest_cost, final_conquest, immunity, minimum_cost, reach
+from companion.rules.conquest import conquest_cost, final_conquest, immunity, reach
 from companion.rules.errors import IllegalAction, RulesError
 from companion.rules.events import RegionAbandoned, RegionConquered
 from companion.rules.game import GameState, attacker, refusal
@@ -391,8 +391,7 @@ def _final_allowed(s: Session, region: int) -> bool:
         return False
     return (hand >= 1 and cost > hand and refusal(state, RegionConquered(
         state.track.seat, region, tokens=cost)) is not None
-            and final_conquest(hand, cost, s.catalog.die_faces,
-                               fewest_tokens=minimum_cost(attacker(state))).allowed
+            and final_conquest(hand, cost, s.catalog.die_faces, attacker(state)).allowed
             and _reachable(state, region))
 
 
