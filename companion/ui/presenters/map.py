@@ -42,6 +42,7 @@ from companion.rules.conquest import (
     minimum_cost,
     reach,
 )
+from companion.rules.die import DiePurpose, die_roll_allowed
 from companion.rules.errors import RulesError
 from companion.rules.events import MarkerPlaced, MarkerRemoved, PygmiesRecovered
 from companion.rules.game import GameState, attacker, catapult_ready, refusal
@@ -294,6 +295,11 @@ class MapPresenter(Presenter):
         return actions
 
     def _final(self, state: GameState, cost: int) -> list[dict[str, Any]]:
+        chance = die_roll_allowed(state)  # once a turn; Berserk rolls before each conquest
+        if chance.purpose is not DiePurpose.FINAL_CONQUEST:
+            self.show_final = chance.purpose is None
+            self.odds_text = chance.reason
+            return []
         odds = final_conquest(int(self.tokens_left), cost, state.catalog.die_faces,
                               fewest_tokens=minimum_cost(attacker(state)))
         self.show_final = True
