@@ -50,12 +50,16 @@ class DiePresenter(Presenter):
         self._game: object = None
         super().__init__(ctx, **kwargs)
 
-    def refresh(self, state: GameState) -> None:
+    def _same_game(self) -> None:
+        """Another game than the one last seen: forget that game's last roll."""
         history = self.session.history
         game = history.log[0] if history is not None else None
-        if game is not self._game:  # another game: forget this one's last roll
+        if game is not self._game:
             self._game, self._attempt, self.mode, self.title = game, None, "plain", TITLE
             self.face, self.result_text, self.landed, self.succeeded = -1, "", True, False
+
+    def refresh(self, state: GameState) -> None:
+        self._same_game()
         chance = self.session.die_chance()
         self.can_roll = chance.allowed
         self.reason = "" if chance.allowed else chance.reason
@@ -84,6 +88,7 @@ class DiePresenter(Presenter):
 
     def roll(self) -> None:
         """The roll button: the roll the rules allow now (saved first, then shown)."""
+        self._same_game()  # before the roll: a refresh after it keeps it on show
         chance = self.session.die_chance()
         if chance.purpose is DiePurpose.FINAL_CONQUEST:
             self.go("map")  # the region is chosen before the roll
@@ -128,6 +133,7 @@ class DiePresenter(Presenter):
 
     def start_final(self, region: int, tokens_left: int) -> None:
         """The final conquest of `region` with `tokens_left` tokens and the die."""
+        self._same_game()  # before the roll: a refresh after it keeps it on show
         state = self.state
         winner = state.current.name if state is not None else ""
         attempt = self.attempt(lambda: self.session.attempt_final_conquest(region, tokens_left))
