@@ -143,8 +143,10 @@ class DiePresenter(Presenter):
         self._attempt = attempt
         self._winner = winner
         self.title = f"Final conquest of region {region}"
+        short = attempt.cost - attempt.tokens_left
         self.hint = (f"{tokens(attempt.tokens_left)} left against a cost of {attempt.cost}: "
-                     f"the die must show {attempt.cost - attempt.tokens_left} or more.")
+                     + (f"the die must show {short} or more." if short > 0
+                        else "enough even without the die."))
         self.go("die")
         self._start(attempt.face)
 
