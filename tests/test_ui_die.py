@@ -150,3 +150,48 @@ def test_the_hardware_button_rolls_once_per_allowed_press_and_never_otherwise(
         assert "Ann's turn is at: redeploy" in dismiss_notice()
     finally:
         devices.close()
+
+
+def test_the_hardware_button_rolls_the_final_conquest_for_the_region_chosen_on_the_map(
+    gpio: tuple[Any, FakeClock],
+) -> None:
+    from companion.app import ROLL_LOCKOUT, Devices, open_die_button
+
+    factory, clock = gpio
+    s = session(2, races=("Orcs",), powers=("Hill",))
+    app = ui.app_for(s)
+    ui.resize((800, 480))
+    app.ctx.nav.go("table")
+    s.pick(0)
+    ui.pump()
+    devices = Devices()
+    open_die_button(app, PIN, devices, pin_factory=factory, clock=clock)
+    pin = factory.pin(PIN)
+
+    def press() -> None:
+        pin.drive_low()
+        ui.pump()
+        clock.now += 0.1
+        pin.drive_high()
+        clock.now += ROLL_LOCKOUT + 0.5
+
+    try:
+        press()  # no region chosen yet: the map opens, and nothing is rolled
+        assert rolls(s) == 0 and app.ctx.nav.current == "map"
+        assert "Tap the region for the final conquest on the map first" in dismiss_notice()
+        region, tokens_left = final_target(s)
+        board = app.presenters["map"]
+        board.tap(region)
+        board.set_tokens_left(tokens_left)
+        assert any(action["key"] == "final" for action in board.actions)
+        press()  # the region is chosen: the final conquest's one roll
+        assert rolls(s) == 1 and app.ctx.nav.current == "die"
+        assert s.state.track.this_turn.final_roll is not None
+        assert s.state.track.this_turn.final_roll[0] == region
+        ui.wait(1.2)
+        assert screen(app).ids.result.text.startswith("Rolled")
+        press()  # once a turn: none
+        assert rolls(s) == 1
+        assert "Ann's turn is at: redeploy" in dismiss_notice()
+    finally:
+        devices.close()

@@ -174,8 +174,9 @@ def refuse(state: GameState, event: Event) -> None:
                                 "over for this turn")
     if isinstance(event, PygmiesRecovered):
         owed = dict(this_turn.pygmy_rolls_owed).get(event.seat, 0)
-        if len(event.rolls) > owed:
-            player = state.player(event.seat)
+        player = state.player(event.seat)
+        pygmies = player.active is not None and player.active.race == mini_game.PYGMIES
+        if pygmies and len(event.rolls) > owed:  # no Pygmies at all: mini_game says so
             raise IllegalAction(
                 f"the die is rolled once per Pygmy token lost to a conquest; {player.name} "
                 f"is owed {owed} roll{'s' if owed != 1 else ''} now, not {len(event.rolls)}")
