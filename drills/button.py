@@ -207,7 +207,7 @@ def drill(seed: int = 3, scale: int = 1) -> Drill:
     result = Drill(
         "Button abuse",
         "the real DieButton on gpiozero's MockFactory pin, with a simulated clock, wired as "
-        f"the app wires it (a {lockout:g} s lockout per roll, rolls through the session): "
+        f"the app wires it (a {lockout:g} s lockout per roll, Berserk rolls through the session): "
         + "; ".join(s[0] for s in scenarios),
     )
     for name, want, got in scenarios:
