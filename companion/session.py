@@ -386,7 +386,7 @@ class Session:
         if not odds.allowed:
             raise IllegalAction(odds.reason)
         # The rules check the roll and the conquest it may win before any face is drawn.
-        rolled = apply(state, DieRolled(seat, self.catalog.die_faces[0],
+        rolled = apply(state, DieRolled(seat, max(self.catalog.die_faces),
                                         DiePurpose.FINAL_CONQUEST, region))
         apply(rolled, RegionConquered(seat, region, tokens_left))
         face = self.rng.choice(self.catalog.die_faces)

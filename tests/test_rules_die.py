@@ -95,6 +95,17 @@ def test_after_the_final_roll_only_its_region_may_be_conquered() -> None:
     assert taken.regions[region].occupant is not None
 
 
+def test_a_final_conquest_is_won_only_when_the_tokens_and_the_face_cover_the_cost() -> None:
+    s = conquering()
+    region, tokens_left = final_target(s)  # one token short
+    short = apply(s.state, DieRolled(0, 0, FINAL, region))  # a blank
+    with pytest.raises(IllegalAction, match=f"the final conquest of region {region} falls "
+                                            f"short: {tokens_left} token"):
+        apply(short, RegionConquered(0, region, tokens_left))
+    covered = apply(s.state, DieRolled(0, 1, FINAL, region))
+    assert apply(covered, RegionConquered(0, region, tokens_left)).regions[region].occupant
+
+
 def test_the_final_conquest_region_is_chosen_before_the_roll() -> None:
     state = conquering().state
     with pytest.raises(IllegalAction, match="the final conquest's region is chosen before "

@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from companion.rules import mini_game, necromancer_game, team_game
-from companion.rules.conquest import Attacker, immunity, reach
+from companion.rules.conquest import Attacker, TokenCountUnknown, conquest_cost, immunity, reach
 from companion.rules.errors import IllegalAction
 from companion.rules.events import DieRolled, Event, PygmiesRecovered, RegionConquered
 from companion.rules.state import GameState, expect, region_state
@@ -160,11 +160,13 @@ def _target_refusal(state: GameState, who: Attacker, region: int) -> str | None:
             or "it is out of reach")
 
 
-def refuse(state: GameState, event: Event) -> None:
-    """Refuse an event the rolls made so far this turn do not allow."""
+def refuse(state: GameState, event: Event,
+           attacker_of: Callable[[GameState], Attacker]) -> None:
+    """Refuse an event the rolls made so far this turn do not allow. `attacker_of` is
+    `game.attacker`."""
     this_turn = state.track.this_turn
     if isinstance(event, RegionConquered) and this_turn.final_roll is not None:
-        region = this_turn.final_roll[0]
+        region, face = this_turn.final_roll
         if event.declined_ghouls:
             raise IllegalAction("after the final conquest's roll no other conquest is made "
                                 "this turn, not even by Ghouls in decline")
@@ -172,6 +174,7 @@ def refuse(state: GameState, event: Event) -> None:
             raise IllegalAction(f"after the final conquest's roll only region {region}, "
                                 "chosen before the roll, may be conquered; conquests are "
                                 "over for this turn")
+        _refuse_short(state, event, face, attacker_of)
     if isinstance(event, PygmiesRecovered):
         owed = dict(this_turn.pygmy_rolls_owed).get(event.seat, 0)
         player = state.player(event.seat)
@@ -180,6 +183,32 @@ def refuse(state: GameState, event: Event) -> None:
             raise IllegalAction(
                 f"the die is rolled once per Pygmy token lost to a conquest; {player.name} "
                 f"is owed {owed} roll{'s' if owed != 1 else ''} now, not {len(event.rolls)}")
+
+
+def _refuse_short(state: GameState, event: RegionConquered, face: int,
+                  attacker_of: Callable[[GameState], Attacker]) -> None:
+    """The final conquest is won only when the tokens left and the face cover the cost
+    (Mercenary: with its coin, which may be spent after the roll). Not checked when the
+    tokens or a defender's count are not recorded, or with the Catapult."""
+    if event.tokens is None or event.catapult:
+        return
+    who = attacker_of(state)
+    if event.mercenary_coin:
+        who = replace(who, mercenary_coins=1)
+    try:
+        cost = conquest_cost(state.map, event.region, state.regions.regions, who,
+                             catapults=state.regions.catapults()).total
+    except TokenCountUnknown:
+        return
+    if event.tokens + face < cost:
+        raise IllegalAction(
+            f"the final conquest of region {event.region} falls short: "
+            f"{_tokens(event.tokens)} + {face} on the die = {event.tokens + face}, and it "
+            f"costs {cost}; the tokens go back to a region already held")
+
+
+def _tokens(n: int) -> str:
+    return f"{n} token" if n == 1 else f"{n} tokens"
 
 
 def settled(before: GameState, event: Event, after: GameState) -> GameState:
