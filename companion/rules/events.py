@@ -427,7 +427,6 @@ EVENT_TYPES: Mapping[str, type[Any]] = {
 }
 
 
-
 def _die_rolled_v1(record: dict[str, Any]) -> dict[str, Any]:
     """Schema 1 saved a die roll without its purpose: it replays as an unrecorded roll,
     which the rules read as the release that saved it did (no region)."""

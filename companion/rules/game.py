@@ -216,7 +216,7 @@ def _check_deck(kind: str, given: tuple[str, ...], expected: list[str]) -> None:
 def apply(state: GameState, event: Event) -> GameState:
     """The state after `event`; raises IllegalAction (and changes nothing) if not allowed."""
     team_game.refuse(state, event)  # team play: Monsters first; the Soapbar moves before the end
-    die.refuse(state, event, attacker)  # after the final conquest's roll; Pygmies' rolls
+    die.refuse(state, event, attacker)  # after a final roll; Pygmies' rolls owed
     return team_game.settled(state, event, die.settled(state, event, _apply(state, event)))
 
 
