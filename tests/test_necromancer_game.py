@@ -214,7 +214,7 @@ def test_his_berserk_roll_comes_off_his_next_conquest_like_any_berserk_race() ->
     to_his_turn(s)
     s.adjust_coins(NECRO, 10, "a test")
     s.buy_power("Berserk")
-    rolled = apply(s.state, DieRolled(NECRO, 2))
+    rolled = apply(s.state, DieRolled(NECRO, 2, "berserk"))
     cost = conquest_cost(rolled.map, 10, rolled.regions.regions, attacker(rolled))
     assert ("Berserk rolled 2", -2) in [(line.label, line.tokens) for line in cost.lines]
     after = apply(rolled, RegionConquered(NECRO, 10, 1))

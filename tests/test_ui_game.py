@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 import ui_support as ui
 from screen_steps import (
     answer_yes,
-    dismiss_notice,
     play_quiet_turn,
     screen,
+    spread_hands,
     tap_action,
     tap_id,
     tap_region,
@@ -105,24 +105,32 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
     assert held is not None and held.seat == 0
     ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))
 
-    # -- the die: the face is saved before the tumble, the result shown after ------------
+    # -- the die: the final conquest, its region chosen on the map before the roll --------
+    assert table.ids.die.text == "Final conquest with the die" and not table.ids.die.disabled
     tap_id(app, "die")
+    assert app.ctx.nav.current == "map"
+    for last in sorted(map_p.highlight - {target}):
+        tap_region(app, last)
+        map_p.set_tokens_left(1)  # what the Tokens left stepper sets
+        if any(action["key"] == "final" for action in map_p.actions):
+            break
+    final = screen(app).ids.actions.button("final")
+    screen(app).ids.panel_scroll.scroll_to(final, animate=False)  # the finger scrolls to it
+    ui.pump()
+    ui.tap(final)
     assert app.ctx.nav.current == "die"
-    tap_id(app, "roll")
     face = session.state.last_roll
-    assert face is not None  # recorded at once
+    assert face is not None  # recorded at once, with the conquest if it won
     ui.wait(1.3)
-    assert screen(app).ids.result.text.startswith("Rolled")
+    assert screen(app).ids.result.text.startswith(f"Rolled {face}: 1 + {face} = {1 + face}")
     assert ui.repeating_events() == []
-    tap_id(app, "back")
+    tap_id(app, "done")
+    assert session.state.track.phase is Phase.REDEPLOY  # conquests are over
+    assert table.ids.die.disabled
+    assert table.ids.die_reason.text.endswith("Ann's turn is at: redeploy.")
 
     # -- the rest of Ann's turn ------------------------------------------------------------
-    tap_action(app, "finish_conquests")
-    in_hand = session.state.troops.of(0, ann.active.race).hand
-    assert ui.button(screen(app), f"spread:0:{ann.active.race}").text == (
-        f"Spread the {in_hand} tokens in hand over your regions")
-    tap_action(app, f"spread:0:{ann.active.race}")
-    assert session.state.troops.of(0, ann.active.race).hand == 0
+    spread_hands(app)
     tap_action(app, "finish_redeployment")
     tap_action(app, "scoring")
     scoring = screen(app)
@@ -154,11 +162,12 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
     assert not [w for w in ui.window().children if isinstance(w, PeekView)]
     assert app.presenters["table"].peek_text == ""
 
-    # -- a refused action says why in plain words ----------------------------------------
-    tap_id(app, "die")
-    tap_id(app, "roll")
-    assert "cannot roll the reinforcement die now" in dismiss_notice()
-    tap_id(app, "back")
+    # -- no roll now: the die button is disabled and says why -------------------------------
+    assert table.ids.die.disabled
+    assert table.ids.die_reason.text == ("No roll now: the die is rolled while conquering, "
+                                         "and Bob's turn is at: pick a combo.")
+    ui.tap(table.ids.die)  # a finger on a disabled button does nothing
+    assert app.ctx.nav.current == "table" and not ui.dialogs()
 
     # -- Bob and Cy finish turn 1 ------------------------------------------------------------
     play_quiet_turn(app)

@@ -38,8 +38,8 @@ def play(session: Session, rng: random.Random) -> None:
                     and rng.random() < 0.5:
                 session.decline()
             else:
-                if rng.random() < 0.3:
-                    session.roll_die()
+                if rng.random() < 0.3 and session.die_chance().purpose == "berserk":
+                    session.roll_for_berserk()  # the one roll the die button gives then
                 session.finish_conquests()
                 session.finish_redeployment()
         elif state.track.phase is Phase.SCORE:

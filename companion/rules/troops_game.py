@@ -45,7 +45,6 @@ from companion.rules.turns import Phase
 
 AMAZONS = "Amazons"
 AMAZONS_ASIDE = 4
-BERSERK = "Berserk"
 ELVES = "Elves"
 SKELETONS = "Skeletons"
 SKELETON_REGIONS = 2  # one new Skeleton for every two non-empty regions conquered
@@ -168,7 +167,7 @@ def conquest_tokens(state: GameState, event: RegionConquered, who: Attacker) -> 
     in_hand = 0 if entry is None else entry.hand
     cost = conquest_cost(state.map, event.region, state.regions.regions, who,
                          catapults=state.regions.catapults()).total
-    die = _final_die(state, who)
+    die = _final_die(state, event.region)
     if die is not None:  # the final conquest deploys every token left in hand
         if in_hand < 1:
             raise IllegalAction("the final conquest needs at least one token in hand")
@@ -197,12 +196,10 @@ def conquest_tokens(state: GameState, event: RegionConquered, who: Attacker) -> 
     return tokens
 
 
-def _final_die(state: GameState, who: Attacker) -> int | None:
-    """The face of this turn's final-conquest roll, if one was made (Berserk rolls are
-    counted in the cost instead)."""
-    if state.last_roll is None or who.power == BERSERK:
-        return None
-    return state.last_roll
+def _final_die(state: GameState, region: int) -> int | None:
+    """The face of this turn's final-conquest roll, when it was made for `region`."""
+    final = state.track.this_turn.final_roll
+    return final[1] if final is not None and final[0] == region else None
 
 
 def conquered(state: GameState, who: Attacker, tokens: int, region: int,

@@ -41,6 +41,7 @@ from companion.rules.conquest import (
     immunity,
     reach,
 )
+from companion.rules.die import DiePurpose, die_roll_allowed
 from companion.rules.errors import RulesError
 from companion.rules.events import MarkerPlaced, MarkerRemoved, PygmiesRecovered
 from companion.rules.game import GameState, attacker, catapult_ready, refusal
@@ -335,6 +336,11 @@ class MapPresenter(Presenter):
         return actions
 
     def _final(self, state: GameState, cost: int) -> list[dict[str, Any]]:
+        chance = die_roll_allowed(state)  # once a turn; Berserk rolls before each conquest
+        if chance.purpose is not DiePurpose.FINAL_CONQUEST:
+            self.show_final = chance.purpose is None
+            self.odds_text = chance.reason
+            return []
         odds = final_conquest(int(self.tokens_left), cost, state.catalog.die_faces,
                               attacker(state))
         self.show_final = True
