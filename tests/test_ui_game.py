@@ -57,6 +57,29 @@ def test_every_kv_file_loads(app: Any) -> None:
     assert ours <= set(KV_FILES)
 
 
+def spend_hand_until_a_final_conquest(app: Any) -> int:
+    """On the map: put all the hand but one token into the cheapest bright region (the
+    Deploy stepper), then find a region the last token can try with the die."""
+    map_p = app.presenters["map"]
+    costs = {}
+    for region in sorted(map_p.highlight):
+        tap_region(app, region)
+        if any(action["key"] == "conquer" for action in map_p.actions):
+            costs[region] = int(map_p.deploy)
+    cheapest = min(costs, key=lambda r: (costs[r], r))
+    tap_region(app, cheapest)
+    map_p.set_deploy(int(map_p.tokens_left) - 1)  # what the Deploy stepper sets
+    screen(app).ids.panel_scroll.scroll_y = 0
+    ui.pump()
+    ui.tap(screen(app).ids.actions.button("conquer"))
+    assert "1 token in hand" in map_p.hint
+    for region in sorted(map_p.highlight):
+        tap_region(app, region)
+        if any(action["key"] == "final" for action in map_p.actions):
+            return region
+    raise AssertionError("no region for the last token to try with the die")
+
+
 def test_a_whole_game_through_the_screens(app: Any) -> None:
     session = app.session
     # -- home -> new game: three players, Ann first ----------------------------------------
@@ -109,11 +132,9 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
     assert table.ids.die.text == "Final conquest with the die" and not table.ids.die.disabled
     tap_id(app, "die")
     assert app.ctx.nav.current == "map"
-    for last in sorted(map_p.highlight - {target}):
-        tap_region(app, last)
-        map_p.set_tokens_left(1)  # what the Tokens left stepper sets
-        if any(action["key"] == "final" for action in map_p.actions):
-            break
+    last = spend_hand_until_a_final_conquest(app)
+    tokens_left = session.state.troops.of(0, ann.active.race).hand
+    assert map_p.tokens_left == tokens_left and map_p.hand_known  # the ledger's, not a guess
     final = screen(app).ids.actions.button("final")
     screen(app).ids.panel_scroll.scroll_to(final, animate=False)  # the finger scrolls to it
     ui.pump()
@@ -122,7 +143,9 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
     face = session.state.last_roll
     assert face is not None  # recorded at once, with the conquest if it won
     ui.wait(1.3)
-    assert screen(app).ids.result.text.startswith(f"Rolled {face}: 1 + {face} = {1 + face}")
+    assert screen(app).ids.result.text.startswith(
+        f"Rolled {face}: {tokens_left} + {face} = {tokens_left + face}")
+    assert last in (session.state.track.this_turn.final_roll or ())
     assert ui.repeating_events() == []
     tap_id(app, "done")
     assert session.state.track.phase is Phase.REDEPLOY  # conquests are over

@@ -80,6 +80,8 @@ class MapPresenter(Presenter):
     deploy = NumericProperty(2)
     show_final = BooleanProperty(False)
     tokens_left = NumericProperty(0)
+    hand_known = BooleanProperty(False)
+    """The game counts its tokens: the hand is the ledger's, not set by a finger."""
     board_ratio = NumericProperty(0.6)
     """The board's height over its width (a portrait screen gives the map just that)."""
 
@@ -127,6 +129,9 @@ class MapPresenter(Presenter):
         if conquering:
             self.hint = (f"{name} conquers: the bright regions can be attacked. Tap one to see "
                          "its cost.")
+            if state.troops is not None:
+                self.hint = (f"{name} conquers, {tokens(self._in_hand(state))} in hand: tap a "
+                             "bright region to see its cost.")
         elif state.track.phase is Phase.REDEPLOY:
             active = state.current.active
             in_hand = (None if active is None
@@ -316,6 +321,9 @@ class MapPresenter(Presenter):
             self.note_text = " ".join(notes)
         if not keep_counts:
             self.deploy = cost.total
+        self.hand_known = (state.troops is not None
+                           and not necromancer_game.is_his(state, state.track.seat))
+        if not keep_counts or self.hand_known:
             self.tokens_left = self._in_hand(state)
         self.show_deploy = True
         actions: list[dict[str, Any]] = []
@@ -390,6 +398,8 @@ class MapPresenter(Presenter):
             self._panel(self.state, keep_counts=True)
 
     def set_tokens_left(self, value: int) -> None:
+        if self.hand_known:
+            return
         self.tokens_left = max(0, min(MAX_TOKENS, int(value)))
         if self.state is not None:
             self._panel(self.state, keep_counts=True)
