@@ -99,10 +99,10 @@ class ScriptedPlayer:
         if phase is Phase.CONQUER:
             return self._conquer(state)
         if phase is Phase.REDEPLOY:
-            active = state.current.active
-            if active is not None and self._spare(state, state.track.seat, active.race):
-                self.session.spread_hand()
-                return "spread_hand"
+            for race in troops_game.own_races(state, state.track.seat):
+                if self._spare(state, state.track.seat, race):
+                    self.session.spread_hand(race=race)
+                    return "spread_hand"
             self.session.finish_redeployment()
             return "finish_redeployment"
         if phase is Phase.SCORE:

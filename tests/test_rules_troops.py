@@ -71,6 +71,13 @@ def test_a_picked_combo_puts_banner_and_badge_tokens_in_hand() -> None:
         s, "Humans", "Alchemist"), hand=received(s, "Humans", "Alchemist"))
 
 
+def test_hordes_of_bring_their_two_hordes_tokens_into_the_hand() -> None:
+    s = session(2, races=("Ratmen",), powers=("Hordes of",), troops_counted=True,
+                expansions=("base", "cursed"))
+    s.pick(0)
+    assert troops(s, 0, "Ratmen").hand == s.catalog.combo_tokens("Ratmen", "Hordes of") + 2
+
+
 def test_a_conquest_takes_its_cost_from_the_hand() -> None:
     s = counted(("Humans",), ("Alchemist",))
     s.pick(0)

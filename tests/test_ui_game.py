@@ -69,9 +69,12 @@ def spend_hand_until_a_final_conquest(app: Any) -> int:
     cheapest = min(costs, key=lambda r: (costs[r], r))
     tap_region(app, cheapest)
     map_p.set_deploy(int(map_p.tokens_left) - 1)  # what the Deploy stepper sets
-    screen(app).ids.panel_scroll.scroll_y = 0
+    panel = screen(app).ids.panel_scroll
+    panel.scroll_y = 0  # the finger scrolls down to the button, then back up
     ui.pump()
     ui.tap(screen(app).ids.actions.button("conquer"))
+    panel.scroll_y = 1
+    ui.pump()
     assert "1 token in hand" in map_p.hint
     for region in sorted(map_p.highlight):
         tap_region(app, region)

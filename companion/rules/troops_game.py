@@ -4,8 +4,8 @@ A game created with `GameCreated.troops_counted` keeps `GameState.troops`; every
 here does nothing on a game saved before the ledger existed (`troops` is None), so such a
 game replays exactly as it was played. In a counted game, as the rules move the troops:
 
-- a combo picked: its tokens (banner + badge, and Amazons' four that only attack) come from
-  the tray into the hand;
+- a combo picked: its tokens (banner + badge, Amazons' four that only attack, and the two
+  Hordes tokens of Hordes of) come from the tray into the hand;
 - Ready your Troops, as the player's turn begins: one token stays in each region of the
   active race, the others (and any set aside) come back to the hand;
 - abandoning a region: its tokens go back to the hand;
@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from companion.rules import river_game
 from companion.rules import troops as ledger
 from companion.rules.board import RegionState, with_marker
-from companion.rules.conquest import Attacker, conquest_cost, minimum_cost
+from companion.rules.conquest import HORDES_TOKENS, Attacker, conquest_cost, minimum_cost
 from companion.rules.errors import IllegalAction
 from companion.rules.events import RegionConquered, RegionSet, TroopsRedeployed
 from companion.rules.state import GameState, acting
@@ -50,6 +50,7 @@ SKELETONS = "Skeletons"
 SKELETON_REGIONS = 2  # one new Skeleton for every two non-empty regions conquered
 TROLLS = "Trolls"
 GHOULS = "Ghouls"
+HORDES = "Hordes of"  # two Hordes tokens fight and hold like the race's; gone on decline
 # Discounts the table applies that no conquest event carries: the conquest needs only
 # the race's fewest tokens, and the table's count is taken as given.
 UNRECORDED_DISCOUNTS = frozenset({"Dragon Master", "Behemoth", "Fireball"})
@@ -112,6 +113,8 @@ def picked(state: GameState, seat: int) -> GameState:
     if state.troops is None or active is None:
         return state
     tokens = active.tokens + state.catalog.race(active.race).conquest_only_tokens
+    if active.power == HORDES:
+        tokens += HORDES_TOKENS  # their own pieces, not from the race's tray
     return replace(state, troops=ledger.picked(state.troops, seat, active.race, tokens))
 
 
