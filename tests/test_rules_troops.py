@@ -106,26 +106,28 @@ def test_a_conquest_with_fewer_tokens_than_its_cost_is_refused() -> None:
         "region 4 costs 3 tokens; 2 are not enough")
 
 
+def second_turn(race: str, power: str, held: dict[int, int]) -> Session:
+    """Ann's `power` `race` took the regions of `held` with those tokens in turn 1 (Bob
+    picked the Orcs); Ann's turn 2 begins."""
+    s = counted((race, "Orcs"), (power, "Alchemist" if power != "Alchemist" else "Merchant"))
+    s.pick(0)
+    for region, count in held.items():
+        s.conquer(region, tokens=count)
+    end_turn(s)
+    s.pick(0)
+    end_turn(s)
+    return s
+
+
 def test_ready_your_troops_leaves_one_token_per_region_and_takes_the_rest_in_hand() -> None:
-    s = counted(("Humans", "Orcs"), ("Alchemist", "Merchant"))
-    s.pick(0)
-    s.conquer(2, tokens=4)
-    s.conquer(3, tokens=5)
-    end_turn(s)
-    s.pick(0)
-    end_turn(s)
+    s = second_turn("Humans", "Alchemist", {2: 4, 3: 5})
     assert troops(s, 0, "Humans").hand == 7  # 3 + 4 came back; 1 stays in 2 and in 3
     assert (tokens(s, 2), tokens(s, 3)) == (1, 1)
     consistent(s)
 
 
 def test_abandoning_a_region_takes_its_tokens_back_in_hand() -> None:
-    s = counted(("Humans", "Orcs"), ("Alchemist", "Merchant"))
-    s.pick(0)
-    s.conquer(2, tokens=4)
-    end_turn(s)
-    s.pick(0)
-    end_turn(s)
+    s = second_turn("Humans", "Alchemist", {2: 4})
     hand = troops(s, 0, "Humans").hand
     s.abandon(2)
     assert tokens(s, 2) is None and troops(s, 0, "Humans").hand == hand + 1
@@ -246,13 +248,7 @@ def test_skeletons_get_one_token_for_every_two_non_empty_regions_taken() -> None
 
 
 def test_going_into_decline_keeps_one_token_per_region_the_rest_to_the_tray() -> None:
-    s = counted(("Humans", "Orcs"), ("Alchemist", "Merchant"))
-    s.pick(0)
-    s.conquer(2, tokens=5)
-    s.conquer(3, tokens=4)
-    end_turn(s)
-    s.pick(0)
-    end_turn(s)
+    s = second_turn("Humans", "Alchemist", {2: 5, 3: 4})
     s.decline()
     humans = troops(s, 0, "Humans")
     assert (tokens(s, 2), tokens(s, 3), humans.hand, humans.tray) == (1, 1, 0, 7)
@@ -260,13 +256,7 @@ def test_going_into_decline_keeps_one_token_per_region_the_rest_to_the_tray() ->
 
 
 def test_ghouls_going_into_decline_keep_every_token_where_it_stood() -> None:
-    s = counted(("Ghouls", "Orcs"), ("Merchant", "Alchemist"))
-    s.pick(0)
-    s.conquer(2, tokens=4)
-    s.conquer(3, tokens=3)
-    end_turn(s)
-    s.pick(0)
-    end_turn(s)
+    s = second_turn("Ghouls", "Merchant", {2: 4, 3: 3})
     assert (tokens(s, 2), tokens(s, 3)) == (1, 1)  # readied as the turn began
     s.decline()  # instead of conquering: nothing was readied after all
     ghouls = troops(s, 0, "Ghouls")
