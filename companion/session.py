@@ -401,7 +401,8 @@ class Session:
 
         The region is chosen before the roll; the face is drawn and saved together with its
         outcome: the region taken if tokens left + face cover the cost, and in any case the
-        end of this turn's conquests. One step, so undo cannot re-roll it. Refused before
+        end of this turn's conquests. One step, so undo cannot re-roll it. In a game that
+        counts its tokens `tokens_left` is the ledger's hand, whatever is passed. Refused before
         any face is drawn when the rules give no final roll now (once a turn; not for a
         Berserk race, whose roll comes before each conquest) or the region cannot be the
         target.

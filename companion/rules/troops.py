@@ -74,6 +74,16 @@ def on_board(regions: BoardState, seat: int, race: str) -> int:
     )
 
 
+def board_counts(regions: BoardState) -> dict[tuple[int, str], int]:
+    """Every race's tokens standing in regions, by (seat, race), in one pass."""
+    counts: dict[tuple[int, str], int] = {}
+    for rs in regions.regions.values():
+        if (occupant := rs.occupant) is not None:
+            key = (occupant.seat, occupant.race)
+            counts[key] = counts.get(key, 0) + (occupant.tokens or 1)
+    return counts
+
+
 def in_play(troops: Troops, regions: BoardState, race: str) -> int:
     """Tokens of `race` out of the tray: on the board, in hand or set aside, all players."""
     return sum(on_board(regions, t.seat, race) + t.hand + t.aside
@@ -246,8 +256,9 @@ def set_aside(troops: Troops, seat: int, race: str, tokens: int) -> Troops:
 
 def check(troops: Troops, regions: BoardState) -> None:
     """Raise AssertionError naming the race if an invariant of the ledger is broken."""
+    counts = board_counts(regions)
     for t in troops.races:
-        board = on_board(regions, t.seat, t.race)
+        board = counts.get(t.key, 0)
         assert min(t.hand, t.aside, t.tray, board) >= 0, t
         assert board + t.hand + t.aside + t.tray == t.received, (t, board)
     for rid, rs in regions.regions.items():

@@ -391,12 +391,13 @@ def settled(state: GameState) -> GameState:
     if state.troops is None:
         return state
     troops = state.troops
+    counts = ledger.board_counts(state.regions)
     for entry in troops.races:
         player = state.players[entry.seat]
         races = {d.race for d in player.declined}
         if player.active is not None:
             races.add(player.active.race)
-        board = ledger.on_board(state.regions, entry.seat, entry.race)
+        board = counts.get(entry.key, 0)
         if entry.race not in races and (entry.hand or entry.aside):
             troops = ledger.returned(troops, state.regions, entry.seat, entry.race)
             continue
