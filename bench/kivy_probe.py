@@ -323,7 +323,7 @@ def taps(app: Any) -> None:
     from kivy.core.window import Window
     from kivy.tests.common import UnitTestTouch
 
-    from bench.scripted import seats
+    from bench.scripted import berserk_game, seats
     from companion.rules.turns import Phase
     from companion.rules.views import pick_refusal
 
@@ -431,10 +431,8 @@ def taps(app: Any) -> None:
             pin = Device.pin_factory.pin(int(ARGS.get("pin", 17)))
             die = app.presenters["die"]
             for _ in range(presses):
-                if session.state.track.phase is not Phase.CONQUER:
-                    if session.state.track.phase is not Phase.PICK_COMBO:
-                        new_game()
-                    call(lambda: session.pick(0))
+                if not session.die_chance().allowed:  # Berserk: one roll per conquest
+                    call(lambda: berserk_game(session, 5))
                 show("table")
                 time.sleep(rng.uniform(0.0, 1 / 60))
                 rolls = die.rolls

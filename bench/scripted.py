@@ -19,9 +19,11 @@ from dataclasses import dataclass
 
 from companion.rules import troops_game
 from companion.rules.conquest import conquest_cost, immunity, reach
+from companion.rules.die import DiePurpose
 from companion.rules.errors import IllegalAction, RulesError
-from companion.rules.events import Seat
+from companion.rules.events import GameCreated, Seat
 from companion.rules.game import GameState, attacker
+from companion.rules.maps import board_for_players
 from companion.rules.turns import Phase
 from companion.rules.views import pick_refusal
 from companion.session import Session
@@ -32,6 +34,20 @@ COLOURS = ("blue", "orange", "green", "yellow", "purple")
 
 def seats(players: int) -> list[Seat]:
     return [Seat(NAMES[i], COLOURS[i]) for i in range(players)]
+
+
+def berserk_game(session: Session, players: int = 3) -> None:
+    """Start a game in `session` whose first player picks a Berserk combo and conquers:
+    the die button has a roll to make (Berserk rolls before each conquest)."""
+    catalog = session.catalog
+    races = [r.name for r in catalog.races_in(("base",))]
+    powers = [p.name for p in catalog.powers_in(("base",))]
+    powers.sort(key=lambda power: power != "Berserk")  # Berserk on top of the stack
+    board = board_for_players(players)
+    session.begin(GameCreated(seats=tuple(seats(players)), first_seat=0, board=board.name,
+                              turns=board.turns, expansions=("base",), dealing="app",
+                              races=tuple(races), powers=tuple(powers)))
+    session.pick(0)
 
 
 def targets(state: GameState) -> list[int]:
@@ -83,10 +99,10 @@ class ScriptedPlayer:
         if phase is Phase.CONQUER:
             return self._conquer(state)
         if phase is Phase.REDEPLOY:
-            active = state.current.active
-            if active is not None and self._spare(state, state.track.seat, active.race):
-                self.session.spread_hand()
-                return "spread_hand"
+            for race in troops_game.own_races(state, state.track.seat):
+                if self._spare(state, state.track.seat, race):
+                    self.session.spread_hand(race=race)
+                    return "spread_hand"
             self.session.finish_redeployment()
             return "finish_redeployment"
         if phase is Phase.SCORE:
@@ -144,7 +160,8 @@ class ScriptedPlayer:
             self.session.conquer(rid, cost)
             self._in_hand -= cost
             return "conquer"
-        if self._in_hand > 0 and options and self.rng.random() < self.final_rate:
+        final = self.session.die_chance().purpose is DiePurpose.FINAL_CONQUEST
+        if final and self._in_hand > 0 and options and self.rng.random() < self.final_rate:
             cost, rid = min(options)
             if cost <= self._in_hand + max(state.catalog.die_faces):
                 attempt = self.session.attempt_final_conquest(rid, self._in_hand)

@@ -52,8 +52,11 @@ class Devices:
 
 
 def open_die_button(app: TableApp, pin: int | None, devices: Devices,
-                    dimmer: IdleDimmer | None = None) -> None:
-    """The die button on `pin`, pressing the on-screen die; absent hardware is no error."""
+                    dimmer: IdleDimmer | None = None, **button_options: Any) -> None:
+    """The die button on `pin`: each press starts the roll the rules allow now, or only
+    shows why there is none (`TableApp.die_button_pressed`, on the main thread); absent
+    hardware is no error. `button_options` go to `DieButton` (tests: a `pin_factory` and
+    a `clock`)."""
     if pin is None:
         return
     from hardware.button import ButtonUnavailable, DieButton
@@ -65,7 +68,8 @@ def open_die_button(app: TableApp, pin: int | None, devices: Devices,
         app.die_button_pressed()
 
     try:
-        button = DieButton(pin, on_press=pressed, schedule=Clock.schedule_once)
+        button = DieButton(pin, on_press=pressed, schedule=Clock.schedule_once,
+                           **button_options)
     except ButtonUnavailable:
         devices.die_status = f"Die button: none on GPIO{pin} (roll on screen)"
         return

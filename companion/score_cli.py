@@ -33,13 +33,25 @@ declined.
 Optional fields for River World (no public data of its boards exists, so it is scored
 from what the players count): a region object may list "harbor" in "features" (also
 "shipyard" and "temple", which score nothing) and say "next_to_pirates": true; "counts"
-may give "harbors" and "next_to_pirates". Harbors of all the player's races score
-1 + 2 + 3 ...; a region next to a pirate ship scores one less; a river held (Harsh Winter,
-Seafaring) is a region of terrain "river".
+may give "harbors", "next_to_pirates" and (for Aquatic) "inland_next_to_pirates".
+Harbors of all the player's races score 1 + 2 + 3 ...; a region next to a pirate ship
+scores one less, unless it earns nothing (an Aquatic inland region); a river held (Harsh
+Winter, Seafaring) is a region of terrain "river".
+
+Necromancer Island: "player": {"necromancer": {"powers": [...], "regions": [...] or
+"counts": {...}, "conquered_non_empty": n, "attacked_active_race": b, "fortresses": n}}
+scores the Necromancer's turn by the game's own rule (`necromancer.income_lines`): a coin
+per region his Ghosts hold and his powers' bonuses; the Island (the Lake) is not a region
+and is refused, and a race named "Ghosts" is refused with a pointer to this field.
 
 Were- needs no field: night turns (even-numbered) only change conquest costs. Team play:
 "relics" on "player" lists the Righteous Relics and Popular Places the active race holds
 at the end of the turn ("Golden Soapbar" +1, "Glandulf's Tavern" +2, the others nothing).
+
+When a field that a race or power of the scenario reads is left out (an Aquatic region
+without "coastal", Orcs without "conquered_non_empty"...), its default is taken as before
+and the result gains "notes": one line per such field (`notes_for`); "total" and "lines"
+are unchanged, and "notes" is absent when there is nothing to say.
 
 Exit status 0 with the result on stdout; 2 with exactly one line on stderr naming the field
 and the value at fault (and nothing on stdout) for any bad input: malformed JSON, a wrong
@@ -60,9 +72,20 @@ from companion.commands.score import configure
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.errors import UnknownName
 from companion.rules.maps import Board, Feature, Site, Terrain, load_board
+from companion.rules.necromancer import BARRED_POWERS, GHOSTS, POWERS_DRAWN, REGIONS_LINE
+from companion.rules.necromancer import income_lines as necromancer_income
 from companion.rules.relics import MARKERS as RELICS_AND_PLACES
 from companion.rules.relics import SOAPBAR, SOAPBAR_COINS, TAVERN, TAVERN_COINS
 from companion.rules.scoring import (
+    AQUATIC,
+    FORTIFIED,
+    GYPSIES,
+    HISTORIAN,
+    LEPRECHAUNS,
+    MAX_FORTRESSES,
+    PEACE_LOVING,
+    PRIESTESSES,
+    SEAFARING,
     ActiveHoldings,
     DeclinedHoldings,
     HeldRegion,
@@ -71,6 +94,7 @@ from companion.rules.scoring import (
     Regions,
     ScoringInput,
     ScoringInputError,
+    regions_held,
     score_turn,
 )
 
@@ -78,7 +102,7 @@ EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 
 _TOP = frozenset({"map", "turn", "player"})
-_PLAYER = frozenset({"active", "declined", "relics"})
+_PLAYER = frozenset({"active", "declined", "relics", "necromancer"})
 _ACTIVE = frozenset(
     {
         "race",
@@ -98,8 +122,13 @@ _DECLINED = frozenset(
     {"race", "power", "regions", "counts", "this_turn", "ivory_tower", "pots_of_gold", "historian"}
 )
 _REGION = frozenset({"terrain", "features", "coastal", "next_to_pirates"})
+_NECROMANCER = frozenset(
+    {"powers", "regions", "counts", "conquered_non_empty", "attacked_active_race", "fortresses"}
+)
 _HISTORIAN = frozenset({"in_decline_when_picked", "others_declined"})
-_COUNT_EXTRAS = ("mines", "magic_sources", "coastal", "harbors", "next_to_pirates")
+_COUNT_EXTRAS = (
+    "mines", "magic_sources", "coastal", "harbors", "next_to_pirates", "inland_next_to_pirates"
+)
 
 
 class BadInput(Exception):
@@ -246,6 +275,7 @@ def _counts(field: str, value: object) -> QuickCount:
         coastal=numbers.get("coastal", 0),
         harbors=numbers.get("harbors", 0),
         next_to_pirates=numbers.get("next_to_pirates", 0),
+        inland_next_to_pirates=numbers.get("inland_next_to_pirates", 0),
     )
 
 
@@ -282,12 +312,24 @@ def _optional_flag(field: str, value: object) -> bool | None:
     return None if value is None else _flag(field, value)
 
 
+def _race(field: str, doc: Mapping[str, Any]) -> str:
+    """The race banner's name; Ghosts are the Necromancer's, who has no banner."""
+    race = _text(f"{field}.race", _required(field, doc, "race"))
+    if race.strip().casefold() == GHOSTS.casefold():
+        _fail(
+            f"{field}.race",
+            "Ghosts are the Necromancer's tokens, not a race banner; score his turn with "
+            'player.necromancer ({"powers": [...], "regions": [...]})',
+        )
+    return race
+
+
 def _active(field: str, value: object, board: Board | None) -> ActiveHoldings | None:
     if value is None:
         return None
     doc = _object(field, value, _ACTIVE)
     return ActiveHoldings(
-        race=_text(f"{field}.race", _required(field, doc, "race")),
+        race=_race(field, doc),
         power=_text(f"{field}.power", _required(field, doc, "power")),
         regions=_regions(field, doc, board),
         first_turn=_flag(f"{field}.first_turn", doc.get("first_turn", False)),
@@ -307,7 +349,7 @@ def _active(field: str, value: object, board: Board | None) -> ActiveHoldings | 
 def _declined(field: str, value: object, board: Board | None) -> DeclinedHoldings:
     doc = _object(field, value, _DECLINED)
     return DeclinedHoldings(
-        race=_text(f"{field}.race", _required(field, doc, "race")),
+        race=_race(field, doc),
         power=_text(f"{field}.power", _required(field, doc, "power")),
         regions=_regions(field, doc, board),
         this_turn=_flag(f"{field}.this_turn", doc.get("this_turn", False)),
@@ -317,9 +359,7 @@ def _declined(field: str, value: object, board: Board | None) -> DeclinedHolding
     )
 
 
-def parse_scenario(doc: object) -> ScoringInput:
-    """The scoring input a decoded scenario describes; `BadInput` on the first fault."""
-    top = _object("input", doc, _TOP)
+def _board_and_turn(top: Mapping[str, Any]) -> tuple[Board | None, int]:
     board: Board | None = None
     if top.get("map") is not None:
         try:
@@ -333,9 +373,22 @@ def parse_scenario(doc: object) -> ScoringInput:
         _fail("turn", f"{turn} is not a game turn (1 or more)")
     if board is not None and turn > board.turns:
         _fail("turn", f"{turn} is past the last turn ({board.turns}) of the {board.name} board")
+    return board, turn
+
+
+def _player(top: Mapping[str, Any]) -> Mapping[str, Any]:
     if "player" not in top:
         _fail("player", "missing: the scoring player's races")
-    player = _object("player", top["player"], _PLAYER)
+    return _object("player", top["player"], _PLAYER)
+
+
+def parse_scenario(doc: object) -> ScoringInput:
+    """The scoring input a decoded scenario describes; `BadInput` on the first fault."""
+    top = _object("input", doc, _TOP)
+    board, turn = _board_and_turn(top)
+    player = _player(top)
+    if "necromancer" in player:
+        _fail("player.necromancer", "the Necromancer is scored on his own (necromancer_lines)")
     active = _active("player.active", player.get("active"), board)
     declined_docs = _list("player.declined", player.get("declined", []))
     declined = tuple(
@@ -384,19 +437,299 @@ def relic_lines(doc: Mapping[str, Any], inp: ScoringInput) -> list[tuple[str, in
 
 
 def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
-    """The JSON result for a scenario's text; `BadInput` when anything is wrong with it."""
+    """The JSON result for a scenario's text; `BadInput` when anything is wrong with it.
+
+    ``{"total": N, "lines": [...]}``, plus ``"notes": [...]`` only when a field that
+    changes this score was left out and its default taken (`notes_for`)."""
     doc = decode(text)
-    inp = parse_scenario(doc)
-    extra = relic_lines(doc, inp)
-    try:
-        result = score_turn(inp, catalog)
-    except ScoringInputError as error:
-        _fail(_json_field(error), error.problem)
-    lines = [(line.label, line.coins) for line in result.lines] + extra
-    return {
+    top = _object("input", doc, _TOP)
+    if isinstance(top.get("player"), dict) and "necromancer" in top["player"]:
+        board, _turn = _board_and_turn(top)
+        lines = necromancer_lines(_player(top), board, catalog)
+    else:
+        inp = parse_scenario(doc)
+        extra = relic_lines(doc, inp)
+        try:
+            result = score_turn(inp, catalog)
+        except ScoringInputError as error:
+            _fail(_json_field(error), error.problem)
+        lines = [(line.label, line.coins) for line in result.lines] + extra
+    scored: dict[str, Any] = {
         "total": sum(coins for _, coins in lines),
         "lines": [{"label": label, "coins": coins} for label, coins in lines],
     }
+    notes = notes_for(top, catalog)
+    if notes:
+        scored["notes"] = notes
+    return scored
+
+
+# --- the Necromancer (Necromancer Island) -----------------------------------------------
+
+NECROMANCER_REGIONS_LABEL = "Regions held by the Necromancer's Ghosts"
+
+
+def _necromancer_powers(field: str, value: object, catalog: Catalog) -> tuple[str, ...]:
+    items = _list(field, value)
+    if not 1 <= len(items) <= POWERS_DRAWN:
+        _fail(field, f"{len(items)} powers; the Necromancer has 1 to {POWERS_DRAWN} in use "
+                     "(the one placed with the Well of Souls, then those he bought)")
+    powers: list[str] = []
+    for index, item in enumerate(items):
+        where = f"{field}[{index}]"
+        try:
+            name = catalog.power(_text(where, item)).name
+        except UnknownName as error:
+            _fail(where, str(error))
+        if name in BARRED_POWERS:
+            _fail(where, f"the Necromancer never holds {name} ({', '.join(BARRED_POWERS)} "
+                         "are drawn again when he draws them)")
+        if name in powers:
+            _fail(where, f"{name} is listed twice; he holds each badge once")
+        try:
+            necromancer_income((), (name,))
+        except ScoringInputError as error:
+            _fail(where, f"scoring the power {name!r} is not supported: {error.problem}")
+        powers.append(name)
+    return tuple(powers)
+
+
+def _necromancer_regions(field: str, regions: Regions, powers: tuple[str, ...]) -> None:
+    """No Island among his regions; seas only with Seafaring; no River World facts."""
+    island = ("the Lake holds Necromancer Island, which is not a region: it pays him "
+              "nothing and nobody holds it; leave it out")
+    sea = "a sea only with Seafaring among his powers"
+    if isinstance(regions, QuickCount):
+        if regions.terrains.get(Terrain.LAKE):
+            _fail(f"{field}.counts.lake", island)
+        if regions.terrains.get(Terrain.SEA) and SEAFARING not in powers:
+            _fail(f"{field}.counts.sea", sea)
+        for name in ("harbors", "next_to_pirates", "inland_next_to_pirates"):
+            if getattr(regions, name):
+                _fail(f"{field}.counts.{name}", _NO_RIVER_WORLD)
+        return
+    for index, region in enumerate(regions):
+        where = f"{field}.regions[{index}]"
+        if region.terrain is Terrain.LAKE:
+            _fail(where, island)
+        if region.terrain is Terrain.SEA and SEAFARING not in powers:
+            _fail(where, sea)
+        if region.harbor or region.next_to_pirates:
+            _fail(where, _NO_RIVER_WORLD)
+
+
+_NO_RIVER_WORLD = ("River World's harbors and pirate ships are not scored for the "
+                   "Necromancer, here as in the app")
+
+
+def necromancer_lines(
+    player: Mapping[str, Any], board: Board | None, catalog: Catalog
+) -> list[tuple[str, int]]:
+    """Necromancer Island: the coins of the Necromancer's turn (`player.necromancer`), by
+    the game's own rule (`necromancer.income_lines`): a coin per region his Ghosts hold,
+    then his powers' bonuses. The Island pays nothing and is refused as a region."""
+    field = "player.necromancer"
+    for other in ("active", "declined", "relics"):
+        if other in player:
+            _fail(f"player.{other}", "the Necromancer plays no race banner and holds no Relic "
+                                     "or Place; leave it out beside player.necromancer")
+    doc = _object(field, player["necromancer"], _NECROMANCER)
+    powers = _necromancer_powers(f"{field}.powers", _required(field, doc, "powers"), catalog)
+    regions = _regions(field, doc, board)
+    _necromancer_regions(field, regions, powers)
+    held = regions_held(regions)
+    limit = f"the {held} regions his Ghosts hold"
+    conquered = _whole(f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0))
+    if conquered > held:
+        _fail(f"{field}.conquered_non_empty", f"{conquered} is more than {limit}")
+    attacked = _optional_flag(f"{field}.attacked_active_race", doc.get("attacked_active_race"))
+    if attacked is None and PEACE_LOVING in powers:
+        _fail(f"{field}.attacked_active_race", "not said: Peace-Loving earns 3 coins only if "
+                                               "no other active race was attacked this turn; "
+                                               "say true or false")
+    fortresses = _whole(f"{field}.fortresses", doc.get("fortresses", 0))
+    if fortresses and FORTIFIED not in powers:
+        _fail(f"{field}.fortresses", "only with Fortified among his powers")
+    in_box = catalog.pieces.get("fortresses", MAX_FORTRESSES)
+    if fortresses > min(held, in_box):
+        _fail(f"{field}.fortresses",
+              f"{fortresses} is more than {limit}" if held <= in_box
+              else f"{fortresses} is more than the {in_box} fortresses in the box")
+    try:
+        lines = necromancer_income(
+            regions,
+            powers,
+            conquered_non_empty=conquered,
+            attacked_active_race=bool(attacked),
+            fortresses=fortresses,
+        )
+    except ScoringInputError as error:
+        _fail(_necromancer_field(error.field), error.problem)
+    return [
+        (NECROMANCER_REGIONS_LABEL if label == REGIONS_LINE else label, coins)
+        for label, coins in lines
+    ]
+
+
+def _necromancer_field(field: str) -> str:
+    counted = re.match(r"regions\.(?:terrains\.)?(.+)", field)
+    if counted:
+        return f"player.necromancer.counts.{counted.group(1)}"
+    return f"player.necromancer.{field}"
+
+
+# --- fields left out that change the score ------------------------------------------------
+
+_WATER = frozenset(t.value for t in Terrain if t.is_water)
+
+
+def _given(doc: Mapping[str, Any], path: str) -> bool:
+    """Whether `path` (a key, or "outer.inner") is given in `doc`."""
+    outer, _, inner = path.partition(".")
+    if outer not in doc:
+        return False
+    if not inner:
+        return True
+    value = doc[outer]
+    return isinstance(value, dict) and inner in value
+
+
+def _count_given(doc: Mapping[str, Any], key: str) -> bool:
+    counts = doc.get("counts")
+    return isinstance(counts, dict) and any(k.strip().casefold() == key for k in counts)
+
+
+def _counted(doc: Mapping[str, Any], key: str) -> int:
+    counts = doc.get("counts")
+    if not isinstance(counts, dict):
+        return 0
+    return sum(v for k, v in counts.items() if k.strip().casefold() == key)
+
+
+def _left_out(field: str, default: str, effect: str) -> str:
+    return f"{field} left out: taken as {default}, so {effect}"
+
+
+def _race_notes(
+    field: str, doc: Mapping[str, Any], race: str, power: str, *, active: bool
+) -> list[str]:
+    """Notes for the fields this race or power reads that `doc` leaves out."""
+    checks: list[tuple[str, str, str]] = []  # (field, default, what that costs)
+    first_turn = doc.get("first_turn") is True
+    this_turn = doc.get("this_turn") is True
+    if active:
+        if power == "Wealthy":
+            checks.append(("first_turn", "false", "Wealthy's 7 coins are not paid"))
+        if race == "Orcs" or power == "Pillaging":
+            checks.append(("conquered_non_empty", "0", "no coin for non-empty regions conquered"))
+        if power == FORTIFIED:
+            checks.append(("fortresses", "0", "Fortified earns nothing for fortresses"))
+        if race == GYPSIES:
+            checks.append(("abandoned", "0", "no coin from regions abandoned this turn"))
+        if race == LEPRECHAUNS and not first_turn:
+            checks.append(("pots_of_gold", "0", "no Pot of Gold is collected"))
+        if power == HISTORIAN:
+            checks.append(("historian.others_declined", "0", "no coin for other declines"))
+            if first_turn:
+                checks.append(("historian.in_decline_when_picked", "0",
+                               "no coin for the races in decline when it was picked"))
+    else:
+        if power == HISTORIAN:
+            checks.append(("this_turn", "false", "the Historians' last coin, paid on going "
+                                                 "into decline, is not paid"))
+        if race == LEPRECHAUNS:
+            checks.append(("this_turn", "false", "no Pot of Gold can be collected"))
+        if this_turn and race == LEPRECHAUNS:
+            checks.append(("pots_of_gold", "0", "no Pot of Gold is collected"))
+        if this_turn and power == HISTORIAN:
+            checks.append(("historian.others_declined", "0", "no coin for other declines"))
+        if race == PRIESTESSES and _holds_a_region(doc):
+            checks.append(("ivory_tower", "0", "the Ivory Tower scores nothing"))
+    notes = _held_notes(field, doc)
+    notes += [_left_out(f"{field}.{key}", default, effect)
+              for key, default, effect in checks if not _given(doc, key)]
+    return notes + _region_notes(field, doc, race, power, active=active)
+
+
+def _held_notes(field: str, doc: Mapping[str, Any]) -> list[str]:
+    """A race (or the Necromancer) given neither `regions` nor `counts` holds nothing."""
+    if "regions" in doc or "counts" in doc:
+        return []
+    return [_left_out(f"{field}.regions", "[] (no region held)", "no coin for regions")]
+
+
+def _holds_a_region(doc: Mapping[str, Any]) -> bool:
+    if "counts" in doc and isinstance(doc["counts"], dict):
+        return any(isinstance(v, int) and v > 0 for k, v in doc["counts"].items()
+                   if k.strip().casefold() in {t.value for t in Terrain})
+    regions = doc.get("regions")
+    return isinstance(regions, list) and bool(regions)
+
+
+def _region_notes(
+    field: str, doc: Mapping[str, Any], race: str, power: str, *, active: bool
+) -> list[str]:
+    """Notes for facts of the regions (quick count or region objects) left out."""
+    notes: list[str] = []
+    aquatic = active and power == AQUATIC
+    if "counts" in doc:
+        counts = f"{field}.counts"
+        wanted: list[tuple[str, str]] = []
+        if race == "Dwarves":
+            wanted.append(("mines", "Dwarves earn nothing for mines"))
+        if active and race == "Wizards":
+            wanted.append(("magic_sources", "Wizards earn nothing for magic sources"))
+        if aquatic:
+            wanted.append(("coastal", "every land region counts as inland for Aquatic "
+                                      "(one coin less each)"))
+            if _counted(doc, "next_to_pirates"):
+                wanted.append(("inland_next_to_pirates", "every region next to a pirate "
+                                                         "ship loses a coin, inland or not"))
+        notes += [_left_out(f"{counts}.{key}", "0", effect)
+                  for key, effect in wanted if not _count_given(doc, key)]
+        return notes
+    regions = doc.get("regions")
+    if aquatic and isinstance(regions, list):
+        missing = [
+            f"{field}.regions[{index}].coastal"
+            for index, region in enumerate(regions)
+            if isinstance(region, dict) and "coastal" not in region
+            and str(region.get("terrain", "")).strip().casefold() not in _WATER
+        ]
+        if missing:
+            notes.append(_left_out(", ".join(missing), "false (inland)",
+                                   "Aquatic pays one coin less for each instead of one more"))
+    return notes
+
+
+def notes_for(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
+    """What the output should say about fields left out that change this score: a race or
+    power reads them and their default was taken (an Aquatic region without `coastal`...).
+    Called only on a scenario that scored, so every name in it resolves."""
+    player = doc["player"]
+    notes: list[str] = []
+    if "necromancer" in player:
+        necro = player["necromancer"]
+        powers = {catalog.power(name).name for name in necro["powers"]}
+        notes += _held_notes("player.necromancer", necro)
+        if "Pillaging" in powers and "conquered_non_empty" not in necro:
+            notes.append(_left_out("player.necromancer.conquered_non_empty", "0",
+                                   "Pillaging earns nothing"))
+        if FORTIFIED in powers and "fortresses" not in necro:
+            notes.append(_left_out("player.necromancer.fortresses", "0",
+                                   "Fortified earns nothing"))
+        for power in sorted(powers & {AQUATIC}):
+            notes += _region_notes("player.necromancer", necro, GHOSTS, power, active=True)
+        return notes
+    active = player.get("active")
+    if isinstance(active, dict):
+        notes += _race_notes("player.active", active, catalog.race(active["race"]).name,
+                             catalog.power(active["power"]).name, active=True)
+    for index, declined in enumerate(player.get("declined", [])):
+        notes += _race_notes(f"player.declined[{index}]", declined,
+                             catalog.race(declined["race"]).name,
+                             catalog.power(declined["power"]).name, active=False)
+    return notes
 
 
 # --- the command -----------------------------------------------------------------------

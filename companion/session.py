@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from companion.rules import corrections, mini_game, necromancer_game, team_game, troops_game
 from companion.rules import necromancer as necromancer_model
 from companion.rules.catalog import Catalog, load_catalog
-from companion.rules.conquest import conquest_cost, final_conquest, minimum_cost
+from companion.rules.conquest import conquest_cost, final_conquest
+from companion.rules.die import DieChance, DiePurpose, die_roll_allowed
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     BadgesReshuffled,
@@ -375,10 +376,24 @@ class Session:
     def end_turn(self) -> GameState:
         return self._act(TurnEnded(self.state.track.seat))
 
-    def roll_die(self) -> int:
-        """Roll the reinforcement die; the face is recorded before anyone sees it."""
+    def die_chance(self) -> DieChance:
+        """The roll the rules give now (`die.die_roll_allowed`), or None and why not."""
+        if self.history is None:
+            return DieChance(None, "No game is being played.")
+        return die_roll_allowed(self.state)
+
+    def roll_for_berserk(self) -> int:
+        """Berserk: roll before the next conquest; its face comes off that conquest's cost.
+        Refused (nothing drawn) unless the rules give a Berserk roll now; the face is saved
+        before anyone sees it."""
+        state = self.state
+        chance = die_roll_allowed(state)
+        if chance.purpose is not DiePurpose.BERSERK:
+            raise IllegalAction(chance.reason if chance.purpose is None else
+                                "only a Berserk race rolls before a conquest; this roll is "
+                                "for the final conquest (choose its region first)")
         face = self.rng.choice(self.catalog.die_faces)
-        self._act(DieRolled(self.state.track.seat, face))
+        self._act(DieRolled(state.track.seat, face, DiePurpose.BERSERK))
         return face
 
     def attempt_final_conquest(self, region: int, tokens_left: int) -> FinalAttempt:
@@ -386,22 +401,34 @@ class Session:
 
         The region is chosen before the roll; the face is drawn and saved together with its
         outcome: the region taken if tokens left + face cover the cost, and in any case the
-        end of this turn's conquests. One step, so undo cannot re-roll it.
+        end of this turn's conquests. One step, so undo cannot re-roll it. In a game that
+        counts its tokens `tokens_left` is the ledger's hand, whatever is passed. Refused before
+        any face is drawn when the rules give no final roll now (once a turn; not for a
+        Berserk race, whose roll comes before each conquest) or the region cannot be the
+        target.
         """
         state = self.state
+        seat = state.track.seat
+        chance = die_roll_allowed(state)
+        if chance.purpose is not DiePurpose.FINAL_CONQUEST:
+            raise IllegalAction(chance.reason if chance.purpose is None else
+                                "Berserk rolls before each conquest instead of a final roll: "
+                                "with too few tokens after it, that conquest is the last")
         who = attacker(state)
         in_hand = troops_game.hand(state, who.seat, who.race)
         tokens_left = tokens_left if in_hand is None else in_hand
         cost = conquest_cost(state.map, region, state.regions.regions, who,
                              catapults=state.regions.catapults()).total
-        odds = final_conquest(tokens_left, cost, self.catalog.die_faces,
-                              fewest_tokens=minimum_cost(who))
+        odds = final_conquest(tokens_left, cost, self.catalog.die_faces, who)
         if not odds.allowed:
             raise IllegalAction(odds.reason)
-        seat = state.track.seat
+        # The rules check the roll and the conquest it may win before any face is drawn.
+        rolled = apply(state, DieRolled(seat, max(self.catalog.die_faces),
+                                        DiePurpose.FINAL_CONQUEST, region))
+        apply(rolled, RegionConquered(seat, region, tokens_left))
         face = self.rng.choice(self.catalog.die_faces)
         won = tokens_left + face >= cost
-        step: list[Event] = [DieRolled(seat, face)]
+        step: list[Event] = [DieRolled(seat, face, DiePurpose.FINAL_CONQUEST, region)]
         if won:
             conquest = RegionConquered(seat, region, tokens_left)
             step.extend((conquest, *self._pygmy_rolls(conquest)))

@@ -3,15 +3,19 @@
 The real `DieButton` on gpiozero's `MockFactory` pin, with a simulated clock (so a minute
 held costs nothing), wired as `companion.app.open_die_button` wires it: each accepted
 press locks the button out for the roll (`ROLL_LOCKOUT`, read from companion/app.py) and
-rolls the die through the session, which records the face. The drill counts the rolls
-the session recorded against the rolls the players meant:
+rolls the die the rules allow now through the session, which records the face. The player
+rolls for Berserk (one roll before each conquest); after each roll the drill starts a
+fresh game at the same moment, as if the conquest the roll was for had been made. The
+drill counts the rolls the sessions recorded against the rolls the players meant:
 
 - clean presses, well apart: one roll each;
 - presses with a burst of contact bounce on the way down and on the way up: one each;
 - the button held down for a minute, with contact chatter while held: one roll;
 - presses while a roll is on screen (inside the lockout): none, and the press after the
   lockout rolls again: one;
-- a quick double press (released for less than the debounce time): one.
+- a quick double press (released for less than the debounce time): one;
+- presses while the rules allow no roll (the turn is redeploying): none, each refused
+  with the rules' reason.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.scripted import seats
+from bench.scripted import berserk_game
 from companion.rules.catalog import load_catalog
 from companion.rules.events import DieRolled
 from companion.session import Session
@@ -55,6 +59,13 @@ class FakeClock:
         self.now += seconds
 
 
+def berserk_session(seed: int) -> Session:
+    """A 3-player game whose first player has just picked a Berserk combo (conquering)."""
+    session = Session(load_catalog(), rng=random.Random(seed))
+    berserk_game(session)
+    return session
+
+
 def drill(seed: int = 3, scale: int = 1) -> Drill:
     from gpiozero import Device  # type: ignore[import-untyped]
     from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
@@ -67,22 +78,30 @@ def drill(seed: int = 3, scale: int = 1) -> Drill:
     factory = MockFactory()
     Device.pin_factory = factory
     clock = FakeClock()
-    session = Session(load_catalog(), rng=random.Random(seed))
-    session.new_game(seats(3), first_seat=0)
-    session.pick(0)  # the first player conquers: the die may be rolled
+    games = [berserk_session(seed)]  # the first player conquers: a Berserk roll is allowed
     refused: list[str] = []
+    no_roll: list[str] = []  # presses the rules gave no roll for, with the reason shown
 
     def rolls() -> int:
-        assert session.history is not None
-        return sum(isinstance(e, DieRolled) for step in session.history.in_force for e in step)
+        total = 0
+        for game in games:
+            assert game.history is not None
+            total += sum(isinstance(e, DieRolled) for step in game.history.in_force
+                         for e in step)
+        return total
 
     try:
         button = DieButton(17, clock=clock, pin_factory=factory)
 
         def pressed() -> None:  # as companion/app.py's open_die_button does
             button.lock_out(lockout)
+            session = games[-1]
+            chance = session.die_chance()
+            if not chance.allowed:  # the app shows the reason, and rolls nothing
+                no_roll.append(chance.reason)
+                return
             try:
-                session.roll_die()
+                session.roll_for_berserk()
             except Exception as error:  # a refused roll would be shown, not crash
                 refused.append(str(error))
 
@@ -107,6 +126,8 @@ def drill(seed: int = 3, scale: int = 1) -> Drill:
 
         def rest(seconds: float) -> None:
             clock.advance(seconds)
+            if games[-1].state.last_roll is not None:  # the conquest the roll was for
+                games.append(berserk_session(seed + len(games)))
 
         scenarios: list[tuple[str, int, int]] = []  # (name, intended, registered)
 
@@ -167,6 +188,15 @@ def drill(seed: int = 3, scale: int = 1) -> Drill:
 
         n = 10 * scale
         scenario(f"{n} double presses (released under {debounce * 1000:.0f} ms)", n, double, n)
+
+        def redeploying() -> None:
+            games[-1].finish_conquests()
+            press(0.15)
+            rest(lockout + 0.3)
+            games.append(berserk_session(seed + len(games)))
+
+        n = 5 * scale
+        scenario(f"{n} presses while redeploying (no roll allowed)", 0, redeploying, n)
         stats = button.stats
         button.close()
     finally:
@@ -177,7 +207,7 @@ def drill(seed: int = 3, scale: int = 1) -> Drill:
     result = Drill(
         "Button abuse",
         "the real DieButton on gpiozero's MockFactory pin, with a simulated clock, wired as "
-        f"the app wires it (a {lockout:g} s lockout per roll, rolls through the session): "
+        f"the app wires it (a {lockout:g} s lockout per roll, Berserk rolls through the session): "
         + "; ".join(s[0] for s in scenarios),
     )
     for name, want, got in scenarios:
@@ -187,7 +217,10 @@ def drill(seed: int = 3, scale: int = 1) -> Drill:
     result.check("bounces dropped / presses locked out (button counters)",
                  f"{stats.bounces} / {stats.locked_out}")
     result.check("rolls refused by the session", len(refused), "0", not refused)
+    result.check("presses shown a reason instead of a roll", len(no_roll), f"{5 * scale}",
+                 len(no_roll) == 5 * scale)
     result.seconds = time.monotonic() - started
     result.detail = {"scenarios": scenarios, "stats": stats.__dict__ if hasattr(stats, "__dict__")
-                     else str(stats), "refused": refused[:5], "lockout": lockout}
+                     else str(stats), "refused": refused[:5], "no_roll": no_roll[:2],
+                     "lockout": lockout}
     return result

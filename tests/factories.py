@@ -7,7 +7,10 @@ from collections.abc import Sequence
 
 from companion.rules import troops_game
 from companion.rules.catalog import load_catalog
-from companion.rules.events import GameCreated, Seat
+from companion.rules.conquest import conquest_cost, minimum_cost
+from companion.rules.errors import RulesError
+from companion.rules.events import GameCreated, RegionConquered, Seat
+from companion.rules.game import attacker, refusal
 from companion.rules.maps import board_for_players
 from companion.session import Session
 
@@ -41,6 +44,23 @@ def created(
         powers=(*powers, *(p for p in all_powers if p not in powers)),
         troops_counted=troops_counted,
     )
+
+
+def final_target(s: Session) -> tuple[int, int]:
+    """A region the current player may try as the final conquest now, and the tokens left
+    one short of its cost (so the die decides)."""
+    state = s.state
+    who = attacker(state)
+    for rid in sorted(state.map.regions):
+        if refusal(state, RegionConquered(state.track.seat, rid, minimum_cost(who))):
+            continue
+        try:
+            cost = conquest_cost(state.map, rid, state.regions.regions, who).total
+        except RulesError:
+            continue
+        if cost > minimum_cost(who):
+            return rid, cost - 1
+    raise AssertionError("no region may be the final conquest now")
 
 
 def session(players: int = 3, seed: int = 0, **kwargs: object) -> Session:

@@ -294,6 +294,21 @@ def test_halflings_may_enter_the_board_anywhere() -> None:
     assert reach(BOARD, NOT_ENTRY, attacker(race="Halflings")).reachable
 
 
+def test_halflings_entering_anywhere_still_may_not_enter_a_sea_or_the_lake() -> None:
+    for water in (SEA, LAKE):
+        refused = reach(BOARD, water, attacker(race="Halflings"))
+        assert not refused.reachable
+        assert "only a Seafaring race may enter it" in refused.reason
+    assert reach(BOARD, SEA, attacker(race="Halflings", power="Seafaring")).reachable
+
+
+def test_no_race_without_seafaring_reaches_a_sea_even_from_a_bordering_region() -> None:
+    shore = min(BOARD.region(SEA).adjacent - {LAKE})
+    refused = reach(BOARD, SEA, attacker(held={shore}))
+    assert not refused.reachable and "Seafaring" in refused.reason
+    assert reach(BOARD, SEA, attacker(power="Seafaring", held={shore})).reachable
+
+
 def test_halflings_follow_adjacency_once_on_the_board() -> None:
     far = region_where(lambda r: not r.is_water and ENTRY not in r.adjacent and r.id != ENTRY)
     assert not reach(BOARD, far, attacker(race="Halflings", held={ENTRY})).reachable
@@ -345,40 +360,40 @@ def test_assess_gathers_immunity_reach_and_cost() -> None:
 def test_the_die_covers_up_to_three_missing_tokens(
     tokens: int, cost_: int, chance: Fraction
 ) -> None:
-    result = final_conquest(tokens, cost_, DIE)
+    result = final_conquest(tokens, cost_, DIE, attacker())
     assert result.allowed and result.needs_die
     assert result.chance == chance
 
 
 def test_four_tokens_short_the_die_may_not_be_tried() -> None:
-    result = final_conquest(1, 5, DIE)
+    result = final_conquest(1, 5, DIE, attacker())
     assert not result.allowed
     assert result.chance == 0
 
 
 def test_the_die_needs_at_least_one_token_left() -> None:
-    result = final_conquest(0, 2, DIE)
+    result = final_conquest(0, 2, DIE, attacker())
     assert not result.allowed and "no token" in result.reason
 
 
 def test_with_enough_tokens_no_die_is_needed() -> None:
-    result = final_conquest(3, 3, DIE)
+    result = final_conquest(3, 3, DIE, attacker())
     assert result.allowed and not result.needs_die and result.chance == 1
 
 
 def test_the_chance_comes_from_the_faces_of_the_die() -> None:
     assert DIE == (0, 0, 0, 1, 2, 3)
-    assert final_conquest(1, 2, (1, 1, 1, 1, 1, 1)).chance == 1
-    assert final_conquest(1, 3, (0, 2)).chance == Fraction(1, 2)
+    assert final_conquest(1, 2, (1, 1, 1, 1, 1, 1), attacker()).chance == 1
+    assert final_conquest(1, 3, (0, 2), attacker()).chance == Fraction(1, 2)
 
 
 def test_bad_final_conquest_numbers_are_refused() -> None:
     with pytest.raises(IllegalAction):
-        final_conquest(-1, 2, DIE)
+        final_conquest(-1, 2, DIE, attacker())
     with pytest.raises(IllegalAction):
-        final_conquest(1, 0, DIE)
+        final_conquest(1, 0, DIE, attacker())
     with pytest.raises(IllegalAction):
-        final_conquest(1, 2, ())
+        final_conquest(1, 2, (), attacker())
 
 
 def berserk(roll: int | None) -> Attacker:

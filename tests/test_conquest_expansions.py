@@ -125,14 +125,19 @@ def test_kobolds_pay_the_usual_cost_above_two_tokens() -> None:
 
 
 def test_kobolds_never_try_the_final_conquest_with_a_single_kobold() -> None:
-    kobolds = minimum_cost(attacker("Kobolds"))
-    alone = final_conquest(1, 2, DIE, fewest_tokens=kobolds)
+    # the minimum comes from the attacker itself: no caller can forget to pass it
+    alone = final_conquest(1, 2, DIE, attacker("Kobolds"))
     assert not alone.allowed and alone.chance == 0
-    assert "fewer than 2" in alone.reason
-    assert final_conquest(2, 4, DIE, fewest_tokens=kobolds).allowed
-    assert final_conquest(1, 2, DIE).allowed  # any other race may try with one token
-    with pytest.raises(IllegalAction, match="fewest_tokens"):
-        final_conquest(1, 2, DIE, fewest_tokens=0)
+    assert alone.reason == "1 token left; Kobolds never hold a region with fewer than 2"
+    assert final_conquest(2, 4, DIE, attacker("Kobolds")).allowed
+    assert final_conquest(1, 2, DIE, attacker("Ratmen")).allowed  # others try with one
+
+
+def test_the_final_conquest_needs_the_race_that_tries_it() -> None:
+    with pytest.raises(IllegalAction, match="attacker must be the race"):
+        final_conquest(1, 2, DIE, "Kobolds")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        final_conquest(1, 2, DIE)  # type: ignore[call-arg]
 
 
 # --- Were- -----------------------------------------------------------------------------
@@ -203,7 +208,7 @@ def test_catapult_reaches_one_region_beyond_but_not_a_neighbour() -> None:
     who = attacker(power="Catapult", held={3}, use_catapult=True, catapult_at=3)
     route = reach(BOARD, 4, who)
     assert not route.reachable and "borders" in route.reason
-    far = reach(BOARD, 23, who)
+    far = reach(BOARD, 19, who)
     assert not far.reachable and "not one region beyond" in far.reason
     # without the Catapult the neighbour is reachable as usual
     assert reach(BOARD, 4, attacker(power="Catapult", held={3})).reachable
@@ -225,10 +230,25 @@ def test_catapult_never_shoots_over_a_sea() -> None:
     assert not route.reachable and "sea" in route.reason
 
 
+def test_catapult_never_lands_a_race_without_seafaring_in_a_sea() -> None:
+    source, sea = next(
+        (land.id, water.id)
+        for land in BOARD.regions.values()
+        if not land.is_water
+        for water in BOARD.regions.values()
+        if water.terrain is Terrain.SEA
+        and water.id not in land.adjacent
+        and any(not BOARD.region(i).is_water for i in land.adjacent & water.adjacent)
+    )
+    who = attacker(power="Catapult", held={source}, use_catapult=True, catapult_at=source)
+    route = reach(BOARD, sea, who)
+    assert not route.reachable and "only a Seafaring race may enter it" in route.reason
+
+
 def test_catapult_without_a_chosen_region_shoots_from_any_region_held() -> None:
     who = attacker(power="Catapult", held={5, 3}, use_catapult=True)
     assert reach(BOARD, 13, who).reachable  # from 3
-    assert not reach(BOARD, 23, who).reachable
+    assert not reach(BOARD, 19, who).reachable
 
 
 def test_catapult_needs_a_region_held_to_stand_in() -> None:
@@ -345,16 +365,16 @@ def test_mercenary_may_spend_its_coin_after_the_final_conquest_roll() -> None:
     ).total
     assert (cost, with_coin) == (5, 3)
     # 1 token left: 4 short, beyond the die alone; with the coin 2 short
-    assert not final_conquest(1, cost, DIE).allowed
-    attempt = final_conquest(1, cost, DIE, cost_with_coin=with_coin)
+    assert not final_conquest(1, cost, DIE, who).allowed
+    attempt = final_conquest(1, cost, DIE, who, cost_with_coin=with_coin)
     assert attempt.allowed and attempt.needs_die
     assert attempt.chance == Fraction(2, 6)
     assert "2 or more with the Mercenary coin" in attempt.reason
     # 3 tokens left: the die alone must show 2, the coin covers any face
-    covered = final_conquest(3, cost, DIE, cost_with_coin=with_coin)
+    covered = final_conquest(3, cost, DIE, who, cost_with_coin=with_coin)
     assert covered.allowed and not covered.needs_die and covered.chance == 1
     # 2 tokens left: 3 short, or 1 short with the coin
-    both = final_conquest(2, cost, DIE, cost_with_coin=with_coin)
+    both = final_conquest(2, cost, DIE, who, cost_with_coin=with_coin)
     assert both.chance == Fraction(3, 6)
     assert "3 or more, or 1 or more with the Mercenary coin" in both.reason
 
@@ -362,7 +382,7 @@ def test_mercenary_may_spend_its_coin_after_the_final_conquest_roll() -> None:
 def test_the_cost_with_a_coin_must_lie_between_one_and_the_cost() -> None:
     for bad in (0, 6, True):
         with pytest.raises(IllegalAction, match="cost_with_coin"):
-            final_conquest(1, 5, DIE, cost_with_coin=bad)
+            final_conquest(1, 5, DIE, attacker(power="Mercenary"), cost_with_coin=bad)
 
 
 # --- Shrubmen and White Ladies ---------------------------------------------------------

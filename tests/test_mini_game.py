@@ -355,8 +355,9 @@ def test_a_pygmies_roll_is_refused_for_a_player_without_active_pygmies() -> None
     s = _pygmies_in_region_2()
     with pytest.raises(IllegalAction, match="Bob has no active Pygmies"):
         apply(s.state, PygmiesRecovered(1, (2,)))
+    lost = apply(s.state, RegionConquered(1, 2))  # a Pygmy lost: one roll is owed
     with pytest.raises(IllegalAction, match="no face 4"):
-        apply(s.state, PygmiesRecovered(0, (4,)))
+        apply(lost, PygmiesRecovered(0, (4,)))
 
 
 def test_a_conquest_of_another_race_rolls_no_die() -> None:

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from companion.rules.errors import IllegalAction
-from companion.rules.maps import load_board
+from companion.rules.maps import Terrain, load_board
 from companion.rules.necromancer import (
     GHOST_TOKENS,
     GHOSTS,
@@ -25,6 +25,7 @@ from companion.rules.necromancer import (
     central_lake,
     conquer,
     draw_powers,
+    income_lines,
     island_refusal,
     public,
     reach_refusal,
@@ -41,6 +42,7 @@ from companion.rules.necromancer import (
     start_turn,
     turn_ended,
 )
+from companion.rules.scoring import HeldRegion
 
 BOARD = load_board("4p")  # a five-seat table plays the four-player board
 LAKE = 17  # the 4p board's central Lake; it borders 9, 10, 12, 16, 18, 22, 25, 26
@@ -288,6 +290,16 @@ def test_the_bonuses_of_his_powers_add_to_his_coins() -> None:
     result = score(scoring(regions={9: 1}), bonus=(("Alchemist", 2),))
     assert result.coins == 3
     assert result.lines == (("regions held", 1), ("Alchemist", 2))
+
+
+def test_an_aquatic_necromancer_earns_one_less_for_each_inland_region() -> None:
+    # Aquatic's inland line is negative; it comes off his coins like any race's
+    lines = income_lines((HeldRegion(Terrain.HILL, coastal=True), HeldRegion(Terrain.FOREST),
+                          HeldRegion(Terrain.SWAMP)), ("Aquatic",))
+    result = score(scoring(regions={9: 1, 10: 1, 12: 1}), bonus=lines[1:])
+    assert result.coins == 3 + 1 - 2
+    with pytest.raises(IllegalAction, match="never negative"):
+        score(scoring(regions={9: 1}), bonus=(("Aquatic: one less per inland region", -2),))
 
 
 def test_each_region_he_holds_adds_a_bonus_soul_to_the_well() -> None:

@@ -8,6 +8,7 @@ Tribe). Ann (seat 0) plays first, so Di (seat 3) is the Necromancer.
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from collections.abc import Sequence
@@ -20,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from factories import COLOURS, NAMES, play_turn
 
+from companion.rules import necromancer_game
 from companion.rules.catalog import load_catalog
 from companion.rules.conquest import conquest_cost
 from companion.rules.errors import IllegalAction
@@ -37,6 +39,7 @@ from companion.rules.maps import load_board
 from companion.rules.necromancer import GHOSTS
 from companion.rules.state import with_player
 from companion.rules.turns import Phase
+from companion.score_cli import main as score_main
 from companion.session import Session
 from companion.store import Store
 
@@ -211,7 +214,7 @@ def test_his_berserk_roll_comes_off_his_next_conquest_like_any_berserk_race() ->
     to_his_turn(s)
     s.adjust_coins(NECRO, 10, "a test")
     s.buy_power("Berserk")
-    rolled = apply(s.state, DieRolled(NECRO, 2))
+    rolled = apply(s.state, DieRolled(NECRO, 2, "berserk"))
     cost = conquest_cost(rolled.map, 10, rolled.regions.regions, attacker(rolled))
     assert ("Berserk rolled 2", -2) in [(line.label, line.tokens) for line in cost.lines]
     after = apply(rolled, RegionConquered(NECRO, 10, 1))
@@ -327,6 +330,26 @@ def test_he_scores_a_coin_per_region_his_powers_bonuses_and_a_soul_per_region() 
     assert s.state.current.coins == coins + 4
     # 2 Lost Tribes + 3 bonus souls: one set of 4 spawned a Ghost, 1 soul waits
     assert necro(s).well.souls == 1 and necro(s).island == 1 and necro(s).reserve == 10
+
+
+def test_companion_score_pays_the_necromancer_what_the_game_pays_him(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    s = game()
+    to_his_turn(s)
+    s.buy_ghost()
+    s.conquer(20, tokens=1)  # a forest
+    s.conquer(21, tokens=1)
+    s.finish_conquests()
+    s.finish_redeployment()
+    in_game = necromancer_game.income_lines(s.state)
+    scenario = tmp_path / "necromancer.json"
+    scenario.write_text(json.dumps({"map": "3p", "turn": s.state.track.turn, "player": {
+        "necromancer": {"powers": list(necro(s).powers_in_use), "regions": [20, 21]}}}))
+    assert score_main([str(scenario)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [line["coins"] for line in printed["lines"]] == [coins for _, coins in in_game]
+    assert printed["total"] == sum(coins for _, coins in in_game) == 3
 
 
 def test_a_score_that_does_not_add_up_is_refused() -> None:

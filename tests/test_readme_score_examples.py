@@ -74,6 +74,7 @@ def test_the_readme_gives_an_example_for_each_expansion_field() -> None:
         '"next_to_pirates": true',
         '"river"',
         '"relics"',
+        '"necromancer"',
     ):
         assert name in scenarios, name
 

@@ -4,10 +4,13 @@ by quick count and through `companion score`."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scoring_support import held
 
 from companion.rules.catalog import load_catalog
@@ -91,6 +94,47 @@ def test_pirates_never_take_a_race_below_nothing() -> None:
         ("Regions held by Ratmen", 1),
         ("Aquatic: one less per inland region", -1),
     ]
+
+
+def test_an_aquatic_inland_region_beside_a_pirate_ship_loses_nothing_region_by_region() -> None:
+    # the coastal hill earns 1 + 1 and loses its coin to the pirates; the inland forest
+    # earns 1 - 1 = 0 and has nothing to lose, even though the race earns coins elsewhere
+    coastal = HeldRegion(Terrain.HILL, coastal=True, next_to_pirates=True)
+    inland = HeldRegion(Terrain.FOREST, next_to_pirates=True)
+    inp = ScoringInput(3, ActiveHoldings("Ratmen", "Aquatic", (coastal, inland)))
+    assert lines(inp) == [
+        ("Regions held by Ratmen", 2),
+        ("Aquatic: one per coastal region", 1),
+        ("Aquatic: one less per inland region", -1),
+        ("Pirate ships next to 1 region of Ratmen: one coin less each", -1),
+    ]
+    assert score_turn(inp, CATALOG).total == 1
+    counted = count_regions((coastal, inland))
+    assert (counted.next_to_pirates, counted.inland_next_to_pirates) == (2, 1)
+    assert score_turn(ScoringInput(3, ActiveHoldings("Ratmen", "Aquatic", counted)), CATALOG) == (
+        score_turn(inp, CATALOG)
+    )
+
+
+def test_an_inland_region_beside_a_pirate_ship_loses_its_coin_without_aquatic() -> None:
+    # in decline (or under any other power) an inland region earns 1, so it loses it
+    inland = HeldRegion(Terrain.FOREST, next_to_pirates=True)
+    inp = ScoringInput(
+        3, None, (DeclinedHoldings("Ratmen", "Aquatic", (inland, held(Terrain.HILL))),)
+    )
+    assert lines(inp)[-1] == (
+        "Pirate ships next to 1 region of Ratmen (in decline): one coin less each", -1
+    )
+
+
+def test_the_inland_regions_counted_next_to_pirates_are_some_of_those_next_to_pirates() -> None:
+    for count in (
+        QuickCount({Terrain.HILL: 2}, next_to_pirates=1, inland_next_to_pirates=2),
+        QuickCount({Terrain.HILL: 2}, coastal=2, next_to_pirates=2, inland_next_to_pirates=1),
+    ):
+        with pytest.raises(ScoringInputError) as refused:
+            score_turn(ScoringInput(3, ActiveHoldings("Ratmen", "Aquatic", count)), CATALOG)
+        assert refused.value.field == "active.regions.inland_next_to_pirates"
 
 
 def test_a_river_held_is_a_region_worth_one_coin() -> None:
@@ -205,3 +249,33 @@ def test_a_bad_river_world_count_exits_2_naming_the_field(
     code, out, err = run(capsys, doc, tmp_path)
     assert (code, out) == (2, "")
     assert f" {field}: " in err and err.count("\n") == 1
+
+
+_LAND = (Terrain.FARMLAND, Terrain.HILL, Terrain.FOREST, Terrain.SWAMP, Terrain.MOUNTAIN)
+
+
+@st.composite
+def aquatic_or_not(draw: st.DrawFn) -> tuple[str, tuple[HeldRegion, ...]]:
+    power = draw(st.sampled_from(("Aquatic", "Hill", "Alchemist", "Commando")))
+    regions = tuple(
+        HeldRegion(terrain, coastal=coastal, next_to_pirates=pirates)
+        for terrain, coastal, pirates in draw(st.lists(
+            st.tuples(st.sampled_from(_LAND), st.booleans(), st.booleans()), max_size=8))
+    )
+    return power, regions
+
+
+@settings(max_examples=200)
+@given(aquatic_or_not())
+def test_pirates_take_a_coin_from_each_region_next_to_them_that_earns_one(
+    case: tuple[str, tuple[HeldRegion, ...]],
+) -> None:
+    power, regions = case
+    calm = tuple(replace(r, next_to_pirates=False) for r in regions)
+    with_ships = score_turn(ScoringInput(4, ActiveHoldings("Ratmen", power, regions)), CATALOG)
+    without = score_turn(ScoringInput(4, ActiveHoldings("Ratmen", power, calm)), CATALOG)
+    earns_nothing = power == "Aquatic"  # an inland region: 1 less 1
+    losing = sum(r.next_to_pirates and not (earns_nothing and not r.coastal) for r in regions)
+    assert with_ships.total == without.total - losing
+    counted = ScoringInput(4, ActiveHoldings("Ratmen", power, count_regions(regions)))
+    assert score_turn(counted, CATALOG) == with_ships

@@ -487,7 +487,7 @@ def test_only_declined_ghouls_conquer_while_in_decline() -> None:
 def test_a_berserk_roll_counts_for_one_conquest_only() -> None:
     s = session(players=2, races=("Ratmen",), powers=("Berserk",))
     s.pick(0)
-    face = s.roll_die()
+    face = s.roll_for_berserk()
     assert attacker(s.state).berserk_roll == face
     s.conquer(4)
     assert attacker(s.state).berserk_roll is None

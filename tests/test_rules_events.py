@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from factories import created, play_turn, session
+from factories import created, final_target, play_turn, session
 
 from companion.rules.events import (
     EVENT_TYPES,
@@ -21,8 +21,15 @@ from companion.rules.events import (
 def test_every_event_of_a_game_survives_a_round_trip_through_json() -> None:
     s = session(players=3)
     play_turn(s, row=2, coins=3)
-    s.pick(1)
-    s.roll_die()
+    s.pick(1)  # Berserk Ratmen
+    s.roll_for_berserk()
+    s.conquer(*final_target(s))
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score(1)
+    s.end_turn()
+    s.pick(0)
+    s.attempt_final_conquest(*final_target(s))  # a roll with its purpose and its region
     assert s.history is not None
     for step in s.history.log:
         for event in step:

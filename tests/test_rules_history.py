@@ -31,9 +31,9 @@ def test_undo_is_recorded_not_erased() -> None:
 
 
 def test_undo_stops_at_a_die_roll() -> None:
-    s = session()
+    s = session(races=("Ratmen",), powers=("Berserk",))
     s.pick(0)
-    s.roll_die()
+    s.roll_for_berserk()
     with pytest.raises(IllegalAction, match="cannot be undone: a die roll"):
         s.undo()
 

@@ -8,9 +8,11 @@ from factories import session
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules.errors import IllegalAction
+from companion.rules.conquest import conquest_cost, minimum_cost
+from companion.rules.die import DiePurpose
+from companion.rules.errors import IllegalAction, RulesError
 from companion.rules.events import RegionAbandoned, RegionConquered
-from companion.rules.game import GameState, refusal
+from companion.rules.game import GameState, attacker, refusal
 from companion.rules.history import replay
 from companion.rules.market import ROWS
 from companion.rules.turns import Phase
@@ -30,9 +32,21 @@ def legal_moves(s: Session, data: st.DataObject) -> list[tuple[str, Callable[[],
         moves.append(("decline", s.decline))
     if phase is Phase.CONQUER:
         moves.append(("finish conquests", s.finish_conquests))
-        moves.append(("roll", s.roll_die))
         region = data.draw(st.sampled_from(sorted(state.regions.regions)), label="region")
         seat = state.track.seat
+        chance = s.die_chance()
+        if chance.purpose is DiePurpose.BERSERK:
+            moves.append(("roll for Berserk", s.roll_for_berserk))
+        elif chance.purpose is DiePurpose.FINAL_CONQUEST:
+            try:
+                who = attacker(state)
+                cost = conquest_cost(state.map, region, state.regions.regions, who).total
+                tokens_left = max(minimum_cost(who), cost - 1)
+                if refusal(state, RegionConquered(seat, region, tokens_left)) is None:
+                    moves.append((f"final conquest {region}",
+                                  lambda: s.attempt_final_conquest(region, tokens_left)))
+            except RulesError:
+                pass  # the region cannot be attacked: no final conquest there
         if refusal(state, RegionConquered(seat, region)) is None:
             moves.append((f"conquer {region}", lambda: s.conquer(region)))
         if refusal(state, RegionAbandoned(seat, region)) is None:

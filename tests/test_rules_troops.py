@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from companion.rules import troops as ledger
 from companion.rules import troops_game
-from companion.rules.conquest import conquest_cost, final_conquest, immunity, minimum_cost, reach
+from companion.rules.conquest import conquest_cost, final_conquest, immunity, reach
 from companion.rules.errors import IllegalAction, RulesError
 from companion.rules.events import RegionAbandoned, RegionConquered
 from companion.rules.game import GameState, attacker, refusal
@@ -71,6 +71,13 @@ def test_a_picked_combo_puts_banner_and_badge_tokens_in_hand() -> None:
         s, "Humans", "Alchemist"), hand=received(s, "Humans", "Alchemist"))
 
 
+def test_hordes_of_bring_their_two_hordes_tokens_into_the_hand() -> None:
+    s = session(2, races=("Ratmen",), powers=("Hordes of",), troops_counted=True,
+                expansions=("base", "cursed"))
+    s.pick(0)
+    assert troops(s, 0, "Ratmen").hand == s.catalog.combo_tokens("Ratmen", "Hordes of") + 2
+
+
 def test_a_conquest_takes_its_cost_from_the_hand() -> None:
     s = counted(("Humans",), ("Alchemist",))
     s.pick(0)
@@ -99,26 +106,28 @@ def test_a_conquest_with_fewer_tokens_than_its_cost_is_refused() -> None:
         "region 4 costs 3 tokens; 2 are not enough")
 
 
+def second_turn(race: str, power: str, held: dict[int, int]) -> Session:
+    """Ann's `power` `race` took the regions of `held` with those tokens in turn 1 (Bob
+    picked the Orcs); Ann's turn 2 begins."""
+    s = counted((race, "Orcs"), (power, "Alchemist" if power != "Alchemist" else "Merchant"))
+    s.pick(0)
+    for region, count in held.items():
+        s.conquer(region, tokens=count)
+    end_turn(s)
+    s.pick(0)
+    end_turn(s)
+    return s
+
+
 def test_ready_your_troops_leaves_one_token_per_region_and_takes_the_rest_in_hand() -> None:
-    s = counted(("Humans", "Orcs"), ("Alchemist", "Merchant"))
-    s.pick(0)
-    s.conquer(2, tokens=4)
-    s.conquer(3, tokens=5)
-    end_turn(s)
-    s.pick(0)
-    end_turn(s)
+    s = second_turn("Humans", "Alchemist", {2: 4, 3: 5})
     assert troops(s, 0, "Humans").hand == 7  # 3 + 4 came back; 1 stays in 2 and in 3
     assert (tokens(s, 2), tokens(s, 3)) == (1, 1)
     consistent(s)
 
 
 def test_abandoning_a_region_takes_its_tokens_back_in_hand() -> None:
-    s = counted(("Humans", "Orcs"), ("Alchemist", "Merchant"))
-    s.pick(0)
-    s.conquer(2, tokens=4)
-    end_turn(s)
-    s.pick(0)
-    end_turn(s)
+    s = second_turn("Humans", "Alchemist", {2: 4})
     hand = troops(s, 0, "Humans").hand
     s.abandon(2)
     assert tokens(s, 2) is None and troops(s, 0, "Humans").hand == hand + 1
@@ -239,16 +248,19 @@ def test_skeletons_get_one_token_for_every_two_non_empty_regions_taken() -> None
 
 
 def test_going_into_decline_keeps_one_token_per_region_the_rest_to_the_tray() -> None:
-    s = counted(("Humans", "Orcs"), ("Alchemist", "Merchant"))
-    s.pick(0)
-    s.conquer(2, tokens=5)
-    s.conquer(3, tokens=4)
-    end_turn(s)
-    s.pick(0)
-    end_turn(s)
+    s = second_turn("Humans", "Alchemist", {2: 5, 3: 4})
     s.decline()
     humans = troops(s, 0, "Humans")
     assert (tokens(s, 2), tokens(s, 3), humans.hand, humans.tray) == (1, 1, 0, 7)
+    consistent(s)
+
+
+def test_ghouls_going_into_decline_keep_every_token_where_it_stood() -> None:
+    s = second_turn("Ghouls", "Merchant", {2: 4, 3: 3})
+    assert (tokens(s, 2), tokens(s, 3)) == (1, 1)  # readied as the turn began
+    s.decline()  # instead of conquering: nothing was readied after all
+    ghouls = troops(s, 0, "Ghouls")
+    assert (tokens(s, 2), tokens(s, 3), ghouls.hand, ghouls.tray) == (4, 3, 0, 0)
     consistent(s)
 
 
@@ -328,7 +340,11 @@ def troop_moves(s: Session, data: st.DataObject) -> list[tuple[str, Callable[[],
         held = ledger.held(state.regions, seat, active.race)
         count = troops_game.race_count(state, seat, active.race)
         assert count is not None
-        if held and count.hand != troops_game.keep_in_hand(state, seat, active.race):
+        ghouls = [r for r in troops_game.own_races(state, seat)[1:]
+                  if troops_game.suggested(state, seat, r) and ledger.held(state.regions, seat, r)]
+        if ghouls:
+            moves.append(("spread", lambda: s.spread_hand(race=ghouls[0])))
+        elif held and count.hand != troops_game.keep_in_hand(state, seat, active.race):
             moves.append(("spread", s.spread_hand))
         elif len(held) > 1:
             src, dst = data.draw(st.permutations(held), label="move")[:2]
@@ -372,8 +388,7 @@ def _final_allowed(s: Session, region: int) -> bool:
         return False
     return (hand >= 1 and cost > hand and refusal(state, RegionConquered(
         state.track.seat, region, tokens=cost)) is not None
-            and final_conquest(hand, cost, s.catalog.die_faces,
-                               fewest_tokens=minimum_cost(attacker(state))).allowed
+            and final_conquest(hand, cost, s.catalog.die_faces, attacker(state)).allowed
             and _reachable(state, region))
 
 

@@ -144,7 +144,8 @@ def test_standard_input_is_read_for_a_dash(
 ) -> None:
     doc = {
         "turn": 1,
-        "player": {"active": {"race": "Trolls", "power": "Wealthy", "first_turn": True}},
+        "player": {"active": {"race": "Trolls", "power": "Wealthy", "first_turn": True,
+                              "regions": []}},
     }
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(doc)))
     assert main(["-"]) == 0
@@ -395,9 +396,12 @@ def test_the_format_document_has_an_example_for_each_new_field() -> None:
         '"Were-"',
         '"harbors"',
         '"next_to_pirates"',
+        '"inland_next_to_pirates"',
         '"relics"',
+        '"necromancer"',
     ):
         assert name in scenarios, name
+    assert any('"notes"' in output for _, output in DOC_EXAMPLES)
 
 
 @pytest.mark.parametrize(("doc", "expected"), DOC_EXAMPLES)
@@ -470,7 +474,8 @@ def test_relics_held_by_the_active_race_pay_the_soapbar_and_the_tavern(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     doc = {"turn": 3, "player": {
-        "active": {"race": "Orcs", "power": "Hill", "regions": [{"terrain": "forest"}]},
+        "active": {"race": "Orcs", "power": "Hill", "regions": [{"terrain": "forest"}],
+                   "conquered_non_empty": 0},
         "relics": ["glandulf's tavern", "Bony's Boneyard"]}}
     assert ok(capsys, doc, tmp_path) == {"total": 3, "lines": [
         {"label": "Regions held by Orcs", "coins": 1},
@@ -494,3 +499,97 @@ def test_a_bad_relic_is_refused_naming_the_field(
     code, out, err = run(capsys, {"turn": 3, "player": player}, tmp_path)
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and f" {field}: " in err and value in err
+
+
+# --- impossible positions and fields left out -------------------------------------------
+
+
+def test_leprechauns_picked_this_turn_are_refused_pots_of_gold_that_cannot_exist_yet(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    doc = {"turn": 3, "player": {"active": {
+        "race": "Leprechauns", "power": "Hill", "first_turn": True,
+        "counts": {"hill": 2}, "pots_of_gold": 2}}}
+    code, out, err = run(capsys, doc, tmp_path)
+    assert (code, out) == (2, "")
+    assert err.startswith("companion score: player.active.pots_of_gold: ")
+    assert "picked this turn" in err and err.count("\n") == 1
+
+
+def test_an_aquatic_region_object_without_coastal_is_noted_in_the_output(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    doc = {"turn": 5, "player": {"active": {"race": "Ratmen", "power": "Aquatic", "regions": [
+        {"terrain": "hill", "coastal": True}, {"terrain": "forest"}, {"terrain": "swamp"}]}}}
+    result = ok(capsys, doc, tmp_path)
+    assert result["total"] == 3 + 1 - 2  # the default is still taken: old scenarios score alike
+    assert result["notes"] == [
+        "player.active.regions[1].coastal, player.active.regions[2].coastal left out: taken "
+        "as false (inland), so Aquatic pays one coin less for each instead of one more"
+    ]
+    doc["player"]["active"]["regions"][1]["coastal"] = False  # type: ignore[index]
+    doc["player"]["active"]["regions"][2]["coastal"] = False  # type: ignore[index]
+    assert "notes" not in ok(capsys, doc, tmp_path)
+
+
+_LEFT_OUT = [
+    ({"active": {"race": "Ratmen", "power": "Aquatic", "counts": {"hill": 2}}},
+     "player.active.counts.coastal", {"coastal": 1}),
+    ({"active": {"race": "Ratmen", "power": "Aquatic",
+                 "counts": {"hill": 2, "coastal": 1, "next_to_pirates": 2}}},
+     "player.active.counts.inland_next_to_pirates", {"inland_next_to_pirates": 1}),
+    ({"active": {"race": "Ratmen", "power": "Wealthy", "counts": {"hill": 1}}},
+     "player.active.first_turn", {"first_turn": False}),
+    ({"active": {"race": "Orcs", "power": "Hill", "counts": {"hill": 1}}},
+     "player.active.conquered_non_empty", {"conquered_non_empty": 0}),
+    ({"active": {"race": "Ratmen", "power": "Pillaging", "counts": {"hill": 1}}},
+     "player.active.conquered_non_empty", {"conquered_non_empty": 1}),
+    ({"active": {"race": "Ratmen", "power": "Fortified", "counts": {"hill": 1}}},
+     "player.active.fortresses", {"fortresses": 1}),
+    ({"active": {"race": "Gypsies", "power": "Hill", "counts": {"hill": 1}}},
+     "player.active.abandoned", {"abandoned": 1}),
+    ({"active": {"race": "Leprechauns", "power": "Hill", "counts": {"hill": 1}}},
+     "player.active.pots_of_gold", {"pots_of_gold": 1}),
+    ({"active": {"race": "Ratmen", "power": "Historian", "counts": {"hill": 1}}},
+     "player.active.historian.others_declined", {"historian": {"others_declined": 0}}),
+    ({"active": {"race": "Dwarves", "power": "Hill", "counts": {"mountain": 1}}},
+     "player.active.counts.mines", {"mines": 1}),
+    ({"active": {"race": "Wizards", "power": "Hill", "counts": {"hill": 1}}},
+     "player.active.counts.magic_sources", {"magic_sources": 1}),
+    ({"declined": [{"race": "Ratmen", "power": "Historian", "counts": {"hill": 1}}]},
+     "player.declined[0].this_turn", {"this_turn": False}),
+    ({"declined": [{"race": "Leprechauns", "power": "Hill", "counts": {"hill": 1},
+                    "this_turn": True}]},
+     "player.declined[0].pots_of_gold", {"pots_of_gold": 2}),
+    ({"declined": [{"race": "Priestesses", "power": "Hill", "counts": {"hill": 1}}]},
+     "player.declined[0].ivory_tower", {"ivory_tower": 3}),
+    ({"active": {"race": "Elves", "power": "Flying"}},
+     "player.active.regions", {"regions": []}),
+]
+
+
+@pytest.mark.parametrize(("player", "field", "given"), _LEFT_OUT)
+def test_a_field_left_out_that_changes_the_score_is_noted_and_given_it_is_not(
+    player: dict[str, Any], field: str, given: dict[str, Any],
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    result = ok(capsys, {"turn": 4, "player": player}, tmp_path)
+    assert [note.split(" left out: ")[0] for note in result["notes"]] == [field]
+    race = player["active"] if "active" in player else player["declined"][0]
+    for key, value in given.items():
+        if key in ("coastal", "inland_next_to_pirates", "mines", "magic_sources"):
+            race["counts"][key] = value
+        else:
+            race[key] = value
+    assert "notes" not in ok(capsys, {"turn": 4, "player": player}, tmp_path)
+
+
+def test_fields_left_out_that_no_race_or_power_reads_leave_no_note(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    doc = {"turn": 4, "player": {
+        "active": {"race": "Elves", "power": "Flying", "regions": [{"terrain": "hill"}]},
+        "declined": [{"race": "Dwarves", "power": "Hill", "regions": [{"terrain": "forest"}]}]}}
+    assert ok(capsys, doc, tmp_path) == {
+        "total": 2, "lines": [{"label": "Regions held by Elves", "coins": 1},
+                              {"label": "Regions held by Dwarves (in decline)", "coins": 1}]}

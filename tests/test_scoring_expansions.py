@@ -314,6 +314,18 @@ def test_leprechauns_in_decline_since_an_earlier_turn_have_no_pots_left() -> Non
     )
 
 
+def test_leprechauns_picked_this_turn_have_no_pot_of_gold_to_collect_yet() -> None:
+    for turn in (1, 4):
+        problem = refused(
+            "active.pots_of_gold",
+            active("Leprechauns", "Commando", hills(2), first_turn=True, pots_of_gold=2),
+            turn=turn,
+        )
+        assert "picked this turn" in problem and "0 is the only count possible" in problem
+    picked = score(active("Leprechauns", "Commando", hills(2), first_turn=True), turn=1)
+    assert picked.total == 2
+
+
 def test_only_leprechauns_place_pots_of_gold() -> None:
     refused("active.pots_of_gold", active("Ratmen", "Hill", hills(1), pots_of_gold=1))
     refused(
@@ -461,7 +473,7 @@ def active_holdings(draw: st.DrawFn, race: str, turn: int) -> ActiveHoldings:
         fortresses=draw(st.integers(0, min(len(regions), 6))) if power == "Fortified" else 0,
         abandoned=draw(st.integers(0, 5)) if race == "Gypsies" else 0,
         attacked_active_race=attacked,
-        pots_of_gold=draw(st.integers(0, 5)) if race == "Leprechauns" else 0,
+        pots_of_gold=draw(st.integers(0, 5)) if race == "Leprechauns" and not first_turn else 0,
         historian=historian,
     )
 

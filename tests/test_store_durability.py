@@ -84,7 +84,7 @@ CHILD = textwrap.dedent(
             elif phase is Phase.CONQUER:
                 choice = rng.random()
                 if choice < 0.2:
-                    s.roll_die()
+                    s.roll_for_berserk()  # refused unless Berserk: the rules say why
                 elif choice < 0.3:
                     s.decline()
                 else:

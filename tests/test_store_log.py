@@ -11,10 +11,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from factories import NAMES, play_turn, session
+from factories import NAMES, final_target, play_turn, session
 
 from companion.rules.catalog import load_catalog
-from companion.rules.events import ComboPicked, StepUndone, TurnScored
+from companion.rules.events import SCHEMA_VERSION, ComboPicked, StepUndone, TurnScored
 from companion.rules.turns import Phase
 from companion.session import Session
 from companion.store import GameAlreadyFinished, Store, StoreError, UnknownGame, UnreadableGame
@@ -59,7 +59,7 @@ def test_every_event_row_says_game_step_sequence_type_version_payload_and_time(
         ).fetchall()
     assert [r[:3] for r in rows] == [(game_id, 1, seq) for seq in range(len(s.history.log[0]))]  # type: ignore[union-attr]
     assert rows[0][3] == "game_created" and rows[1][3] == "combo_revealed"
-    assert all(r[4] == 1 for r in rows)
+    assert all(r[4] == SCHEMA_VERSION for r in rows)
     assert '"board":"3p"' in rows[0][5]
     assert datetime.fromisoformat(rows[0][6]).tzinfo is not None
 
@@ -81,11 +81,12 @@ def test_a_game_is_resumed_mid_turn_with_its_undo_history(db: Path) -> None:
         play_turn(s, coins=4)  # the first player's second turn
         s.finish_conquests()
         s.undo()  # back to conquering: undone, still in the log
-        s.roll_die()
-        s.finish_conquests()  # mid-turn: redeploying
+        region, tokens_left = final_target(s)
+        s.attempt_final_conquest(region, tokens_left)  # then conquests are over: redeploying
+        s.finish_redeployment()  # mid-turn: scoring next
         sync(store, game_id, s)
     live = s.history
-    assert live is not None and live.state.track.phase is Phase.REDEPLOY
+    assert live is not None and live.state.track.phase is Phase.SCORE
 
     with Store.open(db, catalog=CATALOG) as store:
         assert store.unfinished_game() == game_id

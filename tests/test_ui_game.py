@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 import ui_support as ui
 from screen_steps import (
     answer_yes,
-    dismiss_notice,
     play_quiet_turn,
     screen,
+    spread_hands,
     tap_action,
     tap_id,
     tap_region,
@@ -55,6 +55,32 @@ def test_every_kv_file_loads(app: Any) -> None:
     assert set(KV_FILES) <= loaded
     ours = {p.name for p in kv_dir().glob("*.kv")} - {"map_widget.kv"}
     assert ours <= set(KV_FILES)
+
+
+def spend_hand_until_a_final_conquest(app: Any) -> int:
+    """On the map: put all the hand but one token into the cheapest bright region (the
+    Deploy stepper), then find a region the last token can try with the die."""
+    map_p = app.presenters["map"]
+    costs = {}
+    for region in sorted(map_p.highlight):
+        tap_region(app, region)
+        if any(action["key"] == "conquer" for action in map_p.actions):
+            costs[region] = int(map_p.deploy)
+    cheapest = min(costs, key=lambda r: (costs[r], r))
+    tap_region(app, cheapest)
+    map_p.set_deploy(int(map_p.tokens_left) - 1)  # what the Deploy stepper sets
+    panel = screen(app).ids.panel_scroll
+    panel.scroll_y = 0  # the finger scrolls down to the button, then back up
+    ui.pump()
+    ui.tap(screen(app).ids.actions.button("conquer"))
+    panel.scroll_y = 1
+    ui.pump()
+    assert "1 token in hand" in map_p.hint
+    for region in sorted(map_p.highlight):
+        tap_region(app, region)
+        if any(action["key"] == "final" for action in map_p.actions):
+            return region
+    raise AssertionError("no region for the last token to try with the die")
 
 
 def test_a_whole_game_through_the_screens(app: Any) -> None:
@@ -105,24 +131,32 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
     assert held is not None and held.seat == 0
     ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))
 
-    # -- the die: the face is saved before the tumble, the result shown after ------------
+    # -- the die: the final conquest, its region chosen on the map before the roll --------
+    assert table.ids.die.text == "Final conquest with the die" and not table.ids.die.disabled
     tap_id(app, "die")
+    assert app.ctx.nav.current == "map"
+    last = spend_hand_until_a_final_conquest(app)
+    tokens_left = session.state.troops.of(0, ann.active.race).hand
+    assert map_p.tokens_left == tokens_left and map_p.hand_known  # the ledger's, not a guess
+    final = screen(app).ids.actions.button("final")
+    screen(app).ids.panel_scroll.scroll_to(final, animate=False)  # the finger scrolls to it
+    ui.pump()
+    ui.tap(final)
     assert app.ctx.nav.current == "die"
-    tap_id(app, "roll")
     face = session.state.last_roll
-    assert face is not None  # recorded at once
+    assert face is not None  # recorded at once, with the conquest if it won
     ui.wait(1.3)
-    assert screen(app).ids.result.text.startswith("Rolled")
+    assert screen(app).ids.result.text.startswith(
+        f"Rolled {face}: {tokens_left} + {face} = {tokens_left + face}")
+    assert last in (session.state.track.this_turn.final_roll or ())
     assert ui.repeating_events() == []
-    tap_id(app, "back")
+    tap_id(app, "done")
+    assert session.state.track.phase is Phase.REDEPLOY  # conquests are over
+    assert table.ids.die.disabled
+    assert table.ids.die_reason.text.endswith("Ann's turn is at: redeploy.")
 
     # -- the rest of Ann's turn ------------------------------------------------------------
-    tap_action(app, "finish_conquests")
-    in_hand = session.state.troops.of(0, ann.active.race).hand
-    assert ui.button(screen(app), f"spread:0:{ann.active.race}").text == (
-        f"Spread the {in_hand} tokens in hand over your regions")
-    tap_action(app, f"spread:0:{ann.active.race}")
-    assert session.state.troops.of(0, ann.active.race).hand == 0
+    spread_hands(app)
     tap_action(app, "finish_redeployment")
     tap_action(app, "scoring")
     scoring = screen(app)
@@ -154,11 +188,12 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
     assert not [w for w in ui.window().children if isinstance(w, PeekView)]
     assert app.presenters["table"].peek_text == ""
 
-    # -- a refused action says why in plain words ----------------------------------------
-    tap_id(app, "die")
-    tap_id(app, "roll")
-    assert "cannot roll the reinforcement die now" in dismiss_notice()
-    tap_id(app, "back")
+    # -- no roll now: the die button is disabled and says why -------------------------------
+    assert table.ids.die.disabled
+    assert table.ids.die_reason.text == ("No roll now: the die is rolled while conquering, "
+                                         "and Bob's turn is at: pick a combo.")
+    ui.tap(table.ids.die)  # a finger on a disabled button does nothing
+    assert app.ctx.nav.current == "table" and not ui.dialogs()
 
     # -- Bob and Cy finish turn 1 ------------------------------------------------------------
     play_quiet_turn(app)

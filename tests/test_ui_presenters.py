@@ -223,12 +223,44 @@ def test_a_berserk_roll_is_told_as_tokens_off_the_next_conquest() -> None:
     s = session(2, races=("Ratmen",), powers=("Berserk",))
     die = presenter(DiePresenter, s)
     s.pick(0)
+    assert die.can_roll and die.roll_text == "Roll for Berserk"
     die.roll()
     die.land()
     face = s.state.last_roll
-    off = "nothing" if face == 0 else f"{face} token"
-    assert f"Berserk: {off}" in die.result_text
+    assert die.result_text == ("Rolled a blank: the next conquest costs the usual number of "
+                               "tokens." if face == 0 else
+                               f"Rolled {face}: the next conquest costs {face} "
+                               f"token{'s' if face != 1 else ''} less.")
+    assert not die.can_roll  # one roll per conquest
+    assert die.hint == "The face comes off the cost of the next conquest, and only that one."
     s.conquer(4)
+    assert die.can_roll
     die.roll()
     die.land()
-    assert "Berserk" in die.result_text  # a new roll for the next conquest
+    assert die.result_text.startswith("Rolled")  # a new roll for the next conquest
+
+
+def test_the_final_conquest_is_told_as_the_sum_and_whose_region_it_is() -> None:
+    from companion.session import FinalAttempt
+    from companion.ui.presenters.die import final_outcome
+
+    won = FinalAttempt(region=14, tokens_left=3, cost=5, face=2, succeeded=True)
+    assert final_outcome(won, "Ben") == ("Rolled 2: 3 + 2 = 5, enough: region 14 is Ben's. "
+                                         "Conquests are over for this turn.")
+    lost = FinalAttempt(region=14, tokens_left=1, cost=4, face=1, succeeded=False)
+    assert final_outcome(lost, "Ben") == (
+        "Rolled 1: 1 + 1 = 2, short of 4: region 14 stays as it is. Put the tokens back in "
+        "one of your regions; conquests are over.")
+
+
+def test_the_die_screen_says_why_no_roll_is_allowed() -> None:
+    from companion.ui.presenters.die import DiePresenter
+
+    s = session(2)
+    die = presenter(DiePresenter, s)
+    assert not die.can_roll
+    assert die.hint == die.reason == ("No roll now: the die is rolled while conquering, and "
+                                      "Ann's turn is at: pick a combo.")
+    die.roll()  # the button is disabled; a call anyway only says why
+    assert s.history is not None and len(s.history.log) == 1
+    assert die.ctx.notices.last_message == die.reason

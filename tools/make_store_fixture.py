@@ -59,7 +59,7 @@ def play(s: Session, store: Store, game_id: int, rng: random.Random, *, until: i
             elif phase is Phase.CONQUER:
                 choice = rng.random()
                 if choice < 0.15:
-                    s.roll_die()
+                    s.roll_for_berserk()  # refused unless Berserk: the rules say why
                 elif choice < 0.25:
                     s.decline()
                 else:

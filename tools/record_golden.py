@@ -1,6 +1,10 @@
 """Record a scripted whole game as a golden file (a developer tool, not run by tests).
 
     .venv/bin/python tools/record_golden.py tests/golden/base-3p.json
+    .venv/bin/python tools/record_golden.py tests/golden/troops-3p.json --troops
+
+`--troops` plays the benchmark's scripted players (conquests, the final die, defenders
+putting tokens back, redeployment, decline) in a game that counts its tokens.
 
 The file holds every step's event records and the state line after it. Review the lines
 by hand before committing a new golden file: the test then holds every later release to it.
@@ -14,6 +18,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from golden_lines import line
 
@@ -38,8 +43,8 @@ def play(session: Session, rng: random.Random) -> None:
                     and rng.random() < 0.5:
                 session.decline()
             else:
-                if rng.random() < 0.3:
-                    session.roll_die()
+                if rng.random() < 0.3 and session.die_chance().purpose == "berserk":
+                    session.roll_for_berserk()  # the one roll the die button gives then
                 session.finish_conquests()
                 session.finish_redeployment()
         elif state.track.phase is Phase.SCORE:
@@ -48,9 +53,14 @@ def play(session: Session, rng: random.Random) -> None:
             session.end_turn()
 
 
-def main(path: str) -> None:
+def main(path: str, troops: bool = False) -> None:
     session = Session(rng=random.Random(2026))
-    play(session, random.Random(7))
+    if troops:
+        from bench.scripted import play_game
+
+        play_game(session, random.Random(11), players=3)
+    else:
+        play(session, random.Random(7))
     assert session.history is not None
     from companion.rules.history import replay
 
@@ -59,8 +69,9 @@ def main(path: str) -> None:
     for step in session.history.log:
         history = replay([step], session.catalog) if history is None else history.record(step)
         steps.append({"events": [to_record(e) for e in step], "after": line(history.state)})
-    Path(path).write_text(json.dumps({"game": "base 3 players", "steps": steps}, indent=1) + "\n")
+    game = "base 3 players, tokens counted" if troops else "base 3 players"
+    Path(path).write_text(json.dumps({"game": game, "steps": steps}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], troops="--troops" in sys.argv[2:])

@@ -351,16 +351,24 @@ def scenarios() -> list[Scenario]:
         p.set_count("active.farmland", 2)
         p.set_count("active.mines", 1)
 
-    def die(app: Any) -> None:
-        s, _ = _conquering()
+    def die(app: Any) -> None:  # a Berserk roll before the next conquest
+        from factories import session
+
+        s = session(3, races=("Ratmen",), powers=("Berserk",))
+        s.pick(0)
         show(app, s, "die")
         app.presenters["die"].roll()
         _settle(app)
 
+    def die_none(app: Any) -> None:  # no roll allowed: the button disabled, the reason
+        s, _ = _conquering()
+        s.finish_conquests()
+        show(app, s, "die")
+
     def die_final(app: Any) -> None:
         s, target = _conquering()
         show(app, s, "map")
-        app.presenters["die"].start_final(target, 2)
+        app.presenters["die"].start_final(target, 1)  # one token short: the die decides
         _settle(app)
 
     def peek(app: Any) -> None:
@@ -505,7 +513,7 @@ def scenarios() -> list[Scenario]:
         Scenario("market_table_deals", market_table_deals),
         Scenario("map_conquer", map_conquer), Scenario("map_idle", map_idle),
         Scenario("scoring", scoring), Scenario("scoring_quick", scoring_quick),
-        Scenario("die", die), Scenario("die_final", die_final),
+        Scenario("die", die), Scenario("die_final", die_final), Scenario("die_none", die_none),
         Scenario("peek", peek, private=True),
         Scenario("game_end", game_end, private=True),
         Scenario("game_end_reveal", game_end_reveal, private=True),

@@ -7,9 +7,9 @@ region id) and the attacking race (`Attacker`), this module says
   Dragon in it; a sea or the lake for a race without Seafaring; a region the attacking
   race already holds), or None;
 - `reach`: whether the region may be the next conquest (the first conquest of a race
-  enters on an entry region, Halflings and Flying anywhere; later ones must border a
-  region the race holds, except with Flying, and with Underworld every cavern region
-  borders every other one);
+  enters on an entry region, Halflings and Flying anywhere on land; later ones must
+  border a region the race holds, except with Flying, and with Underworld every cavern
+  region borders every other one; a sea or the lake only ever with Seafaring);
 - `conquest_cost`: the tokens needed, itemised: 2, +1 for a mountain, a fortress and a
   troll's lair, +1 per encampment, +1 per Lost Tribe or other player's token there, then
   -1 for each modifier of the combo that applies (Commando; Mounted on hills and farmland;
@@ -24,8 +24,8 @@ turns (even-numbered: `Attacker.turn`); Catapult -1 when used (`use_catapult`); 
 minus the height of each stack used (`behemoths`: a stack is as tall as the Swamp regions
 the race holds); Fireball -2 per Fireball used (`fireballs`); Mercenary -2 for the coin
 spent (`mercenary_coins`); and Kobolds never conquer with fewer than 2 tokens (their floor
-line replaces the usual "never fewer than 1", and `final_conquest` refuses the die to a
-single Kobold: `fewest_tokens`). Hordes of is a note (its 2 Hordes tokens
+line replaces the usual "never fewer than 1", and `final_conquest`, which takes the
+attacker, refuses the die to a single Kobold). Hordes of is a note (its 2 Hordes tokens
 count as tokens of the race: no change to the cost). Immune regions: a Shrubmen forest
 (even in decline), White Ladies in decline, and a region where another player's Catapult
 stands (`catapults`, the regions the table says hold one). With the Catapult, reach is the
@@ -297,11 +297,18 @@ def unattackable_regions(
 def reach(board: Board, region_id: int, attacker: Attacker) -> Reach:
     """Whether the region may be the attacker's next conquest, by position alone.
 
-    With `use_catapult` the Catapult's reach replaces the usual one.
+    With `use_catapult` the Catapult's reach replaces the usual one. A sea or the lake is
+    never reachable for a race without Seafaring, whatever else would let it in (Halflings
+    entering anywhere, the Caravel, the Catapult).
     """
     region = board.region(region_id)
     held = [board.region(i) for i in sorted(attacker.held)]
     check_attacker(attacker)
+    if region.is_water and not attacker._has(_SEAFARING):
+        return Reach(
+            False,
+            f"region {region_id} is a {region.terrain.value}: only a Seafaring race may enter it",
+        )
     if attacker.use_catapult:
         return _catapult_reach(board, region, attacker)
     if attacker._has(_FLYING) and not region.is_water:
@@ -650,9 +657,9 @@ def final_conquest(
     tokens_left: int,
     cost: int,
     die_faces: Sequence[int],
+    attacker: Attacker,
     *,
     cost_with_coin: int | None = None,
-    fewest_tokens: int = MINIMUM_COST,
 ) -> FinalConquest:
     """The final conquest attempt with `tokens_left` tokens against a region costing `cost`.
 
@@ -665,13 +672,16 @@ def final_conquest(
     the attempt succeeds when the face covers what the coin leaves missing. `shortfall`
     stays the shortfall without the coin.
 
-    `fewest_tokens` is the fewest tokens the race may hold a region with (`minimum_cost`):
-    Kobolds, who never hold one with fewer than 2, cannot try the die with a single token.
+    `attacker` is the race trying: the fewest tokens it may hold a region with is derived
+    from it (`minimum_cost`), so Kobolds, who never hold one with fewer than 2, are never
+    offered the die with a single token, whoever calls.
     """
+    if not isinstance(attacker, Attacker):
+        raise IllegalAction(f"attacker must be the race trying the conquest, got {attacker!r}")
+    fewest_tokens = minimum_cost(attacker)
     for name, value, low in (
         ("tokens_left", tokens_left, 0),
         ("cost", cost, MINIMUM_COST),
-        ("fewest_tokens", fewest_tokens, MINIMUM_COST),
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise IllegalAction(f"{name} must be a whole number of at least {low}, got {value!r}")
@@ -689,8 +699,8 @@ def final_conquest(
     if tokens_left < 1:
         return _refused(tokens_left, cost, "no token left to attempt a conquest")
     if tokens_left < fewest_tokens:
-        return _refused(tokens_left, cost, f"{tokens_left} token left; the race never holds "
-                        f"a region with fewer than {fewest_tokens}")
+        return _refused(tokens_left, cost, f"{tokens_left} token left; {attacker.race} never "
+                        f"hold a region with fewer than {fewest_tokens}")
     if short <= 0:
         return FinalConquest(
             tokens_left, cost, True, False, Fraction(1), "enough tokens: no die needed"

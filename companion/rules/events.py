@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from companion.rules.errors import RulesError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,11 +149,18 @@ class CoinsAdjusted:
 
 @dataclass(frozen=True, slots=True)
 class DieRolled:
-    """The reinforcement die was rolled (the face was drawn outside the rules)."""
+    """The reinforcement die was rolled for `purpose` (the face was drawn outside the rules).
+
+    `purpose` is one of `companion.rules.die.DiePurpose`: "final_conquest" (the turn's last
+    conquest, of `region`, chosen before the roll), "berserk" (before a Berserk race's next
+    conquest), or "unrecorded" (a roll saved by schema 1, before purposes were kept).
+    """
 
     TYPE: ClassVar[str] = "die_rolled"
     seat: int
     face: int
+    purpose: str
+    region: int | None = None  # the final conquest's region; None for any other purpose
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,9 +445,18 @@ EVENT_TYPES: Mapping[str, type[Any]] = {
     )
 }
 
+
+def _die_rolled_v1(record: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 saved a die roll without its purpose: it replays as an unrecorded roll,
+    which the rules read as the release that saved it did (no region)."""
+    return {**record, "purpose": "unrecorded", "region": None}
+
+
 # Upgrades from schema version v to v + 1, keyed by (type, v). Each takes and returns a
-# record. Empty while the schema is at version 1; add one for every change of a field.
-UPGRADES: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
+# record (the fields, without "type" and "v"); add one for every change of a field.
+UPGRADES: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
+    ("die_rolled", 1): _die_rolled_v1,  # schema 2: the roll's purpose (and region)
+}
 
 
 class BadRecord(RulesError):

@@ -26,6 +26,8 @@ the state itself and the checks every module shares are in `companion.rules.stat
 The mini-expansions' books kept during play (Pots of Gold, the Ivory Tower, the Historian's
 declines, the Pygmies' rolls) are `companion.rules.mini_game`'s; the Catapult's shot
 (`RegionConquered.catapult`, once a turn from its piece: `catapult_ready`) is checked here.
+Every roll of the reinforcement die (its purpose, once, only where the rules give one) is
+`companion.rules.die`'s.
 A game plays the packaged catalog with the group's corrections it recorded
 (`GameCreated.corrections`, `companion.rules.corrections`).
 """
@@ -36,6 +38,7 @@ from dataclasses import replace
 
 from companion.rules import (
     corrections,
+    die,
     markers,
     mini_game,
     necromancer_game,
@@ -217,7 +220,9 @@ def _check_deck(kind: str, given: tuple[str, ...], expected: list[str]) -> None:
 def apply(state: GameState, event: Event) -> GameState:
     """The state after `event`; raises IllegalAction (and changes nothing) if not allowed."""
     team_game.refuse(state, event)  # team play: Monsters first; the Soapbar moves before the end
-    return troops_game.settled(team_game.settled(state, event, _apply(state, event)))
+    die.refuse(state, event, attacker)  # after a final roll; Pygmies' rolls owed
+    applied = die.settled(state, event, _apply(state, event))
+    return troops_game.settled(team_game.settled(state, event, applied))
 
 
 def _apply(state: GameState, event: Event) -> GameState:
@@ -269,14 +274,8 @@ def _apply(state: GameState, event: Event) -> GameState:
                 players=with_player(state.players, replace(player, coins=player.coins + delta)),
                 coins_issued=state.coins_issued + delta,
             )
-        case DieRolled(seat=seat, face=face):
-            expect(state, seat, Phase.CONQUER, "roll the reinforcement die")
-            if face not in state.catalog.die_faces:
-                raise IllegalAction(
-                    f"the reinforcement die has no face {face}; its faces are "
-                    f"{sorted(set(state.catalog.die_faces))}"
-                )
-            return replace(state, last_roll=face)
+        case DieRolled():
+            return die.roll(state, event, attacker)  # only where the rules give one, once
         case RegionConquered(seat=seat, catapult=True) if necromancer_game.is_his(state, seat):
             raise IllegalAction("the Necromancer has no Catapult to conquer with")
         case RegionConquered(seat=seat, region=region) if necromancer_game.is_his(state, seat):
@@ -411,6 +410,8 @@ def _decline(state: GameState, seat: int) -> GameState:
                if player.active.power == STOUT else "")
         )
     race = player.active.race
+    if at_start:  # instead of conquering: the troops were never readied
+        state = troops_game.unready(state, seat, race)
     player, market, regions = go_into_decline(player, state.market, state.regions,
                                               state.track.turn)
     track = replace(state.track, phase=Phase.SCORE if at_start else Phase.FINISHED,

@@ -58,6 +58,7 @@ from companion.rules.board import Occupant
 from companion.rules.errors import IllegalAction
 from companion.rules.maps import Board, Terrain
 from companion.rules.purse import pay
+from companion.rules.scoring import Regions, power_bonus_lines, regions_held
 from companion.rules.standings import Placing, Standings, final_standings
 
 GHOSTS = "Ghosts"
@@ -75,6 +76,8 @@ MIN_SEATS = 3
 MAX_SEATS = 6
 FLYING = "Flying"
 SEAFARING = "Seafaring"
+REGIONS_LINE = "regions held"
+"""The label of his first income line: a coin per region his Ghosts hold."""
 
 
 class Step(StrEnum):
@@ -401,14 +404,17 @@ def score(
     state: NecromancerState, bonus: Iterable[tuple[str, int]] = ()
 ) -> NecromancerScore:
     """His end of turn: a coin and a bonus soul per region held (the Island gives
-    neither), the `bonus` lines of his powers as the scoring rules give them, then the
-    Well spawns, then the victory check."""
+    neither), the `bonus` lines of his powers as the scoring rules give them (Aquatic's
+    line for inland regions is negative; the whole income never is), then the Well
+    spawns, then the victory check."""
     _expect(state, Step.SCORE, "score")
     bonus = tuple(bonus)
-    negative = [name for name, coins in bonus if coins < 0]
-    if negative:
-        raise IllegalAction(f"a power's bonus is never negative ({negative[0]})")
     held = state.regions_held
+    if held + sum(coins for _, coins in bonus) < 0:
+        raise IllegalAction(
+            f"his turn's income is never negative: {held} regions held and bonuses of "
+            f"{sum(coins for _, coins in bonus)}"
+        )
     lines = (("regions held", held), *bonus)
     fed = replace(state, well=replace(state.well, souls=state.well.souls + held))
     spawn = spawn_ghosts(fed)
@@ -422,6 +428,31 @@ def score(
         spawned=spawn.spawned,
         won=won,
     )
+
+
+def income_lines(
+    regions: Regions,
+    powers: Sequence[str],
+    *,
+    conquered_non_empty: int = 0,
+    attacked_active_race: bool = False,
+    fortresses: int = 0,
+) -> tuple[tuple[str, int], ...]:
+    """What his turn earns: a coin per region his Ghosts hold (`REGIONS_LINE`; the Island
+    is not a region and is never among `regions`), then the lines each power in use earns
+    as an active race's power would (`scoring.power_bonus_lines`). The one rule for his
+    income, read by the game (`necromancer_game.income_lines`) and `companion score`."""
+    lines: list[tuple[str, int]] = [(REGIONS_LINE, regions_held(regions))]
+    for power in powers:
+        for line in power_bonus_lines(
+            power,
+            regions,
+            conquered_non_empty=conquered_non_empty,
+            attacked_active_race=attacked_active_race,
+            fortresses=fortresses,
+        ):
+            lines.append((line.label, line.coins))
+    return tuple(lines)
 
 
 def reach_refusal(state: NecromancerState, board: Board, region: int) -> str | None:

@@ -56,7 +56,7 @@ from companion.rules.events import (
 )
 from companion.rules.maps import Board
 from companion.rules.necromancer import GHOSTS, NecromancerState, PublicNecromancer, Step
-from companion.rules.scoring import HeldRegion, power_bonus_lines
+from companion.rules.scoring import HeldRegion
 from companion.rules.standings import Standings
 from companion.rules.state import (
     GameState,
@@ -72,7 +72,7 @@ ELVES = "Elves"
 BERSERK = "Berserk"
 CORRUPT = "Corrupt"
 RANSACKING = "Ransacking"
-REGIONS_LINE = "regions held"
+REGIONS_LINE = model.REGIONS_LINE
 """The label of his first scoring line (as the model writes it)."""
 HAND_COUNTED = "powers (counted by hand)"
 
@@ -372,13 +372,9 @@ def income_lines(state: GameState) -> tuple[tuple[str, int], ...]:
     held = [board.region(rid) for rid in sorted(necro.regions)]
     regions = tuple(HeldRegion(r.terrain, r.features, r.coastal, r.id) for r in held)
     this_turn = state.track.this_turn
-    lines: list[tuple[str, int]] = [(REGIONS_LINE, necro.regions_held)]
-    for power in necro.powers_in_use:
-        for line in power_bonus_lines(power, regions,
-                                      conquered_non_empty=this_turn.conquered_non_empty,
-                                      attacked_active_race=this_turn.attacked_active_race):
-            lines.append((line.label, line.coins))
-    return tuple(lines)
+    return model.income_lines(regions, necro.powers_in_use,
+                              conquered_non_empty=this_turn.conquered_non_empty,
+                              attacked_active_race=this_turn.attacked_active_race)
 
 
 def score(state: GameState, event: TurnScored) -> GameState:

@@ -32,7 +32,8 @@ The mini-expansions add facts that no map shows, given as optional inputs with d
   a race's regions and Aquatic lines together never are;
 - Gypsies: `ActiveHoldings.abandoned`, the regions abandoned this turn (a coin in each);
 - Leprechauns: `pots_of_gold`, the Pots of Gold still in their regions at the start of
-  this turn (collected by the active race, or on the turn it went into decline);
+  this turn (collected by the active race, or on the turn it went into decline); none on
+  the turn the combo was picked, before any could be placed;
 - Priestesses in decline: `DeclinedHoldings.ivory_tower`, the Priestesses in the Ivory
   Tower, which scores one coin each *instead of* the regions (their regions line shows 0);
 - Historian: `historian` (`HistorianEvents`), the races in decline when the combo was
@@ -53,8 +54,11 @@ River World adds two facts, also optional with defaults, on either path:
   declined races together, score 1 + 2 + 3 ...; each already earns 1 as a region held, so
   one line, "Harbors: N held score 1 + 2 + ...", adds the rest (none for one harbor);
 - pirates (`HeldRegion.next_to_pirates`, `QuickCount.next_to_pirates`): a region next to a
-  pirate ship scores one coin less; one line per race, never taking the race's own lines
-  below 0 (a region that earns nothing loses nothing).
+  pirate ship scores one coin less, region by region, and a region that earns nothing
+  loses nothing (the rules take a coin off what the region scores, never below 0). The
+  only regions that earn nothing are an active Aquatic race's inland ones (1, less 1:
+  `QuickCount.inland_next_to_pirates` says how many of the counted ones border a pirate
+  ship) and a region of Priestesses in decline with no Ivory Tower. One line per race.
 - a river (terrain "river") held under a Harsh Winter, or by a Seafaring race, is a
   region like any other: 1 coin.
 
@@ -95,6 +99,7 @@ PEACE_LOVING_COINS = 3
 HISTORIAN_LAST_COIN = 1
 
 HISTORIAN = "Historian"
+AQUATIC = "Aquatic"
 PEACE_LOVING = "Peace-Loving"
 GYPSIES = "Gypsies"
 LEPRECHAUNS = "Leprechauns"
@@ -138,7 +143,9 @@ class QuickCount:
     included, for a Seafaring race); `mines` and `magic_sources` how many of those regions
     carry that symbol; `coastal` how many of its land regions border a sea or the lake
     (read by Aquatic only). River World: `harbors` how many of its regions hold a Harbor,
-    `next_to_pirates` how many border a pirate ship.
+    `next_to_pirates` how many border a pirate ship, and `inland_next_to_pirates` how many
+    of those are inland land regions (read by Aquatic only: they earn nothing, so lose
+    nothing).
     """
 
     terrains: Mapping[Terrain, int] = field(default_factory=dict)
@@ -147,6 +154,7 @@ class QuickCount:
     coastal: int = 0
     harbors: int = 0
     next_to_pirates: int = 0
+    inland_next_to_pirates: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "terrains", MappingProxyType(dict(self.terrains)))
@@ -259,6 +267,7 @@ class _Tally:
     coastal: int = 0
     harbors: int = 0
     next_to_pirates: int = 0
+    inland_next_to_pirates: int = 0
 
     @property
     def inland(self) -> int:
@@ -441,7 +450,7 @@ EXPANSION_RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
 
 EXPANSION_POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
     {
-        "Aquatic": (
+        AQUATIC: (
             Bonus("one per coastal region", lambda tally, _turn: tally.coastal),
             Bonus("one less per inland region", lambda tally, _turn: -tally.inland),
         ),
@@ -559,7 +568,16 @@ def _tally(field_name: str, regions: Regions) -> _Tally:
             at_most=every,
             limit="(the regions counted)",
         )
-        return _Tally(MappingProxyType(terrains), mines, magic, coastal, harbors, pirates)
+        inland = land - coastal
+        inland_pirates = _count(
+            f"{field_name}.inland_next_to_pirates",
+            regions.inland_next_to_pirates,
+            at_most=min(pirates, inland),
+            limit="(the inland regions counted next to a pirate ship)",
+        )
+        return _Tally(
+            MappingProxyType(terrains), mines, magic, coastal, harbors, pirates, inland_pirates
+        )
     for index, region in enumerate(regions):
         if not isinstance(region, HeldRegion) or not isinstance(region.terrain, Terrain):
             raise ScoringInputError(f"{field_name}[{index}]", region, f"{region!r} is not a region")
@@ -573,6 +591,7 @@ def _tally(field_name: str, regions: Regions) -> _Tally:
         counted.coastal,
         counted.harbors,
         counted.next_to_pirates,
+        counted.inland_next_to_pirates,
     )
 
 
@@ -656,13 +675,24 @@ def _lines_for(race: _Race) -> list[ScoreLine]:
         coins = bonus.coins(race.tally, race.turn)
         if coins:
             lines.append(ScoreLine(f"{source}{suffix}: {bonus.label}", coins))
-    earned = sum(line.coins for line in lines)
-    pirates = min(race.tally.next_to_pirates, max(0, earned))
+    pirates = _regions_losing_to_pirates(race)
     if pirates:
         some = "1 region" if pirates == 1 else f"{pirates} regions"
         label = f"Pirate ships next to {some} of {race.race}{suffix}: one coin less each"
         lines.append(ScoreLine(label, -pirates))
     return lines
+
+
+def _regions_losing_to_pirates(race: _Race) -> int:
+    """The race's regions next to a pirate ship that lose a coin: all of them, but for a
+    region that earns nothing (an active Aquatic race's inland region, a region of
+    Priestesses in decline without a Tower), which has no coin to lose."""
+    tally = race.tally
+    if race.declined and race.race == PRIESTESSES:
+        return tally.next_to_pirates if race.turn.ivory_tower else 0
+    if not race.declined and race.power == AQUATIC:
+        return tally.next_to_pirates - tally.inland_next_to_pirates
+    return tally.next_to_pirates
 
 
 def harbor_coins(harbors: int) -> int:
@@ -733,6 +763,14 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog) -> _Rac
     _only("active.abandoned", abandoned, GYPSIES, race, "Gypsies leave coins where they abandon")
     pots = _count("active.pots_of_gold", active.pots_of_gold)
     _only("active.pots_of_gold", pots, LEPRECHAUNS, race, "Leprechauns place Pots of Gold")
+    if pots and first_turn:
+        raise ScoringInputError(
+            "active.pots_of_gold",
+            pots,
+            "the Leprechauns were picked this turn (first_turn is true): they place their "
+            "first Pots of Gold at this turn's redeployment, so none can be in their regions "
+            "at its start; 0 is the only count possible",
+        )
     attacked = active.attacked_active_race
     if attacked is None:
         if power == PEACE_LOVING:
@@ -902,10 +940,11 @@ def count_regions(regions: Iterable[HeldRegion]) -> QuickCount:
     """The quick count that describes the same regions as a list of held regions.
 
     Features, harbors and coastlines are counted on land regions only (a sea is never
-    coastal); a region next to a pirate ship is counted whatever it is.
+    coastal); a region next to a pirate ship is counted whatever it is, and once more in
+    `inland_next_to_pirates` when it is an inland land region.
     """
     terrains: dict[Terrain, int] = {}
-    mines = magic = coastal = harbors = pirates = 0
+    mines = magic = coastal = harbors = pirates = inland_pirates = 0
     for region in regions:
         terrains[region.terrain] = terrains.get(region.terrain, 0) + 1
         pirates += region.next_to_pirates
@@ -914,23 +953,38 @@ def count_regions(regions: Iterable[HeldRegion]) -> QuickCount:
             magic += Feature.MAGIC in region.features
             coastal += region.coastal
             harbors += region.harbor
-    return QuickCount(terrains, mines, magic, coastal, harbors, pirates)
+            inland_pirates += region.next_to_pirates and not region.coastal
+    return QuickCount(
+        terrains, mines, magic, coastal, harbors, pirates, inland_next_to_pirates=inland_pirates
+    )
+
+
+def regions_held(regions: Regions) -> int:
+    """How many regions `regions` are, listed or counted."""
+    if isinstance(regions, QuickCount):
+        return sum(regions.terrains.values())
+    return len(regions)
 
 
 def power_bonus_lines(
     power: str,
-    regions: Iterable[HeldRegion],
+    regions: Iterable[HeldRegion] | QuickCount,
     *,
     conquered_non_empty: int = 0,
     attacked_active_race: bool = False,
+    fortresses: int = 0,
 ) -> tuple[ScoreLine, ...]:
-    """The lines a special power alone earns for an active holder of `regions`, with no
-    race banner and no "regions held" line (Necromancer Island: his powers in use)."""
+    """The lines a special power alone earns for an active holder of `regions` (listed or
+    counted), with no race banner and no "regions held" line (Necromancer Island: his
+    powers in use). An impossible count raises `ScoringInputError` naming it
+    (`regions.mines`...)."""
     name = _POWERS.get(power.casefold())
     if name is None:
         raise ScoringInputError("power", power, "no scoring rule for this power")
-    tally = _tally("regions", tuple(regions))
-    turn = _Turn(False, conquered_non_empty, 0, attacked_active_race=attacked_active_race)
+    tally = _tally("regions", regions if isinstance(regions, QuickCount) else tuple(regions))
+    turn = _Turn(
+        False, conquered_non_empty, fortresses, attacked_active_race=attacked_active_race
+    )
     lines: list[ScoreLine] = []
     for bonus in _ALL_POWER_BONUSES[name]:
         coins = bonus.coins(tally, turn)

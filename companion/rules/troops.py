@@ -74,6 +74,16 @@ def on_board(regions: BoardState, seat: int, race: str) -> int:
     )
 
 
+def board_counts(regions: BoardState) -> dict[tuple[int, str], int]:
+    """Every race's tokens standing in regions, by (seat, race), in one pass."""
+    counts: dict[tuple[int, str], int] = {}
+    for rs in regions.regions.values():
+        if (occupant := rs.occupant) is not None:
+            key = (occupant.seat, occupant.race)
+            counts[key] = counts.get(key, 0) + (occupant.tokens or 1)
+    return counts
+
+
 def in_play(troops: Troops, regions: BoardState, race: str) -> int:
     """Tokens of `race` out of the tray: on the board, in hand or set aside, all players."""
     return sum(on_board(regions, t.seat, race) + t.hand + t.aside
@@ -101,19 +111,36 @@ def picked(troops: Troops, seat: int, race: str, tokens: int) -> Troops:
     return troops.put(RaceTroops(seat, race, received=tokens, hand=tokens))
 
 
-def ready(troops: Troops, regions: BoardState, seat: int, race: str) -> tuple[Troops, BoardState]:
+def ready(troops: Troops, regions: BoardState, seat: int,
+          race: str) -> tuple[Troops, BoardState, tuple[tuple[int, int], ...]]:
     """Ready your Troops: one token stays in each region, the others (and any set aside)
-    come back to the hand."""
+    come back to the hand. Also returns (region, tokens taken) to undo it (`unready`)."""
     entry = troops.get(seat, race)
     if entry is None:
-        return troops, regions
+        return troops, regions, ()
     gathered = entry.aside
+    taken: list[tuple[int, int]] = []
     for rid in held(regions, seat, race):
         count = regions[rid].occupant.tokens or 1  # type: ignore[union-attr]
         if count > 1:
             gathered += count - 1
+            taken.append((rid, count - 1))
             regions = with_tokens(regions, rid, 1)
-    return troops.put(replace(entry, hand=entry.hand + gathered, aside=0)), regions
+    return troops.put(replace(entry, hand=entry.hand + gathered, aside=0)), regions, tuple(taken)
+
+
+def unready(troops: Troops, regions: BoardState, seat: int, race: str,
+            taken: tuple[tuple[int, int], ...]) -> tuple[Troops, BoardState]:
+    """The tokens `ready` took in hand put back where they stood (a race going into decline
+    instead of conquering); regions the race no longer holds are skipped."""
+    entry = troops.of(seat, race)
+    back = 0
+    for rid, tokens in taken:
+        occupant = regions[rid].occupant
+        if occupant is not None and (occupant.seat, occupant.race) == (seat, race):
+            regions = with_tokens(regions, rid, (occupant.tokens or 1) + tokens)
+            back += tokens
+    return troops.put(replace(entry, hand=max(0, entry.hand - back))), regions
 
 
 def deploy(troops: Troops, seat: int, race: str, tokens: int, *, why: str) -> Troops:
@@ -229,8 +256,9 @@ def set_aside(troops: Troops, seat: int, race: str, tokens: int) -> Troops:
 
 def check(troops: Troops, regions: BoardState) -> None:
     """Raise AssertionError naming the race if an invariant of the ledger is broken."""
+    counts = board_counts(regions)
     for t in troops.races:
-        board = on_board(regions, t.seat, t.race)
+        board = counts.get(t.key, 0)
         assert min(t.hand, t.aside, t.tray, board) >= 0, t
         assert board + t.hand + t.aside + t.tray == t.received, (t, board)
     for rid, rs in regions.regions.items():

@@ -4,8 +4,8 @@ A game created with `GameCreated.troops_counted` keeps `GameState.troops`; every
 here does nothing on a game saved before the ledger existed (`troops` is None), so such a
 game replays exactly as it was played. In a counted game, as the rules move the troops:
 
-- a combo picked: its tokens (banner + badge, and Amazons' four that only attack) come from
-  the tray into the hand;
+- a combo picked: its tokens (banner + badge, Amazons' four that only attack, and the two
+  Hordes tokens of Hordes of) come from the tray into the hand;
 - Ready your Troops, as the player's turn begins: one token stays in each region of the
   active race, the others (and any set aside) come back to the hand;
 - abandoning a region: its tokens go back to the hand;
@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from companion.rules import river_game
 from companion.rules import troops as ledger
 from companion.rules.board import RegionState, with_marker
-from companion.rules.conquest import Attacker, conquest_cost, minimum_cost
+from companion.rules.conquest import HORDES_TOKENS, Attacker, conquest_cost, minimum_cost
 from companion.rules.errors import IllegalAction
 from companion.rules.events import RegionConquered, RegionSet, TroopsRedeployed
 from companion.rules.state import GameState, acting
@@ -45,12 +45,12 @@ from companion.rules.turns import Phase
 
 AMAZONS = "Amazons"
 AMAZONS_ASIDE = 4
-BERSERK = "Berserk"
 ELVES = "Elves"
 SKELETONS = "Skeletons"
 SKELETON_REGIONS = 2  # one new Skeleton for every two non-empty regions conquered
 TROLLS = "Trolls"
 GHOULS = "Ghouls"
+HORDES = "Hordes of"  # two Hordes tokens fight and hold like the race's; gone on decline
 # Discounts the table applies that no conquest event carries: the conquest needs only
 # the race's fewest tokens, and the table's count is taken as given.
 UNRECORDED_DISCOUNTS = frozenset({"Dragon Master", "Behemoth", "Fireball"})
@@ -113,6 +113,8 @@ def picked(state: GameState, seat: int) -> GameState:
     if state.troops is None or active is None:
         return state
     tokens = active.tokens + state.catalog.race(active.race).conquest_only_tokens
+    if active.power == HORDES:
+        tokens += HORDES_TOKENS  # their own pieces, not from the race's tray
     return replace(state, troops=ledger.picked(state.troops, seat, active.race, tokens))
 
 
@@ -131,8 +133,22 @@ def turn_began(state: GameState) -> GameState:
     if state.troops is None or state.is_over:
         return state
     troops, regions = state.troops, state.regions
+    readied: list[tuple[int, int]] = []
     for race in own_races(state, state.current.seat):
-        troops, regions = ledger.ready(troops, regions, state.current.seat, race)
+        troops, regions, taken = ledger.ready(troops, regions, state.current.seat, race)
+        readied += taken
+    track = replace(state.track, this_turn=replace(state.track.this_turn,
+                                                   readied=tuple(readied)))
+    return replace(state, troops=troops, regions=regions, track=track)
+
+
+def unready(state: GameState, seat: int, race: str) -> GameState:
+    """A race going into decline at the start of the turn did not ready its troops: the
+    tokens taken in hand as the turn began go back where they stood (before flipping)."""
+    if state.troops is None or state.troops.get(seat, race) is None:
+        return state
+    troops, regions = ledger.unready(state.troops, state.regions, seat, race,
+                                     state.track.this_turn.readied)
     return replace(state, troops=troops, regions=regions)
 
 
@@ -154,7 +170,7 @@ def conquest_tokens(state: GameState, event: RegionConquered, who: Attacker) -> 
     in_hand = 0 if entry is None else entry.hand
     cost = conquest_cost(state.map, event.region, state.regions.regions, who,
                          catapults=state.regions.catapults()).total
-    die = _final_die(state, who)
+    die = _final_die(state, event.region)
     if die is not None:  # the final conquest deploys every token left in hand
         if in_hand < 1:
             raise IllegalAction("the final conquest needs at least one token in hand")
@@ -183,12 +199,10 @@ def conquest_tokens(state: GameState, event: RegionConquered, who: Attacker) -> 
     return tokens
 
 
-def _final_die(state: GameState, who: Attacker) -> int | None:
-    """The face of this turn's final-conquest roll, if one was made (Berserk rolls are
-    counted in the cost instead)."""
-    if state.last_roll is None or who.power == BERSERK:
-        return None
-    return state.last_roll
+def _final_die(state: GameState, region: int) -> int | None:
+    """The face of this turn's final-conquest roll, when it was made for `region`."""
+    final = state.track.this_turn.final_roll
+    return final[1] if final is not None and final[0] == region else None
 
 
 def conquered(state: GameState, who: Attacker, tokens: int, region: int,
@@ -315,8 +329,6 @@ def redeploy(state: GameState, event: TroopsRedeployed) -> GameState:
                                 f"{rid} keeps its {before} and may only gain")
     troops, regions = ledger.redeployed(state.troops, state.regions, event.seat, event.race,
                                         placement)
-    if troops.of(event.seat, event.race).hand:
-        raise IllegalAction(f"put all {entry.hand} tokens in hand into {player.name}'s regions")
     return replace(state, troops=troops, regions=regions)
 
 
@@ -379,12 +391,13 @@ def settled(state: GameState) -> GameState:
     if state.troops is None:
         return state
     troops = state.troops
+    counts = ledger.board_counts(state.regions)
     for entry in troops.races:
         player = state.players[entry.seat]
         races = {d.race for d in player.declined}
         if player.active is not None:
             races.add(player.active.race)
-        board = ledger.on_board(state.regions, entry.seat, entry.race)
+        board = counts.get(entry.key, 0)
         if entry.race not in races and (entry.hand or entry.aside):
             troops = ledger.returned(troops, state.regions, entry.seat, entry.race)
             continue

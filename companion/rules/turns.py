@@ -40,7 +40,10 @@ class ThisTurn:
     scored: bool = False
     pots_of_gold: int = 0  # Leprechauns: Pots of Gold collected as the turn began
     pygmies_back: tuple[tuple[int, int], ...] = ()  # (seat, new Pygmies) owed at turn end
+    pygmy_rolls_owed: tuple[tuple[int, int], ...] = ()  # (seat, die rolls) for lost Pygmies
+    final_roll: tuple[int, int] | None = None  # the final conquest's (region, face)
     catapult_used: bool = False  # the Catapult conquered this turn (once per turn)
+    readied: tuple[tuple[int, int], ...] = ()  # (region, tokens) taken in hand as it began
 
     @property
     def conquests(self) -> int:

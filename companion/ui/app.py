@@ -216,7 +216,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         home.resume_text = text or "Resume a saved game"
 
     def die_button_pressed(self) -> None:
-        """The hardware die button was pressed (on the UI thread)."""
+        """The hardware die button was pressed (on the UI thread): the roll the rules allow
+        now, or only the reason why there is none."""
         self.presenters["die"].roll_from_button()
 
     # -- plumbing ----------------------------------------------------------------------------

@@ -97,6 +97,10 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
         case CoinsAdjusted(seat=seat, delta=d, reason=why):
             sign = "+" if d >= 0 else "-"
             return f"the coin correction for {who(seat)} ({sign}{abs(d)}: {why})"
+        case DieRolled(seat=seat, face=face, purpose="final_conquest", region=region):
+            return f"{who(seat)}'s final conquest roll for region {region} ({face})"
+        case DieRolled(seat=seat, face=face, purpose="berserk"):
+            return f"{who(seat)}'s Berserk roll ({face})"
         case DieRolled(seat=seat, face=face):
             return f"{who(seat)}'s die roll ({face})"
         case PygmiesRecovered(seat=seat, rolls=rolls):

@@ -1,27 +1,34 @@
-"""The reinforcement die: a roll on screen or from the hardware button, and the final conquest.
+"""The reinforcement die: the roll the rules allow now, from the screen or the hardware button.
 
-The face is drawn and saved by the session before anything moves on screen; the animation
-only shows a result that is already recorded (`rolls` counts the rolls so the screen knows
-when to animate, and calls `land` when it stops). A final conquest names its region and the
-tokens left first; the session rolls and records the outcome in one step.
+Which roll the moment allows is the rules' (`die.die_roll_allowed`, through
+`Session.die_chance`): Berserk's roll before a conquest, or the final conquest (its region
+chosen on the map first); when the rules allow none, the roll button is disabled and the
+hint says why in one line. The face is drawn and saved by the session before anything moves
+on screen; the animation only shows a result that is already recorded (`rolls` counts the
+rolls so the screen knows when to animate, and calls `land` when it stops, which words the
+outcome). A final conquest names its region and the tokens left first; the session rolls
+and records the outcome in one step. A roll is never undone nor repeated.
 """
 
 from __future__ import annotations
 
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
-from companion.rules.game import BERSERK, GameState
-from companion.rules.turns import Phase
+from companion.rules.die import DieChance, DiePurpose
+from companion.rules.game import GameState
 from companion.session import FinalAttempt
 from companion.ui.describe import tokens
 from companion.ui.presenters.base import Context, Presenter
 
-FACE_WORDS = {0: "a blank face: no extra tokens", 1: "1 extra token", 2: "2 extra tokens",
-              3: "3 extra tokens"}
+TITLE = "The reinforcement die"
+ROLL_TEXT: dict[DiePurpose, str] = {DiePurpose.BERSERK: "Roll for Berserk",
+             DiePurpose.FINAL_CONQUEST: "Choose the region on the map",
+             DiePurpose.UNRECORDED: "Roll the die"}
+"""What the roll button says for each roll the rules may allow."""
 
 
 class DiePresenter(Presenter):
-    title = StringProperty("The reinforcement die")
+    title = StringProperty(TITLE)
     hint = StringProperty("")
     face = NumericProperty(-1)
     """The face rolled last (-1: not rolled on this screen yet)."""
@@ -29,31 +36,48 @@ class DiePresenter(Presenter):
     landed = BooleanProperty(True)
     result_text = StringProperty("")
     mode = StringProperty("plain")
+    """"plain" (no roll shown), "berserk" or "final" (the roll shown is for that)."""
     can_roll = BooleanProperty(False)
     roll_kind = StringProperty("dimmed")
+    roll_text = StringProperty("Roll the die")
+    reason = StringProperty("")
+    """Why no roll is allowed now (one line), or "" when one is."""
     succeeded = BooleanProperty(False)
 
     def __init__(self, ctx: Context, **kwargs: object) -> None:
         self._attempt: FinalAttempt | None = None
+        self._winner = ""
         self._game: object = None
         super().__init__(ctx, **kwargs)
 
-    def refresh(self, state: GameState) -> None:
+    def _same_game(self) -> None:
+        """Another game than the one last seen: forget that game's last roll."""
         history = self.session.history
         game = history.log[0] if history is not None else None
-        if game is not self._game:  # another game: forget this one's last roll
-            self._game, self._attempt, self.mode = game, None, "plain"
+        if game is not self._game:
+            self._game, self._attempt, self.mode, self.title = game, None, "plain", TITLE
             self.face, self.result_text, self.landed, self.succeeded = -1, "", True, False
-        self.can_roll = state.track.phase is Phase.CONQUER and not state.is_over
-        self.roll_kind = "primary" if self.can_roll else "dimmed"
+
+    def refresh(self, state: GameState) -> None:
+        self._same_game()
+        chance = self.session.die_chance()
+        self.can_roll = chance.allowed
+        self.reason = "" if chance.allowed else chance.reason
+        self.roll_kind = "primary" if chance.allowed else "dimmed"
+        self.roll_text = "Roll the die" if chance.purpose is None else ROLL_TEXT[chance.purpose]
         if self.mode == "final":
             return
-        name = state.current.name
-        if self.can_roll:
-            self.hint = (f"{name} rolls for a last conquest (or for Berserk). A blank face adds "
-                         "nothing; 1, 2 or 3 add that many tokens.")
-        else:
-            self.hint = "The die is rolled during conquests."
+        self.hint = self._hint(chance)
+
+    @staticmethod
+    def _hint(chance: DieChance) -> str:
+        if chance.purpose is DiePurpose.BERSERK:
+            return (chance.reason + " The face comes off that conquest's cost (a blank: "
+                    "nothing).")
+        if chance.purpose is DiePurpose.FINAL_CONQUEST:
+            return (chance.reason + " Tap the region on the map, then \"Last conquest: try "
+                    "with the die\".")
+        return chance.reason
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
@@ -63,70 +87,114 @@ class DiePresenter(Presenter):
             self.back()
 
     def roll(self) -> None:
-        """Roll for the current player: saved first, then shown."""
-        face = self.attempt(self.session.roll_die, "Not now")
+        """The roll button: the roll the rules allow now (saved first, then shown)."""
+        self._same_game()  # before the roll: a refresh after it keeps it on show
+        chance = self.session.die_chance()
+        if chance.purpose is DiePurpose.FINAL_CONQUEST:
+            self.go("map")  # the region is chosen before the roll
+            return
+        if chance.purpose is None:
+            self.ctx.notices.tell(chance.reason, "No roll now")
+            return
+        face = self.attempt(self.session.roll_for_berserk, "No roll now")
         if face is None:
             return
-        self.mode = "plain"
+        self.mode = "berserk"
         self._attempt = None
-        self.title = "The reinforcement die"
+        self.title = "Berserk roll"
+        self.hint = "The face comes off the cost of the next conquest, and only that one."
         self._start(face)
 
     def roll_from_button(self) -> None:
-        """The hardware die button (called on the UI thread)."""
-        self.go("die")
-        if self.landed:
+        """The hardware die button (called on the UI thread): the roll the rules allow now.
+
+        No roll allowed: only the reason is shown (never a roll). Berserk: the roll, on the
+        die screen. The final conquest: the roll for the region chosen on the map, if one
+        is chosen and the map offers the attempt; else the map, to choose it first.
+        """
+        chance = self.session.die_chance()
+        if chance.purpose is None:
+            self.ctx.notices.tell(chance.reason, "No roll now")
+            return
+        if not self.landed:  # a roll is still tumbling
+            return
+        if chance.purpose is DiePurpose.BERSERK:
+            self.go("die")
             self.roll()
+            return
+        board = self.ctx.presenters.get("map")
+        if (board is not None and board.selected is not None and self.ctx.nav.current == "map"
+                and any(action.get("key") == "final" for action in board.actions)):
+            self.start_final(int(board.selected), int(board.tokens_left))
+            return
+        self.go("map")
+        self.ctx.notices.tell("Tap the region for the final conquest on the map first; "
+                              "then press the die button again.", "Choose the region")
 
     def start_final(self, region: int, tokens_left: int) -> None:
         """The final conquest of `region` with `tokens_left` tokens and the die."""
+        self._same_game()  # before the roll: a refresh after it keeps it on show
+        state = self.state
+        winner = state.current.name if state is not None else ""
         attempt = self.attempt(lambda: self.session.attempt_final_conquest(region, tokens_left))
         if attempt is None:
             return
         self.mode = "final"
         self._attempt = attempt
+        self._winner = winner
         self.title = f"Final conquest of region {region}"
+        short = attempt.cost - attempt.tokens_left
         self.hint = (f"{tokens(attempt.tokens_left)} left against a cost of {attempt.cost}: "
-                     f"the die must show {attempt.cost - attempt.tokens_left} or more.")
+                     + (f"the die must show {short} or more." if short > 0
+                        else "enough even without the die."))
         self.go("die")
         self._start(attempt.face)
 
     def _start(self, face: int) -> None:
         self.face = face
         self.result_text = "Rolling..."
+        self.succeeded = False
         self.landed = False
         self.rolls += 1
 
     def land(self) -> None:
-        """The animation stopped: say what the (already saved) face means."""
+        """The animation stopped: say what the (already saved) face means, in words."""
         self.landed = True
         attempt = self._attempt
+        face = int(self.face)
         if self.mode == "final" and attempt is not None:
-            total = attempt.tokens_left + attempt.face
             self.succeeded = attempt.succeeded
-            if attempt.succeeded:
-                self.result_text = (f"Rolled {attempt.face}: {attempt.tokens_left} + "
-                                    f"{attempt.face} = {total}, enough for {attempt.cost}. "
-                                    f"Region {attempt.region} is conquered! Conquests are over "
-                                    "for this turn.")
-            else:
-                self.result_text = (f"Rolled {attempt.face}: {attempt.tokens_left} + "
-                                    f"{attempt.face} = {total}, short of {attempt.cost}. "
-                                    f"Region {attempt.region} stays as it is; put the tokens "
-                                    "back in one of your regions. Conquests are over.")
+            self.result_text = final_outcome(attempt, self._winner)
+        elif self.mode == "berserk":
+            self.succeeded = False
+            self.result_text = berserk_outcome(face)
         else:
             self.succeeded = False
-            self.result_text = f"Rolled {FACE_WORDS.get(int(self.face), str(int(self.face)))}."
-            state = self.state
-            if state is not None and state.last_roll is not None and not state.is_over:
-                active = state.current.active
-                if active is not None and active.power == BERSERK:
-                    off = tokens(state.last_roll) if state.last_roll else "nothing"
-                    self.result_text += f" Berserk: {off} off the cost of the next conquest."
+            self.result_text = f"Rolled {face}."
 
     def back(self) -> None:
         self.mode = "plain"
         self._attempt = None
+        self.title = TITLE
         if self.state is not None:
             self.refresh(self.state)
         self.go("table")
+
+
+def final_outcome(attempt: FinalAttempt, winner: str) -> str:
+    """The final conquest's roll in words: the sum, and whether the region was taken."""
+    total = attempt.tokens_left + attempt.face
+    sums = f"Rolled {attempt.face}: {attempt.tokens_left} + {attempt.face} = {total}"
+    if attempt.succeeded:
+        return (f"{sums}, enough: region {attempt.region} is {winner}'s. "
+                "Conquests are over for this turn.")
+    return (f"{sums}, short of {attempt.cost}: region {attempt.region} stays as it is. "
+            "Put the tokens back in one of your regions; conquests are over.")
+
+
+def berserk_outcome(face: int) -> str:
+    """A Berserk roll in words: what the next conquest costs."""
+    if face == 0:
+        return "Rolled a blank: the next conquest costs the usual number of tokens."
+    return f"Rolled {face}: the next conquest costs {tokens(face)} less."
+

@@ -39,9 +39,9 @@ from companion.rules.conquest import (
     assess,
     final_conquest,
     immunity,
-    minimum_cost,
     reach,
 )
+from companion.rules.die import DiePurpose, die_roll_allowed
 from companion.rules.errors import RulesError
 from companion.rules.events import MarkerPlaced, MarkerRemoved, PygmiesRecovered
 from companion.rules.game import GameState, attacker, catapult_ready, refusal
@@ -80,6 +80,8 @@ class MapPresenter(Presenter):
     deploy = NumericProperty(2)
     show_final = BooleanProperty(False)
     tokens_left = NumericProperty(0)
+    hand_known = BooleanProperty(False)
+    """The game counts its tokens: the hand is the ledger's, not set by a finger."""
     board_ratio = NumericProperty(0.6)
     """The board's height over its width (a portrait screen gives the map just that)."""
 
@@ -127,6 +129,9 @@ class MapPresenter(Presenter):
         if conquering:
             self.hint = (f"{name} conquers: the bright regions can be attacked. Tap one to see "
                          "its cost.")
+            if state.troops is not None:
+                self.hint = (f"{name} conquers, {tokens(self._in_hand(state))} in hand: tap a "
+                             "bright region to see its cost.")
         elif state.track.phase is Phase.REDEPLOY:
             active = state.current.active
             in_hand = (None if active is None
@@ -316,6 +321,9 @@ class MapPresenter(Presenter):
             self.note_text = " ".join(notes)
         if not keep_counts:
             self.deploy = cost.total
+        self.hand_known = (state.troops is not None
+                           and not necromancer_game.is_his(state, state.track.seat))
+        if not keep_counts or self.hand_known:
             self.tokens_left = self._in_hand(state)
         self.show_deploy = True
         actions: list[dict[str, Any]] = []
@@ -336,8 +344,13 @@ class MapPresenter(Presenter):
         return actions
 
     def _final(self, state: GameState, cost: int) -> list[dict[str, Any]]:
+        chance = die_roll_allowed(state)  # once a turn; Berserk rolls before each conquest
+        if chance.purpose is not DiePurpose.FINAL_CONQUEST:
+            self.show_final = chance.purpose is None
+            self.odds_text = chance.reason
+            return []
         odds = final_conquest(int(self.tokens_left), cost, state.catalog.die_faces,
-                              fewest_tokens=minimum_cost(attacker(state)))
+                              attacker(state))
         self.show_final = True
         if not odds.allowed:
             self.odds_text = "Final conquest with the die: " + odds.reason + "."
@@ -385,6 +398,8 @@ class MapPresenter(Presenter):
             self._panel(self.state, keep_counts=True)
 
     def set_tokens_left(self, value: int) -> None:
+        if self.hand_known:
+            return
         self.tokens_left = max(0, min(MAX_TOKENS, int(value)))
         if self.state is not None:
             self._panel(self.state, keep_counts=True)

@@ -23,6 +23,7 @@ from kivy.properties import (
 )
 
 from companion.rules import troops_game
+from companion.rules.die import DiePurpose
 from companion.rules.events import ComboPicked, RaceDeclined, TurnScored
 from companion.rules.game import GameState
 from companion.rules.mini_game import PRIESTESSES
@@ -38,6 +39,12 @@ from companion.ui.presenters.base import Choice, Presenter, Question
 from companion.ui.presenters.keypads import PinRequest, ask_pin
 
 _ASK_BEFORE_UNDO = (TurnScored, RaceDeclined, ComboPicked)
+
+DIE_TEXT: dict[DiePurpose | None, str] = {
+    DiePurpose.BERSERK: "Roll for Berserk",
+    DiePurpose.FINAL_CONQUEST: "Final conquest with the die",
+}
+"""What the die button says for the roll the rules allow now."""
 
 PEEK_SECONDS = 5
 """How long the total stays after the right PIN (there is no finger holding it then)."""
@@ -79,8 +86,8 @@ def hand_actions(state: GameState) -> list[dict[str, Any]]:
     every defender's hand before the turn ends."""
     out: list[dict[str, Any]] = []
     seat = state.track.seat
-    if state.track.phase is Phase.REDEPLOY and (active := state.current.active) is not None:
-        race = active.race
+    races = troops_game.own_races(state, seat) if state.track.phase is Phase.REDEPLOY else ()
+    for race in races:
         placement = troops_game.suggested(state, seat, race)
         in_hand = troops_game.hand(state, seat, race) or 0
         keep = troops_game.keep_in_hand(state, seat, race)
@@ -92,6 +99,8 @@ def hand_actions(state: GameState) -> list[dict[str, Any]]:
             if rivers:
                 text = f"Leave river{'s' if len(rivers) > 1 else ''} " + ", ".join(
                     map(str, rivers)) + " and spread the tokens over your regions"
+            if state.current.active is None or race != state.current.active.race:
+                text = f"{race} in decline: {text[0].lower()}{text[1:]}"
             out.append({"key": f"spread:{seat}:{race}", "kind": "primary", "text": text})
     for defender, race, count in troops_game.waiting_hands(state):
         out.append({"key": f"spread:{defender}:{race}", "kind": "warning",
@@ -112,6 +121,12 @@ class TablePresenter(Presenter):
     combo_text = StringProperty("")
     reminders_text = StringProperty("")
     die_kind = StringProperty("dimmed")
+    die_ready = BooleanProperty(False)
+    """Whether the rules allow a roll now (`die.die_roll_allowed`); the button is
+    disabled otherwise."""
+    die_text = StringProperty("Roll the die")
+    die_reason = StringProperty("")
+    """Why the die cannot be rolled now, in one line ("" when it can)."""
     undo_text = StringProperty("Nothing to undo yet")
     undo_ready = BooleanProperty(False)
     game_over = BooleanProperty(False)
@@ -159,7 +174,7 @@ class TablePresenter(Presenter):
             text for text in (river.headline(state), *teams.reminders(state), *reminders(state))
             if text)
         self._announce_event(state)
-        self.die_kind = "primary" if view.phase is Phase.CONQUER else "dimmed"
+        self._refresh_die()
         self._refresh_undo(state)
 
     def _announce_event(self, state: GameState) -> None:
@@ -223,6 +238,13 @@ class TablePresenter(Presenter):
         except LookupError:
             return f"{active.power} {active.race}"
         return f"{active.power}: {power}\n{active.race}: {race}"
+
+    def _refresh_die(self) -> None:
+        chance = self.session.die_chance()
+        self.die_ready = chance.allowed
+        self.die_kind = "primary" if chance.allowed else "dimmed"
+        self.die_reason = "" if chance.allowed else chance.reason
+        self.die_text = DIE_TEXT.get(chance.purpose, "Roll the die")
 
     def _refresh_undo(self, state: GameState) -> None:
         history = self.session.history
@@ -318,7 +340,18 @@ class TablePresenter(Presenter):
         self.attempt(lambda: self.session.decline(int(region)))
 
     def open_die(self) -> None:
-        self.go("die")
+        """The die button: the roll the rules allow now (Berserk's at once, on the die
+        screen; the final conquest's once its region is chosen on the map)."""
+        chance = self.session.die_chance()
+        if chance.purpose is None:
+            self.ctx.notices.tell(chance.reason, "No roll now")
+            return
+        die = self.ctx.presenters.get("die")
+        if chance.purpose is DiePurpose.BERSERK and die is not None:
+            self.go("die")
+            die.roll()
+        else:
+            self.go("map")  # the final conquest's region is chosen before the roll
 
     def undo(self) -> None:
         history = self.session.history

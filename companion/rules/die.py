@@ -1,0 +1,236 @@
+"""The reinforcement die: when the rules give a roll, what it is for, and what it leaves.
+
+Every roll of the die is a `DieRolled` event with its `purpose` (the face drawn outside the
+rules), or a `PygmiesRecovered` event for lost Pygmies. The rules give a roll only here:
+
+- the final conquest (`DiePurpose.FINAL_CONQUEST`): once a turn, in the conquest phase,
+  for a region chosen before the roll (`DieRolled.region`, a region the race could attack).
+  After it the turn's conquests are over: the one conquest still allowed is of that region
+  by the active race (if the die covered the cost), then the conquests are finished;
+- Berserk (`DiePurpose.BERSERK`): in the conquest phase, before each conquest of a Berserk
+  race (the Necromancer too, once he uses Berserk). The face comes off the next conquest's
+  cost and is used up by it (`GameState.last_roll`); a second roll before that conquest is
+  refused. A Berserk race has no separate final roll: the roll before its last conquest is
+  its final attempt;
+- Pygmies: each active Pygmy token lost to a conquest owes one roll, rolled in the step of
+  that conquest (`PygmiesRecovered`, one face per token lost); a roll nobody owes is
+  refused (`ThisTurn.pygmy_rolls_owed`).
+
+`DiePurpose.UNRECORDED` is a roll saved before purposes were kept (schema 1): it replays
+as that release read it (the face is the last roll, nothing else), so old games replay to
+the same state; nothing offers it now.
+
+`die_roll_allowed(state)` says which roll the moment allows (or None, with a one-line
+reason a screen can show); the session, the table's die button and the hardware button all
+ask it. `apply` calls `refuse` before and `settled` after every event; the `DieRolled` case
+is `roll`. A roll is a barrier for undo (`events.is_barrier`): it is never taken back.
+
+Invariants: at most one final-conquest roll per turn; at most one Berserk roll waiting for
+a conquest; every Pygmies roll answers a Pygmy token lost; a refused roll changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from companion.rules import mini_game, necromancer_game, team_game, troops_game
+from companion.rules.conquest import Attacker, TokenCountUnknown, conquest_cost, immunity, reach
+from companion.rules.errors import IllegalAction
+from companion.rules.events import DieRolled, Event, PygmiesRecovered, RegionConquered
+from companion.rules.state import GameState, expect, region_state
+from companion.rules.turns import Phase, ThisTurn
+
+BERSERK = "Berserk"
+
+
+class DiePurpose(StrEnum):
+    """What a roll of the reinforcement die is for (`DieRolled.purpose`)."""
+
+    FINAL_CONQUEST = "final_conquest"
+    BERSERK = "berserk"
+    UNRECORDED = "unrecorded"  # saved before purposes were kept (schema 1)
+
+
+@dataclass(frozen=True, slots=True)
+class DieChance:
+    """The roll the moment allows (`purpose`), or None; `reason` says it in one line."""
+
+    purpose: DiePurpose | None
+    reason: str
+
+    @property
+    def allowed(self) -> bool:
+        return self.purpose is not None
+
+
+def is_berserk(state: GameState) -> bool:
+    """Whether the current player conquers with Berserk (his powers, for the Necromancer)."""
+    necro = state.necromancer
+    if necro is not None and necro.seat == state.track.seat:
+        return BERSERK in necro.powers_in_use
+    active = state.current.active
+    return active is not None and active.power == BERSERK
+
+
+def die_roll_allowed(state: GameState) -> DieChance:
+    """The roll of the reinforcement die the rules give now, or None and why not."""
+    if state.is_over:
+        return DieChance(None, "The game is over: no more rolls.")
+    if team_game.placing_monster(state) is not None:
+        return DieChance(None, "No roll yet: the Monsters are set out before the first turn.")
+    player = state.current
+    phase = state.track.phase
+    if phase is not Phase.CONQUER:
+        return DieChance(None, f"No roll now: the die is rolled while conquering, and "
+                               f"{player.name}'s turn is at: {phase.value}.")
+    if player.active is None and not necromancer_game.is_his(state, player.seat):
+        return DieChance(None, f"No roll now: {player.name} has no active race to roll for.")
+    final = state.track.this_turn.final_roll
+    if final is not None:
+        return DieChance(None, f"No roll now: {player.name} rolled for the final conquest "
+                               f"of region {final[0]}; conquests are over this turn.")
+    active = player.active
+    in_hand = None if active is None else troops_game.hand(state, player.seat, active.race)
+    if in_hand == 0:
+        return DieChance(None, f"No roll now: {player.name} has no token left in hand, and "
+                               "a conquest needs at least one.")
+    if is_berserk(state):
+        if state.last_roll is not None:
+            return DieChance(None, f"No roll now: {player.name}'s Berserk roll "
+                                   f"({state.last_roll}) waits for the next conquest.")
+        return DieChance(DiePurpose.BERSERK,
+                         f"Berserk: {player.name} rolls before the next conquest.")
+    return DieChance(DiePurpose.FINAL_CONQUEST,
+                     f"Final conquest: {player.name} chooses the region, then rolls once.")
+
+
+def roll(state: GameState, event: DieRolled,
+         attacker_of: Callable[[GameState], Attacker]) -> GameState:
+    """The state after the roll `event`; refused (changing nothing) where the rules give
+    no such roll. `attacker_of` is `game.attacker` (the race about to conquer)."""
+    purpose = _purpose(event.purpose)
+    expect(state, event.seat, Phase.CONQUER, "roll the reinforcement die")
+    faces = state.catalog.die_faces
+    if event.face not in faces:
+        raise IllegalAction(f"the reinforcement die has no face {event.face}; its faces are "
+                            f"{sorted(set(faces))}")
+    if purpose is not DiePurpose.FINAL_CONQUEST and event.region is not None:
+        raise IllegalAction(f"only the final conquest's roll names a region, not a "
+                            f"{purpose.value} roll (region {event.region})")
+    if purpose is DiePurpose.UNRECORDED:
+        return replace(state, last_roll=event.face)  # as schema 1 read it
+    chance = die_roll_allowed(state)
+    if chance.purpose is None:
+        raise IllegalAction(chance.reason)
+    name = state.current.name
+    if purpose is DiePurpose.BERSERK and chance.purpose is not DiePurpose.BERSERK:
+        raise IllegalAction(f"only a Berserk race rolls before a conquest, and {name}'s "
+                            "is not Berserk: the die is for the final conquest")
+    if purpose is DiePurpose.FINAL_CONQUEST and chance.purpose is not purpose:
+        raise IllegalAction("Berserk rolls before each conquest instead of a final roll: "
+                            "with too few tokens after it, that conquest is the last")
+    if purpose is DiePurpose.BERSERK:
+        return replace(state, last_roll=event.face)
+    region = event.region
+    if region is None:
+        raise IllegalAction("the final conquest's region is chosen before the roll: name it")
+    region_state(state, region)  # an unknown region is refused, naming the board's
+    refused = _target_refusal(state, attacker_of(state), region)
+    if refused is not None:
+        raise IllegalAction(f"region {region} cannot be the final conquest: {refused}")
+    this_turn = replace(state.track.this_turn, final_roll=(region, event.face))
+    return replace(state, last_roll=event.face,
+                   track=replace(state.track, this_turn=this_turn))
+
+
+def _purpose(value: str) -> DiePurpose:
+    try:
+        return DiePurpose(value)
+    except ValueError:
+        known = ", ".join(p.value for p in DiePurpose)
+        raise IllegalAction(f"a die roll's purpose is one of {known}, not {value!r}") from None
+
+
+def _target_refusal(state: GameState, who: Attacker, region: int) -> str | None:
+    """Why `who` could not attack `region` at all, or None."""
+    if necromancer_game.attackable(state, who, region):
+        return None
+    board = state.map
+    way = reach(board, region, who)
+    return (immunity(board, region, state.regions.regions, who,
+                     catapults=state.regions.catapults())
+            or (None if way.reachable else way.reason)
+            or "it is out of reach")
+
+
+def refuse(state: GameState, event: Event,
+           attacker_of: Callable[[GameState], Attacker]) -> None:
+    """Refuse an event the rolls made so far this turn do not allow. `attacker_of` is
+    `game.attacker`."""
+    this_turn = state.track.this_turn
+    if isinstance(event, RegionConquered) and this_turn.final_roll is not None:
+        region, face = this_turn.final_roll
+        if event.declined_ghouls:
+            raise IllegalAction("after the final conquest's roll no other conquest is made "
+                                "this turn, not even by Ghouls in decline")
+        if event.region != region:
+            raise IllegalAction(f"after the final conquest's roll only region {region}, "
+                                "chosen before the roll, may be conquered; conquests are "
+                                "over for this turn")
+        _refuse_short(state, event, face, attacker_of)
+    if isinstance(event, PygmiesRecovered):
+        owed = dict(this_turn.pygmy_rolls_owed).get(event.seat, 0)
+        player = state.player(event.seat)
+        pygmies = player.active is not None and player.active.race == mini_game.PYGMIES
+        if pygmies and len(event.rolls) > owed:  # no Pygmies at all: mini_game says so
+            raise IllegalAction(
+                f"the die is rolled once per Pygmy token lost to a conquest; {player.name} "
+                f"is owed {owed} roll{'s' if owed != 1 else ''} now, not {len(event.rolls)}")
+
+
+def _refuse_short(state: GameState, event: RegionConquered, face: int,
+                  attacker_of: Callable[[GameState], Attacker]) -> None:
+    """The final conquest is won only when the tokens left and the face cover the cost
+    (Mercenary: with its coin, which may be spent after the roll). Not checked when the
+    tokens or a defender's count are not recorded, or with the Catapult."""
+    if event.tokens is None or event.catapult:
+        return
+    who = attacker_of(state)
+    if event.mercenary_coin:
+        who = replace(who, mercenary_coins=1)
+    try:
+        cost = conquest_cost(state.map, event.region, state.regions.regions, who,
+                             catapults=state.regions.catapults()).total
+    except TokenCountUnknown:
+        return
+    if event.tokens + face < cost:
+        raise IllegalAction(
+            f"the final conquest of region {event.region} falls short: "
+            f"{_tokens(event.tokens)} + {face} on the die = {event.tokens + face}, and it "
+            f"costs {cost}; the tokens go back to a region already held")
+
+
+def _tokens(n: int) -> str:
+    return f"{n} token" if n == 1 else f"{n} tokens"
+
+
+def settled(before: GameState, event: Event, after: GameState) -> GameState:
+    """The die's books after `event`: a Pygmy token lost owes a roll; a roll pays it."""
+    if isinstance(event, RegionConquered):
+        seat = mini_game.pygmies_hit(before, event.region, event.seat)
+        if seat is not None:
+            return _owed(after, seat, 1)
+    if isinstance(event, PygmiesRecovered):
+        return _owed(after, event.seat, -len(event.rolls))
+    return after
+
+
+def _owed(state: GameState, seat: int, change: int) -> GameState:
+    this_turn: ThisTurn = state.track.this_turn
+    owed = dict(this_turn.pygmy_rolls_owed)
+    owed[seat] = owed.get(seat, 0) + change
+    rolls = tuple(sorted((s, n) for s, n in owed.items() if n > 0))
+    this_turn = replace(this_turn, pygmy_rolls_owed=rolls)
+    return replace(state, track=replace(state.track, this_turn=this_turn))
