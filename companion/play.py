@@ -322,6 +322,10 @@ def _final_conquest(s: Session, a: Args) -> None:
     s.attempt_final_conquest(a.whole("region"), tokens_left=0)
 
 
+def _roll_for_berserk(s: Session, a: Args) -> None:
+    s.roll_for_berserk()
+
+
 def _redeploy(s: Session, a: Args) -> None:
     s.redeploy(a.counts("regions"), seat=a.maybe_whole("seat"), race=a.maybe_text("race"))
 
@@ -459,6 +463,9 @@ VERBS: dict[str, Verb] = {
     "final_conquest": Verb("roll the reinforcement die (its next face) for a last conquest "
                            "of `region` with the tokens left in hand",
                            (Field("region", REGION),), _final_conquest),
+    "roll_for_berserk": Verb("Berserk: roll the die (its next face) before the next "
+                             "conquest; the face comes off that conquest's cost", (),
+                             _roll_for_berserk),
     "redeploy": Verb("troop redeployment: the tokens of every region of the race afterwards "
                      "(the active race; or a defender's `seat` and `race`, putting back the "
                      "tokens in their hand before the attacker's turn ends)", (

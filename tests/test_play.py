@@ -168,6 +168,19 @@ def test_table_dealing_waits_for_each_combo_to_be_revealed(monkeypatch, capsys) 
     assert out[1]["combos_owed"] == 5
 
 
+def test_berserk_rolls_before_a_conquest_and_the_face_comes_off_its_cost(monkeypatch,
+                                                                         capsys) -> None:
+    berserk = ["Berserk", *[p for p in POWERS if p != "Berserk"]]
+    lines = [game(powers=berserk, die=[2, 3]), {"do": "pick", "row": 1},
+             {"do": "roll_for_berserk"}, {"do": "roll_for_berserk"},
+             {"do": "conquer", "region": 4}]
+    _, out, _ = play(lines, monkeypatch, capsys)
+    assert out[1]["players"][0]["active"]["power"] == "Berserk"
+    assert out[2]["last_roll"] == 2
+    assert "refused" in out[3]  # one roll before each conquest
+    assert holder(out[4], 4)["tokens"] == 1  # the forest's cost of 3, less the 2 rolled
+
+
 def test_the_final_conquest_rolls_the_next_face_given(monkeypatch, capsys) -> None:
     _, out, _ = play([*ANN_HAS_ONE_LEFT, {"do": "final_conquest", "region": 3}],
                      monkeypatch, capsys)
@@ -418,17 +431,29 @@ def test_a_roll_with_no_face_left_is_refused_never_made_up(monkeypatch, capsys) 
                                  'and all are rolled; add faces to "die"'}
 
 
-def test_a_refused_roll_keeps_its_face_for_the_next_roll(monkeypatch, capsys) -> None:
-    # 1 token + the 2 rolled would cover the farmland (2), but it does not border the
-    # swamp (6): the conquest the roll was for is refused after the face was drawn
-    _, out, _ = play([game(die=[2]), {"do": "pick", "row": 1},
-                      {"do": "conquer", "region": 6, "tokens": 8},
-                      {"do": "final_conquest", "region": 2},
-                      {"do": "final_conquest", "region": 4}],
-                     monkeypatch, capsys)
-    assert out[3] == {"refused": "region 2 does not border any region Humans hold"}
-    assert out[4]["last_roll"] == 2  # the forest's Lost Tribe: 1 token + 2 covers its 3
-    assert holder(out[4], 4)["race"] == "Humans"
+def test_a_refused_conquest_gives_back_the_pygmies_face_it_drew(monkeypatch, capsys) -> None:
+    # the Pygmies' roll for a token lost is drawn before the conquest is checked
+    sets = ["base", "be-not-afraid"]
+    catalog = load_catalog()
+    races = ["Humans", "Pygmies"]
+    races += [r.name for r in catalog.races_in(sets) if r.name not in races]
+    powers = ["Alchemist", "Hill"]
+    powers += [p.name for p in catalog.powers_in(sets) if p.name not in powers]
+    lines = [game(expansions=sets, races=races, powers=powers, die=[2]),
+             {"do": "pick", "row": 1}, {"do": "conquer", "region": 2, "tokens": 2}, *TURN,
+             {"do": "pick", "row": 1}, {"do": "conquer", "region": 4},
+             {"do": "conquer", "region": 6}, *TURN,
+             {"do": "conquer", "region": 4, "tokens": 1}, {"do": "conquer", "region": 4}]
+    _, out, _ = play(lines, monkeypatch, capsys)
+    assert out[-3]["players"][1]["active"]["race"] == "Pygmies"
+    assert "refused" in out[-2]
+    taken = out[-1]
+    assert "refused" not in taken, taken  # the face was still there for the Pygmies
+    assert holder(taken, 4)["race"] == "Humans"
+    pygmies = taken["players"][1]["active"]
+    before = out[-3]["players"][1]["active"]
+    # one Pygmy to the tray, the others back in hand, and 2 new ones (the face given)
+    assert pygmies["hand"] == before["hand"] + holder(out[-3], 4)["tokens"] - 1 + 2
 
 
 # --- malformed input -------------------------------------------------------------------
