@@ -236,10 +236,12 @@ class Session:
 
     def conquer(self, region: int, tokens: int | None = None, *,
                 mercenary_coin: bool = False, declined_ghouls: bool = False,
-                catapult: bool = False) -> GameState:
-        """Record a conquest; `catapult`: shot from the player's Catapult (once a turn)."""
+                catapult: bool = False, sorcery: bool = False) -> GameState:
+        """Record a conquest; `catapult`: shot from the player's Catapult (once a turn);
+        `sorcery`: Sorcerers replacing an opponent's lone active token with one of theirs
+        from the tray (once a turn per opponent)."""
         conquest = RegionConquered(self.state.track.seat, region, tokens, mercenary_coin,
-                                   declined_ghouls, catapult)
+                                   declined_ghouls, catapult, sorcery)
         return self._act(conquest, *self._pygmy_rolls(conquest))
 
     def redeploy(self, regions: Mapping[int, int], *, seat: int | None = None,

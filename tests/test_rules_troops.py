@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from companion.rules import troops as ledger
 from companion.rules import troops_game
+from companion.rules.board import Occupant
 from companion.rules.conquest import conquest_cost, final_conquest, immunity, reach
 from companion.rules.errors import IllegalAction, RulesError
 from companion.rules.events import RegionAbandoned, RegionConquered
@@ -328,6 +329,12 @@ def troop_moves(s: Session, data: st.DataObject) -> list[tuple[str, Callable[[],
             if refusal(state, more) is None:
                 moves.append((f"conquer {region} +{extra}",
                               lambda: s.conquer(region, tokens=more.tokens)))
+        if active.race == "Sorcerers":
+            spells = [r for r in regions
+                      if refusal(state, RegionConquered(seat, r, sorcery=True)) is None]
+            if spells:
+                spell = data.draw(st.sampled_from(spells), label="sorcery")
+                moves.append((f"sorcery {spell}", lambda: s.conquer(spell, sorcery=True)))
         finals = [r for r in regions if r not in takes and _final_allowed(s, r)]
         if finals:
             final = data.draw(st.sampled_from(finals), label="final conquest")
@@ -437,3 +444,44 @@ def test_random_legal_play_accounts_for_every_token(players: int, seed: int,
         check_ledger(before, s.state)
     assert s.history is not None
     assert replay(s.history.log, s.catalog) == s.history
+
+
+def sorcerers_beside_lone_humans() -> Session:
+    """Ann's Sorcerers hold region 2; Bob's Humans hold regions 3 and 4 with a lone token
+    each and the rest in region 5; Ann's turn 2 begins."""
+    s = counted(("Sorcerers", "Humans"), ("Merchant", "Alchemist"))
+    s.pick(0)
+    s.conquer(2, tokens=troops(s, 0, "Sorcerers").hand)
+    end_turn(s)
+    s.pick(0)
+    for region in (3, 4, 5):
+        s.conquer(region)
+    s.finish_conquests()
+    s.redeploy({3: 1, 4: 1, 5: (tokens(s, 5) or 0) + (tokens(s, 3) or 0) + (tokens(s, 4) or 0)
+                + troops(s, 1, "Humans").hand - 2})
+    s.finish_redeployment()
+    s.score(0)
+    s.end_turn()
+    return s
+
+
+def test_sorcerers_replace_a_lone_active_token_with_one_from_the_tray() -> None:
+    s = sorcerers_beside_lone_humans()
+    before = troops(s, 0, "Sorcerers")
+    s.conquer(3, sorcery=True)
+    assert s.state.regions[3].occupant == Occupant(0, "Sorcerers", False, 1)
+    after = troops(s, 0, "Sorcerers")
+    assert (after.received, after.hand) == (before.received + 1, before.hand)
+    humans = troops(s, 1, "Humans")
+    assert (humans.hand, humans.tray) == (0, 1)  # the replaced token goes to the tray
+    consistent(s)
+
+
+def test_sorcerers_replace_only_a_lone_token_and_one_per_opponent_a_turn() -> None:
+    s = sorcerers_beside_lone_humans()
+    s.conquer(3, sorcery=True)
+    assert "stands alone" in str(refusal(s.state, RegionConquered(0, 5, sorcery=True)))
+    before = s.state
+    with pytest.raises(IllegalAction, match="once per opponent"):
+        s.conquer(4, sorcery=True)
+    assert s.state == before

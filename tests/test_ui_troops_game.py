@@ -232,3 +232,27 @@ def test_a_whole_game_keeps_the_map_equal_to_the_cardboard(app: Any) -> None:
         turns_checked += 1
     assert turns_checked == 3 * session.state.track.turns
     assert app.ctx.nav.current == "game_end"
+
+
+def test_the_map_offers_sorcery_on_a_lone_token_and_the_table_counts_it(app: Any) -> None:
+    from test_rules_troops import sorcerers_beside_lone_humans
+
+    session = sorcerers_beside_lone_humans()
+    app.use_session(session)
+    ui.pump(10)
+    tap_id(app, "map")
+    tap_region(app, 3)
+    assert "sorcery" in keys_of(app)
+    assert [a["text"] for a in app.presenters["map"].actions if a["key"] == "sorcery"] == [
+        "Sorcery: replace Bob's lone token with a Sorcerer from the tray"]
+    map_panel_action(app, "sorcery")
+    occupant = session.state.regions[3].occupant
+    assert occupant is not None and (occupant.seat, occupant.race, occupant.tokens) == (
+        0, "Sorcerers", 1)
+    tap_region(app, 4)
+    assert "sorcery" not in keys_of(app)  # once a turn against Bob
+    ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))
+    sorcerers = session.state.troops.of(0, "Sorcerers")
+    rows = {row["seat"]: row["tokens"] for row in app.presenters["table"].players}
+    assert rows[0] == f"{sorcerers.received - sorcerers.hand} on the board, " \
+                      f"{sorcerers.hand} in hand"

@@ -193,6 +193,7 @@ class RegionConquered:
     mercenary_coin: bool = False  # a coin paid to the stash for 2 tokens less (Mercenary)
     declined_ghouls: bool = False  # the conqueror is the player's Ghouls in decline
     catapult: bool = False  # shot from the player's Catapult (once a turn; 1 token less)
+    sorcery: bool = False  # Sorcerers: a lone active token replaced by one from the tray
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,7 +109,8 @@ __all__ = ["GameState", "apply", "attacker", "catapult_ready", "follow_ups", "re
 BERSERK = "Berserk"  # the die is rolled before each conquest and used up by it
 CATAPULT = "Catapult"  # once a turn, from its piece: 1 region beyond, 1 token less
 CORRUPT = "Corrupt"
-GYPSIES = "Gypsies"  # a region they abandon holds a coin and cannot be retaken this turn
+GYPSIES = "Gypsies"
+SORCERERS = "Sorcerers"  # a region they abandon holds a coin and cannot be retaken this turn
 MERCENARY = "Mercenary"
 RANSACKING = "Ransacking"
 MIN_PLAYERS = 2
@@ -452,6 +453,7 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
         raise IllegalAction(f"a region conquered by {who.race} holds at least {least} "
                             f"token{'s' if least > 1 else ''}, not {event.tokens}")
     _refuse_gypsies_return(state, who, event)
+    _refuse_sorcery(state, who, event)
     necromancer_game.refuse_island(state, who.seat, event.region)
     refused = immunity(state.map, event.region, state.regions.regions, who,
                        catapults=state.regions.catapults())
@@ -489,13 +491,16 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
         this_turn = replace(
             this_turn, conquered=(*this_turn.conquered, (event.region, defended)),
             attacked_active_race=this_turn.attacked_active_race or attacked,
-            catapult_used=this_turn.catapult_used or event.catapult)
+            catapult_used=this_turn.catapult_used or event.catapult,
+            sorcery_on=(*this_turn.sorcery_on, *((loser.seat,) if event.sorcery and loser
+                                                 else ())))
     track = replace(state.track, this_turn=this_turn)
     last_roll = None if who.power == BERSERK else state.last_roll  # Berserk: used up
     taken_state = replace(state, regions=regions, players=players, market=market, track=track,
                           coins_issued=coins_issued, last_roll=last_roll)
     if tokens is not None:
-        taken_state = troops_game.conquered(taken_state, who, tokens, event.region, before)
+        taken_state = troops_game.conquered(taken_state, who, tokens, event.region, before,
+                                            sorcery=event.sorcery)
     taken_state = mini_game.pot_taken(taken_state, before, who.seat)  # a Pot of Gold
     return necromancer_game.conquest_fed(taken_state, event.region, before)  # the Well
 
@@ -546,6 +551,34 @@ def _ghouls(state: GameState, seat: int) -> Attacker:
     held = state.regions.held_by(seat, GHOULS, in_decline=True)
     return team_game.with_relics(state, river_game.with_river(
         state, Attacker(seat, GHOULS, None, frozenset(held), turn=state.track.turn)))
+
+
+def _refuse_sorcery(state: GameState, who: Attacker, event: RegionConquered) -> None:
+    """Sorcerers, once a turn per opponent: a region next to theirs whose only race token is
+    that opponent's active one (no encampment beside it) becomes theirs, one of their
+    tokens from the tray taking its place."""
+    if not event.sorcery:
+        return
+    if who.race != SORCERERS or event.declined_ghouls:
+        raise IllegalAction("only active Sorcerers replace a lone token with one of theirs")
+    if event.catapult or event.mercenary_coin or event.tokens not in (None, 1):
+        raise IllegalAction("a Sorcerer's replacement puts exactly one token from the tray in "
+                            "the region; no Catapult, coin or other count goes with it")
+    here = state.regions[event.region]
+    loser = here.occupant
+    if loser is None or loser.seat == who.seat or loser.in_decline:
+        raise IllegalAction(f"Sorcerers replace an opponent's active token; region "
+                            f"{event.region} holds none")
+    if (loser.tokens or 1) != 1 or here.markers.encampments:
+        raise IllegalAction(f"the Sorcerers replace a token only when it stands alone; region "
+                            f"{event.region} holds {loser.tokens} (or an encampment)")
+    if loser.seat in state.track.this_turn.sorcery_on:
+        raise IllegalAction(f"the Sorcerers have already replaced a token of "
+                            f"{state.players[loser.seat].name}'s this turn (once per opponent)")
+    if not state.map.region(event.region).adjacent & who.held:
+        raise IllegalAction(f"region {event.region} does not border a Sorcerers' region")
+    if not troops_game.tray_has(state, SORCERERS):
+        raise IllegalAction("no Sorcerer token is left in the tray to take its place")
 
 
 def _refuse_gypsies_return(state: GameState, who: Attacker, event: RegionConquered) -> None:

@@ -164,6 +164,8 @@ def abandoned(state: GameState, region: int) -> GameState:
 def conquest_tokens(state: GameState, event: RegionConquered, who: Attacker) -> int | None:
     """The tokens a conquest puts in its region: those given, or the cost when not given;
     refused with the numbers when the hand cannot pay them (uncounted games: as given)."""
+    if event.sorcery:  # one token from the tray, not the hand
+        return 1
     if state.troops is None:
         return event.tokens
     entry = state.troops.get(who.seat, who.race)
@@ -205,12 +207,30 @@ def _final_die(state: GameState, region: int) -> int | None:
     return final[1] if final is not None and final[0] == region else None
 
 
+def tray_has(state: GameState, race: str) -> bool:
+    """Whether a token of `race` is left in the tray (always, in an uncounted game or when
+    the box's count is not known)."""
+    box = state.catalog.race(race).max_tokens
+    if state.troops is None or box is None:
+        return True
+    return ledger.in_play(state.troops, state.regions, race) < box
+
+
 def conquered(state: GameState, who: Attacker, tokens: int, region: int,
-              before: RegionState) -> GameState:
-    """After a conquest: the attacker's tokens left the hand; the defender's came off the
-    board (one to the tray, active Elves none, the rest into their hand); Trolls' Lair."""
+              before: RegionState, *, sorcery: bool = False) -> GameState:
+    """After a conquest: the attacker's tokens left the hand (a Sorcerer's replacement: one
+    came from the tray); the defender's came off the board (one to the tray, active Elves
+    none, the rest into their hand; a token replaced by a Sorcerer goes to the tray);
+    Trolls' Lair."""
     if state.troops is None:
         return state
+    if sorcery:
+        entry = state.troops.of(who.seat, who.race)
+        troops = state.troops.put(replace(entry, received=entry.received + 1))
+        loser = before.occupant
+        assert loser is not None
+        troops = ledger.lost(troops, loser.seat, loser.race, 1)
+        return replace(state, troops=troops)
     troops = ledger.deploy(state.troops, who.seat, who.race, tokens,
                            why=f"conquering region {region}")
     state = defeated(replace(state, troops=troops), before)

@@ -44,6 +44,7 @@ class ThisTurn:
     final_roll: tuple[int, int] | None = None  # the final conquest's (region, face)
     catapult_used: bool = False  # the Catapult conquered this turn (once per turn)
     readied: tuple[tuple[int, int], ...] = ()  # (region, tokens) taken in hand as it began
+    sorcery_on: tuple[int, ...] = ()  # Sorcerers: the seats whose lone token they replaced
 
     @property
     def conquests(self) -> int:

@@ -43,7 +43,12 @@ from companion.rules.conquest import (
 )
 from companion.rules.die import DiePurpose, die_roll_allowed
 from companion.rules.errors import RulesError
-from companion.rules.events import MarkerPlaced, MarkerRemoved, PygmiesRecovered
+from companion.rules.events import (
+    MarkerPlaced,
+    MarkerRemoved,
+    PygmiesRecovered,
+    RegionConquered,
+)
 from companion.rules.game import GameState, attacker, catapult_ready, refusal
 from companion.rules.maps import Site
 from companion.rules.turns import Phase
@@ -341,6 +346,12 @@ class MapPresenter(Presenter):
                                     f"({tokens(by_catapult)})"})
         if found.reach.reachable:
             actions += self._final(state, cost.total)
+        sorcery = RegionConquered(who.seat, rid, sorcery=True)
+        if who.race == "Sorcerers" and refusal(state, sorcery) is None:
+            holder = state.players[state.regions[rid].occupant.seat].name  # type: ignore[union-attr]
+            actions.append({"key": "sorcery", "kind": "primary",
+                            "text": f"Sorcery: replace {holder}'s lone token with a Sorcerer "
+                                    "from the tray"})
         return actions
 
     def _final(self, state: GameState, cost: int) -> list[dict[str, Any]]:
@@ -421,6 +432,9 @@ class MapPresenter(Presenter):
         elif key == "conquer":
             count = int(self.deploy)
             if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
+                self._tell_pygmies()
+        elif key == "sorcery":
+            if self.attempt(lambda: self.session.conquer(rid, sorcery=True)) is not None:
                 self._tell_pygmies()
         elif key.startswith("catapult:"):
             count = int(key.split(":", 1)[1])
