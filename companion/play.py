@@ -302,7 +302,7 @@ def _reveal(s: Session, a: Args) -> None:
 def _conquer(s: Session, a: Args) -> None:
     s.conquer(a.whole("region"), a.maybe_whole("tokens"),
               mercenary_coin=a.flag("mercenary_coin"), catapult=a.flag("catapult"),
-              declined_ghouls=a.flag("ghouls"))
+              declined_ghouls=a.flag("ghouls"), sorcery=a.flag("sorcery"))
 
 
 def _abandon(s: Session, a: Args) -> None:
@@ -453,6 +453,7 @@ VERBS: dict[str, Verb] = {
         Field("mercenary_coin", FLAG, required=False, default=False),
         Field("catapult", FLAG, required=False, default=False),
         Field("ghouls", FLAG, required=False, default=False),
+        Field("sorcery", FLAG, required=False, default=False),
     ), _conquer),
     "abandon": Verb("empty a region of the active race before conquering",
                     (Field("region", REGION),), _abandon),

@@ -407,6 +407,8 @@ def test_undo_does_not_take_back_a_die_roll(monkeypatch, capsys) -> None:
      "Ann has no Ghouls in decline to conquer with"),
     ({"do": "conquer", "region": 3, "catapult": True},
      "only a Catapult race conquers with the Catapult, not Alchemist Humans"),
+    ({"do": "conquer", "region": 3, "sorcery": True},
+     "only active Sorcerers replace a lone token with one of theirs"),
     ({"do": "conquer", "region": 3, "mercenary_coin": True},
      "only Mercenary races spend a coin to conquer with fewer tokens"),
     ({"do": "decline", "ivory_tower": 2},
