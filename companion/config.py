@@ -25,6 +25,15 @@ falls back to its default; the other keys keep their values. Unknown sections an
 reported too (a typo must not pass silently). A file that cannot be read or is not valid
 TOML gives one warning and the defaults for every key.
 
+Paths are data too: ``storage.database``, ``grid.port`` and ``display.touch_device`` are
+refused, with the reason, when they hold a NUL character, are longer than Linux takes
+(:data:`PATH_MAX_BYTES`, :data:`NAME_MAX_BYTES`), or (the database) start with a ``~user``
+that does not exist or lie in a folder that cannot be made (below a file, in an unwritable
+folder, in /proc or /sys); nothing is created while reading. A line nesting lists or
+tables more than :data:`MAX_NESTING` deep (Python's TOML reader would give up with a
+RecursionError) is left out with a warning, so its key takes its default and the rest of
+the file is still read.
+
 Usage::
 
     config, warnings = load_config(None)       # the default path
