@@ -271,6 +271,10 @@ def _touch_device(value: object) -> str:
     text = _path_text(value)
     if not text.startswith("/dev/input/") or text.endswith("/"):
         raise _Rejected
+    if "," in text or not text.isprintable():
+        # Kivy's [input] entry is comma-separated (kivy_config.input_entry): such a path
+        # would be split into wrong options.
+        raise _Rejected("Kivy's input settings cannot hold a comma or a control character")
     return text
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from companion.config import NAME_MAX_BYTES, PATH_MAX_BYTES, load_config, save_config_values
+from companion.kivy_config import input_entry
 from companion.paths import default_db_path
 
 
@@ -111,6 +112,15 @@ def test_a_touch_device_with_a_nul_character_takes_the_default(tmp_path: Path) -
     config, warnings = read(tmp_path, '[display]\ntouch_device = "/dev/input/ev\\u0000"\n')
     assert config.display.touch_device == "auto"  # type: ignore[attr-defined]
     assert "display.touch_device" in the_one(warnings)
+
+
+def test_a_touch_device_with_a_comma_takes_the_default_and_kivy_gets_one_clean_entry(
+    tmp_path: Path,
+) -> None:
+    config, warnings = read(tmp_path, '[display]\ntouch_device = "/dev/input/a,invert_x=1"\n')
+    assert "cannot hold a comma" in the_one(warnings)
+    display = config.display  # type: ignore[attr-defined]
+    assert input_entry(display) == ("touch_%(name)s", "probesysfs,provider=mtdev")
 
 
 def test_a_config_path_with_a_nul_character_gives_the_defaults() -> None:
