@@ -25,6 +25,15 @@ falls back to its default; the other keys keep their values. Unknown sections an
 reported too (a typo must not pass silently). A file that cannot be read or is not valid
 TOML gives one warning and the defaults for every key.
 
+Paths are data too: ``storage.database``, ``grid.port`` and ``display.touch_device`` are
+refused, with the reason, when they hold a NUL character, are longer than Linux takes
+(:data:`PATH_MAX_BYTES`, :data:`NAME_MAX_BYTES`), or (the database) start with a ``~user``
+that does not exist or lie in a folder that cannot be made (below a file, in an unwritable
+folder, in /proc or /sys); nothing is created while reading. A line nesting lists or
+tables more than :data:`MAX_NESTING` deep (Python's TOML reader would give up with a
+RecursionError) is left out with a warning, so its key takes its default and the rest of
+the file is still read.
+
 Usage::
 
     config, warnings = load_config(None)       # the default path
@@ -75,6 +84,18 @@ DIM_BRIGHTNESS_RANGE = range(0, 101)
 
 DEBOUNCE_RANGE = range(5, 501)
 """``die.debounce_ms``: how long the button must have been released before a new press."""
+
+PATH_MAX_BYTES = 4095
+"""The longest path Linux takes (``PATH_MAX`` is 4096 with the closing NUL)."""
+
+NAME_MAX_BYTES = 255
+"""The longest single file or folder name Linux file systems take (``NAME_MAX``)."""
+
+SHOWN_CHARS = 60
+"""A warning quotes at most this many characters of a bad text value."""
+
+MAX_NESTING = 100
+"""A line that opens more lists or tables than this is refused before TOML reads it."""
 
 DEFAULT_GRID_PORT = "/dev/smallworld-grid"
 """The stable name ``deploy/60-smallworld-companion.rules`` gives a Pico grid."""
@@ -224,31 +245,97 @@ def _dim_after(value: object) -> int:
     return _int_in(DIM_AFTER_RANGE)(value)
 
 
+def _path_text(value: object) -> str:
+    """A path as text the system can take: no NUL, within Linux's length limits."""
+    if not isinstance(value, str):
+        raise _Rejected
+    if "\0" in value:
+        raise _Rejected("it holds a NUL character, which no path can")
+    try:
+        encoded = os.fsencode(value)
+    except UnicodeError:
+        raise _Rejected("it holds characters the file system cannot name") from None
+    if len(encoded) > PATH_MAX_BYTES:
+        raise _Rejected(f"it is {len(encoded)} bytes long; a path has at most {PATH_MAX_BYTES}")
+    longest = max((len(part) for part in encoded.split(b"/")), default=0)
+    if longest > NAME_MAX_BYTES:
+        raise _Rejected(
+            f"one of its names is {longest} bytes long; a file name has at most {NAME_MAX_BYTES}"
+        )
+    return value
+
+
 def _touch_device(value: object) -> str:
     if value == "auto":
         return "auto"
-    if not isinstance(value, str) or not value.startswith("/dev/input/") or value.endswith("/"):
+    text = _path_text(value)
+    if not text.startswith("/dev/input/") or text.endswith("/"):
         raise _Rejected
-    return value
+    if "," in text or not text.isprintable():
+        # Kivy's [input] entry is comma-separated (kivy_config.input_entry): such a path
+        # would be split into wrong options.
+        raise _Rejected("Kivy's input settings cannot hold a comma or a control character")
+    return text
 
 
 def _serial_port(value: object) -> str:
     if value == "":
         return ""
-    if not isinstance(value, str) or not os.path.isabs(value) or value.endswith("/"):
+    text = _path_text(value)
+    if not os.path.isabs(text) or text.endswith("/"):
         raise _Rejected
-    return value
+    return text
 
 
 def _database(value: object) -> Path:
     if value == "":
         return default_db_path()
-    if not isinstance(value, str) or value.endswith("/"):
+    text = _path_text(value)
+    if text.endswith("/"):
         raise _Rejected
-    path = Path(value).expanduser()
+    try:
+        path = Path(text).expanduser()
+    except RuntimeError:
+        user = text[1:].split("/", 1)[0]
+        who = f"there is no user {user!r}" if user else "there is no home folder"
+        raise _Rejected(f"{text.split('/', 1)[0]} cannot be expanded: {who}") from None
     if not path.is_absolute():
         raise _Rejected
+    _path_text(str(path))  # the expanded path must fit too
+    problem = _folder_problem(path.parent)
+    if problem:
+        raise _Rejected(problem)
     return path
+
+
+def _folder_problem(folder: Path) -> str:
+    """Why ``folder`` cannot hold the database, or ``""`` when it exists or can be made.
+
+    Nothing is created: the nearest folder that exists must be a folder the app may write
+    in (or ``folder`` itself must exist and be writable).
+    """
+    ancestor = folder
+    try:
+        while not ancestor.exists():
+            if ancestor == ancestor.parent:
+                break
+            ancestor = ancestor.parent
+        if not ancestor.is_dir():
+            return f"{ancestor} is not a folder, so the folder {folder} cannot be made"
+        if not os.access(ancestor, os.W_OK | os.X_OK):
+            made = "" if ancestor == folder else f", so {folder} cannot be made in it"
+            return f"the folder {ancestor} cannot be written{made}"
+        if _is_pseudo_file_system(ancestor):
+            return f"{ancestor} is a system file system (proc or sys), not a place for files"
+    except OSError as error:
+        return f"the folder {folder} cannot be checked ({error.strerror})"
+    return ""
+
+
+def _is_pseudo_file_system(folder: Path) -> bool:
+    """Whether ``folder`` lies in /proc or /sys, which a process may not make files in."""
+    parts = folder.resolve().parts
+    return len(parts) > 1 and parts[1] in ("proc", "sys")
 
 
 def _show(value: object) -> str:
@@ -355,9 +442,19 @@ def load_config(path: Path | None = None) -> tuple[Config, list[ConfigWarning]]:
     """
     explicit = path is not None
     file = path if path is not None else default_config_path()
+    nested: list[ConfigWarning] = []
     try:
         with open(file, "rb") as stream:
-            document = tomllib.load(stream)
+            text = stream.read().decode("utf-8")
+        try:
+            document = tomllib.loads(text)
+        except RecursionError:
+            text, nested = _drop_deep_lines(text)
+            document = tomllib.loads(text)
+    except RecursionError:
+        return Config(source=file), [
+            _whole_file(file, f"nests lists or tables more than {MAX_NESTING} deep")
+        ]
     except FileNotFoundError:
         warnings = []
         if explicit:
@@ -371,10 +468,50 @@ def load_config(path: Path | None = None) -> tuple[Config, list[ConfigWarning]]:
         return Config(), [_whole_file(file, "is not UTF-8 text")]
     except tomllib.TOMLDecodeError as error:
         return Config(source=file), [_whole_file(file, f"is not valid TOML ({error})")]
+    except ValueError:  # a NUL byte in the path given
+        return Config(), [_whole_file(file, "is not a path (it holds a NUL character)")]
     config, warnings = parse_config(document)
+    warnings = nested + warnings
     return replace(config, source=file), [
         ConfigWarning(w.key, f"{file}: {w.message}") for w in warnings
     ]
+
+
+def _drop_deep_lines(text: str) -> tuple[str, list[ConfigWarning]]:
+    """`text` without the lines nested more than :data:`MAX_NESTING` deep, and a warning each.
+
+    Python's TOML reader recurses once per nested list or table and gives up (a
+    RecursionError) some hundreds deep; such a line is blanked so that the rest of the file
+    is still read, and its key takes its default.
+    """
+    warnings: list[ConfigWarning] = []
+    lines = text.split("\n")
+    section = ""
+    for number, line in enumerate(lines):
+        header = _SECTION_LINE.match(line)
+        if header:
+            section = header.group(1)
+            continue
+        if line.count("[") + line.count("{") <= MAX_NESTING:
+            continue
+        name = line.split("=", 1)[0].strip() if "=" in line else ""
+        key = f"{section}.{name}" if section and name else name or section
+        spec = next((spec for spec in KEYS if spec.key == key), None)
+        default = (
+            f"Using the default, {spec.show(getattr(_SECTION_TYPES[spec.section](), spec.name))}"
+            if spec is not None
+            else "It is ignored"
+        )
+        warnings.append(
+            ConfigWarning(
+                key,
+                f"{key or 'line ' + str(number + 1)} (line {number + 1}) nests lists or tables "
+                f"more than {MAX_NESTING} deep, which is not allowed: "
+                f"{spec.allowed if spec is not None else 'a plain value'}. {default}",
+            )
+        )
+        lines[number] = ""
+    return "\n".join(lines), warnings
 
 
 def parse_config(document: Mapping[str, object]) -> tuple[Config, list[ConfigWarning]]:
@@ -428,13 +565,14 @@ def _parse_section(section: str, raw: dict[str, object], warnings: list[ConfigWa
             continue
         try:
             values[name] = spec.parse(raw[name])
-        except _Rejected:
+        except _Rejected as rejected:
             default = getattr(defaults, name)
+            why = f" ({rejected})" if str(rejected) else ""
             warnings.append(
                 ConfigWarning(
                     spec.key,
-                    f"{spec.key} = {_show_raw(raw[name])} is not allowed: {spec.allowed}. "
-                    f"Using the default, {spec.show(default)}",
+                    f"{spec.key} = {_show_raw(raw[name])} is not allowed{why}: "
+                    f"{spec.allowed}. Using the default, {spec.show(default)}",
                 )
             )
     return replace(defaults, **values)
@@ -450,6 +588,10 @@ def _show_raw(value: object) -> str:
         return repr(value)
     if not isinstance(value, bool | int | str):
         return str(value)  # TOML dates and times
+    if isinstance(value, str):
+        # Control characters (a NUL) escaped, a long value cut: the warning stays one line.
+        value = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in value[:SHOWN_CHARS])
+        return _show(value)[:-1] + ('..."' if len(value) >= SHOWN_CHARS else '"')
     return _show(value)
 
 
@@ -520,8 +662,9 @@ def save_config_values(values: Mapping[str, object], path: Path | None = None) -
             raw = str(raw)
         try:
             parsed = spec.parse(raw)
-        except _Rejected:
-            raise ValueError(f"{key} cannot be {_show_raw(raw)}: {spec.allowed}") from None
+        except _Rejected as rejected:
+            why = f" ({rejected})" if str(rejected) else ""
+            raise ValueError(f"{key} cannot be {_show_raw(raw)}{why}: {spec.allowed}") from None
         wanted.setdefault(spec.section, {})[spec.name] = spec.show(parsed)
     file = path if path is not None else default_config_path()
     try:

@@ -79,3 +79,25 @@ def user_data_dir() -> Path:
 def default_db_path() -> Path:
     """The SQLite database the companion uses when none is given on the command line."""
     return user_data_dir() / DB_FILE_NAME
+
+
+def on_read_only_file_system(path: Path) -> bool:
+    """Whether ``path`` (or, when it does not exist, its nearest existing folder) lies on a
+    file system mounted read-only, as a memory card remounted read-only after an error is.
+
+    False when that cannot be told (the path cannot be examined).
+    """
+    where = path
+    try:
+        while not where.exists() and where != where.parent:
+            where = where.parent
+        return bool(os.statvfs(where).f_flag & os.ST_RDONLY)
+    except (OSError, ValueError):
+        return False
+
+
+READ_ONLY_ADVICE = (
+    "the file system it is on is mounted read-only (a memory card the system found faulty "
+    "is remounted read-only; copy the saved games off it and check or replace it)"
+)
+"""What to say when a file cannot be written because its file system is read-only."""

@@ -55,13 +55,16 @@ are unchanged, and "notes" is absent when there is nothing to say.
 
 Exit status 0 with the result on stdout; 2 with exactly one line on stderr naming the field
 and the value at fault (and nothing on stdout) for any bad input: malformed JSON, a wrong
-type, an unknown race, power, board or region, a region listed twice, a negative count, or a
+type, an unknown race, power, board or region, a region listed twice, a negative count, a
+count above the regions of the largest board (:func:`most_regions`, 48: no count of regions,
+mines, harbors, conquests or turns can be higher, nor can a race list more regions), or a
 position the rules cannot produce.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import sys
@@ -71,7 +74,7 @@ from typing import Any, NoReturn
 from companion.commands.score import configure
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.errors import UnknownName
-from companion.rules.maps import Board, Feature, Site, Terrain, load_board
+from companion.rules.maps import BOARD_NAMES, Board, Feature, Site, Terrain, load_board
 from companion.rules.necromancer import BARRED_POWERS, GHOSTS, POWERS_DRAWN, REGIONS_LINE
 from companion.rules.necromancer import income_lines as necromancer_income
 from companion.rules.relics import MARKERS as RELICS_AND_PLACES
@@ -195,11 +198,25 @@ def _text(field: str, value: object) -> str:
     return value
 
 
+@functools.cache
+def most_regions() -> int:
+    """The regions of the largest packaged board: no count of a scenario can be higher.
+
+    Every count a scenario gives (regions of a terrain, mines, harbors, conquests, turns...)
+    counts regions, things on regions or turns, and no board has more regions than this
+    (nor more turns), so a higher count is a position no game can reach.
+    """
+    return max(len(load_board(name).regions) for name in BOARD_NAMES)
+
+
 def _whole(field: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         _fail(field, f"expected a whole number, got {_show(value)}")
     if value < 0:
         _fail(field, f"{value} is negative")
+    if value > most_regions():
+        _fail(field, f"{_show(value)} is more than any board can hold (at most "
+                     f"{most_regions()}, the regions of the largest board)")  # fmt: skip
     return value
 
 
@@ -268,6 +285,9 @@ def _counts(field: str, value: object) -> QuickCount:
             _fail(f"{field}.{key}", f"the {name} count is given twice")
         numbers[name] = _whole(f"{field}.{key}", count)
     terrains = {Terrain(name): n for name, n in numbers.items() if name in _TERRAINS}
+    if sum(terrains.values()) > most_regions():
+        _fail(field, f"{sum(terrains.values())} regions in all is more than any board has "
+                     f"(at most {most_regions()}, the regions of the largest board)")  # fmt: skip
     return QuickCount(
         terrains,
         mines=numbers.get("mines", 0),
@@ -285,6 +305,10 @@ def _regions(field: str, doc: Mapping[str, Any], board: Board | None) -> Regions
     if "counts" in doc:
         return _counts(f"{field}.counts", doc["counts"])
     items = _list(f"{field}.regions", doc.get("regions", []))
+    if len(items) > most_regions():
+        most = most_regions()
+        _fail(f"{field}.regions", f"{len(items)} regions is more than any board has (at most "
+                                  f"{most}, the regions of the largest board)")  # fmt: skip
     return tuple(_region(f"{field}.regions[{i}]", item, board) for i, item in enumerate(items))
 
 

@@ -18,11 +18,16 @@ Invariants
   there); it runs once per call, with the arguments of that call, in call order when the
   scheduler keeps order (Kivy's Clock and :class:`QueueScheduler` both do).
 - Scheduling is thread-safe.
+- :class:`BoundedScheduler` never holds more than its ``limit`` functions waiting: one
+  scheduled while it is full is dropped and counted (:attr:`BoundedScheduler.dropped`),
+  so a flood from a device thread cannot grow memory while the main thread is slow.
 """
 
 from __future__ import annotations
 
 import queue
+import threading
+from collections import deque
 from collections.abc import Callable
 from typing import ParamSpec
 
@@ -81,3 +86,62 @@ class QueueScheduler:
                 function = self._queue.get_nowait()
             except queue.Empty:
                 return ran
+
+
+class BoundedScheduler:
+    """A scheduler that keeps at most ``limit`` functions waiting and drops the rest.
+
+    For a tool that only shows what a device says (``companion grid-monitor``): when the
+    thread that runs them cannot keep up, the newest are dropped and counted rather than
+    queued without end. :attr:`most_waiting` is the most that were ever waiting at once.
+    """
+
+    def __init__(self, limit: int) -> None:
+        if limit < 1:
+            raise ValueError(f"a bounded scheduler needs a limit of 1 or more, not {limit}")
+        self.limit = limit
+        self._waiting: deque[Callable[..., object]] = deque()
+        self._ready = threading.Condition()
+        self._dropped = 0
+        self._most_waiting = 0
+
+    @property
+    def dropped(self) -> int:
+        """How many functions were dropped because :attr:`limit` were already waiting."""
+        with self._ready:
+            return self._dropped
+
+    @property
+    def most_waiting(self) -> int:
+        """The most functions ever waiting at once (never more than :attr:`limit`)."""
+        with self._ready:
+            return self._most_waiting
+
+    def __call__(self, function: Callable[..., object], *_ignored: object) -> None:
+        with self._ready:
+            if len(self._waiting) >= self.limit:
+                self._dropped += 1
+                return
+            self._waiting.append(function)
+            self._most_waiting = max(self._most_waiting, len(self._waiting))
+            self._ready.notify()
+
+    def drain(self, timeout: float = 0.0) -> int:
+        """Run what is waiting, one at a time, here; wait up to ``timeout`` s for the first.
+
+        Each function is taken off the queue just before it runs, so what waits never
+        exceeds :attr:`limit`; at most :attr:`limit` run per call, so a caller that also
+        has other work (a deadline, a report) gets control back under a flood. Returns
+        how many functions ran.
+        """
+        ran = 0
+        while ran < self.limit:
+            with self._ready:
+                if not self._waiting and ran == 0 and timeout > 0:
+                    self._ready.wait(timeout)
+                if not self._waiting:
+                    return ran
+                function = self._waiting.popleft()
+            function(0.0)
+            ran += 1
+        return ran

@@ -2,16 +2,25 @@
 
 The saved-games file is opened without recovery (a damaged file is reported, never moved
 aside by this command) and the export goes to standard output or to ``-o FILE``.
+
+``-o FILE`` is written whole to a temporary file in the same folder, flushed to the card and
+then renamed over FILE, so a failure (a full card, a read-only one) leaves FILE as it was
+(absent, or its old contents), never empty or cut short. A file system mounted read-only
+is named as such.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 from companion.commands import Command
-from companion.paths import default_db_path
+from companion.paths import READ_ONLY_ADVICE, default_db_path, on_read_only_file_system
 
 FORMATS = ("json", "csv", "bgstats")  # as companion.store.export.FORMATS, without importing it
 
@@ -58,18 +67,56 @@ def _run(args: argparse.Namespace) -> int:
                 return 1
             text = store.export(args.game_id, args.format)
     except StoreError as error:
-        print(f"companion export: {error}", file=sys.stderr)
+        if on_read_only_file_system(db):
+            print(f"companion export: cannot open {db}: {READ_ONLY_ADVICE}", file=sys.stderr)
+        else:
+            print(f"companion export: {error}", file=sys.stderr)
         return 1
     if args.output is None:
         sys.stdout.write(text)
         return 0
     try:
-        args.output.write_text(text, encoding="utf-8", newline="")
+        write_whole(args.output, text)
     except OSError as error:
-        print(f"companion export: cannot write {args.output}: {error}", file=sys.stderr)
+        read_only = error.errno == errno.EROFS or on_read_only_file_system(args.output)
+        why = READ_ONLY_ADVICE if read_only else error.strerror or str(error)
+        print(f"companion export: cannot write {args.output}: {why}; nothing was written",
+              file=sys.stderr)  # fmt: skip
         return 1
     print(f"game {args.game_id} written to {args.output} ({args.format})", file=sys.stderr)
     return 0
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` whole or not at all: a temporary file in the same
+    folder, flushed to the storage device, then renamed over ``path``.
+
+    Raises :class:`OSError` on failure, with ``path`` untouched and no temporary file left.
+    """
+    data = text.encode("utf-8", errors="surrogateescape")
+    folder = path.parent
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+    try:
+        os.fchmod(fd, _mode_for(path))
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions ``path`` keeps (when it exists) or gets (0666 less the umask)."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 COMMAND = Command(

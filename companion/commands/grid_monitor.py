@@ -5,14 +5,29 @@ gaps and the link going up, down or refused are printed with the seconds since s
 the error counts follow each error and close the run. Sensors are shown numbered 1..N,
 as the simulator numbers them. The link is :class:`hardware.grid.link.GridLink`, so this
 also shows its handshake, offline detection and reconnection at work.
+
+The link's reader thread hands each frame to the printer through a queue of at most
+:data:`WAITING_LIMIT` frames. When printing cannot keep up (a slow terminal, output piped
+to a program that stopped reading, a flood of frames), a frame that finds the queue full is
+dropped and counted: a line says how many were dropped, and before the totals one line
+gives the count and the most that were ever waiting, so memory stays flat however fast the
+grid talks.
+
+A port that does not exist when the monitor starts is an error: one line on stderr, exit
+status 1 (a grid unplugged later is shown as the link going down, and waited for).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
 
 from companion.commands import Command
+
+WAITING_LIMIT = 1000
+"""The most frames waiting to be printed; more are dropped and counted."""
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +43,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from hardware.dispatch import QueueScheduler
+    from hardware.dispatch import BoundedScheduler
     from hardware.grid.link import GridLink
     from hardware.grid.protocol import (
         DeviceError,
@@ -40,6 +55,10 @@ def _run(args: argparse.Namespace) -> int:
         Snapshot,
     )
 
+    if not os.path.exists(args.port):
+        print(f"companion grid-monitor: there is no port {args.port} (is the grid plugged in? "
+              "'companion doctor' lists the serial ports)", file=sys.stderr)  # fmt: skip
+        return 1
     start = time.monotonic()
 
     def say(text: str) -> None:
@@ -75,7 +94,15 @@ def _run(args: argparse.Namespace) -> int:
         if isinstance(event, Rejected | SequenceGap):
             say(f"counts: {link.stats.summary()}")
 
-    scheduler = QueueScheduler()
+    scheduler = BoundedScheduler(WAITING_LIMIT)
+    reported = 0
+
+    def report_dropped() -> None:
+        nonlocal reported
+        dropped = scheduler.dropped
+        if dropped > reported:
+            say(f"dropped {dropped - reported} frames not printed in time ({dropped} in all)")
+            reported = dropped
     link = GridLink(
         args.port,
         on_event=on_event,
@@ -91,11 +118,16 @@ def _run(args: argparse.Namespace) -> int:
     try:
         while args.seconds is None or time.monotonic() - start < args.seconds:
             scheduler.drain(timeout=0.1)
+            report_dropped()
     except KeyboardInterrupt:
         pass
     finally:
         link.stop()
-        scheduler.drain()
+        while scheduler.drain():
+            pass
+    report_dropped()
+    say(f"not printed in time: {scheduler.dropped} frames dropped (at most "
+        f"{scheduler.most_waiting} of {WAITING_LIMIT} were waiting)")  # fmt: skip
     say(f"totals: {link.stats.summary()}")
     return 0
 

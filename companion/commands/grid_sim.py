@@ -4,12 +4,20 @@ It prints the path to open (``/dev/pts/N``, or the ``--link`` symlink, which pla
 part of a ``/dev/serial/by-id/...`` name), runs SCRIPT if one is given, then reads
 commands from the keyboard (``help`` lists them; a bare number toggles that sensor) until
 ``quit`` or end of input. The simulator itself is :mod:`hardware.grid.sim`.
+
+When standard input is not a terminal (``companion grid-sim &`` in a script, ``< /dev/null``,
+a systemd service), its lines are read as commands too, but its end does not stop the
+simulator: it says so and keeps serving until ``quit``, SIGTERM or Ctrl-C. On a terminal,
+Ctrl-D (end of input) still ends it. SIGTERM ends it as cleanly as ``quit`` (the ``--link``
+symlink is removed).
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -74,29 +82,50 @@ def _run(args: argparse.Namespace) -> int:
         via = f" (and {args.link})" if args.link else ""
         print(f"grid-sim: a fake grid of {grid.sensors} sensors on {path}{via}", flush=True)
         print(f"grid-sim: watch it with 'companion grid-monitor {args.link or path}'", flush=True)
-        interactive = sys.stdin.isatty()
-        return serve(
+        interactive = sys.stdin is not None and sys.stdin.isatty()
+        signal.signal(signal.SIGTERM, _interrupt)
+        ended: list[bool] = []
+        status = serve(
             sim,
             script=script,
             source=str(args.script),
-            commands=_lines(interactive),
+            commands=_lines(interactive, ended),
             prompt=interactive,
             out=lambda text: print(text, flush=True),
             err=lambda text: print(text, file=sys.stderr, flush=True),
         )
+        if status == 0 and ended and not interactive:
+            print(f"grid-sim: end of input; still serving on {args.link or path} until "
+                  "stopped (SIGTERM or Ctrl-C)", flush=True)  # fmt: skip
+            stop = threading.Event()
+            while not stop.wait(3600):
+                pass
+        return status
     except KeyboardInterrupt:
         return 0
     finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         sim.close()
 
 
-def _lines(interactive: bool) -> Iterator[str]:
+def _interrupt(_signal: int, _frame: object) -> None:
+    """SIGTERM ends the simulator as Ctrl-C does, closing the pty and removing the link."""
+    raise KeyboardInterrupt
+
+
+def _lines(interactive: bool, ended: list[bool]) -> Iterator[str]:
+    """Lines of standard input; `ended` gains True when its end (not ``quit``) came."""
     while True:
+        if sys.stdin is None:  # started with standard input closed
+            ended.append(True)
+            return
         try:
             line = input("grid-sim> ") if interactive else sys.stdin.readline()
         except EOFError:
+            ended.append(True)
             return
         if not interactive and not line:
+            ended.append(True)
             return
         yield line
 

@@ -52,7 +52,8 @@ River World adds two facts, also optional with defaults, on either path:
 
 - harbors (`HeldRegion.harbor`, `QuickCount.harbors`): the player's harbors, active and
   declined races together, score 1 + 2 + 3 ...; each already earns 1 as a region held, so
-  one line, "Harbors: N held score 1 + 2 + ...", adds the rest (none for one harbor);
+  one line, "Harbors: N held score 1 + 2 + ...", adds the rest (none for one harbor;
+  beyond four Harbors the series is shortened to "1 + 2 + ... + N");
 - pirates (`HeldRegion.next_to_pirates`, `QuickCount.next_to_pirates`): a region next to a
   pirate ship scores one coin less, region by region, and a region that earns nothing
   loses nothing (the rules take a coin off what the region scores, never below 0). The
@@ -700,12 +701,27 @@ def harbor_coins(harbors: int) -> int:
     return harbors * (harbors - 1) // 2
 
 
+HARBOR_SERIES_SPELLED_OUT = 4
+"""Up to this many Harbors the line spells out every term; beyond, ``1 + 2 + ... + n``."""
+
+
+def harbor_series(harbors: int) -> str:
+    """The series `harbors` Harbors score, as the line shows it; never longer for more.
+
+    ``1 + 2 + 3`` for three; ``1 + 2 + ... + 12`` for twelve, so the line's length does not
+    grow with the count.
+    """
+    if harbors <= HARBOR_SERIES_SPELLED_OUT:
+        return " + ".join(str(n) for n in range(1, harbors + 1))
+    return f"1 + 2 + ... + {harbors}"
+
+
 def _harbor_line(races: list[_Race]) -> list[ScoreLine]:
     harbors = sum(race.tally.harbors for race in races)
     coins = harbor_coins(harbors)
     if not coins:
         return []
-    series = " + ".join(str(n) for n in range(1, harbors + 1))
+    series = harbor_series(harbors)
     label = f"Harbors: {harbors} held score {series} (1 each already counted as a region)"
     return [ScoreLine(label, coins)]
 
