@@ -1,11 +1,13 @@
 """Opening the saved-games file, and recovering from a damaged one.
 
-Concept: at start the file is opened and checked with ``PRAGMA quick_check``. A sound
-file is used as it is. A damaged one (SQLite answers "corrupt" or "not a database", or the
-check finds problems) is moved aside, renamed with the time (``<name>.damaged-<UTC
-time>``, its ``-wal`` and ``-shm`` companions alongside), never deleted; then the newest
-backup that itself passes the check is written in its place (see
-`companion.store.backup.restore_into`). With no usable backup the companion starts on an
+Concept: at start the file is opened and checked with ``PRAGMA quick_check``, then by the
+store's own check (its schema is brought up to date and the game in progress must replay:
+see `open_or_recover`'s `verify`). A sound file is used as it is. A damaged one (SQLite
+answers "corrupt" or "not a database" or fails to read it, the check finds problems, or
+the game in progress cannot be read back or replayed) is moved aside, renamed with the
+time (``<name>.damaged-<UTC time>``, its ``-wal`` and ``-shm`` companions alongside),
+never deleted; then the newest backup that itself passes both checks is written in its
+place (see `companion.store.backup.restore_into`). With no usable backup the companion starts on an
 empty file. The caller is told what happened (`Restored`), to tell the players in words
 which game state they got back.
 
@@ -18,8 +20,10 @@ Invariants:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -75,7 +79,14 @@ def _emptied(path: Path, backups: Path) -> bool:
     return empty and bool(list_backups(backups, path.stem))
 
 
-def _problems(path: Path, timeout: float) -> tuple[sqlite3.Connection | None, list[str]]:
+Verify = Callable[[sqlite3.Connection], list[str]]
+"""A check of an opened, sound file beyond ``quick_check`` (the store's: the schema is
+brought up to date and the game in progress replays); the problems it finds, or []."""
+
+
+def _problems(
+    path: Path, timeout: float, verify: Verify | None
+) -> tuple[sqlite3.Connection | None, list[str]]:
     """A connection and no problems, or no connection and what is wrong with the file.
 
     Raises StoreOpenError for a failure that is not damage.
@@ -88,21 +99,47 @@ def _problems(path: Path, timeout: float) -> tuple[sqlite3.Connection | None, li
         raise open_error(error, path) from error
     try:
         problems = quick_check(conn)
+        if not problems and verify is not None:
+            problems = verify(conn)
     except sqlite3.Error as error:
         conn.close()
         if is_damage(error):
             return None, [str(error)]
         raise open_error(error, path) from error
+    except BaseException:
+        conn.close()
+        raise
     if problems:
         conn.close()
         return None, problems
     return conn, []
 
 
+def _discard_copy(path: Path) -> None:
+    """Remove a restored copy that failed its check (the backup it came from stays)."""
+    for suffix in ("", *SIDECARS):
+        with contextlib.suppress(OSError):
+            path.with_name(path.name + suffix).unlink()
+
+
 def open_or_recover(
-    path: Path, backups: Path, *, timeout: float, recover: bool, when: datetime
+    path: Path,
+    backups: Path,
+    *,
+    timeout: float,
+    recover: bool,
+    when: datetime,
+    verify: Verify | None = None,
 ) -> tuple[sqlite3.Connection, Restored | None]:
-    """A checked, configured connection to `path`, recovering from damage if allowed."""
+    """A checked, configured connection to `path`, recovering from damage if allowed.
+
+    `verify` (only used with `recover`) is run on the file once it passes
+    ``quick_check``, and on every backup restored in its place: a file it finds problems
+    in is damaged like any other, and a restored copy it refuses is removed again (its
+    backup stays) and the next older backup tried.
+    """
+    if not recover:
+        verify = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -112,7 +149,7 @@ def open_or_recover(
         # would quietly start a new database and lose the games the backups still hold.
         conn, problems = None, ["the file is empty"]
     else:
-        conn, problems = _problems(path, timeout)
+        conn, problems = _problems(path, timeout, verify)
     if conn is not None:
         return conn, None
     if not recover:
@@ -139,11 +176,17 @@ def open_or_recover(
         except (sqlite3.Error, OSError):
             skipped.append(candidate)
             continue
+        conn, _wrong = _problems(path, timeout, verify)
+        if conn is None:
+            _discard_copy(path)
+            skipped.append(candidate)
+            continue
         restored = candidate
         break
-    try:
-        conn = connect(path, timeout=timeout)
-    except sqlite3.Error as error:
-        raise open_error(error, path) from error
+    if conn is None:
+        try:
+            conn = connect(path, timeout=timeout)
+        except sqlite3.Error as error:
+            raise open_error(error, path) from error
     taken = None if restored is None else taken_at(restored, path.stem)
     return conn, Restored(damaged, tuple(problems), restored, taken, tuple(skipped))
