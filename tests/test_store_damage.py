@@ -211,3 +211,84 @@ def test_the_app_starts_on_damaged_pages_with_no_backup_and_says_it_starts_empty
     assert "there was no backup, so the companion starts with no saved games" in out
     assert "RESUME False" in out
     assert len(aside(db)) == 1
+
+
+LOSER = """
+import random, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[2])
+from factories import created, play_turn
+from companion.rules.catalog import load_catalog
+from companion.session import Session
+from companion.store import Store
+
+catalog = load_catalog()
+store = Store.open(Path(sys.argv[1]), catalog=catalog)
+s = Session(catalog, rng=random.Random(7), store=store)
+s.begin(created(3))
+play_turn(s, coins=2)
+store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the file holds this much
+for _ in range(3):
+    play_turn(s, coins=2)  # each end of turn takes a backup; these steps stay in the WAL
+s.finish_conquests()  # one more step after the last backup
+print("STEPS", store.steps(s.game_id), flush=True)
+sys.stdin.read()
+"""
+
+
+def test_steps_lost_with_the_wal_are_found_and_the_longer_backup_restored(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "companion.sqlite3"
+    child = subprocess.Popen([sys.executable, "-c", LOSER, str(db),
+                              str(Path(__file__).parent)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    played_steps = int(child.stdout.readline().split()[1])
+    child.kill()  # SIGKILL during play
+    child.wait(timeout=60)
+    for suffix in ("-wal", "-shm"):
+        db.with_name(db.name + suffix).unlink()
+    with Store.open(db, catalog=CATALOG) as store:
+        report = store.recovery
+        assert report is not None and report.lost and not report.kept
+        [loss] = report.lost
+        assert 0 < loss.in_file < loss.in_backup == played_steps - 1  # all but the undo
+        game_id = store.unfinished_game()
+        assert game_id == loss.game_id and store.steps(game_id) == loss.in_backup
+        replay(store.load_log(game_id), CATALOG)
+        assert report.damaged is not None and report.damaged.name.startswith(
+            "companion.sqlite3.short-")
+        assert report.damaged.exists()  # the shorter file is kept
+        assert report.message.startswith("Some of what was played was missing from the "
+                                         "saved games")
+        assert f"{loss.in_backup - loss.in_file} of {loss.in_backup} steps missing" in (
+            report.message)
+        assert "That backup was restored" in report.message
+        assert "is back at turn" in report.message
+    with Store.open(db, catalog=CATALOG) as store:
+        assert store.recovery is None  # once restored, nothing more is missing
+
+
+def test_a_file_that_holds_more_than_the_backup_elsewhere_is_kept_and_the_loss_told(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "companion.sqlite3"
+    game_id, at_backup = played(db, turns=2, backup_after=1)
+    [backup] = sorted((tmp_path / "backups").iterdir())
+    with sqlite3.connect(db) as conn:  # the file loses game 1's last turn...
+        conn.execute("DELETE FROM events WHERE game_id = ? AND step > ?",
+                     (game_id, at_backup - 1))
+        conn.execute("UPDATE games SET steps = ? WHERE id = ?", (at_backup - 1, game_id))
+    conn.close()
+    # ...but holds a game the backup lacks (saved without the checks, as a tool would)
+    with Store.open(db, catalog=CATALOG, recover=False) as store:
+        s = Session(CATALOG, rng=random.Random(3), store=store)
+        s.begin(created(2))
+    with Store.open(db, catalog=CATALOG) as store:
+        report = store.recovery
+        assert report is not None and report.kept and report.damaged is None
+        assert report.lost[0].game_id == game_id
+        assert "both were kept as they are" in report.message
+        assert backup.name in report.message
+        assert len(store.games()) == 2  # nothing of the file was replaced

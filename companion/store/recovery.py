@@ -11,9 +11,18 @@ place (see `companion.store.backup.restore_into`). With no usable backup the com
 empty file. The caller is told what happened (`Restored`), to tell the players in words
 which game state they got back.
 
+Loss is looked for too: a sound file is compared with the newest sound backup
+(`find_loss`). When the backup holds more steps of a game than the file (a deleted or
+lost ``-wal`` file takes every step since the last checkpoint with it), and holds all of
+the file (its log for every game of the file starts with the file's), the file is set
+aside as ``<name>.short-<UTC time>`` and the backup restored; when the file also holds
+something the backup lacks, both are kept and the caller is told. Either way `Restored`
+lists the games that lost steps (`Lost`), never silently.
+
 Invariants:
-- a file is only moved aside for damage: a file that is locked, unreadable for lack of
-  permission, or written by a newer release raises `StoreOpenError` and stays untouched;
+- a file is only moved aside for damage, or for loss that the backup fully covers: a
+  file that is locked, unreadable for lack of permission, or written by a newer release
+  raises `StoreOpenError` and stays untouched;
 - the original file is never deleted or overwritten: the restored copy goes to a new file
   under the original name only after the damaged one was renamed away.
 """
@@ -43,19 +52,34 @@ SIDECARS = ("-wal", "-shm", "-journal")
 
 
 @dataclass(frozen=True, slots=True)
-class Restored:
-    """What recovery did with a damaged file."""
+class Lost:
+    """A game the newest backup holds more of than the file: steps were lost."""
 
-    damaged: Path  # where the damaged file is now
-    problems: tuple[str, ...]  # what SQLite found wrong with it
+    game_id: int
+    in_file: int  # the game's steps in the file (0: the game is not there at all)
+    in_backup: int
+
+
+@dataclass(frozen=True, slots=True)
+class Restored:
+    """What recovery did with a damaged file, or with a file that lost steps."""
+
+    damaged: Path | None  # where the set-aside file is now (None: nothing was set aside)
+    problems: tuple[str, ...]  # what SQLite or the checks found wrong with it
     backup: Path | None  # the backup written in its place, if one was usable
     backup_taken: datetime | None
     skipped: tuple[Path, ...]  # newer backups passed over because they were damaged too
+    lost: tuple[Lost, ...] = ()  # games the newest backup held more of (loss found)
+    kept: bool = False  # loss found, but the file also held what the backup lacks: kept
 
 
-def move_aside(path: Path, when: datetime) -> Path:
-    """Rename the database at `path` (and its -wal/-shm files) out of the way; return it."""
-    base = f"{path.name}.damaged-{stamp(when)}"
+def move_aside(path: Path, when: datetime, label: str = "damaged") -> Path:
+    """Rename the database at `path` (and its -wal/-shm files) out of the way; return it.
+
+    The new name is ``<name>.<label>-<UTC time>`` (``damaged``, or ``short`` for a file
+    that lost steps the newest backup still holds).
+    """
+    base = f"{path.name}.{label}-{stamp(when)}"
     aside = path.with_name(base)
     n = 1
     while any(aside.with_name(aside.name + s).exists() for s in ("", *SIDECARS)):
@@ -122,6 +146,102 @@ def _discard_copy(path: Path) -> None:
             path.with_name(path.name + suffix).unlink()
 
 
+_LOG = "SELECT step, seq, type, v, payload FROM events WHERE game_id = ? AND step <= ? " \
+    "ORDER BY step, seq"
+
+
+def find_loss(conn: sqlite3.Connection, backup: Path) -> tuple[list[Lost], bool]:
+    """The games `backup` holds more steps of than the file on `conn`, and whether the
+    backup holds all of the file (every game of the file is there with at least as many
+    steps, the file's log being the start of the backup's, so restoring the backup loses
+    nothing the file has).
+
+    A backup that cannot be read finds no loss.
+    """
+    try:
+        other = sqlite3.connect(backup.resolve().as_uri() + "?mode=ro", uri=True)
+    except sqlite3.Error:
+        return [], False
+    try:
+        theirs = dict(other.execute("SELECT id, steps FROM games").fetchall())
+        ours = dict(conn.execute("SELECT id, steps FROM games").fetchall())
+        lost = [Lost(int(game), int(ours.get(game, 0)), int(steps))
+                for game, steps in sorted(theirs.items()) if steps > ours.get(game, 0)]
+        if not lost:
+            return [], False
+        covers = all(game in theirs and theirs[game] >= steps for game, steps in ours.items())
+        for game, steps in ours.items():
+            if not covers:
+                break
+            mine = conn.execute(_LOG, (game, steps)).fetchall()
+            covers = mine == other.execute(_LOG, (game, steps)).fetchall()
+        return lost, covers
+    except sqlite3.Error:
+        return [], False
+    finally:
+        other.close()
+
+
+def _newest_sound_backup(backups: Path, stem: str) -> Path | None:
+    for candidate in reversed(list_backups(backups, stem)):
+        if not check_backup(candidate):
+            return candidate
+    return None
+
+
+def _recover_loss(
+    conn: sqlite3.Connection,
+    path: Path,
+    backups: Path,
+    *,
+    timeout: float,
+    when: datetime,
+    verify: Verify | None,
+) -> tuple[sqlite3.Connection, Restored | None]:
+    """Compare the sound file on `conn` with the newest backup; restore the backup when it
+    holds more of a game and all of the file (the file is set aside as ``short``)."""
+    backup = _newest_sound_backup(backups, path.stem)
+    if backup is None:
+        return conn, None
+    lost, covers = find_loss(conn, backup)
+    if not lost:
+        return conn, None
+    taken = taken_at(backup, path.stem)
+    problems = tuple(
+        f"game {loss.game_id}: {loss.in_file} steps in the file, {loss.in_backup} in the "
+        "newest backup" for loss in lost
+    )
+    if not covers:
+        return conn, Restored(None, problems, backup, taken, (), tuple(lost), kept=True)
+    longer = path.with_name(path.name + ".longer")
+    _discard_copy(longer)
+    try:
+        restore_into(backup, longer)
+        checked, _wrong = _problems(longer, timeout, verify)
+    except (sqlite3.Error, OSError, StoreOpenError):
+        checked = None
+    if checked is None:
+        _discard_copy(longer)
+        return conn, Restored(None, problems, backup, taken, (), tuple(lost), kept=True)
+    checked.close()
+    conn.close()
+    try:
+        short = move_aside(path, when, label="short")
+        os.replace(longer, path)
+        fsync_dir(path.parent)
+    except OSError as error:
+        raise StoreOpenError(
+            f"Steps are missing from the saved-games file {path} and the newest backup "
+            f"holds them, but it could not be put in place ({error}). Check that its "
+            "folder can be written, then start the companion again."
+        ) from error
+    try:
+        conn = connect(path, timeout=timeout)
+    except sqlite3.Error as error:
+        raise open_error(error, path) from error
+    return conn, Restored(short, problems, backup, taken, (), tuple(lost))
+
+
 def open_or_recover(
     path: Path,
     backups: Path,
@@ -151,7 +271,9 @@ def open_or_recover(
     else:
         conn, problems = _problems(path, timeout, verify)
     if conn is not None:
-        return conn, None
+        if not recover:
+            return conn, None
+        return _recover_loss(conn, path, backups, timeout=timeout, when=when, verify=verify)
     if not recover:
         raise StoreOpenError(
             f"The saved-games file {path} is damaged ({problems[0]}). Nothing was changed; "

@@ -48,7 +48,7 @@ from companion.store.games import GameRecord, GameSummary
 from companion.store.lock import DatabaseLock
 from companion.store.migrations import connect_for_migrations, migrate
 from companion.store.profiles import Profile
-from companion.store.recovery import Restored, open_or_recover
+from companion.store.recovery import Lost, Restored, open_or_recover
 from companion.store.stats import ComboTally, PlayerStats
 
 Clock = Callable[[], datetime]
@@ -93,13 +93,15 @@ def game_in_progress_problems(conn: sqlite3.Connection, catalog: Catalog) -> lis
 class RecoveryReport:
     """What was done at start about a damaged saved-games file; `message` says it plainly."""
 
-    damaged: Path  # where the damaged file was moved (it was not deleted)
+    damaged: Path | None  # where the file was moved (never deleted); None: not moved
     problems: tuple[str, ...]
-    backup: Path | None  # the backup restored, or None when none could be
+    backup: Path | None  # the backup restored (or, when `kept`, found to hold more)
     backup_taken: datetime | None
     game_id: int | None  # the unfinished game in what was restored, if any
     game: str | None  # that game's state in words
     message: str
+    lost: tuple[Lost, ...] = ()  # games the newest backup held more steps of
+    kept: bool = False  # loss found but the file kept (it also held what the backup lacks)
 
 
 class Store:
@@ -436,7 +438,7 @@ class Store:
     def _report(self, restored: Restored) -> RecoveryReport:
         game_id: int | None = None
         game: str | None = None
-        if restored.backup is not None:
+        if restored.backup is not None and not restored.kept:
             try:
                 game_id = self.unfinished_game()
                 if game_id is not None:
@@ -451,6 +453,8 @@ class Store:
             game_id=game_id,
             game=game,
             message=recovery_message(restored, game),
+            lost=restored.lost,
+            kept=restored.kept,
         )
 
 
@@ -468,8 +472,40 @@ def describe(history: History) -> str:
     )
 
 
+def _taken(when: datetime | None) -> str:
+    return f" taken on {when.astimezone():%d %b %Y at %H:%M}" if when else ""
+
+
+def loss_message(restored: Restored, game: str | None) -> str:
+    """The plain message shown at start when the newest backup held more than the file."""
+    games_ = ", ".join(
+        f"game {loss.game_id} ({loss.in_backup - loss.in_file} of {loss.in_backup} "
+        "steps missing)" if loss.in_file else f"game {loss.game_id} (missing entirely)"
+        for loss in restored.lost
+    )
+    head = (
+        "Some of what was played was missing from the saved games, although the newest "
+        f"backup{_taken(restored.backup_taken)} still held it: {games_}."
+    )
+    if restored.kept or restored.damaged is None:
+        name = restored.backup.name if restored.backup is not None else "the backup"
+        return (
+            f"{head} The saved-games file also holds things that backup does not, so both "
+            f"were kept as they are: the file is in use, and the backup is {name}."
+        )
+    back = f" {game[:1].upper()}{game[1:]}." if game else ""
+    return (
+        f"{head} That backup was restored, and the shorter file set aside as "
+        f"{restored.damaged.name} (not deleted).{back} Anything played after that backup "
+        "is lost: play it again from there."
+    )
+
+
 def recovery_message(restored: Restored, game: str | None) -> str:
-    """The plain message shown at start after a damaged file was set aside."""
+    """The plain message shown at start after a damaged file was set aside, or after the
+    newest backup was found to hold more than the file (see `loss_message`)."""
+    if restored.lost or restored.damaged is None:
+        return loss_message(restored, game)
     head = (
         "The saved games could not be read: the file was damaged. It was set aside as "
         f"{restored.damaged.name} (not deleted)."
@@ -481,10 +517,8 @@ def recovery_message(restored: Restored, game: str | None) -> str:
             f"{head} No backup could be restored because {why}, so the companion starts "
             "with no saved games."
         )
-    when = restored.backup_taken
-    taken = f" taken on {when.astimezone():%d %b %Y at %H:%M}" if when else ""
     back = f"{game[:1].upper()}{game[1:]}." if game else "It holds no game in progress."
     return (
-        f"{head} The newest good backup{taken} was restored. {back} Anything played after "
-        "that backup is lost: play it again from there."
+        f"{head} The newest good backup{_taken(restored.backup_taken)} was restored. "
+        f"{back} Anything played after that backup is lost: play it again from there."
     )
