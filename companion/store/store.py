@@ -7,8 +7,14 @@ that returns shows the new state. If the save raises `StoreWriteError`, nothing 
 written, and the session must drop the step and keep showing what is on disk.
 
 Invariants:
+- one app per file: `open` locks the file (`companion.store.lock`) before its first read
+  and `close` lets it go; a second app gets `DatabaseInUse`;
 - one intent = one step = one transaction (`append_step`): after a crash or a pulled plug
   a step is there whole or not at all, and every step whose `append_step` returned is there;
+- a step is saved only as the game's next one (`StepConflict` otherwise), so the log
+  always replays, even with two sessions on one file;
+- every read raises the store's own errors (`StoreReadError` for any SQLite error), never
+  a bare ``sqlite3`` exception;
 - the state of a game is `replay(load_log(game_id))`: the log holds everything, undo
   included, so a resumed game is exactly the game that was left, undo history and all;
 - no backup is taken while a write is open; a damaged file is set aside, never deleted.
@@ -91,7 +97,8 @@ def game_in_progress_problems(conn: sqlite3.Connection, catalog: Catalog) -> lis
 
 @dataclass(frozen=True, slots=True)
 class RecoveryReport:
-    """What was done at start about a damaged saved-games file; `message` says it plainly."""
+    """What was done at start about a damaged saved-games file, or about steps the newest
+    backup held that the file had lost; `message` says it plainly."""
 
     damaged: Path | None  # where the file was moved (never deleted); None: not moved
     problems: tuple[str, ...]
