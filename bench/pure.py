@@ -80,10 +80,10 @@ class PlayedGame:
         store = self.store
         append, backup = store.append_step, store.backup
 
-        def timed_append(game_id: int, step: Any) -> int:
+        def timed_append(game_id: int, step: Any, *, number: int | None = None) -> int:
             self.step_bytes.append(sum(len(store_events.encode(e)[2]) for e in step))
             started = time.perf_counter()
-            number = append(game_id, step)
+            number = append(game_id, step, number=number)
             self.append_s.append(time.perf_counter() - started)
             return number
 

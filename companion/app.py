@@ -1,7 +1,10 @@
 """Starting the companion: the one place where the saved games, the session, the devices and
 the screens are put together.
 
-`run_app` opens the saved-games file (recovering a damaged one and saying so), makes the
+`run_app` opens the saved-games file (locked for this app alone: a second app on it
+raises `DatabaseInUse` before any window opens; a damaged file, or one whose game in
+progress cannot be replayed, is set aside and the newest good backup restored, and the
+home screen says so), makes the
 session on it with the catalog as the group corrected it in the settings, offers the
 unfinished game for resuming, connects the die button and the sensor grid when there are
 any (and says on the home screen when there are not), and runs `TableApp`. Device
@@ -26,7 +29,7 @@ from companion.rules.catalog import load_catalog
 from companion.session import Session
 from companion.store import Store
 from companion.store.corrections import catalog_for
-from companion.store.errors import StoreError
+from companion.store.errors import DatabaseInUse, StoreError
 from companion.ui.app import TableApp
 from companion.ui.describe import resume_text
 from companion.ui.dimmer import IdleDimmer
@@ -83,6 +86,22 @@ def open_store(path: Path) -> tuple[Store, str | None]:
     return store, store.recovery.message if store.recovery is not None else None
 
 
+def offer_resume(app: TableApp, store: Store) -> None:
+    """Offer the unfinished game on the home screen; say so if it cannot be read.
+
+    `Store.open` has already checked that the game in progress replays (and restored a
+    backup when it did not), so a failure here is a read failing now (a card going bad):
+    the home screen says it, and the app still starts.
+    """
+    try:
+        game_id = store.unfinished_game()
+        if game_id is not None:
+            app.set_resume(resume_text(store.load_history(game_id).state))
+    except StoreError as failed:
+        app.ctx.notices.tell(f"The saved game cannot be offered for resuming: {failed}",
+                             "Saved games")  # fmt: skip
+
+
 def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = None,
             dim_after: float = 0, dim_brightness: int = 20, grid_port: str = "",
             grid_baud: int = 115200, config_path: Path | None = None) -> None:
@@ -98,6 +117,8 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
     try:
         db_path.parent.mkdir(parents=True, exist_ok=True)
         store, recovered = open_store(db_path)
+    except DatabaseInUse:
+        raise  # another app holds the file: this one does not start (see `companion run`)
     except StoreError as refused:
         store, recovered = None, str(refused)
     except (OSError, ValueError) as error:  # e.g. its folder cannot be made: play, unsaved
@@ -109,7 +130,12 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
     devices = Devices()
 
     def resume() -> None:
-        if session.resume() is not None:
+        try:
+            resumed = session.resume()
+        except StoreError as failed:
+            app.ctx.notices.tell(f"The saved game cannot be resumed: {failed}", "Resume")
+            return
+        if resumed is not None:
             app.use_session(session)
             app.set_resume(None)
 
@@ -117,8 +143,8 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
         app.ctx.on_resume = resume
         if config_path is not None:
             app.presenters["settings"].config_path = config_path
-        if store is not None and (game_id := store.unfinished_game()) is not None:
-            app.set_resume(resume_text(store.load_history(game_id).state))
+        if store is not None:
+            offer_resume(app, store)
         if dim_after:
             devices.dimmer = IdleDimmer(dim_after, dim_brightness, Backlight.find())
         open_die_button(app, die_pin, devices, devices.dimmer)

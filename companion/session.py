@@ -503,7 +503,7 @@ class Session:
             raise IllegalAction("no game is being played; start a new game first")
         history = self.history.record(step)
         if self.store is not None and self.game_id is not None:
-            self.store.append_step(self.game_id, step)
+            self.store.append_step(self.game_id, step, number=len(self.history.log) + 1)
             if any(isinstance(event, TurnEnded) for event in step):
                 self._backup()
         self.history = history

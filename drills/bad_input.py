@@ -15,7 +15,9 @@
   backups, damaged in several ways, then opened as the app opens it. The damaged file
   must be set aside byte for byte (never deleted), the newest backup restored, the players
   told in words, and the unfinished game of the backup resumable; opened as a tool opens
-  it (no recovery), it must be refused with a message and left untouched.
+  it (no recovery), it must be refused with a message and left untouched. One kind passes
+  SQLite's ``quick_check`` (the last record is no longer JSON): only the companion's own
+  check at start (the game in progress must replay) finds it, and a tool opens it as is.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import io
 import json
 import random
 import shutil
+import sqlite3
 import time
 import tomllib
 from collections.abc import Iterator
@@ -324,6 +327,13 @@ def config_cases(work: Path) -> dict[str, Any]:
 
 
 def _damage(path: Path, kind: str, rng: random.Random) -> None:
+    if kind == UNREADABLE_RECORD:  # SQLite finds nothing wrong: quick_check says ok
+        conn = sqlite3.connect(path)
+        with conn:
+            conn.execute("UPDATE events SET payload = '{' "
+                         "WHERE rowid = (SELECT max(rowid) FROM events)")
+        conn.close()
+        return
     data = bytearray(path.read_bytes())
     page = 4096
     if kind == "header overwritten":
@@ -344,8 +354,9 @@ def _damage(path: Path, kind: str, rng: random.Random) -> None:
     path.write_bytes(bytes(data))
 
 
+UNREADABLE_RECORD = "the last record no longer JSON (passes quick_check)"
 DAMAGE = ("header overwritten", "a page zeroed", "bytes sprinkled over the tables",
-          "cut to half", "replaced by text", "emptied (0 bytes)")
+          "cut to half", "replaced by text", "emptied (0 bytes)", UNREADABLE_RECORD)
 
 
 def database_cases(work: Path, seed: int = 9, kinds: int | None = None) -> dict[str, Any]:
@@ -407,7 +418,10 @@ def database_cases(work: Path, seed: int = 9, kinds: int | None = None) -> dict[
 
 
 def _database_ok(case: dict[str, Any]) -> bool:
-    return (case.get("tool") == "refused" and case.get("tool_left_it", False)
+    # a tool reads the file as it is: SQLite refuses it, except a file only the
+    # companion's own checks find damaged (its unreadable record is the tool's to report)
+    tool = "opened" if case["damage"] == UNREADABLE_RECORD else "refused"
+    return (case.get("tool") == tool and case.get("tool_left_it", False)
             and bool(case.get("message")) and case.get("kept_aside_intact", False)
             and case.get("resumed_steps", 0) > 0 and case.get("finished_games", 0) >= 1)
 

@@ -522,6 +522,8 @@ def test_a_necromancer_game_comes_back_mid_turn_from_the_store(tmp_path: Path) -
     to_his_turn(s)
     s.buy_ghost()
     s.conquer(21, tokens=1)
+    assert s.store is not None
+    s.store.close()  # the app stops (one app per file: the next one opens it after)
     again = Session(load_catalog(), rng=random.Random(2), store=Store.open(tmp_path / "g.sqlite3"))
     resumed = again.resume()
     assert resumed is not None and resumed.necromancer == s.state.necromancer

@@ -55,7 +55,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"companion export: there is no saved-games file at {db}", file=sys.stderr)
         return 1
     try:
-        with Store.open(db, recover=False) as store:
+        with Store.open(db, recover=False, exclusive=False) as store:
             finished = [g.id for g in store.games(finished=True)]
             if args.game_id not in finished:
                 known = {g.id for g in store.games()}

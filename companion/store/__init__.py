@@ -8,18 +8,22 @@ are sqlite-utils migrations, and backups are taken with ``VACUUM INTO``.
 
 This package may import `companion.rules`, never Kivy. Use it through `Store`::
 
-    store = Store.open(default_db_path())
-    if store.recovery:                       # a damaged file was set aside
+    store = Store.open(default_db_path())    # DatabaseInUse: another app holds the file
+    if store.recovery:                       # a damaged file set aside, or loss found
         show(store.recovery.message)
     game_id = store.unfinished_game()        # resume: replay(store.load_log(game_id))
-    step_number = store.append_step(game_id, step)   # StoreWriteError: nothing written
+    step_number = store.append_step(game_id, step, number=n)  # StoreWriteError (and
+                                             # StepConflict): nothing written
 """
 
 from companion.store.errors import (
+    DatabaseInUse,
     GameAlreadyFinished,
     ProfileError,
+    StepConflict,
     StoreError,
     StoreOpenError,
+    StoreReadError,
     StoreWriteError,
     UnknownGame,
     UnreadableGame,
@@ -32,6 +36,7 @@ from companion.store.store import RecoveryReport, Store
 __all__ = [
     "ComboPlayed",
     "ComboTally",
+    "DatabaseInUse",
     "GameAlreadyFinished",
     "GameRecord",
     "GameSummary",
@@ -40,9 +45,11 @@ __all__ = [
     "ProfileError",
     "RecoveryReport",
     "SeatResult",
+    "StepConflict",
     "Store",
     "StoreError",
     "StoreOpenError",
+    "StoreReadError",
     "StoreWriteError",
     "TurnIncome",
     "UnknownGame",

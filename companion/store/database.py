@@ -15,9 +15,12 @@ Invariants:
 - every write goes through `write_transaction`: ``BEGIN IMMEDIATE`` ... ``COMMIT``, and on
   any error a ``ROLLBACK`` before a `StoreWriteError` with a plain message is raised, so a
   failed write leaves the file exactly as it was;
-- only SQLite's "corrupt" and "not a database" answers, or a failing ``quick_check``,
-  count as damage (see `is_damage`); a locked, missing or read-only file is never damage,
-  and is never moved aside.
+- SQLite's "corrupt" and "not a database" answers, any other read error that is not
+  about the file's surroundings, and a failing ``quick_check`` count as damage (see
+  `is_damage`); a locked, missing, full or read-only file is never damage, and is never
+  moved aside;
+- a SQLite error while reading reaches the screens as `StoreReadError` (`read_error`),
+  never as a bare ``sqlite3`` exception.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from companion.store.errors import StoreError, StoreOpenError, StoreWriteError
+from companion.store.errors import StoreError, StoreOpenError, StoreReadError, StoreWriteError
 
 DEFAULT_TIMEOUT = 2.0
 """Seconds a write waits for another program's lock before giving up."""
@@ -45,7 +48,14 @@ SQLITE_FULL = 13
 SQLITE_CANTOPEN = 14
 SQLITE_NOTADB = 26
 
-_DAMAGE = frozenset({SQLITE_CORRUPT, SQLITE_NOTADB})
+SQLITE_NOMEM = 7
+
+_NOT_DAMAGE = frozenset(
+    {SQLITE_PERM, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_NOMEM, SQLITE_READONLY, SQLITE_FULL,
+     SQLITE_CANTOPEN}
+)
+"""Answers about the file's surroundings (busy, unwritable, missing, full), not its
+contents: a file refused for one of these is left untouched."""
 
 
 def primary_code(error: sqlite3.Error) -> int | None:
@@ -55,8 +65,15 @@ def primary_code(error: sqlite3.Error) -> int | None:
 
 
 def is_damage(error: sqlite3.Error) -> bool:
-    """Whether SQLite says the file itself is damaged (as opposed to busy or unwritable)."""
-    return primary_code(error) in _DAMAGE
+    """Whether the file itself is damaged (as opposed to busy, unwritable or missing).
+
+    SQLite's "corrupt" and "not a database" answers are damage, and so is any other
+    database error while reading (a broken schema, a page that fails to read) except the
+    answers in `_NOT_DAMAGE`.
+    """
+    if not isinstance(error, sqlite3.DatabaseError):
+        return False
+    return primary_code(error) not in _NOT_DAMAGE
 
 
 def connect(path: Path, *, timeout: float = DEFAULT_TIMEOUT) -> sqlite3.Connection:
@@ -171,6 +188,21 @@ def open_error(error: BaseException, path: Path) -> StoreOpenError:
     return StoreOpenError(
         f"The saved-games file {path} cannot be opened ({error}). Nothing was changed; "
         "start the companion again, and if this repeats, copy the file off the card."
+    )
+
+
+def read_error(error: sqlite3.Error, path: Path) -> StoreReadError:
+    """A plain message for a failed read: what failed, that nothing changed, what to do."""
+    code = primary_code(error)
+    if code in (SQLITE_BUSY, SQLITE_LOCKED):
+        return StoreReadError(
+            f"The saved games could not be read: another program is using the file {path}. "
+            "Nothing was changed. Close the other program (a database tool) and try again."
+        )
+    return StoreReadError(
+        f"The saved games could not be read ({error}): the file may be damaged. Nothing "
+        "was changed. Restart the companion: at start it checks the file, sets a damaged "
+        "one aside (without deleting it) and restores the newest good backup."
     )
 
 

@@ -18,8 +18,8 @@ class StoreWriteError(StoreError):
 
     `reason` says which kind of failure it was, for code that wants to react to it:
     "full" (disk or card full), "read-only" (file or card cannot be written),
-    "locked" (another program holds the file), "io" (the card failed to read or write)
-    or "other".
+    "locked" (another program holds the file), "io" (the card failed to read or write),
+    "conflict" (the step is not the next one on disk: see `StepConflict`) or "other".
     """
 
     def __init__(self, message: str, reason: str) -> None:
@@ -31,12 +31,38 @@ class StoreOpenError(StoreError):
     """The saved-games file cannot be opened and nothing was changed on disk."""
 
 
+class DatabaseInUse(StoreOpenError):
+    """Another companion app holds the saved-games file; `pid` is its process, if known.
+
+    Only one app may use a file at a time (see `companion.store.lock`): two apps each
+    saving steps from their own view of a game would leave a log that no longer replays.
+    """
+
+    def __init__(self, message: str, pid: int | None) -> None:
+        super().__init__(message)
+        self.pid = pid
+
+
+class StoreReadError(StoreError):
+    """The saved games could not be read (SQLite refused: a damaged page, a failing card,
+    another program holding the file). Nothing was changed."""
+
+
+class StepConflict(StoreWriteError):
+    """A step was refused because it is not the next one of the game on disk: another
+    session saved steps this one has not seen. Nothing was written."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "conflict")
+
+
 class UnknownGame(StoreError):
     """There is no game with that number in the saved games."""
 
 
 class UnreadableGame(StoreError):
-    """A saved game's events cannot be read back (a record this release cannot read)."""
+    """A saved game's events cannot be read back or replayed (a damaged record, a gap in
+    the steps, a record of a newer release, or steps the rules refuse)."""
 
 
 class GameAlreadyFinished(StoreError):

@@ -22,7 +22,12 @@ from typing import Any
 
 from companion.rules.events import BadRecord, Event, from_record, to_record
 from companion.rules.history import Step
-from companion.store.errors import GameAlreadyFinished, UnknownGame, UnreadableGame
+from companion.store.errors import (
+    GameAlreadyFinished,
+    StepConflict,
+    UnknownGame,
+    UnreadableGame,
+)
 
 _INSERT = (
     "INSERT INTO events (game_id, step, seq, type, v, payload, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -38,24 +43,39 @@ def encode(event: Event) -> tuple[str, int, str]:
     return str(kind), int(version), payload
 
 
+class DamagedRecord(BadRecord):
+    """A stored record that is not even JSON: damage, not a record of another release."""
+
+
 def decode(kind: str, version: int, payload: str) -> Event:
-    """The event stored as (type, schema version, JSON payload); raises BadRecord."""
+    """The event stored as (type, schema version, JSON payload).
+
+    Raises `DamagedRecord` when the payload is not a JSON object, BadRecord when its
+    fields are not an event this release knows.
+    """
     try:
         fields: dict[str, Any] = json.loads(payload)
-    except json.JSONDecodeError as error:
-        raise BadRecord(f"{kind}: the payload is not JSON ({error})") from error
+    except (json.JSONDecodeError, TypeError) as error:
+        raise DamagedRecord(f"{kind}: the payload is not JSON ({error})") from error
     if not isinstance(fields, dict):
-        raise BadRecord(f"{kind}: the payload is not a JSON object")
+        raise DamagedRecord(f"{kind}: the payload is not a JSON object")
     return from_record({**fields, "type": kind, "v": version})
 
 
 def append(
-    conn: sqlite3.Connection, game_id: int, step: Sequence[Event], at: str
+    conn: sqlite3.Connection,
+    game_id: int,
+    step: Sequence[Event],
+    at: str,
+    *,
+    number: int | None = None,
 ) -> int:
     """Add `step` as the game's next step; return its number. Call inside a transaction.
 
-    Raises `UnknownGame` when there is no such game and `GameAlreadyFinished` when the
-    game is finished (nothing is written then).
+    `number`, when given, is the number the caller expects the step to get (the steps it
+    has seen, plus one); if the game on disk has another next step, `StepConflict` is
+    raised. Raises `UnknownGame` when there is no such game and `GameAlreadyFinished`
+    when the game is finished. Nothing is written when any of these is raised.
     """
     if not step:
         raise ValueError("an empty step records nothing")
@@ -71,7 +91,14 @@ def append(
         raise GameAlreadyFinished(
             f"game {game_id} is finished and its history is closed; start a new game"
         )
-    number = int(found[0])
+    saved = int(found[0])
+    if number is not None and saved != number:
+        raise StepConflict(
+            f"The last action was not saved: game {game_id} has {saved - 1} saved steps, "
+            f"but this screen has seen {number - 1}, so another companion app saved to the "
+            "same file. Nothing was changed; restart the companion to see the game as saved."
+        )
+    number = saved
     conn.executemany(
         _INSERT,
         [
@@ -113,10 +140,15 @@ def load(conn: sqlite3.Connection, game_id: int) -> list[Step]:
             )
         try:
             current.append(decode(kind, version, payload))
+        except DamagedRecord as error:
+            raise UnreadableGame(
+                f"game {game_id} cannot be read back: step {step} holds a damaged "
+                f"record ({error})"
+            ) from error
         except BadRecord as error:
             raise UnreadableGame(
                 f"game {game_id} cannot be read back: step {step} holds an event this "
-                f"release cannot read ({error}); a newer release may read it"
+                f"release cannot read ({error})"
             ) from error
     if current:
         steps.append(tuple(current))

@@ -7,8 +7,14 @@ that returns shows the new state. If the save raises `StoreWriteError`, nothing 
 written, and the session must drop the step and keep showing what is on disk.
 
 Invariants:
+- one app per file: `open` locks the file (`companion.store.lock`) before its first read
+  and `close` lets it go; a second app gets `DatabaseInUse`;
 - one intent = one step = one transaction (`append_step`): after a crash or a pulled plug
   a step is there whole or not at all, and every step whose `append_step` returned is there;
+- a step is saved only as the game's next one (`StepConflict` otherwise), so the log
+  always replays, even with two sessions on one file;
+- every read raises the store's own errors (`StoreReadError` for any SQLite error), never
+  a bare ``sqlite3`` exception;
 - the state of a game is `replay(load_log(game_id))`: the log holds everything, undo
   included, so a resumed game is exactly the game that was left, undo history and all;
 - no backup is taken while a write is open; a damaged file is set aside, never deleted.
@@ -16,13 +22,14 @@ Invariants:
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.errors import RulesError
@@ -35,6 +42,8 @@ from companion.store import export as export_
 from companion.store.database import (
     DEFAULT_TIMEOUT,
     fsync_dir,
+    open_error,
+    read_error,
     to_text,
     utc_now,
     write_transaction,
@@ -42,25 +51,64 @@ from companion.store.database import (
 from companion.store.database import quick_check as _quick_check
 from companion.store.errors import StoreError, StoreOpenError, UnreadableGame
 from companion.store.games import GameRecord, GameSummary
+from companion.store.lock import DatabaseLock
 from companion.store.migrations import connect_for_migrations, migrate
 from companion.store.profiles import Profile
-from companion.store.recovery import Restored, open_or_recover
+from companion.store.recovery import Lost, Restored, open_or_recover
 from companion.store.stats import ComboTally, PlayerStats
 
 Clock = Callable[[], datetime]
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _reads(method: Callable[P, R]) -> Callable[P, R]:
+    """A store method whose SQLite errors reach the caller as `StoreReadError`."""
+
+    @functools.wraps(method)
+    def reading(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except sqlite3.Error as error:
+            store = args[0]
+            path = store.path if isinstance(store, Store) else Path("?")
+            raise read_error(error, path) from error
+
+    return reading
+
+
+def game_in_progress_problems(conn: sqlite3.Connection, catalog: Catalog) -> list[str]:
+    """What stops the unfinished game from being resumed: its log cannot be read back or
+    the rules refuse to replay it ([] when it replays, or when there is none).
+
+    SQLite errors are passed on (the caller decides whether they are damage).
+    """
+    game_id = games.unfinished(conn)
+    if game_id is None:
+        return []
+    try:
+        replay(events.load(conn, game_id), catalog)
+    except StoreError as error:
+        return [str(error)]
+    except RulesError as error:
+        return [f"game {game_id} cannot be replayed: {error}"]
+    return []
 
 
 @dataclass(frozen=True, slots=True)
 class RecoveryReport:
-    """What was done at start about a damaged saved-games file; `message` says it plainly."""
+    """What was done at start about a damaged saved-games file, or about steps the newest
+    backup held that the file had lost; `message` says it plainly."""
 
-    damaged: Path  # where the damaged file was moved (it was not deleted)
+    damaged: Path | None  # where the file was moved (never deleted); None: not moved
     problems: tuple[str, ...]
-    backup: Path | None  # the backup restored, or None when none could be
+    backup: Path | None  # the backup restored (or, when `kept`, found to hold more)
     backup_taken: datetime | None
     game_id: int | None  # the unfinished game in what was restored, if any
     game: str | None  # that game's state in words
     message: str
+    lost: tuple[Lost, ...] = ()  # games the newest backup held more steps of
+    kept: bool = False  # loss found but the file kept (it also held what the backup lacks)
 
 
 class Store:
@@ -84,6 +132,7 @@ class Store:
         self._catalog = catalog
         self.recovery: RecoveryReport | None = None
         self.migrated: list[str] = []
+        self._lock: DatabaseLock | None = None
 
     # -- opening and closing ------------------------------------------------------------
     @classmethod
@@ -97,22 +146,66 @@ class Store:
         recover: bool = True,
         clock: Clock | None = None,
         catalog: Catalog | None = None,
+        exclusive: bool = True,
     ) -> Store:
         """Open the saved games at `path`, creating or migrating the file as needed.
 
-        The file is checked; a damaged one is set aside and the newest sound backup from
-        `backups` (default: a ``backups`` folder beside the file) restored, and
-        `recovery` then says so in words. With ``recover=False`` a damaged file raises
-        `StoreOpenError` instead and is left alone (for tools such as the export command).
+        With `exclusive` (the default), the file is first locked for this process (see
+        `companion.store.lock`): a second app on it raises `DatabaseInUse`, naming the
+        process that holds it. Tools that only read (the export command) pass False.
+
+        The file is checked: ``quick_check``, then the game in progress must be read back
+        and replayed. A damaged one is set aside and the newest backup from `backups`
+        (default: a ``backups`` folder beside the file) that passes the same checks is
+        restored, and `recovery` then says so in words. With ``recover=False`` a file
+        that SQLite finds damaged raises `StoreOpenError` instead and is left alone (for
+        tools such as the export command).
         """
         path = Path(path)
         backups = Path(backups) if backups is not None else path.parent / "backups"
         clock = clock or utc_now
-        is_new = not path.exists()
-        conn, restored = open_or_recover(path, backups, timeout=timeout, recover=recover,
-                                         when=clock())  # fmt: skip
         try:
-            migrated = migrate(connect_for_migrations(conn))
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise open_error(error, path) from error
+        lock = DatabaseLock.acquire(path) if exclusive else None
+        try:
+            store = cls._open_locked(path, backups, keep_backups=keep_backups,
+                                     timeout=timeout, recover=recover, clock=clock,
+                                     catalog=catalog)  # fmt: skip
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+        store._lock = lock
+        return store
+
+    @classmethod
+    def _open_locked(
+        cls,
+        path: Path,
+        backups: Path,
+        *,
+        keep_backups: int,
+        timeout: float,
+        recover: bool,
+        clock: Clock,
+        catalog: Catalog | None,
+    ) -> Store:
+        is_new = not path.exists()
+        migrated: list[str] = []
+        the_catalog: list[Catalog] = [] if catalog is None else [catalog]
+
+        def verify(conn: sqlite3.Connection) -> list[str]:
+            migrated[:] = migrate(connect_for_migrations(conn))
+            if not the_catalog:
+                the_catalog.append(load_catalog())
+            return game_in_progress_problems(conn, the_catalog[0])
+
+        conn, restored = open_or_recover(path, backups, timeout=timeout, recover=recover,
+                                         when=clock(), verify=verify)  # fmt: skip
+        try:  # a file already checked was migrated by `verify`: nothing to do then
+            migrated.extend(migrate(connect_for_migrations(conn)))
         except sqlite3.Error as error:
             conn.close()
             raise StoreOpenError(
@@ -125,15 +218,20 @@ class Store:
         if is_new:
             fsync_dir(path.parent)  # SQLite syncs the folder for its -wal file, not the file
         store = cls(conn, path, backups=backups, keep_backups=keep_backups, clock=clock,
-                    catalog=catalog)  # fmt: skip
+                    catalog=the_catalog[0] if the_catalog else None)  # fmt: skip
         store.migrated = migrated
         if restored is not None:
             store.recovery = store._report(restored)
         return store
 
     def close(self) -> None:
-        """Close the connection (SQLite checkpoints the write-ahead log into the file)."""
-        self._conn.close()
+        """Close the connection (SQLite checkpoints the write-ahead log into the file) and
+        let another app use the file."""
+        try:
+            self._conn.close()
+        finally:
+            if self._lock is not None:
+                self._lock.release()
 
     def __enter__(self) -> Store:
         return self
@@ -157,6 +255,7 @@ class Store:
             self._catalog = load_catalog()
         return self._catalog
 
+    @_reads
     def quick_check(self) -> list[str]:
         """What ``PRAGMA quick_check`` finds wrong with the file (empty when sound)."""
         return _quick_check(self._conn)
@@ -179,19 +278,29 @@ class Store:
         with write_transaction(self._conn, doing="the new game", path=self.path):
             return games.create(self._conn, step, self._now(), players)
 
-    def append_step(self, game_id: int, step: Sequence[Event]) -> int:
+    def append_step(
+        self, game_id: int, step: Sequence[Event], *, number: int | None = None
+    ) -> int:
         """Save one step (all the events of one intent) in one transaction; return its number.
 
+        `number` is the number the step must get: the steps the caller has seen, plus one
+        (the session always passes it). A step whose number is not the next one on disk is
+        refused with `StepConflict`: another session saved steps in between, and saving
+        this one from a stale view of the game would leave a log that does not replay.
+
         When this returns, the step is on the card. When it raises StoreWriteError (disk
-        full, read-only file, locked...), nothing of the step was written.
+        full, read-only file, locked, a conflict...), nothing of the step was written.
         """
         with write_transaction(self._conn, doing="the last action", path=self.path):
-            return events.append(self._conn, game_id, tuple(step), self._now())
+            return events.append(self._conn, game_id, tuple(step), self._now(),
+                                 number=number)  # fmt: skip
 
+    @_reads
     def load_log(self, game_id: int) -> list[Step]:
         """Every step of the game in order, undo steps included."""
         return events.load(self._conn, game_id)
 
+    @_reads
     def load_history(self, game_id: int) -> History:
         """The game's history, rebuilt by replaying its log (for resuming it)."""
         try:
@@ -201,18 +310,22 @@ class Store:
                 f"game {game_id} cannot be replayed by this release: {error}"
             ) from error
 
+    @_reads
     def steps(self, game_id: int) -> int:
         """The number of the game's last saved step."""
         return events.count(self._conn, game_id)
 
+    @_reads
     def unfinished_game(self) -> int | None:
         """The most recently played game that is not finished, to resume at start."""
         return games.unfinished(self._conn)
 
     # -- games and history --------------------------------------------------------------
+    @_reads
     def game(self, game_id: int) -> GameRecord:
         return games.record(self._conn, game_id)
 
+    @_reads
     def games(self, *, finished: bool | None = None) -> list[GameRecord]:
         """Saved games, newest first; only finished or unfinished ones if asked."""
         if finished is None:
@@ -220,6 +333,7 @@ class Store:
         where = "finished_at IS NOT NULL" if finished else "finished_at IS NULL"
         return games.records(self._conn, where=where)
 
+    @_reads
     def finish_game(self, game_id: int, standings: Standings) -> GameSummary:
         """Close a game that is over and save its summary; return the summary.
 
@@ -233,14 +347,17 @@ class Store:
             games.finish(self._conn, game_id, history, standings, self._now())
         return self.game_summary(game_id)
 
+    @_reads
     def game_summary(self, game_id: int) -> GameSummary:
         """The history of a finished game."""
         return games.summary(self._conn, game_id)
 
+    @_reads
     def finished_games(self) -> list[GameSummary]:
         """The history of every finished game, newest first."""
         return [self.game_summary(g.id) for g in self.games(finished=True)]
 
+    @_reads
     def export(self, game_id: int, fmt: str, tz: tzinfo | None = None) -> str:
         """A finished game as ``json``, ``csv`` or ``bgstats`` text."""
         return export_.export(self.game_summary(game_id), fmt, tz)
@@ -265,9 +382,11 @@ class Store:
             profile_id = profiles.add(self._conn, name, colour, pin, self._now())
         return self.profile(profile_id)
 
+    @_reads
     def profiles(self) -> list[Profile]:
         return profiles.all_profiles(self._conn)
 
+    @_reads
     def profile(self, profile_id: int) -> Profile:
         return profiles.get(self._conn, profile_id)
 
@@ -283,6 +402,7 @@ class Store:
         with write_transaction(self._conn, doing="the PIN", path=self.path):
             profiles.set_pin(self._conn, profile_id, pin)
 
+    @_reads
     def check_pin(self, profile_id: int, pin: str) -> bool:
         return profiles.check_pin(self._conn, profile_id, pin)
 
@@ -292,6 +412,7 @@ class Store:
             profiles.remove(self._conn, profile_id)
 
     # -- settings -----------------------------------------------------------------------
+    @_reads
     def setting(self, key: str, default: Any = None) -> Any:
         return settings.get(self._conn, key, default)
 
@@ -303,16 +424,20 @@ class Store:
         with write_transaction(self._conn, doing="the setting", path=self.path):
             settings.delete(self._conn, key)
 
+    @_reads
     def settings(self) -> dict[str, Any]:
         return settings.all_settings(self._conn)
 
     # -- stats --------------------------------------------------------------------------
+    @_reads
     def player_stats(self, profile_id: int) -> PlayerStats:
         return stats.player_stats(self._conn, profile_id)
 
+    @_reads
     def all_player_stats(self) -> list[PlayerStats]:
         return [self.player_stats(p.id) for p in self.profiles()]
 
+    @_reads
     def combo_stats(self) -> list[ComboTally]:
         return stats.combo_stats(self._conn)
 
@@ -320,7 +445,7 @@ class Store:
     def _report(self, restored: Restored) -> RecoveryReport:
         game_id: int | None = None
         game: str | None = None
-        if restored.backup is not None:
+        if restored.backup is not None and not restored.kept:
             try:
                 game_id = self.unfinished_game()
                 if game_id is not None:
@@ -335,6 +460,8 @@ class Store:
             game_id=game_id,
             game=game,
             message=recovery_message(restored, game),
+            lost=restored.lost,
+            kept=restored.kept,
         )
 
 
@@ -352,8 +479,40 @@ def describe(history: History) -> str:
     )
 
 
+def _taken(when: datetime | None) -> str:
+    return f" taken on {when.astimezone():%d %b %Y at %H:%M}" if when else ""
+
+
+def loss_message(restored: Restored, game: str | None) -> str:
+    """The plain message shown at start when the newest backup held more than the file."""
+    games_ = ", ".join(
+        f"game {loss.game_id} ({loss.in_backup - loss.in_file} of {loss.in_backup} "
+        "steps missing)" if loss.in_file else f"game {loss.game_id} (missing entirely)"
+        for loss in restored.lost
+    )
+    head = (
+        "Some of what was played was missing from the saved games, although the newest "
+        f"backup{_taken(restored.backup_taken)} still held it: {games_}."
+    )
+    if restored.kept or restored.damaged is None:
+        name = restored.backup.name if restored.backup is not None else "the backup"
+        return (
+            f"{head} The saved-games file also holds things that backup does not, so both "
+            f"were kept as they are: the file is in use, and the backup is {name}."
+        )
+    back = f" {game[:1].upper()}{game[1:]}." if game else ""
+    return (
+        f"{head} That backup was restored, and the shorter file set aside as "
+        f"{restored.damaged.name} (not deleted).{back} Anything played after that backup "
+        "is lost: play it again from there."
+    )
+
+
 def recovery_message(restored: Restored, game: str | None) -> str:
-    """The plain message shown at start after a damaged file was set aside."""
+    """The plain message shown at start after a damaged file was set aside, or after the
+    newest backup was found to hold more than the file (see `loss_message`)."""
+    if restored.lost or restored.damaged is None:
+        return loss_message(restored, game)
     head = (
         "The saved games could not be read: the file was damaged. It was set aside as "
         f"{restored.damaged.name} (not deleted)."
@@ -365,10 +524,8 @@ def recovery_message(restored: Restored, game: str | None) -> str:
             f"{head} No backup could be restored because {why}, so the companion starts "
             "with no saved games."
         )
-    when = restored.backup_taken
-    taken = f" taken on {when.astimezone():%d %b %Y at %H:%M}" if when else ""
     back = f"{game[:1].upper()}{game[1:]}." if game else "It holds no game in progress."
     return (
-        f"{head} The newest good backup{taken} was restored. {back} Anything played after "
-        "that backup is lost: play it again from there."
+        f"{head} The newest good backup{_taken(restored.backup_taken)} was restored. "
+        f"{back} Anything played after that backup is lost: play it again from there."
     )

@@ -45,6 +45,7 @@ from kivy.properties import NumericProperty, ObjectProperty, OptionProperty, Str
 
 from companion.rules.game import GameState
 from companion.rules.maps import Board
+from companion.store.errors import StoreError
 from companion.ui.presenters.base import Context
 from hardware.grid.calibration import Calibration, CalibrationError, regions_differing
 from hardware.grid.link import GridLink
@@ -160,7 +161,10 @@ class GridController(EventDispatcher):  # type: ignore[misc]  # Kivy ships no ty
         store = self.ctx.session.store
         found: Calibration | None = None
         if store is not None:
-            data = store.setting(key)
+            try:
+                data = store.setting(key)
+            except StoreError:
+                data = None  # unreadable: calibrated anew, as for a broken calibration
             if data is not None:
                 try:
                     found = Calibration.from_dict(data)
