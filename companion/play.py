@@ -33,8 +33,9 @@ import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
+from companion.json_fields import BadInput, fail, show
 from companion.rules import (
     corrections,
     necromancer,
@@ -85,22 +86,6 @@ class BadLine(Exception):
         self.problem = problem
 
 
-class _Fault(Exception):
-    """A fault in one field, before the line number is known to the caller."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
-
-
-def _fail(field: str, problem: str) -> NoReturn:
-    raise _Fault(field, problem)
-
-
-def _show(value: object) -> str:
-    shown = json.dumps(value)
-    return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
 # --- the die ---------------------------------------------------------------------------
@@ -155,43 +140,43 @@ class Kind:
 
 def _whole(field: str, value: object, least: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        _fail(field, f"expected a whole number, got {_show(value)}")
+        fail(field, f"expected a whole number, got {show(value)}")
     if value < least:
-        _fail(field, f"{value} is too small; the least allowed is {least}")
+        fail(field, f"{value} is too small; the least allowed is {least}")
     return value
 
 
 def _integer(field: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        _fail(field, f"expected a whole number (negative allowed), got {_show(value)}")
+        fail(field, f"expected a whole number (negative allowed), got {show(value)}")
     return value
 
 
 def _flag(field: str, value: object) -> bool:
     if not isinstance(value, bool):
-        _fail(field, f"expected true or false, got {_show(value)}")
+        fail(field, f"expected true or false, got {show(value)}")
     return value
 
 
 def _text(field: str, value: object) -> str:
     if not isinstance(value, str) or not value.strip():
-        _fail(field, f"expected a non-empty string, got {_show(value)}")
+        fail(field, f"expected a non-empty string, got {show(value)}")
     return value
 
 
 def _list(field: str, value: object) -> list[Any]:
     if not isinstance(value, list):
-        _fail(field, f"expected a list, got {_show(value)}")
+        fail(field, f"expected a list, got {show(value)}")
     return value
 
 
 def _counts(field: str, value: object) -> dict[int, int]:
     if not isinstance(value, dict):
-        _fail(field, f'expected an object of counts such as {{"7": 3}}, got {_show(value)}')
+        fail(field, f'expected an object of counts such as {{"7": 3}}, got {show(value)}')
     counts: dict[int, int] = {}
     for key, count in value.items():
         if not key.isdigit():
-            _fail(f"{field}.{key}", "a key is a number written as a string, such as \"7\"")
+            fail(f"{field}.{key}", "a key is a number written as a string, such as \"7\"")
         counts[int(key)] = _whole(f"{field}.{key}", count)
     return counts
 
@@ -209,7 +194,7 @@ def _one_of(what: str, choices: Sequence[str]) -> Kind:
         for choice in choices:
             if choice.casefold() == name:
                 return choice
-        _fail(field, f"unknown {what} {_show(value)}; allowed: {', '.join(choices)}")
+        fail(field, f"unknown {what} {show(value)}; allowed: {', '.join(choices)}")
 
     return Kind(f"{what} ({', '.join(choices)})", parse)
 
@@ -548,25 +533,25 @@ COMMON_FIELDS = frozenset({"do", "note"})
 def parse_intent(doc: object) -> tuple[Verb, Args]:
     """The verb and checked fields of one intent line (already decoded)."""
     if not isinstance(doc, dict):
-        _fail(WHOLE_LINE, f'expected an object such as {{"do": "end_turn"}}, got {_show(doc)}')
+        fail(WHOLE_LINE, f'expected an object such as {{"do": "end_turn"}}, got {show(doc)}')
     if "do" not in doc:
-        _fail("do", f"missing; the verbs are: {', '.join(VERBS)}")
+        fail("do", f"missing; the verbs are: {', '.join(VERBS)}")
     name = doc["do"]
     if not isinstance(name, str) or name not in VERBS:
-        _fail("do", f"unknown verb {_show(name)}; the verbs are: {', '.join(VERBS)}")
+        fail("do", f"unknown verb {show(name)}; the verbs are: {', '.join(VERBS)}")
     verb = VERBS[name]
     known = {f.name: f for f in verb.fields}
     for key in doc:
         if key not in known and key not in COMMON_FIELDS:
             allowed = ", ".join(known) or "no fields"
-            _fail(key, f"unknown field for {name}; it takes: {allowed} (and note)")
+            fail(key, f"unknown field for {name}; it takes: {allowed} (and note)")
     if "note" in doc and not isinstance(doc["note"], str):
-        _fail("note", f"expected a string, got {_show(doc['note'])}")
+        fail("note", f"expected a string, got {show(doc['note'])}")
     values: dict[str, object] = {}
     for field in verb.fields:
         if field.name not in doc:
             if field.required:
-                _fail(field.name, f"missing; {name} needs {field.name}: {field.kind.what}")
+                fail(field.name, f"missing; {name} needs {field.name}: {field.kind.what}")
             values[field.name] = field.default
             continue
         values[field.name] = field.kind.parse(field.name, doc[field.name])
@@ -592,17 +577,17 @@ class Setup:
 def parse_setup(doc: object, catalog: Catalog) -> Setup:
     """The game the first line describes, checked field by field."""
     if not isinstance(doc, dict):
-        _fail(WHOLE_LINE, 'expected the game as an object such as {"players": ["Ann", "Bob"]}, '
-                          f"got {_show(doc)}")
+        fail(WHOLE_LINE, 'expected the game as an object such as {"players": ["Ann", "Bob"]}, '
+                          f"got {show(doc)}")
     if "do" in doc:
-        _fail("do", "the first line sets up the game; intents come on the lines after it")
+        fail("do", "the first line sets up the game; intents come on the lines after it")
     for key in doc:
         if key not in SETUP_FIELDS:
-            _fail(key, f"unknown field for the game; allowed: {', '.join(SETUP_FIELDS)}")
+            fail(key, f"unknown field for the game; allowed: {', '.join(SETUP_FIELDS)}")
     necro = _flag("necromancer", doc.get("necromancer", False))
     in_teams = _flag("teams", doc.get("teams", False))
     if necro and in_teams:
-        _fail("teams", "a game plays Necromancer Island or teams of two, not both")
+        fail("teams", "a game plays Necromancer Island or teams of two, not both")
     seats = _seats(doc, _player_counts(necro, in_teams))
     board, board_doc = _board(doc, _board_players(len(seats), necro, in_teams), in_teams)
     expansions = _expansions(doc, catalog)
@@ -622,12 +607,12 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
         try:
             drawn, power_deck = necromancer.draw_powers(power_deck)
         except IllegalAction as refused:
-            _fail("powers", refused.reason)
+            fail("powers", refused.reason)
     ghosts_removed = _ghosts_removed(doc, necro)
     relic_order = _relic_order(doc, in_teams, shuffler, seed)
     first = _whole("first_seat", doc.get("first_seat", 0))
     if first >= len(seats):
-        _fail("first_seat", f"{first} is not a seat; seats are 0 to {len(seats) - 1}")
+        fail("first_seat", f"{first} is not a seat; seats are 0 to {len(seats) - 1}")
     faces = set(catalog.die_faces)
     die = tuple(
         _die_face(f"die[{i}]", face, faces)
@@ -665,10 +650,10 @@ def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, 
     least, most, game = counts
     allowed = f"{least}" if least == most else f"{least} to {most}"
     if "players" not in doc:
-        _fail("players", f"missing: {allowed} players, in seat order")
+        fail("players", f"missing: {allowed} players, in seat order")
     entries = _list("players", doc["players"])
     if not least <= len(entries) <= most:
-        _fail("players", f"{len(entries)} players; {game} has {allowed}")
+        fail("players", f"{len(entries)} players; {game} has {allowed}")
     named: list[tuple[str, str | None]] = []
     for i, entry in enumerate(entries):
         field = f"players[{i}]"
@@ -676,25 +661,25 @@ def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, 
             named.append((_text(field, entry).strip(), None))
             continue
         if not isinstance(entry, dict):
-            _fail(field, f'expected a name or {{"name": ..., "colour": ...}}, got {_show(entry)}')
+            fail(field, f'expected a name or {{"name": ..., "colour": ...}}, got {show(entry)}')
         for key in entry:
             if key not in ("name", "colour"):
-                _fail(f"{field}.{key}", "unknown field for a player; allowed: name, colour")
+                fail(f"{field}.{key}", "unknown field for a player; allowed: name, colour")
         if "name" not in entry:
-            _fail(f"{field}.name", "missing: every player needs a name")
+            fail(f"{field}.name", "missing: every player needs a name")
         name = _text(f"{field}.name", entry["name"]).strip()
         colour = entry.get("colour")
         named.append((name, None if colour is None else _text(f"{field}.colour", colour).strip()))
     seen: dict[str, int] = {}
     for i, (name, _) in enumerate(named):
         if name.casefold() in seen:
-            _fail(f"players[{i}]", f"{name!r} is also the name of players[{seen[name.casefold()]}];"
+            fail(f"players[{i}]", f"{name!r} is also the name of players[{seen[name.casefold()]}];"
                                    " give each player a different name")
         seen[name.casefold()] = i
     taken = [colour for _, colour in named if colour is not None]
     for i, colour in enumerate(taken):
         if colour in taken[:i]:
-            _fail("players", f"two players have the colour {colour!r}; each needs their own")
+            fail("players", f"two players have the colour {colour!r}; each needs their own")
     free = iter(c for c in DEFAULT_COLOURS if c not in taken)
     return tuple(Seat(name, colour if colour is not None else next(free))
                  for name, colour in named)
@@ -710,13 +695,13 @@ def _board(doc: Mapping[str, Any], players: int, in_teams: bool) -> tuple[Board,
             board_doc = board_document(json.dumps(value), source="the board on line 1")
             board = parse_board_text(board_doc, source="the board on line 1")
         else:
-            _fail("board", f'expected a board name ("2p" to "5p") or a board document, '
-                           f"got {_show(value)}")
+            fail("board", f'expected a board name ("2p" to "5p") or a board document, '
+                           f"got {show(value)}")
     except (UnknownName, DataError) as error:
-        _fail("board", str(error))
+        fail("board", str(error))
     own_six = in_teams and board_doc is not None and board.players == teams.TEAM_PLAYERS
     if board.players != players and not own_six:
-        _fail("board", f"the {board.name} board is made for {board.players} players; "
+        fail("board", f"the {board.name} board is made for {board.players} players; "
                        f"this game needs the one for {players}")
     return board, board_doc
 
@@ -727,10 +712,10 @@ def _expansions(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
     for i, value in enumerate(_list("expansions", doc.get("expansions", ["base"]))):
         name = str(_one_of("expansion", known).parse(f"expansions[{i}]", value))
         if name in chosen:
-            _fail(f"expansions[{i}]", f"{name} is listed twice")
+            fail(f"expansions[{i}]", f"{name} is listed twice")
         chosen.append(name)
     if "base" not in chosen:
-        _fail("expansions", "the base game's banners and badges are always in the decks; "
+        fail("expansions", "the base game's banners and badges are always in the decks; "
                             'list "base"')
     return chosen
 
@@ -741,7 +726,7 @@ def _left_out(doc: Mapping[str, Any], names: list[str]) -> list[str]:
         name = str(_one_of("race or power of the chosen sets", names)
                    .parse(f"left_out[{i}]", value))
         if name in left:
-            _fail(f"left_out[{i}]", f"{name} is listed twice")
+            fail(f"left_out[{i}]", f"{name} is listed twice")
         left.append(name)
     return left
 
@@ -755,7 +740,7 @@ def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],
         if dealing == "table":
             return tuple(expected)
         if seed is None:
-            _fail(key, f"missing: give the {kind} deck in order (top first), or a \"seed\" "
+            fail(key, f"missing: give the {kind} deck in order (top first), or a \"seed\" "
                        "to shuffle it")
         deck = list(expected)
         shuffler.shuffle(deck)
@@ -766,16 +751,16 @@ def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],
         try:
             name = str(lookup(_text(field, value)).name)
         except UnknownName as error:
-            _fail(field, str(error))
+            fail(field, str(error))
         if name not in expected:
-            _fail(field, f"{name} is not in the decks of this game (the chosen expansions, "
+            fail(field, f"{name} is not in the decks of this game (the chosen expansions, "
                          "less left_out)")
         if name in deck:
-            _fail(field, f"{name} is in the deck twice")
+            fail(field, f"{name} is in the deck twice")
         deck.append(name)
     missing = [name for name in expected if name not in deck]
     if missing:
-        _fail(key, f"the deck must hold every {kind} of the chosen sets once; missing: "
+        fail(key, f"the deck must hold every {kind} of the chosen sets once; missing: "
                    + ", ".join(missing))
     return tuple(deck)
 
@@ -786,12 +771,12 @@ def _river_events(doc: Mapping[str, Any], board: Board, catalog: Catalog,
     box shuffled with the seed (the first `turns` of them); none off a River World board."""
     if not board.is_river_world:
         if "river_events" in doc:
-            _fail("river_events", f"the {board.name} board has no rivers; River World's "
+            fail("river_events", f"the {board.name} board has no rivers; River World's "
                                   "events are played on a River World board")
         return ()
     if "river_events" not in doc:
         if seed is None:
-            _fail("river_events", f"missing: the {board.name} board is a River World board; "
+            fail("river_events", f"missing: the {board.name} board is a River World board; "
                                   "give its Event markers in order (one per turn), or a "
                                   '"seed" to shuffle them')
         line = [event.value for event in markers_in_box(catalog)]
@@ -802,18 +787,18 @@ def _river_events(doc: Mapping[str, Any], board: Board, catalog: Catalog,
     try:
         return tuple(e.value for e in check_event_line(names, board.turns, catalog))
     except IllegalAction as refused:
-        _fail("river_events", refused.reason)
+        fail("river_events", refused.reason)
 
 
 def _ghosts_removed(doc: Mapping[str, Any], necro: bool) -> int:
     if "ghosts_removed" not in doc:
         return 0
     if not necro:
-        _fail("ghosts_removed", 'Ghosts are taken out only in a Necromancer Island game '
+        fail("ghosts_removed", 'Ghosts are taken out only in a Necromancer Island game '
                                 '("necromancer": true)')
     removed = _whole("ghosts_removed", doc["ghosts_removed"])
     if removed > 2:
-        _fail("ghosts_removed", f"{removed}; 0, 1 or 2 Ghosts may be taken out")
+        fail("ghosts_removed", f"{removed}; 0, 1 or 2 Ghosts may be taken out")
     return removed
 
 
@@ -824,25 +809,25 @@ def _relic_order(doc: Mapping[str, Any], in_teams: bool, shuffler: random.Random
     names = list(RELICS_AND_PLACES)
     if not in_teams:
         if "relic_order" in doc:
-            _fail("relic_order", 'the Relics and Places are part of team play ("teams": true)')
+            fail("relic_order", 'the Relics and Places are part of team play ("teams": true)')
         return ()
     if "relic_order" not in doc:
         if seed is None:
-            _fail("relic_order", 'missing: give the pile of Relics and Places in order (top '
+            fail("relic_order", 'missing: give the pile of Relics and Places in order (top '
                                  'first), or a "seed" to shuffle it')
         shuffler.shuffle(names)
         return tuple(names)
     pile = [str(_one_of("Relic or Place", names).parse(f"relic_order[{i}]", value))
             for i, value in enumerate(_list("relic_order", doc["relic_order"]))]
     if sorted(pile) != sorted(names):
-        _fail("relic_order", "the pile holds each Relic and Place once: " + ", ".join(names))
+        fail("relic_order", "the pile holds each Relic and Place once: " + ", ".join(names))
     return tuple(pile)
 
 
 def _die_face(field: str, value: object, faces: set[int]) -> int:
     face = _whole(field, value)
     if face not in faces:
-        _fail(field, f"the reinforcement die has no face {face}; its faces are "
+        fail(field, f"the reinforcement die has no face {face}; its faces are "
                      + ", ".join(str(f) for f in sorted(faces)))
     return face
 
@@ -990,7 +975,7 @@ def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, value in pairs:
         if key in found:
-            _fail(key, "given twice in one object; give each field once")
+            fail(key, "given twice in one object; give each field once")
         found[key] = value
     return found
 
@@ -999,10 +984,10 @@ def _decode(text: str) -> object:
     try:
         return json.loads(text, object_pairs_hook=_no_twice)
     except json.JSONDecodeError as error:
-        _fail(WHOLE_LINE, f"not JSON: {error.msg} at column {error.colno}; each line is "
+        fail(WHOLE_LINE, f"not JSON: {error.msg} at column {error.colno}; each line is "
                           "one JSON object")
     except (RecursionError, ValueError) as error:
-        _fail(WHOLE_LINE, f"not JSON this command reads ({type(error).__name__})")
+        fail(WHOLE_LINE, f"not JSON this command reads ({type(error).__name__})")
 
 
 def play(lines: Iterable[str], out: IO[str], catalog: Catalog) -> None:
@@ -1022,11 +1007,11 @@ def play(lines: Iterable[str], out: IO[str], catalog: Catalog) -> None:
                 try:
                     state = session.begin(setup.created)
                 except (IllegalAction, UnknownName) as refused:
-                    _fail(WHOLE_LINE, f"the game cannot be set up: {refused.reason}")
+                    fail(WHOLE_LINE, f"the game cannot be set up: {refused.reason}")
                 _print(out, public_state(state))
                 continue
             verb, args = parse_intent(doc)
-        except _Fault as fault:
+        except BadInput as fault:
             raise BadLine(number, fault.field, fault.problem) from None
         _print(out, _carry_out(session, die, verb, args))
 

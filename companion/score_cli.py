@@ -72,6 +72,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from companion.commands.score import configure
+from companion.json_fields import BadInput, fail, show
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.errors import UnknownName
 from companion.rules.maps import BOARD_NAMES, Board, Feature, Site, Terrain, load_board
@@ -134,22 +135,6 @@ _COUNT_EXTRAS = (
 )
 
 
-class BadInput(Exception):
-    """One fault in the scenario: the field (a JSON path) and what is wrong with it."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
-
-
-def _fail(field: str, problem: str) -> NoReturn:
-    raise BadInput(field, problem)
-
-
-def _show(value: object) -> str:
-    shown = json.dumps(value)
-    return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
 # --- decoding --------------------------------------------------------------------------
@@ -159,13 +144,13 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, value in pairs:
         if key in found:
-            _fail(key, f"the field {_show(key)} is given twice in one object")
+            fail(key, f"the field {show(key)} is given twice in one object")
         found[key] = value
     return found
 
 
 def _no_constant(name: str) -> NoReturn:
-    _fail("input", f"{name} is not a number JSON allows")
+    fail("input", f"{name} is not a number JSON allows")
 
 
 def decode(text: str) -> Any:
@@ -173,19 +158,19 @@ def decode(text: str) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
-        _fail("input", f"malformed JSON at line {error.lineno} column {error.colno}: {error.msg}")
+        fail("input", f"malformed JSON at line {error.lineno} column {error.colno}: {error.msg}")
     except RecursionError:
-        _fail("input", "JSON nested too deeply")
+        fail("input", "JSON nested too deeply")
     except ValueError as error:  # e.g. an integer with more digits than Python converts
-        _fail("input", f"a number JSON cannot hold here ({error})")
+        fail("input", f"a number JSON cannot hold here ({error})")
 
 
 def _object(field: str, value: object, allowed: frozenset[str]) -> Mapping[str, Any]:
     if not isinstance(value, dict):
-        _fail(field, f"expected an object, got {_show(value)}")
+        fail(field, f"expected an object, got {show(value)}")
     unknown = sorted(set(value) - allowed)
     if unknown:
-        _fail(
+        fail(
             unknown[0] if field == "input" else f"{field}.{unknown[0]}",
             f"unknown field; allowed here: {', '.join(sorted(allowed))}",
         )
@@ -194,7 +179,7 @@ def _object(field: str, value: object, allowed: frozenset[str]) -> Mapping[str, 
 
 def _text(field: str, value: object) -> str:
     if not isinstance(value, str):
-        _fail(field, f"expected a string, got {_show(value)}")
+        fail(field, f"expected a string, got {show(value)}")
     return value
 
 
@@ -211,24 +196,24 @@ def most_regions() -> int:
 
 def _whole(field: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        _fail(field, f"expected a whole number, got {_show(value)}")
+        fail(field, f"expected a whole number, got {show(value)}")
     if value < 0:
-        _fail(field, f"{value} is negative")
+        fail(field, f"{value} is negative")
     if value > most_regions():
-        _fail(field, f"{_show(value)} is more than any board can hold (at most "
+        fail(field, f"{show(value)} is more than any board can hold (at most "
                      f"{most_regions()}, the regions of the largest board)")  # fmt: skip
     return value
 
 
 def _flag(field: str, value: object) -> bool:
     if not isinstance(value, bool):
-        _fail(field, f"expected true or false, got {_show(value)}")
+        fail(field, f"expected true or false, got {show(value)}")
     return value
 
 
 def _list(field: str, value: object) -> Sequence[Any]:
     if not isinstance(value, list):
-        _fail(field, f"expected a list, got {_show(value)}")
+        fail(field, f"expected a list, got {show(value)}")
     return value
 
 
@@ -238,7 +223,7 @@ def _choice(field: str, value: object, kind: str, choices: Sequence[str]) -> str
     for choice in choices:
         if choice.casefold() == key:
             return choice
-    _fail(field, f"unknown {kind} {_show(value)}; allowed: {', '.join(choices)}")
+    fail(field, f"unknown {kind} {show(value)}; allowed: {', '.join(choices)}")
 
 
 _TERRAINS = tuple(t.value for t in Terrain)
@@ -248,17 +233,17 @@ _FEATURES = (*(f.value for f in Feature), *(s.value for s in Site))
 def _region(field: str, value: object, board: Board | None) -> HeldRegion:
     if isinstance(value, int) and not isinstance(value, bool):
         if board is None:
-            _fail(field, f'region id {value} needs "map" to say which board it is on')
+            fail(field, f'region id {value} needs "map" to say which board it is on')
         try:
             region = board.region(value)
         except UnknownName as error:
-            _fail(field, f"{error} (board {board.name})")
+            fail(field, f"{error} (board {board.name})")
         return HeldRegion(region.terrain, region.features, region.coastal, region.id)
     if not isinstance(value, dict):
-        _fail(field, f"expected a board id or a region object, got {_show(value)}")
+        fail(field, f"expected a board id or a region object, got {show(value)}")
     doc = _object(field, value, _REGION)
     if "terrain" not in doc:
-        _fail(f"{field}.terrain", "missing: a region object needs its terrain")
+        fail(f"{field}.terrain", "missing: a region object needs its terrain")
     terrain = Terrain(_choice(f"{field}.terrain", doc["terrain"], "terrain", _TERRAINS))
     symbols = [
         _choice(f"{field}.features[{i}]", f, "feature", _FEATURES)
@@ -275,18 +260,18 @@ def _region(field: str, value: object, board: Board | None) -> HeldRegion:
 def _counts(field: str, value: object) -> QuickCount:
     allowed = (*_TERRAINS, *_COUNT_EXTRAS)
     if not isinstance(value, dict):
-        _fail(field, f"expected an object of counts, got {_show(value)}")
+        fail(field, f"expected an object of counts, got {show(value)}")
     numbers: dict[str, int] = {}
     for key, count in value.items():
         name = key.strip().casefold()
         if name not in allowed:
-            _fail(f"{field}.{key}", f"unknown count; allowed: {', '.join(allowed)}")
+            fail(f"{field}.{key}", f"unknown count; allowed: {', '.join(allowed)}")
         if name in numbers:
-            _fail(f"{field}.{key}", f"the {name} count is given twice")
+            fail(f"{field}.{key}", f"the {name} count is given twice")
         numbers[name] = _whole(f"{field}.{key}", count)
     terrains = {Terrain(name): n for name, n in numbers.items() if name in _TERRAINS}
     if sum(terrains.values()) > most_regions():
-        _fail(field, f"{sum(terrains.values())} regions in all is more than any board has "
+        fail(field, f"{sum(terrains.values())} regions in all is more than any board has "
                      f"(at most {most_regions()}, the regions of the largest board)")  # fmt: skip
     return QuickCount(
         terrains,
@@ -301,20 +286,20 @@ def _counts(field: str, value: object) -> QuickCount:
 
 def _regions(field: str, doc: Mapping[str, Any], board: Board | None) -> Regions:
     if "regions" in doc and "counts" in doc:
-        _fail(f"{field}.counts", 'give either "regions" or "counts", not both')
+        fail(f"{field}.counts", 'give either "regions" or "counts", not both')
     if "counts" in doc:
         return _counts(f"{field}.counts", doc["counts"])
     items = _list(f"{field}.regions", doc.get("regions", []))
     if len(items) > most_regions():
         most = most_regions()
-        _fail(f"{field}.regions", f"{len(items)} regions is more than any board has (at most "
+        fail(f"{field}.regions", f"{len(items)} regions is more than any board has (at most "
                                   f"{most}, the regions of the largest board)")  # fmt: skip
     return tuple(_region(f"{field}.regions[{i}]", item, board) for i, item in enumerate(items))
 
 
 def _required(field: str, doc: Mapping[str, Any], key: str) -> Any:
     if key not in doc:
-        _fail(f"{field}.{key}", "missing")
+        fail(f"{field}.{key}", "missing")
     return doc[key]
 
 
@@ -340,7 +325,7 @@ def _race(field: str, doc: Mapping[str, Any]) -> str:
     """The race banner's name; Ghosts are the Necromancer's, who has no banner."""
     race = _text(f"{field}.race", _required(field, doc, "race"))
     if race.strip().casefold() == GHOSTS.casefold():
-        _fail(
+        fail(
             f"{field}.race",
             "Ghosts are the Necromancer's tokens, not a race banner; score his turn with "
             'player.necromancer ({"powers": [...], "regions": [...]})',
@@ -389,20 +374,20 @@ def _board_and_turn(top: Mapping[str, Any]) -> tuple[Board | None, int]:
         try:
             board = load_board(_text("map", top["map"]))
         except UnknownName as error:
-            _fail("map", str(error))
+            fail("map", str(error))
     if "turn" not in top:
-        _fail("turn", "missing: the game turn (1 or more)")
+        fail("turn", "missing: the game turn (1 or more)")
     turn = _whole("turn", top["turn"])
     if turn < 1:
-        _fail("turn", f"{turn} is not a game turn (1 or more)")
+        fail("turn", f"{turn} is not a game turn (1 or more)")
     if board is not None and turn > board.turns:
-        _fail("turn", f"{turn} is past the last turn ({board.turns}) of the {board.name} board")
+        fail("turn", f"{turn} is past the last turn ({board.turns}) of the {board.name} board")
     return board, turn
 
 
 def _player(top: Mapping[str, Any]) -> Mapping[str, Any]:
     if "player" not in top:
-        _fail("player", "missing: the scoring player's races")
+        fail("player", "missing: the scoring player's races")
     return _object("player", top["player"], _PLAYER)
 
 
@@ -412,7 +397,7 @@ def parse_scenario(doc: object) -> ScoringInput:
     board, turn = _board_and_turn(top)
     player = _player(top)
     if "necromancer" in player:
-        _fail("player.necromancer", "the Necromancer is scored on his own (necromancer_lines)")
+        fail("player.necromancer", "the Necromancer is scored on his own (necromancer_lines)")
     active = _active("player.active", player.get("active"), board)
     declined_docs = _list("player.declined", player.get("declined", []))
     declined = tuple(
@@ -447,12 +432,12 @@ def relic_lines(doc: Mapping[str, Any], inp: ScoringInput) -> list[tuple[str, in
         field = f"player.relics[{index}]"
         name = known.get(_text(field, value).strip().casefold())
         if name is None:
-            _fail(field, f"unknown Relic or Place {_show(value)}; allowed: "
+            fail(field, f"unknown Relic or Place {show(value)}; allowed: "
                          + ", ".join(RELICS_AND_PLACES))
         if name in seen:
-            _fail(field, f"{name} is listed twice; there is one of each")
+            fail(field, f"{name} is listed twice; there is one of each")
         if inp.active is None:
-            _fail(field, f"{name} works only for an active race, and player.active is missing")
+            fail(field, f"{name} works only for an active race, and player.active is missing")
         seen.add(name)
         coins = _RELIC_COINS.get(name, 0)
         if coins:
@@ -476,7 +461,7 @@ def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
         try:
             result = score_turn(inp, catalog)
         except ScoringInputError as error:
-            _fail(_json_field(error), error.problem)
+            fail(_json_field(error), error.problem)
         lines = [(line.label, line.coins) for line in result.lines] + extra
     scored: dict[str, Any] = {
         "total": sum(coins for _, coins in lines),
@@ -496,7 +481,7 @@ NECROMANCER_REGIONS_LABEL = "Regions held by the Necromancer's Ghosts"
 def _necromancer_powers(field: str, value: object, catalog: Catalog) -> tuple[str, ...]:
     items = _list(field, value)
     if not 1 <= len(items) <= POWERS_DRAWN:
-        _fail(field, f"{len(items)} powers; the Necromancer has 1 to {POWERS_DRAWN} in use "
+        fail(field, f"{len(items)} powers; the Necromancer has 1 to {POWERS_DRAWN} in use "
                      "(the one placed with the Well of Souls, then those he bought)")
     powers: list[str] = []
     for index, item in enumerate(items):
@@ -504,16 +489,16 @@ def _necromancer_powers(field: str, value: object, catalog: Catalog) -> tuple[st
         try:
             name = catalog.power(_text(where, item)).name
         except UnknownName as error:
-            _fail(where, str(error))
+            fail(where, str(error))
         if name in BARRED_POWERS:
-            _fail(where, f"the Necromancer never holds {name} ({', '.join(BARRED_POWERS)} "
+            fail(where, f"the Necromancer never holds {name} ({', '.join(BARRED_POWERS)} "
                          "are drawn again when he draws them)")
         if name in powers:
-            _fail(where, f"{name} is listed twice; he holds each badge once")
+            fail(where, f"{name} is listed twice; he holds each badge once")
         try:
             necromancer_income((), (name,))
         except ScoringInputError as error:
-            _fail(where, f"scoring the power {name!r} is not supported: {error.problem}")
+            fail(where, f"scoring the power {name!r} is not supported: {error.problem}")
         powers.append(name)
     return tuple(powers)
 
@@ -525,21 +510,21 @@ def _necromancer_regions(field: str, regions: Regions, powers: tuple[str, ...]) 
     sea = "a sea only with Seafaring among his powers"
     if isinstance(regions, QuickCount):
         if regions.terrains.get(Terrain.LAKE):
-            _fail(f"{field}.counts.lake", island)
+            fail(f"{field}.counts.lake", island)
         if regions.terrains.get(Terrain.SEA) and SEAFARING not in powers:
-            _fail(f"{field}.counts.sea", sea)
+            fail(f"{field}.counts.sea", sea)
         for name in ("harbors", "next_to_pirates", "inland_next_to_pirates"):
             if getattr(regions, name):
-                _fail(f"{field}.counts.{name}", _NO_RIVER_WORLD)
+                fail(f"{field}.counts.{name}", _NO_RIVER_WORLD)
         return
     for index, region in enumerate(regions):
         where = f"{field}.regions[{index}]"
         if region.terrain is Terrain.LAKE:
-            _fail(where, island)
+            fail(where, island)
         if region.terrain is Terrain.SEA and SEAFARING not in powers:
-            _fail(where, sea)
+            fail(where, sea)
         if region.harbor or region.next_to_pirates:
-            _fail(where, _NO_RIVER_WORLD)
+            fail(where, _NO_RIVER_WORLD)
 
 
 _NO_RIVER_WORLD = ("River World's harbors and pirate ships are not scored for the "
@@ -555,7 +540,7 @@ def necromancer_lines(
     field = "player.necromancer"
     for other in ("active", "declined", "relics"):
         if other in player:
-            _fail(f"player.{other}", "the Necromancer plays no race banner and holds no Relic "
+            fail(f"player.{other}", "the Necromancer plays no race banner and holds no Relic "
                                      "or Place; leave it out beside player.necromancer")
     doc = _object(field, player["necromancer"], _NECROMANCER)
     powers = _necromancer_powers(f"{field}.powers", _required(field, doc, "powers"), catalog)
@@ -565,18 +550,18 @@ def necromancer_lines(
     limit = f"the {held} regions his Ghosts hold"
     conquered = _whole(f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0))
     if conquered > held:
-        _fail(f"{field}.conquered_non_empty", f"{conquered} is more than {limit}")
+        fail(f"{field}.conquered_non_empty", f"{conquered} is more than {limit}")
     attacked = _optional_flag(f"{field}.attacked_active_race", doc.get("attacked_active_race"))
     if attacked is None and PEACE_LOVING in powers:
-        _fail(f"{field}.attacked_active_race", "not said: Peace-Loving earns 3 coins only if "
+        fail(f"{field}.attacked_active_race", "not said: Peace-Loving earns 3 coins only if "
                                                "no other active race was attacked this turn; "
                                                "say true or false")
     fortresses = _whole(f"{field}.fortresses", doc.get("fortresses", 0))
     if fortresses and FORTIFIED not in powers:
-        _fail(f"{field}.fortresses", "only with Fortified among his powers")
+        fail(f"{field}.fortresses", "only with Fortified among his powers")
     in_box = catalog.pieces.get("fortresses", MAX_FORTRESSES)
     if fortresses > min(held, in_box):
-        _fail(f"{field}.fortresses",
+        fail(f"{field}.fortresses",
               f"{fortresses} is more than {limit}" if held <= in_box
               else f"{fortresses} is more than the {in_box} fortresses in the box")
     try:
@@ -588,7 +573,7 @@ def necromancer_lines(
             fortresses=fortresses,
         )
     except ScoringInputError as error:
-        _fail(_necromancer_field(error.field), error.problem)
+        fail(_necromancer_field(error.field), error.problem)
     return [
         (NECROMANCER_REGIONS_LABEL if label == REGIONS_LINE else label, coins)
         for label, coins in lines
@@ -764,14 +749,14 @@ def _read(path: str) -> str:
         try:
             return sys.stdin.read()
         except UnicodeDecodeError as error:
-            _fail("input", f"not UTF-8 text ({error.reason})")
+            fail("input", f"not UTF-8 text ({error.reason})")
     try:
         with open(path, encoding="utf-8") as handle:
             return handle.read()
     except OSError as error:
-        _fail("FILE", f"cannot read {path!r}: {error.strerror or error}")
+        fail("FILE", f"cannot read {path!r}: {error.strerror or error}")
     except UnicodeDecodeError as error:
-        _fail("FILE", f"{path!r} is not UTF-8 text ({error.reason})")
+        fail("FILE", f"{path!r} is not UTF-8 text ({error.reason})")
 
 
 def run(args: argparse.Namespace) -> int:

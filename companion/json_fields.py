@@ -1,0 +1,30 @@
+"""Reading a JSON document field by field, for the command-line readers (`companion score`,
+`companion play`): the first fault names its field (a JSON path such as
+`player.active.counts.hill`) and what is wrong, and a value is quoted short enough for one
+line."""
+
+from __future__ import annotations
+
+import json
+from typing import NoReturn
+
+SHOWN_CHARS = 60
+
+
+class BadInput(Exception):
+    """One fault in a document: the field (a JSON path) and what is wrong with it."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+def fail(field: str, problem: str) -> NoReturn:
+    raise BadInput(field, problem)
+
+
+def show(value: object) -> str:
+    """`value` as JSON, cut to one short line."""
+    shown = json.dumps(value)
+    return shown if len(shown) <= SHOWN_CHARS else shown[:SHOWN_CHARS - 3] + "..."
