@@ -57,8 +57,8 @@ def end_turn(s: Session) -> None:
         s.finish_conquests()
     seat = s.state.track.seat
     active = s.state.current.active
-    if active is not None and troops(s, seat, active.race).hand and ledger.held(
-            s.state.regions, seat, active.race):
+    if (active is not None and troops(s, seat, active.race).hand
+            and s.state.regions.held_by(seat, active.race)):
         s.spread_hand()
     s.finish_redeployment()
     s.score(0)
@@ -344,11 +344,11 @@ def troop_moves(s: Session, data: st.DataObject) -> list[tuple[str, Callable[[],
             gone = data.draw(st.sampled_from(left), label="abandon")
             moves.append((f"abandon {gone}", lambda: s.abandon(gone)))
     if phase is Phase.REDEPLOY and active is not None:
-        held = ledger.held(state.regions, seat, active.race)
+        held = state.regions.held_by(seat, active.race)
         count = troops_game.race_count(state, seat, active.race)
         assert count is not None
         ghouls = [r for r in troops_game.own_races(state, seat)[1:]
-                  if troops_game.suggested(state, seat, r) and ledger.held(state.regions, seat, r)]
+                  if troops_game.suggested(state, seat, r) and state.regions.held_by(seat, r)]
         if ghouls:
             moves.append(("spread", lambda: s.spread_hand(race=ghouls[0])))
         elif held and count.hand != troops_game.keep_in_hand(state, seat, active.race):
@@ -417,7 +417,7 @@ def check_ledger(before: GameState, state: GameState) -> None:
     if redeployed:
         seat = before.track.seat
         for race in troops_game.own_races(state, seat):
-            if ledger.held(state.regions, seat, race):
+            if state.regions.held_by(seat, race):
                 assert state.troops.of(seat, race).hand == 0, race
 
 

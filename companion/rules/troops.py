@@ -65,13 +65,15 @@ class Troops:
         return Troops((*others, troops))
 
 
+def counts(regions: BoardState, seat: int, race: str) -> dict[int, int]:
+    """The race's tokens region by region (a region whose count is unknown counts 1)."""
+    return {rid: regions[rid].occupant.tokens or 1  # type: ignore[union-attr]
+            for rid in regions.held_by(seat, race)}
+
+
 def on_board(regions: BoardState, seat: int, race: str) -> int:
-    """The race's tokens standing in regions (a region whose count is unknown counts 1)."""
-    return sum(
-        (rs.occupant.tokens or 1)
-        for rs in regions.regions.values()
-        if rs.occupant is not None and (rs.occupant.seat, rs.occupant.race) == (seat, race)
-    )
+    """The race's tokens standing in regions."""
+    return sum(counts(regions, seat, race).values())
 
 
 def board_counts(regions: BoardState) -> dict[tuple[int, str], int]:
@@ -88,14 +90,6 @@ def in_play(troops: Troops, regions: BoardState, race: str) -> int:
     """Tokens of `race` out of the tray: on the board, in hand or set aside, all players."""
     return sum(on_board(regions, t.seat, race) + t.hand + t.aside
                for t in troops.races if t.race == race)
-
-
-def held(regions: BoardState, seat: int, race: str) -> tuple[int, ...]:
-    """The regions where the race stands, in id order."""
-    return tuple(sorted(
-        rid for rid, rs in regions.regions.items()
-        if rs.occupant is not None and (rs.occupant.seat, rs.occupant.race) == (seat, race)
-    ))
 
 
 def with_tokens(regions: BoardState, region: int, tokens: int) -> BoardState:
@@ -120,8 +114,7 @@ def ready(troops: Troops, regions: BoardState, seat: int,
         return troops, regions, ()
     gathered = entry.aside
     taken: list[tuple[int, int]] = []
-    for rid in held(regions, seat, race):
-        count = regions[rid].occupant.tokens or 1  # type: ignore[union-attr]
+    for rid, count in counts(regions, seat, race).items():
         if count > 1:
             gathered += count - 1
             taken.append((rid, count - 1))
@@ -202,7 +195,7 @@ def redeployed(troops: Troops, regions: BoardState, seat: int, race: str,
     least 1; 0 only for the regions in `may_empty`, which are left); the tokens come from
     the race's regions and hand, and what is not placed stays in the hand."""
     entry = troops.of(seat, race)
-    regions_held = held(regions, seat, race)
+    regions_held = regions.held_by(seat, race)
     empty_ok = set(may_empty)
     if set(placement) != set(regions_held):
         missing = sorted(set(regions_held) - set(placement))
@@ -234,17 +227,16 @@ def spread(regions: BoardState, seat: int, race: str, tokens: int) -> dict[int, 
     time, fewest first (ties by region id), or with a negative `tokens` takes that many
     back into the hand, most first, leaving one in each region: the one-tap suggestion
     the table starts from."""
-    counts = {rid: regions[rid].occupant.tokens or 1  # type: ignore[union-attr]
-              for rid in held(regions, seat, race)}
-    for _ in range(abs(tokens) if counts else 0):
+    placed = counts(regions, seat, race)
+    for _ in range(abs(tokens) if placed else 0):
         if tokens > 0:
-            counts[min(counts, key=lambda rid: (counts[rid], rid))] += 1
+            placed[min(placed, key=lambda rid: (placed[rid], rid))] += 1
             continue
-        most = max(counts, key=lambda rid: (counts[rid], -rid))
-        if counts[most] == 1:
+        most = max(placed, key=lambda rid: (placed[rid], -rid))
+        if placed[most] == 1:
             break
-        counts[most] -= 1
-    return counts
+        placed[most] -= 1
+    return placed
 
 
 def set_aside(troops: Troops, seat: int, race: str, tokens: int) -> Troops:

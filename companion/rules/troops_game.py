@@ -87,16 +87,15 @@ def waiting_hands(state: GameState) -> tuple[tuple[int, str, int], ...]:
         return ()
     return tuple((t.seat, t.race, t.hand) for t in state.troops.races
                  if t.seat != state.track.seat and t.hand
-                 and ledger.held(state.regions, t.seat, t.race))
+                 and state.regions.held_by(t.seat, t.race))
 
 
 def placement_with(state: GameState, seat: int, race: str, region: int,
                    delta: int) -> dict[int, int]:
     """The race's redeployment with `delta` tokens more (or fewer) in `region`."""
-    counts = {rid: state.regions[rid].occupant.tokens or 1  # type: ignore[union-attr]
-              for rid in ledger.held(state.regions, seat, race)}
-    counts[region] = counts.get(region, 0) + delta
-    return counts
+    placement = ledger.counts(state.regions, seat, race)
+    placement[region] = placement.get(region, 0) + delta
+    return placement
 
 
 def hand(state: GameState, seat: int, race: str) -> int | None:
@@ -279,7 +278,7 @@ def keep_in_hand(state: GameState, seat: int, race: str) -> int:
     if state.troops is None or race != AMAZONS:
         return 0
     entry = state.troops.of(seat, race)
-    regions = len(ledger.held(state.regions, seat, race))
+    regions = len(state.regions.held_by(seat, race))
     total = ledger.on_board(state.regions, seat, race) + entry.hand
     return max(0, min(AMAZONS_ASIDE, total - regions))
 
@@ -309,7 +308,7 @@ def suggested(state: GameState, seat: int, race: str) -> dict[int, int] | None:
     placement = ledger.spread(regions, seat, race, tokens)
     if not placement or (tokens == 0 and not freed):
         return None
-    placement.update({rid: 0 for rid in leaving if rid in ledger.held(state.regions, seat, race)})
+    placement.update({rid: 0 for rid in leaving if rid in state.regions.held_by(seat, race)})
     return placement
 
 
@@ -369,7 +368,7 @@ def finish_redeployment(state: GameState, seat: int) -> GameState:
                 f"{', '.join(map(str, in_rivers))} first")
         keep = keep_in_hand(state, seat, race)
         entry = state.troops.get(seat, race)
-        if entry is None or not ledger.held(state.regions, seat, race):
+        if entry is None or not state.regions.held_by(seat, race):
             continue
         if entry.hand < keep:
             raise IllegalAction(f"the Amazons take {keep} tokens off the map as they finish "
