@@ -6,7 +6,7 @@ line."""
 from __future__ import annotations
 
 import json
-from typing import NoReturn
+from typing import Any, NoReturn
 
 SHOWN_CHARS = 60
 
@@ -28,3 +28,17 @@ def show(value: object) -> str:
     """`value` as JSON, cut to one short line."""
     shown = json.dumps(value)
     return shown if len(shown) <= SHOWN_CHARS else shown[:SHOWN_CHARS - 3] + "..."
+
+
+def flag(field: str, value: object) -> bool:
+    """`value` when it is true or false, else the fault."""
+    if not isinstance(value, bool):
+        fail(field, f"expected true or false, got {show(value)}")
+    return value
+
+
+def a_list(field: str, value: object) -> list[Any]:
+    """`value` when it is a JSON list, else the fault."""
+    if not isinstance(value, list):
+        fail(field, f"expected a list, got {show(value)}")
+    return value

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
-from companion.json_fields import BadInput, fail, show
+from companion.json_fields import BadInput, a_list, fail, flag, show
 from companion.rules import (
     corrections,
     necromancer,
@@ -84,8 +84,6 @@ class BadLine(Exception):
         self.line = line
         self.field = field
         self.problem = problem
-
-
 
 
 # --- the die ---------------------------------------------------------------------------
@@ -152,21 +150,9 @@ def _integer(field: str, value: object) -> int:
     return value
 
 
-def _flag(field: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        fail(field, f"expected true or false, got {show(value)}")
-    return value
-
-
 def _text(field: str, value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         fail(field, f"expected a non-empty string, got {show(value)}")
-    return value
-
-
-def _list(field: str, value: object) -> list[Any]:
-    if not isinstance(value, list):
-        fail(field, f"expected a list, got {show(value)}")
     return value
 
 
@@ -204,7 +190,7 @@ REGION = Kind("a region id of the board (1 or more)", lambda f, v: _whole(f, v, 
 ROW = Kind("a market row, 1 at the top", lambda f, v: _whole(f, v, 1))
 SEAT = Kind("a seat, 0 for the first player listed", _whole)
 INTEGER = Kind("a whole number (negative allowed)", _integer)
-FLAG = Kind("true or false", _flag)
+FLAG = Kind("true or false", flag)
 TEXT = Kind("a non-empty string", _text)
 COUNTS = Kind('an object of counts by id, such as {"7": 3}', _counts)
 MARKER = _one_of("marker", MARKERS)
@@ -584,8 +570,8 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     for key in doc:
         if key not in SETUP_FIELDS:
             fail(key, f"unknown field for the game; allowed: {', '.join(SETUP_FIELDS)}")
-    necro = _flag("necromancer", doc.get("necromancer", False))
-    in_teams = _flag("teams", doc.get("teams", False))
+    necro = flag("necromancer", doc.get("necromancer", False))
+    in_teams = flag("teams", doc.get("teams", False))
     if necro and in_teams:
         fail("teams", "a game plays Necromancer Island or teams of two, not both")
     seats = _seats(doc, _player_counts(necro, in_teams))
@@ -616,7 +602,7 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     faces = set(catalog.die_faces)
     die = tuple(
         _die_face(f"die[{i}]", face, faces)
-        for i, face in enumerate(_list("die", doc.get("die", [])))
+        for i, face in enumerate(a_list("die", doc.get("die", [])))
     )
     created = GameCreated(
         seats=seats, first_seat=first, board=board.name, turns=board.turns,
@@ -651,7 +637,7 @@ def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, 
     allowed = f"{least}" if least == most else f"{least} to {most}"
     if "players" not in doc:
         fail("players", f"missing: {allowed} players, in seat order")
-    entries = _list("players", doc["players"])
+    entries = a_list("players", doc["players"])
     if not least <= len(entries) <= most:
         fail("players", f"{len(entries)} players; {game} has {allowed}")
     named: list[tuple[str, str | None]] = []
@@ -709,7 +695,7 @@ def _board(doc: Mapping[str, Any], players: int, in_teams: bool) -> tuple[Board,
 def _expansions(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
     known = [ident for ident, _ in catalog.expansions]
     chosen: list[str] = []
-    for i, value in enumerate(_list("expansions", doc.get("expansions", ["base"]))):
+    for i, value in enumerate(a_list("expansions", doc.get("expansions", ["base"]))):
         name = str(_one_of("expansion", known).parse(f"expansions[{i}]", value))
         if name in chosen:
             fail(f"expansions[{i}]", f"{name} is listed twice")
@@ -722,7 +708,7 @@ def _expansions(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
 
 def _left_out(doc: Mapping[str, Any], names: list[str]) -> list[str]:
     left: list[str] = []
-    for i, value in enumerate(_list("left_out", doc.get("left_out", []))):
+    for i, value in enumerate(a_list("left_out", doc.get("left_out", []))):
         name = str(_one_of("race or power of the chosen sets", names)
                    .parse(f"left_out[{i}]", value))
         if name in left:
@@ -746,7 +732,7 @@ def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],
         shuffler.shuffle(deck)
         return tuple(deck)
     deck = []
-    for i, value in enumerate(_list(key, doc[key])):
+    for i, value in enumerate(a_list(key, doc[key])):
         field = f"{key}[{i}]"
         try:
             name = str(lookup(_text(field, value)).name)
@@ -783,7 +769,7 @@ def _river_events(doc: Mapping[str, Any], board: Board, catalog: Catalog,
         shuffler.shuffle(line)
         return tuple(line[:board.turns])
     names = [_text(f"river_events[{i}]", name)
-             for i, name in enumerate(_list("river_events", doc["river_events"]))]
+             for i, name in enumerate(a_list("river_events", doc["river_events"]))]
     try:
         return tuple(e.value for e in check_event_line(names, board.turns, catalog))
     except IllegalAction as refused:
@@ -818,7 +804,7 @@ def _relic_order(doc: Mapping[str, Any], in_teams: bool, shuffler: random.Random
         shuffler.shuffle(names)
         return tuple(names)
     pile = [str(_one_of("Relic or Place", names).parse(f"relic_order[{i}]", value))
-            for i, value in enumerate(_list("relic_order", doc["relic_order"]))]
+            for i, value in enumerate(a_list("relic_order", doc["relic_order"]))]
     if sorted(pile) != sorted(names):
         fail("relic_order", "the pile holds each Relic and Place once: " + ", ".join(names))
     return tuple(pile)

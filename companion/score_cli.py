@@ -72,7 +72,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from companion.commands.score import configure
-from companion.json_fields import BadInput, fail, show
+from companion.json_fields import BadInput, a_list, fail, flag, show
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.errors import UnknownName
 from companion.rules.maps import BOARD_NAMES, Board, Feature, Site, Terrain, load_board
@@ -133,8 +133,6 @@ _HISTORIAN = frozenset({"in_decline_when_picked", "others_declined"})
 _COUNT_EXTRAS = (
     "mines", "magic_sources", "coastal", "harbors", "next_to_pirates", "inland_next_to_pirates"
 )
-
-
 
 
 # --- decoding --------------------------------------------------------------------------
@@ -205,18 +203,6 @@ def _whole(field: str, value: object) -> int:
     return value
 
 
-def _flag(field: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        fail(field, f"expected true or false, got {show(value)}")
-    return value
-
-
-def _list(field: str, value: object) -> Sequence[Any]:
-    if not isinstance(value, list):
-        fail(field, f"expected a list, got {show(value)}")
-    return value
-
-
 def _choice(field: str, value: object, kind: str, choices: Sequence[str]) -> str:
     name = _text(field, value)
     key = name.strip().casefold()
@@ -247,11 +233,11 @@ def _region(field: str, value: object, board: Board | None) -> HeldRegion:
     terrain = Terrain(_choice(f"{field}.terrain", doc["terrain"], "terrain", _TERRAINS))
     symbols = [
         _choice(f"{field}.features[{i}]", f, "feature", _FEATURES)
-        for i, f in enumerate(_list(f"{field}.features", doc.get("features", [])))
+        for i, f in enumerate(a_list(f"{field}.features", doc.get("features", [])))
     ]
     features = frozenset(Feature(f) for f in symbols if f in Feature._value2member_map_)
-    coastal = _flag(f"{field}.coastal", doc.get("coastal", False))
-    pirates = _flag(f"{field}.next_to_pirates", doc.get("next_to_pirates", False))
+    coastal = flag(f"{field}.coastal", doc.get("coastal", False))
+    pirates = flag(f"{field}.next_to_pirates", doc.get("next_to_pirates", False))
     return HeldRegion(
         terrain, features, coastal, harbor=Site.HARBOR in symbols, next_to_pirates=pirates
     )
@@ -289,7 +275,7 @@ def _regions(field: str, doc: Mapping[str, Any], board: Board | None) -> Regions
         fail(f"{field}.counts", 'give either "regions" or "counts", not both')
     if "counts" in doc:
         return _counts(f"{field}.counts", doc["counts"])
-    items = _list(f"{field}.regions", doc.get("regions", []))
+    items = a_list(f"{field}.regions", doc.get("regions", []))
     if len(items) > most_regions():
         most = most_regions()
         fail(f"{field}.regions", f"{len(items)} regions is more than any board has (at most "
@@ -318,7 +304,7 @@ def _historian(field: str, doc: Mapping[str, Any]) -> HistorianEvents:
 
 
 def _optional_flag(field: str, value: object) -> bool | None:
-    return None if value is None else _flag(field, value)
+    return None if value is None else flag(field, value)
 
 
 def _race(field: str, doc: Mapping[str, Any]) -> str:
@@ -341,7 +327,7 @@ def _active(field: str, value: object, board: Board | None) -> ActiveHoldings | 
         race=_race(field, doc),
         power=_text(f"{field}.power", _required(field, doc, "power")),
         regions=_regions(field, doc, board),
-        first_turn=_flag(f"{field}.first_turn", doc.get("first_turn", False)),
+        first_turn=flag(f"{field}.first_turn", doc.get("first_turn", False)),
         conquered_non_empty=_whole(
             f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0)
         ),
@@ -361,7 +347,7 @@ def _declined(field: str, value: object, board: Board | None) -> DeclinedHolding
         race=_race(field, doc),
         power=_text(f"{field}.power", _required(field, doc, "power")),
         regions=_regions(field, doc, board),
-        this_turn=_flag(f"{field}.this_turn", doc.get("this_turn", False)),
+        this_turn=flag(f"{field}.this_turn", doc.get("this_turn", False)),
         ivory_tower=_whole(f"{field}.ivory_tower", doc.get("ivory_tower", 0)),
         pots_of_gold=_whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
         historian=_historian(field, doc),
@@ -399,7 +385,7 @@ def parse_scenario(doc: object) -> ScoringInput:
     if "necromancer" in player:
         fail("player.necromancer", "the Necromancer is scored on his own (necromancer_lines)")
     active = _active("player.active", player.get("active"), board)
-    declined_docs = _list("player.declined", player.get("declined", []))
+    declined_docs = a_list("player.declined", player.get("declined", []))
     declined = tuple(
         _declined(f"player.declined[{i}]", item, board) for i, item in enumerate(declined_docs)
     )
@@ -424,7 +410,7 @@ def relic_lines(doc: Mapping[str, Any], inp: ScoringInput) -> list[tuple[str, in
     """Team play: the coins of the Relics and Places the player's active race holds at the
     end of the turn (`player.relics`, names); only the Soapbar and the Tavern pay."""
     player = doc["player"]
-    names = _list("player.relics", player.get("relics", []))
+    names = a_list("player.relics", player.get("relics", []))
     known = {name.casefold(): name for name in RELICS_AND_PLACES}
     seen: set[str] = set()
     lines: list[tuple[str, int]] = []
@@ -479,7 +465,7 @@ NECROMANCER_REGIONS_LABEL = "Regions held by the Necromancer's Ghosts"
 
 
 def _necromancer_powers(field: str, value: object, catalog: Catalog) -> tuple[str, ...]:
-    items = _list(field, value)
+    items = a_list(field, value)
     if not 1 <= len(items) <= POWERS_DRAWN:
         fail(field, f"{len(items)} powers; the Necromancer has 1 to {POWERS_DRAWN} in use "
                      "(the one placed with the Well of Souls, then those he bought)")
