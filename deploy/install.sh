@@ -243,7 +243,7 @@ ro_mount_point() { # the mount point holding DATA_DIR (or its nearest existing p
 }
 if ((READ_ONLY_ROOT)); then
     command -v raspi-config >/dev/null 2>&1 \
-        || die "--read-only-root needs raspi-config (Raspberry Pi OS), and this system has none: nothing was changed.
+        || die "--read-only-root needs raspi-config (Raspberry Pi OS), and this system has none. Nothing was changed.
 deploy/README.md ('Protect the SD card') says how to do it by hand; or run install.sh without --read-only-root."
     RO_MOUNT=$(ro_mount_point "$RO_DATA_DIR")
     if [[ $RO_MOUNT == / ]]; then
