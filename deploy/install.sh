@@ -383,14 +383,15 @@ if ((READ_ONLY_ROOT)); then
         as_root install -d -m 700 -o "$USER_NAME" -g "$GROUP_NAME" "$RO_DATA_DIR"
         did "made the data folder $RO_DATA_DIR (on $RO_MOUNT, yours alone)"
     fi
-    if [[ $(configured_database) == "$DATABASE_FILE" ]]; then
+    previous_database=$(configured_database)
+    if [[ $previous_database == "$DATABASE_FILE" ]]; then
         kept "storage.database in $CONFIG_FILE is $DATABASE_FILE"
     else
         run "$VENV/bin/python" -c 'import sys; from pathlib import Path; from companion.config import save_config_values; save_config_values({"storage.database": sys.argv[1]}, Path(sys.argv[2]))' "$DATABASE_FILE" "$CONFIG_FILE"
         did "set storage.database = \"$DATABASE_FILE\" in $CONFIG_FILE"
-        old_database=$DATA_DIR/companion.sqlite3
+        old_database=${previous_database:-$DATA_DIR/companion.sqlite3}
         if [[ -e $old_database && ! -e $DATABASE_FILE ]]; then
-            left "the games saved so far are still in $old_database: with the service stopped, move them: sudo systemctl stop $SERVICE; mv $old_database* $RO_DATA_DIR/"
+            left "the games saved so far are still in $old_database: move them and their backups, with the service stopped: sudo systemctl stop $SERVICE; mv $old_database* $(dirname "$old_database")/backups $RO_DATA_DIR/"
         fi
     fi
 fi

@@ -418,6 +418,16 @@ def test_the_printed_command_sets_storage_database_to_the_data_folder(
     assert not _lines_with(again, "do_overlayfs 0")
 
 
+def test_the_games_saved_so_far_are_named_to_be_moved_to_the_data_folder(ro: ReadOnlyRoot) -> None:
+    ro.with_raspi_config()
+    ro.machine.everything_in_place()
+    saved = ro.machine.venv.parent / "companion.sqlite3"
+    saved.write_bytes(b"SQLite format 3\x00")
+    left = ro.install(str(ro.data_dir)).stdout.split("Left to do:")[1]
+    assert f"mv {saved}* {saved.parent}/backups {ro.data_dir}/" in left
+    assert "sudo systemctl stop smallworld-companion.service" in left
+
+
 def test_uninstall_refuses_a_read_only_root(machine: FakeMachine) -> None:
     machine.cmdline.write_text("console=tty1 root=PARTUUID=1234-02 boot=overlay\n")
     done = machine.run(UNINSTALL, "--dry-run")
