@@ -78,7 +78,7 @@ pi_in_groups() {
 fingerprint() { # the system files install.sh writes, to compare two runs
     (cd "$ROOT" && sha256sum etc/systemd/system/smallworld-companion.service \
         etc/udev/rules.d/60-smallworld-companion.rules etc/pam.d/smallworld-companion \
-        boot/firmware/cmdline.txt var/lib/smallworld-companion/install-state \
+        etc/polkit-1/rules.d/50-smallworld-companion.rules boot/firmware/cmdline.txt var/lib/smallworld-companion/install-state \
         "${CONFIG_DIR#/}/companion.toml" "${CONFIG_DIR#/}/kivy/config.ini" 2>&1) || true
     in_root systemctl get-default || true
 }
@@ -184,7 +184,7 @@ if ((status != 0)); then
     printf '\ndeploy-check: the first run of install.sh failed (exit %s); see %s\n' "$status" "$LOGS/install-1.log" >&2
     exit 1
 fi
-check "the apt packages are installed" in_root dpkg-query -W python3-venv libegl-mesa0 libgbm1 libmtdev1 libpam-systemd
+check "the apt packages are installed" in_root dpkg-query -W python3-venv libegl-mesa0 libgbm1 libmtdev1 libpam-systemd udisks2 polkitd
 check "pi is in the groups gpio dialout video render input" pi_in_groups
 check "the app is installed in the venv and runs" as_pi "$VENV/bin/companion" version
 check "the companion command is on pi's PATH" test -L "$ROOT$USER_HOME/.local/bin/companion"
@@ -195,6 +195,8 @@ check "the PAM file is installed" same_as_repo /etc/pam.d/smallworld-companion d
 check "the unit is installed" file_in_root "$UNIT"
 check "the unit runs as pi" grep -qx 'User=pi' "$ROOT$UNIT"
 check "systemd-analyze verify accepts the installed unit" in_root systemd-analyze verify --man=no "$UNIT"
+check "systemd-analyze security rates the installed unit 4.9 or lower" in_root systemd-analyze security --offline=yes --threshold=49 "$UNIT"
+check "the polkit rule is installed for pi alone" grep -qF 'subject.user === "pi"' "$ROOT/etc/polkit-1/rules.d/50-smallworld-companion.rules"
 check "the service is enabled (multi-user.target wants it)" test -L "$ROOT/etc/systemd/system/multi-user.target.wants/smallworld-companion.service"
 check "the desktop no longer starts at boot" test "$(in_root systemctl get-default)" = multi-user.target
 check "the kernel command line has consoleblank=0" grep -q ' consoleblank=0$' "$ROOT$CMDLINE"
@@ -238,6 +240,7 @@ check "the unit is gone" gone_from_root "$UNIT"
 check "the service is no longer enabled" gone_from_root /etc/systemd/system/multi-user.target.wants/smallworld-companion.service
 check "the udev rules are gone" gone_from_root /etc/udev/rules.d/60-smallworld-companion.rules
 check "the PAM file is gone" gone_from_root /etc/pam.d/smallworld-companion
+check "the polkit rule is gone" gone_from_root /etc/polkit-1/rules.d/50-smallworld-companion.rules
 check "the venv is gone" gone_from_root "$VENV"
 check "the companion link is gone" gone_from_root "$USER_HOME/.local/bin/companion"
 check "the kiosk's Kivy config is gone" gone_from_root "$CONFIG_DIR/kivy"

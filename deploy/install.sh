@@ -16,7 +16,8 @@ readonly GROUPS_NEEDED=(gpio dialout video render input)
 
 usage() {
     cat <<'EOF'
-Usage: deploy/install.sh [--dry-run] [--display kms|cage] [--no-boot-config] [--print-unit]
+Usage: deploy/install.sh [--dry-run] [--display kms|cage] [--no-boot-config]
+                         [--read-only-root [DATA_DIR]] [--print-unit] [--print-polkit]
 
 Set up this machine as the Table Companion's kiosk: the app full screen from boot, as you.
 Run it as the user the table runs as (not root, not with sudo: it calls sudo itself).
@@ -26,7 +27,15 @@ Run it as the user the table runs as (not root, not with sudo: it calls sudo its
                     for Raspberry Pi OS Lite and any machine without a desktop
   --display cage    run the app inside the cage kiosk compositor (Wayland + XWayland)
   --no-boot-config  leave the boot target and /boot/firmware/cmdline.txt alone
+  --read-only-root [DATA_DIR]
+                    protect the SD card: keep the players' games in DATA_DIR (default
+                    /data/smallworld-companion), on a data partition of its own listed in
+                    /etc/fstab, and make the root file system read-only (Raspberry Pi OS's
+                    overlay, with raspi-config); checks first and changes nothing when it
+                    cannot be done; deploy/README.md says how to make the partition
   --print-unit      print the systemd unit as it would be installed, and stop
+  --print-polkit    print the polkit rule (Shut down, Restart, USB stick) as it would be
+                    installed, and stop
   -h, --help        this help
 
 Re-running is safe and upgrades the app from this checkout. deploy/uninstall.sh undoes
@@ -38,13 +47,21 @@ DRY_RUN=0
 DISPLAY_MODE=kms
 BOOT_CONFIG=1
 PRINT_UNIT=0
+PRINT_POLKIT=0
+READ_ONLY_ROOT=0
+RO_DATA_DIR=/data/$APP
 while (($#)); do
     case $1 in
         -n | --dry-run) DRY_RUN=1 ;;
         --display) DISPLAY_MODE=${2-}; shift ;;
         --display=*) DISPLAY_MODE=${1#*=} ;;
         --no-boot-config) BOOT_CONFIG=0 ;;
+        --read-only-root)
+            READ_ONLY_ROOT=1
+            if [[ -n ${2-} && ${2-} != -* ]]; then RO_DATA_DIR=$2; shift; fi ;;
+        --read-only-root=*) READ_ONLY_ROOT=1; RO_DATA_DIR=${1#*=} ;;
         --print-unit) PRINT_UNIT=1 ;;
+        --print-polkit) PRINT_POLKIT=1 ;;
         -h | --help) usage; exit 0 ;;
         *) printf 'install.sh: unknown option: %s\n\n' "$1" >&2; usage >&2; exit 2 ;;
     esac
@@ -54,6 +71,11 @@ case $DISPLAY_MODE in
     kms | cage) ;;
     *) printf 'install.sh: --display takes kms or cage, not "%s"\n' "$DISPLAY_MODE" >&2; exit 2 ;;
 esac
+if ((READ_ONLY_ROOT)) && [[ ! $RO_DATA_DIR =~ ^/[A-Za-z0-9._/+-]*$ || /$RO_DATA_DIR/ == */../* ]]; then
+    printf 'install.sh: --read-only-root takes an absolute folder of plain characters (letters, digits, . _ / + -), not "%s"\n' "$RO_DATA_DIR" >&2
+    exit 2
+fi
+RO_DATA_DIR=${RO_DATA_DIR%/}
 
 # --- printing and doing -------------------------------------------------------------------
 
@@ -95,6 +117,7 @@ if [[ $(id -u) -eq 0 ]]; then
 The app must never run as root, and this script calls sudo itself for the system steps."
 fi
 USER_NAME=$(id -un)
+USER_ID=$(id -u)
 GROUP_NAME=$(id -gn)
 HOME_DIR=$(getent passwd "$USER_NAME" | cut -d: -f6)
 [[ -n $HOME_DIR && -d $HOME_DIR ]] || die "cannot find the home directory of $USER_NAME"
@@ -125,6 +148,7 @@ BIN_LINK=$HOME_DIR/.local/bin/companion
 UNIT_FILE=/etc/systemd/system/$SERVICE
 UDEV_FILE=/etc/udev/rules.d/60-$APP.rules
 PAM_FILE=/etc/pam.d/$APP
+POLKIT_FILE=/etc/polkit-1/rules.d/50-$APP.rules
 STATE_DIR=/var/lib/$APP
 STATE_FILE=$STATE_DIR/install-state
 
@@ -138,6 +162,38 @@ if [[ -r /etc/os-release ]]; then
 fi
 SYSTEMD_RUNNING=0
 [[ -d /run/systemd/system ]] && SYSTEMD_RUNNING=1
+# The kernel command line of a Raspberry Pi (one line), if this is one.
+CMDLINE=${CMDLINE_TXT:-}
+if [[ -z $CMDLINE ]]; then
+    for candidate in /boot/firmware/cmdline.txt /boot/cmdline.txt; do
+        if [[ -f $candidate ]]; then CMDLINE=$candidate; break; fi
+    done
+fi
+
+# storage.database as companion.toml sets it (absolute, ~ expanded), or nothing. The
+# app checks the value itself and falls back to the data folder when it is bad.
+configured_database() {
+    [[ -f $CONFIG_FILE ]] && command -v python3 >/dev/null 2>&1 || return 0
+    python3 - "$CONFIG_FILE" 2>/dev/null <<'PYTHON' || true
+import os, sys, tomllib
+try:
+    with open(sys.argv[1], "rb") as stream:
+        value = tomllib.load(stream).get("storage", {}).get("database", "")
+except (OSError, ValueError, AttributeError):
+    value = ""
+if isinstance(value, str) and value and os.path.isabs(os.path.expanduser(value)):
+    print(os.path.expanduser(value))
+PYTHON
+}
+# The folder the players' database is in: the service may write there.
+if ((READ_ONLY_ROOT)); then
+    DATABASE_FILE=$RO_DATA_DIR/companion.sqlite3
+else
+    DATABASE_FILE=$(configured_database)
+    [[ -n $DATABASE_FILE ]] || DATABASE_FILE=$DATA_DIR/companion.sqlite3
+fi
+DATABASE_DIR=$(dirname "$DATABASE_FILE")
+[[ $DATABASE_DIR =~ ^[A-Za-z0-9._/+-]+$ ]] || die "storage.database in $CONFIG_FILE is in '$DATABASE_DIR', a folder a systemd unit cannot take as it is (spaces, %, quotes...): move it to a plain path"
 
 # The systemd unit, filled in for this user and these paths.
 render_unit() {
@@ -149,9 +205,10 @@ render_unit() {
         exec_start="$VENV/bin/companion run"
         sdl_driver=kmsdrm
     fi
-    for pair in "USER=$USER_NAME" "GROUP=$GROUP_NAME" "REPO=$REPO" "DISPLAY_MODE=$DISPLAY_MODE" \
-        "KIVY_HOME=$KIVY_HOME_DIR" "SDL_VIDEODRIVER=$sdl_driver" "XDG_CONFIG_HOME=$CONFIG_HOME" \
-        "XDG_DATA_HOME=$DATA_HOME" "EXEC_START=$exec_start"; do
+    for pair in "USER=$USER_NAME" "GROUP=$GROUP_NAME" "UID=$USER_ID" "REPO=$REPO" \
+        "DISPLAY_MODE=$DISPLAY_MODE" "KIVY_HOME=$KIVY_HOME_DIR" "SDL_VIDEODRIVER=$sdl_driver" \
+        "XDG_CONFIG_HOME=$CONFIG_HOME" "XDG_DATA_HOME=$DATA_HOME" "DATABASE_DIR=$DATABASE_DIR" \
+        "EXEC_START=$exec_start"; do
         value=${pair#*=}
         value=${value//\\/\\\\}
         value=${value//&/\\&}
@@ -164,9 +221,40 @@ render_unit() {
     printf '%s\n' "$text"
 }
 
+# The polkit rule, filled in for this user.
+render_polkit_rule() {
+    sed "s|@USER@|$USER_NAME|g" "$DEPLOY/polkit-$APP.rules.in"
+}
+
 if ((PRINT_UNIT)); then
     render_unit
     exit 0
+fi
+if ((PRINT_POLKIT)); then
+    render_polkit_rule
+    exit 0
+fi
+
+# --read-only-root: everything it needs is checked before anything is changed.
+ro_mount_point() { # the mount point holding DATA_DIR (or its nearest existing parent)
+    local dir=$1
+    while [[ ! -e $dir ]]; do dir=$(dirname "$dir"); done
+    stat -c %m -- "$dir"
+}
+if ((READ_ONLY_ROOT)); then
+    command -v raspi-config >/dev/null 2>&1 \
+        || die "--read-only-root needs raspi-config (Raspberry Pi OS), and this system has none. Nothing was changed.
+deploy/README.md ('Protect the SD card') says how to do it by hand; or run install.sh without --read-only-root."
+    RO_MOUNT=$(ro_mount_point "$RO_DATA_DIR")
+    if [[ $RO_MOUNT == / ]]; then
+        die "$RO_DATA_DIR is on the root partition, which --read-only-root makes read-only: every game saved there would be lost at the next reboot. Nothing was changed.
+Make a data partition and mount it (deploy/README.md, 'Protect the SD card'), e.g. at /data, then run: deploy/install.sh --read-only-root /data/$APP"
+    fi
+    FSTAB=${FSTAB_FILE:-/etc/fstab}
+    if ! awk -v mp="$RO_MOUNT" '$1 !~ /^#/ && $2 == mp { found = 1 } END { exit !found }' "$FSTAB" 2>/dev/null; then
+        die "$RO_MOUNT (where $RO_DATA_DIR is) is mounted now but not listed in $FSTAB, so it would not be there after a reboot. Nothing was changed.
+Add its line to $FSTAB (deploy/README.md, 'Protect the SD card'), then run install.sh again."
+    fi
 fi
 
 step "Installing the Table Companion for $USER_NAME"
@@ -191,8 +279,11 @@ step "1. System packages"
 # Kivy's wheel brings its own SDL2; SDL's KMS/DRM driver loads libdrm, libgbm and EGL, and
 # Kivy draws with GL through Mesa. libmtdev1 is what Kivy's mtdev touch provider reads
 # the touchscreen with. libpam-systemd gives the service its logind session (its seat).
+# udisks2 mounts a USB stick for "Save a copy to a USB stick"; polkitd reads the rule that
+# lets the user shut down, restart and use the stick from the screen.
 PACKAGES=(python3 python3-venv ca-certificates libpam-systemd
-    libegl1 libgl1 libgles2 libegl-mesa0 libgl1-mesa-dri libgbm1 libdrm2 libmtdev1)
+    libegl1 libgl1 libgles2 libegl-mesa0 libgl1-mesa-dri libgbm1 libdrm2 libmtdev1
+    udisks2 polkitd)
 if [[ $DISPLAY_MODE == cage ]]; then
     PACKAGES+=(cage xwayland)
 fi
@@ -283,6 +374,27 @@ else
 fi
 # The kiosk's own Kivy configuration: ours, so it is put back as shipped on every run.
 put_file user "$DEPLOY/kivy-pi.ini" "$KIVY_HOME_DIR/config.ini" 644 || true
+if ((READ_ONLY_ROOT)); then
+    # The players' games on the data partition: a folder of the user's alone there, and
+    # storage.database pointing at it (written by the app's own settings writer).
+    if [[ -d $RO_DATA_DIR ]]; then
+        kept "the data folder $RO_DATA_DIR exists (on $RO_MOUNT)"
+    else
+        as_root install -d -m 700 -o "$USER_NAME" -g "$GROUP_NAME" "$RO_DATA_DIR"
+        did "made the data folder $RO_DATA_DIR (on $RO_MOUNT, yours alone)"
+    fi
+    previous_database=$(configured_database)
+    if [[ $previous_database == "$DATABASE_FILE" ]]; then
+        kept "storage.database in $CONFIG_FILE is $DATABASE_FILE"
+    else
+        run "$VENV/bin/python" -c 'import sys; from pathlib import Path; from companion.config import save_config_values; save_config_values({"storage.database": sys.argv[1]}, Path(sys.argv[2]))' "$DATABASE_FILE" "$CONFIG_FILE"
+        did "set storage.database = \"$DATABASE_FILE\" in $CONFIG_FILE"
+        old_database=${previous_database:-$DATA_DIR/companion.sqlite3}
+        if [[ -e $old_database && ! -e $DATABASE_FILE ]]; then
+            left "the games saved so far are still in $old_database: move them and their backups, with the service stopped: sudo systemctl stop $SERVICE; mv $old_database* $(dirname "$old_database")/backups $RO_DATA_DIR/"
+        fi
+    fi
+fi
 
 # --- 5. devices: udev ---------------------------------------------------------------------
 
@@ -303,6 +415,12 @@ RENDERED=$(mktemp)
 trap 'rm -f "$RENDERED"' EXIT
 render_unit >"$RENDERED"
 put_file root "$DEPLOY/pam-$APP" "$PAM_FILE" 644 || true
+# Shut down, Restart and the USB stick from the screen, for this user only (polkitd reads
+# its rules when they change: no reload).
+POLKIT_RENDERED=$(mktemp)
+trap 'rm -f "$RENDERED" "$POLKIT_RENDERED"' EXIT
+render_polkit_rule >"$POLKIT_RENDERED"
+put_file root "$POLKIT_RENDERED" "$POLKIT_FILE" 644 "deploy/polkit-$APP.rules.in filled in: $USER_NAME may shut down, restart and mount or eject a USB stick" || true
 if put_file root "$RENDERED" "$UNIT_FILE" 644 "deploy/$SERVICE.in filled in (see --print-unit)"; then
     if ((SYSTEMD_RUNNING)); then as_root systemctl daemon-reload; fi
 fi
@@ -349,12 +467,6 @@ else
     fi
     # The console blanks after a while by default; the app dims itself instead. On a Pi
     # the kernel command line is in /boot/firmware/cmdline.txt (one line).
-    CMDLINE=${CMDLINE_TXT:-}
-    if [[ -z $CMDLINE ]]; then
-        for candidate in /boot/firmware/cmdline.txt /boot/cmdline.txt; do
-            if [[ -f $candidate ]]; then CMDLINE=$candidate; break; fi
-        done
-    fi
     if [[ -z $CMDLINE || ! -f $CMDLINE ]]; then
         kept "no Raspberry Pi cmdline.txt here: console blanking left as the kernel has it ($(cat /sys/module/kernel/parameters/consoleblank 2>/dev/null || echo unknown) s; 0 is never)"
     elif grep -qE '(^|[[:space:]])consoleblank=0([[:space:]]|$)' "$CMDLINE"; then
@@ -363,7 +475,7 @@ else
         previous=$(grep -oE '(^|[[:space:]])consoleblank=[0-9]+' "$CMDLINE" | tr -d '[:space:]' || true)
         record_state previous_consoleblank "${previous:-none}"
         NEW_CMDLINE=$(mktemp)
-        trap 'rm -f "$RENDERED" "$NEW_CMDLINE"' EXIT
+        trap 'rm -f "$RENDERED" "$POLKIT_RENDERED" "$NEW_CMDLINE"' EXIT
         sed -E -e 's/(^|[[:space:]])consoleblank=[0-9]+//g' -e 's/[[:space:]]+$//' -e 's/$/ consoleblank=0/' "$CMDLINE" >"$NEW_CMDLINE"
         if [[ ! -e $CMDLINE.$APP.bak ]]; then
             as_root cp -p "$CMDLINE" "$CMDLINE.$APP.bak"
@@ -384,12 +496,6 @@ else
     REBOOT_NEEDED=1
     say "the app starts at the next boot"
 fi
-if [[ ${REBOOT_NEEDED-0} == 1 || ${GROUPS_CHANGED-0} == 1 ]]; then
-    left "reboot ('sudo reboot'): the Pi then boots straight into the app"
-fi
-if [[ ${GROUPS_CHANGED-0} == 1 ]]; then
-    left "your own shell gets the new groups at your next login (the service already has them)"
-fi
 left "set the rotation, the die button's pin and the grid in $CONFIG_FILE if yours differ"
 
 # --- 9. check ------------------------------------------------------------------------------
@@ -403,6 +509,28 @@ else
     else
         left "fix what 'companion doctor' lists above (some only show after the reboot)"
     fi
+fi
+
+# --- 10. read-only root ---------------------------------------------------------------------
+
+if ((READ_ONLY_ROOT)); then
+    step "10. Read-only root: the SD card protected, the games on $RO_MOUNT"
+    if [[ -n $CMDLINE && -f $CMDLINE ]] && grep -qE '(^|[[:space:]])boot=overlay([[:space:]]|$)' "$CMDLINE"; then
+        kept "the overlay file system is on ($CMDLINE has boot=overlay): the root is read-only"
+    else
+        as_root raspi-config nonint do_overlayfs 0
+        did "turned the overlay file system on (raspi-config): from the next boot the root is read-only and changes to it last until a reboot"
+        REBOOT_NEEDED=1
+    fi
+    left "after the reboot, check: 'findmnt /' says overlay, and 'findmnt --target $RO_DATA_DIR' says $RO_MOUNT, rw (not overlay); then 'companion doctor'"
+    left "the root is read-only from then on: a change there (companion.toml from the settings screen, an upgrade, apt) lasts until the next reboot. To change it for good: sudo raspi-config nonint do_overlayfs 1, reboot, change it (e.g. git pull && deploy/install.sh --read-only-root $RO_DATA_DIR), reboot"
+fi
+
+if [[ ${REBOOT_NEEDED-0} == 1 || ${GROUPS_CHANGED-0} == 1 ]]; then
+    left "reboot ('sudo reboot'): the Pi then boots straight into the app"
+fi
+if [[ ${GROUPS_CHANGED-0} == 1 ]]; then
+    left "your own shell gets the new groups at your next login (the service already has them)"
 fi
 
 # --- summary -------------------------------------------------------------------------------

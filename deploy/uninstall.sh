@@ -78,10 +78,23 @@ BIN_LINK=$HOME_DIR/.local/bin/companion
 UNIT_FILE=/etc/systemd/system/$SERVICE
 UDEV_FILE=/etc/udev/rules.d/60-$APP.rules
 PAM_FILE=/etc/pam.d/$APP
+POLKIT_FILE=/etc/polkit-1/rules.d/50-$APP.rules
 STATE_DIR=/var/lib/$APP
 STATE_FILE=$STATE_DIR/install-state
 SYSTEMD_RUNNING=0
 [[ -d /run/systemd/system ]] && SYSTEMD_RUNNING=1
+CMDLINE=${CMDLINE_TXT:-}
+if [[ -z $CMDLINE ]]; then
+    for candidate in /boot/firmware/cmdline.txt /boot/cmdline.txt; do
+        if [[ -f $candidate ]]; then CMDLINE=$candidate; break; fi
+    done
+fi
+# With the read-only root (install.sh --read-only-root), every removal would come back at
+# the next reboot: turn the overlay off first.
+if [[ -n $CMDLINE && -f $CMDLINE ]] && grep -qE '(^|[[:space:]])boot=overlay([[:space:]]|$)' "$CMDLINE"; then
+    die "the root file system is read-only (the overlay is on: boot=overlay in $CMDLINE), so whatever this removes would come back at the next reboot. Nothing was changed.
+Turn the overlay off first: sudo raspi-config nonint do_overlayfs 1, reboot, then run deploy/uninstall.sh again."
+fi
 if ((!DRY_RUN)); then
     say "sudo may ask for your password once"
     sudo -v || die "sudo refused: $USER_NAME must be allowed to use sudo"
@@ -114,6 +127,7 @@ if remove root "$UNIT_FILE" "the service unit"; then
     fi
 fi
 remove root "$PAM_FILE" "the service's PAM file" || true
+remove root "$POLKIT_FILE" "the polkit rule (Shut down, Restart and the USB stick from the screen)" || true
 
 step "2. The udev rules"
 if remove root "$UDEV_FILE" "the udev rules (grid name, GPIO and backlight permissions)"; then
@@ -136,12 +150,6 @@ else
 fi
 previous_blank=$(state previous_consoleblank)
 if [[ -n $previous_blank ]]; then
-    CMDLINE=${CMDLINE_TXT:-}
-    if [[ -z $CMDLINE ]]; then
-        for candidate in /boot/firmware/cmdline.txt /boot/cmdline.txt; do
-            if [[ -f $candidate ]]; then CMDLINE=$candidate; break; fi
-        done
-    fi
     if [[ -n $CMDLINE && -f $CMDLINE ]]; then
         replacement=""
         [[ $previous_blank != none ]] && replacement=" $previous_blank"

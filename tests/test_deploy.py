@@ -46,6 +46,7 @@ PACKAGES = [
     *("python3", "python3-venv", "ca-certificates", "libpam-systemd"),
     *("libegl1", "libgl1", "libgles2", "libegl-mesa0", "libgl1-mesa-dri", "libgbm1", "libdrm2"),
     "libmtdev1",
+    *("udisks2", "polkitd"),
 ]
 
 

@@ -54,6 +54,7 @@ class FakePi:
             existing_groups={"pi", *GROUPS},
             access=self.access,
             systemctl=self.systemctl,
+            timedatectl=self.timedatectl,
             has_module=lambda name: name in self.modules,
             has_library=lambda name: name in self.libraries,
         )
@@ -77,6 +78,8 @@ class FakePi:
             root / "dev/ttyACM0"
         )
         self.write("etc/udev/rules.d/60-smallworld-companion.rules", "# rules\n")
+        self.write("run/systemd/timesync/synchronized", "")
+        self.clock: tuple[int, str] | None = (0, "NTP=yes\nNTPSynchronized=yes")
         self.config_dir = root / "home/pi/.config/smallworld-companion"
         self.write_config("")
         kiosk_ini = Path(__file__).resolve().parents[1] / "deploy" / "kivy-pi.ini"
@@ -109,6 +112,10 @@ class FakePi:
 
     def systemctl(self, arguments: list[str]) -> tuple[int, str] | None:
         return self.services.get(arguments[0], (1, "unknown"))
+
+    def timedatectl(self, arguments: list[str]) -> tuple[int, str] | None:
+        assert arguments == ["show", "--property=NTP", "--property=NTPSynchronized"]
+        return self.clock
 
     def diagnose(self) -> list[Finding]:
         return diagnose(self.config_dir / "companion.toml", self.system)
@@ -445,6 +452,39 @@ def test_the_service_state(
 def test_no_systemctl_is_a_note(pi: FakePi) -> None:
     pi.system.systemctl = lambda arguments: None
     the_one(lines(pi, "note"), "no systemctl here")
+
+
+# --- the clock ----------------------------------------------------------------------------
+
+
+def test_a_clock_set_by_systemd_timesyncd_is_ok(pi: FakePi) -> None:
+    pi.clock = None  # the file is enough: timedatectl is not asked
+    the_one(lines(pi, "ok"), "clock:", "set from the network (systemd-timesyncd)")
+
+
+@pytest.mark.parametrize(
+    ("answer", "status", "words"),
+    [
+        ((0, "NTP=yes\nNTPSynchronized=yes"), "ok", ("set from the network",)),
+        (
+            (0, "NTP=yes\nNTPSynchronized=no"),
+            "fix",
+            ("not set from the network", "wrong date", "network", "sudo date -s"),
+        ),
+        ((0, "NTP=no\nNTPSynchronized=no"), "fix", ("sudo timedatectl set-ntp true",)),
+        (None, "note", ("cannot tell whether the clock is right", "date")),
+        ((1, ""), "note", ("cannot tell whether the clock is right",)),
+    ],
+)
+def test_the_clock_without_timesyncds_mark_is_asked_of_timedatectl(
+    pi: FakePi, answer: tuple[int, str] | None, status: str, words: tuple[str, ...]
+) -> None:
+    (pi.root / "run/systemd/timesync/synchronized").unlink()
+    pi.clock = answer
+    the_one(lines(pi, status), "clock:", *words)
+    assert [f for f in pi.diagnose() if f.area == "clock"] == [
+        f for f in pi.diagnose() if f.area == "clock" and f.status == status
+    ]
 
 
 # --- the real command ---------------------------------------------------------------------

@@ -4,9 +4,10 @@ It looks, without changing anything and without opening a window, at: who runs i
 root; the groups), the configuration file, the display (KMS/DRM devices, connected
 screens, the backlight, console blanking, Kivy's input providers), the touchscreen, GPIO
 (the die button, LED and buzzer), the serial ports (the region sensor grid), the
-database file and the kiosk service. Each finding is one line: ``ok``, ``note`` (worth
-knowing, nothing to do) or ``FIX`` (with what to do). The exit status is 1 when anything
-needs fixing, else 0. ``deploy/install.sh`` runs it at the end.
+database file, the kiosk service and the clock (a Pi has no battery clock: without the
+network its date is wrong, and so is every game's). Each finding is one line: ``ok``,
+``note`` (worth knowing, nothing to do) or ``FIX`` (with what to do). The exit status is 1
+when anything needs fixing, else 0. ``deploy/install.sh`` runs it at the end.
 
 The machine's own files (``/sys``, ``/dev``, ``/proc``, ``/etc``) are read through
 :class:`System`, so tests run the checks on a fake tree; the user's files (the
@@ -23,6 +24,7 @@ import os
 import struct
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,6 +135,17 @@ def _run_systemctl(arguments: list[str]) -> tuple[int, str] | None:
     return done.returncode, done.stdout.strip()
 
 
+def _run_timedatectl(arguments: list[str]) -> tuple[int, str] | None:
+    """``timedatectl ARGUMENTS``: (status, output), or None where there is no timedatectl."""
+    try:
+        done = subprocess.run(
+            ["timedatectl", *arguments], capture_output=True, text=True, timeout=10, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.returncode, done.stdout.strip()
+
+
 def _find_module(name: str) -> bool:
     import importlib.util
 
@@ -161,6 +174,7 @@ class System:
     existing_groups: set[str] = field(default_factory=lambda: set(KIOSK_GROUPS))
     access: Callable[[Path, int], bool] = os.access
     systemctl: Callable[[list[str]], tuple[int, str] | None] = _run_systemctl
+    timedatectl: Callable[[list[str]], tuple[int, str] | None] = _run_timedatectl
     has_module: Callable[[str], bool] = _find_module
     has_library: Callable[[str], bool] = _find_library
 
@@ -767,6 +781,46 @@ def check_service(system: System) -> list[Finding]:
     return findings
 
 
+TIMESYNC_SYNCHRONIZED = "/run/systemd/timesync/synchronized"
+"""Made by systemd-timesyncd once it has set the clock from the network, at each boot."""
+
+
+def check_clock(system: System) -> list[Finding]:
+    """Whether the clock was set from the network: a Pi keeps no time while switched off."""
+    if system.path(TIMESYNC_SYNCHRONIZED).exists():
+        return [Finding("ok", "clock", "the clock is set from the network (systemd-timesyncd)")]
+    answer = system.timedatectl(["show", "--property=NTP", "--property=NTPSynchronized"])
+    properties = dict(
+        line.split("=", 1) for line in (answer[1] if answer else "").splitlines() if "=" in line
+    )
+    if answer is None or answer[0] != 0 or "NTPSynchronized" not in properties:
+        return [
+            Finding(
+                "note",
+                "clock",
+                "cannot tell whether the clock is right (no timedatectl answer): check the "
+                "date with 'date', as the games are dated by it",
+            )
+        ]
+    if properties["NTPSynchronized"] == "yes":
+        return [Finding("ok", "clock", "the clock is set from the network")]
+    if properties.get("NTP") == "no":
+        what = "network time is turned off: sudo timedatectl set-ntp true"
+    else:
+        what = (
+            "connect the Pi to the network (Wi-Fi: sudo raspi-config) and it sets itself "
+            "within a minute; with no network, set it by hand: sudo date -s 'YYYY-MM-DD HH:MM'"
+        )
+    return [
+        Finding(
+            "fix",
+            "clock",
+            f"the clock is not set from the network (it says {time.strftime('%Y-%m-%d %H:%M')}"
+            f"; a Pi keeps no time while switched off), so games may get the wrong date: {what}",
+        )
+    ]
+
+
 def diagnose(config_path: Path | None, system: System) -> list[Finding]:
     """Every check, in the order the report lists them."""
     config, findings = check_config(config_path, system)
@@ -775,6 +829,7 @@ def diagnose(config_path: Path | None, system: System) -> list[Finding]:
                   check_boards):
         findings.extend(check(system, config))
     findings.extend(check_service(system))
+    findings.extend(check_clock(system))
     return findings
 
 
