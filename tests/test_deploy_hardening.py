@@ -123,6 +123,18 @@ def test_the_unit_sees_the_system_read_only_and_writes_only_where_the_app_writes
     assert "XDG_CACHE_HOME=/var/cache/smallworld-companion" in _words(unit, "Environment")
 
 
+def test_the_working_folder_is_one_the_unit_may_write_for_the_gpio_library(
+    machine: FakeMachine,
+) -> None:
+    """lgpio (gpiozero's pin library on Raspberry Pi OS) makes a pipe in the working
+    folder: a read-only home there would leave the die button dead."""
+    unit = _rendered_unit(machine)
+    data = f"{machine.home}/.local/share/smallworld-companion"
+    assert _unit_values(unit, "WorkingDirectory") == [data]
+    assert f"-{data}" in _words(unit, "ReadWritePaths")
+    assert f"LG_WD={data}" in _words(unit, "Environment")
+
+
 def test_the_unit_may_write_the_database_where_companion_toml_puts_it(
     machine: FakeMachine, tmp_path: Path
 ) -> None:
