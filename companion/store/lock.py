@@ -11,7 +11,9 @@ Invariants:
 - the lock file is never deleted (deleting a locked file would let a third app lock a
   new file of the same name while the first still runs); only its contents change;
 - the pid in the file is only a hint for the message: the lock itself is the ``flock``;
-- a file that cannot be created (a missing or read-only folder) raises `StoreOpenError`.
+- a file that cannot be created (a missing or read-only folder) raises `StoreOpenError`,
+  which says so plainly when the card or folder is mounted read-only;
+- the lock file is 0600 (an older one readable by all is tightened).
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ import fcntl
 import os
 from pathlib import Path
 
+from companion.paths import on_read_only_file_system
+from companion.store.database import read_only_error
 from companion.store.errors import DatabaseInUse, StoreOpenError
+from companion.store.private import tighten
 
 SUFFIX = ".lock"
 
@@ -54,11 +59,14 @@ class DatabaseLock:
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError as error:
+            if on_read_only_file_system(database):
+                raise read_only_error(database) from error
             raise StoreOpenError(
                 f"The saved-games file {database} cannot be locked for this app ({error}). "
                 "Check that its folder exists and can be written by the user who runs the "
                 "companion, then start it again."
             ) from error
+        tighten(path)  # a lock file of an older release may be readable by all
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
