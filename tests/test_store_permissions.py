@@ -23,6 +23,7 @@ from companion.paths import APP_DIR_NAME
 from companion.rules.catalog import load_catalog
 from companion.session import Session
 from companion.store import Store
+from companion.store.lock import check_free
 
 CATALOG = load_catalog()
 
@@ -167,3 +168,12 @@ def test_a_folder_made_for_the_database_is_0700_even_where_the_user_chose_it(
     with Store.open(db, catalog=CATALOG):
         pass
     assert mode(tmp_path / "games") == mode(tmp_path / "games" / "2025") == 0o700
+
+
+def test_checking_the_lock_before_the_window_opens_makes_the_folder_0700(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "share" / APP_DIR_NAME
+    check_free(folder / "companion.sqlite3")  # what `companion run` does first
+    assert mode(folder) == mode(folder.parent) == 0o700
+    assert files_of(folder) == {"companion.sqlite3.lock": 0o600}

@@ -11,8 +11,9 @@ Invariants:
 - the lock file is never deleted (deleting a locked file would let a third app lock a
   new file of the same name while the first still runs); only its contents change;
 - the pid in the file is only a hint for the message: the lock itself is the ``flock``;
-- a file that cannot be created (a missing or read-only folder) raises `StoreOpenError`,
-  which says so plainly when the card or folder is mounted read-only;
+- the database's folder is made (0700, `companion.store.private`) when missing; a file
+  that cannot be created (a folder that cannot be made, or a read-only one) raises
+  `StoreOpenError`, which says so plainly when the card or folder is mounted read-only;
 - the lock file is 0600 (an older one readable by all is tightened).
 """
 
@@ -26,7 +27,7 @@ from pathlib import Path
 from companion.paths import on_read_only_file_system
 from companion.store.database import read_only_error
 from companion.store.errors import DatabaseInUse, StoreOpenError
-from companion.store.private import tighten
+from companion.store.private import make_folder, tighten
 
 SUFFIX = ".lock"
 
@@ -57,6 +58,7 @@ class DatabaseLock:
         """Lock `database` for this process; raise `DatabaseInUse` if another holds it."""
         path = lock_path(database)
         try:
+            make_folder(database.parent)  # 0700 when made here: the saved games are private
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError as error:
             if on_read_only_file_system(database):
