@@ -177,3 +177,21 @@ def test_checking_the_lock_before_the_window_opens_makes_the_folder_0700(
     check_free(folder / "companion.sqlite3")  # what `companion run` does first
     assert mode(folder) == mode(folder.parent) == 0o700
     assert files_of(folder) == {"companion.sqlite3.lock": 0o600}
+
+
+def test_a_users_own_backups_folder_is_never_chmod_ed(tmp_path: Path) -> None:
+    mine = tmp_path / "backups"  # the user's own folder, that happens to be named so
+    mine.mkdir()
+    mine.chmod(0o775)
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x").chmod(0o775)
+    with played(mine / "games.sqlite3", turns=1):
+        pass
+    with played(tmp_path / "x" / "games.sqlite3", turns=1):
+        pass
+    (tmp_path / "x" / "backups").chmod(0o775)  # as if it were the user's
+    with Store.open(tmp_path / "x" / "games.sqlite3", catalog=CATALOG):
+        pass
+    assert mode(mine) == mode(tmp_path / "x") == mode(tmp_path / "x" / "backups") == 0o775
+    assert mode(mine / "backups") == 0o700  # made by the companion
+    assert {mode(p) for p in (tmp_path / "x" / "backups").iterdir()} == {0o600}

@@ -27,7 +27,7 @@ from pathlib import Path
 from companion.paths import on_read_only_file_system
 from companion.store.database import read_only_error
 from companion.store.errors import DatabaseInUse, StoreOpenError
-from companion.store.private import make_folder, tighten
+from companion.store.private import is_own_folder, make_folder, tighten
 
 SUFFIX = ".lock"
 
@@ -58,7 +58,8 @@ class DatabaseLock:
         """Lock `database` for this process; raise `DatabaseInUse` if another holds it."""
         path = lock_path(database)
         try:
-            make_folder(database.parent)  # 0700 when made here: the saved games are private
+            # 0700 when made here (or the app's own): the saved games are private
+            make_folder(database.parent, tighten_existing=is_own_folder(database.parent))
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError as error:
             if on_read_only_file_system(database):

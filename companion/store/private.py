@@ -14,11 +14,13 @@ makes its files private itself, whatever the umask:
 - files left readable by an older release are tightened to 0600 at open: the database,
   its ``-wal``/``-shm``, lock file and set-aside copies (every file of the folder whose
   name starts with the database's name) and the backups;
-- an existing folder is tightened to 0700 only when it is the companion's own (named
-  ``smallworld-companion``, as `companion.paths.user_data_dir` and the installer name it,
-  or the ``backups`` folder beside the database, which only the companion makes). A folder
-  the user chose for the database (``storage.database = "/srv/games/x.sqlite3"``) may be
-  shared with other programs: it is never chmod-ed; the files in it are still 0600.
+- an existing folder is tightened to 0700 only inside the companion's own data folder
+  (named ``smallworld-companion``, as `companion.paths.user_data_dir` and the installer
+  name it): that folder and its ``backups``. A folder the user chose for the database
+  (``storage.database = "/srv/games/x.sqlite3"``) may be shared with other programs: it
+  and the folders in it are never chmod-ed (a ``backups`` folder the companion makes there
+  is made 0700); the companion's files in it (the names starting with the database's)
+  are still tightened to 0600.
 
 Invariants:
 - nothing here ever makes a mode wider; a mode that cannot be changed (a file of another
@@ -38,20 +40,20 @@ from companion.paths import APP_DIR_NAME
 
 FILE_MODE = 0o600
 FOLDER_MODE = 0o700
-BACKUPS_FOLDER = "backups"
 
 
 def is_own_folder(folder: Path) -> bool:
-    """Whether `folder` is one the companion owns and may tighten: its data folder
-    (named ``smallworld-companion``) or the ``backups`` folder inside a folder."""
-    return folder.name in (APP_DIR_NAME, BACKUPS_FOLDER)
+    """Whether `folder` is the companion's own data folder (named ``smallworld-companion``,
+    as `companion.paths.user_data_dir` and the installer name it), which it may tighten."""
+    return folder.name == APP_DIR_NAME
 
 
-def make_folder(folder: Path) -> None:
-    """Create `folder` and any missing parents, each 0700; tighten it to 0700 when it
-    exists already and is the companion's own (`is_own_folder`).
+def make_folder(folder: Path, *, tighten_existing: bool = False) -> None:
+    """Create `folder` and any missing parents, each 0700; with `tighten_existing`, a
+    folder that exists already is tightened to 0700 too.
 
-    Raises OSError when a missing folder cannot be created.
+    Raises OSError (or ValueError, for a path with a NUL byte) when a missing folder
+    cannot be created.
     """
     missing: list[Path] = []
     where = folder
@@ -64,7 +66,7 @@ def make_folder(folder: Path) -> None:
         except FileExistsError:
             continue  # made by another process meanwhile: not ours to chmod
         _chmod(made, FOLDER_MODE)  # the umask may have taken bits off: set exactly 0700
-    if not missing and is_own_folder(folder):
+    if not missing and tighten_existing:
         tighten(folder, FOLDER_MODE)
 
 

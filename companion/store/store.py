@@ -167,15 +167,16 @@ class Store:
         path = Path(path)
         backups = Path(backups) if backups is not None else path.parent / "backups"
         clock = clock or utc_now
+        own = private.is_own_folder(path.parent)  # the app's data folder: tightened too
         try:
-            private.make_folder(path.parent)  # 0700 when made here (or the app's own)
+            private.make_folder(path.parent, tighten_existing=own)  # 0700 when made here
         except OSError as error:
             raise open_error(error, path) from error
         lock = DatabaseLock.acquire(path) if exclusive else None
         # files an older release left readable by every account are made private
         private.tighten_files(path.parent, path.name)
         if backups.is_dir():
-            private.make_folder(backups)
+            private.make_folder(backups, tighten_existing=own and backups.parent == path.parent)
             private.tighten_files(backups, f"{path.stem}-")
         try:
             store = cls._open_locked(path, backups, keep_backups=keep_backups,
