@@ -71,11 +71,11 @@ def drills(work: Path, quick: bool, args: argparse.Namespace | None = None
         "button_abuse": lambda: button.drill(),
         "bad_input": bad,
         "damaged_database": lambda: damaged_database.drill(
-            folder("damaged_database"), wal_rounds=size("wal_kills", 30, 6),
+            folder("damaged_database"), wal_rounds=size("wal_kills", 100, 10),
             probes=size("probes", 200, 40)),
         "two_instances": lambda: two_instances.drill(
-            folder("two_instances"), pairs=size("instances", 10, 2),
-            rounds=size("instances", 10, 2)),
+            folder("two_instances"), pairs=size("instances", 20, 2),
+            rounds=size("instances", 20, 2)),
         "bad_config": lambda: bad_config.drill(
             folder("bad_config"), every_key=bool(getattr(args, "config_every_key", False))),
     }
@@ -101,11 +101,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None,
                         help="also write the results, with the machine, to this file")
     parser.add_argument("--wal-kills", type=int, default=None, metavar="N",
-                        help="damaged_database: kills followed by a deleted -wal (30)")
+                        help="damaged_database: kills followed by a deleted -wal (100)")
     parser.add_argument("--probes", type=int, default=None, metavar="N",
                         help="damaged_database: random page damages (200)")
     parser.add_argument("--instances", type=int, default=None, metavar="N",
-                        help="two_instances: pairs of apps, and rounds of two stores (10)")
+                        help="two_instances: pairs of apps, and rounds of two stores (20)")
     parser.add_argument("--config-every-key", action="store_true",
                         help="bad_config: one start per key and bad value (about 290; "
                              "10 minutes) instead of one per bad value")

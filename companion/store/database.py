@@ -218,9 +218,11 @@ def read_error(error: sqlite3.Error, path: Path) -> StoreReadError:
             "Nothing was changed. Close the other program (a database tool) and try again."
         )
     return StoreReadError(
-        f"The saved games could not be read ({error}): the file may be damaged. Nothing "
-        "was changed. Restart the companion: at start it checks the file, sets a damaged "
-        "one aside (without deleting it) and restores the newest good backup."
+        f"The saved games could not be read ({error}): part of the file may be damaged. "
+        "Nothing was changed. Restart the companion: at start it checks the file and the "
+        "game in progress, and sets a damaged file aside (without deleting it) to restore "
+        "the newest good backup. A damaged older game that this check does not find stays "
+        "unreadable; the other games can still be played."
     )
 
 
