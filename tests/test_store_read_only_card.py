@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from test_small_faults import in_own_mounts
+from test_store_damage import PROBE
 from test_store_history import CATALOG, Clock, play_game_1
 
 from companion.store import Store
@@ -66,3 +67,27 @@ def test_a_read_only_card_without_the_folder_yet_is_named_read_only(tmp_path: Pa
     assert run.stdout.startswith(
         f"StoreOpenError The saved-games file {card}/smallworld-companion/c.sqlite3 {SAID}"
     ), run.stdout + run.stderr
+
+
+def test_the_app_on_a_card_remounted_read_only_starts_and_says_games_are_not_saved(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    with Store.open(db, catalog=CATALOG, clock=Clock()) as store:
+        store.add_profile("Ann", "blue")
+    probe = tmp_path / "probe.py"  # the real app, which prints what its home screen told
+    probe.write_text(PROBE)
+    card = tmp_path / "card"
+    card.mkdir()
+    run = in_own_mounts(
+        'mount -t tmpfs tmpfs "$1"; mkdir "$1/smallworld-companion"; '
+        'cp "$3" "$1/smallworld-companion/companion.sqlite3"; mount -o remount,ro "$1"; '
+        '"$2" "$4" "$1/smallworld-companion/companion.sqlite3"',
+        str(card), sys.executable, str(db), str(probe),
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Traceback" not in run.stderr
+    assert "SCREEN home" in run.stdout
+    assert "TITLE Saved games" in run.stdout
+    assert f"MESSAGE The saved-games file {card}/smallworld-companion/companion.sqlite3 " \
+           f"{SAID}" in run.stdout  # fmt: skip
