@@ -29,8 +29,9 @@ def app_env(work: Path, *, kivy_log: bool = True, **extra: str) -> dict[str, str
     from bench.ui import kivy_env
 
     env = kivy_env(work)
-    if kivy_log:
+    if kivy_log:  # Kivy's own console log, on stderr (not Python's logging)
         env.pop("KIVY_NO_CONSOLELOG", None)
+        env["KIVY_LOG_MODE"] = "KIVY"
     env.update(extra)
     return env
 
