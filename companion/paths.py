@@ -9,7 +9,8 @@ Kept files (the SQLite database) live in the user's data directory, as the XDG B
 Directory specification places it: ``$XDG_DATA_HOME/smallworld-companion``, by default
 ``~/.local/share/smallworld-companion``.
 
-This module only computes paths; it creates no directory and opens no file.
+This module only computes paths; it creates no directory and opens no file. The store
+creates the data directory itself, 0700, with its files 0600 (`companion.store.private`).
 """
 
 from __future__ import annotations

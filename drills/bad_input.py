@@ -11,13 +11,9 @@
   unknown sections and keys, a section that is not a table). Reading must never raise;
   each bad key gets one warning naming the key and what is allowed, the key falls back to
   its default, the good key keeps its value, and the file is not changed.
-- A damaged database: a saved-games file with a finished and an unfinished game and its
-  backups, damaged in several ways, then opened as the app opens it. The damaged file
-  must be set aside byte for byte (never deleted), the newest backup restored, the players
-  told in words, and the unfinished game of the backup resumable; opened as a tool opens
-  it (no recovery), it must be refused with a message and left untouched. One kind passes
-  SQLite's ``quick_check`` (the last record is no longer JSON): only the companion's own
-  check at start (the game in progress must replay) finds it, and a tool opens it as is.
+
+A damaged saved-games file is `drills/damaged_database.py`'s; a bad config given to the
+real app is `drills/config.py`'s (with the values here).
 """
 
 from __future__ import annotations
@@ -26,9 +22,6 @@ import contextlib
 import hashlib
 import io
 import json
-import random
-import shutil
-import sqlite3
 import time
 import tomllib
 from collections.abc import Iterator
@@ -323,122 +316,17 @@ def config_cases(work: Path) -> dict[str, Any]:
             "examples": examples, "file_unchanged": unchanged}
 
 
-# --- a damaged database ------------------------------------------------------------------------
-
-
-def _damage(path: Path, kind: str, rng: random.Random) -> None:
-    if kind == UNREADABLE_RECORD:  # SQLite finds nothing wrong: quick_check says ok
-        conn = sqlite3.connect(path)
-        with conn:
-            conn.execute("UPDATE events SET payload = '{' "
-                         "WHERE rowid = (SELECT max(rowid) FROM events)")
-        conn.close()
-        return
-    data = bytearray(path.read_bytes())
-    page = 4096
-    if kind == "header overwritten":
-        data[0:100] = bytes(rng.randrange(256) for _ in range(100))
-    elif kind == "a page zeroed":
-        at = page * (len(data) // page // 2)
-        data[at : at + page] = bytes(page)
-    elif kind == "bytes sprinkled over the tables":
-        for _ in range(200):
-            at = rng.randrange(page, len(data))
-            data[at] = rng.randrange(256)
-    elif kind == "cut to half":
-        data = data[: len(data) // 2]
-    elif kind == "replaced by text":
-        data = bytearray(b"this is not a database\n" * 100)
-    elif kind == "emptied (0 bytes)":
-        data = bytearray()
-    path.write_bytes(bytes(data))
-
-
-UNREADABLE_RECORD = "the last record no longer JSON (passes quick_check)"
-DAMAGE = ("header overwritten", "a page zeroed", "bytes sprinkled over the tables",
-          "cut to half", "replaced by text", "emptied (0 bytes)", UNREADABLE_RECORD)
-
-
-def database_cases(work: Path, seed: int = 9, kinds: int | None = None) -> dict[str, Any]:
-    from bench.ui import saved_games
-    from companion.store import Store
-    from companion.store.errors import StoreError, StoreOpenError
-
-    rng = random.Random(seed)
-    pristine = work / "pristine"
-    pristine.mkdir()
-    small = kinds is not None
-    saved_games(pristine / "companion.sqlite3", unfinished_intents=40 if small else 150,
-                players=2 if small else 5)
-    with Store.open(pristine / "companion.sqlite3") as store:
-        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        game = store.unfinished_game()
-        steps_on_disk = store.steps(game) if game else 0
-    cases: list[dict[str, Any]] = []
-    for kind in DAMAGE[:kinds]:
-        folder = work / kind.replace(" ", "-").replace("(", "").replace(")", "")
-        shutil.copytree(pristine, folder)
-        db = folder / "companion.sqlite3"
-        for sidecar in ("-wal", "-shm"):
-            (folder / f"companion.sqlite3{sidecar}").unlink(missing_ok=True)
-        _damage(db, kind, rng)
-        damaged = hashlib.sha256(db.read_bytes()).hexdigest()
-        case: dict[str, Any] = {"damage": kind}
-        # a tool (no recovery): refused in words, nothing touched
-        try:
-            Store.open(db, recover=False).close()
-            case["tool"] = "opened"
-        except StoreOpenError as error:
-            case["tool"] = "refused"
-            case["tool_message"] = str(error)
-        case["tool_left_it"] = db.exists() and hashlib.sha256(db.read_bytes()).hexdigest() \
-            == damaged
-        # the app: set aside, restore, tell
-        try:
-            with Store.open(db) as store:
-                report = store.recovery
-                case["message"] = report.message if report else None
-                aside = report.damaged if report else None
-                case["kept_aside_intact"] = bool(
-                    aside and aside.exists()
-                    and hashlib.sha256(aside.read_bytes()).hexdigest() == damaged)
-                resumed = store.unfinished_game()
-                if resumed is not None:
-                    history = store.load_history(resumed)
-                    case["resumed_steps"] = len(history.log)
-                    case["steps_lost"] = steps_on_disk - len(history.log)
-                else:
-                    case["resumed_steps"] = 0
-                    case["steps_lost"] = steps_on_disk
-                case["finished_games"] = len(store.games(finished=True))
-        except StoreError as error:
-            case["app_error"] = str(error)
-        cases.append(case)
-    return {"steps_in_the_unfinished_game": steps_on_disk, "cases": cases}
-
-
-def _database_ok(case: dict[str, Any]) -> bool:
-    # a tool reads the file as it is: SQLite refuses it, except a file only the
-    # companion's own checks find damaged (its unreadable record is the tool's to report)
-    tool = "opened" if case["damage"] == UNREADABLE_RECORD else "refused"
-    return (case.get("tool") == tool and case.get("tool_left_it", False)
-            and bool(case.get("message")) and case.get("kept_aside_intact", False)
-            and case.get("resumed_steps", 0) > 0 and case.get("finished_games", 0) >= 1)
-
-
 def drill(work: Path, *, small: bool = False) -> Drill:
-    """`small`: one scenario, two kinds of damage (for the smoke test)."""
+    """`small`: one scenario (for the smoke test)."""
     started = time.monotonic()
     score = score_cases(work / "score", scenarios=1 if small else None)
     config = config_cases(work / "config")
-    database = database_cases(work / "database", kinds=2 if small else None)
     result = Drill(
         "Bad input",
         f"`companion score` with every field of {len(SCENARIOS)} documented scenarios given "
         f"{len(BAD_VALUES)} wrong types and values, an unknown field in every object and "
         f"{len(BROKEN_DOCUMENTS)} broken documents; every companion.toml key given the values "
-        f"among {len(BAD_TOML)} that it does not allow, and 7 broken files; the saved-games "
-        f"file damaged {len(DAMAGE)} ways ({', '.join(DAMAGE)})",
+        f"among {len(BAD_TOML)} that it does not allow, and 7 broken files",
     )
     total = score["refused"] + score["unclear"]
     result.check("score: bad inputs refused with one line naming the field (exit 2)",
@@ -454,15 +342,8 @@ def drill(work: Path, *, small: bool = False) -> Drill:
                  f"{config['answered']} of {total}", "all", config["unclear"] == 0)
     result.check("config: file unchanged", "yes" if config["file_unchanged"] else "NO", "yes",
                  config["file_unchanged"])
-    good = [c for c in database["cases"] if _database_ok(c)]
-    result.check("database: damage set aside intact, backup restored, players told",
-                 f"{len(good)} of {len(database['cases'])}", "all",
-                 len(good) == len(database["cases"]))
-    lost = [c.get("steps_lost") for c in database["cases"]]
-    result.check("database: steps played since the last backup (in the file set aside)",
-                 ", ".join(str(x) for x in lost), "(by design: the backup is per turn)")
     result.seconds = time.monotonic() - started
     result.detail = {"score": {k: v for k, v in score.items() if k != "accepted_examples"},
                      "score_accepted_examples": score["accepted_examples"][:60],
-                     "config": config, "database": database}
+                     "config": config}
     return result

@@ -1,6 +1,9 @@
 """`make drills`: fault drills that show how sturdy the companion is.
 
     .venv/bin/python drills/run.py [--quick] [--only NAME ...] [--dir DIR] [--json FILE]
+        [--wal-kills N] [--probes N] [--instances N] [--config-every-key]
+
+(through make: ``make drills DRILLS_ARGS="--only two_instances --instances 30"``)
 
 Each drill prints what it tried and what survived, check by check, with the goal of each
 check; with ``--json FILE`` the results also go to FILE, with the machine they ran on.
@@ -28,11 +31,25 @@ if str(ROOT) not in sys.path:
 from bench.common import machine, table  # noqa: E402
 from drills.report import Drill  # noqa: E402
 
-NAMES = ("power_cut", "serial_abuse", "unplug_storm", "button_abuse", "bad_input")
+NAMES = ("power_cut", "serial_abuse", "unplug_storm", "button_abuse", "bad_input",
+         "damaged_database", "two_instances", "bad_config")
 
 
-def drills(work: Path, quick: bool) -> dict[str, Callable[[], Drill]]:
-    from drills import bad_input, button, grid, power_cut
+def drills(work: Path, quick: bool, args: argparse.Namespace | None = None
+           ) -> dict[str, Callable[[], Drill]]:
+    from drills import (
+        bad_config,
+        bad_input,
+        button,
+        damaged_database,
+        grid,
+        power_cut,
+        two_instances,
+    )
+
+    def size(name: str, full: int, small: int) -> int:
+        given = getattr(args, name, None)
+        return int(given) if given is not None else small if quick else full
 
     def folder(name: str) -> Path:
         path = work / name
@@ -40,7 +57,7 @@ def drills(work: Path, quick: bool) -> dict[str, Callable[[], Drill]]:
         return path
 
     def bad() -> Drill:
-        for sub in ("score", "config", "database"):
+        for sub in ("score", "config"):
             folder(f"bad_input/{sub}")
         return bad_input.drill(work / "bad_input")
 
@@ -53,6 +70,14 @@ def drills(work: Path, quick: bool) -> dict[str, Callable[[], Drill]]:
                                                   cycles=8 if quick else 100),
         "button_abuse": lambda: button.drill(),
         "bad_input": bad,
+        "damaged_database": lambda: damaged_database.drill(
+            folder("damaged_database"), wal_rounds=size("wal_kills", 100, 10),
+            probes=size("probes", 200, 40)),
+        "two_instances": lambda: two_instances.drill(
+            folder("two_instances"), pairs=size("instances", 20, 2),
+            rounds=size("instances", 20, 2)),
+        "bad_config": lambda: bad_config.drill(
+            folder("bad_config"), every_key=bool(getattr(args, "config_every_key", False))),
     }
 
 
@@ -75,12 +100,21 @@ def main(argv: list[str] | None = None) -> int:
                         help="exit 1 when any goal is not met")
     parser.add_argument("--json", type=Path, default=None,
                         help="also write the results, with the machine, to this file")
+    parser.add_argument("--wal-kills", type=int, default=None, metavar="N",
+                        help="damaged_database: kills followed by a deleted -wal (100)")
+    parser.add_argument("--probes", type=int, default=None, metavar="N",
+                        help="damaged_database: random page damages (200)")
+    parser.add_argument("--instances", type=int, default=None, metavar="N",
+                        help="two_instances: pairs of apps, and rounds of two stores (20)")
+    parser.add_argument("--config-every-key", action="store_true",
+                        help="bad_config: one start per key and bad value (about 290; "
+                             "10 minutes) instead of one per bad value")
     args = parser.parse_args(argv)
     started = time.monotonic()
     results: list[Drill] = []
     with tempfile.TemporaryDirectory(prefix="companion-drills-", dir=args.dir) as tmp:
         work = Path(tmp)
-        available = drills(work, args.quick)
+        available = drills(work, args.quick, args)
         for name in args.only:
             print(f"drills: {name}...", file=sys.stderr, flush=True)
             begun = time.monotonic()

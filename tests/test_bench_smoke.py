@@ -69,6 +69,6 @@ def test_the_drills_run(tmp_path: Path) -> None:
     ran(grid.serial_abuse(tmp_path, total_bytes=5000, bursts=1, timings=FAST_LINK))
     ran(grid.unplug_storm(tmp_path, cycles=1, max_unplugged=0.05, timings=FAST_LINK))
     ran(button.drill(scale=1))
-    for sub in ("score", "config", "database"):
+    for sub in ("score", "config"):
         (tmp_path / "bad" / sub).mkdir(parents=True)
     ran(bad_input.drill(tmp_path / "bad", small=True))

@@ -15,7 +15,9 @@ renamed into place.
 Invariants:
 - no backup is taken while a write transaction is open on the connection;
 - a file named like a backup is a complete, checked copy (names sort by time);
-- nothing here ever deletes the database itself or a file that is not a backup.
+- nothing here ever deletes the database itself or a file that is not a backup;
+- backups, and copies restored from them, are created 0600 in a 0700 folder
+  (`companion.store.private`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 
 from companion.store.database import fsync_dir, fsync_file, quick_check
 from companion.store.errors import StoreWriteError
+from companion.store.private import create_file, make_folder
 
 DEFAULT_KEEP = 5
 _PARTIAL = ".partial"
@@ -72,7 +75,7 @@ def make_backup(
         return None
     partial: Path | None = None
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        make_folder(directory)
         target = directory / backup_name(stem, when)
         while target.exists():
             when += timedelta(microseconds=1)
@@ -80,6 +83,7 @@ def make_backup(
         partial = target.with_name(target.name + _PARTIAL)
         partial.unlink(missing_ok=True)
         partial.with_name(partial.name + "-journal").unlink(missing_ok=True)
+        create_file(partial)  # 0600: VACUUM INTO would create it readable by all
         conn.execute("VACUUM INTO ?", (str(partial),))
         fsync_file(partial)
         os.replace(partial, target)
@@ -151,7 +155,11 @@ def restore_into(backup: Path, target: Path) -> None:
     journal.unlink(missing_ok=True)
     conn = sqlite3.connect(backup.resolve().as_uri() + "?mode=ro", uri=True)
     try:
+        create_file(partial)  # 0600, as every file of the store
         conn.execute("VACUUM INTO ?", (str(partial),))
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     finally:
         conn.close()
     try:

@@ -28,11 +28,13 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companion.paths import on_read_only_file_system
 from companion.store.errors import StoreError, StoreOpenError, StoreReadError, StoreWriteError
+from companion.store.private import create_file
 
 DEFAULT_TIMEOUT = 2.0
 """Seconds a write waits for another program's lock before giving up."""
@@ -77,7 +79,10 @@ def is_damage(error: sqlite3.Error) -> bool:
 
 
 def connect(path: Path, *, timeout: float = DEFAULT_TIMEOUT) -> sqlite3.Connection:
-    """A configured connection to the database file at `path` (created when missing)."""
+    """A configured connection to the database file at `path` (created when missing, with
+    mode 0600: see `companion.store.private`)."""
+    with suppress(OSError):  # SQLite then says itself why the file cannot be opened
+        create_file(path)
     conn = sqlite3.connect(str(path), timeout=timeout, isolation_level=None)
     try:
         configure(conn, timeout=timeout)
@@ -172,9 +177,22 @@ def write_error(error: sqlite3.Error, *, doing: str, path: Path) -> StoreWriteEr
     return StoreWriteError(f"{head}: {error}. Nothing was changed; try again.", "other")
 
 
+def read_only_error(path: Path) -> StoreOpenError:
+    """The message for a saved-games file on a card or folder mounted read-only."""
+    return StoreOpenError(
+        f"The saved-games file {path} cannot be written: the memory card (or the folder) it "
+        "is on is mounted read-only. Games cannot be saved until it can be written again; "
+        "until then the companion plays without saving. A card the system found faulty is "
+        "remounted read-only: copy the saved games off it and check or replace it."
+    )
+
+
 def open_error(error: BaseException, path: Path) -> StoreOpenError:
     """A plain message for a file that cannot be opened (and was left untouched)."""
     code = primary_code(error) if isinstance(error, sqlite3.Error) else None
+    cannot_write = code in (SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_IOERR)
+    if (cannot_write or isinstance(error, OSError)) and on_read_only_file_system(path):
+        return read_only_error(path)
     if code in (SQLITE_BUSY, SQLITE_LOCKED):
         return StoreOpenError(
             f"The saved-games file {path} is in use by another program. Close it (a second "
@@ -200,9 +218,11 @@ def read_error(error: sqlite3.Error, path: Path) -> StoreReadError:
             "Nothing was changed. Close the other program (a database tool) and try again."
         )
     return StoreReadError(
-        f"The saved games could not be read ({error}): the file may be damaged. Nothing "
-        "was changed. Restart the companion: at start it checks the file, sets a damaged "
-        "one aside (without deleting it) and restores the newest good backup."
+        f"The saved games could not be read ({error}): part of the file may be damaged. "
+        "Nothing was changed. Restart the companion: at start it checks the file and the "
+        "game in progress, and sets a damaged file aside (without deleting it) to restore "
+        "the newest good backup. A damaged older game that this check does not find stays "
+        "unreadable; the other games can still be played."
     )
 
 

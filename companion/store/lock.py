@@ -11,7 +11,10 @@ Invariants:
 - the lock file is never deleted (deleting a locked file would let a third app lock a
   new file of the same name while the first still runs); only its contents change;
 - the pid in the file is only a hint for the message: the lock itself is the ``flock``;
-- a file that cannot be created (a missing or read-only folder) raises `StoreOpenError`.
+- the database's folder is made (0700, `companion.store.private`) when missing; a file
+  that cannot be created (a folder that cannot be made, or a read-only one) raises
+  `StoreOpenError`, which says so plainly when the card or folder is mounted read-only;
+- the lock file is 0600 (an older one readable by all is tightened).
 """
 
 from __future__ import annotations
@@ -21,7 +24,10 @@ import fcntl
 import os
 from pathlib import Path
 
+from companion.paths import on_read_only_file_system
+from companion.store.database import read_only_error
 from companion.store.errors import DatabaseInUse, StoreOpenError
+from companion.store.private import is_own_folder, make_folder, tighten
 
 SUFFIX = ".lock"
 
@@ -52,13 +58,18 @@ class DatabaseLock:
         """Lock `database` for this process; raise `DatabaseInUse` if another holds it."""
         path = lock_path(database)
         try:
+            # 0700 when made here (or the app's own): the saved games are private
+            make_folder(database.parent, tighten_existing=is_own_folder(database.parent))
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError as error:
+            if on_read_only_file_system(database):
+                raise read_only_error(database) from error
             raise StoreOpenError(
                 f"The saved-games file {database} cannot be locked for this app ({error}). "
                 "Check that its folder exists and can be written by the user who runs the "
                 "companion, then start it again."
             ) from error
+        tighten(path)  # a lock file of an older release may be readable by all
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -47,6 +47,7 @@ from companion.store.database import (
     stamp,
 )
 from companion.store.errors import StoreOpenError
+from companion.store.private import make_folder
 
 SIDECARS = ("-wal", "-shm", "-journal")
 
@@ -261,7 +262,7 @@ def open_or_recover(
     if not recover:
         verify = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
     except OSError as error:
         raise open_error(error, path) from error
     if _emptied(path, backups):

@@ -17,7 +17,10 @@ Invariants:
   a bare ``sqlite3`` exception;
 - the state of a game is `replay(load_log(game_id))`: the log holds everything, undo
   included, so a resumed game is exactly the game that was left, undo history and all;
-- no backup is taken while a write is open; a damaged file is set aside, never deleted.
+- no backup is taken while a write is open; a damaged file is set aside, never deleted;
+- the saved games are private: every file the store makes is 0600, in a folder it makes
+  0700, and files an older release left readable are tightened at open
+  (`companion.store.private`).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from companion.rules.events import Event, GameCreated
 from companion.rules.history import History, Step, replay
 from companion.rules.standings import Standings
 from companion.store import backup as backups_
-from companion.store import events, games, profiles, settings, stats
+from companion.store import events, games, private, profiles, settings, stats
 from companion.store import export as export_
 from companion.store.database import (
     DEFAULT_TIMEOUT,
@@ -164,11 +167,17 @@ class Store:
         path = Path(path)
         backups = Path(backups) if backups is not None else path.parent / "backups"
         clock = clock or utc_now
+        own = private.is_own_folder(path.parent)  # the app's data folder: tightened too
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private.make_folder(path.parent, tighten_existing=own)  # 0700 when made here
         except OSError as error:
             raise open_error(error, path) from error
         lock = DatabaseLock.acquire(path) if exclusive else None
+        # files an older release left readable by every account are made private
+        private.tighten_files(path.parent, path.name)
+        if backups.is_dir():
+            private.make_folder(backups, tighten_existing=own and backups.parent == path.parent)
+            private.tighten_files(backups, f"{path.stem}-")
         try:
             store = cls._open_locked(path, backups, keep_backups=keep_backups,
                                      timeout=timeout, recover=recover, clock=clock,
