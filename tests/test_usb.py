@@ -5,42 +5,16 @@ read-only one, a full one, a copy damaged on purpose), checked by reading them b
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from factories import created, play_turn
+from usb_support import disk, mounts_file, read_only
 
 from companion.session import Session
 from companion.store import Store
 from companion.usb import FOLDER, CopyFailed, counts, find_sticks, read_mounts, save_copy
-
-
-def disk(sys_block: Path, name: str, *, removable: bool = True, partitions: int = 1,
-         size: str = "30031872", model: str = "Cruzer Blade") -> Path:
-    path = sys_block / name
-    path.mkdir(parents=True)
-    (path / "removable").write_text("1\n" if removable else "0\n")
-    (path / "size").write_text(size + "\n")
-    (path / "device").mkdir()
-    (path / "device" / "vendor").write_text("SanDisk \n")
-    (path / "device" / "model").write_text(model + "\n")
-    for n in range(1, partitions + 1):
-        (path / f"{name}{n}").mkdir()
-        (path / f"{name}{n}" / "partition").write_text(f"{n}\n")
-    (path / "queue").mkdir()  # not a partition: no `partition` file
-    return path
-
-
-def mounts_file(tmp_path: Path, lines: list[str]) -> Path:
-    path = tmp_path / "mounts"
-    path.write_text("".join(line + "\n" for line in lines))
-    return path
-
 
 SYSTEM = ["/dev/mmcblk0p2 / ext4 rw,noatime 0 0",
           "/dev/mmcblk0p1 /boot/firmware vfat rw,relatime 0 0",
@@ -153,23 +127,6 @@ def test_a_copy_missing_events_is_caught_too(tmp_path: Path, backup: Path) -> No
         save_copy(backup, stick, _after_write=lose_an_event)
     assert failed.value.reason == "verify" and "events instead of" in str(failed.value)
     assert list((stick / FOLDER).iterdir()) == []
-
-
-@contextmanager
-def read_only(folder: Path) -> Iterator[None]:
-    """`folder` made unwritable, even for root (the immutable flag) when tests run as root."""
-    if os.geteuid() == 0:
-        subprocess.run(["chattr", "+i", str(folder)], check=True)
-        try:
-            yield
-        finally:
-            subprocess.run(["chattr", "-i", str(folder)], check=True)
-    else:
-        folder.chmod(0o555)
-        try:
-            yield
-        finally:
-            folder.chmod(0o755)
 
 
 def test_a_read_only_stick_is_reported_and_nothing_is_written(
