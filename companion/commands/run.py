@@ -24,7 +24,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion.commands import Command
-from companion.notify import WATCHDOG, sd_notify, watchdog_interval
 
 EX_TEMPFAIL = 75
 """Exit status when another app holds the saved-games file (sysexits.h: try again later)."""
@@ -63,6 +62,7 @@ def wait_until_free(db_path: Path, pid: int | None, *, poll: float = WAIT_POLL,
     (when systemd set one) and tries the lock without blocking. Returns once the lock is
     free, or when it cannot be tried at all (the app then starts and says why).
     """
+    from companion.notify import WATCHDOG, sd_notify, watchdog_interval
     from companion.store.errors import DatabaseInUse, StoreError
     from companion.store.lock import check_free
 
