@@ -95,3 +95,10 @@ def watchdog_interval(environ: Mapping[str, str] | None = None,
     if wanted and (not wanted.isdigit() or int(wanted) != this):
         return None
     return int(usec) / 1_000_000 / PINGS_PER_TIMEOUT
+
+
+def keep_alive(environ: Mapping[str, str] | None = None) -> None:
+    """Ping the watchdog now, if systemd set one: for a step that holds the main loop
+    for a few seconds (a copy to a USB stick), called between its parts."""
+    if watchdog_interval(environ) is not None:
+        sd_notify(WATCHDOG, environ)

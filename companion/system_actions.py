@@ -21,8 +21,9 @@ import subprocess
 from pathlib import Path
 
 POWER_ACTIONS = ("poweroff", "reboot")
-TIMEOUT = 30.0
-"""Seconds a command may take (logind answers at once; a slow stick may take a while)."""
+TIMEOUT = 20.0
+"""Seconds a command may take (logind answers at once; a slow stick may take a while).
+Below the kiosk's 30-second watchdog: the app runs these on its main loop."""
 
 
 class ActionFailed(Exception):

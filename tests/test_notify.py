@@ -186,3 +186,14 @@ def test_the_app_with_garbage_in_the_watchdog_variable_starts_and_never_pings(
     assert run.returncode == 0, run.stderr[-2000:]
     messages = received(sock)
     assert READY in messages and WATCHDOG not in messages
+
+
+def test_keep_alive_pings_only_when_systemd_asked_for_pings(
+    listener: tuple[socket.socket, str],
+) -> None:
+    from companion.notify import keep_alive
+
+    sock, value = listener
+    keep_alive({"NOTIFY_SOCKET": value})  # no watchdog: nothing
+    keep_alive({"NOTIFY_SOCKET": value, "WATCHDOG_USEC": "30000000"})
+    assert received(sock) == [WATCHDOG]

@@ -35,6 +35,7 @@ from companion.config import (
     load_config,
     save_config_values,
 )
+from companion.notify import keep_alive
 from companion.rules.catalog import Correction
 from companion.rules.corrections import (
     MOST_IN_BOX,
@@ -373,16 +374,19 @@ class SettingsPresenter(Presenter):
             if stick.mount is None:
                 point = system_actions.mount(stick.device)
                 mounted_here = True
+                keep_alive()  # each step may hold the main loop a few seconds
             else:
                 point = stick.mount.point
             name = point.name or name
             copy = usb.save_copy(backup, point)
+            keep_alive()
             message = f"Saved {copy.name} on the stick {name}; you can take it out now."
         except (system_actions.ActionFailed, usb.CopyFailed) as failed:
             message = f"Nothing was saved on the stick {name}. {failed}"
         if mounted_here:
             try:
                 system_actions.unmount(stick.device)
+                keep_alive()
                 system_actions.power_off_drive(stick.disk)
             except system_actions.ActionFailed as failed:
                 if copy is not None:
