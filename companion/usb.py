@@ -11,8 +11,8 @@ number of games and events as the backup it came from.
 
 Invariants:
 - nothing here mounts or unmounts anything (`companion.udisks` does, for the settings);
-- a disk holding the system (mounted at ``/``, ``/boot`` or ``/boot/firmware``) is
-  never offered as a stick;
+- a disk holding the system (mounted at ``/``, ``/boot`` or ``/boot/firmware``) or the
+  saved games themselves (a path given in `keep_off`) is never offered as a stick;
 - a copy on the stick under its final name has been read back and checked; a copy that
   fails the check, and any partial file, is removed before `CopyFailed` is raised;
 - every `CopyFailed` says in plain words what went wrong and what to do; its `reason`
@@ -26,7 +26,7 @@ import errno
 import os
 import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,8 +107,19 @@ def _model(disk: Path) -> str:
     return words or disk.name
 
 
-def find_sticks(sys_block: Path = SYS_BLOCK, mounts: Path = MOUNTS) -> list[Stick]:
-    """The filesystems on removable drives, mounted ones first, then by device name."""
+def _holds(point: Path, paths: Sequence[Path]) -> bool:
+    """Whether a filesystem mounted at `point` holds any of `paths`."""
+    return any(path == point or point in path.parents for path in paths)
+
+
+def find_sticks(sys_block: Path = SYS_BLOCK, mounts: Path = MOUNTS,
+                keep_off: Sequence[Path] = ()) -> list[Stick]:
+    """The filesystems on removable drives, mounted ones first, then by device name.
+
+    A drive with a filesystem that holds one of `keep_off` (the saved games on a USB
+    drive) is left out: a copy there would not be a copy.
+    """
+    keep_off = [Path(os.path.abspath(path)) for path in keep_off]
     mounted = read_mounts(mounts)
     sticks: list[Stick] = []
     try:
@@ -121,8 +132,9 @@ def find_sticks(sys_block: Path = SYS_BLOCK, mounts: Path = MOUNTS) -> list[Stic
         parts = sorted(p.name for p in disk.iterdir()
                        if p.name.startswith(disk.name) and (p / "partition").exists())
         devices = [f"/dev/{name}" for name in parts] or [f"/dev/{disk.name}"]
-        if any(mounted[d].point.as_posix() in SYSTEM_MOUNTS for d in devices if d in mounted):
-            continue  # the system's own drive (a Pi booted from USB)
+        points = [mounted[d].point for d in devices if d in mounted]
+        if any(p.as_posix() in SYSTEM_MOUNTS or _holds(p, keep_off) for p in points):
+            continue  # the system's own drive (a Pi booted from USB), or the games' own
         for device in devices:
             mount = mounted.get(device)
             name = mount.point.name if mount is not None and mount.point.name else _model(disk)

@@ -30,9 +30,13 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 FAKE_UDISKSCTL = """#!/bin/sh
 printf '%s\\n' "$*" >> "{log}"
+if [ "$1" = mount ] && [ -e "{refuse}" ]; then
+    echo "Error mounting $4: GDBus.Error:org.freedesktop.UDisks2.Error.NotAuthorized" >&2
+    exit 1
+fi
 if [ "$1" = mount ]; then
     mkdir -p "{media}/KINGSTON"
-    echo "Mounted $5 at {media}/KINGSTON"
+    echo "Mounted $4 at {media}/KINGSTON"
 fi
 """
 
@@ -44,7 +48,9 @@ class Settings:
         self.log = tmp_path / "udisksctl.log"
         self.media = tmp_path / "media"
         fake = bin_dir / "udisksctl"
-        fake.write_text(FAKE_UDISKSCTL.format(log=self.log, media=self.media))
+        self.refuse = tmp_path / "refuse"
+        fake.write_text(FAKE_UDISKSCTL.format(log=self.log, media=self.media,
+                                              refuse=self.refuse))
         fake.chmod(0o755)
         monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
         monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -117,6 +123,17 @@ def test_an_unmounted_stick_is_mounted_copied_to_then_unmounted_and_powered_off(
                                 "power-off --no-user-interaction -b /dev/sda"]
     [copy] = (settings.media / "KINGSTON" / FOLDER).iterdir()
     assert text == f"Saved {copy.name} on the stick KINGSTON; you can take it out now."
+
+
+def test_a_stick_that_cannot_be_mounted_is_said_and_left_alone(settings: Settings) -> None:
+    disk(settings.sys_block, "sda")
+    settings.refuse.touch()
+    title, text = settings.save()
+    assert title == "Not saved on a stick"
+    assert text == ("Nothing was saved on the stick SanDisk Cruzer Blade. The stick could "
+                    "not be opened (/dev/sda1): Error mounting /dev/sda1: "
+                    "GDBus.Error:org.freedesktop.UDisks2.Error.NotAuthorized")
+    assert settings.calls() == ["mount --no-user-interaction -b /dev/sda1"]  # no unmount
 
 
 def test_no_stick_is_said_plainly(settings: Settings) -> None:

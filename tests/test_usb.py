@@ -62,6 +62,18 @@ def test_the_drive_the_system_runs_from_is_never_offered(tmp_path: Path) -> None
     assert find_sticks(sys_block, mounts) == []
 
 
+def test_the_drive_holding_the_saved_games_is_never_offered(tmp_path: Path) -> None:
+    sys_block = tmp_path / "sys"
+    disk(sys_block, "sda")
+    disk(sys_block, "sdb")
+    mounts = mounts_file(tmp_path, [*SYSTEM, "/dev/sda1 /srv/table ext4 rw 0 0",
+                                    "/dev/sdb1 /media/pi/STICK vfat rw 0 0"])
+    games = Path("/srv/table/companion/companion.sqlite3")
+    assert [s.device for s in find_sticks(sys_block, mounts)] == ["/dev/sda1", "/dev/sdb1"]
+    assert [s.device for s in find_sticks(sys_block, mounts, keep_off=[games])] == \
+        ["/dev/sdb1"]
+
+
 def test_a_stick_mounted_read_only_is_marked_so(tmp_path: Path) -> None:
     mounts = mounts_file(tmp_path, ["/dev/sda1 /media/pi/OLD vfat ro,nosuid 0 0"])
     assert read_mounts(mounts)["/dev/sda1"].read_only

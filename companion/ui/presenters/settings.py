@@ -347,7 +347,8 @@ class SettingsPresenter(Presenter):
         if store is None:
             self.ctx.notices.tell(self.where, title)
             return
-        sticks = usb.find_sticks(self.sys_block, self.mounts)
+        sticks = usb.find_sticks(self.sys_block, self.mounts,
+                                 keep_off=[store.path, store.backups_dir])
         if not sticks:
             self.ctx.notices.tell("No USB stick found. Put one in a USB port of the table, "
                                   "wait a few seconds, then try again.", title)

@@ -6,6 +6,7 @@ The switch-off dialog is built the first time it is asked for and reused after t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from companion.ui.screens.base import PresenterScreen
@@ -16,7 +17,7 @@ class SwitchOffDialog(Dialog):
     """Shut down, restart or cancel; `on_choice(action)` is called with "poweroff" or
     "reboot" after the dialog has closed, nothing after Cancel."""
 
-    def __init__(self, on_choice: Any = None, **kwargs: Any) -> None:
+    def __init__(self, on_choice: Callable[[str], Any] | None = None, **kwargs: Any) -> None:
         self._on_choice = on_choice
         super().__init__(**kwargs)
 
