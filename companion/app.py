@@ -8,8 +8,14 @@ home screen says so), makes the
 session on it with the catalog as the group corrected it in the settings, offers the
 unfinished game for resuming, connects the die button and the sensor grid when there are
 any (and says on the home screen when there are not), and runs `TableApp`. Device
-callbacks reach the app through Kivy's clock, on the main thread. Importing this module
-imports Kivy; the command line imports it only when the app starts.
+callbacks reach the app through Kivy's clock, on the main thread.
+
+Under systemd (the kiosk's service) it tells systemd ``READY=1`` once the first frame is
+drawn and pings the watchdog (``WATCHDOG=1``) from Kivy's main loop every third of
+``$WATCHDOG_USEC`` (`companion.notify`): a main loop that hangs stops pinging, and systemd
+kills and restarts the app. Without a watchdog no timer runs. Switching the table off from
+the home screen closes the saved games (checkpointed, lock released) before the app stops.
+Importing this module imports Kivy; the command line imports it only when the app starts.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 from kivy.clock import Clock
 from kivy.config import Config as KivyConfig
 
+from companion.notify import READY, WATCHDOG, sd_notify, watchdog_interval
 from companion.rules.catalog import load_catalog
 from companion.session import Session
 from companion.store import Store
@@ -48,6 +55,7 @@ class Devices:
     grid_status: str = "Sensor grid: not used (tap the map)"
     opened: list[Any] = field(default_factory=list)
     dimmer: IdleDimmer | None = None  # held here: Kivy's clock keeps only weak references
+    heartbeat: Any = None  # the watchdog's interval event, when systemd set one
 
     def close(self) -> None:
         for device in self.opened:
@@ -84,6 +92,17 @@ def open_store(path: Path) -> tuple[Store, str | None]:
     """The saved games, and a message when a damaged file had to be set aside."""
     store = Store.open(path)
     return store, store.recovery.message if store.recovery is not None else None
+
+
+def start_heartbeat(devices: Devices) -> float | None:
+    """Tell systemd the app is up after the next frame, and ping its watchdog from the
+    main loop when it set one; returns the seconds between pings (None: no pings)."""
+    Clock.schedule_once(lambda _dt: sd_notify(READY), 0)
+    interval = watchdog_interval()
+    if interval is not None:
+        sd_notify(WATCHDOG)  # the first one now: start-up may have taken a while
+        devices.heartbeat = Clock.schedule_interval(lambda _dt: sd_notify(WATCHDOG), interval)
+    return interval
 
 
 def offer_resume(app: TableApp, store: Store) -> None:
@@ -139,8 +158,19 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
             app.use_session(session)
             app.set_resume(None)
 
+    def switched_off() -> None:
+        """The system accepted a power-off or a restart: save and close, then stop."""
+        if devices.heartbeat is not None:
+            devices.heartbeat.cancel()
+        devices.close()
+        devices.opened.clear()
+        if store is not None:
+            store.close()
+        app.stop()
+
     def started(_app: Any) -> None:
         app.ctx.on_resume = resume
+        app.presenters["home"].on_switched_off = switched_off
         if config_path is not None:
             app.presenters["settings"].config_path = config_path
         if store is not None:
@@ -157,6 +187,7 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
             app.ctx.notices.tell(recovered, "Saved games")
         if not_corrected:
             app.ctx.notices.tell(not_corrected, "Corrected numbers")
+        start_heartbeat(devices)
         # Everything built so far lives as long as the app: keep it out of the garbage
         # collector's full passes, which otherwise pause taps by a tenth of a second or more.
         gc.freeze()

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from factories import created, play_turn
 
+from companion.commands.run import EX_TEMPFAIL
 from companion.rules.catalog import load_catalog
 from companion.rules.history import replay
 from companion.session import Session
@@ -101,7 +102,7 @@ def test_a_reading_tool_opens_the_file_while_the_app_holds_it(tmp_path: Path) ->
         assert tool.steps(game_id) == app_store.steps(game_id)
 
 
-def test_a_second_companion_run_exits_with_one_line_naming_the_holder(tmp_path: Path) -> None:
+def test_a_second_companion_run_exits_75_with_one_line_naming_the_holder(tmp_path: Path) -> None:
     db = tmp_path / "companion.sqlite3"
     saved_game(db)
     child = hold_in_another_process(db)
@@ -114,7 +115,7 @@ def test_a_second_companion_run_exits_with_one_line_naming_the_holder(tmp_path: 
         assert child.stdin is not None
         child.stdin.close()
         child.wait(timeout=60)
-    assert run.returncode == 1
+    assert run.returncode == EX_TEMPFAIL == 75  # "try again later", not a failure
     lines = [line for line in run.stderr.splitlines() if line.startswith("companion:")]
     assert "[Window" not in run.stderr  # refused before any window opened
     assert len(lines) == 1, run.stderr[-2000:]

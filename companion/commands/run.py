@@ -2,18 +2,34 @@
 
 The one config file (``companion.toml``, see ``deploy/README.md``) is read first; a bad
 value is reported on stderr with its key and the allowed range, and its default is used.
-In kiosk mode the display settings go to Kivy before Kivy opens its window. When another
-companion app holds the saved-games file, one line on stderr names its process and the
-command exits with status 1 without opening a window.
+In kiosk mode the display settings go to Kivy before Kivy opens its window.
+
+One app per saved-games file: when another companion app holds it, one line on stderr
+names its process, and then
+- outside kiosk mode the command exits with status `EX_TEMPFAIL` (75, "try again later")
+  without opening a window;
+- in kiosk mode (``COMPANION_KIOSK=1``, the table's service) it waits instead: it tries
+  the lock again every `WAIT_POLL` seconds, telling systemd meanwhile that it is alive
+  (``WATCHDOG=1``) and what it waits for (``STATUS=``), and starts as soon as the other
+  app has closed. A service that exited and was restarted over and over would soon hit
+  systemd's restart limit and leave the table dark for good.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from companion.commands import Command
+
+EX_TEMPFAIL = 75
+"""Exit status when another app holds the saved-games file (sysexits.h: try again later)."""
+
+WAIT_POLL = 1.0
+"""Seconds between two tries of the lock while the kiosk waits for another app to close."""
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -38,9 +54,44 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def wait_until_free(db_path: Path, pid: int | None, *, poll: float = WAIT_POLL,
+                    sleep: Callable[[float], None] = time.sleep) -> None:
+    """Wait until no other app holds `db_path` (kiosk mode), keeping systemd informed.
+
+    Says once on stderr what it waits for; then, every `poll` seconds, pings the watchdog
+    (when systemd set one) and tries the lock without blocking. Returns once the lock is
+    free, or when it cannot be tried at all (the app then starts and says why).
+    """
+    from companion.notify import WATCHDOG, sd_notify, watchdog_interval
+    from companion.store.errors import DatabaseInUse, StoreError
+    from companion.store.lock import check_free
+
+    who = f"process {pid}" if pid is not None else "another process"
+    print(f"companion: the saved-games file {db_path} is in use by another companion app "
+          f"({who}); waiting for it to close, then starting (kiosk mode).", file=sys.stderr,
+          flush=True)
+    ping = watchdog_interval() is not None
+    while True:
+        if ping:
+            sd_notify(WATCHDOG)
+        sd_notify(f"STATUS=Waiting for the other companion app ({who}) to close "
+                  f"{db_path.name}")
+        sleep(poll)
+        try:
+            check_free(db_path)
+        except DatabaseInUse as in_use:
+            if in_use.pid is not None and in_use.pid != pid:
+                pid, who = in_use.pid, f"process {in_use.pid}"
+            continue
+        except StoreError:
+            return
+        sd_notify("STATUS=Starting")
+        return
+
+
 def _run(args: argparse.Namespace) -> int:
     from companion.config import load_config
-    from companion.kivy_config import prepare
+    from companion.kivy_config import is_kiosk, prepare
     from companion.store.errors import DatabaseInUse, StoreError
     from companion.store.lock import check_free
 
@@ -51,8 +102,10 @@ def _run(args: argparse.Namespace) -> int:
     try:
         check_free(db_path)  # before Kivy opens a window, for the one line below
     except DatabaseInUse as in_use:
-        print(f"companion: {in_use}", file=sys.stderr)
-        return 1
+        if not is_kiosk():
+            print(f"companion: {in_use}", file=sys.stderr)
+            return EX_TEMPFAIL
+        wait_until_free(db_path, in_use.pid)
     except StoreError:
         pass  # the folder cannot be locked: the app starts and its home screen says why
     prepare(config)
@@ -71,9 +124,9 @@ def _run(args: argparse.Namespace) -> int:
             grid_baud=config.grid.baud,
             config_path=args.config,
         )
-    except DatabaseInUse as in_use:
+    except DatabaseInUse as in_use:  # taken between the check and the start: rare
         print(f"companion: {in_use}", file=sys.stderr)
-        return 1
+        return EX_TEMPFAIL
     return 0
 
 

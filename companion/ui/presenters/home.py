@@ -1,12 +1,30 @@
 """Home: a new game, back to the game on the table, resume a saved one, past games and
-stats, settings, and a status line."""
+stats, settings, a status line, and switching the table off.
+
+Switching off is offered only in kiosk mode (``COMPANION_KIOSK=1``, the table's service):
+on a developer's laptop the button is not there, so it never powers the laptop off. Once
+the system has accepted the power-off or restart (`companion.system_actions`), the saved
+games are closed (SQLite checkpoints its log into the file; the lock is released) and
+then `on_switched_off` stops the app. When the system refuses, one line on the home
+screen says why and everything stays as it was, the saved games open.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from kivy.properties import BooleanProperty, StringProperty
 
+from companion import system_actions
+from companion.kivy_config import is_kiosk
 from companion.rules.game import GameState
 from companion.ui.presenters.base import Presenter
+
+GOING = {
+    "poweroff": "Shutting down. Switch off at the wall once the screen is dark.",
+    "reboot": "Restarting. The table is back in about a minute.",
+}
 
 
 class HomePresenter(Presenter):
@@ -16,6 +34,16 @@ class HomePresenter(Presenter):
     """Set by whoever knows the saved games (e.g. "Resume: Ann, Bob, Cy, turn 3")."""
     die_status = StringProperty("Die button: none (roll on screen)")
     grid_status = StringProperty("Sensor grid: not connected (tap the map)")
+    can_switch_off = BooleanProperty(False)
+    """Whether the Switch off button shows (kiosk mode only)."""
+    power_text = StringProperty("")
+    """One line after Shut down or Restart: what happens now, or why it did not."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.can_switch_off = is_kiosk()
+        self.on_switched_off: Callable[[], None] | None = None
+        """Stops the app once the table is going down (set by `companion.app`)."""
 
     def refresh(self, state: GameState) -> None:
         names = ", ".join(p.name for p in state.players)
@@ -50,3 +78,22 @@ class HomePresenter(Presenter):
             self.ctx.notices.tell("There is no saved game to resume.", "Resume")
             return
         self.ctx.on_resume()
+
+    def switch_off(self, action: str) -> bool:
+        """Power the table off ("poweroff") or restart it ("reboot"); True once the system
+        has accepted. The saved games are closed only then; a refusal is shown in one
+        line and changes nothing."""
+        if not self.can_switch_off or action not in GOING:
+            return False
+        try:
+            system_actions.switch_off(action)
+        except system_actions.ActionFailed as failed:
+            self.power_text = str(failed)
+            return False
+        self.power_text = GOING[action]
+        store = self.session.store
+        if store is not None:
+            store.close()
+        if self.on_switched_off is not None:
+            self.on_switched_off()
+        return True

@@ -6,7 +6,10 @@
   (`config.save_config_values`, which keeps every other line), the one file the app reads
   at start. They take effect at the next start; the screen says so beside each changed
   value. "Calibrate the sensor grid" appears only when the app has a calibration screen.
-- Data: a backup now, the backups there are, and every finished game exported.
+- Data: a backup now, the backups there are, every finished game exported, and a copy
+  saved on a USB stick: a fresh backup, copied to the first stick found (`companion.usb`;
+  mounted with udisks2 first when nothing has mounted it, and unmounted and powered off
+  again afterwards), read back and checked before the screen says it can be taken out.
 - Game numbers: the catalog numbers that rest on one source (a banner's or badge's tokens,
   a race's tokens in the box), each with its value now; a group holding the box corrects
   one by choosing the number it counts, or puts every packaged number back. Corrections
@@ -23,6 +26,7 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, StringProperty
 
+from companion import system_actions, usb
 from companion.config import (
     DEFAULT_GRID_PORT,
     GPIO_PINS,
@@ -31,6 +35,7 @@ from companion.config import (
     load_config,
     save_config_values,
 )
+from companion.notify import keep_alive
 from companion.rules.catalog import Correction
 from companion.rules.corrections import (
     MOST_IN_BOX,
@@ -123,6 +128,10 @@ class SettingsPresenter(Presenter):
         """The companion.toml written (None: the user's, `default_config_path()`)."""
         self._started: Config | None = None
         self._config = Config()
+        self.sys_block: Path = usb.SYS_BLOCK
+        """Where removable drives are looked for (tests: a made-up tree)."""
+        self.mounts: Path = usb.MOUNTS
+        """The mounts table read to find where a stick is mounted."""
         super().__init__(*args, **kwargs)
 
     @property
@@ -206,6 +215,7 @@ class SettingsPresenter(Presenter):
             "port": self.choose_port,
             "calibrate": self.calibrate,
             "backup": self.backup,
+            "usb": self.save_to_stick,
             "export": self.export_all,
             "correct": self.choose_number,
             "uncorrect": self.undo_corrections,
@@ -329,6 +339,61 @@ class SettingsPresenter(Presenter):
             return
         self._show_data()
         self.ctx.notices.tell(f"Saved as {path.name} in {path.parent}.", "Backup taken")
+
+    def save_to_stick(self) -> None:
+        """A fresh backup, copied to a USB stick and checked there; says how it went."""
+        title = "Not saved on a stick"
+        store = self.session.store
+        if store is None:
+            self.ctx.notices.tell(self.where, title)
+            return
+        sticks = usb.find_sticks(self.sys_block, self.mounts,
+                                 keep_off=[store.path, store.backups_dir])
+        if not sticks:
+            self.ctx.notices.tell("No USB stick found. Put one in a USB port of the table, "
+                                  "wait a few seconds, then try again.", title)
+            return
+        stick = sticks[0]
+        if stick.mount is not None and stick.mount.read_only:
+            self.ctx.notices.tell(f"The stick {stick.name} is read-only (check the lock "
+                                  "switch on its side, or use another stick). Nothing was "
+                                  "written.", title)
+            return
+        try:
+            backup = store.backup()
+        except StoreError as failed:
+            self.ctx.notices.tell(str(failed), title)
+            return
+        if backup is None:
+            self.ctx.notices.tell("A save is under way; try again in a moment.", title)
+            return
+        self._show_data()
+        mounted_here = False
+        name = stick.name
+        copy: Path | None = None
+        try:
+            if stick.mount is None:
+                point = system_actions.mount(stick.device)
+                mounted_here = True
+                keep_alive()  # each step may hold the main loop a few seconds
+            else:
+                point = stick.mount.point
+            name = point.name or name
+            copy = usb.save_copy(backup, point)
+            keep_alive()
+            message = f"Saved {copy.name} on the stick {name}; you can take it out now."
+        except (system_actions.ActionFailed, usb.CopyFailed) as failed:
+            message = f"Nothing was saved on the stick {name}. {failed}"
+        if mounted_here:
+            try:
+                system_actions.unmount(stick.device)
+                keep_alive()
+                system_actions.power_off_drive(stick.disk)
+            except system_actions.ActionFailed as failed:
+                if copy is not None:
+                    message = (f"Saved {copy.name} on the stick {name}, but the stick could "
+                               f"not be closed ({failed}); wait a minute before taking it out.")
+        self.ctx.notices.tell(message, "Saved on the stick" if copy is not None else title)
 
     def export_all(self) -> None:
         store = self.session.store

@@ -1,0 +1,199 @@
+"""systemd's notifications: READY=1 after the first frame, WATCHDOG=1 from the main loop.
+
+Real unix datagram sockets (a path in tmp_path, and an abstract one) receive what
+`sd_notify` sends; the real app runs headless in a child process with systemd's
+variables set, as the kiosk's service runs it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.notify import READY, WATCHDOG, sd_notify, watchdog_interval
+
+
+@pytest.fixture
+def listener(tmp_path: Path) -> Iterator[tuple[socket.socket, str]]:
+    """A datagram socket bound at a path, and the $NOTIFY_SOCKET value naming it."""
+    path = tmp_path / "notify"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(path))
+    sock.settimeout(60)  # a safety net against a hang, not a timing check
+    yield sock, str(path)
+    sock.close()
+
+
+@pytest.fixture
+def abstract_listener() -> Iterator[tuple[socket.socket, str]]:
+    name = f"companion-test-{uuid.uuid4().hex}"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(b"\0" + name.encode())
+    sock.settimeout(60)
+    yield sock, "@" + name
+    sock.close()
+
+
+def test_a_message_reaches_the_socket_named_by_a_path(
+    listener: tuple[socket.socket, str],
+) -> None:
+    sock, value = listener
+    assert sd_notify(READY, {"NOTIFY_SOCKET": value}) is True
+    assert sock.recv(4096) == b"READY=1"
+
+
+def test_a_message_reaches_an_abstract_socket_named_with_an_at_sign(
+    abstract_listener: tuple[socket.socket, str],
+) -> None:
+    sock, value = abstract_listener
+    assert sd_notify(WATCHDOG, {"NOTIFY_SOCKET": value}) is True
+    assert sock.recv(4096) == b"WATCHDOG=1"
+
+
+def test_without_a_notify_socket_nothing_is_sent_and_nothing_fails() -> None:
+    assert sd_notify(READY, {}) is False
+    assert sd_notify(READY, {"NOTIFY_SOCKET": ""}) is False
+
+
+@pytest.mark.parametrize("value", ["relative/path", "@", "\0", "/no/such/dir/sock",
+                                   "/" + "x" * 200])
+def test_a_bad_notify_socket_never_raises_and_is_logged_once(
+    value: str, caplog: pytest.LogCaptureFixture,
+) -> None:
+    from companion import notify
+
+    notify._complained.clear()
+    with caplog.at_level(logging.WARNING, logger="companion.notify"):
+        for _ in range(5):
+            assert sd_notify(WATCHDOG, {"NOTIFY_SOCKET": value}) is False
+    assert len(caplog.records) == 1, caplog.records
+
+
+def test_a_socket_nobody_listens_on_is_no_crash(tmp_path: Path) -> None:
+    path = tmp_path / "gone"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(path))
+    sock.close()  # the file stays, nobody reads it any more
+    assert sd_notify(WATCHDOG, {"NOTIFY_SOCKET": str(path)}) is False
+
+
+def test_the_watchdog_is_pinged_three_times_per_timeout() -> None:
+    assert watchdog_interval({"WATCHDOG_USEC": "30000000"}) == 10.0
+    assert watchdog_interval({"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": str(os.getpid())}) \
+        == 10.0
+
+
+@pytest.mark.parametrize("env", [
+    {},
+    {"WATCHDOG_USEC": ""},
+    {"WATCHDOG_USEC": "0"},
+    {"WATCHDOG_USEC": "-5"},
+    {"WATCHDOG_USEC": "ten"},
+    {"WATCHDOG_USEC": "1e6"},
+    {"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "1"},
+    {"WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "me"},
+])
+def test_no_watchdog_pings_unless_systemd_asks_this_process_for_them(
+    env: dict[str, str],
+) -> None:
+    assert watchdog_interval(env) is None
+
+
+BLOCKING_APP = """
+import sys
+import time
+from pathlib import Path
+from kivy.clock import Clock
+import companion.app as start
+from companion.notify import sd_notify
+
+class Probe(start.TableApp):
+    def on_start(self):
+        super().on_start()
+        def block(_dt):
+            sd_notify("TEST=blocked")
+            time.sleep(1.5)  # a hung main loop: ten pings' worth
+            sd_notify("TEST=unblocked")
+            Clock.schedule_once(lambda _dt: self.stop(), 1.0)
+        Clock.schedule_once(block, 1.0)
+
+start.TableApp = Probe
+start.run_app(Path(sys.argv[1]))
+"""
+
+
+def run_app_under_systemd(tmp_path: Path, notify_socket: str,
+                          watchdog_usec: str) -> subprocess.CompletedProcess[str]:
+    script = tmp_path / "blocking_probe.py"
+    script.write_text(BLOCKING_APP)
+    env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
+           "KIVY_HOME": str(tmp_path / "kivy"), "NOTIFY_SOCKET": notify_socket,
+           "WATCHDOG_USEC": watchdog_usec}
+    env.pop("WATCHDOG_PID", None)
+    return subprocess.run([sys.executable, str(script), str(tmp_path / "g.sqlite3")],
+                          capture_output=True, text=True, timeout=180, env=env)
+
+
+def received(sock: socket.socket) -> list[str]:
+    sock.setblocking(False)
+    messages = []
+    while True:
+        try:
+            messages.append(sock.recv(4096).decode())
+        except BlockingIOError:
+            return messages
+
+
+def test_the_app_says_ready_and_pings_from_its_main_loop_and_a_hung_loop_stops_the_pings(
+    tmp_path: Path, listener: tuple[socket.socket, str],
+) -> None:
+    sock, value = listener
+    run = run_app_under_systemd(tmp_path, value, "300000")  # a ping every 0.1 s
+    assert run.returncode == 0, run.stderr[-2000:]
+    messages = received(sock)
+    assert messages.count(READY) == 1
+    blocked, unblocked = messages.index("TEST=blocked"), messages.index("TEST=unblocked")
+    before, during, after = (messages[:blocked], messages[blocked + 1:unblocked],
+                             messages[unblocked + 1:])
+    assert before.count(WATCHDOG) >= 3, messages
+    assert during == []  # nothing while the main loop hangs: systemd would restart it
+    assert WATCHDOG in after, messages  # and the pings come back with the loop
+
+
+def test_the_app_reaches_an_abstract_notify_socket(
+    tmp_path: Path, abstract_listener: tuple[socket.socket, str],
+) -> None:
+    sock, value = abstract_listener
+    run = run_app_under_systemd(tmp_path, value, "300000")
+    assert run.returncode == 0, run.stderr[-2000:]
+    messages = received(sock)
+    assert READY in messages and messages.count(WATCHDOG) >= 3
+
+
+def test_the_app_with_garbage_in_the_watchdog_variable_starts_and_never_pings(
+    tmp_path: Path, listener: tuple[socket.socket, str],
+) -> None:
+    sock, value = listener
+    run = run_app_under_systemd(tmp_path, value, "soon")
+    assert run.returncode == 0, run.stderr[-2000:]
+    messages = received(sock)
+    assert READY in messages and WATCHDOG not in messages
+
+
+def test_keep_alive_pings_only_when_systemd_asked_for_pings(
+    listener: tuple[socket.socket, str],
+) -> None:
+    from companion.notify import keep_alive
+
+    sock, value = listener
+    keep_alive({"NOTIFY_SOCKET": value})  # no watchdog: nothing
+    keep_alive({"NOTIFY_SOCKET": value, "WATCHDOG_USEC": "30000000"})
+    assert received(sock) == [WATCHDOG]
