@@ -134,13 +134,12 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
         # Must be set before the window exists, which App.run() creates.
         KivyConfig.set("graphics", "fullscreen", "auto")
     try:
-        db_path.parent.mkdir(parents=True, exist_ok=True)
-        store, recovered = open_store(db_path)
+        store, recovered = open_store(db_path)  # the store makes its folder, 0700
     except DatabaseInUse:
         raise  # another app holds the file: this one does not start (see `companion run`)
     except StoreError as refused:
         store, recovered = None, str(refused)
-    except (OSError, ValueError) as error:  # e.g. its folder cannot be made: play, unsaved
+    except (OSError, ValueError) as error:  # e.g. a NUL in the path: play, unsaved
         why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         store, recovered = None, f"Games cannot be saved: {db_path} cannot be opened ({why})."
     catalog, not_corrected = catalog_for(store, load_catalog())  # the group's own numbers
