@@ -74,8 +74,9 @@ def run(only: set[str], work: Path, quick: bool, log: Callable[[str], None]) -> 
     section("startup", lambda: ui.startup(work / "startup", runs=2 if quick else 5))
     section("idle", idle)
     section("rss", lambda: ui.rss(work / "rss", minimal_rss))
-    section("taps", lambda: ui.taps(work / "taps", row_taps=15 if quick else 60,
-                                    presses=8 if quick else 40))
+    section("taps", lambda: ui.taps(work / "taps", row_taps=16 if quick else 60,
+                                    presses=8 if quick else 30, map_taps=16 if quick else 60,
+                                    region_changes=6 if quick else 20))
     game: list[pure.PlayedGame] = []
 
     def played() -> pure.PlayedGame:
