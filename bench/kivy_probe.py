@@ -625,10 +625,13 @@ class BaselineTarget:
         from bench.baseline_app import COLS, ROWS
 
         rid = rng.randrange(COLS * ROWS)
+        self._timed(rid, rng.randrange(5))
+        return lambda: self._timed(rid, None)
+
+    def _timed(self, rid: int, seat: int | None) -> None:
         started = time.perf_counter()
-        self.app.change_region(rid, rng.randrange(5))
+        self.app.change_region(rid, seat)
         self.redraw_seconds = time.perf_counter() - started
-        return lambda: self.app.change_region(rid, None)
 
 
 MAP_TIMER: Timed | None = None
@@ -652,7 +655,8 @@ def taps(target: Any) -> None:
     manager = target.manager
     results: dict[str, Any] = {"row_to_dialog": [], "confirm_to_table": [],
                                "press_to_roll": [], "press_to_face": [], "map_to_panel": [],
-                               "region_redraw": [], "timeouts": 0, "target": target.name}
+                               "region_redraw": [], "region_frame": [], "timeouts": 0,
+                               "target": target.name}
 
     def call(fn: Any) -> Any:
         """Run `fn` on the main thread (Kivy's) and return its result."""
@@ -752,20 +756,31 @@ def taps(target: Any) -> None:
                 previous = rid
             time.sleep(0.03)
         # One region changed (a conquest, then its undo), the map on screen: the seconds
-        # the map widget spends redrawing, up to the next frame.
+        # the map widget spends redrawing up to the next frame, and the whole of it, from
+        # the change to the end of the frame that shows it.
+        back: Any = None
         for _ in range(changes):
             for change in ("do", "undo"):
                 next_frame()
                 if target.map_timer is not None:
                     target.map_timer.take()
-                if change == "do":
-                    back = call(lambda: target.change_region(rng))
-                else:
-                    call(back)
-                next_frame()
+
+                def changed(change: str = change) -> tuple[float, dict[str, Any]]:
+                    nonlocal back
+                    started = time.monotonic()
+                    if change == "do":
+                        back = target.change_region(rng)
+                    else:
+                        back()
+                    return started, watch.expect(lambda: True)  # the next frame shows it
+
+                started, entry = call(changed)
+                at = watch.wait(entry)
+                if at is not None:
+                    results["region_frame"].append(at - started)
                 if target.map_timer is not None:
                     results["region_redraw"].append(target.map_timer.take())
-                elif change == "do":
+                else:
                     results["region_redraw"].append(target.redraw_seconds)
                 time.sleep(0.02)
 
@@ -807,6 +822,7 @@ def taps(target: Any) -> None:
                 "graphics", "maxfps"))
             results["multisamples"] = call(lambda: __import__("kivy.config").config.Config.get(
                 "graphics", "multisamples"))
+            results["window"] = call(lambda: list(Window.size))
             results["memory"] = memory()
             finish(results)
         except BaseException as error:  # report instead of hanging the parent

@@ -250,6 +250,10 @@ TAPS = (
 )
 
 
+SAMPLES = (*(key for key, _, _ in TAPS), "region_redraw", "region_frame")
+"""The probe's lists of samples (seconds), pooled over the runs."""
+
+
 def taps(work: Path, row_taps: int = 60, presses: int = 40, map_taps: int | None = None,
          region_changes: int = 20, rounds: int = 2) -> list[Result]:
     """From the finger (or the pin) to the end of the first frame that shows the result, for
@@ -273,7 +277,7 @@ def taps(work: Path, row_taps: int = 60, presses: int = 40, map_taps: int | None
                                env, timeout=120 + 2 * sum(args.values()) + 3 * args["presses"])
             into = merged[mode]
             for key, value in result.items():
-                if isinstance(value, list):
+                if key in SAMPLES:
                     into.setdefault(key, []).extend(value)
                 elif key == "timeouts":
                     into[key] = into.get(key, 0) + value
@@ -308,9 +312,18 @@ def taps(work: Path, row_taps: int = 60, presses: int = 40, map_taps: int | None
                            note=f"n={redraw['n']}: a conquest or its undo on the map screen; "
                                 "the seconds spent in BoardMap's methods up to the next "
                                 f"frame; p99 {redraw['p99']:.1f} ms"))
+    frame = summary([v * 1000 for v in app.get("region_frame", [])])
+    base_frame = summary([v * 1000 for v in base.get("region_frame", [])])
+    if frame:
+        rows.append(Result("region_frame", "  the change -> the frame showing it (p50)",
+                           frame["p50"], "ms", base_frame.get("p50"), "baseline app",
+                           "(information)", None, detail={"app": frame, "baseline": base_frame},
+                           note=f"the session's call (the baseline's update), the publishing, "
+                                f"the map and the drawing; p99 {frame['p99']:.1f} ms"))
     timeouts = app.get("timeouts", 0) + base.get("timeouts", 0)
     if timeouts and rows:
         rows[-1].note += f"; {timeouts} samples never showed within 5 s"
     for r in rows:
         r.detail.setdefault("multisamples", app.get("multisamples"))
+        r.detail.setdefault("window", app.get("window"))
     return rows
