@@ -13,11 +13,21 @@ Modes:
 - ``startup-minimal``: a minimal Kivy app drawing one label, until its first frame;
 - ``idle-app`` / ``idle-minimal``: the app resumed on its table screen (or the minimal
   app), then the process's CPU seconds over ``seconds`` of nothing happening;
-- ``rss``: a whole 5-player game played through the session, the app showing each screen
-  the players would look at; then the resident memory;
-- ``taps``: simulated touches on the market's combo rows and on the confirmation, and
-  presses of the mock die button, each timed from the finger (or the pin) to the end of
-  the flip of the first frame that shows the result.
+- ``rss-minimal``: the minimal app's resident memory, once it has drawn for a moment;
+- ``rss``: three whole 5-player games played through the session, the app showing each
+  screen the players would look at; the resident memory after each game, and every
+  garbage collection of the games (``gc.callbacks``: generation, duration);
+- ``taps`` / ``taps-baseline``: simulated touches on the market's combo rows, on the
+  confirmation and on the map's regions, and presses of the mock die button, each timed
+  from the finger (or the pin) to the end of the flip of the first frame that shows the
+  result; and the time the map widget takes to redraw one region change. ``taps`` drives
+  the companion, ``taps-baseline`` the well-written baseline app (`bench/baseline_app.py`)
+  the same way (`CompanionTarget` and `BaselineTarget` below).
+
+Every flip is followed by ``glFinish()``, as a real display's buffer swap waits for the
+frame to be drawn: without it, Mesa's llvmpipe (software GL, and ``SDL_VIDEODRIVER=
+offscreen``) queues frames it has not drawn, and the first texture upload after them waits
+for the whole backlog, so a tap's time would measure the queue, not the app.
 """
 
 from __future__ import annotations
@@ -103,9 +113,16 @@ class FlipWatch:
         self._waiting: list[dict[str, Any]] = []
         self.on_first: list[Any] = []
         original = window.flip
+        finish_frame: Any = None
+        if ARGS.get("gl_finish", True):
+            from kivy.graphics.opengl import glFinish
+
+            finish_frame = glFinish
 
         def flip() -> None:
             original()
+            if finish_frame is not None:
+                finish_frame()  # what a display's swap does: the frame is drawn by now
             now = time.monotonic()
             self.frames += 1
             self.last = now
@@ -262,15 +279,75 @@ def idle(app: Any, *, resume: bool) -> None:
     Clock.schedule_once(begin, 0.5)
 
 
-# --- memory after a whole game --------------------------------------------------------------
+# --- memory after whole games --------------------------------------------------------------
 
 
 SCREEN_FOR_PHASE = {"PICK_COMBO": "market", "CONQUER": "map", "REDEPLOY": "map",
                     "SCORE": "scoring", "FINISHED": "table"}
 
 
-def rss(app: Any) -> None:
+class GcWatch:
+    """Every garbage collection while installed: generation and duration (``gc.callbacks``).
+
+    `paused` leaves out the collections the probe itself asks for (``gc.collect()`` before
+    reading the memory), which no player would wait for.
+    """
+
+    def __init__(self) -> None:
+        self.collections: list[tuple[int, float]] = []  # (generation, seconds)
+        self.paused = False
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        elif not self.paused:
+            self.collections.append((int(info.get("generation", -1)),
+                                     time.perf_counter() - self._started))
+
+    def install(self) -> None:
+        import gc
+
+        gc.callbacks.append(self)
+
+    def report(self) -> dict[str, Any]:
+        durations = [d * 1000 for _, d in self.collections]
+        by_generation = {g: sum(1 for gen, _ in self.collections if gen == g) for g in (0, 1, 2)}
+        longest = max(self.collections, key=lambda c: c[1], default=(-1, 0.0))
+        return {"count": len(durations), "by_generation": by_generation,
+                "longest_ms": longest[1] * 1000, "longest_generation": longest[0],
+                "over_16ms": sum(1 for d in durations if d > 16.0),
+                "total_ms": sum(durations),
+                "slowest_ms": sorted(durations, reverse=True)[:10]}
+
+
+def quiet_collect(watch: GcWatch | None = None) -> None:
+    """A full collection for the memory reading, not counted as a pause."""
     import gc
+
+    if watch is not None:
+        watch.paused = True
+    try:
+        gc.collect()
+    finally:
+        if watch is not None:
+            watch.paused = False
+
+
+def rss_minimal(app: Any) -> None:
+    """The minimal app's resident memory after a second of drawing (the scale for `rss`)."""
+    from kivy.clock import Clock
+
+    def done(_dt: float) -> None:
+        quiet_collect()
+        finish({"memory": memory()})
+
+    Clock.schedule_once(done, float(ARGS.get("settle", 1.0)))
+
+
+def rss(app: Any) -> None:
+    """Three whole games (``games``), one intent per frame, each screen shown as players
+    would look at it; after each game a full collection, then ``VmRSS``."""
     import random
 
     from kivy.clock import Clock
@@ -278,22 +355,46 @@ def rss(app: Any) -> None:
     from bench.scripted import ScriptedPlayer, seats
 
     players = int(ARGS.get("players", 5))
+    games = int(ARGS.get("games", 3))
+    limit = ARGS.get("max_intents")
     session = app.session
+    watch = GcWatch()
+    quiet_collect()
     before = memory()
-    state: dict[str, Any] = {"intents": 0}
+    state: dict[str, Any] = {"intents": 0, "games": [], "game_intents": 0}
+    rng = random.Random(int(ARGS.get("seed", 7)))
 
     def begin(_dt: float) -> None:
-        session.new_game(seats(players), first_seat=0)
-        app.ctx.nav.go("table")
-        state["player"] = ScriptedPlayer(session, random.Random(int(ARGS.get("seed", 7))))
+        watch.install()
+        start_profile()
+        new_game()
         state["event"] = Clock.schedule_interval(step, 0)
 
-    limit = ARGS.get("max_intents")
+    def new_game() -> None:
+        if session.history is not None and session.state.is_over:
+            import contextlib
+
+            with contextlib.suppress(Exception):  # a tie to settle by tokens: over anyway
+                session.finish()
+        session.new_game(seats(players), first_seat=0)
+        app.ctx.nav.go("table")
+        state["player"] = ScriptedPlayer(session, rng)
+        state["game_intents"] = 0
+        state["started"] = time.monotonic()
 
     def step(_dt: float) -> None:
-        if session.state.is_over or (limit is not None and state["intents"] >= limit):
-            state["event"].cancel()
-            Clock.schedule_once(done, 0.5)
+        over = session.state.is_over or (limit is not None and state["game_intents"] >= limit)
+        if over:
+            quiet_collect(watch)
+            state["games"].append({"memory": memory(), "intents": state["game_intents"],
+                                   "seconds": time.monotonic() - state["started"],
+                                   "over": session.state.is_over,
+                                   "gc_so_far": watch.report()["count"]})
+            if len(state["games"]) >= games:
+                state["event"].cancel()
+                Clock.schedule_once(done, 0.5)
+            else:
+                new_game()
             return
         phase = session.state.track.phase.name
         screen = SCREEN_FOR_PHASE.get(phase, "table")
@@ -302,12 +403,16 @@ def rss(app: Any) -> None:
             return
         state["player"].intent()
         state["intents"] += 1
+        state["game_intents"] += 1
 
     def done(_dt: float) -> None:
-        gc.collect()
-        finish({"memory": memory(), "memory_before_game": before, "intents": state["intents"],
-                "screen": app.manager.current, "game_over": session.state.is_over,
-                "steps": len(session.history.log)})
+        import gc
+
+        gc.callbacks.remove(watch)
+        quiet_collect()
+        finish({"memory": memory(), "memory_before_games": before, "games": state["games"],
+                "intents": state["intents"], "screen": app.manager.current,
+                "gc": watch.report(), "frozen": gc.get_freeze_count()})
 
     Clock.schedule_once(begin, 0.3)
 
@@ -315,7 +420,225 @@ def rss(app: Any) -> None:
 # --- tap to screen ----------------------------------------------------------------------------
 
 
-def taps(app: Any) -> None:
+class Timed:
+    """Wraps every method of a class (the companion's `BoardMap`) to add up the seconds spent
+    in it, outermost calls only, from outside: the class is not edited. Touch handlers
+    are left out: `seconds` is the drawing and its bookkeeping."""
+
+    def __init__(self, cls: type) -> None:
+        import functools
+        import inspect
+
+        self.seconds = 0.0
+        self.calls = 0
+        self._depth = 0
+        for name, value in list(vars(cls).items()):
+            if name.startswith("__") or name.startswith("on_touch") or name == "on_region_tap" \
+                    or not inspect.isfunction(value):
+                continue
+
+            def wrapper(*args: Any, _fn: Any = value, **kwargs: Any) -> Any:
+                if self._depth:
+                    return _fn(*args, **kwargs)
+                self._depth += 1
+                started = time.perf_counter()
+                try:
+                    return _fn(*args, **kwargs)
+                finally:
+                    self.seconds += time.perf_counter() - started
+                    self.calls += 1
+                    self._depth -= 1
+
+            setattr(cls, name, functools.wraps(value)(wrapper))
+
+    def take(self) -> float:
+        """Seconds added up since the last `take`."""
+        seconds, self.seconds = self.seconds, 0.0
+        return seconds
+
+
+def modal_open() -> Any:
+    """The dialog on screen (a ModalView on the window), or None."""
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    for child in Window.children:
+        if isinstance(child, ModalView):
+            return child
+    return None
+
+
+class CompanionTarget:
+    """How the driver taps the companion: its screens, presenters and session."""
+
+    name = "app"
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.manager = app.manager
+        self.session = app.session
+        self.map_timer: Timed | None = MAP_TIMER
+
+    def go(self, screen: str) -> None:
+        self.app.ctx.nav.go(screen)
+
+    def new_game(self) -> None:
+        from bench.scripted import seats
+
+        self.session.new_game(seats(5), first_seat=0)
+
+    # -- market --
+    def choose_row(self, rng: Any) -> tuple[int, str, int] | None:
+        """(row, the combo's words, the seat buying) or None: a new game is needed."""
+        from companion.rules.turns import Phase
+        from companion.rules.views import pick_refusal
+
+        state = self.session.state
+        if state.track.phase is not Phase.PICK_COMBO:
+            return None
+        rows = [r for r in range(3) if pick_refusal(state, r) is None]
+        row = rng.choice(rows)
+        combo = state.market.rows[row].combo
+        return row, f"{combo.power} {combo.race}", state.track.seat
+
+    def row_widget(self, row: int) -> Any:
+        return self.app.screens["market"].ids.rows.row(f"row{row}")
+
+    def yes_widget(self) -> Any:
+        return modal_open().ids.yes
+
+    def purchase_shown(self, seat: int, wanted: str) -> bool:
+        return wanted in self.app.screens["table"].ids.players.row(seat).ids.combo.text
+
+    def undo(self) -> bool:
+        """Undo the purchase (False: it cannot be undone, start a new game)."""
+        if self.session.history.undo_blocker() is None:
+            self.session.undo()
+            return True
+        return False
+
+    # -- the die button --
+    def die_ready(self) -> None:
+        from bench.scripted import berserk_game
+
+        if not self.session.die_chance().allowed:  # Berserk: one roll per conquest
+            berserk_game(self.session, 5)
+
+    def rolling(self) -> Any:
+        die = self.app.presenters["die"]
+        rolls = die.rolls
+        return lambda: die.rolls == rolls + 1 and die.result_text == "Rolling..." \
+            and self.session.state.last_roll == die.face
+
+    def landed(self) -> Any:
+        die = self.app.presenters["die"]
+        return lambda: die.landed and self.app.screens["die"].ids.die.face == die.face \
+            and die.result_text.startswith("Rolled")
+
+    # -- the map --
+    def map_ready(self) -> None:
+        """A game in which the first player conquers (the map highlights its targets)."""
+        from bench.scripted import seats
+
+        self.session.new_game(seats(5), first_seat=0)
+        self.session.pick(0)
+
+    def map_region(self, rng: Any, previous: int | None) -> tuple[int, tuple[float, float]]:
+        board = self.app.screens["map"].ids.board
+        regions = [rid for rid in board.geometry.cells if rid != previous]
+        rid = rng.choice(regions)
+        return rid, board.to_window(*board.anchor_on_screen(rid))
+
+    def panel_shown(self, rid: int) -> bool:
+        return str(self.app.screens["map"].ids.region_title.text).startswith(f"Region {rid}:")
+
+    def change_region(self, rng: Any) -> Any:
+        """Conquer one region (one region changes); returns how to put it back."""
+        from bench.scripted import cost_of, targets
+
+        state = self.session.state
+        options = [(rid, cost_of(state, rid)) for rid in targets(state)]
+        rid, cost = rng.choice([(r, c) for r, c in options if c is not None])
+        self.session.conquer(rid, cost)
+        return self.session.undo
+
+
+class BaselineTarget:
+    """How the driver taps the baseline app (`bench/baseline_app.py`): the same way."""
+
+    name = "baseline"
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.manager = app.manager
+        self.map_timer: Timed | None = None
+        self._rolls = 0
+
+    def go(self, screen: str) -> None:
+        self.manager.current = screen
+
+    def new_game(self) -> None:
+        pass
+
+    def choose_row(self, rng: Any) -> tuple[int, str, int] | None:
+        row = rng.choice(range(3))
+        race, power = self.app.market[row]
+        return row, f"{power} {race}", self.app.seat
+
+    def row_widget(self, row: int) -> Any:
+        return self.app.rows[row].ids.pick
+
+    def yes_widget(self) -> Any:
+        return modal_open().ids.yes
+
+    def purchase_shown(self, seat: int, wanted: str) -> bool:
+        return wanted in self.app.players[seat].ids.combo.text
+
+    def undo(self) -> bool:
+        self.app.undo()
+        return True
+
+    def die_ready(self) -> None:
+        pass
+
+    def rolling(self) -> Any:
+        rolls = self.app.rolls
+        return lambda: self.app.rolls == rolls + 1 and self.app.die_result.text == "Rolling..."
+
+    def landed(self) -> Any:
+        return lambda: self.app.die_result.text.startswith("Rolled")
+
+    def map_ready(self) -> None:
+        pass
+
+    def map_region(self, rng: Any, previous: int | None) -> tuple[int, tuple[float, float]]:
+        from bench.baseline_app import COLS, ROWS
+
+        rid = rng.choice([n for n in range(COLS * ROWS) if n != previous])
+        board = self.app.board
+        return rid, board.to_window(*board.centre_of(rid))
+
+    def panel_shown(self, rid: int) -> bool:
+        return str(self.app.region_title.text).startswith(f"Region {rid}:")
+
+    def change_region(self, rng: Any) -> Any:
+        from bench.baseline_app import COLS, ROWS
+
+        rid = rng.randrange(COLS * ROWS)
+        self._timed(rid, rng.randrange(5))
+        return lambda: self._timed(rid, None)
+
+    def _timed(self, rid: int, seat: int | None) -> None:
+        started = time.perf_counter()
+        self.app.change_region(rid, seat)
+        self.redraw_seconds = time.perf_counter() - started
+
+
+MAP_TIMER: Timed | None = None
+
+
+def taps(target: Any) -> None:
+    """Drive `target` (a `CompanionTarget` or a `BaselineTarget`) from a "finger" thread."""
     import random
     import threading
 
@@ -323,18 +646,17 @@ def taps(app: Any) -> None:
     from kivy.core.window import Window
     from kivy.tests.common import UnitTestTouch
 
-    from bench.scripted import berserk_game, seats
-    from companion.rules.turns import Phase
-    from companion.rules.views import pick_refusal
-
     watch = FlipWatch(Window)
     rng = random.Random(int(ARGS.get("seed", 11)))
     row_taps = int(ARGS.get("row_taps", 100))
     presses = int(ARGS.get("presses", 50))
-    session = app.session
-    manager = app.manager
+    map_taps = int(ARGS.get("map_taps", row_taps))
+    changes = int(ARGS.get("region_changes", 20))
+    manager = target.manager
     results: dict[str, Any] = {"row_to_dialog": [], "confirm_to_table": [],
-                               "press_to_roll": [], "press_to_face": [], "timeouts": 0}
+                               "press_to_roll": [], "press_to_face": [], "map_to_panel": [],
+                               "region_redraw": [], "region_frame": [], "timeouts": 0,
+                               "target": target.name}
 
     def call(fn: Any) -> Any:
         """Run `fn` on the main thread (Kivy's) and return its result."""
@@ -359,17 +681,23 @@ def taps(app: Any) -> None:
         return manager.current == name and not manager.transition.is_active \
             and manager.current_screen is not None and manager.current_screen.name == name
 
+    def next_frame() -> None:
+        entry = watch.expect(lambda: True)
+        call(lambda: Window.canvas.ask_update())
+        watch.wait(entry)
+
     def show(name: str) -> None:
         entry = watch.expect(lambda: settled(name))
-        call(lambda: app.ctx.nav.go(name))
+        call(lambda: target.go(name))
         call(lambda: Window.canvas.ask_update())
         if watch.wait(entry) is None:
             fail(f"the {name} screen never showed")
         time.sleep(0.03)
 
-    def tap(widget_of: Any, condition: Any) -> float | None:
-        """Finger down on the widget, up after a moment; seconds from up to the frame."""
-        x, y = call(lambda: widget_of().to_window(*widget_of().center))
+    def tap(where: Any, condition: Any) -> float | None:
+        """Finger down at `where()` (window x, y), up after a moment; seconds from up to
+        the frame that satisfies `condition`."""
+        x, y = call(where)
         touch = call(lambda: UnitTestTouch(x, y))
         call(touch.touch_down)
         time.sleep(rng.uniform(0.06, 0.12))  # a finger rests a little
@@ -382,87 +710,119 @@ def taps(app: Any) -> None:
             return None
         return at - lifted
 
+    def centre(widget_of: Any) -> Any:
+        return lambda: widget_of().to_window(*widget_of().center)
+
     def new_game() -> None:
-        call(lambda: session.new_game(seats(5), first_seat=0))
+        call(target.new_game)
         show("table")
+
+    def market() -> None:
+        new_game()
+        for _ in range(row_taps):
+            chosen = call(lambda: target.choose_row(rng))
+            if chosen is None:
+                new_game()
+                chosen = call(lambda: target.choose_row(rng))
+            row, wanted, seat = chosen
+            show("market")
+            latency = tap(centre(lambda row=row: target.row_widget(row)),
+                          lambda: modal_open() is not None)
+            if latency is None:
+                continue
+            results["row_to_dialog"].append(latency)
+
+            def purchase_shown(seat: int = seat, wanted: str = wanted) -> bool:
+                return settled("table") and modal_open() is None \
+                    and target.purchase_shown(seat, wanted)
+
+            latency = tap(centre(target.yes_widget), purchase_shown)
+            if latency is not None:
+                results["confirm_to_table"].append(latency)
+            time.sleep(0.03)
+            if not call(target.undo):
+                new_game()
+            time.sleep(0.03)
+
+    def board() -> None:
+        call(target.map_ready)
+        show("map")
+        previous: int | None = None
+        for _ in range(map_taps):
+            rid, xy = call(lambda previous=previous: target.map_region(rng, previous))
+            latency = tap(lambda xy=xy: xy, lambda rid=rid: target.panel_shown(rid))
+            if latency is not None:
+                results["map_to_panel"].append(latency)
+                previous = rid
+            time.sleep(0.03)
+        # One region changed (a conquest, then its undo), the map on screen: the seconds
+        # the map widget spends redrawing up to the next frame, and the whole of it, from
+        # the change to the end of the frame that shows it.
+        back: Any = None
+        for _ in range(changes):
+            for change in ("do", "undo"):
+                next_frame()
+                if target.map_timer is not None:
+                    target.map_timer.take()
+
+                def changed(change: str = change) -> tuple[float, dict[str, Any]]:
+                    nonlocal back
+                    started = time.monotonic()
+                    if change == "do":
+                        back = target.change_region(rng)
+                    else:
+                        back()
+                    return started, watch.expect(lambda: True)  # the next frame shows it
+
+                started, entry = call(changed)
+                at = watch.wait(entry)
+                if at is not None:
+                    results["region_frame"].append(at - started)
+                if target.map_timer is not None:
+                    results["region_redraw"].append(target.map_timer.take())
+                else:
+                    results["region_redraw"].append(target.redraw_seconds)
+                time.sleep(0.02)
+
+    def die() -> None:
+        from gpiozero import Device  # type: ignore[import-untyped]
+
+        pin = Device.pin_factory.pin(int(ARGS.get("pin", 17)))
+        lockout = float(ARGS.get("lockout", 1.2))
+        for _ in range(presses):
+            call(target.die_ready)
+            show("table")
+            time.sleep(rng.uniform(0.0, 1 / 60))
+            rolling = call(target.rolling)
+            entry = watch.expect(lambda rolling=rolling: settled("die") and rolling())
+            pressed = time.monotonic()
+            pin.drive_low()  # gpiozero's thread on a Pi: the callback crosses to Kivy
+            at = watch.wait(entry)
+            if at is None:
+                results["timeouts"] += 1
+            else:
+                results["press_to_roll"].append(at - pressed)
+            face_entry = watch.expect(call(target.landed))
+            time.sleep(0.08)
+            pin.drive_high()
+            at = watch.wait(face_entry, timeout=5)
+            if at is not None:
+                results["press_to_face"].append(at - pressed)
+            time.sleep(max(0.0, lockout - (time.monotonic() - pressed)) + 0.05)
 
     def finger() -> None:
         try:
             call(start_profile)
-            new_game()
-            # -- combo rows: tap a row, then confirm; undo between samples -----------------
-            for _ in range(row_taps):
-                state = session.state
-                if state.track.phase is not Phase.PICK_COMBO:
-                    new_game()
-                    state = session.state
-                rows = [r for r in range(3) if pick_refusal(state, r) is None]
-                row = rng.choice(rows)
-                combo = state.market.rows[row].combo
-                seat = state.track.seat
-                show("market")
-                screen = app.screens["market"]
-                latency = tap(lambda row=row, screen=screen: screen.ids.rows.row(f"row{row}"),
-                              lambda: bool(app.dialogs) and app.dialogs[-1].parent is Window)
-                if latency is None:
-                    continue
-                results["row_to_dialog"].append(latency)
-                dialog = app.dialogs[-1]
-                table = app.screens["table"]
-                wanted = f"{combo.power} {combo.race}"
-
-                def purchase_shown(table: Any = table, seat: int = seat,
-                                   wanted: str = wanted) -> bool:
-                    return settled("table") and not app.dialogs \
-                        and wanted in table.ids.players.row(seat).ids.combo.text
-
-                latency = tap(lambda dialog=dialog: dialog.ids.yes, purchase_shown)
-                if latency is not None:
-                    results["confirm_to_table"].append(latency)
-                time.sleep(0.03)
-                if session.history.undo_blocker() is None:
-                    call(session.undo)
-                else:
-                    new_game()
-                time.sleep(0.03)
-            # -- the die button ------------------------------------------------------------
-            from gpiozero import Device  # type: ignore[import-untyped]
-
-            pin = Device.pin_factory.pin(int(ARGS.get("pin", 17)))
-            die = app.presenters["die"]
-            for _ in range(presses):
-                if not session.die_chance().allowed:  # Berserk: one roll per conquest
-                    call(lambda: berserk_game(session, 5))
-                show("table")
-                time.sleep(rng.uniform(0.0, 1 / 60))
-                rolls = die.rolls
-
-                def rolling(rolls: float = rolls) -> bool:
-                    return settled("die") and die.rolls == rolls + 1 \
-                        and die.result_text == "Rolling..." \
-                        and session.state.last_roll == die.face
-
-                entry = watch.expect(rolling)
-                pressed = time.monotonic()
-                pin.drive_low()  # gpiozero's thread on a Pi: the callback crosses to Kivy
-                at = watch.wait(entry)
-                if at is None:
-                    results["timeouts"] += 1
-                else:
-                    results["press_to_roll"].append(at - pressed)
-                face_entry = watch.expect(
-                    lambda: die.landed and app.screens["die"].ids.die.face == die.face
-                    and die.result_text.startswith("Rolled"))
-                time.sleep(0.08)
-                pin.drive_high()
-                at = watch.wait(face_entry, timeout=5)
-                if at is not None:
-                    results["press_to_face"].append(at - pressed)
-                lockout = float(ARGS.get("lockout", 1.2))
-                time.sleep(max(0.0, lockout - (time.monotonic() - pressed)) + 0.05)
+            market()
+            die()
+            if map_taps or changes:
+                board()
             results["frames"] = watch.frames
             results["maxfps"] = call(lambda: __import__("kivy.config").config.Config.getint(
                 "graphics", "maxfps"))
+            results["multisamples"] = call(lambda: __import__("kivy.config").config.Config.get(
+                "graphics", "multisamples"))
+            results["window"] = call(lambda: list(Window.size))
             results["memory"] = memory()
             finish(results)
         except BaseException as error:  # report instead of hanging the parent
@@ -488,10 +848,20 @@ def main() -> None:
         minimal_app(lambda app: idle(app, resume=False))
     elif MODE == "idle-app":
         companion_app(lambda app: idle(app, resume=True), db)
+    elif MODE == "rss-minimal":
+        minimal_app(rss_minimal)
     elif MODE == "rss":
         companion_app(rss, db)
     elif MODE == "taps":
-        companion_app(taps, db)
+        global MAP_TIMER
+        from companion.ui.map_widget import BoardMap
+
+        MAP_TIMER = Timed(BoardMap)  # before any map is built
+        companion_app(lambda app: taps(CompanionTarget(app)), db)
+    elif MODE == "taps-baseline":
+        from bench import baseline_app
+
+        baseline_app.run(db, lambda app: taps(BaselineTarget(app)))
     else:
         fail(f"unknown mode {MODE!r}")
     fail("the app ended before the measurement did")

@@ -162,13 +162,15 @@ def durable_intent(game: PlayedGame) -> list[Result]:
               "disk": disk, "folder": str(game.folder),
               "step_bytes": summary([float(b) for b in game.step_bytes])}
     ratio_ok = bool(bare) and intent["p50"] <= 1.5 * bare["p50"]
+    append_ok = bool(bare) and append["p50"] <= 1.1 * bare["p50"]
     rows = [
         Result("durable_intent", "Durable intent (p50): rules + 1 transaction + fsync",
                intent.get("p50"), "ms", bare.get("p50"), "bare sqlite3 commit",
                "<= 1.5x bare commit", ratio_ok if bare else None, detail=detail,
                note=f"{len(plain)} intents of a 5-player game (end of turn apart); {disk}"),
         Result("durable_append", "  of which Store.append_step (p50)", append.get("p50"), "ms",
-               bare.get("p50"), "bare sqlite3 commit", "(information)", None),
+               bare.get("p50"), "bare sqlite3 commit", "<= 1.1x bare commit",
+               append_ok if bare else None),
         Result("durable_intent_p99", "Durable intent (p99)", intent.get("p99"), "ms",
                bare.get("p99"), "bare commit p99", "(information)", None),
         Result("end_turn", "End of turn with its backup (p50)", turn_end.get("p50"), "ms",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -74,8 +75,9 @@ def run(only: set[str], work: Path, quick: bool, log: Callable[[str], None]) -> 
     section("startup", lambda: ui.startup(work / "startup", runs=2 if quick else 5))
     section("idle", idle)
     section("rss", lambda: ui.rss(work / "rss", minimal_rss))
-    section("taps", lambda: ui.taps(work / "taps", row_taps=15 if quick else 60,
-                                    presses=8 if quick else 40))
+    section("taps", lambda: ui.taps(work / "taps", row_taps=16 if quick else 60,
+                                    presses=8 if quick else 30, map_taps=16 if quick else 60,
+                                    region_changes=6 if quick else 20))
     game: list[pure.PlayedGame] = []
 
     def played() -> pure.PlayedGame:
@@ -103,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="where the results go (default: bench-results.json)")
     args = parser.parse_args(argv)
     started = time.monotonic()
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="companion-bench-", dir=args.dir) as tmp:
         work = Path(tmp)
         results = run(set(args.only), work, args.quick,
@@ -110,11 +113,14 @@ def main(argv: list[str] | None = None) -> int:
         disk = filesystem_of(work)
     info = machine()
     took = time.monotonic() - started
+    load_after = os.getloadavg()
+    load = (f"load average {load_before[0]:.2f} at the start, {load_after[0]:.2f} at the end "
+            f"({load_after[2]:.2f} over 15 min)")
     print()
     print(f"Table Companion benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC: {info['cpu']}, "
           f"{info['cores']} cores, Python {info['python']}, Kivy {info['kivy']}, "
           f"SQLite {info['sqlite']}; databases on {disk}; took {took:.0f} s"
-          + (" (--quick)" if args.quick else ""))
+          + (" (--quick)" if args.quick else "") + f"; {load}")
     print()
     print(table(result_rows(results), RESULT_HEADER))
     notes = [f"- {r.metric.strip()}: {r.note}" for r in results if r.note]
@@ -129,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": {**info, "disk": disk},
         "quick": args.quick,
         "seconds": round(took, 1),
+        "load_average": {"start": load_before, "end": load_after},
         "results": [r.as_json() for r in results],
     }
     args.json.write_text(json.dumps(document, indent=2, default=str) + "\n")
