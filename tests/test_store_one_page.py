@@ -33,7 +33,7 @@ from companion.rules.turns import Phase
 from companion.session import Session
 from companion.store import Store
 from companion.store import events as store_events
-from companion.store.errors import GameAlreadyFinished, StepConflict
+from companion.store.errors import GameAlreadyFinished, StepConflict, StoreOpenError
 from companion.store.migrations import MIGRATIONS, applied, connect_for_migrations, known
 from companion.store.recovery import find_loss
 from tests.factories import created, end_turn, finish_redeployment, play_turn
@@ -163,6 +163,28 @@ def test_the_keyed_log_keeps_every_game_of_a_file_written_before_it(tmp_path: Pa
         save_the_old_way(conn, two, older, at)  # ...but the older game was played last,
         conn.execute("COMMIT")  # stopped in the middle of a turn
     migrated_keeps_everything(db, unfinished=two)
+
+
+
+def test_a_migration_that_fails_half_way_leaves_the_old_log_whole(tmp_path: Path) -> None:
+    db = tmp_path / "companion.sqlite3"
+    shutil.copyfile(DATA / "store-0.1.0.sqlite3", db)
+    with closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute(ROWS).fetchall()
+        with conn:  # a table in the way makes the migration fail after its first changes
+            conn.execute("CREATE TABLE events_keyed (x)")
+    with pytest.raises(StoreOpenError, match="could not be brought up to date"):
+        Store.open(db, catalog=CATALOG, recover=False)
+    with closing(sqlite3.connect(db)) as conn:
+        assert applied(connect_for_migrations(conn)) == ["m001_initial"]
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(games)")]
+        assert "played" not in columns  # its first change was rolled back with the rest
+        (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'events'").fetchone()
+        assert "UNIQUE" in sql and conn.execute(ROWS).fetchall() == rows
+        with conn:
+            conn.execute("DROP TABLE events_keyed")
+    with Store.open(db, catalog=CATALOG) as store:  # the next start migrates it whole
+        assert KEYED in store.migrated and store.conn.execute(ROWS).fetchall() == rows
 
 
 # -- the step count in memory, the primary key as the judge -------------------------------
