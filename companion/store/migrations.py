@@ -152,9 +152,10 @@ def m001_initial(db: Database) -> None:
 
 @_migration("m002_events_keyed")
 def m002_events_keyed(db: Database) -> None:
-    """One page per saved step (release 0.2): ``events`` becomes a ``WITHOUT ROWID`` table
-    whose primary key is (game_id, step, seq), replacing the rowid table and its UNIQUE
-    index on the same columns, so a step's rows land in one B-tree instead of two; and
+    """One page per saved step (the release after 0.1.0): ``events`` becomes a
+    ``WITHOUT ROWID`` table whose primary key is (game_id, step, seq), replacing the rowid
+    table and its UNIQUE index on the same columns, so a step's rows land in one B-tree
+    instead of two; and
     ``games`` gets ``played``, the order games were last played in (see
     `companion.store.games.unfinished`), which the events' row ids gave until now.
 
