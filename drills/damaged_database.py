@@ -52,8 +52,10 @@ def _damage(path: Path, kind: str, rng: random.Random) -> None:
     if kind == UNREADABLE_RECORD:  # SQLite finds nothing wrong: quick_check says ok
         conn = sqlite3.connect(path)
         with conn:
-            conn.execute("UPDATE events SET payload = '{' "
-                         "WHERE rowid = (SELECT max(rowid) FROM events)")
+            conn.execute("UPDATE events SET payload = '{' WHERE (game_id, step, seq) = "
+                         "(SELECT game_id, step, seq FROM events WHERE game_id = (SELECT id "
+                         "FROM games ORDER BY played DESC LIMIT 1) "
+                         "ORDER BY step DESC, seq DESC LIMIT 1)")
         conn.close()
         return
     data = bytearray(path.read_bytes())

@@ -52,8 +52,9 @@ def break_last_record(db: Path) -> None:
     """The issue's case: the last event's payload is no longer JSON (quick_check: ok)."""
     conn = sqlite3.connect(db)
     with conn:
-        conn.execute("UPDATE events SET payload = '{' WHERE rowid = (SELECT max(rowid) "
-                     "FROM events)")
+        conn.execute("UPDATE events SET payload = '{' WHERE (game_id, step, seq) = "
+                     "(SELECT game_id, step, seq FROM events WHERE game_id = (SELECT id FROM games "
+                     "ORDER BY played DESC LIMIT 1) ORDER BY step DESC, seq DESC LIMIT 1)")
     assert conn.execute("PRAGMA quick_check").fetchall() == [("ok",)]
     conn.close()
 
@@ -83,7 +84,7 @@ def test_an_unreadable_record_in_the_game_in_progress_restores_the_newest_backup
         assert "damaged record" in report.problems[0]
     [kept] = aside(db)
     with sqlite3.connect(kept) as conn:  # the damaged file is kept as it was, never deleted
-        assert conn.execute("SELECT payload FROM events ORDER BY rowid DESC "
+        assert conn.execute("SELECT payload FROM events ORDER BY step DESC, seq DESC "
                             "LIMIT 1").fetchone() == ("{",)
 
 

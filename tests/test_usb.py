@@ -131,7 +131,8 @@ def test_a_copy_missing_events_is_caught_too(tmp_path: Path, backup: Path) -> No
 
     def lose_an_event(copy: Path) -> None:  # sound as SQLite sees it, but not the same
         conn = sqlite3.connect(copy)
-        conn.execute("DELETE FROM events WHERE id = (SELECT max(id) FROM events)")
+        conn.execute("DELETE FROM events WHERE (game_id, step, seq) = (SELECT game_id, step, "
+                     "seq FROM events ORDER BY game_id DESC, step DESC, seq DESC LIMIT 1)")
         conn.commit()
         conn.close()
 

@@ -7,8 +7,14 @@ number (1, 2, 3... per game; step 1 creates the game) and sequence within the st
 the time it was saved. Undo is a step of its own, so nothing is ever updated or deleted.
 
 Invariants:
-- the rows of a step are written in the same transaction as the game's ``steps``
-  counter, so a game's steps are always 1..steps with no gap, each complete;
+- a game's steps are always 1..n with no gap, each complete: a step's rows are written in
+  one transaction, only as the step after the last one on disk, and (game_id, step, seq)
+  is the table's primary key, so a second writer's step with a number already taken is
+  refused by the key itself (`StepConflict`), whatever either writer believed;
+- a step writes only its own rows: one B-tree (the table is ``WITHOUT ROWID``, its key
+  the primary key), so a step of a few events is one page of the write-ahead log;
+- how far a game goes is read from the log (`count`: its highest step), never from a
+  counter kept elsewhere;
 - reading gives back exactly the events written: `from_record` of the stored record
   equals the event (older schema versions are upgraded by `companion.rules.events`).
 """
@@ -22,6 +28,7 @@ from typing import Any
 
 from companion.rules.events import BadRecord, Event, from_record, to_record
 from companion.rules.history import Step
+from companion.store.database import SQLITE_CONSTRAINT, primary_code
 from companion.store.errors import (
     GameAlreadyFinished,
     StepConflict,
@@ -69,44 +76,64 @@ def append(
     at: str,
     *,
     number: int | None = None,
+    last: int | None = None,
 ) -> int:
     """Add `step` as the game's next step; return its number. Call inside a transaction.
 
     `number`, when given, is the number the caller expects the step to get (the steps it
     has seen, plus one); if the game on disk has another next step, `StepConflict` is
-    raised. Raises `UnknownGame` when there is no such game and `GameAlreadyFinished`
-    when the game is finished. Nothing is written when any of these is raised.
+    raised. `last` is the number of the game's last step as the caller remembers it
+    (`Store` keeps it in memory): trusted when it agrees with `number`, so the log is not
+    read before the rows are written; when it is stale (another writer saved in between)
+    the primary key refuses the rows and the log is read to say so. Without `number`
+    the step is the next one on disk. Raises `UnknownGame` when there is no such game
+    and `GameAlreadyFinished` when the game is finished. Nothing is written when any of
+    these is raised (the caller's transaction is rolled back).
     """
     if not step:
         raise ValueError("an empty step records nothing")
     rows = [encode(event) for event in step]
-    found = conn.execute(
-        "UPDATE games SET steps = steps + 1, updated_at = ? "
-        "WHERE id = ? AND finished_at IS NULL RETURNING steps",
-        (at, game_id),
-    ).fetchone()
+    found = conn.execute("SELECT finished_at FROM games WHERE id = ?", (game_id,)).fetchone()
     if found is None:
-        if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-            raise UnknownGame(f"there is no game {game_id} in the saved games")
+        raise UnknownGame(f"there is no game {game_id} in the saved games")
+    if found[0] is not None:
         raise GameAlreadyFinished(
             f"game {game_id} is finished and its history is closed; start a new game"
         )
-    saved = int(found[0])
-    if number is not None and saved != number:
-        raise StepConflict(
-            f"The last action was not saved: game {game_id} has {saved - 1} saved steps, "
-            f"but this screen has seen {number - 1}, so another companion app saved to the "
-            "same file. Nothing was changed; restart the companion to see the game as saved."
+    if number is None or last is None or number != last + 1:
+        last = count(conn, game_id)
+    if number is not None and number != last + 1:
+        raise _conflict(game_id, last, number)
+    number = last + 1
+    try:
+        conn.executemany(
+            _INSERT,
+            [
+                (game_id, number, seq, kind, v, payload, at)
+                for seq, (kind, v, payload) in enumerate(rows)
+            ],
         )
-    number = saved
-    conn.executemany(
-        _INSERT,
-        [
-            (game_id, number, seq, kind, v, payload, at)
-            for seq, (kind, v, payload) in enumerate(rows)
-        ],
-    )
+    except sqlite3.IntegrityError as error:
+        if primary_code(error) != SQLITE_CONSTRAINT or not _taken(conn, game_id, number):
+            raise
+        raise _conflict(game_id, count(conn, game_id), number) from error
     return number
+
+
+def _taken(conn: sqlite3.Connection, game_id: int, number: int) -> bool:
+    """Whether the game already has a step `number` (another writer saved it)."""
+    found = conn.execute(
+        "SELECT 1 FROM events WHERE game_id = ? AND step = ? AND seq = 0", (game_id, number)
+    ).fetchone()
+    return found is not None
+
+
+def _conflict(game_id: int, saved: int, number: int) -> StepConflict:
+    return StepConflict(
+        f"The last action was not saved: game {game_id} has {saved} saved steps, "
+        f"but this screen has seen {number - 1}, so another companion app saved to the "
+        "same file. Nothing was changed; restart the companion to see the game as saved."
+    )
 
 
 def load(conn: sqlite3.Connection, game_id: int) -> list[Step]:
@@ -156,8 +183,13 @@ def load(conn: sqlite3.Connection, game_id: int) -> list[Step]:
 
 
 def count(conn: sqlite3.Connection, game_id: int) -> int:
-    """The number of the game's last saved step (0 when it has none)."""
-    row = conn.execute("SELECT steps FROM games WHERE id = ?", (game_id,)).fetchone()
-    if row is None:
+    """The number of the game's last saved step (0 when it has none), read from the log
+    (one look-up in its primary key)."""
+    row = conn.execute(
+        "SELECT (SELECT 1 FROM games WHERE id = ?), "
+        "(SELECT max(step) FROM events WHERE game_id = ?)",
+        (game_id, game_id),
+    ).fetchone()
+    if row[0] is None:
         raise UnknownGame(f"there is no game {game_id} in the saved games")
-    return int(row[0])
+    return 0 if row[1] is None else int(row[1])

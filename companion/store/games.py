@@ -1,7 +1,11 @@
 """Games: their rows, the unfinished one to resume, and the history of finished ones.
 
-Concept: a game row says what was set up (board, turns, expansions, seats) and how far its
-log goes (``steps``); the log itself is in ``events`` (see `companion.store.events`).
+Concept: a game row says what was set up (board, turns, expansions, seats); the log itself
+is in ``events`` (see `companion.store.events`). The row is not written at every step
+(that would be a second page in the write-ahead log per save): `touch` writes it when a
+game is created, when a store starts saving to a game, and at the end of every turn.
+What a game record says about its log (how many steps, when it was last changed) is read
+from the log itself, so it is right even after a power cut in the middle of a turn.
 When a game ends, `finish` writes its summary beside it, all derived from the log and the
 final standings the rules worked out:
 
@@ -18,6 +22,11 @@ Undone steps count for nothing here: the summary is built from the steps in forc
 Invariants:
 - games are ordered by id and steps by the order they were written, never by the clock
   (a Raspberry Pi without a network may start with the wrong time);
+- ``played`` orders the games by when they were last played: a game gets the highest
+  number when it is created and whenever a store starts saving to it (`touch`), so the
+  game with the highest number holds the latest step written (one app per file);
+- a `GameRecord`'s ``steps`` and ``updated_at`` come from the log (its last step), never
+  from the row's copies, which are only as fresh as the last end of a turn;
 - a game is either unfinished (``finished_at`` is NULL: its log may grow) or finished
   (its log is closed and its summary matches its log);
 - the summary of a game is written in one transaction, so it is there whole or not at
@@ -165,7 +174,7 @@ def create(
     by_name = {name: pid for name, pid in profiles.ids_by_name(conn).items() if pid not in taken}
     cursor = conn.execute(
         "INSERT INTO games (created_at, updated_at, board, turns, expansions, dealing, "
-        "first_seat) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        f"first_seat, steps, played) VALUES (?, ?, ?, ?, ?, ?, ?, 1, {_NEXT_PLAYED})",
         (at, at, created.board, created.turns, json.dumps(list(created.expansions)),
          created.dealing, created.first_seat),
     )  # fmt: skip
@@ -183,15 +192,26 @@ def create(
     return game_id
 
 
+_NEXT_PLAYED = "(SELECT coalesce(max(played), 0) + 1 FROM games)"
+
+
+def touch(conn: sqlite3.Connection, game_id: int, steps: int, at: str) -> None:
+    """Write the game's row: its last step `steps`, saved `at`, and the highest
+    ``played`` number (it is the game being played). Call inside a transaction."""
+    conn.execute(
+        f"UPDATE games SET steps = ?, updated_at = ?, played = {_NEXT_PLAYED} WHERE id = ?",
+        (steps, at, game_id),
+    )
+
+
 def unfinished(conn: sqlite3.Connection) -> int | None:
     """The game most recently played that is not finished, if any.
 
-    "Most recently" is by the order the steps were written (event row ids only grow), not
-    by the clock: a Raspberry Pi has no clock of its own and may start with a wrong time.
+    "Most recently" is by ``played`` (see `touch`), not by the clock: a Raspberry Pi has
+    no clock of its own and may start with a wrong time.
     """
     row = conn.execute(
-        "SELECT g.id FROM games g WHERE g.finished_at IS NULL ORDER BY "
-        "(SELECT max(e.id) FROM events e WHERE e.game_id = g.id) DESC, g.id DESC LIMIT 1"
+        "SELECT id FROM games WHERE finished_at IS NULL ORDER BY played DESC, id DESC LIMIT 1"
     ).fetchone()
     return None if row is None else int(row[0])
 
@@ -209,9 +229,11 @@ def records(
 ) -> list[GameRecord]:
     """Games matching `where` (an SQL condition on ``games``), the latest created first."""
     rows = conn.execute(
-        "SELECT id, created_at, updated_at, finished_at, board, turns, expansions, dealing, "
-        f"first_seat, steps, result, tie_break FROM games WHERE {where} "
-        "ORDER BY id DESC",
+        "SELECT id, created_at, coalesce((SELECT e.at FROM events e WHERE e.game_id = g.id "
+        "ORDER BY e.step DESC, e.seq DESC LIMIT 1), updated_at), finished_at, board, turns, "
+        "expansions, dealing, first_seat, "
+        "coalesce((SELECT max(e.step) FROM events e WHERE e.game_id = g.id), 0), "
+        f"result, tie_break FROM games g WHERE {where} ORDER BY id DESC",
         tuple(params),
     ).fetchall()
     if not rows:
@@ -302,9 +324,9 @@ def finish(
     income, combos = derive(history)
     tie_break = standings.reason if any(p.tokens is not None for p in standings.placings) else None
     updated = conn.execute(
-        "UPDATE games SET finished_at = coalesce(finished_at, ?), result = ?, tie_break = ? "
-        "WHERE id = ?",
-        (at, standings.reason, tie_break, game_id),
+        "UPDATE games SET finished_at = coalesce(finished_at, ?), result = ?, tie_break = ?, "
+        "steps = (SELECT coalesce(max(step), 0) FROM events WHERE game_id = ?) WHERE id = ?",
+        (at, standings.reason, tie_break, game_id, game_id),
     ).rowcount
     if updated != 1:
         raise UnknownGame(f"there is no game {game_id} in the saved games")

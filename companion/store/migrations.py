@@ -16,23 +16,29 @@ Invariants:
   (``game_seats`` results, ``turn_scores``, ``game_combos``) is derived from it when the
   game is finished, and could be derived again.
 
-Tables (schema of migration ``m001_initial``):
+Tables (schema of migration ``m001_initial``, as changed by the later ones listed below):
 
 - ``games``: one row per game: when it was created and last changed, board, turns,
   expansions (JSON list), dealing, first seat, ``steps`` (the number of the last step
-  saved), and once finished: ``finished_at``, the outcome in words (``result``) and the
-  tie-break used, if any (``tie_break``);
+  saved; since m002 written at the end of each turn, not at every step: the log says
+  how far a game goes), ``played`` (m002: the order games were last played in), and
+  once finished: ``finished_at``, the outcome in words (``result``) and the tie-break
+  used, if any (``tie_break``);
 - ``game_seats``: the players of a game in seat order: name, colour, the profile they
   played as (if any) and, once finished, final coins, rank, winner flag and the race
   tokens counted for a tie-break;
 - ``events``: the event log: game, step number, sequence in the step, event type, schema
-  version, JSON payload (the event's fields) and the time it was saved;
+  version, JSON payload (the event's fields) and the time it was saved; since m002 a
+  ``WITHOUT ROWID`` table whose primary key is (game, step, sequence);
 - ``turn_scores``: a finished game's income per game turn and seat, with its lines;
 - ``game_combos``: a finished game's combos, per seat and turn picked, with the coins the
   player scored while it was their latest combo;
 - ``players``: player profiles: name (unique whatever its case), colour, optional PIN
   (salted scrypt hash, see `companion.store.profiles`);
 - ``settings``: key and JSON value.
+
+Changes since (see each migration's docstring): ``m002_events_keyed`` makes ``events`` a
+``WITHOUT ROWID`` table keyed by (game, step, sequence) and adds ``games.played``.
 """
 
 from __future__ import annotations
@@ -142,6 +148,51 @@ def m001_initial(db: Database) -> None:
         ) STRICT;
         """
     )
+
+
+@_migration("m002_events_keyed")
+def m002_events_keyed(db: Database) -> None:
+    """One page per saved step (the release after 0.1.0): ``events`` becomes a
+    ``WITHOUT ROWID`` table whose primary key is (game_id, step, seq), replacing the rowid
+    table and its UNIQUE index on the same columns, so a step's rows land in one B-tree
+    instead of two; and
+    ``games`` gets ``played``, the order games were last played in (see
+    `companion.store.games.unfinished`), which the events' row ids gave until now.
+
+    Every saved event is copied, unchanged, in this migration's one transaction: the new
+    table is filled, the old one dropped and the new one renamed, so the file has either
+    the old table or the new one, never half of each. ``played`` numbers the games in the
+    order of their latest written event (its row id), then by id, as the old
+    "most recently played" did.
+    """
+    conn = db.conn
+    conn.execute("ALTER TABLE games ADD COLUMN played INTEGER NOT NULL DEFAULT 0")
+    conn.execute(
+        "UPDATE games SET played = ranked.n FROM (SELECT g.id AS id, row_number() OVER ("
+        "ORDER BY (SELECT max(e.id) FROM events e WHERE e.game_id = g.id), g.id) AS n "
+        "FROM games g) AS ranked WHERE games.id = ranked.id"
+    )
+    conn.execute(
+        """
+        CREATE TABLE events_keyed (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            step INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            type TEXT NOT NULL,
+            v INTEGER NOT NULL,
+            payload TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (game_id, step, seq)
+        ) STRICT, WITHOUT ROWID
+        """
+    )
+    conn.execute(
+        "INSERT INTO events_keyed (game_id, step, seq, type, v, payload, at) "
+        "SELECT game_id, step, seq, type, v, payload, at FROM events "
+        "ORDER BY game_id, step, seq"
+    )
+    conn.execute("DROP TABLE events")
+    conn.execute("ALTER TABLE events_keyed RENAME TO events")
 
 
 def known() -> list[str]:

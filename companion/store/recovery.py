@@ -12,7 +12,8 @@ empty file. The caller is told what happened (`Restored`), to tell the players i
 which game state they got back.
 
 Loss is looked for too: a sound file is compared with the newest sound backup
-(`find_loss`). When the backup holds more steps of a game than the file (a deleted or
+(`find_loss`; steps are counted in each file's log). When the backup holds more steps of
+a game than the file (a deleted or
 lost ``-wal`` file takes every step since the last checkpoint with it), and holds all of
 the file (its log for every game of the file starts with the file's), the file is set
 aside as ``<name>.short-<UTC time>`` and the backup restored; when the file also holds
@@ -149,6 +150,11 @@ def _discard_copy(path: Path) -> None:
 
 _LOG = "SELECT step, seq, type, v, payload FROM events WHERE game_id = ? AND step <= ? " \
     "ORDER BY step, seq"
+_STEPS = "SELECT g.id, (SELECT coalesce(max(e.step), 0) FROM events e WHERE e.game_id = g.id) " \
+    "FROM games g"
+"""Each game's steps, counted in its log (the games row is only written once a turn, so
+its ``steps`` may be behind after a power cut; this reads the same in every release's
+schema)."""
 
 
 def find_loss(conn: sqlite3.Connection, backup: Path) -> tuple[list[Lost], bool]:
@@ -164,8 +170,8 @@ def find_loss(conn: sqlite3.Connection, backup: Path) -> tuple[list[Lost], bool]
     except sqlite3.Error:
         return [], False
     try:
-        theirs = dict(other.execute("SELECT id, steps FROM games").fetchall())
-        ours = dict(conn.execute("SELECT id, steps FROM games").fetchall())
+        theirs = dict(other.execute(_STEPS).fetchall())
+        ours = dict(conn.execute(_STEPS).fetchall())
         lost = [Lost(int(game), int(ours.get(game, 0)), int(steps))
                 for game, steps in sorted(theirs.items()) if steps > ours.get(game, 0)]
         if not lost:

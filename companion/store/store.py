@@ -12,7 +12,13 @@ Invariants:
 - one intent = one step = one transaction (`append_step`): after a crash or a pulled plug
   a step is there whole or not at all, and every step whose `append_step` returned is there;
 - a step is saved only as the game's next one (`StepConflict` otherwise), so the log
-  always replays, even with two sessions on one file;
+  always replays, even with two sessions on one file: the store remembers each game's
+  last step number (`_last_step`) so a save writes only the step's rows, and a number
+  remembered wrong (another store saved in between) is caught by the events' primary
+  key, refused, and forgotten (read again from the log at the next save);
+- a saved step writes one B-tree (the log's); the game's row is written only when the
+  store starts saving to a game and at the end of a turn (a step with `TurnEnded`), in
+  the step's own transaction: what it says of the log is read from the log;
 - every read raises the store's own errors (`StoreReadError` for any SQLite error), never
   a bare ``sqlite3`` exception;
 - the state of a game is `replay(load_log(game_id))`: the log holds everything, undo
@@ -36,7 +42,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.errors import RulesError
-from companion.rules.events import Event, GameCreated
+from companion.rules.events import Event, GameCreated, TurnEnded
 from companion.rules.history import History, Step, replay
 from companion.rules.standings import Standings
 from companion.store import backup as backups_
@@ -136,6 +142,8 @@ class Store:
         self.recovery: RecoveryReport | None = None
         self.migrated: list[str] = []
         self._lock: DatabaseLock | None = None
+        self._last_step: dict[int, int] = {}  # game id -> the last step this store saved
+        self._playing: int | None = None  # the game this store last wrote the row of
 
     # -- opening and closing ------------------------------------------------------------
     @classmethod
@@ -285,7 +293,10 @@ class Store:
         if not step or not isinstance(step[0], GameCreated):
             raise ValueError("a game's first step must start with GameCreated")
         with write_transaction(self._conn, doing="the new game", path=self.path):
-            return games.create(self._conn, step, self._now(), players)
+            game_id = games.create(self._conn, step, self._now(), players)
+        self._last_step[game_id] = 1
+        self._playing = game_id
+        return game_id
 
     def append_step(
         self, game_id: int, step: Sequence[Event], *, number: int | None = None
@@ -299,10 +310,21 @@ class Store:
 
         When this returns, the step is on the card. When it raises StoreWriteError (disk
         full, read-only file, locked, a conflict...), nothing of the step was written.
+
+        Only the step's rows are written (one page of the write-ahead log for a step of
+        a few events), except that the game's row is written too (`games.touch`) for the
+        first step this store saves to a game and for a step that ends a turn.
         """
+        events_ = tuple(step)
+        at = self._now()
+        last = self._last_step.pop(game_id, None)  # forgotten unless this save succeeds
         with write_transaction(self._conn, doing="the last action", path=self.path):
-            return events.append(self._conn, game_id, tuple(step), self._now(),
-                                 number=number)  # fmt: skip
+            saved = events.append(self._conn, game_id, events_, at, number=number, last=last)
+            if self._playing != game_id or any(isinstance(e, TurnEnded) for e in events_):
+                games.touch(self._conn, game_id, saved, at)
+        self._last_step[game_id] = saved
+        self._playing = game_id
+        return saved
 
     @_reads
     def load_log(self, game_id: int) -> list[Step]:
@@ -354,6 +376,7 @@ class Store:
         games.check_standings(history, standings)
         with write_transaction(self._conn, doing="the finished game", path=self.path):
             games.finish(self._conn, game_id, history, standings, self._now())
+        self._last_step.pop(game_id, None)
         return self.game_summary(game_id)
 
     @_reads
