@@ -640,7 +640,6 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         self._sizes: tuple[int, float] = (14, 12.0)
         self._ring_px = 3.0
         self._outlines: dict[int, list[tuple[float, float]]] = {}
-        self._static: tuple[InstructionGroup, ...] = ()
         self._fills = RegionColours()
         self._rims: RegionGroups[RGBA] = RegionGroups((), self._paint_rim)
         self._selection: RegionGroups[bool] = RegionGroups((), self._paint_selection)
@@ -737,6 +736,7 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
             self.canvas.clear()
             self._frame = None
             self.last_redrawn = frozenset()
+            self.last_touched = 0
             return
         self.redraws += 1
         frame = (fit, self.text_sizes(), self.ring_width())
@@ -807,7 +807,6 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         edge = InstructionGroup()
         x, y, w, h = fit.rect
         _outline(edge, [(x, y), (x + w, y), (x + w, y + h), (x, y + h)], 1.5)
-        self._static = (cells, lines, edge)
         self._rims = RegionGroups(ids, self._paint_rim)
         self._selection = RegionGroups(ids, self._paint_selection)
         self._differs = RegionGroups(sorted(ids), self._paint_differs)
@@ -841,8 +840,8 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
 
     def drawn(self, rid: int) -> tuple[tuple[float, ...], Any, Any, Any, Any]:
         """What region `rid` shows now: its fill colour, its ring's colour (None: no ring),
-        whether it is selected, whether it differs, and its contents (None for each layer
-        before the first draw). Tests compare maps with it."""
+        whether it is selected and whether it differs (True or None), and what its contents
+        were drawn from. Tests compare maps with it."""
         if self._frame is None:
             raise LookupError("the map is not drawn")
         return (self._fills.rgba(rid), self._rims.key(rid), self._selection.key(rid),
