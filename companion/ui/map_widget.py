@@ -15,6 +15,16 @@ Invariants:
 
 - the widget draws only when a property, its position or its size changes (one
   `Clock.create_trigger` per change burst; no interval, no animation): idle is idle;
+- the canvas is built whole only for a new board, position, size, turn, margin or text
+  size: the static layer (the cells filled with their terrain, their outlines, the board's
+  edge) and, per region, a slot in each layer that changes in play (`map_layers`): the
+  cell's colour (dimmed or brightened by `highlight`, set in place), the holder's ring, the
+  selection, the dashed outline of `differs`, and the contents (id, disc and token count,
+  symbols, badge). Any other change repaints only the slots of the regions whose drawn
+  state changed; what is on screen is what a map built afresh on the same properties
+  draws, in the same order (`last_redrawn`, `rebuilds` and `drawn` let tests check it);
+- texts are rendered once per text, size and colour (`_text_texture`), so a token count
+  shown again reuses its texture;
 - the board keeps its aspect ratio (letterboxed in the widget, see `map_geometry.fit`);
 - a tap (touch down and up in the same cell) dispatches `on_region_tap(region_id)`; a touch
   outside every cell is not consumed;
@@ -56,8 +66,13 @@ from kivy.uix.widget import Widget
 from companion.rules.board import BoardState, Markers, RegionState
 from companion.rules.maps import Board, Feature, Site, Terrain
 from companion.ui import map_geometry as mg
+from companion.ui.map_layers import RegionColours, RegionGroups
 
 RGBA = tuple[float, float, float, float]
+
+_Contents = tuple[RegionState | None, bool, str | None, RGBA | None]
+"""What a region's contents are drawn from: its state, whether the Caravel is there, its
+badge and its holder's colour (None: no holder)."""
 
 TERRAIN_COLOURS: dict[Terrain, RGBA] = {
     Terrain.FARMLAND: (0.91, 0.85, 0.55, 1),
@@ -611,8 +626,25 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         self._trigger = Clock.create_trigger(self._redraw, -1)
         self.redraws = 0
         """How many times the map was drawn (tests use it to prove that idle is idle)."""
+        self.rebuilds = 0
+        """How many times the whole canvas was built (a new board, size, position...)."""
+        self.last_redrawn: frozenset[int] = frozenset()
+        """The regions whose instructions the last draw changed (all of them after a
+        rebuild)."""
+        self.last_touched = 0
+        """How many instructions the last draw made, removed or changed in place."""
         self._geometry: mg.MapGeometry | None = None
         self._fit: mg.Fit | None = None
+        self._frame: tuple[Any, ...] | None = None
+        """What the canvas was built for: the board, its placement, the text and ring sizes."""
+        self._sizes: tuple[int, float] = (14, 12.0)
+        self._ring_px = 3.0
+        self._outlines: dict[int, list[tuple[float, float]]] = {}
+        self._fills = RegionColours()
+        self._rims: RegionGroups[RGBA] = RegionGroups((), self._paint_rim)
+        self._selection: RegionGroups[bool] = RegionGroups((), self._paint_selection)
+        self._differs: RegionGroups[bool] = RegionGroups((), self._paint_differs)
+        self._tops: RegionGroups[_Contents] = RegionGroups((), self._paint_contents)
         super().__init__(**kwargs)
         for name in ("board", "regions", "player_colours", "highlight", "selected", "differs",
                      "badges", "turn", "label_size", "symbol_size", "margin", "caravel",
@@ -697,55 +729,138 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
     # -- drawing --
 
     def _redraw(self, *_args: Any) -> None:
-        self.canvas.clear()
+        """Bring the canvas up to date: rebuild it all when the board or its placement
+        changed, else touch only the regions whose drawn state changed."""
         geo, fit = self.geometry, self.placement
         if geo is None or fit is None or self.width < 4 or self.height < 4:
+            self.canvas.clear()
+            self._frame = None
+            self.last_redrawn = frozenset()
+            self.last_touched = 0
             return
         self.redraws += 1
+        frame = (fit, self.text_sizes(), self.ring_width())
+        fills, rims, selection, differs, tops = self._wanted(geo)
+        touched = 0
+        if self._frame is None or self._frame[0] is not self.board or self._frame[1:] != frame:
+            touched = self._build(geo, fit, fills)
+            self._frame = (self.board, *frame)
+            self.rebuilds += 1
+        redrawn = self._fills.update(fills)
+        touched += len(redrawn)
+        for changed, count in (self._rims.update(rims), self._selection.update(selection),
+                               self._differs.update(differs), self._tops.update(tops)):
+            redrawn |= changed
+            touched += count
+        self.last_redrawn = frozenset(redrawn)
+        self.last_touched = touched
+
+    def _wanted(self, geo: mg.MapGeometry) -> tuple[
+        dict[int, RGBA], dict[int, RGBA], dict[int, bool], dict[int, bool],
+        dict[int, _Contents],
+    ]:
+        """What each region should show now, layer by layer: its fill colour, its ring's
+        colour (absent: no ring), whether it is selected, whether it differs, its contents."""
         board: Board = self.board
         state: BoardState | None = self.regions
         highlight = frozenset(self.highlight or ())
-        ring_px = self.ring_width()
-
-        fills = InstructionGroup()
-        rims = InstructionGroup()
-        lines = InstructionGroup()
-        tops = InstructionGroup()
-        for rid, cell in geo.cells.items():
-            region = board.regions[rid]
-            here = state.regions.get(rid) if state is not None else None
-            colour = TERRAIN_COLOURS[region.terrain]
+        differs = frozenset(self.differs or ())
+        fills: dict[int, RGBA] = {}
+        rims: dict[int, RGBA] = {}
+        tops: dict[int, _Contents] = {}
+        for rid in geo.cells:
+            colour = TERRAIN_COLOURS[board.regions[rid].terrain]
             if highlight and rid not in highlight:
                 colour = _lighter(_darker(colour, 0.35), 0.0)
             elif highlight:
                 colour = _lighter(colour, 0.25)
-            fills.add(Color(*colour))
-            for piece in cell.pieces:
-                _fan(fills, [fit.to_screen(*p) for p in piece])
-            outline = [fit.to_screen(*p) for p in cell.outline]
-            _outline(lines, outline, 1.1)
+            fills[rid] = colour
+            here = state.regions.get(rid) if state is not None else None
             occupant = here.occupant if here is not None else None
+            player: RGBA | None = None
             if occupant is not None:
                 player = tuple(self.player_colours.get(occupant.seat, FALLBACK_PLAYER))
-                band_colour = _lighter(player, 0.55) if occupant.in_decline else player
-                rims.add(Color(*band_colour))
-                for band in mg.rim_bands(cell, ring_px / fit.scale):
-                    _fan(rims, [fit.to_screen(*p) for p in band])
-            self._draw_contents(tops, board, rid, cell, here, fit, self.badges.get(rid))
+                rims[rid] = _lighter(player, 0.55) if occupant.in_decline else player
+            tops[rid] = (here, self.caravel == rid, self.badges.get(rid) or None, player)
+        selection = {self.selected: True} if self.selected in geo.cells else {}
+        return fills, rims, selection, {rid: True for rid in differs & set(geo.cells)}, tops
 
-        self.canvas.add(fills)
-        self.canvas.add(rims)
-        self.canvas.add(lines)
-        if self.selected is not None and self.selected in geo.cells:
-            outline = [fit.to_screen(*p) for p in geo.cells[self.selected].outline]
-            _outline(self.canvas, outline, 4.0, BORDER_COLOUR)
-            _outline(self.canvas, outline, 2.4, SELECTED_COLOUR)
-        for rid in sorted(frozenset(self.differs or ()) & set(geo.cells)):
-            outline = [fit.to_screen(*p) for p in geo.cells[rid].outline]
-            _dashed(self.canvas, outline, 3.0, max(8.0, fit.scale * 0.02), DIFFERS_COLOURS)
+    def _build(self, geo: mg.MapGeometry, fit: mg.Fit, fills: dict[int, RGBA]) -> int:
+        """Make the canvas for this board and placement: the static layer (filled cells,
+        outlines, the board's edge) and an empty slot per region in each dynamic layer, in
+        the order the map is painted. Returns how many instructions were made."""
+        self.canvas.clear()
+        self._fit = fit
+        self._sizes = self.text_sizes()
+        self._ring_px = self.ring_width()
+        self._outlines = {rid: [fit.to_screen(*p) for p in cell.outline]
+                          for rid, cell in geo.cells.items()}
+        ids = list(geo.cells)
+        cells = InstructionGroup()
+        lines = InstructionGroup()
+        self._fills = RegionColours()
+        for rid, cell in geo.cells.items():
+            cells.add(self._fills.add(rid, fills[rid]))
+            for piece in cell.pieces:
+                _fan(cells, [fit.to_screen(*p) for p in piece])
+            _outline(lines, self._outlines[rid], 1.1)
+        edge = InstructionGroup()
         x, y, w, h = fit.rect
-        _outline(self.canvas, [(x, y), (x + w, y), (x + w, y + h), (x, y + h)], 1.5)
-        self.canvas.add(tops)
+        _outline(edge, [(x, y), (x + w, y), (x + w, y + h), (x, y + h)], 1.5)
+        self._rims = RegionGroups(ids, self._paint_rim)
+        self._selection = RegionGroups(ids, self._paint_selection)
+        self._differs = RegionGroups(sorted(ids), self._paint_differs)
+        self._tops = RegionGroups(ids, self._paint_contents)
+        for group in (cells, self._rims.group, lines, self._selection.group,
+                      self._differs.group, edge, self._tops.group):
+            self.canvas.add(group)
+        return len(cells.children) + len(lines.children) + len(edge.children)
+
+    def _paint_rim(self, g: InstructionGroup, rid: int, colour: RGBA) -> None:
+        geo, fit = self.geometry, self._fit
+        assert geo is not None and fit is not None
+        g.add(Color(*colour))
+        for band in mg.rim_bands(geo.cells[rid], self._ring_px / fit.scale):
+            _fan(g, [fit.to_screen(*p) for p in band])
+
+    def _paint_selection(self, g: InstructionGroup, rid: int, _selected: bool) -> None:
+        _outline(g, self._outlines[rid], 4.0, BORDER_COLOUR)
+        _outline(g, self._outlines[rid], 2.4, SELECTED_COLOUR)
+
+    def _paint_differs(self, g: InstructionGroup, rid: int, _differs: bool) -> None:
+        assert self._fit is not None
+        _dashed(g, self._outlines[rid], 3.0, max(8.0, self._fit.scale * 0.02), DIFFERS_COLOURS)
+
+    def _paint_contents(self, g: InstructionGroup, rid: int, contents: _Contents) -> None:
+        geo, fit = self.geometry, self._fit
+        assert geo is not None and fit is not None
+        here, caravel, badge, player = contents
+        self._draw_contents(g, self.board, rid, geo.cells[rid], here, fit, badge, player,
+                            rid if caravel else None)
+
+    def drawn(self, rid: int) -> tuple[tuple[float, ...], Any, Any, Any, Any]:
+        """What region `rid` shows now: its fill colour, its ring's colour (None: no ring),
+        whether it is selected and whether it differs (True or None), and what its contents
+        were drawn from. Tests compare maps with it."""
+        if self._frame is None:
+            raise LookupError("the map is not drawn")
+        return (self._fills.rgba(rid), self._rims.key(rid), self._selection.key(rid),
+                self._differs.key(rid), self._tops.key(rid))
+
+    def region_groups(self, rid: int) -> tuple[InstructionGroup, ...]:
+        """Region `rid`'s groups in the layers that change in play (ring, selection, dashed
+        outline, contents): all that a change to that region alone may touch, besides the
+        colour of its cell."""
+        if self._frame is None:
+            raise LookupError("the map is not drawn")
+        return (self._rims.slot(rid), self._selection.slot(rid), self._differs.slot(rid),
+                self._tops.slot(rid))
+
+    def fill_colour(self, rid: int) -> Any:
+        """Region `rid`'s cell colour: a `Color` of the static layer, set in place."""
+        if self._frame is None:
+            raise LookupError("the map is not drawn")
+        return self._fills.colour(rid)
 
     def ring_width(self) -> float:
         """Width in px of the ring in the holder's colour just inside a held region."""
@@ -762,14 +877,15 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         return label, symbol
 
     def _draw_contents(self, g: InstructionGroup, board: Board, rid: int, cell: mg.Cell,
-                       here: RegionState | None, fit: mg.Fit, badge: str | None = None) -> None:
+                       here: RegionState | None, fit: mg.Fit, badge: str | None,
+                       player: RGBA | None, caravel: int | None) -> None:
         """The id, the holder's disc (or a Lost Tribe) and the symbols, placed in the cell;
-        the `badge` text, if any, at the top right of them."""
-        label_px, full_symbol = self.text_sizes()
+        the `badge` text, if any, at the top right of them. `player`: the holder's colour."""
+        label_px, full_symbol = self._sizes
         label = _text_texture(str(rid), label_px)
         occupant = here.occupant if here is not None else None
         lost_tribe = here.lost_tribe if here is not None else board.regions[rid].lost_tribe
-        symbols = region_symbols(board, rid, here, self.caravel)
+        symbols = region_symbols(board, rid, here, caravel)
 
         # the largest symbols that fit (down to 12 px), in as few rows as fit
         best: tuple[tuple[bool, float, int], tuple[float, float], _Arrangement] | None = None
@@ -804,10 +920,10 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
             if kind == "label":
                 _blit(g, label, px, py)
             elif kind == "disc" and occupant is not None:
-                player = tuple(self.player_colours.get(occupant.seat, FALLBACK_PLAYER))
-                _holder_disc(g, px, py, disc / 2, player, in_decline=occupant.in_decline)
+                ink = player if player is not None else FALLBACK_PLAYER
+                _holder_disc(g, px, py, disc / 2, ink, in_decline=occupant.in_decline)
                 if occupant.tokens is not None:
-                    fill = DECLINED_FILL if occupant.in_decline else player
+                    fill = DECLINED_FILL if occupant.in_decline else ink
                     dark = _luminance(fill) > 0.5
                     text = _text_texture(
                         str(occupant.tokens), max(14, round(disc * 0.62)),
