@@ -11,8 +11,11 @@ loop that hangs stops pinging and systemd restarts it.
 
 Invariants:
 - without ``$NOTIFY_SOCKET`` (a desktop, the tests) nothing is sent and nothing fails;
-- `sd_notify` never raises: a failure to send is logged once (not at every ping) and the
-  app carries on as if there were no systemd;
+- `sd_notify` never raises and never blocks: a failure to send is logged once (not at
+  every ping) and the app carries on as if there were no systemd. A datagram socket whose
+  reader has fallen behind (the kernel queues only a few datagrams:
+  ``net.unix.max_dgram_qlen``, 10 here) would block a plain send, and with it Kivy's main
+  loop; the send is non-blocking, so such a message is dropped instead;
 - ``$NOTIFY_SOCKET`` is a filesystem path, or an abstract socket when it starts with
   ``@`` (the ``@`` stands for the leading NUL byte); anything else is ignored;
 - `watchdog_interval` returns None unless ``$WATCHDOG_USEC`` is a positive whole number
@@ -72,7 +75,7 @@ def sd_notify(message: str, environ: Mapping[str, str] | None = None) -> bool:
         return False
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
-            sock.sendto(message.encode("utf-8", "replace"), address)
+            sock.sendto(message.encode("utf-8", "replace"), socket.MSG_DONTWAIT, address)
     except (OSError, ValueError) as error:
         _complain("send", f"cannot send to {value}: {error}")
         return False

@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -130,35 +131,46 @@ start.run_app(Path(sys.argv[1]))
 """
 
 
-def run_app_under_systemd(tmp_path: Path, notify_socket: str,
-                          watchdog_usec: str) -> subprocess.CompletedProcess[str]:
+def run_app_under_systemd(tmp_path: Path, sock: socket.socket, notify_socket: str,
+                          watchdog_usec: str) -> tuple[subprocess.CompletedProcess[str],
+                                                       list[str]]:
+    """Run the blocking probe app with systemd's variables; what it printed, and every
+    message `sock` received meanwhile, in order. The socket is read while the app runs,
+    as systemd reads it: the kernel queues only a few datagrams for a reader."""
     script = tmp_path / "blocking_probe.py"
     script.write_text(BLOCKING_APP)
     env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
            "KIVY_HOME": str(tmp_path / "kivy"), "NOTIFY_SOCKET": notify_socket,
            "WATCHDOG_USEC": watchdog_usec}
     env.pop("WATCHDOG_PID", None)
-    return subprocess.run([sys.executable, str(script), str(tmp_path / "g.sqlite3")],
-                          capture_output=True, text=True, timeout=180, env=env)
+    messages: list[str] = []
+    done = threading.Event()
 
+    def read() -> None:
+        sock.settimeout(0.1)
+        while not done.is_set():
+            try:
+                messages.append(sock.recv(4096).decode())
+            except TimeoutError:
+                continue
 
-def received(sock: socket.socket) -> list[str]:
-    sock.setblocking(False)
-    messages = []
-    while True:
-        try:
-            messages.append(sock.recv(4096).decode())
-        except BlockingIOError:
-            return messages
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        run = subprocess.run([sys.executable, str(script), str(tmp_path / "g.sqlite3")],
+                             capture_output=True, text=True, timeout=180, env=env)
+    finally:
+        done.set()
+        reader.join()
+    return run, messages
 
 
 def test_the_app_says_ready_and_pings_from_its_main_loop_and_a_hung_loop_stops_the_pings(
     tmp_path: Path, listener: tuple[socket.socket, str],
 ) -> None:
     sock, value = listener
-    run = run_app_under_systemd(tmp_path, value, "300000")  # a ping every 0.1 s
+    run, messages = run_app_under_systemd(tmp_path, sock, value, "300000")  # every 0.1 s
     assert run.returncode == 0, run.stderr[-2000:]
-    messages = received(sock)
     assert messages.count(READY) == 1
     blocked, unblocked = messages.index("TEST=blocked"), messages.index("TEST=unblocked")
     before, during, after = (messages[:blocked], messages[blocked + 1:unblocked],
@@ -172,9 +184,8 @@ def test_the_app_reaches_an_abstract_notify_socket(
     tmp_path: Path, abstract_listener: tuple[socket.socket, str],
 ) -> None:
     sock, value = abstract_listener
-    run = run_app_under_systemd(tmp_path, value, "300000")
+    run, messages = run_app_under_systemd(tmp_path, sock, value, "300000")
     assert run.returncode == 0, run.stderr[-2000:]
-    messages = received(sock)
     assert READY in messages and messages.count(WATCHDOG) >= 3
 
 
@@ -182,10 +193,38 @@ def test_the_app_with_garbage_in_the_watchdog_variable_starts_and_never_pings(
     tmp_path: Path, listener: tuple[socket.socket, str],
 ) -> None:
     sock, value = listener
-    run = run_app_under_systemd(tmp_path, value, "soon")
+    run, messages = run_app_under_systemd(tmp_path, sock, value, "soon")
     assert run.returncode == 0, run.stderr[-2000:]
-    messages = received(sock)
     assert READY in messages and WATCHDOG not in messages
+
+
+def received(sock: socket.socket) -> list[str]:
+    """The messages waiting on `sock` now."""
+    sock.setblocking(False)
+    messages = []
+    while True:
+        try:
+            messages.append(sock.recv(4096).decode())
+        except BlockingIOError:
+            return messages
+
+
+def test_a_reader_that_falls_behind_never_blocks_the_sender(
+    listener: tuple[socket.socket, str],
+) -> None:
+    """The kernel queues only a few datagrams for a reader; a plain send would then wait
+    for it, and the app's main loop with it. The pings past the queue are dropped."""
+    sock, value = listener
+    results: list[bool] = []
+    sender = threading.Thread(
+        target=lambda: results.extend(sd_notify(WATCHDOG, {"NOTIFY_SOCKET": value})
+                                      for _ in range(200)),
+        daemon=True)
+    sender.start()
+    sender.join(60)  # a hang detector, not a timing check: a blocked send never returns
+    assert not sender.is_alive(), "sd_notify blocked on a full queue"
+    assert results[0] is True and results[-1] is False
+    assert 0 < len(received(sock)) < 200
 
 
 def test_keep_alive_pings_only_when_systemd_asked_for_pings(
