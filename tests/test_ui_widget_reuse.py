@@ -365,3 +365,35 @@ def test_after_the_first_round_a_game_builds_no_stepper_button_row_or_dialog(
     assert list(scoring.ids.counts.children) == steppers
     assert isinstance(steppers[0], Stepper) and isinstance(
         screen(app).ids.actions.children[0], BigButton)
+
+
+def test_a_reused_pin_pad_draws_its_dots_in_the_middle_after_a_new_layout(app: Any) -> None:
+    """Reopened in a window of another shape (its words above the keys, not beside them),
+    the pad draws its dots in the middle of where they now are."""
+    from kivy.graphics import Ellipse, Line
+
+    def dots_middle(pad: Any) -> tuple[float, float]:
+        shapes = [(i.pos[0], i.size[0]) for i in pad.ids.dots.canvas.children
+                  if isinstance(i, Ellipse)]
+        shapes += [(i.ellipse[0], i.ellipse[2]) for i in pad.ids.dots.canvas.children
+                   if isinstance(i, Line)]
+        left = min(x for x, _ in shapes)
+        right = max(x + w for x, w in shapes)
+        return (left + right) / 2, pad.ids.dots.center_x
+
+    try:
+        pads = []
+        for size in ((800, 480), (470, 480)):
+            ui.resize(size)
+            app.ctx.notices.ask_pin(PinRequest("PIN", lambda _pin: None,
+                                               text="Only Ann types it."))
+            (pad,) = ui.dialogs()
+            pad.press("1")
+            ui.pump(6)
+            pads.append(pad)
+            drawn, middle = dots_middle(pad)
+            assert abs(drawn - middle) < 1, f"dots drawn at {drawn:.0f}, not {middle:.0f}"
+            ui.tap(ui.button(pad, "cancel"))
+        assert pads[0] is pads[1] and pads[1].ids.box.orientation == "vertical"
+    finally:
+        ui.resize((800, 480))

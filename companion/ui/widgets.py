@@ -654,8 +654,10 @@ class PinDots(Widget):  # type: ignore[misc]
             return
         size = min(dp(22), self.height * 0.6)
         gap = dp(18)
-        x = self.center_x - (n * size + (n - 1) * gap) / 2
-        y = self.center_y - size / 2
+        # From x and width, not center_x: that cached alias may not have followed a move
+        # yet when `pos` fires (a reused pad moved to another layout drew off-centre).
+        x = self.x + (self.width - (n * size + (n - 1) * gap)) / 2
+        y = self.y + (self.height - size) / 2
         with self.canvas:
             Color(*palette.TEXT)
             for i in range(n):
