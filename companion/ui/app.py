@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar, cast
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
@@ -149,6 +149,10 @@ def load_kv() -> None:
             Builder.load_file(path)
 
 
+D = TypeVar("D")
+"""A kind of dialog (`_spare`)."""
+
+
 class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
     """The table companion's app: a ScreenManager over the presenters."""
 
@@ -165,6 +169,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         """Presenters not yet told of the latest state (refreshed when their screen shows)."""
         self.dialogs: list[Any] = []
         """Dialogs opened so far that are still open (tests read it)."""
+        self._dialog_pool: dict[type, list[Any]] = {}
+        """Every dialog built, by kind: each is filled again and reopened (`_spare`)."""
 
     # -- building --------------------------------------------------------------------------
     def build(self) -> Widget:
@@ -244,28 +250,56 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         if self.manager is not None and self.manager.current != name:
             self.manager.current = self.screens[name].name
 
+    def _spare(self, kind: type[D]) -> D:
+        """A dialog of `kind` to fill and open: the one built the first time, reused.
+
+        Another of the same kind is built only while every one of it is open (a question
+        asked while another waits for its answer: both stay on show, the newer on top,
+        as before); it is kept and reused too.
+        """
+        spares = self._dialog_pool.setdefault(kind, [])
+        free = [d for d in spares if d not in self.dialogs and d.parent is None]
+        if free:
+            return cast(D, free[0])
+        made: Any = kind()
+        made.bind(on_dismiss=self._closed)
+        spares.append(made)
+        return cast(D, made)
+
+    def _closed(self, dialog: Any) -> None:
+        if dialog in self.dialogs:
+            self.dialogs.remove(dialog)
+
     def _track(self, dialog: Any) -> Any:
         self.dialogs.append(dialog)
-        dialog.bind(on_dismiss=lambda d: self.dialogs.remove(d) if d in self.dialogs else None)
         dialog.open()
         return dialog
 
     def _message(self, _notices: Any, title: str, text: str) -> None:
-        self._track(MessageDialog(title=title, text=text))
+        dialog = self._spare(MessageDialog)
+        dialog.fill(title=title, text=text)
+        self._track(dialog)
 
     def _question(self, _notices: Any, question: Question) -> None:
-        self._track(ConfirmDialog(on_yes=question.on_yes, title=question.title,
-                                  text=question.text, yes_text=question.yes,
-                                  no_text=question.no, yes_kind=question.kind))
+        dialog = self._spare(ConfirmDialog)
+        dialog.fill(question.on_yes, title=question.title, text=question.text,
+                    yes_text=question.yes, no_text=question.no, yes_kind=question.kind)
+        self._track(dialog)
 
     def _choice(self, _notices: Any, choice: Choice) -> None:
-        self._track(ChoiceDialog(on_choice=choice.on_choice, choices=choice.choices,
-                                 title=choice.title, text=choice.text))
+        dialog = self._spare(ChoiceDialog)
+        dialog.fill(choice.on_choice, choices=choice.choices, title=choice.title,
+                    text=choice.text)
+        self._track(dialog)
 
     def _name(self, _notices: Any, request: NameRequest) -> None:
-        self._track(NamePad(on_done=request.on_done, title=request.title, text=request.text,
-                            value=request.initial, max_length=NAME_LENGTH))
+        dialog = self._spare(NamePad)
+        dialog.fill(request.on_done, title=request.title, text=request.text,
+                    value=request.initial, max_length=NAME_LENGTH)
+        self._track(dialog)
 
     def _pin(self, _notices: Any, request: PinRequest) -> None:
-        self._track(PinPad(on_done=request.on_done, title=request.title, text=request.text,
-                           length=PIN_LENGTH))
+        dialog = self._spare(PinPad)
+        dialog.fill(request.on_done, title=request.title, text=request.text,
+                    length=PIN_LENGTH)
+        self._track(dialog)

@@ -7,13 +7,18 @@ the theme constants below, so every text is at least 14 px and every touch targe
 
 Kivy draws only when something changes: no widget here schedules an interval. The one
 timer is `HoldButton`'s single `Clock.schedule_once` while a finger rests on it.
+
+Nothing here is built on a tap once it has been shown: the lists (`ActionColumn`,
+`CountList`, `LineList`) keep their children in a `Pool` and update them in place, and the
+dialogs are filled again (`Dialog.fill`) and reopened by the app rather than built anew
+(building widgets made taps slow and fed the garbage collector).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from kivy.clock import Clock
 from kivy.metrics import dp, sp
@@ -51,6 +56,48 @@ KINDS: dict[str, palette.RGBA] = {
     "dimmed": palette.DIMMED,
     "warning": palette.WARNING,
 }
+
+
+W = TypeVar("W")
+
+
+class Pool(Generic[W]):
+    """The children of one box, kept and reused: `show(kinds)` makes the box show a widget
+    of each kind named, in order, and returns them for the caller to fill in.
+
+    Invariants: the box holds nothing but the widgets shown, in order. The n-th widget of
+    a kind shown is always the n-th ever made of that kind (`made[kind][n]`), so the
+    widgets of a common start stay where they are; only those after the first difference
+    are detached (kept for later) or attached. A widget is made only when more of its kind
+    are shown at once than ever before, so a list that keeps its length never builds one.
+    """
+
+    def __init__(self, box: Any, **makers: Callable[[], W]) -> None:
+        self._box = box
+        self._makers = makers
+        self.made: dict[str, list[W]] = {kind: [] for kind in makers}
+        self.shown: list[W] = []
+
+    def show(self, kinds: Sequence[str]) -> list[W]:
+        wanted: list[W] = []
+        used = dict.fromkeys(self._makers, 0)
+        for kind in kinds:
+            made = self.made[kind]
+            if used[kind] == len(made):
+                made.append(self._makers[kind]())
+            wanted.append(made[used[kind]])
+            used[kind] += 1
+        keep = 0
+        for old, new in zip(self.shown, wanted, strict=False):
+            if old is not new:
+                break
+            keep += 1
+        for widget in reversed(self.shown[keep:]):
+            self._box.remove_widget(widget)
+        for widget in wanted[keep:]:
+            self._box.add_widget(widget)
+        self.shown = wanted
+        return wanted
 
 
 class Caption(Label):  # type: ignore[misc]
@@ -137,8 +184,11 @@ class ActionColumn(GridLayout):  # type: ignore[misc]
     """Buttons built from `actions`, a list of dicts {key, text, kind?, tint?, markup?,
     halign?}.
 
-    Each button calls ``target.act(key)`` when released: one presenter method for all.
-    The column is as tall as its buttons (`cols` 1 by default; 2 puts them side by side).
+    Each button calls ``target.act(key)`` when released: one presenter method for all,
+    reading the button's `action_key` at the release, so a button given another action
+    calls the new one. New `actions` update the buttons in place (a `Pool`): a button is
+    built only when more are shown than ever before. The column is as tall as its buttons
+    (`cols` 1 by default; 2 puts them side by side).
     """
 
     actions = ListProperty([])
@@ -148,21 +198,26 @@ class ActionColumn(GridLayout):  # type: ignore[misc]
         kwargs.setdefault("cols", 1)
         kwargs.setdefault("spacing", GAP)
         kwargs.setdefault("size_hint_y", None)
+        self._pool: Pool[BigButton] = Pool(self, button=self._make)
         super().__init__(**kwargs)
         self.bind(minimum_height=self.setter("height"))
         self.fbind("actions", self._rebuild)
         self._rebuild()
 
+    def _make(self) -> BigButton:
+        button = BigButton()
+        button.bind(on_release=self._released)
+        return button
+
     def _rebuild(self, *_args: Any) -> None:
-        self.clear_widgets()
-        for action in self.actions:
-            button = BigButton(
-                text=action["text"], action_key=action["key"],
-                kind=action.get("kind", "secondary"), tint=action.get("tint"),
-                markup=action.get("markup", False), halign=action.get("halign", "center"),
-            )
-            button.bind(on_release=self._released)
-            self.add_widget(button)
+        buttons = self._pool.show(["button"] * len(self.actions))
+        for button, action in zip(buttons, self.actions, strict=True):
+            button.markup = action.get("markup", False)
+            button.halign = action.get("halign", "center")
+            button.kind = action.get("kind", "secondary")
+            button.tint = action.get("tint")
+            button.action_key = action["key"]
+            button.text = action["text"]
 
     def _released(self, button: BigButton) -> None:
         if self.target is not None:
@@ -186,6 +241,8 @@ class Stepper(BoxLayout):  # type: ignore[misc]
     minimum = NumericProperty(0)
     maximum = NumericProperty(99)
     label = StringProperty("")
+    key = StringProperty("")
+    """What it counts, for its owner to read when it steps (a reused stepper changes it)."""
 
     __events__ = ("on_step",)
 
@@ -201,49 +258,61 @@ class Stepper(BoxLayout):  # type: ignore[misc]
 class CountList(BoxLayout):  # type: ignore[misc]
     """A stepper per row of the presenter's `rows` (dicts {key, label, value, maximum} and
     an optional minimum), and a heading for a row whose key is "". A step asks the
-    presenter's `set_count(key, value)`.
+    presenter's `set_count(key, value)`, the key read from the stepper at the step.
 
-    Rebuilt only when the rows change shape (another player, other regions); a count that
-    moves only updates its stepper.
+    New rows update the steppers and headings in place (a `Pool`): one is built only when
+    more are shown than ever before.
     """
 
     presenter = ObjectProperty(None, allownone=True)
     rows = ObjectProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
-        self._shape: list[str] = []
         self._steppers: dict[str, Stepper] = {}
+        self._pool: Pool[Any] = Pool(self, heading=self._heading, stepper=self._stepper)
         super().__init__(**kwargs)
         self.fbind("rows", self._rebuild)
 
+    @staticmethod
+    def _heading() -> Caption:
+        return Caption(bold=True, color=palette.ACCENT)
+
+    def _stepper(self) -> Stepper:
+        stepper = Stepper()
+        stepper.ids.label.font_size = FONT_MIN
+        stepper.bind(on_step=self._stepped)
+        return stepper
+
+    def _stepped(self, stepper: Stepper, value: int) -> None:
+        self.presenter.set_count(stepper.key, value)
+
     def _rebuild(self, *_args: Any) -> None:
-        shape = [row["key"] or row["label"] for row in self.rows]
-        if shape == self._shape:
-            for row in self.rows:
-                if row["key"]:
-                    self._steppers[row["key"]].value = row["value"]
-            return
-        self._shape = shape
-        self.clear_widgets()
-        self._steppers = {}
-        for row in self.rows:
+        widgets = self._pool.show(["stepper" if row["key"] else "heading" for row in self.rows])
+        steppers: dict[str, Stepper] = {}
+        for widget, row in zip(widgets, self.rows, strict=True):
             if not row["key"]:
-                self.add_widget(Caption(text=row["label"], bold=True, color=palette.ACCENT))
+                widget.text = row["label"]
                 continue
-            stepper = Stepper(label=row["label"], value=row["value"],
-                              minimum=row.get("minimum", 0), maximum=row["maximum"])
-            stepper.ids.label.font_size = FONT_MIN
-            key = row["key"]
-            stepper.bind(on_step=lambda _s, value, key=key: self.presenter.set_count(key, value))
-            self._steppers[key] = stepper
-            self.add_widget(stepper)
+            widget.key = row["key"]
+            widget.label = row["label"]
+            widget.minimum = row.get("minimum", 0)
+            widget.maximum = row["maximum"]
+            widget.value = row["value"]
+            steppers[row["key"]] = widget
+        self._steppers = steppers
 
     def stepper(self, key: str) -> Stepper | None:
         return self._steppers.get(key)
 
 
 class Dialog(ModalView):  # type: ignore[misc]
-    """A modal box in the middle of the screen; words only, closed by its buttons."""
+    """A modal box in the middle of the screen; words only, closed by its buttons.
+
+    A dialog is built once and reused: `fill` gives it the words (and the callback) of
+    the next showing. It opens and closes at once (no fade, `animation` False unless
+    asked), so a dialog closed by its own button is free again before that button's
+    callback runs, and a callback that asks the next question can reopen it.
+    """
 
     title = StringProperty("")
     text = StringProperty("")
@@ -253,6 +322,19 @@ class Dialog(ModalView):  # type: ignore[misc]
         super().__init__(**kwargs)
         self._anim_duration = 0  # open and close at once: no fade to wait for
 
+    def fill(self, **words: Any) -> None:
+        """Set the properties named (title, text, button words) for the next showing."""
+        for name, value in words.items():
+            setattr(self, name, value)
+
+    def open(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("animation", False)
+        super().open(*args, **kwargs)
+
+    def dismiss(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("animation", False)
+        super().dismiss(*args, **kwargs)
+
 
 class MessageDialog(Dialog):
     """A plain message with one button that closes it."""
@@ -261,7 +343,11 @@ class MessageDialog(Dialog):
 
 
 class ConfirmDialog(Dialog):
-    """A question with a yes and a no button; `on_yes` is called after yes."""
+    """A question with a yes and a no button; `on_yes` is called after yes.
+
+    The callback is let go of at the answer (yes or no), before it runs: each showing's
+    yes calls its own callback, once.
+    """
 
     yes_text = StringProperty("Yes")
     no_text = StringProperty("Cancel")
@@ -271,14 +357,23 @@ class ConfirmDialog(Dialog):
         self._on_yes = on_yes
         super().__init__(**kwargs)
 
+    def fill(self, on_yes: Callable[[], None] | None = None, **words: Any) -> None:
+        self._on_yes = on_yes
+        super().fill(**words)
+
     def answer(self, yes: bool) -> None:
+        on_yes, self._on_yes = self._on_yes, None
         self.dismiss()
-        if yes and self._on_yes is not None:
-            self._on_yes()
+        if yes and on_yes is not None:
+            on_yes()
 
 
 class ChoiceDialog(Dialog):
-    """A list of choices (key, text) as big buttons; `on_choice(key)` after a tap."""
+    """A list of choices (key, text) as big buttons; `on_choice(key)` after a tap.
+
+    Refilled, its buttons are reused (an `ActionColumn`) and the list scrolled back to
+    its top; the callback is let go of at the tap, before it runs.
+    """
 
     choices = ListProperty([])
 
@@ -288,10 +383,18 @@ class ChoiceDialog(Dialog):
         super().__init__(**kwargs)
         self.choices = [{"key": key, "text": text} for key, text in choices]
 
+    def fill(self, on_choice: Callable[[str], None] | None = None,
+             choices: Sequence[tuple[str, str]] = (), **words: Any) -> None:
+        self._on_choice = on_choice
+        super().fill(**words)
+        self.choices = [{"key": key, "text": text} for key, text in choices]
+        self.ids.scroll.scroll_y = 1
+
     def act(self, key: str) -> None:
+        on_choice, self._on_choice = self._on_choice, None
         self.dismiss()
-        if self._on_choice is not None:
-            self._on_choice(key)
+        if on_choice is not None:
+            on_choice(key)
 
 
 class PeekView(ModalView):  # type: ignore[misc]
@@ -362,22 +465,25 @@ class LineRow(BoxLayout):  # type: ignore[misc]
 
 
 class LineList(BoxLayout):  # type: ignore[misc]
-    """A breakdown rebuilt from `lines`, a list of dicts {label, value}."""
+    """A breakdown shown from `lines`, a list of dicts {label, value}; its rows are updated
+    in place (a `Pool`), one built only when more are shown than ever before."""
 
     lines = ListProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("orientation", "vertical")
         kwargs.setdefault("size_hint_y", None)
+        self._pool: Pool[LineRow] = Pool(self, row=LineRow)
         super().__init__(**kwargs)
         self.bind(minimum_height=self.setter("height"))
         self.fbind("lines", self._rebuild)
         self._rebuild()
 
     def _rebuild(self, *_args: Any) -> None:
-        self.clear_widgets()
-        for line in self.lines:
-            self.add_widget(LineRow(label=line["label"], value=line["value"]))
+        rows = self._pool.show(["row"] * len(self.lines))
+        for row, line in zip(rows, self.lines, strict=True):
+            row.label = line["label"]
+            row.value = line["value"]
 
 
 NAME_KEYS = ("QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-")
@@ -398,6 +504,12 @@ class KeyPad(Dialog):
         self._on_done = on_done
         super().__init__(**kwargs)
         self.bind(on_open=self._keyboard_on, on_dismiss=self._keyboard_off)
+
+    def fill(self, on_done: Callable[[str], None] | None = None, **words: Any) -> None:
+        """Words and callback for the next showing; the value starts empty unless given."""
+        self._on_done = on_done
+        words.setdefault("value", "")
+        super().fill(**words)
 
     # a real keyboard, when there is one
     def _keyboard_on(self, *_args: Any) -> None:
@@ -437,9 +549,10 @@ class KeyPad(Dialog):
         self.dismiss()
 
     def done(self) -> None:
+        on_done, self._on_done = self._on_done, None
         self.dismiss()
-        if self._on_done is not None:
-            self._on_done(self.value)
+        if on_done is not None:
+            on_done(self.value)
 
     def key(self, action_key: str, text: str, press: Callable[[], None],
             kind: str = "secondary", **kwargs: Any) -> BigButton:
@@ -485,6 +598,10 @@ class NamePad(KeyPad):
         self.fbind("upper", self._relabel)
         self.fbind("value", self._follow)
         self._follow()
+
+    def fill(self, on_done: Callable[[str], None] | None = None, **words: Any) -> None:
+        super().fill(on_done, **words)
+        self._follow()  # the case of the next letter, whatever Shift did last time
 
     def _relabel(self, *_args: Any) -> None:
         for button in self._letters:
@@ -537,8 +654,10 @@ class PinDots(Widget):  # type: ignore[misc]
             return
         size = min(dp(22), self.height * 0.6)
         gap = dp(18)
-        x = self.center_x - (n * size + (n - 1) * gap) / 2
-        y = self.center_y - size / 2
+        # From x and width, not center_x: that cached alias may not have followed a move
+        # yet when `pos` fires (a reused pad moved to another layout drew off-centre).
+        x = self.x + (self.width - (n * size + (n - 1) * gap)) / 2
+        y = self.y + (self.height - size) / 2
         with self.canvas:
             Color(*palette.TEXT)
             for i in range(n):

@@ -14,7 +14,7 @@ from kivy.uix.widget import Widget
 
 from companion.ui import palette
 from companion.ui.screens.base import PresenterScreen
-from companion.ui.widgets import FONT_MIN, Stepper
+from companion.ui.widgets import FONT_MIN, Pool, Stepper
 
 
 class ResultRow(BoxLayout):  # type: ignore[misc]
@@ -26,48 +26,54 @@ class ResultRow(BoxLayout):  # type: ignore[misc]
 
 
 class ResultList(BoxLayout):  # type: ignore[misc]
-    """The revealed totals, or the final standings once decided."""
+    """The revealed totals, or the final standings once decided; the rows are updated in
+    place (a `Pool`), one built only when more are shown than ever before."""
 
     revealed = ObjectProperty([])
     standings = ObjectProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
+        self._pool: Pool[ResultRow] = Pool(self, row=ResultRow)
         super().__init__(**kwargs)
         self.fbind("revealed", self._rebuild)
         self.fbind("standings", self._rebuild)
 
     def _rebuild(self, *_args: Any) -> None:
-        self.clear_widgets()
         rows = self.standings or self.revealed
-        for row in rows:
-            self.add_widget(ResultRow(rank=row.get("rank", ""), name=row["name"],
-                                      coins=row["coins"], rgba=row["rgba"], ink=row["ink"]))
+        for widget, row in zip(self._pool.show(["row"] * len(rows)), rows, strict=True):
+            widget.rank = row.get("rank", "")
+            widget.name = row["name"]
+            widget.coins = row["coins"]
+            widget.rgba = row["rgba"]
+            widget.ink = row["ink"]
 
 
 class TieBreak(BoxLayout):  # type: ignore[misc]
-    """One stepper per tied player: race tokens on the board."""
+    """One stepper per tied player: race tokens on the board. The steppers are updated in
+    place (a `Pool`); each carries its seat as its `key`, read when it steps."""
 
     presenter = ObjectProperty(None, allownone=True)
     rows = ObjectProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
+        self._pool: Pool[Stepper] = Pool(self, stepper=self._stepper)
         super().__init__(**kwargs)
         self.fbind("rows", self._rebuild)
 
+    def _stepper(self) -> Stepper:
+        stepper = Stepper(maximum=99)
+        stepper.bind(on_step=self._stepped)
+        return stepper
+
+    def _stepped(self, stepper: Stepper, value: int) -> None:
+        self.presenter.set_tokens(int(stepper.key), value)
+
     def _rebuild(self, *_args: Any) -> None:
-        steppers = [c for c in self.children if isinstance(c, Stepper)]
-        if len(steppers) == len(self.rows):
-            for stepper, row in zip(reversed(steppers), self.rows, strict=True):
-                stepper.value = row["value"]
-            return
-        self.clear_widgets()
-        for row in self.rows:
-            stepper = Stepper(label=f"{row['name']}: tokens on the board", value=row["value"],
-                              maximum=99)
-            seat = row["seat"]
-            stepper.bind(on_step=lambda _s, value, seat=seat: self.presenter.set_tokens(seat,
-                                                                                       value))
-            self.add_widget(stepper)
+        steppers = self._pool.show(["stepper"] * len(self.rows))
+        for stepper, row in zip(steppers, self.rows, strict=True):
+            stepper.key = str(row["seat"])
+            stepper.label = f"{row['name']}: tokens on the board"
+            stepper.value = row["value"]
 
 
 class CoinsChart(Widget):  # type: ignore[misc]

@@ -9,6 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui import palette
 from companion.ui.screens.loading import LoadingScreen
+from companion.ui.widgets import Pool
 
 
 class StatCard(BoxLayout):  # type: ignore[misc]
@@ -21,16 +22,23 @@ class StatCard(BoxLayout):  # type: ignore[misc]
 
 
 class StatCards(BoxLayout):  # type: ignore[misc]
+    """A `StatCard` per dict of `cards` ({name, text, rgba?, ink?}), updated in place (a
+    `Pool`): a card is built only when more are shown than ever before."""
+
     cards = ObjectProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
+        self._pool: Pool[StatCard] = Pool(self, card=StatCard)
         super().__init__(**kwargs)
         self.fbind("cards", self._rebuild)
 
     def _rebuild(self, *_args: Any) -> None:
-        self.clear_widgets()
-        for card in self.cards:
-            self.add_widget(StatCard(**card))
+        widgets = self._pool.show(["card"] * len(self.cards))
+        for widget, card in zip(widgets, self.cards, strict=True):
+            values = {"name": "", "text": "", "rgba": palette.PANEL, "ink": palette.ACCENT}
+            values.update(card)
+            for name, value in values.items():
+                setattr(widget, name, value)
 
 
 class StatsScreen(LoadingScreen):
