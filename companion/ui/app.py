@@ -201,8 +201,10 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
 
     def use_session(self, session: Session, screen: str | None = None) -> None:
         """Play `session` from now on (a resumed game); shows `screen` or the table."""
-        self.ctx.session = session
-        session.subscribe(self._published)
+        if session is not self.ctx.session:
+            self.ctx.session.unsubscribe(self._published)
+            self.ctx.session = session
+        session.subscribe(self._published)  # once: subscribing again changes nothing
         self._published(None)
         if screen is not None:
             self.ctx.nav.go(screen)
