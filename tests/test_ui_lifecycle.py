@@ -19,8 +19,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
 import ui_support as ui
+from screen_steps import answer_yes, screen
 
-from bench.scripted import seats
+from bench.scripted import ScriptedPlayer, seats
 from companion.rules.turns import Phase
 from companion.session import Session
 from companion.store import Store
@@ -126,3 +127,61 @@ def test_another_session_takes_the_app_from_the_last_one(app: Any) -> None:
     new = Session(rng=random.Random(6))
     app.use_session(new, screen="home")
     assert (old.listeners, new.listeners) == (0, 1)
+
+
+# -- only the screen on show -----------------------------------------------------------------
+
+
+def test_a_new_state_updates_the_screen_on_show_and_no_other(
+        app: Any, updates: dict[str, int]) -> None:
+    session = app.session
+    session.new_game(seats(3), first_seat=0)
+    app.ctx.nav.go("table")
+    ui.pump()
+    zero(updates)
+    session.pick(0)
+    session.finish_conquests()
+    session.finish_redeployment()
+    assert changed(updates) == {"table": 3}
+    zero(updates)
+    app.ctx.nav.go("market")
+    app.ctx.nav.go("table")
+    app.ctx.nav.go("market")
+    assert changed(updates) == {"market": 1}  # stale once; the table had seen this state
+
+
+def test_take_updates_the_table_it_leads_to_and_not_the_market_it_leaves(
+        app: Any, updates: dict[str, int]) -> None:
+    session = app.session
+    session.new_game(seats(3), first_seat=0)
+    app.ctx.nav.go("market")
+    ui.pump()
+    zero(updates)
+    ui.tap(screen(app).ids.rows.row("row0"))
+    answer_yes()  # "Take the ..."
+    assert app.ctx.nav.current == "table"
+    assert session.state.track.phase is Phase.CONQUER
+    assert changed(updates) == {"table": 1}
+
+
+def test_a_screen_shown_after_many_changes_shows_the_latest_state(
+        app: Any, updates: dict[str, int]) -> None:
+    session = app.session
+    session.new_game(seats(3), first_seat=0)
+    app.ctx.nav.go("table")
+    ui.pump()
+    player = ScriptedPlayer(session, random.Random(11), undo_rate=0)
+    zero(updates)
+    while session.state.track.turn == 1 or session.state.track.seat != 1:
+        player.intent()
+    assert set(changed(updates)) == {"table"}
+    assert updates["table"] >= 10
+    zero(updates)
+    for name in ("map", "scoring", "market"):
+        app.ctx.nav.go(name)
+        ui.pump()
+        shown = ui.texts(screen(app))
+        app.presenters[name].update(session.state)  # what a fresh update would show
+        ui.pump()
+        assert ui.texts(screen(app)) == shown
+    assert changed(updates) == {"map": 2, "scoring": 2, "market": 2}

@@ -3,9 +3,16 @@
 It loads the kv files, makes one presenter and one screen per screen name (a screen is
 built when first shown, and the others one per frame once start-up is over), keeps the
 ScreenManager on the navigator's `current`, shows the presenters' notices as dialogs (and
-the letters pad and the PIN pad they ask for), and hands every state the session publishes
-to every presenter. All game decisions are the session's and the rules'; all words are the
+the letters pad and the PIN pad they ask for), and hands the states the session publishes
+to the presenters. All game decisions are the session's and the rules'; all words are the
 presenters'.
+
+Invariants of the plumbing:
+- The app is subscribed to exactly one session, once (`use_session` moves it).
+- A published state updates only the presenter of the screen on show, and not even that
+  one when the intent leads elsewhere (`Navigator.leaving_for`) or the game just ended on
+  a playing screen (the game end shows). Every publish bumps a version; a presenter is
+  updated when its screen is shown if it last saw an older version, never twice for one.
 
 Hooks for the rest of the program:
 - `TableApp(session=...)`: play an existing session (e.g. one the store resumed);
@@ -161,8 +168,11 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         self.presenters: dict[str, Any] = {}
         self.screens = LazyScreens(self.presenters, None)
         self.manager: ScreenManager | None = None
-        self._stale: set[str] = set()
-        """Presenters not yet told of the latest state (refreshed when their screen shows)."""
+        self.version = 0
+        """How many states were published (the app's own `None` at start and on a new
+        session included)."""
+        self.seen: dict[str, int] = {}
+        """Screen name -> the version its presenter was last updated with."""
         self.dialogs: list[Any] = []
         """Dialogs opened so far that are still open (tests read it)."""
 
@@ -224,21 +234,25 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
 
     # -- plumbing ----------------------------------------------------------------------------
     def _published(self, _state: GameState | None, *_args: Any) -> None:
-        """A new state: the screen on show is refreshed now, the others when next shown
-        (refreshing every screen on every tap made taps slow)."""
-        self._stale = set(self.presenters)
-        self._refresh(self.ctx.nav.current)
+        """A new state: the screen on show is updated now (unless the intent leads to
+        another, or the game end takes over), the others when next shown (updating every
+        screen on every tap made taps slow)."""
+        self.version += 1
+        nav = self.ctx.nav
         state = self._state()
-        if state is not None and state.is_over and self.ctx.nav.current in PLAYING:
-            self.ctx.nav.go("game_end")
+        if state is not None and state.is_over and nav.current in PLAYING:
+            nav.go("game_end")
+        elif nav.leaving_for is None:
+            self._refresh(nav.current)
 
     def _state(self) -> GameState | None:
         history = self.ctx.session.history
         return history.state if history is not None else None
 
     def _refresh(self, name: str) -> None:
-        if name in self._stale:
-            self._stale.discard(name)
+        """Update `name`'s presenter unless it has seen the latest state already."""
+        if self.seen.get(name) != self.version:
+            self.seen[name] = self.version
             self.presenters[name].update(self._state())
 
     def _navigate(self, _nav: Any, name: str) -> None:
