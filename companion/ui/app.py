@@ -13,6 +13,8 @@ Invariants of the plumbing:
   one when the intent leads elsewhere (`Navigator.leaving_for`) or the game just ended on
   a playing screen (the game end shows). Every publish bumps a version; a presenter is
   updated when its screen is shown if it last saw an older version, never twice for one.
+- The garbage collector's timetable is `companion.ui.memory`: frozen after the last screen
+  is built, a full collection after each turn's frame and when idle, never on a tap.
 
 Hooks for the rest of the program:
 - `TableApp(session=...)`: play an existing session (e.g. one the store resumed);
@@ -33,6 +35,7 @@ from typing import Any
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
 from kivy.app import App
+from kivy.base import EventLoop
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -41,6 +44,7 @@ from kivy.uix.widget import Widget
 from companion.paths import kv_file
 from companion.rules.game import GameState
 from companion.session import Session
+from companion.ui.memory import MemoryPolicy, find_malloc_trim
 from companion.ui.presenters.base import Choice, Context, Question
 from companion.ui.presenters.calibration import CalibrationPresenter
 from companion.ui.presenters.die import DiePresenter
@@ -173,6 +177,11 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         session included)."""
         self.seen: dict[str, int] = {}
         """Screen name -> the version its presenter was last updated with."""
+        self.memory = MemoryPolicy(find_malloc_trim())
+        self._window: Any = None
+        """The window whose touches are watched for the memory policy."""
+        self._turn: tuple[object, int, int, bool] | None = None
+        """The game, turn and seat last published, and whether it was over."""
         self.dialogs: list[Any] = []
         """Dialogs opened so far that are still open (tests read it)."""
 
@@ -196,13 +205,32 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         ctx.session.subscribe(self._published)
         self._published(None)
         Clock.schedule_once(self._build_one_more, BACKGROUND_BUILD_DELAY)
+        Clock.schedule_once(self._watch_touches, 0)  # the window exists by then
         return manager
+
+    def _watch_touches(self, _dt: float) -> None:
+        """Every touch, on a screen or a dialog, is activity for the memory policy."""
+        window = EventLoop.window
+        if window is not None and self._window is None:
+            self._window = window
+            window.fbind("on_touch_down", self._touched)
+
+    def on_stop(self) -> None:
+        if self._window is not None:
+            self._window.funbind("on_touch_down", self._touched)
+            self._window = None
 
     def _build_one_more(self, _dt: float) -> None:
         """After start-up, the screens not shown yet are built one per frame, so the first
-        frame comes sooner and no later tap waits for a screen to be built."""
+        frame comes sooner and no later tap waits for a screen to be built; once the last
+        one is built, what lives as long as the app is frozen (`MemoryPolicy.settle`)."""
         if self.screens.build_next():
             Clock.schedule_once(self._build_one_more, 0)
+        else:
+            self.memory.settle()
+
+    def _touched(self, *_args: Any) -> None:
+        self.memory.activity()
 
     # -- the rest of the program's hooks -----------------------------------------------------
     @property
@@ -240,10 +268,22 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         self.version += 1
         nav = self.ctx.nav
         state = self._state()
+        self.memory.activity()
+        self._turn_check(state)
         if state is not None and state.is_over and nav.current in PLAYING:
             nav.go("game_end")
         elif nav.leaving_for is None:
             self._refresh(nav.current)
+
+    def _turn_check(self, state: GameState | None) -> None:
+        """A new turn, game or game over: the garbage collector's calm moment."""
+        history = self.ctx.session.history
+        turn = (None if state is None or history is None else
+                (history.log[0] if history.log else None, state.track.turn,
+                 state.track.seat, state.is_over))
+        if turn != self._turn:
+            self._turn = turn
+            self.memory.turn_ended()
 
     def _state(self) -> GameState | None:
         history = self.ctx.session.history
@@ -256,6 +296,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
             self.presenters[name].update(self._state())
 
     def _navigate(self, _nav: Any, name: str) -> None:
+        self.memory.activity()
         self._refresh(name)
         if self.manager is not None and self.manager.current != name:
             self.manager.current = self.screens[name].name
