@@ -20,7 +20,6 @@ Importing this module imports Kivy; the command line imports it only when the ap
 
 from __future__ import annotations
 
-import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,9 +186,8 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
         if not_corrected:
             app.ctx.notices.tell(not_corrected, "Corrected numbers")
         start_heartbeat(devices)
-        # Everything built so far lives as long as the app: keep it out of the garbage
-        # collector's full passes, which otherwise pause taps by a tenth of a second or more.
-        gc.freeze()
+        # The garbage collector's timetable (freeze once the last screen is built, collect
+        # at the end of each turn, never on a tap) is `companion.ui.memory`'s, run by the app.
 
     app.bind(on_start=started)
     try:

@@ -113,7 +113,19 @@ class Session:
 
     # -- observing -------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+        """Call `listener` with every new state; a listener already subscribed stays once."""
+        if listener not in self._listeners:
+            self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        """Stop calling `listener` (nothing happens if it was not subscribed)."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    @property
+    def listeners(self) -> int:
+        """How many listeners are subscribed (each is called once per new state)."""
+        return len(self._listeners)
 
     @property
     def state(self) -> GameState:

@@ -3,9 +3,18 @@
 It loads the kv files, makes one presenter and one screen per screen name (a screen is
 built when first shown, and the others one per frame once start-up is over), keeps the
 ScreenManager on the navigator's `current`, shows the presenters' notices as dialogs (and
-the letters pad and the PIN pad they ask for), and hands every state the session publishes
-to every presenter. All game decisions are the session's and the rules'; all words are the
+the letters pad and the PIN pad they ask for), and hands the states the session publishes
+to the presenters. All game decisions are the session's and the rules'; all words are the
 presenters'.
+
+Invariants of the plumbing:
+- The app is subscribed to exactly one session, once (`use_session` moves it).
+- A published state updates only the presenter of the screen on show, and not even that
+  one when the intent leads elsewhere (`Navigator.leaving_for`) or the game just ended on
+  a playing screen (the game end shows). Every publish bumps a version; a presenter is
+  updated when its screen is shown if it last saw an older version, never twice for one.
+- The garbage collector's timetable is `companion.ui.memory`: frozen after the last screen
+  is built, a full collection after each turn's frame and when idle, never on a tap.
 
 Hooks for the rest of the program:
 - `TableApp(session=...)`: play an existing session (e.g. one the store resumed);
@@ -26,6 +35,7 @@ from typing import Any, TypeVar, cast
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
 from kivy.app import App
+from kivy.base import EventLoop
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -34,6 +44,7 @@ from kivy.uix.widget import Widget
 from companion.paths import kv_file
 from companion.rules.game import GameState
 from companion.session import Session
+from companion.ui.memory import MemoryPolicy, find_malloc_trim
 from companion.ui.presenters.base import Choice, Context, Question
 from companion.ui.presenters.calibration import CalibrationPresenter
 from companion.ui.presenters.die import DiePresenter
@@ -165,8 +176,16 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         self.presenters: dict[str, Any] = {}
         self.screens = LazyScreens(self.presenters, None)
         self.manager: ScreenManager | None = None
-        self._stale: set[str] = set()
-        """Presenters not yet told of the latest state (refreshed when their screen shows)."""
+        self.version = 0
+        """How many states were published (the app's own `None` at start and on a new
+        session included)."""
+        self.seen: dict[str, int] = {}
+        """Screen name -> the version its presenter was last updated with."""
+        self.memory = MemoryPolicy(find_malloc_trim())
+        self._window: Any = None
+        """The window whose touches are watched for the memory policy."""
+        self._turn: tuple[object, int, int, bool] | None = None
+        """The game, turn and seat last published, and whether it was over."""
         self.dialogs: list[Any] = []
         """Dialogs opened so far that are still open (tests read it)."""
         self._dialog_pool: dict[type, list[Any]] = {}
@@ -192,13 +211,32 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         ctx.session.subscribe(self._published)
         self._published(None)
         Clock.schedule_once(self._build_one_more, BACKGROUND_BUILD_DELAY)
+        Clock.schedule_once(self._watch_touches, 0)  # the window exists by then
         return manager
+
+    def _watch_touches(self, _dt: float) -> None:
+        """Every touch, on a screen or a dialog, is activity for the memory policy."""
+        window = EventLoop.window
+        if window is not None and self._window is None:
+            self._window = window
+            window.fbind("on_touch_down", self._touched)
+
+    def on_stop(self) -> None:
+        if self._window is not None:
+            self._window.funbind("on_touch_down", self._touched)
+            self._window = None
 
     def _build_one_more(self, _dt: float) -> None:
         """After start-up, the screens not shown yet are built one per frame, so the first
-        frame comes sooner and no later tap waits for a screen to be built."""
+        frame comes sooner and no later tap waits for a screen to be built; once the last
+        one is built, what lives as long as the app is frozen (`MemoryPolicy.settle`)."""
         if self.screens.build_next():
             Clock.schedule_once(self._build_one_more, 0)
+        else:
+            self.memory.settle()
+
+    def _touched(self, *_args: Any) -> None:
+        self.memory.activity()
 
     # -- the rest of the program's hooks -----------------------------------------------------
     @property
@@ -207,8 +245,10 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
 
     def use_session(self, session: Session, screen: str | None = None) -> None:
         """Play `session` from now on (a resumed game); shows `screen` or the table."""
-        self.ctx.session = session
-        session.subscribe(self._published)
+        if session is not self.ctx.session:
+            self.ctx.session.unsubscribe(self._published)
+            self.ctx.session = session
+        session.subscribe(self._published)  # once: subscribing again changes nothing
         self._published(None)
         if screen is not None:
             self.ctx.nav.go(screen)
@@ -228,24 +268,41 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
 
     # -- plumbing ----------------------------------------------------------------------------
     def _published(self, _state: GameState | None, *_args: Any) -> None:
-        """A new state: the screen on show is refreshed now, the others when next shown
-        (refreshing every screen on every tap made taps slow)."""
-        self._stale = set(self.presenters)
-        self._refresh(self.ctx.nav.current)
+        """A new state: the screen on show is updated now (unless the intent leads to
+        another, or the game end takes over), the others when next shown (updating every
+        screen on every tap made taps slow)."""
+        self.version += 1
+        nav = self.ctx.nav
         state = self._state()
-        if state is not None and state.is_over and self.ctx.nav.current in PLAYING:
-            self.ctx.nav.go("game_end")
+        self.memory.activity()
+        self._turn_check(state)
+        if state is not None and state.is_over and nav.current in PLAYING:
+            nav.go("game_end")
+        elif nav.leaving_for is None:
+            self._refresh(nav.current)
+
+    def _turn_check(self, state: GameState | None) -> None:
+        """A new turn, game or game over: the garbage collector's calm moment."""
+        history = self.ctx.session.history
+        turn = (None if state is None or history is None else
+                (history.log[0] if history.log else None, state.track.turn,
+                 state.track.seat, state.is_over))
+        if turn != self._turn:
+            self._turn = turn
+            self.memory.turn_ended()
 
     def _state(self) -> GameState | None:
         history = self.ctx.session.history
         return history.state if history is not None else None
 
     def _refresh(self, name: str) -> None:
-        if name in self._stale:
-            self._stale.discard(name)
+        """Update `name`'s presenter unless it has seen the latest state already."""
+        if self.seen.get(name) != self.version:
+            self.seen[name] = self.version
             self.presenters[name].update(self._state())
 
     def _navigate(self, _nav: Any, name: str) -> None:
+        self.memory.activity()
         self._refresh(name)
         if self.manager is not None and self.manager.current != name:
             self.manager.current = self.screens[name].name

@@ -24,10 +24,15 @@ T = TypeVar("T")
 
 
 class Navigator(EventDispatcher):  # type: ignore[misc]
-    """Which screen shows; the app's ScreenManager follows `current`."""
+    """Which screen shows; the app's ScreenManager follows `current`.
+
+    `leaving_for` is the screen an intent being run leads to once done (None: it stays on
+    this one): the app does not refresh the screen being left for the states it publishes.
+    """
 
     current = StringProperty("home")
     previous = StringProperty("home")
+    leaving_for: str | None = None
 
     def go(self, name: str) -> None:
         if name != self.current:
@@ -137,18 +142,29 @@ class Presenter(EventDispatcher):  # type: ignore[misc]
     def clear(self) -> None:
         """No game any more: forget what was shown of the last one."""
 
-    def attempt(self, intent: Callable[[], T], title: str = "Not now") -> T | None:
+    def attempt(self, intent: Callable[[], T], title: str = "Not now", *,
+                then: str | None = None) -> T | None:
         """Run an intent; a refusal or a failed save becomes a plain message and None.
 
-        Either way nothing changed: the screen still shows what is saved.
+        Either way nothing changed: the screen still shows what is saved. `then`: the
+        screen the intent leads to once done; it is shown (up to date) and the screen left
+        is not refreshed for the new state meanwhile (it is when next shown).
         """
+        nav = self.ctx.nav
+        before, nav.leaving_for = nav.leaving_for, then
         try:
-            return intent()
+            done = intent()
         except RulesError as refused:
             self.ctx.notices.tell(plain(str(refused)), title)
+            return None
         except StoreError as failed:
             self.ctx.notices.tell(str(failed), "Not saved")
-        return None
+            return None
+        finally:
+            nav.leaving_for = before
+        if then is not None:
+            self.go(then)
+        return done
 
     def go(self, screen: str) -> None:
         self.ctx.nav.go(screen)

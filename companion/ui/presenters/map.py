@@ -422,11 +422,9 @@ class MapPresenter(Presenter):
         elif key == "back":
             self.go("table")
         elif key == "finish_conquests":
-            if self.attempt(self.session.finish_conquests) is not None:
-                self.go("table")
+            self.attempt(self.session.finish_conquests, then="table")
         elif key == "finish_redeployment":
-            if self.attempt(self.session.finish_redeployment) is not None:
-                self.go("table")
+            self.attempt(self.session.finish_redeployment, then="table")
         elif rid is None or teams.map_act(self, key, rid) or river.map_act(self, key, rid):
             return
         elif key == "conquer":

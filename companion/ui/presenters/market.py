@@ -103,8 +103,7 @@ class MarketPresenter(Presenter):
                                       title=f"Row {row + 1}", on_yes=lambda: self.take(row)))
 
     def take(self, row: int) -> None:
-        if self.attempt(lambda: self.session.pick(row)) is not None:
-            self.go("table")
+        self.attempt(lambda: self.session.pick(row), then="table")
 
     # -- the table deals -------------------------------------------------------------------
     def pick_banner(self) -> None:

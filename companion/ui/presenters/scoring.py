@@ -296,7 +296,7 @@ class ScoringPresenter(Presenter):
         self.quick_coins = max(0, int(value))
 
     def score_board(self) -> None:
-        if self.attempt(self.session.score) is not None:
+        if self.attempt(self.session.score, then="table") is not None:
             self._done()
 
     def score_quick(self) -> None:
