@@ -124,26 +124,23 @@ def _real_user() -> str:
         return str(os.getuid())
 
 
-def _run_systemctl(arguments: list[str]) -> tuple[int, str] | None:
-    """``systemctl ARGUMENTS``: (status, output), or None where there is no systemctl."""
+def _run_tool(tool: str, arguments: list[str]) -> tuple[int, str] | None:
+    """``TOOL ARGUMENTS``: (status, output), or None where there is no such tool."""
     try:
         done = subprocess.run(
-            ["systemctl", *arguments], capture_output=True, text=True, timeout=10, check=False
+            [tool, *arguments], capture_output=True, text=True, timeout=10, check=False
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return done.returncode, done.stdout.strip()
+
+
+def _run_systemctl(arguments: list[str]) -> tuple[int, str] | None:
+    return _run_tool("systemctl", arguments)
 
 
 def _run_timedatectl(arguments: list[str]) -> tuple[int, str] | None:
-    """``timedatectl ARGUMENTS``: (status, output), or None where there is no timedatectl."""
-    try:
-        done = subprocess.run(
-            ["timedatectl", *arguments], capture_output=True, text=True, timeout=10, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return done.returncode, done.stdout.strip()
+    return _run_tool("timedatectl", arguments)
 
 
 def _find_module(name: str) -> bool:
