@@ -25,10 +25,13 @@ import contextlib
 import errno
 import os
 import re
+import shutil
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from companion.store.database import fsync_dir
 
 SYS_BLOCK = Path("/sys/block")
 MOUNTS = Path("/proc/self/mounts")
@@ -217,17 +220,11 @@ def save_copy(source: Path, mount: Path, *, name: str | None = None,
     try:
         folder.mkdir(exist_ok=True)
         with open(source, "rb") as reader, open(partial, "wb") as writer:
-            while chunk := reader.read(_CHUNK):
-                writer.write(chunk)
+            shutil.copyfileobj(reader, writer, _CHUNK)
             writer.flush()
             os.fsync(writer.fileno())
         os.replace(partial, target)
-        with contextlib.suppress(OSError):  # some filesystems cannot sync a folder
-            fd = os.open(folder, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+        fsync_dir(folder)
     except OSError as error:
         with contextlib.suppress(OSError):
             partial.unlink(missing_ok=True)

@@ -45,7 +45,7 @@ ISSUE_VALUES: list[tuple[str, str]] = [
 def bad_files(every_key: bool) -> list[tuple[str, bytes | None]]:
     """(what, the file's bytes) for every case; None: the config path is a directory."""
     from companion.config import KEYS
-    from drills.bad_input import BAD_TOML
+    from drills.bad_input import BAD_TOML, BROKEN_TOML_FILES
 
     files: list[tuple[str, bytes | None]] = [(w, t.encode()) for w, t in ISSUE_VALUES]
     for literal in BAD_TOML:
@@ -67,14 +67,7 @@ def bad_files(every_key: bool) -> list[tuple[str, bytes | None]]:
         text = "".join(f"[{name}]\n" + "\n".join(lines) + "\n"
                        for name, lines in sections.items())
         files.append((f"{literal} in all {len(refusing)} keys that refuse it", text.encode()))
-    files += [
-        ("not TOML", b"[display\nrotation = "),
-        ("not UTF-8", b"[display]\nrotation = 90 # \xff\xfe\n"),
-        ("an unknown section", b"[dispaly]\nrotation = 90\n"),
-        ("an unknown key", b"[display]\nrotatoin = 90\n"),
-        ("a section that is a value", b"display = 5\n"),
-        ("a directory", None),
-    ]
+    files += BROKEN_TOML_FILES
     return files
 
 

@@ -229,6 +229,16 @@ def _get(doc: Any, keys: tuple[Any, ...]) -> Any:
 
 # --- companion.toml ------------------------------------------------------------------------------
 
+BROKEN_TOML_FILES: list[tuple[str, bytes | None]] = [
+    ("not TOML", b"[display\nrotation = "),
+    ("not UTF-8", b"[display]\nrotation = 90 # \xff\xfe\n"),
+    ("an unknown section", b"[dispaly]\nrotation = 90\n"),
+    ("an unknown key", b"[display]\nrotatoin = 90\n"),
+    ("a section that is a value", b"display = 5\n"),
+    ("a directory", None),
+]
+"""A config file broken whole: what it is, and its bytes (None: a folder in its place)."""
+
 BAD_TOML = ['"text"', '""', "1.5", "-1", "0", "99999999", "true", "false", "[1, 2]",
             "{ a = 1 }", "1979-05-27", '"/dev/input/"', '"relative/path"', '"/"',
             "nan", "inf", "-0", "1e3", "0x11", '"17"']
@@ -282,15 +292,7 @@ def config_cases(work: Path) -> dict[str, Any]:
                     said = [w.message for w in warnings]
                     examples.append(f"{spec.key} = {literal}: warnings {said}, "
                                     f"value {value_now!r}, good key kept {kept}")
-    files: list[tuple[str, bytes | None]] = [
-        ("not TOML", b"[display\nrotation = "),
-        ("not UTF-8", b"[display]\nrotation = 90 # \xff\xfe\n"),
-        ("an unknown section", b"[dispaly]\nrotation = 90\n"),
-        ("an unknown key", b"[display]\nrotatoin = 90\n"),
-        ("a section that is a value", b"display = 5\n"),
-        ("a directory", None),
-        ("missing", b""),
-    ]
+    files = [*BROKEN_TOML_FILES, ("missing", b"")]
     for what, data in files:
         target = work / f"bad-{len(what)}.toml"
         if data is None:

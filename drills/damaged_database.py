@@ -32,17 +32,14 @@ import random
 import shutil
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 import traceback
 from pathlib import Path
 from typing import Any
 
+from drills.power_cut import start_child, started
 from drills.report import Drill
 
-CHILD = Path(__file__).resolve().parent / "power_cut_child.py"
-ROOT = CHILD.parents[1]
 PAGE = 4096
 
 # --- damaged seven ways ------------------------------------------------------------------
@@ -185,15 +182,8 @@ def deleted_wal(work: Path, rounds: int, seed: int = 20260314, min_wait: float =
     examples: list[str] = []
     for n in range(rounds):
         errors = work / "child.stderr"
-        with open(errors, "w") as err_file:
-            child = subprocess.Popen(
-                [sys.executable, str(CHILD), str(db), str(rng.randrange(1 << 30))],
-                stdout=subprocess.PIPE, stderr=err_file, text=True, cwd=ROOT)
-        assert child.stdout is not None
-        first = child.stdout.readline().split()
-        if not first or first[0] != "resumed":
-            child.kill()
-            child.communicate()
+        child, first = start_child(db, rng.randrange(1 << 30), errors)
+        if not started(first):
             totals["crashes"] += 1
             examples.append(f"round {n}: the child did not start: {errors.read_text()[-300:]}")
             break

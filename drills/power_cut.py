@@ -86,23 +86,37 @@ def _check_file(lane: Lane, last_ok: tuple[int, int, str] | None) -> None:
             lane.lost += 1  # the step is there but is not the one confirmed
 
 
+def start_child(db: Path, seed: int, errors: Path) -> tuple[subprocess.Popen[str], list[str]]:
+    """Start a child playing on `db`; it and the words of its first line ("resumed ...").
+
+    A child that did not start (its first line is not "resumed") is ended, and its words
+    are what it said. stderr goes to `errors`: with two pipes, communicate() would read
+    past what readline() has already buffered, and lines would be lost.
+    """
+    with open(errors, "w") as err_file:
+        child = subprocess.Popen([sys.executable, str(CHILD), str(db), str(seed)],
+                                 stdout=subprocess.PIPE, stderr=err_file, text=True, cwd=ROOT)
+    assert child.stdout is not None
+    first = child.stdout.readline().split()
+    if not first or first[0] != "resumed":
+        child.kill()
+        child.communicate()
+    return child, first
+
+
+def started(first: list[str]) -> bool:
+    """Whether a child's first line says it resumed (see `start_child`)."""
+    return bool(first) and first[0] == "resumed"
+
+
 def run_lane(lane: Lane, kills: int, rng: random.Random, max_wait: float) -> None:
     expected: tuple[int, int, str] | None = None  # where the next resume must come back
     in_flight = False
     new_game_in_flight = False
     for n in range(kills):
-        # stderr goes to a file: with two pipes, communicate() would read past what
-        # readline() has already buffered, and lines would be lost.
         errors = lane.db.with_suffix(".stderr")
-        with open(errors, "w") as err_file:
-            child = subprocess.Popen(
-                [sys.executable, str(CHILD), str(lane.db), str(rng.randrange(1 << 30))],
-                stdout=subprocess.PIPE, stderr=err_file, text=True, cwd=ROOT)
-        assert child.stdout is not None
-        first = child.stdout.readline().split()
-        if not first or first[0] != "resumed":
-            child.kill()
-            child.communicate()
+        child, first = start_child(lane.db, rng.randrange(1 << 30), errors)
+        if not started(first):
             lane.errors.append(f"kill {n}: the child did not start: {first} "
                                f"{errors.read_text()[-500:]}")
             return

@@ -324,21 +324,28 @@ class SettingsPresenter(Presenter):
         if "calibration" in self.ctx.presenters:
             self.go("calibration")
 
-    def backup(self) -> None:
+    def _fresh_backup(self, title: str) -> Path | None:
+        """A backup taken now (the backups list shown again), or None after telling the
+        players why there is none under `title`."""
         store = self.session.store
         if store is None:
-            self.ctx.notices.tell(self.where, "No backup")
-            return
+            self.ctx.notices.tell(self.where, title)
+            return None
         try:
             path = store.backup()
         except StoreError as failed:
-            self.ctx.notices.tell(str(failed), "No backup")
-            return
+            self.ctx.notices.tell(str(failed), title)
+            return None
         if path is None:
-            self.ctx.notices.tell("A save is under way; try again in a moment.", "No backup")
-            return
+            self.ctx.notices.tell("A save is under way; try again in a moment.", title)
+            return None
         self._show_data()
-        self.ctx.notices.tell(f"Saved as {path.name} in {path.parent}.", "Backup taken")
+        return path
+
+    def backup(self) -> None:
+        path = self._fresh_backup("No backup")
+        if path is not None:
+            self.ctx.notices.tell(f"Saved as {path.name} in {path.parent}.", "Backup taken")
 
     def save_to_stick(self) -> None:
         """A fresh backup, copied to a USB stick and checked there; says how it went."""
@@ -359,15 +366,9 @@ class SettingsPresenter(Presenter):
                                   "switch on its side, or use another stick). Nothing was "
                                   "written.", title)
             return
-        try:
-            backup = store.backup()
-        except StoreError as failed:
-            self.ctx.notices.tell(str(failed), title)
-            return
+        backup = self._fresh_backup(title)
         if backup is None:
-            self.ctx.notices.tell("A save is under way; try again in a moment.", title)
             return
-        self._show_data()
         mounted_here = False
         name = stick.name
         copy: Path | None = None
