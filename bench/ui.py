@@ -92,6 +92,11 @@ def kivy_env(work: Path) -> dict[str, str]:
 
 
 def start_probe(mode: str, args: dict[str, Any], env: dict[str, str]) -> subprocess.Popen[str]:
+    """A probe child; Kivy's errors (only those) reach its stderr, so a probe that dies
+    before its result says why (Kivy exits 1 when it gets no window, saying so only in its
+    log)."""
+    env = {**env, "KCFG_KIVY_LOG_LEVEL": "error"}
+    env.pop("KIVY_NO_CONSOLELOG", None)
     return subprocess.Popen([sys.executable, str(PROBE), mode, json.dumps(args)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             cwd=env["KIVY_HOME"].rsplit("/", 1)[0])
