@@ -44,8 +44,9 @@ class PlayedGame:
     """A 5-player game played through a Session with a real Store, timed intent by intent.
 
     While it plays, a bare sqlite3 connection with the store's pragmas commits one row of
-    the same size as each step, right after it, in the same folder: the baseline sees
-    the same disk at the same moment.
+    the same size as a step beside each intent, in the same folder, alternately right
+    after it and right before the next one: the baseline sees the same disk at the same
+    moment, and neither always goes second.
     """
 
     def __init__(self, folder: Path, *, players: int = 5, seed: int = 2025,
@@ -67,10 +68,17 @@ class PlayedGame:
         self.game_id: int = self.session.game_id
         player = ScriptedPlayer(TimedSession(self.session, self.intent_s),  # type: ignore[arg-type]
                                 random.Random(seed + 1))
+        intents, bare = 0, self._bare
         while not self.session.state.is_over:
+            # The bare commit goes before the intent every other time, after it otherwise:
+            # the one that runs second finds the disk just flushed by the first.
+            before = intents % 2 == 1
+            if bare is not None and before:
+                self.bare_s.append(_bare_commit(bare, self.step_bytes[-1]))
             player.intent()
-            if self._bare is not None:
-                self.bare_s.append(_bare_commit(self._bare, self.step_bytes[-1]))
+            intents += 1
+            if bare is not None and not before:
+                self.bare_s.append(_bare_commit(bare, self.step_bytes[-1]))
         if self._bare is not None:
             self._bare.close()
 
