@@ -216,7 +216,7 @@ class Session:
 
     def begin(self, created: GameCreated) -> GameState:
         """Start the game `created` describes (decks already in their dealt order)."""
-        step = (created, *self._market_follow_ups(start(created, self.catalog)))
+        step = (created, *self._market_follow_ups(start(created, self.catalog))[0])
         history = History.begin(step, self.catalog)
         self.game_id = self.store.new_game(step) if self.store is not None else None
         self.history = history
@@ -484,7 +484,8 @@ class Session:
         state = apply(self.state, event)
         for then in more:
             state = apply(state, then)
-        return self._record((event, *more, *self._market_follow_ups(state)))
+        reveals, state = self._market_follow_ups(state)
+        return self._record((event, *more, *reveals), after=state)
 
     def _pygmy_rolls(self, conquest: RegionConquered) -> tuple[Event, ...]:
         """Pygmies losing a token to this conquest roll the die for new ones (drawn here)."""
@@ -493,8 +494,9 @@ class Session:
             return ()
         return (PygmiesRecovered(seat, (self.rng.choice(self.catalog.die_faces),)),)
 
-    def _market_follow_ups(self, state: GameState) -> Step:
-        """Reveals owed after an event, with a badge reshuffle drawn here when needed."""
+    def _market_follow_ups(self, state: GameState) -> tuple[Step, GameState]:
+        """Reveals owed after an event, with a badge reshuffle drawn here when needed, and
+        the state once they are applied."""
         step: list[Event] = []
         while True:
             reveals = follow_ups(state)
@@ -503,17 +505,19 @@ class Session:
             step.extend(reveals)
             market = state.market
             if not (market.ordered and market.needs_badge_reshuffle):
-                return tuple(step)
+                return tuple(step), state
             order = list(market.discarded_powers)
             self.rng.shuffle(order)
             shuffle = BadgesReshuffled(tuple(order))
             state = apply(state, shuffle)
             step.append(shuffle)
 
-    def _record(self, step: Step) -> GameState:
+    def _record(self, step: Step, after: GameState | None = None) -> GameState:
+        """Record, save and publish `step`; `after`: the state `_act` already reached by
+        applying it to the current state (not applied a second time)."""
         if self.history is None:
             raise IllegalAction("no game is being played; start a new game first")
-        history = self.history.record(step)
+        history = self.history.record(step, after=after)
         if self.store is not None and self.game_id is not None:
             self.store.append_step(self.game_id, step, number=len(self.history.log) + 1)
             if any(isinstance(event, TurnEnded) for event in step):

@@ -44,8 +44,14 @@ class History:
         state = _apply_all(state, step[1:])
         return cls(log=(step,), in_force=(step,), states=(state,))
 
-    def record(self, step: Step) -> History:
-        """The history after one more step; raises IllegalAction and changes nothing if refused."""
+    def record(self, step: Step, *, after: GameState | None = None) -> History:
+        """The history after one more step; raises IllegalAction and changes nothing if refused.
+
+        `after`: the state the caller reached by applying `step` to `self.state`, event by
+        event with `apply` (the session does, to find the reveals a step owes); it is
+        taken as the new state instead of applying the step a second time. Ignored for
+        an undo.
+        """
         if not step:
             raise IllegalAction("an empty step records nothing")
         if any(isinstance(e, StepUndone) for e in step):
@@ -57,7 +63,7 @@ class History:
             return History((*self.log, step), self.in_force[:-1], self.states[:-1])
         if any(isinstance(e, GameCreated) for e in step):
             raise IllegalAction("the game is already created")
-        state = _apply_all(self.state, step)
+        state = _apply_all(self.state, step) if after is None else after
         return History((*self.log, step), (*self.in_force, step), (*self.states, state))
 
     def undo_blocker(self) -> str | None:
