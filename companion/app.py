@@ -176,9 +176,8 @@ class Startup:
 
     # -- before the first frame ----------------------------------------------------------
     def started(self, _app: Any = None) -> None:
-        """`on_start`: hooks the home screen needs, and `finish` after the first flip."""
-        from kivy.core.window import Window  # made by now, as the app runs
-
+        """`on_start`: hooks the home screen needs, and `finish` in the tick after the
+        first frame was flipped (`TableApp.after_first_frame`)."""
         app = self.app
         app.presenters["home"].on_switched_off = self.switched_off
         config_path = self.config_path
@@ -186,15 +185,10 @@ class Startup:
             app.presenters.when_made("settings",
                                      lambda settings: setattr(settings, "config_path",
                                                               config_path))  # fmt: skip
-
-        def flipped(*_args: Any) -> None:
-            Window.unbind(on_flip=flipped)
-            Clock.schedule_once(self.finish, 0)  # the next tick: after this flip
-
-        Window.bind(on_flip=flipped)
+        app.after_first_frame.append(self.finish)
 
     # -- after the first frame -----------------------------------------------------------
-    def finish(self, _dt: float = 0) -> None:
+    def finish(self) -> None:
         """The rest of start-up, in one go on the main thread (see the module docstring)."""
         from companion.rules.catalog import load_catalog
         from companion.session import Session

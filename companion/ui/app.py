@@ -37,7 +37,8 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -47,6 +48,7 @@ from kivy.base import EventLoop
 from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty
+from kivy.uix.layout import Layout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
@@ -99,6 +101,14 @@ start-up imports and loads only the home screen's."""
 KV_FILES = (SHARED_KV, *(kv for _, _, kv in SCREENS.values()))
 """The app's layouts, shared widgets first."""
 
+FIRST_SCREEN = "home"
+"""The screen the app starts on."""
+
+FIRST_FRAME_SHARED = ("Caption", "BigButton", "Screenful")
+"""The classes whose `SHARED_KV` rules the first screen is drawn with: those rules are
+parsed alone before the first frame (the whole file takes most of the kv parsing before
+it), the file's others in the tick after it (`TableApp.build`)."""
+
 BACKGROUND_BUILD_DELAY = 0.5
 """Seconds after start-up before the screens not yet shown are built, one per frame."""
 
@@ -117,9 +127,27 @@ def presenter_class(name: str) -> type:
 
 def screen_class(name: str) -> type:
     """The screen class of screen `name`, imported when first asked for, with its kv file
-    (and the shared widgets' before it) loaded (KeyError for no such screen)."""
-    load_kv(SHARED_KV, SCREENS[name][2])
+    (and the shared widgets' before it) loaded (KeyError for no such screen). The first
+    screen shown needs only the shared rules it is drawn with (`FIRST_FRAME_SHARED`)."""
+    if name == FIRST_SCREEN:
+        load_first_frame_kv()
+    else:
+        load_kv(SHARED_KV)
+    load_kv(SCREENS[name][2])
     return _imported("companion.ui.screens", SCREENS[name][1])
+
+
+def lay_out(root: Widget) -> None:
+    """Lay `root` and everything in it out now, top down, at its current size.
+
+    Kivy lays a new widget tree out over the first frame, one level per pass, and each
+    label renders its text at every width it is given meanwhile (a wrapped label at its
+    default width of 100 px first, which is most of the first frame's text work); laid out
+    before that frame, each renders once, at the width it is shown at.
+    """
+    for widget in root.walk(restrict=True):
+        if isinstance(widget, Layout):
+            widget.do_layout()
 
 
 class LazyPresenters(Mapping[str, Any]):
@@ -197,11 +225,49 @@ PLAYING = ("table", "market", "map", "scoring", "die")
 
 def load_kv(*names: str) -> None:
     """Load the kv files `names` (all of them: `KV_FILES`) once per process (loading one
-    twice would double its rules)."""
+    twice would double its rules); of a file whose first-frame rules are loaded already
+    (`load_first_frame_kv`), the others."""
     for name in names or KV_FILES:
         path = str(kv_file(name))
-        if path not in Builder.files:
+        if path in Builder.files:
+            continue
+        if _first_part(path) in Builder.files:
+            text = Path(path).read_text(encoding="utf8")
+            Builder.load_string(kv_rules(text, FIRST_FRAME_SHARED, chosen=False),
+                                filename=path)  # fmt: skip
+        else:
             Builder.load_file(path)
+
+
+def load_first_frame_kv() -> None:
+    """Load the `SHARED_KV` rules of `FIRST_FRAME_SHARED` alone (once per process), unless
+    the whole file is loaded already."""
+    path = str(kv_file(SHARED_KV))
+    if path not in Builder.files and _first_part(path) not in Builder.files:
+        text = Path(path).read_text(encoding="utf8")
+        Builder.load_string(kv_rules(text, FIRST_FRAME_SHARED, chosen=True),
+                            filename=_first_part(path))  # fmt: skip
+
+
+def _first_part(path: str) -> str:
+    """The name the first-frame rules of the kv file at `path` are loaded under."""
+    return f"{path} (first frame)"
+
+
+def kv_rules(text: str, classes: Collection[str], *, chosen: bool) -> str:
+    """The kv `text` with only its rules for `classes` (`chosen`), or only the others, and
+    its directives; every line left out is left blank, so that errors keep their line
+    numbers. A rule for several classes (``<A,B>:``) goes with any of them."""
+    wanted = set(classes)
+    keep = True  # directives and comments before the first rule: in both
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("<"):
+            header = line.strip().removesuffix(":").strip().strip("<>")
+            names = {part.split("@")[0].strip().lstrip("-") for part in header.split(",")}
+            keep = bool(names & wanted) == chosen
+        lines.append(line if keep else "")
+    return "\n".join(lines) + "\n"
 
 
 D = TypeVar("D")
@@ -237,6 +303,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         """The window whose touches are watched for the memory policy."""
         self._turn: tuple[object, int, int, bool] | None = None
         """The game, turn and seat last published, and whether it was over."""
+        self.after_first_frame: list[Callable[[], None]] = []
+        """Run once in the tick after the first frame was flipped, once the shared layouts
+        it did without are loaded (start-up's second half: `companion.app`)."""
         self.dialogs: list[Any] = []
         """Dialogs opened so far that are still open (tests read it)."""
         self._dialog_pool: dict[type, list[Any]] = {}
@@ -261,7 +330,24 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         self._published(None)
         Clock.schedule_once(self._build_one_more, BACKGROUND_BUILD_DELAY)
         Clock.schedule_once(self._watch_touches, 0)  # the window exists by then
+        window = EventLoop.window
+        if window is not None:  # the size the window will give it: laid out once, now
+            manager.size = window.size
+            lay_out(manager)
+            window.fbind("on_flip", self._flipped)
+        else:
+            Clock.schedule_once(self._first_frame_shown, 0)
         return manager
+
+    def _flipped(self, window: Any) -> None:
+        """The first frame is being flipped: what waited for it runs in the next tick."""
+        window.funbind("on_flip", self._flipped)
+        Clock.schedule_once(self._first_frame_shown, 0)
+
+    def _first_frame_shown(self, _dt: float) -> None:
+        load_kv(SHARED_KV)  # the shared rules the first frame did without (dialogs...)
+        for hook in self.after_first_frame:
+            hook()
 
     def _watch_touches(self, _dt: float) -> None:
         """Every touch, on a screen or a dialog, is activity for the memory policy."""
