@@ -110,7 +110,8 @@ parsed alone before the first frame (the whole file takes most of the kv parsing
 it), the file's others in the tick after it (`TableApp.build`)."""
 
 BACKGROUND_BUILD_DELAY = 0.5
-"""Seconds after start-up before the screens not yet shown are built, one per frame."""
+"""Seconds after start-up (the first frame and what follows it) before the screens not yet
+shown are built, one per frame."""
 
 
 def _imported(package: str, where: str) -> type:
@@ -328,7 +329,6 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         ctx.notices.fbind("on_pin", self._pin)
         ctx.session.subscribe(self._published)
         self._published(None)
-        Clock.schedule_once(self._build_one_more, BACKGROUND_BUILD_DELAY)
         Clock.schedule_once(self._watch_touches, 0)  # the window exists by then
         window = EventLoop.window
         if window is not None:  # the size the window will give it: laid out once, now
@@ -345,9 +345,13 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         Clock.schedule_once(self._first_frame_shown, 0)
 
     def _first_frame_shown(self, _dt: float) -> None:
-        load_kv(SHARED_KV)  # the shared rules the first frame did without (dialogs...)
+        """The first frame is on screen: the shared rules it did without (dialogs...), the
+        hooks (the rest of start-up: the session), then the other screens in the
+        background (a presenter may need the session)."""
+        load_kv(SHARED_KV)
         for hook in self.after_first_frame:
             hook()
+        Clock.schedule_once(self._build_one_more, BACKGROUND_BUILD_DELAY)
 
     def _watch_touches(self, _dt: float) -> None:
         """Every touch, on a screen or a dialog, is activity for the memory policy."""
