@@ -194,3 +194,27 @@ def test_no_pin_no_gpiozero_no_port_no_pyserial(tmp_path: Path) -> None:
     assert "gpiozero" not in seen["before"] and "serial" not in seen["before"]
     assert "gpiozero" in seen["after"]  # a pin: the button needs it
     assert seen["die"] == "Die button: ready on GPIO17"
+
+
+def test_the_home_screen_is_drawn_with_the_first_frame_rules_only() -> None:
+    """Before the first frame only the shared rules of `FIRST_FRAME_SHARED` are parsed: the
+    home screen must need no other rule of widgets.kv (one added to it, for a class it
+    shows or a base of one, must be added there too)."""
+    import ui_support as ui
+
+    from companion.paths import kv_file
+    from companion.ui.app import FIRST_FRAME_SHARED, FIRST_SCREEN, kv_rules
+
+    text = kv_file("widgets.kv").read_text()
+    ruled = {line.strip().removesuffix(":").strip("<>").split("@")[0].lstrip("-")
+             for line in text.splitlines() if line.startswith("<")}
+    app = ui.app_for(Session())
+    shown = {cls.__name__ for widget in app.screens[FIRST_SCREEN].walk()
+             for cls in type(widget).__mro__}
+    assert shown & ruled == set(FIRST_FRAME_SHARED)
+    # the two parts hold every line of the file, once, at its own line number
+    first = kv_rules(text, FIRST_FRAME_SHARED, chosen=True).splitlines()
+    rest = kv_rules(text, FIRST_FRAME_SHARED, chosen=False).splitlines()
+    assert len(first) == len(rest) == len(text.splitlines())
+    for line, a, b in zip(text.splitlines(), first, rest, strict=True):
+        assert line in (a, b) and (not a or not b or a == b == line)

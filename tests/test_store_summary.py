@@ -135,3 +135,30 @@ def test_a_damaged_summary_row_gives_no_summary(tmp_path: Path) -> None:
         conn.execute("UPDATE games SET seat = 7")  # no such seat
     conn.close()
     assert read(db) is None
+
+
+@pytest.mark.parametrize("fixture", ["store-0.1.0.sqlite3", "store-0.1.0-m002.sqlite3"])
+def test_m003_adds_the_summary_and_keeps_every_saved_game(tmp_path: Path,
+                                                          fixture: str) -> None:
+    db = tmp_path / "companion.sqlite3"
+    shutil.copyfile(DATA / fixture, db)
+
+    def contents() -> list[object]:
+        conn = sqlite3.connect(db)
+        try:
+            return [conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+                    for table in ("game_seats", "turn_scores", "game_combos", "players")] + [
+                conn.execute("SELECT game_id, step, seq, type, v, payload, at FROM events "
+                             "ORDER BY game_id, step, seq").fetchall(),
+                conn.execute("SELECT id, created_at, board, turns, finished_at, result "
+                             "FROM games ORDER BY id").fetchall()]
+        finally:
+            conn.close()
+
+    before = contents()
+    with Store.open(db, catalog=CATALOG) as store:
+        assert "m003_resume_summary" in store.migrated
+        assert store.resume_summary() is None  # not written until the game is played
+        games = store.conn.execute("SELECT count(*), count(turn), count(seat) FROM games")
+        assert games.fetchone()[1:] == (0, 0)
+    assert contents() == before  # every saved game as it was

@@ -335,6 +335,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
             manager.size = window.size
             lay_out(manager)
             window.fbind("on_flip", self._flipped)
+            window.canvas.ask_update()  # a frame is drawn even if nothing else changes
         else:
             Clock.schedule_once(self._first_frame_shown, 0)
         return manager
