@@ -53,6 +53,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
 from companion.paths import kv_file
+from companion.ui import palette
 from companion.ui.memory import MemoryPolicy, find_malloc_trim
 from companion.ui.presenters.base import Choice, Context, Question
 from companion.ui.presenters.keypads import (
@@ -104,7 +105,7 @@ KV_FILES = (SHARED_KV, *(kv for _, _, kv in SCREENS.values()))
 FIRST_SCREEN = "home"
 """The screen the app starts on."""
 
-FIRST_FRAME_SHARED = ("Caption", "BigButton", "Screenful")
+FIRST_FRAME_SHARED = ("Caption", "BigButton")
 """The classes whose `SHARED_KV` rules the first screen is drawn with: those rules are
 parsed alone before the first frame (the whole file takes most of the kv parsing before
 it), the file's others in the tick after it (`TableApp.build`)."""
@@ -334,6 +335,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         if window is not None:  # the size the window will give it: laid out once, now
             manager.size = window.size
             lay_out(manager)
+            window.clearcolor = palette.BACKGROUND  # what the home screen is drawn on
             window.fbind("on_flip", self._flipped)
             window.canvas.ask_update()  # a frame is drawn even if nothing else changes
         else:
