@@ -24,7 +24,8 @@ Hooks for the rest of the program:
 - `TableApp(session=...)`: play an existing session (e.g. one the store resumed);
   `use_session` swaps it later. `TableApp()` starts with no session (`NO_SESSION`: the
   home screen can be drawn before the rules are imported) until `use_session`; `ready`
-  says when start-up is over.
+  says when start-up is over. `after_first_frame`: what runs in the tick after the first
+  frame (start-up's second half); the other screens are built in the background after it.
 - `on_resume` / `set_resume(text)`: what the home screen's Resume button does and says.
 - `presenters["settings"].config_path`: the ``companion.toml`` the settings screen writes
   (None: the user's, ``~/.config/smallworld-companion/companion.toml``); set it with
