@@ -186,7 +186,10 @@ def minimal_app(on_start: Any) -> None:
 
 
 def companion_app(on_start: Any, db: str) -> None:
-    """`companion run --db DB`, as the kiosk runs it, with `on_start(app)` called at start."""
+    """`companion run --db DB`, as the kiosk runs it, with `on_start(app)` called at start:
+    for the start-up modes as the app starts (before its first frame), for the others once
+    start-up is over (`TableApp.ready`: the session, the store and the devices are there,
+    which the app makes after its first frame)."""
     import companion.app as start
 
     base: Any = start.TableApp  # type: ignore[attr-defined]
@@ -194,6 +197,12 @@ def companion_app(on_start: Any, db: str) -> None:
     class Probe(base):  # type: ignore[misc]
         def on_start(self) -> None:
             super().on_start()
+            if MODE.startswith("startup") or self.ready:
+                self.started()
+            else:
+                self.fbind("ready", lambda _app, ready: self.started() if ready else None)
+
+        def started(self) -> None:
             if ARGS.get("gc_freeze"):  # what-if: the start-up heap left out of collections
                 import gc
 
@@ -210,8 +219,9 @@ def companion_app(on_start: Any, db: str) -> None:
 # --- start-up -----------------------------------------------------------------------------
 
 
-def startup(app: Any, screen: Any) -> None:
-    """The end of the first flip that shows the home screen (`screen(app)` says which)."""
+def startup(app: Any, screen: Any, offer: Any = None) -> None:
+    """The end of the first flip that shows the home screen (`screen(app)` says which), and
+    what its Resume button says on that frame (`offer(app)`)."""
     from kivy.core.window import Window
 
     watch = FlipWatch(Window)
@@ -223,7 +233,10 @@ def startup(app: Any, screen: Any) -> None:
     watch.on_first.append(flipped)
 
     def shown() -> bool:
-        return screen(app) in ("home", "minimal")
+        on_show = screen(app) in ("home", "minimal")
+        if on_show and offer is not None:
+            first["offer"] = offer(app)
+        return on_show
 
     entry = watch.expect(shown)
 
@@ -232,11 +245,17 @@ def startup(app: Any, screen: Any) -> None:
         if PROFILER is not None:
             PROFILER.disable()
         finish({"first_frame": at, "any_first_frame": first.get("at"), "screen": screen(app),
-                "frames": entry.get("frames"), "memory": memory()})
+                "frames": entry.get("frames"), "offer": first.get("offer"),
+                "memory": memory()})
 
     import threading
 
     threading.Thread(target=wait_for_it, daemon=True).start()
+
+
+def resume_offer(app: Any) -> str:
+    """What the home screen's Resume button says."""
+    return str(app.presenters["home"].resume_text)
 
 
 def home_shown(app: Any) -> str:
@@ -843,7 +862,7 @@ def main() -> None:
     if MODE == "startup-minimal":
         minimal_app(lambda app: startup(app, lambda _app: "minimal"))
     elif MODE == "startup-app":
-        companion_app(lambda app: startup(app, home_shown), db)
+        companion_app(lambda app: startup(app, home_shown, resume_offer), db)
     elif MODE == "idle-minimal":
         minimal_app(lambda app: idle(app, resume=False))
     elif MODE == "idle-app":

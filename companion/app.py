@@ -1,17 +1,29 @@
 """Starting the companion: the one place where the saved games, the session, the devices and
 the screens are put together.
 
-`run_app` opens the saved-games file (locked for this app alone: a second app on it
-raises `DatabaseInUse` before any window opens; a damaged file, or one whose game in
-progress cannot be replayed, is set aside and the newest good backup restored, and the
-home screen says so), makes the
-session on it with the catalog as the group corrected it in the settings, offers the
-unfinished game for resuming, connects the die button and the sensor grid when there are
-any (and says on the home screen when there are not), and runs `TableApp`. Device
-callbacks reach the app through Kivy's clock, on the main thread.
+`run_app` starts in two halves, so that the home screen shows as soon as a bare Kivy app
+would show its first frame:
 
-Under systemd (the kiosk's service) it tells systemd ``READY=1`` once the first frame is
-drawn and pings the watchdog (``WATCHDOG=1``) from Kivy's main loop every third of
+1. Before the first frame: the saved-games file is locked for this app alone (a second
+   app on it raises `DatabaseInUse` before any window opens), the Resume offer is read
+   from the file's summary with plain ``sqlite3`` (`companion.store.summary`: never an
+   error, at worst no offer yet), and `TableApp` runs, building only the home screen.
+   Nothing of the rules, the session, the store proper, sqlite-utils, gpiozero or pyserial
+   is imported for it.
+2. Right after the first frame is flipped, in the next tick of Kivy's clock, the rest in
+   one go on the main thread (`Startup.finish`): the store is opened (a damaged file, or
+   one whose game in progress cannot be replayed, is set aside and the newest good backup
+   restored, and the home screen says so; migrations run), the session is made on it
+   with the catalog as the group corrected it in the settings, the offer is made again
+   from the store (from a replay for a game saved before the summary existed), the die
+   button and the sensor grid are connected when there are any (the home screen says
+   when there are not), and the notices are shown. Touches that arrive meanwhile wait in
+   Kivy's queue and are handled after it, on a session. `TableApp.ready` is then True.
+
+Device callbacks reach the app through Kivy's clock, on the main thread.
+
+Under systemd (the kiosk's service) it tells systemd ``READY=1`` once start-up is over and
+pings the watchdog (``WATCHDOG=1``) from Kivy's main loop every third of
 ``$WATCHDOG_USEC`` (`companion.notify`): a main loop that hangs stops pinging, and systemd
 kills and restarts the app. Without a watchdog no timer runs. Switching the table off from
 the home screen closes the saved games (checkpointed, lock released) before the app stops.
@@ -23,7 +35,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
@@ -31,16 +43,16 @@ from kivy.clock import Clock
 from kivy.config import Config as KivyConfig
 
 from companion.notify import READY, WATCHDOG, sd_notify, watchdog_interval
-from companion.rules.catalog import load_catalog
-from companion.session import Session
-from companion.store import Store
-from companion.store.corrections import catalog_for
+from companion.store import summary
 from companion.store.errors import DatabaseInUse, StoreError
+from companion.store.lock import DatabaseLock
 from companion.ui.app import TableApp
 from companion.ui.describe import resume_text
-from companion.ui.dimmer import IdleDimmer
-from companion.ui.grid import open_grid
-from hardware.backlight import Backlight
+
+if TYPE_CHECKING:
+    from companion.rules.game import GameState
+    from companion.store import Store
+    from companion.ui.dimmer import IdleDimmer
 
 ROLL_LOCKOUT = 1.2
 """Seconds the die button is ignored after a press: the roll animation and a margin."""
@@ -66,7 +78,7 @@ def open_die_button(app: TableApp, pin: int | None, devices: Devices,
     """The die button on `pin`: each press starts the roll the rules allow now, or only
     shows why there is none (`TableApp.die_button_pressed`, on the main thread); absent
     hardware is no error. `button_options` go to `DieButton` (tests: a `pin_factory` and
-    a `clock`)."""
+    a `clock`). Without a pin nothing is imported (gpiozero is imported by the button)."""
     if pin is None:
         return
     from hardware.button import ButtonUnavailable, DieButton
@@ -87,9 +99,12 @@ def open_die_button(app: TableApp, pin: int | None, devices: Devices,
     devices.die_status = f"Die button: ready on GPIO{pin}"
 
 
-def open_store(path: Path) -> tuple[Store, str | None]:
-    """The saved games, and a message when a damaged file had to be set aside."""
-    store = Store.open(path)
+def open_store(path: Path, lock: DatabaseLock | None = None) -> tuple[Store, str | None]:
+    """The saved games (on `lock`, when the caller took it already), and a message when a
+    damaged file had to be set aside."""
+    from companion.store import Store
+
+    store = Store.open(path, lock=lock)
     return store, store.recovery.message if store.recovery is not None else None
 
 
@@ -104,20 +119,152 @@ def start_heartbeat(devices: Devices) -> float | None:
     return interval
 
 
-def offer_resume(app: TableApp, store: Store) -> None:
-    """Offer the unfinished game on the home screen; say so if it cannot be read.
+def summary_of(game_id: int, state: GameState) -> summary.ResumeSummary:
+    """The Resume offer's summary of a replayed game (for one saved before m003)."""
+    track = state.track
+    return summary.ResumeSummary(game_id, tuple(p.name for p in state.players), track.turn,
+                                 track.turns, track.seat)  # fmt: skip
 
-    `Store.open` has already checked that the game in progress replays (and restored a
-    backup when it did not), so a failure here is a read failing now (a card going bad):
-    the home screen says it, and the app still starts.
+
+def offer_resume(app: TableApp, store: Store) -> None:
+    """Offer the unfinished game on the home screen (or nothing, when there is none); say
+    so if it cannot be read.
+
+    The offer is read from the game's row (`Store.resume_summary`); a game saved before
+    the row held it is replayed for it. `Store.open` has already checked that the game
+    in progress replays (and restored a backup when it did not), so a failure here is a
+    read failing now (a card going bad): the home screen says it, and the app still starts.
     """
     try:
-        game_id = store.unfinished_game()
+        found = store.resume_summary()
+        game_id = store.unfinished_game() if found is None else None
         if game_id is not None:
-            app.set_resume(resume_text(store.load_history(game_id).state))
+            found = summary_of(game_id, store.load_history(game_id).state)
+        app.set_resume(resume_text(found) if found is not None else None)
     except StoreError as failed:
         app.ctx.notices.tell(f"The saved game cannot be offered for resuming: {failed}",
                              "Saved games")  # fmt: skip
+
+
+def take_lock(db_path: Path) -> DatabaseLock | None:
+    """Lock the saved games for this app before its window opens: `DatabaseInUse` is
+    raised. Any other failure gives None: the store is tried again after the first
+    frame, and the home screen then says why the games cannot be saved."""
+    try:
+        return DatabaseLock.acquire(db_path)
+    except DatabaseInUse:
+        raise
+    except (StoreError, OSError, ValueError):  # e.g. a folder that cannot be made
+        return None
+
+
+class Startup:
+    """The app's start-up after its first frame (`finish`), and what it opened (closed by
+    `close`, or by switching the table off)."""
+
+    def __init__(self, app: TableApp, db_path: Path, lock: DatabaseLock | None, *,
+                 die_pin: int | None, dim_after: float, dim_brightness: int, grid_port: str,
+                 grid_baud: int, config_path: Path | None) -> None:
+        self.app = app
+        self.db_path = db_path
+        self.lock = lock
+        self.die_pin, self.grid_port, self.grid_baud = die_pin, grid_port, grid_baud
+        self.dim_after, self.dim_brightness = dim_after, dim_brightness
+        self.config_path = config_path
+        self.store: Store | None = None
+        self.devices = Devices()
+
+    # -- before the first frame ----------------------------------------------------------
+    def started(self, _app: Any = None) -> None:
+        """`on_start`: hooks the home screen needs, and `finish` in the tick after the
+        first frame was flipped (`TableApp.after_first_frame`)."""
+        app = self.app
+        app.presenters["home"].on_switched_off = self.switched_off
+        config_path = self.config_path
+        if config_path is not None:
+            app.presenters.when_made("settings",
+                                     lambda settings: setattr(settings, "config_path",
+                                                              config_path))  # fmt: skip
+        app.after_first_frame.append(self.finish)
+
+    # -- after the first frame -----------------------------------------------------------
+    def finish(self) -> None:
+        """The rest of start-up, in one go on the main thread (see the module docstring)."""
+        from companion.rules.catalog import load_catalog
+        from companion.session import Session
+        from companion.store.corrections import catalog_for
+
+        app, devices = self.app, self.devices
+        store, recovered = self._open_store()
+        self.store = store
+        catalog, not_corrected = catalog_for(store, load_catalog())  # the group's numbers
+        app.use_session(Session(catalog, store=store))
+        app.ctx.on_resume = self.resume
+        if store is not None:
+            offer_resume(app, store)
+        if self.dim_after:
+            from companion.ui.dimmer import IdleDimmer
+            from hardware.backlight import Backlight
+
+            devices.dimmer = IdleDimmer(self.dim_after, self.dim_brightness, Backlight.find())
+        open_die_button(app, self.die_pin, devices, devices.dimmer)
+        home = app.presenters["home"]
+        home.die_status, home.grid_status = devices.die_status, devices.grid_status
+        if self.grid_port:
+            from companion.ui.grid import open_grid
+
+            grid = open_grid(app, self.grid_port, self.grid_baud)
+            if grid is not None:
+                devices.opened.append(grid)
+        if recovered:
+            app.ctx.notices.tell(recovered, "Saved games")
+        if not_corrected:
+            app.ctx.notices.tell(not_corrected, "Corrected numbers")
+        start_heartbeat(devices)
+        app.ready = True
+        # The garbage collector's timetable (freeze once the last screen is built, collect
+        # at the end of each turn, never on a tap) is `companion.ui.memory`'s, run by the app.
+
+    def _open_store(self) -> tuple[Store | None, str | None]:
+        lock, self.lock = self.lock, None  # the store holds it from now on
+        try:
+            return open_store(self.db_path, lock)  # the store makes its folder, 0700
+        except StoreError as refused:  # another app too, should it have got in first
+            return None, str(refused)
+        except (OSError, ValueError) as error:  # e.g. a NUL in the path: play, unsaved
+            why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            return None, f"Games cannot be saved: {self.db_path} cannot be opened ({why})."
+
+    def resume(self) -> None:
+        """The home screen's Resume: the saved game, on the table."""
+        app = self.app
+        session = app.session
+        try:
+            resumed = session.resume()
+        except StoreError as failed:
+            app.ctx.notices.tell(f"The saved game cannot be resumed: {failed}", "Resume")
+            return
+        if resumed is not None:
+            app.use_session(session)
+            app.set_resume(None)
+
+    def switched_off(self) -> None:
+        """The system accepted a power-off or a restart: save and close, then stop."""
+        if self.devices.heartbeat is not None:
+            self.devices.heartbeat.cancel()
+        self.close()
+        self.app.stop()
+
+    def close(self) -> None:
+        """Close the devices and the saved games (or let go of the lock, when start-up
+        ended before the store was opened)."""
+        self.devices.close()
+        self.devices.opened.clear()
+        if self.store is not None:
+            self.store.close()
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
 
 def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = None,
@@ -132,67 +279,15 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
     if fullscreen:
         # Must be set before the window exists, which App.run() creates.
         KivyConfig.set("graphics", "fullscreen", "auto")
-    try:
-        store, recovered = open_store(db_path)  # the store makes its folder, 0700
-    except DatabaseInUse:
-        raise  # another app holds the file: this one does not start (see `companion run`)
-    except StoreError as refused:
-        store, recovered = None, str(refused)
-    except (OSError, ValueError) as error:  # e.g. a NUL in the path: play, unsaved
-        why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        store, recovered = None, f"Games cannot be saved: {db_path} cannot be opened ({why})."
-    catalog, not_corrected = catalog_for(store, load_catalog())  # the group's own numbers
-    session = Session(catalog, store=store)
-    app = TableApp(session)
-    devices = Devices()
-
-    def resume() -> None:
-        try:
-            resumed = session.resume()
-        except StoreError as failed:
-            app.ctx.notices.tell(f"The saved game cannot be resumed: {failed}", "Resume")
-            return
-        if resumed is not None:
-            app.use_session(session)
-            app.set_resume(None)
-
-    def switched_off() -> None:
-        """The system accepted a power-off or a restart: save and close, then stop."""
-        if devices.heartbeat is not None:
-            devices.heartbeat.cancel()
-        devices.close()
-        devices.opened.clear()
-        if store is not None:
-            store.close()
-        app.stop()
-
-    def started(_app: Any) -> None:
-        app.ctx.on_resume = resume
-        app.presenters["home"].on_switched_off = switched_off
-        if config_path is not None:
-            app.presenters["settings"].config_path = config_path
-        if store is not None:
-            offer_resume(app, store)
-        if dim_after:
-            devices.dimmer = IdleDimmer(dim_after, dim_brightness, Backlight.find())
-        open_die_button(app, die_pin, devices, devices.dimmer)
-        home = app.presenters["home"]
-        home.die_status, home.grid_status = devices.die_status, devices.grid_status
-        grid = open_grid(app, grid_port, grid_baud)
-        if grid is not None:
-            devices.opened.append(grid)
-        if recovered:
-            app.ctx.notices.tell(recovered, "Saved games")
-        if not_corrected:
-            app.ctx.notices.tell(not_corrected, "Corrected numbers")
-        start_heartbeat(devices)
-        # The garbage collector's timetable (freeze once the last screen is built, collect
-        # at the end of each turn, never on a tap) is `companion.ui.memory`'s, run by the app.
-
-    app.bind(on_start=started)
+    lock = take_lock(db_path)  # DatabaseInUse: this app does not start
+    first = summary.read(db_path) if lock is not None else None
+    app = TableApp()
+    app.set_resume(resume_text(first) if first is not None else None)
+    startup = Startup(app, db_path, lock, die_pin=die_pin, dim_after=dim_after,
+                      dim_brightness=dim_brightness, grid_port=grid_port, grid_baud=grid_baud,
+                      config_path=config_path)  # fmt: skip
+    app.bind(on_start=startup.started)
     try:
         app.run()
     finally:
-        devices.close()
-        if store is not None:
-            store.close()
+        startup.close()

@@ -3,12 +3,16 @@
 The subcommands live in :mod:`companion.commands` (one module each) and are found there, so
 a later feature adds a subcommand by adding a module. With no subcommand, ``companion``
 starts the table app, as ``companion run`` does. Nothing here imports Kivy: ``--help`` and
-the small subcommands stay fast and never open a window.
+the small subcommands stay fast and never open a window. Starting the app (``companion``
+or ``companion run ...``) imports only the ``run`` subcommand, not every one: the table's
+first frame waits for nothing it does not need.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import sys
 from collections.abc import Iterable, Sequence
 
 from companion.commands import Command, discover
@@ -36,9 +40,15 @@ def build_parser(commands: Iterable[Command]) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
-    commands = {command.name: command for command in discover()}
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not words or words[0] == DEFAULT_COMMAND:  # the app: its own command only
+        module = importlib.import_module(f"companion.commands.{DEFAULT_COMMAND}")
+        found: list[Command] = [module.COMMAND]
+    else:
+        found = discover()
+    commands = {command.name: command for command in found}
     parser = build_parser(commands.values())
-    args = parser.parse_args(argv)
+    args = parser.parse_args(words)
     if args.command is None:
         args = parser.parse_args([DEFAULT_COMMAND])
     return commands[args.command].run(args)

@@ -30,7 +30,7 @@ class Probe(start.TableApp):
             self.presenters["home"].resume()
             print("AFTER", self.ctx.nav.current, self.session.state.track.turn)
             self.stop()
-        Clock.schedule_once(look, 0.3)
+        self.fbind("ready", lambda *_: Clock.schedule_once(look, 0.3))  # start-up is over
 
 start.TableApp = Probe
 start.run_app(Path(sys.argv[1]), die_pin=17)
@@ -82,7 +82,7 @@ class Probe(start.TableApp):
             print("AFTER", any(isinstance(w, Veil) for w in Window.children),
                   self.ctx.nav.current)
             self.stop()
-        Clock.schedule_once(look, 0.8)
+        self.fbind("ready", lambda *_: Clock.schedule_once(look, 0.8))  # start-up is over
 
 start.TableApp = Probe
 start.run_app(Path(sys.argv[1]), dim_after=0.3)

@@ -161,7 +161,7 @@ class Probe(start.TableApp):
             print("SCREEN", self.ctx.nav.current)
             print("SAVING", self.session.store is not None)
             self.stop()
-        Clock.schedule_once(look, 0.3)
+        self.fbind("ready", lambda *_: Clock.schedule_once(look, 0.3))  # start-up is over
 
 start.TableApp = Probe
 from companion.cli import main

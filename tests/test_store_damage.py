@@ -161,7 +161,7 @@ class Probe(start.TableApp):
             print("MESSAGE", self.ctx.notices.last_message)
             print("RESUME", home.can_resume, home.resume_text)
             self.stop()
-        Clock.schedule_once(look, 0.3)
+        self.fbind("ready", lambda *_: Clock.schedule_once(look, 0.3))  # start-up is over
 
 start.TableApp = Probe
 start.run_app(Path(sys.argv[1]))

@@ -16,6 +16,8 @@ This package may import `companion.rules`, never Kivy. Use it through `Store`::
                                              # StepConflict): nothing written
 """
 
+from typing import TYPE_CHECKING, Any
+
 from companion.store.errors import (
     DatabaseInUse,
     GameAlreadyFinished,
@@ -28,10 +30,46 @@ from companion.store.errors import (
     UnknownGame,
     UnreadableGame,
 )
-from companion.store.games import ComboPlayed, GameRecord, GameSummary, SeatResult, TurnIncome
-from companion.store.profiles import Profile
-from companion.store.stats import ComboTally, PlayerStats
-from companion.store.store import RecoveryReport, Store
+
+if TYPE_CHECKING:
+    from companion.store.games import (
+        ComboPlayed,
+        GameRecord,
+        GameSummary,
+        SeatResult,
+        TurnIncome,
+    )
+    from companion.store.profiles import Profile
+    from companion.store.stats import ComboTally, PlayerStats
+    from companion.store.store import RecoveryReport, Store
+
+_LAZY = {
+    "ComboPlayed": "companion.store.games",
+    "GameRecord": "companion.store.games",
+    "GameSummary": "companion.store.games",
+    "SeatResult": "companion.store.games",
+    "TurnIncome": "companion.store.games",
+    "Profile": "companion.store.profiles",
+    "ComboTally": "companion.store.stats",
+    "PlayerStats": "companion.store.stats",
+    "RecoveryReport": "companion.store.store",
+    "Store": "companion.store.store",
+}
+"""Names imported only when first used: importing this package (or its light modules:
+``errors``, ``lock``, ``summary``) imports neither the rules nor the store itself, so the
+app's first frame does not wait for them."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ComboPlayed",

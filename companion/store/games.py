@@ -4,6 +4,9 @@ Concept: a game row says what was set up (board, turns, expansions, seats); the 
 is in ``events`` (see `companion.store.events`). The row is not written at every step
 (that would be a second page in the write-ahead log per save): `touch` writes it when a
 game is created, when a store starts saving to a game, and at the end of every turn.
+With it goes where the game stands, ``turn`` and ``seat`` (`position`: the game turn
+being played and whose turn it is), which the home screen's Resume offer reads at start
+without replaying the game (`companion.store.summary`).
 What a game record says about its log (how many steps, when it was last changed) is read
 from the log itself, so it is right even after a power cut in the middle of a turn.
 When a game ends, `finish` writes its summary beside it, all derived from the log and the
@@ -27,6 +30,10 @@ Invariants:
   game with the highest number holds the latest step written (one app per file);
 - a `GameRecord`'s ``steps`` and ``updated_at`` come from the log (its last step), never
   from the row's copies, which are only as fresh as the last end of a turn;
+- the row's ``turn`` and ``seat`` are the state's (`position`) whenever they are not NULL:
+  only an end of turn moves them, every end of turn writes the row, and an end of turn
+  is never undone (it is a barrier, see `companion.rules.history`); NULL only for a game
+  saved before migration m003 and not played since;
 - a game is either unfinished (``finished_at`` is NULL: its log may grow) or finished
   (its log is closed and its summary matches its log);
 - the summary of a game is written in one transaction, so it is there whole or not at
@@ -42,9 +49,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from companion.rules.events import ComboPicked, Event, GameCreated, TurnScored
+from companion.rules.events import ComboPicked, Event, GameCreated, TurnEnded, TurnScored
 from companion.rules.history import History
 from companion.rules.standings import Standings
+from companion.rules.turns import Phase, TurnTrack
 from companion.store import events, profiles
 from companion.store.database import from_text
 from companion.store.errors import StoreError, UnknownGame
@@ -174,9 +182,10 @@ def create(
     by_name = {name: pid for name, pid in profiles.ids_by_name(conn).items() if pid not in taken}
     cursor = conn.execute(
         "INSERT INTO games (created_at, updated_at, board, turns, expansions, dealing, "
-        f"first_seat, steps, played) VALUES (?, ?, ?, ?, ?, ?, ?, 1, {_NEXT_PLAYED})",
+        f"first_seat, steps, played, turn, seat) VALUES (?, ?, ?, ?, ?, ?, ?, 1, {_NEXT_PLAYED}, "
+        "1, ?)",
         (at, at, created.board, created.turns, json.dumps(list(created.expansions)),
-         created.dealing, created.first_seat),
+         created.dealing, created.first_seat, created.first_seat),
     )  # fmt: skip
     game_id = cursor.lastrowid
     assert game_id is not None
@@ -196,12 +205,42 @@ _NEXT_PLAYED = "(SELECT coalesce(max(played), 0) + 1 FROM games)"
 
 
 def touch(conn: sqlite3.Connection, game_id: int, steps: int, at: str) -> None:
-    """Write the game's row: its last step `steps`, saved `at`, and the highest
-    ``played`` number (it is the game being played). Call inside a transaction."""
+    """Write the game's row: its last step `steps`, saved `at`, the highest ``played``
+    number (it is the game being played) and where it stands (`position`, read from the
+    log as it is now). Call inside a transaction, after the step's events are written."""
+    found = position(conn, game_id)
+    turn, seat = found if found is not None else (None, None)
     conn.execute(
-        f"UPDATE games SET steps = ?, updated_at = ?, played = {_NEXT_PLAYED} WHERE id = ?",
-        (steps, at, game_id),
+        f"UPDATE games SET steps = ?, updated_at = ?, played = {_NEXT_PLAYED}, turn = ?, "
+        "seat = ? WHERE id = ?",
+        (steps, at, turn, seat, game_id),
     )
+
+
+def position(conn: sqlite3.Connection, game_id: int) -> tuple[int, int] | None:
+    """Where the game stands by its log: (game turn, seat whose turn it is); None for no
+    such game.
+
+    Only an end of turn moves the turn track, and an end of turn is never undone, so this
+    is the rules' track (`TurnTrack.passed`) moved on once per ``TurnEnded`` in the log,
+    from the first player's seat at turn 1: no replay.
+    """
+    row = conn.execute(
+        "SELECT turns, first_seat, (SELECT count(*) FROM game_seats s WHERE s.game_id = g.id), "
+        "(SELECT count(*) FROM events e WHERE e.game_id = g.id AND e.type = ?) "
+        "FROM games g WHERE id = ?",
+        (TurnEnded.TYPE, game_id),
+    ).fetchone()
+    if row is None or not row[2]:
+        return None
+    turns, first_seat, players, ended = (int(value) for value in row)
+    track = TurnTrack(turn=1, turns=turns, players=players, first_seat=first_seat,
+                      seat=first_seat, phase=Phase.PICK_COMBO)  # fmt: skip
+    for _ in range(ended):
+        if track.is_over:
+            break
+        track = track.passed(Phase.PICK_COMBO)
+    return track.turn, track.seat
 
 
 def unfinished(conn: sqlite3.Connection) -> int | None:

@@ -38,32 +38,67 @@ Tables (schema of migration ``m001_initial``, as changed by the later ones liste
 - ``settings``: key and JSON value.
 
 Changes since (see each migration's docstring): ``m002_events_keyed`` makes ``events`` a
-``WITHOUT ROWID`` table keyed by (game, step, sequence) and adds ``games.played``.
+``WITHOUT ROWID`` table keyed by (game, step, sequence) and adds ``games.played``;
+``m003_resume_summary`` adds ``games.turn`` and ``games.seat``: where an unfinished game
+stands (the game turn being played, whose turn it is), written with the rest of the row
+(`companion.store.games.touch`), so that the home screen's Resume offer is read without a
+replay (`companion.store.summary`).
+
+sqlite-utils is imported only when a file needs a migration: `bring_up_to_date` first reads
+the names of the migrations the file has had with plain ``sqlite3``, so a file that is up
+to date (every start but the first after an update) is opened without it.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from typing import TypeVar
-
-from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.store.errors import StoreOpenError
 
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+    from sqlite_utils.migrations import Migrations
+
 MIGRATION_SET = "smallworld-companion"
+MIGRATIONS_TABLE = "_sqlite_migrations"
+"""Where sqlite-utils records the migrations a file has had (set, name, time applied)."""
 
-_Fn = TypeVar("_Fn", bound=Callable[[Database], None])
+_Fn = TypeVar("_Fn", bound=Callable[["Database"], None])
 
-MIGRATIONS = Migrations(MIGRATION_SET)
-_NAMES: list[str] = []
+_REGISTERED: list[tuple[str, Callable[[Database], None]]] = []
+_MADE: list[Migrations] = []  # sqlite-utils' migration set, made on first use
 
 
 def _migration(name: str) -> Callable[[_Fn], _Fn]:
     """Register the decorated function as the next migration, under `name`."""
-    _NAMES.append(name)
-    return MIGRATIONS(name=name)
+
+    def register(fn: _Fn) -> _Fn:
+        _REGISTERED.append((name, fn))
+        return fn
+
+    return register
+
+
+def migrations() -> Migrations:
+    """sqlite-utils' migration set of the saved-games file (sqlite-utils is imported by
+    the first call)."""
+    if not _MADE:
+        from sqlite_utils.migrations import Migrations
+
+        made = Migrations(MIGRATION_SET)
+        for name, fn in _REGISTERED:
+            made(name=name)(fn)
+        _MADE.append(made)
+    return _MADE[0]
+
+
+def __getattr__(name: str) -> Any:
+    """``MIGRATIONS``: the set `migrations()` makes, made when first asked for."""
+    if name == "MIGRATIONS":
+        return migrations()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @_migration("m001_initial")
@@ -195,14 +230,53 @@ def m002_events_keyed(db: Database) -> None:
     conn.execute("ALTER TABLE events_keyed RENAME TO events")
 
 
+@_migration("m003_resume_summary")
+def m003_resume_summary(db: Database) -> None:
+    """Where an unfinished game stands, kept in its row (the release after m002): ``turn``
+    (the game turn being played) and ``seat`` (whose turn it is), for the home screen's
+    Resume offer, which is then read before anything else at start, without a replay.
+
+    Only columns are added: every saved game is kept as it was. The games saved before
+    this migration have NULL there until their next saved step writes their row (see
+    `companion.store.games.touch`); until then their offer comes from a replay.
+    """
+    db.conn.execute("ALTER TABLE games ADD COLUMN turn INTEGER")
+    db.conn.execute("ALTER TABLE games ADD COLUMN seat INTEGER")
+
+
 def known() -> list[str]:
     """The names of this release's migrations, in the order they run."""
-    return list(_NAMES)
+    return [name for name, _ in _REGISTERED]
 
 
 def applied(db: Database) -> list[str]:
     """The names of the migrations the file has had, in the order they ran."""
-    return [migration.name for migration in MIGRATIONS.applied(db)]
+    return [migration.name for migration in migrations().applied(db)]
+
+
+def applied_names(conn: sqlite3.Connection) -> list[str]:
+    """`applied`, read with plain ``sqlite3`` (no sqlite-utils): the names of the
+    migrations the file has had, in the order they ran. SQLite errors are passed on."""
+    has_table = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (MIGRATIONS_TABLE,)
+    ).fetchone()
+    if has_table is None:
+        return []
+    return [str(row[0]) for row in conn.execute(
+        f"SELECT name FROM {MIGRATIONS_TABLE} WHERE migration_set = ? ORDER BY rowid",
+        (MIGRATION_SET,),
+    )]  # fmt: skip
+
+
+def _refuse_newer(done: list[str]) -> None:
+    """`StoreOpenError` for a file that had a migration this release does not know."""
+    newer = [name for name in done if name not in known()]
+    if newer:
+        raise StoreOpenError(
+            "The saved-games file was written by a newer release of the companion (it has "
+            f"the change {newer[0]!r}, which this release does not know). Nothing was "
+            "changed; update the companion to open it."
+        )
 
 
 def migrate(db: Database) -> list[str]:
@@ -211,20 +285,26 @@ def migrate(db: Database) -> list[str]:
     Raises `StoreOpenError` for a file written by a newer release, and passes on a SQLite
     error from a migration (whose own transaction was then rolled back).
     """
-    done = applied(db)
-    newer = [name for name in done if name not in known()]
-    if newer:
-        raise StoreOpenError(
-            "The saved-games file was written by a newer release of the companion (it has "
-            f"the change {newer[0]!r}, which this release does not know). Nothing was "
-            "changed; update the companion to open it."
-        )
-    pending = [migration.name for migration in MIGRATIONS.pending(db)]
+    _refuse_newer(applied(db))
+    made = migrations()
+    pending = [migration.name for migration in made.pending(db)]
     if pending:
-        MIGRATIONS.apply(db)
+        made.apply(db)
     return pending
+
+
+def bring_up_to_date(conn: sqlite3.Connection) -> list[str]:
+    """`migrate` the file behind `conn`; sqlite-utils is imported only when a migration is
+    pending (the names applied are read with plain ``sqlite3`` first)."""
+    done = applied_names(conn)
+    _refuse_newer(done)
+    if not set(known()) - set(done):
+        return []
+    return migrate(connect_for_migrations(conn))
 
 
 def connect_for_migrations(conn: sqlite3.Connection) -> Database:
     """A sqlite-utils view of `conn` (no plugins loaded, nothing changed on it)."""
+    from sqlite_utils import Database
+
     return Database(conn, execute_plugins=False, recursive_triggers=False)

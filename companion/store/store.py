@@ -7,8 +7,10 @@ that returns shows the new state. If the save raises `StoreWriteError`, nothing 
 written, and the session must drop the step and keep showing what is on disk.
 
 Invariants:
-- one app per file: `open` locks the file (`companion.store.lock`) before its first read
-  and `close` lets it go; a second app gets `DatabaseInUse`;
+- one app per file: `open` locks the file (`companion.store.lock`) before its first read,
+  or is handed the lock its caller took before reading anything (the app, which reads
+  the Resume summary first: `companion.store.summary`), and `close` lets it go; a second
+  app gets `DatabaseInUse`;
 - one intent = one step = one transaction (`append_step`): after a crash or a pulled plug
   a step is there whole or not at all, and every step whose `append_step` returned is there;
 - a step is saved only as the game's next one (`StepConflict` otherwise), so the log
@@ -61,10 +63,11 @@ from companion.store.database import quick_check as _quick_check
 from companion.store.errors import StoreError, StoreOpenError, UnreadableGame
 from companion.store.games import GameRecord, GameSummary
 from companion.store.lock import DatabaseLock
-from companion.store.migrations import connect_for_migrations, migrate
+from companion.store.migrations import bring_up_to_date
 from companion.store.profiles import Profile
 from companion.store.recovery import Lost, Restored, open_or_recover
 from companion.store.stats import ComboTally, PlayerStats
+from companion.store.summary import ResumeSummary, from_connection
 
 Clock = Callable[[], datetime]
 P = ParamSpec("P")
@@ -158,12 +161,16 @@ class Store:
         clock: Clock | None = None,
         catalog: Catalog | None = None,
         exclusive: bool = True,
+        lock: DatabaseLock | None = None,
     ) -> Store:
         """Open the saved games at `path`, creating or migrating the file as needed.
 
         With `exclusive` (the default), the file is first locked for this process (see
         `companion.store.lock`): a second app on it raises `DatabaseInUse`, naming the
         process that holds it. Tools that only read (the export command) pass False.
+        `lock`: the lock on `path` the caller took already (the app takes it before its
+        window opens, and opens the store after its first frame); the store holds it
+        from then on and releases it on `close` (or when opening fails).
 
         The file is checked: ``quick_check``, then the game in progress must be read back
         and replayed. A damaged one is set aside and the newest backup from `backups`
@@ -179,8 +186,11 @@ class Store:
         try:
             private.make_folder(path.parent, tighten_existing=own)  # 0700 when made here
         except OSError as error:
+            if lock is not None:
+                lock.release()
             raise open_error(error, path) from error
-        lock = DatabaseLock.acquire(path) if exclusive else None
+        if lock is None and exclusive:
+            lock = DatabaseLock.acquire(path)
         # files an older release left readable by every account are made private
         private.tighten_files(path.parent, path.name)
         if backups.is_dir():
@@ -214,7 +224,7 @@ class Store:
         the_catalog: list[Catalog] = [] if catalog is None else [catalog]
 
         def verify(conn: sqlite3.Connection) -> list[str]:
-            migrated[:] = migrate(connect_for_migrations(conn))
+            migrated[:] = bring_up_to_date(conn)
             if not the_catalog:
                 the_catalog.append(load_catalog())
             return game_in_progress_problems(conn, the_catalog[0])
@@ -222,7 +232,7 @@ class Store:
         conn, restored = open_or_recover(path, backups, timeout=timeout, recover=recover,
                                          when=clock(), verify=verify)  # fmt: skip
         try:  # a file already checked was migrated by `verify`: nothing to do then
-            migrated.extend(migrate(connect_for_migrations(conn)))
+            migrated.extend(bring_up_to_date(conn))
         except sqlite3.Error as error:
             conn.close()
             raise StoreOpenError(
@@ -350,6 +360,12 @@ class Store:
     def unfinished_game(self) -> int | None:
         """The most recently played game that is not finished, to resume at start."""
         return games.unfinished(self._conn)
+
+    @_reads
+    def resume_summary(self) -> ResumeSummary | None:
+        """Who plays `unfinished_game` and where it stands, from its row (no replay);
+        None when there is no such game or it has not been saved since migration m003."""
+        return from_connection(self._conn)
 
     # -- games and history --------------------------------------------------------------
     @_reads

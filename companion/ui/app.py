@@ -1,7 +1,11 @@
 """`TableApp`: the Kivy app of the table companion. Small on purpose.
 
-It loads the kv files, makes one presenter and one screen per screen name (a screen is
-built when first shown, and the others one per frame once start-up is over), keeps the
+It makes one presenter and one screen per screen name, each when first needed: `build`
+makes only the screen on show (the home screen at start: its module and kv file, and the
+shared widgets', are all that is imported and loaded before the first frame); a screen's
+module, kv file and presenter are loaded when it is first shown or its presenter first
+asked for (`SCREENS`, `LazyPresenters`, `LazyScreens`), and the screens not shown yet are
+built one per frame once start-up is over. It keeps the
 ScreenManager on the navigator's `current`, shows the presenters' notices as dialogs (and
 the letters pad and the PIN pad they ask for), and hands the states the session publishes
 to the presenters. All game decisions are the session's and the rules'; all words are the
@@ -18,19 +22,25 @@ Invariants of the plumbing:
 
 Hooks for the rest of the program:
 - `TableApp(session=...)`: play an existing session (e.g. one the store resumed);
-  `use_session` swaps it later.
+  `use_session` swaps it later. `TableApp()` starts with no session (`NO_SESSION`: the
+  home screen can be drawn before the rules are imported) until `use_session`; `ready`
+  says when start-up is over. `after_first_frame`: what runs in the tick after the first
+  frame (start-up's second half); the other screens are built in the background after it.
 - `on_resume` / `set_resume(text)`: what the home screen's Resume button does and says.
 - `presenters["settings"].config_path`: the ``companion.toml`` the settings screen writes
-  (None: the user's, ``~/.config/smallworld-companion/companion.toml``).
+  (None: the user's, ``~/.config/smallworld-companion/companion.toml``); set it with
+  `presenters.when_made("settings", ...)` so the settings are not loaded for it.
 - `die_button_pressed()`: the hardware die button; call it on the UI thread
   (`Clock.schedule_once(lambda dt: app.die_button_pressed())` from a device thread).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar, cast
+from collections.abc import Callable, Collection, Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
@@ -38,20 +48,15 @@ from kivy.app import App
 from kivy.base import EventLoop
 from kivy.clock import Clock
 from kivy.lang import Builder
+from kivy.properties import BooleanProperty
+from kivy.uix.layout import Layout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
 from companion.paths import kv_file
-from companion.rules.game import GameState
-from companion.session import Session
+from companion.ui import palette
 from companion.ui.memory import MemoryPolicy, find_malloc_trim
 from companion.ui.presenters.base import Choice, Context, Question
-from companion.ui.presenters.calibration import CalibrationPresenter
-from companion.ui.presenters.die import DiePresenter
-from companion.ui.presenters.game_end import GameEndPresenter
-from companion.ui.presenters.history import HistoryPresenter
-from companion.ui.presenters.history_game import GameHistoryPresenter
-from companion.ui.presenters.home import HomePresenter
 from companion.ui.presenters.keypads import (
     NAME_LENGTH,
     PIN_LENGTH,
@@ -59,59 +64,128 @@ from companion.ui.presenters.keypads import (
     NameRequest,
     PinRequest,
 )
-from companion.ui.presenters.map import MapPresenter
-from companion.ui.presenters.market import MarketPresenter
-from companion.ui.presenters.necromancer import NecromancerPresenter
-from companion.ui.presenters.new_game import NewGamePresenter
-from companion.ui.presenters.profiles import ProfilesPresenter
-from companion.ui.presenters.scoring import ScoringPresenter
-from companion.ui.presenters.settings import SettingsPresenter
-from companion.ui.presenters.stats import StatsPresenter
-from companion.ui.presenters.table import TablePresenter
-from companion.ui.screens.calibration import CalibrationScreen
-from companion.ui.screens.die import DieScreen
-from companion.ui.screens.game_end import GameEndScreen
-from companion.ui.screens.history import HistoryScreen
-from companion.ui.screens.history_game import GameHistoryScreen
-from companion.ui.screens.home import HomeScreen
-from companion.ui.screens.map import MapScreen
-from companion.ui.screens.market import MarketScreen
-from companion.ui.screens.necromancer import NecromancerScreen
-from companion.ui.screens.new_game import NewGameScreen
-from companion.ui.screens.profiles import ProfilesScreen
-from companion.ui.screens.scoring import ScoringScreen
-from companion.ui.screens.settings import SettingsScreen
-from companion.ui.screens.stats import StatsScreen
-from companion.ui.screens.table import TableScreen
 from companion.ui.widgets import ChoiceDialog, ConfirmDialog, MessageDialog, NamePad, PinPad
+
+if TYPE_CHECKING:
+    from companion.rules.game import GameState
+    from companion.session import Session
 
 TITLE = "Table Companion for Small World"
 
-KV_FILES = ("widgets.kv", "home.kv", "new_game.kv", "table.kv", "market.kv", "map.kv",
-            "scoring.kv", "die.kv", "game_end.kv", "settings.kv", "profiles.kv", "history.kv",
-            "history_game.kv", "stats.kv", "calibration.kv", "necromancer.kv")
+SHARED_KV = "widgets.kv"
+"""The layouts of the shared widgets, loaded before any screen's."""
+
+SCREENS: dict[str, tuple[str, str, str]] = {
+    "home": ("home:HomePresenter", "home:HomeScreen", "home.kv"),
+    "new_game": ("new_game:NewGamePresenter", "new_game:NewGameScreen", "new_game.kv"),
+    "table": ("table:TablePresenter", "table:TableScreen", "table.kv"),
+    "market": ("market:MarketPresenter", "market:MarketScreen", "market.kv"),
+    "map": ("map:MapPresenter", "map:MapScreen", "map.kv"),
+    "scoring": ("scoring:ScoringPresenter", "scoring:ScoringScreen", "scoring.kv"),
+    "die": ("die:DiePresenter", "die:DieScreen", "die.kv"),
+    "game_end": ("game_end:GameEndPresenter", "game_end:GameEndScreen", "game_end.kv"),
+    "settings": ("settings:SettingsPresenter", "settings:SettingsScreen", "settings.kv"),
+    "profiles": ("profiles:ProfilesPresenter", "profiles:ProfilesScreen", "profiles.kv"),
+    "history": ("history:HistoryPresenter", "history:HistoryScreen", "history.kv"),
+    "history_game": ("history_game:GameHistoryPresenter", "history_game:GameHistoryScreen",
+                     "history_game.kv"),
+    "calibration": ("calibration:CalibrationPresenter", "calibration:CalibrationScreen",
+                    "calibration.kv"),
+    "stats": ("stats:StatsPresenter", "stats:StatsScreen", "stats.kv"),
+    "necromancer": ("necromancer:NecromancerPresenter", "necromancer:NecromancerScreen",
+                    "necromancer.kv"),
+}
+"""Screen name -> its presenter (``module:Class`` in `companion.ui.presenters`), its screen
+(``module:Class`` in `companion.ui.screens`) and its kv file: each is imported or loaded
+when the screen (or its presenter) is first needed (`presenter_class`, `screen_class`), so
+start-up imports and loads only the home screen's."""
+
+KV_FILES = (SHARED_KV, *(kv for _, _, kv in SCREENS.values()))
 """The app's layouts, shared widgets first."""
 
-SCREENS: dict[str, tuple[type, type]] = {
-    "home": (HomePresenter, HomeScreen),
-    "new_game": (NewGamePresenter, NewGameScreen),
-    "table": (TablePresenter, TableScreen),
-    "market": (MarketPresenter, MarketScreen),
-    "map": (MapPresenter, MapScreen),
-    "scoring": (ScoringPresenter, ScoringScreen),
-    "die": (DiePresenter, DieScreen),
-    "game_end": (GameEndPresenter, GameEndScreen),
-    "settings": (SettingsPresenter, SettingsScreen),
-    "profiles": (ProfilesPresenter, ProfilesScreen),
-    "history": (HistoryPresenter, HistoryScreen),
-    "history_game": (GameHistoryPresenter, GameHistoryScreen),
-    "calibration": (CalibrationPresenter, CalibrationScreen),
-    "stats": (StatsPresenter, StatsScreen),
-    "necromancer": (NecromancerPresenter, NecromancerScreen),
-}
+FIRST_SCREEN = "home"
+"""The screen the app starts on."""
+
+FIRST_FRAME_SHARED = ("Caption", "BigButton")
+"""The classes whose `SHARED_KV` rules the first screen is drawn with: those rules are
+parsed alone before the first frame (the whole file takes most of the kv parsing before
+it), the file's others in the tick after it (`TableApp.build`)."""
 
 BACKGROUND_BUILD_DELAY = 0.5
-"""Seconds after start-up before the screens not yet shown are built, one per frame."""
+"""Seconds after start-up (the first frame and what follows it) before the screens not yet
+shown are built, one per frame."""
+
+
+def _imported(package: str, where: str) -> type:
+    module, _, name = where.partition(":")
+    found: type = getattr(importlib.import_module(f"{package}.{module}"), name)
+    return found
+
+
+def presenter_class(name: str) -> type:
+    """The presenter class of screen `name`, imported when first asked for (KeyError for
+    no such screen)."""
+    return _imported("companion.ui.presenters", SCREENS[name][0])
+
+
+def screen_class(name: str) -> type:
+    """The screen class of screen `name`, imported when first asked for, with its kv file
+    (and the shared widgets' before it) loaded (KeyError for no such screen). The first
+    screen shown needs only the shared rules it is drawn with (`FIRST_FRAME_SHARED`)."""
+    if name == FIRST_SCREEN:
+        load_first_frame_kv()
+    else:
+        load_kv(SHARED_KV)
+    load_kv(SCREENS[name][2])
+    return _imported("companion.ui.screens", SCREENS[name][1])
+
+
+def lay_out(root: Widget) -> None:
+    """Lay `root` and everything in it out now, top down, at its current size.
+
+    Kivy lays a new widget tree out over the first frame, one level per pass, and each
+    label renders its text at every width it is given meanwhile (a wrapped label at its
+    default width of 100 px first, which is most of the first frame's text work); laid out
+    before that frame, each renders once, at the width it is shown at.
+    """
+    for widget in root.walk(restrict=True):
+        if isinstance(widget, Layout):
+            widget.do_layout()
+
+
+class LazyPresenters(Mapping[str, Any]):
+    """The app's presenters by screen name, each made when first asked for (`in` does not
+    make one). `when_made(name, hook)` runs `hook(presenter)` once it exists."""
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+        self._made: dict[str, Any] = {}
+        self._hooks: dict[str, list[Callable[[Any], None]]] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        presenter = self._made.get(name)
+        if presenter is None:
+            presenter = presenter_class(name)(self._ctx)
+            self._made[name] = presenter
+            for hook in self._hooks.pop(name, ()):
+                hook(presenter)
+        return presenter
+
+    def __contains__(self, name: object) -> bool:
+        return name in SCREENS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SCREENS)
+
+    def __len__(self) -> int:
+        return len(SCREENS)
+
+    def when_made(self, name: str, hook: Callable[[Any], None]) -> None:
+        """Run `hook(presenter)` on `name`'s presenter: now if it exists, else once made."""
+        if name in self._made:
+            hook(self._made[name])
+        else:
+            self._hooks.setdefault(name, []).append(hook)
 
 
 class LazyScreens(Mapping[str, Any]):
@@ -128,7 +202,7 @@ class LazyScreens(Mapping[str, Any]):
         if screen is None:
             if name not in SCREENS or self._manager is None:
                 raise KeyError(name)
-            screen = SCREENS[name][1](self._presenters[name], name=name)
+            screen = screen_class(name)(self._presenters[name], name=name)
             self._built[name] = screen
             self._manager.add_widget(screen)
         return screen
@@ -152,12 +226,51 @@ PLAYING = ("table", "market", "map", "scoring", "die")
 """Screens that give way to the game end when the last turn ends."""
 
 
-def load_kv() -> None:
-    """Load every kv file once per process (loading one twice would double its rules)."""
-    for name in KV_FILES:
+def load_kv(*names: str) -> None:
+    """Load the kv files `names` (all of them: `KV_FILES`) once per process (loading one
+    twice would double its rules); of a file whose first-frame rules are loaded already
+    (`load_first_frame_kv`), the others."""
+    for name in names or KV_FILES:
         path = str(kv_file(name))
-        if path not in Builder.files:
+        if path in Builder.files:
+            continue
+        if _first_part(path) in Builder.files:
+            text = Path(path).read_text(encoding="utf8")
+            Builder.load_string(kv_rules(text, FIRST_FRAME_SHARED, chosen=False),
+                                filename=path)  # fmt: skip
+        else:
             Builder.load_file(path)
+
+
+def load_first_frame_kv() -> None:
+    """Load the `SHARED_KV` rules of `FIRST_FRAME_SHARED` alone (once per process), unless
+    the whole file is loaded already."""
+    path = str(kv_file(SHARED_KV))
+    if path not in Builder.files and _first_part(path) not in Builder.files:
+        text = Path(path).read_text(encoding="utf8")
+        Builder.load_string(kv_rules(text, FIRST_FRAME_SHARED, chosen=True),
+                            filename=_first_part(path))  # fmt: skip
+
+
+def _first_part(path: str) -> str:
+    """The name the first-frame rules of the kv file at `path` are loaded under."""
+    return f"{path} (first frame)"
+
+
+def kv_rules(text: str, classes: Collection[str], *, chosen: bool) -> str:
+    """The kv `text` with only its rules for `classes` (`chosen`), or only the others, and
+    its directives; every line left out is left blank, so that errors keep their line
+    numbers. A rule for several classes (``<A,B>:``) goes with any of them."""
+    wanted = set(classes)
+    keep = True  # directives and comments before the first rule: in both
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("<"):
+            header = line.strip().removesuffix(":").strip().strip("<>")
+            names = {part.split("@")[0].strip().lstrip("-") for part in header.split(",")}
+            keep = bool(names & wanted) == chosen
+        lines.append(line if keep else "")
+    return "\n".join(lines) + "\n"
 
 
 D = TypeVar("D")
@@ -167,13 +280,20 @@ D = TypeVar("D")
 class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
     """The table companion's app: a ScreenManager over the presenters."""
 
+    ready = BooleanProperty(False)
+    """Whether start-up is over: the session is there (given to the constructor, or by
+    `companion.app` after the first frame, with the saved games and the devices)."""
+
     def __init__(self, session: Session | None = None, *,
                  on_resume: Callable[[], None] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = TITLE
-        self.ctx = Context(session=session or Session(), on_resume=on_resume,
-                           notices=KeypadNotices())
-        self.presenters: dict[str, Any] = {}
+        self.ctx = Context(on_resume=on_resume, notices=KeypadNotices())
+        if session is not None:
+            self.ctx.session = session
+        self.ready = session is not None
+        self.presenters = LazyPresenters(self.ctx)
+        self.ctx.presenters = self.presenters
         self.screens = LazyScreens(self.presenters, None)
         self.manager: ScreenManager | None = None
         self.version = 0
@@ -186,6 +306,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         """The window whose touches are watched for the memory policy."""
         self._turn: tuple[object, int, int, bool] | None = None
         """The game, turn and seat last published, and whether it was over."""
+        self.after_first_frame: list[Callable[[], None]] = []
+        """Run once in the tick after the first frame was flipped, once the shared layouts
+        it did without are loaded (start-up's second half: `companion.app`)."""
         self.dialogs: list[Any] = []
         """Dialogs opened so far that are still open (tests read it)."""
         self._dialog_pool: dict[type, list[Any]] = {}
@@ -193,11 +316,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
 
     # -- building --------------------------------------------------------------------------
     def build(self) -> Widget:
-        load_kv()
+        """The screen on show (the home screen at start) and nothing else: the other
+        screens' modules, kv files and presenters are loaded when first needed."""
         ctx = self.ctx
-        for name, (presenter_cls, _) in SCREENS.items():
-            self.presenters[name] = presenter_cls(ctx)
-        ctx.presenters.update(self.presenters)
         manager = ScreenManager(transition=NoTransition())
         self.manager = manager
         self.screens = LazyScreens(self.presenters, manager)
@@ -210,9 +331,31 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         ctx.notices.fbind("on_pin", self._pin)
         ctx.session.subscribe(self._published)
         self._published(None)
-        Clock.schedule_once(self._build_one_more, BACKGROUND_BUILD_DELAY)
         Clock.schedule_once(self._watch_touches, 0)  # the window exists by then
+        window = EventLoop.window
+        if window is not None:  # the size the window will give it: laid out once, now
+            manager.size = window.size
+            lay_out(manager)
+            window.clearcolor = palette.BACKGROUND  # what the home screen is drawn on
+            window.fbind("on_flip", self._flipped)
+            window.canvas.ask_update()  # a frame is drawn even if nothing else changes
+        else:
+            Clock.schedule_once(self._first_frame_shown, 0)
         return manager
+
+    def _flipped(self, window: Any) -> None:
+        """The first frame is being flipped: what waited for it runs in the next tick."""
+        window.funbind("on_flip", self._flipped)
+        Clock.schedule_once(self._first_frame_shown, 0)
+
+    def _first_frame_shown(self, _dt: float) -> None:
+        """The first frame is on screen: the shared rules it did without (dialogs...), the
+        hooks (the rest of start-up: the session), then the other screens in the
+        background (a presenter may need the session)."""
+        load_kv(SHARED_KV)
+        for hook in self.after_first_frame:
+            hook()
+        Clock.schedule_once(self._build_one_more, BACKGROUND_BUILD_DELAY)
 
     def _watch_touches(self, _dt: float) -> None:
         """Every touch, on a screen or a dialog, is activity for the memory policy."""

@@ -5,48 +5,23 @@ Flying Ratmen"), so the undo button can say what it takes back. `phase_hint` say
 player whose turn it is does now. No text here carries a purse total: a step's coins are
 income or a correction, which everybody at the table sees anyway.
 
-Pure: no Kivy import; reads only events and names.
+`resume_text` words the home screen's Resume offer from the summary the store keeps
+(`companion.store.summary.ResumeSummary`), with no game state: it is on the first frame.
+
+Pure: no Kivy import; reads only events and names. Importing it imports nothing of the
+rules (the events are imported by the first `event_text`), so the home screen can use it
+before the rules are loaded.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from companion.rules.events import (
-    BadgesReshuffled,
-    BonyPlaced,
-    CoinsAdjusted,
-    ComboPicked,
-    ComboRevealed,
-    ConquestsFinished,
-    DieRolled,
-    Event,
-    GameCreated,
-    GhostBought,
-    GhostsRedeployed,
-    GhostsReturned,
-    MarkerPlaced,
-    MarkerRemoved,
-    MonsterPassed,
-    MonsterPlaced,
-    NecromancerPowerBought,
-    PowersSwapped,
-    PygmiesRecovered,
-    RaceDeclined,
-    RedeploymentFinished,
-    RegionAbandoned,
-    RegionConquered,
-    RegionSet,
-    SigilPactMade,
-    SoapbarMoved,
-    StepUndone,
-    TavernShared,
-    TurnEnded,
-    TurnScored,
-    WellPowerChosen,
-)
-from companion.rules.game import GameState
-from companion.rules.turns import Phase
+if TYPE_CHECKING:
+    from companion.rules.events import Event
+    from companion.rules.turns import Phase
+    from companion.store.summary import ResumeSummary
 
 MARKER_NAMES = {
     "fortress": "a Fortress",
@@ -74,6 +49,39 @@ def tokens(n: int) -> str:
 
 def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | None = None) -> str:
     """One event in words; `names` are the players' names by seat."""
+    from companion.rules.events import (
+        BadgesReshuffled,
+        BonyPlaced,
+        CoinsAdjusted,
+        ComboPicked,
+        ComboRevealed,
+        ConquestsFinished,
+        DieRolled,
+        GameCreated,
+        GhostBought,
+        GhostsRedeployed,
+        GhostsReturned,
+        MarkerPlaced,
+        MarkerRemoved,
+        MonsterPassed,
+        MonsterPlaced,
+        NecromancerPowerBought,
+        PowersSwapped,
+        PygmiesRecovered,
+        RaceDeclined,
+        RedeploymentFinished,
+        RegionAbandoned,
+        RegionConquered,
+        RegionSet,
+        SigilPactMade,
+        SoapbarMoved,
+        StepUndone,
+        TavernShared,
+        TurnEnded,
+        TurnScored,
+        WellPowerChosen,
+    )
+
 
     def who(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
@@ -160,23 +168,24 @@ def step_text(step: Sequence[Event], names: Sequence[str],
     return event_text(step[0], names, race_of)
 
 
-PHASE_HINTS: dict[Phase, str] = {
-    Phase.PICK_COMBO: "Pick a race and power from the market.",
-    Phase.CONQUER: "Conquer regions: tap them on the map. Then finish conquering.",
-    Phase.REDEPLOY: "Move your tokens between your regions, then finish the redeployment.",
-    Phase.SCORE: "Score the turn: one coin per region, plus bonuses.",
-    Phase.FINISHED: "The turn is scored. End the turn to pass to the next player.",
-    Phase.GAME_OVER: "The game is over. Reveal the coins.",
+PHASE_HINTS: dict[str, str] = {
+    "PICK_COMBO": "Pick a race and power from the market.",
+    "CONQUER": "Conquer regions: tap them on the map. Then finish conquering.",
+    "REDEPLOY": "Move your tokens between your regions, then finish the redeployment.",
+    "SCORE": "Score the turn: one coin per region, plus bonuses.",
+    "FINISHED": "The turn is scored. End the turn to pass to the next player.",
+    "GAME_OVER": "The game is over. Reveal the coins.",
 }
+"""What the player does now, by the name of the turn's `Phase`."""
 
 
 def phase_hint(phase: Phase) -> str:
-    return PHASE_HINTS.get(phase, "")
+    return PHASE_HINTS.get(phase.name, "")
 
 
-def resume_text(state: GameState) -> str:
+def resume_text(summary: ResumeSummary) -> str:
     """The home screen's offer to go on with a saved game: who, which turn, whose turn."""
-    names = [p.name for p in state.players]
-    who = ", ".join(names[:-1]) + f" and {names[-1]}"
-    return (f"Resume {who}: turn {state.track.turn} of {state.track.turns}, "
-            f"{state.current.name}'s turn")
+    names = summary.names
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+    return (f"Resume {who}: turn {summary.turn} of {summary.turns}, "
+            f"{summary.current}'s turn")

@@ -4,21 +4,27 @@
 (messages and questions the app shows as dialogs). A `Presenter` refreshes itself from the
 game state whenever the session publishes one, and runs every intent through `attempt`,
 which turns a refused intent (`RulesError`) into a plain message and changes nothing.
+
+Until start-up has made the session (after the app's first frame, see `companion.app`),
+`Context.session` is `NO_SESSION`: no game, no store, nothing published. Importing this
+module imports neither the rules nor the session, so the home screen's first frame does
+not wait for them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, StringProperty
 
-from companion.rules.errors import RulesError
-from companion.rules.game import GameState
-from companion.session import Session
 from companion.store.errors import StoreError
+
+if TYPE_CHECKING:
+    from companion.rules.game import GameState
+    from companion.session import Session
 
 T = TypeVar("T")
 
@@ -90,16 +96,39 @@ class Notices(EventDispatcher):  # type: ignore[misc]
         pass
 
 
+class _NoSession:
+    """The session before start-up has made one: no game, no store, nothing to publish
+    (its listeners are kept for nothing). Anything else asked of it is a mistake."""
+
+    history = None
+    game_id = None
+    store = None
+
+    def subscribe(self, _listener: Any) -> None:
+        pass
+
+    def unsubscribe(self, _listener: Any) -> None:
+        pass
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(f"there is no session yet (start-up is not over): {name}")
+
+
+NO_SESSION = cast("Session", _NoSession())
+"""`Context.session` until start-up has made the session (`TableApp.use_session`)."""
+
+
 @dataclass
 class Context:
     """The one session and the app-wide helpers every presenter uses."""
 
-    session: Session
+    session: Session = NO_SESSION
     nav: Navigator = field(default_factory=Navigator)
     notices: Notices = field(default_factory=Notices)
     on_resume: Callable[[], None] | None = None
-    presenters: dict[str, Any] = field(default_factory=dict)
-    """Every screen's presenter by screen name (one presenter may hand work to another)."""
+    presenters: Mapping[str, Any] = field(default_factory=dict)
+    """Every screen's presenter by screen name (one presenter may hand work to another);
+    the app's is lazy: a presenter is made when first asked for."""
 
 
 def plain(reason: str) -> str:
@@ -150,6 +179,8 @@ class Presenter(EventDispatcher):  # type: ignore[misc]
         screen the intent leads to once done; it is shown (up to date) and the screen left
         is not refreshed for the new state meanwhile (it is when next shown).
         """
+        from companion.rules.errors import RulesError  # loaded by the session already
+
         nav = self.ctx.nav
         before, nav.leaving_for = nav.leaving_for, then
         try:

@@ -7,19 +7,24 @@ the system has accepted the power-off or restart (`companion.system_actions`), t
 games are closed (SQLite checkpoints its log into the file; the lock is released) and
 then `on_switched_off` stops the app. When the system refuses, one line on the home
 screen says why and everything stays as it was, the saved games open.
+
+The home screen is the app's first frame: this module imports neither the rules nor the
+session (`resume_text` comes from the store's summary, see `companion.app`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.properties import BooleanProperty, StringProperty
 
 from companion import system_actions
 from companion.kivy_config import is_kiosk
-from companion.rules.game import GameState
 from companion.ui.presenters.base import Presenter
+
+if TYPE_CHECKING:
+    from companion.rules.game import GameState
 
 GOING = {
     "poweroff": "Shutting down. Switch off at the wall once the screen is dark.",
