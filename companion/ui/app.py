@@ -13,8 +13,12 @@ Invariants of the plumbing:
   one when the intent leads elsewhere (`Navigator.leaving_for`) or the game just ended on
   a playing screen (the game end shows). Every publish bumps a version; a presenter is
   updated when its screen is shown if it last saw an older version, never twice for one.
-- The garbage collector's timetable is `companion.ui.memory`: frozen after the last screen
-  is built, a full collection after each turn's frame and when idle, never on a tap.
+- The garbage collector's timetable is `companion.ui.memory`: start-up and each screen
+  frozen once built, a collection of what a turn made after each turn's frame, a full one
+  only when idle, never on a tap.
+- The rare screens (`LazyScreens.RARE`: settings, players, past games, stats, calibration)
+  are built when shown and let go on the frame after they are left; their presenters stay,
+  so a rebuilt screen shows the same state.
 
 Hooks for the rest of the program:
 - `TableApp(session=...)`: play an existing session (e.g. one the store resumed);
