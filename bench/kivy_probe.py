@@ -402,7 +402,9 @@ def rss_minimal(app: Any) -> None:
 
 def rss(app: Any) -> None:
     """Three whole games (``games``), one intent per frame, each screen shown as players
-    would look at it; after each game a full collection, then ``VmRSS``."""
+    would look at it; after each game two frames (the game end shown, then the app's own
+    collection and trim), a full collection, then ``VmRSS``. Then each rare screen shown,
+    left and released."""
     import random
 
     from kivy.clock import Clock
@@ -439,7 +441,11 @@ def rss(app: Any) -> None:
 
     def step(_dt: float) -> None:
         over = session.state.is_over or (limit is not None and state["game_intents"] >= limit)
+        if over and state.setdefault("waited", 0) < 2:  # the game end's frame, then the
+            state["waited"] += 1  # app's own collection and trim (`MemoryPolicy`)
+            return
         if over:
+            state["waited"] = 0
             quiet_collect(watch)
             state["games"].append({"memory": memory(), "intents": state["game_intents"],
                                    "seconds": time.monotonic() - state["started"],
@@ -474,10 +480,40 @@ def rss(app: Any) -> None:
         gc.freeze()
         app.memory.collect()  # the trim after it
         full["memory"] = memory()
-        finish({"memory": after, "memory_before_games": before, "games": state["games"],
-                "intents": state["intents"], "screen": app.manager.current,
-                "gc": watch.report(), "frozen": frozen, "idle_full_collection": full,
-                "screens_built": sorted(app.screens._built)})
+        state["result"] = {"memory": after, "memory_before_games": before,
+                           "games": state["games"], "intents": state["intents"],
+                           "screen": app.manager.current, "gc": watch.report(),
+                           "frozen": frozen, "idle_full_collection": full,
+                           "screens_built": sorted(app.screens._built)}
+        state["rare"] = [name for name in getattr(app.screens, "RARE", ())
+                         if ARGS.get("rare_screens", True)]
+        state["rare_memory"] = {}
+        Clock.schedule_once(show_rare, 0)
+
+    def show_rare(_dt: float) -> None:
+        """Each rare screen shown for a moment, then left and released: the resident
+        memory on show, and after the idle moment's full collection (run here at once)."""
+        if not state["rare"]:
+            state["result"]["rare_screens"] = state["rare_memory"]
+            finish(state["result"])
+        name = state["rare"][0]
+        state["rare_memory"][name] = {"before": memory()["VmRSS"]}
+        app.ctx.nav.go(name)
+        Clock.schedule_once(leave_rare, 0.3)
+
+    def leave_rare(_dt: float) -> None:
+        name = state["rare"].pop(0)
+        quiet_collect()
+        app.memory.collect()  # the trim
+        state["rare_memory"][name]["shown"] = memory()["VmRSS"]
+        app.ctx.nav.go("home")
+        Clock.schedule_once(lambda _dt: released(name), 1.2)  # a scroll bar's fade ends
+
+    def released(name: str) -> None:
+        app.memory.collect(full=True)  # what the next idle moment does
+        state["rare_memory"][name]["released"] = memory()["VmRSS"]
+        state["rare_memory"][name]["built"] = name in app.screens._built
+        Clock.schedule_once(show_rare, 0)
 
     Clock.schedule_once(begin, 0.3)
 

@@ -233,6 +233,15 @@ def rss(work: Path, minimal_mb: float | None = None, players: int = 5, games: in
         growth = played[2]["memory"]["VmRSS"] - played[1]["memory"]["VmRSS"]
         rows.append(Result("rss_growth", "  game 3 - game 2", growth, "MB", None, "",
                            "<= 5 MB", growth <= 5.0))
+    rare = result.get("rare_screens") or {}
+    if rare:
+        kept = {name: m["released"] - m["before"] for name, m in rare.items()}
+        rows.append(Result("rss_rare_screen", "  a rare screen shown, then released",
+                           max(kept.values()), "MB", None, "", "", None, detail=rare,
+                           note="most kept after showing then releasing one of "
+                                + ", ".join(sorted(rare)) + "; on show: "
+                                + ", ".join(f"{name} +{m['shown'] - m['before']:.1f}"
+                                            for name, m in sorted(rare.items())) + " MB"))
     gc = result["gc"]
     worst = gc["longest_ms"]
     gc_longest = gc.get("longest_by_generation_ms", {})
