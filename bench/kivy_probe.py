@@ -376,6 +376,13 @@ class GcWatch:
                 "slowest_ms": sorted(durations, reverse=True)[:10]}
 
 
+def python_objects() -> dict[str, int]:
+    """Python's share: its allocated blocks, and the Kivy widgets alive."""
+    from kivy.uix import widget
+
+    return {"blocks": sys.getallocatedblocks(), "widgets": len(widget._widget_destructors)}
+
+
 def quiet_collect(watch: GcWatch | None = None) -> None:
     """A full collection for the memory reading, not counted as a pause."""
     import gc
@@ -497,7 +504,8 @@ def rss(app: Any) -> None:
             state["result"]["rare_screens"] = state["rare_memory"]
             finish(state["result"])
         name = state["rare"][0]
-        state["rare_memory"][name] = {"before": memory()["VmRSS"]}
+        state["rare_memory"][name] = {"before": memory()["VmRSS"], "objects": {}}
+        state["rare_memory"][name]["objects"]["before"] = python_objects()
         app.ctx.nav.go(name)
         Clock.schedule_once(leave_rare, 0.3)
 
@@ -506,12 +514,14 @@ def rss(app: Any) -> None:
         quiet_collect()
         app.memory.collect()  # the trim
         state["rare_memory"][name]["shown"] = memory()["VmRSS"]
+        state["rare_memory"][name]["objects"]["shown"] = python_objects()
         app.ctx.nav.go("home")
         Clock.schedule_once(lambda _dt: released(name), 1.2)  # a scroll bar's fade ends
 
     def released(name: str) -> None:
         app.memory.collect(full=True)  # what the next idle moment does
         state["rare_memory"][name]["released"] = memory()["VmRSS"]
+        state["rare_memory"][name]["objects"]["released"] = python_objects()
         state["rare_memory"][name]["built"] = name in app.screens._built
         Clock.schedule_once(show_rare, 0)
 

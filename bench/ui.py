@@ -202,6 +202,16 @@ def idle(work: Path, seconds: float = 20, settle: float = 3) -> tuple[list[Resul
 # --- memory after games ------------------------------------------------------------------------
 
 
+def kept_objects(measured: dict[str, Any]) -> str:
+    """Python blocks and widgets after a rare screen was released, against before it was
+    shown (the resident memory also holds the GL driver's caches, which stay)."""
+    objects = measured.get("objects")
+    if not objects:
+        return "?"
+    before, after = objects["before"], objects["released"]
+    return f"{after['blocks'] - before['blocks']:+d}/{after['widgets'] - before['widgets']:+d}"
+
+
 def by_gen(table: dict[Any, Any], generation: int) -> Any:
     """`table`[generation], whether JSON made its keys strings or not."""
     return table.get(str(generation), table.get(generation, 0))
@@ -241,7 +251,9 @@ def rss(work: Path, minimal_mb: float | None = None, players: int = 5, games: in
                            note="most kept after showing then releasing one of "
                                 + ", ".join(sorted(rare)) + "; on show: "
                                 + ", ".join(f"{name} +{m['shown'] - m['before']:.1f}"
-                                            for name, m in sorted(rare.items())) + " MB"))
+                                            for name, m in sorted(rare.items())) + " MB"
+                                + "; Python blocks / widgets kept: "
+                                + ", ".join(kept_objects(m) for _, m in sorted(rare.items()))))
     gc = result["gc"]
     worst = gc["longest_ms"]
     gc_longest = gc.get("longest_by_generation_ms", {})
