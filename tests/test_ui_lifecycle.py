@@ -1,8 +1,9 @@
 """The app's lifecycle, in the real `TableApp` (one offscreen window): one subscription to
 the session whatever is resumed, only the screen on show updated for a new state (the
 others once, when shown, with the latest state), and the garbage collector's timetable
-(start-up frozen, each screen collected and frozen as it is built, collections at ends of
-turn, none on a tap, ``malloc_trim`` after them where the C library has it).
+(start-up frozen, each screen's young objects collected and everything frozen as it is
+built, collections at ends of turn, none on a tap, ``malloc_trim`` after them where the C
+library has it).
 """
 
 from __future__ import annotations
@@ -209,9 +210,9 @@ def test_start_up_is_frozen_without_a_pass_and_each_screen_collected_as_it_is_bu
         events.append(("freeze", len(fresh.screens._built)))
         real_freeze()
 
-    def collect(*, full: bool = False) -> None:
-        events.append(("collect", len(fresh.screens._built)))
-        real_collect(full=full)
+    def collect(*, full: bool = False, young: bool = False) -> None:
+        events.append(("young collect" if young else "collect", len(fresh.screens._built)))
+        real_collect(full=full, young=young)
 
     monkeypatch.setattr(gc, "freeze", freeze)
     monkeypatch.setattr(fresh.memory, "collect", collect)
@@ -227,10 +228,11 @@ def test_start_up_is_frozen_without_a_pass_and_each_screen_collected_as_it_is_bu
             ui.wait(0.05)
         everyday = [name for name in SCREENS if name not in LazyScreens.RARE]
         assert set(fresh.screens._built) == set(everyday)  # the rare ones wait to be shown
-        # start-up's heap frozen with no pass over it, then each screen collected and
-        # frozen in the frame that built it
+        # start-up's heap frozen with no pass over it, then each screen's young objects
+        # collected and everything frozen in the frame that built it
         assert events == [("freeze", 1)] + [
-            (kind, n) for n in range(2, len(everyday) + 1) for kind in ("collect", "freeze")]
+            (kind, n) for n in range(2, len(everyday) + 1)
+            for kind in ("young collect", "freeze")]
         tracked = {id(o) for o in gc.get_objects()}  # frozen objects are in no generation
         assert not {id(fresh.screens[name]) for name in everyday} & tracked
         assert gc.get_threshold()[2] == memory.FULL_THRESHOLD

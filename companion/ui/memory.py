@@ -19,11 +19,14 @@ Invariants (one `MemoryPolicy` per app, driven by `TableApp`):
 - A *calm* collection is ``gc.collect()`` then ``gc.freeze()``: it walks only what was
   made (and kept) since the previous freeze, then freezes the survivors; then
   ``malloc_trim(0)`` hands the freed heap back to the system (glibc only; where it is
-  missing nothing is called and nothing fails). Calm collections run after each screen
-  built in the background (`screen_built`; `settle` after the last one) and on the frame
-  AFTER the one that shows a new turn, game or game over (`turn_ended`): each walks one
-  screen's or one turn's objects, a few milliseconds. Every cycle a turn made is
-  collected at its end, or by the next full collection if it died after being frozen.
+  missing nothing is called and nothing fails). Calm collections run on the frame AFTER
+  the one that shows a new turn, game or game over (`turn_ended`): each walks one turn's
+  objects, a few milliseconds. Every cycle a turn made is collected at its end, or by the
+  next full collection if it died after being frozen. After each screen built in the
+  background (`screen_built`; `settle` after the last one) the calm collection is a young
+  one (generations 0 and 1: the build's temporaries, under a millisecond), then the
+  freeze: the few cycles of a build that reached generation 2 wait for the first full
+  collection.
 - A *full* collection (``gc.unfreeze()``, ``gc.collect()``, ``gc.freeze()``, the trim)
   walks everything, so it runs only when the app is truly idle: `IDLE_SECONDS` after the
   last `activity()` (a touch, a new state, another screen), and only if a screen was
@@ -40,9 +43,11 @@ per frame; 2-core x86 with software GL, load 2.5):
 - Freezing start-up without a pass, each screen as it is built and the survivors of each
   calm collection: the longest pause over the three games went from 124 ms (the one
   pass over the whole heap after the last screen was built, and Python's automatic full
-  passes before it) to 9 ms; 127 full collections of about 1-3k objects each (a turn's
-  survivors: lists, Kivy bindings, canvas instructions), 150-190 ms in all, against
-  1,090 ms.
+  passes before it) to 3-9 ms (the machine shared, load 2-4); 122 end-of-turn
+  collections of about 1-3k objects each (a turn's survivors: lists, Kivy bindings,
+  canvas instructions), 140-190 ms in all with the young ones, against 1,090 ms.
+- A full pass over each screen just built (20-45k objects, 3-8 ms) instead of a young
+  one: it finds almost nothing more (a few thousand objects once). Left out.
 - Generation-1 collections at ends of turn instead of full ones over the unfrozen objects:
   no faster (the unfrozen set is already one turn's), and they freeze more garbage. Left
   out.
@@ -119,9 +124,10 @@ class MemoryPolicy:
         self.hold()
 
     def screen_built(self) -> None:
-        """A screen was just built in the background: its objects collected and frozen."""
+        """A screen was just built in the background: its young objects collected (its
+        temporaries), then everything frozen."""
         self.begin()
-        self.collect()
+        self.collect(young=True)
 
     def settle(self) -> None:
         """Once, after the last screen is built in the background (each was collected
@@ -170,10 +176,10 @@ class MemoryPolicy:
     def _calm(self, _dt: float) -> None:
         self.collect()
 
-    def collect(self, *, full: bool = False) -> None:
-        """A calm collection (what was made since the last freeze), or with `full` one
-        over everything; the survivors frozen, the freed heap handed back. At a calm
-        moment only."""
+    def collect(self, *, full: bool = False, young: bool = False) -> None:
+        """A calm collection (what was made since the last freeze; with `young` only
+        generations 0 and 1 of it), or with `full` one over everything; the survivors
+        frozen, the freed heap handed back. At a calm moment only."""
         self._dirty = False
         if full:
             self._released = False
@@ -182,7 +188,7 @@ class MemoryPolicy:
             gc.unfreeze()
         else:
             self._since_full += 1
-        gc.collect()
+        gc.collect(1 if young and not full else 2)
         if self.begun:
             gc.freeze()
         self.collections += 1
