@@ -15,8 +15,10 @@ Modes:
   app), then the process's CPU seconds over ``seconds`` of nothing happening;
 - ``rss-minimal``: the minimal app's resident memory, once it has drawn for a moment;
 - ``rss``: three whole 5-player games played through the session, the app showing each
-  screen the players would look at; the resident memory after each game, and every
-  garbage collection of the games (``gc.callbacks``: generation, duration);
+  screen the players would look at; the resident memory after each game, every garbage
+  collection of the games (``gc.callbacks``: generation, duration, and the moment it ran
+  in: an end of turn, an intent, a screen shown...), and at the end what the app's idle
+  full collection (everything unfrozen) would find and free;
 - ``taps`` / ``taps-baseline``: simulated touches on the market's combo rows, on the
   confirmation and on the map's regions, and presses of the mock die button, each timed
   from the finger (or the pin) to the end of the flip of the first frame that shows the
@@ -87,6 +89,21 @@ def memory() -> dict[str, float]:
         name, _, value = line.partition(":")
         if name in ("VmRSS", "VmHWM"):
             found[name] = int(value.split()[0]) / 1024
+    return found
+
+
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds of each thread of this process so far, by thread name (Linux)."""
+    found: dict[str, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            stat = (task / "stat").read_text()
+        except OSError:  # ended meanwhile
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        found[name] = found.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
     return found
 
 
@@ -284,16 +301,23 @@ def idle(app: Any, *, resume: bool) -> None:
 
     def measure(_dt: float) -> None:
         state["cpu"], state["wall"], state["frames"] = cpu_seconds(), time.monotonic(), watch.frames
+        state["threads"] = thread_cpu()
+        start_profile()  # with "profile": PATH, the idle seconds only
         Clock.schedule_once(end, seconds)
 
     def end(_dt: float) -> None:
         cpu = cpu_seconds() - state["cpu"]
         wall = time.monotonic() - state["wall"]
+        threads = {name: round(seconds - state["threads"].get(name, 0.0), 3)
+                   for name, seconds in thread_cpu().items()}
         screen = app.manager.current if resume else "minimal"
         events = [getattr(e.get_callback(), "__qualname__", "?") for e in Clock.get_events()
                   if getattr(e, "loop", False)]
+        pending = [getattr(e.get_callback(), "__qualname__", "?") for e in Clock.get_events()]
         finish({"cpu_seconds": cpu, "wall": wall, "frames_drawn": watch.frames - state["frames"],
-                "screen": screen, "repeating_events": events, "memory": memory()})
+                "screen": screen, "repeating_events": events, "scheduled_events": pending,
+                "thread_cpu_seconds": {k: v for k, v in threads.items() if v},
+                "memory": memory()})
 
     Clock.schedule_once(begin, 0.5)
 
@@ -305,15 +329,34 @@ SCREEN_FOR_PHASE = {"PICK_COMBO": "market", "CONQUER": "map", "REDEPLOY": "map",
                     "SCORE": "scoring", "FINISHED": "table"}
 
 
+MOMENTS = (("_calm", "end of turn"), ("_when_idle", "idle"), ("screen_built", "screen built"),
+           ("_build_one_more", "screen built"), ("intent", "in an intent"),
+           ("_navigate", "showing a screen"))
+"""Where a collection ran, from the functions on the stack (innermost first): the memory
+policy's calm moments, or inside a tap's work (an intent, a screen shown)."""
+
+
+def gc_moment() -> str:
+    frame: Any = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_code.co_name
+        for function, moment in MOMENTS:
+            if name == function:
+                return moment
+        frame = frame.f_back
+    return "other"
+
+
 class GcWatch:
-    """Every garbage collection while installed: generation and duration (``gc.callbacks``).
+    """Every garbage collection while installed: generation, duration and moment
+    (``gc.callbacks``; `gc_moment`).
 
     `paused` leaves out the collections the probe itself asks for (``gc.collect()`` before
     reading the memory), which no player would wait for.
     """
 
     def __init__(self) -> None:
-        self.collections: list[tuple[int, float]] = []  # (generation, seconds)
+        self.collections: list[tuple[int, float, str]] = []  # (generation, seconds, moment)
         self.paused = False
         self._started = 0.0
 
@@ -321,8 +364,8 @@ class GcWatch:
         if phase == "start":
             self._started = time.perf_counter()
         elif not self.paused:
-            self.collections.append((int(info.get("generation", -1)),
-                                     time.perf_counter() - self._started))
+            took = time.perf_counter() - self._started
+            self.collections.append((int(info.get("generation", -1)), took, gc_moment()))
 
     def install(self) -> None:
         import gc
@@ -330,14 +373,33 @@ class GcWatch:
         gc.callbacks.append(self)
 
     def report(self) -> dict[str, Any]:
-        durations = [d * 1000 for _, d in self.collections]
-        by_generation = {g: sum(1 for gen, _ in self.collections if gen == g) for g in (0, 1, 2)}
-        longest = max(self.collections, key=lambda c: c[1], default=(-1, 0.0))
+        durations = [d * 1000 for _, d, _ in self.collections]
+        by_generation = {g: sum(1 for gen, _, _ in self.collections if gen == g)
+                         for g in (0, 1, 2)}
+        longest_by_generation = {g: max((d * 1000 for gen, d, _ in self.collections if gen == g),
+                                        default=0.0) for g in (0, 1, 2)}
+        moments: dict[str, dict[str, float]] = {}
+        for gen, d, moment in self.collections:
+            row = moments.setdefault(f"{moment}, generation {gen}",
+                                     {"count": 0, "longest_ms": 0.0, "total_ms": 0.0})
+            row["count"] += 1
+            row["longest_ms"] = max(row["longest_ms"], d * 1000)
+            row["total_ms"] += d * 1000
+        longest = max(self.collections, key=lambda c: c[1], default=(-1, 0.0, ""))
         return {"count": len(durations), "by_generation": by_generation,
+                "longest_by_generation_ms": longest_by_generation, "by_moment": moments,
                 "longest_ms": longest[1] * 1000, "longest_generation": longest[0],
+                "longest_moment": longest[2],
                 "over_16ms": sum(1 for d in durations if d > 16.0),
                 "total_ms": sum(durations),
                 "slowest_ms": sorted(durations, reverse=True)[:10]}
+
+
+def python_objects() -> dict[str, int]:
+    """Python's share: its allocated blocks, and the Kivy widgets alive."""
+    from kivy.uix import widget
+
+    return {"blocks": sys.getallocatedblocks(), "widgets": len(widget._widget_destructors)}
 
 
 def quiet_collect(watch: GcWatch | None = None) -> None:
@@ -366,7 +428,9 @@ def rss_minimal(app: Any) -> None:
 
 def rss(app: Any) -> None:
     """Three whole games (``games``), one intent per frame, each screen shown as players
-    would look at it; after each game a full collection, then ``VmRSS``."""
+    would look at it; after each game two frames (the game end shown, then the app's own
+    collection and trim), a full collection, then ``VmRSS``. Then each rare screen shown,
+    left and released."""
     import random
 
     from kivy.clock import Clock
@@ -403,7 +467,11 @@ def rss(app: Any) -> None:
 
     def step(_dt: float) -> None:
         over = session.state.is_over or (limit is not None and state["game_intents"] >= limit)
+        if over and state.setdefault("waited", 0) < 2:  # the game end's frame, then the
+            state["waited"] += 1  # app's own collection and trim (`MemoryPolicy`)
+            return
         if over:
+            state["waited"] = 0
             quiet_collect(watch)
             state["games"].append({"memory": memory(), "intents": state["game_intents"],
                                    "seconds": time.monotonic() - state["started"],
@@ -429,9 +497,52 @@ def rss(app: Any) -> None:
 
         gc.callbacks.remove(watch)
         quiet_collect()
-        finish({"memory": memory(), "memory_before_games": before, "games": state["games"],
-                "intents": state["intents"], "screen": app.manager.current,
-                "gc": watch.report(), "frozen": gc.get_freeze_count()})
+        after, frozen = memory(), gc.get_freeze_count()
+        started = time.perf_counter()  # what the app's idle full collection would free
+        gc.unfreeze()
+        found = gc.collect()
+        full: dict[str, Any] = {"found": found,
+                                "ms": (time.perf_counter() - started) * 1000}
+        gc.freeze()
+        app.memory.collect()  # the trim after it
+        full["memory"] = memory()
+        state["result"] = {"memory": after, "memory_before_games": before,
+                           "games": state["games"], "intents": state["intents"],
+                           "screen": app.manager.current, "gc": watch.report(),
+                           "frozen": frozen, "idle_full_collection": full,
+                           "screens_built": sorted(app.screens._built)}
+        state["rare"] = [name for name in getattr(app.screens, "RARE", ())
+                         if ARGS.get("rare_screens", True)]
+        state["rare_memory"] = {}
+        Clock.schedule_once(show_rare, 0)
+
+    def show_rare(_dt: float) -> None:
+        """Each rare screen shown for a moment, then left and released: the resident
+        memory on show, and after the idle moment's full collection (run here at once)."""
+        if not state["rare"]:
+            state["result"]["rare_screens"] = state["rare_memory"]
+            finish(state["result"])
+        name = state["rare"][0]
+        state["rare_memory"][name] = {"before": memory()["VmRSS"], "objects": {}}
+        state["rare_memory"][name]["objects"]["before"] = python_objects()
+        app.ctx.nav.go(name)
+        Clock.schedule_once(leave_rare, 0.3)
+
+    def leave_rare(_dt: float) -> None:
+        name = state["rare"].pop(0)
+        quiet_collect()
+        app.memory.collect()  # the trim
+        state["rare_memory"][name]["shown"] = memory()["VmRSS"]
+        state["rare_memory"][name]["objects"]["shown"] = python_objects()
+        app.ctx.nav.go("home")
+        Clock.schedule_once(lambda _dt: released(name), 1.2)  # a scroll bar's fade ends
+
+    def released(name: str) -> None:
+        app.memory.collect(full=True)  # what the next idle moment does
+        state["rare_memory"][name]["released"] = memory()["VmRSS"]
+        state["rare_memory"][name]["objects"]["released"] = python_objects()
+        state["rare_memory"][name]["built"] = name in app.screens._built
+        Clock.schedule_once(show_rare, 0)
 
     Clock.schedule_once(begin, 0.3)
 

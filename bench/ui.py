@@ -208,6 +208,21 @@ def idle(work: Path, seconds: float = 20, settle: float = 3) -> tuple[list[Resul
 # --- memory after games ------------------------------------------------------------------------
 
 
+def kept_objects(measured: dict[str, Any]) -> str:
+    """Python blocks and widgets after a rare screen was released, against before it was
+    shown (the resident memory also holds the GL driver's caches, which stay)."""
+    objects = measured.get("objects")
+    if not objects:
+        return "?"
+    before, after = objects["before"], objects["released"]
+    return f"{after['blocks'] - before['blocks']:+d}/{after['widgets'] - before['widgets']:+d}"
+
+
+def by_gen(table: dict[Any, Any], generation: int) -> Any:
+    """`table`[generation], whether JSON made its keys strings or not."""
+    return table.get(str(generation), table.get(generation, 0))
+
+
 def rss(work: Path, minimal_mb: float | None = None, players: int = 5, games: int = 3,
         max_intents: int | None = None) -> list[Result]:
     """Resident memory after each of `games` whole games played with the app on screen, and
@@ -234,16 +249,33 @@ def rss(work: Path, minimal_mb: float | None = None, players: int = 5, games: in
         growth = played[2]["memory"]["VmRSS"] - played[1]["memory"]["VmRSS"]
         rows.append(Result("rss_growth", "  game 3 - game 2", growth, "MB", None, "",
                            "<= 5 MB", growth <= 5.0))
+    rare = result.get("rare_screens") or {}
+    if rare:
+        kept = {name: m["released"] - m["before"] for name, m in rare.items()}
+        rows.append(Result("rss_rare_screen", "  a rare screen shown, then released",
+                           max(kept.values()), "MB", None, "", "", None, detail=rare,
+                           note="most kept after showing then releasing one of "
+                                + ", ".join(sorted(rare)) + "; on show: "
+                                + ", ".join(f"{name} +{m['shown'] - m['before']:.1f}"
+                                            for name, m in sorted(rare.items())) + " MB"
+                                + "; Python blocks / widgets kept: "
+                                + ", ".join(kept_objects(m) for _, m in sorted(rare.items()))))
     gc = result["gc"]
     worst = gc["longest_ms"]
+    gc_longest = gc.get("longest_by_generation_ms", {})
+    full = result.get("idle_full_collection")
+    full_note = ("" if full is None else
+                 f"; after the games an idle full collection would find {full['found']} "
+                 f"objects in {full['ms']:.0f} ms, RSS then {full['memory']['VmRSS']:.0f} MB")
     rows.append(Result("gc_pauses", f"Longest GC pause during the {len(played)} games", worst, "ms",
                        None, "", "none over 16 ms", gc["over_16ms"] == 0, detail=gc,
                        note=f"{gc['count']} collections (generation 0/1/2: "
-                            f"{gc['by_generation'].get('0', gc['by_generation'].get(0))}/"
-                            f"{gc['by_generation'].get('1', gc['by_generation'].get(1))}/"
-                            f"{gc['by_generation'].get('2', gc['by_generation'].get(2))}), "
+                            f"{'/'.join(str(by_gen(gc['by_generation'], g)) for g in (0, 1, 2))}"
+                            f", the longest of each "
+                            f"{'/'.join(f'{by_gen(gc_longest, g):.1f}' for g in (0, 1, 2))} ms), "
                             f"{gc['over_16ms']} over 16 ms, {gc['total_ms']:.0f} ms in all; "
-                            f"the longest a generation-{gc['longest_generation']} collection"))
+                            f"the longest a generation-{gc['longest_generation']} collection "
+                            f"({gc.get('longest_moment', '?')})" + full_note))
     return rows
 
 

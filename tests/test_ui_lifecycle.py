@@ -1,8 +1,9 @@
 """The app's lifecycle, in the real `TableApp` (one offscreen window): one subscription to
 the session whatever is resumed, only the screen on show updated for a new state (the
 others once, when shown, with the latest state), and the garbage collector's timetable
-(frozen after the last screen is built, full collections at ends of turn, none on a tap,
-``malloc_trim`` after them where the C library has it).
+(start-up frozen, each screen's young objects collected and everything frozen as it is
+built, collections at ends of turn, none on a tap, ``malloc_trim`` after them where the C
+library has it).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from companion.rules.turns import Phase
 from companion.session import Session
 from companion.store import Store
 from companion.ui import memory
-from companion.ui.app import SCREENS, TableApp
+from companion.ui.app import SCREENS, LazyScreens, TableApp
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -196,38 +197,47 @@ def test_a_screen_shown_after_many_changes_shows_the_latest_state(
 # -- the garbage collector ---------------------------------------------------------------
 
 
-def test_the_heap_is_frozen_once_after_the_last_screen_is_built(
+def test_start_up_is_frozen_without_a_pass_and_each_screen_collected_as_it_is_built(
         monkeypatch: pytest.MonkeyPatch) -> None:
     ui.window()
     running = App.get_running_app()
     fresh = TableApp(session=Session())
     App._running_app = running  # Kivy took the new one for the running app
-    built_at_freeze: list[int] = []
-    real_freeze = gc.freeze
+    events: list[tuple[str, int]] = []  # ("freeze" or "collect", screens built by then)
+    real_freeze, real_collect = gc.freeze, fresh.memory.collect
 
     def freeze() -> None:
-        built_at_freeze.append(len(fresh.screens._built))
+        events.append(("freeze", len(fresh.screens._built)))
         real_freeze()
 
+    def collect(*, full: bool = False, young: bool = False) -> None:
+        events.append(("young collect" if young else "collect", len(fresh.screens._built)))
+        real_collect(full=full, young=young)
+
     monkeypatch.setattr(gc, "freeze", freeze)
+    monkeypatch.setattr(fresh.memory, "collect", collect)
     gc.unfreeze()
     try:
         fresh.build()
         assert len(fresh.screens._built) == 1 and not fresh.memory.settled  # the home screen
         ui.wait(0.2)
-        assert built_at_freeze == []
-        before = gc.get_freeze_count()
+        assert events == []
         for _ in range(200):
             if fresh.memory.settled:
                 break
             ui.wait(0.05)
-        assert built_at_freeze == [len(SCREENS)]
-        assert gc.get_freeze_count() > before
+        everyday = [name for name in SCREENS if name not in LazyScreens.RARE]
+        assert set(fresh.screens._built) == set(everyday)  # the rare ones wait to be shown
+        # start-up's heap frozen with no pass over it, then each screen's young objects
+        # collected and everything frozen in the frame that built it
+        assert events == [("freeze", 1)] + [
+            (kind, n) for n in range(2, len(everyday) + 1)
+            for kind in ("young collect", "freeze")]
         tracked = {id(o) for o in gc.get_objects()}  # frozen objects are in no generation
-        assert not {id(fresh.screens[name]) for name in SCREENS} & tracked
+        assert not {id(fresh.screens[name]) for name in everyday} & tracked
         assert gc.get_threshold()[2] == memory.FULL_THRESHOLD
         ui.wait(0.2)
-        assert built_at_freeze == [len(SCREENS)]
+        assert len(events) == 1 + 2 * (len(everyday) - 1)
     finally:
         fresh.on_stop()  # it stops watching the window's touches
 

@@ -17,8 +17,12 @@ Invariants of the plumbing:
   one when the intent leads elsewhere (`Navigator.leaving_for`) or the game just ended on
   a playing screen (the game end shows). Every publish bumps a version; a presenter is
   updated when its screen is shown if it last saw an older version, never twice for one.
-- The garbage collector's timetable is `companion.ui.memory`: frozen after the last screen
-  is built, a full collection after each turn's frame and when idle, never on a tap.
+- The garbage collector's timetable is `companion.ui.memory`: start-up and each screen
+  frozen once built, a collection of what a turn made after each turn's frame, a full one
+  only when idle, never on a tap.
+- The rare screens (`LazyScreens.RARE`: settings, players, past games, stats, calibration)
+  are built when shown and let go on the frame after they are left; their presenters stay,
+  so a rebuilt screen shows the same state.
 
 Hooks for the rest of the program:
 - `TableApp(session=...)`: play an existing session (e.g. one the store resumed);
@@ -190,7 +194,12 @@ class LazyPresenters(Mapping[str, Any]):
 
 class LazyScreens(Mapping[str, Any]):
     """The app's screens by name, each built (and added to the manager) when first asked
-    for: start-up builds only the screen it shows."""
+    for: start-up builds only the screen it shows, `build_next` the others but the `RARE`
+    ones, which are built when shown and let go (`release`) when left."""
+
+    RARE = frozenset({"settings", "profiles", "history", "history_game", "stats",
+                      "calibration"})
+    """Screens seldom shown (not during a game): built when shown, released when left."""
 
     def __init__(self, presenters: Mapping[str, Any], manager: ScreenManager | None) -> None:
         self._presenters = presenters
@@ -214,12 +223,28 @@ class LazyScreens(Mapping[str, Any]):
         return len(SCREENS)
 
     def build_next(self) -> bool:
-        """Build one screen not built yet; False when every screen is built."""
+        """Build one screen not built yet (rare ones aside); False when none is left."""
         for name in SCREENS:
-            if name not in self._built:
+            if name not in self._built and name not in self.RARE:
                 self[name]
                 return True
         return False
+
+    def release(self, name: str) -> bool:
+        """Let the built screen `name` go (out of the manager and of this mapping), if it
+        is rare and not on show; its presenter stays. True if one was let go."""
+        screen = self._built.get(name)
+        if (screen is None or name not in self.RARE or self._manager is None
+                or self._manager.current == name or screen.parent is not None):
+            return False
+        del self._built[name]
+        self._manager.remove_widget(screen)
+        transition = self._manager.transition  # it keeps the last screens it switched
+        shown = self._manager.current_screen  # (None is not allowed there)
+        for end in ("screen_in", "screen_out"):
+            if getattr(transition, end) is screen and shown is not None:
+                setattr(transition, end, shown)
+        return True
 
 
 PLAYING = ("table", "market", "map", "scoring", "die")
@@ -370,10 +395,13 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
             self._window = None
 
     def _build_one_more(self, _dt: float) -> None:
-        """After start-up, the screens not shown yet are built one per frame, so the first
-        frame comes sooner and no later tap waits for a screen to be built; once the last
-        one is built, what lives as long as the app is frozen (`MemoryPolicy.settle`)."""
+        """After start-up, the screens not shown yet (rare ones aside) are built one per
+        frame, so the first frame comes sooner and no later tap waits for a screen to be
+        built; each is collected and frozen as soon as it is built, so no collection
+        walks them again (`MemoryPolicy`)."""
+        self.memory.begin()
         if self.screens.build_next():
+            self.memory.screen_built()
             Clock.schedule_once(self._build_one_more, 0)
         else:
             self.memory.settle()
@@ -449,6 +477,13 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         self._refresh(name)
         if self.manager is not None and self.manager.current != name:
             self.manager.current = self.screens[name].name
+            Clock.schedule_once(self._release_left, 0)  # once the switch is over
+
+    def _release_left(self, _dt: float) -> None:
+        """The rare screens built but not on show are let go (`LazyScreens.release`)."""
+        for name in LazyScreens.RARE:
+            if self.screens.release(name):
+                self.memory.screen_released()
 
     def _spare(self, kind: type[D]) -> D:
         """A dialog of `kind` to fill and open: the one built the first time, reused.

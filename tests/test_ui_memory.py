@@ -1,0 +1,150 @@
+"""Rare screens in the real `TableApp` (one offscreen window): built when first shown, let go
+when left, rebuilt on their next show with their presenter's current state; once let go
+and the idle collection has run, no widget of theirs is alive and the app holds as many
+widgets as before. And the garbage collector's calm collections walk only what was made
+since the last one: a game's ends of turn never walk the built screens again.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import sys
+import weakref
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kivy.uix import widget as kivy_widget
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
+
+import ui_support as ui
+
+from bench.scripted import ScriptedPlayer, seats
+from companion.session import Session
+from companion.ui import memory
+from companion.ui.app import SCREENS, LazyScreens
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+RARE = sorted(LazyScreens.RARE)
+
+
+@pytest.fixture
+def app() -> Any:
+    table_app = ui.app_for(Session(rng=random.Random(3)))
+    ui.resize((800, 480))
+    for _ in range(400):  # the everyday screens built in the background, frozen
+        if table_app.memory.settled:
+            break
+        ui.wait(0.05)
+    assert table_app.memory.settled
+    table_app.memory.hold()
+    # calm sooner than the app's IDLE_SECONDS, though later than a scroll view's bar fades
+    # (0.5 s, then a 0.5 s animation that holds the view until it ends)
+    table_app.memory._idle.timeout = 1.2
+    go(table_app, "home")
+    yield table_app
+    go(table_app, "home")
+    table_app.memory._idle.timeout = memory.IDLE_SECONDS
+
+
+def go(app: Any, name: str) -> None:
+    app.ctx.nav.go(name)
+    ui.pump(3)
+
+
+def widgets_alive() -> int:
+    """How many Kivy widgets exist in the process (each registers its destructor)."""
+    return len(kivy_widget._widget_destructors)
+
+
+def idle_collection(app: Any) -> None:
+    """Wait for the idle moment's collection (a full one after a screen was let go)."""
+    done = app.memory.full_collections
+    for _ in range(100):
+        ui.wait(0.1)
+        if app.memory.full_collections > done:
+            return
+    raise AssertionError("no idle collection")
+
+
+def test_no_rare_screen_is_built_until_shown_and_each_is_let_go_when_left(app: Any) -> None:
+    assert not set(RARE) & set(app.screens._built)
+    assert set(app.screens._built) == set(SCREENS) - set(RARE)
+    for name in RARE:
+        go(app, name)
+        assert app.manager.current_screen is app.screens._built[name]
+        go(app, "home")
+        assert name not in app.screens._built
+        assert name not in app.manager.screen_names
+        assert app.presenters[name] is not None  # the presenter lives on
+
+
+def test_a_let_go_screen_is_rebuilt_on_its_next_show_with_its_presenters_state(
+        app: Any) -> None:
+    presenter = app.presenters["history_game"]
+    go(app, "history_game")
+    first = weakref.ref(app.screens["history_game"])
+    go(app, "home")
+    presenter.title = "Game 7: yesterday"
+    presenter.winner_text = "Ann won with 93 coins."
+    presenter.players = [{"name": "Ann", "rgba": (0.8, 0.2, 0.2, 1), "ink": (1, 1, 1, 1),
+                          "turns": "Coins scored each turn: 9, 12",
+                          "combos": "Combos: Elves (turn 1, 9 coins)"}]
+    go(app, "history_game")
+    again = app.screens["history_game"]
+    assert again is not first()
+    assert again.ids.title.text == "Game 7: yesterday"
+    assert again.ids.winner.text == "Ann won with 93 coins."
+    shown = ui.texts(again)
+    assert "Coins scored each turn: 9, 12" in shown
+    assert "Combos: Elves (turn 1, 9 coins)" in shown
+
+
+@pytest.mark.parametrize("name", RARE)
+def test_after_leaving_a_rare_screen_and_the_idle_collection_none_of_its_widgets_lives(
+        app: Any, name: str) -> None:
+    if app.memory._released:  # another test let a screen go: its collection first
+        idle_collection(app)
+    before = widgets_alive()
+    go(app, name)
+    screen = app.screens._built[name]
+    assert widgets_alive() > before
+    alive = [weakref.ref(w) for w in screen.walk(restrict=True)]
+    del screen
+    ui.wait(0.5)  # calm on the screen: the idle collection freezes what it found alive
+    go(app, "home")
+    idle_collection(app)
+    assert [r() for r in alive if r() is not None] == []
+    assert widgets_alive() == before
+
+
+def test_a_whole_game_s_calm_collections_walk_a_turn_s_objects_not_the_screens(
+        app: Any) -> None:
+    session = app.session
+    walked: list[int] = []  # objects a full pass walks, at each one's start
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            walked.append(len(gc.get_objects()))  # frozen objects are in no generation
+
+    built = [weakref.ref(app.screens._built[n]) for n in app.screens._built]
+    app.memory.collect()  # frozen again (each test leaves the collector as it found it)
+    frozen = gc.get_freeze_count()
+    gc.callbacks.append(watch)
+    try:
+        session.new_game(seats(5), first_seat=0)
+        go(app, "table")
+        player = ScriptedPlayer(session, random.Random(11))
+        while not session.state.is_over:
+            player.intent()
+            ui.pump(2)
+    finally:
+        gc.callbacks.remove(watch)
+    assert len(walked) >= 30  # a calm collection after each turn (8 or more of 5 players)
+    assert max(walked) < frozen / 4  # each walks a turn's objects, not the screens'
+    tracked = {id(o) for o in gc.get_objects()}
+    assert not {id(r()) for r in built} & tracked  # the screens stay out of every pass
