@@ -12,6 +12,11 @@ Nothing here is built on a tap once it has been shown: the lists (`ActionColumn`
 `CountList`, `LineList`) keep their children in a `Pool` and update them in place, and the
 dialogs are filled again (`Dialog.fill`) and reopened by the app rather than built anew
 (building widgets made taps slow and fed the garbage collector).
+
+Each pixel of a frame is drawn as few times as the look needs: a screen's background is
+the window's clear colour (`Screenful`), a dialog's box is ModalView's own background in
+the panel colour (one fill), and a list scrolls in a `Scroller`, clipped by a scissor box
+rather than by the stencil (drawn twice a frame over the list's whole rectangle).
 """
 
 from __future__ import annotations
@@ -475,9 +480,12 @@ class Scroller(ScrollView):  # type: ignore[misc]
         self._box: ScissorPush | None = None
         self._watched: list[tuple[Any, str, int]] = []
         super().__init__(**kwargs)
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        """Kivy's rules are on the canvas now (built from kv, they come after __init__)."""
         from kivy.core.window import Window
 
-        if Window.rotation:
+        if self._box is not None or Window.rotation:
             return
         before, after = self.canvas.before, self.canvas.after
         # Kivy's StencilView rule: before [push, texture, rectangle, use], after [unuse,
@@ -487,10 +495,10 @@ class Scroller(ScrollView):  # type: ignore[misc]
                 or [type(i) for i in unmarked] != [StencilUnUse, BindTexture, Rectangle,
                                                     StencilPop]:
             return
-        for instruction in marked:
-            before.remove(instruction)
-        for instruction in unmarked:
-            after.remove(instruction)
+        for group, instructions in ((before, marked), (after, unmarked)):
+            for instruction in instructions:
+                if not isinstance(instruction, BindTexture):  # goes with its rectangle
+                    group.remove(instruction)
         self._box = ScissorPush(x=0, y=0, width=0, height=0)
         before.add(self._box)
         after.insert(0, ScissorPop())
