@@ -12,7 +12,16 @@ from typing import Any
 
 from kivy.animation import Animation
 from kivy.clock import Clock
-from kivy.graphics import Color, Ellipse, Line, PopMatrix, PushMatrix, Rotate, RoundedRectangle
+from kivy.graphics import (
+    Color,
+    Ellipse,
+    InstructionGroup,
+    Line,
+    PopMatrix,
+    PushMatrix,
+    Rotate,
+    RoundedRectangle,
+)
 from kivy.properties import NumericProperty
 from kivy.uix.widget import Widget
 
@@ -34,7 +43,7 @@ class DieFace(Widget):  # type: ignore[misc]
 
     A blank face (0) is drawn blank, as on the real reinforcement die. Its instructions are
     made once and set in place: a new angle turns them, a new face moves its three pips
-    (the ones a face does not use are given no size), a new position or size reshapes the
+    (only those the face uses are in the canvas), a new position or size reshapes the
     body. Drawn only when the face, the angle, the position or the size change.
     """
 
@@ -53,8 +62,9 @@ class DieFace(Widget):  # type: ignore[misc]
             Color(0.12, 0.12, 0.12, 1)
             self._edge = Line(points=[], width=2)
             Color(0.15, 0.15, 0.15, 1)
-            self._pips = [Ellipse(pos=(0, 0), size=(0, 0)) for _ in range(3)]
+            self._spots = InstructionGroup()
             PopMatrix()
+        self._pips = [Ellipse(pos=(0, 0), size=(0, 0)) for _ in range(3)]
         for name in ("face", "angle", "pos", "size"):
             self.fbind(name, self._trigger)
 
@@ -77,13 +87,15 @@ class DieFace(Widget):  # type: ignore[misc]
         self._turn.angle = self.angle
         x, y, pip = cx - side / 2, cy - side / 2, side * 0.18
         spots = PIPS.get(int(self.face), ()) if side else ()
-        for n, ellipse in enumerate(self._pips):
-            if n < len(spots):
-                u, v = spots[n]
-                ellipse.pos = (x + u * side - pip / 2, y + v * side - pip / 2)
-                ellipse.size = (pip, pip)
-            else:
-                ellipse.size = (0, 0)
+        for (u, v), ellipse in zip(spots, self._pips, strict=False):
+            ellipse.pos = (x + u * side - pip / 2, y + v * side - pip / 2)
+            ellipse.size = (pip, pip)
+        shown = self._pips[:len(spots)]
+        # a pip the face does not use is not in the canvas
+        if [i for i in self._spots.children if isinstance(i, Ellipse)] != shown:
+            self._spots.clear()
+            for ellipse in shown:
+                self._spots.add(ellipse)
 
 
 class DieScreen(PresenterScreen):
