@@ -43,12 +43,16 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import (
+    ClearBuffers,
+    ClearColor,
     Color,
     Ellipse,
+    Fbo,
     InstructionGroup,
     Line,
     Mesh,
     Rectangle,
+    Translate,
 )
 from kivy.metrics import sp
 from kivy.properties import (
@@ -637,6 +641,7 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         self._fit: mg.Fit | None = None
         self._frame: tuple[Any, ...] | None = None
         """What the canvas was built for: the board, its placement, the text and ring sizes."""
+        self._static = InstructionGroup()
         self._sizes: tuple[int, float] = (14, 12.0)
         self._ring_px = 3.0
         self._outlines: dict[int, list[tuple[float, float]]] = {}
@@ -811,10 +816,27 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         self._selection = RegionGroups(ids, self._paint_selection)
         self._differs = RegionGroups(sorted(ids), self._paint_differs)
         self._tops = RegionGroups(ids, self._paint_contents)
-        for group in (cells, self._rims.group, lines, self._selection.group,
-                      self._differs.group, edge, self._tops.group):
+        # The cells, the rims and the outlines (opaque, under the selection) are drawn into
+        # a texture the size of the widget, which the frame then draws as one rectangle:
+        # the texture is drawn again only when something in it changes (a colour, a rim).
+        x0, y0 = math.floor(self.x), math.floor(self.y)
+        width, height = max(1, math.ceil(self.right) - x0), max(1, math.ceil(self.top) - y0)
+        below = Fbo(size=(width, height))
+        for instruction in (ClearColor(0, 0, 0, 0), ClearBuffers(), Translate(-x0, -y0),
+                            cells, self._rims.group, lines):
+            below.add(instruction)
+        self._static = cells
+        for group in (below, Color(1, 1, 1, 1),
+                      Rectangle(texture=below.texture, pos=(x0, y0), size=(width, height)),
+                      self._selection.group, self._differs.group, edge, self._tops.group):
             self.canvas.add(group)
         return len(cells.children) + len(lines.children) + len(edge.children)
+
+    def static_layer(self) -> InstructionGroup:
+        """The cells filled in their terrain colours (made by the last rebuild)."""
+        if self._frame is None:
+            raise LookupError("the map is not drawn")
+        return self._static
 
     def _paint_rim(self, g: InstructionGroup, rid: int, colour: RGBA) -> None:
         geo, fit = self.geometry, self._fit
