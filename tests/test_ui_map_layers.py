@@ -27,6 +27,7 @@ from kivy.base import EventLoop
 from kivy.graphics import (
     Color,
     Ellipse,
+    Fbo,
     InstructionGroup,
     Line,
     Mesh,
@@ -134,7 +135,7 @@ def test_a_conquest_repaints_the_conquered_region_only(board_map: BoardMap) -> N
 def test_a_highlight_sets_the_cell_colours_in_place(board_map: BoardMap) -> None:
     rebuilds = board_map.rebuilds
     colours = {rid: board_map.fill_colour(rid) for rid in board_map.board.regions}
-    static_count = len(board_map.canvas.children[0].children)
+    static_count = len(board_map.static_layer().children)
     first = tuple(colours[5].rgba)
 
     board_map.highlight = frozenset({5, 6})
@@ -142,7 +143,7 @@ def test_a_highlight_sets_the_cell_colours_in_place(board_map: BoardMap) -> None
 
     assert board_map.rebuilds == rebuilds
     assert all(board_map.fill_colour(rid) is c for rid, c in colours.items())
-    assert len(board_map.canvas.children[0].children) == static_count
+    assert len(board_map.static_layer().children) == static_count
     assert tuple(colours[5].rgba) != first, "the pointed-out region is brighter"
     assert board_map.last_redrawn == frozenset(board_map.board.regions), \
         "every other region is dimmed"
@@ -166,12 +167,12 @@ def test_a_draw_with_nothing_changed_touches_nothing(board_map: BoardMap) -> Non
 
 
 def test_a_resize_or_a_new_board_rebuilds_everything(board_map: BoardMap) -> None:
-    static = board_map.canvas.children[0]
+    static = board_map.static_layer()
     rebuilds = board_map.rebuilds
     board_map.size = (700, 420)
     _frames()
     assert board_map.rebuilds == rebuilds + 1
-    assert board_map.canvas.children[0] is not static
+    assert board_map.static_layer() is not static
     assert board_map.last_redrawn == frozenset(board_map.board.regions)
 
     board_map.board = load_board("2p")
@@ -200,8 +201,9 @@ def test_the_same_token_count_reuses_its_texture(board_map: BoardMap) -> None:
     assert any(t is s for t in twin for s in shown[1:]), "the same number, the same texture"
 
 
-def _describe(instruction: Any) -> tuple[Any, ...]:
-    """What an instruction draws, to compare two canvases."""
+def _describe(instruction: Any, layers: frozenset[int] = frozenset()) -> tuple[Any, ...]:
+    """What an instruction draws, to compare two canvases (a rectangle that draws one of
+    the map's own layers, `layers` by texture id, is described as that)."""
     if isinstance(instruction, Color):
         return ("Color", tuple(round(c, 6) for c in instruction.rgba))
     if isinstance(instruction, Mesh):
@@ -211,13 +213,16 @@ def _describe(instruction: Any) -> tuple[Any, ...]:
         return ("Line", tuple(round(v, 3) for v in instruction.points),
                 round(instruction.width, 3))
     if isinstance(instruction, Rectangle | Ellipse):
+        texture = instruction.texture
         return (type(instruction).__name__, tuple(instruction.pos), tuple(instruction.size),
-                id(instruction.texture) if instruction.texture is not None else None)
+                None if texture is None else "layer" if id(texture) in layers else id(texture))
     return (type(instruction).__name__,)
 
 
 def _drawing(widget: BoardMap) -> list[tuple[Any, ...]]:
-    return [_describe(i) for i in _walk(widget.canvas) if not isinstance(i, InstructionGroup)]
+    found = _walk(widget.canvas)
+    layers = frozenset(id(i.texture) for i in found if isinstance(i, Fbo))
+    return [_describe(i, layers) for i in found if not isinstance(i, InstructionGroup)]
 
 
 def _pixels(widget: BoardMap, path: Path) -> bytes:

@@ -205,6 +205,32 @@ def test_a_line_list_keeps_its_rows(app: Any, monkeypatch: pytest.MonkeyPatch) -
     assert shown(lines) == rows[:1] and (rows[0].label, rows[0].value) == ("last", "+1")
 
 
+def _difference(n: int) -> dict[str, Any]:
+    return {"text": f"Region {n}: tokens sensed", "accept": f"accept:{n}",
+            "accept_text": f"Conquest of {n}", "dismiss": f"dismiss:{n}"}
+
+
+def test_a_difference_list_keeps_its_rows_and_each_button_acts_for_its_row_now(
+        app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.ui.screens.map import DifferenceList, DifferenceRow
+
+    target = Target()
+    rows = DifferenceList(rows=[_difference(n) for n in range(3)], target=target)
+    first = shown(rows)
+    assert len(first) == 3 and all(isinstance(r, DifferenceRow) for r in first)
+    with constructions(monkeypatch) as built:
+        for n in range(30):
+            rows.rows = [_difference(10 * n + i) for i in range(n % 4)]
+        rows.rows = [_difference(7), {**_difference(8), "kind": "warning"}]
+    assert built == Counter()
+    assert shown(rows) == first[:2]
+    assert [(r.text, r.accept_kind) for r in first[:2]] == [
+        ("Region 7: tokens sensed", "primary"), ("Region 8: tokens sensed", "warning")]
+    first[1].act(first[1].accept)
+    first[0].act(first[0].dismiss)
+    assert target.acted == ["accept:8", "dismiss:7"]
+
+
 # -- dialogs --------------------------------------------------------------------------------
 def test_a_question_answered_twice_is_the_same_dialog_each_yes_its_own(
         app: Any, monkeypatch: pytest.MonkeyPatch) -> None:

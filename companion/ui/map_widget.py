@@ -23,6 +23,10 @@ Invariants:
   symbols, badge). Any other change repaints only the slots of the regions whose drawn
   state changed; what is on screen is what a map built afresh on the same properties
   draws, in the same order (`last_redrawn`, `rebuilds` and `drawn` let tests check it);
+- the layers under the selection and those over it are drawn into two textures the size of
+  the widget (each drawn again only when something in it changes), so a frame draws the
+  map as two rectangles around the selection: a tap that moves the selection redraws no
+  cell, outline or text;
 - texts are rendered once per text, size and colour (`_text_texture`), so a token count
   shown again reuses its texture;
 - the board keeps its aspect ratio (letterboxed in the widget, see `map_geometry.fit`);
@@ -43,12 +47,24 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import (
+    Callback,
+    ClearBuffers,
+    ClearColor,
     Color,
     Ellipse,
+    Fbo,
     InstructionGroup,
     Line,
     Mesh,
     Rectangle,
+    Translate,
+)
+from kivy.graphics.opengl import (
+    GL_ONE,
+    GL_ONE_MINUS_SRC_ALPHA,
+    GL_SRC_ALPHA,
+    glBlendFunc,
+    glBlendFuncSeparate,
 )
 from kivy.metrics import sp
 from kivy.properties import (
@@ -586,6 +602,22 @@ def _blit(g: InstructionGroup, texture: Any, cx: float, cy: float) -> None:
     g.add(Rectangle(texture=texture, pos=(round(cx - w / 2), round(cy - h / 2)), size=(w, h)))
 
 
+def _blending(_instruction: Any) -> None:
+    """Kivy's blending: a colour over what is there, by its alpha."""
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA)
+
+
+def _premultiplying(_instruction: Any) -> None:
+    """Drawing into a transparent texture: the colours as Kivy blends them (so they come
+    out multiplied by their alpha), the alphas added up as coverage."""
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA)
+
+
+def _premultiplied(_instruction: Any) -> None:
+    """Laying such a texture on the screen: its colours are already multiplied."""
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA)
+
+
 # --- the widget --------------------------------------------------------------------------
 
 
@@ -637,6 +669,7 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         self._fit: mg.Fit | None = None
         self._frame: tuple[Any, ...] | None = None
         """What the canvas was built for: the board, its placement, the text and ring sizes."""
+        self._static = InstructionGroup()
         self._sizes: tuple[int, float] = (14, 12.0)
         self._ring_px = 3.0
         self._outlines: dict[int, list[tuple[float, float]]] = {}
@@ -811,10 +844,36 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         self._selection = RegionGroups(ids, self._paint_selection)
         self._differs = RegionGroups(sorted(ids), self._paint_differs)
         self._tops = RegionGroups(ids, self._paint_contents)
-        for group in (cells, self._rims.group, lines, self._selection.group,
-                      self._differs.group, edge, self._tops.group):
+        # Two textures the size of the widget hold the layers under the selection (cells,
+        # rims, outlines) and those over it (dashed outlines, the board's edge, the
+        # contents); each frame draws them as two rectangles around the live selection, and
+        # a texture is drawn again only when something in it changes. The layers over it
+        # have soft edges (texts): they go in with their alpha premultiplied and are laid
+        # on the screen as such, which gives what drawing them straight there gives.
+        x0, y0 = math.floor(self.x), math.floor(self.y)
+        width, height = max(1, math.ceil(self.right) - x0), max(1, math.ceil(self.top) - y0)
+        below, above = Fbo(size=(width, height)), Fbo(size=(width, height))
+        for instruction in (ClearColor(0, 0, 0, 0), ClearBuffers(), Translate(-x0, -y0),
+                            cells, self._rims.group, lines):
+            below.add(instruction)
+        for instruction in (ClearColor(0, 0, 0, 0), ClearBuffers(), Translate(-x0, -y0),
+                            Callback(_premultiplying), self._differs.group, edge,
+                            self._tops.group, Callback(_blending)):
+            above.add(instruction)
+        self._static = cells
+        for group in (below, above, Color(1, 1, 1, 1),
+                      Rectangle(texture=below.texture, pos=(x0, y0), size=(width, height)),
+                      self._selection.group, Color(1, 1, 1, 1), Callback(_premultiplied),
+                      Rectangle(texture=above.texture, pos=(x0, y0), size=(width, height)),
+                      Callback(_blending)):
             self.canvas.add(group)
         return len(cells.children) + len(lines.children) + len(edge.children)
+
+    def static_layer(self) -> InstructionGroup:
+        """The cells filled in their terrain colours (made by the last rebuild)."""
+        if self._frame is None:
+            raise LookupError("the map is not drawn")
+        return self._static
 
     def _paint_rim(self, g: InstructionGroup, rid: int, colour: RGBA) -> None:
         geo, fit = self.geometry, self._fit

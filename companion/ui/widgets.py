@@ -12,6 +12,11 @@ Nothing here is built on a tap once it has been shown: the lists (`ActionColumn`
 `CountList`, `LineList`) keep their children in a `Pool` and update them in place, and the
 dialogs are filled again (`Dialog.fill`) and reopened by the app rather than built anew
 (building widgets made taps slow and fed the garbage collector).
+
+Each pixel of a frame is drawn as few times as the look needs: a screen's background is
+the window's clear colour (`Screenful`), a dialog's box is ModalView's own background in
+the panel colour (one fill), and a list scrolls in a `Scroller`, clipped by a scissor box
+rather than by the stencil (drawn twice a frame over the list's whole rectangle).
 """
 
 from __future__ import annotations
@@ -21,6 +26,9 @@ from functools import partial
 from typing import Any, Generic, TypeVar
 
 from kivy.clock import Clock
+from kivy.graphics import BindTexture, Rectangle
+from kivy.graphics.scissor_instructions import ScissorPop, ScissorPush
+from kivy.graphics.stencil_instructions import StencilPop, StencilPush, StencilUnUse, StencilUse
 from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
@@ -35,6 +43,8 @@ from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.relativelayout import RelativeLayout
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion.ui import palette
@@ -453,8 +463,95 @@ class ArrowButton(BigButton):
         return [cx - s, cy + s * 0.6, cx + s, cy + s * 0.6, cx, cy - s * 0.8]
 
 
+class Scroller(ScrollView):  # type: ignore[misc]
+    """A `ScrollView` that clips its content with the GPU's scissor box, not the stencil.
+
+    Kivy's ScrollView clips by drawing its whole rectangle into the stencil buffer twice a
+    frame (once to mark it, once to unmark it) and testing every pixel drawn inside
+    against it; a scissor box is a rectangle the GPU clips to for free. The box is in the
+    window's pixels: it is worked out again (once, before the next frame) when the
+    scroller moves or changes size, or when an ancestor that moves its children without
+    moving them (a RelativeLayout, a ScrollView) moves or scrolls. With the window turned
+    (`Window.rotation`, set from the configuration at start), the stencil is kept: the
+    scissor box would need turning too.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._box: ScissorPush | None = None
+        self._watched: list[tuple[Any, str, int]] = []
+        super().__init__(**kwargs)
+
+    def on_kv_post(self, base_widget: Any) -> None:
+        """Kivy's rules are on the canvas now (built from kv, they come after __init__)."""
+        from kivy.core.window import Window
+
+        if self._box is not None or Window.rotation:
+            return
+        before, after = self.canvas.before, self.canvas.after
+        # Kivy's StencilView rule: before [push, texture, rectangle, use], after [unuse,
+        # texture, rectangle, pop, then the bars]. Anything else: leave it as it is.
+        marked, unmarked = list(before.children), list(after.children)[:4]
+        if [type(i) for i in marked] != [StencilPush, BindTexture, Rectangle, StencilUse] \
+                or [type(i) for i in unmarked] != [StencilUnUse, BindTexture, Rectangle,
+                                                    StencilPop]:
+            return
+        for group, instructions in ((before, marked), (after, unmarked)):
+            for instruction in instructions:
+                if not isinstance(instruction, BindTexture):  # goes with its rectangle
+                    group.remove(instruction)
+        self._box = ScissorPush(x=0, y=0, width=0, height=0)
+        before.add(self._box)
+        after.insert(0, ScissorPop())
+        self._place = Clock.create_trigger(self._update_box, -1)
+        self.fbind("pos", self._place)
+        self.fbind("size", self._place)
+        self.fbind("parent", self._watch_ancestors)
+
+    def _watch_ancestors(self, *_args: Any) -> None:
+        for widget, name, uid in self._watched:
+            widget.unbind_uid(name, uid)
+        self._watched = []
+        widget = self.parent
+        while widget is not None and widget is not widget.parent:
+            names: tuple[str, ...] = ()
+            if isinstance(widget, ScrollView):
+                names = ("scroll_x", "scroll_y", "pos")
+            elif isinstance(widget, RelativeLayout):
+                names = ("pos",)
+            for name in names:
+                self._watched.append((widget, name, widget.fbind(name, self._place)))
+            widget = widget.parent
+        self._place()
+
+    def _update_box(self, *_args: Any) -> None:
+        box = self._box
+        if box is None:
+            return
+        x0, y0 = self.to_window(self.x, self.y)
+        x1, y1 = self.to_window(self.right, self.top)
+        box.x, box.y = round(min(x0, x1)), round(min(y0, y1))
+        box.width, box.height = round(abs(x1 - x0)), round(abs(y1 - y0))
+
+    @property
+    def clipped_by_scissor(self) -> bool:
+        """Whether the content is clipped by the scissor box (False: by the stencil)."""
+        return self._box is not None
+
+
 class Screenful(BoxLayout):  # type: ignore[misc]
-    """The root box of a screen: vertical, padded, on the app's background."""
+    """The root box of a screen: vertical, padded, on the app's background.
+
+    The background is the window's clear colour (set when a screen is built), not a
+    rectangle: a rectangle the size of the screen is drawn, pixel by pixel, on every
+    frame, where the clear is one fill the GPU does anyway (a tile-based GPU, the Pi's,
+    and Mesa's software one skip the pixels nothing else is drawn on).
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        from kivy.core.window import Window
+
+        Window.clearcolor = palette.BACKGROUND
 
 
 class LineRow(BoxLayout):  # type: ignore[misc]

@@ -105,6 +105,8 @@ class MapPresenter(Presenter):
     grid_actions = ListProperty([])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._next: dict[str, Any] = {}
+        """The panel's properties while `_panel` works them out (set together at its end)."""
         self._dismissed: dict[int, bool] = {}
         """Dismissed region -> whether the grid sensed tokens there when dismissed."""
         self._differences: dict[int, Difference] = {}
@@ -185,9 +187,20 @@ class MapPresenter(Presenter):
 
     # -- the panel for the selected region -----------------------------------------------
     def _panel(self, state: GameState, *, keep_counts: bool) -> None:
+        """The panel for the selected region. Its properties are worked out first and then
+        set once each, so a tap that leaves a line as it was fires nothing for it (setting
+        it to a blank and back re-rendered its text and re-laid out the panel)."""
+        self._next = {"cost_lines": [], "cost_text": "", "note_text": "", "odds_text": "",
+                      "show_deploy": False, "show_final": False}
+        try:
+            self._fill_panel(state, keep_counts=keep_counts)
+        finally:
+            shown, self._next = self._next, {}
+            for name, value in shown.items():  # once each: an unchanged value is no event
+                setattr(self, name, value)
+
+    def _fill_panel(self, state: GameState, *, keep_counts: bool) -> None:
         rid = self.selected
-        self.cost_lines, self.cost_text, self.note_text, self.odds_text = [], "", "", ""
-        self.show_deploy = self.show_final = False
         if rid is None:
             self.region_title = "No region chosen"
             self.holder_text = "Tap a region on the map."
@@ -298,6 +311,7 @@ class MapPresenter(Presenter):
         return " ".join(parts)
 
     def _conquest(self, state: GameState, rid: int, keep_counts: bool) -> list[dict[str, Any]]:
+        panel = self._next
         who = attacker(state)
         shooter = _shooter(state, who)
         try:
@@ -305,38 +319,38 @@ class MapPresenter(Presenter):
             shot = (None if shooter is None
                     else necromancer_game.assess_region(state, shooter, rid))
         except TokenCountUnknown as unknown:
-            self.note_text = plain(str(unknown)) + " Correct the region with the count."
+            panel["note_text"] = plain(str(unknown)) + " Correct the region with the count."
             return []
         if found.immune is not None:
-            self.note_text = plain(found.immune)
+            panel["note_text"] = plain(found.immune)
             return []
         by_catapult = _catapult_cost(shot)
         if not found.reach.reachable and by_catapult is None:
-            self.note_text = plain(found.reach.reason)
+            panel["note_text"] = plain(found.reach.reason)
             return []
         shown = found if found.reach.reachable or shot is None else shot
         cost = shown.cost
         assert cost is not None
-        self.cost_lines = [{"label": line.label, "value": f"{line.tokens:+d}"}
+        panel["cost_lines"] = [{"label": line.label, "value": f"{line.tokens:+d}"}
                            for line in cost.lines]
-        self.cost_text = (f"Taking it costs {tokens(cost.total)}." if shown is found else
+        panel["cost_text"] = (f"Taking it costs {tokens(cost.total)}." if shown is found else
                           f"With the Catapult, taking it costs {tokens(cost.total)}.")
         notes = list(cost.notes) if shown is found else [plain(shown.reach.reason), *cost.notes]
         if notes:
-            self.note_text = " ".join(notes)
+            panel["note_text"] = " ".join(notes)
         if not keep_counts:
             self.deploy = cost.total
         self.hand_known = (state.troops is not None
                            and not necromancer_game.is_his(state, state.track.seat))
         if not keep_counts or self.hand_known:
             self.tokens_left = self._in_hand(state)
-        self.show_deploy = True
+        panel["show_deploy"] = True
         actions: list[dict[str, Any]] = []
         in_hand = (None if necromancer_game.is_his(state, who.seat)  # his Ghosts: his books
                    else troops_game.hand(state, who.seat, who.race))
         if in_hand is not None and int(self.deploy) > in_hand:
             short = (f"Only {tokens(in_hand)} in hand" if in_hand else "No token in hand")
-            self.note_text = " ".join(t for t in (self.note_text, short + ".") if t)
+            panel["note_text"] = " ".join(t for t in (panel["note_text"], short + ".") if t)
         elif found.reach.reachable:
             actions.append({"key": "conquer", "kind": "primary",
                             "text": f"Conquer region {rid} with {tokens(int(self.deploy))}"})
@@ -355,23 +369,24 @@ class MapPresenter(Presenter):
         return actions
 
     def _final(self, state: GameState, cost: int) -> list[dict[str, Any]]:
+        panel = self._next
         chance = die_roll_allowed(state)  # once a turn; Berserk rolls before each conquest
         if chance.purpose is not DiePurpose.FINAL_CONQUEST:
-            self.show_final = chance.purpose is None
-            self.odds_text = chance.reason
+            panel["show_final"] = chance.purpose is None
+            panel["odds_text"] = chance.reason
             return []
         odds = final_conquest(int(self.tokens_left), cost, state.catalog.die_faces,
                               attacker(state))
-        self.show_final = True
+        panel["show_final"] = True
         if not odds.allowed:
-            self.odds_text = "Final conquest with the die: " + odds.reason + "."
+            panel["odds_text"] = "Final conquest with the die: " + odds.reason + "."
             return []
         if not odds.needs_die:
-            self.odds_text = "Enough tokens in hand: no die needed."
+            panel["odds_text"] = "Enough tokens in hand: no die needed."
             return []
         faces = len(state.catalog.die_faces)
         good = round(odds.chance * faces)
-        self.odds_text = (f"Final conquest with the die: {odds.shortfall} short; it works on "
+        panel["odds_text"] = (f"Final conquest with the die: {odds.shortfall} short; it works on "
                           f"{good} of {faces} faces ({round(float(odds.chance) * 100)}%).")
         return [{"key": "final", "kind": "warning",
                  "text": f"Last conquest: try with the die ({good} in {faces})"}]

@@ -12,7 +12,16 @@ from typing import Any
 
 from kivy.animation import Animation
 from kivy.clock import Clock
-from kivy.graphics import Color, Ellipse, Line, PopMatrix, PushMatrix, Rotate, RoundedRectangle
+from kivy.graphics import (
+    Color,
+    Ellipse,
+    InstructionGroup,
+    Line,
+    PopMatrix,
+    PushMatrix,
+    Rotate,
+    RoundedRectangle,
+)
 from kivy.properties import NumericProperty
 from kivy.uix.widget import Widget
 
@@ -32,8 +41,10 @@ PIPS: dict[int, tuple[tuple[float, float], ...]] = {
 class DieFace(Widget):  # type: ignore[misc]
     """A die drawn square in the middle of the widget: `face` pips, turned by `angle`.
 
-    A blank face (0) is drawn blank, as on the real reinforcement die. Drawn only when
-    the face, the angle, the position or the size change.
+    A blank face (0) is drawn blank, as on the real reinforcement die. Its instructions are
+    made once and set in place: a new angle turns them, a new face moves its three pips
+    (only those the face uses are in the canvas), a new position or size reshapes the
+    body. Drawn only when the face, the angle, the position or the size change.
     """
 
     face = NumericProperty(0)
@@ -41,29 +52,50 @@ class DieFace(Widget):  # type: ignore[misc]
 
     def __init__(self, **kwargs: Any) -> None:
         self._trigger = Clock.create_trigger(self._redraw, -1)
+        self._shape: tuple[float, float, float] | None = None
         super().__init__(**kwargs)
+        with self.canvas:
+            PushMatrix()
+            self._turn = Rotate(angle=0, origin=(0, 0))
+            Color(0.97, 0.95, 0.88, 1)
+            self._body = RoundedRectangle(pos=(0, 0), size=(0, 0), radius=[0])
+            Color(0.12, 0.12, 0.12, 1)
+            self._edge = Line(points=[], width=2)
+            Color(0.15, 0.15, 0.15, 1)
+            self._spots = InstructionGroup()
+            PopMatrix()
+        self._pips = [Ellipse(pos=(0, 0), size=(0, 0)) for _ in range(3)]
         for name in ("face", "angle", "pos", "size"):
             self.fbind(name, self._trigger)
 
     def _redraw(self, *_args: Any) -> None:
-        self.canvas.clear()
         side = max(0.0, min(self.width, self.height) * 0.85)
-        if side < 4:
-            return
         cx, cy = self.center
-        x, y = cx - side / 2, cy - side / 2
-        pip = side * 0.18
-        with self.canvas:
-            PushMatrix()
-            Rotate(angle=self.angle, origin=(cx, cy))
-            Color(0.97, 0.95, 0.88, 1)
-            RoundedRectangle(pos=(x, y), size=(side, side), radius=[side * 0.14])
-            Color(0.12, 0.12, 0.12, 1)
-            Line(rounded_rectangle=(x, y, side, side, side * 0.14), width=2)
-            Color(0.15, 0.15, 0.15, 1)
-            for u, v in PIPS.get(int(self.face), ()):
-                Ellipse(pos=(x + u * side - pip / 2, y + v * side - pip / 2), size=(pip, pip))
-            PopMatrix()
+        if side < 4:
+            side = 0.0
+        shape = (side, cx, cy)
+        if shape != self._shape:
+            self._shape = shape
+            x, y = cx - side / 2, cy - side / 2
+            self._body.pos, self._body.size = (x, y), (side, side)
+            self._body.radius = [side * 0.14]
+            if side:
+                self._edge.rounded_rectangle = (x, y, side, side, side * 0.14)
+            else:
+                self._edge.points = []
+        self._turn.origin = (cx, cy)
+        self._turn.angle = self.angle
+        x, y, pip = cx - side / 2, cy - side / 2, side * 0.18
+        spots = PIPS.get(int(self.face), ()) if side else ()
+        for (u, v), ellipse in zip(spots, self._pips, strict=False):
+            ellipse.pos = (x + u * side - pip / 2, y + v * side - pip / 2)
+            ellipse.size = (pip, pip)
+        shown = self._pips[:len(spots)]
+        # a pip the face does not use is not in the canvas
+        if [i for i in self._spots.children if isinstance(i, Ellipse)] != shown:
+            self._spots.clear()
+            for ellipse in shown:
+                self._spots.add(ellipse)
 
 
 class DieScreen(PresenterScreen):

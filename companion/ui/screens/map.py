@@ -10,6 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui.map_widget import BoardMap
 from companion.ui.screens.base import PresenterScreen
+from companion.ui.widgets import Pool
 
 __all__ = ["BoardMap", "DifferenceList", "DifferenceRow", "MapScreen"]
 
@@ -36,7 +37,8 @@ class DifferenceRow(BoxLayout):  # type: ignore[misc]  # Kivy ships no type info
 
 
 class DifferenceList(BoxLayout):  # type: ignore[misc]
-    """`DifferenceRow`s rebuilt from `rows` (the map presenter's `grid_rows`)."""
+    """A `DifferenceRow` per dict of `rows` (the map presenter's `grid_rows`), updated in
+    place (a `Pool`): a row is built only when more are shown than ever before."""
 
     rows = ListProperty([])
     target = ObjectProperty(None, allownone=True)
@@ -44,6 +46,7 @@ class DifferenceList(BoxLayout):  # type: ignore[misc]
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("orientation", "vertical")
         kwargs.setdefault("size_hint_y", None)
+        self._pool: Pool[DifferenceRow] = Pool(self, row=DifferenceRow)
         super().__init__(**kwargs)
         self.bind(minimum_height=self.setter("height"))
         self.fbind("rows", self._rebuild)
@@ -51,9 +54,8 @@ class DifferenceList(BoxLayout):  # type: ignore[misc]
         self._rebuild()
 
     def _rebuild(self, *_args: Any) -> None:
-        self.clear_widgets()
-        for row in self.rows:
-            self.add_widget(DifferenceRow(text=row["text"], accept=row["accept"],
-                                          accept_text=row["accept_text"],
-                                          accept_kind=row.get("kind", "primary"),
-                                          dismiss=row["dismiss"], target=self.target))
+        shown = self._pool.show(["row"] * len(self.rows))
+        for widget, row in zip(shown, self.rows, strict=True):
+            widget.text, widget.accept = row["text"], row["accept"]
+            widget.accept_text, widget.accept_kind = row["accept_text"], row.get("kind", "primary")
+            widget.dismiss, widget.target = row["dismiss"], self.target

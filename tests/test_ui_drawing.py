@@ -1,0 +1,209 @@
+"""What a frame draws, in a real headless window: each pixel as few times as the look needs,
+and a tap on the map setting each line of its panel once.
+
+A screen's background is the window's clear colour, not a rectangle drawn over the whole
+screen on every frame; a dialog's box is filled once (ModalView's own background), not a
+transparent image under a filled rectangle; the table's player rows fill their card once
+and ring only the current player's; a `Scroller` clips its content with a scissor box at
+its place in the window instead of drawing its rectangle into the stencil twice a frame,
+and what lies outside that box is not drawn. On the map, the panel's properties are worked
+out and then set once each: a tap fires each changed property once, and a second tap on
+the same region fires none.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import ui_support as ui
+from screen_steps import screen, table_app, tap_action, tap_region
+
+from companion.rules.events import Seat
+from companion.session import Session
+from companion.ui import palette
+from companion.ui.widgets import ConfirmDialog, Screenful, Scroller
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def _kinds(group: Any) -> list[str]:
+    return [type(i).__name__ for i in group.children]
+
+
+def _pixel(x: int, y: int) -> tuple[int, int, int]:
+    """The colour the window shows at (x, y) (from the bottom left) after a fresh draw."""
+    from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+
+    win = ui.window()
+    win.dispatch("on_draw")
+    data = glReadPixels(x, y, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE)
+    return data[0], data[1], data[2]
+
+
+def _close(a: tuple[int, int, int], rgba: tuple[float, ...]) -> bool:
+    return all(abs(v - round(c * 255)) <= 2 for v, c in zip(a, rgba[:3], strict=True))
+
+
+@pytest.fixture(scope="module")
+def app() -> Any:
+    return ui.app_for(Session(rng=random.Random(3)))
+
+
+def test_a_screen_draws_on_the_clear_colour_not_a_rectangle(app: Any) -> None:
+    ui.resize((800, 480))
+    app.ctx.nav.go("home")
+    ui.pump()
+    roots = [w for w in ui.walk_shown(ui.window()) if isinstance(w, Screenful)]
+    assert roots
+    for root in roots:
+        assert root.canvas.before.children == [] or _kinds(root.canvas.before) == []
+    assert tuple(ui.window().clearcolor) == pytest.approx(palette.BACKGROUND)
+    assert _close(_pixel(1, 1), palette.BACKGROUND)  # the padding: only the clear is there
+
+
+def test_a_dialog_fills_its_box_once(app: Any) -> None:
+    dialog = ConfirmDialog()
+    dialog.fill(title="Row 1", text="Take it?", yes_text="Take")
+    dialog.open()
+    ui.pump()
+    try:
+        fills = [i for i in dialog.canvas.children
+                 if type(i).__name__ in ("Rectangle", "BorderImage")]
+        assert len(fills) == 2  # the overlay over the window and the box: nothing else
+        assert tuple(dialog.background_color) == pytest.approx(palette.PANEL)
+        x, y = dialog.x + 3, dialog.y + 3  # inside the box, off its words
+        assert _close(_pixel(int(x), int(y)), palette.PANEL)
+    finally:
+        dialog.dismiss()
+        ui.pump()
+
+
+def test_only_the_current_players_row_draws_a_ring() -> None:
+    app = table_app(21)
+    app.session.new_game([Seat("Ann", "blue"), Seat("Bob", "orange"), Seat("Cy", "green")],
+                         first_seat=1)
+    app.ctx.nav.go("table")
+    ui.pump()
+    rows = screen(app).ids.players
+    for seat in range(3):
+        row = rows.row(seat)
+        strips = [i for i in row.canvas.before.children if type(i).__name__ == "Rectangle"]
+        fill, ring = strips[0], strips[1:]
+        assert tuple(fill.size) == pytest.approx(tuple(row.size))  # one fill, the whole row
+        drawn = [tuple(s.size) for s in ring if s.size[0] * s.size[1] > 0]
+        assert (len(drawn) == 4) == (seat == 1)
+    current = rows.row(1)
+    edge = current.to_window(current.x + 1, current.center_y)
+    inside = current.to_window(current.right - 6, current.y + 4)
+    assert _close(_pixel(int(edge[0]), int(edge[1])), palette.ACCENT)
+    assert _close(_pixel(int(inside[0]), int(inside[1])), palette.PANEL)
+
+
+def test_a_scroller_clips_with_a_scissor_box_at_its_place_in_the_window(app: Any) -> None:
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.relativelayout import RelativeLayout
+    from kivy.uix.widget import Widget
+
+    holder = RelativeLayout(size_hint=(None, None), size=(300, 200), pos=(100, 50))
+    scroller = Scroller(size_hint=(None, None), size=(200, 100), pos=(40, 30),
+                        do_scroll_x=False)
+    content = Widget(size_hint=(1, None), height=400)
+    with content.canvas:
+        Color(1, 0, 0, 1)
+        paint = Rectangle(pos=content.pos, size=content.size)
+    content.bind(pos=lambda w, p: setattr(paint, "pos", p),
+                 size=lambda w, s: setattr(paint, "size", s))
+    scroller.add_widget(content)
+    holder.add_widget(scroller)
+    win = ui.window()
+    win.add_widget(holder)
+    try:
+        ui.pump(4)
+        assert scroller.clipped_by_scissor
+        kinds = _kinds(scroller.canvas.before) + _kinds(scroller.canvas.after)
+        assert "ScissorPush" in kinds and "ScissorPop" in kinds
+        assert not any(k.startswith("Stencil") for k in kinds)
+        box = scroller.canvas.before.children[-1]
+        assert (box.x, box.y, box.width, box.height) == (140, 80, 200, 100)
+        assert _close(_pixel(150, 90), (1, 0, 0, 1))  # inside: the content
+        assert not _close(_pixel(150, 190), (1, 0, 0, 1))  # above it: clipped
+        holder.pos = (150, 60)  # an ancestor that moves its children without moving them
+        ui.pump(3)
+        assert (box.x, box.y) == (190, 90)
+        assert _close(_pixel(200, 100), (1, 0, 0, 1))
+        assert not _close(_pixel(150, 90), (1, 0, 0, 1))
+    finally:
+        win.remove_widget(holder)
+        ui.pump()
+
+
+def test_every_list_on_the_tapped_screens_clips_with_a_scissor(app: Any) -> None:
+    from kivy.uix.scrollview import ScrollView
+
+    for name in ("table", "market", "map", "scoring", "new_game", "game_end", "necromancer"):
+        scrollers = [w for w in app.screens[name].walk() if isinstance(w, ScrollView)]
+        assert scrollers, name
+        assert all(isinstance(s, Scroller) and s.clipped_by_scissor for s in scrollers), name
+
+
+PANEL = ("region_title", "holder_text", "cost_lines", "cost_text", "note_text", "odds_text",
+         "actions", "show_deploy", "show_final")
+
+
+def test_a_map_tap_sets_each_line_of_the_panel_once() -> None:
+    app = table_app(8)
+    app.session.new_game([Seat("Ann", "blue"), Seat("Bob", "orange")], first_seat=0)
+    app.session.pick(0)
+    app.ctx.nav.go("map")
+    ui.pump()
+    presenter = app.presenters["map"]
+    fired: Counter[str] = Counter()
+    for name in PANEL:
+        presenter.fbind(name, lambda *_a, name=name: fired.update([name]))
+    targets = sorted(presenter.highlight)
+    assert len(targets) >= 2
+    tap_region(app, targets[1])
+    fired.clear()
+    tap_region(app, targets[0])
+    assert presenter.cost_text  # a conquest's cost: the panel has its lines
+    assert max(fired.values()) == 1, fired
+    fired.clear()
+    tap_region(app, targets[0])  # the same region again: nothing changed, nothing fires
+    assert fired == Counter()
+    tap_region(app, targets[1])
+    assert max(fired.values(), default=1) == 1, fired
+    assert presenter.region_title.startswith(f"Region {targets[1]}:")
+    tap_action(app, "back")
+
+
+def test_the_die_turns_and_changes_face_in_place(app: Any) -> None:
+    from companion.ui.screens.die import DieFace
+
+    die = DieFace(size_hint=(None, None), size=(200, 200), pos=(10, 10))
+    ui.window().add_widget(die)
+    try:
+        ui.pump()
+        made = list(die.canvas.children)
+        shown: list[int] = []
+        for face, angle in ((1, 0), (3, 90), (0, 400), (2, 720)):
+            die.face, die.angle = face, angle
+            ui.pump(1)
+            assert list(die.canvas.children) == made  # the same objects, set in place
+            drawn = [i for i in die._spots.children if type(i).__name__ == "Ellipse"]
+            assert all(p in die._pips for p in drawn)  # the three made at first, reused
+            shown.append(len(drawn))
+            assert die._turn.angle == angle
+        assert shown == [1, 3, 0, 2]  # as many pips in the canvas as the face shows
+        die.size = (2, 2)  # too small to draw: nothing has a size
+        ui.pump(1)
+        assert tuple(die._body.size) == (0, 0)
+    finally:
+        ui.window().remove_widget(die)
