@@ -110,7 +110,7 @@ KV_FILES = (SHARED_KV, *(kv for _, _, kv in SCREENS.values()))
 FIRST_SCREEN = "home"
 """The screen the app starts on."""
 
-FIRST_FRAME_SHARED = ("Caption", "BigButton")
+FIRST_FRAME_SHARED = ("Screenful", "Caption", "BigButton")
 """The classes whose `SHARED_KV` rules the first screen is drawn with: those rules are
 parsed alone before the first frame (the whole file takes most of the kv parsing before
 it), the file's others in the tick after it (`TableApp.build`)."""
@@ -357,11 +357,13 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         ctx.session.subscribe(self._published)
         self._published(None)
         Clock.schedule_once(self._watch_touches, 0)  # the window exists by then
+        from kivy.core.window import Window  # made by now, or made here: App.run needs it
+
+        Window.clearcolor = palette.BACKGROUND  # what every screen is drawn on (`Screenful`)
         window = EventLoop.window
         if window is not None:  # the size the window will give it: laid out once, now
             manager.size = window.size
             lay_out(manager)
-            window.clearcolor = palette.BACKGROUND  # what the home screen is drawn on
             window.fbind("on_flip", self._flipped)
             window.canvas.ask_update()  # a frame is drawn even if nothing else changes
         else:

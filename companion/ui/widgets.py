@@ -541,17 +541,11 @@ class Scroller(ScrollView):  # type: ignore[misc]
 class Screenful(BoxLayout):  # type: ignore[misc]
     """The root box of a screen: vertical, padded, on the app's background.
 
-    The background is the window's clear colour (set when a screen is built), not a
+    The background is the window's clear colour (`TableApp.build` sets it), not a
     rectangle: a rectangle the size of the screen is drawn, pixel by pixel, on every
     frame, where the clear is one fill the GPU does anyway (a tile-based GPU, the Pi's,
     and Mesa's software one skip the pixels nothing else is drawn on).
     """
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        from kivy.core.window import Window
-
-        Window.clearcolor = palette.BACKGROUND
 
 
 class LineRow(BoxLayout):  # type: ignore[misc]
