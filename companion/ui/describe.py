@@ -82,7 +82,6 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
         WellPowerChosen,
     )
 
-
     def who(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
 
