@@ -205,8 +205,12 @@ def minimal_app(on_start: Any) -> None:
 def companion_app(on_start: Any, db: str) -> None:
     """`companion run --db DB`, as the kiosk runs it, with `on_start(app)` called at start:
     for the start-up modes as the app starts (before its first frame), for the others once
-    start-up is over (`TableApp.ready`: the session, the store and the devices are there,
-    which the app makes after its first frame)."""
+    start-up is over: `TableApp.ready` (the session, the store and the devices are there,
+    which the app makes after its first frame) and the screens built in the background
+    (`MemoryPolicy.settled`, about a second later), so that a tap measured is a tap on the
+    app at rest, not one that shares its frame with a screen being built."""
+    from kivy.clock import Clock
+
     import companion.app as start
 
     base: Any = start.TableApp  # type: ignore[attr-defined]
@@ -214,10 +218,15 @@ def companion_app(on_start: Any, db: str) -> None:
     class Probe(base):  # type: ignore[misc]
         def on_start(self) -> None:
             super().on_start()
-            if MODE.startswith("startup") or self.ready:
+            if MODE.startswith("startup"):
                 self.started()
             else:
-                self.fbind("ready", lambda _app, ready: self.started() if ready else None)
+                self._waiting = Clock.schedule_interval(self._at_rest, 0.05)
+
+        def _at_rest(self, _dt: float) -> None:
+            if self.ready and self.memory.settled:
+                self._waiting.cancel()
+                self.started()
 
         def started(self) -> None:
             if ARGS.get("gc_freeze"):  # what-if: the start-up heap left out of collections

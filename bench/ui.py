@@ -256,7 +256,7 @@ def rss(work: Path, minimal_mb: float | None = None, players: int = 5, games: in
                            max(kept.values()), "MB", None, "", "", None, detail=rare,
                            note="most kept after showing then releasing one of "
                                 + ", ".join(sorted(rare)) + "; on show: "
-                                + ", ".join(f"{name} +{m['shown'] - m['before']:.1f}"
+                                + ", ".join(f"{name} {m['shown'] - m['before']:+.1f}"
                                             for name, m in sorted(rare.items())) + " MB"
                                 + "; Python blocks / widgets kept: "
                                 + ", ".join(kept_objects(m) for _, m in sorted(rare.items()))))

@@ -32,6 +32,7 @@ Importing this module imports Kivy; the command line imports it only when the ap
 
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -279,6 +280,7 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
     if fullscreen:
         # Must be set before the window exists, which App.run() creates.
         KivyConfig.set("graphics", "fullscreen", "auto")
+    gc.disable()  # no pass over the heap while start-up builds it: `MemoryPolicy.begin`
     lock = take_lock(db_path)  # DatabaseInUse: this app does not start
     first = summary.read(db_path) if lock is not None else None
     app = TableApp()

@@ -31,7 +31,8 @@ from companion.rules.turns import Phase
 from companion.session import Session
 from companion.store import Store
 from companion.ui import memory
-from companion.ui.app import SCREENS, LazyScreens, TableApp
+from companion.ui.app import PREBUILT_DIALOGS, SCREENS, LazyScreens, TableApp
+from companion.ui.presenters.base import Question
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -229,15 +230,19 @@ def test_start_up_is_frozen_without_a_pass_and_each_screen_collected_as_it_is_bu
         everyday = [name for name in SCREENS if name not in LazyScreens.RARE]
         assert set(fresh.screens._built) == set(everyday)  # the rare ones wait to be shown
         # start-up's heap frozen with no pass over it, then each screen's young objects
-        # collected and everything frozen in the frame that built it
+        # collected and everything frozen in the frame that built it, then the same for
+        # each dialog built ahead of the first question
+        built = [n for n in range(2, len(everyday) + 1)] + [len(everyday)] * len(
+            PREBUILT_DIALOGS)
         assert events == [("freeze", 1)] + [
-            (kind, n) for n in range(2, len(everyday) + 1)
-            for kind in ("young collect", "freeze")]
+            (kind, n) for n in built for kind in ("young collect", "freeze")]
+        dialogs = [fresh._dialog_pool[kind][0] for kind in PREBUILT_DIALOGS]
         tracked = {id(o) for o in gc.get_objects()}  # frozen objects are in no generation
         assert not {id(fresh.screens[name]) for name in everyday} & tracked
+        assert not {id(dialog) for dialog in dialogs} & tracked
         assert gc.get_threshold()[2] == memory.FULL_THRESHOLD
         ui.wait(0.2)
-        assert len(events) == 1 + 2 * (len(everyday) - 1)
+        assert len(events) == 1 + 2 * len(built)
     finally:
         fresh.on_stop()  # it stops watching the window's touches
 
@@ -360,3 +365,14 @@ def test_an_idle_app_collects_once_then_waits_for_something_to_happen(
     assert policy.collections == 1
     ui.wait(1.5)
     assert policy.collections == 1  # nothing happened since
+
+
+def test_the_first_question_and_message_open_dialogs_built_in_the_background(app: Any) -> None:
+    settled(app)
+    prebuilt = {kind: list(app._dialog_pool[kind]) for kind in PREBUILT_DIALOGS}
+    assert all(len(built) == 1 for built in prebuilt.values())
+    app.ctx.notices.ask(Question("End Ana's turn?", "End the turn", lambda: None))
+    app.ctx.notices.tell("Saved.", "Saved games")
+    ui.pump()
+    assert app.dialogs == [prebuilt[kind][0] for kind in PREBUILT_DIALOGS]
+    assert {kind: app._dialog_pool[kind] for kind in PREBUILT_DIALOGS} == prebuilt

@@ -115,6 +115,10 @@ FIRST_FRAME_SHARED = ("Screenful", "Caption", "BigButton")
 parsed alone before the first frame (the whole file takes most of the kv parsing before
 it), the file's others in the tick after it (`TableApp.build`)."""
 
+PREBUILT_DIALOGS = (ConfirmDialog, MessageDialog)
+"""The dialogs built in the background after the screens: a game's first question (a
+combo's price, an undo, the end of a turn) or message then opens one already built."""
+
 BACKGROUND_BUILD_DELAY = 0.5
 """Seconds after start-up (the first frame and what follows it) before the screens not yet
 shown are built, one per frame."""
@@ -399,14 +403,23 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
     def _build_one_more(self, _dt: float) -> None:
         """After start-up, the screens not shown yet (rare ones aside) are built one per
         frame, so the first frame comes sooner and no later tap waits for a screen to be
-        built; each is collected and frozen as soon as it is built, so no collection
-        walks them again (`MemoryPolicy`)."""
+        built; then the dialogs a game asks with (`PREBUILT_DIALOGS`), for the same
+        reason. Each is collected and frozen as soon as it is built, so no collection
+        walks it again (`MemoryPolicy`)."""
         self.memory.begin()
-        if self.screens.build_next():
+        if self.screens.build_next() or self._build_dialog():
             self.memory.screen_built()
             Clock.schedule_once(self._build_one_more, 0)
         else:
             self.memory.settle()
+
+    def _build_dialog(self) -> bool:
+        """Build one dialog of `PREBUILT_DIALOGS` not built yet; False when all are."""
+        for kind in PREBUILT_DIALOGS:
+            if not self._dialog_pool.get(kind):
+                self._spare(kind)
+                return True
+        return False
 
     def _touched(self, *_args: Any) -> None:
         self.memory.activity()

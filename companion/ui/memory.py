@@ -11,11 +11,14 @@ until ``gc.unfreeze()`` and a pass over everything.
 
 Invariants (one `MemoryPolicy` per app, driven by `TableApp`):
 
-- Until `begin()`: Python's defaults (start-up: its first half second or so).
+- Until `begin()`: no automatic collection at all when the app runs (`run_app` calls
+  ``gc.disable()``: start-up, its first second or so, makes few cycles, and a pass over
+  a heap still being built cost 5 ms of the first frame); Python's defaults otherwise.
 - `begin()` (before the first screen built in the background): ``gc.freeze()`` without a
-  pass, so no pass ever walks start-up's heap; automatic full collections are set out of
-  reach (`FULL_THRESHOLD`): automatic collection keeps only generations 0 and 1 (young
-  objects, a millisecond or so), so no tap ever triggers a full pass.
+  pass, so no pass ever walks start-up's heap, then ``gc.enable()``; automatic full
+  collections are set out of reach (`FULL_THRESHOLD`): automatic collection keeps only
+  generations 0 and 1 (young objects, a millisecond or so), so no tap ever triggers a
+  full pass.
 - A *calm* collection is ``gc.collect()`` then ``gc.freeze()``: it walks only what was
   made (and kept) since the previous freeze, then freezes the survivors; then
   ``malloc_trim(0)`` hands the freed heap back to the system (glibc only; where it is
@@ -122,6 +125,7 @@ class MemoryPolicy:
         self.begun = True
         gc.freeze()
         self.hold()
+        gc.enable()  # `run_app` turns collection off for start-up
 
     def screen_built(self) -> None:
         """A screen was just built in the background: its young objects collected (its
