@@ -15,9 +15,11 @@ project's packages are compiled first with ``compileall``).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -47,6 +49,15 @@ def kivy_home(home: Path) -> None:
     reading this machine's input devices would only add noise. The window is 800x480 and
     not fullscreen (environment variables ``KCFG_*``, set by `kivy_env`)."""
     home.mkdir(parents=True, exist_ok=True)
+    # What Kivy makes in its home on import, made here once: two probes started together
+    # (the idle measurement runs the app and the minimal app in parallel) raced to make
+    # it, and the loser died with FileExistsError before its first frame.
+    (home / "mods").mkdir(exist_ok=True)
+    spec = importlib.util.find_spec("kivy")
+    if spec is not None and spec.submodule_search_locations:
+        logo = Path(next(iter(spec.submodule_search_locations))) / "data" / "logo"
+        if logo.is_dir():
+            shutil.copytree(logo, home / "icon", dirs_exist_ok=True)
     lines, section = [], ""
     for line in KIVY_PI_INI.read_text().splitlines():
         if line.startswith("["):
