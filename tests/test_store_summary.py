@@ -162,3 +162,22 @@ def test_m003_adds_the_summary_and_keeps_every_saved_game(tmp_path: Path,
         games = store.conn.execute("SELECT count(*), count(turn), count(seat) FROM games")
         assert games.fetchone()[1:] == (0, 0)
     assert contents() == before  # every saved game as it was
+
+
+@pytest.mark.parametrize("expansion", [{"necromancer": True}, {"river_world": True}])
+def test_the_summary_follows_an_expansion_game_as_a_replay_does(
+        tmp_path: Path, expansion: dict[str, bool]) -> None:
+    """The summary moves the rules' turn track once per end of turn; a game with the
+    Necromancer or on River World passes its turns as the replay does."""
+    db = tmp_path / "games.sqlite3"
+    with Store.open(db, catalog=CATALOG) as store:
+        session = Session(CATALOG, rng=random.Random(3), store=store)
+        session.new_game(seats(4), first_seat=1, **expansion)
+        player = ScriptedPlayer(session, random.Random(4))
+        turns: set[int] = set()
+        while not session.state.is_over:
+            player.intent()
+            summary = read(db)
+            assert summary is not None and summary == replayed(store)
+            turns.add(summary.turn)
+        assert len(turns) == session.state.track.turns
