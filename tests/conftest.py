@@ -5,7 +5,7 @@ fixtures several test files use.
   reset (every pin released) and the previous factory put back.
 - `store_path` and `store`: a real SQLite file in the test's temporary directory, and the
   store opened on it (on the packaged catalog), closed after the test.
-- `table_app`: the process's one headless Kivy app (`ui_support.app_for`) playing a new
+- `headless_app`: the process's one headless Kivy app (`ui_support.app_for`) playing a new
   game session, in an 800x480 window.
 
 Each imports its library when used, so a test that uses none of them loads no Kivy,
@@ -75,7 +75,7 @@ def store(store_path: Path) -> Iterator[Any]:
 
 
 @pytest.fixture
-def table_app() -> Any:
+def headless_app() -> Any:
     """The one headless app of the process, playing a new session (seed 7), at 800x480."""
     import ui_support
 

@@ -54,9 +54,9 @@ def test_the_store_is_a_real_sqlite_file_in_the_tests_own_directory(
     assert names == ["Ann"]
 
 
-def test_the_table_app_is_the_one_headless_app_at_800_by_480(table_app: Any) -> None:
+def test_the_headless_app_is_the_one_app_of_the_process_at_800_by_480(headless_app: Any) -> None:
     import ui_support
 
-    assert ui_support.app_for(table_app.session) is table_app
+    assert ui_support.app_for(headless_app.session) is headless_app
     assert tuple(ui_support.window().size) == (800, 480)
-    assert table_app.ctx.nav.current == "home"
+    assert headless_app.ctx.nav.current == "home"
