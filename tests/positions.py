@@ -9,7 +9,8 @@ Like a FEN for chess: a rule test says where the game stands, applies ONE event 
 
 The description lists the players in seat order (seat 0 first), separated by ``;``::
 
-    PLAYER  = NAME [$COINS] [":" RACE ["," RACE]...]       purse: 5 coins unless given
+    PLAYER  = NAME [$COINS] [":" RACE ["," RACE]...]       NAME is one word; 5 coins
+                                                            unless $COINS says
     RACE    = POWER RACE [declined] [hand N] [aside N] [picked T] REGION...
     REGION  = [TOKENS]@ID[+MARKER]...                       1 token unless given
 
@@ -29,11 +30,12 @@ The description lists the players in seat order (seat 0 first), separated by ``;
 - ``aside N``: Amazons' tokens set aside until the next Ready your Troops.
 
 The keyword arguments say the rest: `seat` (whose turn: a name or a seat number; default
-seat 0), `phase` ("pick", "conquer", "redeploy", "score" or "end", or a `Phase`; default
-"conquer"), `turn` (default 1), `expansions` (default base only), `lost_tribes` (the regions
-holding a Lost Tribe; default: where the board prints them, except the regions a race holds
-here) and `counted` (default true: the game counts its tokens; the ledger holds exactly the
-tokens written, nothing in the tray; false: an uncounted game, `GameState.troops` None).
+seat 0), `first` (the first player, who begins each game turn; default seat 0), `phase`
+("pick", "conquer", "redeploy", "score" or "end", or a `Phase`; default "conquer"), `turn`
+(default 1), `expansions` (default base only), `lost_tribes` (the regions holding a Lost
+Tribe; default: where the board prints them, except the regions a race holds here) and
+`counted` (default true: the game counts its tokens; the ledger holds exactly the tokens
+written, nothing in the tray; false: an uncounted game, `GameState.troops` None).
 
 The state is the one the rules would hold at that moment of the turn with nothing yet done
 in it (`ThisTurn` empty but for `picked_combo`): no conquest made this turn, no troops
@@ -97,6 +99,7 @@ def position(
     description: str,
     *,
     seat: str | int = 0,
+    first: str | int = 0,
     phase: str | Phase = "conquer",
     turn: int = 1,
     expansions: Sequence[str] = ("base",),
@@ -122,6 +125,7 @@ def position(
     for index, text in enumerate(texts):
         builder.player(index, text)
     current = _seat(seat, builder.players)
+    first_seat = _seat(first, builder.players)
     the_phase = _phase(phase)
     players = tuple(builder.players)
     active = players[current].active
@@ -144,8 +148,8 @@ def position(
         power_stack=tuple(p.name for p in catalog.powers_in(chosen) if p.name not in
                           in_play_powers),
     )
-    track = TurnTrack(turn=turn, turns=the_board.turns, players=len(players), first_seat=0,
-                      seat=current, phase=the_phase,
+    track = TurnTrack(turn=turn, turns=the_board.turns, players=len(players),
+                      first_seat=first_seat, seat=current, phase=the_phase,
                       this_turn=ThisTurn(picked_combo=picked_now))
     state = GameState(
         board=the_board.name,

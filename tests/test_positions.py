@@ -16,7 +16,7 @@ from companion.rules import troops as ledger
 from companion.rules.board import Markers, Occupant, RegionState
 from companion.rules.conquest import conquest_cost
 from companion.rules.errors import IllegalAction
-from companion.rules.events import RaceDeclined, RegionConquered, TurnScored
+from companion.rules.events import RaceDeclined, RegionConquered, TurnEnded, TurnScored
 from companion.rules.game import GameState, apply, attacker, refusal
 from companion.rules.income import income
 from companion.rules.players import ActiveRace, DeclinedRace
@@ -202,3 +202,18 @@ def test_the_income_counts_regions_powers_and_the_declined_race_and_is_paid() ->
     after = apply(state, TurnScored(0, score.total))
     assert after.players[0].coins == 3 + 10
     assert after.track.phase is Phase.FINISHED
+
+
+def test_the_next_player_begins_with_their_troops_readied() -> None:
+    state = position("2p", "Ann: Hill Orcs 2@5; Bob: Merchant Humans 4@2 3@3",
+                     phase="end", turn=2)
+    after = apply(state, TurnEnded(0))
+    assert (after.track.seat, after.track.turn, after.track.phase) == (1, 2, Phase.CONQUER)
+    assert (tokens(after, 2), tokens(after, 3), books(after, 1, "Humans").hand) == (1, 1, 5)
+
+
+def test_the_game_turn_ends_with_the_seat_before_the_first_player() -> None:
+    state = position("2p", "Ann: Hill Orcs 2@5; Bob: Merchant Humans 4@2 3@3",
+                     seat="Ann", first="Bob", phase="end", turn=2)
+    after = apply(state, TurnEnded(0))
+    assert (after.track.seat, after.track.turn) == (1, 3)
