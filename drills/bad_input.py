@@ -120,12 +120,12 @@ def _replaced(doc: Any, keys: tuple[Any, ...], value: Any) -> Any:
 
 
 def _score(file: Path) -> tuple[int, str, str]:
-    from companion import score_cli
+    from companion.commands import score
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            code = score_cli.main([str(file)])
+            code = score.main([str(file)])
         except SystemExit as leaving:
             code = int(leaving.code or 0)
         except Exception:  # what a user would see: a traceback and exit status 1

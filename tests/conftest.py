@@ -1,4 +1,15 @@
-"""Shared by every test: each test leaves the garbage collector as it found it.
+"""Shared by every test: each test leaves the garbage collector as it found it; and the
+fixtures several test files use.
+
+- `pin_factory`: gpiozero's `MockFactory`, set as `Device.pin_factory` for the test, then
+  reset (every pin released) and the previous factory put back.
+- `store_path` and `store`: a real SQLite file in the test's temporary directory, and the
+  store opened on it (on the packaged catalog), closed after the test.
+- `headless_app`: the process's one headless Kivy app (`ui_support.app_for`) playing a new
+  game session, in an 800x480 window.
+
+Each imports its library when used, so a test that uses none of them loads no Kivy,
+gpiozero or SQLite.
 
 The app's memory policy (`companion.ui.memory`) freezes the heap and stops automatic full
 collections once its last screen is built, and `run_app` turns collection off until then;
@@ -9,7 +20,10 @@ without full collections.
 from __future__ import annotations
 
 import gc
+import random
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,3 +40,47 @@ def collector_as_found() -> Iterator[None]:
         gc.set_threshold(*thresholds)
     if gc.get_freeze_count() > frozen:
         gc.unfreeze()
+
+
+@pytest.fixture
+def pin_factory() -> Iterator[Any]:
+    """gpiozero's MockFactory as the pin factory of every device made during the test."""
+    from gpiozero import Device  # type: ignore[import-untyped]
+    from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
+
+    previous = Device.pin_factory
+    factory = MockFactory()
+    Device.pin_factory = factory
+    try:
+        yield factory
+    finally:
+        factory.reset()
+        Device.pin_factory = previous
+
+
+@pytest.fixture
+def store_path(tmp_path: Path) -> Path:
+    """Where the test's saved-games file is (not made until a store opens it)."""
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def store(store_path: Path) -> Iterator[Any]:
+    """A `companion.store.Store` on a fresh SQLite file, closed after the test."""
+    from companion.rules.catalog import load_catalog
+    from companion.store import Store
+
+    with Store.open(store_path, catalog=load_catalog()) as opened:
+        yield opened
+
+
+@pytest.fixture
+def headless_app() -> Any:
+    """The one headless app of the process, playing a new session (seed 7), at 800x480."""
+    import ui_support
+
+    from companion.session import Session
+
+    app = ui_support.app_for(Session(rng=random.Random(7)))
+    ui_support.resize((800, 480))
+    return app

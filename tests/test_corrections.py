@@ -30,12 +30,6 @@ CURSED = ("base", "cursed")
 WERE_6 = ("power", "Were-", "tokens", 6)
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Any:
-    with Store.open(tmp_path / "games.sqlite3") as opened:
-        yield opened
-
-
 # --- the catalog ------------------------------------------------------------------------
 
 

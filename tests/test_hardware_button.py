@@ -10,7 +10,6 @@ import threading
 from collections.abc import Callable, Iterator
 
 import pytest
-from gpiozero import Device  # type: ignore[import-untyped]
 from gpiozero.pins.mock import MockFactory, MockPWMPin  # type: ignore[import-untyped]
 
 from hardware.button import DEFAULT_BUTTON_PIN, ButtonUnavailable, DieButton
@@ -33,17 +32,6 @@ class FakeClock:
 
 
 @pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    previous = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = previous
-
-
-@pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
 
@@ -54,7 +42,9 @@ def presses() -> list[float]:
 
 
 @pytest.fixture
-def button(factory: MockFactory, clock: FakeClock, presses: list[float]) -> Iterator[DieButton]:
+def button(
+    pin_factory: MockFactory, clock: FakeClock, presses: list[float]
+) -> Iterator[DieButton]:
     with DieButton(PIN, on_press=lambda: presses.append(clock()), clock=clock) as die_button:
         yield die_button
 
@@ -77,17 +67,17 @@ def bounce(pin: object, clock: FakeClock, edges: int, gap: float = 0.001) -> Non
 
 
 def test_a_clean_press_is_one_press(
-    button: DieButton, factory: MockFactory, clock: FakeClock, presses: list[float]
+    button: DieButton, pin_factory: MockFactory, clock: FakeClock, presses: list[float]
 ) -> None:
-    press(factory.pin(PIN), clock)
+    press(pin_factory.pin(PIN), clock)
     assert len(presses) == 1
     assert button.stats.presses == 1
 
 
 def test_a_burst_of_bounces_gives_one_press(
-    button: DieButton, factory: MockFactory, clock: FakeClock, presses: list[float]
+    button: DieButton, pin_factory: MockFactory, clock: FakeClock, presses: list[float]
 ) -> None:
-    pin = factory.pin(PIN)
+    pin = pin_factory.pin(PIN)
     bounce(pin, clock, edges=9)
     clock.advance(0.3)
     # The release bounces too.
@@ -102,9 +92,9 @@ def test_a_burst_of_bounces_gives_one_press(
 
 
 def test_holding_the_button_gives_one_press_and_no_repeats(
-    button: DieButton, factory: MockFactory, clock: FakeClock, presses: list[float]
+    button: DieButton, pin_factory: MockFactory, clock: FakeClock, presses: list[float]
 ) -> None:
-    pin = factory.pin(PIN)
+    pin = pin_factory.pin(PIN)
     pin.drive_low()
     for _ in range(50):
         clock.advance(0.1)  # five seconds held
@@ -118,9 +108,9 @@ def test_holding_the_button_gives_one_press_and_no_repeats(
 
 
 def test_two_real_presses_are_two_presses(
-    button: DieButton, factory: MockFactory, clock: FakeClock, presses: list[float]
+    button: DieButton, pin_factory: MockFactory, clock: FakeClock, presses: list[float]
 ) -> None:
-    pin = factory.pin(PIN)
+    pin = pin_factory.pin(PIN)
     press(pin, clock)
     clock.advance(0.3)
     press(pin, clock)
@@ -128,9 +118,9 @@ def test_two_real_presses_are_two_presses(
 
 
 def test_a_new_press_counts_only_after_the_release_lasted_the_debounce_time(
-    button: DieButton, factory: MockFactory, clock: FakeClock, presses: list[float]
+    button: DieButton, pin_factory: MockFactory, clock: FakeClock, presses: list[float]
 ) -> None:
-    pin = factory.pin(PIN)
+    pin = pin_factory.pin(PIN)
     press(pin, clock)
     clock.advance(button.debounce / 2)
     press(pin, clock)
@@ -141,9 +131,9 @@ def test_a_new_press_counts_only_after_the_release_lasted_the_debounce_time(
 
 
 def test_a_press_during_the_roll_lockout_is_ignored(
-    button: DieButton, factory: MockFactory, clock: FakeClock, presses: list[float]
+    button: DieButton, pin_factory: MockFactory, clock: FakeClock, presses: list[float]
 ) -> None:
-    pin = factory.pin(PIN)
+    pin = pin_factory.pin(PIN)
     press(pin, clock)
     button.lock_out(2.0)  # the roll animation
     assert button.locked
@@ -158,9 +148,9 @@ def test_a_press_during_the_roll_lockout_is_ignored(
 
 
 def test_a_press_held_through_the_end_of_the_lockout_does_not_roll_later(
-    button: DieButton, factory: MockFactory, clock: FakeClock, presses: list[float]
+    button: DieButton, pin_factory: MockFactory, clock: FakeClock, presses: list[float]
 ) -> None:
-    pin = factory.pin(PIN)
+    pin = pin_factory.pin(PIN)
     button.lock_out(1.0)
     pin.drive_low()
     clock.advance(3.0)
@@ -172,16 +162,16 @@ def test_a_press_held_through_the_end_of_the_lockout_does_not_roll_later(
 
 
 def test_unlock_ends_the_lockout_at_once(
-    button: DieButton, factory: MockFactory, clock: FakeClock, presses: list[float]
+    button: DieButton, pin_factory: MockFactory, clock: FakeClock, presses: list[float]
 ) -> None:
     button.lock_out(60)
     button.unlock()
-    press(factory.pin(PIN), clock)
+    press(pin_factory.pin(PIN), clock)
     assert len(presses) == 1
 
 
 def test_a_failing_callback_does_not_break_the_button(
-    factory: MockFactory, clock: FakeClock
+    pin_factory: MockFactory, clock: FakeClock
 ) -> None:
     calls = []
 
@@ -190,7 +180,7 @@ def test_a_failing_callback_does_not_break_the_button(
         raise RuntimeError("boom")
 
     with DieButton(PIN, on_press=fail, clock=clock) as button:
-        pin = factory.pin(PIN)
+        pin = pin_factory.pin(PIN)
         press(pin, clock)
         clock.advance(0.2)
         press(pin, clock)
@@ -199,9 +189,9 @@ def test_a_failing_callback_does_not_break_the_button(
 
 
 def test_the_callback_reaches_the_thread_that_drains_the_scheduler(
-    factory: MockFactory, clock: FakeClock
+    pin_factory: MockFactory, clock: FakeClock
 ) -> None:
-    # The mock pin factory runs callbacks on the thread that drives the pin, so the press
+    # The mock pin pin_factory runs callbacks on the thread that drives the pin, so the press
     # is driven from another thread, as gpiozero's own thread would on a Pi.
     scheduler = QueueScheduler()
     ran_on: list[threading.Thread] = []
@@ -209,7 +199,7 @@ def test_the_callback_reaches_the_thread_that_drains_the_scheduler(
         PIN, on_press=lambda: ran_on.append(threading.current_thread()),
         schedule=scheduler, clock=clock,
     ) as button:  # fmt: skip
-        pin = factory.pin(PIN)
+        pin = pin_factory.pin(PIN)
         device_thread = threading.Thread(target=pin.drive_low, name="gpio")
         device_thread.start()
         device_thread.join()
@@ -243,7 +233,7 @@ def test_kivy_clock_style_schedulers_are_given_the_elapsed_time() -> None:
 
 
 def test_the_led_and_buzzer_are_optional_and_driven_when_configured(
-    factory: MockFactory, clock: FakeClock
+    pin_factory: MockFactory, clock: FakeClock
 ) -> None:
     with DieButton(PIN, clock=clock) as plain:
         assert not plain.has_led and not plain.has_buzzer
@@ -258,7 +248,7 @@ def test_the_led_and_buzzer_are_optional_and_driven_when_configured(
         assert b.has_buzzer
 
 
-def test_a_pin_already_in_use_is_named_in_the_error(factory: MockFactory) -> None:
+def test_a_pin_already_in_use_is_named_in_the_error(pin_factory: MockFactory) -> None:
     with (
         DieButton(PIN),
         pytest.raises(ButtonUnavailable, match=r"die button on GPIO17 is not available"),
@@ -266,7 +256,7 @@ def test_a_pin_already_in_use_is_named_in_the_error(factory: MockFactory) -> Non
         DieButton(PIN)
 
 
-def test_a_pin_that_does_not_exist_is_named_in_the_error(factory: MockFactory) -> None:
+def test_a_pin_that_does_not_exist_is_named_in_the_error(pin_factory: MockFactory) -> None:
     with pytest.raises(ButtonUnavailable, match=r"die button on GPIO99 is not available"):
         DieButton("GPIO99")
 

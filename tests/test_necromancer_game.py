@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from factories import COLOURS, NAMES, play_turn
 
+from companion.commands.score import main as score_main
 from companion.rules import necromancer_game
 from companion.rules.catalog import load_catalog
 from companion.rules.conquest import conquest_cost
@@ -39,7 +40,6 @@ from companion.rules.maps import load_board
 from companion.rules.necromancer import GHOSTS
 from companion.rules.state import with_player
 from companion.rules.turns import Phase
-from companion.score_cli import main as score_main
 from companion.session import Session
 from companion.store import Store
 

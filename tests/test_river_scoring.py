@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scoring_support import held
 
+from companion.commands.score import main
 from companion.rules.catalog import load_catalog
 from companion.rules.maps import Terrain
 from companion.rules.scoring import (
@@ -26,7 +27,6 @@ from companion.rules.scoring import (
     harbor_coins,
     score_turn,
 )
-from companion.score_cli import main
 
 CATALOG = load_catalog()
 

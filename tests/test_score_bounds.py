@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.rules.maps import BOARD_NAMES, load_board
 from companion.rules.scoring import harbor_series
-from companion.score_cli import most_regions
+from companion.scenario import most_regions
 
 
 def score(doc: Any) -> subprocess.CompletedProcess[str]:

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from companion.commands.score import main
 from companion.rules.maps import Feature, Terrain, load_board
-from companion.score_cli import main
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 BOARD = load_board("2p")
@@ -167,7 +167,7 @@ def test_the_module_runs_as_a_program() -> None:
         },
     }
     done = subprocess.run(
-        [sys.executable, "-m", "companion.score_cli"],
+        [sys.executable, "-m", "companion.commands.score"],
         input=json.dumps(doc),
         capture_output=True,
         text=True,

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from companion.commands.score import main
 from companion.rules.maps import Terrain, load_board
 from companion.rules.necromancer import REGIONS_LINE, income_lines
 from companion.rules.scoring import HeldRegion, QuickCount
-from companion.score_cli import main
 
 BOARD = load_board("3p")
 LAKE = 15  # Necromancer Island stands in the 3-player board's Lake

@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from factories import session
 
-from companion.rules.catalog import load_catalog
 from companion.store import ProfileError, Store
 from companion.store.profiles import hash_pin, pin_matches
-
-CATALOG = load_catalog()
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path / "companion.sqlite3", catalog=CATALOG) as opened:
-        yield opened
 
 
 def test_a_profile_has_a_name_a_colour_and_maybe_a_pin(store: Store) -> None:

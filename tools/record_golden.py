@@ -1,12 +1,16 @@
 """Record a scripted whole game as a golden file (a developer tool, not run by tests).
 
-    .venv/bin/python tools/record_golden.py tests/golden/base-3p.json
-    .venv/bin/python tools/record_golden.py tests/golden/troops-3p.json --troops
+From the project's root, as a module (so that the benchmark's scripted players, `bench`,
+import as they are):
+
+    .venv/bin/python -m tools.record_golden tests/golden/base-3p.json
+    .venv/bin/python -m tools.record_golden tests/golden/troops-3p.json --troops
 
 `--troops` plays the benchmark's scripted players (conquests, the final die, defenders
 putting tokens back, redeployment, decline) in a game that counts its tokens.
 
-The file holds every step's event records and the state line after it. Review the lines
+The file holds every step's event records and the state line after it
+(`companion.rules.golden.line`, the line the golden test compares). Review the lines
 by hand before committing a new golden file: the test then holds every later release to it.
 """
 
@@ -17,12 +21,8 @@ import random
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from golden_lines import line
-
 from companion.rules.events import Seat, to_record
+from companion.rules.golden import line
 from companion.rules.turns import Phase
 from companion.session import Session
 

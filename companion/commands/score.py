@@ -1,14 +1,24 @@
 """``companion score [FILE|-]``: score one end-of-turn scenario given as JSON.
 
-The scoring itself lives in :mod:`companion.score_cli`, imported only when the command
-runs, so ``companion --help`` stays light.
+Reads the scenario from FILE, or from standard input when FILE is "-" or left out, and
+prints the result of :func:`companion.scenario.score_scenario` on one line. Exit status 0
+with the result on stdout; 2 with exactly one line on stderr naming the field and the
+value at fault (and nothing on stdout) for any bad input: the scenario's format and every
+check on it are :mod:`companion.scenario`'s. That module (and the rules it scores with) is
+imported only when the command runs, so ``companion --help`` stays light.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from typing import NoReturn
 
 from companion.commands import Command
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -21,12 +31,63 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _run(args: argparse.Namespace) -> int:
-    from companion.score_cli import run
+def _read(path: str) -> str:
+    from companion.json_fields import fail
 
-    return run(args)
+    if path == "-":
+        try:
+            return sys.stdin.read()
+        except UnicodeDecodeError as error:
+            fail("input", f"not UTF-8 text ({error.reason})")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as error:
+        fail("FILE", f"cannot read {path!r}: {error.strerror or error}")
+    except UnicodeDecodeError as error:
+        fail("FILE", f"{path!r} is not UTF-8 text ({error.reason})")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score the scenario named by `args.file`; 0, or 2 with one line on stderr."""
+    from companion.json_fields import BadInput
+    from companion.rules.catalog import load_catalog
+    from companion.scenario import score_scenario
+
+    try:
+        result = score_scenario(_read(args.file), load_catalog())
+    except BadInput as error:
+        print(_one_line(f"companion score: {error}"), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(json.dumps(result))
+    return EXIT_OK
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+class _Parser(argparse.ArgumentParser):
+    """A parser whose usage errors are one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, _one_line(f"{self.prog}: {message}") + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`companion score [FILE|-]` as a program of its own."""
+    parser = _Parser(
+        prog="companion score",
+        description="Score one player's end of turn from a JSON scenario.",
+    )
+    configure(parser)
+    return run(parser.parse_args(argv))
 
 
 COMMAND = Command(
-    name="score", help="score one end-of-turn scenario (JSON)", run=_run, configure=configure
+    name="score", help="score one end-of-turn scenario (JSON)", run=run, configure=configure
 )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

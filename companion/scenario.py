@@ -1,8 +1,9 @@
-"""`companion score [FILE|-]`: score one player's end of turn from a JSON scenario.
+"""A written scenario, read and scored: one player's end of turn given as JSON.
 
-Reads the scenario from FILE, or from standard input when FILE is "-" or left out, and
-prints ``{"total": N, "lines": [{"label": ..., "coins": n}, ...]}`` on one line, where the
-lines add up to the total. The scenario::
+:func:`score_scenario` reads the scenario's text and answers
+``{"total": N, "lines": [{"label": ..., "coins": n}, ...]}``, where the lines add up to
+the total; ``companion score [FILE|-]`` (:mod:`companion.commands.score`) prints it on one
+line. The scenario::
 
     {"map": "2p",                 optional: "2p" | "3p" | "4p" | "5p" (regions may be ids)
      "turn": 4,                   the game turn, 1 or more
@@ -53,27 +54,24 @@ without "coastal", Orcs without "conquered_non_empty"...), its default is taken 
 and the result gains "notes": one line per such field (`notes_for`); "total" and "lines"
 are unchanged, and "notes" is absent when there is nothing to say.
 
-Exit status 0 with the result on stdout; 2 with exactly one line on stderr naming the field
-and the value at fault (and nothing on stdout) for any bad input: malformed JSON, a wrong
-type, an unknown race, power, board or region, a region listed twice, a negative count, a
-count above the regions of the largest board (:func:`most_regions`, 48: no count of regions,
-mines, harbors, conquests or turns can be higher, nor can a race list more regions), or a
-position the rules cannot produce.
+Any bad input raises :class:`companion.json_fields.BadInput`, one message naming the field
+and the value at fault (``companion score`` prints it as one line and exits 2): malformed
+JSON, a wrong type, an unknown race, power, board or region, a region listed twice, a
+negative count, a count above the regions of the largest board (:func:`most_regions`, 48: no
+count of regions, mines, harbors, conquests or turns can be higher, nor can a race list more
+regions), or a position the rules cannot produce.
 """
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import re
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
-from companion.commands.score import configure
-from companion.json_fields import BadInput, a_list, fail, flag, show
-from companion.rules.catalog import Catalog, load_catalog
+from companion.json_fields import a_list, fail, flag, show
+from companion.rules.catalog import Catalog
 from companion.rules.errors import UnknownName
 from companion.rules.maps import BOARD_NAMES, Board, Feature, Site, Terrain, load_board
 from companion.rules.necromancer import BARRED_POWERS, GHOSTS, POWERS_DRAWN, REGIONS_LINE
@@ -101,9 +99,6 @@ from companion.rules.scoring import (
     regions_held,
     score_turn,
 )
-
-EXIT_OK = 0
-EXIT_BAD_INPUT = 2
 
 _TOP = frozenset({"map", "turn", "player"})
 _PLAYER = frozenset({"active", "declined", "relics", "necromancer"})
@@ -725,57 +720,3 @@ def notes_for(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
                              catalog.race(declined["race"]).name,
                              catalog.power(declined["power"]).name, active=False)
     return notes
-
-
-# --- the command -----------------------------------------------------------------------
-
-
-def _read(path: str) -> str:
-    if path == "-":
-        try:
-            return sys.stdin.read()
-        except UnicodeDecodeError as error:
-            fail("input", f"not UTF-8 text ({error.reason})")
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as error:
-        fail("FILE", f"cannot read {path!r}: {error.strerror or error}")
-    except UnicodeDecodeError as error:
-        fail("FILE", f"{path!r} is not UTF-8 text ({error.reason})")
-
-
-def run(args: argparse.Namespace) -> int:
-    """Score the scenario named by `args.file`; 0, or 2 with one line on stderr."""
-    try:
-        result = score_scenario(_read(args.file), load_catalog())
-    except BadInput as error:
-        print(_one_line(f"companion score: {error}"), file=sys.stderr)
-        return EXIT_BAD_INPUT
-    print(json.dumps(result))
-    return EXIT_OK
-
-
-def _one_line(message: str) -> str:
-    return " ".join(message.split())
-
-
-class _Parser(argparse.ArgumentParser):
-    """A parser whose usage errors are one line on stderr and exit status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, _one_line(f"{self.prog}: {message}") + "\n")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`companion score [FILE|-]` as a program of its own."""
-    parser = _Parser(
-        prog="companion score",
-        description="Score one player's end of turn from a JSON scenario.",
-    )
-    configure(parser)
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())
