@@ -22,6 +22,7 @@ from __future__ import annotations
 import gc
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +43,10 @@ def collector_as_found() -> Iterator[None]:
         gc.unfreeze()
 
 
-@pytest.fixture
-def pin_factory() -> Iterator[Any]:
-    """gpiozero's MockFactory as the pin factory of every device made during the test."""
+@contextmanager
+def mock_pins() -> Iterator[Any]:
+    """gpiozero's MockFactory as the pin factory while inside; on leaving, its pins are
+    released (devices left open included) and the previous factory is put back."""
     from gpiozero import Device  # type: ignore[import-untyped]
     from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
@@ -56,6 +58,13 @@ def pin_factory() -> Iterator[Any]:
     finally:
         factory.reset()
         Device.pin_factory = previous
+
+
+@pytest.fixture
+def pin_factory() -> Iterator[Any]:
+    """gpiozero's MockFactory as the pin factory of every device made during the test."""
+    with mock_pins() as factory:
+        yield factory
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-import pytest
+from conftest import mock_pins
 
 from companion.store import Store
 
@@ -23,24 +23,14 @@ def test_the_pin_factory_is_gpiozeros_mock_and_in_use(pin_factory: Any) -> None:
         assert button.is_pressed
 
 
-SEEN: list[Any] = []  # the factory the next test used, to look at once it is over
+def test_leaving_the_mock_pins_releases_a_device_left_open_and_restores_the_factory() -> None:
+    from gpiozero import Button, Device
 
-
-def test_a_pin_factory_left_with_a_device_open(pin_factory: Any) -> None:
-    from gpiozero import Button
-
-    SEEN.append(pin_factory)
-    Button(17)  # never closed: the fixture's reset must release it
-    assert pin_factory.pins
-
-
-def test_that_factory_was_reset_and_the_previous_one_put_back() -> None:
-    from gpiozero import Device
-
-    if not SEEN:
-        pytest.skip("looks at what the test before it left; run with it")
-    (used,) = SEEN
-    assert used.pins == {} and Device.pin_factory is not used
+    before = Device.pin_factory
+    with mock_pins() as factory:
+        Button(17)  # never closed: leaving must release it
+        assert factory.pins and Device.pin_factory is factory
+    assert factory.pins == {} and Device.pin_factory is before
 
 
 def test_the_store_is_a_real_sqlite_file_in_the_tests_own_directory(
