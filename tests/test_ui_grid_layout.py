@@ -3,7 +3,7 @@
 The map with differences, the map when the grid is not calibrated or offline, the
 calibration wizard before, during and after, and the home screen's status line with a
 refused grid. Kivy's offscreen window cannot grow once made, so the rendering runs in a
-child process whose window starts at 1280x1280 (as `tools/screenshots.py` does). The grid
+child process whose window starts at 1280x1280 (as `tests/screenshots.py` does). The grid
 is a stand-in link here: the controller's callbacks are called as the link would call
 them on the main thread (the real link on a real pty is `test_ui_grid.py`). Screenshots
 go to a temporary folder (set UI_SCREENSHOTS=DIR to keep them: DIR/grid/<size>/*.png).

@@ -1,6 +1,6 @@
 """Every screen, at 800x480, 1280x720 and 720x1280: drawn, saved, inside the window, readable.
 
-`tools/screenshots.py` renders each screen in typical game states (in a child process, whose
+`tests/screenshots.py` renders each screen in typical game states (in a child process, whose
 offscreen window can take every size) and reports, per screen and size, the layout problems
 it found, every text shown and the purse totals of that moment. The screenshots are saved
 in a temporary folder (set UI_SCREENSHOTS=DIR to keep them).
@@ -8,24 +8,13 @@ in a temporary folder (set UI_SCREENSHOTS=DIR to keep them).
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(Path(__file__).parent))
-
-_spec = importlib.util.spec_from_file_location("screenshots_tool",
-                                               ROOT / "tools" / "screenshots.py")
-assert _spec is not None and _spec.loader is not None
-screenshots_tool = importlib.util.module_from_spec(_spec)
-sys.modules["screenshots_tool"] = screenshots_tool
-_spec.loader.exec_module(screenshots_tool)
+import screenshots as screenshots_tool
 
 SCREENS = ("home", "new_game", "table", "market", "map", "scoring", "die", "game_end", "settings",
            "profiles", "history", "history_game", "stats", "necromancer")

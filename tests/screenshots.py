@@ -1,11 +1,12 @@
 """Render every screen of the table app at 800x480, 1280x720 and 720x1280 into a folder.
 
-    python tools/screenshots.py [OUT_DIR]        (default: ./screenshots)
+    .venv/bin/python tests/screenshots.py [OUT_DIR]        (default: ./screenshots)
 
-Each screen is shown in a typical state of a game (set up with `tests/factories.py`), at
-each resolution, saved as ``OUT_DIR/<size>/<scenario>.png``, and checked against the
-quality bar (`tests/ui_support.layout_problems`: nothing outside the window, no text under
-14 px, no text overflowing, touch targets of 48 px). ``OUT_DIR/report.json`` lists, per
+A test program, built from the tests' own set-ups: each screen is shown in a typical
+state of a game (set up with `factories.py`), at each resolution, saved as
+``OUT_DIR/<size>/<scenario>.png``, and checked against the quality bar
+(`ui_support.layout_problems`: nothing outside the window, no text under 14 px, no text
+overflowing, touch targets of 48 px). ``OUT_DIR/report.json`` lists, per
 scenario and size, the problems found, every text on screen, and the purse totals of that
 moment, so a test can prove that no screen but the peek and the final reveal shows one.
 
@@ -580,7 +581,6 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
 
 
 def _child(out: Path, only: list[str]) -> None:
-    sys.path.insert(0, str(ROOT / "tests"))
     report = render(out, only=only or None)
     (out / "report.json").write_text(json.dumps(report, indent=1))
 
