@@ -13,7 +13,7 @@
 - Game numbers: the catalog numbers that rest on one source (a banner's or badge's tokens,
   a race's tokens in the box), each with its value now; a group holding the box corrects
   one by choosing the number it counts, or puts every packaged number back. Corrections
-  are saved in the saved-games file (`companion.store.corrections`) and apply to the games
+  are saved in the saved-games file (`Session.save_corrections`) and apply to the games
   started from then on; a started game keeps the numbers it began with.
 """
 
