@@ -20,7 +20,11 @@ would show its first frame:
    when there are not), and the notices are shown. Touches that arrive meanwhile wait in
    Kivy's queue and are handled after it, on a session. `TableApp.ready` is then True.
 
-Device callbacks reach the app through Kivy's clock, on the main thread.
+The devices are made here and nowhere else: the die button (`open_die_button`), the
+sensor grid (`open_grid`: its serial link in `companion.grid`, its view for the screens in
+`companion.ui.grid`) and the panel's backlight, handed to the dimmer. The screens get
+their facts (callbacks, plain data) and never import `hardware`. Device callbacks reach
+the app through Kivy's clock, on the main thread.
 
 Under systemd (the kiosk's service) it tells systemd ``READY=1`` once start-up is over and
 pings the watchdog (``WATCHDOG=1``) from Kivy's main loop every third of
