@@ -20,7 +20,11 @@ would show its first frame:
    when there are not), and the notices are shown. Touches that arrive meanwhile wait in
    Kivy's queue and are handled after it, on a session. `TableApp.ready` is then True.
 
-Device callbacks reach the app through Kivy's clock, on the main thread.
+The devices are made here and nowhere else: the die button (`open_die_button`), the
+sensor grid (`open_grid`: its serial link in `companion.grid`, its view for the screens in
+`companion.ui.grid`) and the panel's backlight, handed to the dimmer. The screens get
+their facts (callbacks, plain data) and never import `hardware`. Device callbacks reach
+the app through Kivy's clock, on the main thread.
 
 Under systemd (the kiosk's service) it tells systemd ``READY=1`` once start-up is over and
 pings the watchdog (``WATCHDOG=1``) from Kivy's main loop every third of
@@ -54,6 +58,7 @@ if TYPE_CHECKING:
     from companion.rules.game import GameState
     from companion.store import Store
     from companion.ui.dimmer import IdleDimmer
+    from companion.ui.grid import GridController
 
 ROLL_LOCKOUT = 1.2
 """Seconds the die button is ignored after a press: the roll animation and a margin."""
@@ -98,6 +103,35 @@ def open_die_button(app: TableApp, pin: int | None, devices: Devices,
         return
     devices.opened.append(button)
     devices.die_status = f"Die button: ready on GPIO{pin}"
+
+
+def open_grid(app: TableApp, port: str, baudrate: int = 115200,
+              **link_options: Any) -> GridController | None:
+    """The sensor grid on `port` for `app` (after its build), started; None without a
+    port. The device (`companion.grid.SensorGrid`, the serial link) reports its facts to
+    the screens' view of it (`GridController`, given to the presenters that show the
+    grid) on the main thread; the boards' calibrations are kept in the session's saved
+    records. The caller keeps the view and calls its `close()` (which closes the device)
+    when the app ends. `link_options` go to the link (tests: quicker timeouts)."""
+    if not port:
+        return None
+    from companion.grid import Calibrations, SensorGrid
+    from companion.ui.grid import GridController
+
+    ctx = app.ctx
+    calibrations = Calibrations(lambda: ctx.session.records)
+    view = GridController(port, calibrations)
+    device = SensorGrid(port, baudrate=baudrate, schedule=Clock.schedule_once,
+                        on_up=view.link_up, on_down=view.link_down,
+                        on_refused=view.link_refused, on_snapshot=view.settled,
+                        **link_options)  # fmt: skip
+    view.use_device(device.request_snapshot, device.close)
+    view.attach(app.presenters)
+    state = app.session.history.state if app.session.history is not None else None
+    view.use_board(state.map if state is not None else None)
+    view.connecting()
+    device.start()
+    return view
 
 
 def open_store(path: Path, lock: DatabaseLock | None = None) -> tuple[Store, str | None]:
@@ -212,8 +246,6 @@ class Startup:
         home = app.presenters["home"]
         home.die_status, home.grid_status = devices.die_status, devices.grid_status
         if self.grid_port:
-            from companion.ui.grid import open_grid
-
             grid = open_grid(app, self.grid_port, self.grid_baud)
             if grid is not None:
                 devices.opened.append(grid)

@@ -19,6 +19,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from companion.records import Records
 from companion.rules import corrections, mini_game, necromancer_game, team_game, troops_game
 from companion.rules import necromancer as necromancer_model
 from companion.rules.catalog import Catalog, load_catalog
@@ -71,7 +72,7 @@ from companion.rules.river import markers_in_box
 from companion.rules.standings import Standings, final_standings, needs_token_count
 from companion.rules.views import final_totals
 from companion.store import Store
-from companion.store.errors import StoreWriteError
+from companion.store.errors import StoreError, StoreWriteError
 
 Listener = Callable[[GameState], None]
 
@@ -110,6 +111,23 @@ class Session:
         self.history = self.store.load_history(game_id)
         self.game_id = game_id
         return self._publish()
+
+    # -- the saved records -------------------------------------------------------------
+    @property
+    def records(self) -> Records | None:
+        """What the screens may ask of the saved games (profiles, history, stats, backups,
+        exports, settings); None when there are none (the file could not be opened)."""
+        return self.store
+
+    def save_corrections(self, overrides: Sequence[corrections.Override]) -> Catalog:
+        """Save the group's corrected numbers and play by them from the next game on
+        (`RecordsError` when they cannot be saved, or no saved games to keep them in)."""
+        from companion.store import corrections as saved_corrections
+
+        if self.store is None:
+            raise StoreError("There are no saved games to keep the corrected numbers in.")
+        self.catalog = saved_corrections.save(self.store, self.catalog, overrides)
+        return self.catalog
 
     # -- observing -------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:

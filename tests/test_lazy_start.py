@@ -26,7 +26,7 @@ from companion.store import Store
 HEAVY = ("companion.rules", "companion.session", "companion.store.store",
          "companion.store.games", "companion.store.migrations", "sqlite_utils", "gpiozero",
          "serial", "companion.ui.presenters.table", "companion.ui.screens.table",
-         "companion.ui.map_widget", "companion.ui.grid", "hardware.grid.link")
+         "companion.ui.map_widget", "companion.ui.grid", "companion.grid", "hardware.grid.link")
 """Modules (and packages: their submodules too) the first frame must not wait for."""
 
 FIRST_FRAME_MODULES = ("companion.cli", "companion.commands.run", "companion.app",
@@ -173,8 +173,7 @@ def test_a_file_that_needs_a_migration_gets_it_with_sqlite_utils(tmp_path: Path)
 
 
 DEVICES = """
-from companion.app import Devices, open_die_button
-from companion.ui.grid import open_grid
+from companion.app import Devices, open_die_button, open_grid
 devices = Devices()
 open_die_button(None, None, devices)
 assert open_grid(None, "") is None

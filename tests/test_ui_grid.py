@@ -26,18 +26,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 import ui_support as ui
 from factories import created
 
+from companion.app import open_grid
+from companion.grid import differences, recorded_held, setting_key
 from companion.rules.catalog import load_catalog
 from companion.session import Session
 from companion.store import Store
-from companion.ui.grid import (
-    OFFLINE,
-    GridController,
-    differences,
-    open_grid,
-    recorded_held,
-    refusal_status,
-    setting_key,
-)
+from companion.ui.grid import OFFLINE, GridController, refusal_status
 from hardware.grid.calibration import Calibration
 from hardware.grid.link import refusal_reason
 from hardware.grid.protocol import PROTOCOL_VERSION, Hello, ProtocolVersion, Snapshot
@@ -337,7 +331,7 @@ def test_the_calibration_wizard_assigns_sensors_to_regions_and_saves_them_per_bo
     assert dict(saved.regions_by_cell) == {29: 1, 28: 2, 27: 3, 0: 4}
     assert not p.running and "Saved: 4 of 30" in p.detail
     assert grid.calibration_for(app.session.state.map) == saved
-    grid._memory.clear()  # as after a restart: read back from the store
+    grid.book.forget()  # as after a restart: read back from the store
     assert grid.calibration_for(app.session.state.map) == saved
 
     # the map now reads the board through it (regions 1-4 only): sensor 30 is region 1
@@ -351,7 +345,7 @@ def test_the_calibration_wizard_assigns_sensors_to_regions_and_saves_them_per_bo
     until(lambda: board.differs == held ^ {1}, 2, "sensor 30 is region 1")
     clear_board(sim)
     store.delete_setting(setting_key("3p"))
-    grid._memory.clear()
+    grid.book.forget()
 
 
 def test_idle_is_idle_with_the_grid_connected(app: Any, grid: GridController) -> None:

@@ -26,23 +26,6 @@ SCENARIOS = ("map_differences", "map_not_calibrated", "map_offline", "calibratio
              "calibration_running", "calibration_done", "home_refused")
 
 
-class StubLink:
-    """Stands in for `GridLink`: the test calls the controller's callbacks itself."""
-
-    def __init__(self, port: str, **_kwargs: Any) -> None:
-        self.port = port
-        self.reason = ""
-
-    def start(self) -> None:
-        pass
-
-    def stop(self) -> None:
-        pass
-
-    def request_snapshot(self) -> bool:
-        return True
-
-
 # -- the child: render every scenario at every size ------------------------------------------
 
 def _render(out: Path) -> dict[str, Any]:
@@ -50,6 +33,7 @@ def _render(out: Path) -> dict[str, Any]:
     import ui_support as ui
     from factories import created
 
+    from companion.grid import Calibrations
     from companion.rules.catalog import load_catalog
     from companion.session import Session
     from companion.ui.grid import GridController
@@ -57,7 +41,8 @@ def _render(out: Path) -> dict[str, Any]:
     from hardware.grid.protocol import PROTOCOL_VERSION, Capability, Hello, Snapshot
 
     app = ui.app_for(Session())
-    grid = GridController(app.ctx, "/dev/smallworld-grid", link_factory=StubLink)
+    grid = GridController("/dev/smallworld-grid",
+                          Calibrations(lambda: app.ctx.session.records))
     grid.attach(app.presenters)
 
     def hello(firmware: str = "grid-sim-1.0") -> Hello:
@@ -80,26 +65,26 @@ def _render(out: Path) -> dict[str, Any]:
     def map_differences() -> None:
         s = game()
         app.use_session(s, screen="map")
-        grid._up(hello())
+        grid.link_up(hello())
         mine = s.state.regions.held_by(0)[0]
         tribe = max(held(s))
         # Ann's tokens and a Lost Tribe lifted; tokens put on 5 and 18
         covered = [r for r in held(s) if r not in (mine, tribe)] + [5, 18]
-        grid._settled(snap(*covered))
+        grid.settled(snap(*covered))
 
     def map_not_calibrated() -> None:
         app.use_session(game(), screen="map")
-        grid._up(hello("pico-grid-1.0"))
-        grid._settled(snap())
+        grid.link_up(hello("pico-grid-1.0"))
+        grid.settled(snap())
 
     def map_offline() -> None:
         app.use_session(game(), screen="map")
-        grid._down("the grid on /dev/smallworld-grid was unplugged")
+        grid.link_down("the grid on /dev/smallworld-grid was unplugged")
 
     def calibration_idle() -> None:
         app.use_session(Session(), screen="home")
-        grid._up(hello())
-        grid._settled(snap())
+        grid.link_up(hello())
+        grid.settled(snap())
         app.ctx.nav.go("calibration")
 
     def calibration_running() -> None:
@@ -107,9 +92,9 @@ def _render(out: Path) -> dict[str, Any]:
         p = app.presenters["calibration"]
         p.act("start")
         for n, sensor in enumerate((30, 29, 28), start=1):
-            grid._settled(snap(*range(28 + 3 - n, 31)))
+            grid.settled(snap(*range(28 + 3 - n, 31)))
             assert p.badges.get(n) == str(sensor), p.badges
-        grid._settled(snap(28, 29, 30, 4, 5))  # two new sensors at once
+        grid.settled(snap(28, 29, 30, 4, 5))  # two new sensors at once
 
     def calibration_done() -> None:
         calibration_idle()
@@ -118,11 +103,11 @@ def _render(out: Path) -> dict[str, Any]:
         for _ in range(30):
             p.act("skip")
         p.act("undo")
-        grid._settled(snap(7))
+        grid.settled(snap(7))
 
     def home_refused() -> None:
         app.use_session(Session(), screen="home")
-        grid._refused("the grid on /dev/smallworld-grid speaks protocol 2.0 (firmware "
+        grid.link_refused("the grid on /dev/smallworld-grid speaks protocol 2.0 (firmware "
                       "'pico-grid-2.0') but this companion speaks 1.x: update the companion")
 
     builders = {name: value for name, value in locals().items() if name in SCENARIOS}

@@ -122,22 +122,12 @@ def test_a_peek_says_the_pin_cannot_be_checked(store: Store) -> None:
 def test_the_sensor_grid_calibrates_anew_when_its_calibration_cannot_be_read(
     store: Store,
 ) -> None:
-    from companion.ui.grid import GridController
-
-    class StubLink:
-        def __init__(self, port: str, **_kwargs: Any) -> None:
-            self.port = port
-
-        def start(self) -> None:
-            pass
-
-        def stop(self) -> None:
-            pass
+    from companion.grid import Calibrations
 
     app = app_on(store)
     gone(store, "settings")
-    grid = GridController(app.ctx, "/dev/smallworld-grid", link_factory=StubLink)
-    assert grid.saved_calibration("3p") is None
+    calibrations = Calibrations(lambda: app.ctx.session.records)
+    assert calibrations.saved("3p") is None
 
 
 def test_the_home_screen_says_the_saved_game_cannot_be_offered(store: Store) -> None:

@@ -18,6 +18,16 @@ This package may import `companion.rules`, never Kivy. Use it through `Store`::
 
 from typing import TYPE_CHECKING, Any
 
+from companion.records import (
+    ComboPlayed,
+    ComboTally,
+    GameRecord,
+    GameSummary,
+    PlayerStats,
+    Profile,
+    SeatResult,
+    TurnIncome,
+)
 from companion.store.errors import (
     DatabaseInUse,
     GameAlreadyFinished,
@@ -32,32 +42,16 @@ from companion.store.errors import (
 )
 
 if TYPE_CHECKING:
-    from companion.store.games import (
-        ComboPlayed,
-        GameRecord,
-        GameSummary,
-        SeatResult,
-        TurnIncome,
-    )
-    from companion.store.profiles import Profile
-    from companion.store.stats import ComboTally, PlayerStats
     from companion.store.store import RecoveryReport, Store
 
 _LAZY = {
-    "ComboPlayed": "companion.store.games",
-    "GameRecord": "companion.store.games",
-    "GameSummary": "companion.store.games",
-    "SeatResult": "companion.store.games",
-    "TurnIncome": "companion.store.games",
-    "Profile": "companion.store.profiles",
-    "ComboTally": "companion.store.stats",
-    "PlayerStats": "companion.store.stats",
     "RecoveryReport": "companion.store.store",
     "Store": "companion.store.store",
 }
 """Names imported only when first used: importing this package (or its light modules:
 ``errors``, ``lock``, ``summary``) imports neither the rules nor the store itself, so the
-app's first frame does not wait for them."""
+app's first frame does not wait for them. The value types the store answers with are the
+records port's (`companion.records`), light enough to import at once."""
 
 
 def __getattr__(name: str) -> Any:

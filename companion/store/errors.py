@@ -8,9 +8,12 @@ before, and the screen should keep showing that.
 
 from __future__ import annotations
 
+from companion.records import RecordsError
 
-class StoreError(Exception):
-    """Something about the saved games went wrong; `str(error)` is the plain message."""
+
+class StoreError(RecordsError):
+    """Something about the saved games went wrong; `str(error)` is the plain message (the
+    screens know it as the records' `RecordsError`, `companion.records`)."""
 
 
 class StoreWriteError(StoreError):

@@ -26,7 +26,7 @@ import json
 from datetime import UTC, tzinfo
 from typing import Any
 
-from companion.store.games import GameSummary
+from companion.records import GameSummary, minutes
 
 FORMATS = ("json", "csv", "bgstats")
 
@@ -39,11 +39,6 @@ def _local(summary: GameSummary, tz: tzinfo | None) -> tuple[str, str]:
     start = summary.game.created_at.astimezone(tz)
     end = summary.finished_at.astimezone(tz)
     return start.strftime("%Y-%m-%d %H:%M:%S"), end.strftime("%Y-%m-%d %H:%M:%S")
-
-
-def minutes(summary: GameSummary) -> int:
-    """The game's length in whole minutes (rounded to the nearest)."""
-    return max(0, round(summary.duration.total_seconds() / 60))
 
 
 def game_dict(summary: GameSummary, tz: tzinfo | None = None) -> dict[str, Any]:

@@ -45,10 +45,9 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
 from typing import Any
 
+from companion.records import ComboPlayed, GameRecord, GameSummary, SeatResult, TurnIncome
 from companion.rules.events import ComboPicked, Event, GameCreated, TurnEnded, TurnScored
 from companion.rules.history import History
 from companion.rules.standings import Standings
@@ -56,105 +55,6 @@ from companion.rules.turns import Phase, TurnTrack
 from companion.store import events, profiles
 from companion.store.database import from_text
 from companion.store.errors import StoreError, UnknownGame
-
-
-@dataclass(frozen=True, slots=True)
-class SeatResult:
-    """A player of a game, in seat order; the result fields are None until it is finished."""
-
-    seat: int
-    name: str
-    colour: str
-    player_id: int | None
-    start_player: bool
-    final_coins: int | None = None
-    rank: int | None = None
-    winner: bool = False
-    tie_tokens: int | None = None  # race tokens counted on the board for a tie-break
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """One game as the saved-games list shows it."""
-
-    id: int
-    created_at: datetime
-    updated_at: datetime
-    finished_at: datetime | None
-    board: str
-    turns: int
-    expansions: tuple[str, ...]
-    dealing: str
-    first_seat: int
-    steps: int
-    seats: tuple[SeatResult, ...]
-    result: str | None  # the outcome in words, once finished
-    tie_break: str | None  # how a tie for first was broken, when one was
-
-    @property
-    def finished(self) -> bool:
-        return self.finished_at is not None
-
-    @property
-    def winners(self) -> tuple[SeatResult, ...]:
-        return tuple(seat for seat in self.seats if seat.winner)
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(seat.name for seat in self.seats)
-
-
-@dataclass(frozen=True, slots=True)
-class TurnIncome:
-    """The coins one player scored at the end of their turn in one game turn."""
-
-    turn: int
-    seat: int
-    coins: int
-    lines: tuple[tuple[str, int], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class ComboPlayed:
-    """A combo a player picked, and the coins they scored while it was their latest one."""
-
-    seat: int
-    turn: int
-    row: int
-    race: str
-    power: str
-    coins: int
-
-    @property
-    def name(self) -> str:
-        return f"{self.power} {self.race}"
-
-
-@dataclass(frozen=True, slots=True)
-class GameSummary:
-    """The history of a finished game."""
-
-    game: GameRecord
-    income: tuple[TurnIncome, ...]  # by turn, then seat
-    combos: tuple[ComboPlayed, ...]  # by turn picked, then seat
-
-    @property
-    def finished_at(self) -> datetime:
-        assert self.game.finished_at is not None
-        return self.game.finished_at
-
-    @property
-    def duration(self) -> timedelta:
-        """From the game's creation to its end."""
-        return self.finished_at - self.game.created_at
-
-    def income_of(self, seat: int) -> tuple[int, ...]:
-        """Seat's income in game turns 1..turns (0 for a turn with nothing scored)."""
-        by_turn = {i.turn: i.coins for i in self.income if i.seat == seat}
-        return tuple(by_turn.get(turn, 0) for turn in range(1, self.game.turns + 1))
-
-    def combos_of(self, seat: int) -> tuple[ComboPlayed, ...]:
-        return tuple(combo for combo in self.combos if combo.seat == seat)
 
 
 def create(

@@ -20,9 +20,8 @@ import hashlib
 import hmac
 import secrets
 import sqlite3
-from dataclasses import dataclass
-from datetime import datetime
 
+from companion.records import Profile
 from companion.store.database import from_text
 from companion.store.errors import ProfileError
 
@@ -36,17 +35,6 @@ PIN_DIGITS = (4, 8)
 _N, _R, _P = 2**14, 8, 1
 _SALT_BYTES = 16
 _HASH_BYTES = 32
-
-
-@dataclass(frozen=True, slots=True)
-class Profile:
-    """A player profile (the PIN itself is never read back, only whether there is one)."""
-
-    id: int
-    name: str
-    colour: str
-    has_pin: bool
-    created_at: datetime
 
 
 def clean_name(name: str) -> str:

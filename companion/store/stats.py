@@ -20,49 +20,13 @@ Definitions:
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 
+from companion.records import ComboTally, PlayerStats
 from companion.store.errors import ProfileError
 
 _FINISHED_SEATS = (
     "FROM game_seats s JOIN games g ON g.id = s.game_id WHERE g.finished_at IS NOT NULL"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class ComboTally:
-    """How one combo did: over one player's picks, or over everyone's."""
-
-    race: str
-    power: str
-    picks: int
-    coins: int  # scored in total while it was the picker's latest combo
-    best: int  # the most scored with one pick of it
-    games: int = 0  # distinct finished games it was picked in
-    wins: int = 0  # picks by a player who won that game
-
-    @property
-    def name(self) -> str:
-        return f"{self.power} {self.race}"
-
-    @property
-    def average(self) -> float:
-        return self.coins / self.picks
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerStats:
-    """A player profile's record over finished games."""
-
-    player_id: int
-    name: str
-    games: int
-    wins: int
-    average_score: float | None
-    best_score: int | None
-    best_turn: int | None
-    favourite_combo: ComboTally | None
-    most_successful_combo: ComboTally | None
 
 
 def player_stats(conn: sqlite3.Connection, player_id: int) -> PlayerStats:

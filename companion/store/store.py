@@ -42,6 +42,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, ParamSpec, TypeVar
 
+from companion.records import ComboTally, GameRecord, GameSummary, PlayerStats, Profile
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.errors import RulesError
 from companion.rules.events import Event, GameCreated, TurnEnded
@@ -61,12 +62,9 @@ from companion.store.database import (
 )
 from companion.store.database import quick_check as _quick_check
 from companion.store.errors import StoreError, StoreOpenError, UnreadableGame
-from companion.store.games import GameRecord, GameSummary
 from companion.store.lock import DatabaseLock
 from companion.store.migrations import bring_up_to_date
-from companion.store.profiles import Profile
 from companion.store.recovery import Lost, Restored, open_or_recover
-from companion.store.stats import ComboTally, PlayerStats
 from companion.store.summary import ResumeSummary, from_connection
 
 Clock = Callable[[], datetime]

@@ -5,8 +5,9 @@ Flying Ratmen"), so the undo button can say what it takes back. `phase_hint` say
 player whose turn it is does now. No text here carries a purse total: a step's coins are
 income or a correction, which everybody at the table sees anyway.
 
-`resume_text` words the home screen's Resume offer from the summary the store keeps
-(`companion.store.summary.ResumeSummary`), with no game state: it is on the first frame.
+`resume_text` words the home screen's Resume offer from the summary the saved games keep
+(any `ResumeOffer`, e.g. the store's `ResumeSummary`), with no game state: it is on the
+first frame.
 
 Pure: no Kivy import; reads only events and names. Importing it imports nothing of the
 rules (the events are imported by the first `event_text`), so the home screen can use it
@@ -16,12 +17,29 @@ before the rules are loaded.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from companion.rules.events import Event
     from companion.rules.turns import Phase
-    from companion.store.summary import ResumeSummary
+
+
+class ResumeOffer(Protocol):
+    """What the Resume offer tells: who plays (by seat), which turn of how many, and whose
+    turn it is."""
+
+    @property
+    def names(self) -> Sequence[str]: ...
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def turns(self) -> int: ...
+
+    @property
+    def current(self) -> str: ...
+
 
 MARKER_NAMES = {
     "fortress": "a Fortress",
@@ -182,7 +200,7 @@ def phase_hint(phase: Phase) -> str:
     return PHASE_HINTS.get(phase.name, "")
 
 
-def resume_text(summary: ResumeSummary) -> str:
+def resume_text(summary: ResumeOffer) -> str:
     """The home screen's offer to go on with a saved game: who, which turn, whose turn."""
     names = summary.names
     who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"

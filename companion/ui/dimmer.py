@@ -5,18 +5,31 @@ the backlight goes down to `brightness` percent where the panel allows it, and a
 covers the picture in any case. The next touch only wakes the screen (it does not also
 press whatever lies under the finger); the die button wakes it and rolls. Idle means idle:
 one scheduled wake-up check, moved on at each touch, and no redraw while dimmed.
+
+The backlight (`Backlight`: what the dimmer needs of one, e.g. `hardware.backlight`'s) is
+handed over by the composition root, which finds it; None: the veil alone dims.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.graphics import Color, Rectangle
 from kivy.uix.widget import Widget
 
-from hardware.backlight import Backlight
+
+class Backlight(Protocol):
+    """A panel's backlight: its level now, out of `maximum`, and a way to set it."""
+
+    @property
+    def maximum(self) -> int: ...
+
+    @property
+    def level(self) -> int: ...
+
+    def set_percent(self, percent: int) -> object: ...
 
 
 class Veil(Widget):  # type: ignore[misc]  # Kivy ships no type information

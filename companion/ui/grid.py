@@ -1,69 +1,55 @@
-"""The region sensor grid inside the app: the link, the latest settled board, calibrations.
+"""The region sensor grid as the screens see it: its state, the latest settled board.
 
 Concept
 -------
-`GridController` owns the `hardware.grid.link.GridLink` when a serial port is configured
-(`open_grid`, called once by the composition root). The link's reader thread hands every
-callback to Kivy's main thread (its `schedule` is `Clock.schedule_once`), so everything
-here runs on the main thread: the store, the presenters and the widgets are safe.
-
-It keeps what the screens need and decides nothing about the game:
+`GridController` is the grid's view for the screens. The composition root
+(`companion.app.open_grid`) makes it when a serial port is configured, together with the
+device (`companion.grid.SensorGrid`, which owns the serial link) and the boards'
+calibrations (`companion.grid.Calibrations`, kept in the saved records), and hands it the
+link's facts as they come (`connecting`, `link_up`, `link_down`, `link_refused`,
+`settled`: on Kivy's main thread). It keeps what the screens need and decides nothing
+about the game:
 
 - `link_state` and a `status` sentence for the home screen's status line
   ("Sensor grid: connected, 23 regions", "Sensor grid: offline, playing by hand",
   "Sensor grid: refused: protocol 2.0, update the companion");
 - `snapshot`: the latest *settled* snapshot while the link is up (the link settles), else
   None, so a stale board is never compared with the game;
-- the calibration of each board, kept in the store's settings under
-  ``grid.calibration.<board>`` (`Calibration.to_dict`), read once and cached. A grid that
-  says it is the simulator (`companion grid-sim`) and has no saved calibration is read with
-  the simulator's own wiring (sensor N under region N).
+- the calibration of each board (`saved_calibration`, `calibration_for`,
+  `save_calibration`), the calibration wizard (`new_wizard`), the comparison of the
+  sensed board with the record (`compare`) and the error those raise
+  (`calibration_error`), all from the `Calibrations` the root made.
 
-The map presenter compares `snapshot` with the record (`differences`, pure: a region is
-held on record when a race, active or in decline, or a Lost Tribe stands there) and shows
-what differs; the calibration presenter feeds the snapshots to a `CalibrationWizard`.
-Presenters that have a `grid` property get this controller (`attach`).
+The map presenter compares `snapshot` with the record and shows what differs; the
+calibration presenter feeds the snapshots to a wizard. Presenters that have a `grid`
+property get this controller (`attach`).
 
 Invariants
 ----------
 - Nothing here runs on the link's thread; nothing here writes the game.
 - `snapshot` is None unless `link_state` is "up".
-- No Clock interval: the link has its own thread; the UI only reacts to its callbacks.
+- No Clock interval: the link has its own thread; the UI only reacts to its facts.
+- This module imports neither `hardware` nor the records: the root hands it all.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from kivy.clock import Clock
 from kivy.event import EventDispatcher
 from kivy.properties import NumericProperty, ObjectProperty, OptionProperty, StringProperty
 
-from companion.rules.game import GameState
-from companion.rules.maps import Board
-from companion.store.errors import StoreError
-from companion.ui.presenters.base import Context
-from hardware.grid.calibration import Calibration, CalibrationError, regions_differing
-from hardware.grid.link import GridLink
-from hardware.grid.protocol import Hello, Snapshot
-
-SETTING_PREFIX = "grid.calibration."
-"""Store setting key of a board's calibration: this prefix and the board's name."""
-
-SIMULATOR_FIRMWARE = "grid-sim"
-"""Firmware names starting with this are `companion grid-sim` (wired sensor N = region N)."""
+if TYPE_CHECKING:
+    from companion.grid import Calibrations, Difference
+    from companion.rules.game import GameState
+    from companion.rules.maps import Board
 
 NOT_USED = "Sensor grid: not used (tap the map)"
 LOOKING = "Sensor grid: looking for it"
 OFFLINE = "Sensor grid: offline, playing by hand"
-
-
-def setting_key(board: str) -> str:
-    return SETTING_PREFIX + board
 
 
 def refusal_status(reason: str) -> str:
@@ -96,31 +82,32 @@ class GridController(EventDispatcher):  # type: ignore[misc]  # Kivy ships no ty
     snapshot_at = NumericProperty(0.0)
     """`time.monotonic()` when the latest snapshot reached the main thread."""
 
-    def __init__(self, ctx: Context, port: str, *, baudrate: int = 115200,
-                 schedule: Callable[..., Any] | None = None,
-                 link_factory: Callable[..., GridLink] = GridLink,
-                 **link_options: Any) -> None:
+    def __init__(self, port: str, calibrations: Calibrations) -> None:
+        """`port`: the grid's serial port (for the status line); `calibrations`: the
+        boards' calibrations (`companion.grid.Calibrations`)."""
         super().__init__()
-        self.ctx = ctx
         self.port = port
-        self._memory: dict[str, Calibration | None] = {}
-        self.link = link_factory(
-            port, baudrate=baudrate,
-            schedule=schedule if schedule is not None else Clock.schedule_once,
-            on_snapshot=self._settled, on_link_up=self._up, on_link_down=self._down,
-            on_refused=self._refused, **link_options)
+        self.book = calibrations
+        self._request: Callable[[], bool] | None = None
+        self._stop: Callable[[], None] | None = None
         self.fbind("board", self._restate)
         self.fbind("calibrations", self._restate)
 
+    def use_device(self, request_snapshot: Callable[[], bool],
+                   stop: Callable[[], None]) -> None:
+        """The device's commands: ask for a snapshot now, stop (see `close`)."""
+        self._request, self._stop = request_snapshot, stop
+
     # -- life cycle --------------------------------------------------------------------
-    def start(self) -> None:
+    def connecting(self) -> None:
+        """The device started looking for the grid."""
         self.link_state = "connecting"
         self.status = f"{LOOKING} on {self.port}"
-        self.link.start()
 
     def close(self) -> None:
-        """Stop the link's thread and close the port (the app is closing)."""
-        self.link.stop()
+        """Stop the device (the app is closing)."""
+        if self._stop is not None:
+            self._stop()
         self.link_state = "stopped"
         self.snapshot = None
 
@@ -141,7 +128,7 @@ class GridController(EventDispatcher):  # type: ignore[misc]  # Kivy ships no ty
 
     def request_snapshot(self) -> bool:
         """Ask the grid for a snapshot now (it arrives through `snapshot` once settled)."""
-        return self.link.request_snapshot()
+        return self._request() if self._request is not None else False
 
     @property
     def up(self) -> bool:
@@ -149,74 +136,66 @@ class GridController(EventDispatcher):  # type: ignore[misc]  # Kivy ships no ty
 
     @property
     def simulated(self) -> bool:
-        hello = self.hello
-        return hello is not None and str(hello.firmware).startswith(SIMULATOR_FIRMWARE)
+        """Whether the grid is `companion grid-sim` (read with its own wiring)."""
+        return self.book.is_simulator(self.hello)
 
-    # -- calibrations --------------------------------------------------------------------
-    def saved_calibration(self, board: str) -> Calibration | None:
-        """The calibration saved for `board` (None: none, or one that cannot be read)."""
-        key = setting_key(board)
-        if key in self._memory:
-            return self._memory[key]
-        store = self.ctx.session.store
-        found: Calibration | None = None
-        if store is not None:
-            try:
-                data = store.setting(key)
-            except StoreError:
-                data = None  # unreadable: calibrated anew, as for a broken calibration
-            if data is not None:
-                try:
-                    found = Calibration.from_dict(data)
-                except CalibrationError:
-                    found = None  # the wizard makes a new one; the broken one is replaced
-        self._memory[key] = found
-        return found
+    # -- calibrations (the root's `Calibrations`) ----------------------------------------
+    def saved_calibration(self, board: str) -> Any:
+        """The `Calibration` saved for `board` (None: none, or one that cannot be read)."""
+        return self.book.saved(board)
 
-    def calibration_for(self, board: Board) -> Calibration | None:
-        """The calibration to read `board` with now: the saved one; for the simulator
+    def calibration_for(self, board: Board) -> Any:
+        """The `Calibration` to read `board` with now: the saved one; for the simulator
         without one, its own wiring (sensor N under region N); else None."""
-        saved = self.saved_calibration(board.name)
-        if saved is not None:
-            return saved
-        hello = self.hello
-        if self.simulated and hello is not None:
-            wiring = {c: c + 1 for c in range(hello.regions) if c + 1 in board.regions}
-            return Calibration(board.name, hello.regions, wiring)
-        return None
+        return self.book.for_board(board, self.hello)
 
-    def save_calibration(self, calibration: Calibration) -> None:
-        """Keep `calibration` for its board (in the store when there is one).
+    def save_calibration(self, calibration: Any) -> None:
+        """Keep `calibration` for its board (in the saved records when there are some).
 
-        Raises `StoreError` when the store refuses; nothing changes then.
+        Raises `RecordsError` when the records refuse; nothing changes then.
         """
-        store = self.ctx.session.store
-        key = setting_key(calibration.board)
-        if store is not None:
-            store.set_setting(key, calibration.to_dict())
-        self._memory[key] = calibration
+        self.book.save(calibration)
         self.calibrations += 1
 
-    # -- the link's callbacks (on the main thread) ----------------------------------------
-    def _up(self, hello: Hello | None) -> None:
+    def new_wizard(self, board: str, regions: Sequence[int], baseline: Any) -> Any:
+        """A `CalibrationWizard` for `board`'s `regions` from the clear board's `baseline`
+        (a snapshot)."""
+        return self.book.wizard(board, regions, baseline)
+
+    def compare(self, calibration: Any, state: GameState) -> tuple[list[Difference],
+                                                                   frozenset[int]]:
+        """Where the latest snapshot, read with `calibration`, differs from `state`, and
+        the regions it senses tokens in (`calibration_error` when it does not fit)."""
+        return self.book.compare(calibration, self.snapshot, state)
+
+    @property
+    def calibration_error(self) -> type[Exception]:
+        """What the wizard and `compare` raise when a snapshot does not fit (the grid
+        changed size): start the calibration again."""
+        return self.book.refused
+
+    # -- the device's facts (on the main thread) ------------------------------------------
+    def link_up(self, hello: Any, reason: str = "") -> None:
+        """The link is up: the grid said `hello` (a `Hello`); `reason`: the link's words."""
         self.hello = hello
-        self.reason = self.link.reason
+        self.reason = reason
         self.link_state = "up"
         self._restate()
 
-    def _down(self, reason: str) -> None:
+    def link_down(self, reason: str) -> None:
         self.reason = reason
         self.link_state = "offline"
         self.snapshot = None
         self._restate()
 
-    def _refused(self, reason: str) -> None:
+    def link_refused(self, reason: str) -> None:
         self.reason = reason
         self.link_state = "refused"
         self.snapshot = None
         self._restate()
 
-    def _settled(self, snapshot: Snapshot) -> None:
+    def settled(self, snapshot: Any) -> None:
+        """A settled `Snapshot` of the board."""
         if self.link_state != "up":
             return
         self.snapshot_at = time.monotonic()
@@ -243,58 +222,3 @@ class GridController(EventDispatcher):  # type: ignore[misc]  # Kivy ships no ty
             return "not calibrated for this board"
         count = len(calibration.sensed_regions)
         return f"{count} region" + ("" if count == 1 else "s")
-
-
-def open_grid(app: Any, port: str, baudrate: int = 115200,
-              **link_options: Any) -> GridController | None:
-    """Start the grid on `port` for `app` (a `TableApp` after its build); None without a
-    port. The caller keeps the controller and calls `close()` when the app ends."""
-    if not port:
-        return None
-    controller = GridController(app.ctx, port, baudrate=baudrate, **link_options)
-    controller.attach(app.presenters)
-    state = app.session.history.state if app.session.history is not None else None
-    controller.use_board(state.map if state is not None else None)
-    controller.start()
-    return controller
-
-
-# -- the sensed board against the record (pure) ------------------------------------------
-
-
-@dataclass(frozen=True)
-class Difference:
-    """One region where the sensed board and the record disagree.
-
-    ``kind`` is "added" (tokens sensed, none recorded) or "removed" (recorded as held,
-    nothing sensed); ``count`` is the sensed token count when the grid counts.
-    """
-
-    region: int
-    kind: str
-    count: int | None = None
-
-    @property
-    def covered(self) -> bool:
-        """Whether the grid senses tokens in the region."""
-        return self.kind == "added"
-
-
-def recorded_held(state: GameState) -> frozenset[int]:
-    """The regions the record says hold tokens: a race's (active or in decline) or a Lost
-    Tribe's."""
-    return frozenset(rid for rid, here in state.regions.regions.items()
-                     if here.occupant is not None or here.lost_tribe)
-
-
-def differences(calibration: Calibration, snapshot: Snapshot,
-                state: GameState) -> list[Difference]:
-    """Where `snapshot` (read with `calibration`) differs from `state`, by region id.
-
-    Raises `CalibrationError` when the snapshot does not fit the calibration.
-    """
-    added, removed = regions_differing(calibration, snapshot, recorded_held(state))
-    readings = calibration.readings(snapshot)
-    found = [Difference(rid, "added", readings[rid].count or None) for rid in added]
-    found += [Difference(rid, "removed") for rid in removed]
-    return sorted(found, key=lambda d: d.region)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, StringProperty
 
-from companion.store.errors import StoreError
+from companion.records import RecordsError
 
 if TYPE_CHECKING:
     from companion.rules.game import GameState
@@ -103,6 +103,7 @@ class _NoSession:
     history = None
     game_id = None
     store = None
+    records = None
 
     def subscribe(self, _listener: Any) -> None:
         pass
@@ -188,7 +189,7 @@ class Presenter(EventDispatcher):  # type: ignore[misc]
         except RulesError as refused:
             self.ctx.notices.tell(plain(str(refused)), title)
             return None
-        except StoreError as failed:
+        except RecordsError as failed:
             self.ctx.notices.tell(str(failed), "Not saved")
             return None
         finally:

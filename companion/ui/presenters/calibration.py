@@ -25,7 +25,6 @@ from kivy.properties import (
 from companion.rules.game import GameState
 from companion.rules.maps import BOARD_NAMES, Board, load_board
 from companion.ui.presenters.base import Presenter, plain
-from hardware.grid.calibration import CalibrationError, CalibrationWizard, WizardStep
 
 TITLE = "Calibrate the sensor grid"
 
@@ -69,7 +68,7 @@ class CalibrationPresenter(Presenter):
     board_actions = ListProperty([])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.wizard: CalibrationWizard | None = None
+        self.wizard: Any = None  # the grid's `CalibrationWizard` while calibrating
         self._grid_bound: Any = None
         self._last = ""
         super().__init__(*args, **kwargs)
@@ -144,7 +143,7 @@ class CalibrationPresenter(Presenter):
             self.ctx.notices.tell(self._not_ready() or "The sensor grid is not ready.", TITLE)
             return
         baseline = grid.snapshot
-        self.wizard = CalibrationWizard(board.name, sorted(board.regions), baseline)
+        self.wizard = grid.new_wizard(board.name, sorted(board.regions), baseline)
         self.running = True
         covered = baseline.covered()
         self._last = (f"Already covered, and ignored: {sensors(covered)}." if covered
@@ -153,12 +152,12 @@ class CalibrationPresenter(Presenter):
 
     def observe(self, snapshot: Any) -> None:
         """A settled snapshot arrived while calibrating."""
-        wizard = self.wizard
-        if wizard is None:
+        wizard, grid = self.wizard, self.grid
+        if wizard is None or grid is None:
             return
         try:
             step = wizard.observe(snapshot)
-        except CalibrationError as wrong:
+        except grid.calibration_error as wrong:
             self.wizard, self.running = None, False
             self._last = plain(str(wrong))
             self._show()
@@ -185,7 +184,7 @@ class CalibrationPresenter(Presenter):
         self._show()
 
     # -- words -------------------------------------------------------------------------------
-    def _after(self, step: WizardStep, said: str = "") -> None:
+    def _after(self, step: Any, said: str = "") -> None:
         if step.kind == "assigned" and step.cell is not None:
             said = f"Region {step.region}: {sensors([step.cell])}."
         elif step.kind == "ambiguous":

@@ -16,12 +16,12 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
+from companion.records import RecordsError
 from companion.rules import necromancer_game, team_game
 from companion.rules.errors import RulesError
 from companion.rules.game import GameState
 from companion.rules.standings import final_standings, needs_token_count, tokens_on_board
 from companion.rules.views import final_totals
-from companion.store.errors import StoreError
 from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters import teams
@@ -192,11 +192,11 @@ class GameEndPresenter(Presenter):
         try:
             # Saved in the history of games (past games, stats), when games are saved.
             result = self.session.finish(self._tokens)
-            self.can_export = self.session.store is not None and self.session.game_id is not None
+            self.can_export = self.session.records is not None and self.session.game_id is not None
         except RulesError as refused:
             self.ctx.notices.tell(plain(str(refused)))
             return
-        except StoreError as failed:
+        except RecordsError as failed:
             self.ctx.notices.tell(f"{failed} The result is shown, but it is not in the past "
                                   "games.", "Not saved")
             result = (necromancer_game.standings(state, self._tokens, names)

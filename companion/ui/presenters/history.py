@@ -20,9 +20,7 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.utils import escape_markup, get_hex_from_color
 
 from companion.paths import user_data_dir
-from companion.store import Store
-from companion.store.errors import StoreError
-from companion.store.games import GameRecord
+from companion.records import GameRecord, Records, RecordsError
 from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Presenter
@@ -40,11 +38,11 @@ def export_dir() -> Path:
     return user_data_dir() / "exports"
 
 
-def write_exports(store: Store, game_ids: Sequence[int],
+def write_exports(store: Records, game_ids: Sequence[int],
                   formats: Sequence[str] = ("json", "csv", "bgstats")) -> list[Path]:
     """Write each game in each format into `export_dir()`; return the files written.
 
-    Raises StoreError (a game that cannot be read) or OSError (the folder cannot be
+    Raises RecordsError (a game that cannot be read) or OSError (the folder cannot be
     written); the caller says so in words.
     """
     folder = export_dir()
@@ -91,7 +89,7 @@ class HistoryPresenter(Presenter):
 
     def load(self) -> None:
         """Read the finished games from the store (when the screen opens)."""
-        store = self.session.store
+        store = self.session.records
         self.error_text = ""
         rows: list[dict[str, Any]] = []
         if store is None:
@@ -101,7 +99,7 @@ class HistoryPresenter(Presenter):
                                "is decided on the final screen.")
             try:
                 records = store.games(finished=True)
-            except StoreError as failed:
+            except RecordsError as failed:
                 self.error_text = f"The past games cannot be read: {failed}"
                 records = []
             for game in records:

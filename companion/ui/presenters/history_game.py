@@ -11,9 +11,7 @@ from typing import Any
 
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 
-from companion.store.errors import StoreError
-from companion.store.export import minutes
-from companion.store.games import GameSummary
+from companion.records import GameSummary, RecordsError, minutes
 from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Choice, Presenter
@@ -52,12 +50,12 @@ class GameHistoryPresenter(Presenter):
 
     def load(self, game_id: int) -> bool:
         """Show the finished game `game_id`; False (and a message) when it cannot be read."""
-        store = self.session.store
+        store = self.session.records
         if store is None:
             return False
         try:
             summary = store.game_summary(game_id)
-        except StoreError as failed:
+        except RecordsError as failed:
             self.ctx.notices.tell(f"That game cannot be shown: {failed}", "Past games")
             return False
         self.game_id = game_id
@@ -94,11 +92,11 @@ class GameHistoryPresenter(Presenter):
         return True
 
     def _chart(self, game_id: int, summary: GameSummary) -> None:
-        store = self.session.store
+        store = self.session.records
         assert store is not None
         try:
             history = store.load_history(game_id)
-        except StoreError:
+        except RecordsError:
             self.chart_series, self.chart_turns = [], 0
             self.chart_note = "This game's turns cannot be replayed, so there is no chart."
             return
@@ -121,13 +119,13 @@ class GameHistoryPresenter(Presenter):
                                        text=f"The files go to {export_dir()}."))
 
     def _export(self, key: str) -> None:
-        store = self.session.store
+        store = self.session.records
         if store is None or self.game_id is None:
             return
         formats = [fmt for fmt, _, _ in EXPORT_FORMATS] if key == "all" else [key]
         try:
             written = write_exports(store, [self.game_id], formats)
-        except (StoreError, OSError) as failed:
+        except (RecordsError, OSError) as failed:
             self.ctx.notices.tell(f"The export could not be written: {failed}",
                                   "Not exported")
             return

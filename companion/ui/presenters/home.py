@@ -96,7 +96,7 @@ class HomePresenter(Presenter):
             self.power_text = str(failed)
             return False
         self.power_text = GOING[action]
-        store = self.session.store
+        store = self.session.records
         if store is not None:
             store.close()
         if self.on_switched_off is not None:

@@ -19,7 +19,7 @@ that region change again. The grid never changes the game by itself.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.properties import (
     BooleanProperty,
@@ -54,10 +54,11 @@ from companion.rules.maps import Site
 from companion.rules.turns import Phase
 from companion.ui import palette
 from companion.ui.describe import marker_name, tokens
-from companion.ui.grid import Difference, differences
 from companion.ui.presenters import necromancer, river, teams
 from companion.ui.presenters.base import Choice, Presenter, plain
-from hardware.grid.calibration import CalibrationError
+
+if TYPE_CHECKING:
+    from companion.grid import Difference
 
 MAX_TOKENS = 40
 SITE_NAMES = {Site.HARBOR: "Harbor", Site.SHIPYARD: "Shipyard",
@@ -547,9 +548,8 @@ class MapPresenter(Presenter):
             text = "Sensor grid: reading the board."
         else:
             try:
-                found = differences(calibration, grid.snapshot, state)
-                covered = calibration.covered_regions(grid.snapshot)
-            except CalibrationError as wrong:
+                found, covered = grid.compare(calibration, state)
+            except grid.calibration_error as wrong:
                 text = plain(str(wrong))
                 actions = [{"key": "grid_calibrate", "text": "Calibrate the sensor grid"}]
             else:

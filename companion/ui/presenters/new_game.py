@@ -30,13 +30,12 @@ from typing import Any
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
 from companion.boards import CustomBoard, CustomBoards, custom_boards_dir, load_custom_boards
+from companion.records import Profile, RecordsError
 from companion.rules.events import Seat
 from companion.rules.game import MAX_PLAYERS, MIN_PLAYERS
 from companion.rules.maps import BOARD_NAMES, board_for_players
 from companion.rules.river import ADVISED_LEFT_OUT
 from companion.rules.team_game import OWN_BOARD_PLAYERS, TEAM_BOARD_PLAYERS
-from companion.store.errors import StoreError
-from companion.store.profiles import Profile
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.keypads import NameRequest, ask_name
@@ -124,12 +123,12 @@ class NewGamePresenter(Presenter):
 
     def profiles(self) -> list[Profile]:
         """The saved player profiles (none when there is no store or it cannot be read)."""
-        store = self.session.store
+        store = self.session.records
         if store is None:
             return []
         try:
             return store.profiles()
-        except StoreError:
+        except RecordsError:
             return []
 
     def _build(self) -> None:
@@ -447,7 +446,7 @@ class NewGamePresenter(Presenter):
             self._seat(index, profile.name, profile.colour)
             return
         colour = self._colour_for(index, None)
-        store = self.session.store
+        store = self.session.records
         if store is not None and not _DEFAULT_NAME.fullmatch(name):
             self.attempt(lambda: store.add_profile(name, colour), "Not saved as a player")
         self._seat(index, name, colour)

@@ -13,8 +13,7 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
-from companion.store.errors import StoreError
-from companion.store.profiles import Profile
+from companion.records import Profile, RecordsError
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter, Question, plain
 from companion.ui.presenters.keypads import NameRequest, PinRequest, ask_name, ask_pin
@@ -28,14 +27,14 @@ class ProfilesPresenter(Presenter):
 
     def load(self) -> None:
         """Read the profiles from the store (when the screen opens, and after a change)."""
-        store = self.session.store
+        store = self.session.records
         found: list[Profile] = []
         if store is None:
             self.hint = "Games are not being saved here, so players cannot be saved either."
         else:
             try:
                 found = store.profiles()
-            except StoreError as failed:
+            except RecordsError as failed:
                 self.hint = f"The saved players cannot be read: {failed}"
             else:
                 self.hint = ("Tap a name to rename, a colour to change it. A PIN keeps the "
@@ -57,7 +56,7 @@ class ProfilesPresenter(Presenter):
         """Run a change on the store; a refusal is told in plain words. Reloads after."""
         try:
             change()
-        except StoreError as failed:
+        except RecordsError as failed:
             self.ctx.notices.tell(plain(str(failed)), title)
             return False
         finally:
@@ -78,7 +77,7 @@ class ProfilesPresenter(Presenter):
             getattr(self, kind)(int(arg))
 
     def add(self) -> None:
-        store = self.session.store
+        store = self.session.records
         if store is None:
             self.ctx.notices.tell(self.hint, "Players")
             return
@@ -91,7 +90,7 @@ class ProfilesPresenter(Presenter):
                                               "Player not added")))
 
     def rename(self, profile_id: int) -> None:
-        store, profile = self.session.store, self._profile(profile_id)
+        store, profile = self.session.records, self._profile(profile_id)
         if store is None or profile is None:
             return
         ask_name(self.ctx, NameRequest(
@@ -101,7 +100,7 @@ class ProfilesPresenter(Presenter):
                 lambda: store.update_profile(profile_id, name=name), "Not renamed")))
 
     def colour(self, profile_id: int) -> None:
-        store = self.session.store
+        store = self.session.records
         if store is None:
             return
         current = next((p.colour for p in self._all() if p.id == profile_id), "")
@@ -110,10 +109,10 @@ class ProfilesPresenter(Presenter):
                    "Colour not changed")
 
     def _all(self) -> list[Profile]:
-        store = self.session.store
+        store = self.session.records
         try:
             return store.profiles() if store is not None else []
-        except StoreError:
+        except RecordsError:
             return []
 
     def pin(self, profile_id: int) -> None:
@@ -132,14 +131,14 @@ class ProfilesPresenter(Presenter):
 
     def _with_pin(self, profile_id: int, name: str, then: Callable[[], None]) -> None:
         """Ask for `name`'s current PIN; run `then` only when it is right."""
-        store = self.session.store
+        store = self.session.records
         if store is None:
             return
 
         def typed(pin: str) -> None:
             try:
                 right = store.check_pin(profile_id, pin)
-            except StoreError as failed:
+            except RecordsError as failed:
                 self.ctx.notices.tell(plain(str(failed)), "PIN not checked")
                 return
             if right:
@@ -152,7 +151,7 @@ class ProfilesPresenter(Presenter):
                                      text=f"Only {name} types it."))
 
     def _new_pin(self, profile_id: int, name: str) -> None:
-        store = self.session.store
+        store = self.session.records
         if store is None:
             return
 
@@ -174,13 +173,13 @@ class ProfilesPresenter(Presenter):
                                      text=f"Four digits. {name} types it to see their coins."))
 
     def _clear_pin(self, profile_id: int) -> None:
-        store = self.session.store
+        store = self.session.records
         if store is not None:
             self._save(lambda: store.set_pin(profile_id, None), "PIN not removed")
 
     def remove(self, profile_id: int) -> None:
         profile = self._profile(profile_id)
-        store = self.session.store
+        store = self.session.records
         if profile is None or store is None:
             return
         name = profile["name"]

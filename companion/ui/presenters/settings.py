@@ -13,7 +13,7 @@
 - Game numbers: the catalog numbers that rest on one source (a banner's or badge's tokens,
   a race's tokens in the box), each with its value now; a group holding the box corrects
   one by choosing the number it counts, or puts every packaged number back. Corrections
-  are saved in the saved-games file (`companion.store.corrections`) and apply to the games
+  are saved in the saved-games file (`Session.save_corrections`) and apply to the games
   started from then on; a started game keeps the numbers it began with.
 """
 
@@ -36,6 +36,7 @@ from companion.config import (
     save_config_values,
 )
 from companion.notify import keep_alive
+from companion.records import RecordsError
 from companion.rules.catalog import Correction
 from companion.rules.corrections import (
     MOST_IN_BOX,
@@ -45,8 +46,6 @@ from companion.rules.corrections import (
     correctable,
     overrides,
 )
-from companion.store import corrections as saved_corrections
-from companion.store.errors import StoreError
 from companion.ui.presenters.base import Choice, Presenter, plain
 from companion.ui.presenters.history import export_dir, when, write_exports
 
@@ -175,7 +174,7 @@ class SettingsPresenter(Presenter):
                             "take effect the next time the app starts.")
 
     def _show_data(self) -> None:
-        store = self.session.store
+        store = self.session.records
         if store is None:
             self.where = "Games are not being saved (no saved-games file)."
             self.players_text = "Players cannot be saved without a saved-games file."
@@ -185,7 +184,7 @@ class SettingsPresenter(Presenter):
         try:
             count = len(store.profiles())
             backups = store.backups()
-        except (StoreError, OSError) as failed:
+        except (RecordsError, OSError) as failed:
             self.players_text = f"The saved players cannot be read: {failed}"
             self.backups_text = ""
             return
@@ -307,14 +306,14 @@ class SettingsPresenter(Presenter):
         self._save_corrections([])
 
     def _save_corrections(self, given: list[Override]) -> None:
-        store = self.session.store
+        store = self.session.records
         if store is None:
             self.ctx.notices.tell("Corrections cannot be saved without a saved-games file.",
                                   "Not saved")
             return
         try:
-            self.session.catalog = saved_corrections.save(store, self.session.catalog, given)
-        except (CorrectionError, StoreError) as refused:
+            self.session.save_corrections(given)
+        except (CorrectionError, RecordsError) as refused:
             self.ctx.notices.tell(f"The correction was not saved: {plain(str(refused))}",
                                   "Not saved")
             return
@@ -327,13 +326,13 @@ class SettingsPresenter(Presenter):
     def _fresh_backup(self, title: str) -> Path | None:
         """A backup taken now (the backups list shown again), or None after telling the
         players why there is none under `title`."""
-        store = self.session.store
+        store = self.session.records
         if store is None:
             self.ctx.notices.tell(self.where, title)
             return None
         try:
             path = store.backup()
-        except StoreError as failed:
+        except RecordsError as failed:
             self.ctx.notices.tell(str(failed), title)
             return None
         if path is None:
@@ -350,7 +349,7 @@ class SettingsPresenter(Presenter):
     def save_to_stick(self) -> None:
         """A fresh backup, copied to a USB stick and checked there; says how it went."""
         title = "Not saved on a stick"
-        store = self.session.store
+        store = self.session.records
         if store is None:
             self.ctx.notices.tell(self.where, title)
             return
@@ -397,7 +396,7 @@ class SettingsPresenter(Presenter):
         self.ctx.notices.tell(message, "Saved on the stick" if copy is not None else title)
 
     def export_all(self) -> None:
-        store = self.session.store
+        store = self.session.records
         if store is None:
             self.ctx.notices.tell(self.where, "Nothing to export")
             return
@@ -408,7 +407,7 @@ class SettingsPresenter(Presenter):
                                       "export.", "Nothing to export")
                 return
             written = write_exports(store, ids)
-        except (StoreError, OSError) as failed:
+        except (RecordsError, OSError) as failed:
             self.ctx.notices.tell(f"The export could not be written: {failed}",
                                   "Not exported")
             return

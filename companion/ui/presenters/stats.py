@@ -13,8 +13,7 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, ListProperty, OptionProperty, StringProperty
 
-from companion.store.errors import StoreError
-from companion.store.stats import ComboTally, PlayerStats
+from companion.records import ComboTally, PlayerStats, RecordsError
 from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Presenter
@@ -69,7 +68,7 @@ class StatsPresenter(Presenter):
 
     def load(self) -> None:
         """Read the stats from the store (when the screen opens)."""
-        store = self.session.store
+        store = self.session.records
         players: list[dict[str, Any]] = []
         combos: list[dict[str, Any]] = []
         self._failed = ""
@@ -78,7 +77,7 @@ class StatsPresenter(Presenter):
                 stats = store.all_player_stats()
                 tallies = store.combo_stats()
                 colours = {p.id: p.colour for p in store.profiles()}
-            except StoreError as failed:
+            except RecordsError as failed:
                 self._failed = f"The stats cannot be read: {failed}"
                 stats, tallies, colours = [], [], {}
             stats.sort(key=lambda s: (-s.wins, -s.games, s.name.casefold()))
@@ -93,7 +92,7 @@ class StatsPresenter(Presenter):
         self._empty()
 
     def _empty(self) -> None:
-        if self.session.store is None or self._failed:
+        if self.session.records is None or self._failed:
             self.empty = True
             self.empty_text = (self._failed
                                or "Games are not being saved, so there are no stats.")

@@ -22,6 +22,7 @@ from kivy.properties import (
     StringProperty,
 )
 
+from companion.records import Profile, RecordsError
 from companion.rules import troops_game
 from companion.rules.die import DiePurpose
 from companion.rules.events import ComboPicked, RaceDeclined, TurnScored
@@ -30,8 +31,6 @@ from companion.rules.mini_game import PRIESTESSES
 from companion.rules.reminders import reminders
 from companion.rules.turns import Phase
 from companion.rules.views import PublicPlayer, PublicView, own_coins, public
-from companion.store.errors import StoreError
-from companion.store.profiles import Profile
 from companion.ui import palette
 from companion.ui.describe import coins, phase_hint, step_text, tokens
 from companion.ui.presenters import necromancer, river, teams
@@ -379,7 +378,7 @@ class TablePresenter(Presenter):
             return
         try:
             profile = self._profile_of(seat)
-        except StoreError as failed:
+        except RecordsError as failed:
             self.ctx.notices.tell(f"The PIN cannot be checked: {failed}", "Nothing shown")
             return
         if profile is not None and profile.has_pin:
@@ -393,7 +392,7 @@ class TablePresenter(Presenter):
 
     def _profile_of(self, seat: int) -> Profile | None:
         """The player profile linked to `seat` in the saved game, if any."""
-        store, game_id = self.session.store, self.session.game_id
+        store, game_id = self.session.records, self.session.game_id
         if store is None or game_id is None:
             return None
         seats = store.game(game_id).seats
@@ -403,12 +402,12 @@ class TablePresenter(Presenter):
         return next((p for p in store.profiles() if p.id == player_id), None)
 
     def _pin_typed(self, seat: int, profile_id: int, pin: str) -> None:
-        store = self.session.store
+        store = self.session.records
         if store is None or self.state is None:
             return
         try:
             right = store.check_pin(profile_id, pin)
-        except StoreError as failed:
+        except RecordsError as failed:
             self.ctx.notices.tell(f"The PIN cannot be checked: {failed}", "Nothing shown")
             return
         if not right:

@@ -1,0 +1,242 @@
+"""The saved records as the screens see them: what they may ask, and in what terms.
+
+Concept: the screens keep the books of past games, players, stats, backups and settings
+through one port, `Records`, and never through the store itself. `companion.store.Store`
+implements it (the session hands it over as `Session.records`); a screen that gets None
+has no saved games (the file could not be opened) and says so.
+
+Here are the port, the value types its answers are made of (`Profile`, `GameRecord` with
+its `SeatResult`\\ s, `GameSummary` with its `TurnIncome` and `ComboPlayed`, `PlayerStats`
+and `ComboTally`) and the error every refusal is (`RecordsError`: the store's `StoreError`
+and all its kinds are ones).
+
+Invariants:
+- a `RecordsError` carries a plain message for the screen (`str(error)`), and the records
+  are as they were before the call that raised it: a refused write wrote nothing;
+- the value types are frozen: an answer is a copy, never a live view of the file;
+- this module imports neither the rules nor the store nor Kivy (the home screen's first
+  frame imports it): the rules' types appear only in annotations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta, tzinfo
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from companion.rules.history import History
+
+
+class RecordsError(Exception):
+    """The saved records refused or failed; `str(error)` is the plain message."""
+
+
+# -- players --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A player profile (the PIN itself is never read back, only whether there is one)."""
+
+    id: int
+    name: str
+    colour: str
+    has_pin: bool
+    created_at: datetime
+
+
+# -- games ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """A player of a game, in seat order; the result fields are None until it is finished."""
+
+    seat: int
+    name: str
+    colour: str
+    player_id: int | None
+    start_player: bool
+    final_coins: int | None = None
+    rank: int | None = None
+    winner: bool = False
+    tie_tokens: int | None = None  # race tokens counted on the board for a tie-break
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game as the saved-games list shows it."""
+
+    id: int
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    board: str
+    turns: int
+    expansions: tuple[str, ...]
+    dealing: str
+    first_seat: int
+    steps: int
+    seats: tuple[SeatResult, ...]
+    result: str | None  # the outcome in words, once finished
+    tie_break: str | None  # how a tie for first was broken, when one was
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+    @property
+    def winners(self) -> tuple[SeatResult, ...]:
+        return tuple(seat for seat in self.seats if seat.winner)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(seat.name for seat in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnIncome:
+    """The coins one player scored at the end of their turn in one game turn."""
+
+    turn: int
+    seat: int
+    coins: int
+    lines: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ComboPlayed:
+    """A combo a player picked, and the coins they scored while it was their latest one."""
+
+    seat: int
+    turn: int
+    row: int
+    race: str
+    power: str
+    coins: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.power} {self.race}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """The history of a finished game."""
+
+    game: GameRecord
+    income: tuple[TurnIncome, ...]  # by turn, then seat
+    combos: tuple[ComboPlayed, ...]  # by turn picked, then seat
+
+    @property
+    def finished_at(self) -> datetime:
+        assert self.game.finished_at is not None
+        return self.game.finished_at
+
+    @property
+    def duration(self) -> timedelta:
+        """From the game's creation to its end."""
+        return self.finished_at - self.game.created_at
+
+    def income_of(self, seat: int) -> tuple[int, ...]:
+        """Seat's income in game turns 1..turns (0 for a turn with nothing scored)."""
+        by_turn = {i.turn: i.coins for i in self.income if i.seat == seat}
+        return tuple(by_turn.get(turn, 0) for turn in range(1, self.game.turns + 1))
+
+    def combos_of(self, seat: int) -> tuple[ComboPlayed, ...]:
+        return tuple(combo for combo in self.combos if combo.seat == seat)
+
+
+def minutes(summary: GameSummary) -> int:
+    """The game's length in whole minutes (rounded to the nearest)."""
+    return max(0, round(summary.duration.total_seconds() / 60))
+
+
+# -- stats ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ComboTally:
+    """How one combo did: over one player's picks, or over everyone's."""
+
+    race: str
+    power: str
+    picks: int
+    coins: int  # scored in total while it was the picker's latest combo
+    best: int  # the most scored with one pick of it
+    games: int = 0  # distinct finished games it was picked in
+    wins: int = 0  # picks by a player who won that game
+
+    @property
+    def name(self) -> str:
+        return f"{self.power} {self.race}"
+
+    @property
+    def average(self) -> float:
+        return self.coins / self.picks
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player profile's record over finished games."""
+
+    player_id: int
+    name: str
+    games: int
+    wins: int
+    average_score: float | None
+    best_score: int | None
+    best_turn: int | None
+    favourite_combo: ComboTally | None
+    most_successful_combo: ComboTally | None
+
+
+# -- the port -------------------------------------------------------------------------------
+
+
+class Records(Protocol):
+    """What the screens may ask of the saved records. Every method may raise
+    `RecordsError`; a write that raises it changed nothing."""
+
+    @property
+    def path(self) -> Path:
+        """The saved-games file."""
+
+    @property
+    def backups_dir(self) -> Path:
+        """The folder of its backups."""
+
+    # players
+    def profiles(self) -> list[Profile]: ...
+    def add_profile(self, name: str, colour: str, pin: str | None = None) -> Profile: ...
+    def update_profile(self, profile_id: int, *, name: str | None = None,
+                       colour: str | None = None) -> Profile: ...
+    def remove_profile(self, profile_id: int) -> None: ...
+    def set_pin(self, profile_id: int, pin: str | None) -> None: ...
+    def check_pin(self, profile_id: int, pin: str) -> bool: ...
+
+    # games
+    def game(self, game_id: int) -> GameRecord: ...
+    def games(self, *, finished: bool | None = None) -> list[GameRecord]: ...
+    def game_summary(self, game_id: int) -> GameSummary: ...
+    def load_history(self, game_id: int) -> History: ...
+    def export(self, game_id: int, fmt: str, tz: tzinfo | None = None) -> str: ...
+
+    # stats
+    def all_player_stats(self) -> list[PlayerStats]: ...
+    def combo_stats(self) -> list[ComboTally]: ...
+
+    # backups and settings
+    def backup(self) -> Path | None: ...
+    def backups(self) -> list[Path]: ...
+    def setting(self, key: str, default: Any = None) -> Any: ...
+    def set_setting(self, key: str, value: Any) -> None: ...
+
+    def close(self) -> None:
+        """Close the file (the table is being switched off)."""
+
+
+__all__ = ["ComboPlayed", "ComboTally", "GameRecord", "GameSummary", "PlayerStats",
+           "Profile", "Records", "RecordsError", "SeatResult", "TurnIncome", "minutes"]
