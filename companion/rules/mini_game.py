@@ -34,10 +34,13 @@ reads and replaces a state only through `companion.rules.state`.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import ClassVar
 
+from companion.rules import troops_game
 from companion.rules.board import RegionState, cleared
 from companion.rules.errors import IllegalAction
-from companion.rules.events import PygmiesRecovered
+from companion.rules.events import Event, GameCreated, PygmiesRecovered, RaceDeclined
+from companion.rules.expansion import Expansion
 from companion.rules.state import GameState, with_player
 
 LEPRECHAUNS = "Leprechauns"
@@ -210,3 +213,50 @@ def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
     owed[event.seat] = owed.get(event.seat, 0) + back
     this_turn = replace(this_turn, pygmies_back=tuple(sorted(owed.items())))
     return replace(state, players=players, track=replace(state.track, this_turn=this_turn))
+
+
+# --- the expansions, as the game asks them ------------------------------------------------
+
+
+class MiniExpansions(Expansion):
+    """The mini-expansions whose books the app keeps (Be Not Afraid...: Leprechauns,
+    Pygmies; Grand Dames: Priestesses, Historian), played when the decks hold their sets.
+    Every hook is guarded by its race or power, so it does nothing for other combos."""
+
+    name = "the mini-expansions"
+    events = (PygmiesRecovered,)
+    sets: ClassVar[tuple[str, ...]] = ("be-not-afraid", "grand-dames")
+
+    def plays(self, created: GameCreated) -> bool:
+        return any(s in created.expansions for s in self.sets)
+
+    def in_play(self, state: GameState) -> bool:
+        return any(s in state.expansions for s in self.sets)
+
+    def apply(self, state: GameState, event: Event) -> GameState:
+        if isinstance(event, PygmiesRecovered):
+            recovered = recover_pygmies(state, event)
+            return troops_game.reinforced(recovered, event.seat, PYGMIES, sum(event.rolls))
+        return super().apply(state, event)
+
+    def picked(self, state: GameState) -> GameState:
+        return picked(state)
+
+    def conquered(self, state: GameState, region: int, before: RegionState,
+                  seat: int) -> GameState:
+        del region
+        return pot_taken(state, before, seat)
+
+    def race_declined(self, before: GameState, after: GameState,
+                      event: RaceDeclined) -> GameState:
+        return race_declined(before, after, event.seat, event.ivory_tower)
+
+    def scored(self, state: GameState, seat: int) -> GameState:
+        return scored(state, seat)
+
+    def turn_passed(self, before: GameState, ended: GameState) -> GameState:
+        del before
+        return turn_began(ended)
+
+
+MINI_EXPANSIONS = MiniExpansions()

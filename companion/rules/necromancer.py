@@ -189,10 +189,16 @@ def seat_for(first_seat: int, seats: int) -> int:
     return (first_seat - 1) % seats
 
 
+def board_players(seats: int) -> int:
+    """The players the board of a Necromancer game is for: one fewer than the table (the
+    one place this rule is written; `companion.rules.expansions.board_players` asks it)."""
+    return seats - 1
+
+
 def board_for(seats: int) -> str:
     """The board a Necromancer game uses: the one for one player fewer than the table."""
     _check_seats(seats)
-    return f"{seats - 1}p"
+    return f"{board_players(seats)}p"
 
 
 def central_lake(board: Board) -> int:

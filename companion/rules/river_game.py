@@ -15,7 +15,8 @@ from companion.rules.board import BoardState
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker
 from companion.rules.errors import IllegalAction
-from companion.rules.events import CaravelPlaced, GameCreated, PirateShipSet
+from companion.rules.events import CaravelPlaced, Event, GameCreated, PirateShipSet, RaceDeclined
+from companion.rules.expansion import Expansion
 from companion.rules.maps import Board, Site
 from companion.rules.river import (
     RiverEvent,
@@ -145,3 +146,56 @@ def set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
 
 
 # Which active power or race places each marker, and how many the box holds.
+
+
+# --- the expansion, as the game asks it -------------------------------------------------
+
+
+class RiverWorld(Expansion):
+    """River World: the event line and pirate ships at set-up, the event of each game turn,
+    frozen rivers, rivers emptied when a player finishes redeploying, the Caravel."""
+
+    name = "River World"
+    events = (CaravelPlaced, PirateShipSet)
+
+    def plays(self, created: GameCreated) -> bool:
+        return bool(created.river_events)
+
+    def in_play(self, state: GameState) -> bool:
+        return state.river is not None
+
+    def set_up(self, created: GameCreated, board: Board, state: GameState,
+               catalog: Catalog) -> GameState:
+        river, regions = setup(created, board, catalog)
+        return state if river is None else replace(state, river=river, regions=regions)
+
+    def apply(self, state: GameState, event: Event) -> GameState:
+        match event:
+            case CaravelPlaced():
+                return place_caravel(state, event)
+            case PirateShipSet():
+                return set_pirate_ship(state, event)
+        return super().apply(state, event)
+
+    def refuse_abandon(self, state: GameState, region: int) -> None:
+        if is_frozen(state, region):
+            raise IllegalAction(f"Harsh Winter: river {region} is frozen and must keep one token")
+
+    def race_declined(self, before: GameState, after: GameState,
+                      event: RaceDeclined) -> GameState:
+        del before
+        if after.track.phase is Phase.SCORE:  # instead of conquering: nothing to redeploy
+            return leave_rivers(after, event.seat)
+        return after
+
+    def redeployment_finished(self, state: GameState, seat: int) -> GameState:
+        return leave_rivers(state, seat)
+
+    def turn_passed(self, before: GameState, ended: GameState) -> GameState:
+        return turn_passed(before, ended)
+
+    def with_facts(self, state: GameState, who: Attacker) -> Attacker:
+        return with_river(state, who)
+
+
+RIVER_WORLD = RiverWorld()
