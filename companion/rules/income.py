@@ -6,11 +6,13 @@ turn, the fortresses, whether the combo was picked this turn and which race decl
 turn; River World: the harbors and the regions next to a pirate ship; the mini-expansions:
 the Leprechauns' Pots of Gold collected as the turn began, the Priestesses' Ivory Tower,
 the declines the Historians counted, see `companion.rules.mini_game`), so nobody types in
-twice what the game already says, then scores it.
+twice what the game already says, then scores it; the game's expansions then add their own
+lines (`Expansion.income_lines`). Invariant: `income(state).total` is the sum of its lines.
 """
 
 from __future__ import annotations
 
+from companion.rules import expansions
 from companion.rules.game import GameState
 from companion.rules.maps import Site
 from companion.rules.mini_game import HISTORIAN, LEPRECHAUNS, pots_collected
@@ -84,5 +86,8 @@ def scoring_input(state: GameState) -> ScoringInput:
 
 
 def income(state: GameState) -> TurnScore:
-    """The current player's coins for this turn, itemised."""
-    return score_turn(scoring_input(state), state.catalog)
+    """The current player's coins for this turn, itemised: the base game's lines, then the
+    lines each expansion the game plays adds (in the registry's order)."""
+    score = score_turn(scoring_input(state), state.catalog)
+    more = tuple(line for x in expansions.played(state) for line in x.income_lines(state))
+    return TurnScore((*score.lines, *more)) if more else score
