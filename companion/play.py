@@ -52,7 +52,8 @@ from companion.rules.game import GameState
 from companion.rules.maps import Board, board_document, load_board, parse_board_text
 from companion.rules.relics import MARKERS as RELICS_AND_PLACES
 from companion.rules.relics import SigilMode
-from companion.rules.river import check_event_line, markers_in_box, public_river
+from companion.rules.river import check_event_line, markers_in_box
+from companion.rules.river_game import public_river
 from companion.rules.standings import Standings, tokens_on_board
 from companion.rules.views import final_totals, public
 from companion.session import Session

@@ -19,9 +19,12 @@ from companion.rules.events import CaravelPlaced, Event, GameCreated, PirateShip
 from companion.rules.expansion import Expansion
 from companion.rules.maps import Board, Site
 from companion.rules.river import (
+    EFFECTS,
     RiverEvent,
     RiverState,
+    RiverView,
     check_event_line,
+    conquest_base,
     empty_rivers,
     holders,
     pirate_ships,
@@ -146,6 +149,61 @@ def set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
 
 
 # Which active power or race places each marker, and how many the box holds.
+
+
+# --- what a screen may show ----------------------------------------------------------
+
+
+def event_in_force(state: GameState) -> RiverEvent | None:
+    """This turn's event (None when the game does not play River World)."""
+    river = state.river
+    return None if river is None else river.event(state.track.turn)
+
+
+def seer_refusal(state: GameState, seat: int) -> str | None:
+    """Why `seat` may not look at the next event now, or None if they may."""
+    river = state.river
+    if river is None:
+        return "this game does not play River World"
+    player = state.player(seat)
+    if state.is_over or state.track.seat != seat:
+        return f"only during their own turn may {player.name} look at the next event"
+    if seat not in holders(state.map, state.regions, Site.TEMPLE):
+        return f"{player.name} does not hold the Temple of the Seer"
+    return None
+
+
+def seer_peek(state: GameState, seat: int) -> RiverEvent | None:
+    """The next event, for the Temple of the Seer's holder only, during their turn (None on
+    the last turn, when no marker is left). Like a purse peek: shown to that player alone,
+    never part of the public view, and nothing is recorded. `IllegalAction` otherwise."""
+    refused = seer_refusal(state, seat)
+    if refused is not None:
+        raise IllegalAction(refused)
+    assert state.river is not None
+    return state.river.next_event(state.track.turn)
+
+
+def public_river(state: GameState) -> RiverView | None:
+    """The River World part of the shared screen; None when the game does not play it."""
+    river = state.river
+    if river is None:
+        return None
+    board, turn = state.map, state.track.turn
+    event = river.event(turn)
+    return RiverView(
+        turn=turn,
+        event=event,
+        effect=EFFECTS[event],
+        revealed=river.events[:turn],
+        face_down=len(river.events) - turn,
+        river_cost=conquest_base(event)[1],
+        rivers=tuple(r.id for r in board.regions.values() if r.is_river),
+        pirate_ships=pirate_ships(state.regions),
+        caravel=river.caravel,
+        shipyard_seats=holders(board, state.regions, Site.SHIPYARD),
+        temple_seats=holders(board, state.regions, Site.TEMPLE),
+    )
 
 
 # --- the expansion, as the game asks it -------------------------------------------------
