@@ -46,7 +46,7 @@ from companion.rules import (
 )
 from companion.rules.board import MARKERS, Occupant
 from companion.rules.catalog import Catalog
-from companion.rules.errors import DataError, IllegalAction, UnknownName
+from companion.rules.errors import DataError, IllegalAction, MalformedInput, UnknownName
 from companion.rules.events import GameCreated, Seat
 from companion.rules.game import GameState
 from companion.rules.maps import Board, board_document, load_board, parse_board_text
@@ -993,7 +993,7 @@ def play(lines: Iterable[str], out: IO[str], catalog: Catalog) -> None:
                 session = Session(catalog, die, store=None)
                 try:
                     state = session.begin(setup.created)
-                except (IllegalAction, UnknownName) as refused:
+                except (IllegalAction, MalformedInput, UnknownName) as refused:
                     fail(WHOLE_LINE, f"the game cannot be set up: {refused.reason}")
                 _print(out, public_state(state))
                 continue
@@ -1007,7 +1007,7 @@ def _carry_out(session: Session, die: ScriptedDie, verb: Verb, args: Args) -> di
     mark = die.mark()
     try:
         standings = verb.call(session, args)
-    except (IllegalAction, UnknownName) as refused:  # the session kept its state
+    except (IllegalAction, MalformedInput, UnknownName) as refused:  # the session kept its state
         die.back_to(mark)
         return {"refused": refused.reason}
     return public_state(session.state, standings)

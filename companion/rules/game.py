@@ -39,7 +39,7 @@ from companion.rules.board import BoardState, Occupant, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, immunity, minimum_cost, reach
 from companion.rules.decline import GHOULS, go_into_decline, vanish_if_gone
-from companion.rules.errors import DataError, IllegalAction
+from companion.rules.errors import DataError, IllegalAction, MalformedInput
 from companion.rules.events import (
     BadgesReshuffled,
     CoinsAdjusted,
@@ -97,7 +97,8 @@ def _board_of(event: GameCreated) -> Board:
     if event.board_doc is None:
         return load_board(event.board)
     if not isinstance(event.board_doc, str):
-        raise IllegalAction("board_doc must be the board document as JSON text")
+        raise MalformedInput("board_doc must be the board document as JSON text",
+                             field="board_doc", allowed="JSON text, or none")
     try:
         board = parse_board_text(event.board_doc, source=saved_board_source(event.board))
     except DataError as error:
@@ -596,6 +597,6 @@ def refusal(state: GameState, event: Event) -> str | None:
     """Why `event` would be refused now, or None if the rules allow it."""
     try:
         apply(state, event)
-    except IllegalAction as refused:
+    except (IllegalAction, MalformedInput) as refused:
         return refused.reason
     return None

@@ -42,7 +42,7 @@ from companion.rules.board import RegionState, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Assessment, Attacker, Reach, assess, immunity, reach
 from companion.rules.decline import vanish_if_gone
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import (
     Event,
     GameCreated,
@@ -95,7 +95,8 @@ def setup(event: GameCreated, board: Board, catalog: Catalog) -> NecromancerStat
     if not powers:
         return None
     if isinstance(event.ghosts_removed, bool) or not isinstance(event.ghosts_removed, int):
-        raise IllegalAction(f"ghosts_removed must be 0, 1 or 2, not {event.ghosts_removed!r}")
+        raise MalformedInput(f"ghosts_removed must be 0, 1 or 2, not {event.ghosts_removed!r}",
+                             field="ghosts_removed", allowed="0, 1 or 2")
     seat = model.seat_for(event.first_seat, len(event.seats))
     known = {p.name for p in catalog.powers_in(event.expansions)}
     return model.set_up(seat, model.central_lake(board), powers, powers[0],

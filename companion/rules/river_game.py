@@ -14,7 +14,7 @@ from dataclasses import replace
 from companion.rules.board import BoardState
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import CaravelPlaced, Event, GameCreated, PirateShipSet, RaceDeclined
 from companion.rules.expansion import Expansion
 from companion.rules.maps import Board, Site
@@ -127,7 +127,8 @@ def set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
     if state.river is None:
         raise IllegalAction("pirate ships are part of River World, which this game does not play")
     if not isinstance(event.present, bool):
-        raise IllegalAction(f"present must be true or false, not {event.present!r}")
+        raise MalformedInput(f"present must be true or false, not {event.present!r}",
+                             field="present", allowed="true or false")
     region = state.map.region(event.region)
     here = state.regions[event.region]
     if not region.is_river:

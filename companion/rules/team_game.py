@@ -42,7 +42,7 @@ from companion.rules import teams
 from companion.rules.board import with_marker
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import (
     BonyPlaced,
     CaravelPlaced,
@@ -104,7 +104,8 @@ def own_board(event: GameCreated, board: Board) -> bool:
 def setup(event: GameCreated) -> tuple[MonsterSetup | None, RelicsState | None]:
     """The Monsters' set-up and the face-down pile (both None outside team play)."""
     if not isinstance(event.teams, bool):
-        raise IllegalAction(f"teams must be true or false, not {event.teams!r}")
+        raise MalformedInput(f"teams must be true or false, not {event.teams!r}", field="teams",
+                             allowed="true or false")
     if not event.teams:
         if event.relic_order:
             raise IllegalAction("the Relics and Places are drawn only in a team game")
