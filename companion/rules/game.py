@@ -38,7 +38,7 @@ from companion.rules import corrections, die, expansions, markers, troops_game
 from companion.rules.board import BoardState, Occupant, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, immunity, minimum_cost, reach
-from companion.rules.decline import GHOULS, go_into_decline, vanish_if_gone
+from companion.rules.decline import go_into_decline, vanish_if_gone
 from companion.rules.errors import DataError, IllegalAction, MalformedInput
 from companion.rules.events import (
     BadgesReshuffled,
@@ -64,7 +64,18 @@ from companion.rules.events import (
 from companion.rules.expansion import Expansion
 from companion.rules.maps import Board, load_board, parse_board_text
 from companion.rules.market import Combo, Market
-from companion.rules.players import STOUT, ActiveRace, Player
+from companion.rules.names import (
+    BERSERK,
+    CATAPULT,
+    CORRUPT,
+    GHOULS,
+    GYPSIES,
+    MERCENARY,
+    RANSACKING,
+    SORCERERS,
+    STOUT,
+)
+from companion.rules.players import ActiveRace, Player
 from companion.rules.purse import pay
 from companion.rules.state import (
     GameState,
@@ -81,13 +92,6 @@ from companion.rules.turns import Phase, TurnTrack
 
 __all__ = ["GameState", "apply", "attacker", "catapult_ready", "follow_ups", "refusal", "start"]
 
-BERSERK = "Berserk"  # the die is rolled before each conquest and used up by it
-CATAPULT = "Catapult"  # once a turn, from its piece: 1 region beyond, 1 token less
-CORRUPT = "Corrupt"
-GYPSIES = "Gypsies"
-SORCERERS = "Sorcerers"  # a region they abandon holds a coin and cannot be retaken this turn
-MERCENARY = "Mercenary"
-RANSACKING = "Ransacking"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 DEALING_MODES = ("app", "table")

@@ -15,7 +15,8 @@ from __future__ import annotations
 from companion.rules import expansions
 from companion.rules.game import GameState
 from companion.rules.maps import Site
-from companion.rules.mini_game import HISTORIAN, LEPRECHAUNS, pots_collected
+from companion.rules.mini_game import pots_collected
+from companion.rules.names import GYPSIES, HISTORIAN, LEPRECHAUNS
 from companion.rules.river import next_to_pirates
 from companion.rules.scoring import (
     ActiveHoldings,
@@ -26,8 +27,6 @@ from companion.rules.scoring import (
     TurnScore,
     score_turn,
 )
-
-GYPSIES = "Gypsies"  # they leave a coin in each region they abandon
 
 
 def held_regions(

@@ -41,12 +41,12 @@ from companion.rules.board import RegionState, cleared
 from companion.rules.errors import IllegalAction
 from companion.rules.events import Event, GameCreated, PygmiesRecovered, RaceDeclined
 from companion.rules.expansion import Expansion
+from companion.rules.names import HISTORIAN, LEPRECHAUNS, PYGMIES
+
+# re-exported for the modules that import them from here
+from companion.rules.names import PRIESTESSES as PRIESTESSES
 from companion.rules.state import GameState, with_player
 
-LEPRECHAUNS = "Leprechauns"
-PRIESTESSES = "Priestesses"
-PYGMIES = "Pygmies"
-HISTORIAN = "Historian"
 POT_OF_GOLD = "pot_of_gold"
 POT_COINS = 1
 

@@ -57,6 +57,7 @@ from types import MappingProxyType
 from companion.rules.board import Occupant
 from companion.rules.errors import IllegalAction
 from companion.rules.maps import Board, Terrain
+from companion.rules.names import FLYING, SEAFARING
 from companion.rules.purse import pay
 from companion.rules.scoring import Regions, power_bonus_lines, regions_held
 from companion.rules.standings import Placing, Standings, final_standings
@@ -74,8 +75,6 @@ MAX_GHOSTS_REMOVED = 2
 """Ghosts that may be taken out of the reserve before the game, to adjust the difficulty."""
 MIN_SEATS = 3
 MAX_SEATS = 6
-FLYING = "Flying"
-SEAFARING = "Seafaring"
 REGIONS_LINE = "regions held"
 """The label of his first income line: a coin per region his Ghosts hold."""
 

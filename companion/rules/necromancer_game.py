@@ -58,6 +58,7 @@ from companion.rules.events import (
 )
 from companion.rules.expansion import Expansion
 from companion.rules.maps import Board
+from companion.rules.names import BERSERK, CORRUPT, ELVES, RANSACKING
 from companion.rules.necromancer import GHOSTS, NecromancerState, PublicNecromancer, Step
 from companion.rules.scoring import HeldRegion
 from companion.rules.standings import Standings
@@ -71,10 +72,6 @@ from companion.rules.state import (
 )
 from companion.rules.turns import Phase
 
-ELVES = "Elves"
-BERSERK = "Berserk"
-CORRUPT = "Corrupt"
-RANSACKING = "Ransacking"
 REGIONS_LINE = model.REGIONS_LINE
 """The label of his first scoring line (as the model writes it)."""
 HAND_COUNTED = "powers (counted by hand)"
