@@ -23,8 +23,9 @@ Hooks, by moment:
   after any event;
 - refusals inside a base rule: `refuse_conquest`, `refuse_abandon`;
 - who attacks: `with_facts` adds what a conquest reads (the river's event, the Monsters);
-- the score and the end: `income_lines` (lines added to a player's income), `standings`
-  (the outcome, None: the base standings).
+- the score and the end: `scoring_input` (its facts in a player's scoring input),
+  `income_lines` (lines added to a player's income), `standings` (the outcome, None: the
+  base standings).
 
 Invariants: hooks are pure (they read and make `GameState`s only through
 `companion.rules.state`, never `game`); an expansion not played leaves every state as it
@@ -49,7 +50,7 @@ from companion.rules.events import (
     TurnScored,
 )
 from companion.rules.maps import Board
-from companion.rules.scoring import ScoreLine
+from companion.rules.scoring import ScoreLine, ScoringInput
 from companion.rules.standings import Standings
 from companion.rules.state import GameState
 
@@ -202,6 +203,11 @@ class Expansion:
         return who
 
     # --- the score and the end ---------------------------------------------------------
+
+    def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
+        """The current player's scoring input with the facts only it knows filled in."""
+        del state
+        return inp
 
     def income_lines(self, state: GameState) -> tuple[ScoreLine, ...]:
         """Lines it adds to the current player's income now."""

@@ -45,6 +45,7 @@ from companion.rules.names import HISTORIAN, LEPRECHAUNS, PYGMIES
 
 # re-exported for the modules that import them from here
 from companion.rules.names import PRIESTESSES as PRIESTESSES
+from companion.rules.scoring import HistorianEvents, ScoringInput
 from companion.rules.state import GameState, with_player
 
 POT_OF_GOLD = "pot_of_gold"
@@ -241,6 +242,26 @@ class MiniExpansions(Expansion):
 
     def picked(self, state: GameState) -> GameState:
         return picked(state)
+
+    def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
+        """The Pots of Gold collected as the turn began (Leprechauns, active or declined
+        this turn) and the declines the Historians counted."""
+        player = state.current
+        pots = pots_collected(state)
+        active = inp.active
+        if active is not None and player.active is not None:
+            historian = HistorianEvents()
+            if player.active.power == HISTORIAN:
+                when_picked = player.active.declined_when_picked if active.first_turn else 0
+                historian = HistorianEvents(when_picked, player.declines_seen)
+            active = replace(active, pots_of_gold=pots if active.race == LEPRECHAUNS else 0,
+                             historian=historian)
+        declined = tuple(
+            replace(d, pots_of_gold=pots if d.this_turn and d.race == LEPRECHAUNS else 0,
+                    historian=HistorianEvents(others_declined=player.declines_seen)
+                    if d.this_turn and d.power == HISTORIAN else HistorianEvents())
+            for d in inp.declined)
+        return replace(inp, active=active, declined=declined)
 
     def conquered(self, state: GameState, region: int, before: RegionState,
                   seat: int) -> GameState:

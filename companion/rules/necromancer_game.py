@@ -504,6 +504,7 @@ class NecromancerIsland(Expansion):
     def seat_conquer(self, state: GameState, event: RegionConquered) -> GameState:
         if event.catapult:
             raise IllegalAction("the Necromancer has no Catapult to conquer with")
+        region_state(state, event.region)  # an unknown region is refused before the rest
         return conquer(state, event)
 
     def seat_abandon(self, state: GameState, event: RegionAbandoned) -> GameState:

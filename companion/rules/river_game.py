@@ -27,12 +27,14 @@ from companion.rules.river import (
     conquest_base,
     empty_rivers,
     holders,
+    next_to_pirates,
     pirate_ships,
     pirate_ships_in_box,
     pirates_arrive,
     setup_pirates,
     stays_in_rivers,
 )
+from companion.rules.scoring import Regions, ScoringInput
 from companion.rules.state import GameState, acting, expect
 from companion.rules.turns import Phase
 
@@ -255,6 +257,21 @@ class RiverWorld(Expansion):
 
     def with_facts(self, state: GameState, who: Attacker) -> Attacker:
         return with_river(state, who)
+
+    def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
+        """Every region held marked when it borders a pirate ship."""
+        board, regions = state.map, state.regions
+
+        def marked(held: Regions) -> Regions:
+            if not isinstance(held, tuple):  # a quick count: nothing to mark
+                return held
+            return tuple(replace(r, next_to_pirates=r.region_id is not None and next_to_pirates(
+                board, regions, r.region_id)) for r in held)
+
+        active = inp.active
+        return replace(
+            inp, active=None if active is None else replace(active, regions=marked(active.regions)),
+            declined=tuple(replace(d, regions=marked(d.regions)) for d in inp.declined))
 
 
 RIVER_WORLD = RiverWorld()
