@@ -39,6 +39,9 @@ __all__ = [
 
 _REGISTRY: tuple[Expansion, ...] = (NECROMANCER_ISLAND, RIVER_WORLD, TEAM_PLAY, MINI_EXPANSIONS)
 _handlers: dict[type[Event], Expansion] | None = None
+_last_played: tuple[GameState, tuple[Expansion, ...]] | None = None
+"""The last state `played` was asked about and its answer (an event asks it of the same
+state several times); states are immutable, so the answer holds while the registry does."""
 
 
 def registered() -> tuple[Expansion, ...]:
@@ -64,14 +67,14 @@ def handlers() -> Mapping[type[Event], Expansion]:
 @contextmanager
 def extended(*more: Expansion) -> Iterator[tuple[Expansion, ...]]:
     """The registry with `more` after the known expansions, inside the block only."""
-    global _REGISTRY, _handlers
+    global _REGISTRY, _handlers, _last_played
     before = _REGISTRY
-    _REGISTRY, _handlers = (*before, *more), None
+    _REGISTRY, _handlers, _last_played = (*before, *more), None, None
     try:
         handlers()
         yield _REGISTRY
     finally:
-        _REGISTRY, _handlers = before, None
+        _REGISTRY, _handlers, _last_played = before, None, None
 
 
 def played_in(created: GameCreated) -> tuple[Expansion, ...]:
@@ -81,7 +84,13 @@ def played_in(created: GameCreated) -> tuple[Expansion, ...]:
 
 def played(state: GameState) -> tuple[Expansion, ...]:
     """The expansions the game at `state` plays, in the registry's order."""
-    return tuple(x for x in _REGISTRY if x.in_play(state))
+    global _last_played
+    last = _last_played
+    if last is not None and last[0] is state:
+        return last[1]
+    found = tuple(x for x in _REGISTRY if x.in_play(state))
+    _last_played = (state, found)
+    return found
 
 
 def board_players(seats: int, *, necromancer: bool = False, teams: bool = False) -> int:

@@ -227,12 +227,13 @@ class MiniExpansions(Expansion):
     name = "the mini-expansions"
     events = (PygmiesRecovered,)
     sets: ClassVar[tuple[str, ...]] = ("be-not-afraid", "grand-dames")
+    _sets: ClassVar[frozenset[str]] = frozenset(sets)
 
     def plays(self, created: GameCreated) -> bool:
         return any(s in created.expansions for s in self.sets)
 
     def in_play(self, state: GameState) -> bool:
-        return any(s in state.expansions for s in self.sets)
+        return not self._sets.isdisjoint(state.expansions)
 
     def apply(self, state: GameState, event: Event) -> GameState:
         if isinstance(event, PygmiesRecovered):
