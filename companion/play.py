@@ -48,6 +48,7 @@ from companion.rules.board import MARKERS, Occupant
 from companion.rules.catalog import Catalog
 from companion.rules.errors import DataError, IllegalAction, MalformedInput, UnknownName
 from companion.rules.events import GameCreated, Seat
+from companion.rules.expansions import board_players
 from companion.rules.game import GameState
 from companion.rules.maps import Board, board_document, load_board, parse_board_text
 from companion.rules.relics import MARKERS as RELICS_AND_PLACES
@@ -628,9 +629,7 @@ def _player_counts(necro: bool, in_teams: bool) -> tuple[int, int, str]:
 def _board_players(seats: int, necro: bool, in_teams: bool) -> int:
     """The players the board is made for: one fewer for Necromancer Island, the 5-player
     board for teams."""
-    if necro:
-        return int(necromancer.board_for(seats).removesuffix("p"))
-    return team_game.TEAM_BOARD_PLAYERS if in_teams else seats
+    return board_players(seats, necromancer=necro, teams=in_teams)
 
 
 def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, ...]:
