@@ -164,3 +164,20 @@ def test_the_board_size_rule_lives_in_one_place() -> None:
     assert expansions.board_players(4, necromancer=True) == 3
     assert expansions.board_players(6, necromancer=True) == 5
     assert expansions.board_players(6, teams=True) == 5
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"necromancer": True}, {"teams": True},
+                                    {"river_world": True}])
+def test_who_counts_tokens_for_a_tie_is_asked_of_the_expansions(
+        kwargs: dict[str, object]) -> None:
+    players = 6 if kwargs.get("teams") else 4
+    s = session(3)
+    colours = ("blue", "orange", "green", "yellow", "purple", "red")[:players]
+    s.new_game([Seat(f"P{i}", c) for i, c in enumerate(colours)],
+               **kwargs)  # type: ignore[arg-type]
+    assert expansions.tied_for_first(s.state) == s.tied_for_first()
+    coins = {0: 9, 1: 9, 2: 3, 3: 9}
+    necro = s.state.necromancer
+    expected = (frozenset() if kwargs.get("teams") else
+                frozenset({0, 1, 3}) - {necro.seat if necro is not None else -1})
+    assert expansions.tied_for_first(s.state, coins) == expected

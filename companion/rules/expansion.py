@@ -24,8 +24,8 @@ Hooks, by moment:
 - refusals inside a base rule: `refuse_conquest`, `refuse_abandon`;
 - who attacks: `with_facts` adds what a conquest reads (the river's event, the Monsters);
 - the score and the end: `scoring_input` (its facts in a player's scoring input),
-  `income_lines` (lines added to a player's income), `standings` (the outcome, None: the
-  base standings).
+  `income_lines` (lines added to a player's income), `tied_for_first` and `standings`
+  (who counts tokens for a tie, and the outcome; None: the base game's).
 
 Invariants: hooks are pure (they read and make `GameState`s only through
 `companion.rules.state`, never `game`); an expansion not played leaves every state as it
@@ -213,6 +213,13 @@ class Expansion:
         """Lines it adds to the current player's income now."""
         del state
         return ()
+
+    def tied_for_first(self, state: GameState,
+                       coins: Mapping[int, int]) -> frozenset[int] | None:
+        """The seats whose race tokens on the board break a tie for first, given every
+        player's `coins`; None: the base game's rule."""
+        del state, coins
+        return None
 
     def standings(self, state: GameState, tokens: Mapping[int, int] | None,
                   names: Mapping[int, str]) -> Standings | None:

@@ -23,7 +23,7 @@ from companion.rules.expansion import Expansion
 from companion.rules.mini_game import MINI_EXPANSIONS
 from companion.rules.necromancer_game import NECROMANCER_ISLAND
 from companion.rules.river_game import RIVER_WORLD
-from companion.rules.standings import Standings, final_standings
+from companion.rules.standings import Standings, final_standings, needs_token_count
 from companion.rules.state import GameState
 from companion.rules.team_game import TEAM_PLAY
 
@@ -35,6 +35,7 @@ __all__ = [
     "played",
     "played_in",
     "registered",
+    "tied_for_first",
 ]
 
 _REGISTRY: tuple[Expansion, ...] = (NECROMANCER_ISLAND, RIVER_WORLD, TEAM_PLAY, MINI_EXPANSIONS)
@@ -107,6 +108,19 @@ def fold_board_players(seats: int, expansions: tuple[Expansion, ...]) -> int:
     for expansion in expansions:
         playing = expansion.board_players(seats, playing)
     return playing
+
+
+def tied_for_first(state: GameState, coins: Mapping[int, int] | None = None) -> frozenset[int]:
+    """The seats whose race tokens on the board must be counted to break a tie for first:
+    the first of the game's expansions that says (the teams: nobody; the Necromancer: the
+    others, among themselves), else the base game's rule. `coins`: every player's total
+    (default: their purses)."""
+    coins = {p.seat: p.coins for p in state.players} if coins is None else coins
+    for expansion in played(state):
+        found = expansion.tied_for_first(state, coins)
+        if found is not None:
+            return found
+    return needs_token_count(coins)
 
 
 def game_standings(state: GameState, tokens: Mapping[int, int] | None,

@@ -61,7 +61,7 @@ from companion.rules.maps import Board
 from companion.rules.names import BERSERK, CORRUPT, ELVES, RANSACKING
 from companion.rules.necromancer import GHOSTS, NecromancerState, PublicNecromancer, Step
 from companion.rules.scoring import HeldRegion
-from companion.rules.standings import Standings
+from companion.rules.standings import Standings, needs_token_count
 from companion.rules.state import (
     GameState,
     coin_changes_hands,
@@ -530,6 +530,12 @@ class NecromancerIsland(Expansion):
 
     def turn_passed(self, before: GameState, ended: GameState) -> GameState:
         return turn_passed(before, ended)
+
+    def tied_for_first(self, state: GameState,
+                       coins: Mapping[int, int]) -> frozenset[int] | None:
+        necro = state.necromancer
+        assert necro is not None
+        return needs_token_count({s: c for s, c in coins.items() if s != necro.seat})
 
     def standings(self, state: GameState, tokens: Mapping[int, int] | None,
                   names: Mapping[int, str]) -> Standings | None:

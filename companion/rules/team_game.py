@@ -368,6 +368,11 @@ class TeamPlay(Expansion):
     def with_facts(self, state: GameState, who: Attacker) -> Attacker:
         return with_relics(state, who)
 
+    def tied_for_first(self, state: GameState,
+                       coins: Mapping[int, int]) -> frozenset[int] | None:
+        del state, coins
+        return frozenset()  # teams go by their best single total: nobody counts tokens
+
     def standings(self, state: GameState, tokens: Mapping[int, int] | None,
                   names: Mapping[int, str]) -> Standings | None:
         del tokens, names
