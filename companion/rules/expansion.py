@@ -29,7 +29,8 @@ Hooks, by moment:
 
 Invariants: hooks are pure (they read and make `GameState`s only through
 `companion.rules.state`, never `game`); an expansion not played leaves every state as it
-is; a hook refuses with `IllegalAction`, leaving nothing changed.
+is; a hook refuses with a `RulesError` (`IllegalAction`, or `MalformedInput` for bad
+data), leaving nothing changed.
 """
 
 from __future__ import annotations

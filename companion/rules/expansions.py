@@ -4,7 +4,9 @@ asks of all of them together (the board size, the standings).
 `registered()` is the ordered tuple of every `Expansion` the rules know (Necromancer
 Island, River World, team play, the mini-expansions); the base game asks them in that
 order, so it is part of the rules: an expansion whose hooks read what another's changed
-comes after it. `played_in(created)` and `played(state)` are the expansions a game plays,
+comes after it (when a race goes into decline instead of conquering, the Elves' discarded
+tokens fall into the Well before River World empties the rivers, and the Ivory Tower is
+built after both). `played_in(created)` and `played(state)` are the expansions a game plays,
 in the same order. `handlers()` maps each expansion's own event classes to it.
 
 Invariants: the registry is a tuple (its order never depends on a set or a dict's
