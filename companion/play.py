@@ -46,13 +46,15 @@ from companion.rules import (
 )
 from companion.rules.board import MARKERS, Occupant
 from companion.rules.catalog import Catalog
-from companion.rules.errors import DataError, IllegalAction, UnknownName
+from companion.rules.errors import DataError, IllegalAction, MalformedInput, UnknownName
 from companion.rules.events import GameCreated, Seat
+from companion.rules.expansions import board_players
 from companion.rules.game import GameState
 from companion.rules.maps import Board, board_document, load_board, parse_board_text
 from companion.rules.relics import MARKERS as RELICS_AND_PLACES
 from companion.rules.relics import SigilMode
-from companion.rules.river import check_event_line, markers_in_box, public_river
+from companion.rules.river import check_event_line, markers_in_box
+from companion.rules.river_game import public_river
 from companion.rules.standings import Standings, tokens_on_board
 from companion.rules.views import final_totals, public
 from companion.session import Session
@@ -627,9 +629,7 @@ def _player_counts(necro: bool, in_teams: bool) -> tuple[int, int, str]:
 def _board_players(seats: int, necro: bool, in_teams: bool) -> int:
     """The players the board is made for: one fewer for Necromancer Island, the 5-player
     board for teams."""
-    if necro:
-        return int(necromancer.board_for(seats).removesuffix("p"))
-    return team_game.TEAM_BOARD_PLAYERS if in_teams else seats
+    return board_players(seats, necromancer=necro, teams=in_teams)
 
 
 def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, ...]:
@@ -992,7 +992,7 @@ def play(lines: Iterable[str], out: IO[str], catalog: Catalog) -> None:
                 session = Session(catalog, die, store=None)
                 try:
                     state = session.begin(setup.created)
-                except (IllegalAction, UnknownName) as refused:
+                except (IllegalAction, MalformedInput, UnknownName) as refused:
                     fail(WHOLE_LINE, f"the game cannot be set up: {refused.reason}")
                 _print(out, public_state(state))
                 continue
@@ -1006,7 +1006,7 @@ def _carry_out(session: Session, die: ScriptedDie, verb: Verb, args: Args) -> di
     mark = die.mark()
     try:
         standings = verb.call(session, args)
-    except (IllegalAction, UnknownName) as refused:  # the session kept its state
+    except (IllegalAction, MalformedInput, UnknownName) as refused:  # the session kept its state
         die.back_to(mark)
         return {"refused": refused.reason}
     return public_state(session.state, standings)

@@ -69,7 +69,7 @@ from companion.rules.income import income
 from companion.rules.maps import board_for_players, parse_board_text
 from companion.rules.relics import MARKERS as RELICS_AND_PLACES
 from companion.rules.river import markers_in_box
-from companion.rules.standings import Standings, final_standings, needs_token_count
+from companion.rules.standings import Standings, needs_token_count
 from companion.rules.views import final_totals
 from companion.store import Store
 from companion.store.errors import StoreError, StoreWriteError
@@ -180,11 +180,11 @@ class Session:
         own); the pile of Relics and Places is shuffled here. `left_out`: races or powers
         the table takes out of the decks (River World advises leaving out Flying).
         """
-        playing = len(seats)
-        if teams:
-            playing = team_game.TEAM_BOARD_PLAYERS
+        from companion.rules.expansions import board_players
+
         if necromancer:
-            playing = int(necromancer_model.board_for(len(seats)).removesuffix("p"))
+            necromancer_model.board_for(len(seats))  # refuses a table he cannot play at
+        playing = board_players(len(seats), necromancer=necromancer, teams=teams)
         if board_doc is None:
             board = board_for_players(playing)
         else:
@@ -474,16 +474,12 @@ class Session:
         `tokens` (race tokens on the board by seat) is needed only for the players tied
         for first (`tied_for_first`); refused without them.
         """
+        from companion.rules.expansions import game_standings
+
         state = self.state
         final_totals(state)  # refuses before the end
-        coins = {p.seat: p.coins for p in state.players}
         names = {p.seat: p.name for p in state.players}
-        if team_game.is_team_game(state):
-            standings = team_game.standings(state)
-        elif state.necromancer is not None:
-            standings = necromancer_game.standings(state, tokens, names)
-        else:
-            standings = final_standings(coins, tokens, names)
+        standings = game_standings(state, tokens, names)
         if self.store is not None and self.game_id is not None:
             self.store.finish_game(self.game_id, standings)
         return standings

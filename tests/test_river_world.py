@@ -30,12 +30,9 @@ from companion.rules.river import (
     ADVISED_LEFT_OUT,
     RiverEvent,
     check_event_line,
-    event_in_force,
     markers_in_box,
-    public_river,
-    seer_peek,
-    seer_refusal,
 )
+from companion.rules.river_game import event_in_force, public_river, seer_peek, seer_refusal
 from companion.rules.views import public
 from companion.session import Session
 

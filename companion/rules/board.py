@@ -55,6 +55,12 @@ class RegionState:
     def non_empty(self) -> bool:
         return self.occupant is not None or self.lost_tribe
 
+    @property
+    def defended(self) -> bool:
+        """Whether taking it counts as conquering a non-empty region: a race token, a Lost
+        Tribe, or a River World pirate ship (a ship defends too)."""
+        return self.non_empty or self.markers.pirate_ship
+
 
 MARKERS = ("fortress", "troll_lair", "encampment", "hole_in_the_ground", "hero", "dragon",
            "pot_of_gold", "catapult")

@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from companion.rules.board import RegionState
-from companion.rules.errors import IllegalAction, RulesError
+from companion.rules.errors import IllegalAction, MalformedInput, RulesError
 from companion.rules.maps import Board, Feature, Region, Terrain
 from companion.rules.river import RiverEvent, conquest_base, event_named
 from companion.rules.teams import MONSTER_DEFENCE
@@ -415,7 +415,8 @@ def check_attacker(attacker: Attacker) -> None:
         except RulesError as error:
             raise IllegalAction(f"river_event: {error}") from error
     if not isinstance(attacker.use_catapult, bool):
-        raise IllegalAction(f"use_catapult must be true or false, got {attacker.use_catapult!r}")
+        raise MalformedInput(f"use_catapult must be true or false, got {attacker.use_catapult!r}",
+                             field="use_catapult", allowed="true or false")
     if attacker.use_catapult and not attacker._has(_CATAPULT):
         raise IllegalAction(f"use_catapult: only a Catapult race has one, not {_combo(attacker)}")
     where = attacker.catapult_at

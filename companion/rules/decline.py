@@ -20,9 +20,8 @@ from dataclasses import replace
 from companion.rules.board import BoardState, cleared, flipped
 from companion.rules.errors import IllegalAction
 from companion.rules.market import Market
-from companion.rules.players import SPIRIT, DeclinedRace, Player
-
-GHOULS = "Ghouls"
+from companion.rules.names import GHOULS, SPIRIT
+from companion.rules.players import DeclinedRace, Player
 
 
 def go_into_decline(

@@ -39,10 +39,9 @@ from companion.rules import mini_game, necromancer_game, team_game, troops_game
 from companion.rules.conquest import Attacker, TokenCountUnknown, conquest_cost, immunity, reach
 from companion.rules.errors import IllegalAction
 from companion.rules.events import DieRolled, Event, PygmiesRecovered, RegionConquered
+from companion.rules.names import BERSERK, PYGMIES
 from companion.rules.state import GameState, expect, region_state
 from companion.rules.turns import Phase, ThisTurn
-
-BERSERK = "Berserk"
 
 
 class DiePurpose(StrEnum):
@@ -183,7 +182,7 @@ def refuse(state: GameState, event: Event,
     if isinstance(event, PygmiesRecovered):
         owed = dict(this_turn.pygmy_rolls_owed).get(event.seat, 0)
         player = state.player(event.seat)
-        pygmies = player.active is not None and player.active.race == mini_game.PYGMIES
+        pygmies = player.active is not None and player.active.race == PYGMIES
         if pygmies and len(event.rolls) > owed:  # no Pygmies at all: mini_game says so
             raise IllegalAction(
                 f"the die is rolled once per Pygmy token lost to a conquest; {player.name} "

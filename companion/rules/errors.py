@@ -19,7 +19,23 @@ class RulesError(Exception):
 
 
 class IllegalAction(RulesError):
-    """An intent the rules do not allow now; the game state is unchanged."""
+    """An intent the rules do not allow now; the game state is unchanged.
+
+    The intent itself is well formed (a legal-looking move); a value of the wrong kind is
+    `MalformedInput` instead."""
+
+
+class MalformedInput(RulesError):
+    """Bad data: a value that is not of the kind its field takes (a number given as text,
+    a board document that is not JSON text, an event record of unknown shape), whatever
+    the game's position. Carries the `field` and what is `allowed`; apart from
+    `IllegalAction`, so a caller can tell a broken caller from a refused move (catching
+    `RulesError` catches both)."""
+
+    def __init__(self, message: str, *, field: str = "", allowed: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+        self.allowed = allowed
 
 
 class UnknownName(RulesError, LookupError):

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.rules.errors import RulesError
+from companion.rules.errors import MalformedInput
 
 SCHEMA_VERSION = 2
 
@@ -460,8 +460,9 @@ UPGRADES: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
 }
 
 
-class BadRecord(RulesError):
-    """A stored event record that cannot be read."""
+class BadRecord(MalformedInput):
+    """A stored event record that cannot be read (its `field`: "type", "v" or the
+    fields)."""
 
 
 def to_record(event: Event) -> dict[str, Any]:
@@ -479,11 +480,12 @@ def from_record(record: Mapping[str, Any]) -> Event:
     version = data.pop("v", None)
     cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise BadRecord(f"unknown event type {kind!r}; known: {', '.join(EVENT_TYPES)}")
+        raise BadRecord(f"unknown event type {kind!r}; known: {', '.join(EVENT_TYPES)}",
+                        field="type", allowed=", ".join(EVENT_TYPES))
     if not isinstance(version, int) or not 1 <= version <= SCHEMA_VERSION:
         raise BadRecord(
             f"{kind}: schema version {version!r} is not one this release reads "
-            f"(1 to {SCHEMA_VERSION})"
+            f"(1 to {SCHEMA_VERSION})", field="v", allowed=f"1 to {SCHEMA_VERSION}"
         )
     while version < SCHEMA_VERSION:
         upgrade = UPGRADES.get((kind, version))
@@ -495,7 +497,8 @@ def from_record(record: Mapping[str, Any]) -> Event:
         f.name not in data for f in dataclasses.fields(cls)
         if f.default is dataclasses.MISSING
     ):
-        raise BadRecord(f"{kind}: fields {sorted(data)} do not match {sorted(names)}")
+        raise BadRecord(f"{kind}: fields {sorted(data)} do not match {sorted(names)}",
+                        field="fields", allowed=", ".join(sorted(names)))
     if cls is GameCreated:
         data["seats"] = [Seat(**seat) for seat in data["seats"]]
     event: Event = cls(**{k: _frozen(v) for k, v in data.items()})

@@ -12,20 +12,18 @@ Invariants kept by every event:
 - at most one combo is picked per turn, and a race goes into decline at most once.
 
 A game on a board a group wrote carries the board document in `GameCreated.board_doc`
-(and `GameState.board_doc`), so `GameState.map` never reads a file. A River World game
-(`GameCreated.river_events`) keeps its event line and the Caravel in `GameState.river`;
-the event of a turn is revealed when the turn starts (pirate ships sail in then), and
-rivers are emptied when a player finishes redeploying (`companion.rules.river_game`).
-A Necromancer Island game (`GameCreated.necromancer_powers`) keeps his books in
-`GameState.necromancer`; his seat, his turn's events and the Well fed by every conquest are
-`companion.rules.necromancer_game`'s.
-A team game (`GameCreated.teams`: six players, the Monsters, the Relics and Places) is
-`companion.rules.team_game`: `apply` asks it first what it refuses and hands it every new
-state to settle. The markers and the table's corrections are in `companion.rules.markers`;
-the state itself and the checks every module shares are in `companion.rules.state`.
-The mini-expansions' books kept during play (Pots of Gold, the Ivory Tower, the Historian's
-declines, the Pygmies' rolls) are `companion.rules.mini_game`'s; the Catapult's shot
+(and `GameState.board_doc`), so `GameState.map` never reads a file. The markers and the
+table's corrections are in `companion.rules.markers`; the state itself and the checks every
+module shares are in `companion.rules.state`. The Catapult's shot
 (`RegionConquered.catapult`, once a turn from its piece: `catapult_ready`) is checked here.
+
+Expansions are not named here: `companion.rules.expansions` says which a game plays, and
+this module asks them, in the registry's order, through the hooks of
+`companion.rules.expansion.Expansion`: the board size, the badges and their part of the
+set-up in `start`; refusals before every event and their own events (dispatched through
+the registry's table) in `apply`; a seat an expansion plays itself (its conquests,
+abandons, redeployment and score); what follows a pick, a conquest, a decline, a finished
+redeployment, a score and the turn's end; and what an attacker reads (`attacker`).
 Every roll of the reinforcement die (its purpose, once, only where the rules give one) is
 `companion.rules.die`'s.
 A game plays the packaged catalog with the group's corrections it recorded
@@ -36,25 +34,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules import (
-    corrections,
-    die,
-    markers,
-    mini_game,
-    necromancer_game,
-    river_game,
-    team_game,
-    troops_game,
-)
-from companion.rules.board import Occupant, cleared, taken
+from companion.rules import corrections, die, expansions, markers, troops_game
+from companion.rules.board import BoardState, Occupant, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, immunity, minimum_cost, reach
-from companion.rules.decline import GHOULS, go_into_decline, vanish_if_gone
-from companion.rules.errors import DataError, IllegalAction
+from companion.rules.decline import go_into_decline, vanish_if_gone
+from companion.rules.errors import DataError, IllegalAction, MalformedInput
 from companion.rules.events import (
     BadgesReshuffled,
-    BonyPlaced,
-    CaravelPlaced,
     CoinsAdjusted,
     ComboPicked,
     ComboRevealed,
@@ -62,34 +49,33 @@ from companion.rules.events import (
     DieRolled,
     Event,
     GameCreated,
-    GhostBought,
-    GhostsRedeployed,
-    GhostsReturned,
     MarkerPlaced,
     MarkerRemoved,
-    MonsterPassed,
-    MonsterPlaced,
-    NecromancerPowerBought,
-    PirateShipSet,
-    PowersSwapped,
-    PygmiesRecovered,
     RaceDeclined,
     RedeploymentFinished,
     RegionAbandoned,
     RegionConquered,
     RegionSet,
-    SigilPactMade,
-    SoapbarMoved,
     StepUndone,
-    TavernShared,
     TroopsRedeployed,
     TurnEnded,
     TurnScored,
-    WellPowerChosen,
 )
+from companion.rules.expansion import Expansion
 from companion.rules.maps import Board, load_board, parse_board_text
 from companion.rules.market import Combo, Market
-from companion.rules.players import STOUT, ActiveRace, Player
+from companion.rules.names import (
+    BERSERK,
+    CATAPULT,
+    CORRUPT,
+    GHOULS,
+    GYPSIES,
+    MERCENARY,
+    RANSACKING,
+    SORCERERS,
+    STOUT,
+)
+from companion.rules.players import ActiveRace, Player
 from companion.rules.purse import pay
 from companion.rules.state import (
     GameState,
@@ -106,13 +92,6 @@ from companion.rules.turns import Phase, TurnTrack
 
 __all__ = ["GameState", "apply", "attacker", "catapult_ready", "follow_ups", "refusal", "start"]
 
-BERSERK = "Berserk"  # the die is rolled before each conquest and used up by it
-CATAPULT = "Catapult"  # once a turn, from its piece: 1 region beyond, 1 token less
-CORRUPT = "Corrupt"
-GYPSIES = "Gypsies"
-SORCERERS = "Sorcerers"  # a region they abandon holds a coin and cannot be retaken this turn
-MERCENARY = "Mercenary"
-RANSACKING = "Ransacking"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 DEALING_MODES = ("app", "table")
@@ -122,7 +101,8 @@ def _board_of(event: GameCreated) -> Board:
     if event.board_doc is None:
         return load_board(event.board)
     if not isinstance(event.board_doc, str):
-        raise IllegalAction("board_doc must be the board document as JSON text")
+        raise MalformedInput("board_doc must be the board document as JSON text",
+                             field="board_doc", allowed="JSON text, or none")
     try:
         board = parse_board_text(event.board_doc, source=saved_board_source(event.board))
     except DataError as error:
@@ -139,8 +119,10 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
     the game's own corrections, whatever corrections `catalog` carries)."""
     catalog = corrections.corrected(catalog, event.corrections)
     seats = event.seats
-    playing = necromancer_game.board_players(event)  # the Necromancer plays on one fewer
-    playing = team_game.board_players(event, playing)  # six in teams: the 5p board
+    for expansion in expansions.registered():
+        expansion.check_created(event)
+    played = expansions.played_in(event)
+    playing = expansions.fold_board_players(len(seats), played)
     if not MIN_PLAYERS <= playing <= MAX_PLAYERS:
         raise IllegalAction(
             f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(seats)}"
@@ -155,7 +137,7 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
     if not 0 <= event.first_seat < len(seats):
         raise IllegalAction(f"the first player must be seat 0 to {len(seats) - 1}")
     board = _board_of(event)
-    if board.players != playing and not team_game.own_board(event, board):
+    if board.players != playing and not any(x.own_board(event, board) for x in played):
         raise IllegalAction(
             f"the {event.board} board is for {board.players} players; "
             f"{len(seats)} players use the {playing}p board"
@@ -175,15 +157,13 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
     races = [r for r in races if r not in event.left_out]
     powers = [p for p in powers if p not in event.left_out]
     _check_deck("banner", event.races, races)
-    _check_deck("badge", necromancer_game.badges(event), powers)
+    badges = (*event.powers, *(b for x in played for b in x.badges(event)))
+    _check_deck("badge", badges, powers)
     players = tuple(
         Player(seat=i, name=n, colour=s.colour, coins=catalog.starting_coins)
         for i, (n, s) in enumerate(zip(names, seats, strict=True))
     )
-    river, regions = river_game.setup(event, board, catalog)
-    necromancer = necromancer_game.setup(event, board, catalog)
-    monsters, relics = team_game.setup(event)
-    return GameState(
+    state = GameState(
         board=event.board,
         expansions=event.expansions,
         dealing=event.dealing,
@@ -194,15 +174,14 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
                         first_seat=event.first_seat, seat=event.first_seat,
                         phase=Phase.PICK_COMBO),
         coins_issued=catalog.starting_coins * len(seats),
-        regions=regions,
-        river=river,
-        necromancer=necromancer,
-        monsters=monsters,
-        relics=relics,
+        regions=BoardState.setup(board),
         board_doc=event.board_doc,
         troops=Troops() if event.troops_counted else None,
         catalog=catalog,
     )
+    for expansion in expansions.registered():  # each refuses a game that needs it
+        state = expansion.set_up(event, board, state, catalog)
+    return state
 
 
 def _check_deck(kind: str, given: tuple[str, ...], expected: list[str]) -> None:
@@ -220,10 +199,23 @@ def _check_deck(kind: str, given: tuple[str, ...], expected: list[str]) -> None:
 
 def apply(state: GameState, event: Event) -> GameState:
     """The state after `event`; raises IllegalAction (and changes nothing) if not allowed."""
-    team_game.refuse(state, event)  # team play: Monsters first; the Soapbar moves before the end
-    die.refuse(state, event, attacker)  # after a final roll; Pygmies' rolls owed
+    for expansion in expansions.registered():  # e.g. a turn's event before the set-up ends
+        expansion.refuse(state, event)
+    die.refuse(state, event, attacker)  # after a final roll; the die's rolls owed
     applied = die.settled(state, event, _apply(state, event))
-    return troops_game.settled(team_game.settled(state, event, applied))
+    for expansion in expansions.played(state):
+        applied = expansion.settled(state, event, applied)
+    return troops_game.settled(applied)
+
+
+def _seat_player(state: GameState, event: Event) -> Expansion | None:
+    """The expansion that plays the event's seat itself, if any."""
+    seat = getattr(event, "seat", None)
+    return _seat_player_of(state, seat) if isinstance(seat, int) else None
+
+
+def _seat_player_of(state: GameState, seat: int) -> Expansion | None:
+    return next((x for x in expansions.played(state) if x.plays_seat(state, seat)), None)
 
 
 def _apply(state: GameState, event: Event) -> GameState:
@@ -231,6 +223,11 @@ def _apply(state: GameState, event: Event) -> GameState:
         raise IllegalAction(f"{event.TYPE} is not applied to a running game")
     if state.is_over and not isinstance(event, CoinsAdjusted):
         raise IllegalAction("the game is over")
+    own = expansions.handlers().get(type(event))
+    if own is not None:
+        return own.apply(state, event)
+    played = expansions.played(state)
+    seat_player = _seat_player(state, event)
     match event:
         case ComboRevealed(race=race, power=power):
             return replace(state, market=state.market.reveal(Combo(race, power)))
@@ -238,30 +235,41 @@ def _apply(state: GameState, event: Event) -> GameState:
             return replace(state, market=state.market.reshuffle_badges(order))
         case ComboPicked():
             picked = troops_game.picked(_pick(state, event), event.seat)
-            return mini_game.picked(picked)  # Historian: declines seen
+            for expansion in played:
+                picked = expansion.picked(picked)
+            return picked
         case ConquestsFinished(seat=seat):
             expect(state, seat, Phase.CONQUER, "finish conquering")
             return troops_game.conquests_finished(to_phase(state, Phase.REDEPLOY), seat)
-        case RedeploymentFinished(seat=seat) if necromancer_game.is_his(state, seat):
-            return necromancer_game.leave_as_they_stand(state, seat)
+        case RedeploymentFinished(seat=seat) if seat_player is not None:
+            return seat_player.seat_redeployment_finished(state, seat)
         case RedeploymentFinished(seat=seat):
             expect(state, seat, Phase.REDEPLOY, "finish redeploying")
             state = troops_game.finish_redeployment(state, seat)
-            return to_phase(river_game.leave_rivers(state, seat), Phase.SCORE)
-        case RaceDeclined(seat=seat, ivory_tower=tower):  # Priestesses: their Ivory Tower
-            return mini_game.race_declined(state, _decline(state, seat), seat, tower)
-        case TurnScored(seat=seat) if necromancer_game.is_his(state, seat):
-            return necromancer_game.score(state, event)
+            for expansion in played:
+                state = expansion.redeployment_finished(state, seat)
+            return to_phase(state, Phase.SCORE)
+        case RaceDeclined(seat=seat):
+            declined = _decline(state, seat)
+            # played or not: each refuses its own choice a decline carries (see the hook)
+            for expansion in expansions.registered():
+                declined = expansion.race_declined(state, declined, event)
+            return declined
+        case TurnScored(seat=seat) if seat_player is not None:
+            return seat_player.seat_score(state, event)
         case TurnScored(seat=seat, coins=coins):
             expect(state, seat, Phase.SCORE, "score")
             if coins < 0:
                 raise IllegalAction(f"a turn's income cannot be negative (got {coins})")
             player = state.current
-            return mini_game.scored(replace(
+            scored = replace(
                 to_phase(state, Phase.FINISHED, scored=True),
                 players=with_player(state.players, replace(player, coins=player.coins + coins)),
                 coins_issued=state.coins_issued + coins,
-            ), seat)
+            )
+            for expansion in played:
+                scored = expansion.scored(scored, seat)
+            return scored
         case CoinsAdjusted(seat=seat, delta=delta, reason=reason):
             if not reason.strip():
                 raise IllegalAction("say why the coins are adjusted")
@@ -277,18 +285,13 @@ def _apply(state: GameState, event: Event) -> GameState:
             )
         case DieRolled():
             return die.roll(state, event, attacker)  # only where the rules give one, once
-        case RegionConquered(seat=seat, catapult=True) if necromancer_game.is_his(state, seat):
-            raise IllegalAction("the Necromancer has no Catapult to conquer with")
-        case RegionConquered(seat=seat, region=region) if necromancer_game.is_his(state, seat):
-            before = region_state(state, region)
-            return troops_game.defeated(necromancer_game.conquer(state, event), before)
+        case RegionConquered(region=region) if seat_player is not None:
+            conquered = seat_player.seat_conquer(state, event)
+            return troops_game.defeated(conquered, region_state(state, region))
         case RegionConquered():
             return _conquer(state, event)
-        case PygmiesRecovered(seat=seat, rolls=rolls):
-            recovered = mini_game.recover_pygmies(state, event)
-            return troops_game.reinforced(recovered, seat, mini_game.PYGMIES, sum(rolls))
-        case RegionAbandoned(seat=seat) if necromancer_game.is_his(state, seat):
-            return necromancer_game.abandon(state, event)
+        case RegionAbandoned() if seat_player is not None:
+            return seat_player.seat_abandon(state, event)
         case RegionAbandoned(seat=seat, region=region):
             expect(state, seat, Phase.CONQUER, "abandon a region")
             here = region_state(state, region)
@@ -302,10 +305,8 @@ def _apply(state: GameState, event: Event) -> GameState:
                     f"region {region} was conquered this turn; regions are abandoned before "
                     "conquering, when the troops are readied"
                 )
-            if river_game.is_frozen(state, region):
-                raise IllegalAction(
-                    f"Harsh Winter: river {region} is frozen and must keep one token"
-                )
+            for expansion in played:
+                expansion.refuse_abandon(state, region)
             this_turn = state.track.this_turn
             left = (*this_turn.abandoned_regions, region)
             track = replace(state.track, this_turn=replace(this_turn, abandoned_regions=left))
@@ -318,32 +319,15 @@ def _apply(state: GameState, event: Event) -> GameState:
             return markers.place_or_remove(state, event)
         case RegionSet():
             return troops_game.corrected(state, markers.set_region(state, event), event)
-        case CaravelPlaced():
-            return river_game.place_caravel(state, event)
-        case PirateShipSet():
-            return river_game.set_pirate_ship(state, event)
-        case WellPowerChosen():
-            return necromancer_game.choose_well_power(state, event)
-        case GhostBought():
-            return necromancer_game.buy_ghost(state, event)
-        case NecromancerPowerBought():
-            return necromancer_game.buy_power(state, event)
-        case GhostsRedeployed():
-            return necromancer_game.redeploy(state, event)
-        case GhostsReturned():
-            return necromancer_game.return_ghosts(state, event)
-        case MonsterPlaced() | MonsterPassed():
-            return team_game.place_monster(state, event)
-        case SoapbarMoved() | TavernShared() | BonyPlaced() | PowersSwapped() | SigilPactMade():
-            return team_game.use_marker(state, event)
         case TurnEnded(seat=seat):
             expect(state, seat, Phase.FINISHED, "end the turn")
             troops_game.refuse_turn_end(state)
             nxt = state.players[state.track.next_seat]
             phase = Phase.CONQUER if nxt.active is not None else Phase.PICK_COMBO
             ended = replace(state, track=state.track.passed(phase), last_roll=None)
-            passed = necromancer_game.turn_passed(state, river_game.turn_passed(state, ended))
-            return troops_game.turn_began(mini_game.turn_began(passed))  # Leprechauns: Pots
+            for expansion in played:
+                ended = expansion.turn_passed(state, ended)
+            return troops_game.turn_began(ended)
     raise IllegalAction(f"unknown event {event!r}")
 
 
@@ -419,23 +403,29 @@ def _decline(state: GameState, seat: int) -> GameState:
                     this_turn=replace(this_turn, declined=True))
     declined = replace(state, players=with_player(state.players, player), market=market,
                        track=track, regions=regions)
-    declined = troops_game.declined(declined, seat, race)
-    declined = necromancer_game.race_declined(state, declined, seat)  # Elves: to the Well
-    return river_game.leave_rivers(declined, seat) if at_start else declined
+    return troops_game.declined(declined, seat, race)
 
 
 def attacker(state: GameState) -> Attacker:
     """The current player's active race, as the conquest rules see it."""
     player = state.current
-    if necromancer_game.is_his(state, player.seat):
-        return necromancer_game.attacker(state)
+    seat_player = _seat_player_of(state, player.seat)
+    if seat_player is not None:
+        return seat_player.seat_attacker(state)
     if player.active is None:
         raise IllegalAction(f"{player.name} has no active race; pick a combo first")
     held = state.regions.held_by(player.seat, player.active.race, in_decline=False)
     berserk_roll = state.last_roll if player.active.power == BERSERK else None
-    return team_game.with_relics(state, river_game.with_river(state, Attacker(
+    return _with_facts(state, Attacker(
         player.seat, player.active.race, player.active.power, frozenset(held),
-        turn=state.track.turn, berserk_roll=berserk_roll)))
+        turn=state.track.turn, berserk_roll=berserk_roll))
+
+
+def _with_facts(state: GameState, who: Attacker) -> Attacker:
+    """`who` with what the game's expansions give a conquest to read."""
+    for expansion in expansions.played(state):
+        who = expansion.with_facts(state, who)
+    return who
 
 
 def _conquer(state: GameState, event: RegionConquered) -> GameState:
@@ -454,7 +444,8 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
                             f"token{'s' if least > 1 else ''}, not {event.tokens}")
     _refuse_gypsies_return(state, who, event)
     _refuse_sorcery(state, who, event)
-    necromancer_game.refuse_island(state, who.seat, event.region)
+    for expansion in expansions.played(state):
+        expansion.refuse_conquest(state, who, event.region)
     refused = immunity(state.map, event.region, state.regions.regions, who,
                        catapults=state.regions.catapults())
     if refused is None:
@@ -487,7 +478,7 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
         this_turn = replace(this_turn, ghoul_conquests=this_turn.ghoul_conquests + 1)
     else:
         attacked = loser is not None and not loser.in_decline and loser.seat != who.seat
-        defended = before.non_empty or before.markers.pirate_ship  # a ship defends too
+        defended = before.defended
         this_turn = replace(
             this_turn, conquered=(*this_turn.conquered, (event.region, defended)),
             attacked_active_race=this_turn.attacked_active_race or attacked,
@@ -501,8 +492,9 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
     if tokens is not None:
         taken_state = troops_game.conquered(taken_state, who, tokens, event.region, before,
                                             sorcery=event.sorcery)
-    taken_state = mini_game.pot_taken(taken_state, before, who.seat)  # a Pot of Gold
-    return necromancer_game.conquest_fed(taken_state, event.region, before)  # the Well
+    for expansion in expansions.played(state):
+        taken_state = expansion.conquered(taken_state, event.region, before, who.seat)
+    return taken_state
 
 
 def catapult_ready(state: GameState) -> int | None:
@@ -549,8 +541,8 @@ def _ghouls(state: GameState, seat: int) -> Attacker:
             "declined Ghouls conquer at the start of the turn, before the active race does"
         )
     held = state.regions.held_by(seat, GHOULS, in_decline=True)
-    return team_game.with_relics(state, river_game.with_river(
-        state, Attacker(seat, GHOULS, None, frozenset(held), turn=state.track.turn)))
+    return _with_facts(state, Attacker(seat, GHOULS, None, frozenset(held),
+                                       turn=state.track.turn))
 
 
 def _refuse_sorcery(state: GameState, who: Attacker, event: RegionConquered) -> None:
@@ -609,6 +601,6 @@ def refusal(state: GameState, event: Event) -> str | None:
     """Why `event` would be refused now, or None if the rules allow it."""
     try:
         apply(state, event)
-    except IllegalAction as refused:
+    except (IllegalAction, MalformedInput) as refused:
         return refused.reason
     return None

@@ -23,11 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from companion.rules.errors import IllegalAction
+from companion.rules.names import CURSED, HOMUNCULI
 
 ROWS = 6
-CURSED = "Cursed"
 CURSED_SKIP_COST = 3
-HOMUNCULI = "Homunculi"
 
 
 @dataclass(frozen=True, slots=True)

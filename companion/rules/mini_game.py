@@ -34,16 +34,20 @@ reads and replaces a state only through `companion.rules.state`.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import ClassVar
 
+from companion.rules import troops_game
 from companion.rules.board import RegionState, cleared
 from companion.rules.errors import IllegalAction
-from companion.rules.events import PygmiesRecovered
+from companion.rules.events import Event, GameCreated, PygmiesRecovered, RaceDeclined
+from companion.rules.expansion import Expansion
+from companion.rules.names import HISTORIAN, LEPRECHAUNS, PYGMIES
+
+# re-exported for the modules that import them from here
+from companion.rules.names import PRIESTESSES as PRIESTESSES
+from companion.rules.scoring import HistorianEvents, ScoringInput
 from companion.rules.state import GameState, with_player
 
-LEPRECHAUNS = "Leprechauns"
-PRIESTESSES = "Priestesses"
-PYGMIES = "Pygmies"
-HISTORIAN = "Historian"
 POT_OF_GOLD = "pot_of_gold"
 POT_COINS = 1
 
@@ -210,3 +214,71 @@ def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
     owed[event.seat] = owed.get(event.seat, 0) + back
     this_turn = replace(this_turn, pygmies_back=tuple(sorted(owed.items())))
     return replace(state, players=players, track=replace(state.track, this_turn=this_turn))
+
+
+# --- the expansions, as the game asks them ------------------------------------------------
+
+
+class MiniExpansions(Expansion):
+    """The mini-expansions whose books the app keeps (Be Not Afraid...: Leprechauns,
+    Pygmies; Grand Dames: Priestesses, Historian), played when the decks hold their sets.
+    Every hook is guarded by its race or power, so it does nothing for other combos."""
+
+    name = "the mini-expansions"
+    events = (PygmiesRecovered,)
+    sets: ClassVar[tuple[str, ...]] = ("be-not-afraid", "grand-dames")
+    _sets: ClassVar[frozenset[str]] = frozenset(sets)
+
+    def plays(self, created: GameCreated) -> bool:
+        return any(s in created.expansions for s in self.sets)
+
+    def in_play(self, state: GameState) -> bool:
+        return not self._sets.isdisjoint(state.expansions)
+
+    def apply(self, state: GameState, event: Event) -> GameState:
+        if isinstance(event, PygmiesRecovered):
+            recovered = recover_pygmies(state, event)
+            return troops_game.reinforced(recovered, event.seat, PYGMIES, sum(event.rolls))
+        return super().apply(state, event)
+
+    def picked(self, state: GameState) -> GameState:
+        return picked(state)
+
+    def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
+        """The Pots of Gold collected as the turn began (Leprechauns, active or declined
+        this turn) and the declines the Historians counted."""
+        player = state.current
+        pots = pots_collected(state)
+        active = inp.active
+        if active is not None and player.active is not None:
+            historian = HistorianEvents()
+            if player.active.power == HISTORIAN:
+                when_picked = player.active.declined_when_picked if active.first_turn else 0
+                historian = HistorianEvents(when_picked, player.declines_seen)
+            active = replace(active, pots_of_gold=pots if active.race == LEPRECHAUNS else 0,
+                             historian=historian)
+        declined = tuple(
+            replace(d, pots_of_gold=pots if d.this_turn and d.race == LEPRECHAUNS else 0,
+                    historian=HistorianEvents(others_declined=player.declines_seen)
+                    if d.this_turn and d.power == HISTORIAN else HistorianEvents())
+            for d in inp.declined)
+        return replace(inp, active=active, declined=declined)
+
+    def conquered(self, state: GameState, region: int, before: RegionState,
+                  seat: int) -> GameState:
+        del region
+        return pot_taken(state, before, seat)
+
+    def race_declined(self, before: GameState, after: GameState,
+                      event: RaceDeclined) -> GameState:
+        return race_declined(before, after, event.seat, event.ivory_tower)
+
+    def scored(self, state: GameState, seat: int) -> GameState:
+        return scored(state, seat)
+
+    def turn_passed(self, before: GameState, ended: GameState) -> GameState:
+        del before
+        return turn_began(ended)
+
+
+MINI_EXPANSIONS = MiniExpansions()

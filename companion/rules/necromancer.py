@@ -57,6 +57,7 @@ from types import MappingProxyType
 from companion.rules.board import Occupant
 from companion.rules.errors import IllegalAction
 from companion.rules.maps import Board, Terrain
+from companion.rules.names import FLYING, SEAFARING
 from companion.rules.purse import pay
 from companion.rules.scoring import Regions, power_bonus_lines, regions_held
 from companion.rules.standings import Placing, Standings, final_standings
@@ -74,8 +75,6 @@ MAX_GHOSTS_REMOVED = 2
 """Ghosts that may be taken out of the reserve before the game, to adjust the difficulty."""
 MIN_SEATS = 3
 MAX_SEATS = 6
-FLYING = "Flying"
-SEAFARING = "Seafaring"
 REGIONS_LINE = "regions held"
 """The label of his first income line: a coin per region his Ghosts hold."""
 
@@ -189,10 +188,16 @@ def seat_for(first_seat: int, seats: int) -> int:
     return (first_seat - 1) % seats
 
 
+def board_players(seats: int) -> int:
+    """The players the board of a Necromancer game is for: one fewer than the table (the
+    one place this rule is written; `companion.rules.expansions.board_players` asks it)."""
+    return seats - 1
+
+
 def board_for(seats: int) -> str:
     """The board a Necromancer game uses: the one for one player fewer than the table."""
     _check_seats(seats)
-    return f"{seats - 1}p"
+    return f"{board_players(seats)}p"
 
 
 def central_lake(board: Board) -> int:

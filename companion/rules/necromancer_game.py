@@ -42,22 +42,26 @@ from companion.rules.board import RegionState, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Assessment, Attacker, Reach, assess, immunity, reach
 from companion.rules.decline import vanish_if_gone
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import (
+    Event,
     GameCreated,
     GhostBought,
     GhostsRedeployed,
     GhostsReturned,
     NecromancerPowerBought,
+    RaceDeclined,
     RegionAbandoned,
     RegionConquered,
     TurnScored,
     WellPowerChosen,
 )
+from companion.rules.expansion import Expansion
 from companion.rules.maps import Board
+from companion.rules.names import BERSERK, CORRUPT, ELVES, RANSACKING
 from companion.rules.necromancer import GHOSTS, NecromancerState, PublicNecromancer, Step
 from companion.rules.scoring import HeldRegion
-from companion.rules.standings import Standings
+from companion.rules.standings import Standings, needs_token_count
 from companion.rules.state import (
     GameState,
     coin_changes_hands,
@@ -68,26 +72,12 @@ from companion.rules.state import (
 )
 from companion.rules.turns import Phase
 
-ELVES = "Elves"
-BERSERK = "Berserk"
-CORRUPT = "Corrupt"
-RANSACKING = "Ransacking"
 REGIONS_LINE = model.REGIONS_LINE
 """The label of his first scoring line (as the model writes it)."""
 HAND_COUNTED = "powers (counted by hand)"
 
 
 # --- set-up ------------------------------------------------------------------------------
-
-
-def board_players(event: GameCreated) -> int:
-    """How many players the board must be for: the table, or one fewer with the Necromancer."""
-    seats = len(event.seats)
-    if not event.necromancer_powers:
-        if event.ghosts_removed:
-            raise IllegalAction("Ghosts are taken out only in a Necromancer Island game")
-        return seats
-    return int(model.board_for(seats).removesuffix("p"))
 
 
 def badges(event: GameCreated) -> tuple[str, ...]:
@@ -102,7 +92,8 @@ def setup(event: GameCreated, board: Board, catalog: Catalog) -> NecromancerStat
     if not powers:
         return None
     if isinstance(event.ghosts_removed, bool) or not isinstance(event.ghosts_removed, int):
-        raise IllegalAction(f"ghosts_removed must be 0, 1 or 2, not {event.ghosts_removed!r}")
+        raise MalformedInput(f"ghosts_removed must be 0, 1 or 2, not {event.ghosts_removed!r}",
+                             field="ghosts_removed", allowed="0, 1 or 2")
     seat = model.seat_for(event.first_seat, len(event.seats))
     known = {p.name for p in catalog.powers_in(event.expansions)}
     return model.set_up(seat, model.central_lake(board), powers, powers[0],
@@ -453,3 +444,102 @@ def standings(state: GameState, tokens: Mapping[int, int] | None,
         raise IllegalAction("this game does not play Necromancer Island")
     coins = {p.seat: p.coins for p in state.players}
     return model.standings(necro, coins, tokens, names)
+
+
+# --- the expansion, as the game asks it -------------------------------------------------
+
+
+class NecromancerIsland(Expansion):
+    """Necromancer Island: the board for one fewer player, his six badges, his seat played
+    by this module, the Well fed by every conquest and decline, the turn's end."""
+
+    name = "Necromancer Island"
+    events = (WellPowerChosen, GhostBought, NecromancerPowerBought, GhostsRedeployed,
+              GhostsReturned)
+
+    def plays(self, created: GameCreated) -> bool:
+        return bool(created.necromancer_powers)
+
+    def in_play(self, state: GameState) -> bool:
+        return state.necromancer is not None
+
+    def check_created(self, created: GameCreated) -> None:
+        if created.necromancer_powers:
+            model.board_for(len(created.seats))  # refuses a table too small or too large
+        elif created.ghosts_removed:
+            raise IllegalAction("Ghosts are taken out only in a Necromancer Island game")
+
+    def board_players(self, seats: int, usual: int) -> int:
+        del usual
+        return model.board_players(seats)
+
+    def badges(self, created: GameCreated) -> tuple[str, ...]:
+        return created.necromancer_powers  # his six, drawn apart from the market's stack
+
+    def set_up(self, created: GameCreated, board: Board, state: GameState,
+               catalog: Catalog) -> GameState:
+        necro = setup(created, board, catalog)
+        return state if necro is None else replace(state, necromancer=necro)
+
+    def apply(self, state: GameState, event: Event) -> GameState:
+        match event:
+            case WellPowerChosen():
+                return choose_well_power(state, event)
+            case GhostBought():
+                return buy_ghost(state, event)
+            case NecromancerPowerBought():
+                return buy_power(state, event)
+            case GhostsRedeployed():
+                return redeploy(state, event)
+            case GhostsReturned():
+                return return_ghosts(state, event)
+        return super().apply(state, event)
+
+    def plays_seat(self, state: GameState, seat: int) -> bool:
+        return is_his(state, seat)
+
+    def seat_attacker(self, state: GameState) -> Attacker:
+        return attacker(state)
+
+    def seat_conquer(self, state: GameState, event: RegionConquered) -> GameState:
+        if event.catapult:
+            raise IllegalAction("the Necromancer has no Catapult to conquer with")
+        region_state(state, event.region)  # an unknown region is refused before the rest
+        return conquer(state, event)
+
+    def seat_abandon(self, state: GameState, event: RegionAbandoned) -> GameState:
+        return abandon(state, event)
+
+    def seat_redeployment_finished(self, state: GameState, seat: int) -> GameState:
+        return leave_as_they_stand(state, seat)
+
+    def seat_score(self, state: GameState, event: TurnScored) -> GameState:
+        return score(state, event)
+
+    def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
+        refuse_island(state, who.seat, region)
+
+    def conquered(self, state: GameState, region: int, before: RegionState,
+                  seat: int) -> GameState:
+        del seat
+        return conquest_fed(state, region, before)
+
+    def race_declined(self, before: GameState, after: GameState,
+                      event: RaceDeclined) -> GameState:
+        return race_declined(before, after, event.seat)
+
+    def turn_passed(self, before: GameState, ended: GameState) -> GameState:
+        return turn_passed(before, ended)
+
+    def tied_for_first(self, state: GameState,
+                       coins: Mapping[int, int]) -> frozenset[int] | None:
+        necro = state.necromancer
+        assert necro is not None
+        return needs_token_count({s: c for s, c in coins.items() if s != necro.seat})
+
+    def standings(self, state: GameState, tokens: Mapping[int, int] | None,
+                  names: Mapping[int, str]) -> Standings | None:
+        return standings(state, tokens, names)
+
+
+NECROMANCER_ISLAND = NecromancerIsland()

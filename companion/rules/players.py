@@ -10,9 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SPIRIT = "Spirit"
-STOUT = "Stout"
-
 
 @dataclass(frozen=True, slots=True)
 class ActiveRace:

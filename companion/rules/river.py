@@ -16,9 +16,10 @@ expansion that are not conquest costs (`conquest`) or scoring (`scoring`):
 - the Caravel (`RiverState.caravel`): placed once per turn by the player holding the
   Shipyard on any river, an entry point for that player until the end of the turn;
 - the Temple of the Seer: its holder may look at the next event during their turn
-  (`seer_peek`, a private view like a purse peek; nothing is recorded);
-- what everyone may see (`public_river`): the event in force, the markers revealed so far,
-  the ships, the Caravel and who holds the Shipyard and the Temple, never the next event;
+  (`river_game.seer_peek`, a private view like a purse peek; nothing is recorded);
+- what everyone may see (`RiverView`, made by `river_game.public_river`): the event in
+  force, the markers revealed so far, the ships, the Caravel and who holds the Shipyard
+  and the Temple, never the next event;
 - corrections at the table: `PirateShipSet` puts a ship in an empty river or takes one
   away; a `RegionSet` that puts a race in a river sinks the ship there.
 
@@ -50,15 +51,11 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from companion.rules.board import BoardState, RegionState, cleared
 from companion.rules.catalog import Catalog
 from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.maps import Board, Site
-
-if TYPE_CHECKING:
-    from companion.rules.state import GameState
 
 
 class RiverEvent(StrEnum):
@@ -265,36 +262,6 @@ def holders(board: Board, regions: BoardState, site: Site) -> tuple[int, ...]:
 # --- what a screen may show ----------------------------------------------------------
 
 
-def event_in_force(state: GameState) -> RiverEvent | None:
-    """This turn's event (None when the game does not play River World)."""
-    river = state.river
-    return None if river is None else river.event(state.track.turn)
-
-
-def seer_refusal(state: GameState, seat: int) -> str | None:
-    """Why `seat` may not look at the next event now, or None if they may."""
-    river = state.river
-    if river is None:
-        return "this game does not play River World"
-    player = state.player(seat)
-    if state.is_over or state.track.seat != seat:
-        return f"only during their own turn may {player.name} look at the next event"
-    if seat not in holders(state.map, state.regions, Site.TEMPLE):
-        return f"{player.name} does not hold the Temple of the Seer"
-    return None
-
-
-def seer_peek(state: GameState, seat: int) -> RiverEvent | None:
-    """The next event, for the Temple of the Seer's holder only, during their turn (None on
-    the last turn, when no marker is left). Like a purse peek: shown to that player alone,
-    never part of the public view, and nothing is recorded. `IllegalAction` otherwise."""
-    refused = seer_refusal(state, seat)
-    if refused is not None:
-        raise IllegalAction(refused)
-    assert state.river is not None
-    return state.river.next_event(state.track.turn)
-
-
 @dataclass(frozen=True, slots=True)
 class RiverView:
     """River World as everyone at the table may see it (never the next event)."""
@@ -310,25 +277,3 @@ class RiverView:
     caravel: int | None
     shipyard_seats: tuple[int, ...]  # who may place the Caravel (on their turn)
     temple_seats: tuple[int, ...]  # who may look at the next event (on their turn)
-
-
-def public_river(state: GameState) -> RiverView | None:
-    """The River World part of the shared screen; None when the game does not play it."""
-    river = state.river
-    if river is None:
-        return None
-    board, turn = state.map, state.track.turn
-    event = river.event(turn)
-    return RiverView(
-        turn=turn,
-        event=event,
-        effect=EFFECTS[event],
-        revealed=river.events[:turn],
-        face_down=len(river.events) - turn,
-        river_cost=conquest_base(event)[1],
-        rivers=tuple(r.id for r in board.regions.values() if r.is_river),
-        pirate_ships=pirate_ships(state.regions),
-        caravel=river.caravel,
-        shipyard_seats=holders(board, state.regions, Site.SHIPYARD),
-        temple_seats=holders(board, state.regions, Site.TEMPLE),
-    )

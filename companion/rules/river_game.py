@@ -14,21 +14,27 @@ from dataclasses import replace
 from companion.rules.board import BoardState
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker
-from companion.rules.errors import IllegalAction
-from companion.rules.events import CaravelPlaced, GameCreated, PirateShipSet
+from companion.rules.errors import IllegalAction, MalformedInput
+from companion.rules.events import CaravelPlaced, Event, GameCreated, PirateShipSet, RaceDeclined
+from companion.rules.expansion import Expansion
 from companion.rules.maps import Board, Site
 from companion.rules.river import (
+    EFFECTS,
     RiverEvent,
     RiverState,
+    RiverView,
     check_event_line,
+    conquest_base,
     empty_rivers,
     holders,
+    next_to_pirates,
     pirate_ships,
     pirate_ships_in_box,
     pirates_arrive,
     setup_pirates,
     stays_in_rivers,
 )
+from companion.rules.scoring import Regions, ScoringInput
 from companion.rules.state import GameState, acting, expect
 from companion.rules.turns import Phase
 
@@ -123,7 +129,8 @@ def set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
     if state.river is None:
         raise IllegalAction("pirate ships are part of River World, which this game does not play")
     if not isinstance(event.present, bool):
-        raise IllegalAction(f"present must be true or false, not {event.present!r}")
+        raise MalformedInput(f"present must be true or false, not {event.present!r}",
+                             field="present", allowed="true or false")
     region = state.map.region(event.region)
     here = state.regions[event.region]
     if not region.is_river:
@@ -145,3 +152,126 @@ def set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
 
 
 # Which active power or race places each marker, and how many the box holds.
+
+
+# --- what a screen may show ----------------------------------------------------------
+
+
+def event_in_force(state: GameState) -> RiverEvent | None:
+    """This turn's event (None when the game does not play River World)."""
+    river = state.river
+    return None if river is None else river.event(state.track.turn)
+
+
+def seer_refusal(state: GameState, seat: int) -> str | None:
+    """Why `seat` may not look at the next event now, or None if they may."""
+    river = state.river
+    if river is None:
+        return "this game does not play River World"
+    player = state.player(seat)
+    if state.is_over or state.track.seat != seat:
+        return f"only during their own turn may {player.name} look at the next event"
+    if seat not in holders(state.map, state.regions, Site.TEMPLE):
+        return f"{player.name} does not hold the Temple of the Seer"
+    return None
+
+
+def seer_peek(state: GameState, seat: int) -> RiverEvent | None:
+    """The next event, for the Temple of the Seer's holder only, during their turn (None on
+    the last turn, when no marker is left). Like a purse peek: shown to that player alone,
+    never part of the public view, and nothing is recorded. `IllegalAction` otherwise."""
+    refused = seer_refusal(state, seat)
+    if refused is not None:
+        raise IllegalAction(refused)
+    assert state.river is not None
+    return state.river.next_event(state.track.turn)
+
+
+def public_river(state: GameState) -> RiverView | None:
+    """The River World part of the shared screen; None when the game does not play it."""
+    river = state.river
+    if river is None:
+        return None
+    board, turn = state.map, state.track.turn
+    event = river.event(turn)
+    return RiverView(
+        turn=turn,
+        event=event,
+        effect=EFFECTS[event],
+        revealed=river.events[:turn],
+        face_down=len(river.events) - turn,
+        river_cost=conquest_base(event)[1],
+        rivers=tuple(r.id for r in board.regions.values() if r.is_river),
+        pirate_ships=pirate_ships(state.regions),
+        caravel=river.caravel,
+        shipyard_seats=holders(board, state.regions, Site.SHIPYARD),
+        temple_seats=holders(board, state.regions, Site.TEMPLE),
+    )
+
+
+# --- the expansion, as the game asks it -------------------------------------------------
+
+
+class RiverWorld(Expansion):
+    """River World: the event line and pirate ships at set-up, the event of each game turn,
+    frozen rivers, rivers emptied when a player finishes redeploying, the Caravel."""
+
+    name = "River World"
+    events = (CaravelPlaced, PirateShipSet)
+
+    def plays(self, created: GameCreated) -> bool:
+        return bool(created.river_events)
+
+    def in_play(self, state: GameState) -> bool:
+        return state.river is not None
+
+    def set_up(self, created: GameCreated, board: Board, state: GameState,
+               catalog: Catalog) -> GameState:
+        river, regions = setup(created, board, catalog)
+        return state if river is None else replace(state, river=river, regions=regions)
+
+    def apply(self, state: GameState, event: Event) -> GameState:
+        match event:
+            case CaravelPlaced():
+                return place_caravel(state, event)
+            case PirateShipSet():
+                return set_pirate_ship(state, event)
+        return super().apply(state, event)
+
+    def refuse_abandon(self, state: GameState, region: int) -> None:
+        if is_frozen(state, region):
+            raise IllegalAction(f"Harsh Winter: river {region} is frozen and must keep one token")
+
+    def race_declined(self, before: GameState, after: GameState,
+                      event: RaceDeclined) -> GameState:
+        del before
+        if after.track.phase is Phase.SCORE:  # instead of conquering: nothing to redeploy
+            return leave_rivers(after, event.seat)
+        return after
+
+    def redeployment_finished(self, state: GameState, seat: int) -> GameState:
+        return leave_rivers(state, seat)
+
+    def turn_passed(self, before: GameState, ended: GameState) -> GameState:
+        return turn_passed(before, ended)
+
+    def with_facts(self, state: GameState, who: Attacker) -> Attacker:
+        return with_river(state, who)
+
+    def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
+        """Every region held marked when it borders a pirate ship."""
+        board, regions = state.map, state.regions
+
+        def marked(held: Regions) -> Regions:
+            if not isinstance(held, tuple):  # a quick count: nothing to mark
+                return held
+            return tuple(replace(r, next_to_pirates=r.region_id is not None and next_to_pirates(
+                board, regions, r.region_id)) for r in held)
+
+        active = inp.active
+        return replace(
+            inp, active=None if active is None else replace(active, regions=marked(active.regions)),
+            declined=tuple(replace(d, regions=marked(d.regions)) for d in inp.declined))
+
+
+RIVER_WORLD = RiverWorld()

@@ -79,15 +79,23 @@ from companion.rules.catalog import Catalog, Power, Race
 from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.maps import Feature, Terrain
 
+# re-exported for the modules that import them from here
+from companion.rules.names import AQUATIC as AQUATIC
+from companion.rules.names import FORTIFIED as FORTIFIED
+from companion.rules.names import GYPSIES as GYPSIES
+from companion.rules.names import HISTORIAN as HISTORIAN
+from companion.rules.names import LEPRECHAUNS as LEPRECHAUNS
+from companion.rules.names import PEACE_LOVING as PEACE_LOVING
+from companion.rules.names import PRIESTESSES as PRIESTESSES
+from companion.rules.names import SEAFARING as SEAFARING
+from companion.rules.names import SPIRIT
+
 MAX_FORTRESSES = 6
 """Fortress pieces in the box, unless the catalogue says otherwise: nobody holds more."""
 
 MAX_DECLINED_RACES = 2
 """A player keeps at most two races in decline, and two only when one has Spirit."""
 
-SEAFARING = "Seafaring"
-SPIRIT = "Spirit"
-FORTIFIED = "Fortified"
 WEALTHY_COINS = 7
 ALCHEMIST_COINS = 2
 
@@ -99,12 +107,6 @@ IMPERIAL_FREE_REGIONS = 3
 PEACE_LOVING_COINS = 3
 HISTORIAN_LAST_COIN = 1
 
-HISTORIAN = "Historian"
-AQUATIC = "Aquatic"
-PEACE_LOVING = "Peace-Loving"
-GYPSIES = "Gypsies"
-LEPRECHAUNS = "Leprechauns"
-PRIESTESSES = "Priestesses"
 
 
 class ScoringInputError(IllegalAction):

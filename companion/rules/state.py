@@ -2,9 +2,10 @@
 checks every rule module shares (who is acting, which phase the turn is at).
 
 A state is immutable; a change is a new state made by `companion.rules.game.apply`, which
-hands the expansions' events to their own modules (`river_game`, `markers`,
-`necromancer_game`, `team_game`). Those modules read and replace a state only through
-this module, so none of them imports `game`.
+asks the expansions the game plays through their hooks (`companion.rules.expansion`) and
+hands the markers to `markers`. Those modules read and replace a state only through this
+module, so none of them imports `game`; and this module imports none of them (nor does
+any module it imports import it: `river` knows no `GameState`).
 """
 
 from __future__ import annotations

@@ -34,13 +34,15 @@ Soapbar move that can no longer be made is no longer owed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from companion.rules import relics as model
 from companion.rules import teams
 from companion.rules.board import with_marker
+from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import (
     BonyPlaced,
     CaravelPlaced,
@@ -64,6 +66,7 @@ from companion.rules.events import (
     TurnEnded,
     TurnScored,
 )
+from companion.rules.expansion import Expansion
 from companion.rules.maps import Board
 from companion.rules.purse import pay
 from companion.rules.relics import Banner, RelicsState, SigilMode
@@ -101,7 +104,8 @@ def own_board(event: GameCreated, board: Board) -> bool:
 def setup(event: GameCreated) -> tuple[MonsterSetup | None, RelicsState | None]:
     """The Monsters' set-up and the face-down pile (both None outside team play)."""
     if not isinstance(event.teams, bool):
-        raise IllegalAction(f"teams must be true or false, not {event.teams!r}")
+        raise MalformedInput(f"teams must be true or false, not {event.teams!r}", field="teams",
+                             allowed="true or false")
     if not event.teams:
         if event.relic_order:
             raise IllegalAction("the Relics and Places are drawn only in a team game")
@@ -311,3 +315,68 @@ def team_label(state: GameState, seat: int) -> str | None:
     if state.monsters is None:
         return None
     return teams.team_of(seat, state.track.first_seat).label
+
+
+# --- the expansion, as the game asks it -------------------------------------------------
+
+
+class TeamPlay(Expansion):
+    """Six players in teams: the 5-player board (or a group's own for six), the Monsters
+    and the Relics and Places, the turn's events held back until the Monsters are out, and
+    the team standings."""
+
+    name = "Team play"
+    events = (MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
+              PowersSwapped, SigilPactMade)
+
+    def plays(self, created: GameCreated) -> bool:
+        return bool(created.teams)
+
+    def in_play(self, state: GameState) -> bool:
+        return is_team_game(state)
+
+    def board_players(self, seats: int, usual: int) -> int:
+        del seats, usual
+        return TEAM_BOARD_PLAYERS
+
+    def own_board(self, created: GameCreated, board: Board) -> bool:
+        return own_board(created, board)
+
+    def set_up(self, created: GameCreated, board: Board, state: GameState,
+               catalog: Catalog) -> GameState:
+        del board, catalog
+        monsters, relics = setup(created)
+        if monsters is None and relics is None:
+            return state
+        return replace(state, monsters=monsters, relics=relics)
+
+    def apply(self, state: GameState, event: Event) -> GameState:
+        match event:
+            case MonsterPlaced() | MonsterPassed():
+                return place_monster(state, event)
+            case (SoapbarMoved() | TavernShared() | BonyPlaced() | PowersSwapped()
+                  | SigilPactMade()):
+                return use_marker(state, event)
+        return super().apply(state, event)
+
+    def refuse(self, state: GameState, event: Event) -> None:
+        refuse(state, event)
+
+    def settled(self, before: GameState, event: Event, after: GameState) -> GameState:
+        return settled(before, event, after)
+
+    def with_facts(self, state: GameState, who: Attacker) -> Attacker:
+        return with_relics(state, who)
+
+    def tied_for_first(self, state: GameState,
+                       coins: Mapping[int, int]) -> frozenset[int] | None:
+        del state, coins
+        return frozenset()  # teams go by their best single total: nobody counts tokens
+
+    def standings(self, state: GameState, tokens: Mapping[int, int] | None,
+                  names: Mapping[int, str]) -> Standings | None:
+        del tokens, names
+        return standings(state)
+
+
+TEAM_PLAY = TeamPlay()

@@ -40,16 +40,12 @@ from companion.rules.board import RegionState, with_marker
 from companion.rules.conquest import HORDES_TOKENS, Attacker, conquest_cost, minimum_cost
 from companion.rules.errors import IllegalAction
 from companion.rules.events import RegionConquered, RegionSet, TroopsRedeployed
+from companion.rules.names import AMAZONS, ELVES, GHOULS, SKELETONS, TROLLS
 from companion.rules.state import GameState, acting
 from companion.rules.turns import Phase
 
-AMAZONS = "Amazons"
 AMAZONS_ASIDE = 4
-ELVES = "Elves"
-SKELETONS = "Skeletons"
 SKELETON_REGIONS = 2  # one new Skeleton for every two non-empty regions conquered
-TROLLS = "Trolls"
-GHOULS = "Ghouls"
 HORDES = "Hordes of"  # two Hordes tokens fight and hold like the race's; gone on decline
 # Discounts the table applies that no conquest event carries: the conquest needs only
 # the race's fewest tokens, and the table's count is taken as given.

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from companion.rules.errors import IllegalAction
 from companion.rules.events import ComboPicked, RaceDeclined
 from companion.rules.game import GameState, refusal
-from companion.rules.river import RiverView, public_river
+from companion.rules.river import RiverView
+from companion.rules.river_game import public_river
 from companion.rules.troops_game import RaceCount, race_count
 from companion.rules.turns import Phase
 

@@ -32,6 +32,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 from companion.boards import CustomBoard, CustomBoards, custom_boards_dir, load_custom_boards
 from companion.records import Profile, RecordsError
 from companion.rules.events import Seat
+from companion.rules.expansions import board_players
 from companion.rules.game import MAX_PLAYERS, MIN_PLAYERS
 from companion.rules.maps import BOARD_NAMES, board_for_players
 from companion.rules.river import ADVISED_LEFT_OUT
@@ -178,7 +179,7 @@ class NewGamePresenter(Presenter):
         if self.teams:
             return (TEAM_BOARD_PLAYERS, OWN_BOARD_PLAYERS)
         count = len(self._names)
-        return (count - 1,) if self.necromancer else (count,)
+        return (board_players(count, necromancer=self.necromancer),)
 
     def _fitting(self) -> list[CustomBoard]:
         """The usable custom boards made for this game's board size."""
@@ -233,8 +234,9 @@ class NewGamePresenter(Presenter):
         if chosen is not None:
             return (f"{_described(chosen)}. {count} players with the Necromancer. "
                     "Seats go clockwise in this order.")
-        board = board_for_players(count - 1)
-        return (f"{count} players with the Necromancer: the {count - 1}-player board, "
+        playing = board_players(count, necromancer=True)
+        board = board_for_players(playing)
+        return (f"{count} players with the Necromancer: the {playing}-player board, "
                 f"{board.turns} turns. Seats go clockwise in this order.")
 
     def _board_options(self) -> list[dict[str, Any]]:

@@ -2,8 +2,8 @@
 of markers revealed so far, the pirate ships, the Shipyard's Caravel and the Temple of the
 Seer's private look at the next event.
 
-Everything shown to the table comes from `river.public_river` (never the next event). The
-next event is read only through `river.seer_peek`, for the Temple's holder in their own
+Everything shown to the table comes from `river_game.public_river` (never the next event). The
+next event is read only through `river_game.seer_peek`, for the Temple's holder in their own
 turn, and shown on the private overlay like a purse peek; nothing is recorded. A button is
 offered only when the rules would take its event now (`game.refusal`); this module words
 the rules' answers and hands the taps to the session.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from companion.rules import river
+from companion.rules import river, river_game
 from companion.rules.events import CaravelPlaced, PirateShipSet
 from companion.rules.game import GameState, refusal
 from companion.rules.turns import Phase
@@ -41,7 +41,7 @@ def _list(ids: tuple[int, ...]) -> str:
 
 def headline(state: GameState) -> str:
     """This turn's event and what it does ("" when the game does not play River World)."""
-    view = river.public_river(state)
+    view = river_game.public_river(state)
     if view is None or state.is_over:
         return ""
     return f"River World, turn {view.turn}: {view.event.value}. {view.effect}"
@@ -49,7 +49,7 @@ def headline(state: GameState) -> str:
 
 def summary(state: GameState) -> str:
     """The public River World books in a few lines ("" when the game does not play it)."""
-    view = river.public_river(state)
+    view = river_game.public_river(state)
     if view is None:
         return ""
     lines = ["Events so far: " + ", ".join(e.value for e in view.revealed)
@@ -85,7 +85,7 @@ def table_actions(state: GameState) -> list[dict[str, Any]]:
     seat = state.track.seat
     name = state.player(seat).name
     out: list[dict[str, Any]] = []
-    if (river.seer_refusal(state, seat) is None
+    if (river_game.seer_refusal(state, seat) is None
             and state.river.next_event(state.track.turn) is not None):
         out.append({"key": "seer", "text": f"The Temple: {name} sees the next event"})
     if state.track.phase is Phase.CONQUER and _caravel_rivers(state):
@@ -107,7 +107,7 @@ def act(presenter: Presenter, screen: PrivateScreen, key: str) -> bool:
 
 def _seer(presenter: Presenter, screen: PrivateScreen, state: GameState) -> None:
     seat = state.track.seat
-    seen = presenter.attempt(lambda: river.seer_peek(state, seat), "Nothing shown")
+    seen = presenter.attempt(lambda: river_game.seer_peek(state, seat), "Nothing shown")
     if seen is None:
         return
     name = state.player(seat).name
@@ -138,7 +138,7 @@ def _ask_caravel(presenter: Presenter, state: GameState) -> None:
 
 def region_text(state: GameState, region: int) -> str:
     """The Caravel or a pirate ship in `region`, and what a river costs now ("" if none)."""
-    view = river.public_river(state)
+    view = river_game.public_river(state)
     if view is None or not state.map.region(region).is_river:
         return ""
     parts = []

@@ -1,0 +1,229 @@
+"""`Expansion`: what an expansion may add to the base game, as hooks `game` calls.
+
+The base game (`companion.rules.game`) knows no expansion by name: at every moment where
+an expansion may have its say it asks the expansions the game plays
+(`companion.rules.expansions.played`), in the registry's order, through these hooks. Every
+hook of this base class does nothing (returns its state or value unchanged, refuses
+nothing), so an expansion overrides only the moments it changes, like the variants of a
+chess library.
+
+Hooks, by moment:
+- set-up: `plays` (from `GameCreated`), `in_play` (from `GameState`), `check_created` and
+  `set_up` (asked of every registered expansion, played or not, so one can refuse a game
+  that needs it and was not asked for: they must do nothing else when not played),
+  `board_players` and `own_board` (the board size), `badges` (badges the game holds
+  outside the market's stack);
+- events: `events` (the event classes it applies itself, dispatched by a table built from
+  the registry to `apply`) and `refuse` (asked of every registered expansion before any
+  event, played or not);
+- a seat it plays itself (`plays_seat`): `seat_attacker`, `seat_conquer`, `seat_abandon`,
+  `seat_redeployment_finished`, `seat_score` replace the base rules for that seat;
+- after the base rules: `picked`, `conquered`, `race_declined` (asked of every
+  registered expansion), `redeployment_finished`, `scored`, `turn_passed`, and `settled`
+  after any event;
+- refusals inside a base rule: `refuse_conquest`, `refuse_abandon`;
+- who attacks: `with_facts` adds what a conquest reads (the river's event, the Monsters);
+- the score and the end: `scoring_input` (its facts in a player's scoring input),
+  `income_lines` (lines added to a player's income), `tied_for_first` and `standings`
+  (who counts tokens for a tie, and the outcome; None: the base game's).
+
+Invariants: hooks are pure (they read and make `GameState`s only through
+`companion.rules.state`, never `game`); an expansion not played leaves every state as it
+is; a hook refuses with a `RulesError` (`IllegalAction`, or `MalformedInput` for bad
+data), leaving nothing changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from companion.rules.board import RegionState
+from companion.rules.catalog import Catalog
+from companion.rules.conquest import Attacker
+from companion.rules.errors import IllegalAction
+from companion.rules.events import (
+    Event,
+    GameCreated,
+    RaceDeclined,
+    RegionAbandoned,
+    RegionConquered,
+    TurnScored,
+)
+from companion.rules.maps import Board
+from companion.rules.scoring import ScoreLine, ScoringInput
+from companion.rules.standings import Standings
+from companion.rules.state import GameState
+
+__all__ = ["Expansion"]
+
+
+class Expansion:
+    """An expansion of the base game; every hook is a no-op here."""
+
+    name: ClassVar[str] = "an expansion"
+    """Its name in the rulebook, as a screen shows it."""
+    events: ClassVar[tuple[type[Event], ...]] = ()
+    """The event classes it applies itself (`apply`)."""
+
+    # --- which games -----------------------------------------------------------------
+
+    def plays(self, created: GameCreated) -> bool:
+        """Whether a game created so plays it."""
+        del created
+        return False
+
+    def in_play(self, state: GameState) -> bool:
+        """Whether the game at `state` plays it."""
+        del state
+        return False
+
+    # --- set-up ------------------------------------------------------------------------
+
+    def check_created(self, created: GameCreated) -> None:
+        """Refuse the fields of `GameCreated` that are its own and make no sense (asked
+        first, of every registered expansion, played or not)."""
+
+    def board_players(self, seats: int, usual: int) -> int:
+        """The players the packaged board is for when it is played by `seats` players
+        (`usual`: what the base game and the expansions before it say)."""
+        del seats
+        return usual
+
+    def own_board(self, created: GameCreated, board: Board) -> bool:
+        """Whether the game may be played on `board` although its size is not the usual
+        one (a group's own board)."""
+        del created, board
+        return False
+
+    def badges(self, created: GameCreated) -> tuple[str, ...]:
+        """Badges of the game outside the market's stack."""
+        del created
+        return ()
+
+    def set_up(self, created: GameCreated, board: Board, state: GameState,
+               catalog: Catalog) -> GameState:
+        """Its part of the first state (asked of every registered expansion, played or
+        not: it may refuse a game that needs it, and otherwise leaves `state` as it is)."""
+        del created, board, catalog
+        return state
+
+    # --- events ------------------------------------------------------------------------
+
+    def refuse(self, state: GameState, event: Event) -> None:
+        """Refuse `event` before the rules apply it (asked of every registered expansion,
+        played or not)."""
+
+    def apply(self, state: GameState, event: Event) -> GameState:
+        """The state after one of its own `events`."""
+        del state
+        raise IllegalAction(f"unknown event {event!r}")
+
+    # --- a seat it plays itself --------------------------------------------------------
+
+    def plays_seat(self, state: GameState, seat: int) -> bool:
+        """Whether it plays `seat` itself, in place of the base rules."""
+        del state, seat
+        return False
+
+    def seat_attacker(self, state: GameState) -> Attacker:
+        """Its seat's attacker, as the conquest rules see it."""
+        del state
+        raise IllegalAction(f"{self.name} plays no seat")
+
+    def seat_conquer(self, state: GameState, event: RegionConquered) -> GameState:
+        del state, event
+        raise IllegalAction(f"{self.name} plays no seat")
+
+    def seat_abandon(self, state: GameState, event: RegionAbandoned) -> GameState:
+        del state, event
+        raise IllegalAction(f"{self.name} plays no seat")
+
+    def seat_redeployment_finished(self, state: GameState, seat: int) -> GameState:
+        del state, seat
+        raise IllegalAction(f"{self.name} plays no seat")
+
+    def seat_score(self, state: GameState, event: TurnScored) -> GameState:
+        del state, event
+        raise IllegalAction(f"{self.name} plays no seat")
+
+    # --- after the base rules ----------------------------------------------------------
+
+    def picked(self, state: GameState) -> GameState:
+        """After the current player picked a combo."""
+        return state
+
+    def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
+        """Refuse `who`'s conquest of `region` (after the base game's own refusals of the
+        attacker, before the region's protections)."""
+
+    def conquered(self, state: GameState, region: int, before: RegionState,
+                  seat: int) -> GameState:
+        """After `seat` conquered `region`, which stood as `before`."""
+        del region, before, seat
+        return state
+
+    def refuse_abandon(self, state: GameState, region: int) -> None:
+        """Refuse the current player abandoning `region`."""
+
+    def race_declined(self, before: GameState, after: GameState,
+                      event: RaceDeclined) -> GameState:
+        """After a race went into decline (`after.track.phase` is SCORE when it did so
+        instead of conquering, which ends its player's redeployment too). Asked of every
+        registered expansion, played or not, so one refuses a choice of its own that the
+        decline carries (the Ivory Tower) in a game without it: it must do nothing else
+        when not played."""
+        del before, event
+        return after
+
+    def redeployment_finished(self, state: GameState, seat: int) -> GameState:
+        """After `seat` finished redeploying."""
+        del seat
+        return state
+
+    def scored(self, state: GameState, seat: int) -> GameState:
+        """After `seat` scored their turn."""
+        del seat
+        return state
+
+    def turn_passed(self, before: GameState, ended: GameState) -> GameState:
+        """After a turn ended (`ended`: the track already at the next player)."""
+        del before
+        return ended
+
+    def settled(self, before: GameState, event: Event, after: GameState) -> GameState:
+        """After any event, once the rules applied it."""
+        del before, event
+        return after
+
+    # --- who attacks -------------------------------------------------------------------
+
+    def with_facts(self, state: GameState, who: Attacker) -> Attacker:
+        """`who` with what its conquests read from this expansion."""
+        del state
+        return who
+
+    # --- the score and the end ---------------------------------------------------------
+
+    def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
+        """The current player's scoring input with the facts only it knows filled in."""
+        del state
+        return inp
+
+    def income_lines(self, state: GameState) -> tuple[ScoreLine, ...]:
+        """Lines it adds to the current player's income now."""
+        del state
+        return ()
+
+    def tied_for_first(self, state: GameState,
+                       coins: Mapping[int, int]) -> frozenset[int] | None:
+        """The seats whose race tokens on the board break a tie for first, given every
+        player's `coins`; None: the base game's rule."""
+        del state, coins
+        return None
+
+    def standings(self, state: GameState, tokens: Mapping[int, int] | None,
+                  names: Mapping[int, str]) -> Standings | None:
+        """The outcome of a game over, or None: the base game's standings."""
+        del state, tokens, names
+        return None

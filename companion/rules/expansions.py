@@ -1,0 +1,136 @@
+"""The registry of expansions: which there are, which a game plays, and what the base game
+asks of all of them together (the board size, the standings).
+
+`registered()` is the ordered tuple of every `Expansion` the rules know (Necromancer
+Island, River World, team play, the mini-expansions); the base game asks them in that
+order, so it is part of the rules: an expansion whose hooks read what another's changed
+comes after it (when a race goes into decline instead of conquering, the Elves' discarded
+tokens fall into the Well before River World empties the rivers, and the Ivory Tower is
+built after both). `played_in(created)` and `played(state)` are the expansions a game plays,
+in the same order. `handlers()` maps each expansion's own event classes to it.
+
+Invariants: the registry is a tuple (its order never depends on a set or a dict's
+history); an event class belongs to at most one expansion; `extended(...)` restores the
+registry as it was, also when the block raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+
+from companion.rules.errors import IllegalAction
+from companion.rules.events import Event, GameCreated
+from companion.rules.expansion import Expansion
+from companion.rules.mini_game import MINI_EXPANSIONS
+from companion.rules.necromancer_game import NECROMANCER_ISLAND
+from companion.rules.river_game import RIVER_WORLD
+from companion.rules.standings import Standings, final_standings, needs_token_count
+from companion.rules.state import GameState
+from companion.rules.team_game import TEAM_PLAY
+
+__all__ = [
+    "board_players",
+    "extended",
+    "game_standings",
+    "handlers",
+    "played",
+    "played_in",
+    "registered",
+    "tied_for_first",
+]
+
+_REGISTRY: tuple[Expansion, ...] = (NECROMANCER_ISLAND, RIVER_WORLD, TEAM_PLAY, MINI_EXPANSIONS)
+_handlers: dict[type[Event], Expansion] | None = None
+_last_played: tuple[GameState, tuple[Expansion, ...]] | None = None
+"""The last state `played` was asked about and its answer (an event asks it of the same
+state several times); states are immutable, so the answer holds while the registry does."""
+
+
+def registered() -> tuple[Expansion, ...]:
+    """Every expansion the rules know, in the order the base game asks them."""
+    return _REGISTRY
+
+
+def handlers() -> Mapping[type[Event], Expansion]:
+    """The expansion that applies each of the expansions' own event classes."""
+    global _handlers
+    if _handlers is None:
+        table: dict[type[Event], Expansion] = {}
+        for expansion in _REGISTRY:
+            for kind in expansion.events:
+                if kind in table:
+                    raise IllegalAction(f"{kind.__name__} is applied by both "
+                                        f"{table[kind].name} and {expansion.name}")
+                table[kind] = expansion
+        _handlers = table
+    return _handlers
+
+
+@contextmanager
+def extended(*more: Expansion) -> Iterator[tuple[Expansion, ...]]:
+    """The registry with `more` after the known expansions, inside the block only."""
+    global _REGISTRY, _handlers, _last_played
+    before = _REGISTRY
+    _REGISTRY, _handlers, _last_played = (*before, *more), None, None
+    try:
+        handlers()
+        yield _REGISTRY
+    finally:
+        _REGISTRY, _handlers, _last_played = before, None, None
+
+
+def played_in(created: GameCreated) -> tuple[Expansion, ...]:
+    """The expansions a game created so plays, in the registry's order."""
+    return tuple(x for x in _REGISTRY if x.plays(created))
+
+
+def played(state: GameState) -> tuple[Expansion, ...]:
+    """The expansions the game at `state` plays, in the registry's order."""
+    global _last_played
+    last = _last_played
+    if last is not None and last[0] is state:
+        return last[1]
+    found = tuple(x for x in _REGISTRY if x.in_play(state))
+    _last_played = (state, found)
+    return found
+
+
+def board_players(seats: int, *, necromancer: bool = False, teams: bool = False) -> int:
+    """The players the packaged board is made for when `seats` play: the table, one fewer
+    with the Necromancer (he plays on the board for one fewer player), 5 for six in teams.
+    What the session and the new-game screen ask; `game.start` asks the same hooks."""
+    chosen = (NECROMANCER_ISLAND,) * necromancer + (TEAM_PLAY,) * teams
+    return fold_board_players(seats, tuple(x for x in _REGISTRY if x in chosen))
+
+
+def fold_board_players(seats: int, expansions: tuple[Expansion, ...]) -> int:
+    """The players the board is made for, each of `expansions` having its say in turn."""
+    playing = seats
+    for expansion in expansions:
+        playing = expansion.board_players(seats, playing)
+    return playing
+
+
+def tied_for_first(state: GameState, coins: Mapping[int, int] | None = None) -> frozenset[int]:
+    """The seats whose race tokens on the board must be counted to break a tie for first:
+    the first of the game's expansions that says (the teams: nobody; the Necromancer: the
+    others, among themselves), else the base game's rule. `coins`: every player's total
+    (default: their purses)."""
+    coins = {p.seat: p.coins for p in state.players} if coins is None else coins
+    for expansion in played(state):
+        found = expansion.tied_for_first(state, coins)
+        if found is not None:
+            return found
+    return needs_token_count(coins)
+
+
+def game_standings(state: GameState, tokens: Mapping[int, int] | None,
+                   names: Mapping[int, str]) -> Standings:
+    """The outcome of a game over: the first of its expansions that ranks the players
+    itself (the Necromancer, the teams), else the base standings by coins."""
+    for expansion in played(state):
+        found = expansion.standings(state, tokens, names)
+        if found is not None:
+            return found
+    return final_standings({p.seat: p.coins for p in state.players}, tokens, names)

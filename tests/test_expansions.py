@@ -1,0 +1,183 @@
+"""Expansions as variants: the registry, which expansions a game plays, and a toy expansion
+added with nothing but its own class and a registry entry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+import pytest
+
+from companion.rules import expansions
+from companion.rules.board import Occupant, taken
+from companion.rules.errors import IllegalAction
+from companion.rules.events import Event, GameCreated, Seat
+from companion.rules.expansion import Expansion
+from companion.rules.game import GameState, apply, start
+from companion.rules.income import income
+from companion.rules.maps import Terrain
+from companion.rules.mini_game import MINI_EXPANSIONS
+from companion.rules.necromancer_game import NECROMANCER_ISLAND
+from companion.rules.river_game import RIVER_WORLD
+from companion.rules.scoring import ScoreLine
+from companion.rules.team_game import TEAM_PLAY
+from companion.rules.turns import Phase
+from tests.factories import created, session
+
+FOREST_LINE = "Forest Folk: a coin per forest held"
+
+
+@dataclass(frozen=True, slots=True)
+class SaplingPlanted:
+    """The toy expansion's own event: a coin from the stash."""
+
+    TYPE: ClassVar[str] = "sapling_planted"
+    seat: int
+
+
+class ForestFolk(Expansion):
+    """A toy expansion: its banner (here an existing one, `banner`) scores one more coin
+    per forest region its active race holds; a sapling planted earns a coin."""
+
+    name = "Forest Folk"
+    events = (SaplingPlanted,)
+
+    def __init__(self, banner: str) -> None:
+        self.banner = banner
+
+    def plays(self, created: GameCreated) -> bool:
+        return self.banner in created.races
+
+    def in_play(self, state: GameState) -> bool:
+        return True
+
+    def apply(self, state: GameState, event: Event) -> GameState:
+        assert isinstance(event, SaplingPlanted)
+        player = state.player(event.seat)
+        return replace(state, coins_issued=state.coins_issued + 1, players=tuple(
+            replace(p, coins=p.coins + 1) if p.seat == player.seat else p
+            for p in state.players))
+
+    def income_lines(self, state: GameState) -> tuple[ScoreLine, ...]:
+        player = state.current
+        if player.active is None or player.active.race != self.banner:
+            return ()
+        held = state.regions.held_by(player.seat, self.banner, in_decline=False)
+        forests = sum(1 for rid in held if state.map.region(rid).terrain is Terrain.FOREST)
+        return (ScoreLine(FOREST_LINE, forests),) if forests else ()
+
+
+def _forest_position(banner: str, forests: int) -> GameState:
+    """Ann picked `banner`; she holds `forests` forests and one other region, and scores."""
+    s = session(3, races=(banner,), powers=("Heroic",))
+    s.pick(0)
+    state = s.state
+    board = state.map
+    woods = [r.id for r in board.regions.values() if r.terrain is Terrain.FOREST][:forests]
+    other = next(r.id for r in board.regions.values()
+                 if r.terrain in (Terrain.FARMLAND, Terrain.HILL))
+    regions = state.regions
+    for rid in (*woods, other):
+        regions = regions.with_region(rid, taken(regions[rid], Occupant(0, banner, False, 2)))
+    return replace(state, regions=regions,
+                   track=replace(state.track, phase=Phase.SCORE))
+
+
+def test_a_toy_expansion_needs_only_its_class_and_a_registry_entry() -> None:
+    folk = ForestFolk("Ratmen")
+    base = income(_forest_position("Ratmen", 3))
+    assert all(line.label != FOREST_LINE for line in base.lines)
+    with expansions.extended(folk) as registry:
+        assert registry[-1] is folk
+        state = _forest_position("Ratmen", 3)
+        assert folk in expansions.played(state)
+        earned = income(state)
+    assert ScoreLine(FOREST_LINE, 3) in earned.lines
+    assert earned.total == base.total + 3
+    assert earned.lines[:len(base.lines)] == base.lines
+    assert folk not in expansions.registered()  # the registry is restored
+
+
+def test_a_toy_expansions_own_event_is_dispatched_through_the_registry() -> None:
+    s = session(3, races=("Ratmen",), powers=("Heroic",))
+    state = s.state
+    with pytest.raises(IllegalAction, match="unknown event"):
+        apply(state, SaplingPlanted(0))
+    with expansions.extended(ForestFolk("Ratmen")):
+        after = apply(state, SaplingPlanted(0))
+    assert after.players[0].coins == state.players[0].coins + 1
+    assert after.coins_issued == state.coins_issued + 1
+    with pytest.raises(IllegalAction, match="unknown event"):
+        apply(state, SaplingPlanted(0))
+
+
+def test_the_registry_is_restored_when_the_block_raises() -> None:
+    before = expansions.registered()
+    with pytest.raises(RuntimeError), expansions.extended(ForestFolk("Ratmen")):
+        raise RuntimeError
+    assert expansions.registered() == before
+
+
+def test_the_registry_order_is_deterministic() -> None:
+    assert expansions.registered() == (NECROMANCER_ISLAND, RIVER_WORLD, TEAM_PLAY,
+                                       MINI_EXPANSIONS)
+    assert expansions.registered() is expansions.registered()
+    assert all(x.name for x in expansions.registered())
+
+
+def test_each_expansion_event_is_applied_by_exactly_one_expansion() -> None:
+    table = expansions.handlers()
+    for expansion in expansions.registered():
+        for kind in expansion.events:
+            assert table[kind] is expansion
+
+
+def test_a_base_game_plays_no_expansion() -> None:
+    event = created(3)
+    assert expansions.played_in(event) == ()
+    assert expansions.played(start(event, session(3).catalog)) == ()
+
+
+@pytest.mark.parametrize(("expansion", "kwargs"), [
+    (NECROMANCER_ISLAND, {"necromancer": True}),
+    (RIVER_WORLD, {"river_world": True}),
+    (TEAM_PLAY, {"teams": True}),
+    (MINI_EXPANSIONS, {"expansions": ("base", "be-not-afraid")}),
+    (MINI_EXPANSIONS, {"expansions": ("base", "grand-dames")}),
+])
+def test_each_real_expansion_is_found_for_its_game(expansion: Expansion,
+                                                   kwargs: dict[str, object]) -> None:
+    players = 6 if kwargs.get("teams") else 4
+    s = session(3)
+    colours = ("blue", "orange", "green", "yellow", "purple", "red")[:players]
+    s.new_game([Seat(f"P{i}", c) for i, c in enumerate(colours)],
+               **kwargs)  # type: ignore[arg-type]
+    assert s.history is not None
+    game = s.history.log[0][0]
+    assert isinstance(game, GameCreated)
+    assert expansions.played_in(game) == (expansion,)
+    assert expansions.played(s.state) == (expansion,)
+
+
+def test_the_board_size_rule_lives_in_one_place() -> None:
+    assert expansions.board_players(4) == 4
+    assert expansions.board_players(4, necromancer=True) == 3
+    assert expansions.board_players(6, necromancer=True) == 5
+    assert expansions.board_players(6, teams=True) == 5
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"necromancer": True}, {"teams": True},
+                                    {"river_world": True}])
+def test_who_counts_tokens_for_a_tie_is_asked_of_the_expansions(
+        kwargs: dict[str, object]) -> None:
+    players = 6 if kwargs.get("teams") else 4
+    s = session(3)
+    colours = ("blue", "orange", "green", "yellow", "purple", "red")[:players]
+    s.new_game([Seat(f"P{i}", c) for i, c in enumerate(colours)],
+               **kwargs)  # type: ignore[arg-type]
+    assert expansions.tied_for_first(s.state) == s.tied_for_first()
+    coins = {0: 9, 1: 9, 2: 3, 3: 9}
+    necro = s.state.necromancer
+    expected = (frozenset() if kwargs.get("teams") else
+                frozenset({0, 1, 3}) - {necro.seat if necro is not None else -1})
+    assert expansions.tied_for_first(s.state, coins) == expected
