@@ -1,0 +1,198 @@
+"""Typed intents: every key a button can send parses for the screen that receives it, and
+a key a screen does not know fails loudly (`UnknownAction`) instead of doing nothing.
+
+The kiosk does not catch `UnknownAction` (raised from a kv `on_release` it would stop the
+app), so these tests are what keeps a wrong key out: they read every literal key of the
+kv files, of the screens' Python and of the presenters' action lists and parse it for
+the screen it goes to. The UI tests (test_ui_*.py) check that each action still does
+what it did.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
+
+ROOT = Path(__file__).resolve().parent.parent
+KV = ROOT / "kv"
+SCREENS_PY = ROOT / "companion" / "ui" / "screens"
+PRESENTERS_PY = ROOT / "companion" / "ui" / "presenters"
+
+SCREENS = ("calibration", "die", "game_end", "history", "history_game", "home", "market",
+           "new_game", "profiles", "scoring", "settings", "stats")
+"""Every screen whose presenter takes keys; its module `companion.ui.presenters.<screen>`
+has `parse(key)`."""
+
+KEYS_FROM = {}
+"""The screens a presenter module's action lists go to (default: its own screen)."""
+
+ACT_CALL = re.compile(r"""\bact\(\s*(?P<q>["'])(?P<key>.*?)(?P=q)""")
+KEY_LITERAL = re.compile(
+    r"""["'](?:key|accept|dismiss)["']\s*:\s*(?P<f>f?)(?P<q>["'])(?P<key>.*?)(?P=q)""")
+ANY_ACT_CALL = re.compile(r"\bact\(([^)]*)\)")
+
+
+def parser(screen: str) -> Callable[[str], Any]:
+    parse: Callable[[str], Any] = importlib.import_module(
+        f"companion.ui.presenters.{screen}").parse
+    return parse
+
+
+def example(key: str) -> str:
+    """A key as a button sends it: a format's number or an f-string's field becomes 1."""
+    return re.sub(r"\{[^}]*\}", "1", key.replace("%d", "1").replace("%s", "1"))
+
+
+def literal_keys(text: str) -> list[str]:
+    found = [m["key"] for m in ACT_CALL.finditer(text)]
+    found += [m["key"] for m in KEY_LITERAL.finditer(text)]
+    return [example(key) for key in found if key]
+
+
+# --- the intents module ---------------------------------------------------------------------
+
+
+def test_unknown_action_is_a_value_error_naming_screen_key_and_allowed_keys() -> None:
+    error = UnknownAction("die", "rol", ("roll", "back"))
+    assert isinstance(error, ValueError)
+    assert (error.screen, error.key, error.allowed) == ("die", "rol", ("roll", "back"))
+    assert str(error) == "the die screen has no action 'rol'; the keys allowed: roll, back"
+
+
+def test_helpers() -> None:
+    from companion.ui.presenters.die import Action
+
+    assert member(Action, "roll") is Action.ROLL
+    assert member(Action, "Roll") is None
+    assert argument("row3", "row") == "3"
+    assert argument("row", "row") is None
+    assert argument("back", "row") is None
+    assert number("12") == 12
+    assert number("1a") is None
+    assert number(None) is None
+    assert allowed(Action, "row<n>") == ("roll", "back", "row<n>")
+
+
+# --- every screen ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_every_action_value_parses_to_itself(screen: str) -> None:
+    module = importlib.import_module(f"companion.ui.presenters.{screen}")
+    for action in module.Action:
+        assert module.parse(action.value) is action
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("key", ["", "no_such_action", "BACK", "back ", "row", "game:x",
+                                 "board:", "rename:", "dealing:dice", "catapult:x"])
+def test_an_unknown_key_raises_with_the_allowed_keys(screen: str, key: str) -> None:
+    module = importlib.import_module(f"companion.ui.presenters.{screen}")
+    with pytest.raises(UnknownAction) as raised:
+        module.parse(key)
+    error = raised.value
+    assert (error.screen, error.key) == (screen, key)
+    assert repr(key) in str(error)
+    for action in module.Action:
+        assert action.value in error.allowed
+        assert action.value in str(error)
+
+
+def test_parameters_parse_to_their_dataclasses() -> None:
+    from companion.ui.presenters import calibration, history, market, new_game, profiles
+
+    assert market.parse("row3") == market.PickRow(3)
+    assert history.parse("game:12") == history.OpenGame(12)
+    assert calibration.parse("board:4p") == calibration.ChooseBoard("4p")
+    assert profiles.parse("rename:7") == profiles.OnProfile(profiles.ProfileVerb.RENAME, 7)
+    assert profiles.parse("remove:2") == profiles.OnProfile(profiles.ProfileVerb.REMOVE, 2)
+    assert new_game.parse("dealing:table") == new_game.ChooseDealing(new_game.Dealing.TABLE)
+    assert new_game.parse("expansion:river_world") == new_game.ToggleExpansion("river_world")
+
+
+def test_act_raises_for_an_unknown_key_and_changes_nothing() -> None:
+    from companion.ui.presenters.base import Context
+    from companion.ui.presenters.home import HomePresenter
+
+    ctx = Context()
+    home = HomePresenter(ctx)
+    with pytest.raises(UnknownAction, match="new_game"):
+        home.act("new_gmae")
+    assert ctx.nav.current == "home"
+    home.act("settings")
+    assert ctx.nav.current == "settings"
+
+
+# --- every key in the code ------------------------------------------------------------------
+
+
+def kv_keys() -> list[tuple[str, str]]:
+    """(screen, key) for every literal key in kv/<screen>.kv (its root's presenter)."""
+    out = []
+    for path in sorted(KV.glob("*.kv")):
+        out += [(path.stem, key) for key in literal_keys(path.read_text())]
+    return out
+
+
+def test_every_act_call_in_the_kv_files_is_checked() -> None:
+    """A kv `act(...)` call either has a literal key (parsed below) or is one of the few
+    that pass a key held by the widget (which comes from a presenter's list)."""
+    held = []
+    for path in sorted(KV.glob("*.kv")):
+        for m in ANY_ACT_CALL.finditer(path.read_text()):
+            if not re.match(r"""\s*["']""", m[1]):
+                held.append((path.name, m[1].strip()))
+    assert held == [("map.kv", "root.accept"), ("map.kv", "root.dismiss")]
+    screens = {screen for screen, _ in kv_keys()}
+    assert screens <= set(SCREENS) | {"map", "necromancer", "table"}, screens
+    assert len(kv_keys()) > 50
+
+
+@pytest.mark.parametrize(("screen", "key"), kv_keys())
+def test_every_kv_key_parses_for_its_screen(screen: str, key: str) -> None:
+    if screen not in SCREENS:
+        pytest.skip(f"{screen} still takes plain keys")
+    parser(screen)(key)
+
+
+def screen_py_keys() -> list[tuple[str, str]]:
+    out = []
+    for path in sorted(SCREENS_PY.glob("*.py")):
+        out += [(path.stem, key) for key in literal_keys(path.read_text())]
+    return out
+
+
+@pytest.mark.parametrize(("screen", "key"), screen_py_keys() or [("home", "history")])
+def test_every_literal_key_in_the_screens_parses_for_its_screen(screen: str, key: str) -> None:
+    parser(screen)(key)
+
+
+def presenter_keys() -> list[tuple[str, str]]:
+    """(module, key) for every literal key in the presenters' action lists."""
+    out = []
+    for path in sorted(PRESENTERS_PY.glob("*.py")):
+        out += [(path.stem, key) for key in literal_keys(path.read_text())]
+    return out
+
+
+@pytest.mark.parametrize(("module", "key"), presenter_keys())
+def test_every_key_a_presenter_offers_parses_for_a_screen_it_goes_to(module: str,
+                                                                     key: str) -> None:
+    screens = [s for s in KEYS_FROM.get(module, (module,)) if s in SCREENS]
+    if not screens:
+        pytest.skip(f"{module} still takes plain keys")
+    refused = []
+    for screen in screens:
+        try:
+            parser(screen)(key)
+            return
+        except UnknownAction as error:
+            refused.append(str(error))
+    pytest.fail("; ".join(refused))
