@@ -25,12 +25,14 @@ KV = ROOT / "kv"
 SCREENS_PY = ROOT / "companion" / "ui" / "screens"
 PRESENTERS_PY = ROOT / "companion" / "ui" / "presenters"
 
-SCREENS = ("calibration", "die", "game_end", "history", "history_game", "home", "market",
-           "new_game", "profiles", "scoring", "settings", "stats")
+SCREENS = ("calibration", "die", "game_end", "history", "history_game", "home", "map",
+           "market", "necromancer", "new_game", "profiles", "scoring", "settings", "stats",
+           "table")
 """Every screen whose presenter takes keys; its module `companion.ui.presenters.<screen>`
 has `parse(key)`."""
 
-KEYS_FROM = {}
+KEYS_FROM = {"necromancer": ("table", "necromancer"), "teams": ("table", "map", "new_game"),
+             "river": ("table", "map")}
 """The screens a presenter module's action lists go to (default: its own screen)."""
 
 ACT_CALL = re.compile(r"""\bact\(\s*(?P<q>["'])(?P<key>.*?)(?P=q)""")
@@ -117,6 +119,46 @@ def test_parameters_parse_to_their_dataclasses() -> None:
     assert new_game.parse("expansion:river_world") == new_game.ToggleExpansion("river_world")
 
 
+def test_parameters_of_the_game_screens_parse_to_their_dataclasses() -> None:
+    from companion.ui.presenters import map as map_
+    from companion.ui.presenters import necromancer, river, table, teams
+
+    assert table.parse("spread:2:Ratmen") == table.SpreadHand(2, "Ratmen")
+    assert table.parse("spread:2:Lost Tribes: all") == table.SpreadHand(2, "Lost Tribes: all")
+    assert table.parse("necro_well") is necromancer.TableAction.NECRO_WELL
+    assert table.parse("sigil") is teams.TableAction.SIGIL
+    assert table.parse("seer") is river.TableAction.SEER
+    assert table.parse("map") is table.Action.MAP
+    assert necromancer.parse("buy_power:Flying") == necromancer.BuyPower("Flying")
+    assert map_.parse("catapult:3") == map_.Catapult(3)
+    assert map_.parse("place:Troll Lair") == map_.PlaceMarker("Troll Lair")
+    assert map_.parse("remove:Fortress") == map_.RemoveMarker("Fortress")
+    assert map_.parse("grid_accept:12") == map_.OnDifference(map_.GridVerb.GRID_ACCEPT, 12)
+    assert map_.parse("grid_show:3") == map_.OnDifference(map_.GridVerb.GRID_SHOW, 3)
+    assert map_.parse("grid_calibrate") is map_.Action.GRID_CALIBRATE
+    assert map_.parse("monster") is teams.MapAction.MONSTER
+    assert map_.parse("river_ship_off") is river.MapAction.RIVER_SHIP_OFF
+    for key in ("spread:x:Ratmen", "spread:2", "spread:2:", "grid_show:x", "grid_show",
+                "catapult:", "buy_power:", "necro_wel"):
+        with pytest.raises(UnknownAction):
+            (necromancer.parse if key.startswith("buy") else
+             map_.parse if key.startswith(("grid", "catapult")) else table.parse)(key)
+
+
+@pytest.mark.parametrize("screen", ["map", "table"])
+def test_a_screens_action_enums_share_no_key(screen: str) -> None:
+    """A key names one action: the table's and the map's enums never share a value."""
+    from enum import StrEnum
+
+    module = importlib.import_module(f"companion.ui.presenters.{screen}")
+    with pytest.raises(UnknownAction) as raised:
+        module.parse("no_such_action")
+    allowed_keys = raised.value.allowed
+    assert len(allowed_keys) == len(set(allowed_keys))
+    assert all(isinstance(v, str) for v in allowed_keys)
+    assert issubclass(module.Action, StrEnum)
+
+
 def test_act_raises_for_an_unknown_key_and_changes_nothing() -> None:
     from companion.ui.presenters.base import Context
     from companion.ui.presenters.home import HomePresenter
@@ -151,14 +193,12 @@ def test_every_act_call_in_the_kv_files_is_checked() -> None:
                 held.append((path.name, m[1].strip()))
     assert held == [("map.kv", "root.accept"), ("map.kv", "root.dismiss")]
     screens = {screen for screen, _ in kv_keys()}
-    assert screens <= set(SCREENS) | {"map", "necromancer", "table"}, screens
+    assert screens <= set(SCREENS), screens
     assert len(kv_keys()) > 50
 
 
 @pytest.mark.parametrize(("screen", "key"), kv_keys())
 def test_every_kv_key_parses_for_its_screen(screen: str, key: str) -> None:
-    if screen not in SCREENS:
-        pytest.skip(f"{screen} still takes plain keys")
     parser(screen)(key)
 
 
@@ -185,11 +225,8 @@ def presenter_keys() -> list[tuple[str, str]]:
 @pytest.mark.parametrize(("module", "key"), presenter_keys())
 def test_every_key_a_presenter_offers_parses_for_a_screen_it_goes_to(module: str,
                                                                      key: str) -> None:
-    screens = [s for s in KEYS_FROM.get(module, (module,)) if s in SCREENS]
-    if not screens:
-        pytest.skip(f"{module} still takes plain keys")
     refused = []
-    for screen in screens:
+    for screen in KEYS_FROM.get(module, (module,)):
         try:
             parser(screen)(key)
             return
