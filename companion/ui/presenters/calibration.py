@@ -11,7 +11,9 @@ Sensors are numbered 1..N for people (cell + 1), as the simulator and the monito
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, assert_never
 
 from kivy.properties import (
     BooleanProperty,
@@ -25,6 +27,7 @@ from kivy.properties import (
 from companion.rules.game import GameState
 from companion.rules.maps import BOARD_NAMES, Board, load_board
 from companion.ui.presenters.base import Presenter, plain
+from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 
 TITLE = "Calibrate the sensor grid"
 
@@ -42,6 +45,35 @@ def sensors(cells: Any) -> str:
     """"sensor 7" or "sensors 2, 7" (cells are 0-based on the wire, sensors 1-based)."""
     numbers = [str(cell + 1) for cell in sorted(cells)]
     return ("sensor " if len(numbers) == 1 else "sensors ") + ", ".join(numbers)
+
+
+class Action(StrEnum):
+    """The calibration screen's buttons (the values are their keys)."""
+
+    START = "start"
+    SKIP = "skip"
+    UNDO = "undo"
+    DONE = "done"
+    CANCEL = "cancel"
+    BACK = "back"
+
+
+@dataclass(frozen=True)
+class ChooseBoard:
+    """A board to calibrate chosen ("board:<name>")."""
+
+    name: str
+
+
+def parse(key: str) -> Action | ChooseBoard:
+    """The calibration screen's action for `key`; `UnknownAction` when it has none."""
+    name = argument(key, "board:")
+    if name is not None:
+        return ChooseBoard(name)
+    action = member(Action, key)
+    if action is None:
+        raise UnknownAction("calibration", key, allowed(Action, "board:<name>"))
+    return action
 
 
 class CalibrationPresenter(Presenter):
@@ -115,27 +147,35 @@ class CalibrationPresenter(Presenter):
 
     # -- intents -----------------------------------------------------------------------------
     def act(self, key: str) -> None:
-        if key.startswith("board:"):
-            if not self.running:
-                self.board = load_board(key.split(":", 1)[1])
-                self._last = ""
+        self.do(parse(key))
+
+    def do(self, action: Action | ChooseBoard) -> None:
+        match action:
+            case ChooseBoard(name):
+                if not self.running:
+                    self.board = load_board(name)
+                    self._last = ""
+                    self._show()
+            case Action.START:
+                self.start()
+            case Action.SKIP:
+                if self.wizard is not None:
+                    region = self.wizard.current_region
+                    self._after(self.wizard.skip(), f"Region {region} skipped: played by hand.")
+            case Action.UNDO:
+                if self.wizard is not None:
+                    self._after(self.wizard.undo(), "Back one region.")
+            case Action.DONE:
+                self.save()
+            case Action.CANCEL:
+                self.wizard, self.running, self._last = None, False, "Calibration cancelled."
                 self._show()
-        elif key == "start":
-            self.start()
-        elif key == "skip" and self.wizard is not None:
-            region = self.wizard.current_region
-            self._after(self.wizard.skip(), f"Region {region} skipped: played by hand.")
-        elif key == "undo" and self.wizard is not None:
-            self._after(self.wizard.undo(), "Back one region.")
-        elif key == "done":
-            self.save()
-        elif key == "cancel":
-            self.wizard, self.running, self._last = None, False, "Calibration cancelled."
-            self._show()
-        elif key == "back":
-            self.wizard, self.running, self._last = None, False, ""
-            previous = self.ctx.nav.previous
-            self.go(previous if previous != "calibration" else "home")
+            case Action.BACK:
+                self.wizard, self.running, self._last = None, False, ""
+                previous = self.ctx.nav.previous
+                self.go(previous if previous != "calibration" else "home")
+            case _:
+                assert_never(action)
 
     def start(self) -> None:
         grid, board = self.grid, self.board

@@ -12,6 +12,9 @@ and records the outcome in one step. A roll is never undone nor repeated.
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import assert_never
+
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
 from companion.rules.die import DieChance, DiePurpose
@@ -19,12 +22,28 @@ from companion.rules.game import GameState
 from companion.session import FinalAttempt
 from companion.ui.describe import tokens
 from companion.ui.presenters.base import Context, Presenter
+from companion.ui.presenters.intents import UnknownAction, allowed, member
 
 TITLE = "The reinforcement die"
 ROLL_TEXT: dict[DiePurpose, str] = {DiePurpose.BERSERK: "Roll for Berserk",
              DiePurpose.FINAL_CONQUEST: "Choose the region on the map",
              DiePurpose.UNRECORDED: "Roll the die"}
 """What the roll button says for each roll the rules may allow."""
+
+
+class Action(StrEnum):
+    """The die screen's buttons (the values are their keys)."""
+
+    ROLL = "roll"
+    BACK = "back"
+
+
+def parse(key: str) -> Action:
+    """The die screen's action for `key`; `UnknownAction` when it has none."""
+    action = member(Action, key)
+    if action is None:
+        raise UnknownAction("die", key, allowed(Action))
+    return action
 
 
 class DiePresenter(Presenter):
@@ -81,10 +100,16 @@ class DiePresenter(Presenter):
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
-        if key == "roll":
-            self.roll()
-        elif key == "back":
-            self.back()
+        self.do(parse(key))
+
+    def do(self, action: Action) -> None:
+        match action:
+            case Action.ROLL:
+                self.roll()
+            case Action.BACK:
+                self.back()
+            case _:
+                assert_never(action)
 
     def roll(self) -> None:
         """The roll button: the roll the rules allow now (saved first, then shown)."""

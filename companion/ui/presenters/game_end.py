@@ -12,7 +12,8 @@ last; the tie-break is among the others.
 
 from __future__ import annotations
 
-from typing import Any
+from enum import StrEnum
+from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
@@ -26,6 +27,7 @@ from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters import teams
 from companion.ui.presenters.base import Presenter, plain
+from companion.ui.presenters.intents import UnknownAction, allowed, member
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th"}
 
@@ -51,6 +53,24 @@ def reveal_group(state: GameState, seat: int) -> int:
     if necro is None or seat != necro.seat:
         return 1
     return 2 if necro.won else 0
+
+
+class Action(StrEnum):
+    """The end screen's buttons (the values are their keys)."""
+
+    REVEAL = "reveal"
+    DECIDE = "decide"
+    EXPORT = "export"
+    NEW_GAME = "new_game"
+    HOME = "home"
+
+
+def parse(key: str) -> Action:
+    """The game_end screen's action for `key`; `UnknownAction` when it has none."""
+    action = member(Action, key)
+    if action is None:
+        raise UnknownAction("game_end", key, allowed(Action))
+    return action
 
 
 class GameEndPresenter(Presenter):
@@ -136,16 +156,22 @@ class GameEndPresenter(Presenter):
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
-        if key == "reveal":
-            self.reveal_next()
-        elif key == "decide":
-            self.decide()
-        elif key == "export":
-            self.export()
-        elif key == "new_game":
-            self.go("new_game")
-        elif key == "home":
-            self.go("home")
+        self.do(parse(key))
+
+    def do(self, action: Action) -> None:
+        match action:
+            case Action.REVEAL:
+                self.reveal_next()
+            case Action.DECIDE:
+                self.decide()
+            case Action.EXPORT:
+                self.export()
+            case Action.NEW_GAME:
+                self.go("new_game")
+            case Action.HOME:
+                self.go("home")
+            case _:
+                assert_never(action)
 
     def export(self) -> None:
         """Export this finished game (JSON, CSV, BG Stats), as from the past games."""

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.utils import escape_markup, get_hex_from_color
@@ -24,6 +26,7 @@ from companion.records import GameRecord, Records, RecordsError
 from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Presenter
+from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 
 ACCENT = get_hex_from_color(palette.ACCENT)
 
@@ -79,6 +82,31 @@ def winner_words(game: GameRecord) -> str:
     return f"{names} {won} with {coins(total or 0)}"
 
 
+class Action(StrEnum):
+    """The history screen's buttons (the values are their keys)."""
+
+    STATS = "stats"
+    BACK = "back"
+
+
+@dataclass(frozen=True)
+class OpenGame:
+    """A past game tapped ("game:<id>")."""
+
+    game_id: int
+
+
+def parse(key: str) -> Action | OpenGame:
+    """The history screen's action for `key`; `UnknownAction` when it has none."""
+    game_id = number(argument(key, "game:"))
+    if game_id is not None:
+        return OpenGame(game_id)
+    action = member(Action, key)
+    if action is None:
+        raise UnknownAction("history", key, allowed(Action, "game:<id>"))
+    return action
+
+
 class HistoryPresenter(Presenter):
     games = ListProperty([])
     """Finished games, newest first: dicts {game_id, title, players, winner, tie, text}
@@ -123,13 +151,18 @@ class HistoryPresenter(Presenter):
         return {**row, "text": "\n".join(lines)}
 
     def act(self, key: str) -> None:
-        kind, _, arg = key.partition(":")
-        if kind == "game":
-            self.open_game(int(arg))
-        elif kind == "stats":
-            self.go("stats")
-        elif kind == "back":
-            self.go("home")
+        self.do(parse(key))
+
+    def do(self, action: Action | OpenGame) -> None:
+        match action:
+            case OpenGame(game_id):
+                self.open_game(game_id)
+            case Action.STATS:
+                self.go("stats")
+            case Action.BACK:
+                self.go("home")
+            case _:
+                assert_never(action)
 
     def open_game(self, game_id: int) -> None:
         detail = self.ctx.presenters.get("history_game")

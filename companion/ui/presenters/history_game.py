@@ -7,7 +7,8 @@ a BG Stats play into the user's data directory and says where.
 
 from __future__ import annotations
 
-from typing import Any
+from enum import StrEnum
+from typing import Any, assert_never
 
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 
@@ -24,11 +25,27 @@ from companion.ui.presenters.history import (
     winner_words,
     write_exports,
 )
+from companion.ui.presenters.intents import UnknownAction, allowed, member
 
 
 def expansions_words(summary: GameSummary, names: dict[str, str]) -> str:
     sets = [names.get(ident, ident) for ident in summary.game.expansions]
     return "Decks: " + ", ".join(sets) if sets else "Decks: the base game"
+
+
+class Action(StrEnum):
+    """The buttons of a past game's screen (the values are their keys)."""
+
+    EXPORT = "export"
+    BACK = "back"
+
+
+def parse(key: str) -> Action:
+    """The history_game screen's action for `key`; `UnknownAction` when it has none."""
+    action = member(Action, key)
+    if action is None:
+        raise UnknownAction("history_game", key, allowed(Action))
+    return action
 
 
 class GameHistoryPresenter(Presenter):
@@ -108,10 +125,16 @@ class GameHistoryPresenter(Presenter):
 
     # -- intents ---------------------------------------------------------------------------
     def act(self, key: str) -> None:
-        if key == "export":
-            self.export()
-        elif key == "back":
-            self.go("history")
+        self.do(parse(key))
+
+    def do(self, action: Action) -> None:
+        match action:
+            case Action.EXPORT:
+                self.export()
+            case Action.BACK:
+                self.go("history")
+            case _:
+                assert_never(action)
 
     def export(self) -> None:
         choices = [("all", "All three files")] + [(fmt, words) for fmt, words, _ in EXPORT_FORMATS]

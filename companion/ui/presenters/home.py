@@ -15,16 +15,37 @@ session (`resume_text` comes from the store's summary, see `companion.app`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, assert_never
 
 from kivy.properties import BooleanProperty, StringProperty
 
 from companion import system_actions
 from companion.kivy_config import is_kiosk
 from companion.ui.presenters.base import Presenter
+from companion.ui.presenters.intents import UnknownAction, allowed, member
 
 if TYPE_CHECKING:
     from companion.rules.game import GameState
+
+
+class Action(StrEnum):
+    """The home screen's buttons (the values are their keys)."""
+
+    NEW_GAME = "new_game"
+    CONTINUE = "continue"
+    RESUME = "resume"
+    HISTORY = "history"
+    SETTINGS = "settings"
+
+
+def parse(key: str) -> Action:
+    """The home screen's action for `key`; `UnknownAction` when it has none."""
+    action = member(Action, key)
+    if action is None:
+        raise UnknownAction("home", key, allowed(Action))
+    return action
+
 
 GOING = {
     "poweroff": "Shutting down. Switch off at the wall once the screen is dark.",
@@ -62,21 +83,27 @@ class HomePresenter(Presenter):
         self.game_text = "No game on the table."
 
     def act(self, key: str) -> None:
-        if key == "new_game":
-            names = [p.name for p in self.state.players] if self.state is not None else None
-            presenter = self.ctx.presenters.get("new_game")
-            if presenter is not None:
-                presenter.reset(names)
-            self.go("new_game")
-        elif key == "continue":
-            state = self.state
-            self.go("game_end" if state is not None and state.is_over else "table")
-        elif key == "resume":
-            self.resume()
-        elif key == "history":
-            self.go("history")
-        elif key == "settings":
-            self.go("settings")
+        self.do(parse(key))
+
+    def do(self, action: Action) -> None:
+        match action:
+            case Action.NEW_GAME:
+                names = [p.name for p in self.state.players] if self.state is not None else None
+                presenter = self.ctx.presenters.get("new_game")
+                if presenter is not None:
+                    presenter.reset(names)
+                self.go("new_game")
+            case Action.CONTINUE:
+                state = self.state
+                self.go("game_end" if state is not None and state.is_over else "table")
+            case Action.RESUME:
+                self.resume()
+            case Action.HISTORY:
+                self.go("history")
+            case Action.SETTINGS:
+                self.go("settings")
+            case _:
+                assert_never(action)
 
     def resume(self) -> None:
         if self.ctx.on_resume is None or not self.can_resume:

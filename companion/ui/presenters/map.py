@@ -18,8 +18,9 @@ that region change again. The grid never changes the game by itself.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, assert_never
 
 from kivy.properties import (
     BooleanProperty,
@@ -56,6 +57,7 @@ from companion.ui import palette
 from companion.ui.describe import marker_name, tokens
 from companion.ui.presenters import necromancer, river, teams
 from companion.ui.presenters.base import Choice, Presenter, plain
+from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 
 if TYPE_CHECKING:
     from companion.grid import Difference
@@ -63,6 +65,86 @@ if TYPE_CHECKING:
 MAX_TOKENS = 40
 SITE_NAMES = {Site.HARBOR: "Harbor", Site.SHIPYARD: "Shipyard",
               Site.TEMPLE: "Temple of the Seer"}
+
+
+class Action(StrEnum):
+    """The map's own buttons (the values are their keys); team play's and River World's
+    are `teams.MapAction` and `river.MapAction`."""
+
+    BACK = "back"
+    FINISH_CONQUESTS = "finish_conquests"
+    FINISH_REDEPLOYMENT = "finish_redeployment"
+    CONQUER = "conquer"
+    SORCERY = "sorcery"
+    FINAL = "final"
+    ABANDON = "abandon"
+    ADD_TOKEN = "add_token"
+    TAKE_TOKEN = "take_token"
+    CORRECT = "correct"
+    GRID_CALIBRATE = "grid_calibrate"
+
+
+@dataclass(frozen=True)
+class Catapult:
+    """A conquest with the Catapult at its cost ("catapult:<tokens>")."""
+
+    tokens: int
+
+
+@dataclass(frozen=True)
+class PlaceMarker:
+    """A marker placed in the region tapped ("place:<marker>")."""
+
+    marker: str
+
+
+@dataclass(frozen=True)
+class RemoveMarker:
+    """A marker taken from the region tapped ("remove:<marker>")."""
+
+    marker: str
+
+
+class GridVerb(StrEnum):
+    """What a sensed difference's buttons do: accept it, dismiss it, or show its region."""
+
+    GRID_ACCEPT = "grid_accept"
+    GRID_DISMISS = "grid_dismiss"
+    GRID_SHOW = "grid_show"
+
+
+@dataclass(frozen=True)
+class OnDifference:
+    """A button of a sensed difference ("<verb>:<region>", e.g. "grid_accept:12")."""
+
+    verb: GridVerb
+    region: int
+
+
+MapIntent = (Action | Catapult | PlaceMarker | RemoveMarker | OnDifference | teams.MapAction
+             | river.MapAction)
+RegionIntent = Catapult | PlaceMarker | RemoveMarker | teams.MapAction | river.MapAction
+
+
+def parse(key: str) -> MapIntent:
+    """The map's action for `key`; `UnknownAction` when it has none."""
+    tokens_ = number(argument(key, "catapult:"))
+    if tokens_ is not None:
+        return Catapult(tokens_)
+    for marker, made in ((argument(key, "place:"), PlaceMarker),
+                         (argument(key, "remove:"), RemoveMarker)):
+        if marker is not None:
+            return made(marker)
+    for verb in GridVerb:
+        region = number(argument(key, f"{verb.value}:"))
+        if region is not None:
+            return OnDifference(verb, region)
+    action = member(Action, key) or member(teams.MapAction, key) or member(river.MapAction, key)
+    if action is None:
+        raise UnknownAction("map", key, allowed(
+            Action, teams.MapAction, river.MapAction, "catapult:<tokens>", "place:<marker>",
+            "remove:<marker>", *(f"{verb.value}:<region>" for verb in GridVerb)))
+    return action
 
 
 class MapPresenter(Presenter):
@@ -432,45 +514,60 @@ class MapPresenter(Presenter):
             self._panel(self.state, keep_counts=True)
 
     def act(self, key: str) -> None:
-        rid = self.selected
-        if key.startswith("grid_"):
-            self._grid_act(key)
-        elif key == "back":
-            self.go("table")
-        elif key == "finish_conquests":
-            self.attempt(self.session.finish_conquests, then="table")
-        elif key == "finish_redeployment":
-            self.attempt(self.session.finish_redeployment, then="table")
-        elif rid is None or teams.map_act(self, key, rid) or river.map_act(self, key, rid):
-            return
-        elif key == "conquer":
-            count = int(self.deploy)
-            if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
-                self._tell_pygmies()
-        elif key == "sorcery":
-            if self.attempt(lambda: self.session.conquer(rid, sorcery=True)) is not None:
-                self._tell_pygmies()
-        elif key.startswith("catapult:"):
-            count = int(key.split(":", 1)[1])
-            if self.attempt(lambda: self.session.conquer(rid, tokens=count,
-                                                         catapult=True)) is not None:
-                self._tell_pygmies()
-        elif key == "final":
-            die = self.ctx.presenters.get("die")
-            if die is not None:
-                die.start_final(rid, int(self.tokens_left))
-        elif key == "abandon":
-            self.attempt(lambda: self.session.abandon(rid))
-        elif key in ("add_token", "take_token"):
-            self._step(rid, 1 if key == "add_token" else -1)
-        elif key.startswith("place:"):
-            marker = key.split(":", 1)[1]
-            self.attempt(lambda: self.session.place_marker(rid, marker))
-        elif key.startswith("remove:"):
-            marker = key.split(":", 1)[1]
-            self.attempt(lambda: self.session.remove_marker(rid, marker))
-        elif key == "correct":
-            self.correct()
+        self.do(parse(key))
+
+    def do(self, action: MapIntent) -> None:
+        match action:
+            case Action.GRID_CALIBRATE:
+                self.go("calibration")
+            case OnDifference():
+                self._grid_act(action)
+            case Action.BACK:
+                self.go("table")
+            case Action.FINISH_CONQUESTS:
+                self.attempt(self.session.finish_conquests, then="table")
+            case Action.FINISH_REDEPLOYMENT:
+                self.attempt(self.session.finish_redeployment, then="table")
+            case (Action.CONQUER | Action.SORCERY | Action.FINAL | Action.ABANDON
+                  | Action.ADD_TOKEN | Action.TAKE_TOKEN | Action.CORRECT | Catapult()
+                  | PlaceMarker() | RemoveMarker() | teams.MapAction() | river.MapAction()):
+                rid = self.selected
+                if rid is not None:  # these act on the region tapped
+                    self._region_act(action, rid)
+            case _:
+                assert_never(action)
+
+    def _region_act(self, action: Action | RegionIntent, rid: int) -> None:
+        match action:
+            case teams.MapAction():
+                teams.do_map(self, action, rid)
+            case river.MapAction():
+                river.do_map(self, action, rid)
+            case Action.CONQUER:
+                count = int(self.deploy)
+                if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
+                    self._tell_pygmies()
+            case Action.SORCERY:
+                if self.attempt(lambda: self.session.conquer(rid, sorcery=True)) is not None:
+                    self._tell_pygmies()
+            case Catapult(count):
+                if self.attempt(lambda: self.session.conquer(rid, tokens=count,
+                                                             catapult=True)) is not None:
+                    self._tell_pygmies()
+            case Action.FINAL:
+                die = self.ctx.presenters.get("die")
+                if die is not None:
+                    die.start_final(rid, int(self.tokens_left))
+            case Action.ABANDON:
+                self.attempt(lambda: self.session.abandon(rid))
+            case Action.ADD_TOKEN | Action.TAKE_TOKEN:
+                self._step(rid, 1 if action is Action.ADD_TOKEN else -1)
+            case PlaceMarker(marker):
+                self.attempt(lambda: self.session.place_marker(rid, marker))
+            case RemoveMarker(marker):
+                self.attempt(lambda: self.session.remove_marker(rid, marker))
+            case Action.CORRECT:
+                self.correct()
 
     def correct(self) -> None:
         state, rid = self.state, self.selected
@@ -609,27 +706,24 @@ class MapPresenter(Presenter):
             return None
         return found.cost.total if found.cost is not None else None
 
-    def _grid_act(self, key: str) -> None:
-        if key == "grid_calibrate":
-            self.go("calibration")
-            return
-        verb, _, number = key.partition(":")
+    def _grid_act(self, action: OnDifference) -> None:
         state = self.state
-        diff = self._differences.get(int(number)) if number.isdigit() else None
+        diff = self._differences.get(action.region)
         if state is None or diff is None:
             return
         rid = diff.region
-        if verb == "grid_dismiss":
-            self._dismissed[rid] = diff.covered
-            self._grid_refresh(state)
-        elif verb == "grid_show":
-            self.tap(rid)
-        elif verb == "grid_accept" and diff.covered:
-            count = diff.count or self._cost(state, rid)
-            if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
-                self._tell_pygmies()
-        elif verb == "grid_accept":
-            self.attempt(lambda: self.session.abandon(rid))
+        match action.verb:
+            case GridVerb.GRID_DISMISS:
+                self._dismissed[rid] = diff.covered
+                self._grid_refresh(state)
+            case GridVerb.GRID_SHOW:
+                self.tap(rid)
+            case GridVerb.GRID_ACCEPT if diff.covered:
+                count = diff.count or self._cost(state, rid)
+                if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
+                    self._tell_pygmies()
+            case GridVerb.GRID_ACCEPT:
+                self.attempt(lambda: self.session.abandon(rid))
 
 
 def _has(markers: Any, name: str) -> bool:

@@ -7,7 +7,9 @@ banner and badge they turned up (`reveal`).
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
@@ -16,6 +18,31 @@ from companion.rules.turns import Phase
 from companion.rules.views import pick_refusal, public
 from companion.ui.describe import coins, tokens
 from companion.ui.presenters.base import Choice, Presenter, Question, plain
+from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
+
+
+class Action(StrEnum):
+    """The market screen's buttons (the values are their keys)."""
+
+    BACK = "back"
+
+
+@dataclass(frozen=True)
+class PickRow:
+    """A row of the market tapped ("row<n>", 0 the top row)."""
+
+    row: int
+
+
+def parse(key: str) -> Action | PickRow:
+    """The market screen's action for `key`; `UnknownAction` when it has none."""
+    row = number(argument(key, "row"))
+    if row is not None:
+        return PickRow(row)
+    action = member(Action, key)
+    if action is None:
+        raise UnknownAction("market", key, allowed(Action, "row<n>"))
+    return action
 
 
 class MarketPresenter(Presenter):
@@ -77,10 +104,16 @@ class MarketPresenter(Presenter):
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
-        if key.startswith("row"):
-            self.choose(int(key[3:]))
-        elif key == "back":
-            self.go("table")
+        self.do(parse(key))
+
+    def do(self, action: Action | PickRow) -> None:
+        match action:
+            case PickRow(row):
+                self.choose(row)
+            case Action.BACK:
+                self.go("table")
+            case _:
+                assert_never(action)
 
     def choose(self, row: int) -> None:
         state = self.state

@@ -11,8 +11,9 @@ module only words it and hands the taps to the session.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
@@ -24,6 +25,7 @@ from companion.rules.necromancer import GHOSTS, Step
 from companion.rules.turns import Phase
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Choice, Presenter
+from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 
 ISLAND = "island"
 MAX_GHOSTS = 14
@@ -151,19 +153,28 @@ def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, 
     return out
 
 
-def act(presenter: Presenter, key: str) -> bool:
-    """Handle a Necromancer button of the table; False when `key` is not one."""
-    if key == "necromancer":
-        presenter.go("necromancer")
-    elif key == "necro_score":
-        presenter.attempt(presenter.session.score)
-    elif key == "necro_return":
-        _ask_return(presenter)
-    elif key == "necro_well":
-        _ask_well_power(presenter)
-    else:
-        return False
-    return True
+class TableAction(StrEnum):
+    """The Necromancer's buttons on the table (the values are their keys)."""
+
+    NECROMANCER = "necromancer"
+    NECRO_SCORE = "necro_score"
+    NECRO_RETURN = "necro_return"
+    NECRO_WELL = "necro_well"
+
+
+def do_table(presenter: Presenter, action: TableAction) -> None:
+    """Run a Necromancer button of the table."""
+    match action:
+        case TableAction.NECROMANCER:
+            presenter.go("necromancer")
+        case TableAction.NECRO_SCORE:
+            presenter.attempt(presenter.session.score)
+        case TableAction.NECRO_RETURN:
+            _ask_return(presenter)
+        case TableAction.NECRO_WELL:
+            _ask_well_power(presenter)
+        case _:
+            assert_never(action)
 
 
 def _ask_well_power(presenter: Presenter) -> None:
@@ -205,6 +216,33 @@ def _ask_return(presenter: Presenter) -> None:
     presenter.ctx.notices.choose(Choice(
         f"Where do the {_ghosts(hand)} go back?", choices, put,
         text="They go back onto one of the Necromancer's regions."))
+
+
+class Action(StrEnum):
+    """The buttons of the Necromancer's own screen (the values are their keys)."""
+
+    BACK = "back"
+    MAP = "map"
+    BUY_GHOST = "buy_ghost"
+    CONFIRM = "confirm"
+
+
+@dataclass(frozen=True)
+class BuyPower:
+    """A power bought from the reserve ("buy_power:<power>")."""
+
+    power: str
+
+
+def parse(key: str) -> Action | BuyPower:
+    """The Necromancer screen's action for `key`; `UnknownAction` when it has none."""
+    power = argument(key, "buy_power:")
+    if power is not None:
+        return BuyPower(power)
+    action = member(Action, key)
+    if action is None:
+        raise UnknownAction("necromancer", key, allowed(Action, "buy_power:<power>"))
+    return action
 
 
 class NecromancerPresenter(Presenter):
@@ -311,17 +349,22 @@ class NecromancerPresenter(Presenter):
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
-        if key == "back":
-            self.go("table")
-        elif key == "map":
-            self.go("map")
-        elif key == "buy_ghost":
-            self.attempt(self.session.buy_ghost, "Not bought")
-        elif key.startswith("buy_power:"):
-            power = key.partition(":")[2]
-            self.attempt(lambda: self.session.buy_power(power), "Not bought")
-        elif key == "confirm":
-            self.confirm()
+        self.do(parse(key))
+
+    def do(self, action: Action | BuyPower) -> None:
+        match action:
+            case Action.BACK:
+                self.go("table")
+            case Action.MAP:
+                self.go("map")
+            case Action.BUY_GHOST:
+                self.attempt(self.session.buy_ghost, "Not bought")
+            case BuyPower(power):
+                self.attempt(lambda: self.session.buy_power(power), "Not bought")
+            case Action.CONFIRM:
+                self.confirm()
+            case _:
+                assert_never(action)
 
     def set_count(self, key: str, value: int) -> None:
         """A redeployment stepper moved."""

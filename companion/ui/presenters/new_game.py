@@ -25,7 +25,9 @@ reason is shown as it is.
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
@@ -39,6 +41,7 @@ from companion.rules.river import ADVISED_LEFT_OUT
 from companion.rules.team_game import OWN_BOARD_PLAYERS, TEAM_BOARD_PLAYERS
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter
+from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 from companion.ui.presenters.keypads import NameRequest, ask_name
 from companion.ui.presenters.teams import board_text as team_board_text
 from companion.ui.presenters.teams import team_option
@@ -49,6 +52,57 @@ PACKAGED = "packaged"
 """The board choice's key for the packaged board."""
 BROKEN_SHOWN = 5
 """The most broken board files listed by name in one notice (the rest are counted)."""
+
+
+class Action(StrEnum):
+    """The new game screen's buttons (the values are their keys)."""
+
+    ADD = "add"
+    START = "start"
+    BACK = "back"
+    NECROMANCER = "necromancer"
+    TEAMS = "teams"
+    BOARD = "board"
+    BROKEN_BOARDS = "broken_boards"
+    RIVER_WORLD = "river_world"
+    RIVER_ADVICE = "river_advice"
+    RANDOM_FIRST = "random_first"
+
+
+class Dealing(StrEnum):
+    """Who deals the combos: the app, or the table with the cardboard column."""
+
+    APP = "app"
+    TABLE = "table"
+
+
+@dataclass(frozen=True)
+class ChooseDealing:
+    """A way of dealing chosen ("dealing:app", "dealing:table")."""
+
+    dealing: Dealing
+
+
+@dataclass(frozen=True)
+class ToggleExpansion:
+    """An expansion switched on or off ("expansion:<ident>")."""
+
+    ident: str
+
+
+def parse(key: str) -> Action | ChooseDealing | ToggleExpansion:
+    """The new game screen's action for `key`; `UnknownAction` when it has none."""
+    dealing = member(Dealing, argument(key, "dealing:") or "")
+    if dealing is not None:
+        return ChooseDealing(dealing)
+    ident = argument(key, "expansion:")
+    if ident is not None:
+        return ToggleExpansion(ident)
+    action = member(Action, key)
+    if action is None:
+        raise UnknownAction("new_game", key, allowed(
+            Action, *(f"dealing:{d.value}" for d in Dealing), "expansion:<ident>"))
+    return action
 
 
 class NewGamePresenter(Presenter):
@@ -364,34 +418,39 @@ class NewGamePresenter(Presenter):
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
-        kind, _, arg = key.partition(":")
-        if kind == "add":
-            self.add_player()
-        elif kind == "start":
-            self.start()
-        elif kind == "back":
-            self.go("home")
-        elif kind == "dealing":
-            self.dealing = arg
-            self._build()
-        elif kind == "expansion":
-            self.toggle_expansion(arg)
-        elif kind == "necromancer":
-            self.toggle_necromancer()
-        elif kind == "teams":
-            self.toggle_teams()
-        elif kind == "board":
-            self.choose_board()
-        elif kind == "broken_boards":
-            self.tell_broken_boards()
-        elif kind == "river_world":
-            self.toggle_river_world()
-        elif kind == "river_advice":
-            self._advice_kept = not self._advice_kept
-            self._build()
-        elif kind == "random_first":
-            self.first = -1
-            self._build()
+        self.do(parse(key))
+
+    def do(self, action: Action | ChooseDealing | ToggleExpansion) -> None:
+        match action:
+            case Action.ADD:
+                self.add_player()
+            case Action.START:
+                self.start()
+            case Action.BACK:
+                self.go("home")
+            case ChooseDealing(dealing):
+                self.dealing = dealing.value
+                self._build()
+            case ToggleExpansion(ident):
+                self.toggle_expansion(ident)
+            case Action.NECROMANCER:
+                self.toggle_necromancer()
+            case Action.TEAMS:
+                self.toggle_teams()
+            case Action.BOARD:
+                self.choose_board()
+            case Action.BROKEN_BOARDS:
+                self.tell_broken_boards()
+            case Action.RIVER_WORLD:
+                self.toggle_river_world()
+            case Action.RIVER_ADVICE:
+                self._advice_kept = not self._advice_kept
+                self._build()
+            case Action.RANDOM_FIRST:
+                self.first = -1
+                self._build()
+            case _:
+                assert_never(action)
 
     def add_player(self) -> None:
         """Ask who joins: a saved player, or a new name typed on the letters pad."""

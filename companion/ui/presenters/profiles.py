@@ -9,14 +9,54 @@ PIN: otherwise anybody could clear it and peek. A new PIN is typed twice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
 from companion.records import Profile, RecordsError
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter, Question, plain
+from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 from companion.ui.presenters.keypads import NameRequest, PinRequest, ask_name, ask_pin
+
+
+class Action(StrEnum):
+    """The players screen's buttons (the values are their keys)."""
+
+    ADD = "add"
+    BACK = "back"
+
+
+class ProfileVerb(StrEnum):
+    """What a player's row can do to that player's profile (the presenter's method)."""
+
+    RENAME = "rename"
+    COLOUR = "colour"
+    PIN = "pin"
+    REMOVE = "remove"
+
+
+@dataclass(frozen=True)
+class OnProfile:
+    """A button of a player's row ("<verb>:<profile id>", e.g. "rename:3")."""
+
+    verb: ProfileVerb
+    profile_id: int
+
+
+def parse(key: str) -> Action | OnProfile:
+    """The players screen's action for `key`; `UnknownAction` when it has none."""
+    for verb in ProfileVerb:
+        profile_id = number(argument(key, f"{verb.value}:"))
+        if profile_id is not None:
+            return OnProfile(verb, profile_id)
+    action = member(Action, key)
+    if action is None:
+        raise UnknownAction("profiles", key,
+                            allowed(Action, *(f"{verb.value}:<id>" for verb in ProfileVerb)))
+    return action
 
 
 class ProfilesPresenter(Presenter):
@@ -68,13 +108,21 @@ class ProfilesPresenter(Presenter):
 
     # -- intents ---------------------------------------------------------------------------
     def act(self, key: str) -> None:
-        kind, _, arg = key.partition(":")
-        if kind == "add":
-            self.add()
-        elif kind == "back":
-            self.go("settings")
-        elif kind in ("rename", "colour", "pin", "remove") and arg:
-            getattr(self, kind)(int(arg))
+        self.do(parse(key))
+
+    def do(self, action: Action | OnProfile) -> None:
+        match action:
+            case Action.ADD:
+                self.add()
+            case Action.BACK:
+                self.go("settings")
+            case OnProfile(verb, profile_id):
+                handlers: dict[ProfileVerb, Callable[[int], None]] = {
+                    ProfileVerb.RENAME: self.rename, ProfileVerb.COLOUR: self.colour,
+                    ProfileVerb.PIN: self.pin, ProfileVerb.REMOVE: self.remove}
+                handlers[verb](profile_id)
+            case _:
+                assert_never(action)
 
     def add(self) -> None:
         store = self.session.records

@@ -11,7 +11,8 @@ the rules' answers and hands the taps to the session.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from enum import StrEnum
+from typing import Any, Protocol, assert_never
 
 from companion.rules import river, river_game
 from companion.rules.events import CaravelPlaced, PirateShipSet
@@ -93,16 +94,25 @@ def table_actions(state: GameState) -> list[dict[str, Any]]:
     return out
 
 
-def act(presenter: Presenter, screen: PrivateScreen, key: str) -> bool:
-    """Handle a River World button of the table; False when `key` is not one."""
+class TableAction(StrEnum):
+    """The River World buttons of the table (the values are their keys)."""
+
+    SEER = "seer"
+    CARAVEL = "caravel"
+
+
+def do_table(presenter: Presenter, screen: PrivateScreen, action: TableAction) -> None:
+    """Run a River World button of the table (nothing without a game)."""
     state = presenter.state
-    if state is None or key not in ("seer", "caravel"):
-        return False
-    if key == "seer":
-        _seer(presenter, screen, state)
-    else:
-        _ask_caravel(presenter, state)
-    return True
+    if state is None:
+        return
+    match action:
+        case TableAction.SEER:
+            _seer(presenter, screen, state)
+        case TableAction.CARAVEL:
+            _ask_caravel(presenter, state)
+        case _:
+            assert_never(action)
 
 
 def _seer(presenter: Presenter, screen: PrivateScreen, state: GameState) -> None:
@@ -166,14 +176,22 @@ def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
     return out
 
 
-def map_act(presenter: Presenter, key: str, region: int) -> bool:
-    """Handle the map's River World buttons; False when `key` is not one."""
+class MapAction(StrEnum):
+    """The River World buttons of the map (the values are their keys)."""
+
+    RIVER_CARAVEL = "river_caravel"
+    RIVER_SHIP_ON = "river_ship_on"
+    RIVER_SHIP_OFF = "river_ship_off"
+
+
+def do_map(presenter: Presenter, action: MapAction, region: int) -> None:
+    """Run a River World button of the map for the region tapped."""
     session = presenter.session
-    if key == "river_caravel":
-        presenter.attempt(lambda: session.place_caravel(region))
-    elif key in ("river_ship_on", "river_ship_off"):
-        present = key == "river_ship_on"
-        presenter.attempt(lambda: session.set_pirate_ship(region, present))
-    else:
-        return False
-    return True
+    match action:
+        case MapAction.RIVER_CARAVEL:
+            presenter.attempt(lambda: session.place_caravel(region))
+        case MapAction.RIVER_SHIP_ON | MapAction.RIVER_SHIP_OFF:
+            present = action is MapAction.RIVER_SHIP_ON
+            presenter.attempt(lambda: session.set_pirate_ship(region, present))
+        case _:
+            assert_never(action)

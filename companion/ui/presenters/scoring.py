@@ -17,7 +17,8 @@ the screen fall back to a single stepper for the coins counted by hand.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from enum import StrEnum
+from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
@@ -38,6 +39,7 @@ from companion.rules.scoring import (
 from companion.rules.turns import Phase
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Presenter, plain
+from companion.ui.presenters.intents import UnknownAction, allowed, member
 
 LAND = (Terrain.FARMLAND, Terrain.HILL, Terrain.FOREST, Terrain.SWAMP, Terrain.MOUNTAIN)
 WATER = (Terrain.SEA, Terrain.LAKE)
@@ -53,6 +55,24 @@ FORTIFIED = "Fortified"
 
 def _counts(regions: Any) -> QuickCount:
     return regions if isinstance(regions, QuickCount) else count_regions(regions)
+
+
+class Action(StrEnum):
+    """The scoring screen's buttons (the values are their keys)."""
+
+    SCORE = "score"
+    QUICK = "quick"
+    BOARD = "board"
+    SCORE_QUICK = "score_quick"
+    BACK = "back"
+
+
+def parse(key: str) -> Action:
+    """The scoring screen's action for `key`; `UnknownAction` when it has none."""
+    action = member(Action, key)
+    if action is None:
+        raise UnknownAction("scoring", key, allowed(Action))
+    return action
 
 
 class ScoringPresenter(Presenter):
@@ -260,21 +280,27 @@ class ScoringPresenter(Presenter):
 
     # -- intents ---------------------------------------------------------------------------
     def act(self, key: str) -> None:
-        if key == "score":
-            self.score_board()
-        elif key == "quick":
-            self.quick = True
-            self._after_change()
-        elif key == "board":
-            self.quick = False
-            self._counts = {}
-            state = self.state
-            if state is not None:
-                self.refresh(state)
-        elif key == "score_quick":
-            self.score_quick()
-        elif key == "back":
-            self.go("table")
+        self.do(parse(key))
+
+    def do(self, action: Action) -> None:
+        match action:
+            case Action.SCORE:
+                self.score_board()
+            case Action.QUICK:
+                self.quick = True
+                self._after_change()
+            case Action.BOARD:
+                self.quick = False
+                self._counts = {}
+                state = self.state
+                if state is not None:
+                    self.refresh(state)
+            case Action.SCORE_QUICK:
+                self.score_quick()
+            case Action.BACK:
+                self.go("table")
+            case _:
+                assert_never(action)
 
     def set_count(self, key: str, value: int) -> None:
         """A quick-count stepper moved."""

@@ -20,7 +20,9 @@
 from __future__ import annotations
 
 import glob
+from collections.abc import Callable
 from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,7 @@ from companion.rules.corrections import (
 )
 from companion.ui.presenters.base import Choice, Presenter, plain
 from companion.ui.presenters.history import export_dir, when, write_exports
+from companion.ui.presenters.intents import UnknownAction, allowed, member
 
 ROTATIONS = ((0, "0 degrees (as the panel is made)"), (90, "90 degrees"),
              (180, "180 degrees (upside down)"), (270, "270 degrees"))
@@ -103,6 +106,31 @@ def serial_ports() -> list[str]:
     """Serial devices a grid could be on, the grid's stable name first."""
     found = sorted({path for pattern in SERIAL_GLOBS for path in glob.glob(pattern)})
     return [DEFAULT_GRID_PORT, *(p for p in found if p != DEFAULT_GRID_PORT)]
+
+
+class Action(StrEnum):
+    """The settings screen's buttons (the values are their keys)."""
+
+    BACK = "back"
+    PLAYERS = "players"
+    ROTATION = "rotation"
+    DIM = "dim"
+    DIE = "die"
+    PORT = "port"
+    CALIBRATE = "calibrate"
+    BACKUP = "backup"
+    USB = "usb"
+    EXPORT = "export"
+    CORRECT = "correct"
+    UNCORRECT = "uncorrect"
+
+
+def parse(key: str) -> Action:
+    """The settings screen's action for `key`; `UnknownAction` when it has none."""
+    action = member(Action, key)
+    if action is None:
+        raise UnknownAction("settings", key, allowed(Action))
+    return action
 
 
 class SettingsPresenter(Presenter):
@@ -205,23 +233,24 @@ class SettingsPresenter(Presenter):
 
     # -- intents ---------------------------------------------------------------------------
     def act(self, key: str) -> None:
-        handlers = {
-            "back": lambda: self.go("home"),
-            "players": lambda: self.go("profiles"),
-            "rotation": self.choose_rotation,
-            "dim": self.choose_dim,
-            "die": self.choose_die,
-            "port": self.choose_port,
-            "calibrate": self.calibrate,
-            "backup": self.backup,
-            "usb": self.save_to_stick,
-            "export": self.export_all,
-            "correct": self.choose_number,
-            "uncorrect": self.undo_corrections,
+        self.do(parse(key))
+
+    def do(self, action: Action) -> None:
+        handlers: dict[Action, Callable[[], None]] = {
+            Action.BACK: lambda: self.go("home"),
+            Action.PLAYERS: lambda: self.go("profiles"),
+            Action.ROTATION: self.choose_rotation,
+            Action.DIM: self.choose_dim,
+            Action.DIE: self.choose_die,
+            Action.PORT: self.choose_port,
+            Action.CALIBRATE: self.calibrate,
+            Action.BACKUP: self.backup,
+            Action.USB: self.save_to_stick,
+            Action.EXPORT: self.export_all,
+            Action.CORRECT: self.choose_number,
+            Action.UNCORRECT: self.undo_corrections,
         }
-        handler = handlers.get(key)
-        if handler is not None:
-            handler()
+        handlers[action]()
 
     def _write(self, key: str, value: object) -> None:
         try:

@@ -9,7 +9,8 @@ the game being played shows here.
 
 from __future__ import annotations
 
-from typing import Any
+from enum import StrEnum
+from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, OptionProperty, StringProperty
 
@@ -17,6 +18,7 @@ from companion.records import ComboTally, PlayerStats, RecordsError
 from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Presenter
+from companion.ui.presenters.intents import UnknownAction, allowed, member
 
 
 def _number(value: float) -> str:
@@ -51,6 +53,23 @@ def combo_line(tally: ComboTally) -> str:
     return (f"{_times(tally.picks, 'pick')} in {_times(tally.games, 'game')}, "
             f"{_number(tally.average)} coins a pick (best {tally.best}), "
             f"{_times(tally.wins, 'win')}")
+
+
+class Action(StrEnum):
+    """The stats screen's buttons (the values are their keys)."""
+
+    PLAYERS = "players"
+    COMBOS = "combos"
+    HISTORY = "history"
+    BACK = "back"
+
+
+def parse(key: str) -> Action:
+    """The stats screen's action for `key`; `UnknownAction` when it has none."""
+    action = member(Action, key)
+    if action is None:
+        raise UnknownAction("stats", key, allowed(Action))
+    return action
 
 
 class StatsPresenter(Presenter):
@@ -106,10 +125,16 @@ class StatsPresenter(Presenter):
             self.empty_text = "No finished game yet, so no combo has a record."
 
     def act(self, key: str) -> None:
-        if key in ("players", "combos"):
-            self.mode = key
-            self._empty()
-        elif key == "history":
-            self.go("history")
-        elif key == "back":
-            self.go("home")
+        self.do(parse(key))
+
+    def do(self, action: Action) -> None:
+        match action:
+            case Action.PLAYERS | Action.COMBOS:
+                self.mode = action.value
+                self._empty()
+            case Action.HISTORY:
+                self.go("history")
+            case Action.BACK:
+                self.go("home")
+            case _:
+                assert_never(action)

@@ -12,7 +12,9 @@ says so and shows nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, assert_never
 
 from kivy.clock import Clock
 from kivy.properties import (
@@ -35,6 +37,7 @@ from companion.ui import palette
 from companion.ui.describe import coins, phase_hint, step_text, tokens
 from companion.ui.presenters import necromancer, river, teams
 from companion.ui.presenters.base import Choice, Presenter, Question
+from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 from companion.ui.presenters.keypads import PinRequest, ask_pin
 
 _ASK_BEFORE_UNDO = (TurnScored, RaceDeclined, ComboPicked)
@@ -106,6 +109,50 @@ def hand_actions(state: GameState) -> list[dict[str, Any]]:
                     "text": f"{state.players[defender].name}: put {tokens(count)} back "
                             f"({race})"})
     return out
+
+
+class Action(StrEnum):
+    """The table's own buttons (the values are their keys); the Necromancer's, team
+    play's and River World's are `necromancer.TableAction`, `teams.TableAction` and
+    `river.TableAction`."""
+
+    MARKET = "market"
+    MAP = "map"
+    SCORING = "scoring"
+    GAME_END = "game_end"
+    FINISH_CONQUESTS = "finish_conquests"
+    FINISH_REDEPLOYMENT = "finish_redeployment"
+    END_TURN = "end_turn"
+    DECLINE = "decline"
+    DIE = "die"
+    UNDO = "undo"
+    HOME = "home"
+
+
+@dataclass(frozen=True)
+class SpreadHand:
+    """Tokens in hand spread over a race's regions ("spread:<seat>:<race>")."""
+
+    seat: int
+    race: str
+
+
+TableIntent = (Action | SpreadHand | necromancer.TableAction | teams.TableAction
+               | river.TableAction)
+
+
+def parse(key: str) -> TableIntent:
+    """The table's action for `key`; `UnknownAction` when it has none."""
+    seat, _, race = (argument(key, "spread:") or "").partition(":")
+    if number(seat) is not None and race:
+        return SpreadHand(int(seat), race)
+    action = (member(Action, key) or member(necromancer.TableAction, key)
+              or member(teams.TableAction, key) or member(river.TableAction, key))
+    if action is None:
+        raise UnknownAction("table", key, allowed(
+            Action, necromancer.TableAction, teams.TableAction, river.TableAction,
+            "spread:<seat>:<race>"))
+    return action
 
 
 class TablePresenter(Presenter):
@@ -268,28 +315,35 @@ class TablePresenter(Presenter):
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
-        if necromancer.act(self, key) or teams.act(self, key) or river.act(self, self, key):
-            return
-        if key.startswith("spread:"):
-            _, seat, race = key.split(":", 2)
-            self.attempt(lambda: self.session.spread_hand(seat=int(seat), race=race))
-            return
-        handlers: dict[str, Callable[[], None]] = {
-            "market": lambda: self.go("market"),
-            "map": lambda: self.go("map"),
-            "scoring": lambda: self.go("scoring"),
-            "game_end": lambda: self.go("game_end"),
-            "finish_conquests": self.finish_conquests,
-            "finish_redeployment": self.finish_redeployment,
-            "end_turn": self.end_turn,
-            "decline": self.decline,
-            "die": self.open_die,
-            "undo": self.undo,
-            "home": lambda: self.go("home"),
-        }
-        handler = handlers.get(key)
-        if handler is not None:
-            handler()
+        self.do(parse(key))
+
+    def do(self, action: TableIntent) -> None:
+        match action:
+            case necromancer.TableAction():
+                necromancer.do_table(self, action)
+            case teams.TableAction():
+                teams.do_table(self, action)
+            case river.TableAction():
+                river.do_table(self, self, action)
+            case SpreadHand(seat, race):
+                self.attempt(lambda: self.session.spread_hand(seat=seat, race=race))
+            case Action():
+                handlers: dict[Action, Callable[[], None]] = {
+                    Action.MARKET: lambda: self.go("market"),
+                    Action.MAP: lambda: self.go("map"),
+                    Action.SCORING: lambda: self.go("scoring"),
+                    Action.GAME_END: lambda: self.go("game_end"),
+                    Action.FINISH_CONQUESTS: self.finish_conquests,
+                    Action.FINISH_REDEPLOYMENT: self.finish_redeployment,
+                    Action.END_TURN: self.end_turn,
+                    Action.DECLINE: self.decline,
+                    Action.DIE: self.open_die,
+                    Action.UNDO: self.undo,
+                    Action.HOME: lambda: self.go("home"),
+                }
+                handlers[action]()
+            case _:
+                assert_never(action)
 
     def finish_conquests(self) -> None:
         self.attempt(self.session.finish_conquests)

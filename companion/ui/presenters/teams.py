@@ -12,7 +12,8 @@ it and hands the taps to the session.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from enum import StrEnum
+from typing import Any, assert_never
 
 from companion.rules import relics as model
 from companion.rules import team_game, teams
@@ -177,25 +178,33 @@ def reminders(state: GameState) -> tuple[str, ...]:
     return (*coming, *model.reminders(relics, state.regions, seat))
 
 
-def act(presenter: Presenter, key: str) -> bool:
-    """Handle a team-play button of the table; False when `key` is not one."""
+class TableAction(StrEnum):
+    """The team-play buttons of the table (the values are their keys)."""
+
+    MONSTER_MAP = "monster_map"
+    MONSTER_PASS = "monster_pass"
+    SOAPBAR = "soapbar"
+    TAVERN = "tavern"
+    BONY = "bony"
+    MIRROR = "mirror"
+    SIGIL = "sigil"
+
+
+def do_table(presenter: Presenter, action: TableAction) -> None:
+    """Run a team-play button of the table (nothing without a game)."""
     state = presenter.state
     if state is None:
-        return False
-    handlers: dict[str, Callable[[], object]] = {
-        "monster_map": lambda: presenter.go("map"),
-        "monster_pass": lambda: presenter.attempt(presenter.session.pass_monster),
-        "soapbar": lambda: _ask_soapbar(presenter, state),
-        "tavern": lambda: _ask_tavern(presenter, state),
-        "bony": lambda: _ask_bony(presenter, state),
-        "mirror": lambda: presenter.attempt(presenter.session.swap_powers),
-        "sigil": lambda: _ask_sigil(presenter, state),
+        return
+    handlers: dict[TableAction, Callable[[], object]] = {
+        TableAction.MONSTER_MAP: lambda: presenter.go("map"),
+        TableAction.MONSTER_PASS: lambda: presenter.attempt(presenter.session.pass_monster),
+        TableAction.SOAPBAR: lambda: _ask_soapbar(presenter, state),
+        TableAction.TAVERN: lambda: _ask_tavern(presenter, state),
+        TableAction.BONY: lambda: _ask_bony(presenter, state),
+        TableAction.MIRROR: lambda: presenter.attempt(presenter.session.swap_powers),
+        TableAction.SIGIL: lambda: _ask_sigil(presenter, state),
     }
-    handler = handlers.get(key)
-    if handler is None:
-        return False
-    handler()
-    return True
+    handlers[action]()
 
 
 def _ask_soapbar(presenter: Presenter, state: GameState) -> None:
@@ -310,14 +319,21 @@ def region_text(state: GameState, region: int) -> str:
     return " ".join(parts)
 
 
-def map_act(presenter: Presenter, key: str, region: int | None) -> bool:
-    """Handle the map's Monster button; False when `key` is not it."""
-    if key != "monster" or region is None:
-        return False
-    placed = presenter.attempt(lambda: presenter.session.place_monster(region))
-    if placed is not None and placing(placed) is None:
-        presenter.go("table")  # the last Monster is out: the first turn begins
-    return True
+class MapAction(StrEnum):
+    """The map's team-play button (the value is its key)."""
+
+    MONSTER = "monster"
+
+
+def do_map(presenter: Presenter, action: MapAction, region: int) -> None:
+    """Run the map's Monster button for the region tapped."""
+    match action:
+        case MapAction.MONSTER:
+            placed = presenter.attempt(lambda: presenter.session.place_monster(region))
+            if placed is not None and placing(placed) is None:
+                presenter.go("table")  # the last Monster is out: the first turn begins
+        case _:
+            assert_never(action)
 
 
 # --- the end ----------------------------------------------------------------------------------
