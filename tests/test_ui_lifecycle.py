@@ -351,7 +351,9 @@ def test_a_c_library_without_malloc_trim_is_harmless(monkeypatch: pytest.MonkeyP
 def test_an_idle_app_collects_once_then_waits_for_something_to_happen(
         monkeypatch: pytest.MonkeyPatch) -> None:
     ui.window()
-    monkeypatch.setattr(memory, "IDLE_SECONDS", 1.0)
+    # Margins of a second or more either side of the idle time: on a loaded machine a
+    # frame can come late, and the test is about the order of things, not their speed.
+    monkeypatch.setattr(memory, "IDLE_SECONDS", 2.0)
     policy = memory.MemoryPolicy(None)
     policy.settled = True
     policy.activity()
@@ -359,11 +361,11 @@ def test_an_idle_app_collects_once_then_waits_for_something_to_happen(
     assert policy.collections == 0  # not yet idle
     ui.wait(0.5)
     policy.activity()  # a touch: calm is counted again from here
-    ui.wait(0.7)
+    ui.wait(1.0)
     assert policy.collections == 0
-    ui.wait(1.5)
+    ui.wait(2.5)
     assert policy.collections == 1
-    ui.wait(1.5)
+    ui.wait(2.5)
     assert policy.collections == 1  # nothing happened since
 
 
