@@ -9,7 +9,11 @@ counts as much as one at the top:
   reach the saved games through the session's records port (`companion.records`) and the
   sensor grid through the view the root hands them;
 - nothing in `companion/ui/` imports `hardware` (the composition root, `companion/app.py`,
-  may) nor reaches the store behind the session (``session.store``).
+  may) nor reaches the store behind the session (``session.store``);
+- `companion/ui/` imports the rules from their facade alone (`companion.rules`, what its
+  ``__all__`` lists), never from one of their modules;
+- the rules' own modules never import through the facade (it imports them all: that
+  would be a cycle).
 """
 
 from __future__ import annotations
@@ -119,6 +123,63 @@ def test_nothing_of_the_ui_imports_hardware() -> None:
 def test_nothing_of_the_ui_reaches_the_store_behind_the_session() -> None:
     found = [reach for path in ui_files() for reach in store_reaches(path)]
     assert not found, "the screens use Session.records:\n" + "\n".join(found)
+
+
+def facade() -> frozenset[str]:
+    """What `companion/rules/__init__.py`'s ``__all__`` lists (read, not imported)."""
+    tree = ast.parse((ROOT / "companion" / "rules" / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if (isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)):
+            return frozenset(ast.literal_eval(node.value))
+    raise AssertionError("companion/rules/__init__.py has no __all__")
+
+
+def past_the_facade(path: Path, source: str | None = None) -> list[str]:
+    """"module:line imports name" for each import of a rules module the facade does not
+    export."""
+    exported = {f"companion.rules.{name}" for name in facade()} | {"companion.rules"}
+    module = module_name(path)
+    text = path.read_text(encoding="utf-8") if source is None else source
+    found = {(line, name) for line, name in imported(ast.parse(text), module)
+             if within(name, ("companion.rules",)) and name not in exported}
+    return [f"{module}:{line} imports {name}" for line, name in sorted(found)]
+
+
+def test_the_ui_imports_the_rules_from_their_facade_alone() -> None:
+    found = [offence for path in ui_files() for offence in past_the_facade(path)]
+    assert not found, "import it from companion.rules (add it to __all__):\n" + "\n".join(found)
+
+
+def test_the_facade_check_is_not_blind() -> None:
+    source = """
+from companion.rules import GameState, river_game
+def later():
+    from companion.rules.game import apply
+    import companion.rules.scoring
+"""
+    assert past_the_facade(PRESENTERS / "example.py", source) == [
+        "companion.ui.presenters.example:4 imports companion.rules.game",
+        "companion.ui.presenters.example:4 imports companion.rules.game.apply",
+        "companion.ui.presenters.example:5 imports companion.rules.scoring",
+    ]
+
+
+def test_the_rules_never_import_through_their_facade() -> None:
+    rules = ROOT / "companion" / "rules"
+    found = [f"{module_name(path)}:{node.lineno}"
+             for path in sorted(rules.glob("*.py")) if path.name != "__init__.py"
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.ImportFrom) and node.module == "companion.rules"]
+    assert not found, "import the module itself (import companion.rules.x as x):\n" + "\n".join(
+        found)
+
+
+def test_every_name_the_facade_lists_is_there() -> None:
+    import companion.rules
+
+    assert all(hasattr(companion.rules, name) for name in companion.rules.__all__)
+    assert frozenset(companion.rules.__all__) == facade()
 
 
 def test_the_composition_root_may_import_hardware() -> None:

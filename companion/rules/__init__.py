@@ -1,0 +1,176 @@
+"""The rules of Small World as code outside the rules sees them: one facade.
+
+`__all__` lists what the screens (and any other code outside `companion.rules`) may use:
+the game state and `apply`, the events, what a player may see, the conquest and the
+score, the die, the board, the catalog and the errors. Names shared by every game are
+exported by name. An expansion's own view of the game is its module, exported whole as a
+namespace (`necromancer_game`, `river_game`, `team_game`, and the models they keep:
+`necromancer`, `river`, `teams`, `relics`), so a screen of that expansion reads it as
+``river_game.public_river(state)``; race and power names are in `names`, and what the
+token ledger knows (a race's hand, the hands waiting to be placed) in `troops_game`.
+
+Invariants: the modules of the rules import one another directly, never through this
+facade (so importing it makes no cycle); importing it imports the whole rules core, which
+is pure (no Kivy, GPIO, serial, SQLite, clock or randomness: `tests/test_rules_purity.py`);
+`tests/test_layers.py` checks that the UI imports the rules from here alone.
+"""
+
+from __future__ import annotations
+
+from companion.rules import (
+    names,
+    necromancer,
+    necromancer_game,
+    relics,
+    river,
+    river_game,
+    team_game,
+    teams,
+    troops_game,
+)
+from companion.rules.board import MARKERS, BoardState, Markers, Occupant, RegionState, marker_count
+from companion.rules.catalog import Catalog, Correction, load_catalog
+from companion.rules.conquest import (
+    Assessment,
+    Attacker,
+    TokenCountUnknown,
+    assess,
+    conquest_cost,
+    final_conquest,
+    immunity,
+    reach,
+)
+from companion.rules.corrections import (
+    MOST_IN_BOX,
+    MOST_TOKENS,
+    CorrectionError,
+    Override,
+    correctable,
+    overrides,
+)
+from companion.rules.die import DieChance, DiePurpose, die_roll_allowed
+from companion.rules.errors import DataError, IllegalAction, MalformedInput, RulesError
+from companion.rules.events import (
+    BadgesReshuffled,
+    BonyPlaced,
+    CaravelPlaced,
+    CoinsAdjusted,
+    ComboPicked,
+    ComboRevealed,
+    ConquestsFinished,
+    DieRolled,
+    Event,
+    GameCreated,
+    GhostBought,
+    GhostsRedeployed,
+    GhostsReturned,
+    MarkerPlaced,
+    MarkerRemoved,
+    MonsterPassed,
+    MonsterPlaced,
+    NecromancerPowerBought,
+    PirateShipSet,
+    PowersSwapped,
+    PygmiesRecovered,
+    RaceDeclined,
+    RedeploymentFinished,
+    RegionAbandoned,
+    RegionConquered,
+    RegionSet,
+    Seat,
+    SigilPactMade,
+    SoapbarMoved,
+    StepUndone,
+    TavernShared,
+    TroopsRedeployed,
+    TurnEnded,
+    TurnScored,
+    WellPowerChosen,
+)
+from companion.rules.expansions import board_players, game_standings, tied_for_first
+from companion.rules.game import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    GameState,
+    apply,
+    attacker,
+    catapult_ready,
+    follow_ups,
+    refusal,
+    start,
+)
+from companion.rules.history import History, Step
+from companion.rules.income import income, scoring_input
+from companion.rules.maps import (
+    BOARD_NAMES,
+    Board,
+    Feature,
+    Site,
+    Terrain,
+    board_for_players,
+    load_board,
+    parse_board_text,
+)
+from companion.rules.reminders import reminders
+from companion.rules.scoring import (
+    ActiveHoldings,
+    DeclinedHoldings,
+    QuickCount,
+    ScoreLine,
+    ScoringInput,
+    TurnScore,
+    count_regions,
+    score_turn,
+)
+from companion.rules.standings import (
+    Standings,
+    final_standings,
+    needs_token_count,
+    tokens_on_board,
+)
+from companion.rules.turns import Phase
+from companion.rules.views import (
+    PublicPlayer,
+    PublicView,
+    final_totals,
+    own_coins,
+    pick_refusal,
+    public,
+)
+
+__all__ = [  # noqa: RUF022 (grouped by concept, not sorted)
+    # the game: its state, its events, applying them
+    "MAX_PLAYERS", "MIN_PLAYERS", "GameState", "History", "Phase", "Step", "apply",
+    "attacker", "catapult_ready", "follow_ups", "refusal", "start",
+    "BadgesReshuffled", "BonyPlaced", "CaravelPlaced", "CoinsAdjusted", "ComboPicked",
+    "ComboRevealed", "ConquestsFinished", "DieRolled", "Event", "GameCreated", "GhostBought",
+    "GhostsRedeployed", "GhostsReturned", "MarkerPlaced", "MarkerRemoved", "MonsterPassed",
+    "MonsterPlaced", "NecromancerPowerBought", "PirateShipSet", "PowersSwapped",
+    "PygmiesRecovered", "RaceDeclined", "RedeploymentFinished", "RegionAbandoned",
+    "RegionConquered", "RegionSet", "Seat", "SigilPactMade", "SoapbarMoved", "StepUndone",
+    "TavernShared", "TroopsRedeployed", "TurnEnded", "TurnScored", "WellPowerChosen",
+    # what a player may see
+    "PublicPlayer", "PublicView", "final_totals", "own_coins", "pick_refusal", "public",
+    "reminders",
+    # the board and the regions
+    "BOARD_NAMES", "MARKERS", "Board", "BoardState", "Feature", "Markers", "Occupant",
+    "RegionState", "Site", "Terrain", "board_for_players", "load_board", "marker_count",
+    "parse_board_text",
+    # conquest, the die, the troops
+    "Assessment", "Attacker", "TokenCountUnknown", "assess", "conquest_cost",
+    "final_conquest", "immunity", "reach",
+    "DieChance", "DiePurpose", "die_roll_allowed",
+    # the score and the end
+    "ActiveHoldings", "DeclinedHoldings", "QuickCount", "ScoreLine", "ScoringInput",
+    "TurnScore", "count_regions", "income", "score_turn", "scoring_input",
+    "Standings", "board_players", "final_standings", "game_standings", "needs_token_count",
+    "tied_for_first", "tokens_on_board",
+    # the catalog and the group's corrections
+    "MOST_IN_BOX", "MOST_TOKENS", "Catalog", "Correction", "CorrectionError", "Override",
+    "correctable", "load_catalog", "overrides",
+    # errors
+    "DataError", "IllegalAction", "MalformedInput", "RulesError",
+    # race and power names; the troop ledger's queries; each expansion's own module, whole
+    "names", "troops_game",
+    "necromancer", "necromancer_game", "relics", "river", "river_game", "team_game", "teams",
+]

@@ -35,7 +35,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from companion.rules import mini_game, necromancer_game, team_game, troops_game
+import companion.rules.mini_game as mini_game
+import companion.rules.necromancer_game as necromancer_game
+import companion.rules.team_game as team_game
+import companion.rules.troops_game as troops_game
 from companion.rules.conquest import Attacker, TokenCountUnknown, conquest_cost, immunity, reach
 from companion.rules.errors import IllegalAction
 from companion.rules.events import DieRolled, Event, PygmiesRecovered, RegionConquered

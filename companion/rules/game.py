@@ -34,7 +34,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules import corrections, die, expansions, markers, troops_game
+import companion.rules.corrections as corrections
+import companion.rules.die as die
+import companion.rules.expansions as expansions
+import companion.rules.markers as markers
+import companion.rules.troops_game as troops_game
 from companion.rules.board import BoardState, Occupant, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, immunity, minimum_cost, reach

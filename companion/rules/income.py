@@ -12,7 +12,7 @@ lines (`Expansion.income_lines`). Invariant: `income(state).total` is the sum of
 
 from __future__ import annotations
 
-from companion.rules import expansions
+import companion.rules.expansions as expansions
 from companion.rules.game import GameState
 from companion.rules.maps import Site
 from companion.rules.names import GYPSIES

@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
-from companion.rules import troops_game
+import companion.rules.troops_game as troops_game
 from companion.rules.board import RegionState, cleared
 from companion.rules.errors import IllegalAction
 from companion.rules.events import Event, GameCreated, PygmiesRecovered, RaceDeclined

@@ -36,8 +36,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from companion.rules import mini_game, river_game
-from companion.rules import necromancer as model
+import companion.rules.mini_game as mini_game
+import companion.rules.necromancer as model
+import companion.rules.river_game as river_game
 from companion.rules.board import RegionState, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Assessment, Attacker, Reach, assess, immunity, reach

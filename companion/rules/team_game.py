@@ -37,8 +37,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from companion.rules import relics as model
-from companion.rules import teams
+import companion.rules.relics as model
+import companion.rules.teams as teams
 from companion.rules.board import with_marker
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker

@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from companion.rules import river_game
-from companion.rules import troops as ledger
+import companion.rules.river_game as river_game
+import companion.rules.troops as ledger
 from companion.rules.board import RegionState, with_marker
 from companion.rules.conquest import HORDES_TOKENS, Attacker, conquest_cost, minimum_cost
 from companion.rules.errors import IllegalAction

@@ -71,7 +71,7 @@ from companion.ui.presenters.keypads import (
 from companion.ui.widgets import ChoiceDialog, ConfirmDialog, MessageDialog, NamePad, PinPad
 
 if TYPE_CHECKING:
-    from companion.rules.game import GameState
+    from companion.rules import GameState
     from companion.session import Session
 
 TITLE = "Table Companion for Small World"

@@ -20,8 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from companion.rules.events import Event
-    from companion.rules.turns import Phase
+    from companion.rules import Event, Phase
 
 
 class ResumeOffer(Protocol):
@@ -67,7 +66,7 @@ def tokens(n: int) -> str:
 
 def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | None = None) -> str:
     """One event in words; `names` are the players' names by seat."""
-    from companion.rules.events import (
+    from companion.rules import (
         BadgesReshuffled,
         BonyPlaced,
         CoinsAdjusted,

@@ -44,8 +44,7 @@ from kivy.properties import NumericProperty, ObjectProperty, OptionProperty, Str
 
 if TYPE_CHECKING:
     from companion.grid import Calibrations, Difference
-    from companion.rules.game import GameState
-    from companion.rules.maps import Board
+    from companion.rules import Board, GameState
 
 NOT_USED = "Sensor grid: not used (tap the map)"
 LOOKING = "Sensor grid: looking for it"

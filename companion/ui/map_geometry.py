@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from companion.rules.maps import Board
+from companion.rules import Board
 
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]

@@ -79,8 +79,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from companion.rules.board import BoardState, Markers, RegionState
-from companion.rules.maps import Board, Feature, Site, Terrain
+from companion.rules import Board, BoardState, Feature, Markers, RegionState, Site, Terrain
 from companion.ui import map_geometry as mg
 from companion.ui.map_layers import RegionColours, RegionGroups
 

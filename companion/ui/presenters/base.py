@@ -23,7 +23,7 @@ from kivy.properties import BooleanProperty, StringProperty
 from companion.records import RecordsError
 
 if TYPE_CHECKING:
-    from companion.rules.game import GameState
+    from companion.rules import GameState
     from companion.session import Session
 
 T = TypeVar("T")
@@ -180,7 +180,7 @@ class Presenter(EventDispatcher):  # type: ignore[misc]
         screen the intent leads to once done; it is shown (up to date) and the screen left
         is not refreshed for the new state meanwhile (it is when next shown).
         """
-        from companion.rules.errors import RulesError  # loaded by the session already
+        from companion.rules import RulesError
 
         nav = self.ctx.nav
         before, nav.leaving_for = nav.leaving_for, then

@@ -24,8 +24,7 @@ from kivy.properties import (
     StringProperty,
 )
 
-from companion.rules.game import GameState
-from companion.rules.maps import BOARD_NAMES, Board, load_board
+from companion.rules import BOARD_NAMES, Board, GameState, load_board
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 

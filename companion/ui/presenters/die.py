@@ -17,8 +17,7 @@ from typing import assert_never
 
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
-from companion.rules.die import DieChance, DiePurpose
-from companion.rules.game import GameState
+from companion.rules import DieChance, DiePurpose, GameState
 from companion.session import FinalAttempt
 from companion.ui.describe import tokens
 from companion.ui.presenters.base import Context, Presenter

@@ -18,11 +18,16 @@ from typing import Any, assert_never
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
 from companion.records import RecordsError
-from companion.rules import necromancer_game, team_game
-from companion.rules.errors import RulesError
-from companion.rules.game import GameState
-from companion.rules.standings import final_standings, needs_token_count, tokens_on_board
-from companion.rules.views import final_totals
+from companion.rules import (
+    GameState,
+    RulesError,
+    final_standings,
+    final_totals,
+    necromancer_game,
+    needs_token_count,
+    team_game,
+    tokens_on_board,
+)
 from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters import teams

@@ -26,7 +26,7 @@ from companion.ui.presenters.base import Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, member
 
 if TYPE_CHECKING:
-    from companion.rules.game import GameState
+    from companion.rules import GameState
 
 
 class Action(StrEnum):

@@ -31,28 +31,32 @@ from kivy.properties import (
     StringProperty,
 )
 
-from companion.rules import necromancer_game, troops_game
-from companion.rules.board import MARKERS, marker_count
-from companion.rules.conquest import (
+from companion.rules import (
+    MARKERS,
     Assessment,
     Attacker,
-    TokenCountUnknown,
-    assess,
-    final_conquest,
-    immunity,
-    reach,
-)
-from companion.rules.die import DiePurpose, die_roll_allowed
-from companion.rules.errors import RulesError
-from companion.rules.events import (
+    DiePurpose,
+    GameState,
     MarkerPlaced,
     MarkerRemoved,
+    Phase,
     PygmiesRecovered,
     RegionConquered,
+    RulesError,
+    Site,
+    TokenCountUnknown,
+    assess,
+    attacker,
+    catapult_ready,
+    die_roll_allowed,
+    final_conquest,
+    immunity,
+    marker_count,
+    necromancer_game,
+    reach,
+    refusal,
+    troops_game,
 )
-from companion.rules.game import GameState, attacker, catapult_ready, refusal
-from companion.rules.maps import Site
-from companion.rules.turns import Phase
 from companion.ui import palette
 from companion.ui.describe import marker_name, tokens
 from companion.ui.presenters import necromancer, river, teams

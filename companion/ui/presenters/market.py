@@ -13,9 +13,7 @@ from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
-from companion.rules.game import GameState
-from companion.rules.turns import Phase
-from companion.rules.views import pick_refusal, public
+from companion.rules import GameState, Phase, pick_refusal, public
 from companion.ui.describe import coins, tokens
 from companion.ui.presenters.base import Choice, Presenter, Question, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number

@@ -17,12 +17,15 @@ from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
-from companion.rules import necromancer_game
-from companion.rules.board import BoardState, Occupant
-from companion.rules.errors import RulesError
-from companion.rules.game import GameState
-from companion.rules.necromancer import GHOSTS, Step
-from companion.rules.turns import Phase
+from companion.rules import (
+    BoardState,
+    GameState,
+    Occupant,
+    Phase,
+    RulesError,
+    necromancer,
+    necromancer_game,
+)
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
@@ -67,7 +70,7 @@ def shown_regions(state: GameState) -> BoardState:
     if necro is None or not necro.island:
         return state.regions
     here = state.regions[necro.lake]
-    island = Occupant(necro.seat, GHOSTS, in_decline=False, tokens=necro.island)
+    island = Occupant(necro.seat, necromancer.GHOSTS, in_decline=False, tokens=necro.island)
     return state.regions.with_region(necro.lake, replace(here, occupant=island))
 
 
@@ -81,7 +84,7 @@ def hint(state: GameState) -> str | None:
     if necro is None or not is_his_turn(state):
         return None
     match state.track.phase:
-        case Phase.CONQUER if necro.step is Step.ACQUIRE:
+        case Phase.CONQUER if necro.step is necromancer.Step.ACQUIRE:
             return ("The Necromancer may buy Ghosts and powers first, then conquer from the "
                     "Lake's shore.")
         case Phase.CONQUER:
@@ -112,11 +115,11 @@ def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[st
         return out
     phase = state.track.phase
     if phase is Phase.CONQUER:
-        if necro.step is Step.ACQUIRE:
+        if necro.step is necromancer.Step.ACQUIRE:
             out.append({"key": "necromancer", "kind": "primary",
                         "text": f"Buy Ghosts or powers ({coins(necro.price)} each now)"})
         out.append({"key": "map", "text": "Conquer with Ghosts on the map",
-                    "kind": "secondary" if necro.step is Step.ACQUIRE else "primary"})
+                    "kind": "secondary" if necro.step is necromancer.Step.ACQUIRE else "primary"})
         out.append({"key": "finish_conquests", "text": "Finish conquering"})
     elif phase is Phase.REDEPLOY:
         out.append({"key": "necromancer", "text": "Place the Ghosts", "kind": "primary"})
@@ -136,7 +139,7 @@ def may_choose_well_power(state: GameState) -> bool:
     """Whether the Necromancer may still choose the power he keeps beside the Well."""
     necro = state.necromancer
     return (necro is not None and not state.is_over and state.track.turn == 1
-            and state.track.seat != necro.seat and necro.step is Step.WAITING)
+            and state.track.seat != necro.seat and necro.step is necromancer.Step.WAITING)
 
 
 def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -287,7 +290,8 @@ class NecromancerPresenter(Presenter):
         self.powers_text = ("What the powers in reserve do:\n" + "\n".join(lines)
                             if lines else "")
         his_turn = is_his_turn(state)
-        buying = his_turn and necro.step is Step.ACQUIRE and state.track.phase is Phase.CONQUER
+        buying = (his_turn and necro.step is necromancer.Step.ACQUIRE
+                  and state.track.phase is Phase.CONQUER)
         actions: list[dict[str, Any]] = []
         if buying:
             if necro.reserve:
@@ -322,7 +326,7 @@ class NecromancerPresenter(Presenter):
         necro = state.necromancer
         assert necro is not None
         values = {str(rid): n for rid, n in necro.regions.items()}
-        values[ISLAND] = necro.island if necro.step is Step.ACQUIRE else necro.hand
+        values[ISLAND] = necro.island if necro.step is necromancer.Step.ACQUIRE else necro.hand
         return values
 
     def _rows(self, state: GameState) -> None:

@@ -33,12 +33,16 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 
 from companion.boards import CustomBoard, CustomBoards, custom_boards_dir, load_custom_boards
 from companion.records import Profile, RecordsError
-from companion.rules.events import Seat
-from companion.rules.expansions import board_players
-from companion.rules.game import MAX_PLAYERS, MIN_PLAYERS
-from companion.rules.maps import BOARD_NAMES, board_for_players
-from companion.rules.river import ADVISED_LEFT_OUT
-from companion.rules.team_game import OWN_BOARD_PLAYERS, TEAM_BOARD_PLAYERS
+from companion.rules import (
+    BOARD_NAMES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Seat,
+    board_for_players,
+    board_players,
+    river,
+    team_game,
+)
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
@@ -231,7 +235,7 @@ class NewGamePresenter(Presenter):
         """The player counts a board for this game may be made for (the packaged board's
         first): the seats, one fewer with the Necromancer, 5 (or a group's own 6) in teams."""
         if self.teams:
-            return (TEAM_BOARD_PLAYERS, OWN_BOARD_PLAYERS)
+            return (team_game.TEAM_BOARD_PLAYERS, team_game.OWN_BOARD_PLAYERS)
         count = len(self._names)
         return (board_players(count, necromancer=self.necromancer),)
 
@@ -273,7 +277,7 @@ class NewGamePresenter(Presenter):
     def _players_text(self, count: int) -> str:
         chosen = self._chosen_board()
         if self.teams:
-            if chosen is None or count != OWN_BOARD_PLAYERS:
+            if chosen is None or count != team_game.OWN_BOARD_PLAYERS:
                 return team_board_text(count)
             return (f"{_described(chosen)}. {count} players in 3 teams, partners opposite. "
                     "Seats go clockwise in this order.")
@@ -326,14 +330,14 @@ class NewGamePresenter(Presenter):
         """With River World: whether the powers it advises leaving out stay out."""
         if not self._river_world():
             return []
-        names = " and ".join(ADVISED_LEFT_OUT)
+        names = " and ".join(river.ADVISED_LEFT_OUT)
         text = (f"{names}: left out of the decks (River World advises it)" if self._advice_kept
                 else f"{names}: in the decks")
         return [{"key": "river_advice", "kind": "secondary", "text": text}]
 
     def _left_out(self) -> tuple[str, ...]:
         """The powers taken out of the decks for this game."""
-        return ADVISED_LEFT_OUT if self._river_world() and self._advice_kept else ()
+        return river.ADVISED_LEFT_OUT if self._river_world() and self._advice_kept else ()
 
     def _river_world(self) -> bool:
         """Whether the game plays River World's events."""

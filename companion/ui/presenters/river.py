@@ -14,10 +14,15 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Protocol, assert_never
 
-from companion.rules import river, river_game
-from companion.rules.events import CaravelPlaced, PirateShipSet
-from companion.rules.game import GameState, refusal
-from companion.rules.turns import Phase
+from companion.rules import (
+    CaravelPlaced,
+    GameState,
+    Phase,
+    PirateShipSet,
+    refusal,
+    river,
+    river_game,
+)
 from companion.ui.presenters.base import Choice, Presenter
 
 

@@ -22,21 +22,22 @@ from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
-from companion.rules.errors import RulesError
-from companion.rules.game import GameState
-from companion.rules.income import income, scoring_input
-from companion.rules.maps import Terrain
-from companion.rules.scoring import (
-    SEAFARING,
+from companion.rules import (
     ActiveHoldings,
     DeclinedHoldings,
+    GameState,
+    Phase,
     QuickCount,
+    RulesError,
     ScoringInput,
+    Terrain,
     TurnScore,
     count_regions,
+    income,
+    names,
     score_turn,
+    scoring_input,
 )
-from companion.rules.turns import Phase
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, member
@@ -49,8 +50,6 @@ TERRAIN_WORDS = {Terrain.FARMLAND: "Farmland", Terrain.HILL: "Hills", Terrain.FO
 RIVER_COUNTS = (("harbors", "Of those, with a Harbor"),
                 ("next_to_pirates", "Next to a pirate ship"))
 """River World's counts, asked whenever the game plays River World."""
-AQUATIC = "Aquatic"
-FORTIFIED = "Fortified"
 
 
 def _counts(regions: Any) -> QuickCount:
@@ -173,7 +172,7 @@ class ScoringPresenter(Presenter):
         rows.append(self._row(f"{key}.mines", "Of those, with a mine", counted.mines, regions))
         rows.append(self._row(f"{key}.magic", "Of those, with a magic source",
                               counted.magic_sources, regions))
-        if AQUATIC in (held.race, held.power):
+        if names.AQUATIC in (held.race, held.power):
             rows.append(self._row(f"{key}.coastal", "Of those, by a sea or the lake",
                                   counted.coastal, regions))
         if state.river is not None:  # a River World board always plays its events
@@ -182,14 +181,14 @@ class ScoringPresenter(Presenter):
         if isinstance(held, ActiveHoldings):
             rows.append(self._row(f"{key}.conquered", "Taken from a race or a Lost Tribe",
                                   held.conquered_non_empty, regions))
-            if held.power == FORTIFIED:
+            if held.power == names.FORTIFIED:
                 rows.append(self._row(f"{key}.fortresses", "Fortresses", held.fortresses, 6))
         return rows
 
     def _terrains(self, key: str, power: str) -> list[Terrain]:
         """Land always, seas and the lake for Seafaring, rivers in River World, and whatever
         else the map counted."""
-        shown = list(LAND) + (list(WATER) if power == SEAFARING else [])
+        shown = list(LAND) + (list(WATER) if power == names.SEAFARING else [])
         state = self.state
         if state is not None and state.river is not None:
             shown.append(Terrain.RIVER)

@@ -39,10 +39,10 @@ from companion.config import (
 )
 from companion.notify import keep_alive
 from companion.records import RecordsError
-from companion.rules.catalog import Correction
-from companion.rules.corrections import (
+from companion.rules import (
     MOST_IN_BOX,
     MOST_TOKENS,
+    Correction,
     CorrectionError,
     Override,
     correctable,

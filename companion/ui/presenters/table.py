@@ -25,14 +25,21 @@ from kivy.properties import (
 )
 
 from companion.records import Profile, RecordsError
-from companion.rules import troops_game
-from companion.rules.die import DiePurpose
-from companion.rules.events import ComboPicked, RaceDeclined, TurnScored
-from companion.rules.game import GameState
-from companion.rules.mini_game import PRIESTESSES
-from companion.rules.reminders import reminders
-from companion.rules.turns import Phase
-from companion.rules.views import PublicPlayer, PublicView, own_coins, public
+from companion.rules import (
+    ComboPicked,
+    DiePurpose,
+    GameState,
+    Phase,
+    PublicPlayer,
+    PublicView,
+    RaceDeclined,
+    TurnScored,
+    names,
+    own_coins,
+    public,
+    reminders,
+    troops_game,
+)
 from companion.ui import palette
 from companion.ui.describe import coins, phase_hint, step_text, tokens
 from companion.ui.presenters import necromancer, river, teams
@@ -301,9 +308,9 @@ class TablePresenter(Presenter):
             self.undo_text = ("Nothing to undo yet" if "nothing" in blocker
                               else "Undo: the last action stays (a die roll or a turn's end)")
             return
-        names = [p.name for p in state.players]
+        players = [p.name for p in state.players]
         self.undo_ready = True
-        self.undo_text = "Undo: take back " + step_text(history.last_step, names,
+        self.undo_text = "Undo: take back " + step_text(history.last_step, players,
                                                         self._races_before())
 
     def _races_before(self) -> dict[int, str]:
@@ -374,7 +381,7 @@ class TablePresenter(Presenter):
     def _decline(self) -> None:
         state = self.state
         active = state.current.active if state is not None else None
-        if state is None or active is None or active.race != PRIESTESSES:
+        if state is None or active is None or active.race != names.PRIESTESSES:
             self.attempt(self.session.decline)
             return
         held = state.regions.held_by(state.current.seat, active.race, in_decline=False)

@@ -15,25 +15,26 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, assert_never
 
-from companion.rules import relics as model
-from companion.rules import team_game, teams
-from companion.rules.events import (
+from companion.rules import (
     BonyPlaced,
+    GameState,
+    Phase,
     PowersSwapped,
     SigilPactMade,
     TavernShared,
+    refusal,
+    team_game,
+    teams,
 )
-from companion.rules.game import GameState, refusal
-from companion.rules.relics import MARKERS, SigilMode
-from companion.rules.turns import Phase
+from companion.rules import relics as model
 from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Choice, Presenter
 
 MONSTER_KEYS = ("monster_map", "monster_pass")
 SIGIL_WORDS = {
-    SigilMode.SHIELD.value: "you lose your tokens instead of theirs",
-    SigilMode.STAND_IN.value: "they lose tokens instead of yours, if willing",
+    model.SigilMode.SHIELD.value: "you lose your tokens instead of theirs",
+    model.SigilMode.STAND_IN.value: "they lose tokens instead of yours, if willing",
 }
 
 
@@ -119,7 +120,7 @@ def _bony_targets(state: GameState) -> list[tuple[int, str]]:
 def _sigil_targets(state: GameState) -> list[tuple[int, str]]:
     seat = state.track.seat
     return [(s, race) for s, race in _banners(state, in_decline=None)
-            if refusal(state, SigilPactMade(seat, SigilMode.SHIELD.value, s, race)) is None]
+            if refusal(state, SigilPactMade(seat, model.SigilMode.SHIELD.value, s, race)) is None]
 
 
 def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -315,7 +316,7 @@ def region_text(state: GameState, region: int) -> str:
         parts.append("A Monster guards it (+1 to take it).")
     for name, rid in relics.lying.items():
         if rid == region:
-            parts.append(f"{name} lies here: {MARKERS[name].summary}")
+            parts.append(f"{name} lies here: {model.MARKERS[name].summary}")
     return " ".join(parts)
 
 
