@@ -135,3 +135,11 @@ def test_the_rules_screen_is_let_go_when_left_and_shows_the_same_entry_when_back
     app.ctx.nav.go("rules")
     ui.pump()
     assert rules_screen(app).ids.title.text == "Golden Soapbar"
+
+
+def test_the_market_s_rules_button_opens_the_screen_and_back_returns_to_the_market() -> None:
+    app = start("market")
+    ui.tap(ui.button(app.screens["market"], "rules"))
+    rules_screen(app)
+    ui.tap(ui.button(app.screens["rules"], "back"))
+    assert app.ctx.nav.current == "market"
