@@ -143,3 +143,14 @@ def test_the_market_s_rules_button_opens_the_screen_and_back_returns_to_the_mark
     rules_screen(app)
     ui.tap(ui.button(app.screens["rules"], "back"))
     assert app.ctx.nav.current == "market"
+
+
+def test_open_at_shows_the_entry_and_goes_to_the_screen() -> None:
+    app = start("map")
+    app.presenters["rules"].open_at("place", "Mirror's Vale")
+    ui.pump()
+    screen = rules_screen(app)
+    assert screen.ids.title.text == "Mirror's Vale"
+    assert "Popular Place" in screen.ids.about.text
+    ui.tap(ui.button(screen, "back"))
+    assert app.ctx.nav.current == "map"

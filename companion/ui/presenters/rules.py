@@ -4,9 +4,10 @@ step by part of its name, and read it in the app's own words (`companion.rules.r
 The search text is typed on the letters pad (`search_pad`, as player names are; a keyboard
 types into the pad too) or set directly (`search`); every search lists the matching
 entries (`matches`, rows for the screen's RecycleView) and, when the entry shown is not
-among them, shows the first match. `show(kind, name)` opens the screen at one entry:
+among them, shows the first match. `show(kind, name)` sets the screen at one entry:
 another screen calls ``ctx.presenters["rules"].show("race", "Amazons")`` and goes to
-"rules". Back returns to the screen the rules were opened from (`ctx.nav.previous`).
+"rules", or calls `open_at` with the same arguments, which does both. Back returns to the
+screen the rules were opened from (`ctx.nav.previous`).
 
 Nothing here depends on the game: the screen works with or without one.
 """
@@ -105,6 +106,12 @@ class RulesPresenter(Presenter):
         is its name, so the list holds it; then go to the rules screen yourself."""
         self._chosen = self.book.entry(kind, name)
         self.search(self._chosen.name)
+
+    def open_at(self, kind: str, name: str) -> None:
+        """`show` the entry, then go to the rules screen (Back returns to the screen on
+        show now): the one call another screen needs."""
+        self.show(kind, name)
+        self.go(SCREEN)
 
     def back(self) -> None:
         """Back to the screen the rules were opened from."""
