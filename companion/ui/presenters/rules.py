@@ -102,8 +102,10 @@ class RulesPresenter(Presenter):
         self._show()
 
     def show(self, kind: str, name: str) -> None:
-        """Open at the entry `kind`/`name` (`UnknownName` if there is none): the search
-        is its name, so the list holds it; then go to the rules screen yourself."""
+        """Open at the entry `kind`/`name` (`UnknownName` if there is none; the kinds are
+        `companion.rules.rulebook.KINDS`: "race", "power", "turn", "event", "relic",
+        "place", "piece"): the search is its name, so the list holds it; then go to the
+        rules screen yourself (or call `open_at`)."""
         self._chosen = self.book.entry(kind, name)
         self.search(self._chosen.name)
 
