@@ -499,6 +499,23 @@ def scenarios() -> list[Scenario]:
         show(app, _river("scoring"), "scoring")
         app.presenters["scoring"].act("quick")
 
+    def rules(app: Any) -> None:
+        show(app, _midgame(), "table")
+        app.presenters["rules"].show("race", "Amazons")
+        app.ctx.nav.go("rules")
+
+    def rules_search(app: Any) -> None:
+        show(app, Session(), "home")
+        app.ctx.nav.go("rules")
+        app.presenters["rules"].search("se")
+
+    def rules_pad(app: Any) -> None:
+        show(app, Session(), "rules")
+        app.presenters["rules"].search("")
+        app.presenters["rules"].act("search")
+        for char in "pira":
+            ui_support.dialogs()[-1].press(char)
+
     def choice(app: Any) -> None:
         s, target = _conquering()
         show(app, s, "map")
@@ -537,6 +554,8 @@ def scenarios() -> list[Scenario]:
         Scenario("river_table", river_table), Scenario("river_map", river_map),
         Scenario("river_seer", river_seer), Scenario("river_scoring", river_scoring),
         Scenario("river_quick", river_quick),
+        Scenario("rules", rules), Scenario("rules_search", rules_search),
+        Scenario("rules_pad", rules_pad),
     ]
 
 

@@ -17,7 +17,7 @@ import pytest
 import screenshots as screenshots_tool
 
 SCREENS = ("home", "new_game", "table", "market", "map", "scoring", "die", "game_end", "settings",
-           "profiles", "history", "history_game", "stats", "necromancer")
+           "profiles", "history", "history_game", "stats", "necromancer", "rules")
 SIZES = ("800x480", "1280x720", "720x1280")
 
 

@@ -20,7 +20,8 @@ Invariants of the plumbing:
 - The garbage collector's timetable is `companion.ui.memory`: start-up and each screen
   frozen once built, a collection of what a turn made after each turn's frame, a full one
   only when idle, never on a tap.
-- The rare screens (`LazyScreens.RARE`: settings, players, past games, stats, calibration)
+- The rare screens (`LazyScreens.RARE`: settings, players, past games, stats, calibration,
+  rules)
   are built when shown and let go on the frame after they are left; their presenters stay,
   so a rebuilt screen shows the same state.
 
@@ -98,6 +99,7 @@ SCREENS: dict[str, tuple[str, str, str]] = {
     "stats": ("stats:StatsPresenter", "stats:StatsScreen", "stats.kv"),
     "necromancer": ("necromancer:NecromancerPresenter", "necromancer:NecromancerScreen",
                     "necromancer.kv"),
+    "rules": ("rules:RulesPresenter", "rules:RulesScreen", "rules.kv"),
 }
 """Screen name -> its presenter (``module:Class`` in `companion.ui.presenters`), its screen
 (``module:Class`` in `companion.ui.screens`) and its kv file: each is imported or loaded
@@ -202,7 +204,7 @@ class LazyScreens(Mapping[str, Any]):
     ones, which are built when shown and let go (`release`) when left."""
 
     RARE = frozenset({"settings", "profiles", "history", "history_game", "stats",
-                      "calibration"})
+                      "calibration", "rules"})
     """Screens seldom shown (not during a game): built when shown, released when left."""
 
     def __init__(self, presenters: Mapping[str, Any], manager: ScreenManager | None) -> None:

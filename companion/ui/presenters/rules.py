@@ -1,0 +1,140 @@
+"""Rules: look up a race, power, expansion piece, River World event, Relic, Place or turn
+step by part of its name, and read it in the app's own words (`companion.rules.rulebook`).
+
+The search text is typed on the letters pad (`search_pad`, as player names are; a keyboard
+types into the pad too) or set directly (`search`); every search lists the matching
+entries (`matches`, rows for the screen's RecycleView) and, when the entry shown is not
+among them, shows the first match. `show(kind, name)` sets the screen at one entry:
+another screen calls ``ctx.presenters["rules"].show("race", "Amazons")`` and goes to
+"rules", or calls `open_at` with the same arguments, which does both. Back returns to the
+screen the rules were opened from (`ctx.nav.previous`).
+
+Nothing here depends on the game: the screen works with or without one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kivy.properties import ListProperty, StringProperty
+
+from companion.ui.presenters.base import Presenter
+from companion.ui.presenters.keypads import NameRequest, ask_name
+
+if TYPE_CHECKING:
+    from companion.rules.rulebook import Entry, Rulebook
+
+SCREEN = "rules"
+
+
+def key_of(kind: str, name: str) -> str:
+    """A match's key: its kind and name (what `choose` takes)."""
+    return f"{kind}:{name}"
+
+
+class RulesPresenter(Presenter):
+    query = StringProperty("")
+    """The search text (blank: every entry)."""
+    matches = ListProperty([])
+    """One dict per matching entry, in search order, for the list's RecycleView:
+    {text (the name), kind_text, action_key (``match:kind:name``, what `act` takes),
+    chosen (whether it is the entry shown)}."""
+    count_text = StringProperty("")
+    """How many entries match, or that none does."""
+    title = StringProperty("")
+    """The name of the entry shown ("" before one is chosen)."""
+    about = StringProperty("")
+    """Its kind, set and numbers, in a line."""
+    text = StringProperty("")
+    """What it says."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._book: Rulebook | None = None
+        self._chosen: Entry | None = None
+        self._found: tuple[Entry, ...] = ()
+        super().__init__(*args, **kwargs)
+        self.search("")
+
+    @property
+    def book(self) -> Rulebook:
+        """The rule book, built when first needed."""
+        if self._book is None:
+            from companion.rules.rulebook import load_rulebook
+
+            self._book = load_rulebook()
+        return self._book
+
+    # -- intents -----------------------------------------------------------------------------
+    def act(self, key: str) -> None:
+        if key == "search":
+            self.search_pad()
+        elif key == "clear":
+            self.search("")
+        elif key == "back":
+            self.back()
+        elif key.startswith("match:"):
+            self.choose(key.removeprefix("match:"))
+
+    def search(self, text: str) -> None:
+        """List the entries whose name holds `text`; show the first unless the one shown
+        is among them."""
+        self.query = " ".join(text.split())
+        found = self.book.search(self.query)
+        if found and self._chosen not in found:
+            self._chosen = found[0]
+        self.count_text = (
+            f"No name holds \u201c{self.query}\u201d." if not found
+            else f"{len(found)} entries" if len(found) != 1 else "1 entry")
+        self._found = found
+        self._show()
+
+    def search_pad(self) -> None:
+        """Open the letters pad to type the search text."""
+        ask_name(self.ctx, NameRequest(
+            "Search the rules", self.search,
+            text="Type part of a name: a race, a power, a piece, an event or a turn step.",
+            initial=self.query))
+
+    def choose(self, key: str) -> None:
+        """Show the entry of `key` (``kind:name``, as in `matches`)."""
+        kind, _, name = key.partition(":")
+        self._chosen = self.book.entry(kind, name)
+        self._show()
+
+    def show(self, kind: str, name: str) -> None:
+        """Open at the entry `kind`/`name` (`UnknownName` if there is none; the kinds are
+        `companion.rules.rulebook.KINDS`: "race", "power", "turn", "event", "relic",
+        "place", "piece"): the search is its name, so the list holds it; then go to the
+        rules screen yourself (or call `open_at`)."""
+        self._chosen = self.book.entry(kind, name)
+        self.search(self._chosen.name)
+
+    def open_at(self, kind: str, name: str) -> None:
+        """`show` the entry, then go to the rules screen (Back returns to the screen on
+        show now): the one call another screen needs."""
+        self.show(kind, name)
+        self.go(SCREEN)
+
+    def back(self) -> None:
+        """Back to the screen the rules were opened from."""
+        previous = self.ctx.nav.previous
+        self.go(previous if previous and previous != SCREEN else "home")
+
+    # -- what the screen shows ---------------------------------------------------------------
+    def _show(self) -> None:
+        chosen = self._chosen
+        self.matches = [self._row(entry, entry is chosen) for entry in self._found]
+        if chosen is None:
+            self.title = self.about = self.text = ""
+            return
+        self.title = chosen.name
+        about = [chosen.label, chosen.expansion]
+        if chosen.facts:
+            about.append(chosen.facts.rstrip("."))
+        self.about = " \u00b7 ".join(about)
+        self.text = chosen.text
+
+    @staticmethod
+    def _row(entry: Entry, chosen: bool) -> dict[str, Any]:
+        return {"text": entry.name, "kind_text": entry.label,
+                "action_key": f"match:{key_of(entry.kind, entry.name)}", "chosen": chosen}

@@ -1,0 +1,156 @@
+"""The rules screen, driven through a real window with simulated touches (800x480): it
+opens from the table, the letters pad's search filters the list, a tapped match shows its
+words, Back returns where it came from, and `show()` opens it at one entry."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kivy.uix.recycleview import views
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import ui_support as ui
+from factories import created
+
+from companion.rules.catalog import load_catalog
+from companion.rules.errors import UnknownName
+from companion.rules.rulebook import load_rulebook
+from companion.session import Session
+from companion.ui.screens.rules import RuleMatch
+from companion.ui.widgets import NamePad
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def game() -> Session:
+    s = Session(load_catalog(), rng=random.Random(1))
+    s.begin(created(3))
+    return s
+
+
+def start(screen: str) -> Any:
+    app = ui.app_for(game())
+    ui.resize((800, 480))
+    app.ctx.nav.go(screen)
+    ui.pump()
+    return app
+
+
+def rules_screen(app: Any) -> Any:
+    assert app.ctx.nav.current == "rules"
+    assert app.manager.current == "rules"
+    return app.screens["rules"]
+
+
+def shown_matches(screen: Any) -> list[str]:
+    return [row["text"] for row in screen.ids.matches.data]
+
+
+def test_the_table_s_rules_button_opens_the_screen_and_back_returns_to_the_table() -> None:
+    app = start("table")
+    app.presenters["rules"].search("")
+    ui.tap(ui.button(app.screens["table"], "top_rules"))
+    screen = rules_screen(app)
+    assert len(shown_matches(screen)) == len(load_rulebook())
+    assert ui.layout_problems(screen) == []
+    ui.tap(ui.button(screen, "back"))
+    assert app.ctx.nav.current == "table"
+    assert app.manager.current == "table"
+
+
+def test_typing_on_the_pad_filters_the_list_and_a_tapped_match_shows_its_words() -> None:
+    app = start("home")
+    app.ctx.nav.go("rules")
+    ui.pump()
+    screen = rules_screen(app)
+    app.presenters["rules"].search("")
+    ui.tap(screen.ids.search)  # a finger on the field opens the letters pad
+    pad = ui.dialogs()[-1]
+    assert isinstance(pad, NamePad)
+    ui.type_on_pad("Gho")
+    ui.pump()
+    assert screen.ids.search.query == "Gho"
+    assert shown_matches(screen) == ["Ghouls", "Ghosts"]  # races first
+    assert screen.ids.count.text == "2 entries"
+    assert screen.ids.title.text == "Ghouls"  # the first match shows by itself
+    assert screen.ids.text.text == load_catalog().race("Ghouls").summary
+    assert "Race" in screen.ids.about.text and "Base game" in screen.ids.about.text
+    ui.tap(ui.button(screen, "match:piece:Ghosts"))
+    assert screen.ids.title.text == "Ghosts"
+    assert screen.ids.text.text == load_rulebook().entry("piece", "Ghosts").text
+    assert "Necromancer Island" in screen.ids.about.text
+    assert [row["chosen"] for row in screen.ids.matches.data] == [False, True]
+    ui.tap(ui.button(screen, "clear"))
+    assert screen.ids.search.query == ""
+    assert len(shown_matches(screen)) == len(load_rulebook())
+    assert screen.ids.title.text == "Ghosts"  # still shown: it is in the full list
+    ui.tap(ui.button(screen, "back"))
+    assert app.ctx.nav.current == "home"
+
+
+def test_a_search_that_finds_nothing_says_so_and_keeps_the_entry_shown() -> None:
+    app = start("rules")
+    screen = rules_screen(app)
+    p = app.presenters["rules"]
+    p.show("event", "Storm")
+    p.search("xyzzy")
+    ui.pump()
+    assert shown_matches(screen) == []
+    assert "xyzzy" in screen.ids.count.text
+    assert screen.ids.title.text == "Storm"
+
+
+def test_show_opens_the_screen_at_an_entry_from_another_screen() -> None:
+    app = start("market")
+    app.presenters["rules"].show("power", "Flying")
+    app.ctx.nav.go("rules")
+    ui.pump()
+    screen = rules_screen(app)
+    assert screen.ids.title.text == "Flying"
+    assert screen.ids.text.text == load_catalog().power("Flying").summary
+    assert shown_matches(screen)[0] == "Flying"
+    assert ui.layout_problems(screen) == []
+    ui.tap(ui.button(screen, "back"))
+    assert app.ctx.nav.current == "market"
+    with pytest.raises(UnknownName):
+        app.presenters["rules"].show("power", "Invisible")
+
+
+def test_the_rules_screen_is_let_go_when_left_and_shows_the_same_entry_when_back() -> None:
+    app = start("table")
+    app.presenters["rules"].show("relic", "Golden Soapbar")
+    app.ctx.nav.go("rules")
+    ui.pump()
+    app.presenters["rules"].search("so")  # the list's rows are replaced: Kivy keeps spares
+    ui.pump()
+    app.ctx.nav.go("table")
+    ui.pump()
+    assert "rules" not in app.screens._built
+    assert not views._cached_views.get(RuleMatch)  # no row outlives the screen
+    app.ctx.nav.go("rules")
+    ui.pump()
+    assert rules_screen(app).ids.title.text == "Golden Soapbar"
+
+
+def test_the_market_s_rules_button_opens_the_screen_and_back_returns_to_the_market() -> None:
+    app = start("market")
+    ui.tap(ui.button(app.screens["market"], "rules"))
+    rules_screen(app)
+    ui.tap(ui.button(app.screens["rules"], "back"))
+    assert app.ctx.nav.current == "market"
+
+
+def test_open_at_shows_the_entry_and_goes_to_the_screen() -> None:
+    app = start("map")
+    app.presenters["rules"].open_at("place", "Mirror's Vale")
+    ui.pump()
+    screen = rules_screen(app)
+    assert screen.ids.title.text == "Mirror's Vale"
+    assert "Popular Place" in screen.ids.about.text
+    ui.tap(ui.button(screen, "back"))
+    assert app.ctx.nav.current == "map"
