@@ -16,6 +16,7 @@ from typing import Any
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
+from companion import bgstats
 from companion.records import RecordsError
 from companion.rules import necromancer_game, team_game
 from companion.rules.errors import RulesError
@@ -68,12 +69,38 @@ class GameEndPresenter(Presenter):
     chart_series = ListProperty([])
     chart_turns = NumericProperty(0)
     over = BooleanProperty(False)
+    bgstats_url = StringProperty("")
+    """BG Stats' create-play link of this game, once it is saved with its standings."""
+    side = StringProperty("chart")
+    """What the right-hand side shows: "chart" (the coins chart) or "bgstats" (the QR code
+    of `bgstats_url`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._order: list[tuple[int, str, int]] = []
         self._tokens: dict[int, int] = {}
         self._game: object = None
         super().__init__(*args, **kwargs)
+        self.fbind("can_export", self._saved_changed)
+
+    # -- the saved game: BG Stats' link ----------------------------------------------------
+    def _saved_changed(self, *_args: Any) -> None:
+        """The game is saved with its standings (or no longer shown): read back what the
+        records keep of it, so the link says what the past games say."""
+        records, game_id = self.session.records, self.session.game_id
+        url = ""
+        if self.can_export and records is not None and game_id is not None:
+            try:
+                url = bgstats.play_url(records.game_summary(game_id))
+            except (RecordsError, bgstats.NotAPlay):
+                url = ""
+        self.bgstats_url = url
+        if not url:
+            self.side = "chart"
+
+    def show_side(self, side: str) -> None:
+        """Show the coins chart ("chart") or the BG Stats QR code ("bgstats", once there
+        is a link)."""
+        self.side = "bgstats" if side == "bgstats" and self.bgstats_url else "chart"
 
     def refresh(self, state: GameState) -> None:
         history = self.session.history

@@ -1,4 +1,5 @@
-"""The game end: totals revealed one by one, the tie-break, the standings, the coins chart."""
+"""The game end: totals revealed one by one, the tie-break, the standings, the coins chart,
+and the QR code that logs the play in BG Stats (`companion.ui.qr`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from companion.ui import palette
+from companion.ui.qr import QRCode
 from companion.ui.screens.base import PresenterScreen
 from companion.ui.widgets import FONT_MIN, Pool, Stepper
 
@@ -143,3 +145,6 @@ class CoinsChart(Widget):  # type: ignore[misc]
 
 class GameEndScreen(PresenterScreen):
     pass
+
+
+__all__ = ["CoinsChart", "GameEndScreen", "QRCode", "ResultList", "ResultRow", "TieBreak"]

@@ -1,0 +1,133 @@
+"""The game end's QR code of the BG Stats link, read back from the screen.
+
+How the code is checked: not with a QR decoder (none is installed for the tests), but by
+comparing grids. The window is drawn and read back with ``glReadPixels``; the colour at
+the centre of every module of the drawn code gives the grid of dark and light modules the
+screen shows, and that grid must equal segno's own matrix of the expected link (the link
+`companion.bgstats` builds from what the records keep of the game), quiet zone included.
+Equal grids means a phone's camera reads that link: the modules are the code's, and the
+code is segno's encoding of it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import screenshots
+import segno
+import ui_support as ui
+
+from companion import bgstats
+from companion.ui.qr import QUIET, QRCode, modules
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def _grid_on_screen(widget: QRCode) -> list[list[bool]]:
+    """Dark (True) or light at the centre of each module the window shows, top row first."""
+    from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+
+    win = ui.window()
+    win.dispatch("on_draw")
+    side, scale = int(widget.side), int(widget.module_px)
+    x0, y0 = (int(v) for v in widget.to_window(*widget._rect.pos))
+    drawn = side * scale
+    data = glReadPixels(x0, y0, drawn, drawn, GL_RGBA, GL_UNSIGNED_BYTE)
+    grid = []
+    for row in range(side):  # from the top
+        y = drawn - 1 - (row * scale + scale // 2)  # read-back rows go from the bottom
+        line = []
+        for col in range(side):
+            x = col * scale + scale // 2
+            red, green, blue = data[(y * drawn + x) * 4: (y * drawn + x) * 4 + 3]
+            assert red == green == blue and red in (0, 255), (row, col, red, green, blue)
+            line.append(red == 0)
+        grid.append(line)
+    return grid
+
+
+def _segno_grid(url: str) -> list[list[bool]]:
+    code = segno.make(url, error="l", boost_error=True)
+    return [[bool(m) for m in row] for row in code.matrix_iter(scale=1, border=QUIET)]
+
+
+@pytest.fixture(scope="module")
+def saved_game_end() -> Any:
+    """The game end of a finished 4-player game saved in a store, at 800x480, standings
+    decided, showing the QR code."""
+    app = ui.app_for(screenshots._over_saved())
+    ui.resize((800, 480))
+    app.use_session(app.session, screen="game_end")
+    p = app.presenters["game_end"]
+    while not p.all_revealed:
+        p.reveal_next()
+    if p.needs_tiebreak:
+        p.decide()
+    ui.pump(4)
+    return app
+
+
+def _qr(app: Any) -> QRCode:
+    found = [w for w in ui.walk_shown(ui.window()) if isinstance(w, QRCode)]
+    assert len(found) == 1
+    return found[0]
+
+
+def test_the_link_is_the_saved_games(saved_game_end: Any) -> None:
+    app = saved_game_end
+    records, game_id = app.session.records, app.session.game_id
+    assert records is not None and game_id is not None
+    p = app.presenters["game_end"]
+    assert p.can_export
+    assert p.bgstats_url == bgstats.play_url(records.game_summary(game_id))
+    assert p.bgstats_url.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+
+
+def test_the_screen_shows_the_code_of_the_link_in_modules_of_three_pixels(
+        saved_game_end: Any) -> None:  # fmt: skip
+    app = saved_game_end
+    p = app.presenters["game_end"]
+    ui.tap(ui.button(app.root, "bgstats"))
+    ui.pump(4)
+    assert p.side == "bgstats"
+    assert "Scan with your phone to log this play in BG Stats" in ui.texts(app.root)
+    widget = _qr(app)
+    assert widget.text == p.bgstats_url
+    assert widget.module_px >= 3  # a phone reads it from across the table corner
+    expected = _segno_grid(p.bgstats_url)
+    assert [list(row) for row in modules(p.bgstats_url)] == expected
+    assert _grid_on_screen(widget) == expected
+    assert not ui.layout_problems(ui.window())
+
+
+def test_the_chart_comes_back_and_the_code_goes(saved_game_end: Any) -> None:
+    app = saved_game_end
+    p = app.presenters["game_end"]
+    p.show_side("bgstats")
+    ui.pump(4)
+    ui.tap(ui.button(app.root, "bgstats"))  # now says "Chart"
+    ui.pump(4)
+    assert p.side == "chart"
+    assert not [w for w in ui.walk_shown(ui.window()) if isinstance(w, QRCode)]
+    assert "Coins at the end of each turn" in ui.texts(app.root)
+
+
+def test_a_game_without_saved_games_has_no_code() -> None:
+    app = ui.app_for(screenshots._over(tie=False))
+    ui.resize((800, 480))
+    app.use_session(app.session, screen="game_end")
+    p = app.presenters["game_end"]
+    while not p.all_revealed:
+        p.reveal_next()
+    ui.pump(4)
+    assert p.bgstats_url == "" and p.side == "chart"
+    p.show_side("bgstats")
+    assert p.side == "chart"
+    assert not [w for w in ui.walk_shown(ui.window()) if getattr(w, "action_key", "") ==
+                "bgstats"]
