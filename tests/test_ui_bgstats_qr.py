@@ -1,4 +1,5 @@
-"""The game end's QR code of the BG Stats link, read back from the screen.
+"""The game end's QR code of the BG Stats link, read back from the screen, and the game's
+story beside the standings.
 
 How the code is checked: not with a QR decoder (none is installed for the tests), but by
 comparing grids. The window is drawn and read back with ``glReadPixels``; the colour at
@@ -23,7 +24,7 @@ import screenshots
 import segno
 import ui_support as ui
 
-from companion import bgstats
+from companion import bgstats, story
 from companion.ui.qr import QUIET, QRCode, modules
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -118,6 +119,26 @@ def test_the_chart_comes_back_and_the_code_goes(saved_game_end: Any) -> None:
     assert "Coins at the end of each turn" in ui.texts(app.root)
 
 
+def test_the_story_tells_the_saved_game(saved_game_end: Any) -> None:
+    """Ann declined her first race in turn 4 and picked another in turn 5 (see
+    `screenshots._over_saved`); the story says so, with the coins the records hold."""
+    app = saved_game_end
+    p = app.presenters["game_end"]
+    summary = app.session.records.game_summary(app.session.game_id)
+    assert [row["name"] for row in p.story_rows] == ["Ann", "Bob", "Cy", "Di"]
+    ann = p.story_rows[0]["lines"].split("\n")
+    assert len(ann) == 3 and ann[0].endswith("declined in turn 4")
+    assert ann[1].startswith(f"{summary.combos_of(0)[1].name}, turns 5 to 9: ")
+    spans = story.race_spans(summary, 0, (4,))
+    assert [story.race_line(span) for span in spans] == ann[:2]
+    assert sum(span.coins for span in spans) == sum(summary.income_of(0))
+    best = story.game_best_turn(summary)
+    assert best is not None and p.story_best == (
+        f"Best turn of the game: Ann, {best.coins} coins in turn {best.turn}.")
+    shown = ui.texts(app.root)
+    assert "The game's story" in shown and p.story_rows[1]["lines"] in shown
+
+
 def test_a_game_without_saved_games_has_no_code() -> None:
     app = ui.app_for(screenshots._over(tie=False))
     ui.resize((800, 480))
@@ -127,6 +148,7 @@ def test_a_game_without_saved_games_has_no_code() -> None:
         p.reveal_next()
     ui.pump(4)
     assert p.bgstats_url == "" and p.side == "chart"
+    assert p.story_rows == [] and p.story_best == ""  # the records tell the story
     p.show_side("bgstats")
     assert p.side == "chart"
     assert not [w for w in ui.walk_shown(ui.window()) if getattr(w, "action_key", "") ==

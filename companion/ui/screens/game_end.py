@@ -50,6 +50,32 @@ class ResultList(BoxLayout):  # type: ignore[misc]
             widget.ink = row["ink"]
 
 
+class StoryCard(BoxLayout):  # type: ignore[misc]
+    """One player's story: their name by a strip of their colour, a line a race."""
+
+    name = StringProperty("")
+    lines = StringProperty("")
+    rgba = ObjectProperty(palette.FALLBACK)
+
+
+class StoryList(BoxLayout):  # type: ignore[misc]
+    """The players' stories (`GameEndPresenter.story_rows`), cards updated in place."""
+
+    rows = ObjectProperty([])
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._pool: Pool[StoryCard] = Pool(self, card=StoryCard)
+        super().__init__(**kwargs)
+        self.fbind("rows", self._rebuild)
+
+    def _rebuild(self, *_args: Any) -> None:
+        for card, row in zip(self._pool.show(["card"] * len(self.rows)), self.rows,
+                             strict=True):  # fmt: skip
+            card.name = row["name"]
+            card.lines = row["lines"]
+            card.rgba = row["rgba"]
+
+
 class TieBreak(BoxLayout):  # type: ignore[misc]
     """One stepper per tied player: race tokens on the board. The steppers are updated in
     place (a `Pool`); each carries its seat as its `key`, read when it steps."""
@@ -147,4 +173,5 @@ class GameEndScreen(PresenterScreen):
     pass
 
 
-__all__ = ["CoinsChart", "GameEndScreen", "QRCode", "ResultList", "ResultRow", "TieBreak"]
+__all__ = ["CoinsChart", "GameEndScreen", "QRCode", "ResultList", "ResultRow", "StoryCard",
+           "StoryList", "TieBreak"]
