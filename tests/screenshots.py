@@ -478,6 +478,10 @@ def scenarios() -> list[Scenario]:
         p.load()
         p.open_game(p.games[-1]["game_id"])
 
+    def history_game_bgstats(app: Any) -> None:
+        history_game(app)
+        app.presenters["history_game"].show_side("bgstats")
+
     def stats(app: Any) -> None:
         show(app, _live(), "stats")
         p = app.presenters["stats"]
@@ -568,7 +572,8 @@ def scenarios() -> list[Scenario]:
         Scenario("settings_saved", settings_saved), Scenario("profiles", profiles),
         Scenario("new_game_players", new_game_players), Scenario("name_pad", name_pad),
         Scenario("pin_pad", pin_pad), Scenario("history", history),
-        Scenario("history_game", history_game), Scenario("stats", stats),
+        Scenario("history_game", history_game),
+        Scenario("history_game_bgstats", history_game_bgstats), Scenario("stats", stats),
         Scenario("stats_combos", stats_combos),
         Scenario("necromancer_table", necromancer_table),
         Scenario("necromancer_buying", necromancer_buying),

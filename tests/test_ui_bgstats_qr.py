@@ -139,6 +139,27 @@ def test_the_story_tells_the_saved_game(saved_game_end: Any) -> None:
     assert "The game's story" in shown and p.story_rows[1]["lines"] in shown
 
 
+def test_a_past_game_shows_the_same_code(saved_game_end: Any) -> None:
+    """The finished game's own screen (from the past games) offers the same link: a play
+    not logged at the table can be logged later, and a second scan is the same play."""
+    app = saved_game_end
+    url = app.presenters["game_end"].bgstats_url
+    past = app.presenters["history_game"]
+    assert past.load(app.session.game_id)
+    app.ctx.nav.go("history_game")
+    ui.pump(4)
+    assert past.bgstats_url == url and past.side == "chart"
+    ui.tap(ui.button(app.root, "bgstats"))
+    ui.pump(4)
+    assert past.side == "bgstats"
+    widget = _qr(app)
+    assert widget.module_px >= 3
+    assert _grid_on_screen(widget) == _segno_grid(url)
+    assert not ui.layout_problems(ui.window())
+    app.ctx.nav.go("game_end")
+    ui.pump(4)
+
+
 def test_a_game_without_saved_games_has_no_code() -> None:
     app = ui.app_for(screenshots._over(tie=False))
     ui.resize((800, 480))
