@@ -174,3 +174,44 @@ def test_a_game_without_saved_games_has_no_code() -> None:
     assert p.side == "chart"
     assert not [w for w in ui.walk_shown(ui.window()) if getattr(w, "action_key", "") ==
                 "bgstats"]
+
+
+def _three_saved() -> Any:
+    """A finished 3-player game saved in a store of its own."""
+    import random
+    import tempfile
+
+    from factories import created, play_turn
+
+    from companion.rules.catalog import load_catalog
+    from companion.session import Session
+    from companion.store import Store
+
+    store = Store.open(Path(tempfile.mkdtemp()) / "companion.sqlite3")
+    s = Session(load_catalog(), rng=random.Random(1), store=store)
+    s.begin(created(3))
+    while not s.state.is_over:
+        play_turn(s, row=0, coins=2 + s.state.track.seat)
+    return s
+
+
+def test_the_next_game_to_end_shows_its_own_link() -> None:
+    """Straight from one ended game to another (no game in play between them): the first
+    one's link and story go as soon as the second is shown, and the second's come once it
+    is decided."""
+    app = ui.app_for(screenshots._over_saved())
+    app.use_session(app.session, screen="game_end")
+    p = app.presenters["game_end"]
+    while not p.all_revealed:
+        p.reveal_next()
+    first = p.bgstats_url
+    assert first and len(p.story_rows) == 4
+    second = _three_saved()
+    app.use_session(second, screen="game_end")
+    ui.pump(2)
+    assert p.bgstats_url == "" and p.story_rows == []
+    while not p.all_revealed:
+        p.reveal_next()
+    assert second.records is not None and second.game_id is not None
+    assert p.bgstats_url == bgstats.play_url(second.records.game_summary(second.game_id))
+    assert p.bgstats_url != first and len(p.story_rows) == 3

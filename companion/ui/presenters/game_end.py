@@ -85,7 +85,10 @@ class GameEndPresenter(Presenter):
         self._tokens: dict[int, int] = {}
         self._game: object = None
         super().__init__(*args, **kwargs)
+        # Saved (can_export) and decided (winner_text): both are set anew for every game
+        # that ends, so a link is never left over from the game before.
         self.fbind("can_export", self._saved_changed)
+        self.fbind("winner_text", self._saved_changed)
 
     # -- the saved game: BG Stats' link ----------------------------------------------------
     def _saved_changed(self, *_args: Any) -> None:
@@ -93,7 +96,8 @@ class GameEndPresenter(Presenter):
         records keep of it, so the link says what the past games say."""
         records, game_id = self.session.records, self.session.game_id
         url, summary = "", None
-        if self.can_export and records is not None and game_id is not None:
+        if (self.can_export and self.winner_text and records is not None
+                and game_id is not None):
             try:
                 summary = records.game_summary(game_id)
                 url = bgstats.play_url(summary)
