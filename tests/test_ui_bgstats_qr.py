@@ -215,3 +215,41 @@ def test_the_next_game_to_end_shows_its_own_link() -> None:
     assert second.records is not None and second.game_id is not None
     assert p.bgstats_url == bgstats.play_url(second.records.game_summary(second.game_id))
     assert p.bgstats_url != first and len(p.story_rows) == 3
+
+
+def test_a_tie_broken_at_the_table_gives_the_link_its_winner() -> None:
+    """Ann and Bob tie for the most coins; Bob has more race tokens on the board. The
+    link read back names Bob the winner, whatever the order of the seats."""
+    import json
+    import random
+    import tempfile
+    from urllib.parse import parse_qs, urlsplit
+
+    from factories import created, play_turn
+
+    from companion.rules.catalog import load_catalog
+    from companion.session import Session
+    from companion.store import Store
+
+    store = Store.open(Path(tempfile.mkdtemp()) / "companion.sqlite3")
+    s = Session(load_catalog(), rng=random.Random(2), store=store)
+    s.begin(created(3))
+    for seat in range(3):
+        play_turn(s, row=0, coins=40 if seat < 2 else 30)
+    while not s.state.is_over:
+        play_turn(s, coins=2)
+    app = ui.app_for(s)
+    app.use_session(s, screen="game_end")
+    p = app.presenters["game_end"]
+    while not p.all_revealed:
+        p.reveal_next()
+    assert p.needs_tiebreak and p.bgstats_url == ""  # not decided, not saved: no link
+    p.set_tokens(0, 5)
+    p.set_tokens(1, 9)
+    p.decide()
+    data = json.loads(parse_qs(urlsplit(p.bgstats_url).query)["data"][0])
+    players = {player["name"]: player for player in data["players"]}
+    assert players["Ann"]["score"] == players["Bob"]["score"]
+    assert (players["Bob"]["winner"], players["Bob"]["rank"]) == (True, 1)
+    assert (players["Ann"]["winner"], players["Ann"]["rank"]) == (False, 2)
+    assert [name for name, player in players.items() if player["startPlayer"]] == ["Ann"]
