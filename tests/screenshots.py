@@ -140,6 +140,34 @@ def _over(tie: bool) -> Any:
     return s
 
 
+def _over_saved() -> Any:
+    """A finished 4-player game saved in a store of its own (a temporary folder): Ann
+    declines in turn 4 and takes a second race in turn 5."""
+    import random
+    import tempfile
+    from pathlib import Path
+
+    from factories import created, end_turn, play_turn
+
+    from companion.rules.catalog import load_catalog
+    from companion.session import Session
+    from companion.store import Store
+
+    store = Store.open(Path(tempfile.mkdtemp()) / "companion.sqlite3")
+    store.conn.execute("PRAGMA synchronous=OFF")  # a throwaway file: no need to wait on disk
+    s = Session(load_catalog(), rng=random.Random(5), store=store)
+    s.begin(created(4, races=FIVE_RACES, powers=FIVE_POWERS))
+    while not s.state.is_over:
+        seat, turn = s.state.track.seat, s.state.track.turn
+        if seat == 0 and turn == 4:
+            s.decline()
+            s.score(3)
+            end_turn(s)
+            continue
+        play_turn(s, row=0, coins=(9, 8, 5, 4)[seat] + turn % 3)
+    return s
+
+
 def _necromancer(placing: bool = False) -> Any:
     """Necromancer Island, four at the table: Di, the Necromancer, at the start of his first
     turn (purses over 300, so a leak would show); with `placing`, placing his Ghosts."""
@@ -392,6 +420,20 @@ def scenarios() -> list[Scenario]:
         for _ in range(3):
             p.reveal_next()
 
+    def game_end_saved(app: Any) -> None:
+        show(app, _over_saved(), "game_end")
+        p = app.presenters["game_end"]
+        for _ in range(4):
+            p.reveal_next()
+        for row in p.tie_rows:
+            p.set_tokens(row["seat"], 8 + row["seat"])
+        if p.needs_tiebreak:
+            p.decide()
+
+    def game_end_bgstats(app: Any) -> None:
+        game_end_saved(app)
+        app.presenters["game_end"].show_side("bgstats")
+
     def settings(app: Any) -> None:
         show(app, Session(), "settings")
         app.presenters["settings"].load()
@@ -435,6 +477,10 @@ def scenarios() -> list[Scenario]:
         p = app.presenters["history"]
         p.load()
         p.open_game(p.games[-1]["game_id"])
+
+    def history_game_bgstats(app: Any) -> None:
+        history_game(app)
+        app.presenters["history_game"].show_side("bgstats")
 
     def stats(app: Any) -> None:
         show(app, _live(), "stats")
@@ -536,12 +582,15 @@ def scenarios() -> list[Scenario]:
         Scenario("game_end", game_end, private=True),
         Scenario("game_end_reveal", game_end_reveal, private=True),
         Scenario("game_end_tie", game_end_tie, private=True),
+        Scenario("game_end_saved", game_end_saved, private=True),
+        Scenario("game_end_bgstats", game_end_bgstats, private=True),
         Scenario("settings", settings), Scenario("message", message),
         Scenario("choice", choice),
         Scenario("settings_saved", settings_saved), Scenario("profiles", profiles),
         Scenario("new_game_players", new_game_players), Scenario("name_pad", name_pad),
         Scenario("pin_pad", pin_pad), Scenario("history", history),
-        Scenario("history_game", history_game), Scenario("stats", stats),
+        Scenario("history_game", history_game),
+        Scenario("history_game_bgstats", history_game_bgstats), Scenario("stats", stats),
         Scenario("stats_combos", stats_combos),
         Scenario("necromancer_table", necromancer_table),
         Scenario("necromancer_buying", necromancer_buying),

@@ -17,8 +17,8 @@ from companion.rules.rulebook import (
     RACE,
     RELIC,
     TURN,
-    Entry,
     Rulebook,
+    RuleEntry,
     fold,
     load_rulebook,
 )
@@ -94,7 +94,8 @@ def test_entry_ignores_case_and_an_unknown_name_is_a_clear_error() -> None:
 
 def test_a_rulebook_refuses_blank_text_and_twice_the_same_name() -> None:
     with pytest.raises(DataError, match="no text"):
-        Rulebook([Entry(RACE, "Elves", " ", "Base game")])
+        Rulebook([RuleEntry(RACE, "Elves", " ", "Base game")])
     with pytest.raises(DataError, match="listed twice"):
-        Rulebook([Entry(RACE, "Elves", "x", "Base game"), Entry(RACE, "ELVES", "y", "b")])
-    assert len(Rulebook([Entry(RACE, "Elves", "x", "b"), Entry(POWER, "Elves", "y", "b")])) == 2
+        Rulebook([RuleEntry(RACE, "Elves", "x", "Base game"), RuleEntry(RACE, "ELVES", "y", "b")])
+    both = [RuleEntry(RACE, "Elves", "x", "b"), RuleEntry(POWER, "Elves", "y", "b")]
+    assert len(Rulebook(both)) == 2

@@ -264,18 +264,19 @@ def test_the_bgstats_export_is_a_pushed_play(played: tuple[Path, int, int]) -> N
         play = bgstats_dict(store.game_summary(one), UTC)
     assert play == {
         "sourceName": "Table Companion for Small World",
+        "sourcePlayId": f"{one}-20250301T190000Z",
         "game": {"name": "Small World", "bggId": 40692, "sourceGameId": "smallworld",
-                 "highestWins": True, "noPoints": False, "cooperative": False},
+                 "highestWins": True, "noPoints": False},
         "playDate": "2025-03-01 19:00:00",
         "durationMin": 90,
-        "board": "2p board",
+        "board": "2-player board",
         "comments": "Ann and Bob tie on 69 coins; Bob wins with 11 race tokens on the board "
                     "(Ann: 8); expansions: base",
-        "players": [
-            {"name": "Ann", "sourcePlayerId": f"profile-{ann.id}", "score": 69,
-             "winner": False, "startPlayer": True, "seatOrder": 1},
-            {"name": "Bob", "sourcePlayerId": f"profile-{bob.id}", "score": 69,
-             "winner": True, "startPlayer": False, "seatOrder": 2},
+        "players": [  # in seat order; the tie is broken by the tokens, not the seats
+            {"name": "Ann", "sourcePlayerId": f"profile-{ann.id}", "score": 69, "rank": 2,
+             "winner": False, "startPlayer": True},
+            {"name": "Bob", "sourcePlayerId": f"profile-{bob.id}", "score": 69, "rank": 1,
+             "winner": True, "startPlayer": False},
         ],
     }  # fmt: skip
 

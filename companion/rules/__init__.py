@@ -112,6 +112,7 @@ from companion.rules.maps import (
     parse_board_text,
 )
 from companion.rules.reminders import reminders
+from companion.rules.rulebook import Rulebook, RuleEntry, load_rulebook
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
@@ -168,6 +169,8 @@ __all__ = [  # noqa: RUF022 (grouped by concept, not sorted)
     # the catalog and the group's corrections
     "MOST_IN_BOX", "MOST_TOKENS", "Catalog", "Correction", "CorrectionError", "Override",
     "correctable", "load_catalog", "overrides",
+    # looking up a rule
+    "RuleEntry", "Rulebook", "load_rulebook",
     # errors
     "DataError", "IllegalAction", "MalformedInput", "RulesError",
     # race and power names; the troop ledger's queries; each expansion's own module, whole

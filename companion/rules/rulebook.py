@@ -2,7 +2,7 @@
 event, Relic and Place, and the steps of a turn, each in a short paragraph of the app's own
 words, found by typing part of a name.
 
-An `Entry` is one thing a player may look up: its `kind` (one of `KINDS`), its `name`, its
+An `RuleEntry` is one thing a player may look up: its `kind` (one of `KINDS`), its `name`, its
 `text`, the set it comes from (`expansion`, a name a screen shows: "Base game", "River
 World"...) and, for races and powers, the token numbers (`facts`). `Rulebook.search(text)`
 lists the entries whose name holds `text`; `Rulebook.entry(kind, name)` is one of them.
@@ -72,7 +72,7 @@ BASE_GAME = "Base game"
 
 
 @dataclass(frozen=True, slots=True)
-class Entry:
+class RuleEntry:
     """One thing to look up: its kind, name, words, set and (races, powers) numbers."""
 
     kind: str
@@ -100,8 +100,8 @@ def fold(text: str) -> str:
 class Rulebook:
     """Every entry, found by kind and name or by part of a name (see the module)."""
 
-    def __init__(self, entries: Iterable[Entry]) -> None:
-        self._entries: dict[tuple[str, str], Entry] = {}
+    def __init__(self, entries: Iterable[RuleEntry]) -> None:
+        self._entries: dict[tuple[str, str], RuleEntry] = {}
         for item in entries:
             if item.kind not in KIND_LABELS:
                 raise DataError("rulebook", repr(item.name), f"unknown kind {item.kind!r}")
@@ -114,14 +114,14 @@ class Rulebook:
         self._ordered = tuple(sorted(self._entries.values(), key=_order))
 
     @property
-    def entries(self) -> tuple[Entry, ...]:
+    def entries(self) -> tuple[RuleEntry, ...]:
         """Every entry, by kind (`KINDS` order), then place, then name."""
         return self._ordered
 
     def __len__(self) -> int:
         return len(self._ordered)
 
-    def entry(self, kind: str, name: str) -> Entry:
+    def entry(self, kind: str, name: str) -> RuleEntry:
         """The entry of that kind and name (folded, see `fold`); `UnknownName` otherwise."""
         if kind not in KIND_LABELS:
             raise UnknownName("kind of rule", kind, KINDS)
@@ -131,7 +131,7 @@ class Rulebook:
                               [e.name for e in self._ordered if e.kind == kind])
         return found
 
-    def search(self, text: str) -> tuple[Entry, ...]:
+    def search(self, text: str) -> tuple[RuleEntry, ...]:
         """The entries whose folded name holds the folded `text`: names that start with it
         first, then by kind, place and name; every entry when `text` is blank."""
         wanted = fold(text)
@@ -148,7 +148,7 @@ class Rulebook:
         return (*starts, *contains)
 
 
-def _order(item: Entry) -> tuple[int, int, str]:
+def _order(item: RuleEntry) -> tuple[int, int, str]:
     return (KINDS.index(item.kind), item.place, fold(item.name))
 
 
@@ -168,25 +168,25 @@ def _race_facts(tokens: int, most: int | None, attack_only: int) -> str:
 def build_rulebook(catalog: Catalog) -> Rulebook:
     """The rule book of `catalog`'s races and powers and of everything written here."""
     names = dict(catalog.expansions)
-    entries: list[Entry] = [
-        Entry(RACE, r.name, r.summary, names.get(r.expansion, r.expansion),
+    entries: list[RuleEntry] = [
+        RuleEntry(RACE, r.name, r.summary, names.get(r.expansion, r.expansion),
               _race_facts(r.tokens, r.max_tokens, r.conquest_only_tokens))
         for r in catalog.races
     ]
     entries += [
-        Entry(POWER, p.name, p.summary, names.get(p.expansion, p.expansion),
+        RuleEntry(POWER, p.name, p.summary, names.get(p.expansion, p.expansion),
               f"Badge: {_plural(p.tokens, 'token')}.")
         for p in catalog.powers
     ]
-    entries += [Entry(EVENT, event.value, text, RIVER_WORLD) for event, text in _EVENTS.items()]
+    entries += [RuleEntry(EVENT, event.value, text, RIVER_WORLD) for event, text in _EVENTS.items()]
     entries += [
-        Entry(RELIC if marker.kind is Kind.RELIC else PLACE, marker.name, marker.summary,
+        RuleEntry(RELIC if marker.kind is Kind.RELIC else PLACE, marker.name, marker.summary,
               TEAM_PLAY)
         for marker in MARKERS.values()
     ]
-    entries += [Entry(PIECE, name, text, where) for name, where, text in _PIECES]
+    entries += [RuleEntry(PIECE, name, text, where) for name, where, text in _PIECES]
     entries += [
-        Entry(TURN, name, text, BASE_GAME, place=number)
+        RuleEntry(TURN, name, text, BASE_GAME, place=number)
         for number, (name, text) in enumerate(_TURN, start=1)
     ]
     return Rulebook(entries)

@@ -9,10 +9,12 @@ exactly what the history screen says. Three formats:
   tie-break in words;
 - ``csv``: a score sheet for a spreadsheet: one row per player in seat order, with a
   column per game turn (``turn_1``...) holding that turn's income;
-- ``bgstats``: the JSON a play-logging app such as BG Stats accepts for a pushed play:
-  ``sourceName``, ``game`` (name, BoardGameGeek id), ``playDate`` (local time,
-  ``YYYY-MM-DD HH:MM:SS``), ``durationMin``, ``board``, and ``players`` with ``name``,
-  ``score``, ``winner``, ``startPlayer`` and ``seatOrder``.
+- ``bgstats``: the play BG Stats takes when another app pushes it, as the game end's QR
+  code holds it (`companion.bgstats`): ``sourceName``, ``sourcePlayId``, ``game`` (name,
+  BoardGameGeek id), ``playDate`` (UTC, ``YYYY-MM-DD HH:MM:SS``), ``durationMin`` (when
+  plausible), ``board``, ``players`` in seat order with ``name``, ``sourcePlayerId``,
+  ``score``, ``rank``, ``winner`` and ``startPlayer``, and ``comments`` (the result and
+  the decks).
 
 Times are shown in the local time zone unless another is given; the JSON export also
 gives them in UTC (ISO 8601).
@@ -26,13 +28,14 @@ import json
 from datetime import UTC, tzinfo
 from typing import Any
 
+from companion import bgstats
 from companion.records import GameSummary, minutes
 
 FORMATS = ("json", "csv", "bgstats")
 
-GAME_NAME = "Small World"
-BGG_ID = 40692  # Small World on BoardGameGeek
-SOURCE_NAME = "Table Companion for Small World"
+GAME_NAME = bgstats.GAME_NAME
+BGG_ID = bgstats.BGG_ID  # Small World on BoardGameGeek
+SOURCE_NAME = bgstats.SOURCE_NAME
 
 
 def _local(summary: GameSummary, tz: tzinfo | None) -> tuple[str, str]:
@@ -110,38 +113,15 @@ def to_csv(summary: GameSummary, tz: tzinfo | None = None) -> str:
 
 
 def bgstats_dict(summary: GameSummary, tz: tzinfo | None = None) -> dict[str, Any]:
-    """The play as BG Stats takes it when pushed by another app."""
+    """The play as BG Stats takes it when pushed by another app: the game end's QR code's
+    play (`companion.bgstats.play`: the same ``sourcePlayId``, ``playDate`` in UTC as BG
+    Stats asks, whatever `tz`), with the result and the decks as its ``comments``."""
+    play = bgstats.play(summary)
     game = summary.game
-    start, _ = _local(summary, tz)
-    return {
-        "sourceName": SOURCE_NAME,
-        "game": {
-            "name": GAME_NAME,
-            "bggId": BGG_ID,
-            "sourceGameId": "smallworld",
-            "highestWins": True,
-            "noPoints": False,
-            "cooperative": False,
-        },
-        "playDate": start,
-        "durationMin": minutes(summary),
-        "board": f"{game.board} board",
-        "comments": "; ".join(
-            part for part in (game.result, "expansions: " + ", ".join(game.expansions)) if part
-        ),
-        "players": [
-            {
-                "name": seat.name,
-                "sourcePlayerId": f"profile-{seat.player_id}" if seat.player_id is not None
-                else f"name-{seat.name}",
-                "score": seat.final_coins,
-                "winner": seat.winner,
-                "startPlayer": seat.start_player,
-                "seatOrder": seat.seat + 1,
-            }
-            for seat in game.seats
-        ],
-    }
+    play["comments"] = "; ".join(
+        part for part in (game.result, "expansions: " + ", ".join(game.expansions)) if part
+    )
+    return play
 
 
 def to_bgstats(summary: GameSummary, tz: tzinfo | None = None) -> str:

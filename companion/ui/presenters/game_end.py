@@ -17,7 +17,8 @@ from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
-from companion.records import RecordsError
+from companion import bgstats, story
+from companion.records import GameSummary, RecordsError
 from companion.rules import (
     GameState,
     RulesError,
@@ -93,12 +94,70 @@ class GameEndPresenter(Presenter):
     chart_series = ListProperty([])
     chart_turns = NumericProperty(0)
     over = BooleanProperty(False)
+    bgstats_url = StringProperty("")
+    """BG Stats' create-play link of this game, once it is saved with its standings."""
+    side = StringProperty("chart")
+    """What the right-hand side shows: "chart" (the coins chart) or "bgstats" (the QR code
+    of `bgstats_url`)."""
+    story_rows = ListProperty([])
+    """The game's story once it is saved (`companion.story`): dicts {seat, name, rgba,
+    lines} in seat order, `lines` one string of a line a race and the best turn."""
+    story_best = StringProperty("")
+    """The game's best turn, in words ("" until the game is saved)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._order: list[tuple[int, str, int]] = []
         self._tokens: dict[int, int] = {}
         self._game: object = None
         super().__init__(*args, **kwargs)
+        # Saved (can_export) and decided (winner_text): both are set anew for every game
+        # that ends, so a link is never left over from the game before.
+        self.fbind("can_export", self._saved_changed)
+        self.fbind("winner_text", self._saved_changed)
+
+    # -- the saved game: BG Stats' link ----------------------------------------------------
+    def _saved_changed(self, *_args: Any) -> None:
+        """The game is saved with its standings (or no longer shown): read back what the
+        records keep of it, so the link says what the past games say."""
+        records, game_id = self.session.records, self.session.game_id
+        url, summary = "", None
+        if (self.can_export and self.winner_text and records is not None
+                and game_id is not None):
+            try:
+                summary = records.game_summary(game_id)
+                url = bgstats.play_url(summary)
+            except (RecordsError, bgstats.NotAPlay):
+                url = ""
+        self.bgstats_url = url
+        if not url:
+            self.side = "chart"
+        self._story(summary)
+
+    def _story(self, summary: GameSummary | None) -> None:
+        """Each player's races, declines and best turn, from the saved summary and this
+        game's events (the same game: the session saves every step to it)."""
+        if summary is None:
+            self.story_rows, self.story_best = [], ""
+            return
+        history = self.session.history
+        declined = story.declines(history) if history is not None else {}
+        rows = []
+        for player in story.stories(summary, declined):
+            lines = [story.race_line(span) for span in player.races]
+            lines.append(story.best_line(player.best_turn))
+            rows.append({"seat": player.seat, "name": player.name,
+                         "rgba": palette.rgba(player.colour), "lines": "\n".join(lines)})
+        self.story_rows = rows
+        best = story.game_best_turn(summary)
+        names = {seat.seat: seat.name for seat in summary.game.seats}
+        self.story_best = ("" if best is None else
+                           f"Best turn of the game: {names[best.seat]}, "
+                           f"{coins(best.coins)} in turn {best.turn}.")
+
+    def show_side(self, side: str) -> None:
+        """Show the coins chart ("chart") or the BG Stats QR code ("bgstats", once there
+        is a link)."""
+        self.side = "bgstats" if side == "bgstats" and self.bgstats_url else "chart"
 
     def refresh(self, state: GameState) -> None:
         history = self.session.history

@@ -12,6 +12,7 @@ from typing import Any, assert_never
 
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 
+from companion import bgstats
 from companion.records import GameSummary, RecordsError, minutes
 from companion.ui import palette
 from companion.ui.describe import coins
@@ -60,6 +61,10 @@ class GameHistoryPresenter(Presenter):
     chart_series = ListProperty([])
     chart_turns = NumericProperty(0)
     chart_note = StringProperty("")
+    bgstats_url = StringProperty("")
+    """BG Stats' create-play link of the game shown ("" when it is not a play)."""
+    side = StringProperty("chart")
+    """What the right-hand side shows: "chart" or "bgstats" (the link's QR code)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.game_id: int | None = None
@@ -106,7 +111,20 @@ class GameHistoryPresenter(Presenter):
                             "combos": f"Combos: {picked}"})
         self.players = players
         self._chart(game_id, summary)
+        self._bgstats(summary)
         return True
+
+    def _bgstats(self, summary: GameSummary) -> None:
+        try:
+            self.bgstats_url = bgstats.play_url(summary)
+        except bgstats.NotAPlay:
+            self.bgstats_url = ""
+        self.side = "chart"
+
+    def show_side(self, side: str) -> None:
+        """Show the coins chart ("chart") or the BG Stats QR code ("bgstats", when the game
+        has a link)."""
+        self.side = "bgstats" if side == "bgstats" and self.bgstats_url else "chart"
 
     def _chart(self, game_id: int, summary: GameSummary) -> None:
         store = self.session.records

@@ -22,7 +22,7 @@ from companion.ui.presenters.base import Presenter
 from companion.ui.presenters.keypads import NameRequest, ask_name
 
 if TYPE_CHECKING:
-    from companion.rules.rulebook import Entry, Rulebook
+    from companion.rules import Rulebook, RuleEntry
 
 SCREEN = "rules"
 
@@ -50,8 +50,8 @@ class RulesPresenter(Presenter):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._book: Rulebook | None = None
-        self._chosen: Entry | None = None
-        self._found: tuple[Entry, ...] = ()
+        self._chosen: RuleEntry | None = None
+        self._found: tuple[RuleEntry, ...] = ()
         super().__init__(*args, **kwargs)
         self.search("")
 
@@ -59,7 +59,7 @@ class RulesPresenter(Presenter):
     def book(self) -> Rulebook:
         """The rule book, built when first needed."""
         if self._book is None:
-            from companion.rules.rulebook import load_rulebook
+            from companion.rules import load_rulebook
 
             self._book = load_rulebook()
         return self._book
@@ -135,6 +135,6 @@ class RulesPresenter(Presenter):
         self.text = chosen.text
 
     @staticmethod
-    def _row(entry: Entry, chosen: bool) -> dict[str, Any]:
+    def _row(entry: RuleEntry, chosen: bool) -> dict[str, Any]:
         return {"text": entry.name, "kind_text": entry.label,
                 "action_key": f"match:{key_of(entry.kind, entry.name)}", "chosen": chosen}

@@ -1,4 +1,5 @@
-"""The game end: totals revealed one by one, the tie-break, the standings, the coins chart."""
+"""The game end: totals revealed one by one, the tie-break, the standings, the coins chart,
+and the QR code that logs the play in BG Stats (`companion.ui.qr`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from companion.ui import palette
+from companion.ui.qr import QRCode
 from companion.ui.screens.base import PresenterScreen
 from companion.ui.widgets import FONT_MIN, Pool, Stepper
 
@@ -46,6 +48,32 @@ class ResultList(BoxLayout):  # type: ignore[misc]
             widget.coins = row["coins"]
             widget.rgba = row["rgba"]
             widget.ink = row["ink"]
+
+
+class StoryCard(BoxLayout):  # type: ignore[misc]
+    """One player's story: their name by a strip of their colour, a line a race."""
+
+    name = StringProperty("")
+    lines = StringProperty("")
+    rgba = ObjectProperty(palette.FALLBACK)
+
+
+class StoryList(BoxLayout):  # type: ignore[misc]
+    """The players' stories (`GameEndPresenter.story_rows`), cards updated in place."""
+
+    rows = ObjectProperty([])
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._pool: Pool[StoryCard] = Pool(self, card=StoryCard)
+        super().__init__(**kwargs)
+        self.fbind("rows", self._rebuild)
+
+    def _rebuild(self, *_args: Any) -> None:
+        for card, row in zip(self._pool.show(["card"] * len(self.rows)), self.rows,
+                             strict=True):  # fmt: skip
+            card.name = row["name"]
+            card.lines = row["lines"]
+            card.rgba = row["rgba"]
 
 
 class TieBreak(BoxLayout):  # type: ignore[misc]
@@ -143,3 +171,7 @@ class CoinsChart(Widget):  # type: ignore[misc]
 
 class GameEndScreen(PresenterScreen):
     pass
+
+
+__all__ = ["CoinsChart", "GameEndScreen", "QRCode", "ResultList", "ResultRow", "StoryCard",
+           "StoryList", "TieBreak"]

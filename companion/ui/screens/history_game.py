@@ -8,6 +8,7 @@ from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui import palette
+from companion.ui.qr import QRCode
 from companion.ui.screens.base import PresenterScreen
 
 
@@ -36,3 +37,6 @@ class SeatStories(BoxLayout):  # type: ignore[misc]
 
 class GameHistoryScreen(PresenterScreen):
     """Loaded by the history screen before it opens (`GameHistoryPresenter.load`)."""
+
+
+__all__ = ["GameHistoryScreen", "QRCode", "SeatStories", "SeatStory"]

@@ -1,0 +1,153 @@
+"""The story of a finished game: each player's races in order, who declined when, and the
+best turns, told only with what the records can stand behind.
+
+Concept: the records keep, for a finished game (`GameSummary`), every player's income at
+the end of each game turn and every combo they picked, with the turn picked; the game's
+history (its events, which the records also keep) says when each player sent a race into
+decline (`RaceDeclined`). From these:
+
+- a player's *races* are their combos in the order picked, each with its *turns* (from
+  the turn picked to the turn before the next pick, or the last turn) and the *coins
+  scored* at the end of those turns. That is the player's whole income in those turns:
+  it includes what their races in decline scored then (a turn's income is kept as one
+  number, not by race), so it is told as "scored in turns 2 to 5", never as what the race
+  alone earned;
+- a race is *declined in turn t* when the player's `RaceDeclined` of turn t falls in its
+  turns (a race that stays active to the end declined never);
+- a player's *best turn* is their highest income at the end of one game turn (ties: the
+  earliest), and the game's best turn the highest of all (ties: the earliest turn, then
+  seat order). A game where nobody scored has no best turn.
+
+Invariants:
+- pure: no Kivy, no store; the history is read, never changed;
+- every number is a sum of the records' own numbers: the coins of a player's races add
+  up to their income from their first pick on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from companion.records import ComboPlayed, GameSummary
+
+if TYPE_CHECKING:
+    from companion.rules.history import History
+
+
+@dataclass(frozen=True, slots=True)
+class RaceSpan:
+    """One combo a player picked: the game turns it was their latest, and what they
+    scored in those turns."""
+
+    race: str
+    power: str
+    first_turn: int
+    last_turn: int
+    coins: int
+    declined_turn: int | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.power} {self.race}"
+
+    @property
+    def turns(self) -> str:
+        """"turn 3" or "turns 3 to 7"."""
+        if self.first_turn == self.last_turn:
+            return f"turn {self.first_turn}"
+        return f"turns {self.first_turn} to {self.last_turn}"
+
+
+@dataclass(frozen=True, slots=True)
+class BestTurn:
+    seat: int
+    turn: int
+    coins: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStory:
+    seat: int
+    name: str
+    colour: str
+    races: tuple[RaceSpan, ...]
+    best_turn: BestTurn | None
+
+
+def declines(history: History) -> dict[int, tuple[int, ...]]:
+    """Seat -> the game turns in which they sent a race into decline (steps in force)."""
+    from companion.rules.events import RaceDeclined
+
+    found: dict[int, list[int]] = {}
+    for index, step in enumerate(history.in_force):
+        if index == 0:
+            continue  # the game's creation
+        turn = history.states[index - 1].track.turn
+        for event in step:
+            if isinstance(event, RaceDeclined):
+                found.setdefault(event.seat, []).append(turn)
+    return {seat: tuple(turns) for seat, turns in found.items()}
+
+
+def race_spans(summary: GameSummary, seat: int,
+               declined: Sequence[int] = ()) -> tuple[RaceSpan, ...]:  # fmt: skip
+    """The seat's combos in the order picked, with their turns, coins and decline."""
+    income = summary.income_of(seat)
+    last = summary.game.turns
+    picks: list[ComboPlayed] = sorted(summary.combos_of(seat), key=lambda c: c.turn)
+    spans = []
+    for n, combo in enumerate(picks):
+        until = picks[n + 1].turn - 1 if n + 1 < len(picks) else last
+        until = max(combo.turn, min(until, last))
+        coins = sum(income[combo.turn - 1:until])
+        turn = next((t for t in declined if combo.turn <= t <= until), None)
+        spans.append(RaceSpan(combo.race, combo.power, combo.turn, until, coins, turn))
+    return tuple(spans)
+
+
+def best_turn(summary: GameSummary, seat: int) -> BestTurn | None:
+    """The seat's highest income in one game turn (the earliest such), None if nothing."""
+    income = summary.income_of(seat)
+    if not income or max(income) <= 0:
+        return None
+    top = max(income)
+    return BestTurn(seat, income.index(top) + 1, top)
+
+
+def game_best_turn(summary: GameSummary) -> BestTurn | None:
+    """The highest income of anyone in one game turn (earliest turn, then seat)."""
+    found = [b for seat in summary.game.seats if (b := best_turn(summary, seat.seat))]
+    return min(found, key=lambda b: (-b.coins, b.turn, b.seat), default=None)
+
+
+def stories(summary: GameSummary,
+            declined: Mapping[int, Sequence[int]] | None = None) -> tuple[PlayerStory, ...]:
+    """Every player's story, in seat order. `declined` (seat -> turns, see `declines`):
+    without it, nobody is said to have declined."""
+    declined = declined or {}
+    return tuple(
+        PlayerStory(seat.seat, seat.name, seat.colour,
+                    race_spans(summary, seat.seat, declined.get(seat.seat, ())),
+                    best_turn(summary, seat.seat))
+        for seat in sorted(summary.game.seats, key=lambda s: s.seat)
+    )
+
+
+def race_line(span: RaceSpan) -> str:
+    """"Flying Ratmen, turns 1 to 4: 23 coins scored, declined in turn 4"."""
+    declined = f", declined in turn {span.declined_turn}" if span.declined_turn else ""
+    unit = "coin" if span.coins == 1 else "coins"
+    return f"{span.name}, {span.turns}: {span.coins} {unit} scored{declined}"
+
+
+def best_line(best: BestTurn | None) -> str:
+    if best is None:
+        return "No coins scored at the end of a turn"
+    unit = "coin" if best.coins == 1 else "coins"
+    return f"Best turn: {best.coins} {unit} in turn {best.turn}"
+
+
+__all__ = ["BestTurn", "PlayerStory", "RaceSpan", "best_line", "best_turn", "declines",
+           "game_best_turn", "race_line", "race_spans", "stories"]
