@@ -38,7 +38,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from companion.rules import necromancer, river, teams
+import companion.rules.necromancer as necromancer
+import companion.rules.river as river
+import companion.rules.teams as teams
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.errors import DataError, UnknownName
 from companion.rules.relics import MARKERS, Kind

@@ -9,6 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui import palette
 from companion.ui.qr import QRCode
+from companion.ui.results import CoinsChart, ResultList
 from companion.ui.screens.base import PresenterScreen
 
 
@@ -39,4 +40,5 @@ class GameHistoryScreen(PresenterScreen):
     """Loaded by the history screen before it opens (`GameHistoryPresenter.load`)."""
 
 
-__all__ = ["GameHistoryScreen", "QRCode", "SeatStories", "SeatStory"]
+__all__ = ["CoinsChart", "GameHistoryScreen", "QRCode", "ResultList", "SeatStories",
+           "SeatStory"]
