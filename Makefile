@@ -53,7 +53,8 @@ headless = SDL_VIDEODRIVER=offscreen KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 KIVY_NO
 
 help:
 	@echo "make run        start the app (simulated hardware, database in the user data directory)"
-	@echo "                options: DB=PATH (another database), ARGS=--fullscreen"
+	@echo "                options: DB=PATH (another database), ARGS=--fullscreen,"
+	@echo "                ARGS=\"--size 1024x600\" (the window; default 800x480, the table's screen)"
 	@echo "make test       ruff, mypy --strict and the whole pytest suite, headless"
 	@echo "make lint       ruff and mypy only"
 	@echo "make bench      benchmarks against baselines, headless; writes bench-results.json"
