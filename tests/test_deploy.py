@@ -78,7 +78,7 @@ def _require_tool(command: str, package: str) -> str:
             return found
     pytest.fail(
         f"{command} is needed for this check and could not be installed here: run "
-        f"'sudo apt-get install {package}' (the Makefile's system-deps installs it)"
+        f"'sudo apt-get install {package}' (make test installs it: the Makefile's test-deps)"
     )
 
 
