@@ -214,7 +214,7 @@ def test_the_home_screen_forgets_the_last_game_when_none_is_on_the_table() -> No
     home = presenter(HomePresenter, s)
     assert home.game_text.startswith("On the table: Ann, Bob")
     home.update(None)  # the app switched to a session with no game
-    assert home.game_text == "No game on the table."
+    assert home.game_text == "No game on the table."  # and nothing to resume
 
 
 def test_a_berserk_roll_is_told_as_tokens_off_the_next_conquest() -> None:
