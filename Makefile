@@ -1,8 +1,9 @@
 # Table Companion for Small World: set-up, run and checks.
 #
 # `make run` and `make test` do all the set-up a fresh Debian 12 or Raspberry Pi OS
-# (bookworm) machine needs: the Mesa GL/EGL libraries Kivy draws with (installed with
-# apt-get, through sudo when not root), a virtual environment in .venv, and the project
+# (bookworm) machine needs: the Mesa GL/EGL libraries Kivy draws with, and for `make test`
+# only, shellcheck and systemd, which the deploy tests run (installed with apt-get, through
+# sudo when not root), a virtual environment in .venv, and the project
 # installed in it, editable, with its [dev] extras. The install is redone only when
 # pyproject.toml changes (a stamp file in .venv remembers the last one).
 
@@ -22,10 +23,14 @@ PYTEST_ARGS ?=
 BENCH_ARGS ?=
 DRILLS_ARGS ?=
 
-# What Kivy's PyPI wheel needs from the system (it bundles SDL2 itself): GL, GLES and EGL
-# through libglvnd, Mesa's EGL and its drivers (llvmpipe draws when there is no GPU or no
-# display), and mtdev, which Kivy's touchscreen input reads.
-APT_PACKAGES := libegl1 libgl1 libgles2 libegl-mesa0 libgl1-mesa-dri libmtdev1 shellcheck systemd
+# What running needs from the system, all that `make run` installs: what Kivy's PyPI wheel
+# needs (it bundles SDL2 itself): GL, GLES and EGL through libglvnd, Mesa's EGL and its
+# drivers (llvmpipe draws when there is no GPU or no display), and mtdev, which Kivy's
+# touchscreen input reads.
+APT_PACKAGES := libegl1 libgl1 libgles2 libegl-mesa0 libgl1-mesa-dri libmtdev1
+# What only the tests need besides (`make test`): shellcheck for the deploy scripts, and
+# systemd's systemd-analyze, which checks the kiosk's unit (tests/test_deploy*.py).
+APT_TEST_PACKAGES := shellcheck systemd
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -49,11 +54,12 @@ MYPY_TARGETS := companion/rules companion/store companion/session.py companion/b
 headless = SDL_VIDEODRIVER=offscreen KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 KIVY_NO_FILELOG=1 \
 	KIVY_HOME="$(1)/kivy" XDG_DATA_HOME="$(1)/data" GPIOZERO_PIN_FACTORY=mock
 
-.PHONY: help run test lint system-deps venv clean distclean deploy-check bench drills
+.PHONY: help run test lint system-deps test-deps venv clean distclean deploy-check bench drills
 
 help:
 	@echo "make run        start the app (simulated hardware, database in the user data directory)"
-	@echo "                options: DB=PATH (another database), ARGS=--fullscreen"
+	@echo "                options: DB=PATH (another database), ARGS=--fullscreen,"
+	@echo "                ARGS=\"--size 1024x600\" (the window; default 800x480, the table's screen)"
 	@echo "make test       ruff, mypy --strict and the whole pytest suite, headless"
 	@echo "make lint       ruff and mypy only"
 	@echo "make bench      benchmarks against baselines, headless; writes bench-results.json"
@@ -69,7 +75,7 @@ run: system-deps $(STAMP)
 
 # Every check runs even when an earlier one fails; pytest runs last so that its summary
 # is the closing line, and the target fails when any check failed.
-test: system-deps $(STAMP)
+test: test-deps $(STAMP)
 	@status=0; \
 	echo "== ruff check ."; $(BIN)/ruff check . || status=1; \
 	echo "== mypy --strict $(MYPY_TARGETS)"; $(BIN)/mypy --strict $(MYPY_TARGETS) || status=1; \
@@ -82,16 +88,22 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy --strict $(MYPY_TARGETS)
 
-# Installs only what is missing; on a machine without dpkg it checks nothing.
-system-deps:
-	@if command -v dpkg-query >/dev/null 2>&1; then \
+# Install the packages given that are missing; on a machine without dpkg check nothing.
+apt_missing = if command -v dpkg-query >/dev/null 2>&1; then \
 		missing=""; \
-		for package in $(APT_PACKAGES); do \
+		for package in $(1); do \
 			dpkg-query -W -f='$${db:Status-Status}' "$$package" 2>/dev/null | grep -qx installed \
 				|| missing="$$missing $$package"; \
 		done; \
 		if [ -n "$$missing" ]; then $(call apt_install,$$missing); fi; \
 	fi
+
+# What running needs (make run, bench, drills); test-deps adds what the tests need.
+system-deps:
+	@$(call apt_missing,$(APT_PACKAGES))
+
+test-deps:
+	@$(call apt_missing,$(APT_PACKAGES) $(APT_TEST_PACKAGES))
 
 venv: $(STAMP)
 

@@ -97,6 +97,12 @@ SHOWN_CHARS = 60
 MAX_NESTING = 100
 """A line that opens more lists or tables than this is refused before TOML reads it."""
 
+WINDOW_SIDE_RANGE = range(320, 7681)
+"""``display.window_size``: each side of the window, in pixels."""
+
+DEFAULT_WINDOW_SIZE = (800, 480)
+"""The official 7" Touch Display's size: the screen the app is laid out for."""
+
 DEFAULT_GRID_PORT = "/dev/smallworld-grid"
 """The stable name ``deploy/60-smallworld-companion.rules`` gives a Pico grid."""
 
@@ -107,6 +113,9 @@ class DisplayConfig:
 
     fullscreen: bool = True
     """Fill the whole screen (the table's kiosk); false opens a window."""
+
+    window_size: tuple[int, int] = DEFAULT_WINDOW_SIZE
+    """The window's width and height in pixels when not full screen (``"800x480"``)."""
 
     rotation: int = 0
     """Turn the picture by 0, 90, 180 or 270 degrees; touches turn with it."""
@@ -245,6 +254,33 @@ def _dim_after(value: object) -> int:
     return _int_in(DIM_AFTER_RANGE)(value)
 
 
+def parse_window_size(value: object) -> tuple[int, int]:
+    """``"WIDTHxHEIGHT"`` (e.g. ``"800x480"``) as two whole numbers of pixels, each side
+    in :data:`WINDOW_SIDE_RANGE`; anything else is refused."""
+    if not isinstance(value, str):
+        raise _Rejected
+    match = re.fullmatch(r"\s*(\d{1,5})\s*[xX]\s*(\d{1,5})\s*", value)
+    if match is None:
+        raise _Rejected
+    width, height = int(match.group(1)), int(match.group(2))
+    if width not in WINDOW_SIDE_RANGE or height not in WINDOW_SIDE_RANGE:
+        raise _Rejected
+    return width, height
+
+
+def _show_window_size(value: object) -> str:
+    if isinstance(value, tuple) and len(value) == 2:
+        return f'"{value[0]}x{value[1]}"'
+    return _show(value)
+
+
+WINDOW_SIZE_ALLOWED = (
+    f'"WIDTHxHEIGHT" in pixels, each from {WINDOW_SIDE_RANGE.start} to '
+    f'{WINDOW_SIDE_RANGE.stop - 1} (e.g. "800x480")'
+)
+"""What ``display.window_size`` allows, in words (also the run command's ``--size``)."""
+
+
 def _path_text(value: object) -> str:
     """A path as text the system can take: no NUL, within Linux's length limits."""
     if not isinstance(value, str):
@@ -375,6 +411,7 @@ _PIN_TEXT = "a BCM GPIO number from 2 to 27, or false for none"
 
 KEYS: tuple[KeySpec, ...] = (
     KeySpec("display", "fullscreen", _bool, "true or false"),
+    KeySpec("display", "window_size", parse_window_size, WINDOW_SIZE_ALLOWED, _show_window_size),
     KeySpec("display", "rotation", _int_in(ROTATIONS), "0, 90, 180 or 270 (degrees)"),
     KeySpec(
         "display",

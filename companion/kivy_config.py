@@ -16,7 +16,12 @@ which provider reads it), so the one documented config file is where a player ch
   as well: the touches would then be turned twice.
 - The cursor is hidden and SDL's screensaver is off: the OS does not blank, the app dims.
 
-Outside kiosk mode (``make run`` on a desktop) nothing is changed: a window and the mouse.
+Outside kiosk mode (``make run`` on a desktop) only the window's size is set: a window of
+the table's screen, ``display.window_size`` (800x480, the official 7" display, unless the
+file or ``companion run --size`` says otherwise), so a desktop shows what the table shows;
+Kivy's own default, 800x600, would hide the bottom of screens laid out for 480 pixels.
+The mouse stays as Kivy has it. In kiosk mode the size is set too (it is the window's size
+when ``display.fullscreen = false``).
 
 Everything here but :func:`apply_kiosk` is pure and imports no Kivy; :func:`apply_kiosk`
 imports only ``kivy.config``, which opens no window. Call :func:`prepare` before importing
@@ -146,12 +151,35 @@ def apply_kiosk(display: DisplayConfig, kivy_config: Any = None) -> dict[str, di
     return settings
 
 
-def prepare(config: Config, environ: Mapping[str, str] | None = None) -> bool:
-    """Apply the kiosk's Kivy settings when in kiosk mode; return whether it did.
+def window_settings(size: tuple[int, int]) -> dict[str, str]:
+    """What sets the window's size (width, height in pixels) in Kivy's ``[graphics]``."""
+    width, height = size
+    return {"width": str(width), "height": str(height)}
+
+
+def apply_window_size(size: tuple[int, int], kivy_config: Any = None) -> dict[str, str]:
+    """Set the window's size in Kivy's configuration (before the window is made); return
+    what was set. ``kivy_config`` defaults to ``kivy.config.Config``."""
+    if kivy_config is None:
+        from kivy.config import Config as kivy_global_config
+
+        kivy_config = kivy_global_config
+    settings = window_settings(size)
+    for option, value in settings.items():
+        kivy_config.set("graphics", option, value)
+    return settings
+
+
+def prepare(config: Config, environ: Mapping[str, str] | None = None,
+            kivy_config: Any = None) -> bool:
+    """Set the window's size, and the kiosk's Kivy settings when in kiosk mode; return
+    whether it was kiosk mode.
 
     The run command calls this with the loaded configuration before it imports the app.
+    ``kivy_config`` defaults to ``kivy.config.Config``.
     """
+    apply_window_size(config.display.window_size, kivy_config)
     if not is_kiosk(environ):
         return False
-    apply_kiosk(config.display)
+    apply_kiosk(config.display, kivy_config)
     return True

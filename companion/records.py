@@ -108,7 +108,10 @@ class TurnIncome:
 
 @dataclass(frozen=True, slots=True)
 class ComboPlayed:
-    """A combo a player picked, and the coins they scored while it was their latest one."""
+    """A combo a player picked, and the coins its race scored, active and in decline
+    (`companion.store.combo_coins`). ``split`` False: some turn's coins could not be split
+    by race (a total typed without lines while a race in decline was beside it), and
+    `coins` then holds those turns whole."""
 
     seat: int
     turn: int
@@ -116,6 +119,7 @@ class ComboPlayed:
     race: str
     power: str
     coins: int
+    split: bool = True
 
     @property
     def name(self) -> str:
@@ -164,10 +168,16 @@ class ComboTally:
     race: str
     power: str
     picks: int
-    coins: int  # scored in total while it was the picker's latest combo
-    best: int  # the most scored with one pick of it
+    coins: int  # its race's own coins, active and in decline, over the picks counted
+    best: int  # the most scored with one pick of it (of the picks counted)
     games: int = 0  # distinct finished games it was picked in
     wins: int = 0  # picks by a player who won that game
+    unsplit: int = 0  # picks whose coins could not be split by race: not counted in coins
+
+    @property
+    def counted(self) -> int:
+        """The picks whose coins are counted (split by race)."""
+        return self.picks - self.unsplit
 
     @property
     def name(self) -> str:
@@ -175,7 +185,8 @@ class ComboTally:
 
     @property
     def average(self) -> float:
-        return self.coins / self.picks
+        """Coins per pick counted (0 when no pick's coins could be split by race)."""
+        return self.coins / self.counted if self.counted else 0.0
 
 
 @dataclass(frozen=True, slots=True)

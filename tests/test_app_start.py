@@ -101,3 +101,56 @@ def test_the_screen_dims_when_idle_and_the_waking_touch_presses_nothing(
     assert run.returncode == 0, run.stderr[-2000:]
     assert "VEILED True" in run.stdout
     assert "AFTER False home" in run.stdout
+
+
+HOME_SCRIPT = """
+import sys
+from pathlib import Path
+from kivy.clock import Clock
+import companion.app as start
+
+class Probe(start.TableApp):
+    def on_start(self):
+        super().on_start()
+        def shown(when):
+            home = self.screens["home"]
+            print(when, "LINE", home.ids.game.text)
+            print(when, "RESUME", home.ids.resume.text)
+        shown("FIRST")
+        def look(_dt):
+            shown("READY")
+            self.presenters["home"].resume()
+            self.ctx.nav.go("home")
+            shown("RESUMED")
+            self.stop()
+        self.fbind("ready", lambda *_: Clock.schedule_once(look, 0.3))
+
+start.TableApp = Probe
+start.run_app(Path(sys.argv[1]))
+"""
+
+
+def test_the_home_screen_says_one_thing_about_the_saved_game(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    session = Session(rng=random.Random(4), store=Store.open(db))
+    session.begin(created(3))
+    for _ in range(4):
+        play_turn(session, coins=2)
+    assert session.store is not None
+    session.store.close()
+
+    env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
+           "GPIOZERO_PIN_FACTORY": "mock", "KIVY_HOME": str(tmp_path / "kivy")}
+    script = tmp_path / "probe.py"
+    script.write_text(HOME_SCRIPT)
+    run = subprocess.run([sys.executable, str(script), str(db)], capture_output=True,
+                         text=True, timeout=120, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    lines = run.stdout.splitlines()
+    for when in ("FIRST", "READY"):
+        assert f"{when} RESUME Resume Ann, Bob and Cy: turn 2 of 10, Bob's turn" in lines
+        line = next(line for line in lines if line.startswith(f"{when} LINE "))
+        assert "No game" not in line, line  # the Resume button right below names one
+        assert "saved game is waiting" in line
+    resumed = next(line for line in lines if line.startswith("RESUMED LINE "))
+    assert resumed == "RESUMED LINE On the table: Ann, Bob, Cy, turn 2 of 10."

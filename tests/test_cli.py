@@ -161,3 +161,57 @@ def test_python_dash_m_companion_is_the_same_command() -> None:
         check=True,
     )
     assert result.stdout == f"smallworld-companion {__version__}\n"
+
+
+@pytest.fixture
+def kivy_window_size() -> Any:
+    """Kivy's own configuration with its default window size, 800x600, put back after."""
+    from kivy.config import Config as KivyConfig
+
+    before = (KivyConfig.get("graphics", "width"), KivyConfig.get("graphics", "height"))
+    KivyConfig.set("graphics", "width", "800")
+    KivyConfig.set("graphics", "height", "600")
+
+    def size() -> tuple[int, int]:
+        return KivyConfig.getint("graphics", "width"), KivyConfig.getint("graphics", "height")
+
+    yield size
+    KivyConfig.set("graphics", "width", before[0])
+    KivyConfig.set("graphics", "height", before[1])
+
+
+def test_run_opens_a_window_of_the_tables_screen_by_default(
+    capsys: pytest.CaptureFixture[str], started_apps: list[dict[str, Any]],
+    kivy_window_size: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config"))
+    monkeypatch.delenv("COMPANION_KIOSK", raising=False)
+    status, _, err = run_main(["run", "--db", str(tmp_path / "g.sqlite3")], capsys)
+    assert (status, err) == (0, "")
+    assert len(started_apps) == 1
+    assert kivy_window_size() == (800, 480)  # Kivy's own default, 800x600, hid the bottom
+
+
+def test_the_config_file_and_size_set_the_window_and_a_bad_size_falls_back(
+    capsys: pytest.CaptureFixture[str], started_apps: list[dict[str, Any]],
+    kivy_window_size: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    monkeypatch.delenv("COMPANION_KIOSK", raising=False)
+    config = tmp_path / "companion.toml"
+    db = ["--db", str(tmp_path / "g.sqlite3"), "--config", str(config)]
+    config.write_text('[display]\nwindow_size = "1024x600"\n')
+    assert run_main(["run", *db], capsys)[0] == 0
+    assert kivy_window_size() == (1024, 600)
+    assert run_main(["run", *db, "--size", "1280x720"], capsys)[0] == 0
+    assert kivy_window_size() == (1280, 720)
+    status, _, err = run_main(["run", *db, "--size", "huge"], capsys)
+    assert status == 0
+    assert "--size 'huge' is not allowed" in err and "Using 1024x600" in err
+    assert kivy_window_size() == (1024, 600)
+    config.write_text('[display]\nwindow_size = "800 by 480"\n')
+    status, _, err = run_main(["run", *db], capsys)
+    assert status == 0
+    assert 'display.window_size = "800 by 480" is not allowed' in err
+    assert 'Using the default, "800x480"' in err
+    assert kivy_window_size() == (800, 480)
+    assert len(started_apps) == 4

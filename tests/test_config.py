@@ -149,6 +149,9 @@ def test_the_defaults_work_on_a_pi_with_no_extra_hardware() -> None:
 
 GOOD = [
     ("display.fullscreen", "false", False),
+    ("display.window_size", '"800x480"', (800, 480)),
+    ("display.window_size", '"1024X600"', (1024, 600)),
+    ("display.window_size", '"480x800"', (480, 800)),
     ("display.rotation", "90", 90),
     ("display.rotation", "180", 180),
     ("display.rotation", "270", 270),
@@ -207,6 +210,11 @@ def test_the_database_default_follows_xdg_data_home(monkeypatch: pytest.MonkeyPa
 BAD = [
     ("display.fullscreen", '"yes"', "true or false"),
     ("display.fullscreen", "1", "true or false"),
+    ("display.window_size", '"800*480"', '"WIDTHxHEIGHT" in pixels'),
+    ("display.window_size", '"100x480"', '"WIDTHxHEIGHT" in pixels'),
+    ("display.window_size", '"800x99999"', '"WIDTHxHEIGHT" in pixels'),
+    ("display.window_size", "800", '"WIDTHxHEIGHT" in pixels'),
+    ("display.window_size", "[800, 480]", '"WIDTHxHEIGHT" in pixels'),
     ("display.rotation", "45", "0, 90, 180 or 270 (degrees)"),
     ("display.rotation", "-90", "0, 90, 180 or 270 (degrees)"),
     ("display.rotation", "90.0", "0, 90, 180 or 270 (degrees)"),
@@ -390,6 +398,7 @@ def test_to_toml_reads_back_the_same_configuration() -> None:
     config = Config(
         display=DisplayConfig(
             fullscreen=False,
+            window_size=(1024, 600),
             rotation=270,
             touch_device="/dev/input/by-id/usb-ILITEK-event-if00",
             touch_provider="hidinput",

@@ -78,7 +78,7 @@ def _require_tool(command: str, package: str) -> str:
             return found
     pytest.fail(
         f"{command} is needed for this check and could not be installed here: run "
-        f"'sudo apt-get install {package}' (the Makefile's system-deps installs it)"
+        f"'sudo apt-get install {package}' (make test installs it: the Makefile's test-deps)"
     )
 
 
@@ -741,12 +741,14 @@ class RecordingConfig:
 
 def test_prepare_changes_kivy_only_in_kiosk_mode(monkeypatch: pytest.MonkeyPatch) -> None:
     applied: list[DisplayConfig] = []
-    monkeypatch.setattr(kivy_config, "apply_kiosk", lambda display: applied.append(display))
+    monkeypatch.setattr(kivy_config, "apply_kiosk",
+                        lambda display, _kivy=None: applied.append(display))  # fmt: skip
     config = Config(display=DisplayConfig(rotation=180))
-    assert kivy_config.prepare(config, {}) is False
-    assert kivy_config.prepare(config, {"COMPANION_KIOSK": "0"}) is False
+    recorded = RecordingConfig()
+    assert kivy_config.prepare(config, {}, recorded) is False
+    assert kivy_config.prepare(config, {"COMPANION_KIOSK": "0"}, recorded) is False
     assert applied == []
-    assert kivy_config.prepare(config, {"COMPANION_KIOSK": "1"}) is True
+    assert kivy_config.prepare(config, {"COMPANION_KIOSK": "1"}, recorded) is True
     assert applied == [config.display]
 
 

@@ -79,8 +79,17 @@ def take_turn(
     if mistake is not None:
         s.score(mistake)
         s.undo()
-    s.score(coins)
+    s.score(coins, [(regions_line(s), coins)])
     s.end_turn()
+
+
+def regions_line(s: Session) -> str:
+    """The label of the scoring line for the regions of the race whose turn it is (its
+    active race, else the one it declined): the scoring engine's words."""
+    player = s.state.players[s.state.track.seat]
+    if player.active is not None:
+        return f"Regions held by {player.active.race}"
+    return f"Regions held by {player.declined[-1].race} (in decline)"
 
 
 def play_game_1(store: Store, clock: Clock) -> int:

@@ -171,6 +171,21 @@ def test_the_quick_count_starts_from_the_map_and_gives_the_same_lines() -> None:
     assert scoring.quick_text == f"Score {sum(int(line['coins']) for line in scoring.lines)} coins"
 
 
+def test_the_quick_counts_of_features_are_under_all_the_regions_not_the_last_terrain() -> None:
+    from companion.ui.presenters.scoring import AMONG_THEM, LAND, TERRAIN_WORDS
+
+    scoring = presenter(ScoringPresenter, _scoring_after_a_conquest())
+    scoring.act("quick")
+    rows = [(row["key"], row["label"]) for row in scoring.quick_rows]
+    labels = [label for _, label in rows]
+    last_terrain = labels.index(TERRAIN_WORDS[LAND[-1]])  # "Mountains"
+    # Right under the terrains: the heading that the mines and magic sources qualify.
+    assert rows[last_terrain + 1] == ("", AMONG_THEM)
+    assert rows[last_terrain + 2] == ("active.mines", "With a mine")
+    assert rows[last_terrain + 3] == ("active.magic", "With a magic source")
+    assert not any(label.startswith("Of those") for label in labels)
+
+
 def test_typed_names_become_profiles_once_and_default_names_never() -> None:
     store = Store.open(Path(tempfile.mkdtemp()) / "games.sqlite3")
     store.add_profile("Bob", "green")
@@ -214,7 +229,7 @@ def test_the_home_screen_forgets_the_last_game_when_none_is_on_the_table() -> No
     home = presenter(HomePresenter, s)
     assert home.game_text.startswith("On the table: Ann, Bob")
     home.update(None)  # the app switched to a session with no game
-    assert home.game_text == "No game on the table."
+    assert home.game_text == "No game on the table."  # and nothing to resume
 
 
 def test_a_berserk_roll_is_told_as_tokens_off_the_next_conquest() -> None:

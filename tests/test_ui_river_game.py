@@ -296,7 +296,7 @@ def test_river_world_on_a_packaged_board_counts_harbors_pirates_and_rivers_by_ha
     scoring = app.presenters["scoring"]
     scoring.act("quick")
     rows = {row["key"]: row["label"] for row in scoring.quick_rows}
-    assert rows["active.harbors"] == "Of those, with a Harbor"
+    assert rows["active.harbors"] == "With a Harbor"
     assert rows["active.next_to_pirates"] == "Next to a pirate ship"
     assert rows["active.river"].startswith("Rivers")
     scoring.set_count("active.farmland", 3)

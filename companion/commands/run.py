@@ -2,7 +2,8 @@
 
 The one config file (``companion.toml``, see ``deploy/README.md``) is read first; a bad
 value is reported on stderr with its key and the allowed range, and its default is used.
-In kiosk mode the display settings go to Kivy before Kivy opens its window.
+The window's size (``--size``, else ``display.window_size``: 800x480, the table's screen)
+goes to Kivy before Kivy opens its window, and in kiosk mode the display settings too.
 
 One app per saved-games file: when another companion app holds it, one line on stderr
 names its process, and then
@@ -21,9 +22,14 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.commands import Command
+
+if TYPE_CHECKING:
+    from companion.config import Config
 
 EX_TEMPFAIL = 75
 """Exit status when another app holds the saved-games file (sysexits.h: try again later)."""
@@ -52,6 +58,29 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="fill the whole screen, as on the table's touchscreen",
     )
+    parser.add_argument(
+        "--size",
+        default=None,
+        metavar="WIDTHxHEIGHT",
+        help="the window's size in pixels (default: display.window_size in the config "
+        "file, 800x480, the table's screen)",
+    )
+
+
+def window_size(config: Config, asked: str | None) -> tuple[Config, str | None]:
+    """`config` with the window size `--size` asked for, and a message when it is not
+    allowed (the config file's size is then kept)."""
+    from companion.config import WINDOW_SIZE_ALLOWED, parse_window_size
+
+    if asked is None:
+        return config, None
+    try:
+        size = parse_window_size(asked)
+    except ValueError:
+        kept = config.display.window_size
+        return config, (f"--size {asked!r} is not allowed: {WINDOW_SIZE_ALLOWED}. "
+                        f"Using {kept[0]}x{kept[1]}")
+    return replace(config, display=replace(config.display, window_size=size)), None
 
 
 def wait_until_free(db_path: Path, pid: int | None, *, poll: float = WAIT_POLL,
@@ -98,6 +127,9 @@ def _run(args: argparse.Namespace) -> int:
     config, warnings = load_config(args.config)
     for warning in warnings:
         print(f"companion: {warning.message}", file=sys.stderr)
+    config, refused = window_size(config, args.size)
+    if refused:
+        print(f"companion: {refused}", file=sys.stderr)
     db_path = args.db or config.storage.database
     try:
         check_free(db_path)  # before Kivy opens a window, for the one line below

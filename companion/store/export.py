@@ -4,9 +4,10 @@ Concept: an export is a pure function of a game's summary (`GameSummary`), so it
 exactly what the history screen says. Three formats:
 
 - ``json``: everything in the summary: date, board, expansions, players in seat order
-  with colour, start player, income per game turn, combos picked (with the coins scored
-  while each was the player's latest), final coins, rank, winner, and the result and
-  tie-break in words;
+  with colour, start player, income per game turn, combos picked (with the coins each
+  one's race scored, active and in decline, `companion.store.combo_coins`; null when a
+  turn's total, typed without lines beside a race in decline, cannot be split by race),
+  final coins, rank, winner, and the result and tie-break in words;
 - ``csv``: a score sheet for a spreadsheet: one row per player in seat order, with a
   column per game turn (``turn_1``...) holding that turn's income;
 - ``bgstats``: the play BG Stats takes when another app pushes it, as the game end's QR
@@ -73,7 +74,7 @@ def game_dict(summary: GameSummary, tz: tzinfo | None = None) -> dict[str, Any]:
                 "income": list(summary.income_of(seat.seat)),
                 "combos": [
                     {"turn": c.turn, "row": c.row, "race": c.race, "power": c.power,
-                     "coins": c.coins}
+                     "coins": c.coins if c.split else None}
                     for c in summary.combos_of(seat.seat)
                 ],
             }

@@ -15,10 +15,10 @@ final standings the rules worked out:
 - every player's final coins, rank and winner flag, and the tie-break if one was used
   (race tokens on the board, when two players tie for the most coins);
 - every turn's income per player, from the `TurnScored` events still in force;
-- the combos each player picked (`ComboPicked`), each with the coins the player scored
-  while it was their latest combo: from the turn they picked it until they picked the
-  next one, its turns in decline included. That is what "most successful combo" means in
-  the stats.
+- the combos each player picked (`ComboPicked`), each with its race's own coins, active
+  and in decline, split from each turn's lines (`companion.store.combo_coins`): a race in
+  decline scoring beside the next combo is credited to its own combo, not to the next
+  one. That is what "most successful combo" means in the stats.
 
 Undone steps count for nothing here: the summary is built from the steps in force.
 
@@ -53,6 +53,7 @@ from companion.rules.history import History
 from companion.rules.standings import Standings
 from companion.rules.turns import Phase, TurnTrack
 from companion.store import events, profiles
+from companion.store.combo_coins import credit
 from companion.store.database import from_text
 from companion.store.errors import StoreError, UnknownGame
 
@@ -212,26 +213,19 @@ def derive(history: History) -> tuple[list[TurnIncome], list[ComboPlayed]]:
     """Every turn's income and every combo picked, from the steps in force."""
     income: list[TurnIncome] = []
     combos: list[ComboPlayed] = []
-    latest: dict[int, int] = {}  # seat -> index in combos of their latest pick
     for index, step in enumerate(history.in_force):
         if index == 0:
             continue  # the game's creation: nothing picked or scored yet
         turn = history.states[index - 1].track.turn
         for event in step:
             if isinstance(event, ComboPicked):
-                latest[event.seat] = len(combos)
                 combos.append(ComboPlayed(event.seat, turn, event.row, event.race,
                                           event.power, 0))  # fmt: skip
             elif isinstance(event, TurnScored):
                 income.append(TurnIncome(turn, event.seat, event.coins, event.lines))
-                if event.seat in latest:
-                    at = latest[event.seat]
-                    old = combos[at]
-                    combos[at] = ComboPlayed(old.seat, old.turn, old.row, old.race, old.power,
-                                             old.coins + event.coins)  # fmt: skip
     income.sort(key=lambda i: (i.turn, i.seat))
     combos.sort(key=lambda c: (c.turn, c.seat))
-    return income, combos
+    return income, credit(combos, income)
 
 
 def check_standings(history: History, standings: Standings) -> None:
@@ -303,12 +297,16 @@ def summary(conn: sqlite3.Connection, game_id: int) -> GameSummary:
             (game_id,),
         )
     )  # fmt: skip
-    combos = tuple(
-        ComboPlayed(seat, turn, row, race, power, coins)
-        for seat, turn, row, race, power, coins in conn.execute(
-            "SELECT seat, turn, row, race, power, coins FROM game_combos WHERE game_id = ? "
-            "ORDER BY turn, seat",
-            (game_id,),
-        )
-    )
+    # Each combo's coins are credited again from the income's lines, so that a game
+    # finished before they were split by race (the saved column then holds the coins
+    # scored while it was the latest combo) reads as a new one does.
+    combos = tuple(credit(
+        (ComboPlayed(seat, turn, row, race, power, 0)
+         for seat, turn, row, race, power in conn.execute(
+             "SELECT seat, turn, row, race, power FROM game_combos WHERE game_id = ? "
+             "ORDER BY turn, seat",
+             (game_id,),
+         )),
+        income,
+    ))  # fmt: skip
     return GameSummary(game, income, combos)

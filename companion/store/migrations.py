@@ -31,8 +31,10 @@ Tables (schema of migration ``m001_initial``, as changed by the later ones liste
   version, JSON payload (the event's fields) and the time it was saved; since m002 a
   ``WITHOUT ROWID`` table whose primary key is (game, step, sequence);
 - ``turn_scores``: a finished game's income per game turn and seat, with its lines;
-- ``game_combos``: a finished game's combos, per seat and turn picked, with the coins the
-  player scored while it was their latest combo;
+- ``game_combos``: a finished game's combos, per seat and turn picked, with the coins its
+  race scored, active and in decline (games finished before that was split by race hold
+  the coins scored while it was the latest combo; `companion.store.games.summary` and the
+  stats credit them again from ``turn_scores``);
 - ``players``: player profiles: name (unique whatever its case), colour, optional PIN
   (salted scrypt hash, see `companion.store.profiles`);
 - ``settings``: key and JSON value.

@@ -8,8 +8,11 @@ Definitions:
 - a player's *games* are the finished games where a seat was linked to their profile;
   *wins* count shared wins; the *average* and *best score* are over final coins;
 - the *best turn* is the most coins they scored at the end of one turn;
-- a combo's *coins* for one pick are what the player scored while it was their latest
-  combo (from the turn picked until their next pick, turns in decline included);
+- a combo's *coins* for one pick are what its race scored, active and in decline
+  (`companion.store.combo_coins`): a race in decline that scores beside the player's next
+  combo earns for its own combo, not the next one. A pick whose coins cannot be split by
+  race (a total typed without lines beside a race in decline) is counted in the picks and
+  not in the coins (`ComboTally.unsplit`), and the screen says so;
 - a player's *favourite combo* is the one they picked most (ties: better average, then
   name); their *most successful* has the best average coins per pick (ties: more picks,
   then name);
@@ -19,9 +22,12 @@ Definitions:
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from dataclasses import replace
 
-from companion.records import ComboTally, PlayerStats
+from companion.records import ComboPlayed, ComboTally, PlayerStats, TurnIncome
+from companion.store.combo_coins import credit
 from companion.store.errors import ProfileError
 
 _FINISHED_SEATS = (
@@ -43,16 +49,7 @@ def player_stats(conn: sqlite3.Connection, player_id: int) -> PlayerStats:
         "ON s.game_id = t.game_id AND s.seat = t.seat WHERE s.player_id = ?",
         (player_id,),
     ).fetchone()
-    tallies = [
-        ComboTally(race, power, picks, coins, most, games_, wins_)
-        for race, power, picks, coins, most, games_, wins_ in conn.execute(
-            "SELECT c.race, c.power, count(*), sum(c.coins), max(c.coins), "
-            "count(DISTINCT c.game_id), sum(s.winner) "
-            "FROM game_combos c JOIN game_seats s ON s.game_id = c.game_id AND s.seat = c.seat "
-            "WHERE s.player_id = ? GROUP BY c.race, c.power",
-            (player_id,),
-        )
-    ]
+    tallies = _tallies(conn, player_id)
     favourite = min(tallies, key=lambda t: (-t.picks, -t.average, t.name), default=None)
     successful = min(tallies, key=lambda t: (-t.average, -t.picks, t.name), default=None)
     return PlayerStats(
@@ -70,13 +67,50 @@ def player_stats(conn: sqlite3.Connection, player_id: int) -> PlayerStats:
 
 def combo_stats(conn: sqlite3.Connection) -> list[ComboTally]:
     """Every combo picked in a finished game, best average first (ties: picks, name)."""
-    tallies = [
-        ComboTally(race, power, picks, coins, most, games, wins)
-        for race, power, picks, coins, most, games, wins in conn.execute(
-            "SELECT c.race, c.power, count(*), sum(c.coins), max(c.coins), "
-            "count(DISTINCT c.game_id), sum(s.winner) "
-            "FROM game_combos c JOIN game_seats s ON s.game_id = c.game_id AND s.seat = c.seat "
-            "GROUP BY c.race, c.power"
+    return sorted(_tallies(conn, None), key=lambda t: (-t.average, -t.picks, t.name))
+
+
+def _tallies(conn: sqlite3.Connection, player_id: int | None) -> list[ComboTally]:
+    """Each combo's tally over the picks in finished games (by `player_id`'s seats only,
+    unless None), each pick credited with its race's own coins from the turns' lines."""
+    mine = "" if player_id is None else " AND s.player_id = ?"
+    wanted = () if player_id is None else (player_id,)
+    picks: dict[int, list[tuple[ComboPlayed, bool]]] = {}
+    for game_id, seat, turn, row, race, power, winner in conn.execute(
+        "SELECT c.game_id, c.seat, c.turn, c.row, c.race, c.power, s.winner "
+        "FROM game_combos c JOIN game_seats s ON s.game_id = c.game_id AND s.seat = c.seat "
+        "JOIN games g ON g.id = c.game_id WHERE g.finished_at IS NOT NULL" + mine,
+        wanted,
+    ):
+        picks.setdefault(game_id, []).append(
+            (ComboPlayed(seat, turn, row, race, power, 0), bool(winner))
         )
-    ]
-    return sorted(tallies, key=lambda t: (-t.average, -t.picks, t.name))
+    income: dict[int, list[TurnIncome]] = {}
+    if picks:
+        marks = ", ".join("?" * len(picks))
+        for game_id, turn, seat, coins, lines in conn.execute(
+            f"SELECT game_id, turn, seat, coins, lines FROM turn_scores WHERE game_id IN ({marks})",
+            tuple(picks),
+        ):
+            income.setdefault(game_id, []).append(TurnIncome(
+                turn, seat, coins, tuple((str(label), int(n)) for label, n in json.loads(lines))
+            ))  # fmt: skip
+    tallies: dict[tuple[str, str], ComboTally] = {}
+    games: dict[tuple[str, str], set[int]] = {}
+    for game_id, played in picks.items():
+        credited = credit((combo for combo, _ in played), income.get(game_id, ()))
+        for combo, (_, winner) in zip(credited, played, strict=True):
+            key = (combo.race, combo.power)
+            was = tallies.get(key, ComboTally(combo.race, combo.power, 0, 0, 0))
+            games.setdefault(key, set()).add(game_id)
+            counted = combo.split
+            tallies[key] = replace(
+                was,
+                picks=was.picks + 1,
+                coins=was.coins + (combo.coins if counted else 0),
+                best=max(was.best, combo.coins) if counted else was.best,
+                games=len(games[key]),
+                wins=was.wins + winner,
+                unsplit=was.unsplit + (not counted),
+            )
+    return list(tallies.values())

@@ -37,6 +37,12 @@ Hooks for the rest of the program:
   `presenters.when_made("settings", ...)` so the settings are not loaded for it.
 - `die_button_pressed()`: the hardware die button; call it on the UI thread
   (`Clock.schedule_once(lambda dt: app.die_button_pressed())` from a device thread).
+
+Escape never ends the app at once (Kivy's own ``exit_on_escape`` is turned off): on a
+desktop it asks first (`LEAVE_QUESTION`; the game is saved at every step, so leaving
+loses nothing), and in kiosk mode (``COMPANION_KIOSK=1``) it is ignored: a keyboard
+plugged into the table must not leave the players with a dark screen. An open dialog
+takes Escape first and closes, as a tap on Cancel would.
 """
 
 from __future__ import annotations
@@ -58,6 +64,7 @@ from kivy.uix.layout import Layout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
+from companion.kivy_config import is_kiosk
 from companion.paths import kv_file
 from companion.ui import palette
 from companion.ui.memory import MemoryPolicy, find_malloc_trim
@@ -76,6 +83,12 @@ if TYPE_CHECKING:
     from companion.session import Session
 
 TITLE = "Table Companion for Small World"
+
+ESCAPE = 27
+"""The key code Kivy gives Escape (and Android's Back)."""
+
+LEAVE_QUESTION = "Leave the table? The game is saved."
+LEAVE_UNSAVED = "Leave the table? Games are not being saved here, so this one is lost."
 
 SHARED_KV = "widgets.kv"
 """The layouts of the shared widgets, loaded before any screen's."""
@@ -344,6 +357,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         """Dialogs opened so far that are still open (tests read it)."""
         self._dialog_pool: dict[type, list[Any]] = {}
         """Every dialog built, by kind: each is filled again and reopened (`_spare`)."""
+        self._leaving: Any = None
+        """The question Escape asked ("Leave the table?") while it is open."""
 
     # -- building --------------------------------------------------------------------------
     def build(self) -> Widget:
@@ -386,9 +401,39 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         hooks (the rest of start-up: the session), then the other screens in the
         background (a presenter may need the session)."""
         load_kv(SHARED_KV)
+        self._watch_escape()
         for hook in self.after_first_frame:
             hook()
         Clock.schedule_once(self._build_one_more, BACKGROUND_BUILD_DELAY)
+
+    def _watch_escape(self) -> None:
+        """Escape asks before the app ends (kiosk mode: nothing); Kivy's own handling,
+        which ends it at once, is turned off. Bound once the dialogs' rules are loaded."""
+        from kivy.config import Config as KivyConfig
+
+        KivyConfig.set("kivy", "exit_on_escape", "0")
+        window = EventLoop.window
+        if window is not None:
+            window.fbind("on_keyboard", self.escape_pressed)
+
+    def escape_pressed(self, _window: Any = None, key: int = ESCAPE, *_args: Any) -> bool:
+        """A key on the window's keyboard: Escape asks whether to leave (on a desktop) or
+        is swallowed (kiosk mode); True when the key was Escape (handled here)."""
+        if key != ESCAPE:
+            return False
+        if is_kiosk():
+            return True
+        leaving = self._leaving
+        if leaving is not None and leaving in self.dialogs:  # Escape again: stay
+            self._leaving = None
+            leaving.answer(False)
+            return True
+        saved = self.ctx.session.records is not None or self.ctx.session.history is None
+        question = Question(LEAVE_QUESTION if saved else LEAVE_UNSAVED, "Leave", self.stop,
+                            title="Leave the table", no="Stay", kind="danger")
+        self.ctx.notices.ask(question)
+        self._leaving = self.dialogs[-1] if self.dialogs else None
+        return True
 
     def _watch_touches(self, _dt: float) -> None:
         """Every touch, on a screen or a dialog, is activity for the memory policy."""

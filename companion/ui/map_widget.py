@@ -573,6 +573,31 @@ def _darker(rgba: RGBA, amount: float) -> RGBA:
     return (r * (1 - amount), g * (1 - amount), b * (1 - amount), a)
 
 
+HIGHLIGHT_LIGHTER = 0.15
+"""How much a highlighted region's terrain colour is lightened: it keeps its colour."""
+LEFT_OUT_GREY = 0.85
+"""How far a region left out of a highlight goes towards the grey of its own brightness."""
+LEFT_OUT_DARKER = 0.55
+"""How much darker it then gets: every terrain left out is darker than any highlighted one
+(a dark forest among the targets still outshines a bright farmland that is not), so the
+regions pointed out (the ones the player may attack...) stand out by colour and by light,
+even on the first map, before anyone holds a region to tell them by."""
+
+
+def pointed_out(rgba: RGBA) -> RGBA:
+    """A terrain colour in a region the highlight points out: its own colour, lighter."""
+    return _lighter(rgba, HIGHLIGHT_LIGHTER)
+
+
+def left_out(rgba: RGBA) -> RGBA:
+    """A terrain colour in a region left out of the highlight: greyed and darkened."""
+    r, g, b, a = rgba
+    grey = _luminance(rgba)
+    mixed = (r + (grey - r) * LEFT_OUT_GREY, g + (grey - g) * LEFT_OUT_GREY,
+             b + (grey - b) * LEFT_OUT_GREY, a)  # fmt: skip
+    return _darker(mixed, LEFT_OUT_DARKER)
+
+
 def _luminance(rgba: RGBA) -> float:
     r, g, b, _ = rgba
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
@@ -802,10 +827,8 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         tops: dict[int, _Contents] = {}
         for rid in geo.cells:
             colour = TERRAIN_COLOURS[board.regions[rid].terrain]
-            if highlight and rid not in highlight:
-                colour = _lighter(_darker(colour, 0.35), 0.0)
-            elif highlight:
-                colour = _lighter(colour, 0.25)
+            if highlight:
+                colour = pointed_out(colour) if rid in highlight else left_out(colour)
             fills[rid] = colour
             here = state.regions.get(rid) if state is not None else None
             occupant = here.occupant if here is not None else None

@@ -21,11 +21,13 @@ rather than by the stencil (drawn twice a frame over the list's whole rectangle)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Generic, TypeVar
 
 from kivy.clock import Clock
+from kivy.core.text import Label as CoreLabel
 from kivy.graphics import BindTexture, Rectangle
 from kivy.graphics.scissor_instructions import ScissorPop, ScissorPush
 from kivy.graphics.stencil_instructions import StencilPop, StencilPush, StencilUnUse, StencilUse
@@ -112,6 +114,72 @@ class Pool(Generic[W]):
 
 class Caption(Label):  # type: ignore[misc]
     """A label that wraps to its width and is as tall as its text."""
+
+
+ELLIPSIS = "..."
+"""What stands for the middle of a folder name too long for a whole line."""
+
+
+def break_paths(text: str, width: float, measure: Callable[[str], float]) -> str:
+    """`text` with each file path (a word holding "/") that is wider than `width` broken
+    onto lines at its separators (each line but the last ends with "/"), so that Kivy,
+    which wraps at spaces and cuts a word too long for a line anywhere ("companio" /
+    "n"), never cuts one; a single name wider than a line loses its middle to an
+    ellipsis. `measure` gives a text's width as drawn."""
+    words = text.split(" ")
+    for index, word in enumerate(words):
+        if "/" in word and measure(word) > width:
+            words[index] = _break_path(word, width, measure)
+    return " ".join(words)
+
+
+def _break_path(path: str, width: float, measure: Callable[[str], float]) -> str:
+    parts = re.findall(r"[^/]*/|[^/]+$", path)  # each folder with its "/"
+    lines: list[str] = []
+    line = ""
+    for part in parts:
+        if line and measure(line + part) > width:
+            lines.append(line)
+            line = part
+        else:
+            line += part
+    lines.append(line)
+    return "\n".join(_elide_middle(line, width, measure) for line in lines)
+
+
+def _elide_middle(line: str, width: float, measure: Callable[[str], float]) -> str:
+    """`line`, or its start and end around an ellipsis when it is wider than `width`."""
+    if measure(line) <= width:
+        return line
+    keep = len(line)
+    while keep > 2:
+        keep -= 1
+        head, tail = line[: (keep + 1) // 2], line[len(line) - keep // 2 :]
+        shorter = f"{head}{ELLIPSIS}{tail}"
+        if measure(shorter) <= width:
+            return shorter
+    return ELLIPSIS
+
+
+class PathCaption(Caption):
+    """A caption whose `source` text holds file paths: a path too long for a line is
+    broken at its separators, never inside a name (`break_paths`)."""
+
+    source = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for name in ("source", "width", "font_size", "font_name"):
+            self.fbind(name, self._rewrap)
+
+    def _rewrap(self, *_args: Any) -> None:
+        pad = list(self.padding)
+        room = self.width - (pad[0] + pad[2] if len(pad) == 4 else 2 * pad[0])
+        if room <= 0:
+            self.text = self.source
+            return
+        measure = CoreLabel(font_size=self.font_size, font_name=self.font_name).get_extents
+        self.text = break_paths(self.source, room, lambda text: measure(text)[0])
 
 
 class Heading(Caption):

@@ -13,7 +13,7 @@ from typing import Any, assert_never
 from kivy.properties import ListProperty, NumericProperty, StringProperty
 
 from companion import bgstats
-from companion.records import GameSummary, RecordsError, minutes
+from companion.records import ComboPlayed, GameSummary, RecordsError, minutes
 from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Choice, Presenter
@@ -47,6 +47,13 @@ def parse(key: str) -> Action:
     if action is None:
         raise UnknownAction("history_game", key, allowed(Action))
     return action
+
+
+def combo_words(combo: ComboPlayed) -> str:
+    """A combo picked and its race's own coins, active and in decline; said when they
+    cannot be split from a race in decline's (a total typed without its lines)."""
+    earned = coins(combo.coins) if combo.split else "coins not split by race"
+    return f"{combo.name} (turn {combo.turn}, {earned})"
 
 
 class GameHistoryPresenter(Presenter):
@@ -102,8 +109,7 @@ class GameHistoryPresenter(Presenter):
         for seat in game.seats:
             colour = palette.rgba(seat.colour)
             income = ", ".join(str(n) for n in summary.income_of(seat.seat))
-            picked = "; ".join(f"{c.name} (turn {c.turn}, {coins(c.coins)})"
-                               for c in summary.combos_of(seat.seat)) or "none"
+            picked = "; ".join(combo_words(c) for c in summary.combos_of(seat.seat)) or "none"
             first = " (started)" if seat.start_player else ""
             players.append({"name": f"{seat.name}{first}", "rgba": colour,
                             "ink": palette.ink_on(colour),

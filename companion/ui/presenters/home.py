@@ -53,8 +53,14 @@ GOING = {
 }
 
 
+NO_GAME = "No game on the table."
+SAVED_GAME = "Your saved game is waiting: Resume puts it back on the table."
+"""The line above the buttons when no game is on the table but one can be resumed: the
+Resume button below names it, so the line must not say there is no game."""
+
+
 class HomePresenter(Presenter):
-    game_text = StringProperty("No game on the table.")
+    game_text = StringProperty(NO_GAME)
     can_resume = BooleanProperty(False)
     resume_text = StringProperty("Resume a saved game")
     """Set by whoever knows the saved games (e.g. "Resume: Ann, Bob, Cy, turn 3")."""
@@ -71,7 +77,20 @@ class HomePresenter(Presenter):
         self.on_switched_off: Callable[[], None] | None = None
         """Stops the app once the table is going down (set by `companion.app`)."""
 
+    _on_table = False
+    """Whether a game is on the table (`refresh`), rather than none (`clear`)."""
+
+    def on_can_resume(self, *_args: Any) -> None:
+        """The Resume offer came or went (it is made at start-up, from the saved games,
+        after the first frame's text): the line above the buttons agrees with it."""
+        if not self._on_table:
+            self.game_text = self._no_game_text()
+
+    def _no_game_text(self) -> str:
+        return SAVED_GAME if self.can_resume else NO_GAME
+
     def refresh(self, state: GameState) -> None:
+        self._on_table = True
         names = ", ".join(p.name for p in state.players)
         if state.is_over:
             self.game_text = f"Finished: {names}."
@@ -80,7 +99,8 @@ class HomePresenter(Presenter):
             self.game_text = f"On the table: {names}, turn {track.turn} of {track.turns}."
 
     def clear(self) -> None:
-        self.game_text = "No game on the table."
+        self._on_table = False
+        self.game_text = self._no_game_text()
 
     def act(self, key: str) -> None:
         self.do(parse(key))

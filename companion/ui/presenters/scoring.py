@@ -47,9 +47,11 @@ WATER = (Terrain.SEA, Terrain.LAKE)
 TERRAIN_WORDS = {Terrain.FARMLAND: "Farmland", Terrain.HILL: "Hills", Terrain.FOREST: "Forests",
                  Terrain.SWAMP: "Swamps", Terrain.MOUNTAIN: "Mountains", Terrain.SEA: "Seas",
                  Terrain.LAKE: "The lake", Terrain.RIVER: "Rivers (Harsh Winter, sea races)"}
-RIVER_COUNTS = (("harbors", "Of those, with a Harbor"),
+RIVER_COUNTS = (("harbors", "With a Harbor"),
                 ("next_to_pirates", "Next to a pirate ship"))
 """River World's counts, asked whenever the game plays River World."""
+AMONG_THEM = "Of all these regions, whatever their terrain:"
+"""The heading over the counts of regions with a feature (a mine, a magic source...)."""
 
 
 def _counts(regions: Any) -> QuickCount:
@@ -169,11 +171,15 @@ class ScoringPresenter(Presenter):
             rows.append(self._row(f"{key}.{terrain.value}",
                                   TERRAIN_WORDS.get(terrain, terrain.value.capitalize()),
                                   counted.terrains.get(terrain, 0), regions))
-        rows.append(self._row(f"{key}.mines", "Of those, with a mine", counted.mines, regions))
-        rows.append(self._row(f"{key}.magic", "Of those, with a magic source",
+        # Mines, magic sources, coasts and harbors lie on any terrain: they count among all
+        # the race's regions above, never among the last terrain's alone, so they come under
+        # a heading that says so rather than right under "Mountains".
+        rows.append({"key": "", "label": AMONG_THEM})
+        rows.append(self._row(f"{key}.mines", "With a mine", counted.mines, regions))
+        rows.append(self._row(f"{key}.magic", "With a magic source",
                               counted.magic_sources, regions))
         if names.AQUATIC in (held.race, held.power):
-            rows.append(self._row(f"{key}.coastal", "Of those, by a sea or the lake",
+            rows.append(self._row(f"{key}.coastal", "By a sea or the lake",
                                   counted.coastal, regions))
         if state.river is not None:  # a River World board always plays its events
             for name, words in RIVER_COUNTS:

@@ -42,17 +42,28 @@ def player_lines(stats: PlayerStats) -> list[str]:
     if stats.favourite_combo is not None:
         fav = stats.favourite_combo
         lines.append(f"Favourite combo: {fav.name} ({_times(fav.picks, 'pick')})")
-    if stats.most_successful_combo is not None:
+    if stats.most_successful_combo is not None and stats.most_successful_combo.counted:
         best = stats.most_successful_combo
         lines.append(f"Most successful: {best.name} "
                      f"({_number(best.average)} coins a pick)")
     return lines
 
 
+NOT_SPLIT = "coins not split by race (scored as a total beside a race in decline)"
+"""Said of a pick whose coins cannot be told apart from its player's race in decline."""
+
+
 def combo_line(tally: ComboTally) -> str:
-    return (f"{_times(tally.picks, 'pick')} in {_times(tally.games, 'game')}, "
-            f"{_number(tally.average)} coins a pick (best {tally.best}), "
-            f"{_times(tally.wins, 'win')}")
+    """A combo's record in words: coins are its race's own, active and in decline; picks
+    whose coins cannot be split by race are said, not counted."""
+    picks = f"{_times(tally.picks, 'pick')} in {_times(tally.games, 'game')}"
+    if not tally.counted:
+        earned = NOT_SPLIT
+    else:
+        earned = f"{_number(tally.average)} coins a pick (best {tally.best})"
+        if tally.unsplit:
+            earned += f"; {tally.unsplit} of the picks not counted: {NOT_SPLIT}"
+    return f"{picks}, {earned}, {_times(tally.wins, 'win')}"
 
 
 class Action(StrEnum):

@@ -1,0 +1,45 @@
+"""The Makefile's set-up: `make run` installs what running needs and nothing more, `make
+test` what the tests need besides. Read with `make -n`, which prints the commands and runs
+none of them."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNNING = ("libegl1", "libgl1", "libgles2", "libegl-mesa0", "libgl1-mesa-dri", "libmtdev1")
+TESTING = ("shellcheck", "systemd")
+
+
+def planned(target: str) -> str:
+    """What `make TARGET` would run, as `make -n` prints it."""
+    if shutil.which("make") is None:
+        pytest.skip("no make here")
+    done = subprocess.run(["make", "-n", "-C", str(ROOT), target], capture_output=True,
+                          text=True, timeout=60, check=True)  # fmt: skip
+    return done.stdout
+
+
+def packages_checked(plan: str) -> set[str]:
+    """The system packages a plan checks for (and installs when missing)."""
+    joined = plan.replace("\\\n", " ")  # a recipe's continued lines as one
+    line = next(line for line in joined.splitlines() if "dpkg-query" in line)
+    listed = line.split("for package in", 1)[1].split(";", 1)[0]
+    return set(listed.split())
+
+
+def test_make_run_installs_only_what_running_needs() -> None:
+    assert packages_checked(planned("run")) == set(RUNNING)  # no shellcheck for a player
+
+
+def test_make_test_installs_what_running_and_the_tests_need() -> None:
+    assert packages_checked(planned("test")) == set(RUNNING) | set(TESTING)
+
+
+def test_the_tests_use_the_test_packages_they_install() -> None:
+    deploy_tests = (ROOT / "tests" / "test_deploy.py").read_text()
+    assert '"shellcheck"' in deploy_tests and "systemd-analyze" in deploy_tests
