@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from companion.ui.app import SCREENS as APP_SCREENS
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,10 +27,8 @@ KV = ROOT / "kv"
 SCREENS_PY = ROOT / "companion" / "ui" / "screens"
 PRESENTERS_PY = ROOT / "companion" / "ui" / "presenters"
 
-SCREENS = ("calibration", "die", "game_end", "history", "history_game", "home", "map",
-           "market", "necromancer", "new_game", "profiles", "scoring", "settings", "stats",
-           "table")
-"""Every screen whose presenter takes keys; its module `companion.ui.presenters.<screen>`
+SCREENS = tuple(APP_SCREENS)
+"""Every screen (each presenter takes keys); its module `companion.ui.presenters.<screen>`
 has `parse(key)`."""
 
 KEYS_FROM = {"necromancer": ("table", "necromancer"), "teams": ("table", "map", "new_game"),
@@ -234,7 +233,8 @@ def test_every_literal_key_in_the_screens_parses_for_its_screen() -> None:
         parser(screen)(key)
     calls = {(path.name, m[1].strip()) for path in SCREENS_PY.glob("*.py")
              for m in re.finditer(r"\.act\(([^)]*)\)", path.read_text())}
-    assert calls == {("map.py", "key"), ("market.py", "key"), ("market.py", "self.key")}
+    assert calls == {("map.py", "key"), ("market.py", "key"), ("market.py", "self.key"),
+                     ("rules.py", "self.action_key"), ("rules.py", "row.action_key")}
 
 
 def presenter_keys() -> list[tuple[str, str]]:

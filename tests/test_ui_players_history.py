@@ -225,6 +225,7 @@ def test_the_quick_count_scores_the_counts_through_the_rules_line_by_line(
     tap_id(app, "quick")
     counts = shown(app).ids.counts
     for key, taps in (("active.farmland", 2), ("active.hill", 1), ("active.mines", 1)):
+        ui.scroll_to(counts.stepper(key))  # the mines lie under a heading, below the fold
         for _ in range(taps):
             ui.tap(counts.stepper(key).ids.plus)
     lines = [(row.label, row.value) for row in reversed(shown(app).ids.quick_lines.children)]

@@ -106,6 +106,14 @@ def tap(widget: Widget) -> None:
     pump(3)
 
 
+def scroll_to(widget: Widget) -> None:
+    """Scroll the list holding `widget` until it shows, as a player's finger would."""
+    scroll = _inside_scroll(widget)
+    assert scroll is not None, f"{widget!r} is not in a scrolled list"
+    scroll.scroll_to(widget, padding=0, animate=False)
+    pump(2)
+
+
 def hold(widget: Widget, seconds: float = 0.6) -> UnitTestTouch:
     """Press `widget` and keep the finger down for `seconds`; returns the touch to lift."""
     x, y = _centre(widget)

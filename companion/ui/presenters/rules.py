@@ -14,11 +14,14 @@ Nothing here depends on the game: the screen works with or without one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, assert_never
 
 from kivy.properties import ListProperty, StringProperty
 
 from companion.ui.presenters.base import Presenter
+from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 from companion.ui.presenters.keypads import NameRequest, ask_name
 
 if TYPE_CHECKING:
@@ -30,6 +33,32 @@ SCREEN = "rules"
 def key_of(kind: str, name: str) -> str:
     """A match's key: its kind and name (what `choose` takes)."""
     return f"{kind}:{name}"
+
+
+class Action(StrEnum):
+    """The rules screen's buttons (the values are their keys)."""
+
+    SEARCH = "search"
+    CLEAR = "clear"
+    BACK = "back"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseMatch:
+    """A match tapped in the list: ``match:<kind>:<name>``."""
+
+    key: str
+
+
+def parse(key: str) -> Action | ChooseMatch:
+    """The rules screen's action for `key`; `UnknownAction` when it has none."""
+    action = member(Action, key)
+    if action is not None:
+        return action
+    chosen = argument(key, "match:")
+    if chosen is not None and ":" in chosen:
+        return ChooseMatch(chosen)
+    raise UnknownAction(SCREEN, key, allowed(Action, "match:<kind>:<name>"))
 
 
 class RulesPresenter(Presenter):
@@ -66,14 +95,20 @@ class RulesPresenter(Presenter):
 
     # -- intents -----------------------------------------------------------------------------
     def act(self, key: str) -> None:
-        if key == "search":
-            self.search_pad()
-        elif key == "clear":
-            self.search("")
-        elif key == "back":
-            self.back()
-        elif key.startswith("match:"):
-            self.choose(key.removeprefix("match:"))
+        self.do(parse(key))
+
+    def do(self, action: Action | ChooseMatch) -> None:
+        match action:
+            case Action.SEARCH:
+                self.search_pad()
+            case Action.CLEAR:
+                self.search("")
+            case Action.BACK:
+                self.back()
+            case ChooseMatch(key=key):
+                self.choose(key)
+            case _:
+                assert_never(action)
 
     def search(self, text: str) -> None:
         """List the entries whose name holds `text`; show the first unless the one shown
