@@ -20,11 +20,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.records import Records
-from companion.rules import corrections, mini_game, necromancer_game, team_game, troops_game
+from companion.rules import corrections, necromancer_game, team_game, troops_game
 from companion.rules import necromancer as necromancer_model
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.conquest import conquest_cost, final_conquest
-from companion.rules.die import DieChance, DiePurpose, die_roll_allowed
+from companion.rules.die import DieChance, DiePurpose, die_roll_allowed, owed_rolls
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     BadgesReshuffled,
@@ -47,7 +47,6 @@ from companion.rules.events import (
     NecromancerPowerBought,
     PirateShipSet,
     PowersSwapped,
-    PygmiesRecovered,
     RaceDeclined,
     RedeploymentFinished,
     RegionAbandoned,
@@ -502,11 +501,9 @@ class Session:
         return self._record((event, *more, *reveals), after=state)
 
     def _pygmy_rolls(self, conquest: RegionConquered) -> tuple[Event, ...]:
-        """Pygmies losing a token to this conquest roll the die for new ones (drawn here)."""
-        seat = mini_game.pygmies_hit(self.state, conquest.region, conquest.seat)
-        if seat is None:
-            return ()
-        return (PygmiesRecovered(seat, (self.rng.choice(self.catalog.die_faces),)),)
+        """The rolls an expansion's pieces lost to this conquest owe (Pygmies roll the die
+        for new ones), drawn here."""
+        return owed_rolls(self.state, conquest, lambda: self.rng.choice(self.catalog.die_faces))
 
     def _market_follow_ups(self, state: GameState) -> tuple[Step, GameState]:
         """Reveals owed after an event, with a badge reshuffle drawn here when needed, and

@@ -22,6 +22,11 @@ Hooks, by moment:
   registered expansion), `redeployment_finished`, `scored`, `turn_passed`, and `settled`
   after any event;
 - refusals inside a base rule: `refuse_conquest`, `refuse_abandon`;
+- the reinforcement die (`companion.rules.die`): `refuse_roll` (why no roll at all now),
+  `may_attack` (whether an attacker may attack a region at all, where the expansion
+  changes who reaches what: the final conquest's region is checked with it), and
+  `rolls_owed` (the rolls of its own that a conquest owes, drawn by the caller: the
+  Pygmies'); the rolls owed are kept and refused with `refuse` and `settled`;
 - who attacks: `with_facts` adds what a conquest reads (the river's event, the Monsters);
 - the score and the end: `scoring_input` (its facts in a player's scoring input),
   `income_lines` (lines added to a player's income), `tied_for_first` and `standings`
@@ -35,7 +40,7 @@ data), leaving nothing changed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 from companion.rules.board import RegionState
@@ -195,6 +200,28 @@ class Expansion:
         """After any event, once the rules applied it."""
         del before, event
         return after
+
+    # --- the reinforcement die ---------------------------------------------------------
+
+    def refuse_roll(self, state: GameState) -> str | None:
+        """Why the reinforcement die may not be rolled at all now, in one line a screen
+        shows (asked of the played expansions before the base rules' reasons); None: no
+        objection."""
+        del state
+        return None
+
+    def may_attack(self, state: GameState, who: Attacker, region: int) -> bool | None:
+        """Whether `who` may attack `region` now, by position and protection alone, where
+        this expansion decides it; None: the base rules (immunity and reach) decide."""
+        del state, who, region
+        return None
+
+    def rolls_owed(self, state: GameState, event: Event,
+                   draw: Callable[[], int]) -> tuple[Event, ...]:
+        """The events of its own rolls that `event` owes at `state` (before it is applied),
+        each face drawn with `draw`; they are recorded in the same step as `event`."""
+        del state, event, draw
+        return ()
 
     # --- who attacks -------------------------------------------------------------------
 

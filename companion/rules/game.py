@@ -201,8 +201,8 @@ def apply(state: GameState, event: Event) -> GameState:
     """The state after `event`; raises IllegalAction (and changes nothing) if not allowed."""
     for expansion in expansions.registered():  # e.g. a turn's event before the set-up ends
         expansion.refuse(state, event)
-    die.refuse(state, event, attacker)  # after a final roll; the die's rolls owed
-    applied = die.settled(state, event, _apply(state, event))
+    die.refuse(state, event, attacker)  # after a final roll
+    applied = _apply(state, event)
     for expansion in expansions.played(state):
         applied = expansion.settled(state, event, applied)
     return troops_game.settled(applied)

@@ -33,13 +33,20 @@ reads and replaces a state only through `companion.rules.state`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import ClassVar
 
 from companion.rules import troops_game
 from companion.rules.board import RegionState, cleared
 from companion.rules.errors import IllegalAction
-from companion.rules.events import Event, GameCreated, PygmiesRecovered, RaceDeclined
+from companion.rules.events import (
+    Event,
+    GameCreated,
+    PygmiesRecovered,
+    RaceDeclined,
+    RegionConquered,
+)
 from companion.rules.expansion import Expansion
 from companion.rules.names import HISTORIAN, LEPRECHAUNS, PYGMIES
 
@@ -190,6 +197,38 @@ def pygmies_hit(state: GameState, region: int, conqueror: int) -> int | None:
     return occupant.seat
 
 
+def refuse_recovery(state: GameState, event: PygmiesRecovered) -> None:
+    """Refuse more Pygmies rolls than the tokens lost to conquests this turn owe (no active
+    Pygmies at all: `recover_pygmies` says so)."""
+    owed = dict(state.track.this_turn.pygmy_rolls_owed).get(event.seat, 0)
+    player = state.player(event.seat)
+    pygmies = player.active is not None and player.active.race == PYGMIES
+    if pygmies and len(event.rolls) > owed:
+        raise IllegalAction(
+            f"the die is rolled once per Pygmy token lost to a conquest; {player.name} "
+            f"is owed {owed} roll{'s' if owed != 1 else ''} now, not {len(event.rolls)}")
+
+
+def rolls_settled(before: GameState, event: Event, after: GameState) -> GameState:
+    """The Pygmies' rolls owed after `event`: a Pygmy token lost owes one; a roll pays it."""
+    if isinstance(event, RegionConquered):
+        seat = pygmies_hit(before, event.region, event.seat)
+        if seat is not None:
+            return _owed(after, seat, 1)
+    if isinstance(event, PygmiesRecovered):
+        return _owed(after, event.seat, -len(event.rolls))
+    return after
+
+
+def _owed(state: GameState, seat: int, change: int) -> GameState:
+    this_turn = state.track.this_turn
+    owed = dict(this_turn.pygmy_rolls_owed)
+    owed[seat] = owed.get(seat, 0) + change
+    rolls = tuple(sorted((s, n) for s, n in owed.items() if n > 0))
+    this_turn = replace(this_turn, pygmy_rolls_owed=rolls)
+    return replace(state, track=replace(state.track, this_turn=this_turn))
+
+
 def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
     """New Pygmies from the box: as many as the pips rolled, no more than the box holds."""
     player = state.player(event.seat)
@@ -243,6 +282,21 @@ class MiniExpansions(Expansion):
 
     def picked(self, state: GameState) -> GameState:
         return picked(state)
+
+    def refuse(self, state: GameState, event: Event) -> None:
+        if isinstance(event, PygmiesRecovered):
+            refuse_recovery(state, event)
+
+    def settled(self, before: GameState, event: Event, after: GameState) -> GameState:
+        return rolls_settled(before, event, after)
+
+    def rolls_owed(self, state: GameState, event: Event,
+                   draw: Callable[[], int]) -> tuple[Event, ...]:
+        """A conquest of an active Pygmy region: its owner rolls for new Pygmies."""
+        if not isinstance(event, RegionConquered):
+            return ()
+        seat = pygmies_hit(state, event.region, event.seat)
+        return () if seat is None else (PygmiesRecovered(seat, (draw(),)),)
 
     def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
         """The Pots of Gold collected as the turn began (Leprechauns, active or declined

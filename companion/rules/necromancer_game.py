@@ -519,6 +519,12 @@ class NecromancerIsland(Expansion):
     def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
         refuse_island(state, who.seat, region)
 
+    def may_attack(self, state: GameState, who: Attacker, region: int) -> bool | None:
+        """His own reach for him; the Island shut to the others (else the base rules)."""
+        if is_his(state, who.seat) or _island_refusal(state, who.seat, region) is not None:
+            return attackable(state, who, region)
+        return None
+
     def conquered(self, state: GameState, region: int, before: RegionState,
                   seat: int) -> GameState:
         del seat

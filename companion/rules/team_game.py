@@ -365,6 +365,11 @@ class TeamPlay(Expansion):
     def settled(self, before: GameState, event: Event, after: GameState) -> GameState:
         return settled(before, event, after)
 
+    def refuse_roll(self, state: GameState) -> str | None:
+        if placing_monster(state) is None:
+            return None
+        return "No roll yet: the Monsters are set out before the first turn."
+
     def with_facts(self, state: GameState, who: Attacker) -> Attacker:
         return with_relics(state, who)
 
