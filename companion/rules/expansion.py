@@ -28,6 +28,9 @@ Hooks, by moment:
   `rolls_owed` (the rolls of its own that a conquest owes, drawn by the caller: the
   Pygmies'); the rolls owed are kept and refused with `refuse` and `settled`;
 - who attacks: `with_facts` adds what a conquest reads (the river's event, the Monsters);
+- reminders (`companion.rules.reminders`): `race_reminder` (the reminder for one of its own
+  races or powers, in the order of the base game's), `reminders` (its lines after the base
+  game's);
 - the score and the end: `scoring_input` (its facts in a player's scoring input),
   `income_lines` (lines added to a player's income), `tied_for_first` and `standings`
   (who counts tokens for a tie, and the outcome; None: the base game's).
@@ -229,6 +232,19 @@ class Expansion:
         """`who` with what its conquests read from this expansion."""
         del state
         return who
+
+    # --- reminders -----------------------------------------------------------------------
+
+    def race_reminder(self, state: GameState, name: str) -> str | None:
+        """The reminder for the current player's race or power `name` (one of its own) at
+        this moment, or None."""
+        del state, name
+        return None
+
+    def reminders(self, state: GameState) -> tuple[str, ...]:
+        """Its reminders for the current player now, after the base game's."""
+        del state
+        return ()
 
     # --- the score and the end ---------------------------------------------------------
 

@@ -54,6 +54,7 @@ from companion.rules.names import HISTORIAN, LEPRECHAUNS, PYGMIES
 from companion.rules.names import PRIESTESSES as PRIESTESSES
 from companion.rules.scoring import HistorianEvents, ScoringInput
 from companion.rules.state import GameState, with_player
+from companion.rules.turns import Phase
 
 POT_OF_GOLD = "pot_of_gold"
 POT_COINS = 1
@@ -255,6 +256,36 @@ def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
     return replace(state, players=players, track=replace(state.track, this_turn=this_turn))
 
 
+# --- reminders ----------------------------------------------------------------------------
+
+
+def race_reminder(state: GameState, name: str) -> str | None:
+    """The Leprechauns' Pots of Gold, while redeploying."""
+    if name == LEPRECHAUNS and state.track.phase is Phase.REDEPLOY:
+        return ("Leprechauns: you may leave a Pot of Gold in each of your regions (tap the "
+                "region on the map).")
+    return None
+
+
+def reminders(state: GameState) -> tuple[str, ...]:
+    """Pots of Gold collected as the turn began; new Pygmies owed at the end of the turn."""
+    this_turn = state.track.this_turn
+    out: list[str] = []
+    pots = this_turn.pots_of_gold
+    if pots and state.track.phase is not Phase.FINISHED:
+        some = "1 Pot of Gold was" if pots == 1 else f"{pots} Pots of Gold were"
+        out.append(f"Leprechauns: {some} still there as the turn began; paid with this "
+                   "turn's score.")
+    for seat, back in this_turn.pygmies_back:
+        name = state.players[seat].name
+        if back:
+            some = "1 new Pygmy" if back == 1 else f"{back} new Pygmies"
+            out.append(f"Pygmies: {name} gets {some} from the box, placed when this turn ends.")
+        else:
+            out.append(f"Pygmies: {name} rolled no pips, so no new Pygmy.")
+    return tuple(out)
+
+
 # --- the expansions, as the game asks them ------------------------------------------------
 
 
@@ -283,6 +314,12 @@ class MiniExpansions(Expansion):
     def picked(self, state: GameState) -> GameState:
         return picked(state)
 
+    def race_reminder(self, state: GameState, name: str) -> str | None:
+        return race_reminder(state, name)
+
+    def reminders(self, state: GameState) -> tuple[str, ...]:
+        return reminders(state)
+
     def refuse(self, state: GameState, event: Event) -> None:
         if isinstance(event, PygmiesRecovered):
             refuse_recovery(state, event)
@@ -300,7 +337,8 @@ class MiniExpansions(Expansion):
 
     def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
         """The Pots of Gold collected as the turn began (Leprechauns, active or declined
-        this turn) and the declines the Historians counted."""
+        this turn), the Priestesses in the Ivory Tower, and the declines the Historians
+        counted (`inp.declined` follows the player's races in decline, in order)."""
         player = state.current
         pots = pots_collected(state)
         active = inp.active
@@ -313,9 +351,10 @@ class MiniExpansions(Expansion):
                              historian=historian)
         declined = tuple(
             replace(d, pots_of_gold=pots if d.this_turn and d.race == LEPRECHAUNS else 0,
+                    ivory_tower=race.ivory_tower,
                     historian=HistorianEvents(others_declined=player.declines_seen)
                     if d.this_turn and d.power == HISTORIAN else HistorianEvents())
-            for d in inp.declined)
+            for d, race in zip(inp.declined, player.declined, strict=True))
         return replace(inp, active=active, declined=declined)
 
     def conquered(self, state: GameState, region: int, before: RegionState,
