@@ -28,6 +28,8 @@ Hooks, by moment:
   `rolls_owed` (the rolls of its own that a conquest owes, drawn by the caller: the
   Pygmies'); the rolls owed are kept and refused with `refuse` and `settled`;
 - who attacks: `with_facts` adds what a conquest reads (the river's event, the Monsters);
+- the table's screen (`companion.rules.views.public`): `public_part` (what it shows
+  everyone, never a purse total);
 - reminders (`companion.rules.reminders`): `race_reminder` (the reminder for one of its own
   races or powers, in the order of the base game's), `reminders` (its lines after the base
   game's);
@@ -71,6 +73,8 @@ class Expansion:
 
     name: ClassVar[str] = "an expansion"
     """Its name in the rulebook, as a screen shows it."""
+    key: ClassVar[str] = "expansion"
+    """A short identifier: its part of the table's view is `public(state).<key>`."""
     events: ClassVar[tuple[type[Event], ...]] = ()
     """The event classes it applies itself (`apply`)."""
 
@@ -232,6 +236,13 @@ class Expansion:
         """`who` with what its conquests read from this expansion."""
         del state
         return who
+
+    # --- the table's screen -------------------------------------------------------------
+
+    def public_part(self, state: GameState) -> object | None:
+        """What it shows everyone at the table (never a purse total), or None."""
+        del state
+        return None
 
     # --- reminders -----------------------------------------------------------------------
 

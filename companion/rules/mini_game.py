@@ -295,6 +295,7 @@ class MiniExpansions(Expansion):
     Every hook is guarded by its race or power, so it does nothing for other combos."""
 
     name = "the mini-expansions"
+    key = "mini"
     events = (PygmiesRecovered,)
     sets: ClassVar[tuple[str, ...]] = ("be-not-afraid", "grand-dames")
     _sets: ClassVar[frozenset[str]] = frozenset(sets)

@@ -454,6 +454,7 @@ class NecromancerIsland(Expansion):
     by this module, the Well fed by every conquest and decline, the turn's end."""
 
     name = "Necromancer Island"
+    key = "necromancer"
     events = (WellPowerChosen, GhostBought, NecromancerPowerBought, GhostsRedeployed,
               GhostsReturned)
 
@@ -518,6 +519,9 @@ class NecromancerIsland(Expansion):
 
     def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
         refuse_island(state, who.seat, region)
+
+    def public_part(self, state: GameState) -> PublicNecromancer | None:
+        return public(state)
 
     def may_attack(self, state: GameState, who: Attacker, region: int) -> bool | None:
         """His own reach for him; the Island shut to the others (else the base rules)."""

@@ -217,6 +217,7 @@ class RiverWorld(Expansion):
     frozen rivers, rivers emptied when a player finishes redeploying, the Caravel."""
 
     name = "River World"
+    key = "river"
     events = (CaravelPlaced, PirateShipSet)
 
     def plays(self, created: GameCreated) -> bool:
@@ -257,6 +258,9 @@ class RiverWorld(Expansion):
 
     def with_facts(self, state: GameState, who: Attacker) -> Attacker:
         return with_river(state, who)
+
+    def public_part(self, state: GameState) -> RiverView | None:
+        return public_river(state)
 
     def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
         """Every region held marked when it borders a pirate ship."""

@@ -326,6 +326,7 @@ class TeamPlay(Expansion):
     the team standings."""
 
     name = "Team play"
+    key = "teams"
     events = (MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
               PowersSwapped, SigilPactMade)
 
@@ -372,6 +373,9 @@ class TeamPlay(Expansion):
 
     def with_facts(self, state: GameState, who: Attacker) -> Attacker:
         return with_relics(state, who)
+
+    def public_part(self, state: GameState) -> model.PublicRelics | None:
+        return None if state.relics is None else model.public(state.relics)
 
     def tied_for_first(self, state: GameState,
                        coins: Mapping[int, int]) -> frozenset[int] | None:
