@@ -28,8 +28,6 @@ from companion.rules.die import DieChance, DiePurpose, die_roll_allowed, owed_ro
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     BadgesReshuffled,
-    BonyPlaced,
-    CaravelPlaced,
     CoinsAdjusted,
     ComboPicked,
     ComboRevealed,
@@ -37,38 +35,43 @@ from companion.rules.events import (
     DieRolled,
     Event,
     GameCreated,
-    GhostBought,
-    GhostsRedeployed,
-    GhostsReturned,
     MarkerPlaced,
     MarkerRemoved,
-    MonsterPassed,
-    MonsterPlaced,
-    NecromancerPowerBought,
-    PirateShipSet,
-    PowersSwapped,
     RaceDeclined,
     RedeploymentFinished,
     RegionAbandoned,
     RegionConquered,
     RegionSet,
     Seat,
-    SigilPactMade,
-    SoapbarMoved,
     StepUndone,
-    TavernShared,
     TroopsRedeployed,
     TurnEnded,
     TurnScored,
-    WellPowerChosen,
 )
 from companion.rules.game import GameState, apply, attacker, follow_ups, start
 from companion.rules.history import History, Step
 from companion.rules.income import income
 from companion.rules.maps import board_for_players, parse_board_text
+from companion.rules.necromancer_game import (
+    GhostBought,
+    GhostsRedeployed,
+    GhostsReturned,
+    NecromancerPowerBought,
+    WellPowerChosen,
+)
 from companion.rules.relics import MARKERS as RELICS_AND_PLACES
 from companion.rules.river import markers_in_box
+from companion.rules.river_game import CaravelPlaced, PirateShipSet
 from companion.rules.standings import Standings, needs_token_count
+from companion.rules.team_game import (
+    BonyPlaced,
+    MonsterPassed,
+    MonsterPlaced,
+    PowersSwapped,
+    SigilPactMade,
+    SoapbarMoved,
+    TavernShared,
+)
 from companion.rules.views import final_totals
 from companion.store import Store
 from companion.store.errors import StoreError, StoreWriteError

@@ -23,7 +23,7 @@ from river_support import (
 from companion.rules.catalog import load_catalog
 from companion.rules.conquest import Attacker, conquest_cost, reach
 from companion.rules.errors import IllegalAction
-from companion.rules.events import CaravelPlaced, PirateShipSet, RegionAbandoned, Seat
+from companion.rules.events import RegionAbandoned, Seat
 from companion.rules.game import attacker, refusal, start
 from companion.rules.income import income
 from companion.rules.river import (
@@ -32,7 +32,14 @@ from companion.rules.river import (
     check_event_line,
     markers_in_box,
 )
-from companion.rules.river_game import event_in_force, public_river, seer_peek, seer_refusal
+from companion.rules.river_game import (
+    CaravelPlaced,
+    PirateShipSet,
+    event_in_force,
+    public_river,
+    seer_peek,
+    seer_refusal,
+)
 from companion.rules.views import public
 from companion.session import Session
 

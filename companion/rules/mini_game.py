@@ -34,7 +34,7 @@ reads and replaces a state only through `companion.rules.state`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from companion.rules import troops_game
@@ -43,7 +43,6 @@ from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     Event,
     GameCreated,
-    PygmiesRecovered,
     RaceDeclined,
     RegionConquered,
 )
@@ -55,6 +54,20 @@ from companion.rules.names import PRIESTESSES as PRIESTESSES
 from companion.rules.scoring import HistorianEvents, ScoringInput
 from companion.rules.state import GameState, with_player
 from companion.rules.turns import Phase
+
+# --- its events --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PygmiesRecovered:
+    """Pygmies of `seat` were lost in a conquest: one die roll per token lost (the faces
+    drawn outside the rules); as many new Pygmies as the pips come from the box."""
+
+    TYPE: ClassVar[str] = "pygmies_recovered"
+    BARRIER: ClassVar[bool] = True  # a roll of the die: undo stops here
+    seat: int
+    rolls: tuple[int, ...]
+
 
 POT_OF_GOLD = "pot_of_gold"
 POT_COINS = 1

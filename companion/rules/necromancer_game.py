@@ -34,7 +34,8 @@ Invariants kept here:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from companion.rules import mini_game, river_game
 from companion.rules import necromancer as model
@@ -46,15 +47,10 @@ from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import (
     Event,
     GameCreated,
-    GhostBought,
-    GhostsRedeployed,
-    GhostsReturned,
-    NecromancerPowerBought,
     RaceDeclined,
     RegionAbandoned,
     RegionConquered,
     TurnScored,
-    WellPowerChosen,
 )
 from companion.rules.expansion import Expansion
 from companion.rules.maps import Board
@@ -71,6 +67,58 @@ from companion.rules.state import (
     with_player,
 )
 from companion.rules.turns import Phase
+
+# --- its events --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WellPowerChosen:
+    """Necromancer Island, set-up: of his six powers, the one the Necromancer places with
+    the Well of Souls (in use from the start); he may choose until his first turn begins."""
+
+    TYPE: ClassVar[str] = "well_power_chosen"
+    seat: int
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class GhostBought:
+    """Necromancer Island: before his first move, the Necromancer buys a Ghost (from his
+    reserve onto the Island) at the price of the moment."""
+
+    TYPE: ClassVar[str] = "ghost_bought"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class NecromancerPowerBought:
+    """Necromancer Island: the Necromancer buys one of his powers in reserve; it adds to
+    the powers he uses."""
+
+    TYPE: ClassVar[str] = "necromancer_power_bought"
+    seat: int
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class GhostsRedeployed:
+    """Necromancer Island: where his Ghosts end his turn: (region, Ghosts) for every
+    region he holds, and the Ghosts on the Island."""
+
+    TYPE: ClassVar[str] = "ghosts_redeployed"
+    seat: int
+    regions: tuple[tuple[int, int], ...]
+    island: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GhostsReturned:
+    """Necromancer Island: in another player's turn, the Ghosts in his hand (survivors of a
+    region he lost) go back onto his regions: (region, Ghosts added)."""
+
+    TYPE: ClassVar[str] = "ghosts_returned"
+    regions: tuple[tuple[int, int], ...]
+
 
 REGIONS_LINE = model.REGIONS_LINE
 """The label of his first scoring line (as the model writes it)."""

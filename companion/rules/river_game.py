@@ -9,13 +9,14 @@ ship is only ever in an empty river, and never more ships than the box holds.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from companion.rules.board import BoardState
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker
 from companion.rules.errors import IllegalAction, MalformedInput
-from companion.rules.events import CaravelPlaced, Event, GameCreated, PirateShipSet, RaceDeclined
+from companion.rules.events import Event, GameCreated, RaceDeclined
 from companion.rules.expansion import Expansion
 from companion.rules.maps import Board, Site
 from companion.rules.river import (
@@ -37,6 +38,27 @@ from companion.rules.river import (
 from companion.rules.scoring import Regions, ScoringInput
 from companion.rules.state import GameState, acting, expect
 from companion.rules.turns import Phase
+
+# --- its events --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CaravelPlaced:
+    """River World: the player holding the Shipyard places the Caravel on a river, a new
+    entry point for them until the end of their turn (once per turn)."""
+
+    TYPE: ClassVar[str] = "caravel_placed"
+    seat: int
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
+class PirateShipSet:
+    """River World, a correction at the table: a pirate ship is (or is not) in a river."""
+
+    TYPE: ClassVar[str] = "pirate_ship_set"
+    region: int
+    present: bool
 
 
 def setup(

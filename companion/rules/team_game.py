@@ -35,7 +35,8 @@ Soapbar move that can no longer be made is no longer owed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from companion.rules import relics as model
 from companion.rules import teams
@@ -44,8 +45,6 @@ from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker
 from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import (
-    BonyPlaced,
-    CaravelPlaced,
     ComboPicked,
     ConquestsFinished,
     DieRolled,
@@ -53,16 +52,10 @@ from companion.rules.events import (
     GameCreated,
     MarkerPlaced,
     MarkerRemoved,
-    MonsterPassed,
-    MonsterPlaced,
-    PowersSwapped,
     RaceDeclined,
     RedeploymentFinished,
     RegionAbandoned,
     RegionConquered,
-    SigilPactMade,
-    SoapbarMoved,
-    TavernShared,
     TurnEnded,
     TurnScored,
 )
@@ -70,10 +63,84 @@ from companion.rules.expansion import Expansion
 from companion.rules.maps import Board
 from companion.rules.purse import pay
 from companion.rules.relics import Banner, RelicsState, SigilMode
+from companion.rules.river_game import CaravelPlaced
 from companion.rules.standings import Placing, Standings
 from companion.rules.state import GameState, acting, with_player
 from companion.rules.teams import MonsterSetup, TeamStandings
 from companion.rules.turns import Phase
+
+# --- its events --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterPlaced:
+    """Team play, before the first turn: the player sets their Monster in a Lost Tribe
+    region with no Monster in it or next to it."""
+
+    TYPE: ClassVar[str] = "monster_placed"
+    seat: int
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterPassed:
+    """Team play, before the first turn: no region is left for this player's Monster."""
+
+    TYPE: ClassVar[str] = "monster_passed"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SoapbarMoved:
+    """Team play: after collecting its coin, the Golden Soapbar's holder moves it next to
+    their active race, into a region that race does not hold."""
+
+    TYPE: ClassVar[str] = "soapbar_moved"
+    seat: int
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
+class TavernShared:
+    """Team play: the Tavern's holder gives some of this turn's Tavern coins to a player."""
+
+    TYPE: ClassVar[str] = "tavern_shared"
+    seat: int
+    to_seat: int
+    coins: int
+
+
+@dataclass(frozen=True, slots=True)
+class BonyPlaced:
+    """Team play: the Boneyard's holder sets Bony on a race in decline (`race` of
+    `guards_seat`)."""
+
+    TYPE: ClassVar[str] = "bony_placed"
+    seat: int
+    guards_seat: int
+    race: str
+
+
+@dataclass(frozen=True, slots=True)
+class PowersSwapped:
+    """Team play: at the start of their turn, Mirror's Vale's holder swaps special powers
+    with their partner."""
+
+    TYPE: ClassVar[str] = "powers_swapped"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SigilPactMade:
+    """Team play: the Sigil's holder takes another race's losses ("shield"), or has a
+    willing race take theirs ("stand-in")."""
+
+    TYPE: ClassVar[str] = "sigil_pact_made"
+    seat: int
+    mode: str
+    other_seat: int
+    race: str
+
 
 TEAM_BOARD_PLAYERS = 5
 """The packaged board a team game plays on: the 5-player one (same 8 turns)."""

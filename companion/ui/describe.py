@@ -69,35 +69,39 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
     """One event in words; `names` are the players' names by seat."""
     from companion.rules.events import (
         BadgesReshuffled,
-        BonyPlaced,
         CoinsAdjusted,
         ComboPicked,
         ComboRevealed,
         ConquestsFinished,
         DieRolled,
         GameCreated,
-        GhostBought,
-        GhostsRedeployed,
-        GhostsReturned,
         MarkerPlaced,
         MarkerRemoved,
-        MonsterPassed,
-        MonsterPlaced,
-        NecromancerPowerBought,
-        PowersSwapped,
-        PygmiesRecovered,
         RaceDeclined,
         RedeploymentFinished,
         RegionAbandoned,
         RegionConquered,
         RegionSet,
-        SigilPactMade,
-        SoapbarMoved,
         StepUndone,
-        TavernShared,
         TurnEnded,
         TurnScored,
+    )
+    from companion.rules.mini_game import PygmiesRecovered
+    from companion.rules.necromancer_game import (
+        GhostBought,
+        GhostsRedeployed,
+        GhostsReturned,
+        NecromancerPowerBought,
         WellPowerChosen,
+    )
+    from companion.rules.team_game import (
+        BonyPlaced,
+        MonsterPassed,
+        MonsterPlaced,
+        PowersSwapped,
+        SigilPactMade,
+        SoapbarMoved,
+        TavernShared,
     )
 
     def who(seat: int) -> str:

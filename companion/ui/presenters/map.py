@@ -43,14 +43,10 @@ from companion.rules.conquest import (
 )
 from companion.rules.die import DiePurpose, die_roll_allowed
 from companion.rules.errors import RulesError
-from companion.rules.events import (
-    MarkerPlaced,
-    MarkerRemoved,
-    PygmiesRecovered,
-    RegionConquered,
-)
+from companion.rules.events import MarkerPlaced, MarkerRemoved, RegionConquered
 from companion.rules.game import GameState, attacker, catapult_ready, refusal
 from companion.rules.maps import Site
+from companion.rules.mini_game import PygmiesRecovered
 from companion.rules.turns import Phase
 from companion.ui import palette
 from companion.ui.describe import marker_name, tokens

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from companion.rules import river, river_game
-from companion.rules.events import CaravelPlaced, PirateShipSet
 from companion.rules.game import GameState, refusal
+from companion.rules.river_game import CaravelPlaced, PirateShipSet
 from companion.rules.turns import Phase
 from companion.ui.presenters.base import Choice, Presenter
 

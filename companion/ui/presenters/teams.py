@@ -16,14 +16,9 @@ from typing import Any
 
 from companion.rules import relics as model
 from companion.rules import team_game, teams
-from companion.rules.events import (
-    BonyPlaced,
-    PowersSwapped,
-    SigilPactMade,
-    TavernShared,
-)
 from companion.rules.game import GameState, refusal
 from companion.rules.relics import MARKERS, SigilMode
+from companion.rules.team_game import BonyPlaced, PowersSwapped, SigilPactMade, TavernShared
 from companion.rules.turns import Phase
 from companion.ui import palette
 from companion.ui.describe import coins
