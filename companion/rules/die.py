@@ -1,23 +1,22 @@
 """The reinforcement die: when the rules give a roll, what it is for, and what it leaves.
 
 Every roll of the die is a `DieRolled` event with its `purpose` (the face drawn outside the
-rules), or an expansion's own event (`PygmiesRecovered` for lost Pygmies). The rules give a
-roll only here:
+rules), or an expansion's own event for a roll it keeps the books of. The rules give a roll
+only here:
 
 - the final conquest (`DiePurpose.FINAL_CONQUEST`): once a turn, in the conquest phase,
   for a region chosen before the roll (`DieRolled.region`, a region the race could attack).
   After it the turn's conquests are over: the one conquest still allowed is of that region
   by the active race (if the die covered the cost), then the conquests are finished;
 - Berserk (`DiePurpose.BERSERK`): in the conquest phase, before each conquest of a Berserk
-  race (the Necromancer too, once he uses Berserk). The face comes off the next conquest's
-  cost and is used up by it (`GameState.last_roll`); a second roll before that conquest is
-  refused. A Berserk race has no separate final roll: the roll before its last conquest is
-  its final attempt;
-- an expansion's own rolls: a conquest may owe rolls an expansion keeps the books of (the
-  Pygmies': `PygmiesRecovered`, one face per token lost, rolled in the step of that
-  conquest); `owed_rolls` asks the game's expansions for them (`Expansion.rolls_owed`), and
-  each expansion refuses a roll nobody owes and keeps the count itself
-  (`ThisTurn.pygmy_rolls_owed`, in `companion.rules.mini_game`).
+  race (or of a seat an expansion plays itself, when its attacker uses Berserk). The face
+  comes off the next conquest's cost and is used up by it (`GameState.last_roll`); a second
+  roll before that conquest is refused. A Berserk race has no separate final roll: the roll
+  before its last conquest is its final attempt;
+- an expansion's own rolls: a conquest may owe rolls an expansion keeps the books of,
+  rolled in the step of that conquest; `owed_rolls` asks the game's expansions for them
+  (`Expansion.rolls_owed`), and each expansion refuses a roll nobody owes and keeps the
+  count itself.
 
 `DiePurpose.UNRECORDED` is a roll saved before purposes were kept (schema 1): it replays
 as that release read it (the face is the last roll, nothing else), so old games replay to
@@ -32,7 +31,7 @@ expansions (`companion.rules.expansions.played`) through their hooks.
 A roll is a barrier for undo (`events.is_barrier`): it is never taken back.
 
 Invariants: at most one final-conquest roll per turn; at most one Berserk roll waiting for
-a conquest; every Pygmies roll answers a Pygmy token lost; a refused roll changes nothing.
+a conquest; a refused roll changes nothing (an expansion's own rolls: see its module).
 """
 
 from __future__ import annotations
@@ -72,13 +71,13 @@ class DieChance:
 
 
 def _seat_player(state: GameState, seat: int) -> Expansion | None:
-    """The expansion that plays `seat` itself (the Necromancer's), if any."""
+    """The expansion that plays `seat` itself, if any."""
     return next((x for x in expansions.played(state) if x.plays_seat(state, seat)), None)
 
 
 def is_berserk(state: GameState) -> bool:
     """Whether the current player conquers with Berserk (for a seat an expansion plays
-    itself, among the powers its attacker uses: the Necromancer's)."""
+    itself, among the powers its attacker uses)."""
     seat_player = _seat_player(state, state.track.seat)
     if seat_player is not None:
         who = seat_player.seat_attacker(state)

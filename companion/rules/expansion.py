@@ -25,9 +25,9 @@ Hooks, by moment:
 - the reinforcement die (`companion.rules.die`): `refuse_roll` (why no roll at all now),
   `may_attack` (whether an attacker may attack a region at all, where the expansion
   changes who reaches what: the final conquest's region is checked with it), and
-  `rolls_owed` (the rolls of its own that a conquest owes, drawn by the caller: the
-  Pygmies'); the rolls owed are kept and refused with `refuse` and `settled`;
-- who attacks: `with_facts` adds what a conquest reads (the river's event, the Monsters);
+  `rolls_owed` (the rolls of its own that a conquest owes, drawn by the caller); the
+  rolls owed are kept and refused with `refuse` and `settled`;
+- who attacks: `with_facts` adds what a conquest reads (its event in force, its pieces);
 - the table's screen (`companion.rules.views.public`): `public_part` (what it shows
   everyone, never a purse total);
 - reminders (`companion.rules.reminders`): `race_reminder` (the reminder for one of its own
@@ -183,7 +183,7 @@ class Expansion:
         """After a race went into decline (`after.track.phase` is SCORE when it did so
         instead of conquering, which ends its player's redeployment too). Asked of every
         registered expansion, played or not, so one refuses a choice of its own that the
-        decline carries (the Ivory Tower) in a game without it: it must do nothing else
+        decline carries (a piece its race builds) in a game without it: it must do nothing else
         when not played."""
         del before, event
         return after

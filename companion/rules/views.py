@@ -6,10 +6,10 @@ the coins lying on its rows (those are on the table for all to see), and the tur
 A player sees their own total only through `own_coins` (a private gesture on screen), and
 everyone sees every total once the game is over, through `final_totals`.
 
-What an expansion shows the table (River World's event in force, ships and Caravel; the
-Necromancer's Ghosts and badges; the teams' Relics and Places) is its own public part
+What an expansion shows the table (its pieces, its event in force) is its own public part
 (`Expansion.public_part`), kept in `PublicView.parts` under its `key`, in the registry's
-order, and read as an attribute (`public(state).river`); no expansion is named here.
+order, and read as an attribute named by that key (`public(state).<key>`); no expansion is
+named here.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class PublicView:
     parts: tuple[tuple[str, object], ...] = ()  # (an expansion's `key`, what it shows)
 
     def __getattr__(self, key: str) -> Any:
-        """An expansion's part by its `key` (`view.river`): None when the game does not
+        """An expansion's part by its `key` (`view.<key>`): None when the game does not
         play it or it shows nothing now."""
         if key.startswith("_") or all(x.key != key for x in expansions.registered()):
             raise AttributeError(key)
