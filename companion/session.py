@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.records import Records
-from companion.rules import corrections, necromancer_game, team_game, troops_game
+from companion.rules import corrections, team_game, troops_game
 from companion.rules import necromancer as necromancer_model
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.conquest import conquest_cost, final_conquest
@@ -62,7 +62,7 @@ from companion.rules.necromancer_game import (
 from companion.rules.relics import MARKERS as RELICS_AND_PLACES
 from companion.rules.river import markers_in_box
 from companion.rules.river_game import CaravelPlaced, PirateShipSet
-from companion.rules.standings import Standings, needs_token_count
+from companion.rules.standings import Standings
 from companion.rules.team_game import (
     BonyPlaced,
     MonsterPassed,
@@ -396,8 +396,11 @@ class Session:
     def score(self, coins: int | None = None, lines: Sequence[tuple[str, int]] = ()) -> GameState:
         """Score the turn: from the board when `coins` is None, else the number given
         (quick count)."""
-        if coins is None and necromancer_game.is_his(self.state, self.state.track.seat):
-            lines = necromancer_game.income_lines(self.state)
+        from companion.rules.expansions import seat_income
+
+        own = None if coins is not None else seat_income(self.state)
+        if own is not None:  # a seat an expansion plays itself (the Necromancer's)
+            lines = own
             coins = sum(n for _, n in lines)
         if coins is None:
             earned = income(self.state)
@@ -488,9 +491,9 @@ class Session:
 
     def tied_for_first(self) -> frozenset[int]:
         """The seats whose tokens on the board must be counted to break a tie for first."""
-        if team_game.is_team_game(self.state):
-            return frozenset()  # teams break their ties on the best single total
-        return needs_token_count(necromancer_game.contenders(self.state))
+        from companion.rules.expansions import tied_for_first
+
+        return tied_for_first(self.state)  # the game's expansions have their say
 
     def undo(self) -> GameState:
         return self._record((StepUndone(),))

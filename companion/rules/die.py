@@ -44,7 +44,6 @@ from companion.rules import expansions, troops_game
 from companion.rules.conquest import Attacker, TokenCountUnknown, conquest_cost, immunity, reach
 from companion.rules.errors import IllegalAction
 from companion.rules.events import DieRolled, Event, RegionConquered
-from companion.rules.expansion import Expansion
 from companion.rules.names import BERSERK
 from companion.rules.state import GameState, expect, region_state
 from companion.rules.turns import Phase
@@ -70,15 +69,10 @@ class DieChance:
         return self.purpose is not None
 
 
-def _seat_player(state: GameState, seat: int) -> Expansion | None:
-    """The expansion that plays `seat` itself, if any."""
-    return next((x for x in expansions.played(state) if x.plays_seat(state, seat)), None)
-
-
 def is_berserk(state: GameState) -> bool:
     """Whether the current player conquers with Berserk (for a seat an expansion plays
     itself, among the powers its attacker uses)."""
-    seat_player = _seat_player(state, state.track.seat)
+    seat_player = expansions.seat_player(state, state.track.seat)
     if seat_player is not None:
         who = seat_player.seat_attacker(state)
         return who.power == BERSERK or BERSERK in who.more_powers
@@ -99,7 +93,7 @@ def die_roll_allowed(state: GameState) -> DieChance:
     if phase is not Phase.CONQUER:
         return DieChance(None, f"No roll now: the die is rolled while conquering, and "
                                f"{player.name}'s turn is at: {phase.value}.")
-    if player.active is None and _seat_player(state, player.seat) is None:
+    if player.active is None and expansions.seat_player(state, player.seat) is None:
         return DieChance(None, f"No roll now: {player.name} has no active race to roll for.")
     final = state.track.this_turn.final_roll
     if final is not None:

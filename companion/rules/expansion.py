@@ -17,7 +17,8 @@ Hooks, by moment:
   the registry to `apply`) and `refuse` (asked of every registered expansion before any
   event, played or not);
 - a seat it plays itself (`plays_seat`): `seat_attacker`, `seat_conquer`, `seat_abandon`,
-  `seat_redeployment_finished`, `seat_score` replace the base rules for that seat;
+  `seat_redeployment_finished`, `seat_score` replace the base rules for that seat, and
+  `seat_income` is what its turn earns now (the lines its `TurnScored` carries);
 - after the base rules: `picked`, `conquered`, `race_declined` (asked of every
   registered expansion), `redeployment_finished`, `scored`, `turn_passed`, and `settled`
   after any event;
@@ -157,6 +158,11 @@ class Expansion:
 
     def seat_score(self, state: GameState, event: TurnScored) -> GameState:
         del state, event
+        raise IllegalAction(f"{self.name} plays no seat")
+
+    def seat_income(self, state: GameState) -> tuple[tuple[str, int], ...]:
+        """What its seat's turn earns now, itemised (label, coins)."""
+        del state
         raise IllegalAction(f"{self.name} plays no seat")
 
     # --- after the base rules ----------------------------------------------------------

@@ -37,6 +37,8 @@ __all__ = [
     "played",
     "played_in",
     "registered",
+    "seat_income",
+    "seat_player",
     "tied_for_first",
 ]
 
@@ -94,6 +96,19 @@ def played(state: GameState) -> tuple[Expansion, ...]:
     found = tuple(x for x in _REGISTRY if x.in_play(state))
     _last_played = (state, found)
     return found
+
+
+def seat_player(state: GameState, seat: int) -> Expansion | None:
+    """The expansion of the game that plays `seat` itself (in place of the base rules), if
+    any."""
+    return next((x for x in played(state) if x.plays_seat(state, seat)), None)
+
+
+def seat_income(state: GameState) -> tuple[tuple[str, int], ...] | None:
+    """What the current seat's turn earns now, itemised, when an expansion plays that seat
+    itself; None: the base game's income (`companion.rules.income`)."""
+    player = seat_player(state, state.track.seat)
+    return None if player is None else player.seat_income(state)
 
 
 def board_players(seats: int, *, necromancer: bool = False, teams: bool = False) -> int:

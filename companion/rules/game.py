@@ -215,7 +215,7 @@ def _seat_player(state: GameState, event: Event) -> Expansion | None:
 
 
 def _seat_player_of(state: GameState, seat: int) -> Expansion | None:
-    return next((x for x in expansions.played(state) if x.plays_seat(state, seat)), None)
+    return expansions.seat_player(state, seat)
 
 
 def _apply(state: GameState, event: Event) -> GameState:

@@ -565,6 +565,9 @@ class NecromancerIsland(Expansion):
     def seat_score(self, state: GameState, event: TurnScored) -> GameState:
         return score(state, event)
 
+    def seat_income(self, state: GameState) -> tuple[tuple[str, int], ...]:
+        return income_lines(state)
+
     def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
         refuse_island(state, who.seat, region)
 
