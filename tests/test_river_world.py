@@ -35,6 +35,7 @@ from companion.rules.river import (
 from companion.rules.river_game import (
     CaravelPlaced,
     PirateShipSet,
+    RiverFacts,
     event_in_force,
     public_river,
     seer_peek,
@@ -316,7 +317,7 @@ def test_the_caravel_gives_the_shipyard_holder_a_new_entry_point() -> None:
 
 def test_the_caravel_lets_a_race_enter_the_board_on_a_river() -> None:
     board = river_session(Q).state.map
-    newcomer = Attacker(0, "Ratmen", "Alchemist", caravel=13)
+    newcomer = Attacker(0, "Ratmen", "Alchemist", facts=(RiverFacts(caravel=13),))
     assert not reach(board, 12, Attacker(0, "Ratmen", "Alchemist")).reachable
     assert reach(board, 12, newcomer).reachable
     assert reach(board, 13, newcomer).reachable

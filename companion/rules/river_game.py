@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from companion.rules.board import BoardState
+from companion.rules.board import BoardState, RegionState
 from companion.rules.catalog import Catalog
-from companion.rules.conquest import Attacker
+from companion.rules.conquest import Attacker, CostLine, Reach
 from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import Event, GameCreated, RaceDeclined
 from companion.rules.expansion import Expansion
-from companion.rules.maps import Board, Site
+from companion.rules.maps import Board, Region, Site
 from companion.rules.river import (
     EFFECTS,
     RiverEvent,
@@ -96,12 +96,49 @@ def is_frozen(state: GameState, region: int) -> bool:
     return event_now(state) is RiverEvent.HARSH_WINTER and state.map.region(region).is_river
 
 
+@dataclass(frozen=True, slots=True)
+class RiverFacts:
+    """River World's part of a conquest (`conquest.ConquestFacts`): a river costs 1 instead
+    of 2 ("A river region"), 3 in a Storm and 2 under a Harsh Winter (`event`, the event in
+    force); a pirate ship in a region defends like one token ("Pirate ship", +1); and the
+    Caravel (`caravel`, the river where the player's Caravel stands) makes that river and
+    every region bordering it reachable, as an entry point and a place to conquer on from."""
+
+    event: RiverEvent | None = None
+    caravel: int | None = None
+
+    def base(self, region: Region) -> CostLine | None:
+        if not region.is_river:
+            return None
+        label, tokens = conquest_base(self.event)
+        return CostLine(label, tokens)
+
+    def entry(self, board: Board, region_id: int) -> Reach | None:
+        if self.caravel is None:
+            return None
+        caravel = board.region(self.caravel)
+        if not caravel.is_river:
+            raise IllegalAction(f"caravel: the Caravel sails on a river, not region {caravel.id}")
+        if region_id != caravel.id and region_id not in caravel.adjacent:
+            return None
+        where = "stands in it" if region_id == caravel.id else f"stands in river {caravel.id}"
+        return Reach(True, f"the Caravel {where}: a new entry point")
+
+    def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
+        del region_id
+        return (CostLine("Pirate ship", 1),) if here.markers.pirate_ship else ()
+
+    def guard(self, here: RegionState, attacker: Attacker) -> str | None:
+        del here, attacker
+        return None
+
+
 def with_river(state: GameState, who: Attacker) -> Attacker:
     """The River World facts an attacker's conquest reads: the event, the Caravel."""
     if state.river is None:
         return who
-    return replace(who, river_event=state.river.event(state.track.turn).value,
-                   caravel=state.river.caravel)
+    facts = RiverFacts(state.river.event(state.track.turn), state.river.caravel)
+    return replace(who, facts=(*who.facts, facts))
 
 
 def leave_rivers(state: GameState, seat: int) -> GameState:

@@ -40,9 +40,9 @@ from typing import ClassVar
 
 from companion.rules import relics as model
 from companion.rules import teams
-from companion.rules.board import with_marker
+from companion.rules.board import RegionState, with_marker
 from companion.rules.catalog import Catalog
-from companion.rules.conquest import Attacker
+from companion.rules.conquest import Attacker, CostLine, Reach
 from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import (
     ComboPicked,
@@ -60,7 +60,7 @@ from companion.rules.events import (
     TurnScored,
 )
 from companion.rules.expansion import Expansion
-from companion.rules.maps import Board
+from companion.rules.maps import Board, Region
 from companion.rules.purse import pay
 from companion.rules.relics import Banner, RelicsState, SigilMode
 from companion.rules.river_game import CaravelPlaced
@@ -250,14 +250,46 @@ def _collect(state: GameState, relics: RelicsState, seat: int) -> tuple[GameStat
                    coins_issued=state.coins_issued + coins), relics
 
 
+@dataclass(frozen=True, slots=True)
+class TeamFacts:
+    """Team play's part of a conquest (`conquest.ConquestFacts`): `monsters` the regions a
+    Monster still guards (+1 each, "Monster"); `bony` the banner (seat, race) Bony the
+    Lich guards: against its tokens another player's race and power modifiers count for
+    nothing."""
+
+    monsters: frozenset[int] = frozenset()
+    bony: tuple[int, str] | None = None
+
+    def base(self, region: Region) -> CostLine | None:
+        del region
+        return None
+
+    def entry(self, board: Board, region_id: int) -> Reach | None:
+        del board, region_id
+        return None
+
+    def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
+        del here
+        return (CostLine("Monster", teams.MONSTER_DEFENCE),) if region_id in self.monsters else ()
+
+    def guard(self, here: RegionState, attacker: Attacker) -> str | None:
+        occupant = here.occupant
+        if (self.bony is not None and occupant is not None and occupant.in_decline
+                and (occupant.seat, occupant.race) == self.bony
+                and occupant.seat != attacker.seat):
+            return "Bony the Lich guards these tokens: your race and power change nothing here"
+        return None
+
+
 def with_relics(state: GameState, who: Attacker) -> Attacker:
     """The team-play facts a conquest reads: the Monsters standing, Bony's banner."""
     relics = state.relics
     if relics is None:
         return who
     bony = relics.bony
-    return replace(who, monsters=relics.monsters,
-                   bony=None if bony is None else (bony.guards.seat, bony.guards.race))
+    facts = TeamFacts(relics.monsters,
+                      None if bony is None else (bony.guards.seat, bony.guards.race))
+    return replace(who, facts=(*who.facts, facts))
 
 
 # --- the Monsters --------------------------------------------------------------------------
