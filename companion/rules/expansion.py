@@ -29,6 +29,9 @@ Hooks, by moment:
   `rolls_owed` (the rolls of its own that a conquest owes, drawn by the caller); the
   rolls owed are kept and refused with `refuse` and `settled`;
 - who attacks: `with_facts` adds what a conquest reads (its event in force, its pieces);
+- markers (`companion.rules.markers`): `marker_owner` (the race or power that places one
+  of its markers, and how many the box holds), `refuse_marker` (when it may be placed),
+  `region_set` (what a correction of a region's holder clears of its pieces);
 - the table's screen (`companion.rules.views.public`): `public_part` (what it shows
   everyone, never a purse total);
 - reminders (`companion.rules.reminders`): `race_reminder` (the reminder for one of its own
@@ -49,13 +52,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import ClassVar
 
-from companion.rules.board import RegionState
+from companion.rules.board import Markers, RegionState
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     Event,
     GameCreated,
+    MarkerPlaced,
     RaceDeclined,
     RegionAbandoned,
     RegionConquered,
@@ -242,6 +246,23 @@ class Expansion:
         """`who` with what its conquests read from this expansion."""
         del state
         return who
+
+    # --- markers -------------------------------------------------------------------------
+
+    def marker_owner(self, state: GameState, marker: str) -> tuple[str, int | None] | None:
+        """For one of its own markers: the race or power that places it, and how many the
+        box holds (None: not known); None for a marker not its own."""
+        del state, marker
+        return None
+
+    def refuse_marker(self, state: GameState, event: MarkerPlaced) -> None:
+        """Refuse placing a marker now (after the owner's check, before the region's)."""
+
+    def region_set(self, state: GameState, markers: Markers) -> Markers:
+        """The markers of a region the table sets a race in (`RegionSet`), its own pieces
+        that cannot share a region with a race taken off."""
+        del state
+        return markers
 
     # --- the table's screen -------------------------------------------------------------
 

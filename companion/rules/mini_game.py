@@ -43,6 +43,7 @@ from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     Event,
     GameCreated,
+    MarkerPlaced,
     RaceDeclined,
     RegionConquered,
 )
@@ -330,6 +331,17 @@ class MiniExpansions(Expansion):
 
     def race_reminder(self, state: GameState, name: str) -> str | None:
         return race_reminder(state, name)
+
+    def marker_owner(self, state: GameState, marker: str) -> tuple[str, int | None] | None:
+        """The Leprechauns' Pots of Gold (in the box: `pieces["pots_of_gold"]`, if known)."""
+        if marker != POT_OF_GOLD:
+            return None
+        return LEPRECHAUNS, state.catalog.pieces.get("pots_of_gold")
+
+    def refuse_marker(self, state: GameState, event: MarkerPlaced) -> None:
+        if event.marker == POT_OF_GOLD and state.track.phase is not Phase.REDEPLOY:
+            raise IllegalAction(f"Pots of Gold are placed while redeploying; the turn is at: "
+                                f"{state.track.phase.value}")
 
     def reminders(self, state: GameState) -> tuple[str, ...]:
         return reminders(state)

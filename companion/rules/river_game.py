@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from companion.rules.board import BoardState, RegionState
+from companion.rules.board import BoardState, Markers, RegionState
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, CostLine, Reach
 from companion.rules.errors import IllegalAction, MalformedInput
@@ -320,6 +320,11 @@ class RiverWorld(Expansion):
 
     def public_part(self, state: GameState) -> RiverView | None:
         return public_river(state)
+
+    def region_set(self, state: GameState, markers: Markers) -> Markers:
+        """A ship never shares its river with a race."""
+        del state
+        return replace(markers, pirate_ship=False)
 
     def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
         """Every region held marked when it borders a pirate ship."""
