@@ -19,6 +19,9 @@ Hooks, by moment:
 - a seat it plays itself (`plays_seat`): `seat_attacker`, `seat_conquer`, `seat_abandon`,
   `seat_redeployment_finished`, `seat_score` replace the base rules for that seat, and
   `seat_income` is what its turn earns now (the lines its `TurnScored` carries);
+- redeployment (`companion.rules.troops_game`): `redeployment_leaves` (the regions a
+  player's redeployment empties) and `leaving_refusal` (why it cannot finish while tokens
+  stand there);
 - after the base rules: `picked`, `conquered`, `race_declined` (asked of every
   registered expansion), `redeployment_finished`, `scored`, `turn_passed`, and `settled`
   after any event;
@@ -197,6 +200,18 @@ class Expansion:
         when not played."""
         del before, event
         return after
+
+    def redeployment_leaves(self, state: GameState, seat: int) -> frozenset[int]:
+        """The regions of `seat` that their redeployment empties (the tokens there must
+        move out first); asked of the played expansions."""
+        del state, seat
+        return frozenset()
+
+    def leaving_refusal(self, race: str, regions: tuple[int, ...]) -> str:
+        """Why redeployment cannot finish while `race` still stands in `regions`, which it
+        must leave (`redeployment_leaves`)."""
+        listed = ", ".join(map(str, regions))
+        return f"the {race} leave regions {listed} as they redeploy; move the tokens out first"
 
     def redeployment_finished(self, state: GameState, seat: int) -> GameState:
         """After `seat` finished redeploying."""

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from companion.rules import troops_game
+from companion.rules import troops as ledger
 from companion.rules.board import RegionState, cleared
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
@@ -244,6 +244,16 @@ def _owed(state: GameState, seat: int, change: int) -> GameState:
     return replace(state, track=replace(state.track, this_turn=this_turn))
 
 
+def reinforced(state: GameState, seat: int, tokens: int) -> GameState:
+    """New Pygmies from the tray into the hand, as many as the tray still has (in a game
+    that counts its tokens: `companion.rules.troops`)."""
+    if state.troops is None:
+        return state
+    troops, _ = ledger.from_tray(state.troops, state.regions, seat, PYGMIES, tokens,
+                                 state.catalog.race(PYGMIES).max_tokens)
+    return replace(state, troops=troops)
+
+
 def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
     """New Pygmies from the box: as many as the pips rolled, no more than the box holds."""
     player = state.player(event.seat)
@@ -323,7 +333,7 @@ class MiniExpansions(Expansion):
     def apply(self, state: GameState, event: Event) -> GameState:
         if isinstance(event, PygmiesRecovered):
             recovered = recover_pygmies(state, event)
-            return troops_game.reinforced(recovered, event.seat, PYGMIES, sum(event.rolls))
+            return reinforced(recovered, event.seat, sum(event.rolls))
         return super().apply(state, event)
 
     def picked(self, state: GameState) -> GameState:

@@ -321,6 +321,18 @@ class RiverWorld(Expansion):
     def public_part(self, state: GameState) -> RiverView | None:
         return public_river(state)
 
+    def redeployment_leaves(self, state: GameState, seat: int) -> frozenset[int]:
+        """The rivers `seat` must leave as they redeploy (unless frozen, or held by a sea
+        race)."""
+        after = leave_rivers(state, seat).regions
+        return frozenset(rid for rid in state.regions.held_by(seat)
+                         if after[rid].occupant is None)
+
+    def leaving_refusal(self, race: str, regions: tuple[int, ...]) -> str:
+        return (f"River World: the {race} leave the rivers as they redeploy; move the tokens "
+                f"out of river{'s' if len(regions) > 1 else ''} "
+                f"{', '.join(map(str, regions))} first")
+
     def region_set(self, state: GameState, markers: Markers) -> Markers:
         """A ship never shares its river with a race."""
         del state
