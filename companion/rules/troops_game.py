@@ -392,8 +392,8 @@ def declined(state: GameState, seat: int, race: str) -> GameState:
 
 def settled(state: GameState) -> GameState:
     """After any event: a race no longer on its player's banners gives everything back to
-    the tray, and tokens that left the board other than through the ledger (rivers left,
-    regions swept by an expansion) go back to the tray too."""
+    the tray, and tokens that left the board other than through the ledger (regions left
+    or swept as an expansion says) go back to the tray too."""
     if state.troops is None:
         return state
     troops = state.troops
