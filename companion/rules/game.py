@@ -411,7 +411,7 @@ def attacker(state: GameState) -> Attacker:
     player = state.current
     seat_player = _seat_player_of(state, player.seat)
     if seat_player is not None:
-        return seat_player.seat_attacker(state)
+        return _with_facts(state, seat_player.seat_attacker(state))
     if player.active is None:
         raise IllegalAction(f"{player.name} has no active race; pick a combo first")
     held = state.regions.held_by(player.seat, player.active.race, in_decline=False)

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from companion.rules import mini_game, river_game
+from companion.rules import mini_game
 from companion.rules import necromancer as model
 from companion.rules.board import RegionState, cleared, taken
 from companion.rules.catalog import Catalog
@@ -181,13 +181,14 @@ def _his(state: GameState, seat: int, what: str) -> NecromancerState:
 
 
 def attacker(state: GameState) -> Attacker:
-    """The Necromancer's Ghosts as the conquest rules see them: every power in use."""
+    """The Necromancer's Ghosts as the conquest rules see them: every power in use (the
+    other expansions' facts are added by `game.attacker`, as for anyone)."""
     necro = _his(state, state.track.seat, "conquer with Ghosts")
     powers = necro.powers_in_use
-    return river_game.with_river(state, Attacker(
+    return Attacker(
         necro.seat, GHOSTS, powers[0] if powers else None, frozenset(necro.regions),
         turn=state.track.turn, more_powers=powers[1:],
-        berserk_roll=state.last_roll if BERSERK in powers else None))
+        berserk_roll=state.last_roll if BERSERK in powers else None)
 
 
 def ghosts_free(state: GameState) -> int:
