@@ -14,6 +14,7 @@ opened it.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -21,7 +22,6 @@ from dataclasses import dataclass
 
 from companion.records import Records
 from companion.rules import corrections, team_game, troops_game
-from companion.rules import necromancer as necromancer_model
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.conquest import conquest_cost, final_conquest
 from companion.rules.die import DieChance, DiePurpose, die_roll_allowed, owed_rolls
@@ -48,6 +48,7 @@ from companion.rules.events import (
     TurnEnded,
     TurnScored,
 )
+from companion.rules.expansion import Deal
 from companion.rules.game import GameState, apply, attacker, follow_ups, start
 from companion.rules.history import History, Step
 from companion.rules.income import income
@@ -59,8 +60,6 @@ from companion.rules.necromancer_game import (
     NecromancerPowerBought,
     WellPowerChosen,
 )
-from companion.rules.relics import MARKERS as RELICS_AND_PLACES
-from companion.rules.river import markers_in_box
 from companion.rules.river_game import CaravelPlaced, PirateShipSet
 from companion.rules.standings import Standings
 from companion.rules.team_game import (
@@ -182,10 +181,10 @@ class Session:
         own); the pile of Relics and Places is shuffled here. `left_out`: races or powers
         the table takes out of the decks (River World advises leaving out Flying).
         """
-        from companion.rules.expansions import board_players
+        from companion.rules.expansions import board_players, check_table, deal
 
-        if necromancer:
-            necromancer_model.board_for(len(seats))  # refuses a table he cannot play at
+        asked = {"necromancer": necromancer, "river": river_world, "teams": teams}  # by key
+        check_table(len(seats), asked)  # e.g. a table the Necromancer cannot play at
         playing = board_players(len(seats), necromancer=necromancer, teams=teams)
         if board_doc is None:
             board = board_for_players(playing)
@@ -200,39 +199,16 @@ class Session:
             self.rng.shuffle(powers)
         if first_seat is None:
             first_seat = self.rng.randrange(len(seats))
-        drawn: tuple[str, ...] = ()
-        if necromancer:
-            stack = list(powers)
-            if dealing != "app":  # the market's stack is dealt by hand; his six are drawn here
-                self.rng.shuffle(stack)
-            drawn, _ = necromancer_model.draw_powers(stack)
-            powers = [p for p in powers if p not in drawn]
-        events: list[str] = []
-        if board.is_river_world if river_world is None else river_world:
-            events = [e.value for e in markers_in_box(self.catalog)]
-            if board.turns > len(events):
-                raise IllegalAction(
-                    f"River World has {len(events)} Event markers, one per turn: the "
-                    f"{board.name} board's {board.turns} turns are too many"
-                )
-            self.rng.shuffle(events)
+        # the expansions' own draws (his six powers, the Event markers, the Relics' pile)
+        dealt = deal(Deal(asked, board, dealing, tuple(powers), self.catalog), self.rng.shuffle)
         created = GameCreated(
             seats=tuple(seats), first_seat=first_seat, board=board.name, turns=board.turns,
             expansions=tuple(expansions), dealing=dealing, races=tuple(races),
-            powers=tuple(powers), board_doc=board_doc,
-            river_events=tuple(events[:board.turns]),
-            necromancer_powers=drawn, ghosts_removed=ghosts_removed,
-            teams=teams, relic_order=self._relic_pile() if teams else (),
-            corrections=corrections.overrides(self.catalog), left_out=tuple(left_out),
-            troops_counted=True,
+            powers=dealt.powers, board_doc=board_doc, ghosts_removed=ghosts_removed,
+            teams=teams, corrections=corrections.overrides(self.catalog),
+            left_out=tuple(left_out), troops_counted=True,
         )
-        return self.begin(created)
-
-    def _relic_pile(self) -> tuple[str, ...]:
-        """The Righteous Relic and Popular Places, shuffled face down."""
-        pile = list(RELICS_AND_PLACES)
-        self.rng.shuffle(pile)
-        return tuple(pile)
+        return self.begin(dataclasses.replace(created, **dict(dealt.fields)))  # type: ignore[arg-type]
 
     def begin(self, created: GameCreated) -> GameState:
         """Start the game `created` describes (decks already in their dealt order)."""

@@ -8,6 +8,9 @@ nothing), so an expansion overrides only the moments it changes, like the varian
 chess library.
 
 Hooks, by moment:
+- the session's set-up draws, before `GameCreated` (the table's choice for it, `asked`, by
+  its `key`): `check_table` (refuse a table it cannot be played at, before the board is
+  chosen) and `deal` (the `GameCreated` fields it draws, through the caller's `shuffle`);
 - set-up: `plays` (from `GameCreated`), `in_play` (from `GameState`), `check_created` and
   `set_up` (asked of every registered expansion, played or not, so one can refuse a game
   that needs it and was not asked for: they must do nothing else when not played),
@@ -53,6 +56,7 @@ data), leaving nothing changed.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import ClassVar
 
 from companion.rules.board import Markers, RegionState
@@ -73,7 +77,22 @@ from companion.rules.scoring import ScoreLine, ScoringInput
 from companion.rules.standings import Standings
 from companion.rules.state import GameState
 
-__all__ = ["Expansion"]
+__all__ = ["Deal", "Expansion"]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A new game's set-up as the session draws it, before its `GameCreated`: what the
+    table asked of each expansion (`asked`, by its `key`; None: its default), the board,
+    the dealing, the market's badge stack (`powers`, shuffled already when the app deals)
+    and the `GameCreated` fields the expansions drew so far (`fields`, in order)."""
+
+    asked: Mapping[str, bool | None]
+    board: Board
+    dealing: str
+    powers: tuple[str, ...]
+    catalog: Catalog
+    fields: tuple[tuple[str, object], ...] = ()
 
 
 class Expansion:
@@ -97,6 +116,20 @@ class Expansion:
         """Whether the game at `state` plays it."""
         del state
         return False
+
+    # --- the session's set-up draws ----------------------------------------------------
+
+    def check_table(self, seats: int, asked: bool | None) -> None:
+        """Refuse `seats` at the table when it cannot be played there (`asked`: what the
+        table asked of it); asked of every registered expansion before the board is chosen."""
+
+    def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
+        """`deal` with what it draws for a game that asked for it (its `GameCreated` fields
+        added to `fields`, the badges it takes out of `powers`); `shuffle` draws the order.
+        Asked of every registered expansion, in the registry's order (so the draws are
+        always made in the same order)."""
+        del shuffle
+        return deal
 
     # --- set-up ------------------------------------------------------------------------
 

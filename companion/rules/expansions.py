@@ -16,12 +16,12 @@ registry as it was, also when the block raises.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
 from companion.rules.errors import IllegalAction
 from companion.rules.events import Event, GameCreated
-from companion.rules.expansion import Expansion
+from companion.rules.expansion import Deal, Expansion
 from companion.rules.mini_game import MINI_EXPANSIONS
 from companion.rules.necromancer_game import NECROMANCER_ISLAND
 from companion.rules.river_game import RIVER_WORLD
@@ -31,6 +31,8 @@ from companion.rules.team_game import TEAM_PLAY
 
 __all__ = [
     "board_players",
+    "check_table",
+    "deal",
     "extended",
     "game_standings",
     "handlers",
@@ -109,6 +111,21 @@ def seat_income(state: GameState) -> tuple[tuple[str, int], ...] | None:
     itself; None: the base game's income (`companion.rules.income`)."""
     player = seat_player(state, state.track.seat)
     return None if player is None else player.seat_income(state)
+
+
+def check_table(seats: int, asked: Mapping[str, bool | None]) -> None:
+    """Refuse a table of `seats` that an expansion asked for cannot be played at (`asked`:
+    the table's choice for each expansion, by its `key`), before the board is chosen."""
+    for expansion in _REGISTRY:
+        expansion.check_table(seats, asked.get(expansion.key))
+
+
+def deal(first: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
+    """A new game's set-up draws: each registered expansion's, in the registry's order (the
+    order of the draws is part of a seeded game)."""
+    for expansion in _REGISTRY:
+        first = expansion.deal(first, shuffle)
+    return first
 
 
 def board_players(seats: int, *, necromancer: bool = False, teams: bool = False) -> int:

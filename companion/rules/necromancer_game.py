@@ -33,7 +33,7 @@ Invariants kept here:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -52,7 +52,7 @@ from companion.rules.events import (
     RegionConquered,
     TurnScored,
 )
-from companion.rules.expansion import Expansion
+from companion.rules.expansion import Deal, Expansion
 from companion.rules.maps import Board
 from companion.rules.names import BERSERK, CORRUPT, ELVES, RANSACKING
 from companion.rules.necromancer import GHOSTS, NecromancerState, PublicNecromancer, Step
@@ -522,6 +522,22 @@ class NecromancerIsland(Expansion):
     def board_players(self, seats: int, usual: int) -> int:
         del usual
         return model.board_players(seats)
+
+    def check_table(self, seats: int, asked: bool | None) -> None:
+        if asked:
+            model.board_for(seats)  # refuses a table he cannot play at
+
+    def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
+        """His six powers, drawn from the badge stack (shuffled here when the table deals
+        the market's stack by hand)."""
+        if not deal.asked.get(self.key):
+            return deal
+        stack = list(deal.powers)
+        if deal.dealing != "app":
+            shuffle(stack)
+        drawn, _ = model.draw_powers(stack)
+        return replace(deal, powers=tuple(p for p in deal.powers if p not in drawn),
+                       fields=(*deal.fields, ("necromancer_powers", drawn)))
 
     def badges(self, created: GameCreated) -> tuple[str, ...]:
         return created.necromancer_powers  # his six, drawn apart from the market's stack

@@ -9,6 +9,7 @@ ship is only ever in an empty river, and never more ships than the box holds.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -17,7 +18,7 @@ from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, CostLine, Reach
 from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import Event, GameCreated, RaceDeclined
-from companion.rules.expansion import Expansion
+from companion.rules.expansion import Deal, Expansion
 from companion.rules.maps import Board, Region, Site
 from companion.rules.river import (
     EFFECTS,
@@ -28,6 +29,7 @@ from companion.rules.river import (
     conquest_base,
     empty_rivers,
     holders,
+    markers_in_box,
     next_to_pirates,
     pirate_ships,
     pirate_ships_in_box,
@@ -284,6 +286,22 @@ class RiverWorld(Expansion):
 
     def in_play(self, state: GameState) -> bool:
         return state.river is not None
+
+    def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
+        """The line of Event markers, one per turn, drawn from the markers in the box (by
+        default when the board is a River World board)."""
+        asked = deal.asked.get(self.key)
+        board = deal.board
+        if not (board.is_river_world if asked is None else asked):
+            return deal
+        events = [e.value for e in markers_in_box(deal.catalog)]
+        if board.turns > len(events):
+            raise IllegalAction(
+                f"River World has {len(events)} Event markers, one per turn: the "
+                f"{board.name} board's {board.turns} turns are too many"
+            )
+        shuffle(events)
+        return replace(deal, fields=(*deal.fields, ("river_events", tuple(events[:board.turns]))))
 
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:

@@ -34,7 +34,7 @@ Soapbar move that can no longer be made is no longer owed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -59,7 +59,7 @@ from companion.rules.events import (
     TurnEnded,
     TurnScored,
 )
-from companion.rules.expansion import Expansion
+from companion.rules.expansion import Deal, Expansion
 from companion.rules.maps import Board, Region
 from companion.rules.purse import pay
 from companion.rules.relics import Banner, RelicsState, SigilMode
@@ -441,6 +441,14 @@ class TeamPlay(Expansion):
 
     def own_board(self, created: GameCreated, board: Board) -> bool:
         return own_board(created, board)
+
+    def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
+        """The pile of Relics and Places, shuffled face down."""
+        if not deal.asked.get(self.key):
+            return deal
+        pile = list(model.MARKERS)
+        shuffle(pile)
+        return replace(deal, fields=(*deal.fields, ("relic_order", tuple(pile))))
 
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
