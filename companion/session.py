@@ -250,7 +250,7 @@ class Session:
         from the tray (once a turn per opponent)."""
         conquest = RegionConquered(self.state.track.seat, region, tokens, mercenary_coin,
                                    declined_ghouls, catapult, sorcery)
-        return self._act(conquest, *self._pygmy_rolls(conquest))
+        return self._act(conquest, *self._owed_rolls(conquest))
 
     def redeploy(self, regions: Mapping[int, int], *, seat: int | None = None,
                  race: str | None = None) -> GameState:
@@ -444,7 +444,7 @@ class Session:
         step: list[Event] = [DieRolled(seat, face, DiePurpose.FINAL_CONQUEST, region)]
         if won:
             conquest = RegionConquered(seat, region, tokens_left)
-            step.extend((conquest, *self._pygmy_rolls(conquest)))
+            step.extend((conquest, *self._owed_rolls(conquest)))
         step.append(ConquestsFinished(seat))
         self._record(tuple(step))
         return FinalAttempt(region, tokens_left, cost, face, won)
@@ -482,7 +482,7 @@ class Session:
         reveals, state = self._market_follow_ups(state)
         return self._record((event, *more, *reveals), after=state)
 
-    def _pygmy_rolls(self, conquest: RegionConquered) -> tuple[Event, ...]:
+    def _owed_rolls(self, conquest: RegionConquered) -> tuple[Event, ...]:
         """The rolls an expansion's pieces lost to this conquest owe (Pygmies roll the die
         for new ones), drawn here."""
         return owed_rolls(self.state, conquest, lambda: self.rng.choice(self.catalog.die_faces))
