@@ -32,7 +32,8 @@ SCHEMA_VERSION = 2
 class Event(Protocol):
     """Any event: a frozen dataclass with a `TYPE`, the base game's or an expansion's.
     A class whose events draw randomness or end a turn sets `BARRIER = True` (undo stops
-    there, `is_barrier`)."""
+    there, `is_barrier`); one that is an action of a player's turn sets `IN_TURN = True`
+    (it waits until a set-up an expansion holds before the first turn is over)."""
 
     TYPE: ClassVar[str]
     __dataclass_fields__: ClassVar[dict[str, Any]]
@@ -113,6 +114,7 @@ class ComboPicked:
     """A player takes the combo in `row` (0 = top), paying one coin on each row above."""
 
     TYPE: ClassVar[str] = "combo_picked"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     row: int
     race: str
@@ -124,6 +126,7 @@ class ConquestsFinished:
     """The player stops conquering and moves on to troop redeployment."""
 
     TYPE: ClassVar[str] = "conquests_finished"
+    IN_TURN: ClassVar[bool] = True
     seat: int
 
 
@@ -132,6 +135,7 @@ class RedeploymentFinished:
     """The player's troops are redeployed; scoring comes next."""
 
     TYPE: ClassVar[str] = "redeployment_finished"
+    IN_TURN: ClassVar[bool] = True
     seat: int
 
 
@@ -141,6 +145,7 @@ class RaceDeclined:
     regions, the region where they stack their Ivory Tower (None for any other race)."""
 
     TYPE: ClassVar[str] = "race_declined"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     ivory_tower: int | None = None
 
@@ -150,6 +155,7 @@ class TurnScored:
     """Victory coins earned at the end of a turn, with the itemised lines shown then."""
 
     TYPE: ClassVar[str] = "turn_scored"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     coins: int
     lines: tuple[tuple[str, int], ...] = ()
@@ -175,6 +181,7 @@ class DieRolled:
     """
 
     TYPE: ClassVar[str] = "die_rolled"
+    IN_TURN: ClassVar[bool] = True
     BARRIER: ClassVar[bool] = True
     seat: int
     face: int
@@ -187,6 +194,7 @@ class TurnEnded:
     """The player's turn is over; the next seat plays."""
 
     TYPE: ClassVar[str] = "turn_ended"
+    IN_TURN: ClassVar[bool] = True
     BARRIER: ClassVar[bool] = True
     seat: int
 
@@ -197,6 +205,7 @@ class RegionConquered:
     deployed there, if counted)."""
 
     TYPE: ClassVar[str] = "region_conquered"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     region: int
     tokens: int | None = None
@@ -225,6 +234,7 @@ class RegionAbandoned:
     """The player empties a region of their active race; it is no longer theirs."""
 
     TYPE: ClassVar[str] = "region_abandoned"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     region: int
 
@@ -235,6 +245,7 @@ class MarkerPlaced:
     Catapult put in a region."""
 
     TYPE: ClassVar[str] = "marker_placed"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     region: int
     marker: str
@@ -245,6 +256,7 @@ class MarkerRemoved:
     """A marker taken out of a region."""
 
     TYPE: ClassVar[str] = "marker_removed"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     region: int
     marker: str

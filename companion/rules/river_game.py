@@ -50,6 +50,7 @@ class CaravelPlaced:
     entry point for them until the end of their turn (once per turn)."""
 
     TYPE: ClassVar[str] = "caravel_placed"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     region: int
 

@@ -45,16 +45,8 @@ from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, CostLine, Reach
 from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import (
-    ComboPicked,
-    ConquestsFinished,
-    DieRolled,
     Event,
     GameCreated,
-    MarkerPlaced,
-    MarkerRemoved,
-    RaceDeclined,
-    RedeploymentFinished,
-    RegionAbandoned,
     RegionConquered,
     TurnEnded,
     TurnScored,
@@ -63,7 +55,6 @@ from companion.rules.expansion import Deal, Expansion
 from companion.rules.maps import Board, Region
 from companion.rules.purse import pay
 from companion.rules.relics import Banner, RelicsState, SigilMode
-from companion.rules.river_game import CaravelPlaced
 from companion.rules.standings import Placing, Standings
 from companion.rules.state import GameState, acting, with_player
 from companion.rules.teams import MonsterSetup, TeamStandings
@@ -96,6 +87,7 @@ class SoapbarMoved:
     their active race, into a region that race does not hold."""
 
     TYPE: ClassVar[str] = "soapbar_moved"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     region: int
 
@@ -105,6 +97,7 @@ class TavernShared:
     """Team play: the Tavern's holder gives some of this turn's Tavern coins to a player."""
 
     TYPE: ClassVar[str] = "tavern_shared"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     to_seat: int
     coins: int
@@ -116,6 +109,7 @@ class BonyPlaced:
     `guards_seat`)."""
 
     TYPE: ClassVar[str] = "bony_placed"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     guards_seat: int
     race: str
@@ -127,6 +121,7 @@ class PowersSwapped:
     with their partner."""
 
     TYPE: ClassVar[str] = "powers_swapped"
+    IN_TURN: ClassVar[bool] = True
     seat: int
 
 
@@ -136,6 +131,7 @@ class SigilPactMade:
     willing race take theirs ("stand-in")."""
 
     TYPE: ClassVar[str] = "sigil_pact_made"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     mode: str
     other_seat: int
@@ -146,14 +142,6 @@ TEAM_BOARD_PLAYERS = 5
 """The packaged board a team game plays on: the 5-player one (same 8 turns)."""
 OWN_BOARD_PLAYERS = 6
 """A group's own board may also be made for the six at the table."""
-
-_TURN_EVENTS = (
-    ComboPicked, ConquestsFinished, RedeploymentFinished, RaceDeclined, TurnScored, DieRolled,
-    TurnEnded, RegionConquered, RegionAbandoned, MarkerPlaced, MarkerRemoved, CaravelPlaced,
-    SoapbarMoved, TavernShared, BonyPlaced, PowersSwapped, SigilPactMade,
-)
-"""What waits until every Monster is out."""
-
 
 # --- set-up ------------------------------------------------------------------------------
 
@@ -198,7 +186,7 @@ def refuse(state: GameState, event: Event) -> None:
     if setup_ is None:
         return
     seat = setup_.next_seat
-    if seat is not None and isinstance(event, _TURN_EVENTS):
+    if seat is not None and getattr(event, "IN_TURN", False):  # waits until they are out
         raise IllegalAction(
             f"the Monsters go out before the first turn: {state.player(seat).name} sets "
             "theirs (or passes) first"
