@@ -1,7 +1,9 @@
-"""`Expansion`: what an expansion may add to the base game, as hooks `game` calls.
+"""`Expansion`: what an expansion may add to the base game, as hooks the rules call.
 
-The base game (`companion.rules.game`) knows no expansion by name: at every moment where
-an expansion may have its say it asks the expansions the game plays
+The base game (`companion.rules.game`, and the shared rule modules it uses: `die`,
+`conquest`, `troops_game`, `markers`, `income`, `views`, `reminders`, `codec`) knows no
+expansion by name: at every moment where an expansion may have its say it asks the
+expansions the game plays
 (`companion.rules.expansions.played`), in the registry's order, through these hooks. Every
 hook of this base class does nothing (returns its state or value unchanged, refuses
 nothing), so an expansion overrides only the moments it changes, like the variants of a
@@ -16,9 +18,10 @@ Hooks, by moment:
   that needs it and was not asked for: they must do nothing else when not played),
   `board_players` and `own_board` (the board size), `badges` (badges the game holds
   outside the market's stack);
-- events: `events` (the event classes it applies itself, dispatched by a table built from
-  the registry to `apply`) and `refuse` (asked of every registered expansion before any
-  event, played or not);
+- events: `events` (the event classes it applies itself, defined in its own module,
+  dispatched by a table built from the registry to `apply`; `companion.rules.codec` reads
+  their records) and `refuse` (asked of every registered expansion before any event,
+  played or not);
 - a seat it plays itself (`plays_seat`): `seat_attacker`, `seat_conquer`, `seat_abandon`,
   `seat_redeployment_finished`, `seat_score` replace the base rules for that seat, and
   `seat_income` is what its turn earns now (the lines its `TurnScored` carries);
@@ -34,12 +37,13 @@ Hooks, by moment:
   changes who reaches what: the final conquest's region is checked with it), and
   `rolls_owed` (the rolls of its own that a conquest owes, drawn by the caller); the
   rolls owed are kept and refused with `refuse` and `settled`;
-- who attacks: `with_facts` adds what a conquest reads (its event in force, its pieces);
+- who attacks: `with_facts` adds what a conquest reads (its `conquest.ConquestFacts`:
+  its terrain's base cost, an entry point, its pieces' defence, a guard);
 - markers (`companion.rules.markers`): `marker_owner` (the race or power that places one
   of its markers, and how many the box holds), `refuse_marker` (when it may be placed),
   `region_set` (what a correction of a region's holder clears of its pieces);
 - the table's screen (`companion.rules.views.public`): `public_part` (what it shows
-  everyone, never a purse total);
+  everyone, never a purse total, read as `public(state).<key>`);
 - reminders (`companion.rules.reminders`): `race_reminder` (the reminder for one of its own
   races or powers, in the order of the base game's), `reminders` (its lines after the base
   game's);
