@@ -14,22 +14,20 @@ opened it.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.records import Records
-from companion.rules import corrections, mini_game, necromancer_game, team_game, troops_game
-from companion.rules import necromancer as necromancer_model
+from companion.rules import corrections, team_game, troops_game
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.conquest import conquest_cost, final_conquest
-from companion.rules.die import DieChance, DiePurpose, die_roll_allowed
+from companion.rules.die import DieChance, DiePurpose, die_roll_allowed, owed_rolls
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     BadgesReshuffled,
-    BonyPlaced,
-    CaravelPlaced,
     CoinsAdjusted,
     ComboPicked,
     ComboRevealed,
@@ -37,39 +35,42 @@ from companion.rules.events import (
     DieRolled,
     Event,
     GameCreated,
-    GhostBought,
-    GhostsRedeployed,
-    GhostsReturned,
     MarkerPlaced,
     MarkerRemoved,
-    MonsterPassed,
-    MonsterPlaced,
-    NecromancerPowerBought,
-    PirateShipSet,
-    PowersSwapped,
-    PygmiesRecovered,
     RaceDeclined,
     RedeploymentFinished,
     RegionAbandoned,
     RegionConquered,
     RegionSet,
     Seat,
-    SigilPactMade,
-    SoapbarMoved,
     StepUndone,
-    TavernShared,
     TroopsRedeployed,
     TurnEnded,
     TurnScored,
-    WellPowerChosen,
 )
+from companion.rules.expansion import Deal
 from companion.rules.game import GameState, apply, attacker, follow_ups, start
 from companion.rules.history import History, Step
 from companion.rules.income import income
 from companion.rules.maps import board_for_players, parse_board_text
-from companion.rules.relics import MARKERS as RELICS_AND_PLACES
-from companion.rules.river import markers_in_box
-from companion.rules.standings import Standings, needs_token_count
+from companion.rules.necromancer_game import (
+    GhostBought,
+    GhostsRedeployed,
+    GhostsReturned,
+    NecromancerPowerBought,
+    WellPowerChosen,
+)
+from companion.rules.river_game import CaravelPlaced, PirateShipSet
+from companion.rules.standings import Standings
+from companion.rules.team_game import (
+    BonyPlaced,
+    MonsterPassed,
+    MonsterPlaced,
+    PowersSwapped,
+    SigilPactMade,
+    SoapbarMoved,
+    TavernShared,
+)
 from companion.rules.views import final_totals
 from companion.store import Store
 from companion.store.errors import StoreError, StoreWriteError
@@ -180,10 +181,10 @@ class Session:
         own); the pile of Relics and Places is shuffled here. `left_out`: races or powers
         the table takes out of the decks (River World advises leaving out Flying).
         """
-        from companion.rules.expansions import board_players
+        from companion.rules.expansions import board_players, check_table, deal
 
-        if necromancer:
-            necromancer_model.board_for(len(seats))  # refuses a table he cannot play at
+        asked = {"necromancer": necromancer, "river": river_world, "teams": teams}  # by key
+        check_table(len(seats), asked)  # e.g. a table the Necromancer cannot play at
         playing = board_players(len(seats), necromancer=necromancer, teams=teams)
         if board_doc is None:
             board = board_for_players(playing)
@@ -198,39 +199,16 @@ class Session:
             self.rng.shuffle(powers)
         if first_seat is None:
             first_seat = self.rng.randrange(len(seats))
-        drawn: tuple[str, ...] = ()
-        if necromancer:
-            stack = list(powers)
-            if dealing != "app":  # the market's stack is dealt by hand; his six are drawn here
-                self.rng.shuffle(stack)
-            drawn, _ = necromancer_model.draw_powers(stack)
-            powers = [p for p in powers if p not in drawn]
-        events: list[str] = []
-        if board.is_river_world if river_world is None else river_world:
-            events = [e.value for e in markers_in_box(self.catalog)]
-            if board.turns > len(events):
-                raise IllegalAction(
-                    f"River World has {len(events)} Event markers, one per turn: the "
-                    f"{board.name} board's {board.turns} turns are too many"
-                )
-            self.rng.shuffle(events)
+        # the expansions' own draws (his six powers, the Event markers, the Relics' pile)
+        dealt = deal(Deal(asked, board, dealing, tuple(powers), self.catalog), self.rng.shuffle)
         created = GameCreated(
             seats=tuple(seats), first_seat=first_seat, board=board.name, turns=board.turns,
             expansions=tuple(expansions), dealing=dealing, races=tuple(races),
-            powers=tuple(powers), board_doc=board_doc,
-            river_events=tuple(events[:board.turns]),
-            necromancer_powers=drawn, ghosts_removed=ghosts_removed,
-            teams=teams, relic_order=self._relic_pile() if teams else (),
-            corrections=corrections.overrides(self.catalog), left_out=tuple(left_out),
-            troops_counted=True,
+            powers=dealt.powers, board_doc=board_doc, ghosts_removed=ghosts_removed,
+            teams=teams, corrections=corrections.overrides(self.catalog),
+            left_out=tuple(left_out), troops_counted=True,
         )
-        return self.begin(created)
-
-    def _relic_pile(self) -> tuple[str, ...]:
-        """The Righteous Relic and Popular Places, shuffled face down."""
-        pile = list(RELICS_AND_PLACES)
-        self.rng.shuffle(pile)
-        return tuple(pile)
+        return self.begin(dataclasses.replace(created, **dict(dealt.fields)))  # type: ignore[arg-type]
 
     def begin(self, created: GameCreated) -> GameState:
         """Start the game `created` describes (decks already in their dealt order)."""
@@ -272,7 +250,7 @@ class Session:
         from the tray (once a turn per opponent)."""
         conquest = RegionConquered(self.state.track.seat, region, tokens, mercenary_coin,
                                    declined_ghouls, catapult, sorcery)
-        return self._act(conquest, *self._pygmy_rolls(conquest))
+        return self._act(conquest, *self._owed_rolls(conquest))
 
     def redeploy(self, regions: Mapping[int, int], *, seat: int | None = None,
                  race: str | None = None) -> GameState:
@@ -394,8 +372,11 @@ class Session:
     def score(self, coins: int | None = None, lines: Sequence[tuple[str, int]] = ()) -> GameState:
         """Score the turn: from the board when `coins` is None, else the number given
         (quick count)."""
-        if coins is None and necromancer_game.is_his(self.state, self.state.track.seat):
-            lines = necromancer_game.income_lines(self.state)
+        from companion.rules.expansions import seat_income
+
+        own = None if coins is not None else seat_income(self.state)
+        if own is not None:  # a seat an expansion plays itself (the Necromancer's)
+            lines = own
             coins = sum(n for _, n in lines)
         if coins is None:
             earned = income(self.state)
@@ -463,7 +444,7 @@ class Session:
         step: list[Event] = [DieRolled(seat, face, DiePurpose.FINAL_CONQUEST, region)]
         if won:
             conquest = RegionConquered(seat, region, tokens_left)
-            step.extend((conquest, *self._pygmy_rolls(conquest)))
+            step.extend((conquest, *self._owed_rolls(conquest)))
         step.append(ConquestsFinished(seat))
         self._record(tuple(step))
         return FinalAttempt(region, tokens_left, cost, face, won)
@@ -486,9 +467,9 @@ class Session:
 
     def tied_for_first(self) -> frozenset[int]:
         """The seats whose tokens on the board must be counted to break a tie for first."""
-        if team_game.is_team_game(self.state):
-            return frozenset()  # teams break their ties on the best single total
-        return needs_token_count(necromancer_game.contenders(self.state))
+        from companion.rules.expansions import tied_for_first
+
+        return tied_for_first(self.state)  # the game's expansions have their say
 
     def undo(self) -> GameState:
         return self._record((StepUndone(),))
@@ -501,12 +482,10 @@ class Session:
         reveals, state = self._market_follow_ups(state)
         return self._record((event, *more, *reveals), after=state)
 
-    def _pygmy_rolls(self, conquest: RegionConquered) -> tuple[Event, ...]:
-        """Pygmies losing a token to this conquest roll the die for new ones (drawn here)."""
-        seat = mini_game.pygmies_hit(self.state, conquest.region, conquest.seat)
-        if seat is None:
-            return ()
-        return (PygmiesRecovered(seat, (self.rng.choice(self.catalog.die_faces),)),)
+    def _owed_rolls(self, conquest: RegionConquered) -> tuple[Event, ...]:
+        """The rolls an expansion's pieces lost to this conquest owe (Pygmies roll the die
+        for new ones), drawn here."""
+        return owed_rolls(self.state, conquest, lambda: self.rng.choice(self.catalog.die_faces))
 
     def _market_follow_ups(self, state: GameState) -> tuple[Step, GameState]:
         """Reveals owed after an event, with a badge reshuffle drawn here when needed, and

@@ -13,9 +13,10 @@ from dataclasses import replace
 import pytest
 from factories import play_turn, session
 
+from companion.rules.codec import from_record
 from companion.rules.conquest import assess, conquest_cost
 from companion.rules.errors import IllegalAction
-from companion.rules.events import RegionConquered, from_record, to_record
+from companion.rules.events import RegionConquered, to_record
 from companion.rules.game import attacker, catapult_ready
 from companion.rules.history import replay
 from companion.rules.turns import Phase

@@ -14,8 +14,9 @@ from river_support import RIVER_BOARD, RIVER_FILE, river_created
 from companion.boards import custom_boards_dir, load_custom_boards, read_board_file
 from companion.paths import data_file, user_data_dir
 from companion.rules.catalog import load_catalog
+from companion.rules.codec import from_record
 from companion.rules.errors import DataError, IllegalAction
-from companion.rules.events import GameCreated, Seat, from_record, to_record
+from companion.rules.events import GameCreated, Seat, to_record
 from companion.rules.game import start
 from companion.rules.history import replay
 from companion.rules.maps import load_board

@@ -12,8 +12,9 @@ from factories import created, play_turn, session
 
 from companion.rules.catalog import load_catalog
 from companion.rules.errors import IllegalAction
-from companion.rules.events import PygmiesRecovered, RegionConquered
+from companion.rules.events import RegionConquered
 from companion.rules.game import apply
+from companion.rules.mini_game import PygmiesRecovered
 from companion.rules.reminders import reminders
 from companion.session import Session
 

@@ -24,20 +24,14 @@ from factories import COLOURS, NAMES, play_turn
 from companion.commands.score import main as score_main
 from companion.rules import necromancer_game
 from companion.rules.catalog import load_catalog
+from companion.rules.codec import from_record
 from companion.rules.conquest import conquest_cost
 from companion.rules.errors import IllegalAction
-from companion.rules.events import (
-    DieRolled,
-    GameCreated,
-    GhostBought,
-    RegionConquered,
-    Seat,
-    from_record,
-    to_record,
-)
+from companion.rules.events import DieRolled, GameCreated, RegionConquered, Seat, to_record
 from companion.rules.game import apply, attacker, start
 from companion.rules.maps import load_board
 from companion.rules.necromancer import GHOSTS
+from companion.rules.necromancer_game import GhostBought
 from companion.rules.state import with_player
 from companion.rules.turns import Phase
 from companion.session import Session

@@ -23,7 +23,7 @@ from river_support import (
 from companion.rules.catalog import load_catalog
 from companion.rules.conquest import Attacker, conquest_cost, reach
 from companion.rules.errors import IllegalAction
-from companion.rules.events import CaravelPlaced, PirateShipSet, RegionAbandoned, Seat
+from companion.rules.events import RegionAbandoned, Seat
 from companion.rules.game import attacker, refusal, start
 from companion.rules.income import income
 from companion.rules.river import (
@@ -32,7 +32,15 @@ from companion.rules.river import (
     check_event_line,
     markers_in_box,
 )
-from companion.rules.river_game import event_in_force, public_river, seer_peek, seer_refusal
+from companion.rules.river_game import (
+    CaravelPlaced,
+    PirateShipSet,
+    RiverFacts,
+    event_in_force,
+    public_river,
+    seer_peek,
+    seer_refusal,
+)
 from companion.rules.views import public
 from companion.session import Session
 
@@ -309,7 +317,7 @@ def test_the_caravel_gives_the_shipyard_holder_a_new_entry_point() -> None:
 
 def test_the_caravel_lets_a_race_enter_the_board_on_a_river() -> None:
     board = river_session(Q).state.map
-    newcomer = Attacker(0, "Ratmen", "Alchemist", caravel=13)
+    newcomer = Attacker(0, "Ratmen", "Alchemist", facts=(RiverFacts(caravel=13),))
     assert not reach(board, 12, Attacker(0, "Ratmen", "Alchemist")).reachable
     assert reach(board, 12, newcomer).reachable
     assert reach(board, 13, newcomer).reachable

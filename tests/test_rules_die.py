@@ -10,18 +10,13 @@ import pytest
 from factories import final_target, session
 
 from companion.rules.catalog import load_catalog
+from companion.rules.codec import from_record
 from companion.rules.die import DiePurpose, die_roll_allowed
 from companion.rules.errors import IllegalAction
-from companion.rules.events import (
-    SCHEMA_VERSION,
-    DieRolled,
-    PygmiesRecovered,
-    RegionConquered,
-    from_record,
-    to_record,
-)
+from companion.rules.events import SCHEMA_VERSION, DieRolled, RegionConquered, to_record
 from companion.rules.game import apply, attacker
 from companion.rules.history import History, replay
+from companion.rules.mini_game import PygmiesRecovered
 from companion.rules.turns import Phase
 from companion.session import Session
 

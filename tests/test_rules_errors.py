@@ -8,8 +8,9 @@ from dataclasses import replace
 import pytest
 
 from companion.rules.catalog import load_catalog
+from companion.rules.codec import from_record
 from companion.rules.errors import IllegalAction, MalformedInput, RulesError
-from companion.rules.events import BadRecord, ComboPicked, from_record
+from companion.rules.events import BadRecord, ComboPicked
 from companion.rules.game import refusal, start
 from tests.factories import created, session
 

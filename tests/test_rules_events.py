@@ -7,13 +7,12 @@ import json
 import pytest
 from factories import created, final_target, play_turn, session
 
+from companion.rules.codec import EVENT_TYPES, from_record
 from companion.rules.events import (
-    EVENT_TYPES,
     SCHEMA_VERSION,
     BadRecord,
     ComboPicked,
     TurnScored,
-    from_record,
     to_record,
 )
 

@@ -13,7 +13,7 @@ import pytest
 from golden_lines import line
 
 from companion.rules.catalog import load_catalog
-from companion.rules.events import from_record
+from companion.rules.codec import from_record
 from companion.rules.history import History, replay
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))

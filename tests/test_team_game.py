@@ -40,25 +40,25 @@ from team_support import (
 )
 
 from companion.rules.catalog import load_catalog
+from companion.rules.codec import from_record
 from companion.rules.conquest import conquest_cost
 from companion.rules.errors import IllegalAction
-from companion.rules.events import (
-    BonyPlaced,
-    MonsterPassed,
-    MonsterPlaced,
-    PowersSwapped,
-    Seat,
-    SigilPactMade,
-    SoapbarMoved,
-    TavernShared,
-    from_record,
-    to_record,
-)
+from companion.rules.events import Seat, to_record
 from companion.rules.game import attacker
 from companion.rules.income import income
 from companion.rules.maps import load_board
 from companion.rules.relics import BONEYARD, MARKERS, MIRROR, SIGIL, SOAPBAR, TAVERN
-from companion.rules.team_game import team_label, team_result
+from companion.rules.team_game import (
+    BonyPlaced,
+    MonsterPassed,
+    MonsterPlaced,
+    PowersSwapped,
+    SigilPactMade,
+    SoapbarMoved,
+    TavernShared,
+    team_label,
+    team_result,
+)
 from companion.rules.turns import Phase
 from companion.session import Session
 from companion.store import Store

@@ -3,11 +3,13 @@
 `__all__` lists what the screens (and any other code outside `companion.rules`) may use:
 the game state and `apply`, the events, what a player may see, the conquest and the
 score, the die, the board, the catalog and the errors. Names shared by every game are
-exported by name. An expansion's own view of the game is its module, exported whole as a
-namespace (`necromancer_game`, `river_game`, `team_game`, and the models they keep:
-`necromancer`, `river`, `teams`, `relics`), so a screen of that expansion reads it as
-``river_game.public_river(state)``; race and power names are in `names`, and what the
-token ledger knows (a race's hand, the hands waiting to be placed) in `troops_game`.
+exported by name. An expansion's own view of the game is its module, exported whole as
+a namespace (`necromancer_game`, `river_game`, `team_game`, `mini_game`, and the models
+they keep: `necromancer`, `river`, `teams`, `relics`), so a screen of that expansion reads
+it as ``river_game.public_river(state)`` and its events as ``river_game.CaravelPlaced``,
+and this facade need not change when an expansion does. Race and power names are in
+`names`, and what the token ledger knows (a race's hand, the hands waiting to be placed)
+in `troops_game`.
 
 Invariants: the modules of the rules import one another directly, never through this
 facade (so importing it makes no cycle); importing it imports the whole rules core, which
@@ -18,6 +20,7 @@ is pure (no Kivy, GPIO, serial, SQLite, clock or randomness: `tests/test_rules_p
 from __future__ import annotations
 
 from companion.rules import (
+    mini_game,
     names,
     necromancer,
     necromancer_game,
@@ -52,8 +55,6 @@ from companion.rules.die import DieChance, DiePurpose, die_roll_allowed
 from companion.rules.errors import DataError, IllegalAction, MalformedInput, RulesError
 from companion.rules.events import (
     BadgesReshuffled,
-    BonyPlaced,
-    CaravelPlaced,
     CoinsAdjusted,
     ComboPicked,
     ComboRevealed,
@@ -61,31 +62,18 @@ from companion.rules.events import (
     DieRolled,
     Event,
     GameCreated,
-    GhostBought,
-    GhostsRedeployed,
-    GhostsReturned,
     MarkerPlaced,
     MarkerRemoved,
-    MonsterPassed,
-    MonsterPlaced,
-    NecromancerPowerBought,
-    PirateShipSet,
-    PowersSwapped,
-    PygmiesRecovered,
     RaceDeclined,
     RedeploymentFinished,
     RegionAbandoned,
     RegionConquered,
     RegionSet,
     Seat,
-    SigilPactMade,
-    SoapbarMoved,
     StepUndone,
-    TavernShared,
     TroopsRedeployed,
     TurnEnded,
     TurnScored,
-    WellPowerChosen,
 )
 from companion.rules.expansions import board_players, game_standings, tied_for_first
 from companion.rules.game import (
@@ -143,13 +131,10 @@ __all__ = [  # noqa: RUF022 (grouped by concept, not sorted)
     # the game: its state, its events, applying them
     "MAX_PLAYERS", "MIN_PLAYERS", "GameState", "History", "Phase", "Step", "apply",
     "attacker", "catapult_ready", "follow_ups", "refusal", "start",
-    "BadgesReshuffled", "BonyPlaced", "CaravelPlaced", "CoinsAdjusted", "ComboPicked",
-    "ComboRevealed", "ConquestsFinished", "DieRolled", "Event", "GameCreated", "GhostBought",
-    "GhostsRedeployed", "GhostsReturned", "MarkerPlaced", "MarkerRemoved", "MonsterPassed",
-    "MonsterPlaced", "NecromancerPowerBought", "PirateShipSet", "PowersSwapped",
-    "PygmiesRecovered", "RaceDeclined", "RedeploymentFinished", "RegionAbandoned",
-    "RegionConquered", "RegionSet", "Seat", "SigilPactMade", "SoapbarMoved", "StepUndone",
-    "TavernShared", "TroopsRedeployed", "TurnEnded", "TurnScored", "WellPowerChosen",
+    "BadgesReshuffled", "CoinsAdjusted", "ComboPicked", "ComboRevealed", "ConquestsFinished",
+    "DieRolled", "Event", "GameCreated", "MarkerPlaced", "MarkerRemoved", "RaceDeclined",
+    "RedeploymentFinished", "RegionAbandoned", "RegionConquered", "RegionSet", "Seat",
+    "StepUndone", "TroopsRedeployed", "TurnEnded", "TurnScored",
     # what a player may see
     "PublicPlayer", "PublicView", "final_totals", "own_coins", "pick_refusal", "public",
     "reminders",
@@ -175,5 +160,6 @@ __all__ = [  # noqa: RUF022 (grouped by concept, not sorted)
     "DataError", "IllegalAction", "MalformedInput", "RulesError",
     # race and power names; the troop ledger's queries; each expansion's own module, whole
     "names", "troops_game",
-    "necromancer", "necromancer_game", "relics", "river", "river_game", "team_game", "teams",
+    "mini_game", "necromancer", "necromancer_game", "relics", "river", "river_game",
+    "team_game", "teams",
 ]

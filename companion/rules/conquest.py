@@ -32,11 +32,12 @@ stands (`catapults`, the regions the table says hold one). With the Catapult, re
 Catapult's own: a region one step beyond a neighbour of the Catapult's region (never a
 neighbour of it), over land or the lake but not over a sea.
 
-River World (`companion.rules.river`): a river costs 1 instead of 2 ("A river region"), 3
-in a Storm and 2 under a Harsh Winter (`Attacker.river_event`, the event in force); a
-pirate ship in a region defends like one token ("Pirate ship", +1); and the Caravel
-(`Attacker.caravel`, the river where the player's Caravel stands) makes that river and
-every region bordering it reachable, as an entry point and a place to conquer on from.
+An expansion changes conquests through the facts it gives an attacker (`Attacker.facts`,
+each a `ConquestFacts` its `Expansion.with_facts` hook adds, in the registry's order): the
+line that replaces "Any conquest" for a region of its own terrain, an entry point of its
+own, defence lines of its pieces (after the Lost Tribe, before the defender's tokens), and
+a guard against which the attacker's race and power modifiers count for nothing. No
+expansion is named here.
 
 Invariants: every result is a value whose `total` equals the sum of its lines; nothing here
 changes any state; names of races and powers are compared case-insensitively; an
@@ -59,12 +60,11 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Protocol
 
 from companion.rules.board import RegionState
 from companion.rules.errors import IllegalAction, MalformedInput, RulesError
 from companion.rules.maps import Board, Feature, Region, Terrain
-from companion.rules.river import RiverEvent, conquest_base, event_named
-from companion.rules.teams import MONSTER_DEFENCE
 
 BASE_COST = 2
 MINIMUM_COST = 1
@@ -121,19 +121,14 @@ class Attacker:
     `behemoths` the Behemoth stacks (0 to 2) and `fireballs` the Fireballs thrown into
     the attack; `mercenary_coins` the Victory coins a Mercenary race spends on it (0 or 1).
 
-    River World, both None outside it: `river_event` the event in force this turn (Storm
-    and Harsh Winter change what a river costs); `caravel` the river region where this
-    player's Caravel stands this turn (an entry point for them).
-
     `berserk_roll`: the die face a Berserk race rolled for this conquest (None: not yet
     rolled); it comes off the cost.
 
-    Necromancer Island: `more_powers` are the powers in use beside `power` (he may hold
-    several at once); each counts as the race's power would.
+    `more_powers` are the powers in use beside `power` (a seat an expansion plays itself
+    may hold several at once); each counts as the race's power would.
 
-    Team play: `monsters` the regions a Monster still guards (+1 each, "Monster");
-    `bony` the banner (seat, race) Bony the Lich guards: against its tokens another
-    player's race and power modifiers count for nothing.
+    `facts`: what the game's expansions add to its conquests (`ConquestFacts`), in the
+    registry's order.
     """
 
     seat: int
@@ -146,12 +141,9 @@ class Attacker:
     behemoths: int = 0
     fireballs: int = 0
     mercenary_coins: int = 0
-    river_event: str | None = None
-    caravel: int | None = None
     berserk_roll: int | None = None
     more_powers: tuple[str, ...] = ()
-    monsters: frozenset[int] = frozenset()
-    bony: tuple[int, str] | None = None
+    facts: tuple[ConquestFacts, ...] = ()
 
     def _is(self, race: str) -> bool:
         return self.race.casefold() == race
@@ -201,6 +193,25 @@ class Reach:
 
     reachable: bool
     reason: str
+
+
+class ConquestFacts(Protocol):
+    """What an expansion adds to one attacker's conquests (`Attacker.facts`); each method
+    answers None (or nothing) where it changes nothing. Pure and immutable, like `Attacker`."""
+
+    def base(self, region: Region) -> CostLine | None:
+        """The line that replaces "Any conquest" for `region`."""
+
+    def entry(self, board: Board, region_id: int) -> Reach | None:
+        """`region_id` open to the attacker as an entry point of its own (asked after
+        Flying, before the usual entry regions and neighbours)."""
+
+    def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
+        """Lines its pieces in the region add to the cost (after the Lost Tribe's)."""
+
+    def guard(self, here: RegionState, attacker: Attacker) -> str | None:
+        """A note when the region's tokens are guarded from `attacker`, so that its race and
+        power modifiers count for nothing there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,10 +324,10 @@ def reach(board: Board, region_id: int, attacker: Attacker) -> Reach:
         return _catapult_reach(board, region, attacker)
     if attacker._has(_FLYING) and not region.is_water:
         return Reach(True, "Flying: any land region may be attacked")
-    caravel = _caravel(board, attacker)
-    if caravel is not None and (region_id == caravel.id or region_id in caravel.adjacent):
-        where = "stands in it" if region_id == caravel.id else f"stands in river {caravel.id}"
-        return Reach(True, f"the Caravel {where}: a new entry point")
+    for facts in attacker.facts:
+        entry = facts.entry(board, region_id)
+        if entry is not None:
+            return entry
     if not held:
         if region.entry:
             return Reach(True, f"region {region_id} is an entry region")
@@ -334,15 +345,6 @@ def reach(board: Board, region_id: int, attacker: Attacker) -> Reach:
     if underworld and any(Feature.CAVERN in h.features for h in held):
         return Reach(True, "Underworld: every cavern borders every other cavern")
     return Reach(False, f"region {region_id} does not border any region {attacker.race} hold")
-
-
-def _caravel(board: Board, attacker: Attacker) -> Region | None:
-    if attacker.caravel is None:
-        return None
-    region = board.region(attacker.caravel)
-    if not region.is_river:
-        raise IllegalAction(f"caravel: the Caravel sails on a river, not region {region.id}")
-    return region
 
 
 def _catapult_reach(board: Board, region: Region, attacker: Attacker) -> Reach:
@@ -409,11 +411,6 @@ def check_attacker(attacker: Attacker) -> None:
     if roll is not None and not attacker._has(_BERSERK):
         raise IllegalAction(f"berserk_roll: only a Berserk race rolls first, not "
                             f"{_combo(attacker)}")
-    if attacker.river_event is not None:
-        try:
-            event_named(attacker.river_event)
-        except RulesError as error:
-            raise IllegalAction(f"river_event: {error}") from error
     if not isinstance(attacker.use_catapult, bool):
         raise MalformedInput(f"use_catapult must be true or false, got {attacker.use_catapult!r}",
                              field="use_catapult", allowed="true or false")
@@ -438,10 +435,8 @@ def _defenders(region_id: int, here: RegionState, attacker: Attacker) -> list[Co
     lines: list[CostLine] = []
     if here.lost_tribe:
         lines.append(CostLine("Lost Tribe token", 1))
-    if here.markers.pirate_ship:
-        lines.append(CostLine("Pirate ship", 1))
-    if region_id in attacker.monsters:
-        lines.append(CostLine("Monster", MONSTER_DEFENCE))
+    for facts in attacker.facts:
+        lines.extend(facts.defence(region_id, here))
     occupant = here.occupant
     if occupant is not None and occupant.seat != attacker.seat:
         tokens = occupant.tokens
@@ -526,12 +521,11 @@ def _expansion_modifiers(
     return lines, notes
 
 
-def _bony_guards(here: RegionState, attacker: Attacker) -> bool:
-    """Team play: Bony guards the race in decline holding the region from this attacker."""
-    occupant = here.occupant
-    return (attacker.bony is not None and occupant is not None and occupant.in_decline
-            and (occupant.seat, occupant.race) == attacker.bony
-            and occupant.seat != attacker.seat)
+def _guard(here: RegionState, attacker: Attacker) -> str | None:
+    """The note of the first of the attacker's facts that guards the region's tokens from
+    it (its race and power modifiers count for nothing there), or None."""
+    return next((note for facts in attacker.facts
+                 if (note := facts.guard(here, attacker)) is not None), None)
 
 
 def behemoth_height(board: Board, held: Iterable[int]) -> int:
@@ -540,14 +534,10 @@ def behemoth_height(board: Board, held: Iterable[int]) -> int:
 
 
 def _base(region: Region, attacker: Attacker) -> CostLine:
-    """2 for any conquest; River World: a river 1, in a Storm 3, frozen (Harsh Winter) 2."""
-    if not region.is_river:
-        return CostLine("Any conquest", BASE_COST)
-    event: RiverEvent | None = None
-    if attacker.river_event is not None:
-        event = event_named(attacker.river_event)
-    label, tokens = conquest_base(event)
-    return CostLine(label, tokens)
+    """2 for any conquest, unless one of the attacker's facts says otherwise for this
+    region (a terrain of its expansion)."""
+    return next((line for facts in attacker.facts
+                 if (line := facts.base(region)) is not None), CostLine("Any conquest", BASE_COST))
 
 
 def minimum_cost(attacker: Attacker) -> int:
@@ -590,8 +580,9 @@ def conquest_cost(
         lines.append(CostLine("Encampments", markers.encampments))
     lines += _defenders(region_id, here, attacker)
     extra, notes = _expansion_modifiers(board, here, attacker)
-    if _bony_guards(here, attacker):
-        notes = ["Bony the Lich guards these tokens: your race and power change nothing here"]
+    guard = _guard(here, attacker)
+    if guard is not None:
+        notes = [guard]
     else:
         lines += _modifiers(board, region, attacker) + extra
     raw = sum(line.tokens for line in lines)

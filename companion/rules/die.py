@@ -1,20 +1,22 @@
 """The reinforcement die: when the rules give a roll, what it is for, and what it leaves.
 
 Every roll of the die is a `DieRolled` event with its `purpose` (the face drawn outside the
-rules), or a `PygmiesRecovered` event for lost Pygmies. The rules give a roll only here:
+rules), or an expansion's own event for a roll it keeps the books of. The rules give a roll
+only here:
 
 - the final conquest (`DiePurpose.FINAL_CONQUEST`): once a turn, in the conquest phase,
   for a region chosen before the roll (`DieRolled.region`, a region the race could attack).
   After it the turn's conquests are over: the one conquest still allowed is of that region
   by the active race (if the die covered the cost), then the conquests are finished;
 - Berserk (`DiePurpose.BERSERK`): in the conquest phase, before each conquest of a Berserk
-  race (the Necromancer too, once he uses Berserk). The face comes off the next conquest's
-  cost and is used up by it (`GameState.last_roll`); a second roll before that conquest is
-  refused. A Berserk race has no separate final roll: the roll before its last conquest is
-  its final attempt;
-- Pygmies: each active Pygmy token lost to a conquest owes one roll, rolled in the step of
-  that conquest (`PygmiesRecovered`, one face per token lost); a roll nobody owes is
-  refused (`ThisTurn.pygmy_rolls_owed`).
+  race (or of a seat an expansion plays itself, when its attacker uses Berserk). The face
+  comes off the next conquest's cost and is used up by it (`GameState.last_roll`); a second
+  roll before that conquest is refused. A Berserk race has no separate final roll: the roll
+  before its last conquest is its final attempt;
+- an expansion's own rolls: a conquest may owe rolls an expansion keeps the books of,
+  rolled in the step of that conquest; `owed_rolls` asks the game's expansions for them
+  (`Expansion.rolls_owed`), and each expansion refuses a roll nobody owes and keeps the
+  count itself.
 
 `DiePurpose.UNRECORDED` is a roll saved before purposes were kept (schema 1): it replays
 as that release read it (the face is the last roll, nothing else), so old games replay to
@@ -22,11 +24,14 @@ the same state; nothing offers it now.
 
 `die_roll_allowed(state)` says which roll the moment allows (or None, with a one-line
 reason a screen can show); the session, the table's die button and the hardware button all
-ask it. `apply` calls `refuse` before and `settled` after every event; the `DieRolled` case
-is `roll`. A roll is a barrier for undo (`events.is_barrier`): it is never taken back.
+ask it. `apply` calls `refuse` before every event; the `DieRolled` case is `roll`. No
+expansion is named here: what one changes (a roll refused while its set-up lasts, who may
+attack a region, whose seat has no race of its own, rolls it owes) is asked of the game's
+expansions (`companion.rules.expansions.played`) through their hooks.
+A roll is a barrier for undo (`events.is_barrier`): it is never taken back.
 
 Invariants: at most one final-conquest roll per turn; at most one Berserk roll waiting for
-a conquest; every Pygmies roll answers a Pygmy token lost; a refused roll changes nothing.
+a conquest; a refused roll changes nothing (an expansion's own rolls: see its module).
 """
 
 from __future__ import annotations
@@ -35,16 +40,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-import companion.rules.mini_game as mini_game
-import companion.rules.necromancer_game as necromancer_game
-import companion.rules.team_game as team_game
+import companion.rules.expansions as expansions
 import companion.rules.troops_game as troops_game
 from companion.rules.conquest import Attacker, TokenCountUnknown, conquest_cost, immunity, reach
 from companion.rules.errors import IllegalAction
-from companion.rules.events import DieRolled, Event, PygmiesRecovered, RegionConquered
-from companion.rules.names import BERSERK, PYGMIES
+from companion.rules.events import DieRolled, Event, RegionConquered
+from companion.rules.names import BERSERK
 from companion.rules.state import GameState, expect, region_state
-from companion.rules.turns import Phase, ThisTurn
+from companion.rules.turns import Phase
 
 
 class DiePurpose(StrEnum):
@@ -68,10 +71,12 @@ class DieChance:
 
 
 def is_berserk(state: GameState) -> bool:
-    """Whether the current player conquers with Berserk (his powers, for the Necromancer)."""
-    necro = state.necromancer
-    if necro is not None and necro.seat == state.track.seat:
-        return BERSERK in necro.powers_in_use
+    """Whether the current player conquers with Berserk (for a seat an expansion plays
+    itself, among the powers its attacker uses)."""
+    seat_player = expansions.seat_player(state, state.track.seat)
+    if seat_player is not None:
+        who = seat_player.seat_attacker(state)
+        return who.power == BERSERK or BERSERK in who.more_powers
     active = state.current.active
     return active is not None and active.power == BERSERK
 
@@ -80,14 +85,16 @@ def die_roll_allowed(state: GameState) -> DieChance:
     """The roll of the reinforcement die the rules give now, or None and why not."""
     if state.is_over:
         return DieChance(None, "The game is over: no more rolls.")
-    if team_game.placing_monster(state) is not None:
-        return DieChance(None, "No roll yet: the Monsters are set out before the first turn.")
+    for expansion in expansions.played(state):
+        refused = expansion.refuse_roll(state)
+        if refused is not None:
+            return DieChance(None, refused)
     player = state.current
     phase = state.track.phase
     if phase is not Phase.CONQUER:
         return DieChance(None, f"No roll now: the die is rolled while conquering, and "
                                f"{player.name}'s turn is at: {phase.value}.")
-    if player.active is None and not necromancer_game.is_his(state, player.seat):
+    if player.active is None and expansions.seat_player(state, player.seat) is None:
         return DieChance(None, f"No roll now: {player.name} has no active race to roll for.")
     final = state.track.this_turn.final_roll
     if final is not None:
@@ -156,15 +163,18 @@ def _purpose(value: str) -> DiePurpose:
 
 
 def _target_refusal(state: GameState, who: Attacker, region: int) -> str | None:
-    """Why `who` could not attack `region` at all, or None."""
-    if necromancer_game.attackable(state, who, region):
+    """Why `who` could not attack `region` at all, or None (the first of the game's
+    expansions that decides it has its say; else immunity and reach)."""
+    verdict = next((found for x in expansions.played(state)
+                    if (found := x.may_attack(state, who, region)) is not None), None)
+    if verdict:
         return None
     board = state.map
     way = reach(board, region, who)
     return (immunity(board, region, state.regions.regions, who,
                      catapults=state.regions.catapults())
             or (None if way.reachable else way.reason)
-            or "it is out of reach")
+            or (None if verdict is None else "it is out of reach"))
 
 
 def refuse(state: GameState, event: Event,
@@ -182,14 +192,6 @@ def refuse(state: GameState, event: Event,
                                 "chosen before the roll, may be conquered; conquests are "
                                 "over for this turn")
         _refuse_short(state, event, face, attacker_of)
-    if isinstance(event, PygmiesRecovered):
-        owed = dict(this_turn.pygmy_rolls_owed).get(event.seat, 0)
-        player = state.player(event.seat)
-        pygmies = player.active is not None and player.active.race == PYGMIES
-        if pygmies and len(event.rolls) > owed:  # no Pygmies at all: mini_game says so
-            raise IllegalAction(
-                f"the die is rolled once per Pygmy token lost to a conquest; {player.name} "
-                f"is owed {owed} roll{'s' if owed != 1 else ''} now, not {len(event.rolls)}")
 
 
 def _refuse_short(state: GameState, event: RegionConquered, face: int,
@@ -218,21 +220,8 @@ def _tokens(n: int) -> str:
     return f"{n} token" if n == 1 else f"{n} tokens"
 
 
-def settled(before: GameState, event: Event, after: GameState) -> GameState:
-    """The die's books after `event`: a Pygmy token lost owes a roll; a roll pays it."""
-    if isinstance(event, RegionConquered):
-        seat = mini_game.pygmies_hit(before, event.region, event.seat)
-        if seat is not None:
-            return _owed(after, seat, 1)
-    if isinstance(event, PygmiesRecovered):
-        return _owed(after, event.seat, -len(event.rolls))
-    return after
-
-
-def _owed(state: GameState, seat: int, change: int) -> GameState:
-    this_turn: ThisTurn = state.track.this_turn
-    owed = dict(this_turn.pygmy_rolls_owed)
-    owed[seat] = owed.get(seat, 0) + change
-    rolls = tuple(sorted((s, n) for s, n in owed.items() if n > 0))
-    this_turn = replace(this_turn, pygmy_rolls_owed=rolls)
-    return replace(state, track=replace(state.track, this_turn=this_turn))
+def owed_rolls(state: GameState, event: Event, draw: Callable[[], int]) -> tuple[Event, ...]:
+    """The expansions' own rolls that `event` owes at `state` (before it is applied), each
+    face drawn with `draw`: the session records them in the same step as `event`."""
+    return tuple(roll for x in expansions.played(state)
+                 for roll in x.rolls_owed(state, event, draw))

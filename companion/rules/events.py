@@ -8,6 +8,13 @@ as a shuffled deck or a die face, is drawn outside the rules and arrives here as
 
 Events are grouped in *steps*: one step holds all the events of one player intent and is
 saved in one transaction. Undo takes back whole steps.
+
+This module holds the base game's events (`BASE_EVENTS`); each expansion defines its own
+in its module and lists them in `Expansion.events`. `Event` is what every event class is
+(a frozen dataclass with a `TYPE`; `BARRIER` when it draws randomness or ends a turn).
+`read_record` reads a record against a table of event classes by `TYPE`; the table of
+every event the rules know (the base game's and the registered expansions') is
+`companion.rules.codec`'s, which is where saved records are read (`codec.from_record`).
 """
 
 from __future__ import annotations
@@ -15,11 +22,21 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from companion.rules.errors import MalformedInput
 
 SCHEMA_VERSION = 2
+
+
+class Event(Protocol):
+    """Any event: a frozen dataclass with a `TYPE`, the base game's or an expansion's.
+    A class whose events draw randomness or end a turn sets `BARRIER = True` (undo stops
+    there, `is_barrier`); one that is an action of a player's turn sets `IN_TURN = True`
+    (it waits until a set-up an expansion holds before the first turn is over)."""
+
+    TYPE: ClassVar[str]
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +71,7 @@ class GameCreated:
     """
 
     TYPE: ClassVar[str] = "game_created"
+    BARRIER: ClassVar[bool] = True
     seats: tuple[Seat, ...]
     first_seat: int
     board: str
@@ -87,6 +105,7 @@ class BadgesReshuffled:
     """The discarded badges, shuffled into a new badge stack (order drawn outside)."""
 
     TYPE: ClassVar[str] = "badges_reshuffled"
+    BARRIER: ClassVar[bool] = True
     order: tuple[str, ...]
 
 
@@ -95,6 +114,7 @@ class ComboPicked:
     """A player takes the combo in `row` (0 = top), paying one coin on each row above."""
 
     TYPE: ClassVar[str] = "combo_picked"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     row: int
     race: str
@@ -106,6 +126,7 @@ class ConquestsFinished:
     """The player stops conquering and moves on to troop redeployment."""
 
     TYPE: ClassVar[str] = "conquests_finished"
+    IN_TURN: ClassVar[bool] = True
     seat: int
 
 
@@ -114,6 +135,7 @@ class RedeploymentFinished:
     """The player's troops are redeployed; scoring comes next."""
 
     TYPE: ClassVar[str] = "redeployment_finished"
+    IN_TURN: ClassVar[bool] = True
     seat: int
 
 
@@ -123,6 +145,7 @@ class RaceDeclined:
     regions, the region where they stack their Ivory Tower (None for any other race)."""
 
     TYPE: ClassVar[str] = "race_declined"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     ivory_tower: int | None = None
 
@@ -132,6 +155,7 @@ class TurnScored:
     """Victory coins earned at the end of a turn, with the itemised lines shown then."""
 
     TYPE: ClassVar[str] = "turn_scored"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     coins: int
     lines: tuple[tuple[str, int], ...] = ()
@@ -157,6 +181,8 @@ class DieRolled:
     """
 
     TYPE: ClassVar[str] = "die_rolled"
+    IN_TURN: ClassVar[bool] = True
+    BARRIER: ClassVar[bool] = True
     seat: int
     face: int
     purpose: str
@@ -164,20 +190,12 @@ class DieRolled:
 
 
 @dataclass(frozen=True, slots=True)
-class PygmiesRecovered:
-    """Pygmies of `seat` were lost in a conquest: one die roll per token lost (the faces
-    drawn outside the rules); as many new Pygmies as the pips come from the box."""
-
-    TYPE: ClassVar[str] = "pygmies_recovered"
-    seat: int
-    rolls: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class TurnEnded:
     """The player's turn is over; the next seat plays."""
 
     TYPE: ClassVar[str] = "turn_ended"
+    IN_TURN: ClassVar[bool] = True
+    BARRIER: ClassVar[bool] = True
     seat: int
 
 
@@ -187,6 +205,7 @@ class RegionConquered:
     deployed there, if counted)."""
 
     TYPE: ClassVar[str] = "region_conquered"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     region: int
     tokens: int | None = None
@@ -215,6 +234,7 @@ class RegionAbandoned:
     """The player empties a region of their active race; it is no longer theirs."""
 
     TYPE: ClassVar[str] = "region_abandoned"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     region: int
 
@@ -225,6 +245,7 @@ class MarkerPlaced:
     Catapult put in a region."""
 
     TYPE: ClassVar[str] = "marker_placed"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     region: int
     marker: str
@@ -235,6 +256,7 @@ class MarkerRemoved:
     """A marker taken out of a region."""
 
     TYPE: ClassVar[str] = "marker_removed"
+    IN_TURN: ClassVar[bool] = True
     seat: int
     region: int
     marker: str
@@ -254,197 +276,19 @@ class RegionSet:
 
 
 @dataclass(frozen=True, slots=True)
-class CaravelPlaced:
-    """River World: the player holding the Shipyard places the Caravel on a river, a new
-    entry point for them until the end of their turn (once per turn)."""
-
-    TYPE: ClassVar[str] = "caravel_placed"
-    seat: int
-    region: int
-
-
-@dataclass(frozen=True, slots=True)
-class PirateShipSet:
-    """River World, a correction at the table: a pirate ship is (or is not) in a river."""
-
-    TYPE: ClassVar[str] = "pirate_ship_set"
-    region: int
-    present: bool
-
-
-@dataclass(frozen=True, slots=True)
-class WellPowerChosen:
-    """Necromancer Island, set-up: of his six powers, the one the Necromancer places with
-    the Well of Souls (in use from the start); he may choose until his first turn begins."""
-
-    TYPE: ClassVar[str] = "well_power_chosen"
-    seat: int
-    power: str
-
-
-@dataclass(frozen=True, slots=True)
-class GhostBought:
-    """Necromancer Island: before his first move, the Necromancer buys a Ghost (from his
-    reserve onto the Island) at the price of the moment."""
-
-    TYPE: ClassVar[str] = "ghost_bought"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class NecromancerPowerBought:
-    """Necromancer Island: the Necromancer buys one of his powers in reserve; it adds to
-    the powers he uses."""
-
-    TYPE: ClassVar[str] = "necromancer_power_bought"
-    seat: int
-    power: str
-
-
-@dataclass(frozen=True, slots=True)
-class GhostsRedeployed:
-    """Necromancer Island: where his Ghosts end his turn: (region, Ghosts) for every
-    region he holds, and the Ghosts on the Island."""
-
-    TYPE: ClassVar[str] = "ghosts_redeployed"
-    seat: int
-    regions: tuple[tuple[int, int], ...]
-    island: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class GhostsReturned:
-    """Necromancer Island: in another player's turn, the Ghosts in his hand (survivors of a
-    region he lost) go back onto his regions: (region, Ghosts added)."""
-
-    TYPE: ClassVar[str] = "ghosts_returned"
-    regions: tuple[tuple[int, int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class MonsterPlaced:
-    """Team play, before the first turn: the player sets their Monster in a Lost Tribe
-    region with no Monster in it or next to it."""
-
-    TYPE: ClassVar[str] = "monster_placed"
-    seat: int
-    region: int
-
-
-@dataclass(frozen=True, slots=True)
-class MonsterPassed:
-    """Team play, before the first turn: no region is left for this player's Monster."""
-
-    TYPE: ClassVar[str] = "monster_passed"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class SoapbarMoved:
-    """Team play: after collecting its coin, the Golden Soapbar's holder moves it next to
-    their active race, into a region that race does not hold."""
-
-    TYPE: ClassVar[str] = "soapbar_moved"
-    seat: int
-    region: int
-
-
-@dataclass(frozen=True, slots=True)
-class TavernShared:
-    """Team play: the Tavern's holder gives some of this turn's Tavern coins to a player."""
-
-    TYPE: ClassVar[str] = "tavern_shared"
-    seat: int
-    to_seat: int
-    coins: int
-
-
-@dataclass(frozen=True, slots=True)
-class BonyPlaced:
-    """Team play: the Boneyard's holder sets Bony on a race in decline (`race` of
-    `guards_seat`)."""
-
-    TYPE: ClassVar[str] = "bony_placed"
-    seat: int
-    guards_seat: int
-    race: str
-
-
-@dataclass(frozen=True, slots=True)
-class PowersSwapped:
-    """Team play: at the start of their turn, Mirror's Vale's holder swaps special powers
-    with their partner."""
-
-    TYPE: ClassVar[str] = "powers_swapped"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class SigilPactMade:
-    """Team play: the Sigil's holder takes another race's losses ("shield"), or has a
-    willing race take theirs ("stand-in")."""
-
-    TYPE: ClassVar[str] = "sigil_pact_made"
-    seat: int
-    mode: str
-    other_seat: int
-    race: str
-
-
-@dataclass(frozen=True, slots=True)
 class StepUndone:
     """Takes back the latest step still in force (recorded, never erased)."""
 
     TYPE: ClassVar[str] = "step_undone"
 
 
-Event = (
-    GameCreated
-    | ComboRevealed
-    | BadgesReshuffled
-    | ComboPicked
-    | ConquestsFinished
-    | RedeploymentFinished
-    | RaceDeclined
-    | TurnScored
-    | CoinsAdjusted
-    | DieRolled
-    | PygmiesRecovered
-    | TurnEnded
-    | RegionConquered
-    | RegionAbandoned
-    | TroopsRedeployed
-    | MarkerPlaced
-    | MarkerRemoved
-    | RegionSet
-    | CaravelPlaced
-    | PirateShipSet
-    | WellPowerChosen
-    | GhostBought
-    | NecromancerPowerBought
-    | GhostsRedeployed
-    | GhostsReturned
-    | MonsterPlaced
-    | MonsterPassed
-    | SoapbarMoved
-    | TavernShared
-    | BonyPlaced
-    | PowersSwapped
-    | SigilPactMade
-    | StepUndone
+BASE_EVENTS: tuple[type[Event], ...] = (
+    GameCreated, ComboRevealed, BadgesReshuffled, ComboPicked, ConquestsFinished,
+    RedeploymentFinished, RaceDeclined, TurnScored, CoinsAdjusted, DieRolled, TurnEnded,
+    RegionConquered, RegionAbandoned, MarkerPlaced, MarkerRemoved, RegionSet,
+    TroopsRedeployed, StepUndone,
 )
-
-EVENT_TYPES: Mapping[str, type[Any]] = {
-    cls.TYPE: cls
-    for cls in (
-        GameCreated, ComboRevealed, BadgesReshuffled, ComboPicked, ConquestsFinished,
-        RedeploymentFinished, RaceDeclined, TurnScored, CoinsAdjusted, DieRolled, TurnEnded,
-        RegionConquered, RegionAbandoned, MarkerPlaced, MarkerRemoved, RegionSet, CaravelPlaced,
-        PirateShipSet, WellPowerChosen, GhostBought, NecromancerPowerBought, GhostsRedeployed,
-        GhostsReturned, MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
-        PowersSwapped, SigilPactMade, PygmiesRecovered, TroopsRedeployed, StepUndone,
-    )
-}
+"""The base game's event classes; each expansion's are its `Expansion.events`."""
 
 
 def _die_rolled_v1(record: dict[str, Any]) -> dict[str, Any]:
@@ -473,15 +317,16 @@ def to_record(event: Event) -> dict[str, Any]:
     return record
 
 
-def from_record(record: Mapping[str, Any]) -> Event:
-    """Read an event record, upgrading it from an older schema version if needed."""
+def read_record(record: Mapping[str, Any], kinds: Mapping[str, type[Event]]) -> Event:
+    """Read an event record of one of `kinds` (by `TYPE`), upgrading it from an older
+    schema version if needed (`companion.rules.codec.from_record` gives every kind)."""
     data = dict(record)
     kind = data.pop("type", None)
     version = data.pop("v", None)
-    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    cls = kinds.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise BadRecord(f"unknown event type {kind!r}; known: {', '.join(EVENT_TYPES)}",
-                        field="type", allowed=", ".join(EVENT_TYPES))
+        raise BadRecord(f"unknown event type {kind!r}; known: {', '.join(kinds)}",
+                        field="type", allowed=", ".join(kinds))
     if not isinstance(version, int) or not 1 <= version <= SCHEMA_VERSION:
         raise BadRecord(
             f"{kind}: schema version {version!r} is not one this release reads "
@@ -521,7 +366,4 @@ def _frozen(value: Any) -> Any:
 
 def is_barrier(step: tuple[Event, ...]) -> bool:
     """Undo stops at a step that drew randomness or ended a turn (or created the game)."""
-    return any(
-        isinstance(e, GameCreated | DieRolled | PygmiesRecovered | BadgesReshuffled | TurnEnded)
-        for e in step
-    )
+    return any(getattr(e, "BARRIER", False) for e in step)

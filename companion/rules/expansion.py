@@ -1,28 +1,52 @@
-"""`Expansion`: what an expansion may add to the base game, as hooks `game` calls.
+"""`Expansion`: what an expansion may add to the base game, as hooks the rules call.
 
-The base game (`companion.rules.game`) knows no expansion by name: at every moment where
-an expansion may have its say it asks the expansions the game plays
+The base game (`companion.rules.game`, and the shared rule modules it uses: `die`,
+`conquest`, `troops_game`, `markers`, `income`, `views`, `reminders`, `codec`) knows no
+expansion by name: at every moment where an expansion may have its say it asks the
+expansions the game plays
 (`companion.rules.expansions.played`), in the registry's order, through these hooks. Every
 hook of this base class does nothing (returns its state or value unchanged, refuses
 nothing), so an expansion overrides only the moments it changes, like the variants of a
 chess library.
 
 Hooks, by moment:
+- the session's set-up draws, before `GameCreated` (the table's choice for it, `asked`, by
+  its `key`): `check_table` (refuse a table it cannot be played at, before the board is
+  chosen) and `deal` (the `GameCreated` fields it draws, through the caller's `shuffle`);
 - set-up: `plays` (from `GameCreated`), `in_play` (from `GameState`), `check_created` and
   `set_up` (asked of every registered expansion, played or not, so one can refuse a game
   that needs it and was not asked for: they must do nothing else when not played),
   `board_players` and `own_board` (the board size), `badges` (badges the game holds
   outside the market's stack);
-- events: `events` (the event classes it applies itself, dispatched by a table built from
-  the registry to `apply`) and `refuse` (asked of every registered expansion before any
-  event, played or not);
+- events: `events` (the event classes it applies itself, defined in its own module,
+  dispatched by a table built from the registry to `apply`; `companion.rules.codec` reads
+  their records) and `refuse` (asked of every registered expansion before any event,
+  played or not);
 - a seat it plays itself (`plays_seat`): `seat_attacker`, `seat_conquer`, `seat_abandon`,
-  `seat_redeployment_finished`, `seat_score` replace the base rules for that seat;
+  `seat_redeployment_finished`, `seat_score` replace the base rules for that seat, and
+  `seat_income` is what its turn earns now (the lines its `TurnScored` carries);
+- redeployment (`companion.rules.troops_game`): `redeployment_leaves` (the regions a
+  player's redeployment empties) and `leaving_refusal` (why it cannot finish while tokens
+  stand there);
 - after the base rules: `picked`, `conquered`, `race_declined` (asked of every
   registered expansion), `redeployment_finished`, `scored`, `turn_passed`, and `settled`
   after any event;
 - refusals inside a base rule: `refuse_conquest`, `refuse_abandon`;
-- who attacks: `with_facts` adds what a conquest reads (the river's event, the Monsters);
+- the reinforcement die (`companion.rules.die`): `refuse_roll` (why no roll at all now),
+  `may_attack` (whether an attacker may attack a region at all, where the expansion
+  changes who reaches what: the final conquest's region is checked with it), and
+  `rolls_owed` (the rolls of its own that a conquest owes, drawn by the caller); the
+  rolls owed are kept and refused with `refuse` and `settled`;
+- who attacks: `with_facts` adds what a conquest reads (its `conquest.ConquestFacts`:
+  its terrain's base cost, an entry point, its pieces' defence, a guard);
+- markers (`companion.rules.markers`): `marker_owner` (the race or power that places one
+  of its markers, and how many the box holds), `refuse_marker` (when it may be placed),
+  `region_set` (what a correction of a region's holder clears of its pieces);
+- the table's screen (`companion.rules.views.public`): `public_part` (what it shows
+  everyone, never a purse total, read as `public(state).<key>`);
+- reminders (`companion.rules.reminders`): `race_reminder` (the reminder for one of its own
+  races or powers, in the order of the base game's), `reminders` (its lines after the base
+  game's);
 - the score and the end: `scoring_input` (its facts in a player's scoring input),
   `income_lines` (lines added to a player's income), `tied_for_first` and `standings`
   (who counts tokens for a tie, and the outcome; None: the base game's).
@@ -35,16 +59,18 @@ data), leaving nothing changed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import ClassVar
 
-from companion.rules.board import RegionState
+from companion.rules.board import Markers, RegionState
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     Event,
     GameCreated,
+    MarkerPlaced,
     RaceDeclined,
     RegionAbandoned,
     RegionConquered,
@@ -55,7 +81,22 @@ from companion.rules.scoring import ScoreLine, ScoringInput
 from companion.rules.standings import Standings
 from companion.rules.state import GameState
 
-__all__ = ["Expansion"]
+__all__ = ["Deal", "Expansion"]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A new game's set-up as the session draws it, before its `GameCreated`: what the
+    table asked of each expansion (`asked`, by its `key`; None: its default), the board,
+    the dealing, the market's badge stack (`powers`, shuffled already when the app deals)
+    and the `GameCreated` fields the expansions drew so far (`fields`, in order)."""
+
+    asked: Mapping[str, bool | None]
+    board: Board
+    dealing: str
+    powers: tuple[str, ...]
+    catalog: Catalog
+    fields: tuple[tuple[str, object], ...] = ()
 
 
 class Expansion:
@@ -63,6 +104,8 @@ class Expansion:
 
     name: ClassVar[str] = "an expansion"
     """Its name in the rulebook, as a screen shows it."""
+    key: ClassVar[str] = "expansion"
+    """A short identifier: its part of the table's view is `public(state).<key>`."""
     events: ClassVar[tuple[type[Event], ...]] = ()
     """The event classes it applies itself (`apply`)."""
 
@@ -77,6 +120,20 @@ class Expansion:
         """Whether the game at `state` plays it."""
         del state
         return False
+
+    # --- the session's set-up draws ----------------------------------------------------
+
+    def check_table(self, seats: int, asked: bool | None) -> None:
+        """Refuse `seats` at the table when it cannot be played there (`asked`: what the
+        table asked of it); asked of every registered expansion before the board is chosen."""
+
+    def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
+        """`deal` with what it draws for a game that asked for it (its `GameCreated` fields
+        added to `fields`, the badges it takes out of `powers`); `shuffle` draws the order.
+        Asked of every registered expansion, in the registry's order (so the draws are
+        always made in the same order)."""
+        del shuffle
+        return deal
 
     # --- set-up ------------------------------------------------------------------------
 
@@ -147,6 +204,11 @@ class Expansion:
         del state, event
         raise IllegalAction(f"{self.name} plays no seat")
 
+    def seat_income(self, state: GameState) -> tuple[tuple[str, int], ...]:
+        """What its seat's turn earns now, itemised (label, coins)."""
+        del state
+        raise IllegalAction(f"{self.name} plays no seat")
+
     # --- after the base rules ----------------------------------------------------------
 
     def picked(self, state: GameState) -> GameState:
@@ -171,10 +233,22 @@ class Expansion:
         """After a race went into decline (`after.track.phase` is SCORE when it did so
         instead of conquering, which ends its player's redeployment too). Asked of every
         registered expansion, played or not, so one refuses a choice of its own that the
-        decline carries (the Ivory Tower) in a game without it: it must do nothing else
+        decline carries (a piece its race builds) in a game without it: it must do nothing else
         when not played."""
         del before, event
         return after
+
+    def redeployment_leaves(self, state: GameState, seat: int) -> frozenset[int]:
+        """The regions of `seat` that their redeployment empties (the tokens there must
+        move out first); asked of the played expansions."""
+        del state, seat
+        return frozenset()
+
+    def leaving_refusal(self, race: str, regions: tuple[int, ...]) -> str:
+        """Why redeployment cannot finish while `race` still stands in `regions`, which it
+        must leave (`redeployment_leaves`)."""
+        listed = ", ".join(map(str, regions))
+        return f"the {race} leave regions {listed} as they redeploy; move the tokens out first"
 
     def redeployment_finished(self, state: GameState, seat: int) -> GameState:
         """After `seat` finished redeploying."""
@@ -196,12 +270,71 @@ class Expansion:
         del before, event
         return after
 
+    # --- the reinforcement die ---------------------------------------------------------
+
+    def refuse_roll(self, state: GameState) -> str | None:
+        """Why the reinforcement die may not be rolled at all now, in one line a screen
+        shows (asked of the played expansions before the base rules' reasons); None: no
+        objection."""
+        del state
+        return None
+
+    def may_attack(self, state: GameState, who: Attacker, region: int) -> bool | None:
+        """Whether `who` may attack `region` now, by position and protection alone, where
+        this expansion decides it; None: the base rules (immunity and reach) decide."""
+        del state, who, region
+        return None
+
+    def rolls_owed(self, state: GameState, event: Event,
+                   draw: Callable[[], int]) -> tuple[Event, ...]:
+        """The events of its own rolls that `event` owes at `state` (before it is applied),
+        each face drawn with `draw`; they are recorded in the same step as `event`."""
+        del state, event, draw
+        return ()
+
     # --- who attacks -------------------------------------------------------------------
 
     def with_facts(self, state: GameState, who: Attacker) -> Attacker:
         """`who` with what its conquests read from this expansion."""
         del state
         return who
+
+    # --- markers -------------------------------------------------------------------------
+
+    def marker_owner(self, state: GameState, marker: str) -> tuple[str, int | None] | None:
+        """For one of its own markers: the race or power that places it, and how many the
+        box holds (None: not known); None for a marker not its own."""
+        del state, marker
+        return None
+
+    def refuse_marker(self, state: GameState, event: MarkerPlaced) -> None:
+        """Refuse placing a marker now (after the owner's check, before the region's)."""
+
+    def region_set(self, state: GameState, markers: Markers) -> Markers:
+        """The markers of a region the table sets a race in (`RegionSet`), its own pieces
+        that cannot share a region with a race taken off."""
+        del state
+        return markers
+
+    # --- the table's screen -------------------------------------------------------------
+
+    def public_part(self, state: GameState) -> object | None:
+        """What it shows everyone at the table (never a purse total), or None."""
+        del state
+        return None
+
+    # --- reminders -----------------------------------------------------------------------
+
+    def race_reminder(self, state: GameState, name: str) -> str | None:
+        """The reminder for the current player's race or power `name` (one of its own) at
+        this moment, or None."""
+        del state, name
+        return None
+
+    def reminders(self, state: GameState) -> tuple[str, ...]:
+        """Its reminders for the current player now, after the base game's."""
+        del state
+        return ()
 
     # --- the score and the end ---------------------------------------------------------
 

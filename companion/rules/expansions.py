@@ -16,12 +16,12 @@ registry as it was, also when the block raises.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
 from companion.rules.errors import IllegalAction
 from companion.rules.events import Event, GameCreated
-from companion.rules.expansion import Expansion
+from companion.rules.expansion import Deal, Expansion
 from companion.rules.mini_game import MINI_EXPANSIONS
 from companion.rules.necromancer_game import NECROMANCER_ISLAND
 from companion.rules.river_game import RIVER_WORLD
@@ -31,12 +31,16 @@ from companion.rules.team_game import TEAM_PLAY
 
 __all__ = [
     "board_players",
+    "check_table",
+    "deal",
     "extended",
     "game_standings",
     "handlers",
     "played",
     "played_in",
     "registered",
+    "seat_income",
+    "seat_player",
     "tied_for_first",
 ]
 
@@ -94,6 +98,34 @@ def played(state: GameState) -> tuple[Expansion, ...]:
     found = tuple(x for x in _REGISTRY if x.in_play(state))
     _last_played = (state, found)
     return found
+
+
+def seat_player(state: GameState, seat: int) -> Expansion | None:
+    """The expansion of the game that plays `seat` itself (in place of the base rules), if
+    any."""
+    return next((x for x in played(state) if x.plays_seat(state, seat)), None)
+
+
+def seat_income(state: GameState) -> tuple[tuple[str, int], ...] | None:
+    """What the current seat's turn earns now, itemised, when an expansion plays that seat
+    itself; None: the base game's income (`companion.rules.income`)."""
+    player = seat_player(state, state.track.seat)
+    return None if player is None else player.seat_income(state)
+
+
+def check_table(seats: int, asked: Mapping[str, bool | None]) -> None:
+    """Refuse a table of `seats` that an expansion asked for cannot be played at (`asked`:
+    the table's choice for each expansion, by its `key`), before the board is chosen."""
+    for expansion in _REGISTRY:
+        expansion.check_table(seats, asked.get(expansion.key))
+
+
+def deal(first: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
+    """A new game's set-up draws: each registered expansion's, in the registry's order (the
+    order of the draws is part of a seeded game)."""
+    for expansion in _REGISTRY:
+        first = expansion.deal(first, shuffle)
+    return first
 
 
 def board_players(seats: int, *, necromancer: bool = False, teams: bool = False) -> int:

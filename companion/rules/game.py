@@ -205,8 +205,8 @@ def apply(state: GameState, event: Event) -> GameState:
     """The state after `event`; raises IllegalAction (and changes nothing) if not allowed."""
     for expansion in expansions.registered():  # e.g. a turn's event before the set-up ends
         expansion.refuse(state, event)
-    die.refuse(state, event, attacker)  # after a final roll; the die's rolls owed
-    applied = die.settled(state, event, _apply(state, event))
+    die.refuse(state, event, attacker)  # after a final roll
+    applied = _apply(state, event)
     for expansion in expansions.played(state):
         applied = expansion.settled(state, event, applied)
     return troops_game.settled(applied)
@@ -219,7 +219,7 @@ def _seat_player(state: GameState, event: Event) -> Expansion | None:
 
 
 def _seat_player_of(state: GameState, seat: int) -> Expansion | None:
-    return next((x for x in expansions.played(state) if x.plays_seat(state, seat)), None)
+    return expansions.seat_player(state, seat)
 
 
 def _apply(state: GameState, event: Event) -> GameState:
@@ -415,7 +415,7 @@ def attacker(state: GameState) -> Attacker:
     player = state.current
     seat_player = _seat_player_of(state, player.seat)
     if seat_player is not None:
-        return seat_player.seat_attacker(state)
+        return _with_facts(state, seat_player.seat_attacker(state))
     if player.active is None:
         raise IllegalAction(f"{player.name} has no active race; pick a combo first")
     held = state.regions.held_by(player.seat, player.active.race, in_decline=False)

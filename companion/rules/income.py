@@ -3,9 +3,9 @@
 Builds the scoring input from the game state (the regions each of the player's races
 holds, with their terrain and symbols from the map, the non-empty regions conquered this
 turn, the fortresses, the harbors, whether the combo was picked this turn and which race
-declined this turn, the Priestesses' Ivory Tower), completed by the game's expansions with
-what only they know (`Expansion.scoring_input`: River World the regions next to a pirate
-ship, the mini-expansions the Pots of Gold and the Historian's counts), so nobody types in
+declined this turn), completed by the game's expansions with what only they know
+(`Expansion.scoring_input`: the facts of its own pieces and races, such as the regions
+next to one of its pieces or the coins its pieces collected), so nobody types in
 twice what the game already says, then scores it; the game's expansions then add their own
 lines (`Expansion.income_lines`). Invariant: `income(state).total` is the sum of its lines.
 """
@@ -61,7 +61,7 @@ def scoring_input(state: GameState) -> ScoringInput:
         )
     declined = tuple(
         DeclinedHoldings(d.race, d.power, held_regions(state, player.seat, d.race, True),
-                         this_turn=d.declined_turn == track.turn, ivory_tower=d.ivory_tower)
+                         this_turn=d.declined_turn == track.turn)
         for d in player.declined
     )
     inp = ScoringInput(turn=track.turn, active=active, declined=declined)

@@ -1,7 +1,10 @@
 """Markers and corrections: the pieces a race or power leaves in a region (fortress,
-troll's lair, encampment, hole in the ground, hero, dragon, the Leprechauns' Pots of Gold,
-placed while redeploying, and the Catapult: one piece, moved by taking it away and placing
-it again), and the table's correction of who holds a region.
+troll's lair, encampment, hole in the ground, hero, dragon, and the Catapult: one piece,
+moved by taking it away and placing it again), and the table's correction of who holds a
+region. An expansion's own markers (whose race or power places them, how many the box
+holds, when) and what a correction clears of its pieces are asked of the game's expansions
+(`Expansion.marker_owner`, `Expansion.refuse_marker`, `Expansion.region_set`); no
+expansion is named here.
 
 Invariants: only the active race or power that owns a marker places it, in a region that
 race holds, never more than the box holds; a region holds at most one of each marker but
@@ -12,16 +15,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import companion.rules.expansions as expansions
 from companion.rules.board import MARKERS, Occupant, RegionState, marker_count, with_marker
 from companion.rules.errors import IllegalAction
 from companion.rules.events import MarkerPlaced, MarkerRemoved, RegionSet
 from companion.rules.state import GameState, acting, region_state
-from companion.rules.turns import Phase
 
 _MARKER_OWNERS: dict[str, tuple[str, int | None]] = {
     "fortress": ("Fortified", 6), "troll_lair": ("Trolls", 10), "encampment": ("Bivouacking", 5),
     "hole_in_the_ground": ("Halflings", 2), "hero": ("Heroic", 2), "dragon": ("Dragon Master", 1),
-    "pot_of_gold": ("Leprechauns", None),  # in the box: `pieces["pots_of_gold"]`, if known
     "catapult": ("Catapult", 1),
 }
 
@@ -32,17 +34,20 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
     player = acting(state, event.seat)
     here = region_state(state, event.region)
     placing = isinstance(event, MarkerPlaced)
-    owner, box = _MARKER_OWNERS[event.marker]
-    if box is None:
-        box = state.catalog.pieces.get("pots_of_gold")
+    played = expansions.played(state)
+    owned = _MARKER_OWNERS.get(event.marker) or next(
+        (found for x in played if (found := x.marker_owner(state, event.marker)) is not None),
+        None)
     name = event.marker.replace("_", " ")
-    if placing:
+    if isinstance(event, MarkerPlaced):
+        if owned is None:
+            raise IllegalAction(f"no race or power of this game places a {name}")
+        owner, box = owned
         active = player.active
         if active is None or owner not in (active.race, active.power):
             raise IllegalAction(f"only an active {owner} race places a {name}")
-        if event.marker == "pot_of_gold" and state.track.phase is not Phase.REDEPLOY:
-            raise IllegalAction(f"Pots of Gold are placed while redeploying; the turn is at: "
-                                f"{state.track.phase.value}")
+        for expansion in played:
+            expansion.refuse_marker(state, event)
         if here.occupant is None or here.occupant.seat != player.seat or here.occupant.in_decline:
             raise IllegalAction(f"a {name} goes in a region your active race holds")
         if event.marker != "encampment" and marker_count(here.markers, event.marker):
@@ -79,7 +84,9 @@ def set_region(state: GameState, event: RegionSet) -> GameState:
     if event.tokens is not None and event.tokens < 1:
         raise IllegalAction(f"a held region holds at least 1 token, not {event.tokens}")
     occupant = Occupant(event.seat, event.race, event.in_decline, event.tokens)
-    markers = replace(here.markers, pirate_ship=False)  # a ship never shares its river
+    markers = here.markers
+    for expansion in expansions.played(state):
+        markers = expansion.region_set(state, markers)
     before = here.occupant
     if before is None or (before.seat, before.race, before.in_decline) != (
             occupant.seat, occupant.race, occupant.in_decline):

@@ -33,13 +33,20 @@ reads and replaces a state only through `companion.rules.state`.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
-import companion.rules.troops_game as troops_game
+import companion.rules.troops as ledger
 from companion.rules.board import RegionState, cleared
 from companion.rules.errors import IllegalAction
-from companion.rules.events import Event, GameCreated, PygmiesRecovered, RaceDeclined
+from companion.rules.events import (
+    Event,
+    GameCreated,
+    MarkerPlaced,
+    RaceDeclined,
+    RegionConquered,
+)
 from companion.rules.expansion import Expansion
 from companion.rules.names import HISTORIAN, LEPRECHAUNS, PYGMIES
 
@@ -47,6 +54,21 @@ from companion.rules.names import HISTORIAN, LEPRECHAUNS, PYGMIES
 from companion.rules.names import PRIESTESSES as PRIESTESSES
 from companion.rules.scoring import HistorianEvents, ScoringInput
 from companion.rules.state import GameState, with_player
+from companion.rules.turns import Phase
+
+# --- its events --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PygmiesRecovered:
+    """Pygmies of `seat` were lost in a conquest: one die roll per token lost (the faces
+    drawn outside the rules); as many new Pygmies as the pips come from the box."""
+
+    TYPE: ClassVar[str] = "pygmies_recovered"
+    BARRIER: ClassVar[bool] = True  # a roll of the die: undo stops here
+    seat: int
+    rolls: tuple[int, ...]
+
 
 POT_OF_GOLD = "pot_of_gold"
 POT_COINS = 1
@@ -190,6 +212,48 @@ def pygmies_hit(state: GameState, region: int, conqueror: int) -> int | None:
     return occupant.seat
 
 
+def refuse_recovery(state: GameState, event: PygmiesRecovered) -> None:
+    """Refuse more Pygmies rolls than the tokens lost to conquests this turn owe (no active
+    Pygmies at all: `recover_pygmies` says so)."""
+    owed = dict(state.track.this_turn.pygmy_rolls_owed).get(event.seat, 0)
+    player = state.player(event.seat)
+    pygmies = player.active is not None and player.active.race == PYGMIES
+    if pygmies and len(event.rolls) > owed:
+        raise IllegalAction(
+            f"the die is rolled once per Pygmy token lost to a conquest; {player.name} "
+            f"is owed {owed} roll{'s' if owed != 1 else ''} now, not {len(event.rolls)}")
+
+
+def rolls_settled(before: GameState, event: Event, after: GameState) -> GameState:
+    """The Pygmies' rolls owed after `event`: a Pygmy token lost owes one; a roll pays it."""
+    if isinstance(event, RegionConquered):
+        seat = pygmies_hit(before, event.region, event.seat)
+        if seat is not None:
+            return _owed(after, seat, 1)
+    if isinstance(event, PygmiesRecovered):
+        return _owed(after, event.seat, -len(event.rolls))
+    return after
+
+
+def _owed(state: GameState, seat: int, change: int) -> GameState:
+    this_turn = state.track.this_turn
+    owed = dict(this_turn.pygmy_rolls_owed)
+    owed[seat] = owed.get(seat, 0) + change
+    rolls = tuple(sorted((s, n) for s, n in owed.items() if n > 0))
+    this_turn = replace(this_turn, pygmy_rolls_owed=rolls)
+    return replace(state, track=replace(state.track, this_turn=this_turn))
+
+
+def reinforced(state: GameState, seat: int, tokens: int) -> GameState:
+    """New Pygmies from the tray into the hand, as many as the tray still has (in a game
+    that counts its tokens: `companion.rules.troops`)."""
+    if state.troops is None:
+        return state
+    troops, _ = ledger.from_tray(state.troops, state.regions, seat, PYGMIES, tokens,
+                                 state.catalog.race(PYGMIES).max_tokens)
+    return replace(state, troops=troops)
+
+
 def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
     """New Pygmies from the box: as many as the pips rolled, no more than the box holds."""
     player = state.player(event.seat)
@@ -216,6 +280,36 @@ def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
     return replace(state, players=players, track=replace(state.track, this_turn=this_turn))
 
 
+# --- reminders ----------------------------------------------------------------------------
+
+
+def race_reminder(state: GameState, name: str) -> str | None:
+    """The Leprechauns' Pots of Gold, while redeploying."""
+    if name == LEPRECHAUNS and state.track.phase is Phase.REDEPLOY:
+        return ("Leprechauns: you may leave a Pot of Gold in each of your regions (tap the "
+                "region on the map).")
+    return None
+
+
+def reminders(state: GameState) -> tuple[str, ...]:
+    """Pots of Gold collected as the turn began; new Pygmies owed at the end of the turn."""
+    this_turn = state.track.this_turn
+    out: list[str] = []
+    pots = this_turn.pots_of_gold
+    if pots and state.track.phase is not Phase.FINISHED:
+        some = "1 Pot of Gold was" if pots == 1 else f"{pots} Pots of Gold were"
+        out.append(f"Leprechauns: {some} still there as the turn began; paid with this "
+                   "turn's score.")
+    for seat, back in this_turn.pygmies_back:
+        name = state.players[seat].name
+        if back:
+            some = "1 new Pygmy" if back == 1 else f"{back} new Pygmies"
+            out.append(f"Pygmies: {name} gets {some} from the box, placed when this turn ends.")
+        else:
+            out.append(f"Pygmies: {name} rolled no pips, so no new Pygmy.")
+    return tuple(out)
+
+
 # --- the expansions, as the game asks them ------------------------------------------------
 
 
@@ -225,6 +319,7 @@ class MiniExpansions(Expansion):
     Every hook is guarded by its race or power, so it does nothing for other combos."""
 
     name = "the mini-expansions"
+    key = "mini"
     events = (PygmiesRecovered,)
     sets: ClassVar[tuple[str, ...]] = ("be-not-afraid", "grand-dames")
     _sets: ClassVar[frozenset[str]] = frozenset(sets)
@@ -238,15 +333,48 @@ class MiniExpansions(Expansion):
     def apply(self, state: GameState, event: Event) -> GameState:
         if isinstance(event, PygmiesRecovered):
             recovered = recover_pygmies(state, event)
-            return troops_game.reinforced(recovered, event.seat, PYGMIES, sum(event.rolls))
+            return reinforced(recovered, event.seat, sum(event.rolls))
         return super().apply(state, event)
 
     def picked(self, state: GameState) -> GameState:
         return picked(state)
 
+    def race_reminder(self, state: GameState, name: str) -> str | None:
+        return race_reminder(state, name)
+
+    def marker_owner(self, state: GameState, marker: str) -> tuple[str, int | None] | None:
+        """The Leprechauns' Pots of Gold (in the box: `pieces["pots_of_gold"]`, if known)."""
+        if marker != POT_OF_GOLD:
+            return None
+        return LEPRECHAUNS, state.catalog.pieces.get("pots_of_gold")
+
+    def refuse_marker(self, state: GameState, event: MarkerPlaced) -> None:
+        if event.marker == POT_OF_GOLD and state.track.phase is not Phase.REDEPLOY:
+            raise IllegalAction(f"Pots of Gold are placed while redeploying; the turn is at: "
+                                f"{state.track.phase.value}")
+
+    def reminders(self, state: GameState) -> tuple[str, ...]:
+        return reminders(state)
+
+    def refuse(self, state: GameState, event: Event) -> None:
+        if isinstance(event, PygmiesRecovered):
+            refuse_recovery(state, event)
+
+    def settled(self, before: GameState, event: Event, after: GameState) -> GameState:
+        return rolls_settled(before, event, after)
+
+    def rolls_owed(self, state: GameState, event: Event,
+                   draw: Callable[[], int]) -> tuple[Event, ...]:
+        """A conquest of an active Pygmy region: its owner rolls for new Pygmies."""
+        if not isinstance(event, RegionConquered):
+            return ()
+        seat = pygmies_hit(state, event.region, event.seat)
+        return () if seat is None else (PygmiesRecovered(seat, (draw(),)),)
+
     def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
         """The Pots of Gold collected as the turn began (Leprechauns, active or declined
-        this turn) and the declines the Historians counted."""
+        this turn), the Priestesses in the Ivory Tower, and the declines the Historians
+        counted (`inp.declined` follows the player's races in decline, in order)."""
         player = state.current
         pots = pots_collected(state)
         active = inp.active
@@ -259,9 +387,10 @@ class MiniExpansions(Expansion):
                              historian=historian)
         declined = tuple(
             replace(d, pots_of_gold=pots if d.this_turn and d.race == LEPRECHAUNS else 0,
+                    ivory_tower=race.ivory_tower,
                     historian=HistorianEvents(others_declined=player.declines_seen)
                     if d.this_turn and d.power == HISTORIAN else HistorianEvents())
-            for d in inp.declined)
+            for d, race in zip(inp.declined, player.declined, strict=True))
         return replace(inp, active=active, declined=declined)
 
     def conquered(self, state: GameState, region: int, before: RegionState,

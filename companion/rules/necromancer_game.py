@@ -33,12 +33,12 @@ Invariants kept here:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 import companion.rules.mini_game as mini_game
 import companion.rules.necromancer as model
-import companion.rules.river_game as river_game
 from companion.rules.board import RegionState, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Assessment, Attacker, Reach, assess, immunity, reach
@@ -47,17 +47,12 @@ from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import (
     Event,
     GameCreated,
-    GhostBought,
-    GhostsRedeployed,
-    GhostsReturned,
-    NecromancerPowerBought,
     RaceDeclined,
     RegionAbandoned,
     RegionConquered,
     TurnScored,
-    WellPowerChosen,
 )
-from companion.rules.expansion import Expansion
+from companion.rules.expansion import Deal, Expansion
 from companion.rules.maps import Board
 from companion.rules.names import BERSERK, CORRUPT, ELVES, RANSACKING
 from companion.rules.necromancer import GHOSTS, NecromancerState, PublicNecromancer, Step
@@ -72,6 +67,58 @@ from companion.rules.state import (
     with_player,
 )
 from companion.rules.turns import Phase
+
+# --- its events --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WellPowerChosen:
+    """Necromancer Island, set-up: of his six powers, the one the Necromancer places with
+    the Well of Souls (in use from the start); he may choose until his first turn begins."""
+
+    TYPE: ClassVar[str] = "well_power_chosen"
+    seat: int
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class GhostBought:
+    """Necromancer Island: before his first move, the Necromancer buys a Ghost (from his
+    reserve onto the Island) at the price of the moment."""
+
+    TYPE: ClassVar[str] = "ghost_bought"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class NecromancerPowerBought:
+    """Necromancer Island: the Necromancer buys one of his powers in reserve; it adds to
+    the powers he uses."""
+
+    TYPE: ClassVar[str] = "necromancer_power_bought"
+    seat: int
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class GhostsRedeployed:
+    """Necromancer Island: where his Ghosts end his turn: (region, Ghosts) for every
+    region he holds, and the Ghosts on the Island."""
+
+    TYPE: ClassVar[str] = "ghosts_redeployed"
+    seat: int
+    regions: tuple[tuple[int, int], ...]
+    island: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GhostsReturned:
+    """Necromancer Island: in another player's turn, the Ghosts in his hand (survivors of a
+    region he lost) go back onto his regions: (region, Ghosts added)."""
+
+    TYPE: ClassVar[str] = "ghosts_returned"
+    regions: tuple[tuple[int, int], ...]
+
 
 REGIONS_LINE = model.REGIONS_LINE
 """The label of his first scoring line (as the model writes it)."""
@@ -134,13 +181,14 @@ def _his(state: GameState, seat: int, what: str) -> NecromancerState:
 
 
 def attacker(state: GameState) -> Attacker:
-    """The Necromancer's Ghosts as the conquest rules see them: every power in use."""
+    """The Necromancer's Ghosts as the conquest rules see them: every power in use (the
+    other expansions' facts are added by `game.attacker`, as for anyone)."""
     necro = _his(state, state.track.seat, "conquer with Ghosts")
     powers = necro.powers_in_use
-    return river_game.with_river(state, Attacker(
+    return Attacker(
         necro.seat, GHOSTS, powers[0] if powers else None, frozenset(necro.regions),
         turn=state.track.turn, more_powers=powers[1:],
-        berserk_roll=state.last_roll if BERSERK in powers else None))
+        berserk_roll=state.last_roll if BERSERK in powers else None)
 
 
 def ghosts_free(state: GameState) -> int:
@@ -455,6 +503,7 @@ class NecromancerIsland(Expansion):
     by this module, the Well fed by every conquest and decline, the turn's end."""
 
     name = "Necromancer Island"
+    key = "necromancer"
     events = (WellPowerChosen, GhostBought, NecromancerPowerBought, GhostsRedeployed,
               GhostsReturned)
 
@@ -473,6 +522,22 @@ class NecromancerIsland(Expansion):
     def board_players(self, seats: int, usual: int) -> int:
         del usual
         return model.board_players(seats)
+
+    def check_table(self, seats: int, asked: bool | None) -> None:
+        if asked:
+            model.board_for(seats)  # refuses a table he cannot play at
+
+    def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
+        """His six powers, drawn from the badge stack (shuffled here when the table deals
+        the market's stack by hand)."""
+        if not deal.asked.get(self.key):
+            return deal
+        stack = list(deal.powers)
+        if deal.dealing != "app":
+            shuffle(stack)
+        drawn, _ = model.draw_powers(stack)
+        return replace(deal, powers=tuple(p for p in deal.powers if p not in drawn),
+                       fields=(*deal.fields, ("necromancer_powers", drawn)))
 
     def badges(self, created: GameCreated) -> tuple[str, ...]:
         return created.necromancer_powers  # his six, drawn apart from the market's stack
@@ -517,8 +582,20 @@ class NecromancerIsland(Expansion):
     def seat_score(self, state: GameState, event: TurnScored) -> GameState:
         return score(state, event)
 
+    def seat_income(self, state: GameState) -> tuple[tuple[str, int], ...]:
+        return income_lines(state)
+
     def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
         refuse_island(state, who.seat, region)
+
+    def public_part(self, state: GameState) -> PublicNecromancer | None:
+        return public(state)
+
+    def may_attack(self, state: GameState, who: Attacker, region: int) -> bool | None:
+        """His own reach for him; the Island shut to the others (else the base rules)."""
+        if is_his(state, who.seat) or _island_refusal(state, who.seat, region) is not None:
+            return attackable(state, who, region)
+        return None
 
     def conquered(self, state: GameState, region: int, before: RegionState,
                   seat: int) -> GameState:

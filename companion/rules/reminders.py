@@ -5,12 +5,17 @@ race or power (or to the turn itself) and to a phase, and some carry a number wo
 from this turn's events (Skeletons' new tokens, the Wealthy coins). Only the current
 player's races and powers give reminders; a race that went into decline gives none,
 except where its rule keeps working (declined Ghouls still conquer).
+
+An expansion's races, powers and pieces remind through its hooks
+(`Expansion.race_reminder`, `Expansion.reminders`), asked of the game's expansions in the
+registry's order; no expansion is named here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import companion.rules.expansions as expansions
 from companion.rules.maps import Feature
 from companion.rules.players import Player
 from companion.rules.state import GameState
@@ -94,8 +99,6 @@ _BY_PHASE: dict[Phase, dict[str, Reminder]] = {
                                "wait off the board.",
         "Fauns": lambda s, p: "Fauns: 1 new token per active enemy region taken this turn; "
                               "each victim gains 1 per region lost.",
-        "Leprechauns": lambda s, p: "Leprechauns: you may leave a Pot of Gold in each of your "
-                                    "regions (tap the region on the map).",
         "Fireball": _fireball,
     },
     Phase.SCORE: {
@@ -119,33 +122,17 @@ def reminders(state: GameState) -> tuple[str, ...]:
     out: list[str] = []
     if phase is Phase.CONQUER and any(d.race == "Ghouls" for d in player.declined):
         out.append("Ghouls in decline: conquer with them first, before your active race.")
+    played = expansions.played(state)
     if player.active is not None:
         for name in (player.active.race, player.active.power):
             reminder = table.get(name)
-            text = reminder(state, player) if reminder else None
+            text = (reminder(state, player) if reminder else
+                    next((t for x in played if (t := x.race_reminder(state, name))), None))
             if text:
                 out.append(text)
     if phase is Phase.CONQUER and state.track.this_turn.conquests:
         out.append("A defender loses 1 token and redeploys the rest at the end of your turn "
                    "(Elves lose none).")
-    out.extend(_mini_expansions(state))
+    for expansion in played:
+        out.extend(expansion.reminders(state))
     return tuple(out)
-
-
-def _mini_expansions(state: GameState) -> list[str]:
-    """Pots of Gold collected as the turn began; new Pygmies owed at the end of the turn."""
-    this_turn = state.track.this_turn
-    out: list[str] = []
-    pots = this_turn.pots_of_gold
-    if pots and state.track.phase is not Phase.FINISHED:
-        some = "1 Pot of Gold was" if pots == 1 else f"{pots} Pots of Gold were"
-        out.append(f"Leprechauns: {some} still there as the turn began; paid with this "
-                   "turn's score.")
-    for seat, back in this_turn.pygmies_back:
-        name = state.players[seat].name
-        if back:
-            some = "1 new Pygmy" if back == 1 else f"{back} new Pygmies"
-            out.append(f"Pygmies: {name} gets {some} from the box, placed when this turn ends.")
-        else:
-            out.append(f"Pygmies: {name} rolled no pips, so no new Pygmy.")
-    return out

@@ -9,15 +9,17 @@ ship is only ever in an empty river, and never more ships than the box holds.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
-from companion.rules.board import BoardState
+from companion.rules.board import BoardState, Markers, RegionState
 from companion.rules.catalog import Catalog
-from companion.rules.conquest import Attacker
+from companion.rules.conquest import Attacker, CostLine, Reach
 from companion.rules.errors import IllegalAction, MalformedInput
-from companion.rules.events import CaravelPlaced, Event, GameCreated, PirateShipSet, RaceDeclined
-from companion.rules.expansion import Expansion
-from companion.rules.maps import Board, Site
+from companion.rules.events import Event, GameCreated, RaceDeclined
+from companion.rules.expansion import Deal, Expansion
+from companion.rules.maps import Board, Region, Site
 from companion.rules.river import (
     EFFECTS,
     RiverEvent,
@@ -27,6 +29,7 @@ from companion.rules.river import (
     conquest_base,
     empty_rivers,
     holders,
+    markers_in_box,
     next_to_pirates,
     pirate_ships,
     pirate_ships_in_box,
@@ -37,6 +40,28 @@ from companion.rules.river import (
 from companion.rules.scoring import Regions, ScoringInput
 from companion.rules.state import GameState, acting, expect
 from companion.rules.turns import Phase
+
+# --- its events --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CaravelPlaced:
+    """River World: the player holding the Shipyard places the Caravel on a river, a new
+    entry point for them until the end of their turn (once per turn)."""
+
+    TYPE: ClassVar[str] = "caravel_placed"
+    IN_TURN: ClassVar[bool] = True
+    seat: int
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
+class PirateShipSet:
+    """River World, a correction at the table: a pirate ship is (or is not) in a river."""
+
+    TYPE: ClassVar[str] = "pirate_ship_set"
+    region: int
+    present: bool
 
 
 def setup(
@@ -74,12 +99,49 @@ def is_frozen(state: GameState, region: int) -> bool:
     return event_now(state) is RiverEvent.HARSH_WINTER and state.map.region(region).is_river
 
 
+@dataclass(frozen=True, slots=True)
+class RiverFacts:
+    """River World's part of a conquest (`conquest.ConquestFacts`): a river costs 1 instead
+    of 2 ("A river region"), 3 in a Storm and 2 under a Harsh Winter (`event`, the event in
+    force); a pirate ship in a region defends like one token ("Pirate ship", +1); and the
+    Caravel (`caravel`, the river where the player's Caravel stands) makes that river and
+    every region bordering it reachable, as an entry point and a place to conquer on from."""
+
+    event: RiverEvent | None = None
+    caravel: int | None = None
+
+    def base(self, region: Region) -> CostLine | None:
+        if not region.is_river:
+            return None
+        label, tokens = conquest_base(self.event)
+        return CostLine(label, tokens)
+
+    def entry(self, board: Board, region_id: int) -> Reach | None:
+        if self.caravel is None:
+            return None
+        caravel = board.region(self.caravel)
+        if not caravel.is_river:
+            raise IllegalAction(f"caravel: the Caravel sails on a river, not region {caravel.id}")
+        if region_id != caravel.id and region_id not in caravel.adjacent:
+            return None
+        where = "stands in it" if region_id == caravel.id else f"stands in river {caravel.id}"
+        return Reach(True, f"the Caravel {where}: a new entry point")
+
+    def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
+        del region_id
+        return (CostLine("Pirate ship", 1),) if here.markers.pirate_ship else ()
+
+    def guard(self, here: RegionState, attacker: Attacker) -> str | None:
+        del here, attacker
+        return None
+
+
 def with_river(state: GameState, who: Attacker) -> Attacker:
     """The River World facts an attacker's conquest reads: the event, the Caravel."""
     if state.river is None:
         return who
-    return replace(who, river_event=state.river.event(state.track.turn).value,
-                   caravel=state.river.caravel)
+    facts = RiverFacts(state.river.event(state.track.turn), state.river.caravel)
+    return replace(who, facts=(*who.facts, facts))
 
 
 def leave_rivers(state: GameState, seat: int) -> GameState:
@@ -217,6 +279,7 @@ class RiverWorld(Expansion):
     frozen rivers, rivers emptied when a player finishes redeploying, the Caravel."""
 
     name = "River World"
+    key = "river"
     events = (CaravelPlaced, PirateShipSet)
 
     def plays(self, created: GameCreated) -> bool:
@@ -224,6 +287,22 @@ class RiverWorld(Expansion):
 
     def in_play(self, state: GameState) -> bool:
         return state.river is not None
+
+    def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
+        """The line of Event markers, one per turn, drawn from the markers in the box (by
+        default when the board is a River World board)."""
+        asked = deal.asked.get(self.key)
+        board = deal.board
+        if not (board.is_river_world if asked is None else asked):
+            return deal
+        events = [e.value for e in markers_in_box(deal.catalog)]
+        if board.turns > len(events):
+            raise IllegalAction(
+                f"River World has {len(events)} Event markers, one per turn: the "
+                f"{board.name} board's {board.turns} turns are too many"
+            )
+        shuffle(events)
+        return replace(deal, fields=(*deal.fields, ("river_events", tuple(events[:board.turns]))))
 
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
@@ -257,6 +336,26 @@ class RiverWorld(Expansion):
 
     def with_facts(self, state: GameState, who: Attacker) -> Attacker:
         return with_river(state, who)
+
+    def public_part(self, state: GameState) -> RiverView | None:
+        return public_river(state)
+
+    def redeployment_leaves(self, state: GameState, seat: int) -> frozenset[int]:
+        """The rivers `seat` must leave as they redeploy (unless frozen, or held by a sea
+        race)."""
+        after = leave_rivers(state, seat).regions
+        return frozenset(rid for rid in state.regions.held_by(seat)
+                         if after[rid].occupant is None)
+
+    def leaving_refusal(self, race: str, regions: tuple[int, ...]) -> str:
+        return (f"River World: the {race} leave the rivers as they redeploy; move the tokens "
+                f"out of river{'s' if len(regions) > 1 else ''} "
+                f"{', '.join(map(str, regions))} first")
+
+    def region_set(self, state: GameState, markers: Markers) -> Markers:
+        """A ship never shares its river with a race."""
+        del state
+        return replace(markers, pirate_ship=False)
 
     def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
         """Every region held marked when it borders a pirate ship."""

@@ -993,9 +993,9 @@ def power_bonus_lines(
     fortresses: int = 0,
 ) -> tuple[ScoreLine, ...]:
     """The lines a special power alone earns for an active holder of `regions` (listed or
-    counted), with no race banner and no "regions held" line (Necromancer Island: his
-    powers in use). An impossible count raises `ScoringInputError` naming it
-    (`regions.mines`...)."""
+    counted), with no race banner and no "regions held" line (for a seat an expansion
+    plays itself, whose powers in use score this way). An impossible count raises
+    `ScoringInputError` naming it (`regions.mines`...)."""
     name = _POWERS.get(power.casefold())
     if name is None:
         raise ScoringInputError("power", power, "no scoring rule for this power")

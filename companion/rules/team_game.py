@@ -34,40 +34,25 @@ Soapbar move that can no longer be made is no longer owed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 import companion.rules.relics as model
 import companion.rules.teams as teams
-from companion.rules.board import with_marker
+from companion.rules.board import RegionState, with_marker
 from companion.rules.catalog import Catalog
-from companion.rules.conquest import Attacker
+from companion.rules.conquest import Attacker, CostLine, Reach
 from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import (
-    BonyPlaced,
-    CaravelPlaced,
-    ComboPicked,
-    ConquestsFinished,
-    DieRolled,
     Event,
     GameCreated,
-    MarkerPlaced,
-    MarkerRemoved,
-    MonsterPassed,
-    MonsterPlaced,
-    PowersSwapped,
-    RaceDeclined,
-    RedeploymentFinished,
-    RegionAbandoned,
     RegionConquered,
-    SigilPactMade,
-    SoapbarMoved,
-    TavernShared,
     TurnEnded,
     TurnScored,
 )
-from companion.rules.expansion import Expansion
-from companion.rules.maps import Board
+from companion.rules.expansion import Deal, Expansion
+from companion.rules.maps import Board, Region
 from companion.rules.purse import pay
 from companion.rules.relics import Banner, RelicsState, SigilMode
 from companion.rules.standings import Placing, Standings
@@ -75,18 +60,88 @@ from companion.rules.state import GameState, acting, with_player
 from companion.rules.teams import MonsterSetup, TeamStandings
 from companion.rules.turns import Phase
 
+# --- its events --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterPlaced:
+    """Team play, before the first turn: the player sets their Monster in a Lost Tribe
+    region with no Monster in it or next to it."""
+
+    TYPE: ClassVar[str] = "monster_placed"
+    seat: int
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterPassed:
+    """Team play, before the first turn: no region is left for this player's Monster."""
+
+    TYPE: ClassVar[str] = "monster_passed"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SoapbarMoved:
+    """Team play: after collecting its coin, the Golden Soapbar's holder moves it next to
+    their active race, into a region that race does not hold."""
+
+    TYPE: ClassVar[str] = "soapbar_moved"
+    IN_TURN: ClassVar[bool] = True
+    seat: int
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
+class TavernShared:
+    """Team play: the Tavern's holder gives some of this turn's Tavern coins to a player."""
+
+    TYPE: ClassVar[str] = "tavern_shared"
+    IN_TURN: ClassVar[bool] = True
+    seat: int
+    to_seat: int
+    coins: int
+
+
+@dataclass(frozen=True, slots=True)
+class BonyPlaced:
+    """Team play: the Boneyard's holder sets Bony on a race in decline (`race` of
+    `guards_seat`)."""
+
+    TYPE: ClassVar[str] = "bony_placed"
+    IN_TURN: ClassVar[bool] = True
+    seat: int
+    guards_seat: int
+    race: str
+
+
+@dataclass(frozen=True, slots=True)
+class PowersSwapped:
+    """Team play: at the start of their turn, Mirror's Vale's holder swaps special powers
+    with their partner."""
+
+    TYPE: ClassVar[str] = "powers_swapped"
+    IN_TURN: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SigilPactMade:
+    """Team play: the Sigil's holder takes another race's losses ("shield"), or has a
+    willing race take theirs ("stand-in")."""
+
+    TYPE: ClassVar[str] = "sigil_pact_made"
+    IN_TURN: ClassVar[bool] = True
+    seat: int
+    mode: str
+    other_seat: int
+    race: str
+
+
 TEAM_BOARD_PLAYERS = 5
 """The packaged board a team game plays on: the 5-player one (same 8 turns)."""
 OWN_BOARD_PLAYERS = 6
 """A group's own board may also be made for the six at the table."""
-
-_TURN_EVENTS = (
-    ComboPicked, ConquestsFinished, RedeploymentFinished, RaceDeclined, TurnScored, DieRolled,
-    TurnEnded, RegionConquered, RegionAbandoned, MarkerPlaced, MarkerRemoved, CaravelPlaced,
-    SoapbarMoved, TavernShared, BonyPlaced, PowersSwapped, SigilPactMade,
-)
-"""What waits until every Monster is out."""
-
 
 # --- set-up ------------------------------------------------------------------------------
 
@@ -131,7 +186,7 @@ def refuse(state: GameState, event: Event) -> None:
     if setup_ is None:
         return
     seat = setup_.next_seat
-    if seat is not None and isinstance(event, _TURN_EVENTS):
+    if seat is not None and getattr(event, "IN_TURN", False):  # waits until they are out
         raise IllegalAction(
             f"the Monsters go out before the first turn: {state.player(seat).name} sets "
             "theirs (or passes) first"
@@ -183,14 +238,46 @@ def _collect(state: GameState, relics: RelicsState, seat: int) -> tuple[GameStat
                    coins_issued=state.coins_issued + coins), relics
 
 
+@dataclass(frozen=True, slots=True)
+class TeamFacts:
+    """Team play's part of a conquest (`conquest.ConquestFacts`): `monsters` the regions a
+    Monster still guards (+1 each, "Monster"); `bony` the banner (seat, race) Bony the
+    Lich guards: against its tokens another player's race and power modifiers count for
+    nothing."""
+
+    monsters: frozenset[int] = frozenset()
+    bony: tuple[int, str] | None = None
+
+    def base(self, region: Region) -> CostLine | None:
+        del region
+        return None
+
+    def entry(self, board: Board, region_id: int) -> Reach | None:
+        del board, region_id
+        return None
+
+    def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
+        del here
+        return (CostLine("Monster", teams.MONSTER_DEFENCE),) if region_id in self.monsters else ()
+
+    def guard(self, here: RegionState, attacker: Attacker) -> str | None:
+        occupant = here.occupant
+        if (self.bony is not None and occupant is not None and occupant.in_decline
+                and (occupant.seat, occupant.race) == self.bony
+                and occupant.seat != attacker.seat):
+            return "Bony the Lich guards these tokens: your race and power change nothing here"
+        return None
+
+
 def with_relics(state: GameState, who: Attacker) -> Attacker:
     """The team-play facts a conquest reads: the Monsters standing, Bony's banner."""
     relics = state.relics
     if relics is None:
         return who
     bony = relics.bony
-    return replace(who, monsters=relics.monsters,
-                   bony=None if bony is None else (bony.guards.seat, bony.guards.race))
+    facts = TeamFacts(relics.monsters,
+                      None if bony is None else (bony.guards.seat, bony.guards.race))
+    return replace(who, facts=(*who.facts, facts))
 
 
 # --- the Monsters --------------------------------------------------------------------------
@@ -326,6 +413,7 @@ class TeamPlay(Expansion):
     the team standings."""
 
     name = "Team play"
+    key = "teams"
     events = (MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
               PowersSwapped, SigilPactMade)
 
@@ -341,6 +429,14 @@ class TeamPlay(Expansion):
 
     def own_board(self, created: GameCreated, board: Board) -> bool:
         return own_board(created, board)
+
+    def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
+        """The pile of Relics and Places, shuffled face down."""
+        if not deal.asked.get(self.key):
+            return deal
+        pile = list(model.MARKERS)
+        shuffle(pile)
+        return replace(deal, fields=(*deal.fields, ("relic_order", tuple(pile))))
 
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
@@ -365,8 +461,16 @@ class TeamPlay(Expansion):
     def settled(self, before: GameState, event: Event, after: GameState) -> GameState:
         return settled(before, event, after)
 
+    def refuse_roll(self, state: GameState) -> str | None:
+        if placing_monster(state) is None:
+            return None
+        return "No roll yet: the Monsters are set out before the first turn."
+
     def with_facts(self, state: GameState, who: Attacker) -> Attacker:
         return with_relics(state, who)
+
+    def public_part(self, state: GameState) -> model.PublicRelics | None:
+        return None if state.relics is None else model.public(state.relics)
 
     def tied_for_first(self, state: GameState,
                        coins: Mapping[int, int]) -> frozenset[int] | None:

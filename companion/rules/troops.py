@@ -2,12 +2,12 @@
 
 Each race a player has (active or in decline) has one `RaceTroops` entry: the tokens it
 has received from the storage tray since its combo was picked (`received`: banner + badge,
-Amazons' four conquest-only tokens, and later reinforcements such as new Skeletons or
-Pygmies), and where those not on the board are: in the player's hand (`hand`), set aside
-until the next Ready your Troops (`aside`: Amazons' four, taken off the map at the end of
-each redeployment), or given back to the tray (`tray`: losses, and every token beyond one
-per region when the race goes into decline). The tokens on the board are counted in the
-regions themselves (`companion.rules.board.Occupant.tokens`), never twice.
+Amazons' four conquest-only tokens, and later reinforcements such as new Skeletons or an
+expansion race's new tokens), and where those not on the board are: in the player's hand
+(`hand`), set aside until the next Ready your Troops (`aside`: Amazons' four, taken off the
+map at the end of each redeployment), or given back to the tray (`tray`: losses, and every
+token beyond one per region when the race goes into decline). The tokens on the board are
+counted in the regions themselves (`companion.rules.board.Occupant.tokens`), never twice.
 
 Invariants (checked by `check`, kept by every function here):
 - board + hand + aside + tray == received, and none of them is negative;

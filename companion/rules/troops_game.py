@@ -18,11 +18,13 @@ game replays exactly as it was played. In a counted game, as the rules move the 
 - the end of conquests: new Skeletons from the tray, 1 for every 2 non-empty regions taken;
 - redeployment: tokens move freely between the race's regions, at least one in each; the
   hand must be empty before redeployment finishes, but Amazons then set 4 aside (leaving
-  one in each region) and River World's rivers must be left;
+  one in each region) and the regions an expansion empties as the player redeploys must be
+  left (`Expansion.redeployment_leaves`);
 - decline: one token stays per region (Ghouls keep all), the rest go back to the tray; a
   race that leaves the board gives everything back;
 - Trolls: a region they conquer gets its Troll's Lair at once;
-- new Pygmies come from the tray into the hand; reinforcements stop when the tray is out;
+- new tokens an expansion's race gets come from the tray into the hand (its own module
+  moves them); reinforcements stop when the tray is out;
 - a correction of a region: tokens added come from the hand first, then the tray; tokens
   taken away go back to the tray.
 
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-import companion.rules.river_game as river_game
+import companion.rules.expansions as expansions
 import companion.rules.troops as ledger
 from companion.rules.board import RegionState, with_marker
 from companion.rules.conquest import HORDES_TOKENS, Attacker, conquest_cost, minimum_cost
@@ -259,15 +261,6 @@ def conquests_finished(state: GameState, seat: int) -> GameState:
     return replace(state, troops=troops)
 
 
-def reinforced(state: GameState, seat: int, race: str, tokens: int) -> GameState:
-    """New tokens from the tray into the hand (Pygmies), as many as the tray still has."""
-    if state.troops is None:
-        return state
-    troops, _ = ledger.from_tray(state.troops, state.regions, seat, race, tokens,
-                                 state.catalog.race(race).max_tokens)
-    return replace(state, troops=troops)
-
-
 def keep_in_hand(state: GameState, seat: int, race: str) -> int:
     """Tokens that stay off the map after redeployment (Amazons' four, leaving one in
     each region), else 0."""
@@ -279,20 +272,20 @@ def keep_in_hand(state: GameState, seat: int, race: str) -> int:
     return max(0, min(AMAZONS_ASIDE, total - regions))
 
 
-def rivers_to_leave(state: GameState, seat: int) -> frozenset[int]:
-    """River World: the regions of `seat` their redeployment leaves (rivers are emptied)."""
-    after = river_game.leave_rivers(state, seat).regions
-    return frozenset(rid for rid in state.regions.held_by(seat) if after[rid].occupant is None)
+def regions_to_leave(state: GameState, seat: int) -> frozenset[int]:
+    """The regions of `seat` their redeployment leaves, as the game's expansions say."""
+    return frozenset().union(*(x.redeployment_leaves(state, seat)
+                               for x in expansions.played(state)))
 
 
 def suggested(state: GameState, seat: int, race: str) -> dict[int, int] | None:
     """The one-tap redeployment: the hand (and, for the player redeploying, the tokens in
-    rivers they must leave) spread over the race's regions, fewest first; Amazons
+    regions they must leave) spread over the race's regions, fewest first; Amazons
     redeploying keep their four aside. None when there is nothing to move."""
     if state.troops is None or (entry := state.troops.get(seat, race)) is None:
         return None
     own = seat == state.track.seat and state.track.phase is Phase.REDEPLOY
-    leaving = rivers_to_leave(state, seat) if own else frozenset()
+    leaving = regions_to_leave(state, seat) if own else frozenset()
     regions = state.regions
     freed = 0
     for rid in sorted(leaving):
@@ -310,8 +303,8 @@ def suggested(state: GameState, seat: int, race: str) -> dict[int, int] | None:
 
 def redeploy(state: GameState, event: TroopsRedeployed) -> GameState:
     """Troop redeployment of the current player's active race, or a defender putting the
-    tokens in their hand into their regions before the attacker's turn ends (the rivers
-    the player must leave may be emptied: River World)."""
+    tokens in their hand into their regions before the attacker's turn ends (the regions
+    the player must leave may be emptied: `regions_to_leave`)."""
     if state.troops is None:
         raise IllegalAction("this game was saved before token counts were kept; correct "
                             "regions one by one instead")
@@ -331,7 +324,7 @@ def redeploy(state: GameState, event: TroopsRedeployed) -> GameState:
                 f"the turn is at: {state.track.phase.value}")
         troops, regions = ledger.redeployed(state.troops, state.regions, event.seat, event.race,
                                             placement,
-                                            may_empty=rivers_to_leave(state, event.seat))
+                                            may_empty=regions_to_leave(state, event.seat))
         return replace(state, troops=troops, regions=regions)
     if entry.hand == 0:
         raise IllegalAction(f"{player.name}'s {event.race} have no tokens in hand to put back "
@@ -348,20 +341,18 @@ def redeploy(state: GameState, event: TroopsRedeployed) -> GameState:
 
 
 def finish_redeployment(state: GameState, seat: int) -> GameState:
-    """Refused while tokens are still in hand (or in rivers the player must leave);
-    Amazons then set their four aside."""
+    """Refused while tokens are still in hand (or in regions the player must leave, as
+    an expansion says); Amazons then set their four aside."""
     if state.troops is None:
         return state
-    leaving = rivers_to_leave(state, seat)
+    leaving_by = [(x, x.redeployment_leaves(state, seat)) for x in expansions.played(state)]
     races = own_races(state, seat)
     for race in races:
-        in_rivers = sorted(rid for rid in leaving if (o := state.regions[rid].occupant)
-                           is not None and (o.seat, o.race) == (seat, race))
-        if in_rivers and not state.regions[in_rivers[0]].occupant.in_decline:  # type: ignore[union-attr]
-            raise IllegalAction(
-                f"River World: the {race} leave the rivers as they redeploy; move the tokens "
-                f"out of river{'s' if len(in_rivers) > 1 else ''} "
-                f"{', '.join(map(str, in_rivers))} first")
+        for expansion, leaving in leaving_by:
+            in_them = sorted(rid for rid in leaving if (o := state.regions[rid].occupant)
+                             is not None and (o.seat, o.race) == (seat, race))
+            if in_them and not state.regions[in_them[0]].occupant.in_decline:  # type: ignore[union-attr]
+                raise IllegalAction(expansion.leaving_refusal(race, tuple(in_them)))
         keep = keep_in_hand(state, seat, race)
         entry = state.troops.get(seat, race)
         if entry is None or not state.regions.held_by(seat, race):
@@ -401,8 +392,8 @@ def declined(state: GameState, seat: int, race: str) -> GameState:
 
 def settled(state: GameState) -> GameState:
     """After any event: a race no longer on its player's banners gives everything back to
-    the tray, and tokens that left the board other than through the ledger (rivers left,
-    regions swept by an expansion) go back to the tray too."""
+    the tray, and tokens that left the board other than through the ledger (regions left
+    or swept as an expansion says) go back to the tray too."""
     if state.troops is None:
         return state
     troops = state.troops

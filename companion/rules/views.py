@@ -5,17 +5,22 @@ no purse total: only names, colours, combos, token counts, the market with its c
 the coins lying on its rows (those are on the table for all to see), and the turn track.
 A player sees their own total only through `own_coins` (a private gesture on screen), and
 everyone sees every total once the game is over, through `final_totals`.
+
+What an expansion shows the table (its pieces, its event in force) is its own public part
+(`Expansion.public_part`), kept in `PublicView.parts` under its `key`, in the registry's
+order, and read as an attribute named by that key (`public(state).<key>`); no expansion is
+named here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+import companion.rules.expansions as expansions
 from companion.rules.errors import IllegalAction
 from companion.rules.events import ComboPicked, RaceDeclined
 from companion.rules.game import GameState, refusal
-from companion.rules.river import RiverView
-from companion.rules.river_game import public_river
 from companion.rules.troops_game import RaceCount, race_count
 from companion.rules.turns import Phase
 
@@ -54,7 +59,14 @@ class PublicView:
     players: tuple[PublicPlayer, ...]
     market: tuple[PublicRow, ...]
     combos_owed: int  # reveals the market waits for
-    river: RiverView | None = None  # River World: the event in force, ships, the Caravel
+    parts: tuple[tuple[str, object], ...] = ()  # (an expansion's `key`, what it shows)
+
+    def __getattr__(self, key: str) -> Any:
+        """An expansion's part by its `key` (`view.<key>`): None when the game does not
+        play it or it shows nothing now."""
+        if key.startswith("_") or all(x.key != key for x in expansions.registered()):
+            raise AttributeError(key)
+        return next((part for k, part in self.parts if k == key), None)
 
 
 def public(state: GameState) -> PublicView:
@@ -92,7 +104,8 @@ def public(state: GameState) -> PublicView:
         players=players,
         market=rows,
         combos_owed=state.market.missing,
-        river=public_river(state),
+        parts=tuple((x.key, part) for x in expansions.played(state)
+                    if (part := x.public_part(state)) is not None),
     )
 
 

@@ -26,7 +26,8 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from companion.rules.events import BadRecord, Event, from_record, to_record
+from companion.rules.codec import from_record
+from companion.rules.events import BadRecord, Event, to_record
 from companion.rules.history import Step
 from companion.store.database import SQLITE_CONSTRAINT, primary_code
 from companion.store.errors import (

@@ -68,35 +68,25 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
     """One event in words; `names` are the players' names by seat."""
     from companion.rules import (
         BadgesReshuffled,
-        BonyPlaced,
         CoinsAdjusted,
         ComboPicked,
         ComboRevealed,
         ConquestsFinished,
         DieRolled,
         GameCreated,
-        GhostBought,
-        GhostsRedeployed,
-        GhostsReturned,
         MarkerPlaced,
         MarkerRemoved,
-        MonsterPassed,
-        MonsterPlaced,
-        NecromancerPowerBought,
-        PowersSwapped,
-        PygmiesRecovered,
         RaceDeclined,
         RedeploymentFinished,
         RegionAbandoned,
         RegionConquered,
         RegionSet,
-        SigilPactMade,
-        SoapbarMoved,
         StepUndone,
-        TavernShared,
         TurnEnded,
         TurnScored,
-        WellPowerChosen,
+        mini_game,
+        necromancer_game,
+        team_game,
     )
 
     def who(seat: int) -> str:
@@ -127,7 +117,7 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
             return f"{who(seat)}'s Berserk roll ({face})"
         case DieRolled(seat=seat, face=face):
             return f"{who(seat)}'s die roll ({face})"
-        case PygmiesRecovered(seat=seat, rolls=rolls):
+        case mini_game.PygmiesRecovered(seat=seat, rolls=rolls):
             return f"the die rolled for {who(seat)}'s lost Pygmies ({', '.join(map(str, rolls))})"
         case TurnEnded(seat=seat):
             return f"{who(seat)} ending the turn"
@@ -143,31 +133,31 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
             return f"{who(seat)} removing {marker_name(m)} from region {region}"
         case RegionSet(region=region):
             return f"the correction of region {region}"
-        case WellPowerChosen(seat=seat, power=p):
+        case necromancer_game.WellPowerChosen(seat=seat, power=p):
             return f"{who(seat)} placing {p} beside the Well"
-        case GhostBought(seat=seat):
+        case necromancer_game.GhostBought(seat=seat):
             return f"{who(seat)} buying a Ghost"
-        case NecromancerPowerBought(seat=seat, power=p):
+        case necromancer_game.NecromancerPowerBought(seat=seat, power=p):
             return f"{who(seat)} buying {p}"
-        case GhostsRedeployed(seat=seat):
+        case necromancer_game.GhostsRedeployed(seat=seat):
             return f"{who(seat)} placing the Ghosts"
-        case GhostsReturned():
+        case necromancer_game.GhostsReturned():
             return "the Ghosts going back to the Necromancer's regions"
         case BadgesReshuffled():
             return "the reshuffle of the badges"
-        case MonsterPlaced(seat=seat, region=region):
+        case team_game.MonsterPlaced(seat=seat, region=region):
             return f"{who(seat)}'s Monster in region {region}"
-        case MonsterPassed(seat=seat):
+        case team_game.MonsterPassed(seat=seat):
             return f"{who(seat)} passing on the Monster"
-        case SoapbarMoved(seat=seat, region=region):
+        case team_game.SoapbarMoved(seat=seat, region=region):
             return f"{who(seat)} moving the Golden Soapbar to region {region}"
-        case TavernShared(seat=seat, to_seat=to, coins=n):
+        case team_game.TavernShared(seat=seat, to_seat=to, coins=n):
             return f"{who(seat)} giving {coins(n)} of the Tavern to {who(to)}"
-        case BonyPlaced(seat=seat):
+        case team_game.BonyPlaced(seat=seat):
             return f"{who(seat)} setting Bony"
-        case PowersSwapped(seat=seat):
+        case team_game.PowersSwapped(seat=seat):
             return f"{who(seat)} swapping powers (Mirror's Vale)"
-        case SigilPactMade(seat=seat):
+        case team_game.SigilPactMade(seat=seat):
             return f"{who(seat)}'s Sigil pact"
         case GameCreated():
             return "the start of the game"

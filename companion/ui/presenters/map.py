@@ -40,7 +40,6 @@ from companion.rules import (
     MarkerPlaced,
     MarkerRemoved,
     Phase,
-    PygmiesRecovered,
     RegionConquered,
     RulesError,
     Site,
@@ -52,6 +51,7 @@ from companion.rules import (
     final_conquest,
     immunity,
     marker_count,
+    mini_game,
     necromancer_game,
     reach,
     refusal,
@@ -362,7 +362,7 @@ class MapPresenter(Presenter):
         state = history.state
         owed = dict(state.track.this_turn.pygmies_back)
         for event in history.last_step:
-            if isinstance(event, PygmiesRecovered):
+            if isinstance(event, mini_game.PygmiesRecovered):
                 name = state.players[event.seat].name
                 back = owed.get(event.seat, 0)
                 faces = ", ".join(str(face) for face in event.rolls)

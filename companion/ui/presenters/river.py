@@ -15,10 +15,8 @@ from enum import StrEnum
 from typing import Any, Protocol, assert_never
 
 from companion.rules import (
-    CaravelPlaced,
     GameState,
     Phase,
-    PirateShipSet,
     refusal,
     river,
     river_game,
@@ -81,7 +79,7 @@ def summary(state: GameState) -> str:
 def _caravel_rivers(state: GameState) -> list[int]:
     seat = state.track.seat
     return [rid for rid, region in state.map.regions.items()
-            if region.is_river and refusal(state, CaravelPlaced(seat, rid)) is None]
+            if region.is_river and refusal(state, river_game.CaravelPlaced(seat, rid)) is None]
 
 
 def table_actions(state: GameState) -> list[dict[str, Any]]:
@@ -172,11 +170,11 @@ def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
     if state.river is None or state.is_over:
         return []
     out: list[dict[str, Any]] = []
-    if refusal(state, CaravelPlaced(state.track.seat, region)) is None:
+    if refusal(state, river_game.CaravelPlaced(state.track.seat, region)) is None:
         out.append({"key": "river_caravel", "text": f"Place the Caravel on river {region}"})
-    if refusal(state, PirateShipSet(region, True)) is None:
+    if refusal(state, river_game.PirateShipSet(region, True)) is None:
         out.append({"key": "river_ship_on", "text": "Correct: a pirate ship is here"})
-    if refusal(state, PirateShipSet(region, False)) is None:
+    if refusal(state, river_game.PirateShipSet(region, False)) is None:
         out.append({"key": "river_ship_off", "text": "Correct: no pirate ship here"})
     return out
 

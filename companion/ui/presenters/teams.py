@@ -16,12 +16,8 @@ from enum import StrEnum
 from typing import Any, assert_never
 
 from companion.rules import (
-    BonyPlaced,
     GameState,
     Phase,
-    PowersSwapped,
-    SigilPactMade,
-    TavernShared,
     refusal,
     team_game,
     teams,
@@ -94,7 +90,7 @@ def marker_actions(state: GameState) -> list[dict[str, Any]]:
                     "text": f"Give the Tavern's coins (up to {relics.tavern_open[1]})"})
     if _bony_targets(state):
         out.append({"key": "bony", "text": "Set Bony on a race in decline"})
-    if refusal(state, PowersSwapped(seat)) is None:
+    if refusal(state, team_game.PowersSwapped(seat)) is None:
         ally = _name(state, teams.partner(seat))
         out.append({"key": "mirror", "text": f"Swap powers with {ally} (Mirror's Vale)"})
     if _sigil_targets(state):
@@ -114,13 +110,14 @@ def _banners(state: GameState, *, in_decline: bool | None) -> list[tuple[int, st
 def _bony_targets(state: GameState) -> list[tuple[int, str]]:
     seat = state.track.seat
     return [(s, race) for s, race in _banners(state, in_decline=True)
-            if refusal(state, BonyPlaced(seat, s, race)) is None]
+            if refusal(state, team_game.BonyPlaced(seat, s, race)) is None]
 
 
 def _sigil_targets(state: GameState) -> list[tuple[int, str]]:
     seat = state.track.seat
+    shield = model.SigilMode.SHIELD.value
     return [(s, race) for s, race in _banners(state, in_decline=None)
-            if refusal(state, SigilPactMade(seat, model.SigilMode.SHIELD.value, s, race)) is None]
+            if refusal(state, team_game.SigilPactMade(seat, shield, s, race)) is None]
 
 
 def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -240,7 +237,7 @@ def _ask_tavern(presenter: Presenter, state: GameState) -> None:
     def to_player(key: str) -> None:
         to = int(key)
         amounts = [(str(n), f"Give {coins(n)}") for n in range(1, most + 1)
-                   if refusal(state, TavernShared(seat, to, n)) is None]
+                   if refusal(state, team_game.TavernShared(seat, to, n)) is None]
         def give(n: str) -> None:
             presenter.attempt(lambda: presenter.session.share_tavern(to, int(n)))
 
