@@ -73,7 +73,7 @@ ADVISED_LEFT_OUT: tuple[str, ...] = ("Flying",)
 EFFECTS: Mapping[RiverEvent, str] = MappingProxyType(
     {
         RiverEvent.STORM: "River regions cost 3 tokens to conquer instead of 1.",
-        RiverEvent.QUIET_WATERS: "Nothing happens. All is quiet.",
+        RiverEvent.QUIET_WATERS: "No effect this turn: the rivers play as usual.",
         RiverEvent.HARSH_WINTER: (
             "Rivers are frozen: they cost 2 tokens to conquer, and a river conquered or "
             "held keeps one token when redeploying (it is worth 1 coin)."
