@@ -103,6 +103,10 @@ class Session:
         self.game_id: int | None = None
         self.history: History | None = None
         self._listeners: list[Listener] = []
+        self._redo: tuple[Step, ...] = ()
+        self._redo_after: History | None = None
+        """The steps undo took back (the next to put back last), good only while the
+        history is still the one the last undo or redo left (`redo_steps`)."""
 
     def resume(self) -> GameState | None:
         """Reopen the unfinished game saved in the store, exactly where it was left."""
@@ -491,7 +495,37 @@ class Session:
         return needs_token_count(necromancer_game.contenders(self.state))
 
     def undo(self) -> GameState:
-        return self._record((StepUndone(),))
+        """Take back the latest step in force (refused past a barrier: a die roll, a
+        reshuffle, the end of a turn). The step taken back is kept for `redo`: undos in
+        a row stack up, and redo puts them back in order."""
+        history = self.history
+        if history is None:
+            raise IllegalAction("no game is being played; start a new game first")
+        taken = history.last_step
+        stacked = self.redo_steps
+        state = self._record((StepUndone(),))
+        self._redo, self._redo_after = (*stacked, taken), self.history
+        return state
+
+    @property
+    def redo_steps(self) -> tuple[Step, ...]:
+        """The steps undo took back that `redo` can put back, the next one last; empty
+        once anything else happened since (any new step), after a new game or a restart."""
+        if self.history is None or self.history is not self._redo_after:
+            return ()
+        return self._redo
+
+    def redo(self) -> GameState:
+        """Put back the step the latest undo took back: the very same events, saved again
+        as a new step (the die faces it holds are never drawn again), so a replay of the
+        log reaches the same state. Only while nothing else happened since that undo."""
+        steps = self.redo_steps
+        if not steps:
+            raise IllegalAction("there is nothing to redo: something else happened since "
+                                "the undo, or nothing was taken back")
+        state = self._record(steps[-1])
+        self._redo, self._redo_after = steps[:-1], self.history
+        return state
 
     # -- plumbing --------------------------------------------------------------------
     def _act(self, event: Event, *more: Event) -> GameState:
