@@ -104,9 +104,10 @@ class Session:
         self.history: History | None = None
         self._listeners: list[Listener] = []
         self._redo: tuple[Step, ...] = ()
-        self._redo_after: History | None = None
+        self._redo_at: tuple[object, int] | None = None
         """The steps undo took back (the next to put back last), good only while the
-        history is still the one the last undo or redo left (`redo_steps`)."""
+        game (its first step, by identity) and its log's length are those the last undo
+        or redo left (`redo_steps`)."""
 
     def resume(self) -> GameState | None:
         """Reopen the unfinished game saved in the store, exactly where it was left."""
@@ -501,17 +502,15 @@ class Session:
         history = self.history
         if history is None:
             raise IllegalAction("no game is being played; start a new game first")
-        taken = history.last_step
-        stacked = self.redo_steps
-        state = self._record((StepUndone(),))
-        self._redo, self._redo_after = (*stacked, taken), self.history
-        return state
+        return self._record_keeping_redo((StepUndone(),),
+                                         (*self.redo_steps, history.last_step))
 
     @property
     def redo_steps(self) -> tuple[Step, ...]:
         """The steps undo took back that `redo` can put back, the next one last; empty
         once anything else happened since (any new step), after a new game or a restart."""
-        if self.history is None or self.history is not self._redo_after:
+        history = self.history
+        if history is None or self._redo_at != (history.log[0], len(history.log)):
             return ()
         return self._redo
 
@@ -523,9 +522,22 @@ class Session:
         if not steps:
             raise IllegalAction("there is nothing to redo: something else happened since "
                                 "the undo, or nothing was taken back")
-        state = self._record(steps[-1])
-        self._redo, self._redo_after = steps[:-1], self.history
-        return state
+        return self._record_keeping_redo(steps[-1], steps[:-1])
+
+    def _record_keeping_redo(self, step: Step, redo: tuple[Step, ...]) -> GameState:
+        """Record an undo or a redo with `redo` as what is left to put back afterwards,
+        set before the new state is published (its listeners see it); unchanged when the
+        step is refused or not saved."""
+        history = self.history
+        assert history is not None
+        kept = self._redo, self._redo_at
+        self._redo, self._redo_at = redo, (history.log[0], len(history.log) + 1)
+        try:
+            return self._record(step)
+        except BaseException:
+            if self.history is history:
+                self._redo, self._redo_at = kept
+            raise
 
     # -- plumbing --------------------------------------------------------------------
     def _act(self, event: Event, *more: Event) -> GameState:

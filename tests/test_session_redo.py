@@ -16,6 +16,7 @@ from companion.rules.game import attacker
 from companion.rules.history import replay
 from companion.session import Session
 from companion.store import Store
+from companion.store.errors import StoreWriteError
 
 
 class NoDraws(random.Random):
@@ -131,3 +132,31 @@ def test_a_refused_undo_keeps_its_reason_and_offers_no_redo() -> None:
     with pytest.raises(IllegalAction, match="cannot be undone: a die roll"):
         s.undo()
     assert s.redo_steps == ()
+
+
+def test_listeners_see_the_redo_offer_with_the_state_published() -> None:
+    s = Session(load_catalog(), rng=random.Random(0))
+    s.begin(created(3))
+    s.pick(0)
+    seen: list[int] = []
+    s.subscribe(lambda _state: seen.append(len(s.redo_steps)))
+    s.undo()
+    s.redo()
+    assert seen == [1, 0]
+
+
+def test_a_redo_not_saved_changes_nothing_and_can_be_tried_again(tmp_path: Path) -> None:
+    s = Session(load_catalog(), rng=random.Random(0), store=Store.open(tmp_path / "g.sqlite3"))
+    s.begin(created(3))
+    s.pick(0)
+    s.undo()
+    assert s.store is not None
+    history, steps = s.history, s.redo_steps
+    s.store.conn.execute("PRAGMA query_only=ON")  # the database refuses every write
+    with pytest.raises(StoreWriteError):
+        s.redo()
+    assert s.history is history and s.redo_steps == steps
+    s.store.conn.execute("PRAGMA query_only=OFF")
+    s.redo()
+    assert s.redo_steps == ()
+    s.store.close()
