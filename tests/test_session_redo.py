@@ -7,12 +7,15 @@ import random
 from pathlib import Path
 
 import pytest
-from factories import created, final_target, play_turn
+from factories import created, final_target, play_turn, session
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_rules_properties import legal_moves
 
 from companion.rules.catalog import load_catalog
 from companion.rules.errors import IllegalAction
 from companion.rules.events import DieRolled, StepUndone
-from companion.rules.game import attacker
+from companion.rules.game import GameState, attacker
 from companion.rules.history import replay
 from companion.session import Session
 from companion.store import Store
@@ -160,3 +163,30 @@ def test_a_redo_not_saved_changes_nothing_and_can_be_tried_again(tmp_path: Path)
     s.redo()
     assert s.redo_steps == ()
     s.store.close()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**16), data=st.data())
+def test_random_play_with_undo_and_redo_puts_back_exactly_and_replays(
+    players: int, seed: int, data: st.DataObject
+) -> None:
+    s = session(players=players, seed=seed, first_seat=seed % players)
+    undone: list[GameState] = []  # the state before each undo the redo offer holds
+    for _ in range(data.draw(st.integers(1, 120), label="steps")):
+        if s.state.is_over:
+            break
+        moves = legal_moves(s, data)
+        if s.redo_steps:
+            moves += [("redo", s.redo)] * 3
+        name, move = data.draw(st.sampled_from(moves), label="move")
+        before = s.state
+        move()
+        if name == "undo":
+            undone.append(before)
+        elif name == "redo":
+            assert s.state == undone.pop()
+        elif s.history is not None and len(s.history.log) > 1 and s.state is not before:
+            undone.clear()
+        assert len(s.redo_steps) == len(undone)
+    assert s.history is not None
+    assert replay(s.history.log, s.catalog) == s.history
