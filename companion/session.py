@@ -510,7 +510,9 @@ class Session:
         """The steps undo took back that `redo` can put back, the next one last; empty
         once anything else happened since (any new step), after a new game or a restart."""
         history = self.history
-        if history is None or self._redo_at != (history.log[0], len(history.log)):
+        at = self._redo_at
+        if history is None or at is None or at[0] is not history.log[0] \
+                or at[1] != len(history.log):
             return ()
         return self._redo
 

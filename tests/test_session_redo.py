@@ -190,3 +190,22 @@ def test_random_play_with_undo_and_redo_puts_back_exactly_and_replays(
         assert len(s.redo_steps) == len(undone)
     assert s.history is not None
     assert replay(s.history.log, s.catalog) == s.history
+
+
+def test_a_new_game_or_a_resume_ends_the_redo_offer(tmp_path: Path) -> None:
+    s = Session(load_catalog(), rng=random.Random(0), store=Store.open(tmp_path / "g.sqlite3"))
+    s.begin(created(3))
+    s.pick(0)
+    s.undo()
+    assert s.redo_steps
+    s.resume()  # the same game read back from the file: the offer does not survive it
+    assert s.redo_steps == ()
+    s.pick(0)
+    s.undo()
+    s.begin(created(3))
+    s.pick(0)
+    s.undo()
+    s.begin(created(3))
+    assert s.redo_steps == ()
+    assert s.store is not None
+    s.store.close()
