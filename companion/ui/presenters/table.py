@@ -4,7 +4,7 @@ One undo rule: Undo takes effect at once (never a question first) and the bar "T
 <what> [Redo]" shows for `UNDO_BAR_SECONDS` (`took_back_text`, `redo_offered`); Redo puts
 back exactly the step taken back (`Session.redo`). The bar goes when its time is up, at
 the next intent, or as soon as the game moved on (anything else saved since the undo).
-Where undo is refused (past a die roll, a reveal, the end of a turn) the refusal is told.
+Where undo is refused (past a die roll, a reshuffle, the end of a turn) the refusal is told.
 
 Everything shown comes from `views.public(state)`; the only purse total this presenter
 ever reads is the one a player asks for by holding their own name (`peek`), and it is
