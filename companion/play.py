@@ -323,6 +323,10 @@ def _undo(s: Session, a: Args) -> None:
     s.undo()
 
 
+def _redo(s: Session, a: Args) -> None:
+    s.redo()
+
+
 def _place_marker(s: Session, a: Args) -> None:
     s.place_marker(a.whole("region"), a.text("marker"))
 
@@ -459,6 +463,8 @@ VERBS: dict[str, Verb] = {
     "end_turn": Verb("the turn passes to the next seat", (), _end_turn),
     "undo": Verb("take back the last step (not past a die roll or another player's turn)",
                  (), _undo),
+    "redo": Verb("put back the step the last undo took back (only while nothing else was "
+                 "done since)", (), _redo),
     "place_marker": Verb("put a marker in a region",
                          (Field("region", REGION), Field("marker", MARKER)), _place_marker),
     "remove_marker": Verb("take a marker out of a region",

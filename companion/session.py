@@ -104,6 +104,11 @@ class Session:
         self.game_id: int | None = None
         self.history: History | None = None
         self._listeners: list[Listener] = []
+        self._redo: tuple[Step, ...] = ()
+        self._redo_at: tuple[object, int] | None = None
+        """The steps undo took back (the next to put back last), good only while the
+        game (its first step, by identity) and its log's length are those the last undo
+        or redo left (`redo_steps`)."""
 
     def resume(self) -> GameState | None:
         """Reopen the unfinished game saved in the store, exactly where it was left."""
@@ -472,7 +477,50 @@ class Session:
         return tied_for_first(self.state)  # the game's expansions have their say
 
     def undo(self) -> GameState:
-        return self._record((StepUndone(),))
+        """Take back the latest step in force (refused past a barrier: a die roll, a
+        reshuffle, the end of a turn). The step taken back is kept for `redo`: undos in
+        a row stack up, and redo puts them back in order."""
+        history = self.history
+        if history is None:
+            raise IllegalAction("no game is being played; start a new game first")
+        return self._record_keeping_redo((StepUndone(),),
+                                         (*self.redo_steps, history.last_step))
+
+    @property
+    def redo_steps(self) -> tuple[Step, ...]:
+        """The steps undo took back that `redo` can put back, the next one last; empty
+        once anything else happened since (any new step), after a new game or a restart."""
+        history = self.history
+        at = self._redo_at
+        if history is None or at is None or at[0] is not history.log[0] \
+                or at[1] != len(history.log):
+            return ()
+        return self._redo
+
+    def redo(self) -> GameState:
+        """Put back the step the latest undo took back: the very same events, saved again
+        as a new step (the die faces it holds are never drawn again), so a replay of the
+        log reaches the same state. Only while nothing else happened since that undo."""
+        steps = self.redo_steps
+        if not steps:
+            raise IllegalAction("there is nothing to redo: something else happened since "
+                                "the undo, or nothing was taken back")
+        return self._record_keeping_redo(steps[-1], steps[:-1])
+
+    def _record_keeping_redo(self, step: Step, redo: tuple[Step, ...]) -> GameState:
+        """Record an undo or a redo with `redo` as what is left to put back afterwards,
+        set before the new state is published (its listeners see it); unchanged when the
+        step is refused or not saved."""
+        history = self.history
+        assert history is not None
+        kept = self._redo, self._redo_at
+        self._redo, self._redo_at = redo, (history.log[0], len(history.log) + 1)
+        try:
+            return self._record(step)
+        except BaseException:
+            if self.history is history:
+                self._redo, self._redo_at = kept
+            raise
 
     # -- plumbing --------------------------------------------------------------------
     def _act(self, event: Event, *more: Event) -> GameState:

@@ -343,6 +343,11 @@ def scenarios() -> list[Scenario]:
         s, _ = _conquering()
         show(app, s, "table")
 
+    def undo_bar(app: Any) -> None:  # a conquest taken back: the bar with Redo
+        s, _ = _conquering()
+        show(app, s, "table")
+        app.presenters["table"].act("undo")
+
     def table_final(app: Any) -> None:
         show(app, _final_turn(), "table")
 
@@ -572,7 +577,8 @@ def scenarios() -> list[Scenario]:
         Scenario("home", home), Scenario("home_game", home_game),
         Scenario("new_game", new_game), Scenario("table_start", table_start),
         Scenario("table_midgame", table_midgame), Scenario("table_conquer", table_conquer),
-        Scenario("table_final", table_final), Scenario("market", market),
+        Scenario("table_final", table_final), Scenario("undo_bar", undo_bar),
+        Scenario("market", market),
         Scenario("market_confirm", market_confirm),
         Scenario("market_table_deals", market_table_deals),
         Scenario("map_conquer", map_conquer), Scenario("map_idle", map_idle),

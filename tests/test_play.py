@@ -392,6 +392,17 @@ def test_undo_does_not_take_back_a_die_roll(monkeypatch, capsys) -> None:
                                   "or the end of a turn"}
 
 
+def test_redo_puts_back_what_undo_took_back_until_anything_else_is_done(
+        monkeypatch, capsys) -> None:
+    conquest = {"do": "conquer", "region": 4, "tokens": 3}
+    _, out, _ = play([*ANN_CONQUERS, conquest, {"do": "undo"}, {"do": "redo"}, {"do": "undo"},
+                      conquest, {"do": "redo"}], monkeypatch, capsys)
+    assert out[-4] == out[-6] != out[-5]  # the redo: as after the conquest
+    assert out[-2] == out[-6]  # the conquest made again, after which there is no redo
+    assert out[-1] == {"refused": "there is nothing to redo: something else happened since "
+                                  "the undo, or nothing was taken back"}
+
+
 # --- refusals --------------------------------------------------------------------------
 
 

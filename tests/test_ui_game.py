@@ -177,8 +177,9 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
     answer_yes()
     undo = table.ids.undo
     assert undo.text == f"Undo: take back Bob picking the {picked.power} {picked.race}"
-    ui.tap(undo)
-    answer_yes()
+    ui.tap(undo)  # at once, no question: the bar offers to put it back
+    assert table.p.redo_offered
+    assert table.p.took_back_text == f"Took back: Bob picking the {picked.power} {picked.race}"
     assert session.state.players[1].active is None
     assert session.state.track.phase is Phase.PICK_COMBO
     assert table.ids.undo.text.startswith("Undo: the last action stays")  # Ann's turn end

@@ -8,6 +8,8 @@ force* are the log with each undone step taken out; the state is the replay of t
 Undo takes back the latest step in force, one at a time, but never past a barrier: a step
 that drew randomness (a die roll, a badge reshuffle, the game's shuffled decks) or ended a
 turn. So nobody re-rolls the die by undoing, and nobody takes back another player's turn.
+Redo (`Session.redo`) records the step undone again, the same events as a new step, so
+`record` needs nothing of its own for it.
 
 Invariant: `replay(h.log, catalog) == h` for every history `h` built by `record`.
 """

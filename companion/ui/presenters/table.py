@@ -1,5 +1,11 @@
 """The table: turn n of N, whose turn, what they can do now, everybody's combos, undo, peek.
 
+One undo rule: Undo takes effect at once (never a question first) and the bar "Took back:
+<what> [Redo]" shows for `UNDO_BAR_SECONDS` (`took_back_text`, `redo_offered`); Redo puts
+back exactly the step taken back (`Session.redo`). The bar goes when its time is up, at
+the next intent, or as soon as the game moved on (anything else saved since the undo).
+Where undo is refused (past a die roll, a reshuffle, the end of a turn) the refusal is told.
+
 Everything shown comes from `views.public(state)`; the only purse total this presenter
 ever reads is the one a player asks for by holding their own name (`peek`), and it is
 cleared the moment the finger lets go (`end_peek`).
@@ -26,14 +32,11 @@ from kivy.properties import (
 
 from companion.records import Profile, RecordsError
 from companion.rules import (
-    ComboPicked,
     DiePurpose,
     GameState,
     Phase,
     PublicPlayer,
     PublicView,
-    RaceDeclined,
-    TurnScored,
     names,
     own_coins,
     public,
@@ -47,8 +50,6 @@ from companion.ui.presenters.base import Choice, Presenter, Question
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 from companion.ui.presenters.keypads import PinRequest, ask_pin
 
-_ASK_BEFORE_UNDO = (TurnScored, RaceDeclined, ComboPicked)
-
 DIE_TEXT: dict[DiePurpose | None, str] = {
     DiePurpose.BERSERK: "Roll for Berserk",
     DiePurpose.FINAL_CONQUEST: "Final conquest with the die",
@@ -57,6 +58,10 @@ DIE_TEXT: dict[DiePurpose | None, str] = {
 
 PEEK_SECONDS = 5
 """How long the total stays after the right PIN (there is no finger holding it then)."""
+
+UNDO_BAR_SECONDS = 6
+"""How long the bar "Took back: ... [Redo]" stays after an undo (or a redo that leaves
+more to put back)."""
 
 
 def players_of(view: PublicView) -> list[dict[str, Any]]:
@@ -133,6 +138,7 @@ class Action(StrEnum):
     DECLINE = "decline"
     DIE = "die"
     UNDO = "undo"
+    REDO = "redo"
     HOME = "home"
 
 
@@ -182,6 +188,10 @@ class TablePresenter(Presenter):
     """Why the die cannot be rolled now, in one line ("" when it can)."""
     undo_text = StringProperty("Nothing to undo yet")
     undo_ready = BooleanProperty(False)
+    took_back_text = StringProperty("")
+    """What the bar after an undo says ("Took back: Bob taking region 2")."""
+    redo_offered = BooleanProperty(False)
+    """Whether that bar, with its Redo button, is on show."""
     game_over = BooleanProperty(False)
     peek_text = StringProperty("")
     peek_detail = StringProperty("")
@@ -191,6 +201,8 @@ class TablePresenter(Presenter):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._peek_timer: Any = None
+        self._bar_timer = Clock.create_trigger(lambda _dt: self.hide_redo(), UNDO_BAR_SECONDS)
+        """Hides the bar after an undo: one trigger, restarted at every undo."""
         self._announced: tuple[object, int] | None = None
         """The game (its first step, by identity) and the turn whose event was told."""
         super().__init__(*args, **kwargs)
@@ -229,6 +241,11 @@ class TablePresenter(Presenter):
         self._announce_event(state)
         self._refresh_die()
         self._refresh_undo(state)
+        if self.redo_offered and not self.session.redo_steps:
+            self.hide_redo()  # something else was saved since the undo
+
+    def clear(self) -> None:
+        self.hide_redo()
 
     def _announce_event(self, state: GameState) -> None:
         """River World: say the event once, when a game turn (the first included) starts."""
@@ -325,6 +342,8 @@ class TablePresenter(Presenter):
         self.do(parse(key))
 
     def do(self, action: TableIntent) -> None:
+        if action not in (Action.UNDO, Action.REDO):
+            self.hide_redo()  # the next intent ends the offer to redo
         match action:
             case necromancer.TableAction():
                 necromancer.do_table(self, action)
@@ -346,6 +365,7 @@ class TablePresenter(Presenter):
                     Action.DECLINE: self.decline,
                     Action.DIE: self.open_die,
                     Action.UNDO: self.undo,
+                    Action.REDO: self.redo,
                     Action.HOME: lambda: self.go("home"),
                 }
                 handlers[action]()
@@ -414,22 +434,43 @@ class TablePresenter(Presenter):
             self.go("map")  # the final conquest's region is chosen before the roll
 
     def undo(self) -> None:
+        """Take back the last step at once, and offer to put it back (the bar)."""
         history = self.session.history
         if history is None:
             return
         blocker = history.undo_blocker()
         if blocker is not None:
+            self.hide_redo()
             self.ctx.notices.tell(blocker[0].upper() + blocker[1:] + ".", "Nothing to undo")
             return
-        if any(isinstance(e, _ASK_BEFORE_UNDO) for e in history.last_step):
-            self.ctx.notices.ask(Question(text=self.undo_text.replace("Undo: take back",
-                                                                      "Take back") + "?",
-                                          yes="Take it back", title="Undo", on_yes=self._undo))
-            return
-        self._undo()
+        if self.attempt(self.session.undo, "Cannot undo") is not None:
+            self._offer_redo()
 
-    def _undo(self) -> None:
-        self.attempt(self.session.undo, "Cannot undo")
+    def redo(self) -> None:
+        """Put back the step the last undo took back; the bar stays while more can be."""
+        if self.attempt(self.session.redo, "Cannot redo") is not None \
+                and self.session.redo_steps:
+            self._offer_redo()
+        else:
+            self.hide_redo()
+
+    def _offer_redo(self) -> None:
+        """The bar, saying what the next redo puts back, for `UNDO_BAR_SECONDS`."""
+        steps, state = self.session.redo_steps, self.state
+        if not steps or state is None:
+            self.hide_redo()
+            return
+        races = {p.seat: p.active.race for p in state.players if p.active is not None}
+        self.took_back_text = "Took back: " + step_text(
+            steps[-1], [p.name for p in state.players], races)
+        self.redo_offered = True
+        self._bar_timer.cancel()
+        self._bar_timer()
+
+    def hide_redo(self) -> None:
+        """The bar goes (its time is up, another intent came, or the game moved on)."""
+        self._bar_timer.cancel()
+        self.redo_offered = False
 
     # -- the private peek ------------------------------------------------------------------
     def peek(self, seat: int) -> None:

@@ -64,6 +64,28 @@ class PlayerList(BoxLayout):  # type: ignore[misc]
         return None
 
 
+class UndoBar(BoxLayout):  # type: ignore[misc]
+    """The bar after an undo: "Took back: <what>" and Redo. One widget for every undo,
+    updated in place; it lies over the foot of the players' list (in portrait, of the
+    reminders), never over the action buttons, the undo or the die. Hidden, it is
+    transparent and lets every touch through to what lies under it."""
+
+    shown = BooleanProperty(False)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.shown:
+            return False
+        if super().on_touch_down(touch):
+            return True
+        return bool(self.collide_point(*touch.pos))  # a tap on the bar goes no further
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return bool(self.shown and super().on_touch_move(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return bool(self.shown and super().on_touch_up(touch))
+
+
 class TableScreen(PresenterScreen):
     def __init__(self, presenter: Any = None, **kwargs: Any) -> None:
         self.peek_view: PeekView | None = None
