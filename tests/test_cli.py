@@ -73,6 +73,14 @@ def test_an_unknown_option_of_run_exits_2(capsys: pytest.CaptureFixture[str]) ->
     assert "--no-such-option" in err
 
 
+def test_the_version_option_prints_the_version_as_the_command_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run_main(["--version"], capsys)
+    assert status == 0
+    assert out == f"smallworld-companion {__version__}\n"
+
+
 def test_version_prints_the_installed_version(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_main(["version"], capsys)
     assert status == 0
