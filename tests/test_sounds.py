@@ -369,3 +369,50 @@ def test_the_real_sdl_mixer_without_a_device_is_silent_and_said_once(tmp_path: P
     assert found["working"] is False and found["played"] == 0
     assert len(found["said"]) == 1
     assert "no sound device could be opened; the table stays silent" in found["said"][0]
+
+
+APP = """
+import sys
+from pathlib import Path
+from kivy.clock import Clock
+import companion.app as start
+from companion.config import SoundConfig
+from companion.cues import SILENT
+
+class Probe(start.TableApp):
+    def on_start(self):
+        super().on_start()
+        print("BEFORE", self.ctx.cues is SILENT)
+        tries = [0]
+        def look(_dt):
+            cues = self.ctx.cues
+            tries[0] += 1
+            if cues is SILENT and tries[0] < 100:  # opened in a tick after start-up
+                Clock.schedule_once(look, 0.1)
+                return
+            print("SOUNDS", type(cues).__name__, cues.working)
+            self.stop()
+        self.fbind("ready", lambda *_: Clock.schedule_once(look, 0))  # start-up is over
+
+start.TableApp = Probe
+start.run_app(Path(sys.argv[1]), die_pin=None, sound=SoundConfig(quiet_hours=None))
+"""
+
+
+@pytest.mark.parametrize(("driver", "working"), [("dummy", True), ("no-such-driver", False)])
+def test_the_started_app_opens_its_sounds_after_start_up(
+    tmp_path: Path, driver: str, working: bool
+) -> None:
+    env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": driver,
+           "KIVY_NO_ARGS": "1", "GPIOZERO_PIN_FACTORY": "mock",
+           "KIVY_HOME": str(tmp_path / "kivy")}
+    env.pop("KIVY_AUDIO", None)
+    script = tmp_path / "probe.py"
+    script.write_text(APP)
+    run = subprocess.run([sys.executable, str(script), str(tmp_path / "games.sqlite3")],
+                         capture_output=True, text=True, timeout=120, env=env)  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "BEFORE True" in run.stdout  # nothing of the sound before the first frame
+    assert f"SOUNDS Sounds {working}" in run.stdout
+    if not working:
+        assert run.stderr.count("the table stays silent") == 1
