@@ -230,7 +230,8 @@ class SettingsPresenter(Presenter):
                           else "Sound: on (tap to mute)")
         self.quiet_text = f"Quiet hours: {quiet_words(sound.quiet_hours)}"
         self.sound_text = ("The die, whose turn it is, the final turn and the reveal at the end "
-                           "are heard. Quiet hours go by this table's clock.")
+                           "are heard. Changes here apply at once; quiet hours go by this "
+                           "table's clock.")
         self.die_text = (f"Die button: {pin_words(die.button_pin)}"
                          + later(die.button_pin, started.die.button_pin))
         port = grid.port or "none (tap the map)"
