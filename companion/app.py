@@ -19,6 +19,8 @@ would show its first frame:
    button and the sensor grid are connected when there are any (the home screen says
    when there are not), and the notices are shown. Touches that arrive meanwhile wait in
    Kivy's queue and are handled after it, on a session. `TableApp.ready` is then True.
+   In the tick after that the sound cues are loaded (`open_sounds`: SDL's mixer opened,
+   each cue's file loaded once; no sound device: one line in the log, and silence).
 
 The devices are made here and nowhere else: the die button (`open_die_button`), the
 sensor grid (`open_grid`: its serial link in `companion.grid`, its view for the screens in
@@ -55,6 +57,7 @@ from companion.ui.app import TableApp
 from companion.ui.describe import resume_text
 
 if TYPE_CHECKING:
+    from companion.config import SoundConfig
     from companion.rules.game import GameState
     from companion.store import Store
     from companion.ui.dimmer import IdleDimmer
@@ -73,6 +76,7 @@ class Devices:
     opened: list[Any] = field(default_factory=list)
     dimmer: IdleDimmer | None = None  # held here: Kivy's clock keeps only weak references
     heartbeat: Any = None  # the watchdog's interval event, when systemd set one
+    sounds: Any = None  # the sound cues (`companion.sounds.Sounds`), once opened
 
     def close(self) -> None:
         for device in self.opened:
@@ -132,6 +136,18 @@ def open_grid(app: TableApp, port: str, baudrate: int = 115200,
     view.connecting()
     device.start()
     return view
+
+
+def open_sounds(app: TableApp, settings: SoundConfig, devices: Devices,
+                **sound_options: Any) -> None:
+    """The sound cues by `settings`, loaded once and handed to the presenters and the app
+    (`ctx.cues`). Without a sound device the log says so once and the table stays silent;
+    never an error. `sound_options` go to `Sounds.open` (tests: a fake mixer, a clock)."""
+    from companion.sounds import Sounds
+
+    sounds = Sounds.open(settings, **sound_options)
+    devices.sounds = sounds
+    app.ctx.cues = sounds
 
 
 def open_store(path: Path, lock: DatabaseLock | None = None) -> tuple[Store, str | None]:
@@ -199,13 +215,15 @@ class Startup:
 
     def __init__(self, app: TableApp, db_path: Path, lock: DatabaseLock | None, *,
                  die_pin: int | None, dim_after: float, dim_brightness: int, grid_port: str,
-                 grid_baud: int, config_path: Path | None) -> None:
+                 grid_baud: int, config_path: Path | None,
+                 sound: SoundConfig | None = None) -> None:
         self.app = app
         self.db_path = db_path
         self.lock = lock
         self.die_pin, self.grid_port, self.grid_baud = die_pin, grid_port, grid_baud
         self.dim_after, self.dim_brightness = dim_after, dim_brightness
         self.config_path = config_path
+        self.sound = sound
         self.store: Store | None = None
         self.devices = Devices()
 
@@ -255,6 +273,9 @@ class Startup:
             app.ctx.notices.tell(not_corrected, "Corrected numbers")
         start_heartbeat(devices)
         app.ready = True
+        if self.sound is not None:  # the sound device opens in a tick of its own
+            sound = self.sound
+            Clock.schedule_once(lambda _dt: open_sounds(app, sound, devices), 0)
         # The garbage collector's timetable (freeze once the last screen is built, collect
         # at the end of each turn, never on a tap) is `companion.ui.memory`'s, run by the app.
 
@@ -302,12 +323,13 @@ class Startup:
 
 def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = None,
             dim_after: float = 0, dim_brightness: int = 20, grid_port: str = "",
-            grid_baud: int = 115200, config_path: Path | None = None) -> None:
+            grid_baud: int = 115200, config_path: Path | None = None,
+            sound: SoundConfig | None = None) -> None:
     """Open the app's window and run until it is closed.
 
     `dim_after` seconds without a touch dim the screen (0: never) to `dim_brightness`
     percent of the backlight where the panel has one. `grid_port` is the sensor grid's
-    serial port ("" for none).
+    serial port ("" for none). `sound`: the cues' settings (None: no sound at all).
     """
     if fullscreen:
         # Must be set before the window exists, which App.run() creates.
@@ -319,7 +341,7 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
     app.set_resume(resume_text(first) if first is not None else None)
     startup = Startup(app, db_path, lock, die_pin=die_pin, dim_after=dim_after,
                       dim_brightness=dim_brightness, grid_port=grid_port, grid_baud=grid_baud,
-                      config_path=config_path)  # fmt: skip
+                      config_path=config_path, sound=sound)  # fmt: skip
     app.bind(on_start=startup.started)
     try:
         app.run()

@@ -3,7 +3,8 @@
 The subcommands live in :mod:`companion.commands` (one module each) and are found there, so
 a later feature adds a subcommand by adding a module. With no subcommand, ``companion``
 starts the table app, as ``companion run`` does. Nothing here imports Kivy: ``--help`` and
-the small subcommands stay fast and never open a window. Starting the app (``companion``
+the small subcommands stay fast and never open a window. ``companion --version`` prints
+the version, as ``companion version`` does. Starting the app (``companion``
 or ``companion run ...``) imports only the ``run`` subcommand, not every one: the table's
 first frame waits for nothing it does not need.
 """
@@ -15,6 +16,7 @@ import importlib
 import sys
 from collections.abc import Iterable, Sequence
 
+from companion import __version__
 from companion.commands import Command, discover
 
 PROG = "companion"
@@ -31,6 +33,9 @@ def build_parser(commands: Iterable[Command]) -> argparse.ArgumentParser:
             f"touchscreen. Without a subcommand, '{PROG}' runs '{PROG} {DEFAULT_COMMAND}'."
         ),
     )
+    parser.add_argument("--version", action="version",
+                        version=f"smallworld-companion {__version__}",
+                        help="print the version and exit (as 'companion version' does)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for command in commands:
         sub = subparsers.add_parser(command.name, help=command.help, description=command.help)

@@ -12,9 +12,10 @@ plugged in yet).
 What it holds
 -------------
 ``[display]``: full screen, rotation (the picture and the touches turn together), the
-touch input device and driver, and idle dimming. ``[die]``: the GPIO pins (BCM numbers) of
-the die button, its LED and its buzzer, and the button's debounce. ``[grid]``: the region
-sensor grid's serial port and line rate. ``[storage]``: the SQLite database. Every key is
+touch input device and driver, idle dimming and the text size. ``[die]``: the GPIO pins
+(BCM numbers) of the die button, its LED and its buzzer, and the button's debounce.
+``[grid]``: the region sensor grid's serial port and line rate. ``[sound]``: the cues'
+volume, mute and quiet hours. ``[storage]``: the SQLite database. Every key is
 listed, with its allowed values, in ``deploy/companion.example.toml`` and in :data:`KEYS`.
 
 Bad values
@@ -53,6 +54,7 @@ import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import time
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +108,15 @@ DEFAULT_WINDOW_SIZE = (800, 480)
 DEFAULT_GRID_PORT = "/dev/smallworld-grid"
 """The stable name ``deploy/60-smallworld-companion.rules`` gives a Pico grid."""
 
+TEXT_SCALES = (100, 115, 130)
+"""``display.text_scale``: the text sizes offered, in percent of the normal size."""
+
+VOLUME_RANGE = range(0, 101)
+"""``sound.volume``: the cues' loudness in percent (0 is silent)."""
+
+DEFAULT_QUIET_HOURS = (time(22, 0), time(8, 0))
+"""``sound.quiet_hours`` unless the file says otherwise: silent from 22:00 to 08:00."""
+
 
 @dataclass(frozen=True)
 class DisplayConfig:
@@ -138,6 +149,10 @@ class DisplayConfig:
     dim_brightness: int = 20
     """The dimmed brightness, in percent of full (0 is dark, 100 does not dim)."""
 
+    text_scale: int = 100
+    """Every text's size in percent of the normal size: 100, 115 or 130 (from the next
+    start: Kivy's font scale, ``kivy.metrics.Metrics.fontscale``)."""
+
 
 @dataclass(frozen=True)
 class DieConfig:
@@ -167,6 +182,37 @@ class GridConfig:
     """The line rate (a Pico on USB ignores it; a UART grid needs it)."""
 
 
+QuietHours = tuple[time, time]
+"""From when to when the table is silent; the end may be earlier than the start (over
+midnight). The same start and end are refused (always or never would be ambiguous)."""
+
+
+@dataclass(frozen=True)
+class SoundConfig:
+    """``[sound]``: the short cues (the die, whose turn, the final turn, the reveal)."""
+
+    volume: int = 70
+    """The cues' loudness, 0 (silent) to 100 percent."""
+
+    muted: bool = False
+    """No cue at all while true."""
+
+    quiet_hours: QuietHours | None = DEFAULT_QUIET_HOURS
+    """No cue between these two times of day (the Pi's local clock), or None: never
+    quiet."""
+
+    def audible_at(self, now: time) -> bool:
+        """Whether a cue may sound at `now`: not muted, a volume above 0, outside the
+        quiet hours (the start counts as quiet, the end no longer)."""
+        if self.muted or self.volume <= 0:
+            return False
+        if self.quiet_hours is None:
+            return True
+        start, end = self.quiet_hours
+        quiet = start <= now < end if start < end else (now >= start or now < end)
+        return not quiet
+
+
 @dataclass(frozen=True)
 class StorageConfig:
     """``[storage]``: where the players' games are kept."""
@@ -182,6 +228,7 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     die: DieConfig = field(default_factory=DieConfig)
     grid: GridConfig = field(default_factory=GridConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     source: Path | None = None
     """The file these values came from, or None when no file was read."""
@@ -279,6 +326,39 @@ WINDOW_SIZE_ALLOWED = (
     f'{WINDOW_SIDE_RANGE.stop - 1} (e.g. "800x480")'
 )
 """What ``display.window_size`` allows, in words (also the run command's ``--size``)."""
+
+
+QUIET_HOURS_ALLOWED = (
+    '"HH:MM-HH:MM" in 24-hour time, two different times (e.g. "22:00-08:00"), or "" for none'
+)
+"""What ``sound.quiet_hours`` allows, in words."""
+
+
+def parse_quiet_hours(value: object) -> QuietHours | None:
+    """``"HH:MM-HH:MM"`` (e.g. ``"22:00-08:00"``, over midnight allowed) as two times of
+    day, or ``""`` for none; a start equal to the end is refused."""
+    if value == "":
+        return None
+    if not isinstance(value, str):
+        raise _Rejected
+    match = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*", value)
+    if match is None:
+        raise _Rejected
+    numbers = [int(part) for part in match.groups()]
+    try:
+        start, end = time(numbers[0], numbers[1]), time(numbers[2], numbers[3])
+    except ValueError:  # an hour past 23 or a minute past 59
+        raise _Rejected from None
+    if start == end:
+        raise _Rejected
+    return start, end
+
+
+def show_quiet_hours(value: object) -> str:
+    """Quiet hours as the file spells them: ``"22:00-08:00"``, or ``""`` for none."""
+    if isinstance(value, tuple) and len(value) == 2:
+        return f'"{value[0]:%H:%M}-{value[1]:%H:%M}"'
+    return '""'
 
 
 def _path_text(value: object) -> str:
@@ -429,6 +509,7 @@ KEYS: tuple[KeySpec, ...] = (
         "0 (never dim), or a whole number of seconds from 10 to 86400",
     ),
     KeySpec("display", "dim_brightness", _int_in(DIM_BRIGHTNESS_RANGE), "0 to 100 (percent)"),
+    KeySpec("display", "text_scale", _int_in(TEXT_SCALES), "100, 115 or 130 (percent)"),
     KeySpec("die", "button_pin", _pin, _PIN_TEXT),
     KeySpec("die", "led_pin", _pin, _PIN_TEXT),
     KeySpec("die", "buzzer_pin", _pin, _PIN_TEXT),
@@ -440,6 +521,9 @@ KEYS: tuple[KeySpec, ...] = (
         '"" for no grid, or an absolute device path (e.g. "/dev/smallworld-grid")',
     ),
     KeySpec("grid", "baud", _int_in(BAUD_RATES), ", ".join(map(str, BAUD_RATES))),
+    KeySpec("sound", "volume", _int_in(VOLUME_RANGE), "0 to 100 (percent; 0 is silent)"),
+    KeySpec("sound", "muted", _bool, "true or false"),
+    KeySpec("sound", "quiet_hours", parse_quiet_hours, QUIET_HOURS_ALLOWED, show_quiet_hours),
     KeySpec(
         "storage",
         "database",
@@ -450,11 +534,12 @@ KEYS: tuple[KeySpec, ...] = (
 )
 """Every key the file may hold, in the order the example file lists them."""
 
-_SECTIONS = ("display", "die", "grid", "storage")
+_SECTIONS = ("display", "die", "grid", "sound", "storage")
 _SECTION_TYPES: dict[str, type[Any]] = {
     "display": DisplayConfig,
     "die": DieConfig,
     "grid": GridConfig,
+    "sound": SoundConfig,
     "storage": StorageConfig,
 }
 
@@ -578,7 +663,8 @@ def parse_config(document: Mapping[str, object]) -> tuple[Config, list[ConfigWar
         sections[section] = _parse_section(section, raw, warnings)
     die = _check_distinct_pins(sections["die"], warnings)
     config = Config(
-        display=sections["display"], die=die, grid=sections["grid"], storage=sections["storage"]
+        display=sections["display"], die=die, grid=sections["grid"], sound=sections["sound"],
+        storage=sections["storage"],
     )
     return config, warnings
 
@@ -695,6 +781,8 @@ def save_config_values(values: Mapping[str, object], path: Path | None = None) -
         if spec is None:
             raise ValueError(f"there is no setting {key}; the settings are {', '.join(specs)}")
         raw = False if value is None and spec.parse is _pin else value
+        if spec.parse is parse_quiet_hours and not isinstance(value, str):
+            raw = show_quiet_hours(value)[1:-1]  # as the file spells it, unquoted
         if isinstance(raw, Path):
             raw = str(raw)
         try:

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import configparser
 import os
-from collections.abc import Iterable, Mapping
+import sys
+from collections.abc import Iterable, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -168,6 +169,30 @@ def apply_window_size(size: tuple[int, int], kivy_config: Any = None) -> dict[st
     for option, value in settings.items():
         kivy_config.set("graphics", option, value)
     return settings
+
+
+FONTSCALE_ENV = "KIVY_METRICS_FONTSCALE"
+"""The environment variable Kivy reads its font scale from when `kivy.metrics` is imported."""
+
+
+def apply_text_scale(percent: int, environ: MutableMapping[str, str] | None = None) -> float:
+    """Make every text `percent` percent of its normal size (``display.text_scale``);
+    return the scale set.
+
+    It goes through Kivy's own font scale (`kivy.metrics.Metrics.fontscale`), which every
+    size given in ``sp`` follows: the theme's sizes (`companion.ui.widgets.FONT` ...,
+    computed once when that module is imported) and every Label's default size. So it is
+    set in the environment Kivy reads it from (``$KIVY_METRICS_FONTSCALE``), before the
+    app's widgets are imported, and on `Metrics` too should Kivy's metrics be loaded
+    already. The run command calls it with `prepare`.
+    """
+    env = os.environ if environ is None else environ
+    scale = percent / 100
+    env[FONTSCALE_ENV] = str(scale)
+    metrics = sys.modules.get("kivy.metrics")
+    if metrics is not None:
+        metrics.Metrics.fontscale = scale
+    return scale
 
 
 def prepare(config: Config, environ: Mapping[str, str] | None = None,

@@ -71,7 +71,7 @@ same_as_repo() { cmp -s "$ROOT$1" "$REPO/$2"; }
 pi_in_groups() {
     local groups
     groups=" $(in_root id -nG pi) "
-    for group in gpio dialout video render input; do
+    for group in gpio dialout video render input audio; do
         [[ $groups == *" $group "* ]] || return 1
     done
 }
@@ -185,7 +185,7 @@ if ((status != 0)); then
     exit 1
 fi
 check "the apt packages are installed" in_root dpkg-query -W python3-venv libegl-mesa0 libgbm1 libmtdev1 libpam-systemd udisks2 polkitd
-check "pi is in the groups gpio dialout video render input" pi_in_groups
+check "pi is in the groups gpio dialout video render input audio" pi_in_groups
 check "the app is installed in the venv and runs" as_pi "$VENV/bin/companion" version
 check "the companion command is on pi's PATH" test -L "$ROOT$USER_HOME/.local/bin/companion"
 check "companion.toml was written" same_as_repo "$CONFIG_DIR/companion.toml" deploy/companion.example.toml

@@ -12,7 +12,7 @@ set -o errtrace
 
 readonly APP=smallworld-companion
 readonly SERVICE=smallworld-companion.service
-readonly GROUPS_NEEDED=(gpio dialout video render input)
+readonly GROUPS_NEEDED=(gpio dialout video render input audio)
 
 usage() {
     cat <<'EOF'
@@ -317,7 +317,7 @@ fi
 
 step "2. Groups for $USER_NAME: ${GROUPS_NEEDED[*]}"
 # gpio: the die button, LED and buzzer; dialout: the sensor grid; video and render: the
-# screen and the GPU; input: the touchscreen. The service gets them at its next start;
+# screen and the GPU; input: the touchscreen; audio: the sound cues (ALSA's devices). The service gets them at its next start;
 # your own shell at your next login.
 read -r -a MEMBER_OF <<<"$(id -nG "$USER_NAME")"
 for group in "${GROUPS_NEEDED[@]}"; do

@@ -191,7 +191,7 @@ else
     fi
 fi
 
-left "group memberships stay (gpio dialout video render input); remove one with 'sudo gpasswd -d $USER_NAME GROUP'"
+left "group memberships stay (gpio dialout video render input audio); remove one with 'sudo gpasswd -d $USER_NAME GROUP'"
 left "system packages stay (Mesa, libmtdev1, python3-venv...); remove them with apt if nothing else needs them"
 
 step "Summary"

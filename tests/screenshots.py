@@ -1,6 +1,7 @@
 """Render every screen of the table app at 800x480, 1280x720 and 720x1280 into a folder.
 
-    .venv/bin/python tests/screenshots.py [OUT_DIR]        (default: ./screenshots)
+    .venv/bin/python tests/screenshots.py [OUT_DIR] [--text-scale 130] [SCENARIO...]
+                                                   (default: ./screenshots)
 
 A test program, built from the tests' own set-ups: each screen is shown in a typical
 state of a game (set up with `factories.py`), at each resolution, saved as
@@ -12,6 +13,10 @@ moment, so a test can prove that no screen but the peek and the final reveal sho
 
 Kivy's offscreen window cannot grow after it is made, so the rendering runs in a child
 process whose window starts at 1280x1280 and is shrunk to each size in turn.
+
+``--text-scale 130`` renders with the app's text size setting (``display.text_scale``)
+applied as the app applies it (`companion.kivy_config.apply_text_scale`, before any widget
+is imported); `LARGEST_TEXT` lists the main screens checked that way at 800x480.
 """
 
 from __future__ import annotations
@@ -614,6 +619,11 @@ def scenarios() -> list[Scenario]:
     ]
 
 
+LARGEST_TEXT = ("home", "new_game", "table_start", "table_midgame", "table_final", "market",
+                "map_conquer", "scoring", "die", "game_end_reveal", "settings")
+"""The main screens, checked at the largest text size at 800x480 (tests/test_text_scale.py)."""
+
+
 def _settle(app: Any) -> None:
     import ui_support
 
@@ -654,23 +664,54 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
     return report
 
 
-def _child(out: Path, only: list[str]) -> None:
-    report = render(out, only=only or None)
+def _child(out: Path, argv: list[str]) -> None:
+    text_scale, sizes, only = _options(argv)
+    if text_scale != 100:  # as the run command does, before any widget is imported
+        from companion.kivy_config import apply_text_scale
+
+        apply_text_scale(text_scale)
+    import ui_support
+
+    chosen = {name: ui_support.SIZES[name] for name in sizes} if sizes else None
+    report = render(out, sizes=chosen, only=only or None)
     (out / "report.json").write_text(json.dumps(report, indent=1))
 
 
-def run(out: Path, only: list[str] | None = None, timeout: float = 300) -> dict[str, Any]:
-    """Render in a child process (a fresh 1280x1280 offscreen window); return the report."""
+def _options(argv: list[str]) -> tuple[int, list[str], list[str]]:
+    """(text scale, size names, scenario names) from ``[--text-scale N] [--size S]...
+    [SCENARIO...]``."""
+    text_scale, sizes, names = 100, [], []
+    words = iter(argv)
+    for word in words:
+        if word == "--text-scale":
+            text_scale = int(next(words))
+        elif word == "--size":
+            sizes.append(next(words))
+        else:
+            names.append(word)
+    return text_scale, sizes, names
+
+
+def run(out: Path, only: list[str] | None = None, timeout: float = 300, *,
+        text_scale: int = 100, sizes: list[str] | None = None) -> dict[str, Any]:
+    """Render in a child process (a fresh 1280x1280 offscreen window); return the report.
+    `text_scale`: the text size in percent (``display.text_scale``); `sizes`: the size
+    names to render (default: all three)."""
     out.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("KCFG_")}
+    env.pop("KIVY_METRICS_FONTSCALE", None)
     env.update(SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_LOG_MODE="PYTHON",
                KIVY_NO_FILELOG="1", KCFG_GRAPHICS_WIDTH="1280", KCFG_GRAPHICS_HEIGHT="1280")
     env.setdefault("KIVY_HOME", str(out / ".kivy"))
     # Exports, backups and the config file written by the settings go here, never home.
     env.update(XDG_DATA_HOME=str(out / ".data"), XDG_CONFIG_HOME=str(out / ".config"))
     env.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+    options = ["--text-scale", str(text_scale)]
+    for size in sizes or []:
+        options += ["--size", size]
     result = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", str(out), *(only or [])],
+        [sys.executable, str(Path(__file__).resolve()), "--child", str(out), *options,
+         *(only or [])],
         capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT,
     )
     if result.returncode != 0:
@@ -683,11 +724,14 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["--child"]:
         _child(Path(argv[1]), argv[2:])
         return 0
-    out = Path(argv[0]) if argv else ROOT / "screenshots"
-    report = run(out, argv[1:])
+    out = ROOT / "screenshots"
+    if argv and not argv[0].startswith("--"):
+        out, argv = Path(argv[0]), argv[1:]
+    text_scale, sizes, names = _options(argv)
+    report = run(out, names, text_scale=text_scale, sizes=sizes)
     bad = 0
-    for name, sizes in report.items():
-        for size, found in sizes.items():
+    for name, found_sizes in report.items():
+        for size, found in found_sizes.items():
             for problem in found["problems"]:
                 bad += 1
                 print(f"{name} {size}: {problem}")

@@ -17,6 +17,7 @@ import pytest
 from companion import __version__, paths
 from companion.cli import main
 from companion.commands import Command, discover
+from companion.config import SoundConfig
 
 
 def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -72,6 +73,14 @@ def test_an_unknown_option_of_run_exits_2(capsys: pytest.CaptureFixture[str]) ->
     assert "--no-such-option" in err
 
 
+def test_the_version_option_prints_the_version_as_the_command_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run_main(["--version"], capsys)
+    assert status == 0
+    assert out == f"smallworld-companion {__version__}\n"
+
+
 def test_version_prints_the_installed_version(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_main(["version"], capsys)
     assert status == 0
@@ -92,7 +101,8 @@ def test_no_subcommand_starts_the_app_on_the_default_database(
     assert started_apps == [
         {"db_path": tmp_path / "smallworld-companion" / "companion.sqlite3", "fullscreen": False,
          "die_pin": 17, "dim_after": 300, "dim_brightness": 20,
-         "grid_port": "/dev/smallworld-grid", "grid_baud": 115200, "config_path": None}
+         "grid_port": "/dev/smallworld-grid", "grid_baud": 115200, "config_path": None,
+         "sound": SoundConfig()}
     ]
     assert started_apps[0]["db_path"] == paths.default_db_path()
 
@@ -112,15 +122,16 @@ def test_run_reads_the_config_file_and_reports_a_bad_value_with_its_key(
     config = tmp_path / "companion.toml"
     config.write_text(
         f'[die]\nbutton_pin = 99\n[storage]\ndatabase = "{tmp_path / "x.sqlite3"}"\n'
-        "[display]\ndim_after_seconds = 60\n"
+        "[display]\ndim_after_seconds = 60\n[sound]\nvolume = 150\nmuted = true\n"
     )
     status, _, err = run_main(["run", "--config", str(config)], capsys)
     assert status == 0
     assert "die.button_pin = 99 is not allowed" in err
+    assert "sound.volume = 150 is not allowed: 0 to 100 (percent; 0 is silent)" in err
     assert started_apps == [{"db_path": tmp_path / "x.sqlite3", "fullscreen": False,
                              "die_pin": 17, "dim_after": 60, "dim_brightness": 20,
                              "grid_port": "/dev/smallworld-grid", "grid_baud": 115200,
-                             "config_path": config}]
+                             "config_path": config, "sound": SoundConfig(muted=True)}]
 
 
 def test_every_subcommand_module_defines_one_command() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import fields, replace
+from datetime import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from companion.config import (
     DieConfig,
     DisplayConfig,
     GridConfig,
+    SoundConfig,
     StorageConfig,
     default_config_path,
     load_config,
@@ -141,7 +143,10 @@ def test_the_defaults_work_on_a_pi_with_no_extra_hardware() -> None:
         touch_invert_y=False,
         dim_after_seconds=300,
         dim_brightness=20,
+        text_scale=100,
     )
+    assert config.sound == SoundConfig(volume=70, muted=False,
+                                       quiet_hours=(time(22, 0), time(8, 0)))
     assert config.die == DieConfig(button_pin=17, led_pin=None, buzzer_pin=None, debounce_ms=50)
     assert config.grid == GridConfig(port="/dev/smallworld-grid", baud=115200)
     assert config.storage == StorageConfig(database=default_db_path())
@@ -169,6 +174,8 @@ GOOD = [
     ("display.dim_after_seconds", "86400", 86400),
     ("display.dim_brightness", "0", 0),
     ("display.dim_brightness", "100", 100),
+    ("display.text_scale", "115", 115),
+    ("display.text_scale", "130", 130),
     ("die.button_pin", "2", 2),
     ("die.button_pin", "27", 27),
     ("die.button_pin", "false", None),
@@ -181,6 +188,12 @@ GOOD = [
     ("grid.port", '"/tmp/grid"', "/tmp/grid"),
     ("grid.baud", "9600", 9600),
     ("grid.baud", "921600", 921600),
+    ("sound.volume", "0", 0),
+    ("sound.volume", "100", 100),
+    ("sound.muted", "true", True),
+    ("sound.quiet_hours", '""', None),
+    ("sound.quiet_hours", '"21:30-07:15"', (time(21, 30), time(7, 15))),
+    ("sound.quiet_hours", '" 9:00 - 12:00 "', (time(9, 0), time(12, 0))),
     ("storage.database", '"/srv/games.sqlite3"', Path("/srv/games.sqlite3")),
     ("storage.database", '"~/games.sqlite3"', Path.home() / "games.sqlite3"),
     ("storage.database", '""', default_db_path()),
@@ -236,6 +249,9 @@ BAD = [
     ("display.dim_brightness", "101", "0 to 100 (percent)"),
     ("display.dim_brightness", "-1", "0 to 100 (percent)"),
     ("display.dim_brightness", "0.5", "0 to 100 (percent)"),
+    ("display.text_scale", "120", "100, 115 or 130 (percent)"),
+    ("display.text_scale", "1.3", "100, 115 or 130 (percent)"),
+    ("display.text_scale", '"130%"', "100, 115 or 130 (percent)"),
     ("die.button_pin", "0", "a BCM GPIO number from 2 to 27, or false for none"),
     ("die.button_pin", "1", "a BCM GPIO number from 2 to 27, or false for none"),
     ("die.button_pin", "28", "a BCM GPIO number from 2 to 27, or false for none"),
@@ -253,6 +269,18 @@ BAD = [
     ("grid.baud", "115201", "9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600"),
     ("grid.baud", "0", "9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600"),
     ("grid.baud", '"115200"', "9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600"),
+    ("sound.volume", "101", "0 to 100 (percent; 0 is silent)"),
+    ("sound.volume", "-5", "0 to 100 (percent; 0 is silent)"),
+    ("sound.volume", "0.7", "0 to 100 (percent; 0 is silent)"),
+    ("sound.volume", '"loud"', "0 to 100 (percent; 0 is silent)"),
+    ("sound.muted", '"yes"', "true or false"),
+    ("sound.muted", "1", "true or false"),
+    ("sound.quiet_hours", '"22-8"', '"HH:MM-HH:MM" in 24-hour time'),
+    ("sound.quiet_hours", '"24:00-08:00"', '"HH:MM-HH:MM" in 24-hour time'),
+    ("sound.quiet_hours", '"22:00-08:60"', '"HH:MM-HH:MM" in 24-hour time'),
+    ("sound.quiet_hours", '"08:00-08:00"', "two different times"),
+    ("sound.quiet_hours", "false", '"HH:MM-HH:MM" in 24-hour time'),
+    ("sound.quiet_hours", "22:00:00", '"HH:MM-HH:MM" in 24-hour time'),
     ("storage.database", '"games.sqlite3"', '"" for the default, or an absolute file path'),
     ("storage.database", '"/srv/games/"', '"" for the default, or an absolute file path'),
     ("storage.database", "1", '"" for the default, or an absolute file path'),
@@ -347,7 +375,8 @@ def test_an_unknown_section_is_reported() -> None:
     config, [warning] = parse("[screen]\nrotation = 90\n")
     assert warning.key == "screen"
     assert str(warning) == (
-        "unknown section [screen] is ignored; the sections are [display], [die], [grid], [storage]"
+        "unknown section [screen] is ignored; the sections are [display], [die], [grid], "
+        "[sound], [storage]"
     )
     assert config == Config()
 
@@ -387,6 +416,7 @@ def test_the_keys_are_exactly_the_fields_of_the_sections() -> None:
             ("display", DisplayConfig),
             ("die", DieConfig),
             ("grid", GridConfig),
+            ("sound", SoundConfig),
             ("storage", StorageConfig),
         )
         for item in fields(kind)
@@ -406,9 +436,11 @@ def test_to_toml_reads_back_the_same_configuration() -> None:
             touch_invert_y=True,
             dim_after_seconds=0,
             dim_brightness=0,
+            text_scale=130,
         ),
         die=DieConfig(button_pin=None, led_pin=27, buzzer_pin=22, debounce_ms=120),
         grid=GridConfig(port="", baud=9600),
+        sound=SoundConfig(volume=0, muted=True, quiet_hours=(time(23, 30), time(7, 5))),
         storage=StorageConfig(database=Path('/srv/odd "name"\\games.sqlite3')),
     )
     again, warnings = parse(config.to_toml())
@@ -457,3 +489,26 @@ def test_any_document_gives_a_configuration_and_a_warning_per_rejected_value(
             assert value == spec.parse(table[spec.name])
     for warning in warnings:
         assert warning.key and warning.key.split(".")[0] in document
+
+
+# --- the sound's quiet hours ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("hours", "now", "audible"), [
+    ((time(22, 0), time(8, 0)), time(21, 59), True),
+    ((time(22, 0), time(8, 0)), time(22, 0), False),
+    ((time(22, 0), time(8, 0)), time(3, 0), False),
+    ((time(22, 0), time(8, 0)), time(8, 0), True),
+    ((time(12, 0), time(14, 0)), time(13, 0), False),
+    ((time(12, 0), time(14, 0)), time(23, 0), True),
+    (None, time(3, 0), True),
+])
+def test_quiet_hours_silence_the_cues_between_their_times(
+    hours: cfg.QuietHours | None, now: time, audible: bool
+) -> None:
+    assert SoundConfig(quiet_hours=hours).audible_at(now) is audible
+
+
+def test_muted_or_volume_zero_is_silent_at_any_hour() -> None:
+    assert not SoundConfig(muted=True, quiet_hours=None).audible_at(time(12, 0))
+    assert not SoundConfig(volume=0, quiet_hours=None).audible_at(time(12, 0))

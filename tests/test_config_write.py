@@ -66,3 +66,19 @@ def test_a_bad_value_is_refused_with_its_key_and_nothing_is_written(
         save_config_values({"display.rotation": 90, key: value}, file)
     assert file.read_text() == "[display]\nrotation = 0\n"
     assert [p.name for p in tmp_path.iterdir()] == ["companion.toml"]
+
+
+def test_the_sound_settings_are_written_as_the_file_spells_them(tmp_path: Path) -> None:
+    from datetime import time
+
+    file = tmp_path / "companion.toml"
+    save_config_values({"sound.volume": 35, "sound.muted": True,
+                        "sound.quiet_hours": (time(23, 0), time(7, 30)),
+                        "display.text_scale": 130}, file)
+    assert file.read_text() == ('[display]\ntext_scale = 130\n\n[sound]\nvolume = 35\n'
+                                'muted = true\nquiet_hours = "23:00-07:30"\n')
+    save_config_values({"sound.quiet_hours": None}, file)
+    config, warnings = load_config(file)
+    assert warnings == []
+    assert (config.sound.volume, config.sound.muted, config.sound.quiet_hours,
+            config.display.text_scale) == (35, True, None, 130)

@@ -41,7 +41,7 @@ UNINSTALL = DEPLOY / "uninstall.sh"
 KIVY_INI = DEPLOY / kivy_config.SHIPPED_INI_NAME
 UNIT_TEMPLATE = DEPLOY / "smallworld-companion.service.in"
 UDEV_RULES = DEPLOY / "60-smallworld-companion.rules"
-KIOSK_GROUPS = ("gpio", "dialout", "video", "render", "input")
+KIOSK_GROUPS = ("gpio", "dialout", "video", "render", "input", "audio")
 PACKAGES = [
     *("python3", "python3-venv", "ca-certificates", "libpam-systemd"),
     *("libegl1", "libgl1", "libgles2", "libegl-mesa0", "libgl1-mesa-dri", "libgbm1", "libdrm2"),
@@ -161,7 +161,7 @@ class FakeMachine:
             "FAKE_USER": "tableuser",
             "FAKE_HOME": str(self.home),
             "FAKE_GROUPS": "tableuser",
-            "FAKE_EXISTING_GROUPS": "tableuser dialout video render input",
+            "FAKE_EXISTING_GROUPS": "tableuser dialout video render input audio",
             "FAKE_PACKAGES": "missing",
             "FAKE_LOG": str(self.log),
             "CMDLINE_TXT": str(self.cmdline),

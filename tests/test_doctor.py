@@ -21,7 +21,7 @@ from companion.cli import main
 from companion.commands import doctor
 from companion.commands.doctor import Finding, System, diagnose, render
 
-GROUPS = {"gpio", "dialout", "video", "render", "input"}
+GROUPS = {"gpio", "dialout", "video", "render", "input", "audio"}
 ABS_MT = "660800000000003"  # ABS_X, ABS_Y, ABS_MT_SLOT, ABS_MT_POSITION_X/Y, TRACKING_ID
 ABS_SINGLE = "1000003"  # ABS_X, ABS_Y, ABS_PRESSURE
 KEY_TOUCH = "400 0 0 0 0 0"  # BTN_TOUCH (0x14a) in the sixth 64-bit word from the end
@@ -147,7 +147,7 @@ def lines(pi: FakePi, status: str) -> list[str]:
 def test_a_healthy_pi_has_nothing_to_fix(pi: FakePi) -> None:
     assert pi.fixes() == []
     ok = lines(pi, "ok")
-    the_one(ok, "user: pi is in the groups gpio dialout video render input")
+    the_one(ok, "user: pi is in the groups gpio dialout video render input audio")
     the_one(ok, "config:", "every value is valid")
     the_one(ok, "display: screen connected: DSI-1 (800x480)")
     the_one(ok, "display: backlight 10-0045: the app can dim it, after 300 s idle")

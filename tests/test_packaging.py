@@ -132,7 +132,11 @@ def test_the_wheel_ships_every_kv_file(wheel_names: set[str]) -> None:
 
 
 def test_the_wheel_ships_every_data_file(wheel_names: set[str]) -> None:
-    for data in sorted((ROOT / "companion" / "data").rglob("*.json")):
+    data_root = ROOT / "companion" / "data"
+    shipped = [*data_root.rglob("*.json"), *data_root.rglob("*.wav"),
+               data_root / "sounds" / "LICENSE.txt"]
+    assert data_root / "sounds" / "turn.wav" in shipped
+    for data in sorted(shipped):
         assert data.relative_to(ROOT).as_posix() in wheel_names
 
 

@@ -338,6 +338,8 @@ def test_settings_write_the_config_file_and_say_it_takes_effect_next_start(
     assert "the next time the app starts" in ids.config_text.text
 
     before = len(store.backups())
+    ids.scroll.scroll_to(ids.data_section, padding=10, animate=False)  # below the fold
+    ui.pump()
     ui.tap(ids.backup)
     assert "Saved as" in message()
     assert len(store.backups()) == before + 1

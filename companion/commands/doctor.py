@@ -37,8 +37,8 @@ if TYPE_CHECKING:
 
 Status = Literal["ok", "note", "fix"]
 
-KIOSK_GROUPS = ("gpio", "dialout", "video", "render", "input")
-"""The groups the kiosk's user needs: GPIO, serial, screen, GPU, touchscreen."""
+KIOSK_GROUPS = ("gpio", "dialout", "video", "render", "input", "audio")
+"""The groups the kiosk's user needs: GPIO, serial, screen, GPU, touchscreen, sound."""
 
 SERVICE = "smallworld-companion.service"
 UDEV_RULES = "etc/udev/rules.d/60-smallworld-companion.rules"

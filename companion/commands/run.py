@@ -120,7 +120,7 @@ def wait_until_free(db_path: Path, pid: int | None, *, poll: float = WAIT_POLL,
 
 def _run(args: argparse.Namespace) -> int:
     from companion.config import load_config
-    from companion.kivy_config import is_kiosk, prepare
+    from companion.kivy_config import apply_text_scale, is_kiosk, prepare
     from companion.store.errors import DatabaseInUse, StoreError
     from companion.store.lock import check_free
 
@@ -141,6 +141,7 @@ def _run(args: argparse.Namespace) -> int:
     except StoreError:
         pass  # the folder cannot be locked: the app starts and its home screen says why
     prepare(config)
+    apply_text_scale(config.display.text_scale)  # before the widgets' sizes are computed
     # Kivy is imported here, not at the top, so that the rest of the command line stays
     # fast and never opens a window.
     from companion.app import run_app
@@ -155,6 +156,7 @@ def _run(args: argparse.Namespace) -> int:
             grid_port=config.grid.port,
             grid_baud=config.grid.baud,
             config_path=args.config,
+            sound=config.sound,
         )
     except DatabaseInUse as in_use:  # taken between the check and the start: rare
         print(f"companion: {in_use}", file=sys.stderr)

@@ -17,6 +17,8 @@ Invariants of the plumbing:
   one when the intent leads elsewhere (`Navigator.leaving_for`) or the game just ended on
   a playing screen (the game end shows). Every publish bumps a version; a presenter is
   updated when its screen is shown if it last saw an older version, never twice for one.
+- The turn passing and the final turn beginning are heard once each, from the states
+  published (`companion.cues.turn_cue`, played through `ctx.cues`).
 - The garbage collector's timetable is `companion.ui.memory`: start-up and each screen
   frozen once built, a collection of what a turn made after each turn's frame, a full one
   only when idle, never on a tap.
@@ -64,6 +66,7 @@ from kivy.uix.layout import Layout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
+from companion.cues import turn_cue
 from companion.kivy_config import is_kiosk
 from companion.paths import kv_file
 from companion.ui import palette
@@ -350,6 +353,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         """The window whose touches are watched for the memory policy."""
         self._turn: tuple[object, int, int, bool] | None = None
         """The game, turn and seat last published, and whether it was over."""
+        self._heard: tuple[object, GameState] | None = None
+        """The game and state last published, for the turn's cues (`_cue_check`)."""
         self.after_first_frame: list[Callable[[], None]] = []
         """Run once in the tick after the first frame was flipped, once the shared layouts
         it did without are loaded (start-up's second half: `companion.app`)."""
@@ -509,6 +514,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         state = self._state()
         self.memory.activity()
         self._turn_check(state)
+        self._cue_check(state)
         if state is not None and state.is_over and nav.current in PLAYING:
             nav.go("game_end")
         elif nav.leaving_for is None:
@@ -523,6 +529,19 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         if turn != self._turn:
             self._turn = turn
             self.memory.turn_ended()
+
+    def _cue_check(self, state: GameState | None) -> None:
+        """The turn passing or the final turn beginning, heard once (`cues.turn_cue`):
+        only between two states of the same game, so a new or resumed game is silent."""
+        history = self.ctx.session.history
+        game = history.log[0] if history is not None and history.log else None
+        heard = self._heard
+        self._heard = None if state is None else (game, state)
+        if state is None or heard is None or heard[0] is not game:
+            return
+        cue = turn_cue(heard[1], state)
+        if cue is not None:
+            self.ctx.cues.play(cue)
 
     def _state(self) -> GameState | None:
         history = self.ctx.session.history

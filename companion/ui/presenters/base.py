@@ -1,9 +1,10 @@
 """What every presenter shares: the session, the navigator and the notices.
 
-`Context` bundles the one `Session`, a `Navigator` (which screen shows) and `Notices`
-(messages and questions the app shows as dialogs). A `Presenter` refreshes itself from the
-game state whenever the session publishes one, and runs every intent through `attempt`,
-which turns a refused intent (`RulesError`) into a plain message and changes nothing.
+`Context` bundles the one `Session`, a `Navigator` (which screen shows), `Notices`
+(messages and questions the app shows as dialogs) and the sound cues (`cues`). A
+`Presenter` refreshes itself from the game state whenever the session publishes one, and
+runs every intent through `attempt`, which turns a refused intent (`RulesError`) into a
+plain message and changes nothing.
 
 Until start-up has made the session (after the app's first frame, see `companion.app`),
 `Context.session` is `NO_SESSION`: no game, no store, nothing published. Importing this
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, StringProperty
 
+from companion.cues import SILENT, CuePlayer
 from companion.records import RecordsError
 
 if TYPE_CHECKING:
@@ -130,6 +132,9 @@ class Context:
     presenters: Mapping[str, Any] = field(default_factory=dict)
     """Every screen's presenter by screen name (one presenter may hand work to another);
     the app's is lazy: a presenter is made when first asked for."""
+    cues: CuePlayer = SILENT
+    """Where a presenter asks for a sound cue (`companion.cues.Cue`); silent until the
+    composition root hands over the app's sounds after the first frame."""
 
 
 def plain(reason: str) -> str:

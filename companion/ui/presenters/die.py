@@ -6,8 +6,10 @@ chosen on the map first); when the rules allow none, the roll button is disabled
 hint says why in one line. The face is drawn and saved by the session before anything moves
 on screen; the animation only shows a result that is already recorded (`rolls` counts the
 rolls so the screen knows when to animate, and calls `land` when it stops, which words the
-outcome). A final conquest names its region and the tokens left first; the session rolls
-and records the outcome in one step. A roll is never undone nor repeated.
+outcome). The table hears the die start rolling and land (`Cue.DIE_ROLL`, then
+`Cue.DIE_FACE` or `Cue.DIE_BLANK`), once per roll. A final conquest names its region and
+the tokens left first; the session rolls and records the outcome in one step. A roll is
+never undone nor repeated.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import assert_never
 
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
+from companion.cues import Cue
 from companion.rules import DieChance, DiePurpose, GameState
 from companion.session import FinalAttempt
 from companion.ui.describe import tokens
@@ -180,12 +183,15 @@ class DiePresenter(Presenter):
         self.succeeded = False
         self.landed = False
         self.rolls += 1
+        self.ctx.cues.play(Cue.DIE_ROLL)
 
     def land(self) -> None:
         """The animation stopped: say what the (already saved) face means, in words."""
-        self.landed = True
+        tumbling, self.landed = not self.landed, True
         attempt = self._attempt
         face = int(self.face)
+        if tumbling:  # heard once per roll
+            self.ctx.cues.play(Cue.DIE_BLANK if face == 0 else Cue.DIE_FACE)
         if self.mode == "final" and attempt is not None:
             self.succeeded = attempt.succeeded
             self.result_text = final_outcome(attempt, self._winner)

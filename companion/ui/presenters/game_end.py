@@ -1,7 +1,8 @@
 """The end of the game: every total revealed in turn, the tie-break, and the coins chart.
 
 Totals are read only here and only once the game is over (`views.final_totals`). They are
-revealed one by one from the fewest coins up, so the winner comes last. A tie for the most
+revealed one by one from the fewest coins up, so the winner comes last; each reveal is
+heard (`Cue.REVEAL`, and `Cue.WINNER` for the last). A tie for the most
 coins asks for the race tokens on the board of the tied players (prefilled from the map when
 it knows them) and `standings.final_standings` decides; the session saves that result in
 the history of finished games (`Session.finish`). The chart shows each player's coins
@@ -18,6 +19,7 @@ from typing import Any, assert_never
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
 from companion import bgstats, story
+from companion.cues import Cue
 from companion.records import GameSummary, RecordsError
 from companion.rules import (
     GameState,
@@ -257,7 +259,9 @@ class GameEndPresenter(Presenter):
                                           "rgba": colour, "ink": palette.ink_on(colour)}]
         self.revealed_count += 1
         self._update_reveal_text()
-        if self.revealed_count >= len(self._order):
+        last = self.revealed_count >= len(self._order)
+        self.ctx.cues.play(Cue.WINNER if last else Cue.REVEAL)
+        if last:
             self.all_revealed = True
             # A game that counts its tokens knows the tie-break; an older one asks.
             self.needs_tiebreak = bool(self._tokens) and state.troops is None

@@ -1,8 +1,10 @@
 """Settings: players, display, hardware, data.
 
 - Players: how many are saved, and the way to the players screen (names, colours, PINs).
-- Display (rotation, dimming after idle) and hardware (the die button's GPIO pin, the
-  sensor grid's serial port) are written to the user's ``companion.toml``
+- Sound: the cues' volume, mute and quiet hours, written to ``companion.toml`` and handed
+  to the app's sounds at once (`Context.cues.use`): a new volume is heard straight away.
+- Display (rotation, dimming after idle, text size) and hardware (the die button's GPIO
+  pin, the sensor grid's serial port) are written to the user's ``companion.toml``
   (`config.save_config_values`, which keeps every other line), the one file the app reads
   at start. They take effect at the next start; the screen says so beside each changed
   value. "Calibrate the sensor grid" appears only when the app has a calibration screen.
@@ -32,11 +34,16 @@ from companion import system_actions, usb
 from companion.config import (
     DEFAULT_GRID_PORT,
     GPIO_PINS,
+    TEXT_SCALES,
     Config,
+    QuietHours,
     default_config_path,
     load_config,
+    parse_quiet_hours,
     save_config_values,
+    show_quiet_hours,
 )
+from companion.cues import Cue
 from companion.notify import keep_alive
 from companion.records import RecordsError
 from companion.rules import (
@@ -57,6 +64,11 @@ ROTATIONS = ((0, "0 degrees (as the panel is made)"), (90, "90 degrees"),
 DIM_CHOICES = ((0, "Never"), (30, "After 30 seconds"), (60, "After 1 minute"),
                (120, "After 2 minutes"), (300, "After 5 minutes"), (600, "After 10 minutes"),
                (1800, "After 30 minutes"))
+VOLUMES = ((0, "Silent (0 %)"), (25, "Soft (25 %)"), (50, "50 %"), (70, "70 %"),
+           (85, "85 %"), (100, "Loudest (100 %)"))
+QUIET_CHOICES = ("", "21:00-09:00", "22:00-08:00", "23:00-07:00", "00:00-07:00")
+"""The quiet hours offered ("" for none); the file may hold any other."""
+TEXT_SIZES = {100: "Normal (100 %)", 115: "Larger (115 %)", 130: "Largest (130 %)"}
 PHYSICAL_PIN = {2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32,
                 13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15,
                 23: 16, 24: 18, 25: 22, 26: 37, 27: 13}
@@ -102,6 +114,13 @@ def dim_words(seconds: int) -> str:
     return f"after {seconds} seconds"
 
 
+def quiet_words(hours: QuietHours | None) -> str:
+    """Quiet hours in words: "22:00 to 08:00", or "none"."""
+    if hours is None:
+        return "none"
+    return f"{hours[0]:%H:%M} to {hours[1]:%H:%M}"
+
+
 def serial_ports() -> list[str]:
     """Serial devices a grid could be on, the grid's stable name first."""
     found = sorted({path for pattern in SERIAL_GLOBS for path in glob.glob(pattern)})
@@ -115,6 +134,10 @@ class Action(StrEnum):
     PLAYERS = "players"
     ROTATION = "rotation"
     DIM = "dim"
+    TEXT_SIZE = "text_size"
+    VOLUME = "volume"
+    MUTE = "mute"
+    QUIET = "quiet"
     DIE = "die"
     PORT = "port"
     CALIBRATE = "calibrate"
@@ -143,6 +166,11 @@ class SettingsPresenter(Presenter):
     players_text = StringProperty("")
     rotation_text = StringProperty("")
     dim_text = StringProperty("")
+    text_size_text = StringProperty("")
+    volume_text = StringProperty("")
+    mute_text = StringProperty("")
+    quiet_text = StringProperty("")
+    sound_text = StringProperty("")
     die_text = StringProperty("")
     port_text = StringProperty("")
     config_text = StringProperty("")
@@ -194,6 +222,16 @@ class SettingsPresenter(Presenter):
                               + later(display.rotation, started.display.rotation))
         self.dim_text = (f"Dim the screen: {dim_words(display.dim_after_seconds)}"
                          + later(display.dim_after_seconds, started.display.dim_after_seconds))
+        self.text_size_text = (f"Text size: {display.text_scale} %"
+                               + later(display.text_scale, started.display.text_scale))
+        sound = config.sound
+        self.volume_text = f"Volume: {sound.volume} %"
+        self.mute_text = ("Sound: muted (tap to turn on)" if sound.muted
+                          else "Sound: on (tap to mute)")
+        self.quiet_text = f"Quiet hours: {quiet_words(sound.quiet_hours)}"
+        self.sound_text = ("The die, whose turn it is, the final turn and the reveal at the end "
+                           "are heard. Changes here apply at once; quiet hours go by this "
+                           "table's clock.")
         self.die_text = (f"Die button: {pin_words(die.button_pin)}"
                          + later(die.button_pin, started.die.button_pin))
         port = grid.port or "none (tap the map)"
@@ -241,6 +279,10 @@ class SettingsPresenter(Presenter):
             Action.PLAYERS: lambda: self.go("profiles"),
             Action.ROTATION: self.choose_rotation,
             Action.DIM: self.choose_dim,
+            Action.TEXT_SIZE: self.choose_text_size,
+            Action.VOLUME: self.choose_volume,
+            Action.MUTE: self.toggle_mute,
+            Action.QUIET: self.choose_quiet_hours,
             Action.DIE: self.choose_die,
             Action.PORT: self.choose_port,
             Action.CALIBRATE: self.calibrate,
@@ -261,6 +303,8 @@ class SettingsPresenter(Presenter):
             return
         self._config, _ = load_config(self.path)
         self._show_config()
+        if key.startswith("sound."):
+            self.ctx.cues.use(self._config.sound)  # at once, not at the next start
 
     def choose_rotation(self) -> None:
         self.ctx.notices.choose(Choice(
@@ -273,6 +317,40 @@ class SettingsPresenter(Presenter):
             "Dim the screen when nobody touches it", [(str(s), w) for s, w in DIM_CHOICES],
             lambda key: self._write("display.dim_after_seconds", int(key)),
             text="A touch or the die button wakes it. From the next start."))
+
+    def choose_text_size(self) -> None:
+        self.ctx.notices.choose(Choice(
+            "Text size", [(str(scale), TEXT_SIZES[scale]) for scale in TEXT_SCALES],
+            lambda key: self._write("display.text_scale", int(key)),
+            text="Every text on every screen, for players who read from further away. "
+                 "From the next start."))
+
+    def choose_volume(self) -> None:
+        current = self._config.sound.volume
+        choices = [(str(v), words) for v, words in VOLUMES]
+        if current not in dict(VOLUMES):
+            choices.append((str(current), f"{current} % (as now)"))
+        self.ctx.notices.choose(Choice(
+            "Volume of the sounds", choices, self.set_volume,
+            text="The new volume is heard at once (unless muted or in the quiet hours)."))
+
+    def set_volume(self, key: str) -> None:
+        self._write("sound.volume", int(key))
+        self.ctx.cues.play(Cue.TURN)  # so the table hears the new volume
+
+    def toggle_mute(self) -> None:
+        self._write("sound.muted", not self._config.sound.muted)
+
+    def choose_quiet_hours(self) -> None:
+        current = show_quiet_hours(self._config.sound.quiet_hours)[1:-1]
+        keys = list(QUIET_CHOICES)
+        if current not in keys:
+            keys.append(current)
+        self.ctx.notices.choose(Choice(
+            "Quiet hours: no sound between", [(key, quiet_words(parse_quiet_hours(key)))
+                                              for key in keys],
+            lambda key: self._write("sound.quiet_hours", key),
+            text="By this table's own clock. Over midnight is allowed."))
 
     def choose_die(self) -> None:
         die = self._config.die
