@@ -28,6 +28,7 @@ from companion.rules import (
 )
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Choice, Presenter
+from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 
 ISLAND = "island"
@@ -63,15 +64,16 @@ def summary(state: GameState) -> str:
     ))
 
 
-def shown_regions(state: GameState) -> BoardState:
-    """The board as the map draws it: with the Island's Ghosts on the Lake, in his colour
-    (for the eye only: nobody holds the Lake)."""
+def shown_regions(state: GameState, regions: BoardState | None = None) -> BoardState:
+    """The board (`regions`, default the state's) as the map draws it: with the Island's
+    Ghosts on the Lake, in his colour (for the eye only: nobody holds the Lake)."""
+    regions = state.regions if regions is None else regions
     necro = state.necromancer
     if necro is None or not necro.island:
-        return state.regions
-    here = state.regions[necro.lake]
+        return regions
+    here = regions[necro.lake]
     island = Occupant(necro.seat, necromancer.GHOSTS, in_decline=False, tokens=necro.island)
-    return state.regions.with_region(necro.lake, replace(here, occupant=island))
+    return regions.with_region(necro.lake, replace(here, occupant=island))
 
 
 def is_his_turn(state: GameState) -> bool:
@@ -385,3 +387,48 @@ class NecromancerPresenter(Presenter):
                         "Not placed") is not None:
             self._draft = {}
             self.go("table")
+
+
+# --- the game end ----------------------------------------------------------------------------
+
+
+def reveal_group(state: GameState, seat: int) -> int | None:
+    """He is revealed first when out of the running, last when he won at once (None: not
+    his seat)."""
+    necro = state.necromancer
+    if necro is None or seat != necro.seat:
+        return None
+    return 2 if necro.won else 0
+
+
+# --- the view --------------------------------------------------------------------------------
+
+
+class NecromancerView(ExpansionView):
+    """Necromancer Island's part of the shared screens (his own screen is above)."""
+
+    expansion = "Necromancer Island"
+    table_intents = (TableAction,)
+
+    def table_hint(self, state: GameState) -> str | None:
+        return hint(state)
+
+    def table_actions(self, state: GameState, usual: list[dict[str, Any]]
+                      ) -> list[dict[str, Any]]:
+        return table_actions(state, usual)
+
+    def player_rows(self, state: GameState, rows: list[dict[str, Any]]
+                    ) -> list[dict[str, Any]]:
+        return player_rows(state, rows)
+
+    def summary(self, state: GameState) -> str:
+        return summary(state)
+
+    def do_table(self, presenter: Presenter, overlay: PrivateOverlay, action: StrEnum) -> None:
+        do_table(presenter, TableAction(action))
+
+    def shown_regions(self, state: GameState, regions: BoardState) -> BoardState:
+        return shown_regions(state, regions)
+
+    def reveal_group(self, state: GameState, seat: int) -> int | None:
+        return reveal_group(state, seat)
