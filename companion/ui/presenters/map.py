@@ -40,7 +40,6 @@ from companion.rules import (
     MarkerPlaced,
     MarkerRemoved,
     Phase,
-    PygmiesRecovered,
     RegionConquered,
     RulesError,
     Site,
@@ -59,7 +58,7 @@ from companion.rules import (
 )
 from companion.ui import palette
 from companion.ui.describe import marker_name, tokens
-from companion.ui.presenters import necromancer, river, teams
+from companion.ui.presenters import expansions
 from companion.ui.presenters.base import Choice, Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 
@@ -72,8 +71,8 @@ SITE_NAMES = {Site.HARBOR: "Harbor", Site.SHIPYARD: "Shipyard",
 
 
 class Action(StrEnum):
-    """The map's own buttons (the values are their keys); team play's and River World's
-    are `teams.MapAction` and `river.MapAction`."""
+    """The map's own buttons (the values are their keys); an expansion's are its view's
+    `map_intents` (`companion.ui.presenters.expansion`)."""
 
     BACK = "back"
     FINISH_CONQUESTS = "finish_conquests"
@@ -125,9 +124,9 @@ class OnDifference:
     region: int
 
 
-MapIntent = (Action | Catapult | PlaceMarker | RemoveMarker | OnDifference | teams.MapAction
-             | river.MapAction)
-RegionIntent = Catapult | PlaceMarker | RemoveMarker | teams.MapAction | river.MapAction
+MapIntent = Action | Catapult | PlaceMarker | RemoveMarker | OnDifference | StrEnum
+"""The map's own actions, or an expansion view's region button (a `StrEnum` member)."""
+RegionIntent = Catapult | PlaceMarker | RemoveMarker | StrEnum
 
 
 def parse(key: str) -> MapIntent:
@@ -143,12 +142,15 @@ def parse(key: str) -> MapIntent:
         region = number(argument(key, f"{verb.value}:"))
         if region is not None:
             return OnDifference(verb, region)
-    action = member(Action, key) or member(teams.MapAction, key) or member(river.MapAction, key)
+    action = member(Action, key) or expansions.map_intent(key)
     if action is None:
-        raise UnknownAction("map", key, allowed(
-            Action, teams.MapAction, river.MapAction, "catapult:<tokens>", "place:<marker>",
-            "remove:<marker>", *(f"{verb.value}:<region>" for verb in GridVerb)))
+        raise UnknownAction("map", key, _allowed())
     return action
+
+
+def _allowed() -> tuple[str, ...]:
+    return allowed(Action, *expansions.map_intents(), "catapult:<tokens>", "place:<marker>",
+                   "remove:<marker>", *(f"{verb.value}:<region>" for verb in GridVerb))
 
 
 class MapPresenter(Presenter):
@@ -214,8 +216,12 @@ class MapPresenter(Presenter):
     def refresh(self, state: GameState) -> None:
         self.board = state.map
         self.board_ratio = 1 / (state.map.aspect or 1.0)
-        self.regions = necromancer.shown_regions(state)  # the Island's Ghosts shown too
-        self.caravel = state.river.caravel if state.river is not None else None
+        views = expansions.played(state)
+        regions = state.regions
+        for view in views:  # e.g. the Island's Ghosts shown on the Lake
+            regions = view.shown_regions(state, regions)
+        self.regions = regions
+        self.caravel = next((rid for v in views if (rid := v.caravel(state)) is not None), None)
         self.player_colours = {p.seat: palette.rgba(p.colour) for p in state.players}
         conquering = self._conquering(state)
         self.highlight = frozenset(self._targets(state)) if conquering else frozenset()
@@ -236,8 +242,10 @@ class MapPresenter(Presenter):
                          "or take tokens.")
         else:
             self.hint = "Tap a region to see it, or to correct who holds it."
-        if (sites := teams.map_highlight(state)) is not None:  # team play: the Monsters
-            self.highlight, self.hint = sites, teams.map_hint(state) or self.hint
+        for view in views:  # e.g. team play: the regions open to the Monsters
+            if (sites := view.map_highlight(state)) is not None:
+                self.highlight, self.hint = sites, view.map_hint(state) or self.hint
+                break
         self.bottom_actions = self._bottom(state)
         if self.selected is not None and self.selected not in state.map.regions:
             self.selected = None
@@ -299,10 +307,12 @@ class MapPresenter(Presenter):
         self.region_title = f"Region {rid}: {region.terrain.value.title()}" + (
             f" ({features})" if features else "")
         here = state.regions[rid]
+        views = expansions.played(state)
         self.holder_text = " ".join(t for t in (self._holder(state, rid),
-                                                teams.region_text(state, rid),
-                                                river.region_text(state, rid)) if t)
-        actions: list[dict[str, Any]] = teams.map_actions(state, rid)
+                                                *(v.region_text(state, rid) for v in views))
+                                    if t)
+        actions: list[dict[str, Any]] = [
+            a for v in views for a in v.region_actions_first(state, rid)]
         if self._conquering(state):
             actions += self._conquest(state, rid, keep_counts)
         occupant = here.occupant
@@ -320,7 +330,7 @@ class MapPresenter(Presenter):
                 if refusal(state, MarkerRemoved(current.seat, rid, marker)) is None:
                     actions.append({"key": f"remove:{marker}",
                                     "text": f"Remove {marker_name(marker)}"})
-            actions += river.map_actions(state, rid)
+            actions += [a for v in views for a in v.region_actions(state, rid)]
             actions.append({"key": "correct", "text": "Correct this region"})
         self.actions = actions
 
@@ -354,23 +364,13 @@ class MapPresenter(Presenter):
         placement = troops_game.placement_with(state, seat, race, rid, delta)
         self.attempt(lambda: self.session.redeploy(placement, seat=seat, race=race))
 
-    def _tell_pygmies(self) -> None:
-        """After a conquest: the die rolled for the Pygmies lost, and what comes back."""
+    def _conquered(self) -> None:
+        """After a conquest: what the game's expansions tell (the Pygmies' die)."""
         history = self.session.history
         if history is None:
             return
-        state = history.state
-        owed = dict(state.track.this_turn.pygmies_back)
-        for event in history.last_step:
-            if isinstance(event, PygmiesRecovered):
-                name = state.players[event.seat].name
-                back = owed.get(event.seat, 0)
-                faces = ", ".join(str(face) for face in event.rolls)
-                some = "1 new Pygmy" if back == 1 else f"{back} new Pygmies"
-                news = (f"{name} takes {some} from the box and places them when this turn "
-                        "ends." if back else "No new Pygmy this time.")
-                self.ctx.notices.tell(f"{name}'s Pygmies lost a token, so the die was rolled "
-                                      f"for them: {faces}. {news}", "Pygmies")
+        for view in expansions.played(history.state):
+            view.conquered(self)
 
     def _holder(self, state: GameState, rid: int) -> str:
         here = state.regions[rid]
@@ -534,7 +534,7 @@ class MapPresenter(Presenter):
                 self.attempt(self.session.finish_redeployment, then="table")
             case (Action.CONQUER | Action.SORCERY | Action.FINAL | Action.ABANDON
                   | Action.ADD_TOKEN | Action.TAKE_TOKEN | Action.CORRECT | Catapult()
-                  | PlaceMarker() | RemoveMarker() | teams.MapAction() | river.MapAction()):
+                  | PlaceMarker() | RemoveMarker() | StrEnum()):
                 rid = self.selected
                 if rid is not None:  # these act on the region tapped
                     self._region_act(action, rid)
@@ -543,21 +543,17 @@ class MapPresenter(Presenter):
 
     def _region_act(self, action: Action | RegionIntent, rid: int) -> None:
         match action:
-            case teams.MapAction():
-                teams.do_map(self, action, rid)
-            case river.MapAction():
-                river.do_map(self, action, rid)
             case Action.CONQUER:
                 count = int(self.deploy)
                 if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
-                    self._tell_pygmies()
+                    self._conquered()
             case Action.SORCERY:
                 if self.attempt(lambda: self.session.conquer(rid, sorcery=True)) is not None:
-                    self._tell_pygmies()
+                    self._conquered()
             case Catapult(count):
                 if self.attempt(lambda: self.session.conquer(rid, tokens=count,
                                                              catapult=True)) is not None:
-                    self._tell_pygmies()
+                    self._conquered()
             case Action.FINAL:
                 die = self.ctx.presenters.get("die")
                 if die is not None:
@@ -572,6 +568,11 @@ class MapPresenter(Presenter):
                 self.attempt(lambda: self.session.remove_marker(rid, marker))
             case Action.CORRECT:
                 self.correct()
+            case StrEnum() if not isinstance(action, Action):  # an expansion view's button
+                owner = expansions.map_owner(action)
+                if owner is None:
+                    raise UnknownAction("map", str(action), _allowed())
+                owner.do_map(self, action, rid)
 
     def correct(self) -> None:
         state, rid = self.state, self.selected
@@ -725,7 +726,7 @@ class MapPresenter(Presenter):
             case GridVerb.GRID_ACCEPT if diff.covered:
                 count = diff.count or self._cost(state, rid)
                 if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
-                    self._tell_pygmies()
+                    self._conquered()
             case GridVerb.GRID_ACCEPT:
                 self.attempt(lambda: self.session.abandon(rid))
 
