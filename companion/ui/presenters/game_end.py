@@ -3,11 +3,12 @@
 Totals are read only here and only once the game is over (`views.final_totals`). They are
 revealed one by one from the fewest coins up, so the winner comes last. A tie for the most
 coins asks for the race tokens on the board of the tied players (prefilled from the map when
-it knows them) and `standings.final_standings` decides; the session saves that result in
-the history of finished games (`Session.finish`). The chart shows each player's coins
-at the end of every game turn, replayed from the game's history. In a Necromancer Island
-game he is revealed first (he wins only by bringing every Ghost into play) or, when he did,
-last; the tie-break is among the others.
+it knows them) and the rules decide (`game_standings`, which asks the game's expansions
+first; who counts tokens is `tied_for_first`'s); the session saves that result in the
+history of finished games (`Session.finish`). The chart shows each player's coins at the
+end of every game turn, replayed from the game's history. An expansion's view may reveal a
+seat it plays itself first or last (`reveal_group`), and show its own standings rows and
+caption (`standing_rows`, `standings_hint`).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def coins_by_turn(session_history: Any) -> tuple[int, list[list[int]]]:
 
 def reveal_group(state: GameState, seat: int) -> int:
     """When `seat`'s coins are revealed: 1 among everybody, unless an expansion says 0
-    (first) or 2 (last), as Necromancer Island does for him."""
+    (first) or 2 (last) for a seat it plays itself."""
     return next((group for view in expansions.played(state)
                  if (group := view.reveal_group(state, seat)) is not None), 1)
 
@@ -296,5 +297,5 @@ class GameEndPresenter(Presenter):
             rows.append({"seat": placing.seat, "rank": rank,
                          "name": names[placing.seat], "coins": coins(placing.coins) + extra,
                          "rgba": colour, "ink": palette.ink_on(colour)})
-        # an expansion's own rows (team play: one row a team), else one row a player
+        # an expansion's own rows (e.g. one row a team), else one row a player
         self.standings = next((found for v in views if (found := v.standing_rows(state))), rows)

@@ -242,7 +242,7 @@ class MapPresenter(Presenter):
                          "or take tokens.")
         else:
             self.hint = "Tap a region to see it, or to correct who holds it."
-        for view in views:  # e.g. team play: the regions open to the Monsters
+        for view in views:  # an expansion may light its own regions (set-up pieces)
             if (sites := view.map_highlight(state)) is not None:
                 self.highlight, self.hint = sites, view.map_hint(state) or self.hint
                 break
@@ -365,7 +365,7 @@ class MapPresenter(Presenter):
         self.attempt(lambda: self.session.redeploy(placement, seat=seat, race=race))
 
     def _conquered(self) -> None:
-        """After a conquest: what the game's expansions tell (the Pygmies' die)."""
+        """After a conquest: what the game's expansions tell (a die rolled for the losers)."""
         history = self.session.history
         if history is None:
             return

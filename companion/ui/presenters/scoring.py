@@ -53,7 +53,7 @@ AMONG_THEM = "Of all these regions, whatever their terrain:"
 
 
 def _expansion_counts(state: GameState | None) -> tuple[tuple[str, str], ...]:
-    """The counts the game's expansions ask for (River World's harbors and pirate ships)."""
+    """The counts the game's expansions ask for (each view's `scoring_counts`)."""
     if state is None:
         return ()
     return tuple(count for view in expansion_views.played(state)
@@ -198,7 +198,7 @@ class ScoringPresenter(Presenter):
 
     def _terrains(self, key: str, power: str) -> list[Terrain]:
         """Land always, seas and the lake for Seafaring, the terrains the game's expansions
-        add (rivers in River World), and whatever else the map counted."""
+        add (`scoring_terrains`), and whatever else the map counted."""
         shown = list(LAND) + (list(WATER) if power == names.SEAFARING else [])
         state = self.state
         if state is not None:

@@ -207,7 +207,7 @@ class TablePresenter(Presenter):
         self.current_ink = palette.ink_on(self.current_rgba)
         views = expansions.played(state)
         turn = next((found for v in views if (found := v.table_turn(state)) is not None), None)
-        if turn is not None:  # e.g. team play's Monsters, before turn 1
+        if turn is not None:  # an expansion's seat before the first turn
             seat, self.current_name = turn
             self.current_rgba = palette.rgba(state.player(seat).colour)
             self.current_ink = palette.ink_on(self.current_rgba)
@@ -233,8 +233,8 @@ class TablePresenter(Presenter):
         self._refresh_undo(state)
 
     def _announce_event(self, state: GameState) -> None:
-        """An expansion's headline (River World's event), said once when a game turn (the
-        first included) starts."""
+        """The expansions' headlines (an event in force this turn), said once when a game
+        turn (the first included) starts."""
         history = self.session.history
         headlines = [line for v in expansions.played(state) if (line := v.headline(state))]
         if not headlines or history is None:
@@ -381,8 +381,8 @@ class TablePresenter(Presenter):
                                       title="Go into decline", on_yes=self._decline))
 
     def _decline(self) -> None:
-        """The decline, confirmed: an expansion may ask something first (the Priestesses:
-        where their Ivory Tower stands), else the race goes into decline now."""
+        """The decline, confirmed: an expansion may ask something first (where a race
+        leaves its tower), else the race goes into decline now."""
         state = self.state
         if state is not None and any(v.decline(self, state)
                                      for v in expansions.played(state)):
