@@ -6,6 +6,7 @@ that the shared presenters name no expansion."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -14,13 +15,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from companion.rules import GameState, expansions
+from companion.rules import Event, GameState, MonsterPlaced, expansions
 from companion.ui.presenters import expansions as views
 from companion.ui.presenters.base import Context, Presenter
 from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay
 from companion.ui.presenters.intents import UnknownAction
 from tests.factories import session
-from tests.test_expansions import ForestFolk
+from tests.test_expansions import ForestFolk, SaplingPlanted
 
 ROOT = Path(__file__).resolve().parent.parent
 FOREST_TABLE_LINE = "Forest Folk: the Ratmen earn a coin per forest they hold."
@@ -52,6 +53,11 @@ class ForestView(ExpansionView):
 
     def do_table(self, presenter: Presenter, overlay: PrivateOverlay, action: StrEnum) -> None:
         self.pressed.append(ForestAction(action))
+
+    def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
+        if isinstance(event, SaplingPlanted):
+            return f"{who(event.seat)} planting a sapling"
+        return None
 
 
 def test_a_toy_expansions_line_and_button_reach_the_table_with_one_view() -> None:
@@ -107,6 +113,16 @@ def test_the_toy_line_is_drawn_on_the_table_screen(headless_app: Any) -> None:
         ui.pump(6)
         shown = "\n".join(ui.texts(ui.window()))
     assert FOREST_TABLE_LINE in shown
+
+
+def test_a_step_is_worded_by_the_view_of_its_expansion() -> None:
+    from companion.ui.describe import event_text
+
+    names = ["Ann", "Bob"]
+    assert event_text(MonsterPlaced(1, 12), names) == "Bob's Monster in region 12"
+    assert event_text(SaplingPlanted(0), names) == "the last action"  # type: ignore[arg-type]
+    with views.extended(ForestView()):
+        assert event_text(SaplingPlanted(0), names) == "Ann planting a sapling"  # type: ignore[arg-type]
 
 
 def test_two_views_may_not_take_the_same_key() -> None:

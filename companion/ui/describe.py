@@ -68,35 +68,22 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
     """One event in words; `names` are the players' names by seat."""
     from companion.rules import (
         BadgesReshuffled,
-        BonyPlaced,
         CoinsAdjusted,
         ComboPicked,
         ComboRevealed,
         ConquestsFinished,
         DieRolled,
         GameCreated,
-        GhostBought,
-        GhostsRedeployed,
-        GhostsReturned,
         MarkerPlaced,
         MarkerRemoved,
-        MonsterPassed,
-        MonsterPlaced,
-        NecromancerPowerBought,
-        PowersSwapped,
-        PygmiesRecovered,
         RaceDeclined,
         RedeploymentFinished,
         RegionAbandoned,
         RegionConquered,
         RegionSet,
-        SigilPactMade,
-        SoapbarMoved,
         StepUndone,
-        TavernShared,
         TurnEnded,
         TurnScored,
-        WellPowerChosen,
     )
 
     def who(seat: int) -> str:
@@ -127,8 +114,6 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
             return f"{who(seat)}'s Berserk roll ({face})"
         case DieRolled(seat=seat, face=face):
             return f"{who(seat)}'s die roll ({face})"
-        case PygmiesRecovered(seat=seat, rolls=rolls):
-            return f"the die rolled for {who(seat)}'s lost Pygmies ({', '.join(map(str, rolls))})"
         case TurnEnded(seat=seat):
             return f"{who(seat)} ending the turn"
         case RegionConquered(seat=seat, region=region, catapult=True):
@@ -143,36 +128,17 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
             return f"{who(seat)} removing {marker_name(m)} from region {region}"
         case RegionSet(region=region):
             return f"the correction of region {region}"
-        case WellPowerChosen(seat=seat, power=p):
-            return f"{who(seat)} placing {p} beside the Well"
-        case GhostBought(seat=seat):
-            return f"{who(seat)} buying a Ghost"
-        case NecromancerPowerBought(seat=seat, power=p):
-            return f"{who(seat)} buying {p}"
-        case GhostsRedeployed(seat=seat):
-            return f"{who(seat)} placing the Ghosts"
-        case GhostsReturned():
-            return "the Ghosts going back to the Necromancer's regions"
         case BadgesReshuffled():
             return "the reshuffle of the badges"
-        case MonsterPlaced(seat=seat, region=region):
-            return f"{who(seat)}'s Monster in region {region}"
-        case MonsterPassed(seat=seat):
-            return f"{who(seat)} passing on the Monster"
-        case SoapbarMoved(seat=seat, region=region):
-            return f"{who(seat)} moving the Golden Soapbar to region {region}"
-        case TavernShared(seat=seat, to_seat=to, coins=n):
-            return f"{who(seat)} giving {coins(n)} of the Tavern to {who(to)}"
-        case BonyPlaced(seat=seat):
-            return f"{who(seat)} setting Bony"
-        case PowersSwapped(seat=seat):
-            return f"{who(seat)} swapping powers (Mirror's Vale)"
-        case SigilPactMade(seat=seat):
-            return f"{who(seat)}'s Sigil pact"
         case GameCreated():
             return "the start of the game"
         case StepUndone():
             return "an undo"
+    from companion.ui.presenters import expansions  # each expansion words its own events
+
+    for view in expansions.registered():
+        if (text := view.event_text(event, who)) is not None:
+            return text
     return "the last action"
 
 

@@ -19,7 +19,8 @@ returns it, changed or not; a hook that adds lines returns "" or () when it has 
   `region_actions_first`, `region_actions`, `conquered` (after a conquest: what to
   tell); its buttons: `map_intents`, `do_map`;
 - the game end: `reveal_group`, `standing_rows`, `standings_hint`;
-- the scoring screen: `scoring_terrains`, `scoring_counts`.
+- the scoring screen: `scoring_terrains`, `scoring_counts`;
+- any screen that words a step (undo, history): `event_text` (its own events in words).
 
 Invariants: a hook reads the state, never changes it, and never reads a purse a player
 could not see on that screen; a key belongs to one view's intents at most (the registry
@@ -28,11 +29,12 @@ checks it); a view without a game of its expansion in play is never asked.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
-    from companion.rules import BoardState, GameState, Terrain
+    from companion.rules import BoardState, Event, GameState, Terrain
     from companion.ui.presenters.base import Presenter
 
 
@@ -155,3 +157,9 @@ class ExpansionView:
     def scoring_counts(self, state: GameState) -> tuple[tuple[str, str], ...]:
         """More counts the scoring screen asks for: (`ScoringInput` count's name, words)."""
         return ()
+
+    # -- a step in words ------------------------------------------------------------------
+    def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
+        """One of its own events in words, as "the undo takes back ..." ends (None: not
+        its event); `who(seat)` is a player's name."""
+        return None

@@ -9,7 +9,9 @@ base screens do not, and hands the answers to the session.
 
 from __future__ import annotations
 
-from companion.rules import GameState, PygmiesRecovered, names
+from collections.abc import Callable
+
+from companion.rules import Event, GameState, PygmiesRecovered, names
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import ExpansionView
 
@@ -66,3 +68,9 @@ class MiniExpansionsView(ExpansionView):
 
     def conquered(self, presenter: Presenter) -> None:
         tell_pygmies(presenter)
+
+    def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
+        if isinstance(event, PygmiesRecovered):
+            rolls = ", ".join(map(str, event.rolls))
+            return f"the die rolled for {who(event.seat)}'s lost Pygmies ({rolls})"
+        return None

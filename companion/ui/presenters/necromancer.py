@@ -11,6 +11,7 @@ module only words it and hands the taps to the session.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, assert_never
@@ -19,10 +20,16 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
 from companion.rules import (
     BoardState,
+    Event,
     GameState,
+    GhostBought,
+    GhostsRedeployed,
+    GhostsReturned,
+    NecromancerPowerBought,
     Occupant,
     Phase,
     RulesError,
+    WellPowerChosen,
     necromancer,
     necromancer_game,
 )
@@ -432,3 +439,17 @@ class NecromancerView(ExpansionView):
 
     def reveal_group(self, state: GameState, seat: int) -> int | None:
         return reveal_group(state, seat)
+
+    def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
+        match event:
+            case WellPowerChosen(seat=seat, power=p):
+                return f"{who(seat)} placing {p} beside the Well"
+            case GhostBought(seat=seat):
+                return f"{who(seat)} buying a Ghost"
+            case NecromancerPowerBought(seat=seat, power=p):
+                return f"{who(seat)} buying {p}"
+            case GhostsRedeployed(seat=seat):
+                return f"{who(seat)} placing the Ghosts"
+            case GhostsReturned():
+                return "the Ghosts going back to the Necromancer's regions"
+        return None

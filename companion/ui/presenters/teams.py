@@ -17,10 +17,14 @@ from typing import Any, assert_never
 
 from companion.rules import (
     BonyPlaced,
+    Event,
     GameState,
+    MonsterPassed,
+    MonsterPlaced,
     Phase,
     PowersSwapped,
     SigilPactMade,
+    SoapbarMoved,
     TavernShared,
     refusal,
     team_game,
@@ -446,3 +450,21 @@ class TeamView(ExpansionView):
 
     def standings_hint(self, state: GameState) -> str:
         return standings_hint(state)
+
+    def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
+        match event:
+            case MonsterPlaced(seat=seat, region=region):
+                return f"{who(seat)}'s Monster in region {region}"
+            case MonsterPassed(seat=seat):
+                return f"{who(seat)} passing on the Monster"
+            case SoapbarMoved(seat=seat, region=region):
+                return f"{who(seat)} moving the Golden Soapbar to region {region}"
+            case TavernShared(seat=seat, to_seat=to, coins=n):
+                return f"{who(seat)} giving {coins(n)} of the Tavern to {who(to)}"
+            case BonyPlaced(seat=seat):
+                return f"{who(seat)} setting Bony"
+            case PowersSwapped(seat=seat):
+                return f"{who(seat)} swapping powers (Mirror's Vale)"
+            case SigilPactMade(seat=seat):
+                return f"{who(seat)}'s Sigil pact"
+        return None
