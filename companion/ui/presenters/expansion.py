@@ -15,7 +15,8 @@ returns it, changed or not; a hook that adds lines returns "" or () when it has 
   `player_rows`, `summary`, `headline` (told once as a game turn starts, then the first
   reminder), `reminders`, `decline` (the table's "Go into decline", once confirmed);
   its buttons: `table_intents` (their `StrEnum`s, whose values are the keys), `do_table`;
-- the map: `shown_regions`, `map_highlight`, `map_hint`, `caravel`, `region_text`,
+- the map: `shown_regions`, `map_highlight`, `map_hint`, `caravel`, `empty_region_text`
+  (a region nobody holds, in its words), `region_text`,
   `region_actions_first`, `region_actions`, `conquered` (after a conquest: what to
   tell); its buttons: `map_intents`, `do_map`;
 - the game end: `reveal_group`, `standing_rows`, `standings_hint`;
@@ -115,6 +116,11 @@ class ExpansionView:
 
     def caravel(self, state: GameState) -> int | None:
         """The region whose river the map draws a ship in, if any."""
+        return None
+
+    def empty_region_text(self, state: GameState, region: int) -> str | None:
+        """What a region nobody holds (and no Lost Tribe) is, in place of "Nobody holds
+        it." (None: the usual)."""
         return None
 
     def region_text(self, state: GameState, region: int) -> str:

@@ -383,13 +383,10 @@ class MapPresenter(Presenter):
             parts.append(f"Held by {who}'s {occupant.race}{status}{count}.")
         elif here.lost_tribe:
             parts.append("A Lost Tribe lives here.")
-        elif state.necromancer is not None and rid == state.necromancer.lake:
-            necro = state.necromancer
-            hand = f"; {necro.hand} in his hand" if necro.hand else ""
-            parts.append(f"Necromancer Island: {tokens(necro.island).replace('token', 'Ghost')} "
-                         f"on it{hand}. Nobody attacks it.")
         else:
-            parts.append("Nobody holds it.")
+            parts.append(next((text for v in expansions.played(state)
+                               if (text := v.empty_region_text(state, rid)) is not None),
+                              "Nobody holds it."))
         markers = [marker_name(m) for m in MARKERS if _has(here.markers, m)]
         if here.markers.mountain:
             markers.insert(0, "a Mountain")

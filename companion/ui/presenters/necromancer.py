@@ -437,6 +437,13 @@ class NecromancerView(ExpansionView):
     def shown_regions(self, state: GameState, regions: BoardState) -> BoardState:
         return shown_regions(state, regions)
 
+    def empty_region_text(self, state: GameState, region: int) -> str | None:
+        necro = state.necromancer
+        if necro is None or region != necro.lake:
+            return None
+        hand = f"; {necro.hand} in his hand" if necro.hand else ""
+        return f"Necromancer Island: {_ghosts(necro.island)} on it{hand}. Nobody attacks it."
+
     def reveal_group(self, state: GameState, seat: int) -> int | None:
         return reveal_group(state, seat)
 
