@@ -10,7 +10,8 @@ the scoring screen) never name an expansion: they ask the views of the game's ex
 The hooks, by screen (a hook that changes a list gets the list the screen built and
 returns it, changed or not; a hook that adds lines returns "" or () when it has none):
 
-- the table: `table_turn` (whose turn its heading shows), `table_hint`, `table_buttons`
+- the table: `table_turn` (whose turn its heading shows), `table_hint`, `spread_text`
+  (the one-tap spread's words when it leaves regions empty), `table_buttons`
   (its buttons after the usual ones), `table_actions` (the whole list, changed),
   `player_rows`, `summary`, `headline` (told once as a game turn starts, then the first
   reminder), `reminders`, `decline` (the table's "Go into decline", once confirmed);
@@ -66,6 +67,11 @@ class ExpansionView:
         """What the table waits for now, in place of the usual hint (None: the usual)."""
         return None
 
+    def spread_text(self, state: GameState, emptied: list[int]) -> str | None:
+        """The table's one-tap redeployment, when the spread it suggests leaves the regions
+        `emptied` (ids, sorted) without tokens: its words (None: the usual)."""
+        return None
+
     def table_buttons(self, state: GameState) -> list[dict[str, Any]]:
         """Its buttons, after the table's usual ones."""
         return []
@@ -115,7 +121,7 @@ class ExpansionView:
         return None
 
     def caravel(self, state: GameState) -> int | None:
-        """The region whose river the map draws a ship in, if any."""
+        """The region the map draws the expansion's ship in (the Caravel), if any."""
         return None
 
     def empty_region_text(self, state: GameState, region: int) -> str | None:

@@ -218,6 +218,10 @@ class RiverView(ExpansionView):
     table_intents = (TableAction,)
     map_intents = (MapAction,)
 
+    def spread_text(self, state: GameState, emptied: list[int]) -> str | None:
+        return (f"Leave river{'s' if len(emptied) > 1 else ''} " + ", ".join(map(str, emptied))
+                + " and spread the tokens over your regions")
+
     def table_buttons(self, state: GameState) -> list[dict[str, Any]]:
         return table_actions(state)
 

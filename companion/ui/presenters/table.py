@@ -100,13 +100,13 @@ def hand_actions(state: GameState) -> list[dict[str, Any]]:
         in_hand = troops_game.hand(state, seat, race) or 0
         keep = troops_game.keep_in_hand(state, seat, race)
         if placement is not None and state.regions.held_by(seat, race):
-            rivers = sorted(rid for rid, n in placement.items() if n == 0)
+            emptied = sorted(rid for rid, n in placement.items() if n == 0)
             text = (f"Spread the {tokens(in_hand - keep)} in hand over your regions"
                     if in_hand > keep else f"Take {tokens(keep - in_hand)} off the map to "
                     "set aside" if in_hand < keep else "Spread your tokens")
-            if rivers:
-                text = f"Leave river{'s' if len(rivers) > 1 else ''} " + ", ".join(
-                    map(str, rivers)) + " and spread the tokens over your regions"
+            if emptied:  # an expansion's regions left empty: its words
+                text = next((said for v in expansions.played(state)
+                             if (said := v.spread_text(state, emptied)) is not None), text)
             if state.current.active is None or race != state.current.active.race:
                 text = f"{race} in decline: {text[0].lower()}{text[1:]}"
             out.append({"key": f"spread:{seat}:{race}", "kind": "primary", "text": text})
