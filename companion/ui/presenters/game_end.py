@@ -297,5 +297,5 @@ class GameEndPresenter(Presenter):
             rows.append({"seat": placing.seat, "rank": rank,
                          "name": names[placing.seat], "coins": coins(placing.coins) + extra,
                          "rgba": colour, "ink": palette.ink_on(colour)})
-        # an expansion's own rows (e.g. one row a team), else one row a player
+        # an expansion's own rows when it ranks sides, else one row a player
         self.standings = next((found for v in views if (found := v.standing_rows(state))), rows)
