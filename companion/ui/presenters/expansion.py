@@ -16,8 +16,10 @@ returns it, changed or not; a hook that adds lines returns "" or () when it has 
   `player_rows`, `summary`, `headline` (told once as a game turn starts, then the first
   reminder), `reminders`, `decline` (the table's "Go into decline", once confirmed);
   its buttons: `table_intents` (their `StrEnum`s, whose values are the keys), `do_table`;
-- the map: `shown_regions`, `map_highlight`, `map_hint`, `caravel`, `empty_region_text`
-  (a region nobody holds, in its words), `region_text`,
+- the map: `plays_seat` (a seat it plays itself: its tokens are its own books),
+  `targets`, `assess` (where and at what cost an attacker may take a region),
+  `seat_hand`, `shown_regions`, `map_highlight`, `map_hint`, `caravel`,
+  `empty_region_text` (a region nobody holds, in its words), `region_text`,
   `region_actions_first`, `region_actions`, `conquered` (after a conquest: what to
   tell); its buttons: `map_intents`, `do_map`;
 - the game end: `reveal_group`, `standing_rows`, `standings_hint`;
@@ -36,7 +38,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
-    from companion.rules import BoardState, Event, GameState, Terrain
+    from companion.rules import Assessment, Attacker, BoardState, Event, GameState, Terrain
     from companion.ui.presenters.base import Presenter
 
 
@@ -108,6 +110,26 @@ class ExpansionView:
         """Run one of its table buttons (`action` is a member of `table_intents`)."""
 
     # -- the map --------------------------------------------------------------------------
+    def plays_seat(self, state: GameState, seat: int) -> bool:
+        """Whether it plays `seat` itself (the seat conquers without a race, its tokens are
+        its own books, it may abandon a region of its in decline)."""
+        return False
+
+    def targets(self, state: GameState, shooters: list[Attacker]) -> list[int] | None:
+        """The regions `shooters` may attack now, when it changes who may attack where
+        (None: the base game's reach)."""
+        return None
+
+    def assess(self, state: GameState, who: Attacker, region: int) -> Assessment | None:
+        """Whether and at what cost `who` takes `region`, when it changes the base game's
+        answer (None: the base game's)."""
+        return None
+
+    def seat_hand(self, state: GameState) -> int | None:
+        """The tokens the seat it plays may still conquer with, in its turn (None: not its
+        turn, or no such seat)."""
+        return None
+
     def shown_regions(self, state: GameState, regions: BoardState) -> BoardState:
         """The regions as the map draws them."""
         return regions

@@ -51,7 +51,6 @@ from companion.rules import (
     final_conquest,
     immunity,
     marker_count,
-    necromancer_game,
     reach,
     refusal,
     troops_game,
@@ -256,16 +255,16 @@ class MapPresenter(Presenter):
     def _conquering(state: GameState) -> bool:
         return (not state.is_over and state.track.phase is Phase.CONQUER
                 and (state.current.active is not None
-                     or necromancer_game.is_his(state, state.track.seat)))
+                     or _plays_seat(state, state.track.seat)))
 
     @staticmethod
     def _targets(state: GameState) -> list[int]:
         who = attacker(state)
         shooters = [w for w in (who, _shooter(state, who)) if w is not None]
         board, held = state.map, state.regions.regions
-        if state.necromancer is not None:  # his own reach; the Island shut to the others
-            return [rid for rid in board.regions
-                    if any(necromancer_game.attackable(state, w, rid) for w in shooters)]
+        for view in expansions.played(state):  # an expansion's own reach, if it changes it
+            if (found := view.targets(state, shooters)) is not None:
+                return found
         catapults = state.regions.catapults()
         return [rid for rid in board.regions
                 if immunity(board, rid, held, who, catapults=catapults) is None
@@ -318,7 +317,7 @@ class MapPresenter(Presenter):
         occupant = here.occupant
         current = state.current
         mine = (occupant is not None and occupant.seat == current.seat
-                and (not occupant.in_decline or necromancer_game.is_his(state, current.seat)))
+                and (not occupant.in_decline or _plays_seat(state, current.seat)))
         if mine and not state.is_over and state.track.phase is Phase.CONQUER:
             actions.append({"key": "abandon", "text": f"Abandon region {rid}"})
         actions += self._steppers(state, rid)
@@ -399,9 +398,8 @@ class MapPresenter(Presenter):
         who = attacker(state)
         shooter = _shooter(state, who)
         try:
-            found = necromancer_game.assess_region(state, who, rid)
-            shot = (None if shooter is None
-                    else necromancer_game.assess_region(state, shooter, rid))
+            found = _assess(state, who, rid)
+            shot = None if shooter is None else _assess(state, shooter, rid)
         except TokenCountUnknown as unknown:
             panel["note_text"] = plain(str(unknown)) + " Correct the region with the count."
             return []
@@ -425,12 +423,12 @@ class MapPresenter(Presenter):
         if not keep_counts:
             self.deploy = cost.total
         self.hand_known = (state.troops is not None
-                           and not necromancer_game.is_his(state, state.track.seat))
+                           and not _plays_seat(state, state.track.seat))
         if not keep_counts or self.hand_known:
             self.tokens_left = self._in_hand(state)
         panel["show_deploy"] = True
         actions: list[dict[str, Any]] = []
-        in_hand = (None if necromancer_game.is_his(state, who.seat)  # his Ghosts: his books
+        in_hand = (None if _plays_seat(state, who.seat)  # an expansion's own books
                    else troops_game.hand(state, who.seat, who.race))
         if in_hand is not None and int(self.deploy) > in_hand:
             short = (f"Only {tokens(in_hand)} in hand" if in_hand else "No token in hand")
@@ -479,8 +477,9 @@ class MapPresenter(Presenter):
     def _in_hand(state: GameState) -> int:
         """Tokens the attacker has in hand: the ledger's count (a starting guess in a game
         saved before token counts were kept)."""
-        if necromancer_game.is_his(state, state.track.seat):
-            return necromancer_game.ghosts_free(state)
+        for view in expansions.played(state):  # a seat an expansion plays: its own count
+            if (free := view.seat_hand(state)) is not None:
+                return free
         active = state.current.active
         if active is None:
             return 0
@@ -730,6 +729,21 @@ class MapPresenter(Presenter):
 
 def _has(markers: Any, name: str) -> bool:
     return marker_count(markers, name) > 0
+
+
+def _plays_seat(state: GameState, seat: int) -> bool:
+    """Whether one of the game's expansions plays `seat` itself."""
+    return any(view.plays_seat(state, seat) for view in expansions.played(state))
+
+
+def _assess(state: GameState, who: Attacker, rid: int) -> Assessment:
+    """Whether and at what cost `who` takes `rid`: the first expansion that changes the
+    answer, else the base game's."""
+    for view in expansions.played(state):
+        if (found := view.assess(state, who, rid)) is not None:
+            return found
+    return assess(state.map, rid, state.regions.regions, who,
+                  catapults=state.regions.catapults())
 
 
 def _shooter(state: GameState, who: Attacker) -> Attacker | None:

@@ -19,6 +19,8 @@ from typing import Any, assert_never
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
 from companion.rules import (
+    Assessment,
+    Attacker,
     BoardState,
     Event,
     GameState,
@@ -433,6 +435,22 @@ class NecromancerView(ExpansionView):
 
     def do_table(self, presenter: Presenter, overlay: PrivateOverlay, action: StrEnum) -> None:
         do_table(presenter, TableAction(action))
+
+    def plays_seat(self, state: GameState, seat: int) -> bool:
+        return necromancer_game.is_his(state, seat)
+
+    def targets(self, state: GameState, shooters: list[Attacker]) -> list[int] | None:
+        # his own reach; the Island shut to the others
+        return [rid for rid in state.map.regions
+                if any(necromancer_game.attackable(state, w, rid) for w in shooters)]
+
+    def assess(self, state: GameState, who: Attacker, region: int) -> Assessment | None:
+        return necromancer_game.assess_region(state, who, region)
+
+    def seat_hand(self, state: GameState) -> int | None:
+        if not necromancer_game.is_his(state, state.track.seat):
+            return None
+        return necromancer_game.ghosts_free(state)
 
     def shown_regions(self, state: GameState, regions: BoardState) -> BoardState:
         return shown_regions(state, regions)
