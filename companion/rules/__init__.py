@@ -20,6 +20,7 @@ is pure (no Kivy, GPIO, serial, SQLite, clock or randomness: `tests/test_rules_p
 from __future__ import annotations
 
 from companion.rules import (
+    expansions,
     mini_game,
     names,
     necromancer,
@@ -160,6 +161,8 @@ __all__ = [  # noqa: RUF022 (grouped by concept, not sorted)
     "DataError", "IllegalAction", "MalformedInput", "RulesError",
     # race and power names; the troop ledger's queries; each expansion's own module, whole
     "names", "troops_game",
+    # the registry of expansions (`expansions.played(state)`: the ones a game plays)
+    "expansions",
     "mini_game", "necromancer", "necromancer_game", "relics", "river", "river_game",
     "team_game", "teams",
 ]

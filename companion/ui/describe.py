@@ -84,9 +84,6 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
         StepUndone,
         TurnEnded,
         TurnScored,
-        mini_game,
-        necromancer_game,
-        team_game,
     )
 
     def who(seat: int) -> str:
@@ -117,8 +114,6 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
             return f"{who(seat)}'s Berserk roll ({face})"
         case DieRolled(seat=seat, face=face):
             return f"{who(seat)}'s die roll ({face})"
-        case mini_game.PygmiesRecovered(seat=seat, rolls=rolls):
-            return f"the die rolled for {who(seat)}'s lost Pygmies ({', '.join(map(str, rolls))})"
         case TurnEnded(seat=seat):
             return f"{who(seat)} ending the turn"
         case RegionConquered(seat=seat, region=region, catapult=True):
@@ -133,36 +128,17 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
             return f"{who(seat)} removing {marker_name(m)} from region {region}"
         case RegionSet(region=region):
             return f"the correction of region {region}"
-        case necromancer_game.WellPowerChosen(seat=seat, power=p):
-            return f"{who(seat)} placing {p} beside the Well"
-        case necromancer_game.GhostBought(seat=seat):
-            return f"{who(seat)} buying a Ghost"
-        case necromancer_game.NecromancerPowerBought(seat=seat, power=p):
-            return f"{who(seat)} buying {p}"
-        case necromancer_game.GhostsRedeployed(seat=seat):
-            return f"{who(seat)} placing the Ghosts"
-        case necromancer_game.GhostsReturned():
-            return "the Ghosts going back to the Necromancer's regions"
         case BadgesReshuffled():
             return "the reshuffle of the badges"
-        case team_game.MonsterPlaced(seat=seat, region=region):
-            return f"{who(seat)}'s Monster in region {region}"
-        case team_game.MonsterPassed(seat=seat):
-            return f"{who(seat)} passing on the Monster"
-        case team_game.SoapbarMoved(seat=seat, region=region):
-            return f"{who(seat)} moving the Golden Soapbar to region {region}"
-        case team_game.TavernShared(seat=seat, to_seat=to, coins=n):
-            return f"{who(seat)} giving {coins(n)} of the Tavern to {who(to)}"
-        case team_game.BonyPlaced(seat=seat):
-            return f"{who(seat)} setting Bony"
-        case team_game.PowersSwapped(seat=seat):
-            return f"{who(seat)} swapping powers (Mirror's Vale)"
-        case team_game.SigilPactMade(seat=seat):
-            return f"{who(seat)}'s Sigil pact"
         case GameCreated():
             return "the start of the game"
         case StepUndone():
             return "an undo"
+    from companion.ui.presenters import expansions  # each expansion words its own events
+
+    for view in expansions.registered():
+        if (text := view.event_text(event, who)) is not None:
+            return text
     return "the last action"
 
 

@@ -4,11 +4,12 @@ Totals are read only here and only once the game is over (`views.final_totals`).
 revealed one by one from the fewest coins up, so the winner comes last; each reveal is
 heard (`Cue.REVEAL`, and `Cue.WINNER` for the last). A tie for the most
 coins asks for the race tokens on the board of the tied players (prefilled from the map when
-it knows them) and `standings.final_standings` decides; the session saves that result in
-the history of finished games (`Session.finish`). The chart shows each player's coins
-at the end of every game turn, replayed from the game's history. In a Necromancer Island
-game he is revealed first (he wins only by bringing every Ghost into play) or, when he did,
-last; the tie-break is among the others.
+it knows them) and the rules decide (`game_standings`, which asks the game's expansions
+first; who counts tokens is `tied_for_first`'s); the session saves that result in the
+history of finished games (`Session.finish`). The chart shows each player's coins at the
+end of every game turn, replayed from the game's history. An expansion's view may reveal a
+seat it plays itself first or last (`reveal_group`), and show its own standings rows and
+caption (`standing_rows`, `standings_hint`).
 """
 
 from __future__ import annotations
@@ -24,16 +25,14 @@ from companion.records import GameSummary, RecordsError
 from companion.rules import (
     GameState,
     RulesError,
-    final_standings,
     final_totals,
-    necromancer_game,
-    needs_token_count,
-    team_game,
+    game_standings,
+    tied_for_first,
     tokens_on_board,
 )
 from companion.ui import palette
 from companion.ui.describe import coins
-from companion.ui.presenters import teams
+from companion.ui.presenters import expansions
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, member
 
@@ -55,12 +54,10 @@ def coins_by_turn(session_history: Any) -> tuple[int, list[list[int]]]:
 
 
 def reveal_group(state: GameState, seat: int) -> int:
-    """Necromancer Island: he is revealed first when out of the running, last when he won
-    at once; everybody else in between (1)."""
-    necro = state.necromancer
-    if necro is None or seat != necro.seat:
-        return 1
-    return 2 if necro.won else 0
+    """When `seat`'s coins are revealed: 1 among everybody, unless an expansion says 0
+    (first) or 2 (last) for a seat it plays itself."""
+    return next((group for view in expansions.played(state)
+                 if (group := view.reveal_group(state, seat)) is not None), 1)
 
 
 class Action(StrEnum):
@@ -185,10 +182,7 @@ class GameEndPresenter(Presenter):
         self.hint = ("Everybody's coins, one at a time, from the fewest to the most. "
                      "Tap to reveal the next.")
         coins_now = {seat: total for seat, (_, total) in enumerate(totals)}
-        tied = needs_token_count(necromancer_game.contenders(state) if state.necromancer
-                                 else coins_now)
-        if team_game.is_team_game(state):
-            tied = frozenset()  # teams go by their best single total, nobody counts tokens
+        tied = tied_for_first(state, coins_now)  # the game's expansions say first
         self._tokens = {}
         for seat in tied:
             known = tokens_on_board(state.regions.regions, seat)
@@ -281,7 +275,6 @@ class GameEndPresenter(Presenter):
         if state is None or not state.is_over:
             return
         totals = final_totals(state)
-        coins_now = {seat: total for seat, (_, total) in enumerate(totals)}
         names = {seat: name for seat, (name, _) in enumerate(totals)}
         try:
             # Saved in the history of games (past games, stats), when games are saved.
@@ -293,13 +286,12 @@ class GameEndPresenter(Presenter):
         except RecordsError as failed:
             self.ctx.notices.tell(f"{failed} The result is shown, but it is not in the past "
                                   "games.", "Not saved")
-            result = (necromancer_game.standings(state, self._tokens, names)
-                      if state.necromancer else team_game.standings(state)
-                      if team_game.is_team_game(state)
-                      else final_standings(coins_now, self._tokens, names))
+            result = game_standings(state, self._tokens, names)
         self.needs_tiebreak = False
         self.winner_text = plain(result.reason)
-        self.hint = teams.standings_hint(state) or "The final standings."
+        views = expansions.played(state)
+        self.hint = next((hint for v in views if (hint := v.standings_hint(state))),
+                         "The final standings.")
         rows = []
         for placing in result.placings:
             colour = palette.rgba(state.players[placing.seat].colour)
@@ -309,4 +301,5 @@ class GameEndPresenter(Presenter):
             rows.append({"seat": placing.seat, "rank": rank,
                          "name": names[placing.seat], "coins": coins(placing.coins) + extra,
                          "rgba": colour, "ink": palette.ink_on(colour)})
-        self.standings = teams.standing_rows(state) or rows  # team play: one row a team
+        # an expansion's own rows when it ranks sides, else one row a player
+        self.standings = next((found for v in views if (found := v.standing_rows(state))), rows)

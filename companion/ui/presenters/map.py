@@ -51,15 +51,13 @@ from companion.rules import (
     final_conquest,
     immunity,
     marker_count,
-    mini_game,
-    necromancer_game,
     reach,
     refusal,
     troops_game,
 )
 from companion.ui import palette
 from companion.ui.describe import marker_name, tokens
-from companion.ui.presenters import necromancer, river, teams
+from companion.ui.presenters import expansions
 from companion.ui.presenters.base import Choice, Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 
@@ -72,8 +70,8 @@ SITE_NAMES = {Site.HARBOR: "Harbor", Site.SHIPYARD: "Shipyard",
 
 
 class Action(StrEnum):
-    """The map's own buttons (the values are their keys); team play's and River World's
-    are `teams.MapAction` and `river.MapAction`."""
+    """The map's own buttons (the values are their keys); an expansion's are its view's
+    `map_intents` (`companion.ui.presenters.expansion`)."""
 
     BACK = "back"
     FINISH_CONQUESTS = "finish_conquests"
@@ -125,9 +123,9 @@ class OnDifference:
     region: int
 
 
-MapIntent = (Action | Catapult | PlaceMarker | RemoveMarker | OnDifference | teams.MapAction
-             | river.MapAction)
-RegionIntent = Catapult | PlaceMarker | RemoveMarker | teams.MapAction | river.MapAction
+MapIntent = Action | Catapult | PlaceMarker | RemoveMarker | OnDifference | StrEnum
+"""The map's own actions, or an expansion view's region button (a `StrEnum` member)."""
+RegionIntent = Catapult | PlaceMarker | RemoveMarker | StrEnum
 
 
 def parse(key: str) -> MapIntent:
@@ -143,12 +141,15 @@ def parse(key: str) -> MapIntent:
         region = number(argument(key, f"{verb.value}:"))
         if region is not None:
             return OnDifference(verb, region)
-    action = member(Action, key) or member(teams.MapAction, key) or member(river.MapAction, key)
+    action = member(Action, key) or expansions.map_intent(key)
     if action is None:
-        raise UnknownAction("map", key, allowed(
-            Action, teams.MapAction, river.MapAction, "catapult:<tokens>", "place:<marker>",
-            "remove:<marker>", *(f"{verb.value}:<region>" for verb in GridVerb)))
+        raise UnknownAction("map", key, _allowed())
     return action
+
+
+def _allowed() -> tuple[str, ...]:
+    return allowed(Action, *expansions.map_intents(), "catapult:<tokens>", "place:<marker>",
+                   "remove:<marker>", *(f"{verb.value}:<region>" for verb in GridVerb))
 
 
 class MapPresenter(Presenter):
@@ -214,8 +215,12 @@ class MapPresenter(Presenter):
     def refresh(self, state: GameState) -> None:
         self.board = state.map
         self.board_ratio = 1 / (state.map.aspect or 1.0)
-        self.regions = necromancer.shown_regions(state)  # the Island's Ghosts shown too
-        self.caravel = state.river.caravel if state.river is not None else None
+        views = expansions.played(state)
+        regions = state.regions
+        for view in views:  # e.g. the Island's Ghosts shown on the Lake
+            regions = view.shown_regions(state, regions)
+        self.regions = regions
+        self.caravel = next((rid for v in views if (rid := v.caravel(state)) is not None), None)
         self.player_colours = {p.seat: palette.rgba(p.colour) for p in state.players}
         conquering = self._conquering(state)
         self.highlight = frozenset(self._targets(state)) if conquering else frozenset()
@@ -236,8 +241,10 @@ class MapPresenter(Presenter):
                          "or take tokens.")
         else:
             self.hint = "Tap a region to see it, or to correct who holds it."
-        if (sites := teams.map_highlight(state)) is not None:  # team play: the Monsters
-            self.highlight, self.hint = sites, teams.map_hint(state) or self.hint
+        for view in views:  # an expansion may light its own regions (set-up pieces)
+            if (sites := view.map_highlight(state)) is not None:
+                self.highlight, self.hint = sites, view.map_hint(state) or self.hint
+                break
         self.bottom_actions = self._bottom(state)
         if self.selected is not None and self.selected not in state.map.regions:
             self.selected = None
@@ -248,16 +255,16 @@ class MapPresenter(Presenter):
     def _conquering(state: GameState) -> bool:
         return (not state.is_over and state.track.phase is Phase.CONQUER
                 and (state.current.active is not None
-                     or necromancer_game.is_his(state, state.track.seat)))
+                     or _plays_seat(state, state.track.seat)))
 
     @staticmethod
     def _targets(state: GameState) -> list[int]:
         who = attacker(state)
         shooters = [w for w in (who, _shooter(state, who)) if w is not None]
         board, held = state.map, state.regions.regions
-        if state.necromancer is not None:  # his own reach; the Island shut to the others
-            return [rid for rid in board.regions
-                    if any(necromancer_game.attackable(state, w, rid) for w in shooters)]
+        for view in expansions.played(state):  # an expansion's own reach, if it changes it
+            if (found := view.targets(state, shooters)) is not None:
+                return found
         catapults = state.regions.catapults()
         return [rid for rid in board.regions
                 if immunity(board, rid, held, who, catapults=catapults) is None
@@ -299,16 +306,18 @@ class MapPresenter(Presenter):
         self.region_title = f"Region {rid}: {region.terrain.value.title()}" + (
             f" ({features})" if features else "")
         here = state.regions[rid]
+        views = expansions.played(state)
         self.holder_text = " ".join(t for t in (self._holder(state, rid),
-                                                teams.region_text(state, rid),
-                                                river.region_text(state, rid)) if t)
-        actions: list[dict[str, Any]] = teams.map_actions(state, rid)
+                                                *(v.region_text(state, rid) for v in views))
+                                    if t)
+        actions: list[dict[str, Any]] = [
+            a for v in views for a in v.region_actions_first(state, rid)]
         if self._conquering(state):
             actions += self._conquest(state, rid, keep_counts)
         occupant = here.occupant
         current = state.current
         mine = (occupant is not None and occupant.seat == current.seat
-                and (not occupant.in_decline or necromancer_game.is_his(state, current.seat)))
+                and (not occupant.in_decline or _plays_seat(state, current.seat)))
         if mine and not state.is_over and state.track.phase is Phase.CONQUER:
             actions.append({"key": "abandon", "text": f"Abandon region {rid}"})
         actions += self._steppers(state, rid)
@@ -320,7 +329,7 @@ class MapPresenter(Presenter):
                 if refusal(state, MarkerRemoved(current.seat, rid, marker)) is None:
                     actions.append({"key": f"remove:{marker}",
                                     "text": f"Remove {marker_name(marker)}"})
-            actions += river.map_actions(state, rid)
+            actions += [a for v in views for a in v.region_actions(state, rid)]
             actions.append({"key": "correct", "text": "Correct this region"})
         self.actions = actions
 
@@ -354,23 +363,13 @@ class MapPresenter(Presenter):
         placement = troops_game.placement_with(state, seat, race, rid, delta)
         self.attempt(lambda: self.session.redeploy(placement, seat=seat, race=race))
 
-    def _tell_pygmies(self) -> None:
-        """After a conquest: the die rolled for the Pygmies lost, and what comes back."""
+    def _conquered(self) -> None:
+        """After a conquest: what the game's expansions tell (a die rolled for the losers)."""
         history = self.session.history
         if history is None:
             return
-        state = history.state
-        owed = dict(state.track.this_turn.pygmies_back)
-        for event in history.last_step:
-            if isinstance(event, mini_game.PygmiesRecovered):
-                name = state.players[event.seat].name
-                back = owed.get(event.seat, 0)
-                faces = ", ".join(str(face) for face in event.rolls)
-                some = "1 new Pygmy" if back == 1 else f"{back} new Pygmies"
-                news = (f"{name} takes {some} from the box and places them when this turn "
-                        "ends." if back else "No new Pygmy this time.")
-                self.ctx.notices.tell(f"{name}'s Pygmies lost a token, so the die was rolled "
-                                      f"for them: {faces}. {news}", "Pygmies")
+        for view in expansions.played(history.state):
+            view.conquered(self)
 
     def _holder(self, state: GameState, rid: int) -> str:
         here = state.regions[rid]
@@ -383,13 +382,10 @@ class MapPresenter(Presenter):
             parts.append(f"Held by {who}'s {occupant.race}{status}{count}.")
         elif here.lost_tribe:
             parts.append("A Lost Tribe lives here.")
-        elif state.necromancer is not None and rid == state.necromancer.lake:
-            necro = state.necromancer
-            hand = f"; {necro.hand} in his hand" if necro.hand else ""
-            parts.append(f"Necromancer Island: {tokens(necro.island).replace('token', 'Ghost')} "
-                         f"on it{hand}. Nobody attacks it.")
         else:
-            parts.append("Nobody holds it.")
+            parts.append(next((text for v in expansions.played(state)
+                               if (text := v.empty_region_text(state, rid)) is not None),
+                              "Nobody holds it."))
         markers = [marker_name(m) for m in MARKERS if _has(here.markers, m)]
         if here.markers.mountain:
             markers.insert(0, "a Mountain")
@@ -402,9 +398,8 @@ class MapPresenter(Presenter):
         who = attacker(state)
         shooter = _shooter(state, who)
         try:
-            found = necromancer_game.assess_region(state, who, rid)
-            shot = (None if shooter is None
-                    else necromancer_game.assess_region(state, shooter, rid))
+            found = _assess(state, who, rid)
+            shot = None if shooter is None else _assess(state, shooter, rid)
         except TokenCountUnknown as unknown:
             panel["note_text"] = plain(str(unknown)) + " Correct the region with the count."
             return []
@@ -428,12 +423,12 @@ class MapPresenter(Presenter):
         if not keep_counts:
             self.deploy = cost.total
         self.hand_known = (state.troops is not None
-                           and not necromancer_game.is_his(state, state.track.seat))
+                           and not _plays_seat(state, state.track.seat))
         if not keep_counts or self.hand_known:
             self.tokens_left = self._in_hand(state)
         panel["show_deploy"] = True
         actions: list[dict[str, Any]] = []
-        in_hand = (None if necromancer_game.is_his(state, who.seat)  # his Ghosts: his books
+        in_hand = (None if _plays_seat(state, who.seat)  # an expansion's own books
                    else troops_game.hand(state, who.seat, who.race))
         if in_hand is not None and int(self.deploy) > in_hand:
             short = (f"Only {tokens(in_hand)} in hand" if in_hand else "No token in hand")
@@ -482,8 +477,9 @@ class MapPresenter(Presenter):
     def _in_hand(state: GameState) -> int:
         """Tokens the attacker has in hand: the ledger's count (a starting guess in a game
         saved before token counts were kept)."""
-        if necromancer_game.is_his(state, state.track.seat):
-            return necromancer_game.ghosts_free(state)
+        for view in expansions.played(state):  # a seat an expansion plays: its own count
+            if (free := view.seat_hand(state)) is not None:
+                return free
         active = state.current.active
         if active is None:
             return 0
@@ -534,7 +530,7 @@ class MapPresenter(Presenter):
                 self.attempt(self.session.finish_redeployment, then="table")
             case (Action.CONQUER | Action.SORCERY | Action.FINAL | Action.ABANDON
                   | Action.ADD_TOKEN | Action.TAKE_TOKEN | Action.CORRECT | Catapult()
-                  | PlaceMarker() | RemoveMarker() | teams.MapAction() | river.MapAction()):
+                  | PlaceMarker() | RemoveMarker() | StrEnum()):
                 rid = self.selected
                 if rid is not None:  # these act on the region tapped
                     self._region_act(action, rid)
@@ -543,21 +539,17 @@ class MapPresenter(Presenter):
 
     def _region_act(self, action: Action | RegionIntent, rid: int) -> None:
         match action:
-            case teams.MapAction():
-                teams.do_map(self, action, rid)
-            case river.MapAction():
-                river.do_map(self, action, rid)
             case Action.CONQUER:
                 count = int(self.deploy)
                 if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
-                    self._tell_pygmies()
+                    self._conquered()
             case Action.SORCERY:
                 if self.attempt(lambda: self.session.conquer(rid, sorcery=True)) is not None:
-                    self._tell_pygmies()
+                    self._conquered()
             case Catapult(count):
                 if self.attempt(lambda: self.session.conquer(rid, tokens=count,
                                                              catapult=True)) is not None:
-                    self._tell_pygmies()
+                    self._conquered()
             case Action.FINAL:
                 die = self.ctx.presenters.get("die")
                 if die is not None:
@@ -572,6 +564,11 @@ class MapPresenter(Presenter):
                 self.attempt(lambda: self.session.remove_marker(rid, marker))
             case Action.CORRECT:
                 self.correct()
+            case StrEnum() if not isinstance(action, Action):  # an expansion view's button
+                owner = expansions.map_owner(action)
+                if owner is None:
+                    raise UnknownAction("map", str(action), _allowed())
+                owner.do_map(self, action, rid)
 
     def correct(self) -> None:
         state, rid = self.state, self.selected
@@ -725,13 +722,28 @@ class MapPresenter(Presenter):
             case GridVerb.GRID_ACCEPT if diff.covered:
                 count = diff.count or self._cost(state, rid)
                 if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
-                    self._tell_pygmies()
+                    self._conquered()
             case GridVerb.GRID_ACCEPT:
                 self.attempt(lambda: self.session.abandon(rid))
 
 
 def _has(markers: Any, name: str) -> bool:
     return marker_count(markers, name) > 0
+
+
+def _plays_seat(state: GameState, seat: int) -> bool:
+    """Whether one of the game's expansions plays `seat` itself."""
+    return any(view.plays_seat(state, seat) for view in expansions.played(state))
+
+
+def _assess(state: GameState, who: Attacker, rid: int) -> Assessment:
+    """Whether and at what cost `who` takes `rid`: the first expansion that changes the
+    answer, else the base game's."""
+    for view in expansions.played(state):
+        if (found := view.assess(state, who, rid)) is not None:
+            return found
+    return assess(state.map, rid, state.regions.regions, who,
+                  catapults=state.regions.catapults())
 
 
 def _shooter(state: GameState, who: Attacker) -> Attacker | None:

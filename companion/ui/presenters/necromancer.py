@@ -11,6 +11,7 @@ module only words it and hands the taps to the session.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, assert_never
@@ -18,7 +19,10 @@ from typing import Any, assert_never
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
 from companion.rules import (
+    Assessment,
+    Attacker,
     BoardState,
+    Event,
     GameState,
     Occupant,
     Phase,
@@ -28,6 +32,7 @@ from companion.rules import (
 )
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Choice, Presenter
+from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 
 ISLAND = "island"
@@ -63,15 +68,16 @@ def summary(state: GameState) -> str:
     ))
 
 
-def shown_regions(state: GameState) -> BoardState:
-    """The board as the map draws it: with the Island's Ghosts on the Lake, in his colour
-    (for the eye only: nobody holds the Lake)."""
+def shown_regions(state: GameState, regions: BoardState | None = None) -> BoardState:
+    """The board (`regions`, default the state's) as the map draws it: with the Island's
+    Ghosts on the Lake, in his colour (for the eye only: nobody holds the Lake)."""
+    regions = state.regions if regions is None else regions
     necro = state.necromancer
     if necro is None or not necro.island:
-        return state.regions
-    here = state.regions[necro.lake]
+        return regions
+    here = regions[necro.lake]
     island = Occupant(necro.seat, necromancer.GHOSTS, in_decline=False, tokens=necro.island)
-    return state.regions.with_region(necro.lake, replace(here, occupant=island))
+    return regions.with_region(necro.lake, replace(here, occupant=island))
 
 
 def is_his_turn(state: GameState) -> bool:
@@ -385,3 +391,85 @@ class NecromancerPresenter(Presenter):
                         "Not placed") is not None:
             self._draft = {}
             self.go("table")
+
+
+# --- the game end ----------------------------------------------------------------------------
+
+
+def reveal_group(state: GameState, seat: int) -> int | None:
+    """He is revealed first when out of the running, last when he won at once (None: not
+    his seat)."""
+    necro = state.necromancer
+    if necro is None or seat != necro.seat:
+        return None
+    return 2 if necro.won else 0
+
+
+# --- the view --------------------------------------------------------------------------------
+
+
+class NecromancerView(ExpansionView):
+    """Necromancer Island's part of the shared screens (his own screen is above)."""
+
+    expansion = "Necromancer Island"
+    table_intents = (TableAction,)
+
+    def table_hint(self, state: GameState) -> str | None:
+        return hint(state)
+
+    def table_actions(self, state: GameState, usual: list[dict[str, Any]]
+                      ) -> list[dict[str, Any]]:
+        return table_actions(state, usual)
+
+    def player_rows(self, state: GameState, rows: list[dict[str, Any]]
+                    ) -> list[dict[str, Any]]:
+        return player_rows(state, rows)
+
+    def summary(self, state: GameState) -> str:
+        return summary(state)
+
+    def do_table(self, presenter: Presenter, overlay: PrivateOverlay, action: StrEnum) -> None:
+        do_table(presenter, TableAction(action))
+
+    def plays_seat(self, state: GameState, seat: int) -> bool:
+        return necromancer_game.is_his(state, seat)
+
+    def targets(self, state: GameState, shooters: list[Attacker]) -> list[int] | None:
+        # his own reach; the Island shut to the others
+        return [rid for rid in state.map.regions
+                if any(necromancer_game.attackable(state, w, rid) for w in shooters)]
+
+    def assess(self, state: GameState, who: Attacker, region: int) -> Assessment | None:
+        return necromancer_game.assess_region(state, who, region)
+
+    def seat_hand(self, state: GameState) -> int | None:
+        if not necromancer_game.is_his(state, state.track.seat):
+            return None
+        return necromancer_game.ghosts_free(state)
+
+    def shown_regions(self, state: GameState, regions: BoardState) -> BoardState:
+        return shown_regions(state, regions)
+
+    def empty_region_text(self, state: GameState, region: int) -> str | None:
+        necro = state.necromancer
+        if necro is None or region != necro.lake:
+            return None
+        hand = f"; {necro.hand} in his hand" if necro.hand else ""
+        return f"Necromancer Island: {_ghosts(necro.island)} on it{hand}. Nobody attacks it."
+
+    def reveal_group(self, state: GameState, seat: int) -> int | None:
+        return reveal_group(state, seat)
+
+    def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
+        match event:
+            case necromancer_game.WellPowerChosen(seat=seat, power=p):
+                return f"{who(seat)} placing {p} beside the Well"
+            case necromancer_game.GhostBought(seat=seat):
+                return f"{who(seat)} buying a Ghost"
+            case necromancer_game.NecromancerPowerBought(seat=seat, power=p):
+                return f"{who(seat)} buying {p}"
+            case necromancer_game.GhostsRedeployed(seat=seat):
+                return f"{who(seat)} placing the Ghosts"
+            case necromancer_game.GhostsReturned():
+                return "the Ghosts going back to the Necromancer's regions"
+        return None

@@ -12,22 +12,19 @@ the rules' answers and hands the taps to the session.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Protocol, assert_never
+from typing import Any, assert_never
 
 from companion.rules import (
     GameState,
     Phase,
+    Terrain,
     refusal,
     river,
     river_game,
 )
 from companion.ui.presenters.base import Choice, Presenter
-
-
-class PrivateScreen(Protocol):
-    """The table's private overlay (`TablePresenter.show_private`)."""
-
-    def show_private(self, seat: int, text: str, detail: str) -> None: ...
+from companion.ui.presenters.expansion import ExpansionView
+from companion.ui.presenters.expansion import PrivateOverlay as PrivateScreen
 
 
 def _names(state: GameState, seats: tuple[int, ...]) -> str:
@@ -198,3 +195,57 @@ def do_map(presenter: Presenter, action: MapAction, region: int) -> None:
             presenter.attempt(lambda: session.set_pirate_ship(region, present))
         case _:
             assert_never(action)
+
+
+# --- the scoring screen ----------------------------------------------------------------------
+
+
+COUNTS = (("harbors", "With a Harbor"),
+          ("next_to_pirates", "Next to a pirate ship"))
+"""River World's counts, asked whenever the game plays River World (a River World board
+always plays its events)."""
+
+
+# --- the view --------------------------------------------------------------------------------
+
+
+class RiverView(ExpansionView):
+    """River World's part of the shared screens."""
+
+    expansion = "River World"
+    table_intents = (TableAction,)
+    map_intents = (MapAction,)
+
+    def spread_text(self, state: GameState, emptied: list[int]) -> str | None:
+        return (f"Leave river{'s' if len(emptied) > 1 else ''} " + ", ".join(map(str, emptied))
+                + " and spread the tokens over your regions")
+
+    def table_buttons(self, state: GameState) -> list[dict[str, Any]]:
+        return table_actions(state)
+
+    def summary(self, state: GameState) -> str:
+        return summary(state)
+
+    def headline(self, state: GameState) -> str:
+        return headline(state)
+
+    def do_table(self, presenter: Presenter, overlay: PrivateScreen, action: StrEnum) -> None:
+        do_table(presenter, overlay, TableAction(action))
+
+    def caravel(self, state: GameState) -> int | None:
+        return state.river.caravel if state.river is not None else None
+
+    def region_text(self, state: GameState, region: int) -> str:
+        return region_text(state, region)
+
+    def region_actions(self, state: GameState, region: int) -> list[dict[str, Any]]:
+        return map_actions(state, region)
+
+    def do_map(self, presenter: Presenter, action: StrEnum, region: int) -> None:
+        do_map(presenter, MapAction(action), region)
+
+    def scoring_terrains(self, state: GameState) -> tuple[Terrain, ...]:
+        return (Terrain.RIVER,)
+
+    def scoring_counts(self, state: GameState) -> tuple[tuple[str, str], ...]:
+        return COUNTS

@@ -39,6 +39,7 @@ from companion.rules import (
     scoring_input,
 )
 from companion.ui.describe import coins
+from companion.ui.presenters import expansions as expansion_views
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, member
 
@@ -47,11 +48,16 @@ WATER = (Terrain.SEA, Terrain.LAKE)
 TERRAIN_WORDS = {Terrain.FARMLAND: "Farmland", Terrain.HILL: "Hills", Terrain.FOREST: "Forests",
                  Terrain.SWAMP: "Swamps", Terrain.MOUNTAIN: "Mountains", Terrain.SEA: "Seas",
                  Terrain.LAKE: "The lake", Terrain.RIVER: "Rivers (Harsh Winter, sea races)"}
-RIVER_COUNTS = (("harbors", "With a Harbor"),
-                ("next_to_pirates", "Next to a pirate ship"))
-"""River World's counts, asked whenever the game plays River World."""
 AMONG_THEM = "Of all these regions, whatever their terrain:"
 """The heading over the counts of regions with a feature (a mine, a magic source...)."""
+
+
+def _expansion_counts(state: GameState | None) -> tuple[tuple[str, str], ...]:
+    """The counts the game's expansions ask for (each view's `scoring_counts`)."""
+    if state is None:
+        return ()
+    return tuple(count for view in expansion_views.played(state)
+                 for count in view.scoring_counts(state))
 
 
 def _counts(regions: Any) -> QuickCount:
@@ -181,9 +187,8 @@ class ScoringPresenter(Presenter):
         if names.AQUATIC in (held.race, held.power):
             rows.append(self._row(f"{key}.coastal", "By a sea or the lake",
                                   counted.coastal, regions))
-        if state.river is not None:  # a River World board always plays its events
-            for name, words in RIVER_COUNTS:
-                rows.append(self._row(f"{key}.{name}", words, getattr(counted, name), regions))
+        for name, words in _expansion_counts(state):
+            rows.append(self._row(f"{key}.{name}", words, getattr(counted, name), regions))
         if isinstance(held, ActiveHoldings):
             rows.append(self._row(f"{key}.conquered", "Taken from a race or a Lost Tribe",
                                   held.conquered_non_empty, regions))
@@ -192,12 +197,13 @@ class ScoringPresenter(Presenter):
         return rows
 
     def _terrains(self, key: str, power: str) -> list[Terrain]:
-        """Land always, seas and the lake for Seafaring, rivers in River World, and whatever
-        else the map counted."""
+        """Land always, seas and the lake for Seafaring, the terrains the game's expansions
+        add (`scoring_terrains`), and whatever else the map counted."""
         shown = list(LAND) + (list(WATER) if power == names.SEAFARING else [])
         state = self.state
-        if state is not None and state.river is not None:
-            shown.append(Terrain.RIVER)
+        if state is not None:
+            shown += [t for view in expansion_views.played(state)
+                      for t in view.scoring_terrains(state) if t not in shown]
         counted = self._from_map.get(key)
         if counted is not None:
             shown += [t for t, n in counted.terrains.items() if n and t not in shown]
@@ -221,7 +227,7 @@ class ScoringPresenter(Presenter):
             "magic_sources": self._value(f"{key}.magic"),
             "coastal": self._value(f"{key}.coastal"),
         }
-        for name, _ in RIVER_COUNTS:
+        for name, _ in _expansion_counts(self.state):
             if any(row["key"] == f"{key}.{name}" for row in self.quick_rows):
                 counts[name] = self._value(f"{key}.{name}")
         return replace(self._from_map.get(key, QuickCount()), **counts)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, assert_never
+from typing import Any
 
 from kivy.clock import Clock
 from kivy.properties import (
@@ -37,7 +37,6 @@ from companion.rules import (
     Phase,
     PublicPlayer,
     PublicView,
-    names,
     own_coins,
     public,
     reminders,
@@ -45,8 +44,8 @@ from companion.rules import (
 )
 from companion.ui import palette
 from companion.ui.describe import coins, phase_hint, step_text, tokens
-from companion.ui.presenters import necromancer, river, teams
-from companion.ui.presenters.base import Choice, Presenter, Question
+from companion.ui.presenters import expansions
+from companion.ui.presenters.base import Presenter, Question
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 from companion.ui.presenters.keypads import PinRequest, ask_pin
 
@@ -106,13 +105,13 @@ def hand_actions(state: GameState) -> list[dict[str, Any]]:
         in_hand = troops_game.hand(state, seat, race) or 0
         keep = troops_game.keep_in_hand(state, seat, race)
         if placement is not None and state.regions.held_by(seat, race):
-            rivers = sorted(rid for rid, n in placement.items() if n == 0)
+            emptied = sorted(rid for rid, n in placement.items() if n == 0)
             text = (f"Spread the {tokens(in_hand - keep)} in hand over your regions"
                     if in_hand > keep else f"Take {tokens(keep - in_hand)} off the map to "
                     "set aside" if in_hand < keep else "Spread your tokens")
-            if rivers:
-                text = f"Leave river{'s' if len(rivers) > 1 else ''} " + ", ".join(
-                    map(str, rivers)) + " and spread the tokens over your regions"
+            if emptied:  # an expansion's regions left empty: its words
+                text = next((said for v in expansions.played(state)
+                             if (said := v.spread_text(state, emptied)) is not None), text)
             if state.current.active is None or race != state.current.active.race:
                 text = f"{race} in decline: {text[0].lower()}{text[1:]}"
             out.append({"key": f"spread:{seat}:{race}", "kind": "primary", "text": text})
@@ -124,9 +123,8 @@ def hand_actions(state: GameState) -> list[dict[str, Any]]:
 
 
 class Action(StrEnum):
-    """The table's own buttons (the values are their keys); the Necromancer's, team
-    play's and River World's are `necromancer.TableAction`, `teams.TableAction` and
-    `river.TableAction`."""
+    """The table's own buttons (the values are their keys); an expansion's are its view's
+    `table_intents` (`companion.ui.presenters.expansion`)."""
 
     MARKET = "market"
     MAP = "map"
@@ -150,8 +148,8 @@ class SpreadHand:
     race: str
 
 
-TableIntent = (Action | SpreadHand | necromancer.TableAction | teams.TableAction
-               | river.TableAction)
+TableIntent = Action | SpreadHand | StrEnum
+"""The table's own actions, or an expansion view's table button (a `StrEnum` member)."""
 
 
 def parse(key: str) -> TableIntent:
@@ -159,12 +157,10 @@ def parse(key: str) -> TableIntent:
     seat, _, race = (argument(key, "spread:") or "").partition(":")
     if number(seat) is not None and race:
         return SpreadHand(int(seat), race)
-    action = (member(Action, key) or member(necromancer.TableAction, key)
-              or member(teams.TableAction, key) or member(river.TableAction, key))
+    action = member(Action, key) or expansions.table_intent(key)
     if action is None:
         raise UnknownAction("table", key, allowed(
-            Action, necromancer.TableAction, teams.TableAction, river.TableAction,
-            "spread:<seat>:<race>"))
+            Action, *expansions.table_intents(), "spread:<seat>:<race>"))
     return action
 
 
@@ -197,7 +193,7 @@ class TablePresenter(Presenter):
     peek_detail = StringProperty("")
     peek_rgba = ObjectProperty(palette.PANEL)
     expansion_text = StringProperty("")
-    """The public books of the expansions in play (Necromancer, teams, River World)."""
+    """The public books of the expansions in play (each view's `summary`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._peek_timer: Any = None
@@ -221,22 +217,28 @@ class TablePresenter(Presenter):
         self.current_name = "" if view.game_over else f"{current.name}'s turn"
         self.current_rgba = palette.rgba(current.colour)
         self.current_ink = palette.ink_on(self.current_rgba)
-        if (monster := teams.placing(state)) is not None:  # team play, before turn 1
-            self.current_name = f"{state.player(monster).name}'s Monster"
-            self.current_rgba = palette.rgba(state.player(monster).colour)
+        views = expansions.played(state)
+        turn = next((found for v in views if (found := v.table_turn(state)) is not None), None)
+        if turn is not None:  # an expansion's seat before the first turn
+            seat, self.current_name = turn
+            self.current_rgba = palette.rgba(state.player(seat).colour)
             self.current_ink = palette.ink_on(self.current_rgba)
-        self.phase_text = (necromancer.hint(state) or teams.hint(state)
-                           or self._hint(state, view))
-        self.actions = teams.table_actions(
-            state, necromancer.table_actions(state, [*self._actions(state, view),
-                                                     *river.table_actions(state)]))
-        self.players = teams.player_rows(state, necromancer.player_rows(state, players_of(view)))
-        self.expansion_text = "\n".join(
-            text for text in (necromancer.summary(state), teams.summary(state),
-                              river.summary(state)) if text)
+        self.phase_text = next((hint for v in views if (hint := v.table_hint(state))),
+                               None) or self._hint(state, view)
+        actions = [*self._actions(state, view), *(a for v in views for a in v.table_buttons(state))]
+        for v in views:
+            actions = v.table_actions(state, actions)
+        self.actions = actions
+        rows = players_of(view)
+        for v in views:
+            rows = v.player_rows(state, rows)
+        self.players = rows
+        self.expansion_text = "\n".join(text for v in views if (text := v.summary(state)))
         self.combo_text = self._combo(state)
         self.reminders_text = "\n".join(
-            text for text in (river.headline(state), *teams.reminders(state), *reminders(state))
+            text for text in (*(v.headline(state) for v in views),
+                              *(line for v in views for line in v.reminders(state)),
+                              *reminders(state))
             if text)
         self._announce_event(state)
         self._refresh_die()
@@ -248,10 +250,11 @@ class TablePresenter(Presenter):
         self.hide_redo()
 
     def _announce_event(self, state: GameState) -> None:
-        """River World: say the event once, when a game turn (the first included) starts."""
+        """The expansions' headlines (an event in force this turn), said once when a game
+        turn (the first included) starts."""
         history = self.session.history
-        headline = river.headline(state)
-        if not headline or history is None:
+        headlines = [line for v in expansions.played(state) if (line := v.headline(state))]
+        if not headlines or history is None:
             return
         game = history.log[0]  # the same object for as long as the game is played
         before = history.states[-2] if len(history.states) > 1 else None
@@ -259,7 +262,8 @@ class TablePresenter(Presenter):
         told = self._announced
         if started and (told is None or told[0] is not game or told[1] != state.track.turn):
             self._announced = (game, state.track.turn)
-            self.ctx.notices.tell(headline.partition(": ")[2], f"Turn {state.track.turn}")
+            for headline in headlines:
+                self.ctx.notices.tell(headline.partition(": ")[2], f"Turn {state.track.turn}")
 
     def _hint(self, state: GameState, view: PublicView) -> str:
         if view.combos_owed and state.dealing == "table":
@@ -345,12 +349,6 @@ class TablePresenter(Presenter):
         if action not in (Action.UNDO, Action.REDO):
             self.hide_redo()  # the next intent ends the offer to redo
         match action:
-            case necromancer.TableAction():
-                necromancer.do_table(self, action)
-            case teams.TableAction():
-                teams.do_table(self, action)
-            case river.TableAction():
-                river.do_table(self, self, action)
             case SpreadHand(seat, race):
                 self.attempt(lambda: self.session.spread_hand(seat=seat, race=race))
             case Action():
@@ -370,7 +368,11 @@ class TablePresenter(Presenter):
                 }
                 handlers[action]()
             case _:
-                assert_never(action)
+                owner = expansions.table_owner(action)
+                if owner is None:
+                    raise UnknownAction("table", str(action), allowed(
+                        Action, *expansions.table_intents(), "spread:<seat>:<race>"))
+                owner.do_table(self, self, action)
 
     def finish_conquests(self) -> None:
         self.attempt(self.session.finish_conquests)
@@ -399,25 +401,13 @@ class TablePresenter(Presenter):
                                       title="Go into decline", on_yes=self._decline))
 
     def _decline(self) -> None:
+        """The decline, confirmed: an expansion may ask something first (where a race
+        leaves its tower), else the race goes into decline now."""
         state = self.state
-        active = state.current.active if state is not None else None
-        if state is None or active is None or active.race != names.PRIESTESSES:
-            self.attempt(self.session.decline)
+        if state is not None and any(v.decline(self, state)
+                                     for v in expansions.played(state)):
             return
-        held = state.regions.held_by(state.current.seat, active.race, in_decline=False)
-        if not held:
-            self.attempt(self.session.decline)
-            return
-        board = state.map
-        self.ctx.notices.choose(Choice(  # Priestesses: where their Ivory Tower stands
-            "The Ivory Tower",
-            [(str(rid), f"Region {rid} ({board.region(rid).terrain.value})") for rid in held],
-            self._build_tower,
-            text=f"One Priestess from each of the {len(held)} regions stacks up in the "
-                 "region you choose; the other regions are left empty."))
-
-    def _build_tower(self, region: str) -> None:
-        self.attempt(lambda: self.session.decline(int(region)))
+        self.attempt(self.session.decline)
 
     def open_die(self) -> None:
         """The die button: the roll the rules allow now (Berserk's at once, on the die

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, assert_never
 
 from companion.rules import (
+    Event,
     GameState,
     Phase,
     refusal,
@@ -26,6 +27,7 @@ from companion.rules import relics as model
 from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Choice, Presenter
+from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay
 
 MONSTER_KEYS = ("monster_map", "monster_pass")
 SIGIL_WORDS = {
@@ -386,3 +388,77 @@ def board_text(count: int) -> str:
                 "sit opposite.")
     return (f"{count} players in 3 teams, partners opposite: the 5-player board, "
             f"{teams.TEAM_TURNS} turns. Seats go clockwise in this order.")
+
+
+# --- the view --------------------------------------------------------------------------------
+
+
+class TeamView(ExpansionView):
+    """Team play's part of the shared screens."""
+
+    expansion = "Team play"
+    table_intents = (TableAction,)
+    map_intents = (MapAction,)
+
+    def table_turn(self, state: GameState) -> tuple[int, str] | None:
+        monster = placing(state)  # before turn 1, the seat setting the next Monster
+        return None if monster is None else (monster, f"{_name(state, monster)}'s Monster")
+
+    def table_hint(self, state: GameState) -> str | None:
+        return hint(state)
+
+    def table_actions(self, state: GameState, usual: list[dict[str, Any]]
+                      ) -> list[dict[str, Any]]:
+        return table_actions(state, usual)
+
+    def player_rows(self, state: GameState, rows: list[dict[str, Any]]
+                    ) -> list[dict[str, Any]]:
+        return player_rows(state, rows)
+
+    def summary(self, state: GameState) -> str:
+        return summary(state)
+
+    def reminders(self, state: GameState) -> tuple[str, ...]:
+        return reminders(state)
+
+    def do_table(self, presenter: Presenter, overlay: PrivateOverlay, action: StrEnum) -> None:
+        do_table(presenter, TableAction(action))
+
+    def map_highlight(self, state: GameState) -> frozenset[int] | None:
+        return map_highlight(state)
+
+    def map_hint(self, state: GameState) -> str | None:
+        return map_hint(state)
+
+    def region_text(self, state: GameState, region: int) -> str:
+        return region_text(state, region)
+
+    def region_actions_first(self, state: GameState, region: int) -> list[dict[str, Any]]:
+        return map_actions(state, region)
+
+    def do_map(self, presenter: Presenter, action: StrEnum, region: int) -> None:
+        do_map(presenter, MapAction(action), region)
+
+    def standing_rows(self, state: GameState) -> list[dict[str, Any]]:
+        return standing_rows(state)
+
+    def standings_hint(self, state: GameState) -> str:
+        return standings_hint(state)
+
+    def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
+        match event:
+            case team_game.MonsterPlaced(seat=seat, region=region):
+                return f"{who(seat)}'s Monster in region {region}"
+            case team_game.MonsterPassed(seat=seat):
+                return f"{who(seat)} passing on the Monster"
+            case team_game.SoapbarMoved(seat=seat, region=region):
+                return f"{who(seat)} moving the Golden Soapbar to region {region}"
+            case team_game.TavernShared(seat=seat, to_seat=to, coins=n):
+                return f"{who(seat)} giving {coins(n)} of the Tavern to {who(to)}"
+            case team_game.BonyPlaced(seat=seat):
+                return f"{who(seat)} setting Bony"
+            case team_game.PowersSwapped(seat=seat):
+                return f"{who(seat)} swapping powers (Mirror's Vale)"
+            case team_game.SigilPactMade(seat=seat):
+                return f"{who(seat)}'s Sigil pact"
+        return None

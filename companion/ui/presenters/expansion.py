@@ -1,0 +1,199 @@
+"""An expansion on screen: the hooks a shared screen asks of every expansion its game plays.
+
+The rules keep each expansion behind one `Expansion` (`companion.rules.expansion`); the
+screens keep its face behind one `ExpansionView`, the same way: a class whose hooks all do
+nothing, which an expansion's own presenter module subclasses at its end, overriding only
+the moments it shows something. The shared presenters (the table, the map, the game end,
+the scoring screen) never name an expansion: they ask the views of the game's expansions
+(`companion.ui.presenters.expansions.played(state)`), in the registry's order.
+
+The hooks, by screen (a hook that changes a list gets the list the screen built and
+returns it, changed or not; a hook that adds lines returns "" or () when it has none):
+
+- the table: `table_turn` (whose turn its heading shows), `table_hint`, `spread_text`
+  (the one-tap spread's words when it leaves regions empty), `table_buttons`
+  (its buttons after the usual ones), `table_actions` (the whole list, changed),
+  `player_rows`, `summary`, `headline` (told once as a game turn starts, then the first
+  reminder), `reminders`, `decline` (the table's "Go into decline", once confirmed);
+  its buttons: `table_intents` (their `StrEnum`s, whose values are the keys), `do_table`;
+- the map: `plays_seat` (a seat it plays itself: its tokens are its own books),
+  `targets`, `assess` (where and at what cost an attacker may take a region),
+  `seat_hand`, `shown_regions`, `map_highlight`, `map_hint`, `caravel`,
+  `empty_region_text` (a region nobody holds, in its words), `region_text`,
+  `region_actions_first`, `region_actions`, `conquered` (after a conquest: what to
+  tell); its buttons: `map_intents`, `do_map`;
+- the game end: `reveal_group`, `standing_rows`, `standings_hint`;
+- the scoring screen: `scoring_terrains`, `scoring_counts`;
+- any screen that words a step (undo, history): `event_text` (its own events in words).
+
+Invariants: a hook reads the state, never changes it, and never reads a purse a player
+could not see on that screen; a key belongs to one view's intents at most (the registry
+checks it); a view without a game of its expansion in play is never asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+if TYPE_CHECKING:
+    from companion.rules import Assessment, Attacker, BoardState, Event, GameState, Terrain
+    from companion.ui.presenters.base import Presenter
+
+
+class PrivateOverlay(Protocol):
+    """The table's private overlay (`TablePresenter.show_private`)."""
+
+    def show_private(self, seat: int, text: str, detail: str) -> None: ...
+
+
+class ExpansionView:
+    """An expansion as the shared screens show it: every hook does nothing by default."""
+
+    expansion: ClassVar[str] = ""
+    """The `name` of the rules' expansion this view shows (`Expansion.name`)."""
+
+    table_intents: ClassVar[tuple[type[StrEnum], ...]] = ()
+    """The enums of its table buttons (their values are the keys its buttons send)."""
+
+    map_intents: ClassVar[tuple[type[StrEnum], ...]] = ()
+    """The enums of its buttons on the map's region panel."""
+
+    # -- the table ------------------------------------------------------------------------
+    def table_turn(self, state: GameState) -> tuple[int, str] | None:
+        """The seat and the words the table's heading shows instead of whose turn it is."""
+        return None
+
+    def table_hint(self, state: GameState) -> str | None:
+        """What the table waits for now, in place of the usual hint (None: the usual)."""
+        return None
+
+    def spread_text(self, state: GameState, emptied: list[int]) -> str | None:
+        """The table's one-tap redeployment, when the spread it suggests leaves the regions
+        `emptied` (ids, sorted) without tokens: its words (None: the usual)."""
+        return None
+
+    def table_buttons(self, state: GameState) -> list[dict[str, Any]]:
+        """Its buttons, after the table's usual ones."""
+        return []
+
+    def table_actions(self, state: GameState, usual: list[dict[str, Any]]
+                      ) -> list[dict[str, Any]]:
+        """The table's whole list of buttons, changed where it changes them."""
+        return usual
+
+    def player_rows(self, state: GameState, rows: list[dict[str, Any]]
+                    ) -> list[dict[str, Any]]:
+        """The table's player rows, changed where it changes them."""
+        return rows
+
+    def summary(self, state: GameState) -> str:
+        """Its public books, in a few lines, under the players."""
+        return ""
+
+    def headline(self, state: GameState) -> str:
+        """A line told once as each game turn starts ("Name: what"), and the first
+        reminder."""
+        return ""
+
+    def reminders(self, state: GameState) -> tuple[str, ...]:
+        """What it asks of the current player now."""
+        return ()
+
+    def decline(self, presenter: Presenter, state: GameState) -> bool:
+        """The table's decline, confirmed: True when this view took it over (it asks
+        something first, then declines)."""
+        return False
+
+    def do_table(self, presenter: Presenter, overlay: PrivateOverlay, action: StrEnum) -> None:
+        """Run one of its table buttons (`action` is a member of `table_intents`)."""
+
+    # -- the map --------------------------------------------------------------------------
+    def plays_seat(self, state: GameState, seat: int) -> bool:
+        """Whether it plays `seat` itself (the seat conquers without a race, its tokens are
+        its own books, it may abandon a region of its in decline)."""
+        return False
+
+    def targets(self, state: GameState, shooters: list[Attacker]) -> list[int] | None:
+        """The regions `shooters` may attack now, when it changes who may attack where
+        (None: the base game's reach)."""
+        return None
+
+    def assess(self, state: GameState, who: Attacker, region: int) -> Assessment | None:
+        """Whether and at what cost `who` takes `region`, when it changes the base game's
+        answer (None: the base game's)."""
+        return None
+
+    def seat_hand(self, state: GameState) -> int | None:
+        """The tokens the seat it plays may still conquer with, in its turn (None: not its
+        turn, or no such seat)."""
+        return None
+
+    def shown_regions(self, state: GameState, regions: BoardState) -> BoardState:
+        """The regions as the map draws them."""
+        return regions
+
+    def map_highlight(self, state: GameState) -> frozenset[int] | None:
+        """The regions to light instead of the usual (None: the usual)."""
+        return None
+
+    def map_hint(self, state: GameState) -> str | None:
+        """The map's hint instead of the usual (None: the usual)."""
+        return None
+
+    def caravel(self, state: GameState) -> int | None:
+        """The region the map draws the expansion's ship in (the Caravel), if any."""
+        return None
+
+    def empty_region_text(self, state: GameState, region: int) -> str | None:
+        """What a region nobody holds (and no Lost Tribe) is, in place of "Nobody holds
+        it." (None: the usual)."""
+        return None
+
+    def region_text(self, state: GameState, region: int) -> str:
+        """What it has to say of a tapped region."""
+        return ""
+
+    def region_actions_first(self, state: GameState, region: int) -> list[dict[str, Any]]:
+        """Its buttons for a tapped region, before the usual ones."""
+        return []
+
+    def region_actions(self, state: GameState, region: int) -> list[dict[str, Any]]:
+        """Its buttons for a tapped region, after the usual ones (before "Correct")."""
+        return []
+
+    def conquered(self, presenter: Presenter) -> None:
+        """After a conquest on the map (the session's last step): tell what it must."""
+
+    def do_map(self, presenter: Presenter, action: StrEnum, region: int) -> None:
+        """Run one of its region buttons (`action` is a member of `map_intents`)."""
+
+    # -- the game end ---------------------------------------------------------------------
+    def reveal_group(self, state: GameState, seat: int) -> int | None:
+        """When `seat`'s coins are revealed: 0 before everybody, 1 among them, 2 after
+        them (None: among them, unless another view says)."""
+        return None
+
+    def standing_rows(self, state: GameState) -> list[dict[str, Any]]:
+        """The standings' rows in place of one per player ([]: one per player)."""
+        return []
+
+    def standings_hint(self, state: GameState) -> str:
+        """The standings' caption in place of the usual ("": the usual)."""
+        return ""
+
+    # -- the scoring screen ---------------------------------------------------------------
+    def scoring_terrains(self, state: GameState) -> tuple[Terrain, ...]:
+        """More terrains whose regions the scoring screen counts."""
+        return ()
+
+    def scoring_counts(self, state: GameState) -> tuple[tuple[str, str], ...]:
+        """More counts the scoring screen asks for: (`ScoringInput` count's name, words)."""
+        return ()
+
+    # -- a step in words ------------------------------------------------------------------
+    def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
+        """One of its own events in words, as "the undo takes back ..." ends (None: not
+        its event); `who(seat)` is a player's name."""
+        return None
