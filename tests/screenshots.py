@@ -7,9 +7,14 @@ A test program, built from the tests' own set-ups: each screen is shown in a typ
 state of a game (set up with `factories.py`), at each resolution, saved as
 ``OUT_DIR/<size>/<scenario>.png``, and checked against the quality bar
 (`ui_support.layout_problems`: nothing outside the window, no text under 14 px, no text
-overflowing, touch targets of 48 px). ``OUT_DIR/report.json`` lists, per
-scenario and size, the problems found, every text on screen, and the purse totals of that
-moment, so a test can prove that no screen but the peek and the final reveal shows one.
+overflowing, touch targets of 48 px, about 9 mm on the table's 7-inch panel). Then, as
+the table uses them: the scenario's main actions must be in sight without scrolling
+(`ui_support.main_out_of_sight`), and no button may move while any stepper on the screen
+is tapped up and down (`ui_support.stepper_moves`) or a control meant to be tapped again
+and again is (`Scenario.repeat`, `ui_support.repeat_moves`).
+``OUT_DIR/report.json`` lists, per scenario and size, the problems found (layout, main
+actions out of sight, buttons that moved), every text on screen, and the purse totals of
+that moment, so a test can prove that no screen but the peek and the final reveal shows one.
 
 Kivy's offscreen window cannot grow after it is made, so the rendering runs in a child
 process whose window starts at 1280x1280 and is shrunk to each size in turn.
@@ -40,6 +45,12 @@ class Scenario:
     """Put the app in the state to show (gets the app)."""
     private: bool = False
     """Shows purse totals on purpose (the peek, the final reveal)."""
+    main: tuple[str, ...] = ()
+    """Its main action controls (an action key, a kv id or a button's text, as
+    `ui_support.control` finds them): each must lie whole in sight without scrolling."""
+    repeat: tuple[str, ...] = ()
+    """Controls tapped again and again in a row (the reveal): no button may move while
+    they are."""
 
 
 # -- game set-ups --------------------------------------------------------------------------
@@ -376,6 +387,10 @@ def scenarios() -> list[Scenario]:
         show(app, s, "map")
         app.presenters["map"].tap(target)
 
+    def map_final(app: Any) -> None:  # one token in hand: the die's last conquest shown
+        map_conquer(app)
+        app.presenters["map"].set_tokens_left(1)
+
     def map_idle(app: Any) -> None:
         show(app, _scoring(), "map")
         app.presenters["map"].tap(1)
@@ -579,43 +594,63 @@ def scenarios() -> list[Scenario]:
         app.presenters["map"].correct()
 
     return [
-        Scenario("home", home), Scenario("home_game", home_game),
-        Scenario("new_game", new_game), Scenario("table_start", table_start),
-        Scenario("table_midgame", table_midgame), Scenario("table_conquer", table_conquer),
-        Scenario("table_final", table_final), Scenario("undo_bar", undo_bar),
-        Scenario("market", market),
-        Scenario("market_confirm", market_confirm),
-        Scenario("market_table_deals", market_table_deals),
-        Scenario("map_conquer", map_conquer), Scenario("map_idle", map_idle),
-        Scenario("scoring", scoring), Scenario("scoring_quick", scoring_quick),
-        Scenario("die", die), Scenario("die_final", die_final), Scenario("die_none", die_none),
-        Scenario("peek", peek, private=True),
-        Scenario("game_end", game_end, private=True),
-        Scenario("game_end_reveal", game_end_reveal, private=True),
-        Scenario("game_end_tie", game_end_tie, private=True),
-        Scenario("game_end_saved", game_end_saved, private=True),
-        Scenario("game_end_bgstats", game_end_bgstats, private=True),
-        Scenario("settings", settings), Scenario("message", message),
-        Scenario("choice", choice),
-        Scenario("settings_saved", settings_saved), Scenario("profiles", profiles),
-        Scenario("new_game_players", new_game_players), Scenario("name_pad", name_pad),
-        Scenario("pin_pad", pin_pad), Scenario("history", history),
-        Scenario("history_game", history_game),
-        Scenario("history_game_bgstats", history_game_bgstats), Scenario("stats", stats),
-        Scenario("stats_combos", stats_combos),
-        Scenario("necromancer_table", necromancer_table),
-        Scenario("necromancer_buying", necromancer_buying),
-        Scenario("necromancer_map", necromancer_map),
-        Scenario("necromancer_placing", necromancer_placing),
-        Scenario("team_monsters", team_monsters),
-        Scenario("team_monsters_map", team_monsters_map),
-        Scenario("team_table", team_table),
-        Scenario("team_game_end", team_game_end, private=True),
-        Scenario("river_table", river_table), Scenario("river_map", river_map),
-        Scenario("river_seer", river_seer), Scenario("river_scoring", river_scoring),
-        Scenario("river_quick", river_quick),
-        Scenario("rules", rules), Scenario("rules_search", rules_search),
-        Scenario("rules_pad", rules_pad),
+        Scenario("home", home, main=("new_game",)),
+        Scenario("home_game", home_game, main=("continue",)),
+        Scenario("new_game", new_game, main=("start",)),
+        Scenario("table_start", table_start, main=("market",)),
+        Scenario("table_midgame", table_midgame, main=("map", "finish_conquests")),
+        Scenario("table_conquer", table_conquer, main=("map", "finish_conquests")),
+        Scenario("table_final", table_final, main=("map", "finish_conquests")),
+        Scenario("undo_bar", undo_bar, main=("redo", "map")),
+        Scenario("market", market, main=("back",)),
+        Scenario("market_confirm", market_confirm, main=("yes", "no")),
+        Scenario("market_table_deals", market_table_deals, main=("reveal",)),
+        Scenario("map_conquer", map_conquer,
+                 main=("conquer", "correct", "finish_conquests", "back")),
+        Scenario("map_final", map_final, main=("final", "conquer", "correct")),
+        Scenario("map_idle", map_idle, main=("correct", "back")),
+        Scenario("scoring", scoring, main=("score",)),
+        Scenario("scoring_quick", scoring_quick, main=("score_quick",)),
+        Scenario("die", die, main=("roll",)),
+        Scenario("die_final", die_final, main=("done",)),
+        Scenario("die_none", die_none, main=("back",)),
+        Scenario("peek", peek, private=True, main=("peek_total",)),
+        Scenario("game_end", game_end, private=True, main=("new_game", "home")),
+        Scenario("game_end_reveal", game_end_reveal, private=True, main=("reveal",),
+                 repeat=("reveal",)),
+        Scenario("game_end_tie", game_end_tie, private=True, main=("decide",)),
+        Scenario("game_end_saved", game_end_saved, private=True, main=("export", "new_game")),
+        Scenario("game_end_bgstats", game_end_bgstats, private=True, main=("bgstats",)),
+        Scenario("settings", settings, main=("back",)),
+        Scenario("message", message, main=("ok",)),
+        Scenario("choice", choice, main=("cancel",)),
+        Scenario("settings_saved", settings_saved, main=("back",)),
+        Scenario("profiles", profiles, main=("add",)),
+        Scenario("new_game_players", new_game_players, main=("start",)),
+        Scenario("name_pad", name_pad, main=("done",), repeat=("key:A",)),
+        Scenario("pin_pad", pin_pad, main=("digit:0", "cancel")),
+        Scenario("history", history, main=("back",)),
+        Scenario("history_game", history_game, main=("export", "back")),
+        Scenario("history_game_bgstats", history_game_bgstats, main=("bgstats", "back")),
+        Scenario("stats", stats, main=("back",)),
+        Scenario("stats_combos", stats_combos, main=("back",)),
+        Scenario("necromancer_table", necromancer_table, main=("necromancer",)),
+        Scenario("necromancer_buying", necromancer_buying, main=("buy_ghost", "map"),
+                 repeat=("buy_ghost",)),
+        Scenario("necromancer_map", necromancer_map, main=("conquer", "correct")),
+        Scenario("necromancer_placing", necromancer_placing, main=("confirm",)),
+        Scenario("team_monsters", team_monsters, main=("monster_map",)),
+        Scenario("team_monsters_map", team_monsters_map, main=("monster", "correct")),
+        Scenario("team_table", team_table, main=("end_turn",)),
+        Scenario("team_game_end", team_game_end, private=True, main=("new_game",)),
+        Scenario("river_table", river_table, main=("map",)),
+        Scenario("river_map", river_map, main=("conquer", "correct")),
+        Scenario("river_seer", river_seer, main=("seer",)),
+        Scenario("river_scoring", river_scoring, main=("score",)),
+        Scenario("river_quick", river_quick, main=("score_quick",)),
+        Scenario("rules", rules, main=("back",)),
+        Scenario("rules_search", rules_search, main=("search",)),
+        Scenario("rules_pad", rules_pad, main=("done",)),
     ]
 
 
@@ -658,7 +693,16 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
                 "texts": [t for r in roots for t in ui_support.texts(r)],
                 "purses": [p.coins for p in state.players] if state else [],
                 "private": scenario.private,
+                "main": list(scenario.main),
+                "out_of_sight": ui_support.main_out_of_sight(scenario.main),
+                "controls": sorted({str(getattr(w, "action_key", "") or getattr(w, "text", ""))
+                                    for w, _ in ui_support.button_places().values()}),
             }
+            # Last, as they tap: the steppers and the repeated controls move nothing.
+            tapped: list[str] = []
+            moves = ui_support.stepper_moves(tapped=tapped)
+            moves += ui_support.repeat_moves(scenario.repeat, tapped=tapped)
+            report[scenario.name][size_name].update(moves=moves, tapped=tapped)
             app.presenters["table"].end_peek()
     ui_support.close_dialogs()
     return report

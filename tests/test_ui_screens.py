@@ -2,8 +2,10 @@
 
 `tests/screenshots.py` renders each screen in typical game states (in a child process, whose
 offscreen window can take every size) and reports, per screen and size, the layout problems
-it found, every text shown and the purse totals of that moment. The screenshots are saved
-in a temporary folder (set UI_SCREENSHOTS=DIR to keep them).
+it found, every text shown and the purse totals of that moment; then, as a player uses the
+screen, whether its main actions are in sight without scrolling and whether any button
+moved while its steppers (or a control tapped again and again, the reveal) were tapped.
+The screenshots are saved in a temporary folder (set UI_SCREENSHOTS=DIR to keep them).
 """
 
 from __future__ import annotations
@@ -45,6 +47,52 @@ def test_nothing_lies_outside_the_window_and_no_text_is_small_or_clipped(
                 for size, found in sizes.items()
                 for problem in found["problems"]]
     assert problems == []
+
+
+def test_the_main_actions_of_every_screen_are_in_sight_without_scrolling(
+    report: dict[str, Any],
+) -> None:
+    unnamed = [name for name, sizes in report.items()
+               if any(not found["main"] for found in sizes.values())]
+    assert unnamed == []  # every scenario names its main actions
+    hidden = [f"{name} at {size}: {problem}"
+              for name, sizes in report.items()
+              for size, found in sizes.items()
+              for problem in found["out_of_sight"]]
+    assert hidden == []
+
+
+def test_no_button_moves_while_a_stepper_or_a_repeated_control_is_tapped(
+    report: dict[str, Any],
+) -> None:
+    moves = [f"{name} at {size}: {move}"
+             for name, sizes in report.items()
+             for size, found in sizes.items()
+             for move in found["moves"]]
+    assert moves == []
+    stepped = {name for name, sizes in report.items()
+               if any(found["tapped"] for found in sizes.values())}
+    assert {"map_conquer", "map_final", "scoring_quick", "game_end_tie",
+            "necromancer_placing"} <= stepped
+
+
+def test_the_map_panel_stays_put_over_five_taps_of_tokens_in_hand_plus(
+    report: dict[str, Any],
+) -> None:
+    # One token in hand against a cost of two: the die's button shows, then goes as the
+    # hand grows; the buttons below it and around it stay where the finger left them.
+    for size in SIZES:
+        found = report["map_final"][size]
+        assert found["tapped"].count("Tokens in hand +") >= 5, size
+        assert found["moves"] == [], size
+        assert found["out_of_sight"] == [], size
+
+
+def test_the_reveal_button_stays_put_over_each_reveal(report: dict[str, Any]) -> None:
+    for size in SIZES:
+        found = report["game_end_reveal"][size]
+        assert found["tapped"] == ["reveal", "reveal"], size  # two totals to go
+        assert found["moves"] == [], size
 
 
 def test_no_screen_shows_a_purse_total_except_the_peek_and_the_final_reveal(

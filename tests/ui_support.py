@@ -7,7 +7,10 @@ the centre of the widget in window coordinates, so they reach the widget only if
 really there and on top.
 
 `layout_problems` is the quality bar as code: no widget outside the window, no text under
-14 px, no text overflowing its widget, every button at least 48 px each way.
+14 px, no text overflowing its widget, every button at least 48 px each way. Two more
+checks hold a screen to its use at the table: `out_of_sight` (its main actions lie whole
+in the window, in sight without scrolling) and `stepper_moves` / `repeat_moves` (no button
+moves while a stepper or a repeated control is tapped).
 """
 
 from __future__ import annotations
@@ -218,7 +221,15 @@ def _inside_scroll(widget: Widget) -> ScrollView | None:
 
 
 def layout_problems(root: Widget) -> list[str]:
-    """What breaks the quality bar on the screen under `root`, in words."""
+    """What breaks the quality bar on the screen under `root`, in words.
+
+    Touch targets: every shown, enabled button (anything with `ButtonBehavior`: the
+    steppers' minus and plus, the pools' buttons, the dialogs' keys) and every text input
+    must be at least `MIN_TARGET` (48) px each way. The table's 7-inch panel shows 800x480
+    pixels on a 154 mm x 86 mm active area, about 5.2 px a millimetre, so 48 px is a little
+    over 9 mm, the least a finger hits without looking. A disabled button is exempt: it
+    cannot be touched.
+    """
     win = window()
     width, height = win.size
     problems: list[str] = []
@@ -310,3 +321,144 @@ def font_chars(path: str) -> set[str]:
                 if glyph:
                     chars.add(chr(code))
     return chars
+
+
+# -- in sight, and staying put ----------------------------------------------------------------
+
+def control(name: str) -> Widget | None:
+    """The shown control called `name`: its `action_key`, its kv id (in the rule of a
+    screen, a dialog or a row that holds it), or else its text; None when none is shown."""
+    shown = list(walk_shown(window()))
+    for widget in shown:
+        if isinstance(widget, ButtonBehavior) and getattr(widget, "action_key", None) == name:
+            return widget
+    for widget in shown:
+        found = getattr(widget, "ids", {}).get(name)
+        if found is not None and is_shown(found):
+            return found  # type: ignore[no-any-return]
+    for widget in shown:
+        if isinstance(widget, ButtonBehavior) and getattr(widget, "text", None) == name:
+            return widget
+    return None
+
+
+def out_of_sight(widget: Widget) -> str | None:
+    """Why `widget` is not whole in sight as the screen is now (outside the window, or in a
+    scroll view's part scrolled out of sight), in words; None when it is in sight."""
+    width, height = window().size
+    x0, y0 = widget.to_window(widget.x, widget.y)
+    x1, y1 = widget.to_window(widget.right, widget.top)
+    if x0 < -1 or y0 < -1 or x1 > width + 1 or y1 > height + 1:
+        return (f"lies outside the window: ({x0:.0f},{y0:.0f})-({x1:.0f},{y1:.0f}) in "
+                f"{width}x{height}")
+    node = widget.parent
+    while node is not None and node is not window():
+        if isinstance(node, ScrollView):
+            sx0, sy0 = node.to_window(node.x, node.y)
+            sx1, sy1 = node.to_window(node.right, node.top)
+            if x0 < sx0 - 1 or y0 < sy0 - 1 or x1 > sx1 + 1 or y1 > sy1 + 1:
+                return (f"needs scrolling: ({x0:.0f},{y0:.0f})-({x1:.0f},{y1:.0f}) in a "
+                        f"scroll view showing ({sx0:.0f},{sy0:.0f})-({sx1:.0f},{sy1:.0f})")
+        node = node.parent
+    return None
+
+
+def main_out_of_sight(names: tuple[str, ...]) -> list[str]:
+    """For each of the main action controls `names` (see `control`), what keeps it out of
+    sight as the screen is now, in words."""
+    problems = []
+    for name in names:
+        widget = control(name)
+        why = "is not shown" if widget is None else out_of_sight(widget)
+        if why is not None:
+            problems.append(f"main action {name!r} {why}")
+    return problems
+
+
+Places = dict[int, tuple[Widget, tuple[float, float, float, float]]]
+
+
+def button_places() -> Places:
+    """Every shown button in the window (dialogs too), with its window rectangle."""
+    places: Places = {}
+    for widget in walk_shown(window()):
+        if isinstance(widget, ButtonBehavior):
+            x0, y0 = widget.to_window(widget.x, widget.y)
+            places[id(widget)] = (widget, (x0, y0, widget.width, widget.height))
+    return places
+
+
+def _moved(before: Places, what: str) -> list[str]:
+    after = button_places()
+    problems = []
+    for key, (widget, was) in before.items():
+        if key not in after:
+            continue
+        now = after[key][1]
+        if any(abs(a - b) > 1 for a, b in zip(was, now, strict=True)):
+            name = getattr(widget, "action_key", "") or getattr(widget, "text", "")[:30]
+            problems.append(f"{type(widget).__name__} {name!r} moved after {what}: "
+                            f"({was[0]:.0f},{was[1]:.0f}) {was[2]:.0f}x{was[3]:.0f} -> "
+                            f"({now[0]:.0f},{now[1]:.0f}) {now[2]:.0f}x{now[3]:.0f}")
+    return problems
+
+
+def shown_steppers() -> list[Any]:
+    """The shown, enabled steppers in the window, top to bottom."""
+    from companion.ui.widgets import Stepper
+
+    found = [w for w in walk_shown(window()) if isinstance(w, Stepper) and not w.disabled]
+    return sorted(found, key=lambda w: -w.to_window(w.x, w.top)[1])
+
+
+def stepper_moves(taps: int = 5, tapped: list[str] | None = None) -> list[str]:
+    """Tap every shown, enabled stepper's plus `taps` times, its minus twice as often, and
+    its plus again (each through the real button's `on_release`), and say which buttons
+    moved from where they were before the first tap; the first move of each is enough.
+    `tapped` gets a line per tap made ("Tokens in hand +")."""
+    steppers = shown_steppers()
+    problems: list[str] = []
+    for stepper in steppers:
+        label = stepper.label or stepper.key or "a stepper"
+        before = button_places()
+        found: list[str] = []
+        for sign, count in (("plus", taps), ("minus", 2 * taps), ("plus", taps)):
+            for _ in range(count):
+                if found or not is_shown(stepper):
+                    break
+                stepper.ids[sign].dispatch("on_release")
+                pump(2)
+                what = f"{label} {'+' if sign == 'plus' else '-'}"
+                if tapped is not None:
+                    tapped.append(what)
+                found = _moved(before, repr(what))
+        problems += found
+        close_dialogs()
+    return problems
+
+
+def repeat_moves(names: tuple[str, ...], taps: int = 8,
+                 tapped: list[str] | None = None) -> list[str]:
+    """Tap each control of `names` (see `control`) again and again through its
+    `on_release`, while it is shown and enabled (up to `taps` times), and say which buttons
+    moved from where they were before the first tap. `tapped` gets a line per tap."""
+    problems: list[str] = []
+    for name in names:
+        widget = control(name)
+        if widget is None:
+            problems.append(f"{name!r} is not shown")
+            continue
+        before = button_places()
+        for _ in range(taps):
+            if not is_shown(widget) or widget.disabled:
+                break
+            widget.dispatch("on_release")
+            pump(2)
+            if tapped is not None:
+                tapped.append(name)
+            found = _moved(before, f"{name!r} tapped")
+            if found:
+                problems += found
+                break
+        close_dialogs()
+    return problems

@@ -260,7 +260,10 @@ class HoldButton(BigButton):
 
 class ActionColumn(GridLayout):  # type: ignore[misc]
     """Buttons built from `actions`, a list of dicts {key, text, kind?, tint?, markup?,
-    halign?}.
+    halign?, disabled?, hidden?}.
+
+    A `hidden` action keeps its button's place (invisible and untouchable), so the buttons
+    after it do not move when it comes and goes; a `disabled` one is shown greyed.
 
     Each button calls ``target.act(key)`` when released: one presenter method for all,
     reading the button's `action_key` at the release, so a button given another action
@@ -296,9 +299,12 @@ class ActionColumn(GridLayout):  # type: ignore[misc]
             button.tint = action.get("tint")
             button.action_key = action["key"]
             button.text = action["text"]
+            hidden, disabled = action.get("hidden", False), action.get("disabled", False)
+            button.disabled = hidden or disabled
+            button.opacity = 0 if hidden else 0.55 if disabled else 1
 
     def _released(self, button: BigButton) -> None:
-        if self.target is not None:
+        if self.target is not None and button.action_key:  # a kept place has no key
             self.target.act(button.action_key)
 
     def button(self, key: str) -> BigButton | None:

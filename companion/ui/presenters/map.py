@@ -175,6 +175,8 @@ class MapPresenter(Presenter):
     tokens_left = NumericProperty(0)
     hand_known = BooleanProperty(False)
     """The game counts its tokens: the hand is the ledger's, not set by a finger."""
+    can_correct = BooleanProperty(False)
+    """The chosen region can be corrected: its button stays in sight beside its title."""
     board_ratio = NumericProperty(0.6)
     """The board's height over its width (a portrait screen gives the map just that)."""
 
@@ -299,6 +301,7 @@ class MapPresenter(Presenter):
             self.region_title = "No region chosen"
             self.holder_text = "Tap a region on the map."
             self.actions = []
+            self.can_correct = False
             return
         region = state.map.region(rid)
         features = ", ".join([*sorted(f.value.title() for f in region.features),
@@ -330,7 +333,7 @@ class MapPresenter(Presenter):
                     actions.append({"key": f"remove:{marker}",
                                     "text": f"Remove {marker_name(marker)}"})
             actions += [a for v in views for a in v.region_actions(state, rid)]
-            actions.append({"key": "correct", "text": "Correct this region"})
+        self.can_correct = not state.is_over
         self.actions = actions
 
     @staticmethod
@@ -432,7 +435,10 @@ class MapPresenter(Presenter):
                    else troops_game.hand(state, who.seat, who.race))
         if in_hand is not None and int(self.deploy) > in_hand:
             short = (f"Only {tokens(in_hand)} in hand" if in_hand else "No token in hand")
-            panel["note_text"] = " ".join(t for t in (panel["note_text"], short + ".") if t)
+            if found.reach.reachable:  # in the conquest button's place, greyed: the
+                actions.append({"key": "", "text": short, "disabled": True})  # rest stays
+            else:
+                panel["note_text"] = " ".join(t for t in (panel["note_text"], short + ".") if t)
         elif found.reach.reachable:
             actions.append({"key": "conquer", "kind": "primary",
                             "text": f"Conquer region {rid} with {tokens(int(self.deploy))}"})
@@ -460,13 +466,16 @@ class MapPresenter(Presenter):
         odds = final_conquest(int(self.tokens_left), cost, state.catalog.die_faces,
                               attacker(state))
         panel["show_final"] = True
+        faces = len(state.catalog.die_faces)
+        # The die's button keeps its place while the hand is stepped: hidden, not removed.
+        hidden = [{"key": "", "hidden": True,
+                   "text": f"Last conquest: try with the die ({faces} in {faces})"}]
         if not odds.allowed:
             panel["odds_text"] = "Final conquest with the die: " + odds.reason + "."
-            return []
+            return hidden
         if not odds.needs_die:
             panel["odds_text"] = "Enough tokens in hand: no die needed."
-            return []
-        faces = len(state.catalog.die_faces)
+            return hidden
         good = round(odds.chance * faces)
         panel["odds_text"] = (f"Final conquest with the die: {odds.shortfall} short; it works on "
                           f"{good} of {faces} faces ({round(float(odds.chance) * 100)}%).")
