@@ -88,3 +88,10 @@ def test_it_imports_nothing_heavy() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "[]"
+
+
+def test_the_configuration_allows_exactly_the_seatings() -> None:
+    from companion import config
+
+    assert config.SEATINGS == SEATINGS
+    assert config.DisplayConfig().seating == Seating.ONE_SIDE
