@@ -26,6 +26,7 @@ from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
+    NumericProperty,
     ObjectProperty,
     StringProperty,
 )
@@ -196,6 +197,8 @@ class TablePresenter(Presenter):
     peek_text = StringProperty("")
     peek_detail = StringProperty("")
     peek_rgba = ObjectProperty(palette.PANEL)
+    peek_seat = NumericProperty(-1)
+    """Whose private overlay shows (-1: none): the screen faces them while it does."""
     expansion_text = StringProperty("")
     """The public books of the expansions in play (Necromancer, teams, River World)."""
 
@@ -537,12 +540,14 @@ class TablePresenter(Presenter):
         self._cancel_timer()
         self.peek_rgba = palette.rgba(state.player(seat).colour)
         self.peek_detail = detail
+        self.peek_seat = seat  # the screen turns to face them before the total shows
         self.peek_text = text
 
     def end_peek(self) -> None:
         self._cancel_timer()
         self.peek_text = ""
         self.peek_detail = ""
+        self.peek_seat = -1
 
     def _cancel_timer(self) -> None:
         if self._peek_timer is not None:

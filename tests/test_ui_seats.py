@@ -1,0 +1,188 @@
+"""The players sit around the screen (``display.seating = "around"``), on the real window
+at 800x480: the table, the die screen and a private peek turn to face whom they are for,
+only turned (no screen built again), following undo, redo and resume; with the players on
+one side nothing ever turns."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kivy.tests.common import UnitTestTouch
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import ui_support as ui
+from factories import created, play_turn
+
+from companion.rules.catalog import load_catalog
+from companion.seating import Side, sides_key
+from companion.session import Session
+from companion.store import Store
+from companion.ui.widgets import Scroller
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+NEAR, FAR = Side.NEAR, Side.FAR
+
+
+def rotation() -> int:
+    return int(ui.window().rotation)
+
+
+@pytest.fixture
+def table(headless_app: Any, tmp_path: Path) -> Iterator[tuple[Any, Session, Path]]:
+    """A saved two-player game begun with Ann near and Bob far, shown on the table."""
+    app = headless_app
+    path = tmp_path / "g.sqlite3"
+    s = Session(load_catalog(), rng=random.Random(3), store=Store.open(path))
+    app.use_session(s, screen="home")
+    app.ctx.seats.use("around")
+    app.ctx.seats.chosen = (NEAR, FAR)  # as the new-game screen hands them over
+    s.begin(created(2))
+    app.ctx.nav.go("table")
+    ui.resize((800, 480))
+    ui.pump()
+    yield app, s, path
+    ui.close_dialogs()
+    app.presenters["table"].end_peek()
+    app.ctx.seats.use("one side")
+    app.ctx.nav.go("home")
+    ui.pump()
+    assert rotation() == 0
+    if s.store is not None:
+        s.store.close()
+
+
+def test_the_table_turns_to_the_far_side_seat_and_back(table: Any) -> None:
+    app, s, _ = table
+    screen = app.screens["table"]
+    assert s.state.track.seat == 0 and rotation() == 0
+    play_turn(s)
+    ui.pump()
+    assert s.state.track.seat == 1
+    assert rotation() == 180
+    assert app.screens["table"] is screen  # turned, not built again
+    assert screen.ids and screen.parent is not None
+    play_turn(s)
+    ui.pump()
+    assert (s.state.track.seat, rotation()) == (0, 0)
+
+
+def test_the_sides_are_kept_with_the_saved_game_and_follow_a_resume(table: Any) -> None:
+    app, s, path = table
+    play_turn(s)
+    assert s.store.setting(sides_key(s.game_id)) == ["near", "far"]
+    s.pick(0)  # a step of Bob's turn, taken back and put back: Bob still faces the screen
+    ui.pump()
+    s.undo()
+    ui.pump()
+    assert rotation() == 180
+    s.redo()
+    ui.pump()
+    assert rotation() == 180
+    app.ctx.nav.go("home")
+    app.ctx.seats.sides = []  # another game was played meanwhile...
+    ui.pump()
+    assert rotation() == 0
+    s.store.close()
+    resumed = Session(load_catalog(), rng=random.Random(3), store=Store.open(path))
+    assert resumed.resume() is not None
+    app.use_session(resumed)  # ... and the saved one is resumed: on the table, for Bob
+    ui.pump()
+    assert app.ctx.nav.current == "table"
+    assert list(app.ctx.seats.sides) == [NEAR, FAR]
+    assert rotation() == 180
+    s.store = resumed.store  # closed by the fixture
+
+
+def test_a_peek_faces_its_owner_while_it_shows_then_the_turn_again(table: Any) -> None:
+    app, s, _ = table
+    play_turn(s)  # Bob's turn: the table faces the far side
+    ui.pump()
+    assert rotation() == 180
+    presenter = app.presenters["table"]
+    presenter.peek(0)  # Ann (near) looks at her coins during Bob's turn
+    ui.pump()
+    assert presenter.peek_text and rotation() == 0
+    presenter.end_peek()
+    ui.pump()
+    assert rotation() == 180
+    presenter.peek(1)  # Bob's own peek faces him, as his turn does
+    ui.pump()
+    assert rotation() == 180
+    presenter.end_peek()
+
+
+def test_a_held_name_peeks_on_the_turned_table(table: Any) -> None:
+    app, s, _ = table
+    play_turn(s)
+    ui.pump()
+    ann = app.screens["table"].ids.players.row(0).ids.name_button
+    x, y = ann.to_window(*ann.center)
+    # The finger is on the panel: on the turned picture, Ann's name is across the glass.
+    touch = UnitTestTouch(800 - x, 480 - y)
+    touch.touch_down()
+    ui.wait(0.6)
+    assert app.presenters["table"].peek_text
+    assert rotation() == 0  # turned under the finger, which still holds the name
+    touch.touch_move(800 - x + 3, 480 - y + 2)  # a finger never lies quite still
+    ui.pump()
+    assert app.presenters["table"].peek_text
+    ui.release(touch)
+    ui.pump()
+    assert app.presenters["table"].peek_text == "" and rotation() == 180
+
+
+def test_the_die_screen_faces_the_turn_and_the_map_stays_upright(table: Any) -> None:
+    app, s, _ = table
+    play_turn(s)
+    app.ctx.nav.go("die")
+    ui.pump()
+    assert rotation() == 180
+    app.ctx.nav.go("map")
+    ui.pump()
+    assert rotation() == 0
+    app.ctx.nav.go("table")
+    ui.pump()
+    assert rotation() == 180
+
+
+def test_the_scissor_boxes_turn_with_the_picture(table: Any) -> None:
+    app, s, _ = table
+    boxed = [w for w in ui.walk_shown(app.screens["table"])
+             if isinstance(w, Scroller) and w.clipped_by_scissor]
+    assert boxed
+    before = [(b._box.x, b._box.y, b._box.width, b._box.height) for b in boxed]
+    play_turn(s)
+    ui.pump()
+    assert rotation() == 180
+    for scroller, (x, y, w, h) in zip(boxed, before, strict=True):
+        box = scroller._box
+        assert (box.width, box.height) == (w, h)
+        assert (box.x, box.y) == (800 - x - w, 480 - y - h)
+
+
+def test_one_side_never_turns(table: Any) -> None:
+    app, s, _ = table
+    app.ctx.seats.use("one side")
+    ui.pump()
+    for _ in range(3):
+        play_turn(s)
+        ui.pump()
+        assert rotation() == 0
+    presenter = app.presenters["table"]
+    presenter.peek(0)
+    ui.pump()
+    assert rotation() == 0
+    presenter.end_peek()
+    app.ctx.nav.go("die")
+    ui.pump()
+    assert rotation() == 0
+    app.ctx.seats.use("around")  # the setting applies at once, on the screen on show
+    ui.pump()
+    assert rotation() == (180 if s.state.track.seat == 1 else 0)
