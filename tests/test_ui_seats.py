@@ -186,3 +186,36 @@ def test_one_side_never_turns(table: Any) -> None:
     app.ctx.seats.use("around")  # the setting applies at once, on the screen on show
     ui.pump()
     assert rotation() == (180 if s.state.track.seat == 1 else 0)
+
+
+def test_the_settings_screen_switches_the_seating_at_once(headless_app: Any,
+                                                          tmp_path: Path) -> None:
+    from companion.config import load_config
+
+    app = headless_app
+    config = tmp_path / "companion.toml"
+    config.write_text("# ours\n[display]\nrotation = 0\n")
+    settings = app.presenters["settings"]
+    settings.config_path = config
+    try:
+        app.ctx.nav.go("settings")
+        ui.pump()
+        screen = app.screens["settings"]
+        button = screen.ids.seating
+        assert button.text == "Seating: all on one side of the screen"
+        screen.ids.scroll.scroll_to(button, padding=10, animate=False)
+        ui.pump()
+        ui.tap(button)
+        assert button.text == "Seating: around the screen (it turns to the player)"
+        assert app.ctx.seats.seating == "around"
+        assert load_config(config)[0].display.seating == "around"
+        assert config.read_text().startswith("# ours\n[display]\n")
+        assert rotation() == 0  # the settings screen itself never turns
+        ui.tap(button)
+        assert app.ctx.seats.seating == "one side"
+        assert load_config(config)[0].display.seating == "one side"
+    finally:
+        app.ctx.seats.use("one side")
+        settings.config_path = None
+        app.ctx.nav.go("home")
+        ui.pump()
