@@ -219,3 +219,62 @@ def test_the_settings_screen_switches_the_seating_at_once(headless_app: Any,
         settings.config_path = None
         app.ctx.nav.go("home")
         ui.pump()
+
+
+def test_the_new_game_screen_chooses_each_seats_side_and_the_game_keeps_them(
+        headless_app: Any, tmp_path: Path) -> None:
+    app = headless_app
+    s = Session(load_catalog(), rng=random.Random(3), store=Store.open(tmp_path / "g.sqlite3"))
+    app.use_session(s, screen="home")
+    presenter = app.presenters["new_game"]
+    presenter.reset(["Ann", "Bob", "Cy"])
+    try:
+        app.ctx.nav.go("new_game")
+        ui.pump()
+        seat_list = app.screens["new_game"].ids.seats
+        assert not ui.is_shown(seat_list.row(0).ids.side)  # one side: no toggle, no room
+        app.ctx.seats.use("around")
+        ui.pump()
+        toggles = [seat_list.row(i).ids.side for i in range(3)]
+        assert all(ui.is_shown(t) for t in toggles)
+        assert [t.text for t in toggles] == ["Near", "Far", "Near"]
+        assert ui.layout_problems(app.screens["new_game"]) == []
+        ui.tap(toggles[2])  # Cy sits across the table too
+        assert [seat_list.row(i).ids.side.text for i in range(3)] == ["Near", "Far", "Far"]
+        presenter.move(0, 1)  # Ann moves down a seat and keeps her side
+        ui.pump()
+        assert [seat_list.row(i).ids.side.text for i in range(3)] == ["Far", "Near", "Far"]
+        presenter.first = 1  # Ann starts
+        presenter.start()
+        ui.pump()
+        assert app.ctx.nav.current == "table"
+        assert list(app.ctx.seats.sides) == [FAR, NEAR, FAR]
+        assert s.store.setting(sides_key(s.game_id)) == ["far", "near", "far"]
+        assert s.state.track.seat == 1 and rotation() == 0
+        play_turn(s)  # Cy's turn: across the table
+        ui.pump()
+        assert rotation() == 180
+    finally:
+        ui.close_dialogs()
+        app.ctx.seats.use("one side")
+        app.ctx.nav.go("home")
+        ui.pump()
+        s.store.close()
+
+
+def test_the_table_moves_a_player_to_the_other_side_during_the_game(table: Any) -> None:
+    app, s, _ = table
+    screen = app.screens["table"]
+    button = screen.ids.sides
+    assert ui.is_shown(button)
+    assert ui.layout_problems(screen) == []
+    ui.tap(button)
+    dialog = ui.dialogs()[-1]
+    ui.tap(ui.find(dialog, text="Ann: near side (tap: far)"))
+    ui.pump()
+    assert list(app.ctx.seats.sides) == [FAR, FAR]
+    assert rotation() == 180  # it is Ann's turn, and she sits across now
+    assert s.store.setting(sides_key(s.game_id)) == ["far", "far"]
+    app.ctx.seats.use("one side")
+    ui.pump()
+    assert not ui.is_shown(button) and rotation() == 0

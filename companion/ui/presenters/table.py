@@ -46,7 +46,7 @@ from companion.rules import (
 )
 from companion.ui import palette
 from companion.ui.describe import coins, phase_hint, step_text, tokens
-from companion.ui.presenters import necromancer, river, teams
+from companion.ui.presenters import necromancer, river, sides, teams
 from companion.ui.presenters.base import Choice, Presenter, Question
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 from companion.ui.presenters.keypads import PinRequest, ask_pin
@@ -141,6 +141,7 @@ class Action(StrEnum):
     UNDO = "undo"
     REDO = "redo"
     HOME = "home"
+    SIDES = "sides"
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,8 @@ class TablePresenter(Presenter):
     peek_text = StringProperty("")
     peek_detail = StringProperty("")
     peek_rgba = ObjectProperty(palette.PANEL)
+    around = BooleanProperty(False)
+    """Whether the players sit around the screen: the "Sides" button shows (`sides`)."""
     peek_seat = NumericProperty(-1)
     """Whose private overlay shows (-1: none): the screen faces them while it does."""
     expansion_text = StringProperty("")
@@ -209,6 +212,9 @@ class TablePresenter(Presenter):
         self._announced: tuple[object, int] | None = None
         """The game (its first step, by identity) and the turn whose event was told."""
         super().__init__(*args, **kwargs)
+        self.around = self.ctx.seats.around
+        self.ctx.seats.fbind("seating", lambda seats, _value: setattr(
+            self, "around", seats.around))
 
     def refresh(self, state: GameState) -> None:
         view = public(state)
@@ -370,6 +376,7 @@ class TablePresenter(Presenter):
                     Action.UNDO: self.undo,
                     Action.REDO: self.redo,
                     Action.HOME: lambda: self.go("home"),
+                    Action.SIDES: lambda: sides.choose(self),
                 }
                 handlers[action]()
             case _:
