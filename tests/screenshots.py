@@ -414,6 +414,24 @@ def scenarios() -> list[Scenario]:
         show(app, _midgame(), "table")
         app.presenters["table"].peek(2)
 
+    def around(app: Any, screen: str) -> Any:
+        """The screen lying in the middle of the table: the seats alternate near and far,
+        and it is Bob's turn (seat 1, across the table): the picture is upside down."""
+        from companion.seating import default_sides
+
+        app.ctx.seats.use("around")
+        app.ctx.seats.chosen = default_sides(5)
+        s = _midgame()
+        show(app, s, screen)
+        return s
+
+    def table_far_side(app: Any) -> None:
+        around(app, "table")
+
+    def peek_far_side(app: Any) -> None:  # Cy (near) peeks during Bob's (far) turn
+        around(app, "table")
+        app.presenters["table"].peek(2)
+
     def game_end(app: Any) -> None:
         show(app, _over(tie=False), "game_end")
         p = app.presenters["game_end"]
@@ -590,6 +608,8 @@ def scenarios() -> list[Scenario]:
         Scenario("scoring", scoring), Scenario("scoring_quick", scoring_quick),
         Scenario("die", die), Scenario("die_final", die_final), Scenario("die_none", die_none),
         Scenario("peek", peek, private=True),
+        Scenario("table_far_side", table_far_side),
+        Scenario("peek_far_side", peek_far_side, private=True),
         Scenario("game_end", game_end, private=True),
         Scenario("game_end_reveal", game_end_reveal, private=True),
         Scenario("game_end_tie", game_end_tie, private=True),
@@ -658,8 +678,10 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
                 "texts": [t for r in roots for t in ui_support.texts(r)],
                 "purses": [p.coins for p in state.players] if state else [],
                 "private": scenario.private,
+                "rotation": int(ui_support.window().rotation),
             }
             app.presenters["table"].end_peek()
+            app.ctx.seats.use("one side")  # the screen upright again for the next one
     ui_support.close_dialogs()
     return report
 

@@ -278,3 +278,34 @@ def test_the_table_moves_a_player_to_the_other_side_during_the_game(table: Any) 
     app.ctx.seats.use("one side")
     ui.pump()
     assert not ui.is_shown(button) and rotation() == 0
+
+
+def test_the_far_side_screenshots_are_turned_and_pass_the_quality_bar(tmp_path: Path) -> None:
+    import screenshots as screenshots_tool
+
+    report = screenshots_tool.run(tmp_path, ["table_far_side", "peek_far_side", "peek"],
+                                  sizes=["800x480"])
+    far, peek, upright = (report[name]["800x480"]
+                          for name in ("table_far_side", "peek_far_side", "peek"))
+    assert (far["screen"], far["rotation"], far["problems"]) == ("table", 180, [])
+    assert "Bob's turn" in far["texts"]
+    assert (peek["rotation"], peek["problems"]) == (0, [])  # Cy's peek faces Cy
+    assert upright["rotation"] == 0
+
+
+def test_the_picture_turns_with_the_touches(table: Any) -> None:
+    """Kivy turns the touches as soon as the rotation is set, but its picture only on a
+    resize: the app turns the picture too, so what is drawn is where the finger lands."""
+    from kivy.graphics.transformation import Matrix
+
+    _, s, _ = table
+    window = ui.window()
+    upright = Matrix().translate(400, 240, 0).multiply(Matrix().rotate(0, 0, 0, 1)) \
+        .multiply(Matrix().translate(-400, -240, 0)).get()
+    assert list(window.render_context["modelview_mat"].get()) == pytest.approx(list(upright))
+    play_turn(s)
+    ui.pump()
+    turned = window.render_context["modelview_mat"].get()
+    # The bottom-left corner of the picture is drawn at the top-right of the glass.
+    assert turned[0] == pytest.approx(-1) and turned[5] == pytest.approx(-1)
+    assert turned[12] == pytest.approx(800) and turned[13] == pytest.approx(480)

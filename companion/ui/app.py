@@ -618,6 +618,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         wanted = self.facing_rotation()
         if int(window.rotation) != wanted:
             window.rotation = wanted
+            # Kivy turns the touches at once but the picture only on a resize, and a half
+            # turn keeps the size: the picture is turned here, with the same matrices.
+            window.update_viewport()
             Scroller.window_turned()
 
     def _state(self) -> GameState | None:
