@@ -62,12 +62,13 @@ def test_the_table_turns_to_the_far_side_seat_and_back(table: Any) -> None:
     app, s, _ = table
     screen = app.screens["table"]
     assert s.state.track.seat == 0 and rotation() == 0
+    widgets = [id(w) for w in screen.walk(restrict=True)]
     play_turn(s)
     ui.pump()
     assert s.state.track.seat == 1
     assert rotation() == 180
     assert app.screens["table"] is screen  # turned, not built again
-    assert screen.ids and screen.parent is not None
+    assert [id(w) for w in screen.walk(restrict=True)] == widgets  # the same widgets
     play_turn(s)
     ui.pump()
     assert (s.state.track.seat, rotation()) == (0, 0)
