@@ -203,11 +203,11 @@ def test_the_settings_screen_switches_the_seating_at_once(headless_app: Any,
         ui.pump()
         screen = app.screens["settings"]
         button = screen.ids.seating
-        assert button.text == "Seating: all on one side of the screen"
+        assert button.text == "All on one side of the screen"
         screen.ids.scroll.scroll_to(button, padding=10, animate=False)
         ui.pump()
         ui.tap(button)
-        assert button.text == "Seating: around the screen (it turns to the player)"
+        assert button.text == "Around the screen: it turns"
         assert app.ctx.seats.seating == "around"
         assert load_config(config)[0].display.seating == "around"
         assert config.read_text().startswith("# ours\n[display]\n")
@@ -310,3 +310,45 @@ def test_the_picture_turns_with_the_touches(table: Any) -> None:
     # The bottom-left corner of the picture is drawn at the top-right of the glass.
     assert turned[0] == pytest.approx(-1) and turned[5] == pytest.approx(-1)
     assert turned[12] == pytest.approx(800) and turned[13] == pytest.approx(480)
+
+
+def test_the_pin_pad_faces_the_one_who_types_it(headless_app: Any, tmp_path: Path) -> None:
+    from companion.ui.widgets import PinPad
+
+    app = headless_app
+    store = Store.open(tmp_path / "g.sqlite3")
+    store.add_profile("Ann", "blue", pin="1234")
+    s = Session(load_catalog(), rng=random.Random(3), store=store)
+    app.use_session(s, screen="home")
+    app.ctx.seats.use("around")
+    app.ctx.seats.chosen = (NEAR, FAR)
+    s.begin(created(2))  # Ann's seat is linked to her profile, PIN and all
+    try:
+        play_turn(s)  # Bob's turn, across the table
+        app.ctx.nav.go("table")
+        ui.pump()
+        assert rotation() == 180
+        presenter = app.presenters["table"]
+        presenter.peek(0)  # Ann holds her name: her PIN is asked, facing her
+        ui.pump()
+        assert [d for d in ui.dialogs() if isinstance(d, PinPad)]
+        assert rotation() == 0
+        ui.type_on_pad("1234")
+        ui.pump()
+        assert presenter.peek_text and rotation() == 0
+        presenter.end_peek()
+        ui.pump()
+        assert rotation() == 180
+        presenter.peek(0)
+        ui.pump()
+        assert rotation() == 0
+        ui.close_dialogs()  # Cancel: back to Bob
+        ui.pump()
+        assert rotation() == 180 and presenter.peek_text == ""
+    finally:
+        ui.close_dialogs()
+        app.presenters["table"].end_peek()
+        app.ctx.seats.use("one side")
+        app.ctx.nav.go("home")
+        ui.pump()
+        store.close()

@@ -399,6 +399,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         the seats' turn is added to it (`_face`)."""
         self._seated: object = None
         """The game (its first step, by identity) whose seats' sides `ctx.seats` holds."""
+        self._pin_seat: int | None = None
+        """The seat whose PIN the open PIN pad asks for (it faces them), if any."""
 
     # -- building --------------------------------------------------------------------------
     def build(self) -> Widget:
@@ -604,6 +606,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         table = self.presenters.made("table")
         if table is not None and table.peek_seat >= 0:
             peek = int(table.peek_seat)
+        elif self._pin_seat is not None:
+            peek = self._pin_seat  # the PIN is typed by the one about to peek
         return rotation(self.base_rotation or 0, Seating(seats.seating), seats.sides,
                         self.ctx.nav.current, current, peek)
 
@@ -666,6 +670,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
     def _closed(self, dialog: Any) -> None:
         if dialog in self.dialogs:
             self.dialogs.remove(dialog)
+        if isinstance(dialog, PinPad) and self._pin_seat is not None:
+            self._pin_seat = None
+            self._face()
 
     def _track(self, dialog: Any) -> Any:
         self.dialogs.append(dialog)
@@ -699,4 +706,6 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         dialog = self._spare(PinPad)
         dialog.fill(request.on_done, title=request.title, text=request.text,
                     length=PIN_LENGTH)
+        self._pin_seat = request.seat
+        self._face()  # before it opens: the pad faces the one who types
         self._track(dialog)

@@ -82,8 +82,8 @@ SPREAD = 6
 
 
 SEATING_WORDS = {
-    "one side": "Seating: all on one side of the screen",
-    "around": "Seating: around the screen (it turns to the player)",
+    "one side": "All on one side of the screen",
+    "around": "Around the screen: it turns",
 }
 """The seating button's words for each ``display.seating``."""
 
@@ -178,6 +178,10 @@ class SettingsPresenter(Presenter):
     dim_text = StringProperty("")
     text_size_text = StringProperty("")
     seating_text = StringProperty("")
+    seating_hint = StringProperty(
+        "With the screen lying in the middle of the table, the table, the die and a peek "
+        "turn to face the player; each seat's side is chosen on the new-game screen and "
+        "changed from the table (Sides). Changes here apply at once.")
     volume_text = StringProperty("")
     mute_text = StringProperty("")
     quiet_text = StringProperty("")

@@ -498,7 +498,7 @@ class TablePresenter(Presenter):
             ask_pin(self.ctx, PinRequest(
                 title=f"{name}'s PIN",
                 text=f"Only {name} types it. The coins then show for a few seconds.",
-                on_done=lambda pin: self._pin_typed(seat, profile.id, pin)))
+                on_done=lambda pin: self._pin_typed(seat, profile.id, pin), seat=seat))
             return
         self._show(seat, "Let go to hide.")
 
