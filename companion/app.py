@@ -324,12 +324,13 @@ class Startup:
 def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = None,
             dim_after: float = 0, dim_brightness: int = 20, grid_port: str = "",
             grid_baud: int = 115200, config_path: Path | None = None,
-            sound: SoundConfig | None = None) -> None:
+            sound: SoundConfig | None = None, seating: str = "one side") -> None:
     """Open the app's window and run until it is closed.
 
     `dim_after` seconds without a touch dim the screen (0: never) to `dim_brightness`
     percent of the backlight where the panel has one. `grid_port` is the sensor grid's
     serial port ("" for none). `sound`: the cues' settings (None: no sound at all).
+    `seating`: ``display.seating`` (``"around"``: the table turns to face the player).
     """
     if fullscreen:
         # Must be set before the window exists, which App.run() creates.
@@ -338,6 +339,7 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
     lock = take_lock(db_path)  # DatabaseInUse: this app does not start
     first = summary.read(db_path) if lock is not None else None
     app = TableApp()
+    app.ctx.seats.use(seating)
     app.set_resume(resume_text(first) if first is not None else None)
     startup = Startup(app, db_path, lock, die_pin=die_pin, dim_after=dim_after,
                       dim_brightness=dim_brightness, grid_port=grid_port, grid_baud=grid_baud,

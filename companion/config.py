@@ -12,11 +12,12 @@ plugged in yet).
 What it holds
 -------------
 ``[display]``: full screen, rotation (the picture and the touches turn together), the
-touch input device and driver, idle dimming and the text size. ``[die]``: the GPIO pins
-(BCM numbers) of the die button, its LED and its buzzer, and the button's debounce.
-``[grid]``: the region sensor grid's serial port and line rate. ``[sound]``: the cues'
-volume, mute and quiet hours. ``[storage]``: the SQLite database. Every key is
-listed, with its allowed values, in ``deploy/companion.example.toml`` and in :data:`KEYS`.
+touch input device and driver, idle dimming, the text size and where the players sit.
+``[die]``: the GPIO pins (BCM numbers) of the die button, its LED and its buzzer, and
+the button's debounce. ``[grid]``: the region sensor grid's serial port and line rate.
+``[sound]``: the cues' volume, mute and quiet hours. ``[storage]``: the SQLite database.
+Every key is listed, with its allowed values, in ``deploy/companion.example.toml`` and
+in :data:`KEYS`.
 
 Bad values
 ----------
@@ -108,6 +109,10 @@ DEFAULT_WINDOW_SIZE = (800, 480)
 DEFAULT_GRID_PORT = "/dev/smallworld-grid"
 """The stable name ``deploy/60-smallworld-companion.rules`` gives a Pico grid."""
 
+SEATINGS = ("one side", "around")
+"""``display.seating``: the players sit on one side of the screen, or around it (lying flat
+in the middle of the table, it turns to face whose turn it is: `companion.seating`)."""
+
 TEXT_SCALES = (100, 115, 130)
 """``display.text_scale``: the text sizes offered, in percent of the normal size."""
 
@@ -152,6 +157,10 @@ class DisplayConfig:
     text_scale: int = 100
     """Every text's size in percent of the normal size: 100, 115 or 130 (from the next
     start: Kivy's font scale, ``kivy.metrics.Metrics.fontscale``)."""
+
+    seating: str = "one side"
+    """``"one side"`` (the screen stands: it never turns) or ``"around"`` (it lies in the
+    middle: the table, the die and a peek turn to face the player; applied at once)."""
 
 
 @dataclass(frozen=True)
@@ -510,6 +519,7 @@ KEYS: tuple[KeySpec, ...] = (
     ),
     KeySpec("display", "dim_brightness", _int_in(DIM_BRIGHTNESS_RANGE), "0 to 100 (percent)"),
     KeySpec("display", "text_scale", _int_in(TEXT_SCALES), "100, 115 or 130 (percent)"),
+    KeySpec("display", "seating", _choice(*SEATINGS), '"one side" or "around"'),
     KeySpec("die", "button_pin", _pin, _PIN_TEXT),
     KeySpec("die", "led_pin", _pin, _PIN_TEXT),
     KeySpec("die", "buzzer_pin", _pin, _PIN_TEXT),

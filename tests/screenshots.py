@@ -429,6 +429,24 @@ def scenarios() -> list[Scenario]:
         show(app, _midgame(), "table")
         app.presenters["table"].peek(2)
 
+    def around(app: Any, screen: str) -> Any:
+        """The screen lying in the middle of the table: the seats alternate near and far,
+        and it is Bob's turn (seat 1, across the table): the picture is upside down."""
+        from companion.seating import default_sides
+
+        app.ctx.seats.use("around")
+        app.ctx.seats.chosen = default_sides(5)
+        s = _midgame()
+        show(app, s, screen)
+        return s
+
+    def table_far_side(app: Any) -> None:
+        around(app, "table")
+
+    def peek_far_side(app: Any) -> None:  # Cy (near) peeks during Bob's (far) turn
+        around(app, "table")
+        app.presenters["table"].peek(2)
+
     def game_end(app: Any) -> None:
         show(app, _over(tie=False), "game_end")
         p = app.presenters["game_end"]
@@ -602,6 +620,7 @@ def scenarios() -> list[Scenario]:
         Scenario("table_conquer", table_conquer, main=("map", "finish_conquests")),
         Scenario("table_final", table_final, main=("map", "finish_conquests")),
         Scenario("undo_bar", undo_bar, main=("redo", "map")),
+        Scenario("table_far_side", table_far_side, main=("map", "finish_conquests")),
         Scenario("market", market, main=("back",)),
         Scenario("market_confirm", market_confirm, main=("yes", "no")),
         Scenario("market_table_deals", market_table_deals, main=("reveal",)),
@@ -615,6 +634,7 @@ def scenarios() -> list[Scenario]:
         Scenario("die_final", die_final, main=("done",)),
         Scenario("die_none", die_none, main=("back",)),
         Scenario("peek", peek, private=True, main=("peek_total",)),
+        Scenario("peek_far_side", peek_far_side, private=True, main=("peek_total",)),
         Scenario("game_end", game_end, private=True, main=("new_game", "home")),
         Scenario("game_end_reveal", game_end_reveal, private=True, main=("reveal",),
                  repeat=("reveal",)),
@@ -697,6 +717,7 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
                 "out_of_sight": ui_support.main_out_of_sight(scenario.main),
                 "controls": sorted({str(getattr(w, "action_key", "") or getattr(w, "text", ""))
                                     for w, _ in ui_support.button_places().values()}),
+                "rotation": int(ui_support.window().rotation),
             }
             # Last, as they tap: the steppers and the repeated controls move nothing.
             tapped: list[str] = []
@@ -704,6 +725,7 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
             moves += ui_support.repeat_moves(scenario.repeat, tapped=tapped)
             report[scenario.name][size_name].update(moves=moves, tapped=tapped)
             app.presenters["table"].end_peek()
+            app.ctx.seats.use("one side")  # the screen upright again for the next one
     ui_support.close_dialogs()
     return report
 

@@ -102,7 +102,7 @@ def test_no_subcommand_starts_the_app_on_the_default_database(
         {"db_path": tmp_path / "smallworld-companion" / "companion.sqlite3", "fullscreen": False,
          "die_pin": 17, "dim_after": 300, "dim_brightness": 20,
          "grid_port": "/dev/smallworld-grid", "grid_baud": 115200, "config_path": None,
-         "sound": SoundConfig()}
+         "sound": SoundConfig(), "seating": "one side"}
     ]
     assert started_apps[0]["db_path"] == paths.default_db_path()
 
@@ -122,7 +122,8 @@ def test_run_reads_the_config_file_and_reports_a_bad_value_with_its_key(
     config = tmp_path / "companion.toml"
     config.write_text(
         f'[die]\nbutton_pin = 99\n[storage]\ndatabase = "{tmp_path / "x.sqlite3"}"\n'
-        "[display]\ndim_after_seconds = 60\n[sound]\nvolume = 150\nmuted = true\n"
+        "[display]\ndim_after_seconds = 60\nseating = \"around\"\n"
+        "[sound]\nvolume = 150\nmuted = true\n"
     )
     status, _, err = run_main(["run", "--config", str(config)], capsys)
     assert status == 0
@@ -131,7 +132,8 @@ def test_run_reads_the_config_file_and_reports_a_bad_value_with_its_key(
     assert started_apps == [{"db_path": tmp_path / "x.sqlite3", "fullscreen": False,
                              "die_pin": 17, "dim_after": 60, "dim_brightness": 20,
                              "grid_port": "/dev/smallworld-grid", "grid_baud": 115200,
-                             "config_path": config, "sound": SoundConfig(muted=True)}]
+                             "config_path": config, "sound": SoundConfig(muted=True),
+                             "seating": "around"}]
 
 
 def test_every_subcommand_module_defines_one_command() -> None:

@@ -144,6 +144,7 @@ def test_the_defaults_work_on_a_pi_with_no_extra_hardware() -> None:
         dim_after_seconds=300,
         dim_brightness=20,
         text_scale=100,
+        seating="one side",
     )
     assert config.sound == SoundConfig(volume=70, muted=False,
                                        quiet_hours=(time(22, 0), time(8, 0)))
@@ -176,6 +177,8 @@ GOOD = [
     ("display.dim_brightness", "100", 100),
     ("display.text_scale", "115", 115),
     ("display.text_scale", "130", 130),
+    ("display.seating", '"around"', "around"),
+    ("display.seating", '"one side"', "one side"),
     ("die.button_pin", "2", 2),
     ("die.button_pin", "27", 27),
     ("die.button_pin", "false", None),
@@ -252,6 +255,8 @@ BAD = [
     ("display.text_scale", "120", "100, 115 or 130 (percent)"),
     ("display.text_scale", "1.3", "100, 115 or 130 (percent)"),
     ("display.text_scale", '"130%"', "100, 115 or 130 (percent)"),
+    ("display.seating", '"Around"', '"one side" or "around"'),
+    ("display.seating", "true", '"one side" or "around"'),
     ("die.button_pin", "0", "a BCM GPIO number from 2 to 27, or false for none"),
     ("die.button_pin", "1", "a BCM GPIO number from 2 to 27, or false for none"),
     ("die.button_pin", "28", "a BCM GPIO number from 2 to 27, or false for none"),

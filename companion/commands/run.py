@@ -157,6 +157,7 @@ def _run(args: argparse.Namespace) -> int:
             grid_baud=config.grid.baud,
             config_path=args.config,
             sound=config.sound,
+            seating=config.display.seating,
         )
     except DatabaseInUse as in_use:  # taken between the check and the start: rare
         print(f"companion: {in_use}", file=sys.stderr)

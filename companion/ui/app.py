@@ -19,6 +19,13 @@ Invariants of the plumbing:
   updated when its screen is shown if it last saw an older version, never twice for one.
 - The turn passing and the final turn beginning are heard once each, from the states
   published (`companion.cues.turn_cue`, played through `ctx.cues`).
+- The window's rotation is set here and nowhere else (`_face`): the display's own
+  rotation (``display.rotation``, Kivy's at start) plus, when the players sit around the
+  screen (`ctx.seats`), a half turn while the table, the die screen or a private peek
+  faces a far-side seat (`companion.seating.rotation`). It is worked out again from what
+  is on show after every publish (so it follows undo, redo and resume), every screen
+  change, every peek and every change of the seats; the screens are only turned, never
+  built again.
 - The garbage collector's timetable is `companion.ui.memory`: start-up and each screen
   frozen once built, a collection of what a turn made after each turn's frame, a full one
   only when idle, never on a tap.
@@ -69,6 +76,7 @@ from kivy.uix.widget import Widget
 from companion.cues import turn_cue
 from companion.kivy_config import is_kiosk
 from companion.paths import kv_file
+from companion.seating import Seating, rotation
 from companion.ui import palette
 from companion.ui.memory import MemoryPolicy, find_malloc_trim
 from companion.ui.presenters.base import Choice, Context, Question
@@ -79,7 +87,14 @@ from companion.ui.presenters.keypads import (
     NameRequest,
     PinRequest,
 )
-from companion.ui.widgets import ChoiceDialog, ConfirmDialog, MessageDialog, NamePad, PinPad
+from companion.ui.widgets import (
+    ChoiceDialog,
+    ConfirmDialog,
+    MessageDialog,
+    NamePad,
+    PinPad,
+    Scroller,
+)
 
 if TYPE_CHECKING:
     from companion.rules import GameState
@@ -166,6 +181,17 @@ def screen_class(name: str) -> type:
     return _imported("companion.ui.screens", SCREENS[name][1])
 
 
+def display_rotation() -> int:
+    """The display's own rotation (Kivy's ``[graphics] rotation``: ``display.rotation``
+    in kiosk mode), which the window had when it opened, whatever turned it since."""
+    from kivy.config import Config as KivyConfig
+
+    try:
+        return int(KivyConfig.getint("graphics", "rotation")) % 360
+    except ValueError:
+        return 0
+
+
 def lay_out(root: Widget) -> None:
     """Lay `root` and everything in it out now, top down, at its current size.
 
@@ -205,6 +231,10 @@ class LazyPresenters(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(SCREENS)
+
+    def made(self, name: str) -> Any:
+        """`name`'s presenter if it was made already, else None (none is made for it)."""
+        return self._made.get(name)
 
     def when_made(self, name: str, hook: Callable[[Any], None]) -> None:
         """Run `hook(presenter)` on `name`'s presenter: now if it exists, else once made."""
@@ -364,12 +394,23 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         """Every dialog built, by kind: each is filled again and reopened (`_spare`)."""
         self._leaving: Any = None
         """The question Escape asked ("Leave the table?") while it is open."""
+        self.base_rotation: int | None = None
+        """The display's own rotation (`display_rotation`, read when the app is built):
+        the seats' turn is added to it (`_face`)."""
+        self._seated: object = None
+        """The game (its first step, by identity) whose seats' sides `ctx.seats` holds."""
+        self._pin_seat: int | None = None
+        """The seat whose PIN the open PIN pad asks for (it faces them), if any."""
 
     # -- building --------------------------------------------------------------------------
     def build(self) -> Widget:
         """The screen on show (the home screen at start) and nothing else: the other
         screens' modules, kv files and presenters are loaded when first needed."""
+        from kivy.core.window import Window  # made by now, or made here: App.run needs it
+
         ctx = self.ctx
+        if self.base_rotation is None:
+            self.base_rotation = display_rotation()
         manager = ScreenManager(transition=NoTransition())
         self.manager = manager
         self.screens = LazyScreens(self.presenters, manager)
@@ -380,11 +421,12 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         ctx.notices.fbind("on_choice", self._choice)
         ctx.notices.fbind("on_name", self._name)
         ctx.notices.fbind("on_pin", self._pin)
+        ctx.seats.fbind("seating", self._face)
+        ctx.seats.fbind("sides", self._face)
+        self.presenters.when_made("table", lambda table: table.fbind("peek_seat", self._face))
         ctx.session.subscribe(self._published)
         self._published(None)
         Clock.schedule_once(self._watch_touches, 0)  # the window exists by then
-        from kivy.core.window import Window  # made by now, or made here: App.run needs it
-
         Window.clearcolor = palette.BACKGROUND  # what every screen is drawn on (`Screenful`)
         window = EventLoop.window
         if window is not None:  # the size the window will give it: laid out once, now
@@ -515,6 +557,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         self.memory.activity()
         self._turn_check(state)
         self._cue_check(state)
+        self._seat_check(state)
+        self._face()
         if state is not None and state.is_over and nav.current in PLAYING:
             nav.go("game_end")
         elif nav.leaving_for is None:
@@ -543,6 +587,46 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         if cue is not None:
             self.ctx.cues.play(cue)
 
+    def _seat_check(self, state: GameState | None) -> None:
+        """Another game (started, resumed, or none): its seats' sides (`TableSeats.join`)."""
+        session = self.ctx.session
+        history = session.history
+        game = history.log[0] if history is not None and history.log else None
+        if game is not self._seated:
+            self._seated = game
+            self.ctx.seats.join(session.records, session.game_id,
+                                len(state.players) if state is not None else 0)
+
+    def facing_rotation(self) -> int:
+        """The window's rotation for what is on show now (`companion.seating.rotation`)."""
+        seats = self.ctx.seats
+        state = self._state()
+        current = None if state is None or state.is_over else state.track.seat
+        peek = None
+        table = self.presenters.made("table")
+        if table is not None and table.peek_seat >= 0:
+            peek = int(table.peek_seat)
+        elif self._pin_seat is not None:
+            peek = self._pin_seat  # the PIN is typed by the one about to peek
+        return rotation(self.base_rotation or 0, Seating(seats.seating), seats.sides,
+                        self.ctx.nav.current, current, peek)
+
+    def _face(self, *_args: Any) -> None:
+        """Turn the window to face whom the screen on show faces (only turned: no screen
+        is built or laid out again; a half turn keeps the window's size)."""
+        if self.base_rotation is None:
+            return  # the window is not there yet: `build` faces it
+        window = EventLoop.window
+        if window is None:
+            return
+        wanted = self.facing_rotation()
+        if int(window.rotation) != wanted:
+            window.rotation = wanted
+            # Kivy turns the touches at once but the picture only on a resize, and a half
+            # turn keeps the size: the picture is turned here, with the same matrices.
+            window.update_viewport()
+            Scroller.window_turned()
+
     def _state(self) -> GameState | None:
         history = self.ctx.session.history
         return history.state if history is not None else None
@@ -556,6 +640,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
     def _navigate(self, _nav: Any, name: str) -> None:
         self.memory.activity()
         self._refresh(name)
+        self._face()
         if self.manager is not None and self.manager.current != name:
             self.manager.current = self.screens[name].name
             Clock.schedule_once(self._release_left, 0)  # once the switch is over
@@ -585,6 +670,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
     def _closed(self, dialog: Any) -> None:
         if dialog in self.dialogs:
             self.dialogs.remove(dialog)
+        if isinstance(dialog, PinPad) and self._pin_seat is not None:
+            self._pin_seat = None
+            self._face()
 
     def _track(self, dialog: Any) -> Any:
         self.dialogs.append(dialog)
@@ -618,4 +706,6 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         dialog = self._spare(PinPad)
         dialog.fill(request.on_done, title=request.title, text=request.text,
                     length=PIN_LENGTH)
+        self._pin_seat = request.seat
+        self._face()  # before it opens: the pad faces the one who types
         self._track(dialog)

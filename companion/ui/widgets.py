@@ -22,9 +22,10 @@ rather than by the stencil (drawn twice a frame over the list's whole rectangle)
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
@@ -546,9 +547,21 @@ class Scroller(ScrollView):  # type: ignore[misc]
     window's pixels: it is worked out again (once, before the next frame) when the
     scroller moves or changes size, or when an ancestor that moves its children without
     moving them (a RelativeLayout, a ScrollView) moves or scrolls. With the window turned
-    (`Window.rotation`, set from the configuration at start), the stencil is kept: the
-    scissor box would need turning too.
+    by a quarter (`Window.rotation` 90 or 270, set from the configuration at start), the
+    stencil is kept: the scissor box would need turning too. A half turn (the players
+    sitting around the screen, `TableApp._face`) turns the box with the picture: the app
+    calls `window_turned` after turning the window, and every scroller's box is worked out
+    again (each scroller with a box is in `_boxed`, weakly, so none is kept alive by it).
     """
+
+    _boxed: ClassVar[weakref.WeakSet[Scroller]] = weakref.WeakSet()
+
+    @classmethod
+    def window_turned(cls) -> None:
+        """The window was turned: every scissor box is worked out again before the next
+        frame (the shown screen's and those of the screens built but not on show)."""
+        for scroller in list(cls._boxed):
+            scroller._place()
 
     def __init__(self, **kwargs: Any) -> None:
         self._box: ScissorPush | None = None
@@ -577,6 +590,7 @@ class Scroller(ScrollView):  # type: ignore[misc]
         before.add(self._box)
         after.insert(0, ScissorPop())
         self._place = Clock.create_trigger(self._update_box, -1)
+        Scroller._boxed.add(self)
         self.fbind("pos", self._place)
         self.fbind("size", self._place)
         self.fbind("parent", self._watch_ancestors)
@@ -601,10 +615,16 @@ class Scroller(ScrollView):  # type: ignore[misc]
         box = self._box
         if box is None:
             return
+        from kivy.core.window import Window
+
         x0, y0 = self.to_window(self.x, self.y)
         x1, y1 = self.to_window(self.right, self.top)
-        box.x, box.y = round(min(x0, x1)), round(min(y0, y1))
-        box.width, box.height = round(abs(x1 - x0)), round(abs(y1 - y0))
+        left, bottom = min(x0, x1), min(y0, y1)
+        width, height = abs(x1 - x0), abs(y1 - y0)
+        if Window.rotation == 180:  # the GPU's pixels: the window's, turned by a half
+            left, bottom = Window.width - left - width, Window.height - bottom - height
+        box.x, box.y = round(left), round(bottom)
+        box.width, box.height = round(width), round(height)
 
     @property
     def clipped_by_scissor(self) -> bool:

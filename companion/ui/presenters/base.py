@@ -1,7 +1,8 @@
 """What every presenter shares: the session, the navigator and the notices.
 
 `Context` bundles the one `Session`, a `Navigator` (which screen shows), `Notices`
-(messages and questions the app shows as dialogs) and the sound cues (`cues`). A
+(messages and questions the app shows as dialogs), the sound cues (`cues`) and where the
+players sit (`seats`). A
 `Presenter` refreshes itself from the game state whenever the session publishes one, and
 runs every intent through `attempt`, which turns a refused intent (`RulesError`) into a
 plain message and changes nothing.
@@ -23,6 +24,7 @@ from kivy.properties import BooleanProperty, StringProperty
 
 from companion.cues import SILENT, CuePlayer
 from companion.records import RecordsError
+from companion.ui.seats import TableSeats
 
 if TYPE_CHECKING:
     from companion.rules import GameState
@@ -135,6 +137,9 @@ class Context:
     cues: CuePlayer = SILENT
     """Where a presenter asks for a sound cue (`companion.cues.Cue`); silent until the
     composition root hands over the app's sounds after the first frame."""
+    seats: TableSeats = field(default_factory=TableSeats)
+    """Where the players sit around the screen (``display.seating`` and each seat's side);
+    the app turns the window from it."""
 
 
 def plain(reason: str) -> str:

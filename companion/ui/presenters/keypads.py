@@ -37,6 +37,9 @@ class PinRequest:
     on_done: Callable[[str], None]
     """Called with the four digits typed."""
     text: str = ""
+    seat: int | None = None
+    """The seat whose PIN it is: the screen faces them while the pad shows (when the
+    players sit around it)."""
 
 
 class KeypadNotices(Notices):

@@ -43,6 +43,7 @@ from companion.rules import (
     river,
     team_game,
 )
+from companion.seating import Side
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
@@ -136,6 +137,9 @@ class NewGamePresenter(Presenter):
     as ActionColumn actions."""
     river_options = ListProperty([])
     """The River World toggle, as an ActionColumn action."""
+    around = BooleanProperty(False)
+    """Whether the players sit around the screen (``display.seating``): each seat row then
+    has its side's toggle, near or far."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -152,6 +156,10 @@ class NewGamePresenter(Presenter):
         """River World's events switched on for a board that is not a River World board."""
         self._advice_kept = True
         """River World: the powers it advises leaving out stay out of the decks."""
+        self._sides: list[Side] = []
+        """Each seat's side of the screen (seat order), kept with the game it starts."""
+        self.around = self.ctx.seats.around
+        self.ctx.seats.fbind("seating", self._seating_changed)
         self.ctx.nav.fbind("current", self._opened)
         self.reset()
 
@@ -190,14 +198,22 @@ class NewGamePresenter(Presenter):
         except RecordsError:
             return []
 
+    def _seating_changed(self, seats: Any, _seating: str) -> None:
+        self.around = seats.around
+
     def _build(self) -> None:
         seats = []
+        count = len(self._names)
+        # A seat added sits across from the one before it (near, far, near...).
+        self._sides = self._sides[:count] + [Side.NEAR if i % 2 == 0 else Side.FAR
+                                             for i in range(len(self._sides), count)]
         for i, (name, colour) in enumerate(zip(self._names, self._colours, strict=True)):
             rgba = palette.rgba(colour)
             seats.append({"index": i, "name": name, "colour": colour, "rgba": rgba,
                           "ink": palette.ink_on(rgba), "colour_name": palette.shown_name(colour),
                           "first": i == self.first, "can_up": i > 0,
-                          "can_down": i < len(self._names) - 1})
+                          "can_down": i < len(self._names) - 1,
+                          "side": self._sides[i].value.capitalize()})
         self.seats = seats
         count = len(self._names)
         self._fit_board()
@@ -549,6 +565,7 @@ class NewGamePresenter(Presenter):
             return
         del self._names[index]
         del self._colours[index]
+        del self._sides[index]
         if self.first == index:
             self.first = -1
         elif self.first > index:
@@ -559,8 +576,11 @@ class NewGamePresenter(Presenter):
         other = index + delta
         if not 0 <= other < len(self._names):
             return
+        # A player moved takes their side along: they still sit where they sat.
         for items in (self._names, self._colours):
             items[index], items[other] = items[other], items[index]
+        sides = self._sides
+        sides[index], sides[other] = sides[other], sides[index]
         if self.first == index:
             self.first = other
         elif self.first == other:
@@ -577,6 +597,12 @@ class NewGamePresenter(Presenter):
             self._names[index] = name
             self.first_text = ("First player: drawn at random" if self.first < 0
                                else f"First player: {self._names[int(self.first)]}")
+
+    def toggle_side(self, index: int) -> None:
+        """Seat `index` sits on the other side of the screen (near or far)."""
+        if 0 <= index < len(self._sides):
+            self._sides[index] = self._sides[index].other
+            self._build()
 
     def choose_first(self, index: int) -> None:
         self.first = -1 if self.first == index else index
@@ -609,11 +635,13 @@ class NewGamePresenter(Presenter):
         board_doc = None if chosen is None else chosen.document
         river_world = self._river_world()
         left_out = self._left_out()
+        self.ctx.seats.chosen = tuple(self._sides)  # the app keeps them with the game
         started = self.attempt(lambda: self.session.new_game(
             seats, first_seat=first, expansions=expansions, dealing=dealing,
             board_doc=board_doc, river_world=river_world, left_out=left_out,
             necromancer=necromancer, teams=in_teams),
             "The game cannot start")
+        self.ctx.seats.chosen = ()  # taken by the game started, or not wanted any more
         if started is not None:
             self.go("table")
 

@@ -3,6 +3,8 @@
 - Players: how many are saved, and the way to the players screen (names, colours, PINs).
 - Sound: the cues' volume, mute and quiet hours, written to ``companion.toml`` and handed
   to the app's sounds at once (`Context.cues.use`): a new volume is heard straight away.
+- Seating: the players sit on one side of the screen, or around it (then the table turns
+  to face the player): written to ``companion.toml`` and applied at once (`Context.seats`).
 - Display (rotation, dimming after idle, text size) and hardware (the die button's GPIO
   pin, the sensor grid's serial port) are written to the user's ``companion.toml``
   (`config.save_config_values`, which keeps every other line), the one file the app reads
@@ -79,6 +81,13 @@ SPREAD = 6
 """A correction offers numbers up to this far either side of the packaged one."""
 
 
+SEATING_WORDS = {
+    "one side": "All on one side of the screen",
+    "around": "Around the screen: it turns",
+}
+"""The seating button's words for each ``display.seating``."""
+
+
 def number_words(c: Correction) -> str:
     """What a correctable number counts, in words."""
     if c.field == "max_tokens":
@@ -135,6 +144,7 @@ class Action(StrEnum):
     ROTATION = "rotation"
     DIM = "dim"
     TEXT_SIZE = "text_size"
+    SEATING = "seating"
     VOLUME = "volume"
     MUTE = "mute"
     QUIET = "quiet"
@@ -167,6 +177,11 @@ class SettingsPresenter(Presenter):
     rotation_text = StringProperty("")
     dim_text = StringProperty("")
     text_size_text = StringProperty("")
+    seating_text = StringProperty("")
+    seating_hint = StringProperty(
+        "With the screen lying in the middle of the table, the table, the die and a peek "
+        "turn to face the player; each seat's side is chosen on the new-game screen and "
+        "changed from the table (Sides). Changes here apply at once.")
     volume_text = StringProperty("")
     mute_text = StringProperty("")
     quiet_text = StringProperty("")
@@ -224,6 +239,7 @@ class SettingsPresenter(Presenter):
                          + later(display.dim_after_seconds, started.display.dim_after_seconds))
         self.text_size_text = (f"Text size: {display.text_scale} %"
                                + later(display.text_scale, started.display.text_scale))
+        self.seating_text = SEATING_WORDS.get(display.seating, SEATING_WORDS["one side"])
         sound = config.sound
         self.volume_text = f"Volume: {sound.volume} %"
         self.mute_text = ("Sound: muted (tap to turn on)" if sound.muted
@@ -280,6 +296,7 @@ class SettingsPresenter(Presenter):
             Action.ROTATION: self.choose_rotation,
             Action.DIM: self.choose_dim,
             Action.TEXT_SIZE: self.choose_text_size,
+            Action.SEATING: self.toggle_seating,
             Action.VOLUME: self.choose_volume,
             Action.MUTE: self.toggle_mute,
             Action.QUIET: self.choose_quiet_hours,
@@ -305,6 +322,8 @@ class SettingsPresenter(Presenter):
         self._show_config()
         if key.startswith("sound."):
             self.ctx.cues.use(self._config.sound)  # at once, not at the next start
+        if key == "display.seating":
+            self.ctx.seats.use(self._config.display.seating)  # at once too
 
     def choose_rotation(self) -> None:
         self.ctx.notices.choose(Choice(
@@ -324,6 +343,11 @@ class SettingsPresenter(Presenter):
             lambda key: self._write("display.text_scale", int(key)),
             text="Every text on every screen, for players who read from further away. "
                  "From the next start."))
+
+    def toggle_seating(self) -> None:
+        """The players sit on one side of the screen, or around it (it then turns)."""
+        around = self._config.display.seating == "around"
+        self._write("display.seating", "one side" if around else "around")
 
     def choose_volume(self) -> None:
         current = self._config.sound.volume

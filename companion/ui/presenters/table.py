@@ -26,6 +26,7 @@ from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
     ListProperty,
+    NumericProperty,
     ObjectProperty,
     StringProperty,
 )
@@ -44,7 +45,7 @@ from companion.rules import (
 )
 from companion.ui import palette
 from companion.ui.describe import coins, phase_hint, step_text, tokens
-from companion.ui.presenters import expansions
+from companion.ui.presenters import expansions, sides
 from companion.ui.presenters.base import Presenter, Question
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 from companion.ui.presenters.keypads import PinRequest, ask_pin
@@ -138,6 +139,7 @@ class Action(StrEnum):
     UNDO = "undo"
     REDO = "redo"
     HOME = "home"
+    SIDES = "sides"
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,10 @@ class TablePresenter(Presenter):
     peek_text = StringProperty("")
     peek_detail = StringProperty("")
     peek_rgba = ObjectProperty(palette.PANEL)
+    around = BooleanProperty(False)
+    """Whether the players sit around the screen: the "Sides" button shows (`sides`)."""
+    peek_seat = NumericProperty(-1)
+    """Whose private overlay shows (-1: none): the screen faces them while it does."""
     expansion_text = StringProperty("")
     """The public books of the expansions in play (each view's `summary`)."""
 
@@ -202,6 +208,9 @@ class TablePresenter(Presenter):
         self._announced: tuple[object, int] | None = None
         """The game (its first step, by identity) and the turn whose event was told."""
         super().__init__(*args, **kwargs)
+        self.around = self.ctx.seats.around
+        self.ctx.seats.fbind("seating", lambda seats, _value: setattr(
+            self, "around", seats.around))
 
     def refresh(self, state: GameState) -> None:
         view = public(state)
@@ -365,6 +374,7 @@ class TablePresenter(Presenter):
                     Action.UNDO: self.undo,
                     Action.REDO: self.redo,
                     Action.HOME: lambda: self.go("home"),
+                    Action.SIDES: lambda: sides.choose(self),
                 }
                 handlers[action]()
             case _:
@@ -478,7 +488,7 @@ class TablePresenter(Presenter):
             ask_pin(self.ctx, PinRequest(
                 title=f"{name}'s PIN",
                 text=f"Only {name} types it. The coins then show for a few seconds.",
-                on_done=lambda pin: self._pin_typed(seat, profile.id, pin)))
+                on_done=lambda pin: self._pin_typed(seat, profile.id, pin), seat=seat))
             return
         self._show(seat, "Let go to hide.")
 
@@ -527,12 +537,14 @@ class TablePresenter(Presenter):
         self._cancel_timer()
         self.peek_rgba = palette.rgba(state.player(seat).colour)
         self.peek_detail = detail
+        self.peek_seat = seat  # the screen turns to face them before the total shows
         self.peek_text = text
 
     def end_peek(self) -> None:
         self._cancel_timer()
         self.peek_text = ""
         self.peek_detail = ""
+        self.peek_seat = -1
 
     def _cancel_timer(self) -> None:
         if self._peek_timer is not None:

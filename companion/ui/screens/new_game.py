@@ -20,6 +20,9 @@ class SeatRow(BoxLayout):  # type: ignore[misc]
     first = BooleanProperty(False)
     can_up = BooleanProperty(False)
     can_down = BooleanProperty(False)
+    side = StringProperty("Near")
+    """The seat's side of the screen ("Near" or "Far"), shown when the players sit around
+    it (`NewGamePresenter.around`)."""
     presenter = ObjectProperty(None, allownone=True)
 
 
@@ -43,7 +46,7 @@ class SeatList(BoxLayout):  # type: ignore[misc]
         for row, seat in zip(rows, self.seats, strict=True):
             row.presenter = self.presenter
             for key in ("index", "name", "colour_name", "rgba", "ink", "first", "can_up",
-                        "can_down"):
+                        "can_down", "side"):
                 setattr(row, key, seat[key])
 
     def row(self, index: int) -> SeatRow | None:
