@@ -324,13 +324,16 @@ def test_settings_write_the_config_file_and_say_it_takes_effect_next_start(
     ids = shown(app).ids
     # The button shows only when the app has a calibration screen to go to.
     assert ids.calibrate.opacity == (1 if "calibration" in app.ctx.presenters else 0)
+    ui.scroll_to(ids.rotation)  # the settings are longer than an 800x480 screen
     ui.tap(ids.rotation)
     choose("90 degrees")
     assert ids.rotation.text == "Screen rotation: 90 degrees (from the next start)"
+    ui.scroll_to(ids.die)
     ui.tap(ids.die)
     assert not [b for b in ui.walk_shown(ui.dialogs()[-1])
                 if getattr(b, "text", "").startswith("GPIO 27 ")]  # the LED's pin
     choose("GPIO 4 (header pin 7)")
+    ui.scroll_to(ids.port)
     ui.tap(ids.port)
     choose("No sensor grid (tap the map)")
     assert config.read_text() == ("# ours\n[die]\nled_pin = 27\nbutton_pin = 4\n\n"

@@ -305,8 +305,8 @@ class ActionColumn(GridLayout):  # type: ignore[misc]
             button.opacity = 0 if hidden else 0.55 if disabled else 1
 
     def _released(self, button: BigButton) -> None:
-        if self.target is not None and button.action_key:  # a kept place has no key
-            self.target.act(button.action_key)
+        if self.target is not None and not button.disabled:  # a kept place is disabled;
+            self.target.act(button.action_key)  # "" may be a choice's key (quiet hours: none)
 
     def button(self, key: str) -> BigButton | None:
         for child in self.children:
