@@ -35,6 +35,14 @@ def key_of(kind: str, name: str) -> str:
     return f"{kind}:{name}"
 
 
+def _words(text: str) -> str:
+    """`text` lower-cased, as words of letters and digits (apostrophes dropped) joined by
+    single spaces: a name is looked for in a reminder this way."""
+    bare = "".join(c if c.isalnum() else " " for c in text.replace("'", "")
+                   .replace("\u2019", "").casefold())
+    return " ".join(bare.split())
+
+
 class Action(StrEnum):
     """The rules screen's buttons (the values are their keys)."""
 
@@ -149,6 +157,31 @@ class RulesPresenter(Presenter):
         show now): the one call another screen needs."""
         self.show(kind, name)
         self.go(SCREEN)
+
+    def named_in(self, text: str) -> tuple[str, str] | None:
+        """(kind, name) of the first race, power, piece, Relic, Place or event `text`
+        names (names compared folded, whole words; at one place the longest name wins);
+        None: it names none. Turn steps are left out: their names are common words."""
+        said = f" {_words(text)} "
+        found: list[tuple[int, int, RuleEntry]] = []
+        for entry in self.book.entries:
+            if entry.kind == "turn":
+                continue
+            at = said.find(f" {_words(entry.name)} ")
+            if at >= 0:
+                found.append((at, -len(entry.name), entry))
+        if not found:
+            return None
+        first = min(found, key=lambda item: item[:2])[2]
+        return first.kind, first.name
+
+    def open_for(self, text: str) -> bool:
+        """`open_at` the first entry `text` names (`named_in`); False: it names none."""
+        named = self.named_in(text) if text else None
+        if named is None:
+            return False
+        self.open_at(*named)
+        return True
 
     def back(self) -> None:
         """Back to the screen the rules were opened from."""
