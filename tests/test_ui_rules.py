@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import ui_support as ui
 from factories import created, session
+from screen_steps import tap_region
 
 from companion.rules.catalog import load_catalog
 from companion.rules.errors import UnknownName
@@ -221,3 +222,29 @@ def test_a_market_row_s_question_mark_opens_at_its_race_or_power() -> None:
         assert app.ctx.nav.current == "market"
         assert ui.dialogs() == []  # looking up picked nothing: no question to take it
         row = app.screens["market"].ids.rows.row("row2")
+
+
+def test_the_map_panel_s_rules_open_at_the_holder_s_race_or_power() -> None:
+    s = session(players=2, races=("Amazons",), powers=("Hill",))
+    s.pick(0)
+    s.conquer(4)
+    app = ui.app_for(s)
+    ui.resize((800, 480))
+    app.ctx.nav.go("map")
+    ui.pump()
+    map_screen = app.screens["map"]
+    assert map_screen.ids.look_up.disabled  # no region tapped: nothing to look up
+    tap_region(app, 4)
+    assert app.presenters["map"].region_rules(s.state, 4) == [
+        ("race", "Amazons"), ("power", "Hill")]
+    assert ui.layout_problems(map_screen) == []
+    for key, title in (("race:Amazons", "Amazons"), ("power:Hill", "Hill")):
+        ui.tap(app.screens["map"].ids.look_up)
+        choice = ui.dialogs()[-1]
+        assert [c["key"] for c in choice.choices] == ["race:Amazons", "power:Hill"]
+        ui.tap(ui.button(choice, key))
+        screen = rules_screen(app)
+        assert screen.ids.title.text == title
+        ui.tap(ui.button(screen, "back"))
+        assert app.ctx.nav.current == "map"
+        assert app.presenters["map"].selected == 4

@@ -450,6 +450,11 @@ class NecromancerView(ExpansionView):
     def shown_regions(self, state: GameState, regions: BoardState) -> BoardState:
         return shown_regions(state, regions)
 
+    def region_rules(self, state: GameState, region: int) -> list[tuple[str, str]]:
+        necro = state.necromancer
+        return ([("piece", "Necromancer Island")]
+                if necro is not None and region == necro.lake else [])
+
     def empty_region_text(self, state: GameState, region: int) -> str | None:
         necro = state.necromancer
         if necro is None or region != necro.lake:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 from kivy.properties import ListProperty, StringProperty
 
-from companion.ui.presenters.base import Presenter
+from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 from companion.ui.presenters.keypads import NameRequest, ask_name
 
@@ -157,6 +157,25 @@ class RulesPresenter(Presenter):
         show now): the one call another screen needs."""
         self.show(kind, name)
         self.go(SCREEN)
+
+    def has(self, kind: str, name: str) -> bool:
+        """Whether the rule book has the entry `kind`/`name`."""
+        return any(entry.kind == kind and _words(entry.name) == _words(name)
+                   for entry in self.book.search(name))
+
+    def choose_among(self, entries: list[tuple[str, str]], title: str) -> None:
+        """`open_at` the one entry of `entries` ((kind, name) each), or ask which when
+        there are more (the screens' "Rules" for what lies somewhere)."""
+        if len(entries) == 1:
+            self.open_at(*entries[0])
+        elif entries:
+            def chosen(key: str) -> None:
+                kind, _, name = key.partition(":")
+                self.open_at(kind, name)
+
+            self.ctx.notices.choose(Choice(title, [
+                (key_of(kind, name), f"{self.book.entry(kind, name).label}: {name}")
+                for kind, name in entries], chosen))
 
     def named_in(self, text: str) -> tuple[str, str] | None:
         """(kind, name) of the first race, power, piece, Relic, Place or event `text`
