@@ -491,6 +491,14 @@ def scenarios() -> list[Scenario]:
         show(app, Session(), "settings")
         app.presenters["settings"].load()
 
+    def settings_sound(app: Any) -> None:
+        """Scrolled down to the sound (mute, volume, quiet hours)."""
+        import ui_support
+
+        settings(app)
+        ui_support.pump()
+        ui_support.scroll_to(app.screens["settings"].ids.sound_section)
+
     def settings_saved(app: Any) -> None:
         show(app, _live(), "settings")
         p = app.presenters["settings"]
@@ -655,6 +663,7 @@ def scenarios() -> list[Scenario]:
         Scenario("message", message, main=("ok",)),
         Scenario("choice", choice, main=("cancel",)),
         Scenario("settings_saved", settings_saved, main=("back",)),
+        Scenario("settings_sound", settings_sound, main=("back", "mute")),
         Scenario("profiles", profiles, main=("add",)),
         Scenario("new_game_players", new_game_players, main=("start",)),
         Scenario("name_pad", name_pad, main=("done",), repeat=("key:A",)),
