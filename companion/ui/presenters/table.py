@@ -266,7 +266,7 @@ class TablePresenter(Presenter):
         rules = self.ctx.presenters["rules"]
         state = self.state
         active = state.current.active if state is not None else None
-        if active is not None and rules.named_in(active.race) is not None:
+        if active is not None and rules.has("race", active.race):
             rules.open_at("race", active.race)
         else:
             rules.open_at("turn", "Pick a combo")
