@@ -19,6 +19,11 @@ that moment, so a test can prove that no screen but the peek and the final revea
 Kivy's offscreen window cannot grow after it is made, so the rendering runs in a child
 process whose window starts at 1280x1280 and is shrunk to each size in turn.
 
+``--readme`` renders the README's pictures (`README_SHOTS`, at 800x480) and writes them to
+``docs/screenshots/<scenario>.png`` (kept in git for the README; not in the wheel)::
+
+    .venv/bin/python tests/screenshots.py --readme
+
 ``--text-scale 130`` renders with the app's text size setting (``display.text_scale``)
 applied as the app applies it (`companion.kivy_config.apply_text_scale`, before any widget
 is imported); `LARGEST_TEXT` lists the main screens checked that way at 800x480.
@@ -36,6 +41,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+
+README_SHOTS = ("table_midgame", "map_conquer", "market", "undo_bar", "rules",
+                "game_end_bgstats", "table_far_side", "settings")
+"""The scenarios the README shows ("The table at 800x480"), in its order."""
+README_DIR = ROOT / "docs" / "screenshots"
 
 
 @dataclass(frozen=True)
@@ -481,6 +491,14 @@ def scenarios() -> list[Scenario]:
         show(app, Session(), "settings")
         app.presenters["settings"].load()
 
+    def settings_sound(app: Any) -> None:
+        """Scrolled down to the sound (mute, volume, quiet hours)."""
+        import ui_support
+
+        settings(app)
+        ui_support.pump()
+        ui_support.scroll_to(app.screens["settings"].ids.sound_section)
+
     def settings_saved(app: Any) -> None:
         show(app, _live(), "settings")
         p = app.presenters["settings"]
@@ -645,6 +663,7 @@ def scenarios() -> list[Scenario]:
         Scenario("message", message, main=("ok",)),
         Scenario("choice", choice, main=("cancel",)),
         Scenario("settings_saved", settings_saved, main=("back",)),
+        Scenario("settings_sound", settings_sound, main=("back", "mute")),
         Scenario("profiles", profiles, main=("add",)),
         Scenario("new_game_players", new_game_players, main=("start",)),
         Scenario("name_pad", name_pad, main=("done",), repeat=("key:A",)),
@@ -786,10 +805,32 @@ def run(out: Path, only: list[str] | None = None, timeout: float = 300, *,
     return report
 
 
+def readme(folder: Path = README_DIR) -> int:
+    """Render `README_SHOTS` at 800x480 and copy them into `folder`; 1 if any has a
+    problem (then nothing is copied)."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        report = run(Path(tmp), list(README_SHOTS), sizes=["800x480"])
+        bad = [f"{name}: {problem}" for name, found in report.items()
+               for problem in found["800x480"]["problems"]]
+        if bad:
+            print("\n".join(bad))
+            return 1
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in README_SHOTS:
+            shutil.copyfile(Path(tmp) / "800x480" / f"{name}.png", folder / f"{name}.png")
+            print(f"{folder / name}.png: {(folder / f'{name}.png').stat().st_size} bytes")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--child"]:
         _child(Path(argv[1]), argv[2:])
         return 0
+    if argv == ["--readme"]:
+        return readme()
     out = ROOT / "screenshots"
     if argv and not argv[0].startswith("--"):
         out, argv = Path(argv[0]), argv[1:]

@@ -111,6 +111,7 @@ def test_parameters_parse_to_their_dataclasses() -> None:
     from companion.ui.presenters import calibration, history, market, new_game, profiles
 
     assert market.parse("row3") == market.PickRow(3)
+    assert market.parse("rules2") == market.LookUpRow(2)
     assert history.parse("game:12") == history.OpenGame(12)
     assert calibration.parse("board:4p") == calibration.ChooseBoard("4p")
     assert profiles.parse("rename:7") == profiles.OnProfile(profiles.ProfileVerb.RENAME, 7)
@@ -234,6 +235,7 @@ def test_every_literal_key_in_the_screens_parses_for_its_screen() -> None:
     calls = {(path.name, m[1].strip()) for path in SCREENS_PY.glob("*.py")
              for m in re.finditer(r"\.act\(([^)]*)\)", path.read_text())}
     assert calls == {("map.py", "key"), ("market.py", "key"), ("market.py", "self.key"),
+                     ("market.py", "self.rules_key"),
                      ("rules.py", "self.action_key"), ("rules.py", "row.action_key")}
 
 

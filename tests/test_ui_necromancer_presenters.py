@@ -19,6 +19,7 @@ from companion.ui.presenters.game_end import GameEndPresenter
 from companion.ui.presenters.map import MapPresenter
 from companion.ui.presenters.necromancer import NecromancerPresenter
 from companion.ui.presenters.new_game import NewGamePresenter
+from companion.ui.presenters.rules import RulesPresenter
 from companion.ui.presenters.table import TablePresenter
 
 
@@ -129,3 +130,15 @@ def test_the_table_lets_him_choose_the_power_beside_the_well_in_the_first_turn()
     assert s.state.necromancer is not None and s.state.necromancer.powers_in_use == ("Hill",)
     to_his_turn(s)
     assert all(a["key"] != "necro_well" for a in table.actions)
+
+
+def test_the_map_panel_s_rules_offer_his_ghosts_and_his_island() -> None:
+    s = game()
+    to_his_turn(s)
+    ghosts_hold_21_and_22(s)
+    necro = s.state.necromancer
+    assert necro is not None
+    map_p = presenter(MapPresenter, s, Context(session=s, presenters={
+        "rules": RulesPresenter(Context(session=s))}))
+    assert map_p.region_rules(s.state, 21) == [("piece", "Ghosts")]
+    assert map_p.region_rules(s.state, necro.lake) == [("piece", "Necromancer Island")]

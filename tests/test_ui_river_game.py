@@ -278,6 +278,39 @@ def test_a_tapped_river_takes_the_caravel_and_the_tables_pirate_ship_corrections
         action["key"] for action in app.presenters["map"].actions}
 
 
+def test_the_map_panel_s_rules_offer_the_holder_s_combo_and_the_river_world_pieces(
+    app: Any,
+) -> None:
+    s = river_session(RiverEvent.QUIET_WATERS)
+    app.use_session(s, screen="table")
+    ui.pump()
+    dismiss_notice()
+    s.pick(0)  # Ann
+    s.conquer(SHIPYARD_20)
+    ui.pump()
+    active = s.state.current.active
+    assert active is not None
+    tap_action(app, "map")
+    tap_region(app, SHIPYARD_20)
+    ui.tap(screen(app).ids.look_up)
+    choice = ui.dialogs()[-1]
+    keys = [c["key"] for c in choice.choices]
+    assert keys[:2] == [f"race:{active.race}", f"power:{active.power}"]
+    assert "piece:Shipyard and Caravel" in keys
+    ui.tap(ui.button(choice, "piece:Shipyard and Caravel"))
+    assert app.ctx.nav.current == "rules"
+    rules = screen(app)
+    assert rules.ids.title.text == "Shipyard and Caravel"
+    ui.tap(ui.button(rules, "back"))
+    assert app.ctx.nav.current == "map"
+    tap_region(app, TEMPLE_9)  # nobody holds it: the Temple alone, straight at its entry
+    ui.tap(screen(app).ids.look_up)
+    assert app.ctx.nav.current == "rules"
+    assert screen(app).ids.title.text == "Temple of the Seer"
+    ui.tap(ui.button(screen(app), "back"))
+    assert app.ctx.nav.current == "map"
+
+
 def test_river_world_on_a_packaged_board_counts_harbors_pirates_and_rivers_by_hand(
     app: Any,
 ) -> None:

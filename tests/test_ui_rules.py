@@ -15,7 +15,8 @@ from kivy.uix.recycleview import views
 sys.path.insert(0, str(Path(__file__).parent))
 
 import ui_support as ui
-from factories import created
+from factories import created, session
+from screen_steps import tap_region
 
 from companion.rules.catalog import load_catalog
 from companion.rules.errors import UnknownName
@@ -56,8 +57,13 @@ def test_the_table_s_rules_button_opens_the_screen_and_back_returns_to_the_table
     app.presenters["rules"].search("")
     ui.tap(ui.button(app.screens["table"], "top_rules"))
     screen = rules_screen(app)
-    assert len(shown_matches(screen)) == len(load_rulebook())
+    # no active race yet: the turn's first step
+    assert screen.ids.title.text == "Pick a combo"
+    assert shown_matches(screen) == ["Pick a combo"]
     assert ui.layout_problems(screen) == []
+    app.presenters["rules"].search("")
+    ui.pump()
+    assert len(shown_matches(screen)) == len(load_rulebook())
     ui.tap(ui.button(screen, "back"))
     assert app.ctx.nav.current == "table"
     assert app.manager.current == "table"
@@ -154,3 +160,91 @@ def test_open_at_shows_the_entry_and_goes_to_the_screen() -> None:
     assert "Popular Place" in screen.ids.about.text
     ui.tap(ui.button(screen, "back"))
     assert app.ctx.nav.current == "map"
+
+
+def test_the_table_s_rules_button_opens_at_the_current_player_s_active_race() -> None:
+    s = session(players=2, races=("Amazons",), powers=("Hill",))
+    s.pick(0)
+    app = ui.app_for(s)
+    ui.resize((800, 480))
+    app.ctx.nav.go("table")
+    ui.pump()
+    ui.tap(ui.button(app.screens["table"], "top_rules"))
+    screen = rules_screen(app)
+    assert screen.ids.title.text == "Amazons"
+    assert screen.ids.text.text == load_catalog().race("Amazons").summary
+    ui.tap(ui.button(screen, "back"))
+    assert app.ctx.nav.current == "table"
+
+
+def test_a_tap_on_the_table_s_reminders_opens_at_what_they_name() -> None:
+    s = session(players=2, races=("Amazons",), powers=("Hill",))
+    s.pick(0)
+    s.finish_conquests()
+    app = ui.app_for(s)
+    ui.resize((800, 480))
+    app.ctx.nav.go("table")
+    ui.pump()
+    table = app.screens["table"]
+    assert "lift 4 Amazons" in table.ids.reminders.text
+    assert ui.layout_problems(table) == []
+    ui.scroll_to(table.ids.reminders)
+    ui.tap(table.ids.reminders)
+    screen = rules_screen(app)
+    assert screen.ids.title.text == "Amazons"
+    ui.tap(ui.button(screen, "back"))
+    assert app.ctx.nav.current == "table"
+
+
+def test_named_in_finds_the_first_and_longest_name_a_text_holds() -> None:
+    p = ui.app_for(game()).presenters["rules"]
+    assert p.named_in("Amazons: lift 4 Amazons off the map.") == ("race", "Amazons")
+    assert p.named_in("Wealthy: 7 coins this turn, once.") == ("power", "Wealthy")
+    assert p.named_in("Pay at Glandulf\u2019s tavern") == ("place", "Glandulf's Tavern")
+    assert p.named_in("Nothing to look up here.") is None
+    assert p.named_in("") is None
+
+
+def test_a_market_row_s_question_mark_opens_at_its_race_or_power() -> None:
+    app = start("market")
+    market = app.screens["market"]
+    row = market.ids.rows.row("row2")
+    combo = app.presenters["market"].rows[2]["combo"]
+    r = app.session.state.market.rows[2].combo
+    for kind, name in (("race", r.race), ("power", r.power)):
+        ui.tap(row.ids.look_up)
+        choice = ui.dialogs()[-1]
+        assert combo in choice.title
+        ui.tap(ui.button(choice, f"{kind}:{name}"))
+        screen = rules_screen(app)
+        assert screen.ids.title.text == name
+        ui.tap(ui.button(screen, "back"))
+        assert app.ctx.nav.current == "market"
+        assert ui.dialogs() == []  # looking up picked nothing: no question to take it
+        row = app.screens["market"].ids.rows.row("row2")
+
+
+def test_the_map_panel_s_rules_open_at_the_holder_s_race_or_power() -> None:
+    s = session(players=2, races=("Amazons",), powers=("Hill",))
+    s.pick(0)
+    s.conquer(4)
+    app = ui.app_for(s)
+    ui.resize((800, 480))
+    app.ctx.nav.go("map")
+    ui.pump()
+    map_screen = app.screens["map"]
+    assert map_screen.ids.look_up.disabled  # no region tapped: nothing to look up
+    tap_region(app, 4)
+    assert app.presenters["map"].region_rules(s.state, 4) == [
+        ("race", "Amazons"), ("power", "Hill")]
+    assert ui.layout_problems(map_screen) == []
+    for key, title in (("race:Amazons", "Amazons"), ("power:Hill", "Hill")):
+        ui.tap(app.screens["map"].ids.look_up)
+        choice = ui.dialogs()[-1]
+        assert [c["key"] for c in choice.choices] == ["race:Amazons", "power:Hill"]
+        ui.tap(ui.button(choice, key))
+        screen = rules_screen(app)
+        assert screen.ids.title.text == title
+        ui.tap(ui.button(screen, "back"))
+        assert app.ctx.nav.current == "map"
+        assert app.presenters["map"].selected == 4

@@ -121,3 +121,18 @@ def test_a_tie_between_teams_is_decided_on_the_best_single_total_at_the_reveal()
     assert "Teams A and C tie on 20 coins" in text and "best single total" in text
     assert {FAY, CY} == set(s.finish().winners)
     assert ED not in s.finish().winners
+
+
+def test_the_map_panel_s_rules_open_at_a_monster_s_entry() -> None:
+    from screen_steps import tap_region
+
+    s = session(pile=(MIRROR,))
+    ann_takes_region_6(s)
+    app = table_for(s, "map")
+    tap_region(app, 12)  # a Monster guards it, nobody holds it: straight at the entry
+    assert app.presenters["map"].region_rules(s.state, 12) == [("piece", "Monsters")]
+    ui.tap(app.screens["map"].ids.look_up)
+    assert app.ctx.nav.current == "rules"
+    assert app.screens["rules"].ids.title.text == "Monsters"
+    ui.tap(ui.button(app.screens["rules"], "back"))
+    assert app.ctx.nav.current == "map"

@@ -41,6 +41,7 @@ from kivy.properties import (
     OptionProperty,
     StringProperty,
 )
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
@@ -115,6 +116,13 @@ class Pool(Generic[W]):
 
 class Caption(Label):  # type: ignore[misc]
     """A label that wraps to its width and is as tall as its text."""
+
+
+class TapCaption(ButtonBehavior, Caption):  # type: ignore[misc]
+    """A caption a finger may tap (the table's reminders open the rules at what they
+    name); `action_key` names what a tap asks for, as a button's does."""
+
+    action_key = StringProperty("")
 
 
 ELLIPSIS = "..."

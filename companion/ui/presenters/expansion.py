@@ -155,6 +155,12 @@ class ExpansionView:
         """What it has to say of a tapped region."""
         return ""
 
+    def region_rules(self, state: GameState, region: int) -> list[tuple[str, str]]:
+        """The rule book's entries, (kind, name), for what it puts in `region` (its
+        pieces, sites, Relics and Places): the map's "Rules" offers them after the
+        holder's race and power."""
+        return []
+
     def region_actions_first(self, state: GameState, region: int) -> list[dict[str, Any]]:
         """Its buttons for a tapped region, before the usual ones."""
         return []

@@ -83,6 +83,7 @@ class Action(StrEnum):
     ADD_TOKEN = "add_token"
     TAKE_TOKEN = "take_token"
     CORRECT = "correct"
+    RULES = "rules"
     GRID_CALIBRATE = "grid_calibrate"
 
 
@@ -176,6 +177,8 @@ class MapPresenter(Presenter):
     hand_known = BooleanProperty(False)
     """The game counts its tokens: the hand is the ledger's, not set by a finger."""
     can_correct = BooleanProperty(False)
+    can_look_up = BooleanProperty(False)
+    """Whether the rule book has something for the region tapped (its "Rules" button)."""
     """The chosen region can be corrected: its button stays in sight beside its title."""
     board_ratio = NumericProperty(0.6)
     """The board's height over its width (a portrait screen gives the map just that)."""
@@ -302,6 +305,7 @@ class MapPresenter(Presenter):
             self.holder_text = "Tap a region on the map."
             self.actions = []
             self.can_correct = False
+            self.can_look_up = False
             return
         region = state.map.region(rid)
         features = ", ".join([*sorted(f.value.title() for f in region.features),
@@ -334,6 +338,7 @@ class MapPresenter(Presenter):
                                     "text": f"Remove {marker_name(marker)}"})
             actions += [a for v in views for a in v.region_actions(state, rid)]
         self.can_correct = not state.is_over
+        self.can_look_up = bool(self.region_rules(state, rid))
         self.actions = actions
 
     @staticmethod
@@ -533,6 +538,8 @@ class MapPresenter(Presenter):
                 self._grid_act(action)
             case Action.BACK:
                 self.go("table")
+            case Action.RULES:
+                self.look_up()
             case Action.FINISH_CONQUESTS:
                 self.attempt(self.session.finish_conquests, then="table")
             case Action.FINISH_REDEPLOYMENT:
@@ -578,6 +585,40 @@ class MapPresenter(Presenter):
                 if owner is None:
                     raise UnknownAction("map", str(action), _allowed())
                 owner.do_map(self, action, rid)
+
+    def region_rules(self, state: GameState, rid: int) -> list[tuple[str, str]]:
+        """The rule book's entries, (kind, name), for what lies in region `rid`: its
+        holder's race and power, then what the game's expansions put there."""
+        rules = self.ctx.presenters.get("rules")
+        if rules is None:
+            return []
+        found: list[tuple[str, str]] = []
+        occupant = state.regions[rid].occupant
+        if occupant is not None:
+            player = state.players[occupant.seat]
+            combos = [(c.race, c.power) for c in player.declined]
+            if player.active is not None:
+                combos.insert(0, (player.active.race, player.active.power))
+            power = next((p for race, p in combos if race == occupant.race), None)
+            found.append(("race", occupant.race))
+            if power is not None:
+                found.append(("power", power))
+        found += [e for v in expansions.played(state) for e in v.region_rules(state, rid)]
+        out: list[tuple[str, str]] = []
+        for entry in found:
+            if entry not in out and rules.has(*entry):
+                out.append(entry)
+        return out
+
+    def look_up(self) -> None:
+        """The panel's "Rules": what lies in the region tapped, in the rule book (which,
+        when more than one thing does); Back returns to the map."""
+        state, rid = self.state, self.selected
+        if state is None or rid is None:
+            return
+        rules = self.ctx.presenters.get("rules")
+        if rules is not None:
+            rules.choose_among(self.region_rules(state, rid), f"Look up: region {rid}")
 
     def correct(self) -> None:
         state, rid = self.state, self.selected

@@ -32,14 +32,24 @@ class PickRow:
     row: int
 
 
-def parse(key: str) -> Action | PickRow:
+@dataclass(frozen=True)
+class LookUpRow:
+    """A row's "?" tapped ("rules<n>", 0 the top row): its race or power in the rules."""
+
+    row: int
+
+
+def parse(key: str) -> Action | PickRow | LookUpRow:
     """The market screen's action for `key`; `UnknownAction` when it has none."""
     row = number(argument(key, "row"))
     if row is not None:
         return PickRow(row)
+    row = number(argument(key, "rules"))
+    if row is not None:
+        return LookUpRow(row)
     action = member(Action, key)
     if action is None:
-        raise UnknownAction("market", key, allowed(Action, "row<n>"))
+        raise UnknownAction("market", key, allowed(Action, "row<n>", "rules<n>"))
     return action
 
 
@@ -79,6 +89,7 @@ class MarketPresenter(Presenter):
             rows.append({
                 "row": r.row,
                 "key": f"row{r.row}",
+                "rules_key": f"rules{r.row}",
                 "combo": f"{r.power} {r.race}",
                 "tokens": tokens(r.tokens),
                 "cost": "Free" if r.cost == 0 else f"Costs {coins(r.cost)}",
@@ -104,10 +115,12 @@ class MarketPresenter(Presenter):
     def act(self, key: str) -> None:
         self.do(parse(key))
 
-    def do(self, action: Action | PickRow) -> None:
+    def do(self, action: Action | PickRow | LookUpRow) -> None:
         match action:
             case PickRow(row):
                 self.choose(row)
+            case LookUpRow(row):
+                self.look_up(row)
             case Action.BACK:
                 self.go("table")
             case _:
@@ -132,6 +145,25 @@ class MarketPresenter(Presenter):
                 f"\n{r.race}: {catalog.race(r.race).summary}")
         self.ctx.notices.ask(Question(text=text, yes=f"Take the {r.power} {r.race}",
                                       title=f"Row {row + 1}", on_yes=lambda: self.take(row)))
+
+    def look_up(self, row: int) -> None:
+        """A row's "?": which of its race and power to read, then the rules open at it
+        (Back returns here)."""
+        state = self.state
+        market = public(state).market if state is not None else ()
+        if not 0 <= row < len(market):
+            return
+        r = market[row]
+        rules = self.ctx.presenters["rules"]
+
+        def open_at(key: str) -> None:
+            kind, _, name = key.partition(":")
+            rules.open_at(kind, name)
+
+        self.ctx.notices.choose(Choice(
+            f"Look up the {r.power} {r.race}",
+            [(f"race:{r.race}", f"Race: {r.race}"), (f"power:{r.power}", f"Power: {r.power}")],
+            open_at))
 
     def take(self, row: int) -> None:
         self.attempt(lambda: self.session.pick(row), then="table")

@@ -450,6 +450,16 @@ class NecromancerView(ExpansionView):
     def shown_regions(self, state: GameState, regions: BoardState) -> BoardState:
         return shown_regions(state, regions)
 
+    def region_rules(self, state: GameState, region: int) -> list[tuple[str, str]]:
+        necro = state.necromancer
+        if necro is None:
+            return []
+        occupant = state.regions[region].occupant
+        out = [("piece", "Necromancer Island")] if region == necro.lake else []
+        if occupant is not None and necromancer_game.is_his(state, occupant.seat):
+            out.append(("piece", necromancer.GHOSTS))
+        return out
+
     def empty_region_text(self, state: GameState, region: int) -> str | None:
         necro = state.necromancer
         if necro is None or region != necro.lake:

@@ -17,6 +17,7 @@ from typing import Any, assert_never
 from companion.rules import (
     GameState,
     Phase,
+    Site,
     Terrain,
     refusal,
     river,
@@ -146,6 +147,25 @@ def _ask_caravel(presenter: Presenter, state: GameState) -> None:
 # --- the map ---------------------------------------------------------------------------------
 
 
+SITE_RULES = {Site.HARBOR: "Harbor", Site.SHIPYARD: "Shipyard and Caravel",
+              Site.TEMPLE: "Temple of the Seer"}
+"""The rule book's entry for each River World site."""
+
+
+def region_rules(state: GameState, region: int) -> list[tuple[str, str]]:
+    """The rule book's pieces for `region`: its river, its sites, a pirate ship, the
+    Caravel."""
+    place = state.map.region(region)
+    view = river_game.public_river(state)
+    out = [("piece", "River")] if place.is_river else []
+    out += [("piece", SITE_RULES[site]) for site in sorted(place.sites)]
+    if view is not None and region in view.pirate_ships:
+        out.append(("piece", "Pirate ship"))
+    if view is not None and view.caravel == region:
+        out.append(("piece", "Shipyard and Caravel"))
+    return out
+
+
 def region_text(state: GameState, region: int) -> str:
     """The Caravel or a pirate ship in `region`, and what a river costs now ("" if none)."""
     view = river_game.public_river(state)
@@ -237,6 +257,9 @@ class RiverView(ExpansionView):
 
     def region_text(self, state: GameState, region: int) -> str:
         return region_text(state, region)
+
+    def region_rules(self, state: GameState, region: int) -> list[tuple[str, str]]:
+        return region_rules(state, region)
 
     def region_actions(self, state: GameState, region: int) -> list[dict[str, Any]]:
         return map_actions(state, region)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 from kivy.properties import ListProperty, StringProperty
 
-from companion.ui.presenters.base import Presenter
+from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 from companion.ui.presenters.keypads import NameRequest, ask_name
 
@@ -33,6 +33,14 @@ SCREEN = "rules"
 def key_of(kind: str, name: str) -> str:
     """A match's key: its kind and name (what `choose` takes)."""
     return f"{kind}:{name}"
+
+
+def _words(text: str) -> str:
+    """`text` lower-cased, as words of letters and digits (apostrophes dropped) joined by
+    single spaces: a name is looked for in a reminder this way."""
+    bare = "".join(c if c.isalnum() else " " for c in text.replace("'", "")
+                   .replace("\u2019", "").casefold())
+    return " ".join(bare.split())
 
 
 class Action(StrEnum):
@@ -149,6 +157,54 @@ class RulesPresenter(Presenter):
         show now): the one call another screen needs."""
         self.show(kind, name)
         self.go(SCREEN)
+
+    def has(self, kind: str, name: str) -> bool:
+        """Whether the rule book has the entry `kind`/`name` (a look-up by key, quick
+        enough for every tap on the map)."""
+        try:
+            self.book.entry(kind, name)
+        except LookupError:  # the rules' UnknownName
+            return False
+        return True
+
+    def choose_among(self, entries: list[tuple[str, str]], title: str) -> None:
+        """`open_at` the one entry of `entries` ((kind, name) each), or ask which when
+        there are more (the screens' "Rules" for what lies somewhere)."""
+        if len(entries) == 1:
+            self.open_at(*entries[0])
+        elif entries:
+            def chosen(key: str) -> None:
+                kind, _, name = key.partition(":")
+                self.open_at(kind, name)
+
+            self.ctx.notices.choose(Choice(title, [
+                (key_of(kind, name), f"{self.book.entry(kind, name).label}: {name}")
+                for kind, name in entries], chosen))
+
+    def named_in(self, text: str) -> tuple[str, str] | None:
+        """(kind, name) of the first race, power, piece, Relic, Place or event `text`
+        names (names compared folded, whole words; at one place the longest name wins);
+        None: it names none. Turn steps are left out: their names are common words."""
+        said = f" {_words(text)} "
+        found: list[tuple[int, int, RuleEntry]] = []
+        for entry in self.book.entries:
+            if entry.kind == "turn":
+                continue
+            at = said.find(f" {_words(entry.name)} ")
+            if at >= 0:
+                found.append((at, -len(entry.name), entry))
+        if not found:
+            return None
+        first = min(found, key=lambda item: item[:2])[2]
+        return first.kind, first.name
+
+    def open_for(self, text: str) -> bool:
+        """`open_at` the first entry `text` names (`named_in`); False: it names none."""
+        named = self.named_in(text) if text else None
+        if named is None:
+            return False
+        self.open_at(*named)
+        return True
 
     def back(self) -> None:
         """Back to the screen the rules were opened from."""

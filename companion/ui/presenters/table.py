@@ -140,6 +140,8 @@ class Action(StrEnum):
     REDO = "redo"
     HOME = "home"
     SIDES = "sides"
+    RULES = "rules"
+    REMINDER_RULES = "reminder_rules"
 
 
 @dataclass(frozen=True)
@@ -258,6 +260,23 @@ class TablePresenter(Presenter):
     def clear(self) -> None:
         self.hide_redo()
 
+    def open_rules(self) -> None:
+        """The Rules button: open at the current player's active race, or at the turn's
+        first step when they have none (or there is no game)."""
+        rules = self.ctx.presenters["rules"]
+        state = self.state
+        active = state.current.active if state is not None else None
+        if active is not None and rules.has("race", active.race):
+            rules.open_at("race", active.race)
+        else:
+            rules.open_at("turn", "Pick a combo")
+
+    def reminder_rules(self) -> None:
+        """A tap on the reminders: open the rules at the first race, power or piece they
+        name (the Rules button's entry when they name none)."""
+        if not self.ctx.presenters["rules"].open_for(self.reminders_text):
+            self.open_rules()
+
     def _announce_event(self, state: GameState) -> None:
         """The expansions' headlines (an event in force this turn), said once when a game
         turn (the first included) starts."""
@@ -375,6 +394,8 @@ class TablePresenter(Presenter):
                     Action.REDO: self.redo,
                     Action.HOME: lambda: self.go("home"),
                     Action.SIDES: lambda: sides.choose(self),
+                    Action.RULES: self.open_rules,
+                    Action.REMINDER_RULES: self.reminder_rules,
                 }
                 handlers[action]()
             case _:

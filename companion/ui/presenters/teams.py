@@ -319,6 +319,20 @@ def region_text(state: GameState, region: int) -> str:
     return " ".join(parts)
 
 
+def region_rules(state: GameState, region: int) -> list[tuple[str, str]]:
+    """The rule book's entries for `region`: a Monster, the Relics and Places lying
+    there."""
+    relics = state.relics
+    if relics is None:
+        return []
+    out = [("piece", "Monsters")] if region in relics.monsters else []
+    for name, rid in relics.lying.items():
+        if rid == region:
+            out.append(("relic" if model.MARKERS[name].kind is model.Kind.RELIC else "place",
+                        name))
+    return out
+
+
 class MapAction(StrEnum):
     """The map's team-play button (the value is its key)."""
 
@@ -432,6 +446,9 @@ class TeamView(ExpansionView):
 
     def region_text(self, state: GameState, region: int) -> str:
         return region_text(state, region)
+
+    def region_rules(self, state: GameState, region: int) -> list[tuple[str, str]]:
+        return region_rules(state, region)
 
     def region_actions_first(self, state: GameState, region: int) -> list[dict[str, Any]]:
         return map_actions(state, region)

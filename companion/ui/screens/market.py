@@ -15,6 +15,8 @@ class MarketRow(ButtonBehavior, BoxLayout):  # type: ignore[misc]
     """One row of the market; a tap calls ``presenter.act(key)``."""
 
     key = StringProperty("")
+    rules_key = StringProperty("")
+    """What its "?" asks for: its race or power in the rules ("rules<n>")."""
     number = StringProperty("")
     combo = StringProperty("")
     tokens = StringProperty("")
@@ -27,6 +29,11 @@ class MarketRow(ButtonBehavior, BoxLayout):  # type: ignore[misc]
     def on_release(self) -> None:
         if self.presenter is not None:
             self.presenter.act(self.key)
+
+    def look_up(self) -> None:
+        """Its "?": the rules for its race or power (the row itself is not picked)."""
+        if self.presenter is not None and self.rules_key:
+            self.presenter.act(self.rules_key)
 
 
 class MarketList(BoxLayout):  # type: ignore[misc]
@@ -43,6 +50,7 @@ class MarketList(BoxLayout):  # type: ignore[misc]
         shown = [c for c in reversed(self.children) if isinstance(c, MarketRow)]
         for index, row in enumerate(self.rows):
             values = {"presenter": self.presenter, "key": row["key"],
+                      "rules_key": row["rules_key"],
                       "number": f"Row {row['row'] + 1}", "combo": row["combo"],
                       "tokens": row["tokens"], "cost": row["cost"], "lying": row["lying"],
                       "refusal": row["refusal"], "kind": row["kind"]}
