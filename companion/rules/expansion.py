@@ -99,6 +99,27 @@ class Deal:
     fields: tuple[tuple[str, object], ...] = ()
 
 
+class Intents:
+    """An expansion's intents at the table, mixed into the session.
+
+    Each expansion module may end with a subclass naming its own intents as methods
+    (`NecromancerIntents.buy_ghost`, `RiverIntents.place_caravel`, ...): each builds the
+    expansion's event from the state and hands it to `play`, the session's one generic
+    path for an expansion's event (the rules refuse it or record it). The registry
+    (`companion.rules.expansions.ExpansionIntents`) gathers them, and the session inherits
+    that, so the session names no expansion. Pure: `state` and `play` are the session's.
+    """
+
+    @property
+    def state(self) -> GameState:
+        """The game at the table (the session's)."""
+        raise NotImplementedError
+
+    def play(self, event: Event, *more: Event) -> GameState:
+        """Record `event` (and `more`) as one step (the session's)."""
+        raise NotImplementedError
+
+
 class Expansion:
     """An expansion of the base game; every hook is a no-op here."""
 
@@ -106,6 +127,9 @@ class Expansion:
     """Its name in the rulebook, as a screen shows it."""
     key: ClassVar[str] = "expansion"
     """A short identifier: its part of the table's view is `public(state).<key>`."""
+    option: ClassVar[str] = ""
+    """The keyword by which a new game asks for it (`Session.new_game(river_world=...)`),
+    when the table chooses it; "" (the default): its `key`."""
     events: ClassVar[tuple[type[Event], ...]] = ()
     """The event classes it applies itself (`apply`)."""
 

@@ -23,14 +23,16 @@ from companion.rules.errors import IllegalAction
 from companion.rules.events import Event, GameCreated
 from companion.rules.expansion import Deal, Expansion
 from companion.rules.mini_game import MINI_EXPANSIONS
-from companion.rules.necromancer_game import NECROMANCER_ISLAND
-from companion.rules.river_game import RIVER_WORLD
+from companion.rules.necromancer_game import NECROMANCER_ISLAND, NecromancerIntents
+from companion.rules.river_game import RIVER_WORLD, RiverIntents
 from companion.rules.standings import Standings, final_standings, needs_token_count
 from companion.rules.state import GameState
-from companion.rules.team_game import TEAM_PLAY
+from companion.rules.team_game import TEAM_PLAY, TeamIntents
 
 __all__ = [
+    "ExpansionIntents",
     "board_players",
+    "board_players_for",
     "check_table",
     "deal",
     "extended",
@@ -45,6 +47,14 @@ __all__ = [
 ]
 
 _REGISTRY: tuple[Expansion, ...] = (NECROMANCER_ISLAND, RIVER_WORLD, TEAM_PLAY, MINI_EXPANSIONS)
+
+
+class ExpansionIntents(NecromancerIntents, RiverIntents, TeamIntents):
+    """Every registered expansion's own intents at the table, which the session inherits
+    (`companion.rules.expansion.Intents`): a new expansion with intents adds its class
+    here, next to its registry entry."""
+
+
 _handlers: dict[type[Event], Expansion] | None = None
 _last_played: tuple[GameState, tuple[Expansion, ...]] | None = None
 """The last state `played` was asked about and its answer (an event asks it of the same
@@ -132,8 +142,14 @@ def board_players(seats: int, *, necromancer: bool = False, teams: bool = False)
     """The players the packaged board is made for when `seats` play: the table, one fewer
     with the Necromancer (he plays on the board for one fewer player), 5 for six in teams.
     What the session and the new-game screen ask; `game.start` asks the same hooks."""
-    chosen = (NECROMANCER_ISLAND,) * necromancer + (TEAM_PLAY,) * teams
-    return fold_board_players(seats, tuple(x for x in _REGISTRY if x in chosen))
+    return board_players_for(seats, {NECROMANCER_ISLAND.key: necromancer,
+                                     TEAM_PLAY.key: teams})
+
+
+def board_players_for(seats: int, asked: Mapping[str, bool | None]) -> int:
+    """`board_players` for the table's choice of each expansion (`asked`, by its `key`):
+    the expansions asked for have their say, in the registry's order."""
+    return fold_board_players(seats, tuple(x for x in _REGISTRY if asked.get(x.key)))
 
 
 def fold_board_players(seats: int, expansions: tuple[Expansion, ...]) -> int:

@@ -52,7 +52,7 @@ from companion.rules.events import (
     RegionConquered,
     TurnScored,
 )
-from companion.rules.expansion import Deal, Expansion
+from companion.rules.expansion import Deal, Expansion, Intents
 from companion.rules.maps import Board
 from companion.rules.names import BERSERK, CORRUPT, ELVES, RANSACKING
 from companion.rules.necromancer import GHOSTS, NecromancerState, PublicNecromancer, Step
@@ -621,3 +621,32 @@ class NecromancerIsland(Expansion):
 
 
 NECROMANCER_ISLAND = NecromancerIsland()
+
+
+class NecromancerIntents(Intents):
+    """The Necromancer's intents at the table (mixed into the session)."""
+
+    def choose_well_power(self, power: str) -> GameState:
+        """The Necromancer places `power`, one of his six, with the Well (before his first
+        turn)."""
+        necro = self.state.necromancer
+        seat = necro.seat if necro is not None else self.state.track.seat
+        return self.play(WellPowerChosen(seat, power))
+
+    def buy_ghost(self) -> GameState:
+        """The Necromancer buys a Ghost onto the Island, at the price of the moment."""
+        return self.play(GhostBought(self.state.track.seat))
+
+    def buy_power(self, power: str) -> GameState:
+        """The Necromancer buys one of his powers in reserve."""
+        return self.play(NecromancerPowerBought(self.state.track.seat, power))
+
+    def redeploy_ghosts(self, regions: Mapping[int, int], island: int = 0) -> GameState:
+        """The Necromancer's Ghosts for the end of his turn: per region he holds, and on
+        the Island."""
+        return self.play(GhostsRedeployed(self.state.track.seat,
+                                          tuple(sorted(regions.items())), island))
+
+    def return_ghosts(self, regions: Mapping[int, int]) -> GameState:
+        """The Ghosts in the Necromancer's hand go back onto his regions (Ghosts added)."""
+        return self.play(GhostsReturned(tuple(sorted(regions.items()))))

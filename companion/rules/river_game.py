@@ -18,7 +18,7 @@ from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, CostLine, Reach
 from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import Event, GameCreated, RaceDeclined
-from companion.rules.expansion import Deal, Expansion
+from companion.rules.expansion import Deal, Expansion, Intents
 from companion.rules.maps import Board, Region, Site
 from companion.rules.river import (
     EFFECTS,
@@ -280,6 +280,7 @@ class RiverWorld(Expansion):
 
     name = "River World"
     key = "river"
+    option = "river_world"
     events = (CaravelPlaced, PirateShipSet)
 
     def plays(self, created: GameCreated) -> bool:
@@ -374,3 +375,15 @@ class RiverWorld(Expansion):
 
 
 RIVER_WORLD = RiverWorld()
+
+
+class RiverIntents(Intents):
+    """River World's intents at the table (mixed into the session)."""
+
+    def place_caravel(self, region: int) -> GameState:
+        """The Shipyard's holder puts the Caravel on a river (once a turn)."""
+        return self.play(CaravelPlaced(self.state.track.seat, region))
+
+    def set_pirate_ship(self, region: int, present: bool) -> GameState:
+        """Correct whether a pirate ship lies in a river."""
+        return self.play(PirateShipSet(region, present))

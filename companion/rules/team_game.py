@@ -51,7 +51,7 @@ from companion.rules.events import (
     TurnEnded,
     TurnScored,
 )
-from companion.rules.expansion import Deal, Expansion
+from companion.rules.expansion import Deal, Expansion, Intents
 from companion.rules.maps import Board, Region
 from companion.rules.purse import pay
 from companion.rules.relics import Banner, RelicsState, SigilMode
@@ -436,7 +436,8 @@ class TeamPlay(Expansion):
             return deal
         pile = list(model.MARKERS)
         shuffle(pile)
-        return replace(deal, fields=(*deal.fields, ("relic_order", tuple(pile))))
+        return replace(deal, fields=(*deal.fields, ("teams", True),
+                                     ("relic_order", tuple(pile))))
 
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
@@ -484,3 +485,41 @@ class TeamPlay(Expansion):
 
 
 TEAM_PLAY = TeamPlay()
+
+
+class TeamIntents(Intents):
+    """Team play's intents at the table (mixed into the session)."""
+
+    def place_monster(self, region: int) -> GameState:
+        """Before the first turn: the player whose Monster is next sets it in `region`."""
+        return self.play(MonsterPlaced(self._monster_seat(), region))
+
+    def pass_monster(self) -> GameState:
+        """Before the first turn: no region is left for the next player's Monster."""
+        return self.play(MonsterPassed(self._monster_seat()))
+
+    def _monster_seat(self) -> int:
+        seat = placing_monster(self.state)
+        if seat is None:
+            raise IllegalAction("no Monster is waiting to be set out")
+        return seat
+
+    def move_soapbar(self, region: int) -> GameState:
+        """The Golden Soapbar's holder moves it after collecting its coin."""
+        return self.play(SoapbarMoved(self.state.track.seat, region))
+
+    def share_tavern(self, to_seat: int, coins: int) -> GameState:
+        """The Tavern's holder gives some of this turn's Tavern coins to another player."""
+        return self.play(TavernShared(self.state.track.seat, to_seat, coins))
+
+    def place_bony(self, guards_seat: int, race: str) -> GameState:
+        """The Boneyard's holder sets Bony on `guards_seat`'s `race` in decline."""
+        return self.play(BonyPlaced(self.state.track.seat, guards_seat, race))
+
+    def swap_powers(self) -> GameState:
+        """Mirror's Vale: its holder swaps special powers with their partner."""
+        return self.play(PowersSwapped(self.state.track.seat))
+
+    def make_sigil_pact(self, mode: str, other_seat: int, race: str) -> GameState:
+        """The Sigil's holder records a pact ("shield" or "stand-in") with another race."""
+        return self.play(SigilPactMade(self.state.track.seat, mode, other_seat, race))
