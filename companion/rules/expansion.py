@@ -49,7 +49,15 @@ Hooks, by moment:
   game's);
 - the score and the end: `scoring_input` (its facts in a player's scoring input),
   `income_lines` (lines added to a player's income), `tied_for_first` and `standings`
-  (who counts tokens for a tie, and the outcome; None: the base game's).
+  (who counts tokens for a tie, and the outcome; None: the base game's);
+- its intents at the table: a subclass of `Intents` in its module (methods building its
+  events for `Session.play`), gathered by `expansions.ExpansionIntents`;
+- its part of `companion play`'s lines (`docs/play-format.md`, in
+  `expansions.documented()`'s order): `doc_verbs` (its verbs, each the intent method of
+  that name), `doc_fields` (its first-line fields), `doc_asked`, `doc_check`,
+  `doc_players`, `doc_board_fits`, `doc_setup` (its `GameCreated` fields read from the
+  first line, faults raised with `companion.json_fields.fail`: a pure reader) and
+  `doc_state` (its part of a printed line, under its `key`).
 
 Invariants: hooks are pure (they read and make `GameState`s only through
 `companion.rules.state`, never `game`); an expansion not played leaves every state as it
@@ -61,7 +69,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from companion.rules.board import Markers, RegionState
 from companion.rules.catalog import Catalog
@@ -120,6 +128,45 @@ class Intents:
         raise NotImplementedError
 
 
+@dataclass(frozen=True)
+class DocField:
+    """One field of an expansion's verb in `companion play`'s lines: its name, its kind
+    (a kind `companion.play` knows: "region", "seat", "whole", "flag", "text", "counts";
+    or, with `choices`, the name of what is chosen), and its value when left out."""
+
+    name: str
+    kind: str
+    required: bool = True
+    default: object = None
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DocVerb:
+    """One of an expansion's verbs in `companion play`'s lines: `{"do": name, ...}` calls
+    the session's intent method of the same name with the fields' values, in order."""
+
+    name: str
+    help: str
+    fields: tuple[DocField, ...] = ()
+
+
+@dataclass(frozen=True)
+class DocSetup:
+    """`companion play`'s first line as read so far, for an expansion to read its own
+    fields (`Expansion.doc_setup`): the table's choice of each expansion (`asked`, by
+    `key`), the board, the catalog, the badge deck (`powers`), the seed (None: none given)
+    and its shuffle, and the `GameCreated` fields read so far (`fields`, in order)."""
+
+    asked: Mapping[str, bool | None]
+    board: Board
+    catalog: Catalog
+    powers: tuple[str, ...]
+    seed: int | None
+    shuffle: Callable[[list[str]], None]
+    fields: tuple[tuple[str, object], ...] = ()
+
+
 class Expansion:
     """An expansion of the base game; every hook is a no-op here."""
 
@@ -132,6 +179,11 @@ class Expansion:
     when the table chooses it; "" (the default): its `key`."""
     events: ClassVar[tuple[type[Event], ...]] = ()
     """The event classes it applies itself (`apply`)."""
+    doc_verbs: ClassVar[tuple[DocVerb, ...]] = ()
+    """Its verbs in `companion play`'s lines (`docs/play-format.md`), each the session's
+    intent method of that name (its `Intents`)."""
+    doc_fields: ClassVar[tuple[str, ...]] = ()
+    """The fields it reads on `companion play`'s first line (`doc_setup`)."""
 
     # --- which games -----------------------------------------------------------------
 
@@ -383,4 +435,40 @@ class Expansion:
                   names: Mapping[int, str]) -> Standings | None:
         """The outcome of a game over, or None: the base game's standings."""
         del state, tokens, names
+        return None
+
+    # --- its part of `companion play`'s lines (docs/play-format.md) ------------------
+
+    def doc_asked(self, doc: Mapping[str, Any]) -> bool | None:
+        """Whether the first line asks for it (read from its own field); None: it does
+        not say (the board decides, or it is never asked)."""
+        del doc
+        return None
+
+    def doc_check(self, asked: Mapping[str, bool | None]) -> None:
+        """Refuse (`json_fields.fail`) a choice of expansions it cannot be played with."""
+        del asked
+
+    def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
+        """The fewest and most players when it is asked, and the game they are counted
+        for; None: the base game's."""
+        del asked
+        return None
+
+    def doc_board_fits(self, asked: bool | None, board: Board, own: bool) -> bool:
+        """Whether `board` (`own`: a board document the first line gave) suits it though
+        it is not made for the board's usual number of players."""
+        del asked, board, own
+        return False
+
+    def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
+        """Its fields of the first line read (`doc_fields`), checked with
+        `json_fields.fail`, added to `setup.fields` (and the badges it takes out of
+        `setup.powers`)."""
+        del doc
+        return setup
+
+    def doc_state(self, state: GameState) -> dict[str, Any] | None:
+        """Its part of the state a line prints, under its `key`; None: not played."""
+        del state
         return None

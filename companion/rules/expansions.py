@@ -35,6 +35,7 @@ __all__ = [
     "board_players_for",
     "check_table",
     "deal",
+    "documented",
     "extended",
     "game_standings",
     "handlers",
@@ -92,6 +93,14 @@ def extended(*more: Expansion) -> Iterator[tuple[Expansion, ...]]:
         yield _REGISTRY
     finally:
         _REGISTRY, _handlers, _last_played = before, None, None
+
+
+def documented() -> tuple[Expansion, ...]:
+    """The expansions with a part in `companion play`'s lines, in the order the format
+    lists their fields, verbs and printed parts (River World, Necromancer Island, team
+    play: the order they joined the format), then any the registry was extended with."""
+    first = (RIVER_WORLD, NECROMANCER_ISLAND, TEAM_PLAY)
+    return (*first, *(x for x in _REGISTRY if x not in first and (x.doc_fields or x.doc_verbs)))
 
 
 def played_in(created: GameCreated) -> tuple[Expansion, ...]:
