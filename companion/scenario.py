@@ -45,9 +45,10 @@ scores the Necromancer's turn by the game's own rule (`necromancer.income_lines`
 per region his Ghosts hold and his powers' bonuses; the Island (the Lake) is not a region
 and is refused, and a race named "Ghosts" is refused with a pointer to this field.
 
-Were- needs no field: night turns (even-numbered) only change conquest costs. Team play:
-"relics" on "player" lists the Righteous Relics and Popular Places the active race holds
-at the end of the turn ("Golden Soapbar" +1, "Glandulf's Tavern" +2, the others nothing).
+Were- needs no field: night turns (even-numbered) only change conquest costs. An
+expansion may read fields of its own on "player" and add lines after the base game's
+(`Expansion.score_fields`, `score_lines`): "relics", the Relics and Places the active race
+holds at the end of the turn (docs/score-format.md).
 
 When a field that a race or power of the scenario reads is left out (an Aquatic region
 without "coastal", Orcs without "conquered_non_empty"...), its default is taken as before
@@ -73,11 +74,10 @@ from typing import Any, NoReturn
 from companion.json_fields import a_list, fail, flag, show
 from companion.rules.catalog import Catalog
 from companion.rules.errors import UnknownName
+from companion.rules.expansions import registered
 from companion.rules.maps import BOARD_NAMES, Board, Feature, Site, Terrain, load_board
 from companion.rules.necromancer import BARRED_POWERS, GHOSTS, POWERS_DRAWN, REGIONS_LINE
 from companion.rules.necromancer import income_lines as necromancer_income
-from companion.rules.relics import MARKERS as RELICS_AND_PLACES
-from companion.rules.relics import SOAPBAR, SOAPBAR_COINS, TAVERN, TAVERN_COINS
 from companion.rules.scoring import (
     AQUATIC,
     FORTIFIED,
@@ -101,7 +101,8 @@ from companion.rules.scoring import (
 )
 
 _TOP = frozenset({"map", "turn", "player"})
-_PLAYER = frozenset({"active", "declined", "relics", "necromancer"})
+_PLAYER = frozenset({"active", "declined", "necromancer",
+                     *(name for part in registered() for name in part.score_fields)})
 _ACTIVE = frozenset(
     {
         "race",
@@ -398,34 +399,6 @@ def _json_field(error: ScoringInputError) -> str:
     return f"player.{field}"
 
 
-_RELIC_COINS = {SOAPBAR: SOAPBAR_COINS, TAVERN: TAVERN_COINS}
-
-
-def relic_lines(doc: Mapping[str, Any], inp: ScoringInput) -> list[tuple[str, int]]:
-    """Team play: the coins of the Relics and Places the player's active race holds at the
-    end of the turn (`player.relics`, names); only the Soapbar and the Tavern pay."""
-    player = doc["player"]
-    names = a_list("player.relics", player.get("relics", []))
-    known = {name.casefold(): name for name in RELICS_AND_PLACES}
-    seen: set[str] = set()
-    lines: list[tuple[str, int]] = []
-    for index, value in enumerate(names):
-        field = f"player.relics[{index}]"
-        name = known.get(_text(field, value).strip().casefold())
-        if name is None:
-            fail(field, f"unknown Relic or Place {show(value)}; allowed: "
-                         + ", ".join(RELICS_AND_PLACES))
-        if name in seen:
-            fail(field, f"{name} is listed twice; there is one of each")
-        if inp.active is None:
-            fail(field, f"{name} works only for an active race, and player.active is missing")
-        seen.add(name)
-        coins = _RELIC_COINS.get(name, 0)
-        if coins:
-            lines.append((f"{name}: held by the active race at the end of the turn", coins))
-    return lines
-
-
 def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
     """The JSON result for a scenario's text; `BadInput` when anything is wrong with it.
 
@@ -438,7 +411,8 @@ def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
         lines = necromancer_lines(_player(top), board, catalog)
     else:
         inp = parse_scenario(doc)
-        extra = relic_lines(doc, inp)
+        extra = [line for part in registered()
+                 for line in part.score_lines(doc["player"], inp.active is not None)]
         try:
             result = score_turn(inp, catalog)
         except ScoringInputError as error:
@@ -519,7 +493,7 @@ def necromancer_lines(
     the game's own rule (`necromancer.income_lines`): a coin per region his Ghosts hold,
     then his powers' bonuses. The Island pays nothing and is refused as a region."""
     field = "player.necromancer"
-    for other in ("active", "declined", "relics"):
+    for other in ("active", "declined", *(f for part in registered() for f in part.score_fields)):
         if other in player:
             fail(f"player.{other}", "the Necromancer plays no race banner and holds no Relic "
                                      "or Place; leave it out beside player.necromancer")

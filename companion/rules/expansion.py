@@ -57,7 +57,9 @@ Hooks, by moment:
   that name), `doc_fields` (its first-line fields), `doc_asked`, `doc_check`,
   `doc_players`, `doc_board_fits`, `doc_setup` (its `GameCreated` fields read from the
   first line, faults raised with `companion.json_fields.fail`: a pure reader) and
-  `doc_state` (its part of a printed line, under its `key`).
+  `doc_state` (its part of a printed line, under its `key`);
+- its part of a score scenario (`companion score`, `docs/score-format.md`):
+  `score_fields` (its fields of "player") and `score_lines` (the lines they add).
 
 Invariants: hooks are pure (they read and make `GameState`s only through
 `companion.rules.state`, never `game`); an expansion not played leaves every state as it
@@ -184,6 +186,9 @@ class Expansion:
     intent method of that name (its `Intents`)."""
     doc_fields: ClassVar[tuple[str, ...]] = ()
     """The fields it reads on `companion play`'s first line (`doc_setup`)."""
+    score_fields: ClassVar[tuple[str, ...]] = ()
+    """The fields it reads on a score scenario's "player" (`companion score`,
+    `docs/score-format.md`; `score_lines`)."""
 
     # --- which games -----------------------------------------------------------------
 
@@ -472,3 +477,13 @@ class Expansion:
         """Its part of the state a line prints, under its `key`; None: not played."""
         del state
         return None
+
+    # --- its part of a score scenario (`companion score`, docs/score-format.md) ------
+
+    def score_lines(self, player: Mapping[str, Any],
+                    has_active: bool) -> list[tuple[str, int]]:
+        """The lines it adds to a scenario's score, after the base game's, from its
+        `score_fields` of the scenario's "player" (`has_active`: the player gave an active
+        race); faults raised with `companion.json_fields.fail`."""
+        del player, has_active
+        return []

@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 
 import companion.rules.relics as model
 import companion.rules.teams as teams
-from companion.json_fields import a_list, fail, flag, one_of
+from companion.json_fields import a_list, fail, flag, one_of, show
 from companion.rules.board import RegionState, with_marker
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, CostLine, Reach
@@ -408,6 +408,10 @@ def team_label(state: GameState, seat: int) -> str | None:
 # --- the expansion, as the game asks it -------------------------------------------------
 
 
+_RELIC_COINS = {model.SOAPBAR: model.SOAPBAR_COINS, model.TAVERN: model.TAVERN_COINS}
+"""What a Relic or Place held at the end of the turn pays in a score scenario."""
+
+
 class TeamPlay(Expansion):
     """Six players in teams: the 5-player board (or a group's own for six), the Monsters
     and the Relics and Places, the turn's events held back until the Monsters are out, and
@@ -418,6 +422,7 @@ class TeamPlay(Expansion):
     events = (MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
               PowersSwapped, SigilPactMade)
     doc_fields = ("teams", "relic_order")
+    score_fields = ("relics",)
     doc_verbs = (
         DocVerb("place_monster", "team play, before the first turn: the next player sets "
                 "their Monster in a region", (DocField("region", "region"),)),
@@ -478,6 +483,34 @@ class TeamPlay(Expansion):
                                     + ", ".join(names))
         return replace(setup, fields=(*setup.fields, ("teams", in_teams),
                                       ("relic_order", tuple(pile))))
+
+    def score_lines(self, player: Mapping[str, Any],
+                    has_active: bool) -> list[tuple[str, int]]:
+        """The coins of the Relics and Places the player's active race holds at the end of
+        the turn (`player.relics`, names); only the Soapbar and the Tavern pay."""
+        names = a_list("player.relics", player.get("relics", []))
+        known = {name.casefold(): name for name in model.MARKERS}
+        seen: set[str] = set()
+        lines: list[tuple[str, int]] = []
+        for index, value in enumerate(names):
+            field = f"player.relics[{index}]"
+            if not isinstance(value, str):
+                fail(field, f"expected a string, got {show(value)}")
+            name = known.get(value.strip().casefold())
+            if name is None:
+                fail(field, f"unknown Relic or Place {show(value)}; allowed: "
+                             + ", ".join(model.MARKERS))
+            if name in seen:
+                fail(field, f"{name} is listed twice; there is one of each")
+            if not has_active:
+                fail(field, f"{name} works only for an active race, and player.active is "
+                             "missing")
+            seen.add(name)
+            coins = _RELIC_COINS.get(name, 0)
+            if coins:
+                lines.append((f"{name}: held by the active race at the end of the turn",
+                              coins))
+        return lines
 
     def doc_state(self, state: GameState) -> dict[str, Any] | None:
         """Team play as the table sees it (never the pile's face-down order)."""
