@@ -39,11 +39,9 @@ Harbors of all the player's races score 1 + 2 + 3 ...; a region next to a pirate
 scores one less, unless it earns nothing (an Aquatic inland region); a river held (Harsh
 Winter, Seafaring) is a region of terrain "river".
 
-Necromancer Island: "player": {"necromancer": {"powers": [...], "regions": [...] or
-"counts": {...}, "conquered_non_empty": n, "attacked_active_race": b, "fortresses": n}}
-scores the Necromancer's turn by the game's own rule (`necromancer.income_lines`): a coin
-per region his Ghosts hold and his powers' bonuses; the Island (the Lake) is not a region
-and is refused, and a race named "Ghosts" is refused with a pointer to this field.
+A seat an expansion plays itself is scored by that expansion (`Expansion.score_own`, its
+field of "player"; `score_turn`, `score_notes`, `score_refusal`, reading with this
+module's field checks, lent as a `ScenarioReader`): docs/score-format.md.
 
 Were- needs no field: night turns (even-numbered) only change conquest costs. An
 expansion may read fields of its own on "player" and add lines after the base game's
@@ -74,20 +72,16 @@ from typing import Any, NoReturn
 from companion.json_fields import a_list, fail, flag, show
 from companion.rules.catalog import Catalog
 from companion.rules.errors import UnknownName
+from companion.rules.expansion import Expansion
 from companion.rules.expansions import registered
 from companion.rules.maps import BOARD_NAMES, Board, Feature, Site, Terrain, load_board
-from companion.rules.necromancer import BARRED_POWERS, GHOSTS, POWERS_DRAWN, REGIONS_LINE
-from companion.rules.necromancer import income_lines as necromancer_income
 from companion.rules.scoring import (
     AQUATIC,
     FORTIFIED,
     GYPSIES,
     HISTORIAN,
     LEPRECHAUNS,
-    MAX_FORTRESSES,
-    PEACE_LOVING,
     PRIESTESSES,
-    SEAFARING,
     ActiveHoldings,
     DeclinedHoldings,
     HeldRegion,
@@ -96,13 +90,13 @@ from companion.rules.scoring import (
     Regions,
     ScoringInput,
     ScoringInputError,
-    regions_held,
     score_turn,
 )
 
 _TOP = frozenset({"map", "turn", "player"})
-_PLAYER = frozenset({"active", "declined", "necromancer",
-                     *(name for part in registered() for name in part.score_fields)})
+_PLAYER = frozenset({"active", "declined",
+                     *(name for part in registered() for name in part.score_fields),
+                     *(part.score_own for part in registered() if part.score_own)})
 _ACTIVE = frozenset(
     {
         "race",
@@ -122,9 +116,6 @@ _DECLINED = frozenset(
     {"race", "power", "regions", "counts", "this_turn", "ivory_tower", "pots_of_gold", "historian"}
 )
 _REGION = frozenset({"terrain", "features", "coastal", "next_to_pirates"})
-_NECROMANCER = frozenset(
-    {"powers", "regions", "counts", "conquered_non_empty", "attacked_active_race", "fortresses"}
-)
 _HISTORIAN = frozenset({"in_decline_when_picked", "others_declined"})
 _COUNT_EXTRAS = (
     "mines", "magic_sources", "coastal", "harbors", "next_to_pirates", "inland_next_to_pirates"
@@ -304,14 +295,12 @@ def _optional_flag(field: str, value: object) -> bool | None:
 
 
 def _race(field: str, doc: Mapping[str, Any]) -> str:
-    """The race banner's name; Ghosts are the Necromancer's, who has no banner."""
+    """The race banner's name (an expansion may refuse one of its own pieces' names)."""
     race = _text(f"{field}.race", _required(field, doc, "race"))
-    if race.strip().casefold() == GHOSTS.casefold():
-        fail(
-            f"{field}.race",
-            "Ghosts are the Necromancer's tokens, not a race banner; score his turn with "
-            'player.necromancer ({"powers": [...], "regions": [...]})',
-        )
+    for part in registered():
+        refusal = part.score_refusal(race)
+        if refusal is not None:
+            fail(f"{field}.race", refusal)
     return race
 
 
@@ -378,8 +367,10 @@ def parse_scenario(doc: object) -> ScoringInput:
     top = _object("input", doc, _TOP)
     board, turn = _board_and_turn(top)
     player = _player(top)
-    if "necromancer" in player:
-        fail("player.necromancer", "the Necromancer is scored on his own (necromancer_lines)")
+    own = _own(player)
+    if own is not None:
+        fail(f"player.{own.score_own}", f"{own.name}'s seat is scored on its own "
+                                        "(score_scenario)")
     active = _active("player.active", player.get("active"), board)
     declined_docs = a_list("player.declined", player.get("declined", []))
     declined = tuple(
@@ -406,9 +397,10 @@ def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
     changes this score was left out and its default taken (`notes_for`)."""
     doc = decode(text)
     top = _object("input", doc, _TOP)
-    if isinstance(top.get("player"), dict) and "necromancer" in top["player"]:
+    own = _own(top["player"]) if isinstance(top.get("player"), dict) else None
+    if own is not None:
         board, _turn = _board_and_turn(top)
-        lines = necromancer_lines(_player(top), board, catalog)
+        lines = own.score_turn(_player(top), board, catalog, _READER)
     else:
         inp = parse_scenario(doc)
         extra = [line for part in registered()
@@ -426,120 +418,6 @@ def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
     if notes:
         scored["notes"] = notes
     return scored
-
-
-# --- the Necromancer (Necromancer Island) -----------------------------------------------
-
-NECROMANCER_REGIONS_LABEL = "Regions held by the Necromancer's Ghosts"
-
-
-def _necromancer_powers(field: str, value: object, catalog: Catalog) -> tuple[str, ...]:
-    items = a_list(field, value)
-    if not 1 <= len(items) <= POWERS_DRAWN:
-        fail(field, f"{len(items)} powers; the Necromancer has 1 to {POWERS_DRAWN} in use "
-                     "(the one placed with the Well of Souls, then those he bought)")
-    powers: list[str] = []
-    for index, item in enumerate(items):
-        where = f"{field}[{index}]"
-        try:
-            name = catalog.power(_text(where, item)).name
-        except UnknownName as error:
-            fail(where, str(error))
-        if name in BARRED_POWERS:
-            fail(where, f"the Necromancer never holds {name} ({', '.join(BARRED_POWERS)} "
-                         "are drawn again when he draws them)")
-        if name in powers:
-            fail(where, f"{name} is listed twice; he holds each badge once")
-        try:
-            necromancer_income((), (name,))
-        except ScoringInputError as error:
-            fail(where, f"scoring the power {name!r} is not supported: {error.problem}")
-        powers.append(name)
-    return tuple(powers)
-
-
-def _necromancer_regions(field: str, regions: Regions, powers: tuple[str, ...]) -> None:
-    """No Island among his regions; seas only with Seafaring; no River World facts."""
-    island = ("the Lake holds Necromancer Island, which is not a region: it pays him "
-              "nothing and nobody holds it; leave it out")
-    sea = "a sea only with Seafaring among his powers"
-    if isinstance(regions, QuickCount):
-        if regions.terrains.get(Terrain.LAKE):
-            fail(f"{field}.counts.lake", island)
-        if regions.terrains.get(Terrain.SEA) and SEAFARING not in powers:
-            fail(f"{field}.counts.sea", sea)
-        for name in ("harbors", "next_to_pirates", "inland_next_to_pirates"):
-            if getattr(regions, name):
-                fail(f"{field}.counts.{name}", _NO_RIVER_WORLD)
-        return
-    for index, region in enumerate(regions):
-        where = f"{field}.regions[{index}]"
-        if region.terrain is Terrain.LAKE:
-            fail(where, island)
-        if region.terrain is Terrain.SEA and SEAFARING not in powers:
-            fail(where, sea)
-        if region.harbor or region.next_to_pirates:
-            fail(where, _NO_RIVER_WORLD)
-
-
-_NO_RIVER_WORLD = ("River World's harbors and pirate ships are not scored for the "
-                   "Necromancer, here as in the app")
-
-
-def necromancer_lines(
-    player: Mapping[str, Any], board: Board | None, catalog: Catalog
-) -> list[tuple[str, int]]:
-    """Necromancer Island: the coins of the Necromancer's turn (`player.necromancer`), by
-    the game's own rule (`necromancer.income_lines`): a coin per region his Ghosts hold,
-    then his powers' bonuses. The Island pays nothing and is refused as a region."""
-    field = "player.necromancer"
-    for other in ("active", "declined", *(f for part in registered() for f in part.score_fields)):
-        if other in player:
-            fail(f"player.{other}", "the Necromancer plays no race banner and holds no Relic "
-                                     "or Place; leave it out beside player.necromancer")
-    doc = _object(field, player["necromancer"], _NECROMANCER)
-    powers = _necromancer_powers(f"{field}.powers", _required(field, doc, "powers"), catalog)
-    regions = _regions(field, doc, board)
-    _necromancer_regions(field, regions, powers)
-    held = regions_held(regions)
-    limit = f"the {held} regions his Ghosts hold"
-    conquered = _whole(f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0))
-    if conquered > held:
-        fail(f"{field}.conquered_non_empty", f"{conquered} is more than {limit}")
-    attacked = _optional_flag(f"{field}.attacked_active_race", doc.get("attacked_active_race"))
-    if attacked is None and PEACE_LOVING in powers:
-        fail(f"{field}.attacked_active_race", "not said: Peace-Loving earns 3 coins only if "
-                                               "no other active race was attacked this turn; "
-                                               "say true or false")
-    fortresses = _whole(f"{field}.fortresses", doc.get("fortresses", 0))
-    if fortresses and FORTIFIED not in powers:
-        fail(f"{field}.fortresses", "only with Fortified among his powers")
-    in_box = catalog.pieces.get("fortresses", MAX_FORTRESSES)
-    if fortresses > min(held, in_box):
-        fail(f"{field}.fortresses",
-              f"{fortresses} is more than {limit}" if held <= in_box
-              else f"{fortresses} is more than the {in_box} fortresses in the box")
-    try:
-        lines = necromancer_income(
-            regions,
-            powers,
-            conquered_non_empty=conquered,
-            attacked_active_race=bool(attacked),
-            fortresses=fortresses,
-        )
-    except ScoringInputError as error:
-        fail(_necromancer_field(error.field), error.problem)
-    return [
-        (NECROMANCER_REGIONS_LABEL if label == REGIONS_LINE else label, coins)
-        for label, coins in lines
-    ]
-
-
-def _necromancer_field(field: str) -> str:
-    counted = re.match(r"regions\.(?:terrains\.)?(.+)", field)
-    if counted:
-        return f"player.necromancer.counts.{counted.group(1)}"
-    return f"player.necromancer.{field}"
 
 
 # --- fields left out that change the score ------------------------------------------------
@@ -616,7 +494,8 @@ def _race_notes(
 
 
 def _held_notes(field: str, doc: Mapping[str, Any]) -> list[str]:
-    """A race (or the Necromancer) given neither `regions` nor `counts` holds nothing."""
+    """A race (or a seat an expansion scores itself) given neither `regions` nor `counts`
+    holds nothing."""
     if "regions" in doc or "counts" in doc:
         return []
     return [_left_out(f"{field}.regions", "[] (no region held)", "no coin for regions")]
@@ -666,25 +545,57 @@ def _region_notes(
     return notes
 
 
+def _own(player: Mapping[str, Any]) -> Expansion | None:
+    """The expansion whose own seat the scenario's player scores (`Expansion.score_own`)."""
+    return next((part for part in registered()
+                 if part.score_own and part.score_own in player), None)
+
+
+class _Reader:
+    """This reader's field checks, lent to an expansion reading its part."""
+
+    def fields_of(self, field: str, value: object,
+               allowed: frozenset[str]) -> Mapping[str, Any]:
+        return _object(field, value, allowed)
+
+    def required(self, field: str, doc: Mapping[str, Any], key: str) -> Any:
+        return _required(field, doc, key)
+
+    def whole(self, field: str, value: object) -> int:
+        return _whole(field, value)
+
+    def text(self, field: str, value: object) -> str:
+        return _text(field, value)
+
+    def optional_flag(self, field: str, value: object) -> bool | None:
+        return _optional_flag(field, value)
+
+    def regions(self, field: str, doc: Mapping[str, Any], board: Board | None) -> Regions:
+        return _regions(field, doc, board)
+
+    def held_notes(self, field: str, doc: Mapping[str, Any]) -> list[str]:
+        return _held_notes(field, doc)
+
+    def region_notes(self, field: str, doc: Mapping[str, Any], race: str, power: str, *,
+                     active: bool) -> list[str]:
+        return _region_notes(field, doc, race, power, active=active)
+
+    def left_out(self, field: str, default: str, effect: str) -> str:
+        return _left_out(field, default, effect)
+
+
+_READER = _Reader()
+
+
 def notes_for(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
     """What the output should say about fields left out that change this score: a race or
     power reads them and their default was taken (an Aquatic region without `coastal`...).
     Called only on a scenario that scored, so every name in it resolves."""
     player = doc["player"]
     notes: list[str] = []
-    if "necromancer" in player:
-        necro = player["necromancer"]
-        powers = {catalog.power(name).name for name in necro["powers"]}
-        notes += _held_notes("player.necromancer", necro)
-        if "Pillaging" in powers and "conquered_non_empty" not in necro:
-            notes.append(_left_out("player.necromancer.conquered_non_empty", "0",
-                                   "Pillaging earns nothing"))
-        if FORTIFIED in powers and "fortresses" not in necro:
-            notes.append(_left_out("player.necromancer.fortresses", "0",
-                                   "Fortified earns nothing"))
-        for power in sorted(powers & {AQUATIC}):
-            notes += _region_notes("player.necromancer", necro, GHOSTS, power, active=True)
-        return notes
+    own = _own(player)
+    if own is not None:
+        return own.score_notes(player, catalog, _READER)
     active = player.get("active")
     if isinstance(active, dict):
         notes += _race_notes("player.active", active, catalog.race(active["race"]).name,

@@ -59,7 +59,9 @@ Hooks, by moment:
   first line, faults raised with `companion.json_fields.fail`: a pure reader) and
   `doc_state` (its part of a printed line, under its `key`);
 - its part of a score scenario (`companion score`, `docs/score-format.md`):
-  `score_fields` (its fields of "player") and `score_lines` (the lines they add).
+  `score_fields` (its fields of "player") and `score_lines` (the lines they add);
+  `score_own` (the field scoring a seat it plays itself), `score_refusal`, `score_turn`
+  and `score_notes`, reading with the `ScenarioReader` the caller lends.
 
 Invariants: hooks are pure (they read and make `GameState`s only through
 `companion.rules.state`, never `game`); an expansion not played leaves every state as it
@@ -71,7 +73,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from companion.rules.board import Markers, RegionState
 from companion.rules.catalog import Catalog
@@ -87,7 +89,7 @@ from companion.rules.events import (
     TurnScored,
 )
 from companion.rules.maps import Board
-from companion.rules.scoring import ScoreLine, ScoringInput
+from companion.rules.scoring import Regions, ScoreLine, ScoringInput
 from companion.rules.standings import Standings
 from companion.rules.state import GameState
 
@@ -169,6 +171,32 @@ class DocSetup:
     fields: tuple[tuple[str, object], ...] = ()
 
 
+class ScenarioReader(Protocol):
+    """What `companion score`'s reader lends an expansion reading its part of a scenario
+    (`Expansion.score_turn`, `score_notes`): its field checks, each failing with
+    `companion.json_fields.fail` and the same words as for the base game's fields."""
+
+    def fields_of(self, field: str, value: object,
+               allowed: frozenset[str]) -> Mapping[str, Any]: ...
+
+    def required(self, field: str, doc: Mapping[str, Any], key: str) -> Any: ...
+
+    def whole(self, field: str, value: object) -> int: ...
+
+    def text(self, field: str, value: object) -> str: ...
+
+    def optional_flag(self, field: str, value: object) -> bool | None: ...
+
+    def regions(self, field: str, doc: Mapping[str, Any], board: Board | None) -> Regions: ...
+
+    def held_notes(self, field: str, doc: Mapping[str, Any]) -> list[str]: ...
+
+    def region_notes(self, field: str, doc: Mapping[str, Any], race: str, power: str, *,
+                     active: bool) -> list[str]: ...
+
+    def left_out(self, field: str, default: str, effect: str) -> str: ...
+
+
 class Expansion:
     """An expansion of the base game; every hook is a no-op here."""
 
@@ -189,6 +217,9 @@ class Expansion:
     score_fields: ClassVar[tuple[str, ...]] = ()
     """The fields it reads on a score scenario's "player" (`companion score`,
     `docs/score-format.md`; `score_lines`)."""
+    score_own: ClassVar[str] = ""
+    """The field of a scenario's "player" that scores a seat it plays itself instead of a
+    race (`score_turn`, `score_notes`); "": none."""
 
     # --- which games -----------------------------------------------------------------
 
@@ -486,4 +517,22 @@ class Expansion:
         `score_fields` of the scenario's "player" (`has_active`: the player gave an active
         race); faults raised with `companion.json_fields.fail`."""
         del player, has_active
+        return []
+
+    def score_refusal(self, race: str) -> str | None:
+        """Why a scenario's race named `race` is refused (one of its own pieces, not a
+        banner); None: not its business."""
+        del race
+        return None
+
+    def score_turn(self, player: Mapping[str, Any], board: Board | None, catalog: Catalog,
+                   read: ScenarioReader) -> list[tuple[str, int]]:
+        """The lines of a turn of the seat it plays itself, from `player[score_own]`."""
+        del player, board, catalog, read
+        return []
+
+    def score_notes(self, player: Mapping[str, Any], catalog: Catalog,
+                    read: ScenarioReader) -> list[str]:
+        """The notes on fields left out of `player[score_own]` that change its score."""
+        del player, catalog, read
         return []
