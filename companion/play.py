@@ -191,8 +191,13 @@ class Field:
 class Args:
     """An intent's fields, checked and converted; read back with their type."""
 
-    def __init__(self, values: Mapping[str, object]) -> None:
+    def __init__(self, values: Mapping[str, object], added: Sequence[str] = ()) -> None:
         self._values = dict(values)
+        self._added = tuple(added)
+
+    def added(self) -> tuple[Any, ...]:
+        """The values of the fields the expansions added to this base verb, in order."""
+        return tuple(self._values[name] for name in self._added)
 
     def value(self, name: str) -> object:
         return self._values[name]
@@ -245,6 +250,9 @@ class Verb:
     help: str
     fields: tuple[Field, ...]
     call: Call
+    added: tuple[str, ...] = ()
+    """The fields an expansion added to this base verb (`Expansion.doc_verb_fields`),
+    passed to its session call after the base game's (`Args.added`)."""
 
 
 def _pick(s: Session, a: Args) -> None:
@@ -266,7 +274,7 @@ def _abandon(s: Session, a: Args) -> None:
 
 
 def _decline(s: Session, a: Args) -> None:
-    s.decline(a.maybe_whole("ivory_tower"))
+    s.decline(*a.added())
 
 
 def _finish_conquests(s: Session, a: Args) -> None:
@@ -364,7 +372,7 @@ def _expansion_verb(doc: DocVerb) -> Verb:
 
 def _field(doc: DocField) -> Field:
     kind = _one_of(doc.kind, doc.choices) if doc.choices else KINDS[doc.kind]
-    return Field(doc.name, kind, doc.required, doc.default)
+    return Field(doc.name, _maybe(kind) if doc.nullable else kind, doc.required, doc.default)
 
 
 VERBS: dict[str, Verb] = {
@@ -383,7 +391,7 @@ VERBS: dict[str, Verb] = {
     "abandon": Verb("empty a region of the active race before conquering",
                     (Field("region", REGION),), _abandon),
     "decline": Verb("the active race goes into decline instead of conquering",
-                    (Field("ivory_tower", _maybe(REGION), required=False),), _decline),
+                    (), _decline),
     "finish_conquests": Verb("no more conquests this turn; redeployment next", (),
                              _finish_conquests),
     "final_conquest": Verb("roll the reinforcement die (its next face) for a last conquest "
@@ -434,6 +442,11 @@ VERBS: dict[str, Verb] = {
                    (Field("tokens", _maybe(COUNTS), required=False),), _finish),
 }
 """Every intent `companion play` understands, by the name given in `"do"`."""
+for _part in documented():
+    for _name, _added in _part.doc_verb_fields:
+        _base = VERBS[_name]
+        VERBS[_name] = Verb(_base.help, (*_base.fields, _field(_added)), _base.call,
+                            (*_base.added, _added.name))
 
 COMMON_FIELDS = frozenset({"do", "note"})
 """Fields every intent may carry: the verb, and a note for the reader (ignored)."""
@@ -464,7 +477,7 @@ def parse_intent(doc: object) -> tuple[Verb, Args]:
             values[field.name] = field.default
             continue
         values[field.name] = field.kind.parse(field.name, doc[field.name])
-    return verb, Args(values)
+    return verb, Args(values, verb.added)
 
 
 # --- the first line: the game ----------------------------------------------------------
@@ -705,7 +718,7 @@ def public_state(state: GameState, standings: Standings | None = None) -> dict[s
         "regions": _regions(state),
         "hands_to_place": [{"seat": seat, "race": race, "hand": hand}
                            for seat, race, hand in troops_game.waiting_hands(state)],
-        **{x.key: x.doc_state(state) for x in documented()},
+        **{x.key: x.doc_state(state) for x in documented() if x.doc_printed},
     }
     if standings is not None:
         names = {p.seat: p.name for p in state.players}

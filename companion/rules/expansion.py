@@ -115,9 +115,9 @@ class Intents:
     """An expansion's intents at the table, mixed into the session.
 
     Each expansion module may end with a subclass naming its own intents as methods
-    (`NecromancerIntents.buy_ghost`, `RiverIntents.place_caravel`, ...): each builds the
-    expansion's event from the state and hands it to `play`, the session's one generic
-    path for an expansion's event (the rules refuse it or record it). The registry
+    (`buy_ghost`, `place_caravel`, ...): each builds the expansion's event from the state
+    and hands it to `play`, the session's one generic path for an expansion's event (the
+    rules refuse it or record it). The registry
     (`companion.rules.expansions.ExpansionIntents`) gathers them, and the session inherits
     that, so the session names no expansion. Pure: `state` and `play` are the session's.
     """
@@ -143,6 +143,8 @@ class DocField:
     required: bool = True
     default: object = None
     choices: tuple[str, ...] = ()
+    nullable: bool = False
+    """Whether null is allowed too (for "not said")."""
 
 
 @dataclass(frozen=True)
@@ -205,8 +207,8 @@ class Expansion:
     key: ClassVar[str] = "expansion"
     """A short identifier: its part of the table's view is `public(state).<key>`."""
     option: ClassVar[str] = ""
-    """The keyword by which a new game asks for it (`Session.new_game(river_world=...)`),
-    when the table chooses it; "" (the default): its `key`."""
+    """The keyword of `Session.new_game` by which a new game asks for it, when the table
+    chooses it; "" (the default): its `key`."""
     events: ClassVar[tuple[type[Event], ...]] = ()
     """The event classes it applies itself (`apply`)."""
     doc_verbs: ClassVar[tuple[DocVerb, ...]] = ()
@@ -214,6 +216,12 @@ class Expansion:
     intent method of that name (its `Intents`)."""
     doc_fields: ClassVar[tuple[str, ...]] = ()
     """The fields it reads on `companion play`'s first line (`doc_setup`)."""
+    doc_verb_fields: ClassVar[tuple[tuple[str, DocField], ...]] = ()
+    """Fields it adds to a base game's verb in `companion play`'s lines: (verb, field);
+    their values are passed to the verb's session call after the base game's."""
+    doc_printed: ClassVar[bool] = False
+    """Whether a printed line of `companion play` has its part (`doc_state`, under its
+    `key`, null when it is not played)."""
     score_fields: ClassVar[tuple[str, ...]] = ()
     """The fields it reads on a score scenario's "player" (`companion score`,
     `docs/score-format.md`; `score_lines`)."""

@@ -47,7 +47,7 @@ from companion.rules.events import (
     RaceDeclined,
     RegionConquered,
 )
-from companion.rules.expansion import Expansion
+from companion.rules.expansion import DocField, Expansion
 from companion.rules.names import HISTORIAN, LEPRECHAUNS, PYGMIES
 
 # re-exported for the modules that import them from here
@@ -321,6 +321,9 @@ class MiniExpansions(Expansion):
     name = "the mini-expansions"
     key = "mini"
     events = (PygmiesRecovered,)
+    doc_verb_fields = (("decline", DocField("ivory_tower", "region", required=False,
+                                            nullable=True)),)
+    """The region of the Priestesses' Ivory Tower, given when they go into decline."""
     sets: ClassVar[tuple[str, ...]] = ("be-not-afraid", "grand-dames")
     _sets: ClassVar[frozenset[str]] = frozenset(sets)
 

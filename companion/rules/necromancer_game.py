@@ -606,6 +606,7 @@ class NecromancerIsland(Expansion):
     events = (WellPowerChosen, GhostBought, NecromancerPowerBought, GhostsRedeployed,
               GhostsReturned)
     doc_fields = ("necromancer", "ghosts_removed")
+    doc_printed = True
     score_own = "necromancer"
     doc_verbs = (
         DocVerb("choose_well_power", "Necromancer Island: the power he places with the Well, "

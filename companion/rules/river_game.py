@@ -284,6 +284,7 @@ class RiverWorld(Expansion):
     option = "river_world"
     events = (CaravelPlaced, PirateShipSet)
     doc_fields = ("river_events",)
+    doc_printed = True
     doc_verbs = (
         DocVerb("place_caravel", "River World: the Shipyard's holder puts the Caravel on a "
                 "river", (DocField("region", "region"),)),

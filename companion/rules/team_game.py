@@ -422,6 +422,7 @@ class TeamPlay(Expansion):
     events = (MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
               PowersSwapped, SigilPactMade)
     doc_fields = ("teams", "relic_order")
+    doc_printed = True
     score_fields = ("relics",)
     doc_verbs = (
         DocVerb("place_monster", "team play, before the first turn: the next player sets "
