@@ -24,12 +24,10 @@ quick count: ``{"hill": 2, "farmland": 1, "mines": 1, "magic_sources": 0, "coast
 Race, power, terrain and feature names ignore case. Any other field is refused, so a
 misspelt field never falls back to a default silently.
 
-Optional fields for the mini-expansions (all default to 0, false or "not said"; see
-docs/score-format.md): on "active", "abandoned" (Gypsies), "attacked_active_race"
-(Peace-Loving, required for it), "pots_of_gold" (Leprechauns) and "historian":
-{"in_decline_when_picked": n, "others_declined": n}; on a declined race, "ivory_tower"
-(Priestesses), "pots_of_gold" and "historian": {"others_declined": n} on the turn it
-declined.
+Optional fields an expansion reads on a race (all default to 0, false or "not said"; see
+docs/score-format.md) are its own: `Expansion.score_active_fields` and
+`score_declined_fields`, read by its `score_active` and `score_declined` after the base
+game's, its notes when they are left out by `score_checks` (the mini-expansions').
 
 Optional fields for River World (no public data of its boards exists, so it is scored
 from what the players count): a region object may list "harbor" in "features" (also
@@ -78,14 +76,9 @@ from companion.rules.maps import BOARD_NAMES, Board, Feature, Site, Terrain, loa
 from companion.rules.scoring import (
     AQUATIC,
     FORTIFIED,
-    GYPSIES,
-    HISTORIAN,
-    LEPRECHAUNS,
-    PRIESTESSES,
     ActiveHoldings,
     DeclinedHoldings,
     HeldRegion,
-    HistorianEvents,
     QuickCount,
     Regions,
     ScoringInput,
@@ -106,17 +99,14 @@ _ACTIVE = frozenset(
         "counts",
         "conquered_non_empty",
         "fortresses",
-        "abandoned",
-        "attacked_active_race",
-        "pots_of_gold",
-        "historian",
+        *(name for part in registered() for name in part.score_active_fields),
     }
 )
 _DECLINED = frozenset(
-    {"race", "power", "regions", "counts", "this_turn", "ivory_tower", "pots_of_gold", "historian"}
+    {"race", "power", "regions", "counts", "this_turn",
+     *(name for part in registered() for name in part.score_declined_fields)}
 )
 _REGION = frozenset({"terrain", "features", "coastal", "next_to_pirates"})
-_HISTORIAN = frozenset({"in_decline_when_picked", "others_declined"})
 _COUNT_EXTRAS = (
     "mines", "magic_sources", "coastal", "harbors", "next_to_pirates", "inland_next_to_pirates"
 )
@@ -276,20 +266,6 @@ def _required(field: str, doc: Mapping[str, Any], key: str) -> Any:
     return doc[key]
 
 
-def _historian(field: str, doc: Mapping[str, Any]) -> HistorianEvents:
-    if "historian" not in doc:
-        return HistorianEvents()
-    counts = _object(f"{field}.historian", doc["historian"], _HISTORIAN)
-    return HistorianEvents(
-        in_decline_when_picked=_whole(
-            f"{field}.historian.in_decline_when_picked", counts.get("in_decline_when_picked", 0)
-        ),
-        others_declined=_whole(
-            f"{field}.historian.others_declined", counts.get("others_declined", 0)
-        ),
-    )
-
-
 def _optional_flag(field: str, value: object) -> bool | None:
     return None if value is None else flag(field, value)
 
@@ -308,7 +284,7 @@ def _active(field: str, value: object, board: Board | None) -> ActiveHoldings | 
     if value is None:
         return None
     doc = _object(field, value, _ACTIVE)
-    return ActiveHoldings(
+    holdings = ActiveHoldings(
         race=_race(field, doc),
         power=_text(f"{field}.power", _required(field, doc, "power")),
         regions=_regions(field, doc, board),
@@ -317,26 +293,23 @@ def _active(field: str, value: object, board: Board | None) -> ActiveHoldings | 
             f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0)
         ),
         fortresses=_whole(f"{field}.fortresses", doc.get("fortresses", 0)),
-        abandoned=_whole(f"{field}.abandoned", doc.get("abandoned", 0)),
-        attacked_active_race=_optional_flag(
-            f"{field}.attacked_active_race", doc.get("attacked_active_race")
-        ),
-        pots_of_gold=_whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
-        historian=_historian(field, doc),
     )
+    for part in registered():
+        holdings = part.score_active(field, doc, holdings, _READER)
+    return holdings
 
 
 def _declined(field: str, value: object, board: Board | None) -> DeclinedHoldings:
     doc = _object(field, value, _DECLINED)
-    return DeclinedHoldings(
+    holdings = DeclinedHoldings(
         race=_race(field, doc),
         power=_text(f"{field}.power", _required(field, doc, "power")),
         regions=_regions(field, doc, board),
         this_turn=flag(f"{field}.this_turn", doc.get("this_turn", False)),
-        ivory_tower=_whole(f"{field}.ivory_tower", doc.get("ivory_tower", 0)),
-        pots_of_gold=_whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
-        historian=_historian(field, doc),
     )
+    for part in registered():
+        holdings = part.score_declined(field, doc, holdings, _READER)
+    return holdings
 
 
 def _board_and_turn(top: Mapping[str, Any]) -> tuple[Board | None, int]:
@@ -457,8 +430,6 @@ def _race_notes(
 ) -> list[str]:
     """Notes for the fields this race or power reads that `doc` leaves out."""
     checks: list[tuple[str, str, str]] = []  # (field, default, what that costs)
-    first_turn = doc.get("first_turn") is True
-    this_turn = doc.get("this_turn") is True
     if active:
         if power == "Wealthy":
             checks.append(("first_turn", "false", "Wealthy's 7 coins are not paid"))
@@ -466,27 +437,8 @@ def _race_notes(
             checks.append(("conquered_non_empty", "0", "no coin for non-empty regions conquered"))
         if power == FORTIFIED:
             checks.append(("fortresses", "0", "Fortified earns nothing for fortresses"))
-        if race == GYPSIES:
-            checks.append(("abandoned", "0", "no coin from regions abandoned this turn"))
-        if race == LEPRECHAUNS and not first_turn:
-            checks.append(("pots_of_gold", "0", "no Pot of Gold is collected"))
-        if power == HISTORIAN:
-            checks.append(("historian.others_declined", "0", "no coin for other declines"))
-            if first_turn:
-                checks.append(("historian.in_decline_when_picked", "0",
-                               "no coin for the races in decline when it was picked"))
-    else:
-        if power == HISTORIAN:
-            checks.append(("this_turn", "false", "the Historians' last coin, paid on going "
-                                                 "into decline, is not paid"))
-        if race == LEPRECHAUNS:
-            checks.append(("this_turn", "false", "no Pot of Gold can be collected"))
-        if this_turn and race == LEPRECHAUNS:
-            checks.append(("pots_of_gold", "0", "no Pot of Gold is collected"))
-        if this_turn and power == HISTORIAN:
-            checks.append(("historian.others_declined", "0", "no coin for other declines"))
-        if race == PRIESTESSES and _holds_a_region(doc):
-            checks.append(("ivory_tower", "0", "the Ivory Tower scores nothing"))
+    for part in registered():
+        checks += part.score_checks(doc, race, power, active=active, read=_READER)
     notes = _held_notes(field, doc)
     notes += [_left_out(f"{field}.{key}", default, effect)
               for key, default, effect in checks if not _given(doc, key)]
@@ -582,6 +534,9 @@ class _Reader:
 
     def left_out(self, field: str, default: str, effect: str) -> str:
         return _left_out(field, default, effect)
+
+    def holds_a_region(self, doc: Mapping[str, Any]) -> bool:
+        return _holds_a_region(doc)
 
 
 _READER = _Reader()

@@ -60,6 +60,8 @@ Hooks, by moment:
   `doc_state` (its part of a printed line, under its `key`);
 - its part of a score scenario (`companion score`, `docs/score-format.md`):
   `score_fields` (its fields of "player") and `score_lines` (the lines they add);
+  `score_active_fields`, `score_declined_fields`, `score_active`, `score_declined` and
+  `score_checks` (its fields of a race, and the notes when they are left out);
   `score_own` (the field scoring a seat it plays itself), `score_refusal`, `score_turn`
   and `score_notes`, reading with the `ScenarioReader` the caller lends.
 
@@ -89,7 +91,13 @@ from companion.rules.events import (
     TurnScored,
 )
 from companion.rules.maps import Board
-from companion.rules.scoring import Regions, ScoreLine, ScoringInput
+from companion.rules.scoring import (
+    ActiveHoldings,
+    DeclinedHoldings,
+    Regions,
+    ScoreLine,
+    ScoringInput,
+)
 from companion.rules.standings import Standings
 from companion.rules.state import GameState
 
@@ -198,6 +206,8 @@ class ScenarioReader(Protocol):
 
     def left_out(self, field: str, default: str, effect: str) -> str: ...
 
+    def holds_a_region(self, doc: Mapping[str, Any]) -> bool: ...
+
 
 class Expansion:
     """An expansion of the base game; every hook is a no-op here."""
@@ -225,6 +235,10 @@ class Expansion:
     score_fields: ClassVar[tuple[str, ...]] = ()
     """The fields it reads on a score scenario's "player" (`companion score`,
     `docs/score-format.md`; `score_lines`)."""
+    score_active_fields: ClassVar[tuple[str, ...]] = ()
+    """The fields it reads on a scenario's active race (`score_active`)."""
+    score_declined_fields: ClassVar[tuple[str, ...]] = ()
+    """The fields it reads on a scenario's race in decline (`score_declined`)."""
     score_own: ClassVar[str] = ""
     """The field of a scenario's "player" that scores a seat it plays itself instead of a
     race (`score_turn`, `score_notes`); "": none."""
@@ -543,4 +557,24 @@ class Expansion:
                     read: ScenarioReader) -> list[str]:
         """The notes on fields left out of `player[score_own]` that change its score."""
         del player, catalog, read
+        return []
+
+    def score_active(self, field: str, doc: Mapping[str, Any], holdings: ActiveHoldings,
+                     read: ScenarioReader) -> ActiveHoldings:
+        """A scenario's active race with its `score_active_fields` read, after the base
+        game's."""
+        del field, doc, read
+        return holdings
+
+    def score_declined(self, field: str, doc: Mapping[str, Any], holdings: DeclinedHoldings,
+                       read: ScenarioReader) -> DeclinedHoldings:
+        """A scenario's race in decline with its `score_declined_fields` read."""
+        del field, doc, read
+        return holdings
+
+    def score_checks(self, doc: Mapping[str, Any], race: str, power: str, *, active: bool,
+                     read: ScenarioReader) -> list[tuple[str, str, str]]:
+        """The fields of a scenario's race its races or powers read, as (field, default,
+        what leaving it out costs), noted when left out (after the base game's)."""
+        del doc, race, power, active, read
         return []
