@@ -6,6 +6,7 @@ line."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 SHOWN_CHARS = 60
@@ -42,3 +43,28 @@ def a_list(field: str, value: object) -> list[Any]:
     if not isinstance(value, list):
         fail(field, f"expected a list, got {show(value)}")
     return value
+
+
+def whole(field: str, value: object, least: int = 0) -> int:
+    """`value` when it is a whole number of at least `least`, else the fault."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        fail(field, f"expected a whole number, got {show(value)}")
+    if value < least:
+        fail(field, f"{value} is too small; the least allowed is {least}")
+    return value
+
+
+def text(field: str, value: object) -> str:
+    """`value` when it is a non-empty string, else the fault."""
+    if not isinstance(value, str) or not value.strip():
+        fail(field, f"expected a non-empty string, got {show(value)}")
+    return value
+
+
+def one_of(field: str, value: object, what: str, choices: Sequence[str]) -> str:
+    """The one of `choices` that `value` names (any case), else the fault naming `what`."""
+    name = text(field, value).strip().casefold()
+    for choice in choices:
+        if choice.casefold() == name:
+            return choice
+    fail(field, f"unknown {what} {show(value)}; allowed: {', '.join(choices)}")

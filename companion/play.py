@@ -2,10 +2,10 @@
 
 The input is one JSON object per line. The first (non-blank) line sets up the game: the
 players, the board, the banner and badge sets, the first player, the race and badge decks in
-order (and River World's Event markers, on a River World board; or a `seed` that shuffles
-them) and the faces the reinforcement die will show, in order. Every later line is an
-intent the table could give, `{"do": VERB, ...fields}`, carried out through the public
-`companion.session.Session` API, exactly as the touchscreen does.
+order (and the expansions' own fields, each read by its expansion's `doc_setup`; or a
+`seed` that shuffles them) and the faces the reinforcement die will show, in order. Every
+later line is an intent the table could give, `{"do": VERB, ...fields}`, carried out
+through the public `companion.session.Session` API, exactly as the touchscreen does.
 For each input line one JSON line is printed: the public state after it, or
 `{"refused": REASON}` when the rules refuse the intent. The format is
 `docs/play-format.md`. A game counts its troops (`GameCreated.troops_counted`): every race
@@ -24,37 +24,31 @@ Invariants:
   stops the run with `BadLine`, naming the line number, the field and what is allowed; the
   lines before it have been played and printed;
 - `VERBS` is the one table of intents: a verb is one entry, its typed fields and the
-  session call it makes.
+  session call it makes; an expansion's verbs come from its `doc_verbs`, its first-line
+  fields from `doc_fields`/`doc_setup` and its printed part from `doc_state`
+  (`companion.rules.expansion.Expansion`), in `expansions.documented()`'s order, so this
+  module names no expansion.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
-from companion.json_fields import BadInput, a_list, fail, flag, show
-from companion.rules import (
-    corrections,
-    necromancer,
-    necromancer_game,
-    team_game,
-    teams,
-    troops_game,
-)
+from companion.json_fields import BadInput, a_list, fail, flag, one_of, show, text, whole
+from companion.rules import corrections, troops_game
 from companion.rules.board import MARKERS, Occupant
 from companion.rules.catalog import Catalog
 from companion.rules.errors import DataError, IllegalAction, MalformedInput, UnknownName
 from companion.rules.events import GameCreated, Seat
-from companion.rules.expansions import board_players
+from companion.rules.expansion import DocField, DocSetup, DocVerb
+from companion.rules.expansions import board_players_for, documented
 from companion.rules.game import GameState
 from companion.rules.maps import Board, board_document, load_board, parse_board_text
-from companion.rules.relics import MARKERS as RELICS_AND_PLACES
-from companion.rules.relics import SigilMode
-from companion.rules.river import check_event_line, markers_in_box
-from companion.rules.river_game import public_river
 from companion.rules.standings import Standings, tokens_on_board
 from companion.rules.views import final_totals, public
 from companion.session import Session
@@ -67,8 +61,6 @@ _T = TypeVar("_T")
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
-NECROMANCER_PLAYERS = (3, 6)
-"""Necromancer Island: three to six at the table, he among them."""
 DEFAULT_COLOURS = COLOUR_NAMES
 """The colours given to players who name none, in this order (the table's own palette)."""
 
@@ -138,12 +130,7 @@ class Kind:
     parse: Callable[[str, object], object]
 
 
-def _whole(field: str, value: object, least: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        fail(field, f"expected a whole number, got {show(value)}")
-    if value < least:
-        fail(field, f"{value} is too small; the least allowed is {least}")
-    return value
+_whole = whole
 
 
 def _integer(field: str, value: object) -> int:
@@ -152,10 +139,7 @@ def _integer(field: str, value: object) -> int:
     return value
 
 
-def _text(field: str, value: object) -> str:
-    if not isinstance(value, str) or not value.strip():
-        fail(field, f"expected a non-empty string, got {show(value)}")
-    return value
+_text = text
 
 
 def _counts(field: str, value: object) -> dict[int, int]:
@@ -178,11 +162,7 @@ def _maybe(kind: Kind) -> Kind:
 
 def _one_of(what: str, choices: Sequence[str]) -> Kind:
     def parse(field: str, value: object) -> object:
-        name = _text(field, value).strip().casefold()
-        for choice in choices:
-            if choice.casefold() == name:
-                return choice
-        fail(field, f"unknown {what} {show(value)}; allowed: {', '.join(choices)}")
+        return one_of(field, value, what, choices)
 
     return Kind(f"{what} ({', '.join(choices)})", parse)
 
@@ -211,8 +191,16 @@ class Field:
 class Args:
     """An intent's fields, checked and converted; read back with their type."""
 
-    def __init__(self, values: Mapping[str, object]) -> None:
+    def __init__(self, values: Mapping[str, object], added: Sequence[str] = ()) -> None:
         self._values = dict(values)
+        self._added = tuple(added)
+
+    def added(self) -> tuple[Any, ...]:
+        """The values of the fields the expansions added to this base verb, in order."""
+        return tuple(self._values[name] for name in self._added)
+
+    def value(self, name: str) -> object:
+        return self._values[name]
 
     def whole(self, name: str) -> int:
         value = self._values[name]
@@ -262,6 +250,9 @@ class Verb:
     help: str
     fields: tuple[Field, ...]
     call: Call
+    added: tuple[str, ...] = ()
+    """The fields an expansion added to this base verb (`Expansion.doc_verb_fields`),
+    passed to its session call after the base game's (`Args.added`)."""
 
 
 def _pick(s: Session, a: Args) -> None:
@@ -283,7 +274,7 @@ def _abandon(s: Session, a: Args) -> None:
 
 
 def _decline(s: Session, a: Args) -> None:
-    s.decline(a.maybe_whole("ivory_tower"))
+    s.decline(*a.added())
 
 
 def _finish_conquests(s: Session, a: Args) -> None:
@@ -335,62 +326,6 @@ def _remove_marker(s: Session, a: Args) -> None:
     s.remove_marker(a.whole("region"), a.text("marker"))
 
 
-def _place_caravel(s: Session, a: Args) -> None:
-    s.place_caravel(a.whole("region"))
-
-
-def _set_pirate_ship(s: Session, a: Args) -> None:
-    s.set_pirate_ship(a.whole("region"), a.flag("present"))
-
-
-def _choose_well_power(s: Session, a: Args) -> None:
-    s.choose_well_power(a.text("power"))
-
-
-def _buy_ghost(s: Session, a: Args) -> None:
-    s.buy_ghost()
-
-
-def _buy_power(s: Session, a: Args) -> None:
-    s.buy_power(a.text("power"))
-
-
-def _redeploy_ghosts(s: Session, a: Args) -> None:
-    s.redeploy_ghosts(a.counts("regions"), a.whole("island"))
-
-
-def _return_ghosts(s: Session, a: Args) -> None:
-    s.return_ghosts(a.counts("regions"))
-
-
-def _place_monster(s: Session, a: Args) -> None:
-    s.place_monster(a.whole("region"))
-
-
-def _pass_monster(s: Session, a: Args) -> None:
-    s.pass_monster()
-
-
-def _move_soapbar(s: Session, a: Args) -> None:
-    s.move_soapbar(a.whole("region"))
-
-
-def _share_tavern(s: Session, a: Args) -> None:
-    s.share_tavern(a.whole("seat"), a.whole("coins"))
-
-
-def _place_bony(s: Session, a: Args) -> None:
-    s.place_bony(a.whole("seat"), a.text("race"))
-
-
-def _swap_powers(s: Session, a: Args) -> None:
-    s.swap_powers()
-
-
-def _make_sigil_pact(s: Session, a: Args) -> None:
-    s.make_sigil_pact(a.text("mode"), a.whole("seat"), a.text("race"))
-
-
 def _set_region(s: Session, a: Args) -> None:
     s.set_region(a.whole("region"), a.maybe_whole("seat"), a.maybe_text("race"),
                  in_decline=a.flag("in_decline"), tokens=a.maybe_whole("tokens"),
@@ -419,6 +354,27 @@ def _tie_break_tokens(s: Session, given: dict[int, int] | None) -> dict[int, int
     return counted
 
 
+KINDS: dict[str, Kind] = {"region": REGION, "seat": SEAT, "whole": WHOLE, "flag": FLAG,
+                          "text": TEXT, "counts": COUNTS}
+"""The kinds an expansion's verb fields name (`DocField.kind`)."""
+
+
+def _expansion_verb(doc: DocVerb) -> Verb:
+    """An expansion's verb (`Expansion.doc_verbs`): its fields, and a call of the session's
+    intent method of its name with their values, in order."""
+    names = tuple(field.name for field in doc.fields)
+
+    def call(s: Session, a: Args) -> None:
+        getattr(s, doc.name)(*(a.value(name) for name in names))
+
+    return Verb(doc.help, tuple(_field(field) for field in doc.fields), call)
+
+
+def _field(doc: DocField) -> Field:
+    kind = _one_of(doc.kind, doc.choices) if doc.choices else KINDS[doc.kind]
+    return Field(doc.name, _maybe(kind) if doc.nullable else kind, doc.required, doc.default)
+
+
 VERBS: dict[str, Verb] = {
     "pick": Verb("take the combo in a market row, paying a coin on each row above",
                  (Field("row", ROW),), _pick),
@@ -435,7 +391,7 @@ VERBS: dict[str, Verb] = {
     "abandon": Verb("empty a region of the active race before conquering",
                     (Field("region", REGION),), _abandon),
     "decline": Verb("the active race goes into decline instead of conquering",
-                    (Field("ivory_tower", _maybe(REGION), required=False),), _decline),
+                    (), _decline),
     "finish_conquests": Verb("no more conquests this turn; redeployment next", (),
                              _finish_conquests),
     "final_conquest": Verb("roll the reinforcement die (its next face) for a last conquest "
@@ -469,40 +425,7 @@ VERBS: dict[str, Verb] = {
                          (Field("region", REGION), Field("marker", MARKER)), _place_marker),
     "remove_marker": Verb("take a marker out of a region",
                           (Field("region", REGION), Field("marker", MARKER)), _remove_marker),
-    "place_caravel": Verb("River World: the Shipyard's holder puts the Caravel on a river",
-                          (Field("region", REGION),), _place_caravel),
-    "set_pirate_ship": Verb("River World: correct whether a pirate ship lies in a river",
-                            (Field("region", REGION), Field("present", FLAG)),
-                            _set_pirate_ship),
-    "choose_well_power": Verb("Necromancer Island: the power he places with the Well, "
-                              "before his first turn", (Field("power", TEXT),),
-                              _choose_well_power),
-    "buy_ghost": Verb("Necromancer Island: he buys a Ghost onto the Island", (), _buy_ghost),
-    "buy_power": Verb("Necromancer Island: he buys one of his powers in reserve",
-                      (Field("power", TEXT),), _buy_power),
-    "redeploy_ghosts": Verb("Necromancer Island: his Ghosts at the end of his turn, per "
-                            "region he holds and on the Island", (
-                                Field("regions", COUNTS),
-                                Field("island", WHOLE, required=False, default=0),
-                            ), _redeploy_ghosts),
-    "return_ghosts": Verb("Necromancer Island: the Ghosts in his hand go back onto his "
-                          "regions", (Field("regions", COUNTS),), _return_ghosts),
-    "place_monster": Verb("team play, before the first turn: the next player sets their "
-                          "Monster in a region", (Field("region", REGION),), _place_monster),
-    "pass_monster": Verb("team play, before the first turn: no region is left for the next "
-                         "Monster", (), _pass_monster),
-    "move_soapbar": Verb("team play: the Golden Soapbar's holder moves it after its coin",
-                         (Field("region", REGION),), _move_soapbar),
-    "share_tavern": Verb("team play: Glandulf's Tavern's holder gives some of this turn's "
-                         "Tavern coins to a player", (Field("seat", SEAT), Field("coins", WHOLE)),
-                         _share_tavern),
-    "place_bony": Verb("team play: the Boneyard's holder sets Bony on a race in decline",
-                       (Field("seat", SEAT), Field("race", TEXT)), _place_bony),
-    "swap_powers": Verb("team play: Mirror's Vale's holder swaps powers with their partner",
-                        (), _swap_powers),
-    "make_sigil_pact": Verb("team play: the Sigil's holder makes a pact with another race",
-                            (Field("mode", _one_of("pact", tuple(m.value for m in SigilMode))),
-                             Field("seat", SEAT), Field("race", TEXT)), _make_sigil_pact),
+    **{doc.name: _expansion_verb(doc) for x in documented() for doc in x.doc_verbs},
     "set_region": Verb("correct who holds a region (not a conquest)", (
         Field("region", REGION),
         Field("seat", _maybe(SEAT)),
@@ -519,6 +442,11 @@ VERBS: dict[str, Verb] = {
                    (Field("tokens", _maybe(COUNTS), required=False),), _finish),
 }
 """Every intent `companion play` understands, by the name given in `"do"`."""
+for _part in documented():
+    for _name, _added in _part.doc_verb_fields:
+        _base = VERBS[_name]
+        VERBS[_name] = Verb(_base.help, (*_base.fields, _field(_added)), _base.call,
+                            (*_base.added, _added.name))
 
 COMMON_FIELDS = frozenset({"do", "note"})
 """Fields every intent may carry: the verb, and a note for the reader (ignored)."""
@@ -549,14 +477,14 @@ def parse_intent(doc: object) -> tuple[Verb, Args]:
             values[field.name] = field.default
             continue
         values[field.name] = field.kind.parse(field.name, doc[field.name])
-    return verb, Args(values)
+    return verb, Args(values, verb.added)
 
 
 # --- the first line: the game ----------------------------------------------------------
 
 SETUP_FIELDS = ("players", "board", "expansions", "left_out", "dealing", "first_seat",
-                "races", "powers", "river_events", "necromancer", "ghosts_removed", "teams",
-                "relic_order", "seed", "die", "note")
+                "races", "powers", *(name for x in documented() for name in x.doc_fields),
+                "seed", "die", "note")
 
 
 @dataclass(frozen=True)
@@ -578,12 +506,11 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     for key in doc:
         if key not in SETUP_FIELDS:
             fail(key, f"unknown field for the game; allowed: {', '.join(SETUP_FIELDS)}")
-    necro = flag("necromancer", doc.get("necromancer", False))
-    in_teams = flag("teams", doc.get("teams", False))
-    if necro and in_teams:
-        fail("teams", "a game plays Necromancer Island or teams of two, not both")
-    seats = _seats(doc, _player_counts(necro, in_teams))
-    board, board_doc = _board(doc, _board_players(len(seats), necro, in_teams), in_teams)
+    asked = {x.key: x.doc_asked(doc) for x in documented()}
+    for part in documented():
+        part.doc_check(asked)
+    seats = _seats(doc, _player_counts(asked))
+    board, board_doc = _board(doc, board_players_for(len(seats), asked), asked)
     expansions = _expansions(doc, catalog)
     races = [r.name for r in catalog.races_in(expansions)]
     powers = [p.name for p in catalog.powers_in(expansions)]
@@ -595,15 +522,9 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     shuffler = random.Random(seed)
     race_deck = _deck(doc, "races", "race", races, catalog.race, shuffler, seed, dealing)
     power_deck = _deck(doc, "powers", "power", powers, catalog.power, shuffler, seed, dealing)
-    river_events = _river_events(doc, board, catalog, shuffler, seed)
-    drawn: tuple[str, ...] = ()
-    if necro:  # his six: the first he may have from the top of the badge deck
-        try:
-            drawn, power_deck = necromancer.draw_powers(power_deck)
-        except IllegalAction as refused:
-            fail("powers", refused.reason)
-    ghosts_removed = _ghosts_removed(doc, necro)
-    relic_order = _relic_order(doc, in_teams, shuffler, seed)
+    parts = DocSetup(asked, board, catalog, power_deck, seed, shuffler.shuffle)
+    for part in documented():  # their fields, in order (so are their shuffles)
+        parts = part.doc_setup(doc, parts)
     first = _whole("first_seat", doc.get("first_seat", 0))
     if first >= len(seats):
         fail("first_seat", f"{first} is not a seat; seats are 0 to {len(seats) - 1}")
@@ -614,28 +535,22 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     )
     created = GameCreated(
         seats=seats, first_seat=first, board=board.name, turns=board.turns,
-        expansions=tuple(expansions), dealing=dealing, races=race_deck, powers=power_deck,
-        board_doc=board_doc, river_events=river_events, necromancer_powers=drawn,
-        ghosts_removed=ghosts_removed, teams=in_teams, relic_order=relic_order,
-        corrections=corrections.overrides(catalog), left_out=tuple(left_out),
-        troops_counted=True,
+        expansions=tuple(expansions), dealing=dealing, races=race_deck, powers=parts.powers,
+        board_doc=board_doc, corrections=corrections.overrides(catalog),
+        left_out=tuple(left_out), troops_counted=True,
     )
+    created = dataclasses.replace(created, **dict(parts.fields))  # type: ignore[arg-type]
     return Setup(created, 0 if seed is None else seed, die)
 
 
-def _player_counts(necro: bool, in_teams: bool) -> tuple[int, int, str]:
-    """The fewest and most players, and the game they are counted for."""
-    if necro:
-        return (*NECROMANCER_PLAYERS, "a Necromancer Island game")
-    if in_teams:
-        return teams.TEAM_PLAYERS, teams.TEAM_PLAYERS, "a team game"
+def _player_counts(asked: Mapping[str, bool | None]) -> tuple[int, int, str]:
+    """The fewest and most players, and the game they are counted for (an expansion
+    asked for may say)."""
+    for part in documented():
+        counts = part.doc_players(asked.get(part.key))
+        if counts is not None:
+            return counts
     return MIN_PLAYERS, MAX_PLAYERS, "a game"
-
-
-def _board_players(seats: int, necro: bool, in_teams: bool) -> int:
-    """The players the board is made for: one fewer for Necromancer Island, the 5-player
-    board for teams."""
-    return board_players(seats, necromancer=necro, teams=in_teams)
 
 
 def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, ...]:
@@ -677,7 +592,8 @@ def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, 
                  for name, colour in named)
 
 
-def _board(doc: Mapping[str, Any], players: int, in_teams: bool) -> tuple[Board, str | None]:
+def _board(doc: Mapping[str, Any], players: int,
+           asked: Mapping[str, bool | None]) -> tuple[Board, str | None]:
     value = doc.get("board", f"{players}p")
     board_doc: str | None = None
     try:
@@ -691,8 +607,9 @@ def _board(doc: Mapping[str, Any], players: int, in_teams: bool) -> tuple[Board,
                            f"got {show(value)}")
     except (UnknownName, DataError) as error:
         fail("board", str(error))
-    own_six = in_teams and board_doc is not None and board.players == teams.TEAM_PLAYERS
-    if board.players != players and not own_six:
+    own = board_doc is not None
+    fits = any(x.doc_board_fits(asked.get(x.key), board, own) for x in documented())
+    if board.players != players and not fits:
         fail("board", f"the {board.name} board is made for {board.players} players; "
                        f"this game needs the one for {players}")
     return board, board_doc
@@ -757,65 +674,6 @@ def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],
     return tuple(deck)
 
 
-def _river_events(doc: Mapping[str, Any], board: Board, catalog: Catalog,
-                  shuffler: random.Random, seed: int | None) -> tuple[str, ...]:
-    """River World's line of Event markers, one per turn: as given, or the markers in the
-    box shuffled with the seed (the first `turns` of them); none off a River World board."""
-    if not board.is_river_world:
-        if "river_events" in doc:
-            fail("river_events", f"the {board.name} board has no rivers; River World's "
-                                  "events are played on a River World board")
-        return ()
-    if "river_events" not in doc:
-        if seed is None:
-            fail("river_events", f"missing: the {board.name} board is a River World board; "
-                                  "give its Event markers in order (one per turn), or a "
-                                  '"seed" to shuffle them')
-        line = [event.value for event in markers_in_box(catalog)]
-        shuffler.shuffle(line)
-        return tuple(line[:board.turns])
-    names = [_text(f"river_events[{i}]", name)
-             for i, name in enumerate(a_list("river_events", doc["river_events"]))]
-    try:
-        return tuple(e.value for e in check_event_line(names, board.turns, catalog))
-    except IllegalAction as refused:
-        fail("river_events", refused.reason)
-
-
-def _ghosts_removed(doc: Mapping[str, Any], necro: bool) -> int:
-    if "ghosts_removed" not in doc:
-        return 0
-    if not necro:
-        fail("ghosts_removed", 'Ghosts are taken out only in a Necromancer Island game '
-                                '("necromancer": true)')
-    removed = _whole("ghosts_removed", doc["ghosts_removed"])
-    if removed > 2:
-        fail("ghosts_removed", f"{removed}; 0, 1 or 2 Ghosts may be taken out")
-    return removed
-
-
-def _relic_order(doc: Mapping[str, Any], in_teams: bool, shuffler: random.Random,
-                 seed: int | None) -> tuple[str, ...]:
-    """Team play: the face-down pile of the Righteous Relic and Popular Places, top first:
-    as given, or shuffled with the seed."""
-    names = list(RELICS_AND_PLACES)
-    if not in_teams:
-        if "relic_order" in doc:
-            fail("relic_order", 'the Relics and Places are part of team play ("teams": true)')
-        return ()
-    if "relic_order" not in doc:
-        if seed is None:
-            fail("relic_order", 'missing: give the pile of Relics and Places in order (top '
-                                 'first), or a "seed" to shuffle it')
-        shuffler.shuffle(names)
-        return tuple(names)
-    pile = [str(_one_of("Relic or Place", names).parse(f"relic_order[{i}]", value))
-            for i, value in enumerate(a_list("relic_order", doc["relic_order"]))]
-    if sorted(pile) != sorted(names):
-        fail("relic_order", "the pile holds each Relic and Place once: " + ", ".join(names))
-    return tuple(pile)
-
-
 def _die_face(field: str, value: object, faces: set[int]) -> int:
     face = _whole(field, value)
     if face not in faces:
@@ -860,9 +718,7 @@ def public_state(state: GameState, standings: Standings | None = None) -> dict[s
         "regions": _regions(state),
         "hands_to_place": [{"seat": seat, "race": race, "hand": hand}
                            for seat, race, hand in troops_game.waiting_hands(state)],
-        "river": _river(state),
-        "necromancer": _necromancer(state),
-        "teams": _teams(state),
+        **{x.key: x.doc_state(state) for x in documented() if x.doc_printed},
     }
     if standings is not None:
         names = {p.seat: p.name for p in state.players}
@@ -909,55 +765,6 @@ def _regions(state: GameState) -> list[dict[str, Any]]:
         if len(entry) > 1:
             out.append(entry)
     return out
-
-
-def _river(state: GameState) -> dict[str, Any] | None:
-    """River World as the table sees it (never the events still face down); None when the
-    game does not play it."""
-    view = public_river(state)
-    if view is None:
-        return None
-    return {"event": view.event.value, "revealed": [e.value for e in view.revealed],
-            "face_down": view.face_down, "river_cost": view.river_cost,
-            "pirate_ships": list(view.pirate_ships), "caravel": view.caravel}
-
-
-def _necromancer(state: GameState) -> dict[str, Any] | None:
-    """Necromancer Island as the table sees him (every Ghost and badge; never his coins);
-    None when the game does not play it."""
-    view = necromancer_game.public(state)
-    if view is None:
-        return None
-    return {"seat": view.seat, "step": view.step.name.lower(), "island": view.island,
-            "regions": [{"region": region, "ghosts": ghosts} for region, ghosts in view.regions],
-            "in_hand": view.in_hand, "reserve": view.reserve, "well_ghosts": view.well_ghosts,
-            "well_souls": view.well_souls, "removed": view.removed,
-            "powers_in_use": list(view.powers_in_use),
-            "powers_in_reserve": list(view.powers_in_reserve), "price": view.price,
-            "souls_to_next_ghost": view.souls_to_next_ghost, "won": view.won}
-
-
-def _teams(state: GameState) -> dict[str, Any] | None:
-    """Team play as the table sees it (never the pile's face-down order); None otherwise."""
-    setup, relics = state.monsters, state.relics
-    if setup is None or relics is None:
-        return None
-    first = state.track.first_seat
-    return {
-        "teams": [{"team": team.label, "seats": list(team.seats)}
-                  for team in teams.teams(first)],
-        "monster_next": team_game.placing_monster(state),
-        "monsters": sorted(relics.monsters),
-        "face_down": len(relics.pile),
-        "found": [{"name": name, "region": region}
-                  for name, region in sorted(relics.lying.items())],
-        "bony": None if relics.bony is None else {
-            "seat": relics.bony.guards.seat, "race": relics.bony.guards.race},
-        "sigil": None if relics.sigil is None else {
-            "mode": relics.sigil.mode.value, "seat": relics.sigil.other.seat,
-            "race": relics.sigil.other.race},
-        "soapbar_owed_by": relics.soapbar_owed_by,
-    }
 
 
 # --- the run ---------------------------------------------------------------------------

@@ -24,12 +24,10 @@ quick count: ``{"hill": 2, "farmland": 1, "mines": 1, "magic_sources": 0, "coast
 Race, power, terrain and feature names ignore case. Any other field is refused, so a
 misspelt field never falls back to a default silently.
 
-Optional fields for the mini-expansions (all default to 0, false or "not said"; see
-docs/score-format.md): on "active", "abandoned" (Gypsies), "attacked_active_race"
-(Peace-Loving, required for it), "pots_of_gold" (Leprechauns) and "historian":
-{"in_decline_when_picked": n, "others_declined": n}; on a declined race, "ivory_tower"
-(Priestesses), "pots_of_gold" and "historian": {"others_declined": n} on the turn it
-declined.
+Optional fields an expansion reads on a race (all default to 0, false or "not said"; see
+docs/score-format.md) are its own: `Expansion.score_active_fields` and
+`score_declined_fields`, read by its `score_active` and `score_declined` after the base
+game's, its notes when they are left out by `score_checks` (the mini-expansions').
 
 Optional fields for River World (no public data of its boards exists, so it is scored
 from what the players count): a region object may list "harbor" in "features" (also
@@ -39,15 +37,14 @@ Harbors of all the player's races score 1 + 2 + 3 ...; a region next to a pirate
 scores one less, unless it earns nothing (an Aquatic inland region); a river held (Harsh
 Winter, Seafaring) is a region of terrain "river".
 
-Necromancer Island: "player": {"necromancer": {"powers": [...], "regions": [...] or
-"counts": {...}, "conquered_non_empty": n, "attacked_active_race": b, "fortresses": n}}
-scores the Necromancer's turn by the game's own rule (`necromancer.income_lines`): a coin
-per region his Ghosts hold and his powers' bonuses; the Island (the Lake) is not a region
-and is refused, and a race named "Ghosts" is refused with a pointer to this field.
+A seat an expansion plays itself is scored by that expansion (`Expansion.score_own`, its
+field of "player"; `score_turn`, `score_notes`, `score_refusal`, reading with this
+module's field checks, lent as a `ScenarioReader`): docs/score-format.md.
 
-Were- needs no field: night turns (even-numbered) only change conquest costs. Team play:
-"relics" on "player" lists the Righteous Relics and Popular Places the active race holds
-at the end of the turn ("Golden Soapbar" +1, "Glandulf's Tavern" +2, the others nothing).
+Were- needs no field: night turns (even-numbered) only change conquest costs. An
+expansion may read fields of its own on "player" and add lines after the base game's
+(`Expansion.score_fields`, `score_lines`): "relics", the Relics and Places the active race
+holds at the end of the turn (docs/score-format.md).
 
 When a field that a race or power of the scenario reads is left out (an Aquatic region
 without "coastal", Orcs without "conquered_non_empty"...), its default is taken as before
@@ -73,35 +70,26 @@ from typing import Any, NoReturn
 from companion.json_fields import a_list, fail, flag, show
 from companion.rules.catalog import Catalog
 from companion.rules.errors import UnknownName
+from companion.rules.expansion import Expansion
+from companion.rules.expansions import registered
 from companion.rules.maps import BOARD_NAMES, Board, Feature, Site, Terrain, load_board
-from companion.rules.necromancer import BARRED_POWERS, GHOSTS, POWERS_DRAWN, REGIONS_LINE
-from companion.rules.necromancer import income_lines as necromancer_income
-from companion.rules.relics import MARKERS as RELICS_AND_PLACES
-from companion.rules.relics import SOAPBAR, SOAPBAR_COINS, TAVERN, TAVERN_COINS
 from companion.rules.scoring import (
     AQUATIC,
     FORTIFIED,
-    GYPSIES,
-    HISTORIAN,
-    LEPRECHAUNS,
-    MAX_FORTRESSES,
-    PEACE_LOVING,
-    PRIESTESSES,
-    SEAFARING,
     ActiveHoldings,
     DeclinedHoldings,
     HeldRegion,
-    HistorianEvents,
     QuickCount,
     Regions,
     ScoringInput,
     ScoringInputError,
-    regions_held,
     score_turn,
 )
 
 _TOP = frozenset({"map", "turn", "player"})
-_PLAYER = frozenset({"active", "declined", "relics", "necromancer"})
+_PLAYER = frozenset({"active", "declined",
+                     *(name for part in registered() for name in part.score_fields),
+                     *(part.score_own for part in registered() if part.score_own)})
 _ACTIVE = frozenset(
     {
         "race",
@@ -111,20 +99,14 @@ _ACTIVE = frozenset(
         "counts",
         "conquered_non_empty",
         "fortresses",
-        "abandoned",
-        "attacked_active_race",
-        "pots_of_gold",
-        "historian",
+        *(name for part in registered() for name in part.score_active_fields),
     }
 )
 _DECLINED = frozenset(
-    {"race", "power", "regions", "counts", "this_turn", "ivory_tower", "pots_of_gold", "historian"}
+    {"race", "power", "regions", "counts", "this_turn",
+     *(name for part in registered() for name in part.score_declined_fields)}
 )
 _REGION = frozenset({"terrain", "features", "coastal", "next_to_pirates"})
-_NECROMANCER = frozenset(
-    {"powers", "regions", "counts", "conquered_non_empty", "attacked_active_race", "fortresses"}
-)
-_HISTORIAN = frozenset({"in_decline_when_picked", "others_declined"})
 _COUNT_EXTRAS = (
     "mines", "magic_sources", "coastal", "harbors", "next_to_pirates", "inland_next_to_pirates"
 )
@@ -284,33 +266,17 @@ def _required(field: str, doc: Mapping[str, Any], key: str) -> Any:
     return doc[key]
 
 
-def _historian(field: str, doc: Mapping[str, Any]) -> HistorianEvents:
-    if "historian" not in doc:
-        return HistorianEvents()
-    counts = _object(f"{field}.historian", doc["historian"], _HISTORIAN)
-    return HistorianEvents(
-        in_decline_when_picked=_whole(
-            f"{field}.historian.in_decline_when_picked", counts.get("in_decline_when_picked", 0)
-        ),
-        others_declined=_whole(
-            f"{field}.historian.others_declined", counts.get("others_declined", 0)
-        ),
-    )
-
-
 def _optional_flag(field: str, value: object) -> bool | None:
     return None if value is None else flag(field, value)
 
 
 def _race(field: str, doc: Mapping[str, Any]) -> str:
-    """The race banner's name; Ghosts are the Necromancer's, who has no banner."""
+    """The race banner's name (an expansion may refuse one of its own pieces' names)."""
     race = _text(f"{field}.race", _required(field, doc, "race"))
-    if race.strip().casefold() == GHOSTS.casefold():
-        fail(
-            f"{field}.race",
-            "Ghosts are the Necromancer's tokens, not a race banner; score his turn with "
-            'player.necromancer ({"powers": [...], "regions": [...]})',
-        )
+    for part in registered():
+        refusal = part.score_refusal(race)
+        if refusal is not None:
+            fail(f"{field}.race", refusal)
     return race
 
 
@@ -318,7 +284,7 @@ def _active(field: str, value: object, board: Board | None) -> ActiveHoldings | 
     if value is None:
         return None
     doc = _object(field, value, _ACTIVE)
-    return ActiveHoldings(
+    holdings = ActiveHoldings(
         race=_race(field, doc),
         power=_text(f"{field}.power", _required(field, doc, "power")),
         regions=_regions(field, doc, board),
@@ -327,26 +293,23 @@ def _active(field: str, value: object, board: Board | None) -> ActiveHoldings | 
             f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0)
         ),
         fortresses=_whole(f"{field}.fortresses", doc.get("fortresses", 0)),
-        abandoned=_whole(f"{field}.abandoned", doc.get("abandoned", 0)),
-        attacked_active_race=_optional_flag(
-            f"{field}.attacked_active_race", doc.get("attacked_active_race")
-        ),
-        pots_of_gold=_whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
-        historian=_historian(field, doc),
     )
+    for part in registered():
+        holdings = part.score_active(field, doc, holdings, _READER)
+    return holdings
 
 
 def _declined(field: str, value: object, board: Board | None) -> DeclinedHoldings:
     doc = _object(field, value, _DECLINED)
-    return DeclinedHoldings(
+    holdings = DeclinedHoldings(
         race=_race(field, doc),
         power=_text(f"{field}.power", _required(field, doc, "power")),
         regions=_regions(field, doc, board),
         this_turn=flag(f"{field}.this_turn", doc.get("this_turn", False)),
-        ivory_tower=_whole(f"{field}.ivory_tower", doc.get("ivory_tower", 0)),
-        pots_of_gold=_whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
-        historian=_historian(field, doc),
     )
+    for part in registered():
+        holdings = part.score_declined(field, doc, holdings, _READER)
+    return holdings
 
 
 def _board_and_turn(top: Mapping[str, Any]) -> tuple[Board | None, int]:
@@ -377,8 +340,10 @@ def parse_scenario(doc: object) -> ScoringInput:
     top = _object("input", doc, _TOP)
     board, turn = _board_and_turn(top)
     player = _player(top)
-    if "necromancer" in player:
-        fail("player.necromancer", "the Necromancer is scored on his own (necromancer_lines)")
+    own = _own(player)
+    if own is not None:
+        fail(f"player.{own.score_own}", f"{own.name}'s seat is scored on its own "
+                                        "(score_scenario)")
     active = _active("player.active", player.get("active"), board)
     declined_docs = a_list("player.declined", player.get("declined", []))
     declined = tuple(
@@ -398,34 +363,6 @@ def _json_field(error: ScoringInputError) -> str:
     return f"player.{field}"
 
 
-_RELIC_COINS = {SOAPBAR: SOAPBAR_COINS, TAVERN: TAVERN_COINS}
-
-
-def relic_lines(doc: Mapping[str, Any], inp: ScoringInput) -> list[tuple[str, int]]:
-    """Team play: the coins of the Relics and Places the player's active race holds at the
-    end of the turn (`player.relics`, names); only the Soapbar and the Tavern pay."""
-    player = doc["player"]
-    names = a_list("player.relics", player.get("relics", []))
-    known = {name.casefold(): name for name in RELICS_AND_PLACES}
-    seen: set[str] = set()
-    lines: list[tuple[str, int]] = []
-    for index, value in enumerate(names):
-        field = f"player.relics[{index}]"
-        name = known.get(_text(field, value).strip().casefold())
-        if name is None:
-            fail(field, f"unknown Relic or Place {show(value)}; allowed: "
-                         + ", ".join(RELICS_AND_PLACES))
-        if name in seen:
-            fail(field, f"{name} is listed twice; there is one of each")
-        if inp.active is None:
-            fail(field, f"{name} works only for an active race, and player.active is missing")
-        seen.add(name)
-        coins = _RELIC_COINS.get(name, 0)
-        if coins:
-            lines.append((f"{name}: held by the active race at the end of the turn", coins))
-    return lines
-
-
 def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
     """The JSON result for a scenario's text; `BadInput` when anything is wrong with it.
 
@@ -433,12 +370,14 @@ def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
     changes this score was left out and its default taken (`notes_for`)."""
     doc = decode(text)
     top = _object("input", doc, _TOP)
-    if isinstance(top.get("player"), dict) and "necromancer" in top["player"]:
+    own = _own(top["player"]) if isinstance(top.get("player"), dict) else None
+    if own is not None:
         board, _turn = _board_and_turn(top)
-        lines = necromancer_lines(_player(top), board, catalog)
+        lines = own.score_turn(_player(top), board, catalog, _READER)
     else:
         inp = parse_scenario(doc)
-        extra = relic_lines(doc, inp)
+        extra = [line for part in registered()
+                 for line in part.score_lines(doc["player"], inp.active is not None)]
         try:
             result = score_turn(inp, catalog)
         except ScoringInputError as error:
@@ -452,120 +391,6 @@ def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
     if notes:
         scored["notes"] = notes
     return scored
-
-
-# --- the Necromancer (Necromancer Island) -----------------------------------------------
-
-NECROMANCER_REGIONS_LABEL = "Regions held by the Necromancer's Ghosts"
-
-
-def _necromancer_powers(field: str, value: object, catalog: Catalog) -> tuple[str, ...]:
-    items = a_list(field, value)
-    if not 1 <= len(items) <= POWERS_DRAWN:
-        fail(field, f"{len(items)} powers; the Necromancer has 1 to {POWERS_DRAWN} in use "
-                     "(the one placed with the Well of Souls, then those he bought)")
-    powers: list[str] = []
-    for index, item in enumerate(items):
-        where = f"{field}[{index}]"
-        try:
-            name = catalog.power(_text(where, item)).name
-        except UnknownName as error:
-            fail(where, str(error))
-        if name in BARRED_POWERS:
-            fail(where, f"the Necromancer never holds {name} ({', '.join(BARRED_POWERS)} "
-                         "are drawn again when he draws them)")
-        if name in powers:
-            fail(where, f"{name} is listed twice; he holds each badge once")
-        try:
-            necromancer_income((), (name,))
-        except ScoringInputError as error:
-            fail(where, f"scoring the power {name!r} is not supported: {error.problem}")
-        powers.append(name)
-    return tuple(powers)
-
-
-def _necromancer_regions(field: str, regions: Regions, powers: tuple[str, ...]) -> None:
-    """No Island among his regions; seas only with Seafaring; no River World facts."""
-    island = ("the Lake holds Necromancer Island, which is not a region: it pays him "
-              "nothing and nobody holds it; leave it out")
-    sea = "a sea only with Seafaring among his powers"
-    if isinstance(regions, QuickCount):
-        if regions.terrains.get(Terrain.LAKE):
-            fail(f"{field}.counts.lake", island)
-        if regions.terrains.get(Terrain.SEA) and SEAFARING not in powers:
-            fail(f"{field}.counts.sea", sea)
-        for name in ("harbors", "next_to_pirates", "inland_next_to_pirates"):
-            if getattr(regions, name):
-                fail(f"{field}.counts.{name}", _NO_RIVER_WORLD)
-        return
-    for index, region in enumerate(regions):
-        where = f"{field}.regions[{index}]"
-        if region.terrain is Terrain.LAKE:
-            fail(where, island)
-        if region.terrain is Terrain.SEA and SEAFARING not in powers:
-            fail(where, sea)
-        if region.harbor or region.next_to_pirates:
-            fail(where, _NO_RIVER_WORLD)
-
-
-_NO_RIVER_WORLD = ("River World's harbors and pirate ships are not scored for the "
-                   "Necromancer, here as in the app")
-
-
-def necromancer_lines(
-    player: Mapping[str, Any], board: Board | None, catalog: Catalog
-) -> list[tuple[str, int]]:
-    """Necromancer Island: the coins of the Necromancer's turn (`player.necromancer`), by
-    the game's own rule (`necromancer.income_lines`): a coin per region his Ghosts hold,
-    then his powers' bonuses. The Island pays nothing and is refused as a region."""
-    field = "player.necromancer"
-    for other in ("active", "declined", "relics"):
-        if other in player:
-            fail(f"player.{other}", "the Necromancer plays no race banner and holds no Relic "
-                                     "or Place; leave it out beside player.necromancer")
-    doc = _object(field, player["necromancer"], _NECROMANCER)
-    powers = _necromancer_powers(f"{field}.powers", _required(field, doc, "powers"), catalog)
-    regions = _regions(field, doc, board)
-    _necromancer_regions(field, regions, powers)
-    held = regions_held(regions)
-    limit = f"the {held} regions his Ghosts hold"
-    conquered = _whole(f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0))
-    if conquered > held:
-        fail(f"{field}.conquered_non_empty", f"{conquered} is more than {limit}")
-    attacked = _optional_flag(f"{field}.attacked_active_race", doc.get("attacked_active_race"))
-    if attacked is None and PEACE_LOVING in powers:
-        fail(f"{field}.attacked_active_race", "not said: Peace-Loving earns 3 coins only if "
-                                               "no other active race was attacked this turn; "
-                                               "say true or false")
-    fortresses = _whole(f"{field}.fortresses", doc.get("fortresses", 0))
-    if fortresses and FORTIFIED not in powers:
-        fail(f"{field}.fortresses", "only with Fortified among his powers")
-    in_box = catalog.pieces.get("fortresses", MAX_FORTRESSES)
-    if fortresses > min(held, in_box):
-        fail(f"{field}.fortresses",
-              f"{fortresses} is more than {limit}" if held <= in_box
-              else f"{fortresses} is more than the {in_box} fortresses in the box")
-    try:
-        lines = necromancer_income(
-            regions,
-            powers,
-            conquered_non_empty=conquered,
-            attacked_active_race=bool(attacked),
-            fortresses=fortresses,
-        )
-    except ScoringInputError as error:
-        fail(_necromancer_field(error.field), error.problem)
-    return [
-        (NECROMANCER_REGIONS_LABEL if label == REGIONS_LINE else label, coins)
-        for label, coins in lines
-    ]
-
-
-def _necromancer_field(field: str) -> str:
-    counted = re.match(r"regions\.(?:terrains\.)?(.+)", field)
-    if counted:
-        return f"player.necromancer.counts.{counted.group(1)}"
-    return f"player.necromancer.{field}"
 
 
 # --- fields left out that change the score ------------------------------------------------
@@ -605,8 +430,6 @@ def _race_notes(
 ) -> list[str]:
     """Notes for the fields this race or power reads that `doc` leaves out."""
     checks: list[tuple[str, str, str]] = []  # (field, default, what that costs)
-    first_turn = doc.get("first_turn") is True
-    this_turn = doc.get("this_turn") is True
     if active:
         if power == "Wealthy":
             checks.append(("first_turn", "false", "Wealthy's 7 coins are not paid"))
@@ -614,27 +437,8 @@ def _race_notes(
             checks.append(("conquered_non_empty", "0", "no coin for non-empty regions conquered"))
         if power == FORTIFIED:
             checks.append(("fortresses", "0", "Fortified earns nothing for fortresses"))
-        if race == GYPSIES:
-            checks.append(("abandoned", "0", "no coin from regions abandoned this turn"))
-        if race == LEPRECHAUNS and not first_turn:
-            checks.append(("pots_of_gold", "0", "no Pot of Gold is collected"))
-        if power == HISTORIAN:
-            checks.append(("historian.others_declined", "0", "no coin for other declines"))
-            if first_turn:
-                checks.append(("historian.in_decline_when_picked", "0",
-                               "no coin for the races in decline when it was picked"))
-    else:
-        if power == HISTORIAN:
-            checks.append(("this_turn", "false", "the Historians' last coin, paid on going "
-                                                 "into decline, is not paid"))
-        if race == LEPRECHAUNS:
-            checks.append(("this_turn", "false", "no Pot of Gold can be collected"))
-        if this_turn and race == LEPRECHAUNS:
-            checks.append(("pots_of_gold", "0", "no Pot of Gold is collected"))
-        if this_turn and power == HISTORIAN:
-            checks.append(("historian.others_declined", "0", "no coin for other declines"))
-        if race == PRIESTESSES and _holds_a_region(doc):
-            checks.append(("ivory_tower", "0", "the Ivory Tower scores nothing"))
+    for part in registered():
+        checks += part.score_checks(doc, race, power, active=active, read=_READER)
     notes = _held_notes(field, doc)
     notes += [_left_out(f"{field}.{key}", default, effect)
               for key, default, effect in checks if not _given(doc, key)]
@@ -642,7 +446,8 @@ def _race_notes(
 
 
 def _held_notes(field: str, doc: Mapping[str, Any]) -> list[str]:
-    """A race (or the Necromancer) given neither `regions` nor `counts` holds nothing."""
+    """A race (or a seat an expansion scores itself) given neither `regions` nor `counts`
+    holds nothing."""
     if "regions" in doc or "counts" in doc:
         return []
     return [_left_out(f"{field}.regions", "[] (no region held)", "no coin for regions")]
@@ -692,25 +497,60 @@ def _region_notes(
     return notes
 
 
+def _own(player: Mapping[str, Any]) -> Expansion | None:
+    """The expansion whose own seat the scenario's player scores (`Expansion.score_own`)."""
+    return next((part for part in registered()
+                 if part.score_own and part.score_own in player), None)
+
+
+class _Reader:
+    """This reader's field checks, lent to an expansion reading its part."""
+
+    def fields_of(self, field: str, value: object,
+               allowed: frozenset[str]) -> Mapping[str, Any]:
+        return _object(field, value, allowed)
+
+    def required(self, field: str, doc: Mapping[str, Any], key: str) -> Any:
+        return _required(field, doc, key)
+
+    def whole(self, field: str, value: object) -> int:
+        return _whole(field, value)
+
+    def text(self, field: str, value: object) -> str:
+        return _text(field, value)
+
+    def optional_flag(self, field: str, value: object) -> bool | None:
+        return _optional_flag(field, value)
+
+    def regions(self, field: str, doc: Mapping[str, Any], board: Board | None) -> Regions:
+        return _regions(field, doc, board)
+
+    def held_notes(self, field: str, doc: Mapping[str, Any]) -> list[str]:
+        return _held_notes(field, doc)
+
+    def region_notes(self, field: str, doc: Mapping[str, Any], race: str, power: str, *,
+                     active: bool) -> list[str]:
+        return _region_notes(field, doc, race, power, active=active)
+
+    def left_out(self, field: str, default: str, effect: str) -> str:
+        return _left_out(field, default, effect)
+
+    def holds_a_region(self, doc: Mapping[str, Any]) -> bool:
+        return _holds_a_region(doc)
+
+
+_READER = _Reader()
+
+
 def notes_for(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
     """What the output should say about fields left out that change this score: a race or
     power reads them and their default was taken (an Aquatic region without `coastal`...).
     Called only on a scenario that scored, so every name in it resolves."""
     player = doc["player"]
     notes: list[str] = []
-    if "necromancer" in player:
-        necro = player["necromancer"]
-        powers = {catalog.power(name).name for name in necro["powers"]}
-        notes += _held_notes("player.necromancer", necro)
-        if "Pillaging" in powers and "conquered_non_empty" not in necro:
-            notes.append(_left_out("player.necromancer.conquered_non_empty", "0",
-                                   "Pillaging earns nothing"))
-        if FORTIFIED in powers and "fortresses" not in necro:
-            notes.append(_left_out("player.necromancer.fortresses", "0",
-                                   "Fortified earns nothing"))
-        for power in sorted(powers & {AQUATIC}):
-            notes += _region_notes("player.necromancer", necro, GHOSTS, power, active=True)
-        return notes
+    own = _own(player)
+    if own is not None:
+        return own.score_notes(player, catalog, _READER)
     active = player.get("active")
     if isinstance(active, dict):
         notes += _race_notes("player.active", active, catalog.race(active["race"]).name,

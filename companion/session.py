@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.records import Records
-from companion.rules import corrections, team_game, troops_game
+from companion.rules import corrections, troops_game
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.conquest import conquest_cost, final_conquest
 from companion.rules.die import DieChance, DiePurpose, die_roll_allowed, owed_rolls
@@ -49,33 +49,39 @@ from companion.rules.events import (
     TurnScored,
 )
 from companion.rules.expansion import Deal
+from companion.rules.expansions import (
+    ExpansionIntents,
+    board_players_for,
+    check_table,
+    deal,
+    registered,
+)
 from companion.rules.game import GameState, apply, attacker, follow_ups, start
 from companion.rules.history import History, Step
 from companion.rules.income import income
 from companion.rules.maps import board_for_players, parse_board_text
-from companion.rules.necromancer_game import (
-    GhostBought,
-    GhostsRedeployed,
-    GhostsReturned,
-    NecromancerPowerBought,
-    WellPowerChosen,
-)
-from companion.rules.river_game import CaravelPlaced, PirateShipSet
 from companion.rules.standings import Standings
-from companion.rules.team_game import (
-    BonyPlaced,
-    MonsterPassed,
-    MonsterPlaced,
-    PowersSwapped,
-    SigilPactMade,
-    SoapbarMoved,
-    TavernShared,
-)
 from companion.rules.views import final_totals
 from companion.store import Store
 from companion.store.errors import StoreError, StoreWriteError
 
 Listener = Callable[[GameState], None]
+
+
+def _chosen(asked: Mapping[str, bool | None]) -> dict[str, bool | None]:
+    """The table's choice of each expansion by its `key`, from `new_game`'s keywords (each
+    expansion's `option`, else its `key`); an unknown keyword is refused."""
+    chosen: dict[str, bool | None] = {}
+    left = dict(asked)
+    for expansion in registered():
+        word = expansion.option or expansion.key
+        if word in left:
+            chosen[expansion.key] = left.pop(word)
+    if left:
+        known = sorted(x.option or x.key for x in registered())
+        raise TypeError(f"new_game() got unexpected keyword(s) {sorted(left)}; "
+                        f"the expansions' are {known}")
+    return chosen
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +95,13 @@ class FinalAttempt:
     succeeded: bool
 
 
-class Session:
-    """One game at the table, driven by intents."""
+class Session(ExpansionIntents):
+    """One game at the table, driven by intents.
+
+    An expansion's own event goes through `play`; its intents as methods
+    (`buy_ghost`, `place_caravel`, ...) come from its module's `Intents` class, gathered by
+    the registry (`ExpansionIntents`), so this class names no expansion.
+    """
 
     def __init__(
         self,
@@ -166,31 +177,23 @@ class Session:
         expansions: Sequence[str] = ("base",),
         dealing: str = "app",
         board_doc: str | None = None,
-        river_world: bool | None = None,
-        necromancer: bool = False,
         ghosts_removed: int = 0,
-        teams: bool = False,
         left_out: Sequence[str] = (),
+        **asked: bool | None,
     ) -> GameState:
         """Start a game; the decks are shuffled (app dealing) and the first player drawn
         at random unless given.
 
         `board_doc`: a board a group wrote (`companion.boards.CustomBoard.document`), saved
-        with the game; else the packaged board for the number of players. `river_world`:
-        play River World's events (default: when the board is a River World board); its
-        line of Event markers is drawn here, one per turn, from the markers in the box.
-        `necromancer`: play Necromancer Island, on the board for one player fewer; the seat
-        to the right of the first player is the Necromancer, and his six powers are drawn
-        here from the shuffled badges (`ghosts_removed`: 0 to 2 Ghosts out of his reserve).
-        `teams`: six players in three teams of two, on the 5-player board (or the group's
-        own); the pile of Relics and Places is shuffled here. `left_out`: races or powers
-        the table takes out of the decks (River World advises leaving out Flying).
+        with the game; else the packaged board for the number of players. `asked`: the
+        table's choice of each expansion, by its `option` keyword (None: its default);
+        each expansion's set-up draws are asked of the registry (`deal`), in its order.
+        `ghosts_removed`: Ghosts out of a reserve (0 to 2). `left_out`: races or powers the
+        table takes out of the decks.
         """
-        from companion.rules.expansions import board_players, check_table, deal
-
-        asked = {"necromancer": necromancer, "river": river_world, "teams": teams}  # by key
-        check_table(len(seats), asked)  # e.g. a table the Necromancer cannot play at
-        playing = board_players(len(seats), necromancer=necromancer, teams=teams)
+        chosen = _chosen(asked)
+        check_table(len(seats), chosen)  # e.g. a table too small for an expansion asked for
+        playing = board_players_for(len(seats), chosen)
         if board_doc is None:
             board = board_for_players(playing)
         else:
@@ -205,12 +208,12 @@ class Session:
         if first_seat is None:
             first_seat = self.rng.randrange(len(seats))
         # the expansions' own draws (his six powers, the Event markers, the Relics' pile)
-        dealt = deal(Deal(asked, board, dealing, tuple(powers), self.catalog), self.rng.shuffle)
+        dealt = deal(Deal(chosen, board, dealing, tuple(powers), self.catalog), self.rng.shuffle)
         created = GameCreated(
             seats=tuple(seats), first_seat=first_seat, board=board.name, turns=board.turns,
             expansions=tuple(expansions), dealing=dealing, races=tuple(races),
             powers=dealt.powers, board_doc=board_doc, ghosts_removed=ghosts_removed,
-            teams=teams, corrections=corrections.overrides(self.catalog),
+            corrections=corrections.overrides(self.catalog),
             left_out=tuple(left_out), troops_counted=True,
         )
         return self.begin(dataclasses.replace(created, **dict(dealt.fields)))  # type: ignore[arg-type]
@@ -236,10 +239,10 @@ class Session:
         power = self.catalog.power(power).name
         return self._act(ComboRevealed(race, power))
 
-    def decline(self, ivory_tower: int | None = None) -> GameState:
-        """The active race goes into decline; Priestesses holding regions say in which one
-        their Ivory Tower stands (`ivory_tower`)."""
-        return self._act(RaceDeclined(self.state.track.seat, ivory_tower))
+    def decline(self, region: int | None = None) -> GameState:
+        """The active race goes into decline; `region`: where a race that builds on going
+        into decline builds (the mini-expansions' tower)."""
+        return self._act(RaceDeclined(self.state.track.seat, region))
 
     def finish_conquests(self) -> GameState:
         return self._act(ConquestsFinished(self.state.track.seat))
@@ -299,80 +302,16 @@ class Session:
     def remove_marker(self, region: int, marker: str) -> GameState:
         return self._act(MarkerRemoved(self.state.track.seat, region, marker))
 
-    def place_caravel(self, region: int) -> GameState:
-        """River World: the Shipyard's holder puts the Caravel on a river (once a turn)."""
-        return self._act(CaravelPlaced(self.state.track.seat, region))
-
-    def set_pirate_ship(self, region: int, present: bool) -> GameState:
-        """River World: correct whether a pirate ship lies in a river."""
-        return self._act(PirateShipSet(region, present))
-
     def set_region(self, region: int, seat: int | None, race: str | None = None, *,
                    in_decline: bool = False, tokens: int | None = None,
                    lost_tribe: bool = False) -> GameState:
         """Correct who holds a region (not a conquest)."""
         return self._act(RegionSet(region, seat, race, in_decline, tokens, lost_tribe))
 
-    # -- Necromancer Island ----------------------------------------------------------
-    def choose_well_power(self, power: str) -> GameState:
-        """The Necromancer places `power`, one of his six, with the Well (before his first
-        turn)."""
-        necro = self.state.necromancer
-        seat = necro.seat if necro is not None else self.state.track.seat
-        return self._act(WellPowerChosen(seat, power))
-
-    def buy_ghost(self) -> GameState:
-        """The Necromancer buys a Ghost onto the Island, at the price of the moment."""
-        return self._act(GhostBought(self.state.track.seat))
-
-    def buy_power(self, power: str) -> GameState:
-        """The Necromancer buys one of his powers in reserve."""
-        return self._act(NecromancerPowerBought(self.state.track.seat, power))
-
-    def redeploy_ghosts(self, regions: Mapping[int, int], island: int = 0) -> GameState:
-        """The Necromancer's Ghosts for the end of his turn: per region he holds, and on
-        the Island."""
-        return self._act(GhostsRedeployed(self.state.track.seat,
-                                          tuple(sorted(regions.items())), island))
-
-    def return_ghosts(self, regions: Mapping[int, int]) -> GameState:
-        """The Ghosts in the Necromancer's hand go back onto his regions (Ghosts added)."""
-        return self._act(GhostsReturned(tuple(sorted(regions.items()))))
-
-    # -- team play -------------------------------------------------------------------
-    def place_monster(self, region: int) -> GameState:
-        """Before the first turn: the player whose Monster is next sets it in `region`."""
-        return self._act(MonsterPlaced(self._monster_seat(), region))
-
-    def pass_monster(self) -> GameState:
-        """Before the first turn: no region is left for the next player's Monster."""
-        return self._act(MonsterPassed(self._monster_seat()))
-
-    def _monster_seat(self) -> int:
-        seat = team_game.placing_monster(self.state)
-        if seat is None:
-            raise IllegalAction("no Monster is waiting to be set out")
-        return seat
-
-    def move_soapbar(self, region: int) -> GameState:
-        """The Golden Soapbar's holder moves it after collecting its coin."""
-        return self._act(SoapbarMoved(self.state.track.seat, region))
-
-    def share_tavern(self, to_seat: int, coins: int) -> GameState:
-        """The Tavern's holder gives some of this turn's Tavern coins to another player."""
-        return self._act(TavernShared(self.state.track.seat, to_seat, coins))
-
-    def place_bony(self, guards_seat: int, race: str) -> GameState:
-        """The Boneyard's holder sets Bony on `guards_seat`'s `race` in decline."""
-        return self._act(BonyPlaced(self.state.track.seat, guards_seat, race))
-
-    def swap_powers(self) -> GameState:
-        """Mirror's Vale: its holder swaps special powers with their partner."""
-        return self._act(PowersSwapped(self.state.track.seat))
-
-    def make_sigil_pact(self, mode: str, other_seat: int, race: str) -> GameState:
-        """The Sigil's holder records a pact ("shield" or "stand-in") with another race."""
-        return self._act(SigilPactMade(self.state.track.seat, mode, other_seat, race))
+    def play(self, event: Event, *more: Event) -> GameState:
+        """An expansion's own event (and any that follow it in the same step), built by
+        its module (its `Intents`): the rules refuse it or it is recorded as one step."""
+        return self._act(event, *more)
 
     def score(self, coins: int | None = None, lines: Sequence[tuple[str, int]] = ()) -> GameState:
         """Score the turn: from the board when `coins` is None, else the number given
@@ -380,7 +319,7 @@ class Session:
         from companion.rules.expansions import seat_income
 
         own = None if coins is not None else seat_income(self.state)
-        if own is not None:  # a seat an expansion plays itself (the Necromancer's)
+        if own is not None:  # a seat an expansion plays itself
             lines = own
             coins = sum(n for _, n in lines)
         if coins is None:
@@ -531,8 +470,8 @@ class Session:
         return self._record((event, *more, *reveals), after=state)
 
     def _owed_rolls(self, conquest: RegionConquered) -> tuple[Event, ...]:
-        """The rolls an expansion's pieces lost to this conquest owe (Pygmies roll the die
-        for new ones), drawn here."""
+        """The rolls an expansion's pieces lost to this conquest owe (new pieces by a roll of
+        the die), drawn here."""
         return owed_rolls(self.state, conquest, lambda: self.rng.choice(self.catalog.die_faces))
 
     def _market_follow_ups(self, state: GameState) -> tuple[Step, GameState]:

@@ -153,7 +153,7 @@ def _priestesses_declining() -> Session:
 
 def test_priestesses_in_decline_score_their_ivory_tower_instead_of_their_regions() -> None:
     s = _priestesses_declining()
-    s.decline(ivory_tower=3)
+    s.decline(region=3)
     assert s.state.regions.held_by(0) == (3,)
     tower = s.state.regions[3].occupant
     assert tower is not None and tower.in_decline and tower.tokens == 3
@@ -175,7 +175,7 @@ def test_priestesses_going_into_decline_must_choose_one_of_their_regions() -> No
     with pytest.raises(IllegalAction, match=r"choose one of 2, 3, 7"):
         s.decline()
     with pytest.raises(IllegalAction, match=r"hold \(2, 3, 7\), not in region 5"):
-        s.decline(ivory_tower=5)
+        s.decline(region=5)
     assert s.state.players[0].active is not None  # nothing changed
 
 
@@ -184,12 +184,12 @@ def test_only_priestesses_build_an_ivory_tower() -> None:
     play_turn(s)
     play_turn(s)
     with pytest.raises(IllegalAction, match="only Priestesses build an Ivory Tower"):
-        s.decline(ivory_tower=2)
+        s.decline(region=2)
 
 
 def test_a_conquered_ivory_tower_takes_the_priestesses_off_the_board() -> None:
     s = _priestesses_declining()
-    s.decline(ivory_tower=2)
+    s.decline(region=2)
     s.score()
     s.end_turn()
     s.conquer(2)  # Bob's Humans, from the board's edge

@@ -49,7 +49,21 @@ Hooks, by moment:
   game's);
 - the score and the end: `scoring_input` (its facts in a player's scoring input),
   `income_lines` (lines added to a player's income), `tied_for_first` and `standings`
-  (who counts tokens for a tie, and the outcome; None: the base game's).
+  (who counts tokens for a tie, and the outcome; None: the base game's);
+- its intents at the table: a subclass of `Intents` in its module (methods building its
+  events for `Session.play`), gathered by `expansions.ExpansionIntents`;
+- its part of `companion play`'s lines (`docs/play-format.md`, in
+  `expansions.documented()`'s order): `doc_verbs` (its verbs, each the intent method of
+  that name), `doc_fields` (its first-line fields), `doc_asked`, `doc_check`,
+  `doc_players`, `doc_board_fits`, `doc_setup` (its `GameCreated` fields read from the
+  first line, faults raised with `companion.json_fields.fail`: a pure reader) and
+  `doc_state` (its part of a printed line, under its `key`);
+- its part of a score scenario (`companion score`, `docs/score-format.md`):
+  `score_fields` (its fields of "player") and `score_lines` (the lines they add);
+  `score_active_fields`, `score_declined_fields`, `score_active`, `score_declined` and
+  `score_checks` (its fields of a race, and the notes when they are left out);
+  `score_own` (the field scoring a seat it plays itself), `score_refusal`, `score_turn`
+  and `score_notes`, reading with the `ScenarioReader` the caller lends.
 
 Invariants: hooks are pure (they read and make `GameState`s only through
 `companion.rules.state`, never `game`); an expansion not played leaves every state as it
@@ -61,7 +75,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, Protocol
 
 from companion.rules.board import Markers, RegionState
 from companion.rules.catalog import Catalog
@@ -77,7 +91,13 @@ from companion.rules.events import (
     TurnScored,
 )
 from companion.rules.maps import Board
-from companion.rules.scoring import ScoreLine, ScoringInput
+from companion.rules.scoring import (
+    ActiveHoldings,
+    DeclinedHoldings,
+    Regions,
+    ScoreLine,
+    ScoringInput,
+)
 from companion.rules.standings import Standings
 from companion.rules.state import GameState
 
@@ -99,6 +119,96 @@ class Deal:
     fields: tuple[tuple[str, object], ...] = ()
 
 
+class Intents:
+    """An expansion's intents at the table, mixed into the session.
+
+    Each expansion module may end with a subclass naming its own intents as methods
+    (`buy_ghost`, `place_caravel`, ...): each builds the expansion's event from the state
+    and hands it to `play`, the session's one generic path for an expansion's event (the
+    rules refuse it or record it). The registry
+    (`companion.rules.expansions.ExpansionIntents`) gathers them, and the session inherits
+    that, so the session names no expansion. Pure: `state` and `play` are the session's.
+    """
+
+    @property
+    def state(self) -> GameState:
+        """The game at the table (the session's)."""
+        raise NotImplementedError
+
+    def play(self, event: Event, *more: Event) -> GameState:
+        """Record `event` (and `more`) as one step (the session's)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class DocField:
+    """One field of an expansion's verb in `companion play`'s lines: its name, its kind
+    (a kind `companion.play` knows: "region", "seat", "whole", "flag", "text", "counts";
+    or, with `choices`, the name of what is chosen), and its value when left out."""
+
+    name: str
+    kind: str
+    required: bool = True
+    default: object = None
+    choices: tuple[str, ...] = ()
+    nullable: bool = False
+    """Whether null is allowed too (for "not said")."""
+
+
+@dataclass(frozen=True)
+class DocVerb:
+    """One of an expansion's verbs in `companion play`'s lines: `{"do": name, ...}` calls
+    the session's intent method of the same name with the fields' values, in order."""
+
+    name: str
+    help: str
+    fields: tuple[DocField, ...] = ()
+
+
+@dataclass(frozen=True)
+class DocSetup:
+    """`companion play`'s first line as read so far, for an expansion to read its own
+    fields (`Expansion.doc_setup`): the table's choice of each expansion (`asked`, by
+    `key`), the board, the catalog, the badge deck (`powers`), the seed (None: none given)
+    and its shuffle, and the `GameCreated` fields read so far (`fields`, in order)."""
+
+    asked: Mapping[str, bool | None]
+    board: Board
+    catalog: Catalog
+    powers: tuple[str, ...]
+    seed: int | None
+    shuffle: Callable[[list[str]], None]
+    fields: tuple[tuple[str, object], ...] = ()
+
+
+class ScenarioReader(Protocol):
+    """What `companion score`'s reader lends an expansion reading its part of a scenario
+    (`Expansion.score_turn`, `score_notes`): its field checks, each failing with
+    `companion.json_fields.fail` and the same words as for the base game's fields."""
+
+    def fields_of(self, field: str, value: object,
+               allowed: frozenset[str]) -> Mapping[str, Any]: ...
+
+    def required(self, field: str, doc: Mapping[str, Any], key: str) -> Any: ...
+
+    def whole(self, field: str, value: object) -> int: ...
+
+    def text(self, field: str, value: object) -> str: ...
+
+    def optional_flag(self, field: str, value: object) -> bool | None: ...
+
+    def regions(self, field: str, doc: Mapping[str, Any], board: Board | None) -> Regions: ...
+
+    def held_notes(self, field: str, doc: Mapping[str, Any]) -> list[str]: ...
+
+    def region_notes(self, field: str, doc: Mapping[str, Any], race: str, power: str, *,
+                     active: bool) -> list[str]: ...
+
+    def left_out(self, field: str, default: str, effect: str) -> str: ...
+
+    def holds_a_region(self, doc: Mapping[str, Any]) -> bool: ...
+
+
 class Expansion:
     """An expansion of the base game; every hook is a no-op here."""
 
@@ -106,8 +216,32 @@ class Expansion:
     """Its name in the rulebook, as a screen shows it."""
     key: ClassVar[str] = "expansion"
     """A short identifier: its part of the table's view is `public(state).<key>`."""
+    option: ClassVar[str] = ""
+    """The keyword of `Session.new_game` by which a new game asks for it, when the table
+    chooses it; "" (the default): its `key`."""
     events: ClassVar[tuple[type[Event], ...]] = ()
     """The event classes it applies itself (`apply`)."""
+    doc_verbs: ClassVar[tuple[DocVerb, ...]] = ()
+    """Its verbs in `companion play`'s lines (`docs/play-format.md`), each the session's
+    intent method of that name (its `Intents`)."""
+    doc_fields: ClassVar[tuple[str, ...]] = ()
+    """The fields it reads on `companion play`'s first line (`doc_setup`)."""
+    doc_verb_fields: ClassVar[tuple[tuple[str, DocField], ...]] = ()
+    """Fields it adds to a base game's verb in `companion play`'s lines: (verb, field);
+    their values are passed to the verb's session call after the base game's."""
+    doc_printed: ClassVar[bool] = False
+    """Whether a printed line of `companion play` has its part (`doc_state`, under its
+    `key`, null when it is not played)."""
+    score_fields: ClassVar[tuple[str, ...]] = ()
+    """The fields it reads on a score scenario's "player" (`companion score`,
+    `docs/score-format.md`; `score_lines`)."""
+    score_active_fields: ClassVar[tuple[str, ...]] = ()
+    """The fields it reads on a scenario's active race (`score_active`)."""
+    score_declined_fields: ClassVar[tuple[str, ...]] = ()
+    """The fields it reads on a scenario's race in decline (`score_declined`)."""
+    score_own: ClassVar[str] = ""
+    """The field of a scenario's "player" that scores a seat it plays itself instead of a
+    race (`score_turn`, `score_notes`); "": none."""
 
     # --- which games -----------------------------------------------------------------
 
@@ -360,3 +494,87 @@ class Expansion:
         """The outcome of a game over, or None: the base game's standings."""
         del state, tokens, names
         return None
+
+    # --- its part of `companion play`'s lines (docs/play-format.md) ------------------
+
+    def doc_asked(self, doc: Mapping[str, Any]) -> bool | None:
+        """Whether the first line asks for it (read from its own field); None: it does
+        not say (the board decides, or it is never asked)."""
+        del doc
+        return None
+
+    def doc_check(self, asked: Mapping[str, bool | None]) -> None:
+        """Refuse (`json_fields.fail`) a choice of expansions it cannot be played with."""
+        del asked
+
+    def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
+        """The fewest and most players when it is asked, and the game they are counted
+        for; None: the base game's."""
+        del asked
+        return None
+
+    def doc_board_fits(self, asked: bool | None, board: Board, own: bool) -> bool:
+        """Whether `board` (`own`: a board document the first line gave) suits it though
+        it is not made for the board's usual number of players."""
+        del asked, board, own
+        return False
+
+    def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
+        """Its fields of the first line read (`doc_fields`), checked with
+        `json_fields.fail`, added to `setup.fields` (and the badges it takes out of
+        `setup.powers`)."""
+        del doc
+        return setup
+
+    def doc_state(self, state: GameState) -> dict[str, Any] | None:
+        """Its part of the state a line prints, under its `key`; None: not played."""
+        del state
+        return None
+
+    # --- its part of a score scenario (`companion score`, docs/score-format.md) ------
+
+    def score_lines(self, player: Mapping[str, Any],
+                    has_active: bool) -> list[tuple[str, int]]:
+        """The lines it adds to a scenario's score, after the base game's, from its
+        `score_fields` of the scenario's "player" (`has_active`: the player gave an active
+        race); faults raised with `companion.json_fields.fail`."""
+        del player, has_active
+        return []
+
+    def score_refusal(self, race: str) -> str | None:
+        """Why a scenario's race named `race` is refused (one of its own pieces, not a
+        banner); None: not its business."""
+        del race
+        return None
+
+    def score_turn(self, player: Mapping[str, Any], board: Board | None, catalog: Catalog,
+                   read: ScenarioReader) -> list[tuple[str, int]]:
+        """The lines of a turn of the seat it plays itself, from `player[score_own]`."""
+        del player, board, catalog, read
+        return []
+
+    def score_notes(self, player: Mapping[str, Any], catalog: Catalog,
+                    read: ScenarioReader) -> list[str]:
+        """The notes on fields left out of `player[score_own]` that change its score."""
+        del player, catalog, read
+        return []
+
+    def score_active(self, field: str, doc: Mapping[str, Any], holdings: ActiveHoldings,
+                     read: ScenarioReader) -> ActiveHoldings:
+        """A scenario's active race with its `score_active_fields` read, after the base
+        game's."""
+        del field, doc, read
+        return holdings
+
+    def score_declined(self, field: str, doc: Mapping[str, Any], holdings: DeclinedHoldings,
+                       read: ScenarioReader) -> DeclinedHoldings:
+        """A scenario's race in decline with its `score_declined_fields` read."""
+        del field, doc, read
+        return holdings
+
+    def score_checks(self, doc: Mapping[str, Any], race: str, power: str, *, active: bool,
+                     read: ScenarioReader) -> list[tuple[str, str, str]]:
+        """The fields of a scenario's race its races or powers read, as (field, default,
+        what leaving it out costs), noted when left out (after the base game's)."""
+        del doc, race, power, active, read
+        return []

@@ -23,16 +23,19 @@ from companion.rules.errors import IllegalAction
 from companion.rules.events import Event, GameCreated
 from companion.rules.expansion import Deal, Expansion
 from companion.rules.mini_game import MINI_EXPANSIONS
-from companion.rules.necromancer_game import NECROMANCER_ISLAND
-from companion.rules.river_game import RIVER_WORLD
+from companion.rules.necromancer_game import NECROMANCER_ISLAND, NecromancerIntents
+from companion.rules.river_game import RIVER_WORLD, RiverIntents
 from companion.rules.standings import Standings, final_standings, needs_token_count
 from companion.rules.state import GameState
-from companion.rules.team_game import TEAM_PLAY
+from companion.rules.team_game import TEAM_PLAY, TeamIntents
 
 __all__ = [
+    "ExpansionIntents",
     "board_players",
+    "board_players_for",
     "check_table",
     "deal",
+    "documented",
     "extended",
     "game_standings",
     "handlers",
@@ -45,6 +48,14 @@ __all__ = [
 ]
 
 _REGISTRY: tuple[Expansion, ...] = (NECROMANCER_ISLAND, RIVER_WORLD, TEAM_PLAY, MINI_EXPANSIONS)
+
+
+class ExpansionIntents(NecromancerIntents, RiverIntents, TeamIntents):
+    """Every registered expansion's own intents at the table, which the session inherits
+    (`companion.rules.expansion.Intents`): a new expansion with intents adds its class
+    here, next to its registry entry."""
+
+
 _handlers: dict[type[Event], Expansion] | None = None
 _last_played: tuple[GameState, tuple[Expansion, ...]] | None = None
 """The last state `played` was asked about and its answer (an event asks it of the same
@@ -82,6 +93,16 @@ def extended(*more: Expansion) -> Iterator[tuple[Expansion, ...]]:
         yield _REGISTRY
     finally:
         _REGISTRY, _handlers, _last_played = before, None, None
+
+
+def documented() -> tuple[Expansion, ...]:
+    """The expansions with a part in `companion play`'s lines, in the order the format
+    lists their fields, verbs and printed parts (River World, Necromancer Island, team
+    play: the order they joined the format), then the others that have a part, in the
+    registry's order (the mini-expansions: a field of `decline`)."""
+    first = (RIVER_WORLD, NECROMANCER_ISLAND, TEAM_PLAY)
+    return (*first, *(x for x in _REGISTRY if x not in first and (
+        x.doc_fields or x.doc_verbs or x.doc_verb_fields or x.doc_printed)))
 
 
 def played_in(created: GameCreated) -> tuple[Expansion, ...]:
@@ -132,8 +153,14 @@ def board_players(seats: int, *, necromancer: bool = False, teams: bool = False)
     """The players the packaged board is made for when `seats` play: the table, one fewer
     with the Necromancer (he plays on the board for one fewer player), 5 for six in teams.
     What the session and the new-game screen ask; `game.start` asks the same hooks."""
-    chosen = (NECROMANCER_ISLAND,) * necromancer + (TEAM_PLAY,) * teams
-    return fold_board_players(seats, tuple(x for x in _REGISTRY if x in chosen))
+    return board_players_for(seats, {NECROMANCER_ISLAND.key: necromancer,
+                                     TEAM_PLAY.key: teams})
+
+
+def board_players_for(seats: int, asked: Mapping[str, bool | None]) -> int:
+    """`board_players` for the table's choice of each expansion (`asked`, by its `key`):
+    the expansions asked for have their say, in the registry's order."""
+    return fold_board_players(seats, tuple(x for x in _REGISTRY if asked.get(x.key)))
 
 
 def fold_board_players(seats: int, expansions: tuple[Expansion, ...]) -> int:

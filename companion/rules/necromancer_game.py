@@ -33,17 +33,19 @@ Invariants kept here:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import companion.rules.mini_game as mini_game
 import companion.rules.necromancer as model
+from companion.json_fields import a_list, fail, flag, whole
 from companion.rules.board import RegionState, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Assessment, Attacker, Reach, assess, immunity, reach
 from companion.rules.decline import vanish_if_gone
-from companion.rules.errors import IllegalAction, MalformedInput
+from companion.rules.errors import IllegalAction, MalformedInput, UnknownName
 from companion.rules.events import (
     Event,
     GameCreated,
@@ -52,11 +54,37 @@ from companion.rules.events import (
     RegionConquered,
     TurnScored,
 )
-from companion.rules.expansion import Deal, Expansion
-from companion.rules.maps import Board
+from companion.rules.expansion import (
+    Deal,
+    DocField,
+    DocSetup,
+    DocVerb,
+    Expansion,
+    Intents,
+    ScenarioReader,
+)
+from companion.rules.maps import Board, Terrain
 from companion.rules.names import BERSERK, CORRUPT, ELVES, RANSACKING
-from companion.rules.necromancer import GHOSTS, NecromancerState, PublicNecromancer, Step
-from companion.rules.scoring import HeldRegion
+from companion.rules.necromancer import (
+    BARRED_POWERS,
+    GHOSTS,
+    POWERS_DRAWN,
+    NecromancerState,
+    PublicNecromancer,
+    Step,
+)
+from companion.rules.scoring import (
+    AQUATIC,
+    FORTIFIED,
+    MAX_FORTRESSES,
+    PEACE_LOVING,
+    SEAFARING,
+    HeldRegion,
+    QuickCount,
+    Regions,
+    ScoringInputError,
+    regions_held,
+)
 from companion.rules.standings import Standings, needs_token_count
 from companion.rules.state import (
     GameState,
@@ -123,6 +151,8 @@ class GhostsReturned:
 REGIONS_LINE = model.REGIONS_LINE
 """The label of his first scoring line (as the model writes it)."""
 HAND_COUNTED = "powers (counted by hand)"
+DOC_PLAYERS = (3, 6)
+"""Three to six at the table, he among them."""
 
 
 # --- set-up ------------------------------------------------------------------------------
@@ -498,6 +528,75 @@ def standings(state: GameState, tokens: Mapping[int, int] | None,
 # --- the expansion, as the game asks it -------------------------------------------------
 
 
+# --- his part of a score scenario (`companion score`, docs/score-format.md) -------------
+
+_SCENARIO_FIELDS = frozenset(
+    {"powers", "regions", "counts", "conquered_non_empty", "attacked_active_race", "fortresses"}
+)
+SCENARIO_REGIONS_LABEL = "Regions held by the Necromancer's Ghosts"
+
+
+def _scenario_powers(field: str, value: object, catalog: Catalog,
+                     read: ScenarioReader) -> tuple[str, ...]:
+    items = a_list(field, value)
+    if not 1 <= len(items) <= POWERS_DRAWN:
+        fail(field, f"{len(items)} powers; the Necromancer has 1 to {POWERS_DRAWN} in use "
+                     "(the one placed with the Well of Souls, then those he bought)")
+    powers: list[str] = []
+    for index, item in enumerate(items):
+        where = f"{field}[{index}]"
+        try:
+            name = catalog.power(read.text(where, item)).name
+        except UnknownName as error:
+            fail(where, str(error))
+        if name in BARRED_POWERS:
+            fail(where, f"the Necromancer never holds {name} ({', '.join(BARRED_POWERS)} "
+                         "are drawn again when he draws them)")
+        if name in powers:
+            fail(where, f"{name} is listed twice; he holds each badge once")
+        try:
+            model.income_lines((), (name,))
+        except ScoringInputError as error:
+            fail(where, f"scoring the power {name!r} is not supported: {error.problem}")
+        powers.append(name)
+    return tuple(powers)
+
+
+def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...]) -> None:
+    """No Island among his regions; seas only with Seafaring; no River World facts."""
+    island = ("the Lake holds Necromancer Island, which is not a region: it pays him "
+              "nothing and nobody holds it; leave it out")
+    sea = "a sea only with Seafaring among his powers"
+    if isinstance(regions, QuickCount):
+        if regions.terrains.get(Terrain.LAKE):
+            fail(f"{field}.counts.lake", island)
+        if regions.terrains.get(Terrain.SEA) and SEAFARING not in powers:
+            fail(f"{field}.counts.sea", sea)
+        for name in ("harbors", "next_to_pirates", "inland_next_to_pirates"):
+            if getattr(regions, name):
+                fail(f"{field}.counts.{name}", _NO_HARBORS)
+        return
+    for index, region in enumerate(regions):
+        where = f"{field}.regions[{index}]"
+        if region.terrain is Terrain.LAKE:
+            fail(where, island)
+        if region.terrain is Terrain.SEA and SEAFARING not in powers:
+            fail(where, sea)
+        if region.harbor or region.next_to_pirates:
+            fail(where, _NO_HARBORS)
+
+
+_NO_HARBORS = ("River World's harbors and pirate ships are not scored for the "
+                   "Necromancer, here as in the app")
+
+
+def _scenario_field(field: str) -> str:
+    counted = re.match(r"regions\.(?:terrains\.)?(.+)", field)
+    if counted:
+        return f"player.necromancer.counts.{counted.group(1)}"
+    return f"player.necromancer.{field}"
+
+
 class NecromancerIsland(Expansion):
     """Necromancer Island: the board for one fewer player, his six badges, his seat played
     by this module, the Well fed by every conquest and decline, the turn's end."""
@@ -506,9 +605,142 @@ class NecromancerIsland(Expansion):
     key = "necromancer"
     events = (WellPowerChosen, GhostBought, NecromancerPowerBought, GhostsRedeployed,
               GhostsReturned)
+    doc_fields = ("necromancer", "ghosts_removed")
+    doc_printed = True
+    score_own = "necromancer"
+    doc_verbs = (
+        DocVerb("choose_well_power", "Necromancer Island: the power he places with the Well, "
+                "before his first turn", (DocField("power", "text"),)),
+        DocVerb("buy_ghost", "Necromancer Island: he buys a Ghost onto the Island"),
+        DocVerb("buy_power", "Necromancer Island: he buys one of his powers in reserve",
+                (DocField("power", "text"),)),
+        DocVerb("redeploy_ghosts", "Necromancer Island: his Ghosts at the end of his turn, "
+                "per region he holds and on the Island", (
+                    DocField("regions", "counts"),
+                    DocField("island", "whole", required=False, default=0),
+                )),
+        DocVerb("return_ghosts", "Necromancer Island: the Ghosts in his hand go back onto "
+                "his regions", (DocField("regions", "counts"),)),
+    )
 
     def plays(self, created: GameCreated) -> bool:
         return bool(created.necromancer_powers)
+
+    def doc_asked(self, doc: Mapping[str, Any]) -> bool | None:
+        return flag("necromancer", doc.get("necromancer", False))
+
+    def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
+        """Three to six at the table, he among them."""
+        return (*DOC_PLAYERS, "a Necromancer Island game") if asked else None
+
+    def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
+        """His six, the first he may have from the top of the badge deck; the Ghosts taken
+        out of his reserve (`ghosts_removed`, 0 to 2)."""
+        asked = setup.asked.get(self.key)
+        powers = setup.powers
+        drawn: tuple[str, ...] = ()
+        if asked:
+            try:
+                drawn, powers = model.draw_powers(powers)
+            except IllegalAction as refused:
+                fail("powers", refused.reason)
+        removed = 0
+        if "ghosts_removed" in doc:
+            if not asked:
+                fail("ghosts_removed", 'Ghosts are taken out only in a Necromancer Island '
+                                        'game ("necromancer": true)')
+            removed = whole("ghosts_removed", doc["ghosts_removed"])
+            if removed > 2:
+                fail("ghosts_removed", f"{removed}; 0, 1 or 2 Ghosts may be taken out")
+        return replace(setup, powers=powers, fields=(
+            *setup.fields, ("necromancer_powers", drawn), ("ghosts_removed", removed)))
+
+    def score_refusal(self, race: str) -> str | None:
+        if race.strip().casefold() != GHOSTS.casefold():
+            return None
+        return ("Ghosts are the Necromancer's tokens, not a race banner; score his turn with "
+                'player.necromancer ({"powers": [...], "regions": [...]})')
+
+    def score_turn(self, player: Mapping[str, Any], board: Board | None, catalog: Catalog,
+                   read: ScenarioReader) -> list[tuple[str, int]]:
+        """The coins of the Necromancer's turn (`player.necromancer`), by the game's own
+        rule (`necromancer.income_lines`): a coin per region his Ghosts hold, then his
+        powers' bonuses. The Island pays nothing and is refused as a region."""
+        field = "player.necromancer"
+        others = [key for key in ("active", "declined") if key in player]
+        others += sorted(key for key in player if key not in ("active", "declined", self.key))
+        for other in others:
+                fail(f"player.{other}", "the Necromancer plays no race banner and holds no Relic "
+                                         "or Place; leave it out beside player.necromancer")
+        doc = read.fields_of(field, player["necromancer"], _SCENARIO_FIELDS)
+        powers = _scenario_powers(f"{field}.powers", read.required(field, doc, "powers"),
+                                  catalog, read)
+        regions = read.regions(field, doc, board)
+        _scenario_regions(field, regions, powers)
+        held = regions_held(regions)
+        limit = f"the {held} regions his Ghosts hold"
+        conquered = read.whole(f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0))
+        if conquered > held:
+            fail(f"{field}.conquered_non_empty", f"{conquered} is more than {limit}")
+        attacked = read.optional_flag(f"{field}.attacked_active_race",
+                                      doc.get("attacked_active_race"))
+        if attacked is None and PEACE_LOVING in powers:
+            fail(f"{field}.attacked_active_race", "not said: Peace-Loving earns 3 coins only if "
+                                                   "no other active race was attacked this turn; "
+                                                   "say true or false")
+        fortresses = read.whole(f"{field}.fortresses", doc.get("fortresses", 0))
+        if fortresses and FORTIFIED not in powers:
+            fail(f"{field}.fortresses", "only with Fortified among his powers")
+        in_box = catalog.pieces.get("fortresses", MAX_FORTRESSES)
+        if fortresses > min(held, in_box):
+            fail(f"{field}.fortresses",
+                  f"{fortresses} is more than {limit}" if held <= in_box
+                  else f"{fortresses} is more than the {in_box} fortresses in the box")
+        try:
+            lines = model.income_lines(
+                regions,
+                powers,
+                conquered_non_empty=conquered,
+                attacked_active_race=bool(attacked),
+                fortresses=fortresses,
+            )
+        except ScoringInputError as error:
+            fail(_scenario_field(error.field), error.problem)
+        return [
+            (SCENARIO_REGIONS_LABEL if label == model.REGIONS_LINE else label, coins)
+            for label, coins in lines
+        ]
+
+    def score_notes(self, player: Mapping[str, Any], catalog: Catalog,
+                    read: ScenarioReader) -> list[str]:
+        necro = player["necromancer"]
+        powers = {catalog.power(name).name for name in necro["powers"]}
+        notes = read.held_notes("player.necromancer", necro)
+        if "Pillaging" in powers and "conquered_non_empty" not in necro:
+            notes.append(read.left_out("player.necromancer.conquered_non_empty", "0",
+                                       "Pillaging earns nothing"))
+        if FORTIFIED in powers and "fortresses" not in necro:
+            notes.append(read.left_out("player.necromancer.fortresses", "0",
+                                       "Fortified earns nothing"))
+        for power in sorted(powers & {AQUATIC}):
+            notes += read.region_notes("player.necromancer", necro, GHOSTS, power,
+                                       active=True)
+        return notes
+
+    def doc_state(self, state: GameState) -> dict[str, Any] | None:
+        """Necromancer Island as the table sees him (every Ghost and badge; never his
+        coins)."""
+        view = public(state)
+        if view is None:
+            return None
+        return {"seat": view.seat, "step": view.step.name.lower(), "island": view.island,
+                "regions": [{"region": region, "ghosts": ghosts}
+                            for region, ghosts in view.regions],
+                "in_hand": view.in_hand, "reserve": view.reserve,
+                "well_ghosts": view.well_ghosts, "well_souls": view.well_souls,
+                "removed": view.removed, "powers_in_use": list(view.powers_in_use),
+                "powers_in_reserve": list(view.powers_in_reserve), "price": view.price,
+                "souls_to_next_ghost": view.souls_to_next_ghost, "won": view.won}
 
     def in_play(self, state: GameState) -> bool:
         return state.necromancer is not None
@@ -621,3 +853,32 @@ class NecromancerIsland(Expansion):
 
 
 NECROMANCER_ISLAND = NecromancerIsland()
+
+
+class NecromancerIntents(Intents):
+    """The Necromancer's intents at the table (mixed into the session)."""
+
+    def choose_well_power(self, power: str) -> GameState:
+        """The Necromancer places `power`, one of his six, with the Well (before his first
+        turn)."""
+        necro = self.state.necromancer
+        seat = necro.seat if necro is not None else self.state.track.seat
+        return self.play(WellPowerChosen(seat, power))
+
+    def buy_ghost(self) -> GameState:
+        """The Necromancer buys a Ghost onto the Island, at the price of the moment."""
+        return self.play(GhostBought(self.state.track.seat))
+
+    def buy_power(self, power: str) -> GameState:
+        """The Necromancer buys one of his powers in reserve."""
+        return self.play(NecromancerPowerBought(self.state.track.seat, power))
+
+    def redeploy_ghosts(self, regions: Mapping[int, int], island: int = 0) -> GameState:
+        """The Necromancer's Ghosts for the end of his turn: per region he holds, and on
+        the Island."""
+        return self.play(GhostsRedeployed(self.state.track.seat,
+                                          tuple(sorted(regions.items())), island))
+
+    def return_ghosts(self, regions: Mapping[int, int]) -> GameState:
+        """The Ghosts in the Necromancer's hand go back onto his regions (Ghosts added)."""
+        return self.play(GhostsReturned(tuple(sorted(regions.items()))))

@@ -9,16 +9,17 @@ ship is only ever in an empty river, and never more ships than the box holds.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from companion.json_fields import a_list, fail, text
 from companion.rules.board import BoardState, Markers, RegionState
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, CostLine, Reach
 from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import Event, GameCreated, RaceDeclined
-from companion.rules.expansion import Deal, Expansion
+from companion.rules.expansion import Deal, DocField, DocSetup, DocVerb, Expansion, Intents
 from companion.rules.maps import Board, Region, Site
 from companion.rules.river import (
     EFFECTS,
@@ -280,10 +281,54 @@ class RiverWorld(Expansion):
 
     name = "River World"
     key = "river"
+    option = "river_world"
     events = (CaravelPlaced, PirateShipSet)
+    doc_fields = ("river_events",)
+    doc_printed = True
+    doc_verbs = (
+        DocVerb("place_caravel", "River World: the Shipyard's holder puts the Caravel on a "
+                "river", (DocField("region", "region"),)),
+        DocVerb("set_pirate_ship", "River World: correct whether a pirate ship lies in a "
+                "river", (DocField("region", "region"), DocField("present", "flag"))),
+    )
 
     def plays(self, created: GameCreated) -> bool:
         return bool(created.river_events)
+
+    def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
+        """River World's line of Event markers, one per turn: as given, or the markers in
+        the box shuffled with the seed (the first `turns` of them); none off a River World
+        board."""
+        board = setup.board
+        if not board.is_river_world:
+            if "river_events" in doc:
+                fail("river_events", f"the {board.name} board has no rivers; River World's "
+                                      "events are played on a River World board")
+            return setup
+        if "river_events" not in doc:
+            if setup.seed is None:
+                fail("river_events", f"missing: the {board.name} board is a River World "
+                                      "board; give its Event markers in order (one per turn), "
+                                      'or a "seed" to shuffle them')
+            line = [event.value for event in markers_in_box(setup.catalog)]
+            setup.shuffle(line)
+            return _with_field(setup, tuple(line[:board.turns]))
+        names = [text(f"river_events[{i}]", name)
+                 for i, name in enumerate(a_list("river_events", doc["river_events"]))]
+        try:
+            line = [e.value for e in check_event_line(names, board.turns, setup.catalog)]
+        except IllegalAction as refused:
+            fail("river_events", refused.reason)
+        return _with_field(setup, tuple(line))
+
+    def doc_state(self, state: GameState) -> dict[str, Any] | None:
+        """River World as the table sees it (never the events still face down)."""
+        view = public_river(state)
+        if view is None:
+            return None
+        return {"event": view.event.value, "revealed": [e.value for e in view.revealed],
+                "face_down": view.face_down, "river_cost": view.river_cost,
+                "pirate_ships": list(view.pirate_ships), "caravel": view.caravel}
 
     def in_play(self, state: GameState) -> bool:
         return state.river is not None
@@ -374,3 +419,19 @@ class RiverWorld(Expansion):
 
 
 RIVER_WORLD = RiverWorld()
+
+
+def _with_field(setup: DocSetup, line: tuple[str, ...]) -> DocSetup:
+    return replace(setup, fields=(*setup.fields, ("river_events", line)))
+
+
+class RiverIntents(Intents):
+    """River World's intents at the table (mixed into the session)."""
+
+    def place_caravel(self, region: int) -> GameState:
+        """The Shipyard's holder puts the Caravel on a river (once a turn)."""
+        return self.play(CaravelPlaced(self.state.track.seat, region))
+
+    def set_pirate_ship(self, region: int, present: bool) -> GameState:
+        """Correct whether a pirate ship lies in a river."""
+        return self.play(PirateShipSet(region, present))

@@ -36,10 +36,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import companion.rules.relics as model
 import companion.rules.teams as teams
+from companion.json_fields import a_list, fail, flag, one_of, show
 from companion.rules.board import RegionState, with_marker
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, CostLine, Reach
@@ -51,7 +52,7 @@ from companion.rules.events import (
     TurnEnded,
     TurnScored,
 )
-from companion.rules.expansion import Deal, Expansion
+from companion.rules.expansion import Deal, DocField, DocSetup, DocVerb, Expansion, Intents
 from companion.rules.maps import Board, Region
 from companion.rules.purse import pay
 from companion.rules.relics import Banner, RelicsState, SigilMode
@@ -407,6 +408,10 @@ def team_label(state: GameState, seat: int) -> str | None:
 # --- the expansion, as the game asks it -------------------------------------------------
 
 
+_RELIC_COINS = {model.SOAPBAR: model.SOAPBAR_COINS, model.TAVERN: model.TAVERN_COINS}
+"""What a Relic or Place held at the end of the turn pays in a score scenario."""
+
+
 class TeamPlay(Expansion):
     """Six players in teams: the 5-player board (or a group's own for six), the Monsters
     and the Relics and Places, the turn's events held back until the Monsters are out, and
@@ -416,9 +421,119 @@ class TeamPlay(Expansion):
     key = "teams"
     events = (MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
               PowersSwapped, SigilPactMade)
+    doc_fields = ("teams", "relic_order")
+    doc_printed = True
+    score_fields = ("relics",)
+    doc_verbs = (
+        DocVerb("place_monster", "team play, before the first turn: the next player sets "
+                "their Monster in a region", (DocField("region", "region"),)),
+        DocVerb("pass_monster", "team play, before the first turn: no region is left for "
+                "the next Monster"),
+        DocVerb("move_soapbar", "team play: the Golden Soapbar's holder moves it after its "
+                "coin", (DocField("region", "region"),)),
+        DocVerb("share_tavern", "team play: Glandulf's Tavern's holder gives some of this "
+                "turn's Tavern coins to a player",
+                (DocField("seat", "seat"), DocField("coins", "whole"))),
+        DocVerb("place_bony", "team play: the Boneyard's holder sets Bony on a race in "
+                "decline", (DocField("seat", "seat"), DocField("race", "text"))),
+        DocVerb("swap_powers", "team play: Mirror's Vale's holder swaps powers with their "
+                "partner"),
+        DocVerb("make_sigil_pact", "team play: the Sigil's holder makes a pact with another "
+                "race", (DocField("mode", "pact", choices=tuple(m.value for m in SigilMode)),
+                         DocField("seat", "seat"), DocField("race", "text"))),
+    )
 
     def plays(self, created: GameCreated) -> bool:
         return bool(created.teams)
+
+    def doc_asked(self, doc: Mapping[str, Any]) -> bool | None:
+        return flag("teams", doc.get("teams", False))
+
+    def doc_check(self, asked: Mapping[str, bool | None]) -> None:
+        if asked.get(self.key) and asked.get("necromancer"):
+            fail("teams", "a game plays Necromancer Island or teams of two, not both")
+
+    def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
+        return (teams.TEAM_PLAYERS, teams.TEAM_PLAYERS, "a team game") if asked else None
+
+    def doc_board_fits(self, asked: bool | None, board: Board, own: bool) -> bool:
+        """A group's own board for six."""
+        return bool(asked) and own and board.players == teams.TEAM_PLAYERS
+
+    def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
+        """The face-down pile of the Righteous Relic and Popular Places, top first: as
+        given, or shuffled with the seed."""
+        in_teams = bool(setup.asked.get(self.key))
+        names = list(model.MARKERS)
+        pile: list[str] = []
+        if not in_teams:
+            if "relic_order" in doc:
+                fail("relic_order", 'the Relics and Places are part of team play '
+                                    '("teams": true)')
+        elif "relic_order" not in doc:
+            if setup.seed is None:
+                fail("relic_order", 'missing: give the pile of Relics and Places in order '
+                                    '(top first), or a "seed" to shuffle it')
+            setup.shuffle(names)
+            pile = names
+        else:
+            pile = [one_of(f"relic_order[{i}]", value, "Relic or Place", names)
+                    for i, value in enumerate(a_list("relic_order", doc["relic_order"]))]
+            if sorted(pile) != sorted(names):
+                fail("relic_order", "the pile holds each Relic and Place once: "
+                                    + ", ".join(names))
+        return replace(setup, fields=(*setup.fields, ("teams", in_teams),
+                                      ("relic_order", tuple(pile))))
+
+    def score_lines(self, player: Mapping[str, Any],
+                    has_active: bool) -> list[tuple[str, int]]:
+        """The coins of the Relics and Places the player's active race holds at the end of
+        the turn (`player.relics`, names); only the Soapbar and the Tavern pay."""
+        names = a_list("player.relics", player.get("relics", []))
+        known = {name.casefold(): name for name in model.MARKERS}
+        seen: set[str] = set()
+        lines: list[tuple[str, int]] = []
+        for index, value in enumerate(names):
+            field = f"player.relics[{index}]"
+            if not isinstance(value, str):
+                fail(field, f"expected a string, got {show(value)}")
+            name = known.get(value.strip().casefold())
+            if name is None:
+                fail(field, f"unknown Relic or Place {show(value)}; allowed: "
+                             + ", ".join(model.MARKERS))
+            if name in seen:
+                fail(field, f"{name} is listed twice; there is one of each")
+            if not has_active:
+                fail(field, f"{name} works only for an active race, and player.active is "
+                             "missing")
+            seen.add(name)
+            coins = _RELIC_COINS.get(name, 0)
+            if coins:
+                lines.append((f"{name}: held by the active race at the end of the turn",
+                              coins))
+        return lines
+
+    def doc_state(self, state: GameState) -> dict[str, Any] | None:
+        """Team play as the table sees it (never the pile's face-down order)."""
+        setup, relics = state.monsters, state.relics
+        if setup is None or relics is None:
+            return None
+        first = state.track.first_seat
+        return {
+            "teams": [{"team": team.label, "seats": list(team.seats)}
+                      for team in teams.teams(first)],
+            "monster_next": placing_monster(state),
+            "monsters": sorted(relics.monsters),
+            "face_down": len(relics.pile),
+            "found": [{"name": name, "region": region}
+                      for name, region in sorted(relics.lying.items())],
+            "bony": None if relics.bony is None else {
+                "seat": relics.bony.guards.seat, "race": relics.bony.guards.race},
+            "sigil": None if relics.sigil is None else {
+                "mode": relics.sigil.mode.value, "seat": relics.sigil.other.seat,
+                "race": relics.sigil.other.race},
+            "soapbar_owed_by": relics.soapbar_owed_by,
+        }
 
     def in_play(self, state: GameState) -> bool:
         return is_team_game(state)
@@ -436,7 +551,8 @@ class TeamPlay(Expansion):
             return deal
         pile = list(model.MARKERS)
         shuffle(pile)
-        return replace(deal, fields=(*deal.fields, ("relic_order", tuple(pile))))
+        return replace(deal, fields=(*deal.fields, ("teams", True),
+                                     ("relic_order", tuple(pile))))
 
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
@@ -484,3 +600,41 @@ class TeamPlay(Expansion):
 
 
 TEAM_PLAY = TeamPlay()
+
+
+class TeamIntents(Intents):
+    """Team play's intents at the table (mixed into the session)."""
+
+    def place_monster(self, region: int) -> GameState:
+        """Before the first turn: the player whose Monster is next sets it in `region`."""
+        return self.play(MonsterPlaced(self._monster_seat(), region))
+
+    def pass_monster(self) -> GameState:
+        """Before the first turn: no region is left for the next player's Monster."""
+        return self.play(MonsterPassed(self._monster_seat()))
+
+    def _monster_seat(self) -> int:
+        seat = placing_monster(self.state)
+        if seat is None:
+            raise IllegalAction("no Monster is waiting to be set out")
+        return seat
+
+    def move_soapbar(self, region: int) -> GameState:
+        """The Golden Soapbar's holder moves it after collecting its coin."""
+        return self.play(SoapbarMoved(self.state.track.seat, region))
+
+    def share_tavern(self, to_seat: int, coins: int) -> GameState:
+        """The Tavern's holder gives some of this turn's Tavern coins to another player."""
+        return self.play(TavernShared(self.state.track.seat, to_seat, coins))
+
+    def place_bony(self, guards_seat: int, race: str) -> GameState:
+        """The Boneyard's holder sets Bony on `guards_seat`'s `race` in decline."""
+        return self.play(BonyPlaced(self.state.track.seat, guards_seat, race))
+
+    def swap_powers(self) -> GameState:
+        """Mirror's Vale: its holder swaps special powers with their partner."""
+        return self.play(PowersSwapped(self.state.track.seat))
+
+    def make_sigil_pact(self, mode: str, other_seat: int, race: str) -> GameState:
+        """The Sigil's holder records a pact ("shield" or "stand-in") with another race."""
+        return self.play(SigilPactMade(self.state.track.seat, mode, other_seat, race))
