@@ -12,7 +12,7 @@ the rules' answers and hands the taps to the session.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from companion.rules import (
     GameState,
@@ -23,8 +23,11 @@ from companion.rules import (
     river_game,
 )
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.expansion import ExpansionView
+from companion.ui.presenters.expansion import ExpansionView, SetupForm
 from companion.ui.presenters.expansion import PrivateOverlay as PrivateScreen
+
+if TYPE_CHECKING:
+    from companion.boards import CustomBoard
 
 
 def _names(state: GameState, seats: tuple[int, ...]) -> str:
@@ -206,6 +209,57 @@ COUNTS = (("harbors", "With a Harbor"),
 always plays its events)."""
 
 
+# --- the new game form ----------------------------------------------------------------------
+
+
+class SetupAction(StrEnum):
+    """River World's buttons on the new game form."""
+
+    RIVER_WORLD = "river_world"
+    RIVER_ADVICE = "river_advice"
+
+
+ADVICE_KEPT = "river_advice"
+"""The form's choice: the powers River World advises leaving out stay out (so by default)."""
+
+
+def _on_river_board(form: SetupForm) -> bool:
+    """Whether the chosen board is a River World board (its games play the events)."""
+    chosen = form.chosen_board()
+    return chosen is not None and chosen.board.is_river_world
+
+
+def _setup_options(form: SetupForm, on: bool) -> list[dict[str, Any]]:
+    """The River World toggle and, with River World, whether Flying stays out."""
+    if _on_river_board(form):
+        text = "River World events: on (a River World board)"
+    elif on:
+        text = ("River World events: on (harbors and pirate ships are counted by hand "
+                "on the scoring screen)")
+    else:
+        text = "River World events: off"
+    options = [{"key": "river_world", "kind": "primary" if on else "secondary", "text": text}]
+    if on:
+        names = " and ".join(river.ADVISED_LEFT_OUT)
+        advice = (f"{names}: left out of the decks (River World advises it)"
+                  if form.option(ADVICE_KEPT, True) else f"{names}: in the decks")
+        options.append({"key": "river_advice", "kind": "secondary", "text": advice})
+    return options
+
+
+def _toggle(form: SetupForm) -> None:
+    """River World's events on or off (always on for a River World board)."""
+    chosen = form.chosen_board()
+    if chosen is not None and chosen.board.is_river_world:
+        form.tell(
+            f"{chosen.name} is a River World board: its harbors and pirate ships are on "
+            "the map, and its games always play River World's events. Choose another "
+            "board to play without them.", "River World")
+        return
+    form.set_option(SetupAction.RIVER_WORLD.value,
+                    not form.option(SetupAction.RIVER_WORLD.value))
+
+
 # --- the view --------------------------------------------------------------------------------
 
 
@@ -215,6 +269,37 @@ class RiverView(ExpansionView):
     expansion = "River World"
     table_intents = (TableAction,)
     map_intents = (MapAction,)
+    setup_intents = (SetupAction,)
+    setup_key = "river_world"
+    setup_place = "board"
+
+    # the new game form: always played on a River World board; on any other, when switched
+    # on (its harbors and pirate ships then counted by hand); Flying left out as advised
+    def setup_options(self, form: SetupForm) -> list[dict[str, Any]]:
+        return _setup_options(form, self.setup_on(form))
+
+    def setup_on(self, form: SetupForm) -> bool:
+        return _on_river_board(form) or form.option(self.setup_key)
+
+    def board_kind(self, board: CustomBoard) -> tuple[str, str] | None:
+        return ("River World", "a River World board") if board.board.is_river_world else None
+
+    def board_chosen(self, form: SetupForm) -> None:
+        form.set_option(self.setup_key, False)  # every board starts as it is made
+
+    def start_arguments(self, form: SetupForm) -> dict[str, Any]:
+        return {"river_world": self.setup_on(form)}
+
+    def left_out(self, form: SetupForm) -> tuple[str, ...]:
+        kept = self.setup_on(form) and form.option(ADVICE_KEPT, True)
+        return river.ADVISED_LEFT_OUT if kept else ()
+
+    def do_setup(self, form: SetupForm, action: StrEnum) -> None:
+        match SetupAction(action):
+            case SetupAction.RIVER_WORLD:
+                _toggle(form)
+            case SetupAction.RIVER_ADVICE:
+                form.set_option(ADVICE_KEPT, not form.option(ADVICE_KEPT, True))
 
     def spread_text(self, state: GameState, emptied: list[int]) -> str | None:
         return (f"Leave river{'s' if len(emptied) > 1 else ''} " + ", ".join(map(str, emptied))
