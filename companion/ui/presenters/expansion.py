@@ -16,7 +16,8 @@ returns it, changed or not; a hook that adds lines returns "" or () when it has 
   `player_rows`, `summary`, `headline` (told once as a game turn starts, then the first
   reminder), `reminders`, `decline` (the table's "Go into decline", once confirmed);
   its buttons: `table_intents` (their `StrEnum`s, whose values are the keys), `do_table`;
-- the map: `plays_seat` (a seat it plays itself: its tokens are its own books),
+- the map: `map_symbols` (the symbols it draws among the markers), `plays_seat` (a seat
+  it plays itself: its tokens are its own books),
   `targets`, `assess` (where and at what cost an attacker may take a region),
   `seat_hand`, `shown_regions`, `map_highlight`, `map_hint`, `caravel`,
   `empty_region_text` (a region nobody holds, in its words), `region_text`,
@@ -48,6 +49,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 if TYPE_CHECKING:
     from companion.boards import CustomBoard
     from companion.rules import Assessment, Attacker, BoardState, Event, GameState, Terrain
+    from companion.ui.map_paint import MapSymbol
     from companion.ui.presenters.base import Presenter
 
 
@@ -92,6 +94,11 @@ class ExpansionView:
 
     map_intents: ClassVar[tuple[type[StrEnum], ...]] = ()
     """The enums of its buttons on the map's region panel."""
+
+    map_symbols: ClassVar[tuple[MapSymbol, ...]] = ()
+    """The symbols it draws in the regions of the map, among the map's own (every
+    registered view's are known to the map, whatever the game plays: a symbol it does not
+    play counts 0)."""
 
     setup_intents: ClassVar[tuple[type[StrEnum], ...]] = ()
     """The enums of its buttons on the new game form."""

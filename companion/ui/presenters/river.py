@@ -11,17 +11,24 @@ the rules' answers and hands the taps to the session.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, assert_never
 
+from kivy.graphics import Color, InstructionGroup, Line, Rectangle
+
 from companion.rules import (
+    Board,
     GameState,
     Phase,
+    RegionState,
+    Site,
     Terrain,
     refusal,
     river,
     river_game,
 )
+from companion.ui import map_paint as paint
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import ExpansionView, SetupForm
 from companion.ui.presenters.expansion import PrivateOverlay as PrivateScreen
@@ -209,6 +216,122 @@ COUNTS = (("harbors", "With a Harbor"),
 always plays its events)."""
 
 
+# --- the map's symbols ------------------------------------------------------------------------
+
+
+def _paint_harbor(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a navy anchor on a pale round tile
+    paint.disc(g, cx, cy, s * 0.98, (0.93, 0.95, 0.98, 1))
+    paint.ring(g, cx, cy, s * 0.98, 1.0, paint.BORDER_COLOUR)
+    ink = (0.08, 0.18, 0.42, 1)
+    w = max(1.1, s * 0.13)
+    g.add(Color(*ink))
+    g.add(Line(circle=(cx, cy + s * 0.58, s * 0.17), width=max(1.0, w * 0.8)))  # the ring
+    g.add(Line(points=[cx, cy + s * 0.40, cx, cy - s * 0.72], width=w))  # the shank
+    g.add(Line(points=[cx - s * 0.38, cy + s * 0.24, cx + s * 0.38, cy + s * 0.24], width=w))
+    g.add(Line(circle=(cx, cy - s * 0.12, s * 0.58, 100, 260), width=w))  # the arms
+    for side in (-1, 1):  # the flukes: small barbs at the tips of the arms
+        x, y = cx + side * s * 0.57, cy - s * 0.02
+        paint.fan(g, [(x - side * s * 0.02, y + s * 0.20), (x + side * s * 0.16, y - s * 0.10),
+                 (x - side * s * 0.18, y - s * 0.04)])
+
+
+def _paint_shipyard(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a hull half planked, its ribs still bare, under a frame (two posts and a beam)
+    paint.shape(g, [(-1, -1), (1, -1), (1, 1), (-1, 1)], cx, cy, s * 0.95, (0.90, 0.88, 0.82, 1))
+    wood = (0.30, 0.20, 0.10, 1)
+    w = max(1.1, s * 0.12)
+    g.add(Color(*wood))
+    g.add(Line(points=[cx - s * 0.78, cy - s * 0.88, cx - s * 0.78, cy + s * 0.74,
+                       cx + s * 0.78, cy + s * 0.74, cx + s * 0.78, cy - s * 0.88], width=w))
+    for x0 in (-0.42, -0.14, 0.14, 0.42):  # the ribs, above the planks
+        g.add(Line(points=[cx + x0 * 0.85 * s, cy - s * 0.30, cx + x0 * s, cy + s * 0.36],
+                   width=max(1.0, s * 0.09)))
+    g.add(Line(points=[cx - s * 0.55, cy + s * 0.36, cx + s * 0.55, cy + s * 0.36],
+               width=max(1.0, s * 0.07)))  # the rail across their tops
+    planks = [(cx + x * s, cy + y * s) for x, y in
+              [(-0.62, -0.18), (0.62, -0.18), (0.42, -0.66), (-0.42, -0.66)]]
+    g.add(Color(0.72, 0.46, 0.20, 1))
+    paint.fan(g, planks)
+    paint.outline(g, planks, 1.0)
+
+
+def _paint_temple(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a white columned temple on a violet tile (the Seer's)
+    paint.shape(g, [(-1, -1), (1, -1), (1, 1), (-1, 1)], cx, cy, s * 0.95, (0.42, 0.26, 0.62, 1))
+    marble = (0.98, 0.97, 0.92, 1)
+    g.add(Color(*marble))
+    paint.fan(g, [(cx - s * 0.80, cy + s * 0.36), (cx + s * 0.80, cy + s * 0.36),
+             (cx, cy + s * 0.82)])  # the pediment
+    g.add(Rectangle(pos=(cx - s * 0.72, cy + s * 0.22), size=(s * 1.44, s * 0.16)))
+    for middle in (-0.48, 0.0, 0.48):  # three columns under the roof
+        g.add(Rectangle(pos=(cx + (middle - 0.13) * s, cy - s * 0.56), size=(s * 0.26, s * 0.78)))
+    g.add(Rectangle(pos=(cx - s * 0.80, cy - s * 0.76), size=(s * 1.60, s * 0.20)))  # the step
+
+
+def _paint_ship(g: InstructionGroup, cx: float, cy: float, s: float, hull: paint.RGBA,
+                sail: paint.RGBA) -> None:
+    """A one-masted ship: a hull with a raised stern, a mast and a square sail."""
+    hull_points = [(cx + x * s, cy + y * s) for x, y in
+                   [(-0.98, -0.28), (0.98, -0.28), (0.62, -0.92), (-0.68, -0.92)]]
+    g.add(Color(*hull))
+    paint.fan(g, hull_points)
+    paint.outline(g, hull_points, 1.0)
+    g.add(Color(*paint.BORDER_COLOUR))
+    g.add(Line(points=[cx, cy - s * 0.30, cx, cy + s * 0.98], width=max(1.0, s * 0.09)))
+    sail_points = [(cx + x * s, cy + y * s) for x, y in
+                   [(-0.62, -0.14), (0.62, -0.14), (0.52, 0.80), (-0.52, 0.80)]]
+    g.add(Color(*sail))
+    paint.fan(g, sail_points)
+    paint.outline(g, sail_points, 1.0)
+
+
+def _paint_pirate_ship(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a dark ship with a black sail bearing a white skull and crossbones
+    _paint_ship(g, cx, cy, s, (0.22, 0.15, 0.10, 1), (0.04, 0.04, 0.04, 1))
+    paint.disc(g, cx, cy + s * 0.50, s * 0.17, (1, 1, 1, 1))
+    g.add(Color(1, 1, 1, 1))
+    w = max(1.0, s * 0.08)
+    g.add(Line(points=[cx - s * 0.26, cy + s * 0.02, cx + s * 0.26, cy + s * 0.28], width=w))
+    g.add(Line(points=[cx + s * 0.26, cy + s * 0.02, cx - s * 0.26, cy + s * 0.28], width=w))
+
+
+def _paint_caravel(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a light wooden ship with a white sail bearing a red cross
+    _paint_ship(g, cx, cy, s, (0.86, 0.66, 0.40, 1), (1, 1, 1, 1))
+    g.add(Color(0.80, 0.10, 0.10, 1))
+    w = max(1.0, s * 0.12)
+    g.add(Line(points=[cx, cy - s * 0.04, cx, cy + s * 0.66], width=w))
+    g.add(Line(points=[cx - s * 0.34, cy + s * 0.34, cx + s * 0.34, cy + s * 0.34], width=w))
+
+
+def _site(site: Site) -> Callable[[Board, int, RegionState | None, int | None], int]:
+    """Whether a region has the printed `site`."""
+    return lambda board, rid, _state, _ship: int(site in board.regions[rid].sites)
+
+
+def _pirate_ships(board: Board, rid: int, state: RegionState | None, _ship: int | None) -> int:
+    """A pirate ship on the region (on the bare board: where its pirate symbol is printed)."""
+    here = state.markers.pirate_ship if state is not None else board.regions[rid].pirate
+    return int(here)
+
+
+MAP_SYMBOLS = (
+    paint.MapSymbol("harbor", "Harbor", "cavern", _site(Site.HARBOR), _paint_harbor),
+    paint.MapSymbol("shipyard", "Shipyard", "harbor", _site(Site.SHIPYARD), _paint_shipyard),
+    paint.MapSymbol("temple", "Temple of the Seer", "shipyard", _site(Site.TEMPLE),
+                    _paint_temple),
+    paint.MapSymbol("pirate_ship", "Pirate ship", "catapult", _pirate_ships,
+                    _paint_pirate_ship),
+    paint.MapSymbol("caravel", "Caravel", "pirate_ship",
+                    lambda _board, rid, _state, ship: int(ship is not None and ship == rid),
+                    _paint_caravel),
+)
+"""River World's printed sites, its pirate ships and the Caravel, as the map draws them
+(the Caravel is not a marker of the region: the game keeps it in `RiverState.caravel`,
+which the map is given by `RiverView.caravel`)."""
+
+
 # --- the new game form ----------------------------------------------------------------------
 
 
@@ -272,6 +395,7 @@ class RiverView(ExpansionView):
     setup_intents = (SetupAction,)
     setup_key = "river_world"
     setup_place = "board"
+    map_symbols = MAP_SYMBOLS
 
     # the new game form: always played on a River World board; on any other, when switched
     # on (its harbors and pirate ships then counted by hand); Flying left out as advised
