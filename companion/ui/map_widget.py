@@ -102,10 +102,10 @@ TERRAIN_COLOURS: dict[Terrain, RGBA] = {
     Terrain.MOUNTAIN: (0.73, 0.72, 0.71, 1),
     Terrain.SEA: (0.27, 0.52, 0.80, 1),
     Terrain.LAKE: (0.45, 0.70, 0.90, 1),
-    Terrain.RIVER: (0.30, 0.68, 0.66, 1),
+    **{look.terrain: look.colour for view in registered() for look in view.terrain_looks()},
 }
 """A calm palette: light land, darker forest, water clearly blue (lakes lighter than seas,
-River World's rivers turquoise)."""
+an expansion's terrains as its view colours them)."""
 
 TERRAIN_NAMES: dict[Terrain, str] = {
     Terrain.FARMLAND: "Farmland",
@@ -115,7 +115,7 @@ TERRAIN_NAMES: dict[Terrain, str] = {
     Terrain.MOUNTAIN: "Mountain",
     Terrain.SEA: "Sea",
     Terrain.LAKE: "Lake",
-    Terrain.RIVER: "River",
+    **{look.terrain: look.name for view in registered() for look in view.terrain_looks()},
 }
 
 SELECTED_COLOUR: RGBA = (1.0, 0.85, 0.10, 1)

@@ -24,7 +24,8 @@ returns it, changed or not; a hook that adds lines returns "" or () when it has 
   `region_actions_first`, `region_actions`, `conquered` (after a conquest: what to
   tell); its buttons: `map_intents`, `do_map`;
 - the game end: `reveal_group`, `standing_rows`, `standings_hint`;
-- the scoring screen: `scoring_terrains`, `scoring_counts`;
+- the scoring screen: `scoring_terrains`, `scoring_counts`; the map and the scoring
+  screen: `terrain_looks` (the terrains it brings: their names and colour);
 - any screen that words a step (undo, history): `event_text` (its own events in words);
 - the new game form (asked of every registered view, before any game exists; the form's
   choices are kept by the form, `SetupForm`, under keys the view names): `setup_options`
@@ -43,6 +44,7 @@ checks it); a view without a game of its expansion in play is never asked.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -57,6 +59,19 @@ class PrivateOverlay(Protocol):
     """The table's private overlay (`TablePresenter.show_private`)."""
 
     def show_private(self, seat: int, text: str, detail: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class TerrainLook:
+    """A terrain an expansion brings, as the screens show it."""
+
+    terrain: Terrain
+    name: str
+    """Its name on the map's legend."""
+    words: str
+    """Its line on the scoring screen."""
+    colour: tuple[float, float, float, float]
+    """Its colour on the map."""
 
 
 class SetupForm(Protocol):
@@ -235,6 +250,11 @@ class ExpansionView:
         return ""
 
     # -- the scoring screen ---------------------------------------------------------------
+    def terrain_looks(self) -> tuple[TerrainLook, ...]:
+        """The terrains it brings, as the map and the scoring screen show them (asked of
+        every registered view, whatever the game plays)."""
+        return ()
+
     def scoring_terrains(self, state: GameState) -> tuple[Terrain, ...]:
         """More terrains whose regions the scoring screen counts."""
         return ()
@@ -274,7 +294,7 @@ class ExpansionView:
 
     def board_kind(self, board: CustomBoard) -> tuple[str, str] | None:
         """A board file of its kind in words: (in the board choice, in the form's text),
-        e.g. ("River World", "a River World board") (None: not of its kind)."""
+        e.g. ("Forest Folk", "a Forest Folk board") (None: not of its kind)."""
         return None
 
     def board_chosen(self, form: SetupForm) -> None:

@@ -30,7 +30,7 @@ from companion.rules import (
 )
 from companion.ui import map_paint as paint
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.expansion import ExpansionView, SetupForm
+from companion.ui.presenters.expansion import ExpansionView, SetupForm, TerrainLook
 from companion.ui.presenters.expansion import PrivateOverlay as PrivateScreen
 
 if TYPE_CHECKING:
@@ -452,6 +452,11 @@ class RiverView(ExpansionView):
 
     def do_map(self, presenter: Presenter, action: StrEnum, region: int) -> None:
         do_map(presenter, MapAction(action), region)
+
+    def terrain_looks(self) -> tuple[TerrainLook, ...]:
+        # the rivers turquoise on the map, between the lakes' blue and the land
+        return (TerrainLook(Terrain.RIVER, "River", "Rivers (Harsh Winter, sea races)",
+                            (0.30, 0.68, 0.66, 1)),)
 
     def scoring_terrains(self, state: GameState) -> tuple[Terrain, ...]:
         return (Terrain.RIVER,)
