@@ -43,7 +43,7 @@ checks it); a view without a game of its expansion in play is never asked.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -103,6 +103,11 @@ class ExpansionView:
 
     expansion: ClassVar[str] = ""
     """The `name` of the rules' expansion this view shows (`Expansion.name`)."""
+
+    screens: ClassVar[Mapping[str, tuple[str, str, str]]] = {}
+    """Its own screens, as `companion.ui.app.SCREENS` lists them: name -> its presenter
+    (``module:Class`` in `companion.ui.presenters`), its screen (``module:Class`` in
+    `companion.ui.screens`) and its kv file."""
 
     table_intents: ClassVar[tuple[type[StrEnum], ...]] = ()
     """The enums of its table buttons (their values are the keys its buttons send)."""

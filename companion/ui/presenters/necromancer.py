@@ -11,10 +11,10 @@ module only words it and hands the taps to the session.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, assert_never
+from typing import Any, ClassVar, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
@@ -445,6 +445,10 @@ class NecromancerView(ExpansionView):
     """Necromancer Island's part of the shared screens (his own screen is above)."""
 
     expansion = "Necromancer Island"
+    screens: ClassVar[Mapping[str, tuple[str, str, str]]] = {
+        "necromancer": ("necromancer:NecromancerPresenter", "necromancer:NecromancerScreen",
+                        "necromancer.kv")}
+    """His own screen (buying Ghosts and powers, placing his Ghosts)."""
     table_intents = (TableAction,)
     setup_intents = (SetupAction,)
     setup_key = "necromancer"
