@@ -31,8 +31,8 @@ SCREENS = tuple(APP_SCREENS)
 """Every screen (each presenter takes keys); its module `companion.ui.presenters.<screen>`
 has `parse(key)`."""
 
-KEYS_FROM = {"necromancer": ("table", "necromancer"), "teams": ("table", "map", "new_game"),
-             "river": ("table", "map")}
+KEYS_FROM = {"necromancer": ("table", "necromancer", "new_game"),
+             "teams": ("table", "map", "new_game"), "river": ("table", "map", "new_game")}
 """The screens a presenter module's action lists go to (default: its own screen)."""
 
 ACT_CALL = re.compile(r"""\bact\(\s*(?P<q>["'])(?P<key>.*?)(?P=q)""")

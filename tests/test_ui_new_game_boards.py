@@ -75,14 +75,14 @@ def open_form(session: Session | None = None, seats: int = 3) -> tuple[Any, Any]
     ui.tap(screen(app).ids.new_game)
     assert app.ctx.nav.current == "new_game"
     form = app.presenters["new_game"]
-    if form.teams:
-        form.toggle_teams()
-    if form.necromancer:
-        form.toggle_necromancer()
+    if form.option("teams"):
+        form.act("teams")
+    if form.option("necromancer"):
+        form.act("necromancer")
     form.reset(["Player 1", "Player 2", "Player 3"])
     form._board = None  # the choices an earlier test left on the one app's form
-    form._river_on = False
-    form._advice_kept = True
+    form.set_option("river_world", False)
+    form.set_option("river_advice", True)
     form.reset(["Player 1", "Player 2", "Player 3"])
     while len(form.seats) < seats:
         form.add_default_player()
@@ -264,7 +264,8 @@ def test_river_world_leaves_flying_out_of_the_decks_unless_the_table_keeps_it(
     data_home: Path,
 ) -> None:
     app, form = open_form(Session(rng=random.Random(8)), seats=3)
-    assert [a["key"] for a in form.river_options] == ["river_world"]  # no River World yet
+    # no River World yet
+    assert [a["key"] for a in form.options_of("river_world")] == ["river_world"]
     ui.tap(river_button(app))
     advice = ui.button(screen(app).ids.river_world, "river_advice")
     assert advice.text == "Flying: left out of the decks (River World advises it)"
@@ -358,7 +359,7 @@ def test_a_necromancer_game_is_offered_the_boards_for_one_player_fewer(
     session = Session(rng=random.Random(8))
     app, form = open_form(session, seats=4)
     assert offered(app) == {}  # no board of the group's is made for 4
-    form.toggle_necromancer()
+    form.act("necromancer")
     show_top(app)
     assert offered(app)["packaged"] == "The 3-player board (packaged)"
     choose_board(app, f"custom:{RIVER_BOARD}")
@@ -368,7 +369,7 @@ def test_a_necromancer_game_is_offered_the_boards_for_one_player_fewer(
     assert app.ctx.nav.current == "new_game" and session.history is None
     assert "exactly one Lake" in app.ctx.notices.last_message
     ui.close_dialogs()
-    form.toggle_necromancer()
+    form.act("necromancer")
     assert "River Test is a board for 3 players, not 4" in form.board_text
 
 
@@ -377,7 +378,7 @@ def test_a_team_game_may_play_on_a_groups_board_made_for_six(data_home: Path) ->
     write_board("river", river_doc())
     session = Session(rng=random.Random(8))
     app, form = open_form(session, seats=3)
-    form.toggle_teams()
+    form.act("teams")
     for _ in range(3):
         form.add_default_player()
     show_top(app)
@@ -436,10 +437,10 @@ def test_the_board_choice_fits_the_screen_at_every_size(data_home: Path, size: s
 def test_the_next_game_of_six_in_teams_keeps_all_six_names(data_home: Path) -> None:
     _app, form = open_form(seats=3)
     names = ["Ann", "Bob", "Cy", "Di", "Ed", "Fay"]
-    form.toggle_teams()
+    form.act("teams")
     form.reset(names)  # what the game end's "New game" does
     assert [seat["name"] for seat in form.seats] == names
     form.reset(names[:5])
-    form.toggle_teams()
+    form.act("teams")
     form.reset(names)  # without teams or the Necromancer a game seats five
     assert [seat["name"] for seat in form.seats] == names[:5]

@@ -95,10 +95,10 @@ def start_river_game(app: Any) -> None:
     """The new game: Ann, Bob and Cy, Ann first, on the River Test board."""
     tap_id(app, "new_game")
     form = app.presenters["new_game"]
-    if form.teams:
-        form.toggle_teams()
-    if form.necromancer:
-        form.toggle_necromancer()
+    if form.option("teams"):
+        form.act("teams")
+    if form.option("necromancer"):
+        form.act("necromancer")
     while len(form.seats) > 3:
         form.remove_player(len(form.seats) - 1)
     while len(form.seats) < 3:

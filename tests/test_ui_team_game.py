@@ -90,11 +90,11 @@ def test_a_whole_six_player_team_game_through_the_screens(app: Any) -> None:
     toggle = screen(app).ids.teams
     toggle.parent.parent.scroll_y = 0  # the toggle is at the bottom of its list
     ui.pump()
-    if form.necromancer:
-        form.toggle_necromancer()
-    assert not form.teams
+    if form.option("necromancer"):
+        form.act("necromancer")
+    assert not form.option("teams")
     ui.tap(toggle.button("teams"))
-    assert form.teams
+    assert form.option("teams")
     while len(form.seats) > 3:
         form.remove_player(len(form.seats) - 1)
     for index, name in enumerate(NAMES):
@@ -206,5 +206,5 @@ def test_a_whole_six_player_team_game_through_the_screens(app: Any) -> None:
     shot(app, "team_game_end")
     while len(form.seats) > 5:  # the next test module starts from a plain form
         form.remove_player(len(form.seats) - 1)
-    form.toggle_teams()
-    assert not form.teams
+    form.act("teams")
+    assert not form.option("teams")

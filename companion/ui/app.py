@@ -58,9 +58,9 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
@@ -111,7 +111,7 @@ LEAVE_UNSAVED = "Leave the table? Games are not being saved here, so this one is
 SHARED_KV = "widgets.kv"
 """The layouts of the shared widgets, loaded before any screen's."""
 
-SCREENS: dict[str, tuple[str, str, str]] = {
+BASE_SCREENS: dict[str, tuple[str, str, str]] = {
     "home": ("home:HomePresenter", "home:HomeScreen", "home.kv"),
     "new_game": ("new_game:NewGamePresenter", "new_game:NewGameScreen", "new_game.kv"),
     "table": ("table:TablePresenter", "table:TableScreen", "table.kv"),
@@ -128,16 +128,70 @@ SCREENS: dict[str, tuple[str, str, str]] = {
     "calibration": ("calibration:CalibrationPresenter", "calibration:CalibrationScreen",
                     "calibration.kv"),
     "stats": ("stats:StatsPresenter", "stats:StatsScreen", "stats.kv"),
-    "necromancer": ("necromancer:NecromancerPresenter", "necromancer:NecromancerScreen",
-                    "necromancer.kv"),
     "rules": ("rules:RulesPresenter", "rules:RulesScreen", "rules.kv"),
 }
 """Screen name -> its presenter (``module:Class`` in `companion.ui.presenters`), its screen
 (``module:Class`` in `companion.ui.screens`) and its kv file: each is imported or loaded
 when the screen (or its presenter) is first needed (`presenter_class`, `screen_class`), so
-start-up imports and loads only the home screen's."""
+start-up imports and loads only the home screen's. The app's own screens; an expansion's
+view brings its own (`ExpansionView.screens`), in `SCREENS`."""
 
-KV_FILES = (SHARED_KV, *(kv for _, _, kv in SCREENS.values()))
+
+class _Screens(Mapping[str, tuple[str, str, str]]):
+    """`BASE_SCREENS`, then the screens the expansions' views bring. The views (which
+    import the rules) are read only when a name that is not a base screen is asked for,
+    or every screen is: never for the home screen's first frame."""
+
+    def __init__(self, base: dict[str, tuple[str, str, str]]) -> None:
+        self._base = base
+        self._every: dict[str, tuple[str, str, str]] | None = None
+
+    def _all(self) -> dict[str, tuple[str, str, str]]:
+        if self._every is None:
+            from companion.ui.presenters.expansions import registered
+
+            self._every = {**self._base, **{name: where for view in registered()
+                                            for name, where in view.screens.items()}}
+        return self._every
+
+    def __getitem__(self, name: str) -> tuple[str, str, str]:
+        found = self._base.get(name)
+        return self._all()[name] if found is None else found
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._base or name in self._all()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+SCREENS: Mapping[str, tuple[str, str, str]] = _Screens(BASE_SCREENS)
+"""Every screen: the app's (`BASE_SCREENS`) and the expansions' views'."""
+
+
+class _KvFiles(Sequence[str]):
+    """The app's layouts, shared widgets first (read from `SCREENS` when first asked)."""
+
+    def _files(self) -> tuple[str, ...]:
+        return (SHARED_KV, *(kv for _, _, kv in SCREENS.values()))
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        return self._files()[index]
+
+    def __len__(self) -> int:
+        return len(self._files())
+
+
+KV_FILES: Sequence[str] = _KvFiles()
 """The app's layouts, shared widgets first."""
 
 FIRST_SCREEN = "home"

@@ -6,10 +6,10 @@ position, filled with its terrain's colour and outlined. On top, from what `regi
 count in the holder's colour (a race in decline: a pale ring and a grey disc ringed in the
 player's colour), a Lost Tribe token, and the printed features and the markers as small
 drawn symbols (no emoji, no font glyphs; `legend()` names them and `SymbolIcon` draws one
-for a legend): River World's printed sites (harbor, shipyard, Temple of the Seer) and its
-pirate ships among them, and the Caravel in the river `caravel` names (it is not a marker
-of the region: the game keeps it in `RiverState.caravel`). The region's id is written at
-its label anchor in Kivy's bundled Roboto.
+for a legend), among them those the expansions' views add (`ExpansionView.map_symbols`,
+each placed after one of the others in the drawing order and counting itself in a region),
+such as a ship the game keeps off the region's markers, in the region `caravel` names. The
+region's id is written at its label anchor in Kivy's bundled Roboto.
 
 Invariants:
 
@@ -79,15 +79,20 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from companion.rules import Board, BoardState, Feature, Markers, RegionState, Site, Terrain
+from companion.rules import Board, BoardState, Feature, Markers, RegionState, Terrain
 from companion.ui import map_geometry as mg
 from companion.ui.map_layers import RegionColours, RegionGroups
-
-RGBA = tuple[float, float, float, float]
+from companion.ui.map_paint import BORDER_COLOUR, RGBA, MapSymbol, Painter
+from companion.ui.map_paint import disc as _disc
+from companion.ui.map_paint import fan as _fan
+from companion.ui.map_paint import outline as _outline
+from companion.ui.map_paint import ring as _ring
+from companion.ui.map_paint import shape as _shape
+from companion.ui.presenters.expansions import registered
 
 _Contents = tuple[RegionState | None, bool, str | None, RGBA | None]
-"""What a region's contents are drawn from: its state, whether the Caravel is there, its
-badge and its holder's colour (None: no holder)."""
+"""What a region's contents are drawn from: its state, whether the ship `caravel` names is
+there, its badge and its holder's colour (None: no holder)."""
 
 TERRAIN_COLOURS: dict[Terrain, RGBA] = {
     Terrain.FARMLAND: (0.91, 0.85, 0.55, 1),
@@ -97,10 +102,10 @@ TERRAIN_COLOURS: dict[Terrain, RGBA] = {
     Terrain.MOUNTAIN: (0.73, 0.72, 0.71, 1),
     Terrain.SEA: (0.27, 0.52, 0.80, 1),
     Terrain.LAKE: (0.45, 0.70, 0.90, 1),
-    Terrain.RIVER: (0.30, 0.68, 0.66, 1),
+    **{look.terrain: look.colour for view in registered() for look in view.terrain_looks()},
 }
 """A calm palette: light land, darker forest, water clearly blue (lakes lighter than seas,
-River World's rivers turquoise)."""
+an expansion's terrains as its view colours them)."""
 
 TERRAIN_NAMES: dict[Terrain, str] = {
     Terrain.FARMLAND: "Farmland",
@@ -110,10 +115,9 @@ TERRAIN_NAMES: dict[Terrain, str] = {
     Terrain.MOUNTAIN: "Mountain",
     Terrain.SEA: "Sea",
     Terrain.LAKE: "Lake",
-    Terrain.RIVER: "River",
+    **{look.terrain: look.name for view in registered() for look in view.terrain_looks()},
 }
 
-BORDER_COLOUR: RGBA = (0.16, 0.14, 0.12, 1)
 SELECTED_COLOUR: RGBA = (1.0, 0.85, 0.10, 1)
 DIFFERS_COLOURS: tuple[RGBA, RGBA] = ((0.05, 0.05, 0.05, 1), (1.0, 1.0, 1.0, 1))
 """The dashes of the outline of a region in `differs`: black and white, like no player
@@ -125,13 +129,10 @@ HALO_COLOUR: RGBA = (1.0, 1.0, 0.97, 1)
 DECLINED_FILL: RGBA = (0.55, 0.55, 0.55, 1)
 FALLBACK_PLAYER: RGBA = (0.85, 0.85, 0.85, 1)
 
-SYMBOLS: tuple[tuple[str, str], ...] = (
+BASE_SYMBOLS: tuple[tuple[str, str], ...] = (
     ("mine", "Mine"),
     ("magic", "Magic Source"),
     ("cavern", "Cavern"),
-    ("harbor", "Harbor"),
-    ("shipyard", "Shipyard"),
-    ("temple", "Temple of the Seer"),
     ("lost_tribe", "Lost Tribe"),
     ("mountain", "Mountain"),
     ("fortress", "Fortress"),
@@ -140,12 +141,31 @@ SYMBOLS: tuple[tuple[str, str], ...] = (
     ("hole_in_the_ground", "Hole-in-the-Ground"),
     ("hero", "Hero"),
     ("dragon", "Dragon"),
-    ("pot_of_gold", "Pot of Gold"),
     ("catapult", "Catapult"),
-    ("pirate_ship", "Pirate ship"),
-    ("caravel", "Caravel"),
 )
-"""Every symbol the map draws, with the name a legend shows, in drawing order."""
+"""The symbols of the base game, with the name a legend shows, in drawing order."""
+
+
+def _view_symbols() -> tuple[MapSymbol, ...]:
+    """The registered views' symbols, in the registry's order."""
+    return tuple(symbol for view in registered() for symbol in view.map_symbols)
+
+
+def _ordered(base: tuple[tuple[str, str], ...], more: tuple[MapSymbol, ...]
+             ) -> tuple[tuple[str, str], ...]:
+    """`base` with each of `more` placed right after the symbol it names (`after`)."""
+    out = list(base)
+    for symbol in more:
+        keys = [key for key, _ in out]
+        at = keys.index(symbol.after) + 1 if symbol.after in keys else len(out)
+        out.insert(at, (symbol.key, symbol.name))
+    return tuple(out)
+
+
+VIEW_SYMBOLS: tuple[MapSymbol, ...] = _view_symbols()
+SYMBOLS: tuple[tuple[str, str], ...] = _ordered(BASE_SYMBOLS, VIEW_SYMBOLS)
+"""Every symbol the map draws (the base game's and the views'), with the name a legend
+shows, in drawing order."""
 
 HOLDER_LEGEND: tuple[tuple[str, str], ...] = (
     ("active", "Active race: ring and disc in the player's colour; the number is its tokens"),
@@ -169,19 +189,16 @@ def region_symbols(
     """The symbols drawn in a region, as (key, count), in `SYMBOLS` order (no holder disc).
 
     Without a `state` (the bare printed board) the markers are those of the set-up: a
-    mountain on a mountain, a pirate ship on a river with a pirate symbol. `caravel`: the
-    region the Caravel is in, if any (River World)."""
+    mountain on a mountain (and a view's, as its symbol counts them). `caravel`: the region
+    a view's ship is in, if any (`ExpansionView.caravel`)."""
     region = board.regions[region_id]
     markers = state.markers if state is not None else Markers(
-        mountain=region.terrain is Terrain.MOUNTAIN, pirate_ship=region.pirate
+        mountain=region.terrain is Terrain.MOUNTAIN
     )
     present: dict[str, int] = {
         "mine": int(Feature.MINE in region.features),
         "magic": int(Feature.MAGIC in region.features),
         "cavern": int(Feature.CAVERN in region.features),
-        "harbor": int(Site.HARBOR in region.sites),
-        "shipyard": int(Site.SHIPYARD in region.sites),
-        "temple": int(Site.TEMPLE in region.sites),
         "mountain": int(markers.mountain),
         "fortress": int(markers.fortress),
         "troll_lair": int(markers.troll_lair),
@@ -189,57 +206,14 @@ def region_symbols(
         "hole_in_the_ground": int(markers.hole_in_the_ground),
         "hero": int(markers.hero),
         "dragon": int(markers.dragon),
-        "pot_of_gold": int(markers.pot_of_gold),
         "catapult": int(markers.catapult),
-        "pirate_ship": int(markers.pirate_ship),
-        "caravel": int(caravel is not None and caravel == region_id),
     }
+    for symbol in VIEW_SYMBOLS:
+        present[symbol.key] = symbol.count(board, region_id, state, caravel)
     return [(key, present[key]) for key, _ in SYMBOLS if present.get(key, 0) > 0]
 
 
 # --- drawing primitives ----------------------------------------------------------------
-
-
-def _fan(group: InstructionGroup, points: Sequence[tuple[float, float]],
-         centre: tuple[float, float] | None = None) -> None:
-    """Fill a polygon that is star-shaped from `centre` (convex: any inner point) as a fan."""
-    if len(points) < 3:
-        return
-    cx, cy = centre if centre is not None else (
-        sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
-    )
-    vertices = [cx, cy, 0.0, 0.0]
-    for x, y in [*points, points[0]]:
-        vertices += [x, y, 0.0, 0.0]
-    group.add(Mesh(vertices=vertices, indices=list(range(len(vertices) // 4)),
-                   mode="triangle_fan"))
-
-
-def _outline(group: InstructionGroup, points: Sequence[tuple[float, float]], width: float,
-             rgba: RGBA = BORDER_COLOUR) -> None:
-    group.add(Color(*rgba))
-    group.add(Line(points=[c for p in points for c in p], close=True, width=width,
-                   joint="round"))
-
-
-def _disc(group: InstructionGroup, cx: float, cy: float, r: float, rgba: RGBA) -> None:
-    group.add(Color(*rgba))
-    group.add(Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r)))
-
-
-def _ring(group: InstructionGroup, cx: float, cy: float, r: float, width: float,
-          rgba: RGBA) -> None:
-    group.add(Color(*rgba))
-    group.add(Line(circle=(cx, cy, r), width=width))
-
-
-def _shape(group: InstructionGroup, unit: Sequence[tuple[float, float]], cx: float, cy: float,
-           s: float, fill: RGBA, line: float = 1.0) -> None:
-    """A polygon given in a -1..1 box (y up), filled and outlined, scaled by `s` around (cx, cy)."""
-    points = [(cx + x * s, cy + y * s) for x, y in unit]
-    group.add(Color(*fill))
-    _fan(group, points, (cx, cy))
-    _outline(group, points, line)
 
 
 def _star(points: int, outer: float, inner: float, turn: float = 0.0) -> list[tuple[float, float]]:
@@ -348,14 +322,6 @@ def _paint_hero(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
     g.add(Line(points=[cx, cy + s * 0.75, cx, cy - s * 0.7], width=max(1.0, s * 0.12)))
 
 
-def _paint_pot(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
-    # a black pot brimming with gold
-    g.add(Color(0.12, 0.12, 0.12, 1))
-    g.add(Ellipse(pos=(cx - s * 0.85, cy - s * 0.9), size=(s * 1.7, s * 1.5)))
-    g.add(Color(0.98, 0.78, 0.10, 1))
-    g.add(Ellipse(pos=(cx - s * 0.7, cy + s * 0.15), size=(s * 1.4, s * 0.6)))
-
-
 def _paint_catapult(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
     # a wooden frame on two wheels, its throwing arm raised with a stone in the cup
     wood = (0.55, 0.36, 0.16, 1)
@@ -379,92 +345,6 @@ def _paint_dragon(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
     _fan(g, [(cx - s * 0.3, cy - s * 0.6), (cx + s * 0.3, cy - s * 0.6), (cx, cy + s * 0.05)])
 
 
-def _paint_harbor(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
-    # a navy anchor on a pale round tile
-    _disc(g, cx, cy, s * 0.98, (0.93, 0.95, 0.98, 1))
-    _ring(g, cx, cy, s * 0.98, 1.0, BORDER_COLOUR)
-    ink = (0.08, 0.18, 0.42, 1)
-    w = max(1.1, s * 0.13)
-    g.add(Color(*ink))
-    g.add(Line(circle=(cx, cy + s * 0.58, s * 0.17), width=max(1.0, w * 0.8)))  # the ring
-    g.add(Line(points=[cx, cy + s * 0.40, cx, cy - s * 0.72], width=w))  # the shank
-    g.add(Line(points=[cx - s * 0.38, cy + s * 0.24, cx + s * 0.38, cy + s * 0.24], width=w))
-    g.add(Line(circle=(cx, cy - s * 0.12, s * 0.58, 100, 260), width=w))  # the arms
-    for side in (-1, 1):  # the flukes: small barbs at the tips of the arms
-        x, y = cx + side * s * 0.57, cy - s * 0.02
-        _fan(g, [(x - side * s * 0.02, y + s * 0.20), (x + side * s * 0.16, y - s * 0.10),
-                 (x - side * s * 0.18, y - s * 0.04)])
-
-
-def _paint_shipyard(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
-    # a hull half planked, its ribs still bare, under a frame (two posts and a beam)
-    _shape(g, [(-1, -1), (1, -1), (1, 1), (-1, 1)], cx, cy, s * 0.95, (0.90, 0.88, 0.82, 1))
-    wood = (0.30, 0.20, 0.10, 1)
-    w = max(1.1, s * 0.12)
-    g.add(Color(*wood))
-    g.add(Line(points=[cx - s * 0.78, cy - s * 0.88, cx - s * 0.78, cy + s * 0.74,
-                       cx + s * 0.78, cy + s * 0.74, cx + s * 0.78, cy - s * 0.88], width=w))
-    for x0 in (-0.42, -0.14, 0.14, 0.42):  # the ribs, above the planks
-        g.add(Line(points=[cx + x0 * 0.85 * s, cy - s * 0.30, cx + x0 * s, cy + s * 0.36],
-                   width=max(1.0, s * 0.09)))
-    g.add(Line(points=[cx - s * 0.55, cy + s * 0.36, cx + s * 0.55, cy + s * 0.36],
-               width=max(1.0, s * 0.07)))  # the rail across their tops
-    planks = [(cx + x * s, cy + y * s) for x, y in
-              [(-0.62, -0.18), (0.62, -0.18), (0.42, -0.66), (-0.42, -0.66)]]
-    g.add(Color(0.72, 0.46, 0.20, 1))
-    _fan(g, planks)
-    _outline(g, planks, 1.0)
-
-
-def _paint_temple(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
-    # a white columned temple on a violet tile (the Seer's)
-    _shape(g, [(-1, -1), (1, -1), (1, 1), (-1, 1)], cx, cy, s * 0.95, (0.42, 0.26, 0.62, 1))
-    marble = (0.98, 0.97, 0.92, 1)
-    g.add(Color(*marble))
-    _fan(g, [(cx - s * 0.80, cy + s * 0.36), (cx + s * 0.80, cy + s * 0.36),
-             (cx, cy + s * 0.82)])  # the pediment
-    g.add(Rectangle(pos=(cx - s * 0.72, cy + s * 0.22), size=(s * 1.44, s * 0.16)))
-    for middle in (-0.48, 0.0, 0.48):  # three columns under the roof
-        g.add(Rectangle(pos=(cx + (middle - 0.13) * s, cy - s * 0.56), size=(s * 0.26, s * 0.78)))
-    g.add(Rectangle(pos=(cx - s * 0.80, cy - s * 0.76), size=(s * 1.60, s * 0.20)))  # the step
-
-
-def _paint_ship(g: InstructionGroup, cx: float, cy: float, s: float, hull: RGBA,
-                sail: RGBA) -> None:
-    """A one-masted ship: a hull with a raised stern, a mast and a square sail."""
-    hull_points = [(cx + x * s, cy + y * s) for x, y in
-                   [(-0.98, -0.28), (0.98, -0.28), (0.62, -0.92), (-0.68, -0.92)]]
-    g.add(Color(*hull))
-    _fan(g, hull_points)
-    _outline(g, hull_points, 1.0)
-    g.add(Color(*BORDER_COLOUR))
-    g.add(Line(points=[cx, cy - s * 0.30, cx, cy + s * 0.98], width=max(1.0, s * 0.09)))
-    sail_points = [(cx + x * s, cy + y * s) for x, y in
-                   [(-0.62, -0.14), (0.62, -0.14), (0.52, 0.80), (-0.52, 0.80)]]
-    g.add(Color(*sail))
-    _fan(g, sail_points)
-    _outline(g, sail_points, 1.0)
-
-
-def _paint_pirate_ship(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
-    # a dark ship with a black sail bearing a white skull and crossbones
-    _paint_ship(g, cx, cy, s, (0.22, 0.15, 0.10, 1), (0.04, 0.04, 0.04, 1))
-    _disc(g, cx, cy + s * 0.50, s * 0.17, (1, 1, 1, 1))
-    g.add(Color(1, 1, 1, 1))
-    w = max(1.0, s * 0.08)
-    g.add(Line(points=[cx - s * 0.26, cy + s * 0.02, cx + s * 0.26, cy + s * 0.28], width=w))
-    g.add(Line(points=[cx + s * 0.26, cy + s * 0.02, cx - s * 0.26, cy + s * 0.28], width=w))
-
-
-def _paint_caravel(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
-    # a light wooden ship with a white sail bearing a red cross
-    _paint_ship(g, cx, cy, s, (0.86, 0.66, 0.40, 1), (1, 1, 1, 1))
-    g.add(Color(0.80, 0.10, 0.10, 1))
-    w = max(1.0, s * 0.12)
-    g.add(Line(points=[cx, cy - s * 0.04, cx, cy + s * 0.66], width=w))
-    g.add(Line(points=[cx - s * 0.34, cy + s * 0.34, cx + s * 0.34, cy + s * 0.34], width=w))
-
-
 def _paint_active(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
     _holder_disc(g, cx, cy, s, (0.80, 0.20, 0.20, 1), in_decline=False)
 
@@ -473,7 +353,7 @@ def _paint_declined(g: InstructionGroup, cx: float, cy: float, s: float) -> None
     _holder_disc(g, cx, cy, s, (0.80, 0.20, 0.20, 1), in_decline=True)
 
 
-_PAINTERS: dict[str, Callable[[InstructionGroup, float, float, float], None]] = {
+_PAINTERS: dict[str, Painter] = {
     "mine": _paint_mine,
     "magic": _paint_magic,
     "cavern": _paint_cavern,
@@ -485,15 +365,10 @@ _PAINTERS: dict[str, Callable[[InstructionGroup, float, float, float], None]] = 
     "hole_in_the_ground": _paint_hole,
     "hero": _paint_hero,
     "dragon": _paint_dragon,
-    "pot_of_gold": _paint_pot,
     "catapult": _paint_catapult,
-    "harbor": _paint_harbor,
-    "shipyard": _paint_shipyard,
-    "temple": _paint_temple,
-    "pirate_ship": _paint_pirate_ship,
-    "caravel": _paint_caravel,
     "active": _paint_active,
     "declined": _paint_declined,
+    **{symbol.key: symbol.paint for symbol in VIEW_SYMBOLS},
 }
 
 
@@ -674,7 +549,8 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
     margin = NumericProperty(2)
     """Pixels kept free around the board inside the widget."""
     caravel = ObjectProperty(None, allownone=True)
-    """River World: the id of the river the Caravel is in (drawn there), or None."""
+    """The id of the region a view's ship is in (drawn there: `ExpansionView.caravel`), or
+    None."""
 
     __events__ = ("on_region_tap",)
 

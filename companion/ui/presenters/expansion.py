@@ -16,15 +16,25 @@ returns it, changed or not; a hook that adds lines returns "" or () when it has 
   `player_rows`, `summary`, `headline` (told once as a game turn starts, then the first
   reminder), `reminders`, `decline` (the table's "Go into decline", once confirmed);
   its buttons: `table_intents` (their `StrEnum`s, whose values are the keys), `do_table`;
-- the map: `plays_seat` (a seat it plays itself: its tokens are its own books),
+- the map: `map_symbols` (the symbols it draws among the markers), `plays_seat` (a seat
+  it plays itself: its tokens are its own books),
   `targets`, `assess` (where and at what cost an attacker may take a region),
   `seat_hand`, `shown_regions`, `map_highlight`, `map_hint`, `caravel`,
   `empty_region_text` (a region nobody holds, in its words), `region_text`,
   `region_actions_first`, `region_actions`, `conquered` (after a conquest: what to
   tell); its buttons: `map_intents`, `do_map`;
 - the game end: `reveal_group`, `standing_rows`, `standings_hint`;
-- the scoring screen: `scoring_terrains`, `scoring_counts`;
-- any screen that words a step (undo, history): `event_text` (its own events in words).
+- the scoring screen: `scoring_terrains`, `scoring_counts`; the map and the scoring
+  screen: `terrain_looks` (the terrains it brings: their names and colour);
+- any screen that words a step (undo, history): `event_text` (its own events in words);
+- the new game form (asked of every registered view, before any game exists; the form's
+  choices are kept by the form, `SetupForm`, under keys the view names): `setup_options`
+  (its option rows, `setup_place` says where: "board", after the board choice, or "game",
+  after the sets), `setup_on` (whether the game set up plays it), `board_sizes`,
+  `most_seats`, `setup_board_text`, `board_kind` (a board file of its kind, in words),
+  `board_chosen` (another board was chosen), `start_arguments` (what it adds to
+  `Session.new_game`'s), `left_out` (the powers it advises leaving out of the decks);
+  its buttons: `setup_intents`, `do_setup`.
 
 Invariants: a hook reads the state, never changes it, and never reads a purse a player
 could not see on that screen; a key belongs to one view's intents at most (the registry
@@ -33,12 +43,15 @@ checks it); a view without a game of its expansion in play is never asked.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
+    from companion.boards import CustomBoard
     from companion.rules import Assessment, Attacker, BoardState, Event, GameState, Terrain
+    from companion.ui.map_paint import MapSymbol
     from companion.ui.presenters.base import Presenter
 
 
@@ -48,17 +61,75 @@ class PrivateOverlay(Protocol):
     def show_private(self, seat: int, text: str, detail: str) -> None: ...
 
 
+@dataclass(frozen=True)
+class TerrainLook:
+    """A terrain an expansion brings, as the screens show it."""
+
+    terrain: Terrain
+    name: str
+    """Its name on the map's legend."""
+    words: str
+    """Its line on the scoring screen."""
+    colour: tuple[float, float, float, float]
+    """Its colour on the map."""
+
+
+class SetupForm(Protocol):
+    """The new game form as a view's set-up hooks see it (`NewGamePresenter`)."""
+
+    def option(self, key: str, default: bool = False) -> bool:
+        """A choice the form keeps for a view (`default` until it is set)."""
+        ...
+
+    def set_option(self, key: str, on: bool) -> None:
+        """Keep a choice (the form is shown again after a set-up intent)."""
+        ...
+
+    def seat_count(self) -> int:
+        """How many seats the form has now."""
+        ...
+
+    def chosen_board(self) -> CustomBoard | None:
+        """The chosen board file (None: the packaged board)."""
+        ...
+
+    def tell(self, text: str, title: str = "Not now") -> None:
+        """Show a notice."""
+        ...
+
+
 class ExpansionView:
     """An expansion as the shared screens show it: every hook does nothing by default."""
 
     expansion: ClassVar[str] = ""
     """The `name` of the rules' expansion this view shows (`Expansion.name`)."""
 
+    screens: ClassVar[Mapping[str, tuple[str, str, str]]] = {}
+    """Its own screens, as `companion.ui.app.SCREENS` lists them: name -> its presenter
+    (``module:Class`` in `companion.ui.presenters`), its screen (``module:Class`` in
+    `companion.ui.screens`) and its kv file."""
+
     table_intents: ClassVar[tuple[type[StrEnum], ...]] = ()
     """The enums of its table buttons (their values are the keys its buttons send)."""
 
     map_intents: ClassVar[tuple[type[StrEnum], ...]] = ()
     """The enums of its buttons on the map's region panel."""
+
+    map_symbols: ClassVar[tuple[MapSymbol, ...]] = ()
+    """The symbols it draws in the regions of the map, among the map's own (every
+    registered view's are known to the map, whatever the game plays: a symbol it does not
+    play counts 0)."""
+
+    setup_intents: ClassVar[tuple[type[StrEnum], ...]] = ()
+    """The enums of its buttons on the new game form."""
+
+    setup_key: ClassVar[str] = ""
+    """The key of its main option on the new game form ("": it offers none); the form's
+    screen finds its option rows under this id."""
+
+    setup_place: ClassVar[str] = "game"
+    """Where the new game form shows its option rows: "board" (after the board choice) or
+    "game" (after the sets that go in the decks)."""
 
     # -- the table ------------------------------------------------------------------------
     def table_turn(self, state: GameState) -> tuple[int, str] | None:
@@ -190,6 +261,11 @@ class ExpansionView:
         return ""
 
     # -- the scoring screen ---------------------------------------------------------------
+    def terrain_looks(self) -> tuple[TerrainLook, ...]:
+        """The terrains it brings, as the map and the scoring screen show them (asked of
+        every registered view, whatever the game plays)."""
+        return ()
+
     def scoring_terrains(self, state: GameState) -> tuple[Terrain, ...]:
         """More terrains whose regions the scoring screen counts."""
         return ()
@@ -203,3 +279,46 @@ class ExpansionView:
         """One of its own events in words, as "the undo takes back ..." ends (None: not
         its event); `who(seat)` is a player's name."""
         return None
+
+    # -- the new game form ----------------------------------------------------------------
+    def setup_options(self, form: SetupForm) -> list[dict[str, Any]]:
+        """Its option rows on the new game form, as ActionColumn actions."""
+        return []
+
+    def setup_on(self, form: SetupForm) -> bool:
+        """Whether the game the form sets up plays it."""
+        return False
+
+    def board_sizes(self, form: SetupForm) -> tuple[int, ...] | None:
+        """The player counts a board for the game may be made for (the packaged board's
+        first), when it decides them (None: the base game's)."""
+        return None
+
+    def most_seats(self, form: SetupForm) -> int | None:
+        """The most seats the game may have, when it changes them (None: the base game's)."""
+        return None
+
+    def setup_board_text(self, form: SetupForm, described: str | None) -> str | None:
+        """What the form says of the board and the seats, when it says it (None: the
+        usual); `described` is the chosen board file in words (None: the packaged one)."""
+        return None
+
+    def board_kind(self, board: CustomBoard) -> tuple[str, str] | None:
+        """A board file of its kind in words: (in the board choice, in the form's text),
+        e.g. ("Forest Folk", "a Forest Folk board") (None: not of its kind)."""
+        return None
+
+    def board_chosen(self, form: SetupForm) -> None:
+        """Another board was chosen (or the chosen one gave way to the packaged one)."""
+
+    def start_arguments(self, form: SetupForm) -> dict[str, Any]:
+        """What it adds to `Session.new_game`'s arguments."""
+        return {}
+
+    def left_out(self, form: SetupForm) -> tuple[str, ...]:
+        """The powers taken out of the decks for the game, as it advises."""
+        return ()
+
+    def do_setup(self, form: SetupForm, action: StrEnum) -> None:
+        """Run one of its buttons on the new game form (`action` is a member of
+        `setup_intents`)."""

@@ -6,10 +6,13 @@ it is the order of what they show: the Necromancer's hint before team play's, th
 Necromancer's books before the teams' and the rivers'. `played(state)` is the views of the
 expansions the game plays (`companion.rules.expansions.played`), in the same order.
 `table_owner(action)` and `map_owner(action)` find the view that declared a button;
-`table_intent(key)` and `map_intent(key)` parse a key into one of the views' actions.
+`table_intent(key)` and `map_intent(key)` parse a key into one of the views' actions;
+`setup_intent(key)` and `setup_owner(action)` do the same for the new game form, whose
+hooks are asked of every registered view (no game is played yet).
 
 Invariants: the registry is a tuple (its order never depends on a set's history); a key
-belongs to at most one view's table intents and one view's map intents; `extended(...)`
+belongs to at most one view's table intents, one view's map intents and one view's
+set-up intents; `extended(...)`
 restores the registry as it was, also when the block raises.
 """
 
@@ -28,7 +31,8 @@ from companion.ui.presenters.river import RiverView
 from companion.ui.presenters.teams import TeamView
 
 __all__ = ["extended", "map_intent", "map_intents", "map_owner", "played", "registered",
-           "table_intent", "table_intents", "table_owner"]
+           "setup_intent", "setup_intents", "setup_owner", "table_intent", "table_intents",
+           "table_owner"]
 
 _REGISTRY: tuple[ExpansionView, ...] = (NecromancerView(), TeamView(), RiverView(),
                                         MiniExpansionsView())
@@ -47,7 +51,7 @@ def played(state: GameState) -> tuple[ExpansionView, ...]:
 
 def _check(views: tuple[ExpansionView, ...]) -> None:
     """Refuse a key two views would both take, on the table or on the map."""
-    for screen in ("table_intents", "map_intents"):
+    for screen in ("table_intents", "map_intents", "setup_intents"):
         seen: dict[str, str] = {}
         for view in views:
             enums: tuple[type[StrEnum], ...] = getattr(view, screen)
@@ -103,3 +107,18 @@ def table_owner(action: StrEnum) -> ExpansionView | None:
 def map_owner(action: StrEnum) -> ExpansionView | None:
     """The view that declared the region button `action`."""
     return next((view for view in _REGISTRY if type(action) in view.map_intents), None)
+
+
+def setup_intents() -> tuple[type[StrEnum], ...]:
+    """Every view's buttons on the new game form."""
+    return tuple(enum for view in _REGISTRY for enum in view.setup_intents)
+
+
+def setup_intent(key: str) -> StrEnum | None:
+    """The view's new game action whose key is `key` (None: no view's)."""
+    return next((found for enum in setup_intents() if (found := member(enum, key))), None)
+
+
+def setup_owner(action: StrEnum) -> ExpansionView | None:
+    """The view that declared the new game button `action`."""
+    return next((view for view in _REGISTRY if type(action) in view.setup_intents), None)

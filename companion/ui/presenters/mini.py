@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.rules import Event, GameState, mini_game, names
+from kivy.graphics import Color, Ellipse, InstructionGroup
+
+from companion.rules import Board, Event, GameState, RegionState, mini_game, names
+from companion.ui import map_paint as paint
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import ExpansionView
 
@@ -58,10 +61,30 @@ def tell_pygmies(presenter: Presenter) -> None:
                                        f"for them: {faces}. {news}", "Pygmies")
 
 
+# --- the map's symbols ------------------------------------------------------------------------
+
+
+def _paint_pot(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a black pot brimming with gold
+    g.add(Color(0.12, 0.12, 0.12, 1))
+    g.add(Ellipse(pos=(cx - s * 0.85, cy - s * 0.9), size=(s * 1.7, s * 1.5)))
+    g.add(Color(0.98, 0.78, 0.10, 1))
+    g.add(Ellipse(pos=(cx - s * 0.7, cy + s * 0.15), size=(s * 1.4, s * 0.6)))
+
+
+def _pots(_board: Board, _rid: int, state: RegionState | None, _ship: int | None) -> int:
+    return int(state.markers.pot_of_gold) if state is not None else 0
+
+
+MAP_SYMBOLS = (paint.MapSymbol("pot_of_gold", "Pot of Gold", "dragon", _pots, _paint_pot),)
+"""The Leprechauns' Pots of Gold, as the map draws them."""
+
+
 class MiniExpansionsView(ExpansionView):
     """The mini-expansions' part of the shared screens: the Ivory Tower, the Pygmies' die."""
 
     expansion = "the mini-expansions"
+    map_symbols = MAP_SYMBOLS
 
     def decline(self, presenter: Presenter, state: GameState) -> bool:
         return ask_tower(presenter, state)

@@ -11,14 +11,15 @@ module only words it and hands the taps to the session.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, assert_never
+from typing import Any, ClassVar, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
 from companion.rules import (
+    MAX_PLAYERS,
     Assessment,
     Attacker,
     BoardState,
@@ -27,12 +28,14 @@ from companion.rules import (
     Occupant,
     Phase,
     RulesError,
+    board_for_players,
+    board_players,
     necromancer,
     necromancer_game,
 )
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay
+from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay, SetupForm
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 
 ISLAND = "island"
@@ -405,6 +408,36 @@ def reveal_group(state: GameState, seat: int) -> int | None:
     return 2 if necro.won else 0
 
 
+# --- the new game form ----------------------------------------------------------------------
+
+
+class SetupAction(StrEnum):
+    """His toggle on the new game form."""
+
+    NECROMANCER = "necromancer"
+
+
+def setup_option(on: bool) -> dict[str, Any]:
+    """The new game's Necromancer Island toggle, as an ActionColumn action."""
+    return {"key": "necromancer", "kind": "primary" if on else "secondary",
+            "text": ("Necromancer Island: on (the seat before the first player plays him)"
+                     if on else "Necromancer Island: off")}
+
+
+def setup_board_text(count: int, described: str | None) -> str:
+    """What the new game says of the board with the Necromancer (`described`: the chosen
+    board file in words, None for the packaged board)."""
+    if not 3 <= count <= MAX_PLAYERS + 1:
+        return f"Necromancer Island is for 3 to {MAX_PLAYERS + 1} players, not {count}."
+    if described is not None:
+        return (f"{described}. {count} players with the Necromancer. "
+                "Seats go clockwise in this order.")
+    playing = board_players(count, necromancer=True)
+    board = board_for_players(playing)
+    return (f"{count} players with the Necromancer: the {playing}-player board, "
+            f"{board.turns} turns. Seats go clockwise in this order.")
+
+
 # --- the view --------------------------------------------------------------------------------
 
 
@@ -412,7 +445,44 @@ class NecromancerView(ExpansionView):
     """Necromancer Island's part of the shared screens (his own screen is above)."""
 
     expansion = "Necromancer Island"
+    screens: ClassVar[Mapping[str, tuple[str, str, str]]] = {
+        "necromancer": ("necromancer:NecromancerPresenter", "necromancer:NecromancerScreen",
+                        "necromancer.kv")}
+    """His own screen (buying Ghosts and powers, placing his Ghosts)."""
     table_intents = (TableAction,)
+    setup_intents = (SetupAction,)
+    setup_key = "necromancer"
+
+    # the new game form: 3 to 6 at the table, on the board for one fewer
+    def setup_options(self, form: SetupForm) -> list[dict[str, Any]]:
+        return [setup_option(self.setup_on(form))]
+
+    def setup_on(self, form: SetupForm) -> bool:
+        return form.option(self.setup_key)
+
+    def board_sizes(self, form: SetupForm) -> tuple[int, ...] | None:
+        if not self.setup_on(form):
+            return None
+        return (board_players(form.seat_count(), necromancer=True),)
+
+    def most_seats(self, form: SetupForm) -> int | None:
+        return MAX_PLAYERS + 1 if self.setup_on(form) else None
+
+    def setup_board_text(self, form: SetupForm, described: str | None) -> str | None:
+        if not self.setup_on(form):
+            return None
+        return setup_board_text(form.seat_count(), described)
+
+    def start_arguments(self, form: SetupForm) -> dict[str, Any]:
+        return {"necromancer": self.setup_on(form)}
+
+    def do_setup(self, form: SetupForm, action: StrEnum) -> None:
+        on = self.setup_on(form)
+        if on and form.seat_count() > MAX_PLAYERS:
+            form.tell(f"Without the Necromancer a game has at most {MAX_PLAYERS} "
+                      "players: take one out first.")
+            return
+        form.set_option(self.setup_key, not on)
 
     def table_hint(self, state: GameState) -> str | None:
         return hint(state)

@@ -1,33 +1,38 @@
-"""Setting up a game: 2 to 5 players (6 with the Necromancer or in teams), their colours
-and seats, the first player, the board, River World, the decks, and who deals the combos.
+"""Setting up a game: 2 to 5 players (more when an expansion allows), their colours and
+seats, the first player, the board, the expansions' options, the decks, and who deals the
+combos.
 
 Players come from the saved profiles (name and colour) or are typed on the letters pad;
 a typed name is saved as a profile at once, so it is offered next time and its games
 count in the stats (the store links a seat to the profile of the same name when the game
 is created). The default "Player 1"... names are never saved.
 
-The board is the packaged one for the players the game needs (the seats; one fewer with
-the Necromancer; the 5-player board for teams) or a board the group wrote itself
-(`companion.boards`, the folder read again whenever the form shows) made for that
-many players (a team game also takes one made for its six); the number of turns is the
-chosen board's. A chosen board that no longer fits after the seats change gives way to
-the packaged one, and the form says so. The board files that cannot be used are counted,
-and a tap lists why. River World's events are played on a River World board (always)
-and, when switched on, on any other (its harbors and pirate ships then counted by hand on
-the scoring screen); choosing a board sets them back to that board's default. With River
-World, Flying is left out of the decks, as the expansion advises, unless the table keeps it.
+The board is the packaged one for the players the game needs (the seats, or what an
+expansion switched on says) or a board the group wrote itself (`companion.boards`, the
+folder read again whenever the form shows) made for that many players; the number of
+turns is the chosen board's. A chosen board that no longer fits after the seats change
+gives way to the packaged one, and the form says so. The board files that cannot be used
+are counted, and a tap lists why.
+
+What each expansion offers here is its view's (`ExpansionView`'s set-up hooks, asked of
+every registered view in the registry's order): its option rows and their intents, the
+board sizes, the most seats and the board's words when it is switched on, what it adds to
+the start's arguments and the powers it advises leaving out. The form keeps the views'
+choices (`option(key)`); when two views answer the same question, the later one's answer
+stands. Choosing a board tells every view (`board_chosen`).
 
 Nothing is checked here that the rules check: `Session.new_game` refuses two players with
-one name, or a board with more turns than River World has Event markers, say, and its
+one name, or a board with more turns than an expansion has markers, say, and its
 reason is shown as it is.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, assert_never
+from typing import Any, TypeVar, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
@@ -40,16 +45,16 @@ from companion.rules import (
     Seat,
     board_for_players,
     board_players,
-    river,
-    team_game,
 )
 from companion.seating import Side
 from companion.ui import palette
+from companion.ui.presenters import expansions as views
 from companion.ui.presenters.base import Choice, Presenter
+from companion.ui.presenters.expansion import ExpansionView
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 from companion.ui.presenters.keypads import NameRequest, ask_name
-from companion.ui.presenters.teams import board_text as team_board_text
-from companion.ui.presenters.teams import team_option
+
+_T = TypeVar("_T")
 
 DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4", "Player 5")
 _DEFAULT_NAME = re.compile(r"Player \d+")
@@ -65,12 +70,8 @@ class Action(StrEnum):
     ADD = "add"
     START = "start"
     BACK = "back"
-    NECROMANCER = "necromancer"
-    TEAMS = "teams"
     BOARD = "board"
     BROKEN_BOARDS = "broken_boards"
-    RIVER_WORLD = "river_world"
-    RIVER_ADVICE = "river_advice"
     RANDOM_FIRST = "random_first"
 
 
@@ -95,7 +96,11 @@ class ToggleExpansion:
     ident: str
 
 
-def parse(key: str) -> Action | ChooseDealing | ToggleExpansion:
+NewGameIntent = Action | ChooseDealing | ToggleExpansion | StrEnum
+"""The new game screen's intents (a bare `StrEnum`: a view's set-up button)."""
+
+
+def parse(key: str) -> NewGameIntent:
     """The new game screen's action for `key`; `UnknownAction` when it has none."""
     dealing = member(Dealing, argument(key, "dealing:") or "")
     if dealing is not None:
@@ -103,10 +108,11 @@ def parse(key: str) -> Action | ChooseDealing | ToggleExpansion:
     ident = argument(key, "expansion:")
     if ident is not None:
         return ToggleExpansion(ident)
-    action = member(Action, key)
+    action = member(Action, key) or views.setup_intent(key)
     if action is None:
         raise UnknownAction("new_game", key, allowed(
-            Action, *(f"dealing:{d.value}" for d in Dealing), "expansion:<ident>"))
+            Action, *views.setup_intents(), *(f"dealing:{d.value}" for d in Dealing),
+            "expansion:<ident>"))
     return action
 
 
@@ -124,19 +130,12 @@ class NewGamePresenter(Presenter):
     """The two ways of dealing, as ActionColumn actions (the chosen one is primary)."""
     expansion_options = ListProperty([])
     """One toggle per expansion set, as ActionColumn actions."""
-    necromancer = BooleanProperty(False)
-    """Play Necromancer Island (3 to 6 at the table, on the board for one fewer)."""
-    necromancer_options = ListProperty([])
-    """The Necromancer Island toggle, as an ActionColumn action."""
-    teams = BooleanProperty(False)
-    """Six players in three teams of two, with the Relics and Places."""
-    teams_options = ListProperty([])
-    """The team-play toggle, as an ActionColumn action."""
     board_options = ListProperty([])
-    """The board choice, and a line counting the board files that cannot be used (if any),
-    as ActionColumn actions."""
-    river_options = ListProperty([])
-    """The River World toggle, as an ActionColumn action."""
+    """The board choice, a line counting the board files that cannot be used (if any), and
+    the option rows of the views placed with the board, as ActionColumn actions."""
+    setup_options = ListProperty([])
+    """The option rows of the views placed after the sets (the expansions the game may
+    play), in the registry's order, as ActionColumn actions."""
     around = BooleanProperty(False)
     """Whether the players sit around the screen (``display.seating``): each seat row then
     has its side's toggle, near or far."""
@@ -152,10 +151,8 @@ class NewGamePresenter(Presenter):
         self._fallback: tuple[str, tuple[int, ...]] | None = None
         """Why the chosen board gave way to the packaged one, and the board sizes the game
         needed then (the words go once the seats ask for another size)."""
-        self._river_on = False
-        """River World's events switched on for a board that is not a River World board."""
-        self._advice_kept = True
-        """River World: the powers it advises leaving out stay out of the decks."""
+        self._options: dict[str, bool] = {}
+        """The views' choices on this form, by the key each view names (`option`)."""
         self._sides: list[Side] = []
         """Each seat's side of the screen (seat order), kept with the game it starts."""
         self.around = self.ctx.seats.around
@@ -218,8 +215,7 @@ class NewGamePresenter(Presenter):
         count = len(self._names)
         self._fit_board()
         self.board_text = self._board_text(count)
-        self.board_options = self._board_options()
-        self.river_options = [self._river_option(), *self._advice_option()]
+        self.board_options = [*self._board_options(), *self._view_options("board")]
         self.first_text = ("First player: drawn at random" if self.first < 0
                            else f"First player: {self._names[int(self.first)]}")
         catalog = self.session.catalog
@@ -240,31 +236,63 @@ class NewGamePresenter(Presenter):
             options.append({"key": f"expansion:{ident}", "text": label,
                             "kind": "primary" if on else "secondary"})
         self.expansion_options = options
-        self.teams_options = [team_option(self.teams)]
-        self.necromancer_options = [{
-            "key": "necromancer", "kind": "primary" if self.necromancer else "secondary",
-            "text": ("Necromancer Island: on (the seat before the first player plays him)"
-                     if self.necromancer else "Necromancer Island: off")}]
+        self.setup_options = self._view_options("game")
+
+    # -- the views' options --------------------------------------------------------------
+    def option(self, key: str, default: bool = False) -> bool:
+        """A choice a view keeps on this form (`default` until it is set); a view's
+        `setup_key` is whether it is switched on (for a view that is switched on)."""
+        return self._options.get(key, default)
+
+    def set_option(self, key: str, on: bool) -> None:
+        self._options[key] = on
+
+    def seat_count(self) -> int:
+        return len(self._names)
+
+    def chosen_board(self) -> CustomBoard | None:
+        """The chosen custom board (None: the packaged one)."""
+        return None if self._board is None else self._custom.named(self._board)
+
+    def tell(self, text: str, title: str = "Not now") -> None:
+        self.ctx.notices.tell(text, title)
+
+    def options_of(self, key: str) -> list[dict[str, Any]]:
+        """The option rows of the view whose main option (`setup_key`) is `key`."""
+        return next((view.setup_options(self) for view in views.registered()
+                     if view.setup_key == key), [])
+
+    def option_places(self) -> dict[str, str]:
+        """Each view's main option key -> where its rows are shown ("board" or "game")."""
+        return {view.setup_key: view.setup_place for view in views.registered()
+                if view.setup_key}
+
+    def _view_options(self, place: str) -> list[dict[str, Any]]:
+        return [row for view in views.registered() if view.setup_place == place
+                for row in view.setup_options(self)]
+
+    def _answer(self, ask: Callable[[ExpansionView], _T | None]) -> _T | None:
+        """The last registered view's answer that is not None (None: no view answers)."""
+        answer: _T | None = None
+        for view in views.registered():
+            said = ask(view)
+            if said is not None:
+                answer = said
+        return answer
 
     # -- the board -----------------------------------------------------------------------
     def _board_sizes(self) -> tuple[int, ...]:
         """The player counts a board for this game may be made for (the packaged board's
-        first): the seats, one fewer with the Necromancer, 5 (or a group's own 6) in teams."""
-        if self.teams:
-            return (team_game.TEAM_BOARD_PLAYERS, team_game.OWN_BOARD_PLAYERS)
-        count = len(self._names)
-        return (board_players(count, necromancer=self.necromancer),)
+        first): the seats, unless a view switched on says otherwise."""
+        sizes = self._answer(lambda view: view.board_sizes(self))
+        return (board_players(len(self._names)),) if sizes is None else sizes
 
     def _fitting(self) -> list[CustomBoard]:
         """The usable custom boards made for this game's board size."""
         return [b for size in self._board_sizes() for b in self._custom.for_players(size)]
 
-    def _chosen_board(self) -> CustomBoard | None:
-        """The chosen custom board (None: the packaged one)."""
-        return None if self._board is None else self._custom.named(self._board)
-
     def _fit_board(self) -> None:
-        """Fall back to the packaged board (River World off) when the chosen one no longer
+        """Fall back to the packaged board (told to the views) when the chosen one no longer
         fits the seats or is no longer among the files, and keep why until the board size
         changes again."""
         sizes = self._board_sizes()
@@ -280,7 +308,8 @@ class NewGamePresenter(Presenter):
                                   "board.", sizes)
                 self._board = None
             if self._board is None:
-                self._river_on = False  # the packaged board's default
+                for view in views.registered():  # the packaged board's defaults
+                    view.board_chosen(self)
         if self._fallback is not None and self._fallback[1] != sizes:
             self._fallback = None
 
@@ -291,30 +320,19 @@ class NewGamePresenter(Presenter):
         return text
 
     def _players_text(self, count: int) -> str:
-        chosen = self._chosen_board()
-        if self.teams:
-            if chosen is None or count != team_game.OWN_BOARD_PLAYERS:
-                return team_board_text(count)
-            return (f"{_described(chosen)}. {count} players in 3 teams, partners opposite. "
-                    "Seats go clockwise in this order.")
-        if not self.necromancer:
-            if chosen is not None:
-                return f"{_described(chosen)}. Seats go clockwise in this order."
-            board = board_for_players(count)
-            return (f"{count} players: the {count}-player board, {board.turns} turns. "
-                    "Seats go clockwise in this order.")
-        if not 3 <= count <= MAX_PLAYERS + 1:
-            return f"Necromancer Island is for 3 to {MAX_PLAYERS + 1} players, not {count}."
-        if chosen is not None:
-            return (f"{_described(chosen)}. {count} players with the Necromancer. "
-                    "Seats go clockwise in this order.")
-        playing = board_players(count, necromancer=True)
-        board = board_for_players(playing)
-        return (f"{count} players with the Necromancer: the {playing}-player board, "
-                f"{board.turns} turns. Seats go clockwise in this order.")
+        chosen = self.chosen_board()
+        described = None if chosen is None else _described(chosen)
+        said = self._answer(lambda view: view.setup_board_text(self, described))
+        if said is not None:
+            return said
+        if described is not None:
+            return f"{described}. Seats go clockwise in this order."
+        board = board_for_players(count)
+        return (f"{count} players: the {count}-player board, {board.turns} turns. "
+                "Seats go clockwise in this order.")
 
     def _board_options(self) -> list[dict[str, Any]]:
-        chosen = self._chosen_board()
+        chosen = self.chosen_board()
         players = self._board_sizes()[0]
         name = _packaged(players, short=True) if chosen is None else chosen.name
         more = " (tap to change)" if self._fitting() else ""
@@ -325,39 +343,6 @@ class NewGamePresenter(Presenter):
             options.append({"key": "broken_boards", "kind": "warning",
                             "text": f"{files} could not be used: tap to see why"})
         return options
-
-    def _on_river_board(self) -> bool:
-        """Whether the chosen board is a River World board (its games play the events)."""
-        chosen = self._chosen_board()
-        return chosen is not None and chosen.board.is_river_world
-
-    def _river_option(self) -> dict[str, Any]:
-        if self._on_river_board():
-            text = "River World events: on (a River World board)"
-        elif self._river_on:
-            text = ("River World events: on (harbors and pirate ships are counted by hand "
-                    "on the scoring screen)")
-        else:
-            text = "River World events: off"
-        return {"key": "river_world", "kind": "primary" if self._river_world() else "secondary",
-                "text": text}
-
-    def _advice_option(self) -> list[dict[str, Any]]:
-        """With River World: whether the powers it advises leaving out stay out."""
-        if not self._river_world():
-            return []
-        names = " and ".join(river.ADVISED_LEFT_OUT)
-        text = (f"{names}: left out of the decks (River World advises it)" if self._advice_kept
-                else f"{names}: in the decks")
-        return [{"key": "river_advice", "kind": "secondary", "text": text}]
-
-    def _left_out(self) -> tuple[str, ...]:
-        """The powers taken out of the decks for this game."""
-        return river.ADVISED_LEFT_OUT if self._river_world() and self._advice_kept else ()
-
-    def _river_world(self) -> bool:
-        """Whether the game plays River World's events."""
-        return self._on_river_board() or self._river_on
 
     def choose_board(self) -> None:
         """Offer the packaged board and the group's own boards that fit this game."""
@@ -370,7 +355,7 @@ class NewGamePresenter(Presenter):
                 "how to write one); they are offered here for the players they are made for.",
                 "Boards")
             return
-        chosen = self._chosen_board()
+        chosen = self.chosen_board()
         now = _packaged(sizes[0]) if chosen is None else _labelled(chosen)
         choices = [(PACKAGED, _packaged(sizes[0]))]
         choices += [(f"custom:{b.name}", _labelled(b)) for b in fitting]
@@ -386,7 +371,8 @@ class NewGamePresenter(Presenter):
         else:
             return
         self._fallback = None
-        self._river_on = False  # every board starts with River World as it is made
+        for view in views.registered():  # every board starts as it is made
+            view.board_chosen(self)
         self._build()
 
     def tell_broken_boards(self) -> None:
@@ -400,47 +386,16 @@ class NewGamePresenter(Presenter):
         lines.append(f"Fix them in {custom_boards_dir()}; docs/board-format.md has the format.")
         self.ctx.notices.tell("\n".join(lines), "Board files not used")
 
-    def toggle_river_world(self) -> None:
-        """River World's events on or off (always on for a River World board)."""
-        chosen = self._chosen_board()
-        if chosen is not None and chosen.board.is_river_world:
-            self.ctx.notices.tell(
-                f"{chosen.name} is a River World board: its harbors and pirate ships are on "
-                "the map, and its games always play River World's events. Choose another "
-                "board to play without them.", "River World")
-            return
-        self._river_on = not self._river_on
-        self._build()
-
     def _most(self) -> int:
-        """The most seats: one more with the Necromancer (he plays on a smaller board)."""
-        return MAX_PLAYERS + 1 if self.necromancer or self.teams else MAX_PLAYERS
-
-    def toggle_teams(self) -> None:
-        """Team play on or off (six players; never with the Necromancer)."""
-        if not self.teams and self.necromancer:
-            self.ctx.notices.tell("A team game has no Necromancer: switch him off first.")
-            return
-        if self.teams and len(self._names) > MAX_PLAYERS:
-            self.ctx.notices.tell(f"Without teams a game has at most {MAX_PLAYERS} players: "
-                                  "take one out first.")
-            return
-        self.teams = not self.teams
-        self._build()
-
-    def toggle_necromancer(self) -> None:
-        if self.necromancer and len(self._names) > MAX_PLAYERS:
-            self.ctx.notices.tell(f"Without the Necromancer a game has at most {MAX_PLAYERS} "
-                                  "players: take one out first.")
-            return
-        self.necromancer = not self.necromancer
-        self._build()
+        """The most seats: the base game's, or the most a view switched on allows."""
+        return max((most for view in views.registered()
+                    if (most := view.most_seats(self)) is not None), default=MAX_PLAYERS)
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
         self.do(parse(key))
 
-    def do(self, action: Action | ChooseDealing | ToggleExpansion) -> None:
+    def do(self, action: NewGameIntent) -> None:
         match action:
             case Action.ADD:
                 self.add_player()
@@ -453,21 +408,19 @@ class NewGamePresenter(Presenter):
                 self._build()
             case ToggleExpansion(ident):
                 self.toggle_expansion(ident)
-            case Action.NECROMANCER:
-                self.toggle_necromancer()
-            case Action.TEAMS:
-                self.toggle_teams()
             case Action.BOARD:
                 self.choose_board()
             case Action.BROKEN_BOARDS:
                 self.tell_broken_boards()
-            case Action.RIVER_WORLD:
-                self.toggle_river_world()
-            case Action.RIVER_ADVICE:
-                self._advice_kept = not self._advice_kept
-                self._build()
             case Action.RANDOM_FIRST:
                 self.first = -1
+                self._build()
+            case StrEnum():  # a view's set-up button
+                owner = views.setup_owner(action)
+                if owner is None:
+                    raise UnknownAction("new_game", action.value, allowed(
+                        Action, *views.setup_intents()))
+                owner.do_setup(self, action)
                 self._build()
             case _:
                 assert_never(action)
@@ -629,17 +582,16 @@ class NewGamePresenter(Presenter):
                       if ident in self._chosen]
         first = None if self.first < 0 else int(self.first)
         dealing = self.dealing
-        necromancer = self.necromancer
-        in_teams = self.teams
-        chosen = self._chosen_board()
+        chosen = self.chosen_board()
         board_doc = None if chosen is None else chosen.document
-        river_world = self._river_world()
-        left_out = self._left_out()
+        left_out = tuple(power for view in views.registered() for power in view.left_out(self))
+        more: dict[str, Any] = {}
+        for view in views.registered():
+            more.update(view.start_arguments(self))
         self.ctx.seats.chosen = tuple(self._sides)  # the app keeps them with the game
         started = self.attempt(lambda: self.session.new_game(
             seats, first_seat=first, expansions=expansions, dealing=dealing,
-            board_doc=board_doc, river_world=river_world, left_out=left_out,
-            necromancer=necromancer, teams=in_teams),
+            board_doc=board_doc, left_out=left_out, **more),
             "The game cannot start")
         self.ctx.seats.chosen = ()  # taken by the game started, or not wanted any more
         if started is not None:
@@ -660,13 +612,19 @@ def _packaged(players: int, *, short: bool = False) -> str:
     return f"The {players}-player board (packaged)"
 
 
+def _kind(board: CustomBoard) -> tuple[str, str]:
+    """A board file's kind in words (in the board choice, in the form's text): a view's
+    kind of board, or the group's own."""
+    kinds = [kind for view in views.registered() if (kind := view.board_kind(board))]
+    return kinds[0] if kinds else ("your own board", "a board of your own")
+
+
 def _labelled(board: CustomBoard) -> str:
     """A custom board's name in the board choice."""
-    kind = "River World" if board.board.is_river_world else "your own board"
-    return f"{board.name} ({kind}, {board.board.turns} turns)"
+    return f"{board.name} ({_kind(board)[0]}, {board.board.turns} turns)"
 
 
 def _described(board: CustomBoard) -> str:
-    """"River Test: a River World board for 3 players, 10 turns"."""
-    kind = "a River World board" if board.board.is_river_world else "a board of your own"
+    """"Home Map: a board of your own for 3 players, 10 turns" (or a view's kind)."""
+    kind = _kind(board)[1]
     return f"{board.name}: {kind} for {board.board.players} players, {board.board.turns} turns"

@@ -11,21 +11,30 @@ the rules' answers and hands the taps to the session.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
+
+from kivy.graphics import Color, InstructionGroup, Line, Rectangle
 
 from companion.rules import (
+    Board,
     GameState,
     Phase,
+    RegionState,
     Site,
     Terrain,
     refusal,
     river,
     river_game,
 )
+from companion.ui import map_paint as paint
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.expansion import ExpansionView
+from companion.ui.presenters.expansion import ExpansionView, SetupForm, TerrainLook
 from companion.ui.presenters.expansion import PrivateOverlay as PrivateScreen
+
+if TYPE_CHECKING:
+    from companion.boards import CustomBoard
 
 
 def _names(state: GameState, seats: tuple[int, ...]) -> str:
@@ -226,6 +235,173 @@ COUNTS = (("harbors", "With a Harbor"),
 always plays its events)."""
 
 
+# --- the map's symbols ------------------------------------------------------------------------
+
+
+def _paint_harbor(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a navy anchor on a pale round tile
+    paint.disc(g, cx, cy, s * 0.98, (0.93, 0.95, 0.98, 1))
+    paint.ring(g, cx, cy, s * 0.98, 1.0, paint.BORDER_COLOUR)
+    ink = (0.08, 0.18, 0.42, 1)
+    w = max(1.1, s * 0.13)
+    g.add(Color(*ink))
+    g.add(Line(circle=(cx, cy + s * 0.58, s * 0.17), width=max(1.0, w * 0.8)))  # the ring
+    g.add(Line(points=[cx, cy + s * 0.40, cx, cy - s * 0.72], width=w))  # the shank
+    g.add(Line(points=[cx - s * 0.38, cy + s * 0.24, cx + s * 0.38, cy + s * 0.24], width=w))
+    g.add(Line(circle=(cx, cy - s * 0.12, s * 0.58, 100, 260), width=w))  # the arms
+    for side in (-1, 1):  # the flukes: small barbs at the tips of the arms
+        x, y = cx + side * s * 0.57, cy - s * 0.02
+        paint.fan(g, [(x - side * s * 0.02, y + s * 0.20), (x + side * s * 0.16, y - s * 0.10),
+                 (x - side * s * 0.18, y - s * 0.04)])
+
+
+def _paint_shipyard(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a hull half planked, its ribs still bare, under a frame (two posts and a beam)
+    paint.shape(g, [(-1, -1), (1, -1), (1, 1), (-1, 1)], cx, cy, s * 0.95, (0.90, 0.88, 0.82, 1))
+    wood = (0.30, 0.20, 0.10, 1)
+    w = max(1.1, s * 0.12)
+    g.add(Color(*wood))
+    g.add(Line(points=[cx - s * 0.78, cy - s * 0.88, cx - s * 0.78, cy + s * 0.74,
+                       cx + s * 0.78, cy + s * 0.74, cx + s * 0.78, cy - s * 0.88], width=w))
+    for x0 in (-0.42, -0.14, 0.14, 0.42):  # the ribs, above the planks
+        g.add(Line(points=[cx + x0 * 0.85 * s, cy - s * 0.30, cx + x0 * s, cy + s * 0.36],
+                   width=max(1.0, s * 0.09)))
+    g.add(Line(points=[cx - s * 0.55, cy + s * 0.36, cx + s * 0.55, cy + s * 0.36],
+               width=max(1.0, s * 0.07)))  # the rail across their tops
+    planks = [(cx + x * s, cy + y * s) for x, y in
+              [(-0.62, -0.18), (0.62, -0.18), (0.42, -0.66), (-0.42, -0.66)]]
+    g.add(Color(0.72, 0.46, 0.20, 1))
+    paint.fan(g, planks)
+    paint.outline(g, planks, 1.0)
+
+
+def _paint_temple(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a white columned temple on a violet tile (the Seer's)
+    paint.shape(g, [(-1, -1), (1, -1), (1, 1), (-1, 1)], cx, cy, s * 0.95, (0.42, 0.26, 0.62, 1))
+    marble = (0.98, 0.97, 0.92, 1)
+    g.add(Color(*marble))
+    paint.fan(g, [(cx - s * 0.80, cy + s * 0.36), (cx + s * 0.80, cy + s * 0.36),
+             (cx, cy + s * 0.82)])  # the pediment
+    g.add(Rectangle(pos=(cx - s * 0.72, cy + s * 0.22), size=(s * 1.44, s * 0.16)))
+    for middle in (-0.48, 0.0, 0.48):  # three columns under the roof
+        g.add(Rectangle(pos=(cx + (middle - 0.13) * s, cy - s * 0.56), size=(s * 0.26, s * 0.78)))
+    g.add(Rectangle(pos=(cx - s * 0.80, cy - s * 0.76), size=(s * 1.60, s * 0.20)))  # the step
+
+
+def _paint_ship(g: InstructionGroup, cx: float, cy: float, s: float, hull: paint.RGBA,
+                sail: paint.RGBA) -> None:
+    """A one-masted ship: a hull with a raised stern, a mast and a square sail."""
+    hull_points = [(cx + x * s, cy + y * s) for x, y in
+                   [(-0.98, -0.28), (0.98, -0.28), (0.62, -0.92), (-0.68, -0.92)]]
+    g.add(Color(*hull))
+    paint.fan(g, hull_points)
+    paint.outline(g, hull_points, 1.0)
+    g.add(Color(*paint.BORDER_COLOUR))
+    g.add(Line(points=[cx, cy - s * 0.30, cx, cy + s * 0.98], width=max(1.0, s * 0.09)))
+    sail_points = [(cx + x * s, cy + y * s) for x, y in
+                   [(-0.62, -0.14), (0.62, -0.14), (0.52, 0.80), (-0.52, 0.80)]]
+    g.add(Color(*sail))
+    paint.fan(g, sail_points)
+    paint.outline(g, sail_points, 1.0)
+
+
+def _paint_pirate_ship(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a dark ship with a black sail bearing a white skull and crossbones
+    _paint_ship(g, cx, cy, s, (0.22, 0.15, 0.10, 1), (0.04, 0.04, 0.04, 1))
+    paint.disc(g, cx, cy + s * 0.50, s * 0.17, (1, 1, 1, 1))
+    g.add(Color(1, 1, 1, 1))
+    w = max(1.0, s * 0.08)
+    g.add(Line(points=[cx - s * 0.26, cy + s * 0.02, cx + s * 0.26, cy + s * 0.28], width=w))
+    g.add(Line(points=[cx + s * 0.26, cy + s * 0.02, cx - s * 0.26, cy + s * 0.28], width=w))
+
+
+def _paint_caravel(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
+    # a light wooden ship with a white sail bearing a red cross
+    _paint_ship(g, cx, cy, s, (0.86, 0.66, 0.40, 1), (1, 1, 1, 1))
+    g.add(Color(0.80, 0.10, 0.10, 1))
+    w = max(1.0, s * 0.12)
+    g.add(Line(points=[cx, cy - s * 0.04, cx, cy + s * 0.66], width=w))
+    g.add(Line(points=[cx - s * 0.34, cy + s * 0.34, cx + s * 0.34, cy + s * 0.34], width=w))
+
+
+def _site(site: Site) -> Callable[[Board, int, RegionState | None, int | None], int]:
+    """Whether a region has the printed `site`."""
+    return lambda board, rid, _state, _ship: int(site in board.regions[rid].sites)
+
+
+def _pirate_ships(board: Board, rid: int, state: RegionState | None, _ship: int | None) -> int:
+    """A pirate ship on the region (on the bare board: where its pirate symbol is printed)."""
+    here = state.markers.pirate_ship if state is not None else board.regions[rid].pirate
+    return int(here)
+
+
+MAP_SYMBOLS = (
+    paint.MapSymbol("harbor", "Harbor", "cavern", _site(Site.HARBOR), _paint_harbor),
+    paint.MapSymbol("shipyard", "Shipyard", "harbor", _site(Site.SHIPYARD), _paint_shipyard),
+    paint.MapSymbol("temple", "Temple of the Seer", "shipyard", _site(Site.TEMPLE),
+                    _paint_temple),
+    paint.MapSymbol("pirate_ship", "Pirate ship", "catapult", _pirate_ships,
+                    _paint_pirate_ship),
+    paint.MapSymbol("caravel", "Caravel", "pirate_ship",
+                    lambda _board, rid, _state, ship: int(ship is not None and ship == rid),
+                    _paint_caravel),
+)
+"""River World's printed sites, its pirate ships and the Caravel, as the map draws them
+(the Caravel is not a marker of the region: the game keeps it in `RiverState.caravel`,
+which the map is given by `RiverView.caravel`)."""
+
+
+# --- the new game form ----------------------------------------------------------------------
+
+
+class SetupAction(StrEnum):
+    """River World's buttons on the new game form."""
+
+    RIVER_WORLD = "river_world"
+    RIVER_ADVICE = "river_advice"
+
+
+ADVICE_KEPT = "river_advice"
+"""The form's choice: the powers River World advises leaving out stay out (so by default)."""
+
+
+def _on_river_board(form: SetupForm) -> bool:
+    """Whether the chosen board is a River World board (its games play the events)."""
+    chosen = form.chosen_board()
+    return chosen is not None and chosen.board.is_river_world
+
+
+def _setup_options(form: SetupForm, on: bool) -> list[dict[str, Any]]:
+    """The River World toggle and, with River World, whether Flying stays out."""
+    if _on_river_board(form):
+        text = "River World events: on (a River World board)"
+    elif on:
+        text = ("River World events: on (harbors and pirate ships are counted by hand "
+                "on the scoring screen)")
+    else:
+        text = "River World events: off"
+    options = [{"key": "river_world", "kind": "primary" if on else "secondary", "text": text}]
+    if on:
+        names = " and ".join(river.ADVISED_LEFT_OUT)
+        advice = (f"{names}: left out of the decks (River World advises it)"
+                  if form.option(ADVICE_KEPT, True) else f"{names}: in the decks")
+        options.append({"key": "river_advice", "kind": "secondary", "text": advice})
+    return options
+
+
+def _toggle(form: SetupForm) -> None:
+    """River World's events on or off (always on for a River World board)."""
+    chosen = form.chosen_board()
+    if chosen is not None and chosen.board.is_river_world:
+        form.tell(
+            f"{chosen.name} is a River World board: its harbors and pirate ships are on "
+            "the map, and its games always play River World's events. Choose another "
+            "board to play without them.", "River World")
+        return
+    form.set_option(SetupAction.RIVER_WORLD.value,
+                    not form.option(SetupAction.RIVER_WORLD.value))
+
+
 # --- the view --------------------------------------------------------------------------------
 
 
@@ -235,6 +411,38 @@ class RiverView(ExpansionView):
     expansion = "River World"
     table_intents = (TableAction,)
     map_intents = (MapAction,)
+    setup_intents = (SetupAction,)
+    setup_key = "river_world"
+    setup_place = "board"
+    map_symbols = MAP_SYMBOLS
+
+    # the new game form: always played on a River World board; on any other, when switched
+    # on (its harbors and pirate ships then counted by hand); Flying left out as advised
+    def setup_options(self, form: SetupForm) -> list[dict[str, Any]]:
+        return _setup_options(form, self.setup_on(form))
+
+    def setup_on(self, form: SetupForm) -> bool:
+        return _on_river_board(form) or form.option(self.setup_key)
+
+    def board_kind(self, board: CustomBoard) -> tuple[str, str] | None:
+        return ("River World", "a River World board") if board.board.is_river_world else None
+
+    def board_chosen(self, form: SetupForm) -> None:
+        form.set_option(self.setup_key, False)  # every board starts as it is made
+
+    def start_arguments(self, form: SetupForm) -> dict[str, Any]:
+        return {"river_world": self.setup_on(form)}
+
+    def left_out(self, form: SetupForm) -> tuple[str, ...]:
+        kept = self.setup_on(form) and form.option(ADVICE_KEPT, True)
+        return river.ADVISED_LEFT_OUT if kept else ()
+
+    def do_setup(self, form: SetupForm, action: StrEnum) -> None:
+        match SetupAction(action):
+            case SetupAction.RIVER_WORLD:
+                _toggle(form)
+            case SetupAction.RIVER_ADVICE:
+                form.set_option(ADVICE_KEPT, not form.option(ADVICE_KEPT, True))
 
     def spread_text(self, state: GameState, emptied: list[int]) -> str | None:
         return (f"Leave river{'s' if len(emptied) > 1 else ''} " + ", ".join(map(str, emptied))
@@ -266,6 +474,11 @@ class RiverView(ExpansionView):
 
     def do_map(self, presenter: Presenter, action: StrEnum, region: int) -> None:
         do_map(presenter, MapAction(action), region)
+
+    def terrain_looks(self) -> tuple[TerrainLook, ...]:
+        # the rivers turquoise on the map, between the lakes' blue and the land
+        return (TerrainLook(Terrain.RIVER, "River", "Rivers (Harsh Winter, sea races)",
+                            (0.30, 0.68, 0.66, 1)),)
 
     def scoring_terrains(self, state: GameState) -> tuple[Terrain, ...]:
         return (Terrain.RIVER,)

@@ -47,7 +47,10 @@ LAND = (Terrain.FARMLAND, Terrain.HILL, Terrain.FOREST, Terrain.SWAMP, Terrain.M
 WATER = (Terrain.SEA, Terrain.LAKE)
 TERRAIN_WORDS = {Terrain.FARMLAND: "Farmland", Terrain.HILL: "Hills", Terrain.FOREST: "Forests",
                  Terrain.SWAMP: "Swamps", Terrain.MOUNTAIN: "Mountains", Terrain.SEA: "Seas",
-                 Terrain.LAKE: "The lake", Terrain.RIVER: "Rivers (Harsh Winter, sea races)"}
+                 Terrain.LAKE: "The lake",
+                 **{look.terrain: look.words for view in expansion_views.registered()
+                    for look in view.terrain_looks()}}
+"""Each terrain's line on the scoring screen (an expansion's terrains: its view's words)."""
 AMONG_THEM = "Of all these regions, whatever their terrain:"
 """The heading over the counts of regions with a feature (a mine, a magic source...)."""
 

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, assert_never
 
 from companion.rules import (
+    MAX_PLAYERS,
     Event,
     GameState,
     Phase,
@@ -27,7 +28,7 @@ from companion.rules import relics as model
 from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay
+from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay, SetupForm
 
 MONSTER_KEYS = ("monster_map", "monster_pass")
 SIGIL_WORDS = {
@@ -395,8 +396,18 @@ def team_option(on: bool) -> dict[str, Any]:
                      else "Teams of two (6 players): off")}
 
 
-def board_text(count: int) -> str:
-    """What the new game says of the board in team play."""
+class SetupAction(StrEnum):
+    """Team play's toggle on the new game form."""
+
+    TEAMS = "teams"
+
+
+def board_text(count: int, described: str | None = None) -> str:
+    """What the new game says of the board in team play (`described`: the chosen board
+    file in words, None for the packaged board)."""
+    if described is not None and count == team_game.OWN_BOARD_PLAYERS:
+        return (f"{described}. {count} players in 3 teams, partners opposite. "
+                "Seats go clockwise in this order.")
     if count != teams.TEAM_PLAYERS:
         return (f"A team game is for {teams.TEAM_PLAYERS} players, not {count}: partners "
                 "sit opposite.")
@@ -413,6 +424,40 @@ class TeamView(ExpansionView):
     expansion = "Team play"
     table_intents = (TableAction,)
     map_intents = (MapAction,)
+    setup_intents = (SetupAction,)
+    setup_key = "teams"
+
+    # the new game form: six players in three teams of two, with the Relics and Places
+    def setup_options(self, form: SetupForm) -> list[dict[str, Any]]:
+        return [team_option(self.setup_on(form))]
+
+    def setup_on(self, form: SetupForm) -> bool:
+        return form.option(self.setup_key)
+
+    def board_sizes(self, form: SetupForm) -> tuple[int, ...] | None:
+        if not self.setup_on(form):
+            return None
+        return (team_game.TEAM_BOARD_PLAYERS, team_game.OWN_BOARD_PLAYERS)
+
+    def most_seats(self, form: SetupForm) -> int | None:
+        return MAX_PLAYERS + 1 if self.setup_on(form) else None
+
+    def setup_board_text(self, form: SetupForm, described: str | None) -> str | None:
+        return board_text(form.seat_count(), described) if self.setup_on(form) else None
+
+    def start_arguments(self, form: SetupForm) -> dict[str, Any]:
+        return {"teams": self.setup_on(form)}
+
+    def do_setup(self, form: SetupForm, action: StrEnum) -> None:
+        on = self.setup_on(form)
+        if not on and form.option("necromancer"):
+            form.tell("A team game has no Necromancer: switch him off first.")
+            return
+        if on and form.seat_count() > MAX_PLAYERS:
+            form.tell(f"Without teams a game has at most {MAX_PLAYERS} players: "
+                      "take one out first.")
+            return
+        form.set_option(self.setup_key, not on)
 
     def table_turn(self, state: GameState) -> tuple[int, str] | None:
         monster = placing(state)  # before turn 1, the seat setting the next Monster

@@ -57,4 +57,12 @@ class SeatList(BoxLayout):  # type: ignore[misc]
 
 
 class NewGameScreen(PresenterScreen):
-    pass
+    """The form; each expansion view's option rows are found under its `setup_key` among
+    the ids (the board choice's column for the rows placed with the board, else
+    `options`)."""
+
+    def __init__(self, presenter: Any = None, **kwargs: Any) -> None:
+        super().__init__(presenter, **kwargs)
+        if presenter is not None:
+            for key, place in presenter.option_places().items():
+                self.ids[key] = self.ids.board_choice if place == "board" else self.ids.options
