@@ -16,7 +16,15 @@ __all__ = ["BoardMap", "DifferenceList", "DifferenceRow", "MapScreen"]
 
 
 class MapScreen(PresenterScreen):
-    pass
+    """The board and the panel of the region chosen. The panel shows from the top (the
+    region's title and its first actions) when the screen opens and when a region is
+    tapped, wherever it was last scrolled to."""
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        self.panel_to_top()
+
+    def panel_to_top(self) -> None:
+        self.ids.panel_scroll.scroll_y = 1
 
 
 class DifferenceRow(BoxLayout):  # type: ignore[misc]  # Kivy ships no type information
