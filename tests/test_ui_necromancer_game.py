@@ -159,7 +159,9 @@ def test_a_whole_necromancer_island_game_through_the_screens(app: Any) -> None:
     tap_action(app, "map")
     tap_region(app, 3)
     assert "Ghosts in decline tokens there" in [row["label"] for row in map_p.cost_lines]
-    ui.tap(screen(app).ids.actions.button("conquer"))
+    conquer = screen(app).ids.actions.button("conquer")
+    ui.scroll_to(conquer)  # the panel keeps where an earlier test left it scrolled
+    ui.tap(conquer)
     assert session.state.necromancer.well.ghosts == 1
     assert session.state.necromancer.hand == 2
     ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))

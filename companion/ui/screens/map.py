@@ -16,15 +16,7 @@ __all__ = ["BoardMap", "DifferenceList", "DifferenceRow", "MapScreen"]
 
 
 class MapScreen(PresenterScreen):
-    """The board and the panel of the region chosen. The panel shows from the top (the
-    region's title and its first actions) when the screen opens and when a region is
-    tapped, wherever it was last scrolled to."""
-
-    def on_pre_enter(self, *_args: Any) -> None:
-        self.panel_to_top()
-
-    def panel_to_top(self) -> None:
-        self.ids.panel_scroll.scroll_y = 1
+    pass
 
 
 class DifferenceRow(BoxLayout):  # type: ignore[misc]  # Kivy ships no type information
