@@ -286,8 +286,8 @@ class ExpansionView:
         return []
 
     def setup_on(self, form: SetupForm) -> bool:
-        """Whether the game the form sets up plays it."""
-        return False
+        """Whether the game the form sets up plays it (by default: its option is on)."""
+        return bool(self.setup_key) and form.option(self.setup_key)
 
     def board_sizes(self, form: SetupForm) -> tuple[int, ...] | None:
         """The player counts a board for the game may be made for (the packaged board's

@@ -457,9 +457,6 @@ class NecromancerView(ExpansionView):
     def setup_options(self, form: SetupForm) -> list[dict[str, Any]]:
         return [setup_option(self.setup_on(form))]
 
-    def setup_on(self, form: SetupForm) -> bool:
-        return form.option(self.setup_key)
-
     def board_sizes(self, form: SetupForm) -> tuple[int, ...] | None:
         if not self.setup_on(form):
             return None

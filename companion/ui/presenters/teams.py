@@ -30,7 +30,6 @@ from companion.ui.describe import coins
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay, SetupForm
 
-MONSTER_KEYS = ("monster_map", "monster_pass")
 SIGIL_WORDS = {
     model.SigilMode.SHIELD.value: "you lose your tokens instead of theirs",
     model.SigilMode.STAND_IN.value: "they lose tokens instead of yours, if willing",
@@ -430,9 +429,6 @@ class TeamView(ExpansionView):
     # the new game form: six players in three teams of two, with the Relics and Places
     def setup_options(self, form: SetupForm) -> list[dict[str, Any]]:
         return [team_option(self.setup_on(form))]
-
-    def setup_on(self, form: SetupForm) -> bool:
-        return form.option(self.setup_key)
 
     def board_sizes(self, form: SetupForm) -> tuple[int, ...] | None:
         if not self.setup_on(form):
