@@ -145,6 +145,50 @@ def test_a_scroller_clips_with_a_scissor_box_at_its_place_in_the_window(app: Any
         ui.pump()
 
 
+def test_a_scroller_stays_in_range_when_its_content_shrinks_to_fit_and_grows_again(
+        app: Any) -> None:
+    """A panel scrolled to its foot shrinks to fit (a region with fewer lines) and grows
+    by a little (the next region): the scroll stays within 0..1 and the content's top at
+    the scroller's top, so a button on it is where it is drawn. Kivy's scroll effect
+    alone left `scroll_y` far out of range here (seen at -144)."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.widget import Widget
+
+    scroller = Scroller(size_hint=(None, None), size=(200, 400), pos=(10, 10),
+                        do_scroll_x=False, always_overscroll=False)
+    box = BoxLayout(orientation="vertical", size_hint_y=None)
+    box.bind(minimum_height=box.setter("height"))
+    rows = [Widget(size_hint_y=None, height=100) for _ in range(10)]
+    for row in rows:
+        box.add_widget(row)
+    scroller.add_widget(box)
+    win = ui.window()
+    win.add_widget(scroller)
+
+    def top() -> float:  # the content's top, in the window
+        return float(scroller.to_parent(0, box.top)[1])
+
+    try:
+        ui.pump(3)
+        scroller.scroll_y = 0  # scrolled to the foot
+        ui.pump(3)
+        for row in rows[4:]:
+            box.remove_widget(row)
+        rows[3].height = 2  # 302 px in a 400 px scroller: it fits
+        ui.pump(5)
+        assert scroller.scroll_y == 1 and top() == scroller.top
+        rows[3].height = 102  # 402 px: two to scroll
+        ui.pump(5)
+        assert 0 <= scroller.scroll_y <= 1
+        assert abs(top() - scroller.top) <= 2
+        rows[3].height = 450  # long again: scrolled anywhere within range
+        ui.pump(5)
+        assert 0 <= scroller.scroll_y <= 1 and top() >= scroller.top
+    finally:
+        win.remove_widget(scroller)
+        ui.pump()
+
+
 def test_every_list_on_the_tapped_screens_clips_with_a_scissor(app: Any) -> None:
     from kivy.uix.scrollview import ScrollView
 

@@ -574,7 +574,29 @@ class Scroller(ScrollView):  # type: ignore[misc]
     def __init__(self, **kwargs: Any) -> None:
         self._box: ScissorPush | None = None
         self._watched: list[tuple[Any, str, int]] = []
+        self._bounds_for: tuple[float, float] = (-1.0, -1.0)
         super().__init__(**kwargs)
+
+    def _update_effect_y_bounds(self, *args: Any) -> None:
+        """The scroller or its content changed height: the scroll is put back in range
+        before Kivy works the scroll effect's bounds out again.
+
+        Kivy's effect keeps moving from the old size (a spring pulling back an overscroll,
+        a fling's velocity) and turns its offset into `scroll_y` against the new size: a
+        panel that shrank to fit and then grew by a line was seen at `scroll_y` -144, its
+        buttons thousands of pixels off screen. Here, unless a finger is on the scroller,
+        the effect stops, and `scroll_y` is 1 (the top) for content that fits, else kept
+        within 0..1; Kivy then sets the effect's value from it, so both agree.
+        """
+        effect = self.effect_y
+        size = (float(self.height), float(self.viewport_size[1]))
+        if effect is not None and not self._touch and size != self._bounds_for:
+            effect.velocity = 0
+            effect.overscroll = 0
+            fits = size[1] <= size[0]
+            self.scroll_y = 1.0 if fits else min(1.0, max(0.0, float(self.scroll_y)))
+        self._bounds_for = size
+        super()._update_effect_y_bounds(*args)
 
     def on_kv_post(self, base_widget: Any) -> None:
         """Kivy's rules are on the canvas now (built from kv, they come after __init__)."""

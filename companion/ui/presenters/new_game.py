@@ -160,6 +160,17 @@ class NewGamePresenter(Presenter):
         self.ctx.nav.fbind("current", self._opened)
         self.reset()
 
+    def forget(self) -> None:
+        """Another table's session is played now: the form as at start-up (its default
+        names, colours, sides and options), not the names the last table typed."""
+        self._names = list(DEFAULT_NAMES[:3])
+        self._colours = list(palette.COLOUR_NAMES[:3])
+        self._sides = []
+        self._options = {}
+        self._board = None
+        self._fallback = None
+        self.reset()
+
     def _opened(self, _nav: Any, screen: str) -> None:
         """The form shows: read the board files again (one may have been added or fixed)."""
         if screen == "new_game":
