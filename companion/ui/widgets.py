@@ -593,8 +593,8 @@ class Scroller(ScrollView):  # type: ignore[misc]
         if effect is not None and not self._touch and size != self._bounds_for:
             effect.velocity = 0
             effect.overscroll = 0
-            fits = size[1] <= size[0]
-            self.scroll_y = 1.0 if fits else min(1.0, max(0.0, float(self.scroll_y)))
+            scroll: float = getattr(self, "scroll_y")  # noqa: B009 (a Kivy property)
+            self.scroll_y = 1.0 if size[1] <= size[0] else min(1.0, max(0.0, scroll))
         self._bounds_for = size
         super()._update_effect_y_bounds(*args)
 
