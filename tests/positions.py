@@ -52,6 +52,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from companion.rules.board import BoardState, Markers, Occupant, RegionState
 from companion.rules.catalog import Catalog, load_catalog
@@ -92,6 +93,15 @@ _NUMBER_WORDS = ("hand", "aside", "picked")
 
 class PositionError(ValueError):
     """A description the builder cannot read, with the words at fault."""
+
+P = TypeVar("P")
+
+
+def part(state: GameState, kind: type[P]) -> P:
+    """The state's expansion part of type `kind`; the test fails when the game has none."""
+    found = state.part(kind)
+    assert found is not None, f"the game has no {kind.__name__}"
+    return found
 
 
 def position(

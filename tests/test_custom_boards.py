@@ -20,6 +20,7 @@ from companion.rules.events import GameCreated, Seat, to_record
 from companion.rules.game import start
 from companion.rules.history import replay
 from companion.rules.maps import load_board
+from companion.rules.river import RiverState
 from companion.session import Session
 from companion.store import Store
 
@@ -177,22 +178,22 @@ def test_an_old_game_created_record_reads_as_a_packaged_board_without_river_worl
     assert isinstance(event, GameCreated)
     assert (event.board_doc, event.river_events) == (None, ())
     state = start(event, CATALOG)
-    assert state.river is None and state.map is load_board("3p")
+    assert state.part(RiverState) is None and state.map is load_board("3p")
 
 
 def test_a_custom_board_without_river_world_plays_without_events(tmp_path: Path) -> None:
     (board,) = load_custom_boards(boards_dir(tmp_path, home=home_map()))
     s = Session(CATALOG, rng=random.Random(1))
     s.new_game(SEATS, board_doc=board.document)
-    assert s.state.board == "Home Map" and s.state.river is None
+    assert s.state.board == "Home Map" and s.state.part(RiverState) is None
     assert s.state.map.regions == load_board("3p").regions
 
 
 def test_river_world_may_be_played_by_quick_count_on_a_packaged_board() -> None:
     s = Session(CATALOG, rng=random.Random(1))
     s.new_game(SEATS, river_world=True)
-    assert s.state.board == "3p" and s.state.river is not None
-    assert len(s.state.river.events) == 10
+    assert s.state.board == "3p" and s.state.part(RiverState) is not None
+    assert len(s.state.part(RiverState).events) == 10
 
 
 def test_a_broken_board_saved_in_a_game_is_refused_naming_the_region() -> None:

@@ -17,6 +17,7 @@ from companion.rules.game import GameState, apply, start
 from companion.rules.income import income
 from companion.rules.maps import Terrain
 from companion.rules.mini_game import MINI_EXPANSIONS
+from companion.rules.necromancer import NecromancerState
 from companion.rules.necromancer_game import NECROMANCER_ISLAND
 from companion.rules.river_game import RIVER_WORLD
 from companion.rules.scoring import ScoreLine
@@ -177,7 +178,7 @@ def test_who_counts_tokens_for_a_tie_is_asked_of_the_expansions(
                **kwargs)  # type: ignore[arg-type]
     assert expansions.tied_for_first(s.state) == s.tied_for_first()
     coins = {0: 9, 1: 9, 2: 3, 3: 9}
-    necro = s.state.necromancer
+    necro = s.state.part(NecromancerState)
     expected = (frozenset() if kwargs.get("teams") else
                 frozenset({0, 1, 3}) - {necro.seat if necro is not None else -1})
     assert expansions.tied_for_first(s.state, coins) == expected

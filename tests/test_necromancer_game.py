@@ -20,6 +20,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from factories import COLOURS, NAMES, play_turn
+from positions import part
 
 from companion.commands.score import main as score_main
 from companion.rules import necromancer_game
@@ -30,7 +31,7 @@ from companion.rules.errors import IllegalAction
 from companion.rules.events import DieRolled, GameCreated, RegionConquered, Seat, to_record
 from companion.rules.game import apply, attacker, start
 from companion.rules.maps import load_board
-from companion.rules.necromancer import GHOSTS
+from companion.rules.necromancer import GHOSTS, NecromancerState
 from companion.rules.necromancer_game import GhostBought
 from companion.rules.state import with_player
 from companion.rules.turns import Phase
@@ -83,7 +84,7 @@ def ghosts_hold_21_and_22(s: Session) -> None:
 
 def his_turn(s: Session, conquer: int | None = None) -> None:
     if conquer is not None:
-        s.conquer(conquer, tokens=max(1, s.state.necromancer.island))  # type: ignore[union-attr]
+        s.conquer(conquer, tokens=max(1, s.state.part(NecromancerState).island))  # type: ignore[union-attr]
     s.finish_conquests()
     s.finish_redeployment()
     s.score()
@@ -91,8 +92,8 @@ def his_turn(s: Session, conquer: int | None = None) -> None:
 
 
 def necro(s: Session):  # type: ignore[no-untyped-def]
-    assert s.state.necromancer is not None
-    return s.state.necromancer
+    assert s.state.part(NecromancerState) is not None
+    return s.state.part(NecromancerState)
 
 
 # --- set-up ------------------------------------------------------------------------------
@@ -250,8 +251,7 @@ def test_ransacking_ghosts_take_a_coin_from_the_active_race_they_conquer() -> No
     s = game()
     ann_holds_21_at_his_turn(s)
     him = necro(s)
-    state = replace(s.state, necromancer=replace(
-        him, powers_in_use=(*him.powers_in_use, "Ransacking")))
+    state = s.state.with_part(replace(him, powers_in_use=(*him.powers_in_use, "Ransacking")))
     after = apply(state, RegionConquered(NECRO, 21, 1))
     assert after.players[NECRO].coins == state.players[NECRO].coins + 1
     assert after.players[0].coins == state.players[0].coins - 1
@@ -467,8 +467,8 @@ def test_ghosts_count_as_in_decline_so_nobody_ransacks_them_and_corrupt_earns_no
     bob, him = s.state.players[1], necro(s)
     assert bob.active is not None
     ransacking = replace(bob, active=replace(bob.active, power="Ransacking"))
-    state = replace(s.state, players=with_player(s.state.players, ransacking),
-                    necromancer=replace(him, powers_in_use=(*him.powers_in_use, "Corrupt")))
+    state = replace(s.state, players=with_player(s.state.players, ransacking)).with_part(
+        replace(him, powers_in_use=(*him.powers_in_use, "Corrupt")))
     after = apply(state, RegionConquered(1, 21, 3))
     assert [p.coins for p in after.players] == [p.coins for p in state.players]
 
@@ -520,7 +520,7 @@ def test_a_necromancer_game_comes_back_mid_turn_from_the_store(tmp_path: Path) -
     s.store.close()  # the app stops (one app per file: the next one opens it after)
     again = Session(load_catalog(), rng=random.Random(2), store=Store.open(tmp_path / "g.sqlite3"))
     resumed = again.resume()
-    assert resumed is not None and resumed.necromancer == s.state.necromancer
+    assert resumed is not None and resumed.part(NecromancerState) == s.state.part(NecromancerState)
     assert resumed.regions == s.state.regions and resumed.current.coins == 3
     again.finish_conquests()
     again.redeploy_ghosts({21: 2})
@@ -533,7 +533,7 @@ def test_undo_takes_back_his_purchase_and_its_coins(tmp_path: Path) -> None:
     before = s.state
     s.buy_ghost()
     s.undo()
-    assert s.state.necromancer == before.necromancer
+    assert s.state.part(NecromancerState) == before.part(NecromancerState)
     assert s.state.current.coins == before.current.coins
 
 
@@ -541,9 +541,10 @@ def test_new_game_draws_his_powers_from_the_shuffled_badges() -> None:
     s = Session(load_catalog(), rng=random.Random(5))
     seats = [Seat(n, c) for n, c in zip(NAMES[:5], COLOURS[:5], strict=True)]
     state = s.new_game(seats, first_seat=2, necromancer=True, ghosts_removed=1)
-    assert state.board == "4p" and state.necromancer is not None
-    assert state.necromancer.seat == 1 and state.necromancer.reserve == 12
-    six = {*state.necromancer.powers_in_use, *state.necromancer.powers_in_reserve}
+    assert state.board == "4p" and state.part(NecromancerState) is not None
+    assert state.part(NecromancerState).seat == 1 and state.part(NecromancerState).reserve == 12
+    him = part(state, NecromancerState)
+    six = {*him.powers_in_use, *him.powers_in_reserve}
     assert len(six) == 6 and not six & {"Cursed", "Spirit", "Stout"}
     on_market = {row.combo.power for row in state.market.rows} | set(state.market.power_stack)
     assert not six & on_market

@@ -114,17 +114,35 @@ import time
 from pathlib import Path
 from kivy.clock import Clock
 import companion.app as start
-from companion.notify import sd_notify
+from companion.notify import WATCHDOG, sd_notify
+
+pings = []
+
+def counted(message, *args):
+    if message == WATCHDOG:
+        pings.append(message)
+    return sd_notify(message, *args)
+
+start.sd_notify = counted  # the app's own pings, counted as they are sent
 
 class Probe(start.TableApp):
     def on_start(self):
         super().on_start()
-        def block(_dt):
+        def block():
             sd_notify("TEST=blocked")
-            time.sleep(1.5)  # a hung main loop: ten pings' worth
+            time.sleep(1.5)  # a hung main loop: fifteen pings' worth
             sd_notify("TEST=unblocked")
             Clock.schedule_once(lambda _dt: self.stop(), 1.0)
-        Clock.schedule_once(block, 1.0)
+        ready_at = []
+        def when_pinging(_dt):  # hang once the app is up and has pinged a few times
+            if not self.ready:  # (or has had two seconds to: a watchdog it was not asked for)
+                return None
+            ready_at.append(time.monotonic())
+            if len(pings) >= 4 or time.monotonic() - ready_at[0] > 2.0:
+                block()
+                return False
+            return None
+        Clock.schedule_interval(when_pinging, 0.05)
 
 start.TableApp = Probe
 start.run_app(Path(sys.argv[1]))

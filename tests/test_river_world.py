@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 from factories import COLOURS, NAMES
+from positions import part
 from river_support import (
     RIVER_DOC,
     RIVERS,
@@ -29,6 +30,7 @@ from companion.rules.income import income
 from companion.rules.river import (
     ADVISED_LEFT_OUT,
     RiverEvent,
+    RiverState,
     check_event_line,
     markers_in_box,
 )
@@ -232,8 +234,8 @@ def test_the_event_line_has_one_marker_per_turn_from_the_box(players: int, turns
     for seed in range(20):
         s = Session(CATALOG, rng=random.Random(seed))
         s.new_game(seats, board_doc=json.dumps(doc))
-        assert s.state.river is not None
-        events = s.state.river.events
+        assert s.state.part(RiverState) is not None
+        events = s.state.part(RiverState).events
         assert len(events) == turns
         assert all(Counter(events)[e] <= box[e] for e in box)
 
@@ -329,7 +331,7 @@ def test_the_caravel_is_placed_once_per_turn_and_leaves_at_the_end_of_it() -> No
     reason = refusal(s.state, CaravelPlaced(0, 13))
     assert reason is not None and "already placed this turn" in reason
     end_turns(s, 1)
-    assert s.state.river is not None and s.state.river.caravel is None
+    assert part(s.state, RiverState).caravel is None
 
 
 def test_only_the_shipyard_holder_places_the_caravel_and_only_on_a_river() -> None:

@@ -19,6 +19,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from factories import play_turn
+from positions import part
 from team_support import (
     ANN,
     BOB,
@@ -47,7 +48,7 @@ from companion.rules.events import Seat, to_record
 from companion.rules.game import attacker
 from companion.rules.income import income
 from companion.rules.maps import load_board
-from companion.rules.relics import BONEYARD, MARKERS, MIRROR, SIGIL, SOAPBAR, TAVERN
+from companion.rules.relics import BONEYARD, MARKERS, MIRROR, SIGIL, SOAPBAR, TAVERN, RelicsState
 from companion.rules.team_game import (
     BonyPlaced,
     MonsterPassed,
@@ -59,6 +60,7 @@ from companion.rules.team_game import (
     team_label,
     team_result,
 )
+from companion.rules.teams import MonsterSetup
 from companion.rules.turns import Phase
 from companion.session import Session
 from companion.store import Store
@@ -71,8 +73,8 @@ def test_a_team_game_is_six_players_over_eight_turns_on_the_five_player_board() 
     seats = [Seat(n, c) for n, c in zip(NAMES, COLOURS, strict=True)]
     state = s.new_game(seats, first_seat=0, teams=True)
     assert (state.board, state.track.turns, state.track.players) == ("5p", 8, 6)
-    assert state.relics is not None and sorted(state.relics.pile) == sorted(MARKERS)
-    assert state.monsters is not None and state.monsters.next_seat == BOB
+    assert sorted(part(state, RelicsState).pile) == sorted(MARKERS)
+    assert part(state, MonsterSetup).next_seat == BOB
 
 
 def test_a_team_game_needs_exactly_six_players() -> None:
@@ -109,7 +111,7 @@ def test_a_team_game_plays_round_the_table_a1_b1_c1_a2_b2_c2_from_the_first_play
     s.begin(replace(created(), first_seat=CY))
     placers = []
     for region in MONSTERS:
-        placers.append(s.state.monsters.next_seat if s.state.monsters else None)
+        placers.append(s.state.part(MonsterSetup).next_seat if s.state.part(MonsterSetup) else None)
         s.place_monster(region)
     assert placers == [DI, ED, FAY, ANN, BOB]  # everyone but the first player
     order = []
@@ -137,10 +139,10 @@ def test_monsters_go_out_in_turn_order_from_the_second_player() -> None:
     s = session()
     placed = []
     for region in MONSTERS:
-        placed.append(s.state.monsters.next_seat if s.state.monsters else None)
+        placed.append(s.state.part(MonsterSetup).next_seat if s.state.part(MonsterSetup) else None)
         s.place_monster(region)
     assert placed == [BOB, CY, DI, ED, FAY]
-    assert s.state.relics is not None and s.state.relics.monsters == frozenset(MONSTERS)
+    assert part(s.state, RelicsState).monsters == frozenset(MONSTERS)
     s.pick(0)  # and the first turn begins
 
 
@@ -173,7 +175,7 @@ def test_a_monster_adds_one_token_to_the_cost_of_its_region() -> None:
 def test_taking_a_monsters_region_removes_it_and_draws_the_top_of_the_pile() -> None:
     s = session(pile=(TAVERN,))
     ann_takes_region_6(s)
-    relics = s.state.relics
+    relics = s.state.part(RelicsState)
     assert relics is not None
     assert 6 not in relics.monsters and relics.lying == {TAVERN: 6}
     assert len(relics.pile) == 4
@@ -213,7 +215,7 @@ def test_the_turn_cannot_end_before_the_soapbar_has_moved() -> None:
         s.end_turn()
     s.move_soapbar(5)
     s.end_turn()
-    assert s.state.relics is not None and s.state.relics.lying[SOAPBAR] == 5
+    assert part(s.state, RelicsState).lying[SOAPBAR] == 5
 
 
 def test_the_soapbar_moves_next_to_its_holder_but_never_into_their_active_region() -> None:
@@ -240,7 +242,7 @@ def test_the_soapbar_pays_whoever_holds_it_when_their_turn_ends() -> None:
     earned = income(s.state).total
     s.score()
     assert s.state.players[BOB].coins == before + earned + 1
-    assert s.state.relics is not None and s.state.relics.soapbar_owed_by == BOB
+    assert part(s.state, RelicsState).soapbar_owed_by == BOB
     s.move_soapbar(4)
     s.end_turn()
     others_play(s)
@@ -304,7 +306,7 @@ def test_a_race_in_decline_never_collects_a_places_coins() -> None:
     before = s.state.players[ANN].coins
     s.score()
     assert s.state.players[ANN].coins == before + earned
-    assert s.state.relics is not None and s.state.relics.tavern_open is None
+    assert part(s.state, RelicsState).tavern_open is None
 
 
 # --- Bony's Boneyard -------------------------------------------------------------------------
@@ -316,7 +318,7 @@ def test_bony_keeps_another_players_power_from_lowering_the_cost_of_his_banner()
     s = bob_in_decline((BONEYARD,), powers=("Alchemist", "Wealthy", "Commando"))
     bob_race = s.state.players[BOB].declined[0]
     s.place_bony(BOB, bob_race.race)  # Ann, turn 3
-    assert s.state.relics is not None and s.state.relics.bony is not None
+    assert part(s.state, RelicsState).bony is not None
     to_turn_end(s)
     s.end_turn()
     play_turn(s)  # Bob
@@ -412,9 +414,9 @@ def test_the_sigils_pact_holds_while_its_holder_keeps_the_sigil() -> None:
     s.end_turn()
     others_play(s)
     s.make_sigil_pact("shield", BOB, bob.race)  # Ann, turn 2
-    assert s.state.relics is not None and s.state.relics.sigil is not None
+    assert part(s.state, RelicsState).sigil is not None
     s.abandon(6)
-    assert s.state.relics.sigil is None  # she no longer holds the Sigil
+    assert s.state.part(RelicsState).sigil is None  # she no longer holds the Sigil
 
 
 def test_the_sigils_pact_is_a_shield_or_a_stand_in() -> None:
@@ -461,8 +463,8 @@ def test_the_monster_set_up_is_saved_resumed_and_undone(tmp_path: Path) -> None:
     s.place_monster(6)
     s.place_monster(12)
     s.undo()
-    assert s.state.monsters is not None and s.state.monsters.placed == ((BOB, 6),)
-    assert s.state.relics is not None and s.state.relics.monsters == frozenset({6})
+    assert part(s.state, MonsterSetup).placed == ((BOB, 6),)
+    assert part(s.state, RelicsState).monsters == frozenset({6})
     s.place_monster(30)
     assert s.store is not None
     s.store.close()
@@ -470,11 +472,11 @@ def test_the_monster_set_up_is_saved_resumed_and_undone(tmp_path: Path) -> None:
     again = Session(load_catalog(), rng=random.Random(5), store=Store.open(path))
     resumed = again.resume()
     assert resumed == s.state
-    assert resumed is not None and resumed.monsters is not None
-    assert resumed.monsters.placed == ((BOB, 6), (CY, 30))
+    assert resumed is not None and resumed.part(MonsterSetup) is not None
+    assert resumed.part(MonsterSetup).placed == ((BOB, 6), (CY, 30))
     again.undo()
     again.undo()
-    assert again.state.monsters is not None and again.state.monsters.placed == ()
+    assert part(again.state, MonsterSetup).placed == ()
     for region in MONSTERS:
         again.place_monster(region)
     again.pick(0)
@@ -490,7 +492,8 @@ def test_a_relic_found_is_saved_with_the_game(tmp_path: Path) -> None:
     s.store.close()
     again = Session(load_catalog(), rng=random.Random(5), store=Store.open(path))
     resumed = again.resume()
-    assert resumed is not None and resumed.relics is not None
-    assert resumed.relics.soapbar_owed_by == ANN and resumed.relics.lying == {SOAPBAR: 6}
+    assert resumed is not None and resumed.part(RelicsState) is not None
+    relics = part(resumed, RelicsState)
+    assert relics.soapbar_owed_by == ANN and relics.lying == {SOAPBAR: 6}
     with pytest.raises(IllegalAction, match="Golden Soapbar"):
         again.end_turn()

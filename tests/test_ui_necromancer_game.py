@@ -20,6 +20,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import ui_support as ui
+from positions import part
 from screen_steps import (
     play_quiet_turn,
     screen,
@@ -30,6 +31,8 @@ from screen_steps import (
     tap_id,
     tap_region,
 )
+
+from companion.rules.necromancer import NecromancerState
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -75,8 +78,8 @@ def test_a_whole_necromancer_island_game_through_the_screens(app: Any) -> None:
     tap_id(app, "start")
     assert app.ctx.nav.current == "table"
     state = session.state
-    assert state.board == "2p" and state.necromancer is not None
-    assert state.necromancer.seat == CY and state.necromancer.lake == LAKE
+    assert state.board == "2p" and state.part(NecromancerState) is not None
+    assert state.part(NecromancerState).seat == CY and state.part(NecromancerState).lake == LAKE
     table = screen(app)
     assert "Cy is the Necromancer." in table.ids.expansions.text
     assert table.ids.players.row(CY).ids.combo.text.startswith("The Necromancer")
@@ -99,17 +102,17 @@ def test_a_whole_necromancer_island_game_through_the_screens(app: Any) -> None:
     assert app.ctx.nav.current == "necromancer"
     shot(app, "necromancer_buying")
     ui.tap(ui.button(necro_screen.ids.buy, "buy_ghost"))
-    assert session.state.necromancer.island == 2
+    assert session.state.part(NecromancerState).island == 2
     assert session.state.players[CY].coins == 3
     assert ui.button(necro_screen.ids.buy, "buy_ghost").text == "Buy a Ghost: 3 coins"
-    power = session.state.necromancer.powers_in_reserve[0]
+    power = session.state.part(NecromancerState).powers_in_reserve[0]
     assert ui.button(necro_screen.ids.buy, f"buy_power:{power}").text == f"Buy {power}: 3 coins"
     ui.tap(ui.button(necro_screen.ids.buy, "buy_ghost"))  # 3 coins, none left
     ui.tap(ui.button(necro_screen.ids.buy, "buy_ghost"))  # refused: he cannot pay 4
     (dialog,) = ui.dialogs()
     assert "costs 4 coins" in dialog.text and "has" not in dialog.text.split("costs")[1][:12]
     ui.tap(dialog.ids.ok)
-    assert session.state.necromancer.island == 3
+    assert session.state.part(NecromancerState).island == 3
 
     # -- the map: the Lake's shore is bright, the Lake is not; he takes region 3 --------------
     ui.tap(ui.button(necro_screen.ids.bottom_actions, "map"))
@@ -143,12 +146,12 @@ def test_a_whole_necromancer_island_game_through_the_screens(app: Any) -> None:
     shot(app, "necromancer_placing")
     ui.tap(ui.button(screen(app).ids.bottom_actions, "confirm"))
     assert session.state.regions[3].occupant.tokens == 3  # type: ignore[union-attr]
-    assert session.state.necromancer.island == 0
+    assert session.state.part(NecromancerState).island == 0
 
     # -- his score: one coin for region 3 and its soul in the Well; undo is offered ----------
     assert ui.button(table, "necro_score").text.startswith("Score 1 coin")
     tap_action(app, "necro_score")
-    assert session.state.necromancer.well.souls == 1
+    assert session.state.part(NecromancerState).well.souls == 1
     assert table.ids.undo.text == "Undo: take back Cy scoring 1 coin for the turn"
     tap_action(app, "end_turn")
     assert session.state.track.seat == 0 and session.state.track.turn == 2
@@ -162,11 +165,12 @@ def test_a_whole_necromancer_island_game_through_the_screens(app: Any) -> None:
     conquer = screen(app).ids.actions.button("conquer")
     ui.scroll_to(conquer)  # the finger scrolls the panel to it
     ui.tap(conquer)
-    assert session.state.necromancer.well.ghosts == 1
-    assert session.state.necromancer.hand == 2
+    assert session.state.part(NecromancerState).well.ghosts == 1
+    assert session.state.part(NecromancerState).hand == 2
     ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))
     play_quiet_turn(app)  # he holds no region: his two Ghosts go onto the Island
-    assert session.state.necromancer.island == 2 and session.state.necromancer.hand == 0
+    him = part(session.state, NecromancerState)
+    assert him.island == 2 and him.hand == 0
 
     # -- everybody plays on to the end --------------------------------------------------------
     while not session.state.is_over:

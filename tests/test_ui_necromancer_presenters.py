@@ -11,8 +11,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 from factories import play_turn
+from positions import part
 from test_necromancer_game import NECRO, game, ghosts_hold_21_and_22, to_his_turn
 
+from companion.rules.necromancer import NecromancerState
 from companion.session import Session
 from companion.ui.presenters.base import Choice, Context
 from companion.ui.presenters.game_end import GameEndPresenter
@@ -51,7 +53,7 @@ def test_his_screen_offers_each_purchase_at_the_price_of_the_moment() -> None:
     assert [a["text"] for a in necro.buy_actions][:2] == ["Buy a Ghost: 2 coins",
                                                         "Buy Flying: 2 coins"]
     necro.act("buy_power:Flying")
-    assert s.state.necromancer is not None and "Flying" in s.state.necromancer.powers_in_use
+    assert "Flying" in part(s.state, NecromancerState).powers_in_use
     assert necro.buy_actions[0]["text"] == "Buy a Ghost: 3 coins"
     s.conquer(21, tokens=1)
     assert necro.buy_actions == []  # his first move ended the buying
@@ -79,7 +81,7 @@ def test_others_put_his_ghosts_in_hand_back_from_the_table() -> None:
     table.act("necro_return")
     assert [key for key, _ in asked[0].choices] == ["22"]
     asked[0].on_choice("22")
-    assert s.state.necromancer is not None and s.state.necromancer.regions == {22: 2}
+    assert part(s.state, NecromancerState).regions == {22: 2}
     assert table.actions[0]["key"] != "necro_return"
 
 
@@ -87,7 +89,7 @@ def test_his_instant_win_is_revealed_last_and_named() -> None:
     s = game(ghosts_removed=2)
     to_his_turn(s)
     s.adjust_coins(NECRO, 100, "a test")
-    while s.state.necromancer is not None and s.state.necromancer.reserve:
+    while part(s.state, NecromancerState).reserve:
         s.buy_ghost()
     s.conquer(21, tokens=12)
     s.finish_conquests()
@@ -112,8 +114,8 @@ def test_the_new_game_plays_necromancer_island_with_up_to_six_players() -> None:
     assert "the 5-player board" in form.board_text
     form.choose_first(0)
     form.start()
-    assert s.state.board == "5p" and s.state.necromancer is not None
-    assert s.state.necromancer.seat == 5
+    assert s.state.board == "5p" and s.state.part(NecromancerState) is not None
+    assert s.state.part(NecromancerState).seat == 5
 
 
 def test_the_table_lets_him_choose_the_power_beside_the_well_in_the_first_turn() -> None:
@@ -127,7 +129,7 @@ def test_the_table_lets_him_choose_the_power_beside_the_well_in_the_first_turn()
     assert [key for key, _ in asked[0].choices] == list(
         ("Forest", "Flying", "Alchemist", "Hill", "Merchant", "Wealthy"))
     asked[0].on_choice("Hill")
-    assert s.state.necromancer is not None and s.state.necromancer.powers_in_use == ("Hill",)
+    assert part(s.state, NecromancerState).powers_in_use == ("Hill",)
     to_his_turn(s)
     assert all(a["key"] != "necro_well" for a in table.actions)
 
@@ -136,7 +138,7 @@ def test_the_map_panel_s_rules_offer_his_ghosts_and_his_island() -> None:
     s = game()
     to_his_turn(s)
     ghosts_hold_21_and_22(s)
-    necro = s.state.necromancer
+    necro = s.state.part(NecromancerState)
     assert necro is not None
     map_p = presenter(MapPresenter, s, Context(session=s, presenters={
         "rules": RulesPresenter(Context(session=s))}))

@@ -27,6 +27,8 @@ from river_support import RIVER_BOARD, RIVER_FILE
 from companion.boards import custom_boards_dir, load_custom_boards
 from companion.paths import data_file
 from companion.rules.events import GameCreated
+from companion.rules.relics import RelicsState
+from companion.rules.river import RiverState
 from companion.session import Session
 from companion.store import Store
 
@@ -241,7 +243,7 @@ def test_river_world_events_are_off_by_default_on_a_packaged_board(data_home: Pa
     app, _form = open_form(session, seats=3)
     start(app)
     assert app.ctx.nav.current == "table"
-    assert session.state.map.name == "3p" and session.state.river is None
+    assert session.state.map.name == "3p" and session.state.part(RiverState) is None
     assert game_created(session).board_doc is None
 
 
@@ -255,7 +257,7 @@ def test_river_world_events_can_be_switched_on_for_a_packaged_board(data_home: P
     start(app)
     assert app.ctx.nav.current == "table"
     state = session.state
-    assert state.map.name == "4p" and state.river is not None
+    assert state.map.name == "4p" and state.part(RiverState) is not None
     assert len(game_created(session).river_events) == 9  # one Event marker a turn
     assert game_created(session).board_doc is None
 
@@ -315,7 +317,7 @@ def test_starting_on_a_custom_board_saves_its_document_in_the_game(
     assert app.ctx.nav.current == "table"
     state = session.state
     assert state.map.name == RIVER_BOARD and state.track.turns == 10
-    assert state.river is not None
+    assert state.part(RiverState) is not None
     assert game_created(session).board_doc == board.document
     assert session.store is not None and session.game_id is not None
     saved = session.store.load_log(session.game_id)[0][0]
@@ -337,7 +339,7 @@ def test_a_chosen_board_that_no_longer_fits_the_seats_falls_back_to_the_packaged
     assert board_button(app).text == "Board: the 4-player board, packaged"
     assert river_button(app).text == "River World events: off"
     start(app)
-    assert session.state.map.name == "4p" and session.state.river is None
+    assert session.state.map.name == "4p" and session.state.part(RiverState) is None
     assert game_created(session).board_doc is None
 
 
@@ -389,7 +391,7 @@ def test_a_team_game_may_play_on_a_groups_board_made_for_six(data_home: Path) ->
                                       "6 players in 3 teams, partners opposite.")
     start(app)
     assert app.ctx.nav.current == "table"
-    assert session.state.map.name == "Big Six" and session.state.relics is not None
+    assert session.state.map.name == "Big Six" and session.state.part(RelicsState) is not None
 
 
 # --- the expansions' notice ---------------------------------------------------------------

@@ -26,6 +26,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import ui_support as ui
+from positions import part
 from river_support import RIVER_FILE, river_session
 from screen_steps import (
     choose,
@@ -44,7 +45,7 @@ from screen_steps import (
 
 from companion.boards import custom_boards_dir
 from companion.rules.events import GameCreated, Seat
-from companion.rules.river import RiverEvent, pirate_ships
+from companion.rules.river import RiverEvent, RiverState, pirate_ships
 from companion.session import Session
 from companion.ui.presenters import river as river_words
 
@@ -128,10 +129,11 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
     session = app.session
     start_river_game(app)
     state = session.state
-    assert state.map.name == "River Test" and state.river is not None
+    assert state.map.name == "River Test" and state.part(RiverState) is not None
     created = session.history.log[0][0] if session.history else None
     assert isinstance(created, GameCreated) and created.board_doc is not None
-    assert [e.value for e in state.river.events[:3]] == ["Quiet waters", "Storm", "Pirates"]
+    events = part(state, RiverState).events
+    assert [e.value for e in events[:3]] == ["Quiet waters", "Storm", "Pirates"]
     assert created.left_out == ("Flying",) and "Flying" not in created.powers
 
     # -- turn 1 is announced as the game starts ---------------------------------------------
@@ -172,7 +174,7 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
     assert "The Shipyard is held by Bob." in table.ids.expansions.text
     tap_action(app, "caravel")
     choose(str(RIVER_8))
-    assert session.state.river.caravel == RIVER_8
+    assert session.state.part(RiverState).caravel == RIVER_8
     assert "caravel" not in [a["key"] for a in app.presenters["table"].actions]  # once a turn
     assert f"The Caravel is on river {RIVER_8}" in table.ids.expansions.text
     tap_action(app, "map")
@@ -191,7 +193,7 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
     assert len(pirates) == 1 and lines[pirates[0]] == "-1"  # the Temple borders river 8
     tap_id(app, "score")
     tap_action(app, "end_turn")
-    assert session.state.river.caravel is None  # it leaves when the turn ends
+    assert session.state.part(RiverState).caravel is None  # it leaves when the turn ends
     play_quiet_turn(app)  # Cy
 
     # -- turn 2: a Storm, announced; a river now costs 3 ------------------------------------
@@ -232,7 +234,7 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
         turn = session.state.track.turn
         play_quiet_turn(app)
         if not session.state.is_over and session.state.track.turn != turn:
-            assert session.state.river.event(session.state.track.turn).value in (
+            assert session.state.part(RiverState).event(session.state.track.turn).value in (
                 dismiss_notice())
 
     # -- the final reveal ---------------------------------------------------------------------
@@ -267,7 +269,7 @@ def test_a_tapped_river_takes_the_caravel_and_the_tables_pirate_ship_corrections
     keys = [action["key"] for action in app.presenters["map"].actions]
     assert {"river_caravel", "river_ship_on"} <= set(keys) and "river_ship_off" not in keys
     tap_panel_action(app, "river_caravel")
-    assert s.state.river is not None and s.state.river.caravel == RIVER_13
+    assert part(s.state, RiverState).caravel == RIVER_13
     tap_panel_action(app, "river_ship_on")
     assert RIVER_13 in pirate_ships(s.state.regions)
     assert "A pirate ship lies here" in screen(app).ids.holder.text

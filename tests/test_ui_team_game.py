@@ -21,6 +21,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import ui_support as ui
+from positions import part
 from screen_steps import (
     choose,
     pick_top_combo,
@@ -35,7 +36,8 @@ from screen_steps import (
     tap_region,
 )
 
-from companion.rules.relics import SOAPBAR, TAVERN
+from companion.rules.relics import SOAPBAR, TAVERN, RelicsState
+from companion.rules.teams import MonsterSetup
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -107,7 +109,7 @@ def test_a_whole_six_player_team_game_through_the_screens(app: Any) -> None:
     assert app.ctx.nav.current == "table"
     state = session.state
     assert (state.board, state.track.turns, state.track.players) == ("5p", 8, 6)
-    assert state.relics is not None and state.relics.pile[:2] == (SOAPBAR, TAVERN)
+    assert part(state, RelicsState).pile[:2] == (SOAPBAR, TAVERN)
 
     # -- the table: teams and partners; Bob's Monster first ----------------------------------
     table = screen(app)
@@ -130,24 +132,24 @@ def test_a_whole_six_player_team_game_through_the_screens(app: Any) -> None:
     assert "monster" not in [a["key"] for a in app.presenters["map"].actions]
     ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))
     set_monster(app, 13)  # Cy's, then taken back
-    assert session.state.monsters is not None
-    assert session.state.monsters.placed == ((BOB, 6), (CY, 13))
+    assert session.state.part(MonsterSetup) is not None
+    assert session.state.part(MonsterSetup).placed == ((BOB, 6), (CY, 13))
     assert table.ids.undo.text == "Undo: take back Cy's Monster in region 13"
     tap_id(app, "undo")
-    assert session.state.monsters.placed == ((BOB, 6),)
+    assert session.state.part(MonsterSetup).placed == ((BOB, 6),)
     assert table.ids.current.text == "Cy's Monster"
     for region in MONSTERS[1:]:
         set_monster(app, region)
     assert app.ctx.nav.current == "table"
-    assert session.state.relics is not None
-    assert session.state.relics.monsters == frozenset(MONSTERS)
+    assert session.state.part(RelicsState) is not None
+    assert session.state.part(RelicsState).monsters == frozenset(MONSTERS)
     assert table.ids.current.text == "Ann's turn"
     assert "Monsters in regions 6, 12, 24, 30, 37." in table.ids.expansions.text
 
     # -- Ann takes Bob's Monster's region: the Golden Soapbar --------------------------------
     pick_top_combo(app)
     conquer_on_map(app, 6)
-    assert session.state.relics.lying == {SOAPBAR: 6}
+    assert session.state.part(RelicsState).lying == {SOAPBAR: 6}
     score_on_screen(app)
     assert "Golden Soapbar: move it now" in table.ids.reminders.text
     tap_action(app, "end_turn")  # refused: the Soapbar has not moved
@@ -157,13 +159,13 @@ def test_a_whole_six_player_team_game_through_the_screens(app: Any) -> None:
     assert session.state.track.seat == ANN
     tap_action(app, "soapbar")
     choose("5")
-    assert session.state.relics.lying[SOAPBAR] == 5
+    assert session.state.part(RelicsState).lying[SOAPBAR] == 5
     tap_action(app, "end_turn")
 
     # -- Bob takes Cy's Monster's region: Glandulf's Tavern; he gives its coins to Ed --------
     pick_top_combo(app)
     conquer_on_map(app, 12)
-    assert session.state.relics.lying[TAVERN] == 12
+    assert session.state.part(RelicsState).lying[TAVERN] == 12
     ed_before = session.state.players[ED].coins
     spread_hands(app)
     tap_action(app, "finish_redeployment")

@@ -16,6 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import ui_support as ui
+from positions import part
 from team_support import (
     ANN,
     BOB,
@@ -31,7 +32,7 @@ from team_support import (
     to_turn_end,
 )
 
-from companion.rules.relics import BONEYARD, MIRROR, SIGIL
+from companion.rules.relics import BONEYARD, MIRROR, SIGIL, RelicsState
 from companion.session import Session
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -90,7 +91,7 @@ def test_bony_is_set_from_the_table_on_a_banner_in_decline() -> None:
     assert "Bony's Boneyard: set Bony" in table(app).ids.reminders.text
     ui.tap(ui.button(table(app), "bony"))
     choose(f"{BOB}:{race}")
-    assert s.state.relics is not None and s.state.relics.bony is not None
+    assert part(s.state, RelicsState).bony is not None
     assert f"Bony guards Bob's {race} in decline." in table(app).ids.expansions.text
     assert "bony" not in keys(app)
 
@@ -101,7 +102,7 @@ def test_the_sigils_pact_is_made_from_the_table() -> None:
     app = table_for(s)
     ui.tap(ui.button(table(app), "sigil"))
     choose(f"stand-in:{BOB}:{race}")
-    pact = s.state.relics.sigil if s.state.relics is not None else None
+    pact = s.state.part(RelicsState).sigil if s.state.part(RelicsState) is not None else None
     assert pact is not None and pact.other.seat == BOB and pact.mode.value == "stand-in"
     assert f"Sigil pact: Ann and Bob's {race}" in table(app).ids.expansions.text
     assert "Sigil of Sacrifice: when you lose a token" in table(app).ids.reminders.text

@@ -189,7 +189,7 @@ def choose_well_power(state: GameState, event: WellPowerChosen) -> GameState:
     if len(necro.powers_in_use) != 1 or event.power not in six:
         raise IllegalAction(f"the power beside the Well is one of his six: {', '.join(six)}")
     rest = tuple(p for p in six if p != event.power)
-    return replace(state, necromancer=replace(necro, powers_in_use=(event.power,),
+    return state.with_part(replace(necro, powers_in_use=(event.power,),
                                               powers_in_reserve=rest))
 
 
@@ -198,11 +198,12 @@ def choose_well_power(state: GameState, event: WellPowerChosen) -> GameState:
 
 def is_his(state: GameState, seat: int) -> bool:
     """Whether `seat` is the Necromancer's."""
-    return state.necromancer is not None and state.necromancer.seat == seat
+    him = state.part(NecromancerState)
+    return him is not None and him.seat == seat
 
 
 def _his(state: GameState, seat: int, what: str) -> NecromancerState:
-    necro = state.necromancer
+    necro = state.part(NecromancerState)
     if necro is None:
         raise IllegalAction(f"this game does not play Necromancer Island: nobody can {what}")
     if seat != necro.seat:
@@ -224,7 +225,7 @@ def attacker(state: GameState) -> Attacker:
 def ghosts_free(state: GameState) -> int:
     """Ghosts he may still conquer with this turn (before his first move: those on the
     Island and all but one in each region)."""
-    necro = state.necromancer
+    necro = state.part(NecromancerState)
     if necro is None:
         return 0
     if necro.step is Step.ACQUIRE:
@@ -236,7 +237,7 @@ def ghosts_free(state: GameState) -> int:
 
 
 def _island_refusal(state: GameState, seat: int, region: int) -> str | None:
-    necro = state.necromancer
+    necro = state.part(NecromancerState)
     return None if necro is None else model.island_refusal(necro, region, seat)
 
 
@@ -245,7 +246,7 @@ def attackable(state: GameState, who: Attacker, region: int) -> bool:
     board, held = state.map, state.regions.regions
     if immunity(board, region, held, who, catapults=state.regions.catapults()) is not None:
         return False
-    necro = state.necromancer
+    necro = state.part(NecromancerState)
     if necro is not None and who.seat == necro.seat:
         return model.reach_refusal(necro, board, region) is None
     if _island_refusal(state, who.seat, region) is not None:
@@ -258,7 +259,7 @@ def assess_region(state: GameState, who: Attacker, region: int) -> Assessment:
     closed to everybody else."""
     found = assess(state.map, region, state.regions.regions, who,
                    catapults=state.regions.catapults())
-    necro = state.necromancer
+    necro = state.part(NecromancerState)
     if necro is None or found.immune is not None:
         return found
     if who.seat != necro.seat:
@@ -294,7 +295,7 @@ def _synced(state: GameState, necro: NecromancerState) -> GameState:
             ours = here.occupant is not None and here.occupant.seat == necro.seat
             regions = regions.with_region(
                 rid, replace(here, occupant=ghosts) if ours else taken(here, ghosts))
-    return replace(state, regions=regions, necromancer=necro)
+    return replace(state, regions=regions).with_part(necro)
 
 
 def _fed(necro: NecromancerState, region: int, before: RegionState) -> NecromancerState:
@@ -314,7 +315,7 @@ def _fed(necro: NecromancerState, region: int, before: RegionState) -> Necromanc
 def conquest_fed(state: GameState, region: int, before: RegionState) -> GameState:
     """After another player's conquest: what fell there goes into the Well (a Ghost region
     sends one Ghost to the Well and the others to his hand)."""
-    necro = state.necromancer
+    necro = state.part(NecromancerState)
     if necro is None:
         return state
     return _synced(state, _fed(necro, region, before))
@@ -323,7 +324,7 @@ def conquest_fed(state: GameState, region: int, before: RegionState) -> GameStat
 def race_declined(before: GameState, after: GameState, seat: int) -> GameState:
     """A race went into decline: its discarded tokens go back to the tray, except the
     Elves', which fall into the Well (all but the one left in each region)."""
-    necro = after.necromancer
+    necro = after.part(NecromancerState)
     active = before.players[seat].active
     if necro is None or active is None or active.race != ELVES:
         return after
@@ -478,7 +479,7 @@ def score(state: GameState, event: TurnScored) -> GameState:
 
 def return_ghosts(state: GameState, event: GhostsReturned) -> GameState:
     """The Ghosts in his hand go back onto regions he holds."""
-    necro = state.necromancer
+    necro = state.part(NecromancerState)
     if necro is None:
         raise IllegalAction("this game does not play Necromancer Island: there are no Ghosts")
     placed = dict(event.regions)
@@ -491,7 +492,7 @@ def turn_passed(before: GameState, ended: GameState) -> GameState:
     """A turn ended: Ghosts in hand with no region to go to go to the Island, the Well
     spawns, and if he plays next his turn opens with buying."""
     del before
-    necro = ended.necromancer
+    necro = ended.part(NecromancerState)
     if necro is None:
         return ended
     necro = model.turn_ended(necro).state
@@ -506,19 +507,20 @@ def turn_passed(before: GameState, ended: GameState) -> GameState:
 
 def public(state: GameState) -> PublicNecromancer | None:
     """His public side (Ghosts, Well, badges, price; never his coins), or None."""
-    return None if state.necromancer is None else model.public(state.necromancer)
+    him = state.part(NecromancerState)
+    return None if him is None else model.public(him)
 
 
 def contenders(state: GameState) -> dict[int, int]:
     """The coins of the players who can win on coins (everybody but the Necromancer)."""
-    necro = state.necromancer
+    necro = state.part(NecromancerState)
     return {p.seat: p.coins for p in state.players if necro is None or p.seat != necro.seat}
 
 
 def standings(state: GameState, tokens: Mapping[int, int] | None,
               names: Mapping[int, str]) -> Standings:
     """The outcome: his instant win, or the others by coins with him after them."""
-    necro = state.necromancer
+    necro = state.part(NecromancerState)
     if necro is None:
         raise IllegalAction("this game does not play Necromancer Island")
     coins = {p.seat: p.coins for p in state.players}
@@ -743,7 +745,7 @@ class NecromancerIsland(Expansion):
                 "souls_to_next_ghost": view.souls_to_next_ghost, "won": view.won}
 
     def in_play(self, state: GameState) -> bool:
-        return state.necromancer is not None
+        return state.part(NecromancerState) is not None
 
     def check_created(self, created: GameCreated) -> None:
         if created.necromancer_powers:
@@ -777,7 +779,7 @@ class NecromancerIsland(Expansion):
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
         necro = setup(created, board, catalog)
-        return state if necro is None else replace(state, necromancer=necro)
+        return state if necro is None else state.with_part(necro)
 
     def apply(self, state: GameState, event: Event) -> GameState:
         match event:
@@ -843,7 +845,7 @@ class NecromancerIsland(Expansion):
 
     def tied_for_first(self, state: GameState,
                        coins: Mapping[int, int]) -> frozenset[int] | None:
-        necro = state.necromancer
+        necro = state.part(NecromancerState)
         assert necro is not None
         return needs_token_count({s: c for s, c in coins.items() if s != necro.seat})
 
@@ -861,7 +863,7 @@ class NecromancerIntents(Intents):
     def choose_well_power(self, power: str) -> GameState:
         """The Necromancer places `power`, one of his six, with the Well (before his first
         turn)."""
-        necro = self.state.necromancer
+        necro = self.state.part(NecromancerState)
         seat = necro.seat if necro is not None else self.state.track.seat
         return self.play(WellPowerChosen(seat, power))
 

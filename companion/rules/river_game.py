@@ -92,7 +92,8 @@ def _reveal(
 
 
 def event_now(state: GameState) -> RiverEvent | None:
-    return None if state.river is None else state.river.event(state.track.turn)
+    river = state.part(RiverState)
+    return None if river is None else river.event(state.track.turn)
 
 
 def is_frozen(state: GameState, region: int) -> bool:
@@ -139,15 +140,16 @@ class RiverFacts:
 
 def with_river(state: GameState, who: Attacker) -> Attacker:
     """The River World facts an attacker's conquest reads: the event, the Caravel."""
-    if state.river is None:
+    river = state.part(RiverState)
+    if river is None:
         return who
-    facts = RiverFacts(state.river.event(state.track.turn), state.river.caravel)
+    facts = RiverFacts(river.event(state.track.turn), river.caravel)
     return replace(who, facts=(*who.facts, facts))
 
 
 def leave_rivers(state: GameState, seat: int) -> GameState:
     """Rivers are emptied when `seat` redeploys, unless frozen or held by a sea race."""
-    if state.river is None or event_now(state) is RiverEvent.HARSH_WINTER:
+    if state.part(RiverState) is None or event_now(state) is RiverEvent.HARSH_WINTER:
         return state
     player = state.players[seat]
     races = [(d.race, d.power) for d in player.declined]
@@ -159,19 +161,19 @@ def leave_rivers(state: GameState, seat: int) -> GameState:
 
 def turn_passed(before: GameState, after: GameState) -> GameState:
     """After a turn ends: the Caravel leaves; a new game turn reveals its event."""
-    river = after.river
+    river = after.part(RiverState)
     if river is None:
         return after
     river = replace(river, caravel=None)
     regions = after.regions
     if not after.is_over and after.track.turn != before.track.turn:
         regions = _reveal(river, after.track.turn, after.map, regions, after.catalog)
-    return replace(after, river=river, regions=regions)
+    return replace(after, regions=regions).with_part(river)
 
 
 def place_caravel(state: GameState, event: CaravelPlaced) -> GameState:
     player = acting(state, event.seat)
-    river = state.river
+    river = state.part(RiverState)
     if river is None:
         raise IllegalAction("the Caravel is part of River World, which this game does not play")
     expect(state, event.seat, Phase.CONQUER, "place the Caravel")
@@ -185,11 +187,11 @@ def place_caravel(state: GameState, event: CaravelPlaced) -> GameState:
     if not region.is_river:
         raise IllegalAction(f"the Caravel goes on a river; region {region.id} is a "
                             f"{region.terrain.value}")
-    return replace(state, river=replace(river, caravel=region.id))
+    return state.with_part(replace(river, caravel=region.id))
 
 
 def set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
-    if state.river is None:
+    if state.part(RiverState) is None:
         raise IllegalAction("pirate ships are part of River World, which this game does not play")
     if not isinstance(event.present, bool):
         raise MalformedInput(f"present must be true or false, not {event.present!r}",
@@ -222,13 +224,13 @@ def set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
 
 def event_in_force(state: GameState) -> RiverEvent | None:
     """This turn's event (None when the game does not play River World)."""
-    river = state.river
+    river = state.part(RiverState)
     return None if river is None else river.event(state.track.turn)
 
 
 def seer_refusal(state: GameState, seat: int) -> str | None:
     """Why `seat` may not look at the next event now, or None if they may."""
-    river = state.river
+    river = state.part(RiverState)
     if river is None:
         return "this game does not play River World"
     player = state.player(seat)
@@ -246,13 +248,14 @@ def seer_peek(state: GameState, seat: int) -> RiverEvent | None:
     refused = seer_refusal(state, seat)
     if refused is not None:
         raise IllegalAction(refused)
-    assert state.river is not None
-    return state.river.next_event(state.track.turn)
+    river = state.part(RiverState)
+    assert river is not None
+    return river.next_event(state.track.turn)
 
 
 def public_river(state: GameState) -> RiverView | None:
     """The River World part of the shared screen; None when the game does not play it."""
-    river = state.river
+    river = state.part(RiverState)
     if river is None:
         return None
     board, turn = state.map, state.track.turn
@@ -331,7 +334,7 @@ class RiverWorld(Expansion):
                 "pirate_ships": list(view.pirate_ships), "caravel": view.caravel}
 
     def in_play(self, state: GameState) -> bool:
-        return state.river is not None
+        return state.part(RiverState) is not None
 
     def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
         """The line of Event markers, one per turn, drawn from the markers in the box (by
@@ -352,7 +355,7 @@ class RiverWorld(Expansion):
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
         river, regions = setup(created, board, catalog)
-        return state if river is None else replace(state, river=river, regions=regions)
+        return state if river is None else replace(state, regions=regions).with_part(river)
 
     def apply(self, state: GameState, event: Event) -> GameState:
         match event:

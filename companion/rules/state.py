@@ -5,25 +5,26 @@ A state is immutable; a change is a new state made by `companion.rules.game.appl
 asks the expansions the game plays through their hooks (`companion.rules.expansion`) and
 hands the markers to `markers`. Those modules read and replace a state only through this
 module, so none of them imports `game`; and this module imports none of them (nor does
-any module it imports import it: `river` knows no `GameState`).
+any module it imports import it: `river` knows no `GameState`). An expansion keeps its own
+state as one of the state's `parts`, found by its type: this module names no expansion.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from companion.rules.board import BoardState, RegionState
 from companion.rules.catalog import Catalog
 from companion.rules.errors import IllegalAction
 from companion.rules.maps import Board, load_board, parse_board_text
 from companion.rules.market import Market
-from companion.rules.necromancer import NecromancerState
 from companion.rules.players import Player
-from companion.rules.relics import RelicsState
-from companion.rules.river import RiverState
-from companion.rules.teams import MonsterSetup
 from companion.rules.troops import Troops
 from companion.rules.turns import Phase, ThisTurn, TurnTrack
+
+P = TypeVar("P")
+"""An expansion's own state type (`GameState.part`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +40,10 @@ class GameState:
     coins_issued: int
     regions: BoardState
     last_roll: int | None = None
-    river: RiverState | None = None  # River World: the event line and the Caravel
-    necromancer: NecromancerState | None = None  # Necromancer Island: his Ghosts and Well
-    monsters: MonsterSetup | None = None  # team play: the Monsters set out before turn 1
-    relics: RelicsState | None = None  # team play: Righteous Relics and Popular Places
+    parts: tuple[object, ...] = ()
+    """The expansions' own states (River World's event line, the Necromancer's Well...),
+    at most one of each type, in the order they were first added: read one with `part`,
+    set one with `with_part`. This module names no expansion."""
     troops: Troops | None = None  # the token ledger; None: a game saved before it existed
     board_doc: str | None = field(default=None, repr=False)  # a group's own board
     catalog: Catalog = field(compare=False, repr=False, kw_only=True)
@@ -61,6 +62,21 @@ class GameState:
         if self.board_doc is not None:
             return parse_board_text(self.board_doc, source=saved_board_source(self.board))
         return load_board(self.board)
+
+    def part(self, kind: type[P]) -> P | None:
+        """The expansion's own state of type `kind` (None: this game has none)."""
+        for part in self.parts:
+            if type(part) is kind:
+                return part
+        return None
+
+    def with_part(self, part: object) -> GameState:
+        """This state with `part` in place of the part of its type (or added)."""
+        kind = type(part)
+        if any(type(p) is kind for p in self.parts):
+            return replace(self, parts=tuple(part if type(p) is kind else p
+                                              for p in self.parts))
+        return replace(self, parts=(*self.parts, part))
 
     def player(self, seat: int) -> Player:
         if not 0 <= seat < len(self.players):

@@ -4,8 +4,8 @@ team standings at the end.
 
 `companion.rules.game` hands the team events and the moments that touch them here; the
 pure models are `companion.rules.teams` (seats, partners, Monsters, standings) and
-`companion.rules.relics` (the pile and each marker's power), kept in `GameState.monsters`
-and `GameState.relics`.
+`companion.rules.relics` (the pile and each marker's power), kept among the state's parts
+(`GameState.part`) as a `MonsterSetup` and a `RelicsState`.
 
 How a team game runs:
 - `GameCreated.teams`: six seats, eight turns, partners opposite; the app plays it on the
@@ -173,7 +173,7 @@ def setup(event: GameCreated) -> tuple[MonsterSetup | None, RelicsState | None]:
 
 
 def is_team_game(state: GameState) -> bool:
-    return state.monsters is not None
+    return state.part(MonsterSetup) is not None
 
 
 # --- what every event owes to team play --------------------------------------------------
@@ -183,7 +183,7 @@ def refuse(state: GameState, event: Event) -> None:
     """Refuse a turn's event while Monsters are still to be set out, the end of a turn
     while its player owes the Soapbar's move, and a Mercenary coin spent against the
     banner Bony guards (the power does nothing there)."""
-    setup_ = state.monsters
+    setup_ = state.part(MonsterSetup)
     if setup_ is None:
         return
     seat = setup_.next_seat
@@ -192,13 +192,14 @@ def refuse(state: GameState, event: Event) -> None:
             f"the Monsters go out before the first turn: {state.player(seat).name} sets "
             "theirs (or passes) first"
         )
-    if isinstance(event, TurnEnded) and state.relics is not None:
-        model.turn_ended(state.relics, event.seat)
+    relics = state.part(RelicsState)
+    if isinstance(event, TurnEnded) and relics is not None:
+        model.turn_ended(relics, event.seat)
     if (isinstance(event, RegionConquered) and event.mercenary_coin
-            and state.relics is not None and event.region in state.map.regions):
+            and relics is not None and event.region in state.map.regions):
         occupant = state.regions[event.region].occupant
         if (occupant is not None and occupant.in_decline and model.shielded(
-                state.relics, Banner(occupant.seat, occupant.race), event.seat)):
+                relics, Banner(occupant.seat, occupant.race), event.seat)):
             raise IllegalAction(
                 f"Bony the Lich guards {occupant.race} in decline in region {event.region}: "
                 "a Mercenary coin buys nothing against them"
@@ -209,7 +210,7 @@ def settled(before: GameState, event: Event, after: GameState) -> GameState:
     """The state after `event` once the Relics and Places have had their say: a Monster's
     region drawn into, the turn's coins collected, the turn's offers closed, and Bony and
     the Sigil's pact checked against the board."""
-    relics = after.relics
+    relics = after.part(RelicsState)
     if relics is None:
         return after
     match event:
@@ -224,7 +225,7 @@ def settled(before: GameState, event: Event, after: GameState) -> GameState:
     if owed is not None and not model.soapbar_destinations(relics, after.map, after.regions,
                                                            owed):
         relics = replace(relics, soapbar_owed_by=None)
-    return replace(after, relics=relics)
+    return after.with_part(relics)
 
 
 def _collect(state: GameState, relics: RelicsState, seat: int) -> tuple[GameState, RelicsState]:
@@ -272,7 +273,7 @@ class TeamFacts:
 
 def with_relics(state: GameState, who: Attacker) -> Attacker:
     """The team-play facts a conquest reads: the Monsters standing, Bony's banner."""
-    relics = state.relics
+    relics = state.part(RelicsState)
     if relics is None:
         return who
     bony = relics.bony
@@ -285,7 +286,7 @@ def with_relics(state: GameState, who: Attacker) -> Attacker:
 
 
 def place_monster(state: GameState, event: MonsterPlaced | MonsterPassed) -> GameState:
-    setup_, relics = state.monsters, state.relics
+    setup_, relics = state.part(MonsterSetup), state.part(RelicsState)
     if setup_ is None or relics is None:
         raise IllegalAction("Monsters are set out only in a team game")
     state.player(event.seat)
@@ -293,12 +294,12 @@ def place_monster(state: GameState, event: MonsterPlaced | MonsterPassed) -> Gam
         setup_ = teams.place_monster(setup_, state.map, event.seat, event.region)
     else:
         setup_ = teams.pass_monster(setup_, state.map, event.seat)
-    return replace(state, monsters=setup_, relics=replace(relics, monsters=setup_.monsters))
+    return state.with_part(setup_).with_part(replace(relics, monsters=setup_.monsters))
 
 
 def monster_sites(state: GameState) -> tuple[int, ...]:
     """Where the next Monster may go (empty once they are all out)."""
-    setup_ = state.monsters
+    setup_ = state.part(MonsterSetup)
     if setup_ is None or setup_.done:
         return ()
     return teams.monster_sites(state.map, setup_.monsters)
@@ -306,7 +307,8 @@ def monster_sites(state: GameState) -> tuple[int, ...]:
 
 def placing_monster(state: GameState) -> int | None:
     """The seat that sets the next Monster, or None when none is owed."""
-    return None if state.monsters is None else state.monsters.next_seat
+    setup_ = state.part(MonsterSetup)
+    return None if setup_ is None else setup_.next_seat
 
 
 # --- the Relics and Places -------------------------------------------------------------------
@@ -316,7 +318,7 @@ def use_marker(
     state: GameState,
     event: SoapbarMoved | TavernShared | BonyPlaced | PowersSwapped | SigilPactMade,
 ) -> GameState:
-    relics = state.relics
+    relics = state.part(RelicsState)
     if relics is None:
         raise IllegalAction("the Relics and Places are part of team play, which this game is not")
     acting(state, event.seat)
@@ -339,7 +341,7 @@ def use_marker(
                     f"the Sigil's pact is {' or '.join(m.value for m in SigilMode)}, not {mode!r}"
                 ) from None
             relics = model.choose_sigil(relics, state.regions, seat, pact, Banner(other, race))
-    return replace(state, relics=relics)
+    return state.with_part(relics)
 
 
 def _share(state: GameState, relics: RelicsState, event: TavernShared) -> GameState:
@@ -349,7 +351,7 @@ def _share(state: GameState, relics: RelicsState, event: TavernShared) -> GameSt
     left = pay(giver.coins, transfer.coins, who=giver.name, what="the Tavern's coins")
     players = with_player(state.players, replace(giver, coins=left))
     players = with_player(players, replace(receiver, coins=receiver.coins + transfer.coins))
-    return replace(state, players=players, relics=relics)
+    return replace(state, players=players).with_part(relics)
 
 
 def _swap(state: GameState, relics: RelicsState, seat: int) -> GameState:
@@ -372,7 +374,7 @@ def _swap(state: GameState, relics: RelicsState, seat: int) -> GameState:
         here = regions[rid]
         regions = regions.with_region(rid, replace(here, markers=with_marker(
             here.markers, marker, -count)))
-    return replace(state, players=players, regions=regions, relics=relics)
+    return replace(state, players=players, regions=regions).with_part(relics)
 
 
 # --- the end ---------------------------------------------------------------------------------
@@ -400,7 +402,7 @@ def standings(state: GameState) -> Standings:
 
 def team_label(state: GameState, seat: int) -> str | None:
     """The team `seat` plays in ("A", "B", "C"), None outside team play."""
-    if state.monsters is None:
+    if state.part(MonsterSetup) is None:
         return None
     return teams.team_of(seat, state.track.first_seat).label
 
@@ -515,7 +517,7 @@ class TeamPlay(Expansion):
 
     def doc_state(self, state: GameState) -> dict[str, Any] | None:
         """Team play as the table sees it (never the pile's face-down order)."""
-        setup, relics = state.monsters, state.relics
+        setup, relics = state.part(MonsterSetup), state.part(RelicsState)
         if setup is None or relics is None:
             return None
         first = state.track.first_seat
@@ -560,7 +562,7 @@ class TeamPlay(Expansion):
         monsters, relics = setup(created)
         if monsters is None and relics is None:
             return state
-        return replace(state, monsters=monsters, relics=relics)
+        return state.with_part(monsters).with_part(relics)
 
     def apply(self, state: GameState, event: Event) -> GameState:
         match event:
@@ -586,7 +588,8 @@ class TeamPlay(Expansion):
         return with_relics(state, who)
 
     def public_part(self, state: GameState) -> model.PublicRelics | None:
-        return None if state.relics is None else model.public(state.relics)
+        relics = state.part(RelicsState)
+        return None if relics is None else model.public(relics)
 
     def tied_for_first(self, state: GameState,
                        coins: Mapping[int, int]) -> frozenset[int] | None:

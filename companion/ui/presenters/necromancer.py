@@ -75,7 +75,7 @@ def shown_regions(state: GameState, regions: BoardState | None = None) -> BoardS
     """The board (`regions`, default the state's) as the map draws it: with the Island's
     Ghosts on the Lake, in his colour (for the eye only: nobody holds the Lake)."""
     regions = state.regions if regions is None else regions
-    necro = state.necromancer
+    necro = state.part(necromancer.NecromancerState)
     if necro is None or not necro.island:
         return regions
     here = regions[necro.lake]
@@ -89,7 +89,7 @@ def is_his_turn(state: GameState) -> bool:
 
 def hint(state: GameState) -> str | None:
     """What the Necromancer does now (None when it is not his turn)."""
-    necro = state.necromancer
+    necro = state.part(necromancer.NecromancerState)
     if necro is None or not is_his_turn(state):
         return None
     match state.track.phase:
@@ -107,7 +107,7 @@ def hint(state: GameState) -> str | None:
 
 def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The table's buttons: his own in his turn; in others' turns, putting back Ghosts."""
-    necro = state.necromancer
+    necro = state.part(necromancer.NecromancerState)
     if necro is None or state.is_over:
         return usual
     out: list[dict[str, Any]] = []
@@ -146,7 +146,7 @@ def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[st
 
 def may_choose_well_power(state: GameState) -> bool:
     """Whether the Necromancer may still choose the power he keeps beside the Well."""
-    necro = state.necromancer
+    necro = state.part(necromancer.NecromancerState)
     return (necro is not None and not state.is_over and state.track.turn == 1
             and state.track.seat != necro.seat and necro.step is necromancer.Step.WAITING)
 
@@ -191,7 +191,7 @@ def do_table(presenter: Presenter, action: TableAction) -> None:
 
 def _ask_well_power(presenter: Presenter) -> None:
     state = presenter.state
-    necro = state.necromancer if state is not None else None
+    necro = state.part(necromancer.NecromancerState) if state is not None else None
     if state is None or necro is None:
         return
     catalog = state.catalog
@@ -214,7 +214,7 @@ def _ask_well_power(presenter: Presenter) -> None:
 
 def _ask_return(presenter: Presenter) -> None:
     state = presenter.state
-    necro = state.necromancer if state is not None else None
+    necro = state.part(necromancer.NecromancerState) if state is not None else None
     if necro is None or not necro.hand:
         return
     hand = necro.hand
@@ -277,7 +277,7 @@ class NecromancerPresenter(Presenter):
         super().__init__(*args, **kwargs)
 
     def refresh(self, state: GameState) -> None:
-        necro = state.necromancer
+        necro = state.part(necromancer.NecromancerState)
         if necro is None:
             self.title = "No Necromancer in this game"
             self.summary_text = self.powers_text = self.placed_text = ""
@@ -332,14 +332,14 @@ class NecromancerPresenter(Presenter):
         self.bottom_actions = bottom
 
     def _defaults(self, state: GameState) -> dict[str, int]:
-        necro = state.necromancer
+        necro = state.part(necromancer.NecromancerState)
         assert necro is not None
         values = {str(rid): n for rid, n in necro.regions.items()}
         values[ISLAND] = necro.island if necro.step is necromancer.Step.ACQUIRE else necro.hand
         return values
 
     def _rows(self, state: GameState) -> None:
-        necro = state.necromancer
+        necro = state.part(necromancer.NecromancerState)
         if necro is None or not self.redeploying:
             self.rows, self.placed_text = [], ""
             return
@@ -402,7 +402,7 @@ class NecromancerPresenter(Presenter):
 def reveal_group(state: GameState, seat: int) -> int | None:
     """He is revealed first when out of the running, last when he won at once (None: not
     his seat)."""
-    necro = state.necromancer
+    necro = state.part(necromancer.NecromancerState)
     if necro is None or seat != necro.seat:
         return None
     return 2 if necro.won else 0
@@ -518,7 +518,7 @@ class NecromancerView(ExpansionView):
         return shown_regions(state, regions)
 
     def region_rules(self, state: GameState, region: int) -> list[tuple[str, str]]:
-        necro = state.necromancer
+        necro = state.part(necromancer.NecromancerState)
         if necro is None:
             return []
         occupant = state.regions[region].occupant
@@ -528,7 +528,7 @@ class NecromancerView(ExpansionView):
         return out
 
     def empty_region_text(self, state: GameState, region: int) -> str | None:
-        necro = state.necromancer
+        necro = state.part(necromancer.NecromancerState)
         if necro is None or region != necro.lake:
             return None
         hand = f"; {necro.hand} in his hand" if necro.hand else ""

@@ -91,13 +91,14 @@ def _caravel_rivers(state: GameState) -> list[int]:
 
 def table_actions(state: GameState) -> list[dict[str, Any]]:
     """The Temple's look and the Shipyard's Caravel, when the current player may use them."""
-    if state.river is None or state.is_over:
+    line = state.part(river.RiverState)
+    if line is None or state.is_over:
         return []
     seat = state.track.seat
     name = state.player(seat).name
     out: list[dict[str, Any]] = []
     if (river_game.seer_refusal(state, seat) is None
-            and state.river.next_event(state.track.turn) is not None):
+            and line.next_event(state.track.turn) is not None):
         out.append({"key": "seer", "text": f"The Temple: {name} sees the next event"})
     if state.track.phase is Phase.CONQUER and _caravel_rivers(state):
         out.append({"key": "caravel", "text": "Place the Caravel on a river"})
@@ -193,7 +194,7 @@ def region_text(state: GameState, region: int) -> str:
 
 def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
     """The Caravel and the pirate-ship corrections for a tapped river."""
-    if state.river is None or state.is_over:
+    if state.part(river.RiverState) is None or state.is_over:
         return []
     out: list[dict[str, Any]] = []
     if refusal(state, river_game.CaravelPlaced(state.track.seat, region)) is None:
@@ -461,7 +462,8 @@ class RiverView(ExpansionView):
         do_table(presenter, overlay, TableAction(action))
 
     def caravel(self, state: GameState) -> int | None:
-        return state.river.caravel if state.river is not None else None
+        line = state.part(river.RiverState)
+        return line.caravel if line is not None else None
 
     def region_text(self, state: GameState, region: int) -> str:
         return region_text(state, region)

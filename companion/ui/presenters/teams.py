@@ -56,7 +56,7 @@ def hint(state: GameState) -> str | None:
             return (f"Before the first turn, {_name(state, seat)} sets a Monster: tap a bright "
                     "Lost Tribe region on the map.")
         return f"No region is left for {_name(state, seat)}'s Monster: they pass."
-    relics = state.relics
+    relics = state.part(model.RelicsState)
     if relics is not None and relics.soapbar_owed_by == state.track.seat and not state.is_over:
         return "Move the Golden Soapbar before the turn ends."
     return None
@@ -65,7 +65,7 @@ def hint(state: GameState) -> str | None:
 def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The table's buttons: the Monster set-up before turn 1, then the marker choices of the
     player whose turn it is before the usual buttons."""
-    if state.relics is None or state.is_over:
+    if state.part(model.RelicsState) is None or state.is_over:
         return usual
     seat = placing(state)
     if seat is not None:
@@ -80,7 +80,7 @@ def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[st
 
 def marker_actions(state: GameState) -> list[dict[str, Any]]:
     """What the Relics and Places held by the current player let them do now."""
-    relics = state.relics
+    relics = state.part(model.RelicsState)
     if relics is None:
         return []
     seat = state.track.seat
@@ -124,7 +124,7 @@ def _sigil_targets(state: GameState) -> list[tuple[int, str]]:
 
 def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The table's player rows with each player's team and partner on the second line."""
-    if state.monsters is None:
+    if state.part(teams.MonsterSetup) is None:
         return rows
     monster = placing(state)
     out = []
@@ -140,7 +140,7 @@ def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, 
 
 def summary(state: GameState) -> str:
     """The Monsters and markers on the board, in a few lines ("" outside team play)."""
-    relics = state.relics
+    relics = state.part(model.RelicsState)
     if relics is None:
         return ""
     view = model.public(relics)
@@ -165,7 +165,7 @@ def summary(state: GameState) -> str:
 
 def reminders(state: GameState) -> tuple[str, ...]:
     """What the markers the current player holds ask of them now."""
-    relics = state.relics
+    relics = state.part(model.RelicsState)
     if relics is None or state.is_over or placing(state) is not None:
         return ()
     seat = state.track.seat
@@ -208,7 +208,7 @@ def do_table(presenter: Presenter, action: TableAction) -> None:
 
 
 def _ask_soapbar(presenter: Presenter, state: GameState) -> None:
-    relics = state.relics
+    relics = state.part(model.RelicsState)
     if relics is None:
         return
     seat = state.track.seat
@@ -227,7 +227,7 @@ def _ask_soapbar(presenter: Presenter, state: GameState) -> None:
 
 
 def _ask_tavern(presenter: Presenter, state: GameState) -> None:
-    relics = state.relics
+    relics = state.part(model.RelicsState)
     if relics is None or relics.tavern_open is None:
         return
     seat, most = relics.tavern_open
@@ -307,7 +307,7 @@ def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
 
 def region_text(state: GameState, region: int) -> str:
     """A Monster or a marker in `region`, in words ("" when none)."""
-    relics = state.relics
+    relics = state.part(model.RelicsState)
     if relics is None:
         return ""
     parts = []
@@ -322,7 +322,7 @@ def region_text(state: GameState, region: int) -> str:
 def region_rules(state: GameState, region: int) -> list[tuple[str, str]]:
     """The rule book's entries for `region`: a Monster, the Relics and Places lying
     there."""
-    relics = state.relics
+    relics = state.part(model.RelicsState)
     if relics is None:
         return []
     out = [("piece", "Monsters")] if region in relics.monsters else []
@@ -359,7 +359,7 @@ ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 def standing_rows(state: GameState) -> list[dict[str, Any]]:
     """One row per team in order of rank: its players, its score (the lower total) and
     both totals ([] outside team play)."""
-    if state.monsters is None:
+    if state.part(teams.MonsterSetup) is None:
         return []
     result = team_game.team_result(state)
     rows = []
@@ -376,7 +376,7 @@ def standing_rows(state: GameState) -> list[dict[str, Any]]:
 
 def standings_hint(state: GameState) -> str:
     """Both totals of every team, and how a team scores ("" outside team play)."""
-    if state.monsters is None:
+    if state.part(teams.MonsterSetup) is None:
         return ""
     result = team_game.team_result(state)
     teams_ = "; ".join(
