@@ -26,7 +26,8 @@ from companion.rules.catalog import load_catalog
 from companion.rules.maps import Feature, Terrain
 from companion.rules.relics import MARKERS, Kind
 from companion.rules.river import RiverEvent
-from companion.rules.rulebook import PIECE, load_rulebook
+from companion.rules.rule_entry import PIECE
+from companion.rules.rulebook import load_rulebook
 
 NAMES_FILE = Path(companion.__file__).parent / "locale" / "names.toml"
 LANGUAGES = ("fr", "de")

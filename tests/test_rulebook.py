@@ -8,20 +8,11 @@ from companion.rules.catalog import load_catalog
 from companion.rules.errors import DataError, UnknownName
 from companion.rules.relics import MARKERS, Kind
 from companion.rules.river import RiverEvent
-from companion.rules.rulebook import (
-    EVENT,
-    KINDS,
-    PIECE,
-    PLACE,
-    POWER,
-    RACE,
-    RELIC,
-    TURN,
-    Rulebook,
-    RuleEntry,
-    fold,
-    load_rulebook,
-)
+from companion.rules.river_game import RULE_EVENT as EVENT
+from companion.rules.rule_entry import PIECE, POWER, RACE, TURN, RuleEntry
+from companion.rules.rulebook import KINDS, Rulebook, fold, load_rulebook
+from companion.rules.team_game import RULE_PLACE as PLACE
+from companion.rules.team_game import RULE_RELIC as RELIC
 
 
 def test_every_race_and_power_of_the_catalog_has_words() -> None:

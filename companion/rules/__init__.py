@@ -101,7 +101,8 @@ from companion.rules.maps import (
     parse_board_text,
 )
 from companion.rules.reminders import reminders
-from companion.rules.rulebook import Rulebook, RuleEntry, load_rulebook
+from companion.rules.rule_entry import RuleEntry
+from companion.rules.rulebook import Rulebook, load_rulebook
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,

@@ -63,7 +63,10 @@ Hooks, by moment:
   `score_active_fields`, `score_declined_fields`, `score_active`, `score_declined` and
   `score_checks` (its fields of a race, and the notes when they are left out);
   `score_own` (the field scoring a seat it plays itself), `score_refusal`, `score_turn`
-  and `score_notes`, reading with the `ScenarioReader` the caller lends.
+  and `score_notes`, reading with the `ScenarioReader` the caller lends;
+- the rule book (`companion.rules.rulebook`): `rule_kinds` (its own kinds of entry, with
+  what a screen calls them) and `rule_entries` (its events, pieces and rules in the app's
+  own words).
 
 Invariants: hooks are pure (they read and make `GameState`s only through
 `companion.rules.state`, never `game`); an expansion not played leaves every state as it
@@ -91,6 +94,7 @@ from companion.rules.events import (
     TurnScored,
 )
 from companion.rules.maps import Board
+from companion.rules.rule_entry import RuleEntry
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
@@ -242,6 +246,9 @@ class Expansion:
     score_own: ClassVar[str] = ""
     """The field of a scenario's "player" that scores a seat it plays itself instead of a
     race (`score_turn`, `score_notes`); "": none."""
+    rule_kinds: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """Its own kinds of rule book entry, (kind, what a screen calls it), in search order
+    (River World's events); its pieces are of the rule book's `PIECE` kind."""
 
     # --- which games -----------------------------------------------------------------
 
@@ -578,3 +585,11 @@ class Expansion:
         what leaving it out costs), noted when left out (after the base game's)."""
         del doc, race, power, active, read
         return []
+
+    # --- the rule book ---------------------------------------------------------------
+
+    def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
+        """Its entries in the rule book, of the `PIECE` kind or of its `rule_kinds` (the
+        races and powers come from the catalog, not from here)."""
+        del catalog
+        return ()

@@ -3,7 +3,7 @@ fed by everybody's conquests.
 
 `companion.rules.game.apply` hands the Necromancer's events and the moments that touch him
 here; his books themselves (where every Ghost is, prices, spawning, scoring, the win) are
-the pure model in `companion.rules.necromancer`, kept in `GameState.necromancer`.
+the pure model in `companion.rules.necromancer`, kept among the state's parts (`GameState.part`).
 
 How his seat plays:
 - he is a player like the others (a purse, a name, a colour) seated to the right of the
@@ -73,6 +73,7 @@ from companion.rules.necromancer import (
     PublicNecromancer,
     Step,
 )
+from companion.rules.rule_entry import PIECE, RuleEntry
 from companion.rules.scoring import (
     AQUATIC,
     FORTIFIED,
@@ -599,6 +600,34 @@ def _scenario_field(field: str) -> str:
     return f"player.necromancer.{field}"
 
 
+# --- his words in the rule book ------------------------------------------------------------
+
+_PIECE_WORDS: tuple[tuple[str, str], ...] = (
+    ("Necromancer",
+     "One player plays no races: he commands Ghosts from his Island in the central lake, "
+     f"with a reserve of Ghosts, the Well of Souls and {model.POWERS_DRAWN} special "
+     "powers drawn at the start, one of them in use. Each turn he may spend coins on new "
+     "Ghosts and powers (each costs as many coins as he has powers in use plus Ghosts on "
+     "the map and the Island), conquers with his Ghosts, then scores one coin per region. "
+     "He wins at once when every Ghost is in play, none left in his reserve or the Well; "
+     "otherwise the others play for the win as usual."),
+    ("Ghosts",
+     f"The Necromancer's {model.GHOST_TOKENS} tokens. Other players treat them as a "
+     "race in decline. Taking a Ghost region sends one Ghost into the Well of Souls; the "
+     "rest go back to the Necromancer, who sets them on his regions when that turn ends."),
+    ("Well of Souls",
+     "Every token lost in a conquest falls in here instead of going back to the tray, "
+     "Ghosts kept on top, and the Necromancer adds one soul for each region he scores. "
+     f"After every turn each full set of {model.SOULS_PER_GHOST} tokens in the Well "
+     "turns into a new Ghost on the Island; what is left over waits for the next set."),
+    ("Necromancer Island",
+     "It lies on the central lake and holds the Ghosts waiting to set out; the "
+     "Necromancer's first conquests start from there. Nobody else can attack it, not even "
+     "by sea, and it earns him neither coins nor souls."),
+)
+"""(name, words) of Necromancer Island's pieces and rules."""
+
+
 class NecromancerIsland(Expansion):
     """Necromancer Island: the board for one fewer player, his six badges, his seat played
     by this module, the Well fed by every conquest and decline, the turn's end."""
@@ -852,6 +881,11 @@ class NecromancerIsland(Expansion):
     def standings(self, state: GameState, tokens: Mapping[int, int] | None,
                   names: Mapping[int, str]) -> Standings | None:
         return standings(state, tokens, names)
+
+
+    def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
+        del catalog
+        return tuple(RuleEntry(PIECE, name, words, self.name) for name, words in _PIECE_WORDS)
 
 
 NECROMANCER_ISLAND = NecromancerIsland()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from companion.json_fields import a_list, fail, text
@@ -23,6 +24,10 @@ from companion.rules.expansion import Deal, DocField, DocSetup, DocVerb, Expansi
 from companion.rules.maps import Board, Region, Site
 from companion.rules.river import (
     EFFECTS,
+    HARSH_WINTER_COST,
+    PIRATE_SHIPS,
+    RIVER_COST,
+    STORM_COST,
     RiverEvent,
     RiverState,
     RiverView,
@@ -38,6 +43,7 @@ from companion.rules.river import (
     setup_pirates,
     stays_in_rivers,
 )
+from companion.rules.rule_entry import PIECE, RuleEntry
 from companion.rules.scoring import Regions, ScoringInput
 from companion.rules.state import GameState, acting, expect
 from companion.rules.turns import Phase
@@ -278,12 +284,63 @@ def public_river(state: GameState) -> RiverView | None:
 # --- the expansion, as the game asks it -------------------------------------------------
 
 
+# --- its words in the rule book ------------------------------------------------------------
+
+RULE_EVENT = "event"
+"""The rule book's kind of entry for an event marker."""
+
+_EVENT_WORDS: Mapping[RiverEvent, str] = MappingProxyType({
+    RiverEvent.STORM: (
+        f"While the storm lasts, taking a river region costs {STORM_COST} tokens "
+        f"instead of {RIVER_COST}; every other conquest rule stays as it is."
+    ),
+    RiverEvent.QUIET_WATERS: "A calm turn: this marker changes nothing at all.",
+    RiverEvent.HARSH_WINTER: (
+        f"The rivers freeze and play like ordinary land: taking one costs "
+        f"{HARSH_WINTER_COST} tokens, and whoever takes or holds a river must leave a "
+        "token on it when redeploying, so it scores like any region. Once the winter is over "
+        "(unless another one follows) those tokens have to leave the river."
+    ),
+    RiverEvent.PIRATES: (
+        "A pirate ship sails onto every river that has no token on it. While a ship stays, "
+        "every region touching it scores one coin less. Ships belong to nobody, defend like "
+        "one token, and stay through storms and winters until someone conquers their river."
+    ),
+})
+"""What each event marker does, in the app's own words."""
+
+_PIECE_WORDS: tuple[tuple[str, str], ...] = (
+    ("River",
+     f"Taking a river region costs only {RIVER_COST} token, but your troops must "
+     "leave every river when they redeploy, so rivers cannot be held. Seafaring and the "
+     "Tritons are the exception: their tokens may stay on the water."),
+    ("Harbor",
+     "Harbors pay more the more of them you hold: your first scores 1 coin like any "
+     "region, the second 2, the third 3 and so on, counting your active race and your race "
+     "in decline together."),
+    ("Shipyard and Caravel",
+     "Once a turn, whoever holds the Shipyard may put the Caravel on any river, even one "
+     "with tokens on it. Until the end of that turn they may start conquests from it, as "
+     "if it were a region on the edge of their lands; then the Caravel leaves the board."),
+    ("Temple of the Seer",
+     "During their turn, whoever holds the Temple may secretly look at the next event "
+     "marker, and may tell the others what it is or keep it to themselves."),
+    ("Pirate ship",
+     "Ships start on the rivers marked with a pirate symbol and arrive on empty rivers "
+     "when Pirates come. A ship is neither active nor in decline: it defends like one "
+     "token, sinks when its river is conquered, and costs every region beside it one coin "
+     f"when scoring. The box holds {PIRATE_SHIPS}."),
+)
+"""(name, words) of River World's pieces and rules."""
+
+
 class RiverWorld(Expansion):
     """River World: the event line and pirate ships at set-up, the event of each game turn,
     frozen rivers, rivers emptied when a player finishes redeploying, the Caravel."""
 
     name = "River World"
     key = "river"
+    rule_kinds = ((RULE_EVENT, "River World event"),)
     option = "river_world"
     events = (CaravelPlaced, PirateShipSet)
     doc_fields = ("river_events",)
@@ -419,6 +476,13 @@ class RiverWorld(Expansion):
         return replace(
             inp, active=None if active is None else replace(active, regions=marked(active.regions)),
             declined=tuple(replace(d, regions=marked(d.regions)) for d in inp.declined))
+
+
+    def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
+        del catalog
+        return (*(RuleEntry(RULE_EVENT, event.value, words, self.name)
+                  for event, words in _EVENT_WORDS.items()),
+                *(RuleEntry(PIECE, name, words, self.name) for name, words in _PIECE_WORDS))
 
 
 RIVER_WORLD = RiverWorld()

@@ -56,6 +56,7 @@ from companion.rules.expansion import Deal, DocField, DocSetup, DocVerb, Expansi
 from companion.rules.maps import Board, Region
 from companion.rules.purse import pay
 from companion.rules.relics import Banner, RelicsState, SigilMode
+from companion.rules.rule_entry import PIECE, RuleEntry, plural
 from companion.rules.standings import Placing, Standings
 from companion.rules.state import GameState, acting, with_player
 from companion.rules.teams import MonsterSetup, TeamStandings
@@ -414,6 +415,28 @@ _RELIC_COINS = {model.SOAPBAR: model.SOAPBAR_COINS, model.TAVERN: model.TAVERN_C
 """What a Relic or Place held at the end of the turn pays in a score scenario."""
 
 
+# --- its words in the rule book ------------------------------------------------------------
+
+RULE_RELIC = "relic"
+"""The rule book's kind of entry for a Righteous Relic."""
+RULE_PLACE = "place"
+"""The rule book's kind of entry for a Popular Place."""
+
+_PIECE_WORDS: tuple[tuple[str, str], ...] = (
+    ("Monsters",
+     "Before the first turn of a team game, each player but the first sets a Monster on a "
+     "Lost Tribe region that holds no Monster and touches none. A Monster makes its region "
+     f"{plural(teams.MONSTER_DEFENCE, 'token')} harder to take; whoever takes it removes "
+     "the Monster and draws a Relic or Place into that region."),
+    ("Team play",
+     f"{teams.TEAM_PLAYERS} players in three teams of two, partners sitting opposite each "
+     "other. Partners keep their own races, coins and conquests, and may even attack each "
+     f"other. After {teams.TEAM_TURNS} turns each team counts the smaller of its two "
+     "totals, and the best such score wins."),
+)
+"""(name, words) of team play's pieces and rules."""
+
+
 class TeamPlay(Expansion):
     """Six players in teams: the 5-player board (or a group's own for six), the Monsters
     and the Relics and Places, the turn's events held back until the Monsters are out, and
@@ -421,6 +444,7 @@ class TeamPlay(Expansion):
 
     name = "Team play"
     key = "teams"
+    rule_kinds = ((RULE_RELIC, "Righteous Relic"), (RULE_PLACE, "Popular Place"))
     events = (MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
               PowersSwapped, SigilPactMade)
     doc_fields = ("teams", "relic_order")
@@ -600,6 +624,15 @@ class TeamPlay(Expansion):
                   names: Mapping[int, str]) -> Standings | None:
         del tokens, names
         return standings(state)
+
+
+    def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
+        del catalog
+        where = f"{self.name} ({teams.TEAM_PLAYERS} players)"
+        return (*(RuleEntry(RULE_RELIC if marker.kind is model.Kind.RELIC else RULE_PLACE,
+                            marker.name, marker.summary, where)
+                  for marker in model.MARKERS.values()),
+                *(RuleEntry(PIECE, name, words, where) for name, words in _PIECE_WORDS))
 
 
 TEAM_PLAY = TeamPlay()
