@@ -32,7 +32,6 @@ Invariants:
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -536,10 +535,9 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     created = GameCreated(
         seats=seats, first_seat=first, board=board.name, turns=board.turns,
         expansions=tuple(expansions), dealing=dealing, races=race_deck, powers=parts.powers,
-        board_doc=board_doc, corrections=corrections.overrides(catalog),
+        board_doc=board_doc, options=parts.options, corrections=corrections.overrides(catalog),
         left_out=tuple(left_out), troops_counted=True,
     )
-    created = dataclasses.replace(created, **dict(parts.fields))  # type: ignore[arg-type]
     return Setup(created, 0 if seed is None else seed, die)
 
 

@@ -14,7 +14,6 @@ opened it.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -68,17 +67,21 @@ from companion.store.errors import StoreError, StoreWriteError
 Listener = Callable[[GameState], None]
 
 
-def _chosen(asked: Mapping[str, bool | None]) -> dict[str, bool | None]:
+def _chosen(asked: Mapping[str, bool | int | None]) -> dict[str, bool | int | None]:
     """The table's choice of each expansion by its `key`, from `new_game`'s keywords (each
-    expansion's `option`, else its `key`); an unknown keyword is refused."""
-    chosen: dict[str, bool | None] = {}
+    expansion's `option`, else its `key`), and the other keywords an expansion reads
+    (`setup_keywords`) by their names; an unknown keyword is refused."""
+    chosen: dict[str, bool | int | None] = {}
     left = dict(asked)
     for expansion in registered():
         word = expansion.option or expansion.key
         if word in left:
             chosen[expansion.key] = left.pop(word)
+        for word in expansion.setup_keywords:
+            if word in left:
+                chosen[word] = left.pop(word)
     if left:
-        known = sorted(x.option or x.key for x in registered())
+        known = sorted(w for x in registered() for w in (x.option or x.key, *x.setup_keywords))
         raise TypeError(f"new_game() got unexpected keyword(s) {sorted(left)}; "
                         f"the expansions' are {known}")
     return chosen
@@ -177,18 +180,18 @@ class Session(ExpansionIntents):
         expansions: Sequence[str] = ("base",),
         dealing: str = "app",
         board_doc: str | None = None,
-        ghosts_removed: int = 0,
         left_out: Sequence[str] = (),
-        **asked: bool | None,
+        **asked: bool | int | None,
     ) -> GameState:
         """Start a game; the decks are shuffled (app dealing) and the first player drawn
         at random unless given.
 
         `board_doc`: a board a group wrote (`companion.boards.CustomBoard.document`), saved
         with the game; else the packaged board for the number of players. `asked`: the
-        table's choice of each expansion, by its `option` keyword (None: its default);
-        each expansion's set-up draws are asked of the registry (`deal`), in its order.
-        `ghosts_removed`: Ghosts out of a reserve (0 to 2). `left_out`: races or powers the
+        table's choice of each expansion, by its `option` keyword (None: its default), and
+        what else an expansion reads (its `setup_keywords`: the Necromancer's
+        `ghosts_removed`, Ghosts out of his reserve, 0 to 2); each expansion's set-up draws
+        are asked of the registry (`deal`), in its order. `left_out`: races or powers the
         table takes out of the decks.
         """
         chosen = _chosen(asked)
@@ -212,11 +215,11 @@ class Session(ExpansionIntents):
         created = GameCreated(
             seats=tuple(seats), first_seat=first_seat, board=board.name, turns=board.turns,
             expansions=tuple(expansions), dealing=dealing, races=tuple(races),
-            powers=dealt.powers, board_doc=board_doc, ghosts_removed=ghosts_removed,
+            powers=dealt.powers, board_doc=board_doc, options=dealt.options,
             corrections=corrections.overrides(self.catalog),
             left_out=tuple(left_out), troops_counted=True,
         )
-        return self.begin(dataclasses.replace(created, **dict(dealt.fields)))  # type: ignore[arg-type]
+        return self.begin(created)
 
     def begin(self, created: GameCreated) -> GameState:
         """Start the game `created` describes (decks already in their dealt order)."""

@@ -20,6 +20,7 @@ from companion.rules.catalog import load_catalog
 from companion.rules.events import GameCreated
 from companion.rules.maps import board_document
 from companion.rules.river import RiverEvent, markers_in_box
+from companion.rules.river_game import RiverSetup
 from companion.session import Session
 
 RIVER_FILE = Path(__file__).parent / "data" / "river-test.json"
@@ -53,7 +54,7 @@ def river_created(
     """A 3-player game on the River World test board, events starting with `first`."""
     base = created(3, races=races, powers=powers)
     return dataclasses.replace(
-        base, board=RIVER_BOARD, board_doc=RIVER_DOC, river_events=line(*first)
+        base, board=RIVER_BOARD, board_doc=RIVER_DOC, options=(RiverSetup(line(*first)),)
     )
 
 

@@ -11,6 +11,7 @@ from factories import end_turn, finish_redeployment, play_turn
 from companion.rules.catalog import load_catalog
 from companion.rules.events import GameCreated, Seat
 from companion.rules.relics import MARKERS
+from companion.rules.team_game import TeamSetup
 from companion.session import Session
 from companion.store import Store
 
@@ -33,7 +34,7 @@ def created(*, pile: Sequence[str] = (), races: Sequence[str] = (),
         board=board, turns=turns, expansions=expansions, dealing="app",
         races=(*races, *(r for r in all_races if r not in races)),
         powers=(*powers, *(p for p in all_powers if p not in powers)),
-        teams=teams, relic_order=tuple(order) if teams else ())
+        options=(TeamSetup(True, tuple(order)),) if teams else ())
 
 
 def session(store: Store | None = None, **kwargs: object) -> Session:

@@ -32,7 +32,7 @@ from companion.rules.events import DieRolled, GameCreated, RegionConquered, Seat
 from companion.rules.game import apply, attacker, start
 from companion.rules.maps import load_board
 from companion.rules.necromancer import GHOSTS, NecromancerState
-from companion.rules.necromancer_game import GhostBought
+from companion.rules.necromancer_game import GhostBought, NecromancerSetup
 from companion.rules.state import with_player
 from companion.rules.turns import Phase
 from companion.session import Session
@@ -55,8 +55,8 @@ def created(players: int = 4, *, six: Sequence[str] = SIX, first: Sequence[str] 
     return GameCreated(
         seats=tuple(Seat(NAMES[i], COLOURS[i]) for i in range(players)), first_seat=0,
         board=board.name, turns=board.turns, expansions=("base",), dealing="app",
-        races=tuple(races), powers=tuple(powers), necromancer_powers=tuple(six),
-        ghosts_removed=ghosts_removed)
+        races=tuple(races), powers=tuple(powers),
+        options=(NecromancerSetup(tuple(six), ghosts_removed),))
 
 
 def game(store: Store | None = None, **kwargs: object) -> Session:
@@ -122,7 +122,8 @@ def test_necromancer_island_needs_three_to_six_at_the_table() -> None:
 def test_a_record_of_an_older_game_without_the_necromancer_still_loads() -> None:
     record = to_record(created())
     del record["necromancer_powers"], record["ghosts_removed"]
-    assert from_record(record).necromancer_powers == ()  # type: ignore[union-attr]
+    event = from_record(record)
+    assert isinstance(event, GameCreated) and event.option(NecromancerSetup) is None
 
 
 def test_he_chooses_the_power_beside_the_well_before_his_first_turn() -> None:

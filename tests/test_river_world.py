@@ -251,7 +251,7 @@ def test_an_event_line_of_the_wrong_length_or_counts_is_refused() -> None:
 
 
 def test_a_river_world_board_needs_its_event_line() -> None:
-    created = dataclasses.replace(river_created(), river_events=())
+    created = dataclasses.replace(river_created(), options=())
     with pytest.raises(IllegalAction, match="needs its line of Event markers"):
         start(created, CATALOG)
 

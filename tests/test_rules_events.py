@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from factories import created, final_target, play_turn, session
@@ -12,9 +13,13 @@ from companion.rules.events import (
     SCHEMA_VERSION,
     BadRecord,
     ComboPicked,
+    GameCreated,
     TurnScored,
     to_record,
 )
+from companion.rules.necromancer_game import NecromancerSetup
+from companion.rules.river_game import RiverSetup
+from companion.rules.team_game import TeamSetup
 
 
 def test_every_event_of_a_game_survives_a_round_trip_through_json() -> None:
@@ -45,6 +50,35 @@ def test_a_record_carries_its_type_and_schema_version() -> None:
 def test_the_game_created_record_keeps_seats_and_decks() -> None:
     event = created(2)
     assert from_record(to_record(event)) == event
+
+
+def test_an_expansions_part_of_a_game_is_saved_as_its_own_fields_beside_the_others() -> None:
+    river = RiverSetup(("Storm", "Pirates"))
+    necro = NecromancerSetup(("Flying", "Hill"), ghosts_removed=1)
+    event = replace(created(3), options=(river, necro))
+    record = json.loads(json.dumps(to_record(event)))
+    assert "options" not in record
+    assert (record["river_events"], record["necromancer_powers"], record["ghosts_removed"]) \
+        == (["Storm", "Pirates"], ["Flying", "Hill"], 1)
+    assert "teams" not in record and "relic_order" not in record  # not played: not written
+    back = from_record(record)
+    assert back == event and isinstance(back, GameCreated)
+    assert back.option(RiverSetup) == river and back.option(TeamSetup) is None
+
+
+def test_a_game_record_of_an_earlier_release_with_every_expansions_defaults_plays_none() -> None:
+    record = to_record(created(3))
+    record.update(river_events=[], necromancer_powers=[], ghosts_removed=0, teams=False,
+                  relic_order=[])  # what releases before `options` wrote for every game
+    event = from_record(record)
+    assert isinstance(event, GameCreated) and event.options == ()
+    assert event == created(3)
+
+
+def test_a_game_record_with_options_as_one_field_is_refused() -> None:
+    record = {**to_record(created(3)), "options": [{"river_events": ["Storm"]}]}
+    with pytest.raises(BadRecord, match="fields"):
+        from_record(record)
 
 
 def test_optional_fields_may_be_missing_from_an_old_record() -> None:

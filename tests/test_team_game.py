@@ -57,6 +57,7 @@ from companion.rules.team_game import (
     SigilPactMade,
     SoapbarMoved,
     TavernShared,
+    TeamSetup,
     team_label,
     team_result,
 )
@@ -96,7 +97,7 @@ def test_a_team_game_refuses_a_board_for_another_player_count() -> None:
 def test_the_relic_pile_is_drawn_only_in_a_team_game() -> None:
     event = created(teams=False, players=5)
     with pytest.raises(IllegalAction, match="only in a team game"):
-        Session(load_catalog()).begin(replace(event, relic_order=tuple(MARKERS)))
+        Session(load_catalog()).begin(replace(event, options=(TeamSetup(False, tuple(MARKERS)),)))
 
 
 def test_team_events_survive_a_save_as_records() -> None:

@@ -29,6 +29,7 @@ from companion.paths import data_file
 from companion.rules.events import GameCreated
 from companion.rules.relics import RelicsState
 from companion.rules.river import RiverState
+from companion.rules.river_game import event_line
 from companion.session import Session
 from companion.store import Store
 
@@ -258,7 +259,7 @@ def test_river_world_events_can_be_switched_on_for_a_packaged_board(data_home: P
     assert app.ctx.nav.current == "table"
     state = session.state
     assert state.map.name == "4p" and state.part(RiverState) is not None
-    assert len(game_created(session).river_events) == 9  # one Event marker a turn
+    assert len(event_line(game_created(session))) == 9  # one Event marker a turn
     assert game_created(session).board_doc is None
 
 

@@ -20,7 +20,7 @@ import companion.rules.expansions as expansions
 from companion.rules.errors import IllegalAction
 from companion.rules.events import BASE_EVENTS, Event, read_record, to_record
 
-__all__ = ["EVENT_TYPES", "event_types", "from_record", "to_record"]
+__all__ = ["EVENT_TYPES", "event_types", "from_record", "option_types", "to_record"]
 
 _table: tuple[tuple[object, ...], Mapping[str, type[Event]]] | None = None
 """The registry the last table was built for, and the table."""
@@ -45,7 +45,13 @@ def event_types() -> Mapping[str, type[Event]]:
 def from_record(record: Mapping[str, Any]) -> Event:
     """Read an event record of any kind the rules know, upgrading it from an older schema
     version if needed."""
-    return read_record(record, event_types())
+    return read_record(record, event_types(), option_types())
+
+
+def option_types() -> tuple[type[Any], ...]:
+    """The types of the registered expansions' parts of a `GameCreated`
+    (`Expansion.setup_type`), in the registry's order."""
+    return tuple(x.setup_type for x in expansions.registered() if x.setup_type is not None)
 
 
 EVENT_TYPES: Mapping[str, type[Event]] = event_types()

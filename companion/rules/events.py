@@ -22,11 +22,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from companion.rules.errors import MalformedInput
 
 SCHEMA_VERSION = 2
+
+OptionT = TypeVar("OptionT")
+"""An expansion's own part of a game's set-up (`GameCreated.option`)."""
 
 
 class Event(Protocol):
@@ -53,14 +56,11 @@ class GameCreated:
 
     `board_doc`: for a board a group wrote (not a packaged one), the board document itself
     (compact JSON, named `board`), so the game replays the same whatever later happens to
-    the file. `river_events`: River World's line of Event markers, one per turn, in the
-    order they are revealed (shuffled outside the rules); empty when not playing it.
-    `necromancer_powers`: Necromancer Island's six badges drawn for him, the one he places
-    with the Well of Souls first (they are not in `powers`); empty when not playing it.
-    `ghosts_removed`: Ghosts taken out of his reserve to make his game easier (0 to 2).
-    `teams`: six players in three teams of two (partners opposite), with Monsters set out
-    before the first turn; `relic_order`: then the face-down pile of the Righteous Relic and
-    Popular Places, top first (shuffled outside the rules); empty otherwise.
+    the file. `options`: each expansion's own part of the set-up, a frozen dataclass of its
+    module (its `Expansion.setup_type`: River World's line of Event markers, the
+    Necromancer's six badges, team play's pile of Relics and Places), at most one of each
+    type, read with `option`; in the saved record its fields stand beside the others, as
+    they always have, and an expansion not played writes none.
     `corrections`: the group's corrections of catalog numbers that rest on one source, in
     force for this game (`companion.rules.corrections.Override`); empty: the packaged ones.
     `left_out`: banners and badges of the chosen sets the table took out of the decks (River
@@ -81,14 +81,24 @@ class GameCreated:
     races: tuple[str, ...]
     powers: tuple[str, ...]
     board_doc: str | None = None
-    river_events: tuple[str, ...] = ()
-    necromancer_powers: tuple[str, ...] = ()
-    ghosts_removed: int = 0
-    teams: bool = False
-    relic_order: tuple[str, ...] = ()
+    options: tuple[object, ...] = ()
     corrections: tuple[tuple[str, str, str, int], ...] = ()
     left_out: tuple[str, ...] = ()
     troops_counted: bool = False
+
+    def __post_init__(self) -> None:
+        # one order whatever the order they were given in (by type name), so two games
+        # created alike are equal and their records alike
+        ordered = tuple(sorted(self.options, key=lambda option: type(option).__name__))
+        if ordered != self.options:
+            object.__setattr__(self, "options", ordered)
+
+    def option(self, kind: type[OptionT]) -> OptionT | None:
+        """The expansion's own part of the set-up of type `kind` (None: not in this game)."""
+        for option in self.options:
+            if type(option) is kind:
+                return option
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,16 +320,23 @@ class BadRecord(MalformedInput):
 
 
 def to_record(event: Event) -> dict[str, Any]:
-    """The event as a JSON-ready object."""
+    """The event as a JSON-ready object (a game's `options` as their own fields)."""
     record: dict[str, Any] = {"type": event.TYPE, "v": SCHEMA_VERSION}
     for field in dataclasses.fields(event):
-        record[field.name] = _plain(getattr(event, field.name))
+        value = getattr(event, field.name)
+        if isinstance(event, GameCreated) and field.name == "options":
+            for option in value:
+                record.update(_plain(option))
+        else:
+            record[field.name] = _plain(value)
     return record
 
 
-def read_record(record: Mapping[str, Any], kinds: Mapping[str, type[Event]]) -> Event:
+def read_record(record: Mapping[str, Any], kinds: Mapping[str, type[Event]],
+                options: tuple[type[Any], ...] = ()) -> Event:
     """Read an event record of one of `kinds` (by `TYPE`), upgrading it from an older
-    schema version if needed (`companion.rules.codec.from_record` gives every kind)."""
+    schema version if needed (`companion.rules.codec.from_record` gives every kind, and
+    the types of the expansions' parts of a `GameCreated`, `options`)."""
     data = dict(record)
     kind = data.pop("type", None)
     version = data.pop("v", None)
@@ -338,6 +355,9 @@ def read_record(record: Mapping[str, Any], kinds: Mapping[str, type[Event]]) -> 
             data = upgrade(data)
         version += 1
     names = {f.name for f in dataclasses.fields(cls)}
+    if cls is GameCreated:  # its options' fields stand beside its own
+        names.discard("options")
+        names |= {f.name for option in options for f in dataclasses.fields(option)}
     if set(data) - names or any(
         f.name not in data for f in dataclasses.fields(cls)
         if f.default is dataclasses.MISSING
@@ -345,9 +365,24 @@ def read_record(record: Mapping[str, Any], kinds: Mapping[str, type[Event]]) -> 
         raise BadRecord(f"{kind}: fields {sorted(data)} do not match {sorted(names)}",
                         field="fields", allowed=", ".join(sorted(names)))
     if cls is GameCreated:
+        data["options"] = _options(data, options)
         data["seats"] = [Seat(**seat) for seat in data["seats"]]
     event: Event = cls(**{k: _frozen(v) for k, v in data.items()})
     return event
+
+
+def _options(data: dict[str, Any], kinds: tuple[type[Any], ...]) -> tuple[object, ...]:
+    """The expansions' parts of a game record, their fields taken out of `data`: one of
+    each of `kinds` whose fields the record holds, unless they are all its defaults (a
+    record saved before `options` wrote every expansion's fields, played or not)."""
+    found: list[object] = []
+    for kind in kinds:
+        given = {f.name: _frozen(data.pop(f.name)) for f in dataclasses.fields(kind)
+                 if f.name in data}
+        option = kind(**given)
+        if given and option != kind():
+            found.append(option)
+    return tuple(found)
 
 
 def _plain(value: Any) -> Any:

@@ -113,14 +113,15 @@ class Deal:
     """A new game's set-up as the session draws it, before its `GameCreated`: what the
     table asked of each expansion (`asked`, by its `key`; None: its default), the board,
     the dealing, the market's badge stack (`powers`, shuffled already when the app deals)
-    and the `GameCreated` fields the expansions drew so far (`fields`, in order)."""
+    and the expansions' parts of the set-up drawn so far (`options`, in order: each a
+    `setup_type`)."""
 
-    asked: Mapping[str, bool | None]
+    asked: Mapping[str, bool | int | None]
     board: Board
     dealing: str
     powers: tuple[str, ...]
     catalog: Catalog
-    fields: tuple[tuple[str, object], ...] = ()
+    options: tuple[object, ...] = ()
 
 
 class Intents:
@@ -174,7 +175,8 @@ class DocSetup:
     """`companion play`'s first line as read so far, for an expansion to read its own
     fields (`Expansion.doc_setup`): the table's choice of each expansion (`asked`, by
     `key`), the board, the catalog, the badge deck (`powers`), the seed (None: none given)
-    and its shuffle, and the `GameCreated` fields read so far (`fields`, in order)."""
+    and its shuffle, and the expansions' parts of the set-up read so far (`options`, in
+    order: each a `setup_type`)."""
 
     asked: Mapping[str, bool | None]
     board: Board
@@ -182,7 +184,7 @@ class DocSetup:
     powers: tuple[str, ...]
     seed: int | None
     shuffle: Callable[[list[str]], None]
-    fields: tuple[tuple[str, object], ...] = ()
+    options: tuple[object, ...] = ()
 
 
 class ScenarioReader(Protocol):
@@ -225,6 +227,13 @@ class Expansion:
     chooses it; "" (the default): its `key`."""
     events: ClassVar[tuple[type[Event], ...]] = ()
     """The event classes it applies itself (`apply`)."""
+    setup_type: ClassVar[type[Any] | None] = None
+    """The frozen dataclass of its own part of a game's set-up, one of `GameCreated.options`
+    (every field with a default: the defaults are a game that does not play it); its
+    fields' names are the saved record's, unique among the expansions'."""
+    setup_keywords: ClassVar[tuple[str, ...]] = ()
+    """Keywords of `Session.new_game` it reads besides its choice (`Deal.asked`, by that
+    name): the Necromancer's `ghosts_removed`."""
     doc_verbs: ClassVar[tuple[DocVerb, ...]] = ()
     """Its verbs in `companion play`'s lines (`docs/play-format.md`), each the session's
     intent method of that name (its `Intents`)."""
@@ -269,8 +278,8 @@ class Expansion:
         table asked of it); asked of every registered expansion before the board is chosen."""
 
     def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
-        """`deal` with what it draws for a game that asked for it (its `GameCreated` fields
-        added to `fields`, the badges it takes out of `powers`); `shuffle` draws the order.
+        """`deal` with what it draws for a game that asked for it (its part of the set-up
+        added to `options`, the badges it takes out of `powers`); `shuffle` draws the order.
         Asked of every registered expansion, in the registry's order (so the draws are
         always made in the same order)."""
         del shuffle

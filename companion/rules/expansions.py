@@ -134,11 +134,12 @@ def seat_income(state: GameState) -> tuple[tuple[str, int], ...] | None:
     return None if player is None else player.seat_income(state)
 
 
-def check_table(seats: int, asked: Mapping[str, bool | None]) -> None:
+def check_table(seats: int, asked: Mapping[str, bool | int | None]) -> None:
     """Refuse a table of `seats` that an expansion asked for cannot be played at (`asked`:
     the table's choice for each expansion, by its `key`), before the board is chosen."""
     for expansion in _REGISTRY:
-        expansion.check_table(seats, asked.get(expansion.key))
+        choice = asked.get(expansion.key)
+        expansion.check_table(seats, None if choice is None else bool(choice))
 
 
 def deal(first: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
@@ -157,7 +158,7 @@ def board_players(seats: int, *, necromancer: bool = False, teams: bool = False)
                                      TEAM_PLAY.key: teams})
 
 
-def board_players_for(seats: int, asked: Mapping[str, bool | None]) -> int:
+def board_players_for(seats: int, asked: Mapping[str, bool | int | None]) -> int:
     """`board_players` for the table's choice of each expansion (`asked`, by its `key`):
     the expansions asked for have their say, in the registry's order."""
     return fold_board_players(seats, tuple(x for x in _REGISTRY if asked.get(x.key)))

@@ -159,24 +159,45 @@ DOC_PLAYERS = (3, 6)
 # --- set-up ------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class NecromancerSetup:
+    """Necromancer Island's part of a new game (one of `GameCreated.options`): the six
+    badges drawn for him, the one he places with the Well of Souls first (they are not in
+    the market's `powers`), and the Ghosts taken out of his reserve to make his game easier
+    (`ghosts_removed`, 0 to 2)."""
+
+    necromancer_powers: tuple[str, ...] = ()
+    ghosts_removed: int = 0
+
+
+NOT_PLAYED = NecromancerSetup()
+"""The set-up of a game without him."""
+
+
+def his_setup(created: GameCreated) -> NecromancerSetup:
+    """His part of the game's set-up (`NOT_PLAYED` when the game does not play him)."""
+    return created.option(NecromancerSetup) or NOT_PLAYED
+
+
 def badges(event: GameCreated) -> tuple[str, ...]:
     """Every badge of the game: the market's stack and the Necromancer's six."""
-    return (*event.powers, *event.necromancer_powers)
+    return (*event.powers, *his_setup(event).necromancer_powers)
 
 
 def setup(event: GameCreated, board: Board, catalog: Catalog) -> NecromancerState | None:
     """The Necromancer at the start (None when the game does not play Necromancer Island):
     the first of his six powers goes with the Well, the Island in the board's Lake."""
-    powers = event.necromancer_powers
+    his = his_setup(event)
+    powers, removed = his.necromancer_powers, his.ghosts_removed
     if not powers:
         return None
-    if isinstance(event.ghosts_removed, bool) or not isinstance(event.ghosts_removed, int):
-        raise MalformedInput(f"ghosts_removed must be 0, 1 or 2, not {event.ghosts_removed!r}",
+    if isinstance(removed, bool) or not isinstance(removed, int):
+        raise MalformedInput(f"ghosts_removed must be 0, 1 or 2, not {removed!r}",
                              field="ghosts_removed", allowed="0, 1 or 2")
     seat = model.seat_for(event.first_seat, len(event.seats))
     known = {p.name for p in catalog.powers_in(event.expansions)}
     return model.set_up(seat, model.central_lake(board), powers, powers[0],
-                        ghosts_removed=event.ghosts_removed, known_powers=known)
+                        ghosts_removed=removed, known_powers=known)
 
 
 def choose_well_power(state: GameState, event: WellPowerChosen) -> GameState:
@@ -636,6 +657,8 @@ class NecromancerIsland(Expansion):
     key = "necromancer"
     events = (WellPowerChosen, GhostBought, NecromancerPowerBought, GhostsRedeployed,
               GhostsReturned)
+    setup_type = NecromancerSetup
+    setup_keywords = ("ghosts_removed",)
     doc_fields = ("necromancer", "ghosts_removed")
     doc_printed = True
     score_own = "necromancer"
@@ -655,7 +678,7 @@ class NecromancerIsland(Expansion):
     )
 
     def plays(self, created: GameCreated) -> bool:
-        return bool(created.necromancer_powers)
+        return bool(his_setup(created).necromancer_powers)
 
     def doc_asked(self, doc: Mapping[str, Any]) -> bool | None:
         return flag("necromancer", doc.get("necromancer", False))
@@ -683,8 +706,10 @@ class NecromancerIsland(Expansion):
             removed = whole("ghosts_removed", doc["ghosts_removed"])
             if removed > 2:
                 fail("ghosts_removed", f"{removed}; 0, 1 or 2 Ghosts may be taken out")
-        return replace(setup, powers=powers, fields=(
-            *setup.fields, ("necromancer_powers", drawn), ("ghosts_removed", removed)))
+        if not asked:
+            return setup
+        return replace(setup, powers=powers,
+                       options=(*setup.options, NecromancerSetup(drawn, removed)))
 
     def score_refusal(self, race: str) -> str | None:
         if race.strip().casefold() != GHOSTS.casefold():
@@ -777,9 +802,10 @@ class NecromancerIsland(Expansion):
         return state.part(NecromancerState) is not None
 
     def check_created(self, created: GameCreated) -> None:
-        if created.necromancer_powers:
+        his = his_setup(created)
+        if his.necromancer_powers:
             model.board_for(len(created.seats))  # refuses a table too small or too large
-        elif created.ghosts_removed:
+        elif his.ghosts_removed:
             raise IllegalAction("Ghosts are taken out only in a Necromancer Island game")
 
     def board_players(self, seats: int, usual: int) -> int:
@@ -792,18 +818,21 @@ class NecromancerIsland(Expansion):
 
     def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
         """His six powers, drawn from the badge stack (shuffled here when the table deals
-        the market's stack by hand)."""
+        the market's stack by hand), and the Ghosts the table takes out of his reserve
+        (`ghosts_removed`, refused by `check_created` in a game without him)."""
+        removed = deal.asked.get("ghosts_removed") or 0
         if not deal.asked.get(self.key):
-            return deal
+            return deal if not removed else replace(
+                deal, options=(*deal.options, NecromancerSetup((), removed)))
         stack = list(deal.powers)
         if deal.dealing != "app":
             shuffle(stack)
         drawn, _ = model.draw_powers(stack)
         return replace(deal, powers=tuple(p for p in deal.powers if p not in drawn),
-                       fields=(*deal.fields, ("necromancer_powers", drawn)))
+                       options=(*deal.options, NecromancerSetup(drawn, removed)))
 
     def badges(self, created: GameCreated) -> tuple[str, ...]:
-        return created.necromancer_powers  # his six, drawn apart from the market's stack
+        return his_setup(created).necromancer_powers  # his six, apart from the market's stack
 
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
@@ -881,7 +910,6 @@ class NecromancerIsland(Expansion):
     def standings(self, state: GameState, tokens: Mapping[int, int] | None,
                   names: Mapping[int, str]) -> Standings | None:
         return standings(state, tokens, names)
-
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
         del catalog

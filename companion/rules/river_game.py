@@ -71,19 +71,34 @@ class PirateShipSet:
     present: bool
 
 
+@dataclass(frozen=True, slots=True)
+class RiverSetup:
+    """River World's part of a new game (one of `GameCreated.options`): the line of Event
+    markers, one per turn, in the order they are revealed (shuffled outside the rules)."""
+
+    river_events: tuple[str, ...] = ()
+
+
+def event_line(created: GameCreated) -> tuple[str, ...]:
+    """The game's line of Event markers (empty: River World is not played)."""
+    option = created.option(RiverSetup)
+    return () if option is None else option.river_events
+
+
 def setup(
     event: GameCreated, board: Board, catalog: Catalog
 ) -> tuple[RiverState | None, BoardState]:
     """River World's set-up: the event line, the ships on pirate symbols, the first event."""
     regions = BoardState.setup(board)
-    if not event.river_events:
+    line = event_line(event)
+    if not line:
         if board.is_river_world:
             raise IllegalAction(
                 f"the {event.board} board is a River World board: the game needs its line of "
                 "Event markers"
             )
         return None, regions
-    river = RiverState(check_event_line(event.river_events, event.turns, catalog))
+    river = RiverState(check_event_line(line, event.turns, catalog))
     regions = setup_pirates(board, regions, pirate_ships_in_box(catalog))
     return river, _reveal(river, 1, board, regions, catalog)
 
@@ -343,6 +358,7 @@ class RiverWorld(Expansion):
     rule_kinds = ((RULE_EVENT, "River World event"),)
     option = "river_world"
     events = (CaravelPlaced, PirateShipSet)
+    setup_type = RiverSetup
     doc_fields = ("river_events",)
     doc_printed = True
     doc_verbs = (
@@ -353,7 +369,7 @@ class RiverWorld(Expansion):
     )
 
     def plays(self, created: GameCreated) -> bool:
-        return bool(created.river_events)
+        return bool(event_line(created))
 
     def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
         """River World's line of Event markers, one per turn: as given, or the markers in
@@ -407,7 +423,7 @@ class RiverWorld(Expansion):
                 f"{board.name} board's {board.turns} turns are too many"
             )
         shuffle(events)
-        return replace(deal, fields=(*deal.fields, ("river_events", tuple(events[:board.turns]))))
+        return replace(deal, options=(*deal.options, RiverSetup(tuple(events[:board.turns]))))
 
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
@@ -477,7 +493,6 @@ class RiverWorld(Expansion):
             inp, active=None if active is None else replace(active, regions=marked(active.regions)),
             declined=tuple(replace(d, regions=marked(d.regions)) for d in inp.declined))
 
-
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
         del catalog
         return (*(RuleEntry(RULE_EVENT, event.value, words, self.name)
@@ -489,7 +504,7 @@ RIVER_WORLD = RiverWorld()
 
 
 def _with_field(setup: DocSetup, line: tuple[str, ...]) -> DocSetup:
-    return replace(setup, fields=(*setup.fields, ("river_events", line)))
+    return replace(setup, options=(*setup.options, RiverSetup(line)))
 
 
 class RiverIntents(Intents):

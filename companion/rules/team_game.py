@@ -38,6 +38,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+import companion.rules.necromancer_game as necromancer_game
 import companion.rules.relics as model
 import companion.rules.teams as teams
 from companion.json_fields import a_list, fail, flag, one_of, show
@@ -148,29 +149,50 @@ OWN_BOARD_PLAYERS = 6
 # --- set-up ------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class TeamSetup:
+    """Team play's part of a new game (one of `GameCreated.options`): six players in three
+    teams of two (partners opposite), with Monsters set out before the first turn
+    (`teams`); `relic_order`: then the face-down pile of the Righteous Relics and Popular
+    Places, top first (shuffled outside the rules)."""
+
+    teams: bool = False
+    relic_order: tuple[str, ...] = ()
+
+
+NOT_PLAYED = TeamSetup()
+"""The set-up of a game without teams."""
+
+
+def team_setup(created: GameCreated) -> TeamSetup:
+    """Team play's part of the game's set-up (`NOT_PLAYED` when it is not played)."""
+    return created.option(TeamSetup) or NOT_PLAYED
+
+
 def board_players(event: GameCreated, usual: int) -> int:
     """The players the board must be made for: 5 in a team game, else `usual`."""
-    return TEAM_BOARD_PLAYERS if event.teams else usual
+    return TEAM_BOARD_PLAYERS if team_setup(event).teams else usual
 
 
 def own_board(event: GameCreated, board: Board) -> bool:
     """Whether a team game plays on a group's board made for its six players."""
-    return bool(event.teams) and board.players == OWN_BOARD_PLAYERS
+    return bool(team_setup(event).teams) and board.players == OWN_BOARD_PLAYERS
 
 
 def setup(event: GameCreated) -> tuple[MonsterSetup | None, RelicsState | None]:
     """The Monsters' set-up and the face-down pile (both None outside team play)."""
-    if not isinstance(event.teams, bool):
-        raise MalformedInput(f"teams must be true or false, not {event.teams!r}", field="teams",
-                             allowed="true or false")
-    if not event.teams:
-        if event.relic_order:
+    option = team_setup(event)
+    if not isinstance(option.teams, bool):
+        raise MalformedInput(f"teams must be true or false, not {option.teams!r}",
+                             field="teams", allowed="true or false")
+    if not option.teams:
+        if option.relic_order:
             raise IllegalAction("the Relics and Places are drawn only in a team game")
         return None, None
     teams.check_table(len(event.seats), event.turns)
-    if event.necromancer_powers:
+    if necromancer_game.his_setup(event).necromancer_powers:
         raise IllegalAction("a team game is played without the Necromancer")
-    return teams.start_monsters(event.first_seat), model.start(event.relic_order, frozenset())
+    return teams.start_monsters(event.first_seat), model.start(option.relic_order, frozenset())
 
 
 def is_team_game(state: GameState) -> bool:
@@ -444,6 +466,7 @@ class TeamPlay(Expansion):
 
     name = "Team play"
     key = "teams"
+    setup_type = TeamSetup
     rule_kinds = ((RULE_RELIC, "Righteous Relic"), (RULE_PLACE, "Popular Place"))
     events = (MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
               PowersSwapped, SigilPactMade)
@@ -470,7 +493,7 @@ class TeamPlay(Expansion):
     )
 
     def plays(self, created: GameCreated) -> bool:
-        return bool(created.teams)
+        return bool(team_setup(created).teams)
 
     def doc_asked(self, doc: Mapping[str, Any]) -> bool | None:
         return flag("teams", doc.get("teams", False))
@@ -508,8 +531,9 @@ class TeamPlay(Expansion):
             if sorted(pile) != sorted(names):
                 fail("relic_order", "the pile holds each Relic and Place once: "
                                     + ", ".join(names))
-        return replace(setup, fields=(*setup.fields, ("teams", in_teams),
-                                      ("relic_order", tuple(pile))))
+        if not in_teams:
+            return setup
+        return replace(setup, options=(*setup.options, TeamSetup(True, tuple(pile))))
 
     def score_lines(self, player: Mapping[str, Any],
                     has_active: bool) -> list[tuple[str, int]]:
@@ -577,8 +601,7 @@ class TeamPlay(Expansion):
             return deal
         pile = list(model.MARKERS)
         shuffle(pile)
-        return replace(deal, fields=(*deal.fields, ("teams", True),
-                                     ("relic_order", tuple(pile))))
+        return replace(deal, options=(*deal.options, TeamSetup(True, tuple(pile))))
 
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
@@ -624,7 +647,6 @@ class TeamPlay(Expansion):
                   names: Mapping[int, str]) -> Standings | None:
         del tokens, names
         return standings(state)
-
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
         del catalog
