@@ -60,7 +60,8 @@ from datetime import time
 from pathlib import Path
 from typing import Any
 
-from companion.i18n import AUTO, SETTINGS as LANGUAGE_SETTINGS
+from companion.i18n import AUTO
+from companion.i18n import SETTINGS as LANGUAGE_SETTINGS
 from companion.paths import APP_DIR_NAME, default_db_path
 
 CONFIG_FILE_NAME = "companion.toml"

@@ -196,7 +196,7 @@ def _(message: str) -> str:
     return _current.gettext(message)
 
 
-def N_(message: str) -> str:  # noqa: N802  # gettext's own name for it
+def N_(message: str) -> str:  # gettext's own name for it
     """`message` unchanged: marks a string defined here and translated where shown."""
     return message
 
