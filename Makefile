@@ -68,7 +68,7 @@ help:
 	@echo "make deploy-check  run deploy/install.sh for real in a Debian 12 root (debootstrap;"
 	@echo "                needs root and the network; not part of make test)"
 	@echo "make locale     extract the strings to translate, update the catalogues in"
-	@echo "                companion/locale/ and compile them (LOCALES=\"fr de\" or a new language)"
+	@echo "                companion/locale/ and compile them (LOCALES=it starts a new language)"
 	@echo "make clean      remove build output and caches (keeps .venv)"
 	@echo "make distclean  clean, and remove .venv too"
 
@@ -136,15 +136,19 @@ deploy-check:
 # layouts is extracted to the template, each language's catalogue is updated from it (a new
 # language in LOCALES gets a new one), then compiled; the .po and .mo files are committed.
 # Entries no code uses any more are dropped, new ones are left empty (never guessed), and
-# tests/test_i18n.py fails until each is translated.
-LOCALES ?= fr de
+# tests/test_i18n.py fails until each is translated. LOCALES: every language that has a
+# catalogue; `make locale LOCALES=it` starts a new one (then it is found like the others).
 LOCALE_DIR := companion/locale
+LOCALES ?= $(patsubst $(LOCALE_DIR)/%/LC_MESSAGES,%,$(wildcard $(LOCALE_DIR)/*/LC_MESSAGES))
 POT := $(LOCALE_DIR)/companion.pot
 
 locale: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k tr -k N_ -c "TRANSLATORS:" --add-location=file \
 		--sort-by-file --no-wrap --project="Table Companion for Small World" \
-		--version=0.1 -o $(POT) .
+		--version=0.1 -o $(POT).new .
+	@# The same strings as before: the template (and so each catalogue) keeps its date.
+	@if [ -f $(POT) ] && diff -q -I '^"POT-Creation-Date:' $(POT) $(POT).new >/dev/null; \
+		then rm $(POT).new; else mv $(POT).new $(POT); fi
 	@for lang in $(LOCALES); do \
 		if [ -f $(LOCALE_DIR)/$$lang/LC_MESSAGES/companion.po ]; then \
 			$(BIN)/pybabel update -D companion -i $(POT) -d $(LOCALE_DIR) -l $$lang \
