@@ -291,3 +291,39 @@ def test_the_apps_font_has_every_letter_the_translations_use(code: dict[Key, Any
     for face in ("Roboto-Regular.ttf", "Roboto-Bold.ttf"):
         missing = sorted(used - font_chars(str(fonts / face)))
         assert missing == [], f"{face} has no glyph for {missing}"
+
+
+def test_contexts_and_plurals_through_a_compiled_catalogue(
+        english: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pgettext` and `npgettext` reach the entry of their context, and a count picks the
+    form by the catalogue's own plural rule (French: 0 and 1 are singular; German: 1)."""
+    from babel.messages.mofile import write_mo
+
+    wanted = {
+        "fr": {"coins": ("{count} pièce", "{count} pièces"), "race": "Amazones",
+               "word": "amazones", "counts": {0: "0 pièce", 1: "1 pièce", 2: "2 pièces"}},
+        "de": {"coins": ("{count} Münze", "{count} Münzen"), "race": "Amazonen",
+               "word": "Amazonen (Wort)", "counts": {0: "0 Münzen", 1: "1 Münze",
+                                                     2: "2 Münzen"}},
+    }
+    for language, words in wanted.items():
+        cat = Catalog(locale=language)
+        cat.add(("{count} coin", "{count} coins"), words["coins"], context="purse")
+        cat.add("Amazons", words["race"], context="race")
+        cat.add("Amazons", words["word"])
+        path = tmp_path / language / "LC_MESSAGES" / f"{i18n.DOMAIN}.mo"
+        path.parent.mkdir(parents=True)
+        with open(path, "wb") as stream:
+            write_mo(stream, cat)
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    for language, words in wanted.items():
+        i18n.use(language)
+        assert i18n.pgettext("race", "Amazons") == words["race"]
+        assert i18n._("Amazons") == words["word"]
+        counts = {n: i18n.npgettext("purse", "{count} coin", "{count} coins", n).format(
+            count=n) for n in (0, 1, 2)}
+        assert counts == words["counts"]
+    i18n.use(i18n.SOURCE)
+    assert i18n.npgettext("purse", "{count} coin", "{count} coins", 1) == "{count} coin"
+    i18n.use(i18n.PSEUDO)
+    assert i18n.pgettext("race", "Amazons") == i18n.pseudo("Amazons")

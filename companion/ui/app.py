@@ -481,7 +481,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         ctx.notices.fbind("on_pin", self._pin)
         ctx.seats.fbind("seating", self._face)
         ctx.seats.fbind("sides", self._face)
-        LANGUAGE.fbind("code", self._language_changed)
+        LANGUAGE.bind(code=self._language_changed)  # weakly: an app let go is forgotten
         self.presenters.when_made("table", lambda table: table.fbind("peek_seat", self._face))
         ctx.session.subscribe(self._published)
         self._published(None)
