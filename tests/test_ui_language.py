@@ -135,14 +135,30 @@ def test_german_chosen_on_the_home_screen_redraws_it_at_once(table: tuple[Any, P
     assert i18n.language() == i18n.system_language()
 
 
-def test_the_home_screen_fits_in_the_pseudo_locale(table: tuple[Any, Path]) -> None:
+SIZES = ((800, 480), (480, 800), (1280, 720))
+
+
+@pytest.mark.parametrize("language", [i18n.PSEUDO, "de", "fr"])
+def test_home_and_settings_fit_in_longer_languages(table: tuple[Any, Path],
+                                                   language: str) -> None:
+    """No text overflows its widget, nothing leaves the window and every button stays a
+    finger's size, with every text about 40 % longer (the pseudo-locale) or in German."""
     app, _config = table
     home = app.screens["home"]
-    i18n.use(i18n.PSEUDO)
+    i18n.use(language)
     ui.pump()
-    assert home.ids.new_game.text == i18n.pseudo("New game")
-    assert home.ids.game.text == i18n.pseudo("No game on the table.")
-    for size in ((800, 480), (480, 800), (1280, 720)):
-        ui.resize(size)
-        assert ui.layout_problems(home) == [], size
-    ui.resize((800, 480))
+    if language == i18n.PSEUDO:
+        assert home.ids.new_game.text == i18n.pseudo("New game")
+        assert home.ids.game.text == i18n.pseudo("No game on the table.")
+    try:
+        for size in SIZES:
+            ui.resize(size)
+            assert ui.layout_problems(home) == [], size
+        app.ctx.nav.go("settings")
+        ui.pump()
+        settings = app.screens["settings"]
+        for size in SIZES:
+            ui.resize(size)
+            assert ui.layout_problems(settings) == [], size
+    finally:
+        ui.resize((800, 480))
