@@ -6,7 +6,9 @@ wrapped in code but missing from a catalogue fails here, and so does a catalogue
 code uses any more, an empty or fuzzy translation, a placeholder lost or renamed in a
 translation, and a ``.mo`` file not compiled again after its ``.po`` changed. The
 language switch, the system's default and the pseudo-locale are checked on the pure
-module (`companion.i18n`); the screens' switch is `tests/test_ui_language.py`.
+module (`companion.i18n`); the screens' switch is `tests/test_ui_language.py`. A game
+played while French, German or the pseudo-locale is spoken is saved, logged and exported
+byte for byte as in English (ids and English keys, never translated text).
 """
 
 from __future__ import annotations
@@ -327,3 +329,38 @@ def test_contexts_and_plurals_through_a_compiled_catalogue(
     assert i18n.npgettext("purse", "{count} coin", "{count} coins", 1) == "{count} coin"
     i18n.use(i18n.PSEUDO)
     assert i18n.pgettext("race", "Amazons") == i18n.pseudo("Amazons")
+
+
+# -- what is kept stays language-neutral -----------------------------------------------------
+
+def _play_and_keep(folder: Path, language: str) -> tuple[dict[str, str], list[Any]]:
+    """The same game played and saved while `language` is spoken: its exports, and every
+    row the saved-games file holds about it."""
+    import sqlite3
+
+    from test_store_history import CATALOG, Clock, play_game_1
+
+    from companion.store import Store
+
+    i18n.use(language)
+    db = folder / language / "companion.sqlite3"
+    db.parent.mkdir()
+    clock = Clock()
+    with Store.open(db, catalog=CATALOG, clock=clock) as store:
+        game = play_game_1(store, clock)
+        exports = {fmt: store.export(game, fmt) for fmt in ("json", "csv", "bgstats")}
+    with sqlite3.connect(db) as connection:
+        rows = [(table, *row) for table in ("events", "games", "game_seats", "turn_scores",
+                                            "game_combos")
+                for row in connection.execute(f"SELECT * FROM {table}")]
+    return exports, rows
+
+
+def test_saved_games_exports_and_the_event_log_are_the_same_in_every_language(
+        english: None, tmp_path: Path) -> None:
+    kept = {language: _play_and_keep(tmp_path, language)
+            for language in (*i18n.LANGUAGES, i18n.PSEUDO)}
+    assert kept["en"][0]["json"] and kept["en"][1]
+    for language, (exports, rows) in kept.items():
+        assert exports == kept["en"][0], language
+        assert rows == kept["en"][1], language
