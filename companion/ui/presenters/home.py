@@ -99,7 +99,8 @@ class HomePresenter(Presenter):
         """Stops the app once the table is going down (set by `companion.app`)."""
         self._going: str | None = None
         """The power action the system accepted (its line is worded again), if any."""
-        self.die_status, self.grid_status = _(NO_DIE), _(NO_GRID)
+        self._defaults = {"die_status": "", "grid_status": ""}
+        """The status lines as last worded here: start-up's own (the devices') are kept."""
         self._worded()
 
     _on_table = False
@@ -121,22 +122,16 @@ class HomePresenter(Presenter):
 
     def _worded(self) -> None:
         """The texts that follow no state, in the language spoken now."""
-        if self.die_status in {NO_DIE, *self._spoken(NO_DIE)}:
-            self.die_status = _(NO_DIE)
-        if self.grid_status in {NO_GRID, *self._spoken(NO_GRID)}:
-            self.grid_status = _(NO_GRID)
+        for name, words in (("die_status", NO_DIE), ("grid_status", NO_GRID)):
+            if getattr(self, name) == self._defaults[name]:
+                self._defaults[name] = _(words)
+                setattr(self, name, self._defaults[name])
         if self._going is not None:
             self.power_text = _(GOING[self._going])
         self.language_text = i18n.NAMES[i18n.language()]
         self.on_resume_text()
         if not self._on_table:
             self.game_text = self._no_game_text()
-
-    @staticmethod
-    def _spoken(message: str) -> set[str]:
-        """`message` in every language the table speaks (to recognise a default line)."""
-        return {i18n.translations(code).gettext(message)
-                for code in (*i18n.LANGUAGES, i18n.PSEUDO)}
 
     def update(self, state: GameState | None) -> None:
         """A new state, or the same one in another language: every text worded again."""
