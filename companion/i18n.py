@@ -7,6 +7,15 @@ word elsewhere). `N_` only marks a string for extraction where it is defined (a 
 constant); it is translated where it is shown, with `_`. Placeholders are named
 (``_("Turn {turn} of {turns}").format(turn=2, turns=10)``): a translation may move them.
 
+Wrapping a screen: in its presenter, `_` around each sentence where the text is made (a
+module constant is marked `N_` where defined and passed through `_` where shown), named
+placeholders filled with ``.format``, `ngettext` for a count; the texts a presenter makes
+in ``refresh``, ``clear`` or ``update`` are made again when the language changes (the app
+refreshes the screen on show at once and the others when next shown). In its kv file:
+``#:import lang companion.ui.language.LANGUAGE`` and ``text: lang.tr("...")``. Then
+``make locale``, translate the new entries of each ``.po``, ``make locale`` again, and list
+the files in ``WRAPPED_KV`` / ``WRAPPED_MODULES`` of ``tests/test_i18n.py``.
+
 Invariants:
 - The domain is ``companion``; the catalogues ship in the package,
   ``companion/locale/<lang>/LC_MESSAGES/companion.po`` with the compiled ``.mo`` beside
