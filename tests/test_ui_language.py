@@ -154,6 +154,11 @@ def test_home_and_settings_fit_in_longer_languages(table: tuple[Any, Path],
         for size in SIZES:
             ui.resize(size)
             assert ui.layout_problems(home) == [], size
+        ui.tap(ui.button(home, "language"))
+        dialog = ui.dialogs()[-1]
+        assert dialog.title == i18n._("Language")
+        assert ui.layout_problems(dialog) == []
+        ui.close_dialogs()
         app.ctx.nav.go("settings")
         ui.pump()
         settings = app.screens["settings"]
