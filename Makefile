@@ -47,14 +47,14 @@ apt_install = if command -v apt-get >/dev/null 2>&1; then \
 MYPY_TARGETS := companion/rules companion/store companion/session.py companion/boards.py companion/ui companion/__init__.py \
 	companion/play.py companion/scenario.py companion/json_fields.py \
 	companion/paths.py companion/cli.py companion/commands companion/app.py \
-	companion/bgstats.py companion/story.py companion/config.py companion/cues.py companion/sounds.py companion/kivy_config.py companion/notify.py companion/records.py companion/grid.py companion/seating.py companion/usb.py companion/system_actions.py \
+	companion/bgstats.py companion/story.py companion/config.py companion/i18n.py companion/cues.py companion/sounds.py companion/kivy_config.py companion/notify.py companion/records.py companion/grid.py companion/seating.py companion/usb.py companion/system_actions.py \
 	hardware/__init__.py hardware/backlight.py hardware/button.py hardware/dispatch.py hardware/grid
 
 # Tests run headless, away from the user's own Kivy config and data, with simulated pins.
 headless = SDL_VIDEODRIVER=offscreen KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 KIVY_NO_FILELOG=1 \
 	KIVY_HOME="$(1)/kivy" XDG_DATA_HOME="$(1)/data" GPIOZERO_PIN_FACTORY=mock
 
-.PHONY: help run test lint system-deps test-deps venv clean distclean deploy-check bench drills
+.PHONY: help run test lint system-deps test-deps venv clean distclean deploy-check bench drills locale
 
 help:
 	@echo "make run        start the app (simulated hardware, database in the user data directory)"
@@ -67,6 +67,8 @@ help:
 	@echo "                damaged database, two instances, bad config (DRILLS_ARGS=--help)"
 	@echo "make deploy-check  run deploy/install.sh for real in a Debian 12 root (debootstrap;"
 	@echo "                needs root and the network; not part of make test)"
+	@echo "make locale     extract the strings to translate, update the catalogues in"
+	@echo "                companion/locale/ and compile them (LOCALES=it starts a new language)"
 	@echo "make clean      remove build output and caches (keeps .venv)"
 	@echo "make distclean  clean, and remove .venv too"
 
@@ -129,6 +131,33 @@ distclean: clean
 # The installer, run for real in a fresh Debian 12 root made with debootstrap.
 deploy-check:
 	deploy/deploy-check.sh
+
+# The translations (companion/i18n.py): every string wrapped in the Python modules and the kv
+# layouts is extracted to the template, each language's catalogue is updated from it (a new
+# language in LOCALES gets a new one), then compiled; the .po and .mo files are committed.
+# Entries no code uses any more are dropped, new ones are left empty (never guessed), and
+# tests/test_i18n.py fails until each is translated. LOCALES: every language that has a
+# catalogue; `make locale LOCALES=it` starts a new one (then it is found like the others).
+LOCALE_DIR := companion/locale
+LOCALES ?= $(patsubst $(LOCALE_DIR)/%/LC_MESSAGES,%,$(wildcard $(LOCALE_DIR)/*/LC_MESSAGES))
+POT := $(LOCALE_DIR)/companion.pot
+
+locale: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k tr -k N_ -c "TRANSLATORS:" --add-location=file \
+		--sort-by-file --no-wrap --project="Table Companion for Small World" \
+		--version=0.1 -o $(POT).new .
+	@# The same strings as before: the template (and so each catalogue) keeps its date.
+	@if [ -f $(POT) ] && diff -q -I '^"POT-Creation-Date:' $(POT) $(POT).new >/dev/null; \
+		then rm $(POT).new; else mv $(POT).new $(POT); fi
+	@for lang in $(LOCALES); do \
+		if [ -f $(LOCALE_DIR)/$$lang/LC_MESSAGES/companion.po ]; then \
+			$(BIN)/pybabel update -D companion -i $(POT) -d $(LOCALE_DIR) -l $$lang \
+				--no-fuzzy-matching --ignore-obsolete --no-wrap; \
+		else \
+			$(BIN)/pybabel init -D companion -i $(POT) -d $(LOCALE_DIR) -l $$lang --no-wrap; \
+		fi; \
+	done
+	$(BIN)/pybabel compile -D companion -d $(LOCALE_DIR) --statistics
 
 # Benchmarks and fault drills, headless like `make test`; not part of it (bench/README.md).
 bench: system-deps $(STAMP)

@@ -12,7 +12,8 @@ plugged in yet).
 What it holds
 -------------
 ``[display]``: full screen, rotation (the picture and the touches turn together), the
-touch input device and driver, idle dimming, the text size and where the players sit.
+touch input device and driver, idle dimming, the text size, where the players sit and the
+language the screens speak.
 ``[die]``: the GPIO pins (BCM numbers) of the die button, its LED and its buzzer, and
 the button's debounce. ``[grid]``: the region sensor grid's serial port and line rate.
 ``[sound]``: the cues' volume, mute and quiet hours. ``[storage]``: the SQLite database.
@@ -59,6 +60,8 @@ from datetime import time
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import AUTO
+from companion.i18n import SETTINGS as LANGUAGE_SETTINGS
 from companion.paths import APP_DIR_NAME, default_db_path
 
 CONFIG_FILE_NAME = "companion.toml"
@@ -113,6 +116,11 @@ SEATINGS = ("one side", "around")
 """``display.seating``: the players sit on one side of the screen, or around it (lying flat
 in the middle of the table, it turns to face whose turn it is: `companion.seating`)."""
 
+LANGUAGE_ALLOWED = ('"auto" (the system\'s language when it is English, French or German, '
+                    'else English), "en", "fr", "de", or "qps" (a pseudo-language for layout '
+                    'checks)')
+"""What ``display.language`` allows, in words."""
+
 TEXT_SCALES = (100, 115, 130)
 """``display.text_scale``: the text sizes offered, in percent of the normal size."""
 
@@ -161,6 +169,11 @@ class DisplayConfig:
     seating: str = "one side"
     """``"one side"`` (the screen stands: it never turns) or ``"around"`` (it lies in the
     middle: the table, the die and a peek turn to face the player; applied at once)."""
+
+    language: str = AUTO
+    """The language the screens speak (`companion.i18n`): ``"auto"`` follows the system's
+    locale, else ``"en"``, ``"fr"``, ``"de"`` (or ``"qps"``, the pseudo-language);
+    applied at once when chosen on the home or settings screen."""
 
 
 @dataclass(frozen=True)
@@ -520,6 +533,7 @@ KEYS: tuple[KeySpec, ...] = (
     KeySpec("display", "dim_brightness", _int_in(DIM_BRIGHTNESS_RANGE), "0 to 100 (percent)"),
     KeySpec("display", "text_scale", _int_in(TEXT_SCALES), "100, 115 or 130 (percent)"),
     KeySpec("display", "seating", _choice(*SEATINGS), '"one side" or "around"'),
+    KeySpec("display", "language", _choice(*LANGUAGE_SETTINGS), LANGUAGE_ALLOWED),
     KeySpec("die", "button_pin", _pin, _PIN_TEXT),
     KeySpec("die", "led_pin", _pin, _PIN_TEXT),
     KeySpec("die", "buzzer_pin", _pin, _PIN_TEXT),

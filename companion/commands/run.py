@@ -142,6 +142,9 @@ def _run(args: argparse.Namespace) -> int:
         pass  # the folder cannot be locked: the app starts and its home screen says why
     prepare(config)
     apply_text_scale(config.display.text_scale)  # before the widgets' sizes are computed
+    from companion import i18n
+
+    i18n.use(config.display.language)  # before the first text is worded
     # Kivy is imported here, not at the top, so that the rest of the command line stays
     # fast and never opens a window.
     from companion.app import run_app

@@ -44,6 +44,9 @@ Hooks for the rest of the program:
 - `presenters["settings"].config_path`: the ``companion.toml`` the settings screen writes
   (None: the user's, ``~/.config/smallworld-companion/companion.toml``); set it with
   `presenters.when_made("settings", ...)` so the settings are not loaded for it.
+- The language (`companion.ui.language.LANGUAGE`): a change words the presenter on show
+  again at once and the others when next shown (`_language_changed`); kv's static texts
+  follow by themselves (``lang.tr``).
 - `die_button_pressed()`: the hardware die button; call it on the UI thread
   (`Clock.schedule_once(lambda dt: app.die_button_pressed())` from a device thread).
 
@@ -78,6 +81,7 @@ from companion.kivy_config import is_kiosk
 from companion.paths import kv_file
 from companion.seating import Seating, rotation
 from companion.ui import palette
+from companion.ui.language import LANGUAGE
 from companion.ui.memory import MemoryPolicy, find_malloc_trim
 from companion.ui.presenters.base import Choice, Context, Question
 from companion.ui.presenters.keypads import (
@@ -477,6 +481,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         ctx.notices.fbind("on_pin", self._pin)
         ctx.seats.fbind("seating", self._face)
         ctx.seats.fbind("sides", self._face)
+        LANGUAGE.bind(code=self._language_changed)  # weakly: an app let go is forgotten
         self.presenters.when_made("table", lambda table: table.fbind("peek_seat", self._face))
         ctx.session.subscribe(self._published)
         self._published(None)
@@ -602,6 +607,12 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         """The hardware die button was pressed (on the UI thread): the roll the rules allow
         now, or only the reason why there is none."""
         self.presenters["die"].roll_from_button()
+
+    def _language_changed(self, *_args: Any) -> None:
+        """Another language: the presenter on show words its texts again now, the others
+        when next shown, as for a new state (`version`); no screen is built again."""
+        self.version += 1
+        self._refresh(self.ctx.nav.current)
 
     # -- plumbing ----------------------------------------------------------------------------
     def _published(self, _state: GameState | None, *_args: Any) -> None:

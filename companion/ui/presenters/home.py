@@ -8,6 +8,11 @@ games are closed (SQLite checkpoints its log into the file; the lock is released
 then `on_switched_off` stops the app. When the system refuses, one line on the home
 screen says why and everything stays as it was, the saved games open.
 
+The language the table speaks is chosen here too (the button shows the language spoken,
+in its own words): the choice is saved and applied by the settings presenter
+(`SettingsPresenter.set_language`), so both write the same ``companion.toml``. Every text
+here is worded in the language spoken (`companion.i18n`) and worded again when it changes.
+
 The home screen is the app's first frame: this module imports neither the rules nor the
 session (`resume_text` comes from the store's summary, see `companion.app`).
 """
@@ -20,9 +25,10 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 from kivy.properties import BooleanProperty, StringProperty
 
-from companion import system_actions
+from companion import i18n, system_actions
+from companion.i18n import N_, _
 from companion.kivy_config import is_kiosk
-from companion.ui.presenters.base import Presenter
+from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, member
 
 if TYPE_CHECKING:
@@ -37,6 +43,7 @@ class Action(StrEnum):
     RESUME = "resume"
     HISTORY = "history"
     SETTINGS = "settings"
+    LANGUAGE = "language"
 
 
 def parse(key: str) -> Action:
@@ -48,34 +55,53 @@ def parse(key: str) -> Action:
 
 
 GOING = {
-    "poweroff": "Shutting down. Switch off at the wall once the screen is dark.",
-    "reboot": "Restarting. The table is back in about a minute.",
+    "poweroff": N_("Shutting down. Switch off at the wall once the screen is dark."),
+    "reboot": N_("Restarting. The table is back in about a minute."),
 }
 
 
-NO_GAME = "No game on the table."
-SAVED_GAME = "Your saved game is waiting: Resume puts it back on the table."
+NO_GAME = N_("No game on the table.")
+SAVED_GAME = N_("Your saved game is waiting: Resume puts it back on the table.")
 """The line above the buttons when no game is on the table but one can be resumed: the
 Resume button below names it, so the line must not say there is no game."""
+RESUME = N_("Resume a saved game")
+"""The Resume button's words when there is nothing to resume (the offer names the game)."""
+NO_DIE = N_("Die button: none (roll on screen)")
+NO_GRID = N_("Sensor grid: not connected (tap the map)")
+"""The status line until start-up has looked at the devices."""
+
+
+def language_choices() -> list[tuple[str, str]]:
+    """The languages a table may choose, as (code, its name in its own words)."""
+    return [(code, i18n.NAMES[code]) for code in i18n.LANGUAGES]
 
 
 class HomePresenter(Presenter):
-    game_text = StringProperty(NO_GAME)
+    game_text = StringProperty("")
     can_resume = BooleanProperty(False)
-    resume_text = StringProperty("Resume a saved game")
+    resume_text = StringProperty(RESUME)
     """Set by whoever knows the saved games (e.g. "Resume: Ann, Bob, Cy, turn 3")."""
-    die_status = StringProperty("Die button: none (roll on screen)")
-    grid_status = StringProperty("Sensor grid: not connected (tap the map)")
+    resume_button = StringProperty("")
+    """What the Resume button says: the offer, or `RESUME` in the language spoken."""
+    die_status = StringProperty("")
+    grid_status = StringProperty("")
     can_switch_off = BooleanProperty(False)
     """Whether the Switch off button shows (kiosk mode only)."""
     power_text = StringProperty("")
     """One line after Shut down or Restart: what happens now, or why it did not."""
+    language_text = StringProperty("")
+    """The language button: the language spoken, in its own words ("Deutsch")."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.can_switch_off = is_kiosk()
         self.on_switched_off: Callable[[], None] | None = None
         """Stops the app once the table is going down (set by `companion.app`)."""
+        self._going: str | None = None
+        """The power action the system accepted (its line is worded again), if any."""
+        self._defaults = {"die_status": "", "grid_status": ""}
+        """The status lines as last worded here: start-up's own (the devices') are kept."""
+        self._worded()
 
     _on_table = False
     """Whether a game is on the table (`refresh`), rather than none (`clear`)."""
@@ -85,18 +111,42 @@ class HomePresenter(Presenter):
         after the first frame's text): the line above the buttons agrees with it."""
         if not self._on_table:
             self.game_text = self._no_game_text()
+        self.on_resume_text()
+
+    def on_resume_text(self, *_args: Any) -> None:
+        offer = self.resume_text if self.can_resume else ""
+        self.resume_button = _(RESUME) if offer in ("", RESUME) else offer
 
     def _no_game_text(self) -> str:
-        return SAVED_GAME if self.can_resume else NO_GAME
+        return _(SAVED_GAME) if self.can_resume else _(NO_GAME)
+
+    def _worded(self) -> None:
+        """The texts that follow no state, in the language spoken now."""
+        for name, words in (("die_status", NO_DIE), ("grid_status", NO_GRID)):
+            if getattr(self, name) == self._defaults[name]:
+                self._defaults[name] = _(words)
+                setattr(self, name, self._defaults[name])
+        if self._going is not None:
+            self.power_text = _(GOING[self._going])
+        self.language_text = i18n.NAMES[i18n.language()]
+        self.on_resume_text()
+        if not self._on_table:
+            self.game_text = self._no_game_text()
+
+    def update(self, state: GameState | None) -> None:
+        """A new state, or the same one in another language: every text worded again."""
+        self._worded()
+        super().update(state)
 
     def refresh(self, state: GameState) -> None:
         self._on_table = True
         names = ", ".join(p.name for p in state.players)
         if state.is_over:
-            self.game_text = f"Finished: {names}."
+            self.game_text = _("Finished: {names}.").format(names=names)
         else:
             track = state.track
-            self.game_text = f"On the table: {names}, turn {track.turn} of {track.turns}."
+            self.game_text = _("On the table: {names}, turn {turn} of {turns}.").format(
+                names=names, turn=track.turn, turns=track.turns)
 
     def clear(self) -> None:
         self._on_table = False
@@ -122,14 +172,24 @@ class HomePresenter(Presenter):
                 self.go("history")
             case Action.SETTINGS:
                 self.go("settings")
+            case Action.LANGUAGE:
+                self.choose_language()
             case _:
                 assert_never(action)
 
     def resume(self) -> None:
         if self.ctx.on_resume is None or not self.can_resume:
-            self.ctx.notices.tell("There is no saved game to resume.", "Resume")
+            self.ctx.notices.tell(_("There is no saved game to resume."), _("Resume"))
             return
         self.ctx.on_resume()
+
+    def choose_language(self) -> None:
+        """Offer the languages, each in its own words; the one chosen is saved and spoken
+        at once (by the settings presenter, which writes ``companion.toml``)."""
+        self.ctx.notices.choose(Choice(
+            _("Language"), language_choices(),
+            lambda code: self.ctx.presenters["settings"].set_language(code),
+            text=_("The table speaks this language from now on.")))
 
     def switch_off(self, action: str) -> bool:
         """Power the table off ("poweroff") or restart it ("reboot"); True once the system
@@ -140,9 +200,11 @@ class HomePresenter(Presenter):
         try:
             system_actions.switch_off(action)
         except system_actions.ActionFailed as failed:
+            self._going = None
             self.power_text = str(failed)
             return False
-        self.power_text = GOING[action]
+        self._going = action
+        self.power_text = _(GOING[action])
         store = self.session.records
         if store is not None:
             store.close()
