@@ -15,11 +15,15 @@ The app's memory policy (`companion.ui.memory`) freezes the heap and stops autom
 collections once its last screen is built, and `run_app` turns collection off until then;
 all tests share one process, so without this the tests after that moment would run
 without full collections.
+
+The tests run in English whatever the machine's locale (``LANGUAGE=en``, inherited by the
+app processes some tests start): a test that wants another language chooses it.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+os.environ["LANGUAGE"] = "en"  # the app's "auto" language reads it (companion.i18n)
 
 
 @pytest.fixture(autouse=True)
