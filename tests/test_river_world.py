@@ -23,7 +23,7 @@ from river_support import (
 
 from companion.rules.catalog import load_catalog
 from companion.rules.conquest import Attacker, conquest_cost, reach
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.events import RegionAbandoned, Seat
 from companion.rules.game import attacker, refusal, start
 from companion.rules.income import income
@@ -258,11 +258,11 @@ def test_a_river_world_board_needs_its_event_line() -> None:
 
 def test_the_event_in_force_is_in_the_public_view_and_changes_each_turn() -> None:
     s = river_session(S, H)
-    view = public(s.state).river
+    view = public(s.state).part("river")
     assert view is not None
     assert (view.event, view.river_cost, view.revealed, view.face_down) == (S, 3, (S,), 9)
     end_turns(s, 3)
-    view = public(s.state).river
+    view = public(s.state).part("river")
     assert view is not None
     assert (view.turn, view.event, view.river_cost, view.revealed) == (2, H, 2, (S, H))
 
@@ -270,7 +270,10 @@ def test_the_event_in_force_is_in_the_public_view_and_changes_each_turn() -> Non
 def test_a_base_game_has_no_river_view() -> None:
     from factories import session
 
-    assert public(session(3).state).river is None
+    view = public(session(3).state)
+    assert view.part("river") is None
+    with pytest.raises(UnknownName, match="'rivers'"):  # no expansion has that key
+        view.part("rivers")
 
 
 # --- pirates -------------------------------------------------------------------------

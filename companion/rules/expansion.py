@@ -43,7 +43,7 @@ Hooks, by moment:
   of its markers, and how many the box holds), `refuse_marker` (when it may be placed),
   `region_set` (what a correction of a region's holder clears of its pieces);
 - the table's screen (`companion.rules.views.public`): `public_part` (what it shows
-  everyone, never a purse total, read as `public(state).<key>`);
+  everyone, never a purse total, read as `public(state).part(key)`);
 - reminders (`companion.rules.reminders`): `race_reminder` (the reminder for one of its own
   races or powers, in the order of the base game's), `reminders` (its lines after the base
   game's);
@@ -221,7 +221,7 @@ class Expansion:
     name: ClassVar[str] = "an expansion"
     """Its name in the rulebook, as a screen shows it."""
     key: ClassVar[str] = "expansion"
-    """A short identifier: its part of the table's view is `public(state).<key>`."""
+    """A short identifier: its part of the table's view is `public(state).part(key)`."""
     option: ClassVar[str] = ""
     """The keyword of `Session.new_game` by which a new game asks for it, when the table
     chooses it; "" (the default): its `key`."""

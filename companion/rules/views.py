@@ -8,17 +8,15 @@ everyone sees every total once the game is over, through `final_totals`.
 
 What an expansion shows the table (its pieces, its event in force) is its own public part
 (`Expansion.public_part`), kept in `PublicView.parts` under its `key`, in the registry's
-order, and read as an attribute named by that key (`public(state).<key>`); no expansion is
-named here.
+order, and read with `public(state).part(key)`; no expansion is named here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import companion.rules.expansions as expansions
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.events import ComboPicked, RaceDeclined
 from companion.rules.game import GameState, refusal
 from companion.rules.troops_game import RaceCount, race_count
@@ -61,11 +59,11 @@ class PublicView:
     combos_owed: int  # reveals the market waits for
     parts: tuple[tuple[str, object], ...] = ()  # (an expansion's `key`, what it shows)
 
-    def __getattr__(self, key: str) -> Any:
-        """An expansion's part by its `key` (`view.<key>`): None when the game does not
-        play it or it shows nothing now."""
-        if key.startswith("_") or all(x.key != key for x in expansions.registered()):
-            raise AttributeError(key)
+    def part(self, key: str) -> object | None:
+        """An expansion's part by its `key`: None when the game does not play it or it
+        shows nothing now; a key no registered expansion has is refused (`UnknownName`)."""
+        if all(x.key != key for x in expansions.registered()):
+            raise UnknownName("expansion", key, [x.key for x in expansions.registered()])
         return next((part for k, part in self.parts if k == key), None)
 
 
