@@ -101,12 +101,11 @@ class Notices(EventDispatcher):  # type: ignore[misc]
 
 
 class _NoSession:
-    """The session before start-up has made one: no game, no store, nothing to publish
+    """The session before start-up has made one: no game, no records, nothing to publish
     (its listeners are kept for nothing). Anything else asked of it is a mistake."""
 
     history = None
     game_id = None
-    store = None
     records = None
 
     def subscribe(self, _listener: Any) -> None:
