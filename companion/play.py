@@ -45,7 +45,7 @@ from companion.rules.catalog import Catalog
 from companion.rules.errors import DataError, IllegalAction, MalformedInput, UnknownName
 from companion.rules.events import GameCreated, Seat
 from companion.rules.expansion import DocField, DocSetup, DocVerb
-from companion.rules.expansions import board_players_for, documented
+from companion.rules.expansions import apart, board_players_for, documented
 from companion.rules.game import GameState
 from companion.rules.maps import Board, board_document, load_board, parse_board_text
 from companion.rules.standings import Standings, tokens_on_board
@@ -508,6 +508,9 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     asked = {x.key: x.doc_asked(doc) for x in documented()}
     for part in documented():
         part.doc_check(asked)
+    together = apart(key for key, on in asked.items() if on)
+    if together is not None:
+        fail(*together)
     seats = _seats(doc, _player_counts(asked))
     board, board_doc = _board(doc, board_players_for(len(seats), asked), asked)
     expansions = _expansions(doc, catalog)

@@ -10,6 +10,7 @@ import pytest
 
 from companion.rules import expansions
 from companion.rules.board import Occupant, taken
+from companion.rules.catalog import load_catalog
 from companion.rules.errors import IllegalAction
 from companion.rules.events import Event, GameCreated, Seat
 from companion.rules.expansion import Expansion
@@ -18,12 +19,15 @@ from companion.rules.income import income
 from companion.rules.maps import Terrain
 from companion.rules.mini_game import MINI_EXPANSIONS
 from companion.rules.necromancer import NecromancerState
-from companion.rules.necromancer_game import NECROMANCER_ISLAND
+from companion.rules.necromancer_game import NECROMANCER_ISLAND, NecromancerSetup
 from companion.rules.river_game import RIVER_WORLD
 from companion.rules.scoring import ScoreLine
 from companion.rules.team_game import TEAM_PLAY
 from companion.rules.turns import Phase
 from tests.factories import created, session
+from tests.team_support import created as team_created
+
+SIX_BADGES = ("Flying", "Hill", "Forest", "Swamp", "Wealthy", "Alchemist")
 
 FOREST_LINE = "Forest Folk: a coin per forest held"
 
@@ -158,6 +162,16 @@ def test_each_real_expansion_is_found_for_its_game(expansion: Expansion,
     assert isinstance(game, GameCreated)
     assert expansions.played_in(game) == (expansion,)
     assert expansions.played(s.state) == (expansion,)
+
+
+def test_two_expansions_no_game_plays_together_are_refused_at_the_start() -> None:
+    team = team_created()
+    with_him = replace(team, options=(*team.options, NecromancerSetup(SIX_BADGES)))
+    with pytest.raises(IllegalAction, match="Necromancer Island or teams of two, not both"):
+        start(with_him, load_catalog())
+    assert expansions.apart(["necromancer", "river"]) is None
+    assert expansions.apart(["teams", "necromancer"]) == (
+        "teams", "a game plays Necromancer Island or teams of two, not both")
 
 
 def test_the_board_size_rule_lives_in_one_place() -> None:

@@ -16,7 +16,7 @@ registry as it was, also when the block raises.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
 from companion.rules.errors import IllegalAction
@@ -31,6 +31,7 @@ from companion.rules.team_game import TEAM_PLAY, TeamIntents
 
 __all__ = [
     "ExpansionIntents",
+    "apart",
     "board_players",
     "board_players_for",
     "check_table",
@@ -48,6 +49,23 @@ __all__ = [
 ]
 
 _REGISTRY: tuple[Expansion, ...] = (NECROMANCER_ISLAND, RIVER_WORLD, TEAM_PLAY, MINI_EXPANSIONS)
+
+_APART: tuple[tuple[Expansion, Expansion, str], ...] = (
+    (NECROMANCER_ISLAND, TEAM_PLAY,
+     "a game plays Necromancer Island or teams of two, not both"),
+)
+"""Expansions no game plays together, and why not in words (the Necromancer plays a seat
+of his own; a team game seats all six in teams)."""
+
+
+def apart(keys: Iterable[str]) -> tuple[str, str] | None:
+    """Two of the expansions by `keys` that no game plays together: (the later one's
+    `key`, why not), or None."""
+    chosen = set(keys)
+    for first, second, why in _APART:
+        if first.key in chosen and second.key in chosen:
+            return second.key, why
+    return None
 
 
 class ExpansionIntents(NecromancerIntents, RiverIntents, TeamIntents):

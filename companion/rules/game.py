@@ -126,6 +126,9 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
     for expansion in expansions.registered():
         expansion.check_created(event)
     played = expansions.played_in(event)
+    together = expansions.apart(x.key for x in played)
+    if together is not None:
+        raise IllegalAction(together[1])
     playing = expansions.fold_board_players(len(seats), played)
     if not MIN_PLAYERS <= playing <= MAX_PLAYERS:
         raise IllegalAction(

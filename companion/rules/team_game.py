@@ -38,7 +38,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-import companion.rules.necromancer_game as necromancer_game
 import companion.rules.relics as model
 import companion.rules.teams as teams
 from companion.json_fields import a_list, fail, flag, one_of, show
@@ -190,8 +189,6 @@ def setup(event: GameCreated) -> tuple[MonsterSetup | None, RelicsState | None]:
             raise IllegalAction("the Relics and Places are drawn only in a team game")
         return None, None
     teams.check_table(len(event.seats), event.turns)
-    if necromancer_game.his_setup(event).necromancer_powers:
-        raise IllegalAction("a team game is played without the Necromancer")
     return teams.start_monsters(event.first_seat), model.start(option.relic_order, frozenset())
 
 
@@ -497,10 +494,6 @@ class TeamPlay(Expansion):
 
     def doc_asked(self, doc: Mapping[str, Any]) -> bool | None:
         return flag("teams", doc.get("teams", False))
-
-    def doc_check(self, asked: Mapping[str, bool | None]) -> None:
-        if asked.get(self.key) and asked.get("necromancer"):
-            fail("teams", "a game plays Necromancer Island or teams of two, not both")
 
     def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
         return (teams.TEAM_PLAYERS, teams.TEAM_PLAYERS, "a team game") if asked else None
