@@ -2,16 +2,18 @@
 best turns, told only with what the records can stand behind.
 
 Concept: the records keep, for a finished game (`GameSummary`), every player's income at
-the end of each game turn and every combo they picked, with the turn picked; the game's
-history (its events, which the records also keep) says when each player sent a race into
-decline (`RaceDeclined`). From these:
+the end of each game turn and every combo they picked, with the turn picked and the coins
+its race scored; the game's history (its events, which the records also keep) says when
+each player sent a race into decline (`RaceDeclined`). From these:
 
 - a player's *races* are their combos in the order picked, each with its *turns* (from
-  the turn picked to the turn before the next pick, or the last turn) and the *coins
-  scored* at the end of those turns. That is the player's whole income in those turns:
-  it includes what their races in decline scored then (a turn's income is kept as one
-  number, not by race), so it is told as "scored in turns 2 to 5", never as what the race
-  alone earned;
+  the turn picked to the turn before the next pick, or the last turn: the turns it was
+  their latest race) and its *coins*: the race's own, active and then in decline, as the
+  records credit them (`ComboPlayed.coins`, split from each turn's score lines by
+  `companion.store.combo_coins`, the one place a turn's income is split by race). A race
+  in decline that scores beside the next race keeps those coins; a combo whose coins
+  could not all be split (a total typed without lines beside a race in decline) is said
+  so (`RaceSpan.split`), never told as its own;
 - a race is *declined in turn t* when the player's `RaceDeclined` of turn t falls in its
   turns (a race that stays active to the end declined never);
 - a player's *best turn* is their highest income at the end of one game turn (ties: the
@@ -20,8 +22,9 @@ decline (`RaceDeclined`). From these:
 
 Invariants:
 - pure: no Kivy, no store; the history is read, never changed;
-- every number is a sum of the records' own numbers: the coins of a player's races add
-  up to their income from their first pick on.
+- every number is one of the records' own numbers or a sum of them; no coin is split by
+  race here: the coins of a player's races are the records' and add up to their income
+  from their first pick on.
 """
 
 from __future__ import annotations
@@ -38,8 +41,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class RaceSpan:
-    """One combo a player picked: the game turns it was their latest, and what they
-    scored in those turns."""
+    """One combo a player picked: the game turns it was their latest, and what its race
+    scored, active and in decline (`split` False: some of it was a race in decline's,
+    scored as one total beside it and not split by race)."""
 
     race: str
     power: str
@@ -47,6 +51,7 @@ class RaceSpan:
     last_turn: int
     coins: int
     declined_turn: int | None = None
+    split: bool = True
 
     @property
     def name(self) -> str:
@@ -93,17 +98,17 @@ def declines(history: History) -> dict[int, tuple[int, ...]]:
 
 def race_spans(summary: GameSummary, seat: int,
                declined: Sequence[int] = ()) -> tuple[RaceSpan, ...]:  # fmt: skip
-    """The seat's combos in the order picked, with their turns, coins and decline."""
-    income = summary.income_of(seat)
+    """The seat's combos in the order picked, with their turns, their race's own coins
+    (the records', `ComboPlayed.coins`) and decline."""
     last = summary.game.turns
-    picks: list[ComboPlayed] = sorted(summary.combos_of(seat), key=lambda c: c.turn)
+    picks: list[ComboPlayed] = sorted(summary.combos_of(seat), key=lambda c: (c.turn, c.row))
     spans = []
     for n, combo in enumerate(picks):
         until = picks[n + 1].turn - 1 if n + 1 < len(picks) else last
         until = max(combo.turn, min(until, last))
-        coins = sum(income[combo.turn - 1:until])
         turn = next((t for t in declined if combo.turn <= t <= until), None)
-        spans.append(RaceSpan(combo.race, combo.power, combo.turn, until, coins, turn))
+        spans.append(RaceSpan(combo.race, combo.power, combo.turn, until, combo.coins, turn,
+                              combo.split))
     return tuple(spans)
 
 
@@ -136,10 +141,16 @@ def stories(summary: GameSummary,
 
 
 def race_line(span: RaceSpan) -> str:
-    """"Flying Ratmen, turns 1 to 4: 23 coins scored, declined in turn 4"."""
+    """"Flying Ratmen, turns 1 to 4, declined in turn 4: 23 coins (in decline too)";
+    "Hill Elves, turns 5 to 10: 31 coins"; a combo not split by race: "Hill Elves, turns
+    5 to 10: 36 coins with a race in decline's, not split by race"."""
     declined = f", declined in turn {span.declined_turn}" if span.declined_turn else ""
     unit = "coin" if span.coins == 1 else "coins"
-    return f"{span.name}, {span.turns}: {span.coins} {unit} scored{declined}"
+    if not span.split:
+        whose = " with a race in decline's, not split by race"
+    else:
+        whose = " (in decline too)" if span.declined_turn else ""
+    return f"{span.name}, {span.turns}{declined}: {span.coins} {unit}{whose}"
 
 
 def best_line(best: BestTurn | None) -> str:

@@ -1,4 +1,5 @@
-"""Render every screen of the table app at 800x480, 1280x720 and 720x1280 into a folder.
+"""Render every screen of the table app at 800x480, 480x800, 1280x720 and 720x1280 into a
+folder.
 
     .venv/bin/python tests/screenshots.py [OUT_DIR] [--text-scale 130] [SCENARIO...]
                                                    (default: ./screenshots)
@@ -41,6 +42,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+
+SIZES = {"800x480": (800, 480), "480x800": (480, 800), "1280x720": (1280, 720),
+         "720x1280": (720, 1280)}
+"""The sizes every scenario is rendered and checked at: the table's 7-inch panel in
+landscape and in portrait (the sizes the table is played at), a 1280x720 screen and a
+taller portrait one."""
 
 README_SHOTS = ("table_midgame", "map_conquer", "market", "undo_bar", "rules",
                 "game_end_bgstats", "table_far_side", "settings")
@@ -711,7 +718,7 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
 
     from companion.session import Session
 
-    sizes = sizes or ui_support.SIZES
+    sizes = sizes or SIZES
     app = ui_support.app_for(Session())
     report: dict[str, Any] = {}
     for scenario in scenarios():
@@ -755,9 +762,7 @@ def _child(out: Path, argv: list[str]) -> None:
         from companion.kivy_config import apply_text_scale
 
         apply_text_scale(text_scale)
-    import ui_support
-
-    chosen = {name: ui_support.SIZES[name] for name in sizes} if sizes else None
+    chosen = {name: SIZES[name] for name in sizes} if sizes else None
     report = render(out, sizes=chosen, only=only or None)
     (out / "report.json").write_text(json.dumps(report, indent=1))
 
@@ -781,7 +786,7 @@ def run(out: Path, only: list[str] | None = None, timeout: float = 300, *,
         text_scale: int = 100, sizes: list[str] | None = None) -> dict[str, Any]:
     """Render in a child process (a fresh 1280x1280 offscreen window); return the report.
     `text_scale`: the text size in percent (``display.text_scale``); `sizes`: the size
-    names to render (default: all three)."""
+    names to render (default: all of `SIZES`)."""
     out.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("KCFG_")}
     env.pop("KIVY_METRICS_FONTSCALE", None)

@@ -127,10 +127,11 @@ def test_the_story_tells_the_saved_game(saved_game_end: Any) -> None:
     summary = app.session.records.game_summary(app.session.game_id)
     assert [row["name"] for row in p.story_rows] == ["Ann", "Bob", "Cy", "Di"]
     ann = p.story_rows[0]["lines"].split("\n")
-    assert len(ann) == 3 and ann[0].endswith("declined in turn 4")
+    assert len(ann) == 3 and "declined in turn 4: " in ann[0]
     assert ann[1].startswith(f"{summary.combos_of(0)[1].name}, turns 5 to 9: ")
     spans = story.race_spans(summary, 0, (4,))
     assert [story.race_line(span) for span in spans] == ann[:2]
+    assert [span.coins for span in spans] == [c.coins for c in summary.combos_of(0)]
     assert sum(span.coins for span in spans) == sum(summary.income_of(0))
     best = story.game_best_turn(summary)
     assert best is not None and p.story_best == (

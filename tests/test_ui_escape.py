@@ -1,5 +1,7 @@
-"""Escape on the real headless window: on a desktop it asks before the app ends; in kiosk
-mode (COMPANION_KIOSK=1) it is ignored. Kivy's own handling (stop at once) never runs."""
+"""Escape and the close button on the real headless window: on a desktop both ask before the
+app ends, in the same reused dialog; in kiosk mode (COMPANION_KIOSK=1) Escape is ignored and
+a request to close (the system's: there is no close button) is let through and logged.
+Kivy's own handling of Escape (stop at once) never runs."""
 
 from __future__ import annotations
 
@@ -60,3 +62,39 @@ def test_escape_in_kiosk_mode_is_ignored(ended: list[str],
     for _ in range(3):
         press_escape()
     assert ended == [] and questions() == []
+
+
+def request_close() -> bool:
+    """The window's close button, as SDL reports it: True when the window is kept open."""
+    kept = bool(ui_support.window().dispatch("on_request_close"))
+    ui_support.pump()
+    return kept
+
+
+def test_the_close_button_on_a_desktop_asks_the_same_question(
+    ended: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("COMPANION_KIOSK", raising=False)
+    assert request_close() is True  # the window stays open
+    assert ended == []
+    [asked] = questions()
+    assert asked.text == LEAVE_QUESTION
+    assert request_close() is True  # a second click: the question stays, nothing ends
+    assert questions() == [asked] and ended == []
+    ui_support.tap(ui_support.find(asked, text="Stay"))
+    assert questions() == [] and ended == []
+    assert request_close() is True
+    [again] = questions()
+    assert again is asked  # the same dialog, filled again
+    ui_support.tap(ui_support.find(again, text="Leave"))
+    assert ended == ["app stopped"]
+
+
+def test_a_request_to_close_in_kiosk_mode_is_the_systems_and_is_let_through(
+    ended: list[str], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("COMPANION_KIOSK", "1")
+    with caplog.at_level("INFO", logger="companion.ui.app"):
+        assert request_close() is False  # SIGTERM (switch-off, systemctl stop): no wait
+    assert questions() == []
+    assert any("game is saved" in r.getMessage() for r in caplog.records)

@@ -1,4 +1,5 @@
-"""Every screen, at 800x480, 1280x720 and 720x1280: drawn, saved, inside the window, readable.
+"""Every screen, at 800x480, 480x800 (the 7-inch panel upright), 1280x720 and 720x1280: drawn,
+saved, inside the window, readable.
 
 `tests/screenshots.py` renders each screen in typical game states (in a child process, whose
 offscreen window can take every size) and reports, per screen and size, the layout problems
@@ -20,7 +21,7 @@ import screenshots as screenshots_tool
 
 SCREENS = ("home", "new_game", "table", "market", "map", "scoring", "die", "game_end", "settings",
            "profiles", "history", "history_game", "stats", "necromancer", "rules")
-SIZES = ("800x480", "1280x720", "720x1280")
+SIZES = ("800x480", "480x800", "1280x720", "720x1280")
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +31,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return result
 
 
-def test_every_screen_is_rendered_at_the_three_sizes(report: dict[str, Any]) -> None:
+def test_every_screen_is_rendered_at_every_size(report: dict[str, Any]) -> None:
     shown = {found["screen"] for sizes in report.values() for found in sizes.values()}
     assert set(SCREENS) <= shown
     for name, sizes in report.items():

@@ -19,6 +19,10 @@ combo's anyway; with a race in decline beside it, the turn's coins go to the lat
 as they are and the combo is marked *not split* (`ComboPlayed.split`), so that the
 screens and exports say so instead of giving its coins as if they were its own.
 
+This is the one place a turn's income is split by race: the stats, the past games, the
+export and the game's story (`companion.story`, through `GameSummary.combos`) all read the
+coins credited here.
+
 Pure: no SQL, no rules; the store reads the rows and hands them here.
 """
 

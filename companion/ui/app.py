@@ -55,11 +55,20 @@ desktop it asks first (`LEAVE_QUESTION`; the game is saved at every step, so lea
 loses nothing), and in kiosk mode (``COMPANION_KIOSK=1``) it is ignored: a keyboard
 plugged into the table must not leave the players with a dark screen. An open dialog
 takes Escape first and closes, as a tap on Cancel would.
+
+The window's close button (a request to close: `on_request_close`) asks the same question
+in the same reused dialog on a desktop, and the window stays open until "Leave" is tapped;
+a second request while the question is open keeps it open. In kiosk mode there is no close
+button: a request to close comes from the system (SDL turns the SIGTERM of
+``systemctl stop`` or of the table's own switch-off into one), so it is let through, with
+a line in the log saying so: the game is saved at every step and resumes where it was, and
+holding the request would only make the switch-off wait for systemd to kill the app.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -111,6 +120,8 @@ ESCAPE = 27
 
 LEAVE_QUESTION = "Leave the table? The game is saved."
 LEAVE_UNSAVED = "Leave the table? Games are not being saved here, so this one is lost."
+
+log = logging.getLogger(__name__)
 
 SHARED_KV = "widgets.kv"
 """The layouts of the shared widgets, loaded before any screen's."""
@@ -451,7 +462,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         self._dialog_pool: dict[type, list[Any]] = {}
         """Every dialog built, by kind: each is filled again and reopened (`_spare`)."""
         self._leaving: Any = None
-        """The question Escape asked ("Leave the table?") while it is open."""
+        """The question Escape or the close button asked ("Leave the table?") while it is
+        open."""
         self.base_rotation: int | None = None
         """The display's own rotation (`display_rotation`, read when the app is built):
         the seats' turn is added to it (`_face`)."""
@@ -521,6 +533,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         window = EventLoop.window
         if window is not None:
             window.fbind("on_keyboard", self.escape_pressed)
+            window.fbind("on_request_close", self.close_requested)
 
     def escape_pressed(self, _window: Any = None, key: int = ESCAPE, *_args: Any) -> bool:
         """A key on the window's keyboard: Escape asks whether to leave (on a desktop) or
@@ -534,12 +547,29 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
             self._leaving = None
             leaving.answer(False)
             return True
+        self._ask_to_leave()
+        return True
+
+    def close_requested(self, *_args: Any, **_kwargs: Any) -> bool:
+        """The window is asked to close (its close button): True keeps it open. On a
+        desktop the leave question is asked (or stays open when it is already); in kiosk
+        mode the request, the system's, is let through and logged."""
+        if is_kiosk():
+            log.info("Closing at the system's request; the game is saved and resumes "
+                     "where it was at the next start.")
+            return False
+        leaving = self._leaving
+        if leaving is None or leaving not in self.dialogs:
+            self._ask_to_leave()
+        return True
+
+    def _ask_to_leave(self) -> None:
+        """Ask "Leave the table?" (the reused question dialog); "Leave" ends the app."""
         saved = self.ctx.session.records is not None or self.ctx.session.history is None
         question = Question(LEAVE_QUESTION if saved else LEAVE_UNSAVED, "Leave", self.stop,
                             title="Leave the table", no="Stay", kind="danger")
         self.ctx.notices.ask(question)
         self._leaving = self.dialogs[-1] if self.dialogs else None
-        return True
 
     def _watch_touches(self, _dt: float) -> None:
         """Every touch, on a screen or a dialog, is activity for the memory policy."""

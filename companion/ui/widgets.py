@@ -705,6 +705,14 @@ NAME_KEYS = ("QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-")
 """The letters pad's rows of characters; Shift and Delete frame the last one."""
 
 
+class KeyRow(BoxLayout):  # type: ignore[misc]
+    """One row of the letters pad, in two halves: side by side, or one above the other
+    where ten keys side by side would be narrower than a finger (the 7-inch panel
+    upright). The kv rule turns it; the keys are never built again."""
+
+    narrow = BooleanProperty(False)
+
+
 class KeyPad(Dialog):
     """A dialog typed into with big on-screen keys, and with a keyboard when there is one.
 
@@ -794,16 +802,17 @@ class NamePad(KeyPad):
         super().__init__(**kwargs)
         keys = self.ids.keypad
         for row in NAME_KEYS:
-            line = BoxLayout(spacing=dp(5), size_hint_y=None, height=TARGET)
+            line = KeyRow()
+            first, second = line.ids.first, line.ids.second
             if row == NAME_KEYS[-1]:
-                line.add_widget(self.key("shift", "Shift", self.shift, size_hint_x=1.5))
-            for char in row:
+                first.add_widget(self.key("shift", "Shift", self.shift, size_hint_x=1.5))
+            for n, char in enumerate(row):
                 button = self.key(f"key:{char}", char, partial(self.press, char))
                 if char.isalpha():
                     self._letters.append(button)
-                line.add_widget(button)
+                (first if n < len(row) // 2 else second).add_widget(button)
             if row == NAME_KEYS[-1]:
-                line.add_widget(self.key("delete", "Delete", self.delete, size_hint_x=1.5))
+                second.add_widget(self.key("delete", "Delete", self.delete, size_hint_x=1.5))
             keys.add_widget(line)
         line = BoxLayout(spacing=dp(5), size_hint_y=None, height=TARGET)
         line.add_widget(self.key("cancel", "Cancel", self.cancel, size_hint_x=2.5))
