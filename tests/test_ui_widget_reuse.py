@@ -80,6 +80,9 @@ def constructions(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
 def app() -> Any:
     app = ui.app_for(Session(rng=random.Random(5)))
     ui.resize((800, 480))
+    while app.screens.build_next():  # as after start-up: no screen is built mid-test
+        pass
+    ui.pump()
     return app
 
 

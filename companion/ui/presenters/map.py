@@ -209,8 +209,9 @@ class MapPresenter(Presenter):
 
     def update(self, state: GameState | None) -> None:
         game = (id(self.session), self.session.game_id)
-        if game != self._game:  # another game: what was dismissed in the last one is not
-            self._game, self._dismissed = game, {}
+        if game != self._game:  # another game: nothing of the last one is selected or
+            self._game, self._dismissed = game, {}  # dismissed in it
+            self.selected = None
         super().update(state)
         if self.grid is not None:
             self.grid.use_board(state.map if state is not None else None)
