@@ -217,6 +217,72 @@ def test_every_team_play_text_is_wrapped(speak: Any) -> None:
     assert bracketed([t for t in texts if t]) == []
 
 
+def test_the_ivory_tower_and_the_pygmies_ask_and_tell_in_french_and_german(
+        speak: Any) -> None:
+    from test_mini_game import _priestesses_declining, _pygmies_in_region_2
+
+    from companion.ui.presenters.base import Choice
+    from companion.ui.presenters.map import MapPresenter
+
+    s = _priestesses_declining()
+    p = NecromancerPresenter(Context(session=s))  # any presenter of the session
+    asked: list[Choice] = []
+    p.ctx.notices.bind(on_choice=lambda _notices, choice: asked.append(choice))
+    speak("de")
+    assert mini.ask_tower(p, s.state)
+    assert asked[-1].title == "Der Elfenbeinturm"
+    assert asked[-1].text.startswith("Aus jeder der 3 Regionen kommt eine Priesterin")
+    assert all(words.startswith(f"Region {key} (") for key, words in asked[-1].choices)
+    speak(i18n.PSEUDO)
+    assert mini.ask_tower(p, s.state)
+    assert bracketed([asked[-1].title, asked[-1].text,
+                      *(words for _key, words in asked[-1].choices)]) == []
+
+    s = _pygmies_in_region_2()
+    board = MapPresenter(Context(session=s))
+    s.subscribe(board.update)
+    board.update(s.state)
+    speak("fr")
+    board.tap(2)
+    board.act("conquer")
+    assert board.ctx.notices.last_title == "Pygmées"
+    assert board.ctx.notices.last_message.startswith(
+        f"Les Pygmées de Ann ont perdu un pion{NBSP}: le dé a été lancé pour eux{NBSP}: ")
+    speak(i18n.PSEUDO)
+    mini.tell_pygmies(board)
+    assert bracketed([board.ctx.notices.last_title, board.ctx.notices.last_message]) == []
+
+
+def test_the_expansions_own_events_in_words(speak: Any) -> None:
+    from companion.rules import mini_game, necromancer_game
+
+    def who(seat: int) -> str:
+        return ("Ann", "Bob")[seat]
+
+    events: list[tuple[Any, Any]] = [
+        (necro_view.NecromancerView(), necromancer_game.WellPowerChosen(0, "Flying")),
+        (necro_view.NecromancerView(), necromancer_game.GhostBought(0)),
+        (necro_view.NecromancerView(), necromancer_game.NecromancerPowerBought(0, "Hill")),
+        (necro_view.NecromancerView(), necromancer_game.GhostsRedeployed(0, ((3, 1),))),
+        (necro_view.NecromancerView(), necromancer_game.GhostsReturned(((3, 1),))),
+        (teams.TeamView(), team_game.MonsterPlaced(0, 6)),
+        (teams.TeamView(), team_game.MonsterPassed(0)),
+        (teams.TeamView(), team_game.TavernShared(0, 1, 2)),
+        (teams.TeamView(), team_game.BonyPlaced(0, 1, "Ratmen")),
+        (teams.TeamView(), team_game.PowersSwapped(0)),
+        (mini.MiniExpansionsView(), mini_game.PygmiesRecovered(0, (2, 5))),
+    ]
+    speak("fr")
+    worded = [view.event_text(event, who) for view, event in events]
+    assert worded[1] == "l'achat d'un Fantôme par Ann"
+    assert worded[7] == "le don par Ann de 2 pièces de la Taverne à Bob"
+    speak("de")
+    assert events[0][0].event_text(events[0][1], who) == \
+        "das Anlegen von Flying neben den Brunnen durch Ann"
+    speak(i18n.PSEUDO)
+    assert bracketed([view.event_text(event, who) for view, event in events]) == []
+
+
 def test_the_mini_expansions_words_are_translated(speak: Any) -> None:
     speak("fr")
     assert mini.MAP_SYMBOLS[0].name == "Pot of Gold"  # marked, shown through `_`
