@@ -32,6 +32,7 @@ from test_necromancer_game import NECRO, game, to_his_turn
 
 from companion import i18n
 from companion.rules import necromancer, team_game
+from companion.rules.relics import BONEYARD, SIGIL
 from companion.rules.river import RiverEvent
 from companion.session import Session
 from companion.ui.presenters import mini, river, teams
@@ -217,15 +218,41 @@ def test_every_team_play_text_is_wrapped(speak: Any) -> None:
     assert bracketed([t for t in texts if t]) == []
 
 
+@pytest.mark.parametrize("marker", [BONEYARD, SIGIL])
+def test_bony_and_the_sigil_ask_in_the_tables_language(speak: Any, marker: str) -> None:
+    from companion.ui.presenters.base import Choice, Presenter
+
+    s = team_support.bob_in_decline((marker,))
+    p = Presenter(Context(session=s))
+    asked: list[Choice] = []
+    p.ctx.notices.bind(on_choice=lambda _notices, choice: asked.append(choice))
+    action = teams.TableAction.BONY if marker == BONEYARD else teams.TableAction.SIGIL
+    speak("fr")
+    teams.do_table(p, action)
+    assert asked[-1].title == ("Quelle bannière Bony garde-t-il" + NBSP + "?"
+                               if marker == BONEYARD else "Le pacte du Sceau")
+    assert all(" de Bob" in words for _key, words in asked[-1].choices)
+    speak("de")
+    teams.do_table(p, action)
+    assert asked[-1].title == ("Welches Banner bewacht Bony?" if marker == BONEYARD
+                               else "Der Pakt des Siegels")
+    speak(i18n.PSEUDO)
+    teams.do_table(p, action)
+    assert bracketed([asked[-1].title, asked[-1].text,
+                      *(words for _key, words in asked[-1].choices)]) == []
+    asked[-1].on_choice(asked[-1].choices[0][0])
+    assert bracketed([teams.summary(s.state)]) == []  # (its reminders are the rules')
+
+
 def test_the_ivory_tower_and_the_pygmies_ask_and_tell_in_french_and_german(
         speak: Any) -> None:
     from test_mini_game import _priestesses_declining, _pygmies_in_region_2
 
-    from companion.ui.presenters.base import Choice
+    from companion.ui.presenters.base import Choice, Presenter
     from companion.ui.presenters.map import MapPresenter
 
     s = _priestesses_declining()
-    p = NecromancerPresenter(Context(session=s))  # any presenter of the session
+    p = Presenter(Context(session=s))
     asked: list[Choice] = []
     p.ctx.notices.bind(on_choice=lambda _notices, choice: asked.append(choice))
     speak("de")
