@@ -164,6 +164,47 @@ def test_every_river_world_text_is_wrapped(speak: Any) -> None:
     assert bracketed([t for t in texts if t]) == []
 
 
+class Overlay:
+    """The table's private overlay, as the views see it: it keeps what it was asked to show."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[int, str, str]] = []
+
+    def show_private(self, seat: int, text: str, detail: str) -> None:
+        self.shown.append((seat, text, detail))
+
+
+def test_the_temple_and_the_caravel_speak_the_tables_language(speak: Any) -> None:
+    from companion.ui.presenters.base import Choice, Presenter
+
+    s = river_support.river_session(RiverEvent.QUIET_WATERS, RiverEvent.STORM)
+    s.pick(0)
+    s.set_region(river_support.TEMPLE, 0, "Ratmen", tokens=2)
+    s.set_region(river_support.SHIPYARD, 0, "Ratmen", tokens=2)
+    p = Presenter(Context(session=s))
+    overlay = Overlay()
+    asked: list[Choice] = []
+    p.ctx.notices.bind(on_choice=lambda _notices, choice: asked.append(choice))
+    speak("fr")
+    assert [a["text"] for a in river.table_actions(s.state)] == [
+        f"Le Temple{NBSP}: Ann voit le prochain événement", "Placer la Caravelle sur une rivière"]
+    river.do_table(p, overlay, river.TableAction.SEER)
+    assert overlay.shown[-1][2].startswith(
+        f"Réservé à Ann{NBSP}: l'événement du tour 2.")
+    river.do_table(p, overlay, river.TableAction.CARAVEL)
+    assert asked[-1].title == f"Où va la Caravelle{NBSP}?"
+    assert all(words.startswith("Rivière ") for _key, words in asked[-1].choices)
+    speak("de")
+    river.do_table(p, overlay, river.TableAction.CARAVEL)
+    assert asked[-1].title == "Wohin kommt die Karavelle?"
+    speak(i18n.PSEUDO)
+    river.do_table(p, overlay, river.TableAction.SEER)
+    river.do_table(p, overlay, river.TableAction.CARAVEL)
+    texts = [a["text"] for a in river.table_actions(s.state)]
+    assert bracketed([*texts, overlay.shown[-1][2], asked[-1].title, asked[-1].text,
+                      *(words for _key, words in asked[-1].choices)]) == []
+
+
 # -- team play ------------------------------------------------------------------------------
 
 
