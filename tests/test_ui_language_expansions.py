@@ -119,6 +119,42 @@ def test_every_necromancer_text_is_wrapped(speak: Any) -> None:
     assert bracketed([t for t in texts if t]) == []
 
 
+def test_the_well_power_and_the_ghosts_placing_speak_the_tables_language(speak: Any) -> None:
+    from companion.ui.presenters.base import Choice
+
+    s = game()
+    p = NecromancerPresenter(Context(session=s))
+    s.subscribe(p.update)
+    asked: list[Choice] = []
+    p.ctx.notices.bind(on_choice=lambda _notices, choice: asked.append(choice))
+    speak("de")
+    necro_view.do_table(p, necro_view.TableAction.NECRO_WELL)
+    assert asked[-1].title == "Welche Sonderfähigkeit kommt neben den Brunnen?"
+    speak(i18n.PSEUDO)
+    necro_view.do_table(p, necro_view.TableAction.NECRO_WELL)
+    assert bracketed([asked[-1].title, asked[-1].text]) == []
+    to_his_turn(s)
+    s.buy_ghost()
+    s.conquer(21, tokens=1)
+    s.finish_conquests()
+    speak("fr")
+    p.update(s.state)
+    placed = [p.placed_text]
+    assert placed[0].endswith(" placés") and "Fantômes" in placed[0]
+    assert [row["label"] for row in p.rows][-1] == "Sur l'Île"
+    assert p.rows[0]["label"].startswith("Région 21 (")
+    speak(i18n.PSEUDO)
+    p.update(s.state)  # as the app does on a change of language
+    for change in (1, -2):  # one too many, then one too few
+        p.set_count("21", p.rows[0]["value"] + change)
+        placed.append(p.placed_text)
+    assert len(set(placed[1:])) == 2
+    texts = [*placed[1:], *(row["label"] for row in p.rows),
+             *(a["text"] for a in p.bottom_actions), p.hint,
+             *(a["text"] for a in necro_view.table_actions(s.state, []))]
+    assert bracketed(texts) == []
+
+
 # -- River World ----------------------------------------------------------------------------
 
 
