@@ -85,8 +85,11 @@ def forms(value: Any) -> list[str]:
 
 # -- the catalogues against the code --------------------------------------------------------
 
-WRAPPED_KV = ("home.kv", "settings.kv")
-WRAPPED_MODULES = ("companion/ui/presenters/home.py", "companion/ui/presenters/settings.py")
+WRAPPED_KV = ("home.kv", "settings.kv", "necromancer.kv")
+WRAPPED_MODULES = ("companion/ui/presenters/home.py", "companion/ui/presenters/settings.py",
+                   "companion/ui/presenters/necromancer.py", "companion/ui/presenters/river.py",
+                   "companion/ui/presenters/teams.py", "companion/ui/presenters/mini.py",
+                   "companion/ui/presenters/expansion.py")
 """The screens whose every word is wrapped (issue 18 wraps the others screen by screen:
 add each here once it is done)."""
 

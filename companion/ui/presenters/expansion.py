@@ -48,11 +48,27 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from companion.i18n import N_, _
+
 if TYPE_CHECKING:
     from companion.boards import CustomBoard
     from companion.rules import Assessment, Attacker, BoardState, Event, GameState, Terrain
     from companion.ui.map_paint import MapSymbol
     from companion.ui.presenters.base import Presenter
+
+
+TERRAIN_WORDS = {
+    "farmland": N_("farmland"), "hill": N_("hill"), "forest": N_("forest"),
+    "swamp": N_("swamp"), "mountain": N_("mountain"), "sea": N_("sea"), "lake": N_("lake"),
+    "river": N_("river"),
+}
+"""A terrain's name in a sentence ("Region 4 (forest)"), by its id (`Terrain`'s value)."""
+
+
+def terrain_words(terrain: str) -> str:
+    """The terrain `terrain` (its id) in the language spoken now (an unknown id as it is)."""
+    words = TERRAIN_WORDS.get(terrain)
+    return _(words) if words is not None else terrain
 
 
 class PrivateOverlay(Protocol):

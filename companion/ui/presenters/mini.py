@@ -13,10 +13,11 @@ from collections.abc import Callable
 
 from kivy.graphics import Color, Ellipse, InstructionGroup
 
+from companion.i18n import N_, _, ngettext
 from companion.rules import Board, Event, GameState, RegionState, mini_game, names
 from companion.ui import map_paint as paint
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.expansion import ExpansionView
+from companion.ui.presenters.expansion import ExpansionView, terrain_words
 
 
 def ask_tower(presenter: Presenter, state: GameState) -> bool:
@@ -34,11 +35,13 @@ def ask_tower(presenter: Presenter, state: GameState) -> bool:
         presenter.attempt(lambda: presenter.session.decline(int(region)))
 
     presenter.ctx.notices.choose(Choice(
-        "The Ivory Tower",
-        [(str(rid), f"Region {rid} ({board.region(rid).terrain.value})") for rid in held],
+        _("The Ivory Tower"),
+        [(str(rid), _("Region {region} ({terrain})").format(
+            region=rid, terrain=terrain_words(board.region(rid).terrain.value)))
+         for rid in held],
         build,
-        text=f"One Priestess from each of the {len(held)} regions stacks up in the "
-             "region you choose; the other regions are left empty."))
+        text=_("One Priestess from each of the {count} regions stacks up in the region you "
+               "choose; the other regions are left empty.").format(count=len(held))))
     return True
 
 
@@ -54,11 +57,19 @@ def tell_pygmies(presenter: Presenter) -> None:
             name = state.players[event.seat].name
             back = owed.get(event.seat, 0)
             faces = ", ".join(str(face) for face in event.rolls)
-            some = "1 new Pygmy" if back == 1 else f"{back} new Pygmies"
-            news = (f"{name} takes {some} from the box and places them when this turn "
-                    "ends." if back else "No new Pygmy this time.")
-            presenter.ctx.notices.tell(f"{name}'s Pygmies lost a token, so the die was rolled "
-                                       f"for them: {faces}. {news}", "Pygmies")
+            if back:
+                told = ngettext(
+                    "{name}'s Pygmies lost a token, so the die was rolled for them: {faces}. "
+                    "{name} takes {count} new Pygmy from the box and places them when this "
+                    "turn ends.",
+                    "{name}'s Pygmies lost a token, so the die was rolled for them: {faces}. "
+                    "{name} takes {count} new Pygmies from the box and places them when this "
+                    "turn ends.", back)
+            else:
+                told = _("{name}'s Pygmies lost a token, so the die was rolled for them: "
+                         "{faces}. No new Pygmy this time.")
+            presenter.ctx.notices.tell(told.format(name=name, faces=faces, count=back),
+                                       _("Pygmies"))
 
 
 # --- the map's symbols ------------------------------------------------------------------------
@@ -76,7 +87,7 @@ def _pots(_board: Board, _rid: int, state: RegionState | None, _ship: int | None
     return int(state.markers.pot_of_gold) if state is not None else 0
 
 
-MAP_SYMBOLS = (paint.MapSymbol("pot_of_gold", "Pot of Gold", "dragon", _pots, _paint_pot),)
+MAP_SYMBOLS = (paint.MapSymbol("pot_of_gold", N_("Pot of Gold"), "dragon", _pots, _paint_pot),)
 """The Leprechauns' Pots of Gold, as the map draws them."""
 
 
@@ -95,5 +106,6 @@ class MiniExpansionsView(ExpansionView):
     def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
         if isinstance(event, mini_game.PygmiesRecovered):
             rolls = ", ".join(map(str, event.rolls))
-            return f"the die rolled for {who(event.seat)}'s lost Pygmies ({rolls})"
+            return _("the die rolled for {name}'s lost Pygmies ({rolls})").format(
+                name=who(event.seat), rolls=rolls)
         return None

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
+from companion.i18n import _, ngettext, pgettext
 from companion.rules import (
     MAX_PLAYERS,
     Assessment,
@@ -33,9 +34,13 @@ from companion.rules import (
     necromancer,
     necromancer_game,
 )
-from companion.ui.describe import coins
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay, SetupForm
+from companion.ui.presenters.expansion import (
+    ExpansionView,
+    PrivateOverlay,
+    SetupForm,
+    terrain_words,
+)
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 
 ISLAND = "island"
@@ -43,7 +48,7 @@ MAX_GHOSTS = 14
 
 
 def _ghosts(n: int) -> str:
-    return f"{n} Ghost" if n == 1 else f"{n} Ghosts"
+    return ngettext("{count} Ghost", "{count} Ghosts", n).format(count=n)
 
 
 def summary(state: GameState) -> str:
@@ -53,21 +58,31 @@ def summary(state: GameState) -> str:
         return ""
     name = state.player(view.seat).name
     on_map = sum(n for _, n in view.regions)
-    where = ", ".join(f"{n} in region {r}" for r, n in view.regions) or "none in a region"
+    where = ", ".join(_("{count} in region {region}").format(count=n, region=r)
+                      for r, n in view.regions) or _("none in a region")
     if view.won:
-        head = f"{name}, the Necromancer, has every Ghost in play: he wins."
+        head = _("{name}, the Necromancer, has every Ghost in play: he wins.").format(name=name)
     else:
-        head = f"{name} is the Necromancer."
-    hand = f", {view.in_hand} in hand" if view.in_hand else ""
-    rest = ", ".join(view.powers_in_reserve) or "none left"
+        head = _("{name} is the Necromancer.").format(name=name)
+    if view.in_hand:
+        ghosts = _("Ghosts: {map} on the map ({where}), {island} on the Island, {reserve} in "
+                   "reserve, {hand} in hand.")
+    else:
+        ghosts = _("Ghosts: {map} on the map ({where}), {island} on the Island, {reserve} in "
+                   "reserve.")
+    rest = ", ".join(view.powers_in_reserve) or _("none left")
+    used = ", ".join(view.powers_in_use) or pgettext("powers", "none")
     return "\n".join((
         head,
-        f"Ghosts: {on_map} on the map ({where}), {view.island} on the Island, "
-        f"{view.reserve} in reserve{hand}.",
-        f"Well of Souls: {_ghosts(view.well_ghosts)} on top, {view.well_souls} other "
-        f"token(s); {view.souls_to_next_ghost} more make the next Ghost.",
-        f"Powers in use: {', '.join(view.powers_in_use) or 'none'}. In reserve: {rest}.",
-        f"His next Ghost or power costs {coins(view.price)}.",
+        ghosts.format(map=on_map, where=where, island=view.island, reserve=view.reserve,
+                      hand=view.in_hand),
+        _("Well of Souls: {ghosts} on top, {souls} other token(s); {more} more make the next "
+          "Ghost.").format(ghosts=_ghosts(view.well_ghosts), souls=view.well_souls,
+                           more=view.souls_to_next_ghost),
+        _("Powers in use: {used}. In reserve: {rest}.").format(used=used, rest=rest),
+        ngettext("His next Ghost or power costs {count} coin.",
+                 "His next Ghost or power costs {count} coins.", view.price
+                 ).format(count=view.price),
     ))
 
 
@@ -94,14 +109,16 @@ def hint(state: GameState) -> str | None:
         return None
     match state.track.phase:
         case Phase.CONQUER if necro.step is necromancer.Step.ACQUIRE:
-            return ("The Necromancer may buy Ghosts and powers first, then conquer from the "
-                    "Lake's shore.")
+            return _("The Necromancer may buy Ghosts and powers first, then conquer from the "
+                     "Lake's shore.")
         case Phase.CONQUER:
-            return "The Necromancer conquers: tap a bright region on the map."
+            return _("The Necromancer conquers: tap a bright region on the map.")
         case Phase.REDEPLOY:
-            return "Place every Ghost: at least one in each of his regions, the rest anywhere."
+            return _("Place every Ghost: at least one in each of his regions, the rest "
+                     "anywhere.")
         case Phase.SCORE:
-            return "He scores a coin per region (not the Island); each region feeds the Well."
+            return _("He scores a coin per region (not the Island); each region feeds the "
+                     "Well.")
     return None
 
 
@@ -115,32 +132,37 @@ def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[st
         out = list(usual)
         if necro.hand and necro.regions:
             out.insert(0, {"key": "necro_return", "kind": "warning",
-                           "text": f"Put {_ghosts(necro.hand)} back on the Necromancer's "
-                                   "regions"})
+                           "text": _("Put {ghosts} back on the Necromancer's regions"
+                                     ).format(ghosts=_ghosts(necro.hand))})
         if may_choose_well_power(state):
             name = state.player(necro.seat).name
             out.append({"key": "necro_well",
-                        "text": f"{name}: the power beside the Well ({necro.powers_in_use[0]})"})
+                        "text": _("{name}: the power beside the Well ({power})").format(
+                            name=name, power=necro.powers_in_use[0])})
         return out
     phase = state.track.phase
     if phase is Phase.CONQUER:
         if necro.step is necromancer.Step.ACQUIRE:
             out.append({"key": "necromancer", "kind": "primary",
-                        "text": f"Buy Ghosts or powers ({coins(necro.price)} each now)"})
-        out.append({"key": "map", "text": "Conquer with Ghosts on the map",
+                        "text": ngettext("Buy Ghosts or powers ({count} coin each now)",
+                                         "Buy Ghosts or powers ({count} coins each now)",
+                                         necro.price).format(count=necro.price)})
+        out.append({"key": "map", "text": _("Conquer with Ghosts on the map"),
                     "kind": "secondary" if necro.step is necromancer.Step.ACQUIRE else "primary"})
-        out.append({"key": "finish_conquests", "text": "Finish conquering"})
+        out.append({"key": "finish_conquests", "text": _("Finish conquering")})
     elif phase is Phase.REDEPLOY:
-        out.append({"key": "necromancer", "text": "Place the Ghosts", "kind": "primary"})
+        out.append({"key": "necromancer", "text": _("Place the Ghosts"), "kind": "primary"})
     elif phase is Phase.SCORE:
         try:
             total = sum(n for _, n in necromancer_game.income_lines(state))
         except RulesError:
             total = necro.regions_held
         out.append({"key": "necro_score", "kind": "primary",
-                    "text": f"Score {coins(total)} and feed the Well"})
+                    "text": ngettext("Score {count} coin and feed the Well",
+                                     "Score {count} coins and feed the Well", total
+                                     ).format(count=total)})
     elif phase is Phase.FINISHED:
-        out.append({"key": "end_turn", "text": "End the turn", "kind": "primary"})
+        out.append({"key": "end_turn", "text": _("End the turn"), "kind": "primary"})
     return out
 
 
@@ -160,7 +182,7 @@ def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, 
     out = []
     for row in rows:
         if row["seat"] == view.seat:
-            row = dict(row, combo="The Necromancer", tokens=_ghosts(on_map), declined="")
+            row = dict(row, combo=_("The Necromancer"), tokens=_ghosts(on_map), declined="")
         out.append(row)
     return out
 
@@ -207,9 +229,9 @@ def _ask_well_power(presenter: Presenter) -> None:
         presenter.attempt(lambda: presenter.session.choose_well_power(power))
 
     presenter.ctx.notices.choose(Choice(
-        "Which power goes beside the Well?", choices, place,
-        text=f"{state.player(necro.seat).name} uses it from the start; the other five wait "
-             "in reserve to be bought."))
+        _("Which power goes beside the Well?"), choices, place,
+        text=_("{name} uses it from the start; the other five wait in reserve to be bought."
+               ).format(name=state.player(necro.seat).name)))
 
 
 def _ask_return(presenter: Presenter) -> None:
@@ -218,7 +240,8 @@ def _ask_return(presenter: Presenter) -> None:
     if necro is None or not necro.hand:
         return
     hand = necro.hand
-    choices = [(str(rid), f"Region {rid} (now {_ghosts(n)})")
+    choices = [(str(rid), _("Region {region} (now {ghosts})").format(region=rid,
+                                                                      ghosts=_ghosts(n)))
                for rid, n in sorted(necro.regions.items())]
 
     def put(key: str) -> None:
@@ -226,8 +249,9 @@ def _ask_return(presenter: Presenter) -> None:
         presenter.attempt(lambda: presenter.session.return_ghosts({rid: hand}))
 
     presenter.ctx.notices.choose(Choice(
-        f"Where do the {_ghosts(hand)} go back?", choices, put,
-        text="They go back onto one of the Necromancer's regions."))
+        ngettext("Where does the {count} Ghost go back?", "Where do the {count} Ghosts go back?",
+                 hand).format(count=hand), choices, put,
+        text=_("They go back onto one of the Necromancer's regions.")))
 
 
 class Action(StrEnum):
@@ -279,15 +303,15 @@ class NecromancerPresenter(Presenter):
     def refresh(self, state: GameState) -> None:
         necro = state.part(necromancer.NecromancerState)
         if necro is None:
-            self.title = "No Necromancer in this game"
+            self.title = _("No Necromancer in this game")
             self.summary_text = self.powers_text = self.placed_text = ""
-            self.hint = "This game is played without Necromancer Island."
+            self.hint = _("This game is played without Necromancer Island.")
             self.buy_actions, self.rows = [], []
             self.redeploying = False
-            self.bottom_actions = [{"key": "back", "text": "Back to the table"}]
+            self.bottom_actions = [{"key": "back", "text": _("Back to the table")}]
             return
         name = state.player(necro.seat).name
-        self.title = f"{name}, the Necromancer"
+        self.title = _("{name}, the Necromancer").format(name=name)
         self.summary_text = summary(state)
         catalog = state.catalog
         lines = []
@@ -296,7 +320,7 @@ class NecromancerPresenter(Presenter):
                 lines.append(f"{power}: {catalog.power(power).summary}")
             except LookupError:
                 lines.append(power)
-        self.powers_text = ("What the powers in reserve do:\n" + "\n".join(lines)
+        self.powers_text = ("\n".join((_("What the powers in reserve do:"), *lines))
                             if lines else "")
         his_turn = is_his_turn(state)
         buying = (his_turn and necro.step is necromancer.Step.ACQUIRE
@@ -305,10 +329,15 @@ class NecromancerPresenter(Presenter):
         if buying:
             if necro.reserve:
                 actions.append({"key": "buy_ghost", "kind": "primary",
-                                "text": f"Buy a Ghost: {coins(necro.price)}"})
+                                "text": ngettext("Buy a Ghost: {count} coin",
+                                                 "Buy a Ghost: {count} coins", necro.price
+                                                 ).format(count=necro.price)})
             for power in necro.powers_in_reserve:
-                actions.append({"key": f"buy_power:{power}",
-                                "text": f"Buy {power}: {coins(necro.price)}"})
+                # a key, not words (an f-string would read as words to the language check)
+                actions.append({"key": "buy_power:{power}".format(power=power),  # noqa: UP032
+                                "text": ngettext("Buy {power}: {count} coin",
+                                                 "Buy {power}: {count} coins", necro.price
+                                                 ).format(power=power, count=necro.price)})
         self.buy_actions = actions
         self.redeploying = his_turn and state.track.phase is Phase.REDEPLOY
         turn = (self.session.history.log[0] if self.session.history else None,
@@ -317,18 +346,20 @@ class NecromancerPresenter(Presenter):
             self._for, self._draft = turn, {}
         self._rows(state)
         if buying:
-            self.hint = ("Buy before the first conquest; each purchase makes the next one a "
-                         "coin dearer. Then conquer on the map.")
+            self.hint = _("Buy before the first conquest; each purchase makes the next one a "
+                          "coin dearer. Then conquer on the map.")
         elif self.redeploying:
-            self.hint = ("Place every Ghost: at least one in each region he holds, the rest "
-                         "anywhere, the Island too.")
+            self.hint = _("Place every Ghost: at least one in each region he holds, the rest "
+                          "anywhere, the Island too.")
         else:
-            self.hint = "Everything here lies on the table for all to see; his coins do not."
+            self.hint = _("Everything here lies on the table for all to see; his coins do "
+                          "not.")
         bottom: list[dict[str, Any]] = []
         if buying:
-            bottom.append({"key": "map", "text": "Done buying: conquer on the map"})
+            bottom.append({"key": "map", "text": _("Done buying: conquer on the map")})
         if self.redeploying:
-            bottom.append({"key": "confirm", "text": "These are the Ghosts", "kind": "primary"})
+            bottom.append({"key": "confirm", "text": _("These are the Ghosts"),
+                           "kind": "primary"})
         self.bottom_actions = bottom
 
     def _defaults(self, state: GameState) -> dict[str, int]:
@@ -348,17 +379,24 @@ class NecromancerPresenter(Presenter):
         total = necro.on_map
         rows: list[dict[str, Any]] = []
         for rid in sorted(necro.regions):
-            terrain = board.region(rid).terrain.value
-            rows.append({"key": str(rid), "label": f"Region {rid} ({terrain})",
+            terrain = terrain_words(board.region(rid).terrain.value)
+            rows.append({"key": str(rid), "label": _("Region {region} ({terrain})").format(
+                             region=rid, terrain=terrain),
                          "value": values[str(rid)], "minimum": 1, "maximum": total})
-        rows.append({"key": ISLAND, "label": "On the Island", "value": values[ISLAND],
+        rows.append({"key": ISLAND, "label": _("On the Island"), "value": values[ISLAND],
                      "minimum": 0, "maximum": total})
         self.rows = rows
         placed = sum(row["value"] for row in rows)
-        self.placed_text = (f"{placed} of {_ghosts(total)} placed" if placed == total
-                            else f"{placed} of {_ghosts(total)} placed: "
-                                 f"{'take away' if placed > total else 'place'} "
-                                 f"{abs(total - placed)} more")
+        if placed == total:
+            text = ngettext("{placed} of {count} Ghost placed", "{placed} of {count} Ghosts placed",
+                            total)
+        elif placed > total:
+            text = ngettext("{placed} of {count} Ghost placed: take away {more} more",
+                            "{placed} of {count} Ghosts placed: take away {more} more", total)
+        else:
+            text = ngettext("{placed} of {count} Ghost placed: place {more} more",
+                            "{placed} of {count} Ghosts placed: place {more} more", total)
+        self.placed_text = text.format(placed=placed, count=total, more=abs(total - placed))
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
@@ -371,9 +409,9 @@ class NecromancerPresenter(Presenter):
             case Action.MAP:
                 self.go("map")
             case Action.BUY_GHOST:
-                self.attempt(self.session.buy_ghost, "Not bought")
+                self.attempt(self.session.buy_ghost, _("Not bought"))
             case BuyPower(power):
-                self.attempt(lambda: self.session.buy_power(power), "Not bought")
+                self.attempt(lambda: self.session.buy_power(power), _("Not bought"))
             case Action.CONFIRM:
                 self.confirm()
             case _:
@@ -391,7 +429,7 @@ class NecromancerPresenter(Presenter):
                    if row["key"] != ISLAND}
         island = next((int(row["value"]) for row in self.rows if row["key"] == ISLAND), 0)
         if self.attempt(lambda: self.session.redeploy_ghosts(regions, island),
-                        "Not placed") is not None:
+                        _("Not placed")) is not None:
             self._draft = {}
             self.go("table")
 
@@ -420,22 +458,24 @@ class SetupAction(StrEnum):
 def setup_option(on: bool) -> dict[str, Any]:
     """The new game's Necromancer Island toggle, as an ActionColumn action."""
     return {"key": "necromancer", "kind": "primary" if on else "secondary",
-            "text": ("Necromancer Island: on (the seat before the first player plays him)"
-                     if on else "Necromancer Island: off")}
+            "text": (_("Necromancer Island: on (the seat before the first player plays him)")
+                     if on else _("Necromancer Island: off"))}
 
 
 def setup_board_text(count: int, described: str | None) -> str:
     """What the new game says of the board with the Necromancer (`described`: the chosen
     board file in words, None for the packaged board)."""
     if not 3 <= count <= MAX_PLAYERS + 1:
-        return f"Necromancer Island is for 3 to {MAX_PLAYERS + 1} players, not {count}."
+        return _("Necromancer Island is for 3 to {most} players, not {count}.").format(
+            most=MAX_PLAYERS + 1, count=count)
     if described is not None:
-        return (f"{described}. {count} players with the Necromancer. "
-                "Seats go clockwise in this order.")
+        return _("{board}. {count} players with the Necromancer. Seats go clockwise in this "
+                 "order.").format(board=described, count=count)
     playing = board_players(count, necromancer=True)
     board = board_for_players(playing)
-    return (f"{count} players with the Necromancer: the {playing}-player board, "
-            f"{board.turns} turns. Seats go clockwise in this order.")
+    return _("{count} players with the Necromancer: the {playing}-player board, {turns} turns. "
+             "Seats go clockwise in this order.").format(count=count, playing=playing,
+                                                         turns=board.turns)
 
 
 # --- the view --------------------------------------------------------------------------------
@@ -476,8 +516,8 @@ class NecromancerView(ExpansionView):
     def do_setup(self, form: SetupForm, action: StrEnum) -> None:
         on = self.setup_on(form)
         if on and form.seat_count() > MAX_PLAYERS:
-            form.tell(f"Without the Necromancer a game has at most {MAX_PLAYERS} "
-                      "players: take one out first.")
+            form.tell(_("Without the Necromancer a game has at most {most} players: take one "
+                        "out first.").format(most=MAX_PLAYERS), _("Not now"))
             return
         form.set_option(self.setup_key, not on)
 
@@ -531,8 +571,11 @@ class NecromancerView(ExpansionView):
         necro = state.part(necromancer.NecromancerState)
         if necro is None or region != necro.lake:
             return None
-        hand = f"; {necro.hand} in his hand" if necro.hand else ""
-        return f"Necromancer Island: {_ghosts(necro.island)} on it{hand}. Nobody attacks it."
+        if necro.hand:
+            return _("Necromancer Island: {ghosts} on it; {hand} in his hand. Nobody attacks "
+                     "it.").format(ghosts=_ghosts(necro.island), hand=necro.hand)
+        return _("Necromancer Island: {ghosts} on it. Nobody attacks it.").format(
+            ghosts=_ghosts(necro.island))
 
     def reveal_group(self, state: GameState, seat: int) -> int | None:
         return reveal_group(state, seat)
@@ -540,13 +583,14 @@ class NecromancerView(ExpansionView):
     def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
         match event:
             case necromancer_game.WellPowerChosen(seat=seat, power=p):
-                return f"{who(seat)} placing {p} beside the Well"
+                return _("{name} placing {power} beside the Well").format(name=who(seat),
+                                                                          power=p)
             case necromancer_game.GhostBought(seat=seat):
-                return f"{who(seat)} buying a Ghost"
+                return _("{name} buying a Ghost").format(name=who(seat))
             case necromancer_game.NecromancerPowerBought(seat=seat, power=p):
-                return f"{who(seat)} buying {p}"
+                return _("{name} buying {power}").format(name=who(seat), power=p)
             case necromancer_game.GhostsRedeployed(seat=seat):
-                return f"{who(seat)} placing the Ghosts"
+                return _("{name} placing the Ghosts").format(name=who(seat))
             case necromancer_game.GhostsReturned():
-                return "the Ghosts going back to the Necromancer's regions"
+                return _("the Ghosts going back to the Necromancer's regions")
         return None

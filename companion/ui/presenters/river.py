@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 from kivy.graphics import Color, InstructionGroup, Line, Rectangle
 
+from companion.i18n import N_, _, ngettext
 from companion.rules import (
     Board,
     GameState,
@@ -37,14 +38,20 @@ if TYPE_CHECKING:
     from companion.boards import CustomBoard
 
 
+def _and(words: list[str]) -> str:
+    """Words in a list: "8 and 18", "3, 8, 13 and 18" (in the language spoken now)."""
+    if len(words) <= 1:
+        return "".join(words)
+    return _("{items} and {last}").format(items=", ".join(words[:-1]), last=words[-1])
+
+
 def _names(state: GameState, seats: tuple[int, ...]) -> str:
-    return " and ".join(state.player(s).name for s in seats)
+    return _and([state.player(s).name for s in seats])
 
 
 def _list(ids: tuple[int, ...]) -> str:
     """Region numbers in words: "8 and 18", "3, 8, 13 and 18"."""
-    words = [str(i) for i in ids]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return _and([str(i) for i in ids])
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -55,7 +62,8 @@ def headline(state: GameState) -> str:
     view = river_game.public_river(state)
     if view is None or state.is_over:
         return ""
-    return f"River World, turn {view.turn}: {view.event.value}. {view.effect}"
+    return _("River World, turn {turn}: {event}. {effect}").format(
+        turn=view.turn, event=view.event.value, effect=view.effect)
 
 
 def summary(state: GameState) -> str:
@@ -63,23 +71,28 @@ def summary(state: GameState) -> str:
     view = river_game.public_river(state)
     if view is None:
         return ""
-    lines = ["Events so far: " + ", ".join(e.value for e in view.revealed)
-             + f"; {view.face_down} still face down."]
+    lines = [ngettext("Events so far: {events}; {count} still face down.",
+                      "Events so far: {events}; {count} still face down.", view.face_down
+                      ).format(events=", ".join(e.value for e in view.revealed),
+                               count=view.face_down)]
     ships = view.pirate_ships
     if len(ships) == 1:
-        lines.append(f"A pirate ship on river {ships[0]} (a region next to it scores 1 coin "
-                     "less).")
+        lines.append(_("A pirate ship on river {river} (a region next to it scores 1 coin "
+                       "less).").format(river=ships[0]))
     elif ships:
-        lines.append(f"Pirate ships on rivers {_list(ships)} (a region next to one scores 1 "
-                     "coin less).")
+        lines.append(_("Pirate ships on rivers {rivers} (a region next to one scores 1 coin "
+                       "less).").format(rivers=_list(ships)))
     elif view.rivers:
-        lines.append("No pirate ship on the rivers.")
+        lines.append(_("No pirate ship on the rivers."))
     if view.caravel is not None:
-        lines.append(f"The Caravel is on river {view.caravel} until this turn ends.")
+        lines.append(_("The Caravel is on river {river} until this turn ends.").format(
+            river=view.caravel))
     if view.shipyard_seats:
-        lines.append(f"The Shipyard is held by {_names(state, view.shipyard_seats)}.")
+        lines.append(_("The Shipyard is held by {names}.").format(
+            names=_names(state, view.shipyard_seats)))
     if view.temple_seats:
-        lines.append(f"The Temple of the Seer is held by {_names(state, view.temple_seats)}.")
+        lines.append(_("The Temple of the Seer is held by {names}.").format(
+            names=_names(state, view.temple_seats)))
     return "\n".join(lines)
 
 
@@ -99,9 +112,10 @@ def table_actions(state: GameState) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if (river_game.seer_refusal(state, seat) is None
             and line.next_event(state.track.turn) is not None):
-        out.append({"key": "seer", "text": f"The Temple: {name} sees the next event"})
+        out.append({"key": "seer",
+                    "text": _("The Temple: {name} sees the next event").format(name=name)})
     if state.track.phase is Phase.CONQUER and _caravel_rivers(state):
-        out.append({"key": "caravel", "text": "Place the Caravel on a river"})
+        out.append({"key": "caravel", "text": _("Place the Caravel on a river")})
     return out
 
 
@@ -128,30 +142,33 @@ def do_table(presenter: Presenter, screen: PrivateScreen, action: TableAction) -
 
 def _seer(presenter: Presenter, screen: PrivateScreen, state: GameState) -> None:
     seat = state.track.seat
-    seen = presenter.attempt(lambda: river_game.seer_peek(state, seat), "Nothing shown")
+    seen = presenter.attempt(lambda: river_game.seer_peek(state, seat), _("Nothing shown"))
     if seen is None:
         return
     name = state.player(seat).name
     screen.show_private(seat, seen.value,
-                        f"Only {name} looks: the event of turn {state.track.turn + 1}. "
-                        f"{river.EFFECTS[seen]} Tap to hide it.")
+                        _("Only {name} looks: the event of turn {turn}. {effect} Tap to hide "
+                          "it.").format(name=name, turn=state.track.turn + 1,
+                                        effect=river.EFFECTS[seen]))
 
 
 def _ask_caravel(presenter: Presenter, state: GameState) -> None:
     choices = []
     for rid in _caravel_rivers(state):
         occupant = state.regions[rid].occupant
-        who = (f"{state.player(occupant.seat).name}'s {occupant.race}" if occupant is not None
-               else "a pirate ship" if state.regions[rid].markers.pirate_ship else "empty")
-        choices.append((str(rid), f"River {rid} ({who})"))
+        who = (_("{name}'s {race}").format(name=state.player(occupant.seat).name,
+                                           race=occupant.race) if occupant is not None
+               else _("a pirate ship") if state.regions[rid].markers.pirate_ship
+               else _("empty"))
+        choices.append((str(rid), _("River {river} ({who})").format(river=rid, who=who)))
 
     def chosen(key: str) -> None:
         presenter.attempt(lambda: presenter.session.place_caravel(int(key)))
 
     presenter.ctx.notices.choose(Choice(
-        "Where does the Caravel go?", choices, chosen,
-        text="Until your turn ends, that river and every region next to it can be attacked "
-             "as if at the board's edge."))
+        _("Where does the Caravel go?"), choices, chosen,
+        text=_("Until your turn ends, that river and every region next to it can be attacked "
+               "as if at the board's edge.")))
 
 
 # --- the map ---------------------------------------------------------------------------------
@@ -183,12 +200,13 @@ def region_text(state: GameState, region: int) -> str:
         return ""
     parts = []
     if region in view.pirate_ships:
-        parts.append("A pirate ship lies here: it defends like a token and sinks when "
-                     "the river is taken.")
+        parts.append(_("A pirate ship lies here: it defends like a token and sinks when "
+                       "the river is taken."))
     if view.caravel == region:
-        parts.append("The Caravel lies here this turn.")
-    cost = "token" if view.river_cost == 1 else "tokens"
-    parts.append(f"A river costs {view.river_cost} {cost} this turn ({view.event.value}).")
+        parts.append(_("The Caravel lies here this turn."))
+    parts.append(ngettext("A river costs {count} token this turn ({event}).",
+                          "A river costs {count} tokens this turn ({event}).", view.river_cost
+                          ).format(count=view.river_cost, event=view.event.value))
     return " ".join(parts)
 
 
@@ -198,11 +216,12 @@ def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
         return []
     out: list[dict[str, Any]] = []
     if refusal(state, river_game.CaravelPlaced(state.track.seat, region)) is None:
-        out.append({"key": "river_caravel", "text": f"Place the Caravel on river {region}"})
+        out.append({"key": "river_caravel",
+                    "text": _("Place the Caravel on river {river}").format(river=region)})
     if refusal(state, river_game.PirateShipSet(region, True)) is None:
-        out.append({"key": "river_ship_on", "text": "Correct: a pirate ship is here"})
+        out.append({"key": "river_ship_on", "text": _("Correct: a pirate ship is here")})
     if refusal(state, river_game.PirateShipSet(region, False)) is None:
-        out.append({"key": "river_ship_off", "text": "Correct: no pirate ship here"})
+        out.append({"key": "river_ship_off", "text": _("Correct: no pirate ship here")})
     return out
 
 
@@ -230,10 +249,10 @@ def do_map(presenter: Presenter, action: MapAction, region: int) -> None:
 # --- the scoring screen ----------------------------------------------------------------------
 
 
-COUNTS = (("harbors", "With a Harbor"),
-          ("next_to_pirates", "Next to a pirate ship"))
+COUNTS = (("harbors", N_("With a Harbor")),
+          ("next_to_pirates", N_("Next to a pirate ship")))
 """River World's counts, asked whenever the game plays River World (a River World board
-always plays its events)."""
+always plays its events); their words in English (`RiverView.scoring_counts` translates)."""
 
 
 # --- the map's symbols ------------------------------------------------------------------------
@@ -337,13 +356,14 @@ def _pirate_ships(board: Board, rid: int, state: RegionState | None, _ship: int 
 
 
 MAP_SYMBOLS = (
-    paint.MapSymbol("harbor", "Harbor", "cavern", _site(Site.HARBOR), _paint_harbor),
-    paint.MapSymbol("shipyard", "Shipyard", "harbor", _site(Site.SHIPYARD), _paint_shipyard),
-    paint.MapSymbol("temple", "Temple of the Seer", "shipyard", _site(Site.TEMPLE),
+    paint.MapSymbol("harbor", N_("Harbor"), "cavern", _site(Site.HARBOR), _paint_harbor),
+    paint.MapSymbol("shipyard", N_("Shipyard"), "harbor", _site(Site.SHIPYARD),
+                    _paint_shipyard),
+    paint.MapSymbol("temple", N_("Temple of the Seer"), "shipyard", _site(Site.TEMPLE),
                     _paint_temple),
-    paint.MapSymbol("pirate_ship", "Pirate ship", "catapult", _pirate_ships,
+    paint.MapSymbol("pirate_ship", N_("Pirate ship"), "catapult", _pirate_ships,
                     _paint_pirate_ship),
-    paint.MapSymbol("caravel", "Caravel", "pirate_ship",
+    paint.MapSymbol("caravel", N_("Caravel"), "pirate_ship",
                     lambda _board, rid, _state, ship: int(ship is not None and ship == rid),
                     _paint_caravel),
 )
@@ -375,17 +395,18 @@ def _on_river_board(form: SetupForm) -> bool:
 def _setup_options(form: SetupForm, on: bool) -> list[dict[str, Any]]:
     """The River World toggle and, with River World, whether Flying stays out."""
     if _on_river_board(form):
-        text = "River World events: on (a River World board)"
+        text = _("River World events: on (a River World board)")
     elif on:
-        text = ("River World events: on (harbors and pirate ships are counted by hand "
-                "on the scoring screen)")
+        text = _("River World events: on (harbors and pirate ships are counted by hand "
+                 "on the scoring screen)")
     else:
-        text = "River World events: off"
+        text = _("River World events: off")
     options = [{"key": "river_world", "kind": "primary" if on else "secondary", "text": text}]
     if on:
-        names = " and ".join(river.ADVISED_LEFT_OUT)
-        advice = (f"{names}: left out of the decks (River World advises it)"
-                  if form.option(ADVICE_KEPT, True) else f"{names}: in the decks")
+        names = _and(list(river.ADVISED_LEFT_OUT))
+        advice = (_("{names}: left out of the decks (River World advises it)")
+                  if form.option(ADVICE_KEPT, True) else _("{names}: in the decks")
+                  ).format(names=names)
         options.append({"key": "river_advice", "kind": "secondary", "text": advice})
     return options
 
@@ -395,9 +416,9 @@ def _toggle(form: SetupForm) -> None:
     chosen = form.chosen_board()
     if chosen is not None and chosen.board.is_river_world:
         form.tell(
-            f"{chosen.name} is a River World board: its harbors and pirate ships are on "
-            "the map, and its games always play River World's events. Choose another "
-            "board to play without them.", "River World")
+            _("{board} is a River World board: its harbors and pirate ships are on the map, "
+              "and its games always play River World's events. Choose another board to play "
+              "without them.").format(board=chosen.name), _("River World"))
         return
     form.set_option(SetupAction.RIVER_WORLD.value,
                     not form.option(SetupAction.RIVER_WORLD.value))
@@ -426,7 +447,9 @@ class RiverView(ExpansionView):
         return _on_river_board(form) or form.option(self.setup_key)
 
     def board_kind(self, board: CustomBoard) -> tuple[str, str] | None:
-        return ("River World", "a River World board") if board.board.is_river_world else None
+        if not board.board.is_river_world:
+            return None
+        return _("River World"), _("a River World board")
 
     def board_chosen(self, form: SetupForm) -> None:
         form.set_option(self.setup_key, False)  # every board starts as it is made
@@ -446,8 +469,9 @@ class RiverView(ExpansionView):
                 form.set_option(ADVICE_KEPT, not form.option(ADVICE_KEPT, True))
 
     def spread_text(self, state: GameState, emptied: list[int]) -> str | None:
-        return (f"Leave river{'s' if len(emptied) > 1 else ''} " + ", ".join(map(str, emptied))
-                + " and spread the tokens over your regions")
+        return ngettext("Leave river {rivers} and spread the tokens over your regions",
+                        "Leave rivers {rivers} and spread the tokens over your regions",
+                        len(emptied)).format(rivers=", ".join(map(str, emptied)))
 
     def table_buttons(self, state: GameState) -> list[dict[str, Any]]:
         return table_actions(state)
@@ -479,11 +503,11 @@ class RiverView(ExpansionView):
 
     def terrain_looks(self) -> tuple[TerrainLook, ...]:
         # the rivers turquoise on the map, between the lakes' blue and the land
-        return (TerrainLook(Terrain.RIVER, "River", "Rivers (Harsh Winter, sea races)",
+        return (TerrainLook(Terrain.RIVER, _("River"), _("Rivers (Harsh Winter, sea races)"),
                             (0.30, 0.68, 0.66, 1)),)
 
     def scoring_terrains(self, state: GameState) -> tuple[Terrain, ...]:
         return (Terrain.RIVER,)
 
     def scoring_counts(self, state: GameState) -> tuple[tuple[str, str], ...]:
-        return COUNTS
+        return tuple((count, _(words)) for count, words in COUNTS)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, assert_never
 
+from companion.i18n import N_, _, ngettext
 from companion.rules import (
     MAX_PLAYERS,
     Event,
@@ -26,14 +27,27 @@ from companion.rules import (
 )
 from companion.rules import relics as model
 from companion.ui import palette
-from companion.ui.describe import coins
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay, SetupForm
 
 SIGIL_WORDS = {
-    model.SigilMode.SHIELD.value: "you lose your tokens instead of theirs",
-    model.SigilMode.STAND_IN.value: "they lose tokens instead of yours, if willing",
+    model.SigilMode.SHIELD.value: N_("you lose your tokens instead of theirs"),
+    model.SigilMode.STAND_IN.value: N_("they lose tokens instead of yours, if willing"),
 }
+"""What each pact of the Sigil does, in English (translated where shown)."""
+
+KINDS = {model.Kind.RELIC.value: N_("Righteous Relic"),
+         model.Kind.PLACE.value: N_("Popular Place")}
+"""A marker's kind in words, in English (translated where shown)."""
+
+
+def _coins(n: int) -> str:
+    return ngettext("{count} coin", "{count} coins", n).format(count=n)
+
+
+def _banner(state: GameState, seat: int, race: str) -> str:
+    """A player's race: "Ann's Ratmen"."""
+    return _("{name}'s {race}").format(name=_name(state, seat), race=race)
 
 
 def _name(state: GameState, seat: int) -> str:
@@ -53,12 +67,13 @@ def hint(state: GameState) -> str | None:
     seat = placing(state)
     if seat is not None:
         if team_game.monster_sites(state):
-            return (f"Before the first turn, {_name(state, seat)} sets a Monster: tap a bright "
-                    "Lost Tribe region on the map.")
-        return f"No region is left for {_name(state, seat)}'s Monster: they pass."
+            return _("Before the first turn, {name} sets a Monster: tap a bright Lost Tribe "
+                     "region on the map.").format(name=_name(state, seat))
+        return _("No region is left for {name}'s Monster: they pass.").format(
+            name=_name(state, seat))
     relics = state.part(model.RelicsState)
     if relics is not None and relics.soapbar_owed_by == state.track.seat and not state.is_over:
-        return "Move the Golden Soapbar before the turn ends."
+        return _("Move the Golden Soapbar before the turn ends.")
     return None
 
 
@@ -72,9 +87,9 @@ def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[st
         name = _name(state, seat)
         if team_game.monster_sites(state):
             return [{"key": "monster_map", "kind": "primary",
-                     "text": f"{name}: set the Monster on the map"}]
+                     "text": _("{name}: set the Monster on the map").format(name=name)}]
         return [{"key": "monster_pass", "kind": "primary",
-                 "text": f"{name}: no region left, pass"}]
+                 "text": _("{name}: no region left, pass").format(name=name)}]
     return [*marker_actions(state), *usual]
 
 
@@ -86,17 +101,19 @@ def marker_actions(state: GameState) -> list[dict[str, Any]]:
     seat = state.track.seat
     out: list[dict[str, Any]] = []
     if relics.soapbar_owed_by == seat:
-        out.append({"key": "soapbar", "kind": "warning", "text": "Move the Golden Soapbar"})
+        out.append({"key": "soapbar", "kind": "warning", "text": _("Move the Golden Soapbar")})
     if relics.tavern_open is not None and relics.tavern_open[0] == seat:
         out.append({"key": "tavern",
-                    "text": f"Give the Tavern's coins (up to {relics.tavern_open[1]})"})
+                    "text": _("Give the Tavern's coins (up to {count})").format(
+                        count=relics.tavern_open[1])})
     if _bony_targets(state):
-        out.append({"key": "bony", "text": "Set Bony on a race in decline"})
+        out.append({"key": "bony", "text": _("Set Bony on a race in decline")})
     if refusal(state, team_game.PowersSwapped(seat)) is None:
         ally = _name(state, teams.partner(seat))
-        out.append({"key": "mirror", "text": f"Swap powers with {ally} (Mirror's Vale)"})
+        out.append({"key": "mirror",
+                    "text": _("Swap powers with {name} (Mirror's Vale)").format(name=ally)})
     if _sigil_targets(state):
-        out.append({"key": "sigil", "text": "Make the Sigil's pact"})
+        out.append({"key": "sigil", "text": _("Make the Sigil's pact")})
     return out
 
 
@@ -131,7 +148,8 @@ def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, 
     for row in rows:
         seat = row["seat"]
         label = team_game.team_label(state, seat)
-        team = f"Team {label}, with {_name(state, teams.partner(seat))}"
+        team = _("Team {label}, with {name}").format(label=label,
+                                                     name=_name(state, teams.partner(seat)))
         declined = f"{team}. {row['declined']}" if row["declined"] else team
         current = row["current"] if monster is None else seat == monster
         out.append(dict(row, declined=declined, current=current))
@@ -146,20 +164,27 @@ def summary(state: GameState) -> str:
     view = model.public(relics)
     lines = []
     if view.monsters:
-        lines.append("Monsters in regions " + ", ".join(map(str, view.monsters)) + ".")
-    lines.append(f"Relics and Places still face down: {view.pile_left}.")
+        lines.append(_("Monsters in regions {regions}.").format(
+            regions=", ".join(map(str, view.monsters))))
+    lines.append(_("Relics and Places still face down: {count}.").format(count=view.pile_left))
     for name, kind, region in view.lying:
         holder = model.holder(relics, state.regions, name)
-        who = f", used by {_name(state, holder)}" if holder is not None else ""
-        lines.append(f"{name} ({kind}) in region {region}{who}.")
+        kind_words = _(KINDS[kind]) if kind in KINDS else kind
+        if holder is not None:
+            lines.append(_("{marker} ({kind}) in region {region}, used by {name}.").format(
+                marker=name, kind=kind_words, region=region, name=_name(state, holder)))
+        else:
+            lines.append(_("{marker} ({kind}) in region {region}.").format(
+                marker=name, kind=kind_words, region=region))
     if view.bony is not None:
         guards = view.bony.guards
-        lines.append(f"Bony guards {_name(state, guards.seat)}'s {guards.race} in decline.")
+        lines.append(_("Bony guards {name}'s {race} in decline.").format(
+            name=_name(state, guards.seat), race=guards.race))
     if view.sigil is not None:
         pact = view.sigil
-        lines.append(f"Sigil pact: {_name(state, pact.holder.seat)} and "
-                     f"{_name(state, pact.other.seat)}'s {pact.other.race} "
-                     f"({SIGIL_WORDS[pact.mode.value]}).")
+        lines.append(_("Sigil pact: {holder} and {name}'s {race} ({pact}).").format(
+            holder=_name(state, pact.holder.seat), name=_name(state, pact.other.seat),
+            race=pact.other.race, pact=_(SIGIL_WORDS[pact.mode.value])))
     return "\n".join(lines)
 
 
@@ -174,7 +199,9 @@ def reminders(state: GameState) -> tuple[str, ...]:
         for name, extra in ((model.SOAPBAR, model.SOAPBAR_COINS),
                             (model.TAVERN, model.TAVERN_COINS)):
             if model.holder(relics, state.regions, name) == seat:
-                coming.append(f"{name}: {coins(extra)} more come with this turn's score.")
+                coming.append(ngettext("{marker}: {count} coin more come with this turn's score.",
+                                       "{marker}: {count} coins more come with this turn's "
+                                       "score.", extra).format(marker=name, count=extra))
     return (*coming, *model.reminders(relics, state.regions, seat))
 
 
@@ -215,15 +242,15 @@ def _ask_soapbar(presenter: Presenter, state: GameState) -> None:
     choices = []
     for rid in model.soapbar_destinations(relics, state.map, state.regions, seat):
         occupant = state.regions[rid].occupant
-        who = (f"{_name(state, occupant.seat)}'s {occupant.race}" if occupant is not None
-               else "a Lost Tribe" if state.regions[rid].lost_tribe else "empty")
-        choices.append((str(rid), f"Region {rid} ({who})"))
+        who = (_banner(state, occupant.seat, occupant.race) if occupant is not None
+               else _("a Lost Tribe") if state.regions[rid].lost_tribe else _("empty"))
+        choices.append((str(rid), _("Region {region} ({who})").format(region=rid, who=who)))
     def chosen(key: str) -> None:
         presenter.attempt(lambda: presenter.session.move_soapbar(int(key)))
 
     presenter.ctx.notices.choose(Choice(
-        "Where does the Golden Soapbar go?", choices, chosen,
-        text="Next to your active race, into a region it does not hold."))
+        _("Where does the Golden Soapbar go?"), choices, chosen,
+        text=_("Next to your active race, into a region it does not hold.")))
 
 
 def _ask_tavern(presenter: Presenter, state: GameState) -> None:
@@ -233,26 +260,29 @@ def _ask_tavern(presenter: Presenter, state: GameState) -> None:
     seat, most = relics.tavern_open
     ally = teams.partner(seat)
     others = [p for p in state.players if p.seat != seat]
-    choices = [(str(p.seat), p.name + (" (your partner)" if p.seat == ally else ""))
-               for p in others]
+    choices = [(str(p.seat), _("{name} (your partner)").format(name=p.name) if p.seat == ally
+                else p.name) for p in others]
 
     def to_player(key: str) -> None:
         to = int(key)
-        amounts = [(str(n), f"Give {coins(n)}") for n in range(1, most + 1)
+        amounts = [(str(n), ngettext("Give {count} coin", "Give {count} coins", n).format(
+                        count=n)) for n in range(1, most + 1)
                    if refusal(state, team_game.TavernShared(seat, to, n)) is None]
         def give(n: str) -> None:
             presenter.attempt(lambda: presenter.session.share_tavern(to, int(n)))
 
         presenter.ctx.notices.choose(Choice(
-            f"How many Tavern coins for {_name(state, to)}?", amounts, give))
+            _("How many Tavern coins for {name}?").format(name=_name(state, to)), amounts,
+            give))
 
     presenter.ctx.notices.choose(Choice(
-        "Who gets the Tavern's coins?", choices, to_player,
-        text="Only this turn's Tavern coins, to one player."))
+        _("Who gets the Tavern's coins?"), choices, to_player,
+        text=_("Only this turn's Tavern coins, to one player.")))
 
 
 def _ask_bony(presenter: Presenter, state: GameState) -> None:
-    choices = [(f"{s}:{race}", f"{_name(state, s)}'s {race} in decline")
+    choices = [(f"{s}:{race}", _("{name}'s {race} in decline").format(name=_name(state, s),
+                                                                     race=race))
                for s, race in _bony_targets(state)]
 
     def chosen(key: str) -> None:
@@ -260,13 +290,14 @@ def _ask_bony(presenter: Presenter, state: GameState) -> None:
         presenter.attempt(lambda: presenter.session.place_bony(int(seat), race))
 
     presenter.ctx.notices.choose(Choice(
-        "Which banner does Bony guard?", choices, chosen,
-        text="Other players' race and power abilities do nothing against those tokens."))
+        _("Which banner does Bony guard?"), choices, chosen,
+        text=_("Other players' race and power abilities do nothing against those tokens.")))
 
 
 def _ask_sigil(presenter: Presenter, state: GameState) -> None:
     targets = _sigil_targets(state)
-    choices = [(f"{mode}:{s}:{race}", f"{_name(state, s)}'s {race}: {words}")
+    choices = [(f"{mode}:{s}:{race}", _("{name}'s {race}: {pact}").format(
+                    name=_name(state, s), race=race, pact=_(words)))
                for mode, words in SIGIL_WORDS.items() for s, race in targets]
 
     def chosen(key: str) -> None:
@@ -274,8 +305,9 @@ def _ask_sigil(presenter: Presenter, state: GameState) -> None:
         presenter.attempt(lambda: presenter.session.make_sigil_pact(mode, int(seat), race))
 
     presenter.ctx.notices.choose(Choice(
-        "The Sigil's pact", choices, chosen,
-        text="The table moves the tokens; the app keeps the pact while you hold the Sigil."))
+        _("The Sigil's pact"), choices, chosen,
+        text=_("The table moves the tokens; the app keeps the pact while you hold the "
+               "Sigil.")))
 
 
 # --- the map ----------------------------------------------------------------------------------
@@ -292,8 +324,8 @@ def map_hint(state: GameState) -> str | None:
     seat = placing(state)
     if seat is None:
         return None
-    return (f"{_name(state, seat)} sets a Monster: tap a bright region, then set it there "
-            "(a Lost Tribe region, never next to another Monster).")
+    return _("{name} sets a Monster: tap a bright region, then set it there (a Lost Tribe "
+             "region, never next to another Monster).").format(name=_name(state, seat))
 
 
 def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
@@ -302,7 +334,8 @@ def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
     if seat is None or region not in team_game.monster_sites(state):
         return []
     return [{"key": "monster", "kind": "primary",
-             "text": f"Set {_name(state, seat)}'s Monster in region {region}"}]
+             "text": _("Set {name}'s Monster in region {region}").format(
+                 name=_name(state, seat), region=region)}]
 
 
 def region_text(state: GameState, region: int) -> str:
@@ -312,10 +345,11 @@ def region_text(state: GameState, region: int) -> str:
         return ""
     parts = []
     if region in relics.monsters:
-        parts.append("A Monster guards it (+1 to take it).")
+        parts.append(_("A Monster guards it (+1 to take it)."))
     for name, rid in relics.lying.items():
         if rid == region:
-            parts.append(f"{name} lies here: {model.MARKERS[name].summary}")
+            parts.append(_("{marker} lies here: {summary}").format(
+                marker=name, summary=model.MARKERS[name].summary))
     return " ".join(parts)
 
 
@@ -353,7 +387,8 @@ def do_map(presenter: Presenter, action: MapAction, region: int) -> None:
 # --- the end ----------------------------------------------------------------------------------
 
 
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
+"""A team's rank in words, in English (translated where shown)."""
 
 
 def standing_rows(state: GameState) -> list[dict[str, Any]]:
@@ -366,10 +401,11 @@ def standing_rows(state: GameState) -> list[dict[str, Any]]:
     for place in result.placings:
         first, second = place.team.seats
         colour = palette.rgba(state.player(first).colour)
-        rows.append({"seat": first, "rank": ORDINALS.get(place.rank, str(place.rank)),
+        rank = ORDINALS.get(place.rank)
+        rows.append({"seat": first, "rank": _(rank) if rank is not None else str(place.rank),
                      "name": f"{place.team.label}: {_name(state, first)} & "
                              f"{_name(state, second)}",
-                     "coins": coins(place.score),
+                     "coins": _coins(place.score),
                      "rgba": colour, "ink": palette.ink_on(colour)})
     return rows
 
@@ -382,7 +418,7 @@ def standings_hint(state: GameState) -> str:
     teams_ = "; ".join(
         f"{p.team.label}: " + ", ".join(f"{_name(state, s)} {n}" for s, n in p.totals)
         for p in sorted(result.placings, key=lambda p: p.team.label))
-    return f"Each team scores its lower total. {teams_}."
+    return _("Each team scores its lower total. {teams}.").format(teams=teams_)
 
 
 # --- the new game ----------------------------------------------------------------------------
@@ -391,8 +427,8 @@ def standings_hint(state: GameState) -> str:
 def team_option(on: bool) -> dict[str, Any]:
     """The new game's team-play toggle, as an ActionColumn action."""
     return {"key": "teams", "kind": "primary" if on else "secondary",
-            "text": ("Teams of two (6 players, Relics and Places): on" if on
-                     else "Teams of two (6 players): off")}
+            "text": (_("Teams of two (6 players, Relics and Places): on") if on
+                     else _("Teams of two (6 players): off"))}
 
 
 class SetupAction(StrEnum):
@@ -405,13 +441,13 @@ def board_text(count: int, described: str | None = None) -> str:
     """What the new game says of the board in team play (`described`: the chosen board
     file in words, None for the packaged board)."""
     if described is not None and count == team_game.OWN_BOARD_PLAYERS:
-        return (f"{described}. {count} players in 3 teams, partners opposite. "
-                "Seats go clockwise in this order.")
+        return _("{board}. {count} players in 3 teams, partners opposite. Seats go clockwise "
+                 "in this order.").format(board=described, count=count)
     if count != teams.TEAM_PLAYERS:
-        return (f"A team game is for {teams.TEAM_PLAYERS} players, not {count}: partners "
-                "sit opposite.")
-    return (f"{count} players in 3 teams, partners opposite: the 5-player board, "
-            f"{teams.TEAM_TURNS} turns. Seats go clockwise in this order.")
+        return _("A team game is for {players} players, not {count}: partners sit opposite."
+                 ).format(players=teams.TEAM_PLAYERS, count=count)
+    return _("{count} players in 3 teams, partners opposite: the 5-player board, {turns} turns. "
+             "Seats go clockwise in this order.").format(count=count, turns=teams.TEAM_TURNS)
 
 
 # --- the view --------------------------------------------------------------------------------
@@ -447,17 +483,19 @@ class TeamView(ExpansionView):
     def do_setup(self, form: SetupForm, action: StrEnum) -> None:
         on = self.setup_on(form)
         if not on and form.option("necromancer"):
-            form.tell("A team game has no Necromancer: switch him off first.")
+            form.tell(_("A team game has no Necromancer: switch him off first."), _("Not now"))
             return
         if on and form.seat_count() > MAX_PLAYERS:
-            form.tell(f"Without teams a game has at most {MAX_PLAYERS} players: "
-                      "take one out first.")
+            form.tell(_("Without teams a game has at most {most} players: take one out first."
+                        ).format(most=MAX_PLAYERS), _("Not now"))
             return
         form.set_option(self.setup_key, not on)
 
     def table_turn(self, state: GameState) -> tuple[int, str] | None:
         monster = placing(state)  # before turn 1, the seat setting the next Monster
-        return None if monster is None else (monster, f"{_name(state, monster)}'s Monster")
+        if monster is None:
+            return None
+        return monster, _("{name}'s Monster").format(name=_name(state, monster))
 
     def table_hint(self, state: GameState) -> str | None:
         return hint(state)
@@ -506,17 +544,21 @@ class TeamView(ExpansionView):
     def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
         match event:
             case team_game.MonsterPlaced(seat=seat, region=region):
-                return f"{who(seat)}'s Monster in region {region}"
+                return _("{name}'s Monster in region {region}").format(name=who(seat),
+                                                                       region=region)
             case team_game.MonsterPassed(seat=seat):
-                return f"{who(seat)} passing on the Monster"
+                return _("{name} passing on the Monster").format(name=who(seat))
             case team_game.SoapbarMoved(seat=seat, region=region):
-                return f"{who(seat)} moving the Golden Soapbar to region {region}"
+                return _("{name} moving the Golden Soapbar to region {region}").format(
+                    name=who(seat), region=region)
             case team_game.TavernShared(seat=seat, to_seat=to, coins=n):
-                return f"{who(seat)} giving {coins(n)} of the Tavern to {who(to)}"
+                return ngettext("{name} giving {count} coin of the Tavern to {other}",
+                                "{name} giving {count} coins of the Tavern to {other}", n
+                                ).format(name=who(seat), count=n, other=who(to))
             case team_game.BonyPlaced(seat=seat):
-                return f"{who(seat)} setting Bony"
+                return _("{name} setting Bony").format(name=who(seat))
             case team_game.PowersSwapped(seat=seat):
-                return f"{who(seat)} swapping powers (Mirror's Vale)"
+                return _("{name} swapping powers (Mirror's Vale)").format(name=who(seat))
             case team_game.SigilPactMade(seat=seat):
-                return f"{who(seat)}'s Sigil pact"
+                return _("{name}'s Sigil pact").format(name=who(seat))
         return None
