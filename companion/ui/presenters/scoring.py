@@ -39,7 +39,7 @@ from companion.rules import (
     score_turn,
     scoring_input,
 )
-from companion.ui.describe import coins
+from companion.ui.describe import coins, phase_hint
 from companion.ui.presenters import expansions as expansion_views
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, member
@@ -372,4 +372,6 @@ class ScoringPresenter(Presenter):
 
 
 def phase_note(state: GameState) -> str:
-    return _("The turn is at: {phase}.").format(phase=state.track.phase.value)
+    """Where the turn is, in words (what the player does now)."""
+    return phase_hint(state.track.phase) or _("The turn is at: {phase}.").format(
+        phase=state.track.phase.value)
