@@ -124,11 +124,11 @@ def test_the_table_speaks_the_language_at_once(game: tuple[Any, Session],
     # Turn, whose turn and the undo button after a pick and an undo.
     s.pick(0)
     ui.pump()
-    assert p.undo_text == {"fr": "Annuler{0}: Ann qui prend les Berserk Ratmen",
+    assert p.undo_text == {"fr": "Annuler{0}: Ann prend les Berserk Ratmen",
                            "de": "Rückgängig: Ann nimmt Berserk Ratmen"}[language].format(NBSP)
     p.undo()
     ui.pump()
-    assert ids.took_back.text == {"fr": "Annulé{0}: Ann qui prend les Berserk Ratmen",
+    assert ids.took_back.text == {"fr": "Annulé{0}: Ann prend les Berserk Ratmen",
                                   "de": "Zurückgenommen: Ann nimmt Berserk Ratmen"}[
         language].format(NBSP)
     assert ids.redo.text == {"fr": "Rétablir", "de": "Wiederholen"}[language]
@@ -170,14 +170,14 @@ def test_the_die_and_its_outcome_speak_the_language(game: tuple[Any, Session],
     before = labels(screen)
     switch(language)
     assert p.title == {"fr": "Le dé de renfort", "de": "Der Verstärkungswürfel"}[language]
-    assert p.roll_text == {"fr": "Lancer pour Berserk", "de": "Würfeln für Berserker"}[language]
+    assert p.roll_text == {"fr": "Lancer pour Berserk", "de": "Würfeln für Berserk"}[language]
     assert screen.ids.back.text == {"fr": "Retour à la table", "de": "Zurück zum Tisch"}[
         language]
     assert left_in_english(before, screen, kept(s, p.reason)) == []
     p.roll()
     p.land()
     ui.pump()
-    assert p.title == {"fr": "Lancer Berserk", "de": "Berserker-Wurf"}[language]
+    assert p.title == {"fr": "Lancer Berserk", "de": "Berserk-Wurf"}[language]
     assert p.result_text.startswith({"fr": ("Résultat", "Face blanche"),
                                      "de": ("Gewürfelt", "Leere Seite")}[language])
     # Back in English, the same roll is worded in English again.
