@@ -25,6 +25,7 @@ from companion import i18n
 from companion.rules.catalog import load_catalog
 from companion.session import Session
 from companion.store import Store
+from companion.ui.presenters import sides
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -214,8 +215,6 @@ def test_scoring_speaks_the_language(game: tuple[Any, Session], language: str) -
 @pytest.mark.parametrize("language", ["fr", "de"])
 def test_the_sides_chooser_speaks_the_language(game: tuple[Any, Session],
                                                language: str) -> None:
-    from companion.ui.presenters import sides
-
     app, _s = game
     switch(language)
     lines = [text for _key, text in sides.choices(app.presenters["table"])]
@@ -264,9 +263,21 @@ def test_the_game_screens_fit_in_the_pseudo_locale(game: tuple[Any, Session]) ->
     switch(i18n.PSEUDO)
     assert ui.layout_problems(shown(app, "table")) == []
     assert ui.layout_problems(shown(app, "market")) == []
+    app.presenters["market"].choose(1)  # a row's question: what it costs and brings
+    ui.pump()
+    assert ui.layout_problems(ui.dialogs()[-1]) == []
+    ui.close_dialogs()
     s.pick(0)
     ui.pump()
     assert ui.layout_problems(shown(app, "table")) == []
+    sides.choose(app.presenters["table"])
+    ui.pump()
+    assert ui.layout_problems(ui.dialogs()[-1]) == []
+    ui.close_dialogs()
+    app.presenters["table"].decline()  # the question before a decline
+    ui.pump()
+    assert ui.layout_problems(ui.dialogs()[-1]) == []
+    ui.close_dialogs()
     assert ui.layout_problems(shown(app, "die")) == []
     s.finish_conquests()
     finish_redeployment(s)
