@@ -85,11 +85,17 @@ def forms(value: Any) -> list[str]:
 
 # -- the catalogues against the code --------------------------------------------------------
 
-WRAPPED_KV = ("home.kv", "settings.kv", "necromancer.kv")
+WRAPPED_KV = ("home.kv", "settings.kv", "necromancer.kv",
+              "table.kv", "market.kv", "die.kv", "game_end.kv", "scoring.kv")
 WRAPPED_MODULES = ("companion/ui/presenters/home.py", "companion/ui/presenters/settings.py",
                    "companion/ui/presenters/necromancer.py", "companion/ui/presenters/river.py",
                    "companion/ui/presenters/teams.py", "companion/ui/presenters/mini.py",
-                   "companion/ui/presenters/expansion.py")
+                   "companion/ui/presenters/expansion.py",
+                   "companion/ui/presenters/table.py", "companion/ui/presenters/market.py",
+                   "companion/ui/presenters/die.py", "companion/ui/presenters/game_end.py",
+                   "companion/ui/presenters/scoring.py", "companion/ui/presenters/sides.py",
+                   "companion/ui/describe.py", "companion/ui/results.py",
+                   "companion/ui/seats.py")
 """The screens whose every word is wrapped (issue 18 wraps the others screen by screen:
 add each here once it is done)."""
 

@@ -9,15 +9,18 @@ income or a correction, which everybody at the table sees anyway.
 (any `ResumeOffer`, e.g. the store's `ResumeSummary`), with no game state: it is on the
 first frame.
 
-Pure: no Kivy import; reads only events and names. Importing it imports nothing of the
-rules (the events are imported by the first `event_text`), so the home screen can use it
-before the rules are loaded.
+Every text is in the language spoken now (`companion.i18n`): a caller words it again when
+the language changes. Pure: no Kivy import; reads only events and names. Importing it
+imports nothing of the rules (the events are imported by the first `event_text`), so the
+home screen can use it before the rules are loaded.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
+
+from companion.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from companion.rules import Event, Phase
@@ -41,27 +44,29 @@ class ResumeOffer(Protocol):
 
 
 MARKER_NAMES = {
-    "fortress": "a Fortress",
-    "troll_lair": "a Troll's Lair",
-    "encampment": "an Encampment",
-    "hole_in_the_ground": "a Hole-in-the-Ground",
-    "hero": "a Hero",
-    "dragon": "the Dragon",
-    "pot_of_gold": "a Pot of Gold",
-    "catapult": "the Catapult",
+    "fortress": N_("a Fortress"),
+    "troll_lair": N_("a Troll's Lair"),
+    "encampment": N_("an Encampment"),
+    "hole_in_the_ground": N_("a Hole-in-the-Ground"),
+    "hero": N_("a Hero"),
+    "dragon": N_("the Dragon"),
+    "pot_of_gold": N_("a Pot of Gold"),
+    "catapult": N_("the Catapult"),
 }
+"""Each marker as a sentence names it (marked here, translated where shown)."""
 
 
 def marker_name(marker: str) -> str:
-    return MARKER_NAMES.get(marker, marker.replace("_", " "))
+    found = MARKER_NAMES.get(marker)
+    return _(found) if found is not None else marker.replace("_", " ")
 
 
 def coins(n: int) -> str:
-    return f"{n} coin" if n == 1 else f"{n} coins"
+    return ngettext("{n} coin", "{n} coins", n).format(n=n)
 
 
 def tokens(n: int) -> str:
-    return f"{n} token" if n == 1 else f"{n} tokens"
+    return ngettext("{n} token", "{n} tokens", n).format(n=n)
 
 
 def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | None = None) -> str:
@@ -87,87 +92,97 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
     )
 
     def who(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+        return names[seat] if 0 <= seat < len(names) else _("seat {number}").format(
+            number=seat + 1)
 
     race = (race_of or {}).get
     match event:
         case ComboPicked(seat=seat, race=r, power=p):
-            return f"{who(seat)} picking the {p} {r}"
+            return _("{name} picking the {power} {race}").format(name=who(seat), power=p, race=r)
         case ComboRevealed(race=r, power=p):
-            return f"revealing the {p} {r}"
+            return _("revealing the {power} {race}").format(power=p, race=r)
         case RaceDeclined(seat=seat):
             declined = race(seat)
-            return (f"{who(seat)} putting the {declined} in decline" if declined
-                    else f"{who(seat)} going into decline")
+            return (_("{name} putting the {race} in decline").format(name=who(seat), race=declined)
+                    if declined else _("{name} going into decline").format(name=who(seat)))
         case ConquestsFinished(seat=seat):
-            return f"{who(seat)} finishing conquests"
+            return _("{name} finishing conquests").format(name=who(seat))
         case RedeploymentFinished(seat=seat):
-            return f"{who(seat)} finishing the redeployment"
+            return _("{name} finishing the redeployment").format(name=who(seat))
         case TurnScored(seat=seat, coins=n):
-            return f"{who(seat)} scoring {coins(n)} for the turn"
+            return ngettext("{name} scoring {n} coin for the turn",
+                            "{name} scoring {n} coins for the turn", n).format(
+                name=who(seat), n=n)
         case CoinsAdjusted(seat=seat, delta=d, reason=why):
             sign = "+" if d >= 0 else "-"
-            return f"the coin correction for {who(seat)} ({sign}{abs(d)}: {why})"
+            return _("the coin correction for {name} ({change}: {reason})").format(
+                name=who(seat), change=f"{sign}{abs(d)}", reason=why)
         case DieRolled(seat=seat, face=face, purpose="final_conquest", region=region):
-            return f"{who(seat)}'s final conquest roll for region {region} ({face})"
+            return _("{name}'s final conquest roll for region {region} ({face})").format(
+                name=who(seat), region=region, face=face)
         case DieRolled(seat=seat, face=face, purpose="berserk"):
-            return f"{who(seat)}'s Berserk roll ({face})"
+            return _("{name}'s Berserk roll ({face})").format(name=who(seat), face=face)
         case DieRolled(seat=seat, face=face):
-            return f"{who(seat)}'s die roll ({face})"
+            return _("{name}'s die roll ({face})").format(name=who(seat), face=face)
         case TurnEnded(seat=seat):
-            return f"{who(seat)} ending the turn"
+            return _("{name} ending the turn").format(name=who(seat))
         case RegionConquered(seat=seat, region=region, catapult=True):
-            return f"{who(seat)} taking region {region} with the Catapult"
+            return _("{name} taking region {region} with the Catapult").format(
+                name=who(seat), region=region)
         case RegionConquered(seat=seat, region=region):
-            return f"{who(seat)} taking region {region}"
+            return _("{name} taking region {region}").format(name=who(seat), region=region)
         case RegionAbandoned(seat=seat, region=region):
-            return f"{who(seat)} leaving region {region}"
+            return _("{name} leaving region {region}").format(name=who(seat), region=region)
         case MarkerPlaced(seat=seat, region=region, marker=m):
-            return f"{who(seat)} placing {marker_name(m)} in region {region}"
+            return _("{name} placing {marker} in region {region}").format(
+                name=who(seat), marker=marker_name(m), region=region)
         case MarkerRemoved(seat=seat, region=region, marker=m):
-            return f"{who(seat)} removing {marker_name(m)} from region {region}"
+            return _("{name} removing {marker} from region {region}").format(
+                name=who(seat), marker=marker_name(m), region=region)
         case RegionSet(region=region):
-            return f"the correction of region {region}"
+            return _("the correction of region {region}").format(region=region)
         case BadgesReshuffled():
-            return "the reshuffle of the badges"
+            return _("the reshuffle of the badges")
         case GameCreated():
-            return "the start of the game"
+            return _("the start of the game")
         case StepUndone():
-            return "an undo"
+            return _("an undo")
     from companion.ui.presenters import expansions  # each expansion words its own events
 
     for view in expansions.registered():
         if (text := view.event_text(event, who)) is not None:
             return text
-    return "the last action"
+    return _("the last action")
 
 
 def step_text(step: Sequence[Event], names: Sequence[str],
               race_of: dict[int, str] | None = None) -> str:
     """A step in words: its first event names the player's intent (reveals follow it)."""
     if not step:
-        return "nothing"
+        return _("nothing")
     return event_text(step[0], names, race_of)
 
 
 PHASE_HINTS: dict[str, str] = {
-    "PICK_COMBO": "Pick a race and power from the market.",
-    "CONQUER": "Conquer regions: tap them on the map. Then finish conquering.",
-    "REDEPLOY": "Move your tokens between your regions, then finish the redeployment.",
-    "SCORE": "Score the turn: one coin per region, plus bonuses.",
-    "FINISHED": "The turn is scored. End the turn to pass to the next player.",
-    "GAME_OVER": "The game is over. Reveal the coins.",
+    "PICK_COMBO": N_("Pick a race and power from the market."),
+    "CONQUER": N_("Conquer regions: tap them on the map. Then finish conquering."),
+    "REDEPLOY": N_("Move your tokens between your regions, then finish the redeployment."),
+    "SCORE": N_("Score the turn: one coin per region, plus bonuses."),
+    "FINISHED": N_("The turn is scored. End the turn to pass to the next player."),
+    "GAME_OVER": N_("The game is over. Reveal the coins."),
 }
-"""What the player does now, by the name of the turn's `Phase`."""
+"""What the player does now, by the name of the turn's `Phase` (translated where shown)."""
 
 
 def phase_hint(phase: Phase) -> str:
-    return PHASE_HINTS.get(phase.name, "")
+    hint = PHASE_HINTS.get(phase.name)
+    return _(hint) if hint is not None else ""
 
 
 def resume_text(summary: ResumeOffer) -> str:
     """The home screen's offer to go on with a saved game: who, which turn, whose turn."""
     names = summary.names
-    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
-    return (f"Resume {who}: turn {summary.turn} of {summary.turns}, "
-            f"{summary.current}'s turn")
+    who = names[0] if len(names) == 1 else _("{names} and {last}").format(
+        names=", ".join(names[:-1]), last=names[-1])
+    return _("Resume {players}: turn {turn} of {turns}, {name}'s turn").format(
+        players=who, turn=summary.turn, turns=summary.turns, name=summary.current)

@@ -20,17 +20,18 @@ from typing import assert_never
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
 from companion.cues import Cue
+from companion.i18n import N_, _, ngettext
 from companion.rules import DieChance, DiePurpose, GameState
 from companion.session import FinalAttempt
-from companion.ui.describe import tokens
 from companion.ui.presenters.base import Context, Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, member
 
-TITLE = "The reinforcement die"
-ROLL_TEXT: dict[DiePurpose, str] = {DiePurpose.BERSERK: "Roll for Berserk",
-             DiePurpose.FINAL_CONQUEST: "Choose the region on the map",
-             DiePurpose.UNRECORDED: "Roll the die"}
-"""What the roll button says for each roll the rules may allow."""
+TITLE = N_("The reinforcement die")
+ROLL_DIE = N_("Roll the die")
+ROLL_TEXT: dict[DiePurpose, str] = {DiePurpose.BERSERK: N_("Roll for Berserk"),
+             DiePurpose.FINAL_CONQUEST: N_("Choose the region on the map"),
+             DiePurpose.UNRECORDED: ROLL_DIE}
+"""What the roll button says for each roll the rules may allow (translated where shown)."""
 
 
 class Action(StrEnum):
@@ -60,7 +61,7 @@ class DiePresenter(Presenter):
     """"plain" (no roll shown), "berserk" or "final" (the roll shown is for that)."""
     can_roll = BooleanProperty(False)
     roll_kind = StringProperty("dimmed")
-    roll_text = StringProperty("Roll the die")
+    roll_text = StringProperty(ROLL_DIE)
     reason = StringProperty("")
     """Why no roll is allowed now (one line), or "" when one is."""
     succeeded = BooleanProperty(False)
@@ -76,7 +77,7 @@ class DiePresenter(Presenter):
         history = self.session.history
         game = history.log[0] if history is not None else None
         if game is not self._game:
-            self._game, self._attempt, self.mode, self.title = game, None, "plain", TITLE
+            self._game, self._attempt, self.mode, self.title = game, None, "plain", _(TITLE)
             self.face, self.result_text, self.landed, self.succeeded = -1, "", True, False
 
     def refresh(self, state: GameState) -> None:
@@ -85,19 +86,54 @@ class DiePresenter(Presenter):
         self.can_roll = chance.allowed
         self.reason = "" if chance.allowed else chance.reason
         self.roll_kind = "primary" if chance.allowed else "dimmed"
-        self.roll_text = "Roll the die" if chance.purpose is None else ROLL_TEXT[chance.purpose]
+        self.roll_text = _(ROLL_DIE if chance.purpose is None else ROLL_TEXT[chance.purpose])
+        self._reword()
         if self.mode == "final":
             return
         self.hint = self._hint(chance)
 
+    def _reword(self, result: bool = True) -> None:
+        """The title and hint of the roll on show (and its outcome, with `result`), in the
+        language spoken now."""
+        attempt = self._attempt
+        if self.mode == "final" and attempt is not None:
+            self.title = _("Final conquest of region {region}").format(region=attempt.region)
+            short = attempt.cost - attempt.tokens_left
+            self.hint = (ngettext(
+                "{n} token left against a cost of {cost}: the die must show {short} or more.",
+                "{n} tokens left against a cost of {cost}: the die must show {short} or more.",
+                attempt.tokens_left) if short > 0 else ngettext(
+                "{n} token left against a cost of {cost}: enough even without the die.",
+                "{n} tokens left against a cost of {cost}: enough even without the die.",
+                attempt.tokens_left)).format(n=attempt.tokens_left, cost=attempt.cost,
+                                             short=short)
+        elif self.mode == "berserk":
+            self.title = _("Berserk roll")
+            self.hint = _("The face comes off the cost of the next conquest, and only that "
+                          "one.")
+        else:
+            self.title = _(TITLE)
+        if not result or self.mode == "plain":
+            return
+        self.result_text = self._outcome() if self.landed else _("Rolling...")
+
+    def _outcome(self) -> str:
+        """What the face on show means, in words."""
+        face = int(self.face)
+        if self.mode == "final" and self._attempt is not None:
+            return final_outcome(self._attempt, self._winner)
+        if self.mode == "berserk":
+            return berserk_outcome(face)
+        return _("Rolled {face}.").format(face=face)
+
     @staticmethod
     def _hint(chance: DieChance) -> str:
         if chance.purpose is DiePurpose.BERSERK:
-            return (chance.reason + " The face comes off that conquest's cost (a blank: "
-                    "nothing).")
+            return _("{reason} The face comes off that conquest's cost (a blank: "
+                     "nothing).").format(reason=chance.reason)
         if chance.purpose is DiePurpose.FINAL_CONQUEST:
-            return (chance.reason + " Tap the region on the map, then \"Last conquest: try "
-                    "with the die\".")
+            return _("{reason} Tap the region on the map, then \"Last conquest: try with "
+                     "the die\".").format(reason=chance.reason)
         return chance.reason
 
     # -- intents -------------------------------------------------------------------------
@@ -121,15 +157,14 @@ class DiePresenter(Presenter):
             self.go("map")  # the region is chosen before the roll
             return
         if chance.purpose is None:
-            self.ctx.notices.tell(chance.reason, "No roll now")
+            self.ctx.notices.tell(chance.reason, _("No roll now"))
             return
-        face = self.attempt(self.session.roll_for_berserk, "No roll now")
+        face = self.attempt(self.session.roll_for_berserk, _("No roll now"))
         if face is None:
             return
         self.mode = "berserk"
         self._attempt = None
-        self.title = "Berserk roll"
-        self.hint = "The face comes off the cost of the next conquest, and only that one."
+        self._reword(result=False)
         self._start(face)
 
     def roll_from_button(self) -> None:
@@ -141,7 +176,7 @@ class DiePresenter(Presenter):
         """
         chance = self.session.die_chance()
         if chance.purpose is None:
-            self.ctx.notices.tell(chance.reason, "No roll now")
+            self.ctx.notices.tell(chance.reason, _("No roll now"))
             return
         if not self.landed:  # a roll is still tumbling
             return
@@ -155,8 +190,8 @@ class DiePresenter(Presenter):
             self.start_final(int(board.selected), int(board.tokens_left))
             return
         self.go("map")
-        self.ctx.notices.tell("Tap the region for the final conquest on the map first; "
-                              "then press the die button again.", "Choose the region")
+        self.ctx.notices.tell(_("Tap the region for the final conquest on the map first; "
+                                "then press the die button again."), _("Choose the region"))
 
     def start_final(self, region: int, tokens_left: int) -> None:
         """The final conquest of `region` with `tokens_left` tokens and the die."""
@@ -169,17 +204,13 @@ class DiePresenter(Presenter):
         self.mode = "final"
         self._attempt = attempt
         self._winner = winner
-        self.title = f"Final conquest of region {region}"
-        short = attempt.cost - attempt.tokens_left
-        self.hint = (f"{tokens(attempt.tokens_left)} left against a cost of {attempt.cost}: "
-                     + (f"the die must show {short} or more." if short > 0
-                        else "enough even without the die."))
+        self._reword(result=False)
         self.go("die")
         self._start(attempt.face)
 
     def _start(self, face: int) -> None:
         self.face = face
-        self.result_text = "Rolling..."
+        self.result_text = _("Rolling...")
         self.succeeded = False
         self.landed = False
         self.rolls += 1
@@ -192,20 +223,13 @@ class DiePresenter(Presenter):
         face = int(self.face)
         if tumbling:  # heard once per roll
             self.ctx.cues.play(Cue.DIE_BLANK if face == 0 else Cue.DIE_FACE)
-        if self.mode == "final" and attempt is not None:
-            self.succeeded = attempt.succeeded
-            self.result_text = final_outcome(attempt, self._winner)
-        elif self.mode == "berserk":
-            self.succeeded = False
-            self.result_text = berserk_outcome(face)
-        else:
-            self.succeeded = False
-            self.result_text = f"Rolled {face}."
+        self.succeeded = self.mode == "final" and attempt is not None and attempt.succeeded
+        self.result_text = self._outcome()
 
     def back(self) -> None:
         self.mode = "plain"
         self._attempt = None
-        self.title = TITLE
+        self.title = _(TITLE)
         if self.state is not None:
             self.refresh(self.state)
         self.go("table")
@@ -214,17 +238,22 @@ class DiePresenter(Presenter):
 def final_outcome(attempt: FinalAttempt, winner: str) -> str:
     """The final conquest's roll in words: the sum, and whether the region was taken."""
     total = attempt.tokens_left + attempt.face
-    sums = f"Rolled {attempt.face}: {attempt.tokens_left} + {attempt.face} = {total}"
     if attempt.succeeded:
-        return (f"{sums}, enough: region {attempt.region} is {winner}'s. "
-                "Conquests are over for this turn.")
-    return (f"{sums}, short of {attempt.cost}: region {attempt.region} stays as it is. "
-            "Put the tokens back in one of your regions; conquests are over.")
+        return _("Rolled {face}: {left} + {face} = {total}, enough: region {region} is "
+                 "{name}'s. Conquests are over for this turn.").format(
+            face=attempt.face, left=attempt.tokens_left, total=total, region=attempt.region,
+            name=winner)
+    return _("Rolled {face}: {left} + {face} = {total}, short of {cost}: region {region} "
+             "stays as it is. Put the tokens back in one of your regions; conquests are "
+             "over.").format(face=attempt.face, left=attempt.tokens_left, total=total,
+                             cost=attempt.cost, region=attempt.region)
 
 
 def berserk_outcome(face: int) -> str:
     """A Berserk roll in words: what the next conquest costs."""
     if face == 0:
-        return "Rolled a blank: the next conquest costs the usual number of tokens."
-    return f"Rolled {face}: the next conquest costs {tokens(face)} less."
+        return _("Rolled a blank: the next conquest costs the usual number of tokens.")
+    return ngettext("Rolled {face}: the next conquest costs {n} token less.",
+                    "Rolled {face}: the next conquest costs {n} tokens less.", face).format(
+        face=face, n=face)
 

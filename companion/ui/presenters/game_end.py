@@ -21,6 +21,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 
 from companion import bgstats, story
 from companion.cues import Cue
+from companion.i18n import N_, _, ngettext
 from companion.records import GameSummary, RecordsError
 from companion.rules import (
     GameState,
@@ -36,7 +37,21 @@ from companion.ui.presenters import expansions
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, member
 
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th"}
+ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th"), 5: N_("5th"),
+            6: N_("6th")}
+"""A placing in words (marked here, translated where shown)."""
+NOT_OVER = N_("The game is not over yet.")
+REVEAL_ONE_BY_ONE = N_("Everybody's coins, one at a time, from the fewest to the most. "
+                       "Tap to reveal the next.")
+TIE = N_("A tie for the most coins: the tied player with more race tokens on the board "
+         "wins. Count them and enter the counts.")
+FINAL_STANDINGS = N_("The final standings.")
+
+
+def placing_text(rank: int) -> str:
+    """A placing in words ("1st"), in the language spoken now; past the sixth, its number."""
+    word = ORDINALS.get(rank)
+    return _(word) if word is not None else str(rank)
 
 
 def coins_by_turn(session_history: Any) -> tuple[int, list[list[int]]]:
@@ -79,12 +94,12 @@ def parse(key: str) -> Action:
 
 
 class GameEndPresenter(Presenter):
-    title = StringProperty("The game is over")
+    title = StringProperty(N_("The game is over"))
     hint = StringProperty("")
     revealed = ListProperty([])
     revealed_count = NumericProperty(0)
     all_revealed = BooleanProperty(False)
-    reveal_text = StringProperty("Reveal the next total")
+    reveal_text = StringProperty(N_("Reveal the next total"))
     tie_rows = ListProperty([])
     needs_tiebreak = BooleanProperty(False)
     can_export = BooleanProperty(False)  # once the standings are saved with the game
@@ -98,6 +113,8 @@ class GameEndPresenter(Presenter):
     side = StringProperty("chart")
     """What the right-hand side shows: "chart" (the coins chart) or "bgstats" (the QR code
     of `bgstats_url`)."""
+    qr_shown = BooleanProperty(False)
+    """Whether `side` is "bgstats" (the QR code shows; the kv's texts follow it)."""
     story_rows = ListProperty([])
     """The game's story once it is saved (`companion.story`): dicts {seat, name, rgba,
     lines} in seat order, `lines` one string of a line a race and the best turn."""
@@ -113,6 +130,7 @@ class GameEndPresenter(Presenter):
         # that ends, so a link is never left over from the game before.
         self.fbind("can_export", self._saved_changed)
         self.fbind("winner_text", self._saved_changed)
+        self.fbind("side", lambda _p, side: setattr(self, "qr_shown", side == "bgstats"))
 
     # -- the saved game: BG Stats' link ----------------------------------------------------
     def _saved_changed(self, *_args: Any) -> None:
@@ -149,9 +167,10 @@ class GameEndPresenter(Presenter):
         self.story_rows = rows
         best = story.game_best_turn(summary)
         names = {seat.seat: seat.name for seat in summary.game.seats}
-        self.story_best = ("" if best is None else
-                           f"Best turn of the game: {names[best.seat]}, "
-                           f"{coins(best.coins)} in turn {best.turn}.")
+        self.story_best = ("" if best is None else ngettext(
+            "Best turn of the game: {name}, {n} coin in turn {turn}.",
+            "Best turn of the game: {name}, {n} coins in turn {turn}.", best.coins).format(
+            name=names[best.seat], n=best.coins, turn=best.turn))
 
     def show_side(self, side: str) -> None:
         """Show the coins chart ("chart") or the BG Stats QR code ("bgstats", once there
@@ -165,11 +184,13 @@ class GameEndPresenter(Presenter):
         self._game = game
         was_over = self.over and same_game
         self.over = state.is_over
+        self.title = _("The game is over")
         if not state.is_over:
             self._reset()
-            self.hint = "The game is not over yet."
+            self.hint = _(NOT_OVER)
             return
         if was_over and self._order:
+            self._reword(state)
             return
         totals = final_totals(state)
         self._order = sorted(((seat, name, total) for seat, (name, total) in enumerate(totals)),
@@ -179,8 +200,7 @@ class GameEndPresenter(Presenter):
         self.all_revealed = False
         self.winner_text = ""
         self.standings = []
-        self.hint = ("Everybody's coins, one at a time, from the fewest to the most. "
-                     "Tap to reveal the next.")
+        self.hint = _(REVEAL_ONE_BY_ONE)
         coins_now = {seat: total for seat, (_, total) in enumerate(totals)}
         tied = tied_for_first(state, coins_now)  # the game's expansions say first
         self._tokens = {}
@@ -211,8 +231,37 @@ class GameEndPresenter(Presenter):
 
     def _update_reveal_text(self) -> None:
         left = len(self._order) - int(self.revealed_count)
-        self.reveal_text = ("Reveal the winner's total" if left == 1
-                            else f"Reveal the next total ({left} to go)")
+        self.reveal_text = (_("Reveal the winner's total") if left == 1
+                            else _("Reveal the next total ({left} to go)").format(left=left))
+
+    def _reword(self, state: GameState) -> None:
+        """The same end of the game in the language spoken now (the texts this screen
+        made; the rules' reason and an expansion's rows come as they came)."""
+        self._update_reveal_text()
+        self.revealed = [dict(row, coins=coins(total))
+                         for row, (_seat, _name, total) in zip(self.revealed, self._order,
+                                                               strict=False)]
+        if self.needs_tiebreak:
+            self.hint = _(TIE)
+        elif not self.all_revealed:
+            self.hint = _(REVEAL_ONE_BY_ONE)
+        elif self.winner_text:
+            views = expansions.played(state)
+            self.hint = next((hint for v in views if (hint := v.standings_hint(state))),
+                             _(FINAL_STANDINGS))
+            self.standings = [dict(row, rank=placing_text(row["placing"]),
+                                   coins=self._standing_coins(row))
+                              if "placing" in row else row for row in self.standings]
+        self._saved_changed()
+
+    @staticmethod
+    def _standing_coins(row: dict[str, Any]) -> str:
+        """A standings row's coins (and tokens on the board, when they decided) in words."""
+        text = coins(row["total"])
+        if row.get("on_board") is None:
+            return text
+        return ngettext("{coins}, {n} token on the board", "{coins}, {n} tokens on the board",
+                        row["on_board"]).format(coins=text, n=row["on_board"])
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
@@ -238,7 +287,7 @@ class GameEndPresenter(Presenter):
         game_id = self.session.game_id
         past = self.ctx.presenters.get("history_game")
         if not self.can_export or game_id is None or past is None:
-            self.ctx.notices.tell("This game can be exported once its standings are saved.")
+            self.ctx.notices.tell(_("This game can be exported once its standings are saved."))
             return
         if past.load(game_id):
             past.export()
@@ -260,8 +309,7 @@ class GameEndPresenter(Presenter):
             # A game that counts its tokens knows the tie-break; an older one asks.
             self.needs_tiebreak = bool(self._tokens) and state.troops is None
             if self.needs_tiebreak:
-                self.hint = ("A tie for the most coins: the tied player with more race tokens "
-                             "on the board wins. Count them and enter the counts.")
+                self.hint = _(TIE)
             else:
                 self.decide()
 
@@ -284,22 +332,21 @@ class GameEndPresenter(Presenter):
             self.ctx.notices.tell(plain(str(refused)))
             return
         except RecordsError as failed:
-            self.ctx.notices.tell(f"{failed} The result is shown, but it is not in the past "
-                                  "games.", "Not saved")
+            self.ctx.notices.tell(_("{reason} The result is shown, but it is not in the past "
+                                    "games.").format(reason=failed), _("Not saved"))
             result = game_standings(state, self._tokens, names)
         self.needs_tiebreak = False
         self.winner_text = plain(result.reason)
         views = expansions.played(state)
         self.hint = next((hint for v in views if (hint := v.standings_hint(state))),
-                         "The final standings.")
+                         _(FINAL_STANDINGS))
         rows = []
         for placing in result.placings:
             colour = palette.rgba(state.players[placing.seat].colour)
-            extra = (f", {placing.tokens} tokens on the board"
-                     if placing.tokens is not None else "")
-            rank = ORDINALS.get(placing.rank, str(placing.rank))
-            rows.append({"seat": placing.seat, "rank": rank,
-                         "name": names[placing.seat], "coins": coins(placing.coins) + extra,
-                         "rgba": colour, "ink": palette.ink_on(colour)})
+            row = {"seat": placing.seat, "rank": placing_text(placing.rank),
+                   "name": names[placing.seat], "rgba": colour, "ink": palette.ink_on(colour),
+                   "placing": placing.rank, "total": placing.coins,
+                   "on_board": placing.tokens}
+            rows.append(dict(row, coins=self._standing_coins(row)))
         # an expansion's own rows when it ranks sides, else one row a player
         self.standings = next((found for v in views if (found := v.standing_rows(state))), rows)

@@ -13,8 +13,9 @@ from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
+from companion.i18n import N_, _, ngettext
 from companion.rules import GameState, Phase, pick_refusal, public
-from companion.ui.describe import coins, tokens
+from companion.ui.describe import tokens
 from companion.ui.presenters.base import Choice, Presenter, Question, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 
@@ -53,16 +54,20 @@ def parse(key: str) -> Action | PickRow | LookUpRow:
     return action
 
 
+BANNER_UNCHOSEN = N_("Banner: tap to choose")
+BADGE_UNCHOSEN = N_("Badge: tap to choose")
+
+
 class MarketPresenter(Presenter):
-    title = StringProperty("Market")
+    title = StringProperty(N_("Market"))
     hint = StringProperty("")
     rows = ListProperty([])
     reveal_needed = BooleanProperty(False)
     owed = NumericProperty(0)
     chosen_race = StringProperty("")
     chosen_power = StringProperty("")
-    race_text = StringProperty("Banner: tap to choose")
-    power_text = StringProperty("Badge: tap to choose")
+    race_text = StringProperty(BANNER_UNCHOSEN)
+    power_text = StringProperty(BADGE_UNCHOSEN)
     can_reveal = BooleanProperty(False)
 
     def refresh(self, state: GameState) -> None:
@@ -73,27 +78,33 @@ class MarketPresenter(Presenter):
         self.owed = view.combos_owed
         self.reveal_needed = bool(view.combos_owed) and table_deals
         if self.reveal_needed:
-            self.title = "Enter the revealed combos"
-            self.hint = (f"{view.combos_owed} combo(s) to reveal. Turn up the top banner and "
-                         "the top badge, then choose both here.")
+            self.title = _("Enter the revealed combos")
+            self.hint = ngettext(
+                "{n} combo to reveal. Turn up the top banner and the top badge, then choose "
+                "both here.",
+                "{n} combos to reveal. Turn up the top banner and the top badge, then choose "
+                "both here.", view.combos_owed).format(n=view.combos_owed)
         elif picking:
-            self.title = f"{name} picks a race and power"
-            self.hint = ("The top row is free. A lower row costs 1 coin on each row above it; "
-                         "you take the coins lying on the row you pick.")
+            self.title = _("{name} picks a race and power").format(name=name)
+            self.hint = _("The top row is free. A lower row costs 1 coin on each row above "
+                          "it; you take the coins lying on the row you pick.")
         else:
-            self.title = "The market"
-            self.hint = f"{name} already plays a race this turn: the market is only to look at."
+            self.title = _("The market")
+            self.hint = _("{name} already plays a race this turn: the market is only to look "
+                          "at.").format(name=name)
         rows: list[dict[str, Any]] = []
         for r in view.market:
             refusal = pick_refusal(state, r.row) if picking else None
             rows.append({
                 "row": r.row,
-                "key": f"row{r.row}",
-                "rules_key": f"rules{r.row}",
+                "key": "row" + str(r.row),
+                "rules_key": "rules" + str(r.row),
                 "combo": f"{r.power} {r.race}",
                 "tokens": tokens(r.tokens),
-                "cost": "Free" if r.cost == 0 else f"Costs {coins(r.cost)}",
-                "lying": f"+{coins(r.coins)} on it" if r.coins else "",
+                "cost": _("Free") if r.cost == 0 else ngettext(
+                    "Costs {n} coin", "Costs {n} coins", r.cost).format(n=r.cost),
+                "lying": ngettext("+{n} coin on it", "+{n} coins on it", r.coins).format(
+                    n=r.coins) if r.coins else "",
                 "refusal": plain(refusal) if refusal else "",
                 "kind": "primary" if picking and refusal is None else "secondary",
             })
@@ -105,10 +116,10 @@ class MarketPresenter(Presenter):
             self.chosen_race = ""
         if self.chosen_power not in state.market.power_stack:
             self.chosen_power = ""
-        self.race_text = (f"Banner: {self.chosen_race}" if self.chosen_race
-                          else "Banner: tap to choose")
-        self.power_text = (f"Badge: {self.chosen_power}" if self.chosen_power
-                           else "Badge: tap to choose")
+        self.race_text = (_("Banner: {race}").format(race=self.chosen_race)
+                          if self.chosen_race else _(BANNER_UNCHOSEN))
+        self.power_text = (_("Badge: {power}").format(power=self.chosen_power)
+                           if self.chosen_power else _(BADGE_UNCHOSEN))
         self.can_reveal = bool(self.chosen_race and self.chosen_power)
 
     # -- intents -------------------------------------------------------------------------
@@ -132,19 +143,27 @@ class MarketPresenter(Presenter):
             return
         refusal = pick_refusal(state, row)
         if refusal is not None:
-            self.ctx.notices.tell(plain(refusal), "You cannot take this combo")
+            self.ctx.notices.tell(plain(refusal), _("You cannot take this combo"))
             return
         r = public(state).market[row]
         name = state.current.name
-        pays = ("It is free." if r.cost == 0 else
-                f"{name} pays {coins(r.cost)}: 1 on each row above it.")
-        takes = f" {name} takes the {coins(r.coins)} lying on it." if r.coins else ""
+        lines = [ngettext("{name} takes the {power} {race} with {n} token.",
+                          "{name} takes the {power} {race} with {n} tokens.", r.tokens).format(
+            name=name, power=r.power, race=r.race, n=r.tokens)]
+        lines.append(_("It is free.") if r.cost == 0 else ngettext(
+            "{name} pays {n} coin: 1 on each row above it.",
+            "{name} pays {n} coins: 1 on each row above it.", r.cost).format(name=name, n=r.cost))
+        if r.coins:
+            lines.append(ngettext("{name} takes the {n} coin lying on it.",
+                                  "{name} takes the {n} coins lying on it.", r.coins).format(
+                name=name, n=r.coins))
         catalog = state.catalog
-        text = (f"{name} takes the {r.power} {r.race} with {tokens(r.tokens)}. {pays}{takes}"
-                f"\n\n{r.power}: {catalog.power(r.power).summary}"
-                f"\n{r.race}: {catalog.race(r.race).summary}")
-        self.ctx.notices.ask(Question(text=text, yes=f"Take the {r.power} {r.race}",
-                                      title=f"Row {row + 1}", on_yes=lambda: self.take(row)))
+        text = (" ".join(lines)
+                + f"\n\n{r.power}: {catalog.power(r.power).summary}"
+                + f"\n{r.race}: {catalog.race(r.race).summary}")
+        self.ctx.notices.ask(Question(
+            text=text, yes=_("Take the {power} {race}").format(power=r.power, race=r.race),
+            title=_("Row {number}").format(number=row + 1), on_yes=lambda: self.take(row)))
 
     def look_up(self, row: int) -> None:
         """A row's "?": which of its race and power to read, then the rules open at it
@@ -161,8 +180,9 @@ class MarketPresenter(Presenter):
             rules.open_at(kind, name)
 
         self.ctx.notices.choose(Choice(
-            f"Look up the {r.power} {r.race}",
-            [(f"race:{r.race}", f"Race: {r.race}"), (f"power:{r.power}", f"Power: {r.power}")],
+            _("Look up the {power} {race}").format(power=r.power, race=r.race),
+            [("race:" + r.race, _("Race: {race}").format(race=r.race)),
+             ("power:" + r.power, _("Power: {power}").format(power=r.power))],
             open_at))
 
     def take(self, row: int) -> None:
@@ -174,7 +194,7 @@ class MarketPresenter(Presenter):
         if state is None:
             return
         races = sorted(state.market.race_stack)
-        self.ctx.notices.choose(Choice("Which banner was turned up?",
+        self.ctx.notices.choose(Choice(_("Which banner was turned up?"),
                                        [(r, r) for r in races], self.set_race))
 
     def pick_badge(self) -> None:
@@ -182,7 +202,7 @@ class MarketPresenter(Presenter):
         if state is None:
             return
         powers = sorted(state.market.power_stack)
-        self.ctx.notices.choose(Choice("Which badge was turned up?",
+        self.ctx.notices.choose(Choice(_("Which badge was turned up?"),
                                        [(p, p) for p in powers], self.set_power))
 
     def set_race(self, race: str) -> None:
@@ -197,7 +217,8 @@ class MarketPresenter(Presenter):
 
     def reveal(self) -> None:
         if not self.can_reveal:
-            self.ctx.notices.tell("Choose the banner and the badge that were turned up first.")
+            self.ctx.notices.tell(
+                _("Choose the banner and the badge that were turned up first."))
             return
         race, power = self.chosen_race, self.chosen_power
         if self.attempt(lambda: self.session.reveal(race, power)) is not None:

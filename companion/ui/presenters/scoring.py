@@ -22,6 +22,7 @@ from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
+from companion.i18n import N_, _
 from companion.rules import (
     ActiveHoldings,
     DeclinedHoldings,
@@ -38,21 +39,26 @@ from companion.rules import (
     score_turn,
     scoring_input,
 )
-from companion.ui.describe import coins
+from companion.ui.describe import coins, phase_hint
 from companion.ui.presenters import expansions as expansion_views
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, member
 
 LAND = (Terrain.FARMLAND, Terrain.HILL, Terrain.FOREST, Terrain.SWAMP, Terrain.MOUNTAIN)
 WATER = (Terrain.SEA, Terrain.LAKE)
-TERRAIN_WORDS = {Terrain.FARMLAND: "Farmland", Terrain.HILL: "Hills", Terrain.FOREST: "Forests",
-                 Terrain.SWAMP: "Swamps", Terrain.MOUNTAIN: "Mountains", Terrain.SEA: "Seas",
-                 Terrain.LAKE: "The lake",
+TERRAIN_WORDS = {Terrain.FARMLAND: N_("Farmland"), Terrain.HILL: N_("Hills"),
+                 Terrain.FOREST: N_("Forests"), Terrain.SWAMP: N_("Swamps"),
+                 Terrain.MOUNTAIN: N_("Mountains"), Terrain.SEA: N_("Seas"),
+                 Terrain.LAKE: N_("The lake"),
                  **{look.terrain: look.words for view in expansion_views.registered()
                     for look in view.terrain_looks()}}
-"""Each terrain's line on the scoring screen (an expansion's terrains: its view's words)."""
-AMONG_THEM = "Of all these regions, whatever their terrain:"
+"""Each terrain's line on the scoring screen (an expansion's terrains: its view's words),
+marked here and translated where shown."""
+AMONG_THEM = N_("Of all these regions, whatever their terrain:")
 """The heading over the counts of regions with a feature (a mine, a magic source...)."""
+COUNT_HINT = N_("Count each race's regions on the board (the map's count is filled in). The "
+                "lines follow the counts; check them, then score.")
+"""The hint while counting by hand."""
 
 
 def _expansion_counts(state: GameState | None) -> tuple[tuple[str, str], ...]:
@@ -86,7 +92,7 @@ def parse(key: str) -> Action:
 
 
 class ScoringPresenter(Presenter):
-    title = StringProperty("Score the turn")
+    title = StringProperty(N_("Score the turn"))
     hint = StringProperty("")
     lines = ListProperty([])
     """The breakdown shown: the map's, or the quick count's. Dicts {label, coins}."""
@@ -102,8 +108,8 @@ class ScoringPresenter(Presenter):
     quick_ok = BooleanProperty(True)
     quick_hint = StringProperty("")
     quick_coins = NumericProperty(0)
-    score_text = StringProperty("Score")
-    quick_text = StringProperty("Score 0 coins")
+    score_text = StringProperty(N_("Score"))
+    quick_text = StringProperty(N_("Score 0 coins"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._counts: dict[str, int] = {}
@@ -118,7 +124,7 @@ class ScoringPresenter(Presenter):
     def refresh(self, state: GameState) -> None:
         name = state.current.name
         self.can_score = state.track.phase is Phase.SCORE and not state.is_over
-        self.title = f"{name} scores the turn"
+        self.title = _("{name} scores the turn").format(name=name)
         turn_of = (self.session.history.log[0] if self.session.history else None,
                    state.track.turn, state.track.seat)
         if turn_of != self._for:  # another player's turn: count afresh from the map
@@ -129,25 +135,26 @@ class ScoringPresenter(Presenter):
             earned = income(state)
         except RulesError as refused:
             self.board_ok = False
+            self.score_text = _("Score")
             self._board_lines = []
             self.total_text = ""
             self.quick = True
-            self.hint = ("The app cannot work this turn out from the map: "
-                         f"{plain(str(refused))} Count by hand.")
+            self.hint = _("The app cannot work this turn out from the map: {reason} Count by "
+                          "hand.").format(reason=plain(str(refused)))
         else:
             self.board_ok = True
             self._board_lines = [{"label": line.label, "coins": f"{line.coins:+d}"}
                                  for line in earned.lines]
-            self.total_text = f"This turn: {coins(earned.total)}"
-            self.score_text = f"Score {coins(earned.total)}"
-            self.hint = ("Worked out from the map. Check it against the board, then score. "
-                         "If the map is not up to date, count by hand.")
+            self.total_text = _("This turn: {coins}").format(coins=coins(earned.total))
+            self.score_text = _("Score {coins}").format(coins=coins(earned.total))
+            self.hint = _("Worked out from the map. Check it against the board, then score. "
+                          "If the map is not up to date, count by hand.")
         self._refresh_quick(state)
         if not self.can_score:
-            self.hint = "Scoring comes after the redeployment. " + phase_note(state)
+            self.hint = _("Scoring comes after the redeployment. {note}").format(
+                note=phase_note(state))
         elif self.quick and self.board_ok:
-            self.hint = ("Count each race's regions on the board (the map's count is filled "
-                         "in). The lines follow the counts; check them, then score.")
+            self.hint = _(COUNT_HINT)
         self._show_lines()
 
     def _refresh_quick(self, state: GameState) -> None:
@@ -161,7 +168,7 @@ class ScoringPresenter(Presenter):
             if base.active is not None:
                 rows += self._race_rows("active", base.active, active=True)
             for index, held in enumerate(base.declined):
-                rows += self._race_rows(f"declined{index}", held, active=False)
+                rows += self._race_rows("declined" + str(index), held, active=False)
         self.quick_rows = rows
         self._base = base
         self._score_quick()
@@ -173,30 +180,31 @@ class ScoringPresenter(Presenter):
         state = self.state
         assert state is not None
         regions = len(state.map.regions)
-        what = "active" if active else "in decline"
+        label = (_("{power} {race} (active): regions held") if active
+                 else _("{power} {race} (in decline): regions held"))
         rows: list[dict[str, Any]] = [
-            {"key": "", "label": f"{held.power} {held.race} ({what}): regions held"}]
+            {"key": "", "label": label.format(power=held.power, race=held.race)}]
         for terrain in self._terrains(key, held.power):
             rows.append(self._row(f"{key}.{terrain.value}",
-                                  TERRAIN_WORDS.get(terrain, terrain.value.capitalize()),
+                                  _(TERRAIN_WORDS.get(terrain, terrain.value.capitalize())),
                                   counted.terrains.get(terrain, 0), regions))
         # Mines, magic sources, coasts and harbors lie on any terrain: they count among all
         # the race's regions above, never among the last terrain's alone, so they come under
         # a heading that says so rather than right under "Mountains".
-        rows.append({"key": "", "label": AMONG_THEM})
-        rows.append(self._row(f"{key}.mines", "With a mine", counted.mines, regions))
-        rows.append(self._row(f"{key}.magic", "With a magic source",
+        rows.append({"key": "", "label": _(AMONG_THEM)})
+        rows.append(self._row(key + ".mines", _("With a mine"), counted.mines, regions))
+        rows.append(self._row(key + ".magic", _("With a magic source"),
                               counted.magic_sources, regions))
         if names.AQUATIC in (held.race, held.power):
-            rows.append(self._row(f"{key}.coastal", "By a sea or the lake",
+            rows.append(self._row(key + ".coastal", _("By a sea or the lake"),
                                   counted.coastal, regions))
         for name, words in _expansion_counts(state):
             rows.append(self._row(f"{key}.{name}", words, getattr(counted, name), regions))
         if isinstance(held, ActiveHoldings):
-            rows.append(self._row(f"{key}.conquered", "Taken from a race or a Lost Tribe",
+            rows.append(self._row(key + ".conquered", _("Taken from a race or a Lost Tribe"),
                                   held.conquered_non_empty, regions))
             if held.power == names.FORTIFIED:
-                rows.append(self._row(f"{key}.fortresses", "Fortresses", held.fortresses, 6))
+                rows.append(self._row(key + ".fortresses", _("Fortresses"), held.fortresses, 6))
         return rows
 
     def _terrains(self, key: str, power: str) -> list[Terrain]:
@@ -226,11 +234,11 @@ class ScoringPresenter(Presenter):
         """The race's counts from the steppers; anything no stepper asks stays the map's."""
         counts: dict[str, Any] = {
             "terrains": {t: self._value(f"{key}.{t.value}") for t in self._terrains(key, power)},
-            "mines": self._value(f"{key}.mines"),
-            "magic_sources": self._value(f"{key}.magic"),
-            "coastal": self._value(f"{key}.coastal"),
+            "mines": self._value(key + ".mines"),
+            "magic_sources": self._value(key + ".magic"),
+            "coastal": self._value(key + ".coastal"),
         }
-        for name, _ in _expansion_counts(self.state):
+        for name, _words in _expansion_counts(self.state):
             if any(row["key"] == f"{key}.{name}" for row in self.quick_rows):
                 counts[name] = self._value(f"{key}.{name}")
         return replace(self._from_map.get(key, QuickCount()), **counts)
@@ -245,7 +253,7 @@ class ScoringPresenter(Presenter):
             active = replace(active, regions=self._quick_regions("active", active.power),
                              conquered_non_empty=self._value("active.conquered"),
                              fortresses=self._value("active.fortresses"))
-        declined = tuple(replace(held, regions=self._quick_regions(f"declined{i}", held.power))
+        declined = tuple(replace(held, regions=self._quick_regions("declined" + str(i), held.power))
                          for i, held in enumerate(base.declined))
         return replace(base, active=active, declined=declined)
 
@@ -256,7 +264,7 @@ class ScoringPresenter(Presenter):
         if state is None or inp is None:
             self.quick_ok = False
             self.manual = True
-            self.quick_hint = "Count the coins by hand and enter the total."
+            self.quick_hint = _("Count the coins by hand and enter the total.")
         else:
             try:
                 self._quick_score = score_turn(inp, state.catalog)
@@ -265,32 +273,34 @@ class ScoringPresenter(Presenter):
                 self.manual = "not supported" in reason
                 self.quick_ok = False
                 self.quick_hint = (
-                    "The app has no scoring rule for this race or power: count the coins by "
-                    "hand and enter the total." if self.manual
-                    else f"These counts cannot be right: {plain(reason.partition(': ')[2])}")
+                    _("The app has no scoring rule for this race or power: count the coins by "
+                      "hand and enter the total.") if self.manual
+                    else _("These counts cannot be right: {reason}").format(
+                        reason=plain(reason.partition(": ")[2])))
             else:
                 self.manual = False
                 self.quick_ok = True
                 self.quick_hint = ""
         total = (self._quick_score.total if self._quick_score is not None
                  else int(self.quick_coins))
-        self.quick_text = (f"Score {coins(total)}" if self.quick_ok or self.manual
-                           else "Fix the counts first")
+        self.quick_text = (_("Score {coins}").format(coins=coins(total))
+                           if self.quick_ok or self.manual else _("Fix the counts first"))
 
     def _show_lines(self) -> None:
         if self.quick and self._quick_score is not None:
             self.lines = [{"label": line.label, "coins": f"{line.coins:+d}"}
                           for line in self._quick_score.lines]
-            self.total_text = f"This turn: {coins(self._quick_score.total)}"
+            self.total_text = _("This turn: {coins}").format(
+                coins=coins(self._quick_score.total))
         elif self.quick:
             self.lines = []
-            self.total_text = "Counted by hand"
+            self.total_text = _("Counted by hand")
         else:
             self.lines = self._board_lines
 
     def on_quick_coins(self, *_args: object) -> None:
         if self.manual:
-            self.quick_text = f"Score {coins(int(self.quick_coins))}"
+            self.quick_text = _("Score {coins}").format(coins=coins(int(self.quick_coins)))
 
     # -- intents ---------------------------------------------------------------------------
     def act(self, key: str) -> None:
@@ -327,8 +337,7 @@ class ScoringPresenter(Presenter):
         self._score_quick()
         state = self.state
         if state is not None and self.can_score and self.board_ok:
-            self.hint = ("Count each race's regions on the board (the map's count is filled "
-                         "in). The lines follow the counts; check them, then score.")
+            self.hint = _(COUNT_HINT)
         self._show_lines()
 
     def set_quick(self, value: int) -> None:
@@ -349,8 +358,8 @@ class ScoringPresenter(Presenter):
             amount = int(self.quick_coins)
             done = self.attempt(lambda: self.session.score(coins=amount))
         else:
-            self.ctx.notices.tell(self.quick_hint or "These counts cannot be scored.",
-                                  "Check the counts")
+            self.ctx.notices.tell(self.quick_hint or _("These counts cannot be scored."),
+                                  _("Check the counts"))
             return
         if done is not None:
             self._done()
@@ -363,4 +372,6 @@ class ScoringPresenter(Presenter):
 
 
 def phase_note(state: GameState) -> str:
-    return f"The turn is at: {state.track.phase.value}."
+    """Where the turn is, in words (what the player does now)."""
+    return phase_hint(state.track.phase) or _("The turn is at: {phase}.").format(
+        phase=state.track.phase.value)

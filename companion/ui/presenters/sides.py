@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.i18n import N_, _
 from companion.ui.presenters.base import Choice
 
 if TYPE_CHECKING:
     from companion.ui.presenters.base import Presenter
 
-TITLE = "Who sits where?"
+TITLE = N_("Who sits where?")
+SIDE_WORDS = {"near": N_("near"), "far": N_("far")}
+"""Each side's name (`companion.seating.Side`'s values), marked here."""
 
 
 def choices(presenter: Presenter) -> list[tuple[str, str]]:
@@ -26,9 +29,17 @@ def choices(presenter: Presenter) -> list[tuple[str, str]]:
     out = []
     for player in state.players:
         side = seats.side(player.seat)
-        out.append((f"side:{player.seat}",
-                    f"{player.name}: {side.value} side (tap: {side.other.value})"))
+        out.append(("side:" + str(player.seat),
+                    _("{name}: {side} side (tap: {other})").format(
+                        name=player.name, side=side_word(side.value),
+                        other=side_word(side.other.value))))
     return out
+
+
+def side_word(value: str) -> str:
+    """A side's name in the language spoken now (an unknown one as it is)."""
+    word = SIDE_WORDS.get(value)
+    return _(word) if word is not None else value
 
 
 def choose(presenter: Presenter) -> None:
@@ -37,8 +48,8 @@ def choose(presenter: Presenter) -> None:
     if not lines:
         return
     presenter.ctx.notices.choose(Choice(
-        TITLE, lines, lambda key: move(presenter, key),
-        text="The table, the die and a peek turn to face the player whose turn it is."))
+        _(TITLE), lines, lambda key: move(presenter, key),
+        text=_("The table, the die and a peek turn to face the player whose turn it is.")))
 
 
 def move(presenter: Presenter, key: str) -> None:
@@ -48,4 +59,5 @@ def move(presenter: Presenter, key: str) -> None:
         return
     failed = presenter.ctx.seats.flip(int(seat), presenter.session.records)
     if failed is not None:
-        presenter.ctx.notices.tell(f"The side is used but not saved: {failed}", "Not saved")
+        presenter.ctx.notices.tell(_("The side is used but not saved: {reason}").format(
+            reason=failed), _("Not saved"))

@@ -31,6 +31,7 @@ from kivy.properties import (
     StringProperty,
 )
 
+from companion.i18n import N_, _, ngettext
 from companion.records import Profile, RecordsError
 from companion.rules import (
     DiePurpose,
@@ -51,10 +52,12 @@ from companion.ui.presenters.intents import UnknownAction, allowed, argument, me
 from companion.ui.presenters.keypads import PinRequest, ask_pin
 
 DIE_TEXT: dict[DiePurpose | None, str] = {
-    DiePurpose.BERSERK: "Roll for Berserk",
-    DiePurpose.FINAL_CONQUEST: "Final conquest with the die",
+    DiePurpose.BERSERK: N_("Roll for Berserk"),
+    DiePurpose.FINAL_CONQUEST: N_("Final conquest with the die"),
 }
-"""What the die button says for the roll the rules allow now."""
+"""What the die button says for the roll the rules allow now (translated where shown)."""
+ROLL_DIE = N_("Roll the die")
+NOTHING_TO_UNDO = N_("Nothing to undo yet")
 
 PEEK_SECONDS = 5
 """How long the total stays after the right PIN (there is no finger holding it then)."""
@@ -74,9 +77,10 @@ def players_of(view: PublicView) -> list[dict[str, Any]]:
             "name": p.name,
             "rgba": colour,
             "ink": palette.ink_on(colour),
-            "combo": p.active_combo or "No race yet",
+            "combo": p.active_combo or _("No race yet"),
             "tokens": troops_text(p),
-            "declined": ("In decline: " + ", ".join(p.declined)) if p.declined else "",
+            "declined": (_("In decline: {races}").format(races=", ".join(p.declined))
+                         if p.declined else ""),
             "current": p.is_current,
         })
     return found
@@ -87,12 +91,17 @@ def troops_text(player: PublicPlayer) -> str:
     count = player.troops
     if count is None:
         return tokens(player.active_tokens) if player.active_tokens is not None else ""
-    parts = [f"{count.on_board} on the board"]
+    parts = [_("{count} on the board").format(count=count.on_board)]
     if count.hand:
-        parts.append(f"{count.hand} in hand")
+        parts.append(_("{count} in hand").format(count=count.hand))
     if count.aside:
-        parts.append(f"{count.aside} aside")
+        parts.append(_("{count} aside").format(count=count.aside))
     return ", ".join(parts)
+
+
+def spread_key(seat: int, race: str) -> str:
+    """The key of the button that spreads `seat`'s `race` tokens ("spread:<seat>:<race>")."""
+    return ":".join(("spread", str(seat), race))
 
 
 def hand_actions(state: GameState) -> list[dict[str, Any]]:
@@ -107,19 +116,28 @@ def hand_actions(state: GameState) -> list[dict[str, Any]]:
         keep = troops_game.keep_in_hand(state, seat, race)
         if placement is not None and state.regions.held_by(seat, race):
             emptied = sorted(rid for rid, n in placement.items() if n == 0)
-            text = (f"Spread the {tokens(in_hand - keep)} in hand over your regions"
-                    if in_hand > keep else f"Take {tokens(keep - in_hand)} off the map to "
-                    "set aside" if in_hand < keep else "Spread your tokens")
+            if in_hand > keep:
+                text = ngettext("Spread the {n} token in hand over your regions",
+                                "Spread the {n} tokens in hand over your regions",
+                                in_hand - keep).format(n=in_hand - keep)
+            elif in_hand < keep:
+                text = ngettext("Take {n} token off the map to set aside",
+                                "Take {n} tokens off the map to set aside",
+                                keep - in_hand).format(n=keep - in_hand)
+            else:
+                text = _("Spread your tokens")
             if emptied:  # an expansion's regions left empty: its words
                 text = next((said for v in expansions.played(state)
                              if (said := v.spread_text(state, emptied)) is not None), text)
             if state.current.active is None or race != state.current.active.race:
-                text = f"{race} in decline: {text[0].lower()}{text[1:]}"
-            out.append({"key": f"spread:{seat}:{race}", "kind": "primary", "text": text})
+                text = _("{race} in decline: {what}").format(
+                    race=race, what=text[0].lower() + text[1:])
+            out.append({"key": spread_key(seat, race), "kind": "primary", "text": text})
     for defender, race, count in troops_game.waiting_hands(state):
-        out.append({"key": f"spread:{defender}:{race}", "kind": "warning",
-                    "text": f"{state.players[defender].name}: put {tokens(count)} back "
-                            f"({race})"})
+        out.append({"key": spread_key(defender, race), "kind": "warning",
+                    "text": ngettext("{name}: put {n} token back ({race})",
+                                     "{name}: put {n} tokens back ({race})", count).format(
+                        name=state.players[defender].name, n=count, race=race)})
     return out
 
 
@@ -183,10 +201,10 @@ class TablePresenter(Presenter):
     die_ready = BooleanProperty(False)
     """Whether the rules allow a roll now (`die.die_roll_allowed`); the button is
     disabled otherwise."""
-    die_text = StringProperty("Roll the die")
+    die_text = StringProperty(ROLL_DIE)
     die_reason = StringProperty("")
     """Why the die cannot be rolled now, in one line ("" when it can)."""
-    undo_text = StringProperty("Nothing to undo yet")
+    undo_text = StringProperty(NOTHING_TO_UNDO)
     undo_ready = BooleanProperty(False)
     took_back_text = StringProperty("")
     """What the bar after an undo says ("Took back: Bob taking region 2")."""
@@ -219,13 +237,15 @@ class TablePresenter(Presenter):
         current = view.players[view.current_seat]
         self.game_over = view.game_over
         if view.game_over:
-            self.turn_text = "The game is over"
+            self.turn_text = _("The game is over")
         elif view.final_turn:
-            self.turn_text = f"FINAL TURN {view.turn} of {view.turns}"
+            self.turn_text = _("FINAL TURN {turn} of {turns}").format(
+                turn=view.turn, turns=view.turns)
         else:
-            self.turn_text = f"Turn {view.turn} of {view.turns}"
+            self.turn_text = _("Turn {turn} of {turns}").format(turn=view.turn, turns=view.turns)
         self.final_turn = view.final_turn and not view.game_over
-        self.current_name = "" if view.game_over else f"{current.name}'s turn"
+        self.current_name = "" if view.game_over else _("{name}'s turn").format(
+            name=current.name)
         self.current_rgba = palette.rgba(current.colour)
         self.current_ink = palette.ink_on(self.current_rgba)
         views = expansions.played(state)
@@ -291,42 +311,47 @@ class TablePresenter(Presenter):
         if started and (told is None or told[0] is not game or told[1] != state.track.turn):
             self._announced = (game, state.track.turn)
             for headline in headlines:
-                self.ctx.notices.tell(headline.partition(": ")[2], f"Turn {state.track.turn}")
+                self.ctx.notices.tell(headline.partition(": ")[2],
+                                      _("Turn {turn}").format(turn=state.track.turn))
 
     def _hint(self, state: GameState, view: PublicView) -> str:
         if view.combos_owed and state.dealing == "table":
-            return (f"Deal {view.combos_owed} combo(s) with the cardboard and enter each "
-                    "one in the market.")
+            return ngettext(
+                "Deal {n} combo with the cardboard and enter it in the market.",
+                "Deal {n} combos with the cardboard and enter each one in the market.",
+                view.combos_owed).format(n=view.combos_owed)
         return phase_hint(view.phase)
 
     def _actions(self, state: GameState, view: PublicView) -> list[dict[str, Any]]:
         phase = view.phase
         out: list[dict[str, Any]] = []
         if view.game_over:
-            return [{"key": "game_end", "text": "Reveal the coins", "kind": "primary"}]
+            return [{"key": "game_end", "text": _("Reveal the coins"), "kind": "primary"}]
         if view.combos_owed and state.dealing == "table":
             out.append({"key": "market", "kind": "primary",
-                        "text": f"Enter the {view.combos_owed} revealed combo(s)"})
+                        "text": ngettext("Enter the {n} revealed combo",
+                                         "Enter the {n} revealed combos",
+                                         view.combos_owed).format(n=view.combos_owed)})
         elif phase is Phase.PICK_COMBO:
-            out.append({"key": "market", "text": "Pick a race and power", "kind": "primary"})
+            out.append({"key": "market", "text": _("Pick a race and power"), "kind": "primary"})
         if phase is Phase.CONQUER:
-            out.append({"key": "map", "text": "Conquer on the map", "kind": "primary"})
-            out.append({"key": "finish_conquests", "text": "Finish conquering"})
+            out.append({"key": "map", "text": _("Conquer on the map"), "kind": "primary"})
+            out.append({"key": "finish_conquests", "text": _("Finish conquering")})
         elif phase is Phase.REDEPLOY:
             spreads = hand_actions(state)
             out += spreads
-            out.append({"key": "finish_redeployment", "text": "Finish redeployment",
+            out.append({"key": "finish_redeployment", "text": _("Finish redeployment"),
                         "kind": "secondary" if spreads else "primary"})
-            out.append({"key": "map", "text": "Place tokens on the map"})
+            out.append({"key": "map", "text": _("Place tokens on the map")})
         elif phase is Phase.SCORE:
-            out.append({"key": "scoring", "text": "Score the turn", "kind": "primary"})
+            out.append({"key": "scoring", "text": _("Score the turn"), "kind": "primary"})
         elif phase is Phase.FINISHED:
             spreads = hand_actions(state)
             out += spreads
-            out.append({"key": "end_turn", "text": "End the turn",
+            out.append({"key": "end_turn", "text": _("End the turn"),
                         "kind": "secondary" if spreads else "primary"})
         if view.may_decline:
-            out.append({"key": "decline", "text": "Go into decline", "kind": "danger"})
+            out.append({"key": "decline", "text": _("Go into decline"), "kind": "danger"})
         return out
 
     def _combo(self, state: GameState) -> str:
@@ -346,7 +371,7 @@ class TablePresenter(Presenter):
         self.die_ready = chance.allowed
         self.die_kind = "primary" if chance.allowed else "dimmed"
         self.die_reason = "" if chance.allowed else chance.reason
-        self.die_text = DIE_TEXT.get(chance.purpose, "Roll the die")
+        self.die_text = _(DIE_TEXT.get(chance.purpose, ROLL_DIE))
 
     def _refresh_undo(self, state: GameState) -> None:
         history = self.session.history
@@ -354,13 +379,13 @@ class TablePresenter(Presenter):
         blocker = history.undo_blocker()
         if blocker is not None:
             self.undo_ready = False
-            self.undo_text = ("Nothing to undo yet" if "nothing" in blocker
-                              else "Undo: the last action stays (a die roll or a turn's end)")
+            self.undo_text = (_(NOTHING_TO_UNDO) if "nothing" in blocker
+                              else _("Undo: the last action stays (a die roll or a turn's end)"))
             return
         players = [p.name for p in state.players]
         self.undo_ready = True
-        self.undo_text = "Undo: take back " + step_text(history.last_step, players,
-                                                        self._races_before())
+        self.undo_text = _("Undo: take back {step}").format(
+            step=step_text(history.last_step, players, self._races_before()))
 
     def _races_before(self) -> dict[int, str]:
         history = self.session.history
@@ -422,14 +447,22 @@ class TablePresenter(Presenter):
         if state is None:
             return
         active = state.current.active
-        what = f"the {active.power} {active.race}" if active else "the active race"
-        if state.track.phase is Phase.FINISHED:
-            text = f"Put {what} in decline now, at the end of the turn (Stout)?"
+        stout = state.track.phase is Phase.FINISHED
+        if active is not None and stout:
+            text = _("Put the {power} {race} in decline now, at the end of the turn "
+                     "(Stout)?").format(power=active.power, race=active.race)
+        elif stout:
+            text = _("Put the active race in decline now, at the end of the turn (Stout)?")
+        elif active is not None:
+            text = _("Put the {power} {race} in decline? {name} conquers nothing this turn, "
+                     "scores at once, and picks a new race next turn.").format(
+                power=active.power, race=active.race, name=state.current.name)
         else:
-            text = (f"Put {what} in decline? {state.current.name} conquers nothing this turn, "
-                    "scores at once, and picks a new race next turn.")
-        self.ctx.notices.ask(Question(text=text, yes="Go into decline", kind="danger",
-                                      title="Go into decline", on_yes=self._decline))
+            text = _("Put the active race in decline? {name} conquers nothing this turn, "
+                     "scores at once, and picks a new race next turn.").format(
+                name=state.current.name)
+        self.ctx.notices.ask(Question(text=text, yes=_("Go into decline"), kind="danger",
+                                      title=_("Go into decline"), on_yes=self._decline))
 
     def _decline(self) -> None:
         """The decline, confirmed: an expansion may ask something first (where a race
@@ -445,7 +478,7 @@ class TablePresenter(Presenter):
         screen; the final conquest's once its region is chosen on the map)."""
         chance = self.session.die_chance()
         if chance.purpose is None:
-            self.ctx.notices.tell(chance.reason, "No roll now")
+            self.ctx.notices.tell(chance.reason, _("No roll now"))
             return
         die = self.ctx.presenters.get("die")
         if chance.purpose is DiePurpose.BERSERK and die is not None:
@@ -462,14 +495,14 @@ class TablePresenter(Presenter):
         blocker = history.undo_blocker()
         if blocker is not None:
             self.hide_redo()
-            self.ctx.notices.tell(blocker[0].upper() + blocker[1:] + ".", "Nothing to undo")
+            self.ctx.notices.tell(blocker[0].upper() + blocker[1:] + ".", _("Nothing to undo"))
             return
-        if self.attempt(self.session.undo, "Cannot undo") is not None:
+        if self.attempt(self.session.undo, _("Cannot undo")) is not None:
             self._offer_redo()
 
     def redo(self) -> None:
         """Put back the step the last undo took back; the bar stays while more can be."""
-        if self.attempt(self.session.redo, "Cannot redo") is not None \
+        if self.attempt(self.session.redo, _("Cannot redo")) is not None \
                 and self.session.redo_steps:
             self._offer_redo()
         else:
@@ -482,8 +515,8 @@ class TablePresenter(Presenter):
             self.hide_redo()
             return
         races = {p.seat: p.active.race for p in state.players if p.active is not None}
-        self.took_back_text = "Took back: " + step_text(
-            steps[-1], [p.name for p in state.players], races)
+        self.took_back_text = _("Took back: {step}").format(
+            step=step_text(steps[-1], [p.name for p in state.players], races))
         self.redo_offered = True
         self._bar_timer.cancel()
         self._bar_timer()
@@ -502,16 +535,18 @@ class TablePresenter(Presenter):
         try:
             profile = self._profile_of(seat)
         except RecordsError as failed:
-            self.ctx.notices.tell(f"The PIN cannot be checked: {failed}", "Nothing shown")
+            self.ctx.notices.tell(_("The PIN cannot be checked: {reason}").format(
+                reason=failed), _("Nothing shown"))
             return
         if profile is not None and profile.has_pin:
             name = state.player(seat).name
             ask_pin(self.ctx, PinRequest(
-                title=f"{name}'s PIN",
-                text=f"Only {name} types it. The coins then show for a few seconds.",
+                title=_("{name}'s PIN").format(name=name),
+                text=_("Only {name} types it. The coins then show for a few seconds.").format(
+                    name=name),
                 on_done=lambda pin: self._pin_typed(seat, profile.id, pin), seat=seat))
             return
-        self._show(seat, "Let go to hide.")
+        self._show(seat, _("Let go to hide."))
 
     def _profile_of(self, seat: int) -> Profile | None:
         """The player profile linked to `seat` in the saved game, if any."""
@@ -531,13 +566,14 @@ class TablePresenter(Presenter):
         try:
             right = store.check_pin(profile_id, pin)
         except RecordsError as failed:
-            self.ctx.notices.tell(f"The PIN cannot be checked: {failed}", "Nothing shown")
+            self.ctx.notices.tell(_("The PIN cannot be checked: {reason}").format(
+                reason=failed), _("Nothing shown"))
             return
         if not right:
-            self.ctx.notices.tell("That PIN is not right, so nothing is shown. Hold your "
-                                  "name again to try once more.", "Wrong PIN")
+            self.ctx.notices.tell(_("That PIN is not right, so nothing is shown. Hold your "
+                                    "name again to try once more."), _("Wrong PIN"))
             return
-        self._show(seat, "Tap to hide it now.")
+        self._show(seat, _("Tap to hide it now."))
         # Counted from the next frame: the clock's time stood still while the PIN was hashed.
         self._peek_timer = Clock.schedule_once(self._start_countdown, 0)
 
@@ -549,7 +585,8 @@ class TablePresenter(Presenter):
         assert state is not None
         name = state.player(seat).name
         self.show_private(seat, coins(own_coins(state, seat)),
-                          f"{name}'s coins. Only {name} looks! {how_to_hide}")
+                          _("{name}'s coins. Only {name} looks! {how_to_hide}").format(
+                              name=name, how_to_hide=how_to_hide))
 
     def show_private(self, seat: int, text: str, detail: str) -> None:
         """Show `text` on the private overlay in `seat`'s colour, until tapped (or let go)."""
