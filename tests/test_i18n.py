@@ -85,8 +85,18 @@ def forms(value: Any) -> list[str]:
 
 # -- the catalogues against the code --------------------------------------------------------
 
-WRAPPED_KV = ("home.kv", "settings.kv")
-WRAPPED_MODULES = ("companion/ui/presenters/home.py", "companion/ui/presenters/settings.py")
+WRAPPED_KV = ("home.kv", "settings.kv", "map.kv", "new_game.kv", "history.kv",
+              "history_game.kv", "stats.kv", "profiles.kv", "calibration.kv", "rules.kv",
+              "widgets.kv")
+WRAPPED_MODULES = ("companion/ui/presenters/home.py", "companion/ui/presenters/settings.py",
+                   "companion/ui/presenters/map.py", "companion/ui/presenters/new_game.py",
+                   "companion/ui/presenters/history.py",
+                   "companion/ui/presenters/history_game.py",
+                   "companion/ui/presenters/stats.py", "companion/ui/presenters/profiles.py",
+                   "companion/ui/presenters/calibration.py",
+                   "companion/ui/presenters/keypads.py", "companion/ui/presenters/rules.py",
+                   "companion/ui/presenters/base.py", "companion/ui/widgets.py",
+                   "companion/ui/grid.py", "companion/app.py")
 """The screens whose every word is wrapped (issue 18 wraps the others screen by screen:
 add each here once it is done)."""
 
