@@ -303,7 +303,7 @@ class CalibrationPresenter(Presenter):
                 {"key": "back", "text": _("Back")},
             ]
             self.board_actions = [
-                {"key": "board:" + b,
+                {"key": "board:%s" % b,  # noqa: UP031 (a key, read by test_intents)
                  "text": _("{count} players").format(count=b.removesuffix("p")),
                  "kind": "primary" if board is not None and board.name == b else "secondary"}
                 for b in BOARD_NAMES
