@@ -120,7 +120,8 @@ class CalibrationPresenter(Presenter):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.wizard: Any = None  # the grid's `CalibrationWizard` while calibrating
         self._grid_bound: Any = None
-        self._last: Said = _nothing
+        self._last: Said | str = _nothing
+        """What just happened: how to word it (a plain string is shown as it is)."""
         super().__init__(*args, **kwargs)
         self._show()
 
@@ -296,7 +297,7 @@ class CalibrationPresenter(Presenter):
                 if covered else
                 _("Take every token off the board, then tap Start. Then put a token on each "
                   "region the map lights up."))
-            self.detail = self._last() or self._saved_text()
+            self.detail = self._said() or self._saved_text()
             self.actions = [
                 {"key": "start", "text": _("Start"),
                  "kind": "dimmed" if problem else "primary"},
@@ -326,7 +327,7 @@ class CalibrationPresenter(Presenter):
                 number=done + 1, total=total, found=found)
         if grid is not None and not grid.up:
             self.prompt = self._not_ready()
-        self.detail = self._last()
+        self.detail = self._said()
         self.board_actions = []
         undo = {"key": "undo", "text": _("Undo"),
                 "kind": "dimmed" if done == 0 else "secondary"}
@@ -337,6 +338,10 @@ class CalibrationPresenter(Presenter):
         else:
             self.actions = [{"key": "done", "text": _("Done: save now")},
                             {"key": "skip", "text": _("Skip this region")}, undo, cancel]
+
+    def _said(self) -> str:
+        last = self._last
+        return last if isinstance(last, str) else last()
 
     def _saved_text(self) -> str:
         grid, board = self.grid, self.board

@@ -20,7 +20,7 @@ from companion.i18n import N_, _
 from companion.records import ComboPlayed, GameSummary, RecordsError, minutes
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.game_end import ORDINALS, coins_by_turn
+from companion.ui.presenters.game_end import coins_by_turn
 from companion.ui.presenters.history import (
     EXPORT_FORMATS,
     board_words,
@@ -64,6 +64,8 @@ def combo_words(combo: ComboPlayed) -> str:
 
 
 A_PAST_GAME = N_("A past game")
+RANKS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th"), 5: N_("5th"), 6: N_("6th")}
+"""A player's place in the standings, in words."""
 
 
 class GameHistoryPresenter(Presenter):
@@ -119,7 +121,7 @@ class GameHistoryPresenter(Presenter):
         rows = []
         for seat in ranked:
             colour = palette.rgba(seat.colour)
-            rank = ORDINALS.get(seat.rank or 0, "")
+            rank = _(RANKS[seat.rank]) if seat.rank in RANKS else ""
             won = coins(seat.final_coins or 0)
             if seat.tie_tokens is not None:
                 won = _("{coins}, {tokens} tokens").format(coins=won, tokens=seat.tie_tokens)
