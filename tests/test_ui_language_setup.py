@@ -271,3 +271,23 @@ def test_the_screens_fit_in_the_pseudo_locale(speak: Any, store: Store,
     screen = app.screens[screen_name]
     assert any(t.startswith("[") for t in ui.texts(screen))  # the pseudo-locale shows
     assert ui.layout_problems(screen) == []
+
+
+def test_the_grid_status_line_is_worded_again_when_the_language_changes(speak: Any) -> None:
+    from companion.ui.grid import GridController
+
+    grid = GridController("/dev/ttyACM0", calibrations=None)  # type: ignore[arg-type]
+    try:
+        grid.connecting()
+        assert grid.status == "Sensor grid: looking for it on /dev/ttyACM0"
+        speak("de")
+        assert grid.status == "Sensorraster: wird an /dev/ttyACM0 gesucht"
+        grid.link_refused("the grid speaks protocol 2.0: update the companion")
+        assert grid.status == "Sensorraster: abgelehnt: Protokoll 2.0, den Begleiter aktualisieren"
+        speak("fr")
+        assert grid.status == (f"Grille de capteurs{NBSP}: refusée{NBSP}: protocole 2.0, "
+                               "mettez à jour le compagnon")
+    finally:
+        grid.close()
+    speak("de")
+    assert grid.status.startswith("Grille")  # closed: no longer worded

@@ -124,7 +124,8 @@ class GridController(EventDispatcher):  # type: ignore[misc]  # Kivy ships no ty
         self.status = _("Sensor grid: looking for it on {port}").format(port=self.port)
 
     def close(self) -> None:
-        """Stop the device (the app is closing)."""
+        """Stop the device (the app is closing); the status line is no longer worded."""
+        i18n.unsubscribe(self._reword)
         if self._stop is not None:
             self._stop()
         self.link_state = "stopped"
