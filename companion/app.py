@@ -49,6 +49,7 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 from kivy.clock import Clock
 from kivy.config import Config as KivyConfig
 
+from companion.i18n import _
 from companion.notify import READY, WATCHDOG, sd_notify, watchdog_interval
 from companion.store import summary
 from companion.store.errors import DatabaseInUse, StoreError
@@ -71,8 +72,8 @@ ROLL_LOCKOUT = 1.2
 class Devices:
     """The devices that could be opened, and what the home screen says about them."""
 
-    die_status: str = "Die button: none (roll on screen)"
-    grid_status: str = "Sensor grid: not used (tap the map)"
+    die_status: str = field(default_factory=lambda: _("Die button: none (roll on screen)"))
+    grid_status: str = field(default_factory=lambda: _("Sensor grid: not used (tap the map)"))
     opened: list[Any] = field(default_factory=list)
     dimmer: IdleDimmer | None = None  # held here: Kivy's clock keeps only weak references
     heartbeat: Any = None  # the watchdog's interval event, when systemd set one
@@ -103,10 +104,10 @@ def open_die_button(app: TableApp, pin: int | None, devices: Devices,
         button = DieButton(pin, on_press=pressed, schedule=Clock.schedule_once,
                            **button_options)
     except ButtonUnavailable:
-        devices.die_status = f"Die button: none on GPIO{pin} (roll on screen)"
+        devices.die_status = _("Die button: none on GPIO{pin} (roll on screen)").format(pin=pin)
         return
     devices.opened.append(button)
-    devices.die_status = f"Die button: ready on GPIO{pin}"
+    devices.die_status = _("Die button: ready on GPIO{pin}").format(pin=pin)
 
 
 def open_grid(app: TableApp, port: str, baudrate: int = 115200,
@@ -193,8 +194,8 @@ def offer_resume(app: TableApp, store: Store) -> None:
             found = summary_of(game_id, store.load_history(game_id).state)
         app.set_resume(resume_text(found) if found is not None else None)
     except StoreError as failed:
-        app.ctx.notices.tell(f"The saved game cannot be offered for resuming: {failed}",
-                             "Saved games")  # fmt: skip
+        app.ctx.notices.tell(_("The saved game cannot be offered for resuming: {reason}").format(
+            reason=failed), _("Saved games"))
 
 
 def take_lock(db_path: Path) -> DatabaseLock | None:
@@ -268,9 +269,9 @@ class Startup:
             if grid is not None:
                 devices.opened.append(grid)
         if recovered:
-            app.ctx.notices.tell(recovered, "Saved games")
+            app.ctx.notices.tell(recovered, _("Saved games"))
         if not_corrected:
-            app.ctx.notices.tell(not_corrected, "Corrected numbers")
+            app.ctx.notices.tell(not_corrected, _("Corrected numbers"))
         start_heartbeat(devices)
         app.ready = True
         if self.sound is not None:  # the sound device opens in a tick of its own
@@ -287,7 +288,8 @@ class Startup:
             return None, str(refused)
         except (OSError, ValueError) as error:  # e.g. a NUL in the path: play, unsaved
             why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            return None, f"Games cannot be saved: {self.db_path} cannot be opened ({why})."
+            return None, _("Games cannot be saved: {path} cannot be opened ({why}).").format(
+                path=self.db_path, why=why)
 
     def resume(self) -> None:
         """The home screen's Resume: the saved game, on the table."""
@@ -296,7 +298,8 @@ class Startup:
         try:
             resumed = session.resume()
         except StoreError as failed:
-            app.ctx.notices.tell(f"The saved game cannot be resumed: {failed}", "Resume")
+            app.ctx.notices.tell(_("The saved game cannot be resumed: {reason}").format(
+                reason=failed), _("Resume"))
             return
         if resumed is not None:
             app.use_session(session)

@@ -318,9 +318,6 @@ def test_the_final_standings_fit_in_french_and_german(game: tuple[Any, Session],
     assert ui.layout_problems(final_standings(app, s, language)) == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "The standings' rank column (ResultRow in kv/widgets.kv, outside this change) is 56 px "
-    "wide: the pseudo-locale's '[1ßt ç]' needs 62 px. French '1er' and German '1.' fit."))
 def test_the_final_standings_fit_in_the_pseudo_locale(game: tuple[Any, Session]) -> None:
     app, s = game
     assert ui.layout_problems(final_standings(app, s, i18n.PSEUDO)) == []

@@ -30,6 +30,8 @@ Invariants
 - `snapshot` is None unless `link_state` is "up".
 - No Clock interval: the link has its own thread; the UI only reacts to its facts.
 - This module imports neither `hardware` nor the records: the root hands it all.
+- `status` is in the language spoken (`companion.i18n`) and worded again when it changes;
+  the link's own `reason` stays as the link wrote it.
 """
 
 from __future__ import annotations
@@ -42,23 +44,33 @@ from typing import TYPE_CHECKING, Any
 from kivy.event import EventDispatcher
 from kivy.properties import NumericProperty, ObjectProperty, OptionProperty, StringProperty
 
+from companion import i18n
+from companion.i18n import N_, _, ngettext
+
 if TYPE_CHECKING:
     from companion.grid import Calibrations, Difference
     from companion.rules import Board, GameState
 
-NOT_USED = "Sensor grid: not used (tap the map)"
-LOOKING = "Sensor grid: looking for it"
-OFFLINE = "Sensor grid: offline, playing by hand"
+NOT_USED = N_("Sensor grid: not used (tap the map)")
+LOOKING = N_("Sensor grid: looking for it")
+OFFLINE = N_("Sensor grid: offline, playing by hand")
+"""The status lines (marked here, translated where shown: ``_(OFFLINE)``)."""
+
+
+def refusal_detail(reason: str) -> str:
+    """Why a grid was refused, in short, in the language spoken: the protocol it speaks
+    and what to do ("protocol 2.0, update the companion"), else the link's own reason."""
+    version = re.search(r"speaks protocol (\d+\.\d+)", reason)
+    if version is not None and "update the companion" in reason:
+        return _("protocol {version}, update the companion").format(version=version[1])
+    if version is not None and "flash" in reason:
+        return _("protocol {version}, flash the grid's firmware").format(version=version[1])
+    return reason
 
 
 def refusal_status(reason: str) -> str:
     """The status line for a refused grid, from the link's reason."""
-    version = re.search(r"speaks protocol (\d+\.\d+)", reason)
-    fix = "update the companion" if "update the companion" in reason else (
-        "flash the grid's firmware" if "flash" in reason else "")
-    if version is None or not fix:
-        return f"Sensor grid: refused: {reason}"
-    return f"Sensor grid: refused: protocol {version[1]}, {fix}"
+    return _("Sensor grid: refused: {detail}").format(detail=refusal_detail(reason))
 
 
 class GridController(EventDispatcher):  # type: ignore[misc]  # Kivy ships no types
@@ -66,7 +78,7 @@ class GridController(EventDispatcher):  # type: ignore[misc]  # Kivy ships no ty
 
     link_state = OptionProperty(
         "stopped", options=["stopped", "connecting", "up", "offline", "refused"])
-    status = StringProperty(LOOKING)
+    status = StringProperty("")
     """The home screen's status line about the grid."""
     reason = StringProperty("")
     """The link's own words for its last change (for a details line or the log)."""
@@ -91,6 +103,14 @@ class GridController(EventDispatcher):  # type: ignore[misc]  # Kivy ships no ty
         self._stop: Callable[[], None] | None = None
         self.fbind("board", self._restate)
         self.fbind("calibrations", self._restate)
+        self.status = _(LOOKING)
+        i18n.subscribe(self._reword)
+
+    def _reword(self, _language: str) -> None:
+        """The language changed: the status line in the new one."""
+        if self.link_state == "stopped":
+            self.status = _(LOOKING)
+        self._restate()
 
     def use_device(self, request_snapshot: Callable[[], bool],
                    stop: Callable[[], None]) -> None:
@@ -101,10 +121,11 @@ class GridController(EventDispatcher):  # type: ignore[misc]  # Kivy ships no ty
     def connecting(self) -> None:
         """The device started looking for the grid."""
         self.link_state = "connecting"
-        self.status = f"{LOOKING} on {self.port}"
+        self.status = _("Sensor grid: looking for it on {port}").format(port=self.port)
 
     def close(self) -> None:
-        """Stop the device (the app is closing)."""
+        """Stop the device (the app is closing); the status line is no longer worded."""
+        i18n.unsubscribe(self._reword)
         if self._stop is not None:
             self._stop()
         self.link_state = "stopped"
@@ -205,19 +226,22 @@ class GridController(EventDispatcher):  # type: ignore[misc]  # Kivy ships no ty
         if state == "refused":
             self.status = refusal_status(self.reason)
         elif state == "offline":
-            self.status = OFFLINE
+            self.status = _(OFFLINE)
         elif state == "up":
-            self.status = "Sensor grid: connected, " + self._coverage()
+            self.status = self._coverage()
         elif state == "connecting":
-            self.status = f"{LOOKING} on {self.port}"
+            self.status = _("Sensor grid: looking for it on {port}").format(port=self.port)
 
     def _coverage(self) -> str:
+        """The status line while the grid is up: what it senses."""
         board, hello = self.board, self.hello
         if board is None:
             count = hello.regions if hello is not None else 0
-            return f"{count} sensor" + ("" if count == 1 else "s")
+            return ngettext("Sensor grid: connected, {count} sensor",
+                            "Sensor grid: connected, {count} sensors", count).format(count=count)
         calibration = self.calibration_for(board)
         if calibration is None:
-            return "not calibrated for this board"
+            return _("Sensor grid: connected, not calibrated for this board")
         count = len(calibration.sensed_regions)
-        return f"{count} region" + ("" if count == 1 else "s")
+        return ngettext("Sensor grid: connected, {count} region",
+                        "Sensor grid: connected, {count} regions", count).format(count=count)

@@ -17,6 +17,10 @@ Each pixel of a frame is drawn as few times as the look needs: a screen's backgr
 the window's clear colour (`Screenful`), a dialog's box is ModalView's own background in
 the panel colour (one fill), and a list scrolls in a `Scroller`, clipped by a scissor box
 rather than by the stencil (drawn twice a frame over the list's whole rectangle).
+
+Words: the few a widget has of its own (a keypad's Shift, Space, Delete, Cancel and Done,
+a message's OK) are in the language spoken (`companion.i18n`); a reused keypad words its
+keys again each time it opens. Every other text is given by whoever fills the widget.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
+from companion.i18n import N_, _
 from companion.ui import palette
 
 FONT_MIN = sp(15)
@@ -432,7 +437,8 @@ class Dialog(ModalView):  # type: ignore[misc]
 class MessageDialog(Dialog):
     """A plain message with one button that closes it."""
 
-    ok_text = StringProperty("OK")
+    ok_text = StringProperty(N_("OK"))
+    """The button's words (in English: the kv shows them in the language spoken)."""
 
 
 class ConfirmDialog(Dialog):
@@ -725,8 +731,16 @@ class KeyPad(Dialog):
 
     def __init__(self, on_done: Callable[[str], None] | None = None, **kwargs: Any) -> None:
         self._on_done = on_done
+        self._worded: list[tuple[BigButton, str]] = []
+        """The keys with words, each with its English (worded again at each opening)."""
         super().__init__(**kwargs)
         self.bind(on_open=self._keyboard_on, on_dismiss=self._keyboard_off)
+        self.bind(on_open=self._reword)
+
+    def _reword(self, *_args: Any) -> None:
+        """The keys' words in the language spoken now."""
+        for button, words in self._worded:
+            button.text = _(words)
 
     def fill(self, on_done: Callable[[str], None] | None = None, **words: Any) -> None:
         """Words and callback for the next showing; the value starts empty unless given."""
@@ -784,6 +798,14 @@ class KeyPad(Dialog):
         button.bind(on_release=lambda _b: press())
         return button
 
+    def word_key(self, action_key: str, words: str, press: Callable[[], None],
+                 kind: str = "secondary", **kwargs: Any) -> BigButton:
+        """A key with words (`words` in English, marked `N_`): shown in the language
+        spoken, and again in the one spoken when the pad next opens."""
+        button = self.key(action_key, _(words), press, kind, **kwargs)
+        self._worded.append((button, words))
+        return button
+
 
 class NamePad(KeyPad):
     """Letters, space, hyphen and apostrophe as big keys: a name typed by touch alone.
@@ -805,19 +827,23 @@ class NamePad(KeyPad):
             line = KeyRow()
             first, second = line.ids.first, line.ids.second
             if row == NAME_KEYS[-1]:
-                first.add_widget(self.key("shift", "Shift", self.shift, size_hint_x=1.5))
+                first.add_widget(self.word_key("shift", N_("Shift"), self.shift,
+                                               size_hint_x=1.5))
             for n, char in enumerate(row):
-                button = self.key(f"key:{char}", char, partial(self.press, char))
+                button = self.key("key:" + char, char, partial(self.press, char))
                 if char.isalpha():
                     self._letters.append(button)
                 (first if n < len(row) // 2 else second).add_widget(button)
             if row == NAME_KEYS[-1]:
-                second.add_widget(self.key("delete", "Delete", self.delete, size_hint_x=1.5))
+                second.add_widget(self.word_key("delete", N_("Delete"), self.delete,
+                                                size_hint_x=1.5))
             keys.add_widget(line)
         line = BoxLayout(spacing=dp(5), size_hint_y=None, height=TARGET)
-        line.add_widget(self.key("cancel", "Cancel", self.cancel, size_hint_x=2.5))
-        line.add_widget(self.key("key: ", "Space", lambda: self.press(" "), size_hint_x=5))
-        line.add_widget(self.key("done", "Done", self.done, kind="primary", size_hint_x=2.5))
+        line.add_widget(self.word_key("cancel", N_("Cancel"), self.cancel, size_hint_x=2.5))
+        line.add_widget(self.word_key("key: ", N_("Space"), lambda: self.press(" "),
+                                      size_hint_x=5))
+        line.add_widget(self.word_key("done", N_("Done"), self.done, kind="primary",
+                                      size_hint_x=2.5))
         keys.add_widget(line)
         self.fbind("upper", self._relabel)
         self.fbind("value", self._follow)
@@ -851,7 +877,7 @@ class NamePad(KeyPad):
     def done(self) -> None:
         name = " ".join(self.value.split())
         if not name:
-            self.text = "A name needs at least one letter."
+            self.text = _("A name needs at least one letter.")
             return
         self.value = name
         super().done()
@@ -905,10 +931,10 @@ class PinPad(KeyPad):
         super().__init__(**kwargs)
         keys = self.ids.keypad
         for char in "123456789":
-            keys.add_widget(self.key(f"digit:{char}", char, partial(self.press, char)))
-        keys.add_widget(self.key("delete", "Delete", self.delete))
+            keys.add_widget(self.key("digit:" + char, char, partial(self.press, char)))
+        keys.add_widget(self.word_key("delete", N_("Delete"), self.delete))
         keys.add_widget(self.key("digit:0", "0", lambda: self.press("0")))
-        keys.add_widget(self.key("cancel", "Cancel", self.cancel))
+        keys.add_widget(self.word_key("cancel", N_("Cancel"), self.cancel))
 
     def press(self, char: str) -> None:
         if char.isdigit() and len(self.value) < self.length:

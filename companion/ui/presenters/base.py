@@ -11,6 +11,9 @@ Until start-up has made the session (after the app's first frame, see `companion
 `Context.session` is `NO_SESSION`: no game, no store, nothing published. Importing this
 module imports neither the rules nor the session, so the home screen's first frame does
 not wait for them.
+
+The default words of a notice (a message's title "Not now", a question's "Cancel") are
+worded in the language spoken when the notice is made (`companion.i18n`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, StringProperty
 
 from companion.cues import SILENT, CuePlayer
+from companion.i18n import N_, _
 from companion.records import RecordsError
 from companion.ui.seats import TableSeats
 
@@ -31,6 +35,12 @@ if TYPE_CHECKING:
     from companion.session import Session
 
 T = TypeVar("T")
+
+NOT_NOW = N_("Not now")
+"""A message's title unless it says its own."""
+CANCEL = N_("Cancel")
+NOT_SAVED = N_("Not saved")
+NOT_POSSIBLE = N_("That is not possible now.")
 
 
 class Navigator(EventDispatcher):  # type: ignore[misc]
@@ -56,7 +66,7 @@ class Question:
     yes: str
     on_yes: Callable[[], None]
     title: str = ""
-    no: str = "Cancel"
+    no: str = field(default_factory=lambda: _(CANCEL))
     kind: str = "primary"
 
 
@@ -80,7 +90,9 @@ class Notices(EventDispatcher):  # type: ignore[misc]
 
     __events__ = ("on_message", "on_question", "on_choice")
 
-    def tell(self, text: str, title: str = "Not now") -> None:
+    def tell(self, text: str, title: str | None = None) -> None:
+        """`title`: the message's own (None: "Not now" in the language spoken)."""
+        title = _(NOT_NOW) if title is None else title
         self.last_title, self.last_message = title, text
         self.dispatch("on_message", title, text)
 
@@ -115,7 +127,8 @@ class _NoSession:
         pass
 
     def __getattr__(self, name: str) -> Any:
-        raise AttributeError(f"there is no session yet (start-up is not over): {name}")
+        # a programming error, never shown to players: not translated
+        raise AttributeError("there is no session yet (start-up is not over): " + name)
 
 
 NO_SESSION = cast("Session", _NoSession())
@@ -145,7 +158,7 @@ def plain(reason: str) -> str:
     """A rules message as a sentence: capital first letter, full stop at the end."""
     text = reason.strip()
     if not text:
-        return "That is not possible now."
+        return _(NOT_POSSIBLE)
     text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
@@ -181,7 +194,7 @@ class Presenter(EventDispatcher):  # type: ignore[misc]
     def clear(self) -> None:
         """No game any more: forget what was shown of the last one."""
 
-    def attempt(self, intent: Callable[[], T], title: str = "Not now", *,
+    def attempt(self, intent: Callable[[], T], title: str | None = None, *,
                 then: str | None = None) -> T | None:
         """Run an intent; a refusal or a failed save becomes a plain message and None.
 
@@ -199,7 +212,7 @@ class Presenter(EventDispatcher):  # type: ignore[misc]
             self.ctx.notices.tell(plain(str(refused)), title)
             return None
         except RecordsError as failed:
-            self.ctx.notices.tell(str(failed), "Not saved")
+            self.ctx.notices.tell(str(failed), _(NOT_SAVED))
             return None
         finally:
             nav.leaving_for = before

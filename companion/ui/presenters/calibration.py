@@ -7,10 +7,14 @@ leave a token on the lit region only). Skip leaves a region without a sensor (pl
 hand), Undo goes back one region, Done saves what is there (through the grid controller:
 in the store's settings, per board). The wizard decides; this presenter only words it.
 Sensors are numbered 1..N for people (cell + 1), as the simulator and the monitor do.
+
+Every text is worded in the language spoken (`companion.i18n`) each time the screen is
+shown; what just happened is kept as the way to word it, so it follows a change too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, assert_never
@@ -24,26 +28,41 @@ from kivy.properties import (
     StringProperty,
 )
 
+from companion.i18n import N_, _, ngettext
 from companion.rules import BOARD_NAMES, Board, GameState, load_board
+from companion.ui.grid import refusal_detail
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 
-TITLE = "Calibrate the sensor grid"
+TITLE = N_("Calibrate the sensor grid")
+Said = Callable[[], str]
+"""A line about what just happened, worded when shown (in the language spoken then)."""
+
+
+def _nothing() -> str:
+    return ""
 
 
 def board_title(board: Board) -> str:
-    return f"the {board.players}-player board"
+    return _("the {players}-player board").format(players=board.players)
 
 
 def with_sensor(found: int, total: int) -> str:
     """"12 of 30 regions have a sensor", in good grammar."""
-    return f"{found} of {total} regions " + ("has" if found == 1 else "have") + " a sensor"
+    return ngettext("{found} of {total} regions has a sensor",
+                    "{found} of {total} regions have a sensor", found).format(
+        found=found, total=total)
+
+
+def _numbers(cells: Any) -> tuple[int, str]:
+    numbers = [str(cell + 1) for cell in sorted(cells)]
+    return len(numbers), ", ".join(numbers)
 
 
 def sensors(cells: Any) -> str:
     """"sensor 7" or "sensors 2, 7" (cells are 0-based on the wire, sensors 1-based)."""
-    numbers = [str(cell + 1) for cell in sorted(cells)]
-    return ("sensor " if len(numbers) == 1 else "sensors ") + ", ".join(numbers)
+    count, numbers = _numbers(cells)
+    return ngettext("sensor {numbers}", "sensors {numbers}", count).format(numbers=numbers)
 
 
 class Action(StrEnum):
@@ -88,7 +107,7 @@ class CalibrationPresenter(Presenter):
     board_ratio = NumericProperty(0.6)
     """The board's height over its width (a portrait screen gives the map just that)."""
 
-    title = StringProperty(TITLE)
+    title = StringProperty("")
     prompt = StringProperty("")
     """What to do now, in large type."""
     detail = StringProperty("")
@@ -101,7 +120,8 @@ class CalibrationPresenter(Presenter):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.wizard: Any = None  # the grid's `CalibrationWizard` while calibrating
         self._grid_bound: Any = None
-        self._last = ""
+        self._last: Said | str = _nothing
+        """What just happened: how to word it (a plain string is shown as it is)."""
         super().__init__(*args, **kwargs)
         self._show()
 
@@ -114,7 +134,7 @@ class CalibrationPresenter(Presenter):
                 self.board = state.map
             elif self.board is None:
                 self.board = load_board(BOARD_NAMES[0])
-            self._last = ""
+            self._last = _nothing
         self._show()
 
     def refresh(self, state: GameState) -> None:
@@ -153,24 +173,26 @@ class CalibrationPresenter(Presenter):
             case ChooseBoard(name):
                 if not self.running:
                     self.board = load_board(name)
-                    self._last = ""
+                    self._last = _nothing
                     self._show()
             case Action.START:
                 self.start()
             case Action.SKIP:
                 if self.wizard is not None:
                     region = self.wizard.current_region
-                    self._after(self.wizard.skip(), f"Region {region} skipped: played by hand.")
+                    self._after(self.wizard.skip(), lambda: _(
+                        "Region {region} skipped: played by hand.").format(region=region))
             case Action.UNDO:
                 if self.wizard is not None:
-                    self._after(self.wizard.undo(), "Back one region.")
+                    self._after(self.wizard.undo(), lambda: _("Back one region."))
             case Action.DONE:
                 self.save()
             case Action.CANCEL:
-                self.wizard, self.running, self._last = None, False, "Calibration cancelled."
+                self.wizard, self.running = None, False
+                self._last = lambda: _("Calibration cancelled.")
                 self._show()
             case Action.BACK:
-                self.wizard, self.running, self._last = None, False, ""
+                self.wizard, self.running, self._last = None, False, _nothing
                 previous = self.ctx.nav.previous
                 self.go(previous if previous != "calibration" else "home")
             case _:
@@ -179,14 +201,15 @@ class CalibrationPresenter(Presenter):
     def start(self) -> None:
         grid, board = self.grid, self.board
         if grid is None or board is None or not grid.up or grid.snapshot is None:
-            self.ctx.notices.tell(self._not_ready() or "The sensor grid is not ready.", TITLE)
+            self.ctx.notices.tell(self._not_ready() or _("The sensor grid is not ready."),
+                                  _(TITLE))
             return
         baseline = grid.snapshot
         self.wizard = grid.new_wizard(board.name, sorted(board.regions), baseline)
         self.running = True
         covered = baseline.covered()
-        self._last = (f"Already covered, and ignored: {sensors(covered)}." if covered
-                      else "The board is clear.")
+        self._last = ((lambda: _("Already covered, and ignored: {sensors}.").format(
+            sensors=sensors(covered))) if covered else (lambda: _("The board is clear.")))
         self._show()
 
     def observe(self, snapshot: Any) -> None:
@@ -198,7 +221,8 @@ class CalibrationPresenter(Presenter):
             step = wizard.observe(snapshot)
         except grid.calibration_error as wrong:
             self.wizard, self.running = None, False
-            self._last = plain(str(wrong))
+            why = plain(str(wrong))
+            self._last = lambda: why
             self._show()
             return
         self._after(step)
@@ -213,62 +237,75 @@ class CalibrationPresenter(Presenter):
             grid.save_calibration(calibration)
             return True
 
-        if self.attempt(keep, "Not saved") is None:
+        if self.attempt(keep, _("Not saved")) is None:
             return
         total = wizard.progress[1]
         found = len(calibration.sensed_regions)
         self.wizard, self.running = None, False
-        self._last = (f"Saved: {with_sensor(found, total)}; the others are played by "
-                      "hand." if found < total else f"Saved: all {total} regions have a sensor.")
+        self._last = ((lambda: _("Saved: {sensed}; the others are played by hand.").format(
+            sensed=with_sensor(found, total))) if found < total else
+            (lambda: _("Saved: all {total} regions have a sensor.").format(total=total)))
         self._show()
 
     # -- words -------------------------------------------------------------------------------
-    def _after(self, step: Any, said: str = "") -> None:
+    def _after(self, step: Any, said: Said | None = None) -> None:
+        region = step.region
         if step.kind == "assigned" and step.cell is not None:
-            said = f"Region {step.region}: {sensors([step.cell])}."
+            cell = step.cell
+            said = lambda: _("Region {region}: {sensors}.").format(  # noqa: E731
+                region=region, sensors=sensors([cell]))
         elif step.kind == "ambiguous":
-            said = (f"Several new sensors are covered ({sensors(step.cells)}): take away "
-                    f"every new token but the one on region {step.region}.")
+            cells = step.cells
+            said = lambda: _("Several new sensors are covered ({sensors}): take away every "  # noqa: E731
+                             "new token but the one on region {region}.").format(
+                sensors=sensors(cells), region=region)
         self._last = said or self._last
         self._show()
 
     def _not_ready(self) -> str:
         grid = self.grid
         if grid is None:
-            return ("No sensor grid is set up. Give its port in companion.toml ([grid] "
-                    "port) and start the companion again.")
+            return _("No sensor grid is set up. Give its port in companion.toml ([grid] "
+                     "port) and start the companion again.")
         if grid.link_state == "refused":
-            return "Sensor grid " + str(grid.status).removeprefix("Sensor grid: ") + "."
+            return _("Sensor grid refused: {detail}.").format(
+                detail=refusal_detail(str(grid.reason)))
         if not grid.up:
-            return "The sensor grid is offline. Plug it in; this screen carries on by itself."
+            return _("The sensor grid is offline. Plug it in; this screen carries on by "
+                     "itself.")
         if grid.snapshot is None:
-            return "Reading the board."
+            return _("Reading the board.")
         return ""
 
     def _show(self) -> None:
         board, wizard, grid = self.board, self.wizard, self.grid
-        name = board_title(board) if board is not None else "a board"
         self.board_ratio = 1 / (board.aspect or 1.0) if board is not None else 0.6
-        self.title = f"{TITLE}: {name}" if board is not None else TITLE
+        self.title = (_("Calibrate the sensor grid: {board}").format(board=board_title(board))
+                      if board is not None else _(TITLE))
         if wizard is None:
             self.highlight, self.selected = frozenset(), None
             self.badges = {}
             self.progress = ""
             problem = self._not_ready()
             covered = grid.snapshot.covered() if grid is not None and not problem else ()
+            count, numbers = _numbers(covered)
             self.prompt = problem or (
-                f"{sensors(covered).capitalize()} {'is' if len(covered) == 1 else 'are'} "
-                "covered: take every token off the board, "
-                "or tap Start to leave those sensors out." if covered else
-                "Take every token off the board, then tap Start. Then put a token on each "
-                "region the map lights up.")
-            self.detail = self._last or self._saved_text()
+                ngettext("Sensor {numbers} is covered: take every token off the board, or tap "
+                         "Start to leave that sensor out.",
+                         "Sensors {numbers} are covered: take every token off the board, or "
+                         "tap Start to leave those sensors out.", count).format(numbers=numbers)
+                if covered else
+                _("Take every token off the board, then tap Start. Then put a token on each "
+                  "region the map lights up."))
+            self.detail = self._said() or self._saved_text()
             self.actions = [
-                {"key": "start", "text": "Start", "kind": "dimmed" if problem else "primary"},
-                {"key": "back", "text": "Back"},
+                {"key": "start", "text": _("Start"),
+                 "kind": "dimmed" if problem else "primary"},
+                {"key": "back", "text": _("Back")},
             ]
             self.board_actions = [
-                {"key": f"board:{b}", "text": f"{b.removesuffix('p')} players",
+                {"key": "board:%s" % b,  # noqa: UP031 (a key, read by test_intents)
+                 "text": _("{count} players").format(count=b.removesuffix("p")),
                  "kind": "primary" if board is not None and board.name == b else "secondary"}
                 for b in BOARD_NAMES
             ]
@@ -280,23 +317,31 @@ class CalibrationPresenter(Presenter):
         self.badges = {r: str(c + 1) for c, r in wizard.calibration.regions_by_cell.items()}
         found = len(wizard.calibration.sensed_regions)
         if region is None:
-            self.prompt = f"Every region done: {with_sensor(found, total)}. Save it?"
+            self.prompt = _("Every region done: {sensed}. Save it?").format(
+                sensed=with_sensor(found, total))
             self.progress = ""
         else:
-            self.prompt = f"Put a token on region {region}."
-            self.progress = (f"Region {done + 1} of {total}; {found} found so far (a black "
-                             "disc on the map: the sensor found under that region).")
+            self.prompt = _("Put a token on region {region}.").format(region=region)
+            self.progress = _("Region {number} of {total}; {found} found so far (a black "
+                              "disc on the map: the sensor found under that region).").format(
+                number=done + 1, total=total, found=found)
         if grid is not None and not grid.up:
             self.prompt = self._not_ready()
-        self.detail = self._last
+        self.detail = self._said()
         self.board_actions = []
-        undo = {"key": "undo", "text": "Undo", "kind": "dimmed" if done == 0 else "secondary"}
-        cancel = {"key": "cancel", "text": "Cancel"}
+        undo = {"key": "undo", "text": _("Undo"),
+                "kind": "dimmed" if done == 0 else "secondary"}
+        cancel = {"key": "cancel", "text": _("Cancel")}
         if region is None:
-            self.actions = [{"key": "done", "text": "Save", "kind": "primary"}, undo, cancel]
+            self.actions = [{"key": "done", "text": _("Save"), "kind": "primary"}, undo,
+                            cancel]
         else:
-            self.actions = [{"key": "done", "text": "Done: save now"},
-                            {"key": "skip", "text": "Skip this region"}, undo, cancel]
+            self.actions = [{"key": "done", "text": _("Done: save now")},
+                            {"key": "skip", "text": _("Skip this region")}, undo, cancel]
+
+    def _said(self) -> str:
+        last = self._last
+        return last if isinstance(last, str) else last()
 
     def _saved_text(self) -> str:
         grid, board = self.grid, self.board
@@ -305,7 +350,8 @@ class CalibrationPresenter(Presenter):
         saved = grid.saved_calibration(board.name)
         total = len(board.regions)
         if saved is not None:
-            return f"Saved calibration: {len(saved.sensed_regions)} of {total} regions."
+            return _("Saved calibration: {found} of {total} regions.").format(
+                found=len(saved.sensed_regions), total=total)
         if grid.simulated:
-            return "Not calibrated yet: the simulator's own wiring is used."
-        return "Not calibrated yet."
+            return _("Not calibrated yet: the simulator's own wiring is used.")
+        return _("Not calibrated yet.")

@@ -6,6 +6,9 @@ store each time the screen is opened (`load`), never on a timer.
 
 Also the words shared by the history, game and stats screens (`board_words`, `when`) and
 where exports are written (`export_dir`, `write_exports`).
+
+The words are in the language spoken (`companion.i18n`) when the list is read; the files
+exported are not worded (ids and English keys, as saved).
 """
 
 from __future__ import annotations
@@ -21,19 +24,28 @@ from typing import Any, assert_never
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.utils import escape_markup, get_hex_from_color
 
+from companion.i18n import N_, _, ngettext
 from companion.paths import user_data_dir
 from companion.records import GameRecord, Records, RecordsError
 from companion.ui import palette
-from companion.ui.describe import coins
 from companion.ui.presenters.base import Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 
 ACCENT = get_hex_from_color(palette.ACCENT)
 
-EXPORT_FORMATS = (("json", "JSON (everything)", "json"),
-                  ("csv", "CSV (a score sheet for a spreadsheet)", "csv"),
-                  ("bgstats", "BG Stats (a play to log)", "bgstats.json"))
-"""(format, what it is in words, file name ending) for each export."""
+EXPORT_FORMATS = (("json", N_("JSON (everything)"), "json"),
+                  ("csv", N_("CSV (a score sheet for a spreadsheet)"), "csv"),
+                  ("bgstats", N_("BG Stats (a play to log)"), "bgstats.json"))
+"""(format, what it is in words (marked; shown through `_`), file name ending) for each
+export."""
+MONTHS = (N_("Jan"), N_("Feb"), N_("Mar"), N_("Apr"), N_("May"), N_("Jun"), N_("Jul"),
+          N_("Aug"), N_("Sep"), N_("Oct"), N_("Nov"), N_("Dec"))
+"""The months as a date shows them, short."""
+
+
+def coins(n: int) -> str:
+    """A count of coins in the language spoken ("1 coin", "12 coins")."""
+    return ngettext("{count} coin", "{count} coins", n).format(count=n)
 
 
 def export_dir() -> Path:
@@ -51,10 +63,10 @@ def write_exports(store: Records, game_ids: Sequence[int],
     folder = export_dir()
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    endings = {fmt: ending for fmt, _, ending in EXPORT_FORMATS}
+    endings = {fmt: ending for fmt, _words, ending in EXPORT_FORMATS}
     for game_id in game_ids:
         for fmt in formats:
-            path = folder / f"small-world-game-{game_id}.{endings[fmt]}"
+            path = folder / ("small-world-game-" + str(game_id) + "." + endings[fmt])
             path.write_text(store.export(game_id, fmt), encoding="utf-8")
             written.append(path)
     return written
@@ -63,23 +75,29 @@ def write_exports(store: Records, game_ids: Sequence[int],
 def board_words(board: str) -> str:
     """A board as players say it: "2p" is "the 2-player board"."""
     found = re.fullmatch(r"(\d)p", board)
-    return f"the {found.group(1)}-player board" if found else f"the {board} board"
+    if found:
+        return _("the {players}-player board").format(players=found.group(1))
+    return _("the {board} board").format(board=board)
 
 
 def when(moment: datetime) -> str:
     """A date and time in local time, e.g. "12 Mar 2025, 20:41"."""
     local = moment.astimezone()
-    return f"{local.day} {local:%b %Y, %H:%M}"
+    return _("{day} {month} {year}, {time}").format(
+        day=local.day, month=_(MONTHS[local.month - 1]), year=local.year,
+        time=local.strftime("%H:%M"))
 
 
 def winner_words(game: GameRecord) -> str:
     winners = game.winners
     if not winners:
-        return "No winner recorded"
-    names = " and ".join(seat.name for seat in winners)
-    total = winners[0].final_coins
-    won = "won" if len(winners) == 1 else "shared the win"
-    return f"{names} {won} with {coins(total or 0)}"
+        return _("No winner recorded")
+    total = coins(winners[0].final_coins or 0)
+    if len(winners) == 1:
+        return _("{name} won with {coins}").format(name=winners[0].name, coins=total)
+    names = _("{some} and {last}").format(
+        some=", ".join(seat.name for seat in winners[:-1]), last=winners[-1].name)
+    return _("{names} shared the win with {coins}").format(names=names, coins=total)
 
 
 class Action(StrEnum):
@@ -121,14 +139,15 @@ class HistoryPresenter(Presenter):
         self.error_text = ""
         rows: list[dict[str, Any]] = []
         if store is None:
-            self.empty_text = "Games are not being saved, so there is no history."
+            self.empty_text = _("Games are not being saved, so there is no history.")
         else:
-            self.empty_text = ("No finished game yet. A game appears here once its winner "
-                               "is decided on the final screen.")
+            self.empty_text = _("No finished game yet. A game appears here once its winner "
+                                "is decided on the final screen.")
             try:
                 records = store.games(finished=True)
             except RecordsError as failed:
-                self.error_text = f"The past games cannot be read: {failed}"
+                self.error_text = _("The past games cannot be read: {reason}").format(
+                    reason=failed)
                 records = []
             for game in records:
                 rows.append(self._row(game))
@@ -140,12 +159,13 @@ class HistoryPresenter(Presenter):
         row = {
             "game_id": game.id,
             "title": f"{date}, {board_words(game.board)}",
-            "players": "Seats: " + ", ".join(game.names),
+            "players": _("Seats: {names}").format(names=", ".join(game.names)),
             "winner": winner_words(game),
-            "tie": f"Tie-break: {game.tie_break}" if game.tie_break else "",
+            "tie": (_("Tie-break: {rule}").format(rule=game.tie_break) if game.tie_break
+                    else ""),
         }
         lines = [f"[b]{escape_markup(row['title'])}[/b]", escape_markup(row["players"]),
-                 f"[color={ACCENT}]{escape_markup(row['winner'])}[/color]"]
+                 "[color=" + ACCENT + "]" + escape_markup(row["winner"]) + "[/color]"]
         if row["tie"]:
             lines.append(escape_markup(row["tie"]))
         return {**row, "text": "\n".join(lines)}

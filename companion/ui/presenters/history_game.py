@@ -3,6 +3,9 @@
 The chart is the game end's (`game_end.coins_by_turn`): each player's coins at the end of
 every turn, replayed from the saved game's events. Export writes the game as JSON, CSV or
 a BG Stats play into the user's data directory and says where.
+
+Every text is worded in the language spoken (`companion.i18n`) when the game is loaded
+(each time the screen is opened); the files exported are never worded.
 """
 
 from __future__ import annotations
@@ -10,17 +13,18 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, assert_never
 
-from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
 from companion import bgstats
+from companion.i18n import N_, _
 from companion.records import ComboPlayed, GameSummary, RecordsError, minutes
 from companion.ui import palette
-from companion.ui.describe import coins
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.game_end import ORDINALS, coins_by_turn
+from companion.ui.presenters.game_end import coins_by_turn
 from companion.ui.presenters.history import (
     EXPORT_FORMATS,
     board_words,
+    coins,
     export_dir,
     when,
     winner_words,
@@ -31,7 +35,9 @@ from companion.ui.presenters.intents import UnknownAction, allowed, member
 
 def expansions_words(summary: GameSummary, names: dict[str, str]) -> str:
     sets = [names.get(ident, ident) for ident in summary.game.expansions]
-    return "Decks: " + ", ".join(sets) if sets else "Decks: the base game"
+    if not sets:
+        return _("Decks: the base game")
+    return _("Decks: {sets}").format(sets=", ".join(sets))
 
 
 class Action(StrEnum):
@@ -52,12 +58,18 @@ def parse(key: str) -> Action:
 def combo_words(combo: ComboPlayed) -> str:
     """A combo picked and its race's own coins, active and in decline; said when they
     cannot be split from a race in decline's (a total typed without its lines)."""
-    earned = coins(combo.coins) if combo.split else "coins not split by race"
-    return f"{combo.name} (turn {combo.turn}, {earned})"
+    earned = coins(combo.coins) if combo.split else _("coins not split by race")
+    return _("{combo} (turn {turn}, {coins})").format(combo=combo.name, turn=combo.turn,
+                                                       coins=earned)
+
+
+A_PAST_GAME = N_("A past game")
+RANKS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th"), 5: N_("5th"), 6: N_("6th")}
+"""A player's place in the standings, in words."""
 
 
 class GameHistoryPresenter(Presenter):
-    title = StringProperty("A past game")
+    title = StringProperty(A_PAST_GAME)
     summary_text = StringProperty("")
     winner_text = StringProperty("")
     tie_text = StringProperty("")
@@ -72,10 +84,15 @@ class GameHistoryPresenter(Presenter):
     """BG Stats' create-play link of the game shown ("" when it is not a play)."""
     side = StringProperty("chart")
     """What the right-hand side shows: "chart" or "bgstats" (the link's QR code)."""
+    qr_shown = BooleanProperty(False)
+    """Whether `side` is "bgstats" (the kv's texts follow it)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.game_id: int | None = None
         super().__init__(*args, **kwargs)
+
+    def on_side(self, *_args: Any) -> None:
+        self.qr_shown = self.side == "bgstats"
 
     def load(self, game_id: int) -> bool:
         """Show the finished game `game_id`; False (and a message) when it cannot be read."""
@@ -85,36 +102,44 @@ class GameHistoryPresenter(Presenter):
         try:
             summary = store.game_summary(game_id)
         except RecordsError as failed:
-            self.ctx.notices.tell(f"That game cannot be shown: {failed}", "Past games")
+            self.ctx.notices.tell(_("That game cannot be shown: {reason}").format(
+                reason=failed), _("Past games"))
             return False
         self.game_id = game_id
         game = summary.game
         names = dict(self.session.catalog.expansions)
-        self.title = f"Game {game.id}: {when(summary.finished_at)}"
-        self.summary_text = (f"{board_words(game.board).capitalize()}, {game.turns} turns, "
-                             f"{minutes(summary)} minutes. {expansions_words(summary, names)}.")
-        self.winner_text = winner_words(game) + "."
-        self.tie_text = f"Tie-break: {game.tie_break}" if game.tie_break else ""
+        self.title = _("Game {number}: {date}").format(number=game.id,
+                                                       date=when(summary.finished_at))
+        board = board_words(game.board)
+        self.summary_text = _("{board}, {turns} turns, {minutes} minutes. {decks}.").format(
+            board=board[:1].upper() + board[1:], turns=game.turns, minutes=minutes(summary),
+            decks=expansions_words(summary, names))
+        self.winner_text = _("{winner}.").format(winner=winner_words(game))
+        self.tie_text = (_("Tie-break: {rule}").format(rule=game.tie_break) if game.tie_break
+                         else "")
         ranked = sorted(game.seats, key=lambda s: (s.rank or 99, s.seat))
         rows = []
         for seat in ranked:
             colour = palette.rgba(seat.colour)
-            rank = ORDINALS.get(seat.rank or 0, "")
-            extra = f", {seat.tie_tokens} tokens" if seat.tie_tokens is not None else ""
-            rows.append({"rank": rank, "name": seat.name,
-                         "coins": coins(seat.final_coins or 0) + extra,
+            rank = _(RANKS[seat.rank]) if seat.rank in RANKS else ""
+            won = coins(seat.final_coins or 0)
+            if seat.tie_tokens is not None:
+                won = _("{coins}, {tokens} tokens").format(coins=won, tokens=seat.tie_tokens)
+            rows.append({"rank": rank, "name": seat.name, "coins": won,
                          "rgba": colour, "ink": palette.ink_on(colour)})
         self.standings = rows
         players = []
         for seat in game.seats:
             colour = palette.rgba(seat.colour)
             income = ", ".join(str(n) for n in summary.income_of(seat.seat))
-            picked = "; ".join(combo_words(c) for c in summary.combos_of(seat.seat)) or "none"
-            first = " (started)" if seat.start_player else ""
-            players.append({"name": f"{seat.name}{first}", "rgba": colour,
+            picked = "; ".join(combo_words(c) for c in summary.combos_of(seat.seat))
+            name = (_("{name} (started)").format(name=seat.name) if seat.start_player
+                    else seat.name)
+            players.append({"name": name, "rgba": colour,
                             "ink": palette.ink_on(colour),
-                            "turns": f"Coins scored each turn: {income}",
-                            "combos": f"Combos: {picked}"})
+                            "turns": _("Coins scored each turn: {coins}").format(coins=income),
+                            "combos": (_("Combos: {combos}").format(combos=picked) if picked
+                                       else _("Combos: none"))})
         self.players = players
         self._chart(game_id, summary)
         self._bgstats(summary)
@@ -139,13 +164,13 @@ class GameHistoryPresenter(Presenter):
             history = store.load_history(game_id)
         except RecordsError:
             self.chart_series, self.chart_turns = [], 0
-            self.chart_note = "This game's turns cannot be replayed, so there is no chart."
+            self.chart_note = _("This game's turns cannot be replayed, so there is no chart.")
             return
         turns, series = coins_by_turn(history)
         self.chart_turns = turns
         self.chart_series = [{"name": seat.name, "rgba": palette.rgba(seat.colour),
                               "values": series[seat.seat]} for seat in summary.game.seats]
-        self.chart_note = "Coins at the end of each turn"
+        self.chart_note = _("Coins at the end of each turn")
 
     # -- intents ---------------------------------------------------------------------------
     def act(self, key: str) -> None:
@@ -161,20 +186,22 @@ class GameHistoryPresenter(Presenter):
                 assert_never(action)
 
     def export(self) -> None:
-        choices = [("all", "All three files")] + [(fmt, words) for fmt, words, _ in EXPORT_FORMATS]
-        self.ctx.notices.choose(Choice("Export this game", choices, self._export,
-                                       text=f"The files go to {export_dir()}."))
+        choices = [("all", _("All three files"))] + [
+            (fmt, _(words)) for fmt, words, _ending in EXPORT_FORMATS]
+        self.ctx.notices.choose(Choice(_("Export this game"), choices, self._export,
+                                       text=_("The files go to {folder}.").format(
+                                           folder=export_dir())))
 
     def _export(self, key: str) -> None:
         store = self.session.records
         if store is None or self.game_id is None:
             return
-        formats = [fmt for fmt, _, _ in EXPORT_FORMATS] if key == "all" else [key]
+        formats = [fmt for fmt, _words, _ending in EXPORT_FORMATS] if key == "all" else [key]
         try:
             written = write_exports(store, [self.game_id], formats)
         except (RecordsError, OSError) as failed:
-            self.ctx.notices.tell(f"The export could not be written: {failed}",
-                                  "Not exported")
+            self.ctx.notices.tell(_("The export could not be written: {reason}").format(
+                reason=failed), _("Not exported"))
             return
-        self.ctx.notices.tell(f"Saved in {export_dir()}: "
-                              + ", ".join(path.name for path in written) + ".", "Exported")
+        self.ctx.notices.tell(_("Saved in {folder}: {files}.").format(
+            folder=export_dir(), files=", ".join(path.name for path in written)), _("Exported"))

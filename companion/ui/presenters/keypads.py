@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from companion.i18n import _
 from companion.ui.presenters.base import Context, Notices
 
 NAME_LENGTH = 20
@@ -66,7 +67,7 @@ def ask_name(ctx: Context, request: NameRequest) -> None:
     if isinstance(ctx.notices, KeypadNotices):
         ctx.notices.ask_name(request)
     else:
-        ctx.notices.tell("Names cannot be typed here.", request.title)
+        ctx.notices.tell(_("Names cannot be typed here."), request.title)
 
 
 def ask_pin(ctx: Context, request: PinRequest) -> None:
@@ -74,4 +75,4 @@ def ask_pin(ctx: Context, request: PinRequest) -> None:
     if isinstance(ctx.notices, KeypadNotices):
         ctx.notices.ask_pin(request)
     else:
-        ctx.notices.tell("A PIN cannot be typed here.", request.title)
+        ctx.notices.tell(_("A PIN cannot be typed here."), request.title)

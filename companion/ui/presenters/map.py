@@ -14,6 +14,10 @@ sensed, none recorded; "-": recorded, none sensed), and the panel lists them. On
 accepts a difference as the current player's conquest or abandonment (through `attempt`:
 a refusal is a plain message and changes nothing) or dismisses it until the grid senses
 that region change again. The grid never changes the game by itself.
+
+Every text here is worded in the language spoken (`companion.i18n`) when the panel is
+made, so a refresh words it again; names of races, powers, terrains and the rules' own
+reasons come as the rules give them.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from kivy.properties import (
     StringProperty,
 )
 
+from companion.i18n import N_, _, ngettext
 from companion.rules import (
     MARKERS,
     Assessment,
@@ -56,7 +61,8 @@ from companion.rules import (
     troops_game,
 )
 from companion.ui import palette
-from companion.ui.describe import marker_name, tokens
+from companion.ui.describe import marker_name
+from companion.ui.grid import refusal_detail
 from companion.ui.presenters import expansions
 from companion.ui.presenters.base import Choice, Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
@@ -65,8 +71,14 @@ if TYPE_CHECKING:
     from companion.grid import Difference
 
 MAX_TOKENS = 40
-SITE_NAMES = {Site.HARBOR: "Harbor", Site.SHIPYARD: "Shipyard",
-              Site.TEMPLE: "Temple of the Seer"}
+SITE_NAMES = {Site.HARBOR: N_("Harbor"), Site.SHIPYARD: N_("Shipyard"),
+              Site.TEMPLE: N_("Temple of the Seer")}
+TAP_A_REGION = N_("Tap a region.")
+
+
+def tokens(n: int) -> str:
+    """A count of tokens in the language spoken ("1 token", "3 tokens")."""
+    return ngettext("{count} token", "{count} tokens", n).format(count=n)
 
 
 class Action(StrEnum):
@@ -150,7 +162,7 @@ def parse(key: str) -> MapIntent:
 
 def _allowed() -> tuple[str, ...]:
     return allowed(Action, *expansions.map_intents(), "catapult:<tokens>", "place:<marker>",
-                   "remove:<marker>", *(f"{verb.value}:<region>" for verb in GridVerb))
+                   "remove:<marker>", *(verb.value + ":<region>" for verb in GridVerb))
 
 
 class MapPresenter(Presenter):
@@ -161,7 +173,7 @@ class MapPresenter(Presenter):
     selected = ObjectProperty(None, allownone=True)
     caravel = ObjectProperty(None, allownone=True)
 
-    hint = StringProperty("Tap a region.")
+    hint = StringProperty("")
     region_title = StringProperty("")
     holder_text = StringProperty("")
     cost_lines = ListProperty([])
@@ -206,6 +218,10 @@ class MapPresenter(Presenter):
         self._grid_bound: Any = None
         self._game: tuple[int, int | None] | None = None
         super().__init__(*args, **kwargs)
+        self.hint = _(TAP_A_REGION)
+
+    def clear(self) -> None:
+        self.hint = _(TAP_A_REGION)
 
     def update(self, state: GameState | None) -> None:
         game = (id(self.session), self.session.game_id)
@@ -232,21 +248,21 @@ class MapPresenter(Presenter):
         self.highlight = frozenset(self._targets(state)) if conquering else frozenset()
         name = state.current.name
         if conquering:
-            self.hint = (f"{name} conquers: the bright regions can be attacked. Tap one to see "
-                         "its cost.")
+            self.hint = _("{name} conquers: the bright regions can be attacked. Tap one to "
+                          "see its cost.").format(name=name)
             if state.troops is not None:
-                self.hint = (f"{name} conquers, {tokens(self._in_hand(state))} in hand: tap a "
-                             "bright region to see its cost.")
+                self.hint = _("{name} conquers, {tokens} in hand: tap a bright region to see "
+                              "its cost.").format(name=name, tokens=tokens(self._in_hand(state)))
         elif state.track.phase is Phase.REDEPLOY:
             active = state.current.active
             in_hand = (None if active is None
                        else troops_game.hand(state, state.track.seat, active.race))
-            self.hint = (f"{name} redeploys: tap a region to correct its token count."
-                         if in_hand is None else
-                         f"{name} redeploys, {tokens(in_hand)} in hand: tap a region to add "
-                         "or take tokens.")
+            self.hint = (_("{name} redeploys: tap a region to correct its token count.").format(
+                name=name) if in_hand is None else
+                _("{name} redeploys, {tokens} in hand: tap a region to add or take "
+                  "tokens.").format(name=name, tokens=tokens(in_hand)))
         else:
-            self.hint = "Tap a region to see it, or to correct who holds it."
+            self.hint = _("Tap a region to see it, or to correct who holds it.")
         for view in views:  # an expansion may light its own regions (set-up pieces)
             if (sites := view.map_highlight(state)) is not None:
                 self.highlight, self.hint = sites, view.map_hint(state) or self.hint
@@ -279,10 +295,10 @@ class MapPresenter(Presenter):
     def _bottom(self, state: GameState) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         if not state.is_over and state.track.phase is Phase.CONQUER:
-            out.append({"key": "finish_conquests", "text": "Finish conquering"})
+            out.append({"key": "finish_conquests", "text": _("Finish conquering")})
         elif not state.is_over and state.track.phase is Phase.REDEPLOY:
-            out.append({"key": "finish_redeployment", "text": "Finish redeployment"})
-        out.append({"key": "back", "text": "Back to the table"})
+            out.append({"key": "finish_redeployment", "text": _("Finish redeployment")})
+        out.append({"key": "back", "text": _("Back to the table")})
         return out
 
     # -- the panel for the selected region -----------------------------------------------
@@ -302,17 +318,20 @@ class MapPresenter(Presenter):
     def _fill_panel(self, state: GameState, *, keep_counts: bool) -> None:
         rid = self.selected
         if rid is None:
-            self.region_title = "No region chosen"
-            self.holder_text = "Tap a region on the map."
+            self.region_title = _("No region chosen")
+            self.holder_text = _("Tap a region on the map.")
             self.actions = []
             self.can_correct = False
             self.can_look_up = False
             return
         region = state.map.region(rid)
         features = ", ".join([*sorted(f.value.title() for f in region.features),
-                              *(SITE_NAMES[site] for site in sorted(region.sites))])
-        self.region_title = f"Region {rid}: {region.terrain.value.title()}" + (
-            f" ({features})" if features else "")
+                              *(_(SITE_NAMES[site]) for site in sorted(region.sites))])
+        terrain = region.terrain.value.title()
+        self.region_title = (
+            _("Region {region}: {terrain} ({features})").format(
+                region=rid, terrain=terrain, features=features) if features else
+            _("Region {region}: {terrain}").format(region=rid, terrain=terrain))
         here = state.regions[rid]
         views = expansions.played(state)
         self.holder_text = " ".join(t for t in (self._holder(state, rid),
@@ -327,16 +346,19 @@ class MapPresenter(Presenter):
         mine = (occupant is not None and occupant.seat == current.seat
                 and (not occupant.in_decline or _plays_seat(state, current.seat)))
         if mine and not state.is_over and state.track.phase is Phase.CONQUER:
-            actions.append({"key": "abandon", "text": f"Abandon region {rid}"})
+            actions.append({"key": "abandon",
+                            "text": _("Abandon region {region}").format(region=rid)})
         actions += self._steppers(state, rid)
         if not state.is_over:
             for marker in MARKERS:
                 if refusal(state, MarkerPlaced(current.seat, rid, marker)) is None:
-                    actions.append({"key": f"place:{marker}",
-                                    "text": f"Place {marker_name(marker)}"})
+                    actions.append({"key": "place:%s" % marker,  # noqa: UP031 (a key, read by test_intents)
+                                    "text": _("Place {marker}").format(
+                                        marker=marker_name(marker))})
                 if refusal(state, MarkerRemoved(current.seat, rid, marker)) is None:
-                    actions.append({"key": f"remove:{marker}",
-                                    "text": f"Remove {marker_name(marker)}"})
+                    actions.append({"key": "remove:%s" % marker,  # noqa: UP031 (a key, read by test_intents)
+                                    "text": _("Remove {marker}").format(
+                                        marker=marker_name(marker))})
             actions += [a for v in views for a in v.region_actions(state, rid)]
         self.can_correct = not state.is_over
         self.can_look_up = bool(self.region_rules(state, rid))
@@ -356,11 +378,13 @@ class MapPresenter(Presenter):
         own = (seat == state.track.seat and state.track.phase is Phase.REDEPLOY
                and race in troops_game.own_races(state, seat))
         out = []
-        whose = "your" if own else f"{state.players[seat].name}'s"
         if in_hand and (own or (seat, race, in_hand) in troops_game.waiting_hands(state)):
-            out.append({"key": "add_token", "text": f"+1 here from {whose} hand ({in_hand})"})
+            text = (_("+1 here from your hand ({count})").format(count=in_hand) if own else
+                    _("+1 here from {name}'s hand ({count})").format(
+                        name=state.players[seat].name, count=in_hand))
+            out.append({"key": "add_token", "text": text})
         if own and (occupant.tokens or 1) > 1:
-            out.append({"key": "take_token", "text": "-1 from here into your hand"})
+            out.append({"key": "take_token", "text": _("-1 from here into your hand")})
         return out
 
     def _step(self, rid: int, delta: int) -> None:
@@ -385,21 +409,26 @@ class MapPresenter(Presenter):
         occupant = here.occupant
         parts = []
         if occupant is not None:
-            who = state.players[occupant.seat].name
-            status = " in decline" if occupant.in_decline else ""
-            count = f" ({tokens(occupant.tokens)})" if occupant.tokens is not None else ""
-            parts.append(f"Held by {who}'s {occupant.race}{status}{count}.")
+            fill = {"name": state.players[occupant.seat].name, "race": occupant.race}
+            if occupant.tokens is not None:
+                fill["tokens"] = tokens(occupant.tokens)
+                held = (_("Held by {name}'s {race} in decline ({tokens}).")
+                        if occupant.in_decline else _("Held by {name}'s {race} ({tokens})."))
+            else:
+                held = (_("Held by {name}'s {race} in decline.") if occupant.in_decline
+                        else _("Held by {name}'s {race}."))
+            parts.append(held.format(**fill))
         elif here.lost_tribe:
-            parts.append("A Lost Tribe lives here.")
+            parts.append(_("A Lost Tribe lives here."))
         else:
             parts.append(next((text for v in expansions.played(state)
                                if (text := v.empty_region_text(state, rid)) is not None),
-                              "Nobody holds it."))
+                              _("Nobody holds it.")))
         markers = [marker_name(m) for m in MARKERS if _has(here.markers, m)]
         if here.markers.mountain:
-            markers.insert(0, "a Mountain")
+            markers.insert(0, _("a Mountain"))
         if markers:
-            parts.append("Lying here: " + ", ".join(markers) + ".")
+            parts.append(_("Lying here: {markers}.").format(markers=", ".join(markers)))
         return " ".join(parts)
 
     def _conquest(self, state: GameState, rid: int, keep_counts: bool) -> list[dict[str, Any]]:
@@ -410,7 +439,8 @@ class MapPresenter(Presenter):
             found = _assess(state, who, rid)
             shot = None if shooter is None else _assess(state, shooter, rid)
         except TokenCountUnknown as unknown:
-            panel["note_text"] = plain(str(unknown)) + " Correct the region with the count."
+            panel["note_text"] = _("{reason} Correct the region with the count.").format(
+                reason=plain(str(unknown)))
             return []
         if found.immune is not None:
             panel["note_text"] = plain(found.immune)
@@ -424,8 +454,9 @@ class MapPresenter(Presenter):
         assert cost is not None
         panel["cost_lines"] = [{"label": line.label, "value": f"{line.tokens:+d}"}
                            for line in cost.lines]
-        panel["cost_text"] = (f"Taking it costs {tokens(cost.total)}." if shown is found else
-                          f"With the Catapult, taking it costs {tokens(cost.total)}.")
+        panel["cost_text"] = (
+            _("Taking it costs {tokens}.") if shown is found else
+            _("With the Catapult, taking it costs {tokens}.")).format(tokens=tokens(cost.total))
         notes = list(cost.notes) if shown is found else [plain(shown.reach.reason), *cost.notes]
         if notes:
             panel["note_text"] = " ".join(notes)
@@ -440,26 +471,31 @@ class MapPresenter(Presenter):
         in_hand = (None if _plays_seat(state, who.seat)  # an expansion's own books
                    else troops_game.hand(state, who.seat, who.race))
         if in_hand is not None and int(self.deploy) > in_hand:
-            short = (f"Only {tokens(in_hand)} in hand" if in_hand else "No token in hand")
+            short = (_("Only {tokens} in hand").format(tokens=tokens(in_hand)) if in_hand
+                     else _("No token in hand"))
             if found.reach.reachable:  # in the conquest button's place, greyed: the
                 actions.append({"key": "", "text": short, "disabled": True})  # rest stays
             else:
-                panel["note_text"] = " ".join(t for t in (panel["note_text"], short + ".") if t)
+                line = (_("Only {tokens} in hand.").format(tokens=tokens(in_hand)) if in_hand
+                        else _("No token in hand."))
+                panel["note_text"] = " ".join(t for t in (panel["note_text"], line) if t)
         elif found.reach.reachable:
             actions.append({"key": "conquer", "kind": "primary",
-                            "text": f"Conquer region {rid} with {tokens(int(self.deploy))}"})
+                            "text": _("Conquer region {region} with {tokens}").format(
+                                region=rid, tokens=tokens(int(self.deploy)))})
         if by_catapult is not None:
-            actions.append({"key": f"catapult:{by_catapult}", "kind": "primary",
-                            "text": f"Conquer region {rid} with the Catapult "
-                                    f"({tokens(by_catapult)})"})
+            actions.append({"key": "catapult:%s" % by_catapult, "kind": "primary",  # noqa: UP031 (a key, read by test_intents)
+                            "text": _("Conquer region {region} with the Catapult "
+                                      "({tokens})").format(region=rid,
+                                                           tokens=tokens(by_catapult))})
         if found.reach.reachable:
             actions += self._final(state, cost.total)
         sorcery = RegionConquered(who.seat, rid, sorcery=True)
         if who.race == "Sorcerers" and refusal(state, sorcery) is None:
             holder = state.players[state.regions[rid].occupant.seat].name  # type: ignore[union-attr]
             actions.append({"key": "sorcery", "kind": "primary",
-                            "text": f"Sorcery: replace {holder}'s lone token with a Sorcerer "
-                                    "from the tray"})
+                            "text": _("Sorcery: replace {name}'s lone token with a "
+                                      "Sorcerer from the tray").format(name=holder)})
         return actions
 
     def _final(self, state: GameState, cost: int) -> list[dict[str, Any]]:
@@ -475,18 +511,23 @@ class MapPresenter(Presenter):
         faces = len(state.catalog.die_faces)
         # The die's button keeps its place while the hand is stepped: hidden, not removed.
         hidden = [{"key": "", "hidden": True,
-                   "text": f"Last conquest: try with the die ({faces} in {faces})"}]
+                   "text": _("Last conquest: try with the die ({good} in {faces})").format(
+                       good=faces, faces=faces)}]
         if not odds.allowed:
-            panel["odds_text"] = "Final conquest with the die: " + odds.reason + "."
+            panel["odds_text"] = _("Final conquest with the die: {reason}.").format(
+                reason=odds.reason)
             return hidden
         if not odds.needs_die:
-            panel["odds_text"] = "Enough tokens in hand: no die needed."
+            panel["odds_text"] = _("Enough tokens in hand: no die needed.")
             return hidden
         good = round(odds.chance * faces)
-        panel["odds_text"] = (f"Final conquest with the die: {odds.shortfall} short; it works on "
-                          f"{good} of {faces} faces ({round(float(odds.chance) * 100)}%).")
+        panel["odds_text"] = _("Final conquest with the die: {short} short; it works on {good} "
+                               "of {faces} faces ({percent}%).").format(
+            short=odds.shortfall, good=good, faces=faces,
+            percent=round(float(odds.chance) * 100))
         return [{"key": "final", "kind": "warning",
-                 "text": f"Last conquest: try with the die ({good} in {faces})"}]
+                 "text": _("Last conquest: try with the die ({good} in {faces})").format(
+                     good=good, faces=faces)}]
 
     @staticmethod
     def _in_hand(state: GameState) -> int:
@@ -619,22 +660,24 @@ class MapPresenter(Presenter):
             return
         rules = self.ctx.presenters.get("rules")
         if rules is not None:
-            rules.choose_among(self.region_rules(state, rid), f"Look up: region {rid}")
+            rules.choose_among(self.region_rules(state, rid), _("Look up: region {region}").format(
+                region=rid))
 
     def correct(self) -> None:
         state, rid = self.state, self.selected
         if state is None or rid is None:
             return
-        choices = [("none", "Nobody (empty)")]
+        choices = [("none", _("Nobody (empty)"))]
         for p in state.players:
             if p.active is not None:
-                choices.append((f"{p.seat}:active", f"{p.name}: {p.active.race}"))
+                choices.append((str(p.seat) + ":active", f"{p.name}: {p.active.race}"))
             for d in p.declined:
-                choices.append((f"{p.seat}:decline:{d.race}",
-                                f"{p.name}: {d.race} (in decline)"))
-        self.ctx.notices.choose(Choice(f"Who holds region {rid} now?", choices,
-                                       self._holder_chosen,
-                                       text="A correction, not a conquest."))
+                choices.append((str(p.seat) + ":decline:" + d.race,
+                                _("{name}: {race} (in decline)").format(
+                                    name=p.name, race=d.race)))
+        self.ctx.notices.choose(Choice(_("Who holds region {region} now?").format(region=rid),
+                                       choices, self._holder_chosen,
+                                       text=_("A correction, not a conquest.")))
 
     def _holder_chosen(self, key: str) -> None:
         rid, state = self.selected, self.state
@@ -650,15 +693,16 @@ class MapPresenter(Presenter):
         race = parts[2] if in_decline else (player.active.race if player.active else None)
         counts = [(str(n), tokens(n)) for n in range(1, 16)]
         if state.troops is None:  # a game saved before token counts were kept
-            counts.insert(0, ("none", "Not counted"))
+            counts.insert(0, ("none", _("Not counted")))
 
         def counted(choice: str) -> None:
             count = None if choice == "none" else int(choice)
             self.attempt(lambda: self.session.set_region(rid, seat, race,
                                                          in_decline=in_decline, tokens=count))
 
-        self.ctx.notices.choose(Choice(f"How many {race} tokens stand in region {rid}?",
-                                       counts, counted))
+        self.ctx.notices.choose(Choice(
+            _("How many {race} tokens stand in region {region}?").format(race=race, region=rid),
+            counts, counted))
 
 
     # -- the sensor grid ------------------------------------------------------------------
@@ -686,32 +730,34 @@ class MapPresenter(Presenter):
         if grid is None or state is None or state.is_over:
             self.show_grid = False
         elif grid.link_state == "refused":
-            text = grid.status.removeprefix("Sensor grid: ")
-            text = f"Sensor grid {text}; playing by hand."
+            text = _("Sensor grid refused: {detail}; playing by hand.").format(
+                detail=refusal_detail(grid.reason))
         elif not grid.up:
-            text = "Sensor grid offline: playing by hand."
+            text = _("Sensor grid offline: playing by hand.")
         elif (calibration := grid.calibration_for(state.map)) is None:
-            text = "The sensor grid is not calibrated for this board."
-            actions = [{"key": "grid_calibrate", "text": "Calibrate the sensor grid"}]
+            text = _("The sensor grid is not calibrated for this board.")
+            actions = [{"key": "grid_calibrate", "text": _("Calibrate the sensor grid")}]
         elif grid.snapshot is None:
-            text = "Sensor grid: reading the board."
+            text = _("Sensor grid: reading the board.")
         else:
             try:
                 found, covered = grid.compare(calibration, state)
             except grid.calibration_error as wrong:
                 text = plain(str(wrong))
-                actions = [{"key": "grid_calibrate", "text": "Calibrate the sensor grid"}]
+                actions = [{"key": "grid_calibrate", "text": _("Calibrate the sensor grid")}]
             else:
                 self._dismissed = {rid: was for rid, was in self._dismissed.items()
                                    if (rid in covered) == was}
                 found = [d for d in found if d.region not in self._dismissed]
                 rows = [self._grid_row(state, d) for d in found]
                 if rows:
-                    title = "The board differs from the record" + (
-                        f" in {len(rows)} regions" if len(rows) > 1 else "")
-                    text = "Tap what happened, or dismiss it."
+                    title = (_("The board differs from the record") if len(rows) == 1 else
+                             ngettext("The board differs from the record in {count} region",
+                                      "The board differs from the record in {count} regions",
+                                      len(rows)).format(count=len(rows)))
+                    text = _("Tap what happened, or dismiss it.")
                 else:
-                    text = "Sensor grid: the board matches the record."
+                    text = _("Sensor grid: the board matches the record.")
         self._differences = {d.region: d for d in found}
         self.differs = frozenset(self._differences)
         self.badges = {d.region: "+" if d.covered else "-" for d in found}
@@ -725,28 +771,37 @@ class MapPresenter(Presenter):
         current = state.current.name
         if diff.covered:
             count = diff.count or self._cost(state, rid)
-            text = f"Region {rid} ({terrain}): tokens on the board, none recorded."
-            accept = f"{current} conquered it" + (f" with {tokens(count)}" if count else "")
+            text = _("Region {region} ({terrain}): tokens on the board, none recorded.").format(
+                region=rid, terrain=terrain)
+            accept = (_("{name} conquered it with {tokens}").format(
+                name=current, tokens=tokens(count)) if count else
+                _("{name} conquered it").format(name=current))
         else:
             here = state.regions[rid]
             occupant = here.occupant
             if occupant is not None:
-                holder = f"{state.players[occupant.seat].name}'s {occupant.race}"
-                holder += " in decline" if occupant.in_decline else ""
+                text = (_("Region {region} ({terrain}): {name}'s {race} in decline recorded, "
+                          "no tokens on the board.") if occupant.in_decline else
+                        _("Region {region} ({terrain}): {name}'s {race} recorded, no tokens "
+                          "on the board.")).format(
+                    region=rid, terrain=terrain, name=state.players[occupant.seat].name,
+                    race=occupant.race)
             else:
-                holder = "a Lost Tribe"
-            text = f"Region {rid} ({terrain}): {holder} recorded, no tokens on the board."
+                text = _("Region {region} ({terrain}): a Lost Tribe recorded, no tokens on the "
+                         "board.").format(region=rid, terrain=terrain)
             active = state.current.active
             if (occupant is None or occupant.seat != state.current.seat or occupant.in_decline
                     or active is None or occupant.race != active.race):
                 # only the current player's active race can abandon: anything else is a
                 # correction, which the region's panel offers
-                return {"region": rid, "accept": f"grid_show:{rid}", "kind": "secondary",
-                        "text": text + " If the record is wrong, correct the region.",
-                        "accept_text": f"Show region {rid}", "dismiss": f"grid_dismiss:{rid}"}
-            accept = f"{current} abandoned it"
-        return {"region": rid, "text": text, "accept": f"grid_accept:{rid}",
-                "accept_text": accept, "dismiss": f"grid_dismiss:{rid}"}
+                return {"region": rid, "accept": "grid_show:%s" % rid, "kind": "secondary",  # noqa: UP031 (a key, read by test_intents)
+                        "text": _("{difference} If the record is wrong, correct the "
+                                  "region.").format(difference=text),
+                        "accept_text": _("Show region {region}").format(region=rid),
+                        "dismiss": "grid_dismiss:%s" % rid}  # noqa: UP031 (a key, read by test_intents)
+            accept = _("{name} abandoned it").format(name=current)
+        return {"region": rid, "text": text, "accept": "grid_accept:%s" % rid,  # noqa: UP031 (a key, read by test_intents)
+                "accept_text": accept, "dismiss": "grid_dismiss:%s" % rid}  # noqa: UP031 (a key, read by test_intents)
 
     @staticmethod
     def _cost(state: GameState, rid: int) -> int | None:

@@ -97,8 +97,8 @@ class MarketPresenter(Presenter):
             refusal = pick_refusal(state, r.row) if picking else None
             rows.append({
                 "row": r.row,
-                "key": "row" + str(r.row),
-                "rules_key": "rules" + str(r.row),
+                "key": "row%d" % r.row,  # noqa: UP031 (a key, not words: no f-string)
+                "rules_key": "rules%d" % r.row,  # noqa: UP031
                 "combo": f"{r.power} {r.race}",
                 "tokens": tokens(r.tokens),
                 "cost": _("Free") if r.cost == 0 else ngettext(

@@ -24,6 +24,11 @@ stands. Choosing a board tells every view (`board_chosen`).
 Nothing is checked here that the rules check: `Session.new_game` refuses two players with
 one name, or a board with more turns than an expansion has markers, say, and its
 reason is shown as it is.
+
+Every text is worded in the language spoken (`companion.i18n`) when the form is built,
+and built again when the screen shows; the default seat names ("Player 1"...) are data
+(they go into the game as typed) and stay as they are, like colour names and what a view
+says.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from typing import Any, TypeVar, assert_never
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
 from companion.boards import CustomBoard, CustomBoards, custom_boards_dir, load_custom_boards
+from companion.i18n import N_, _, ngettext
 from companion.records import Profile, RecordsError
 from companion.rules import (
     BOARD_NAMES,
@@ -62,6 +68,8 @@ PACKAGED = "packaged"
 """The board choice's key for the packaged board."""
 BROKEN_SHOWN = 5
 """The most broken board files listed by name in one notice (the rest are counted)."""
+SIDE_NAMES = {Side.NEAR: N_("Near"), Side.FAR: N_("Far")}
+"""Each side of the screen on a seat's toggle."""
 
 
 class Action(StrEnum):
@@ -111,7 +119,7 @@ def parse(key: str) -> NewGameIntent:
     action = member(Action, key) or views.setup_intent(key)
     if action is None:
         raise UnknownAction("new_game", key, allowed(
-            Action, *views.setup_intents(), *(f"dealing:{d.value}" for d in Dealing),
+            Action, *views.setup_intents(), *("dealing:" + d.value for d in Dealing),
             "expansion:<ident>"))
     return action
 
@@ -148,7 +156,7 @@ class NewGamePresenter(Presenter):
         self._custom = CustomBoards()  # read when the form is reset or opened, not at start-up
         self._board: str | None = None
         """The chosen custom board's name (None: the packaged board)."""
-        self._fallback: tuple[str, tuple[int, ...]] | None = None
+        self._fallback: tuple[Callable[[], str], tuple[int, ...]] | None = None
         """Why the chosen board gave way to the packaged one, and the board sizes the game
         needed then (the words go once the seats ask for another size)."""
         self._options: dict[str, bool] = {}
@@ -221,30 +229,30 @@ class NewGamePresenter(Presenter):
                           "ink": palette.ink_on(rgba), "colour_name": palette.shown_name(colour),
                           "first": i == self.first, "can_up": i > 0,
                           "can_down": i < len(self._names) - 1,
-                          "side": self._sides[i].value.capitalize()})
+                          "side": _(SIDE_NAMES[self._sides[i]])})
         self.seats = seats
         count = len(self._names)
         self._fit_board()
         self.board_text = self._board_text(count)
         self.board_options = [*self._board_options(), *self._view_options("board")]
-        self.first_text = ("First player: drawn at random" if self.first < 0
-                           else f"First player: {self._names[int(self.first)]}")
+        self.first_text = self._first_text()
         catalog = self.session.catalog
         self.expansions = [{"id": ident, "name": name, "on": ident in self._chosen}
                            for ident, name in catalog.expansions]
         self.dealing_options = [
             {"key": "dealing:app", "kind": "primary" if self.dealing == "app" else "secondary",
-             "text": "The app deals (it shuffles the decks)"},
+             "text": _("The app deals (it shuffles the decks)")},
             {"key": "dealing:table", "kind": "primary" if self.dealing == "table" else "secondary",
-             "text": "We deal the cardboard and tell the app"},
+             "text": _("We deal the cardboard and tell the app")},
         ]
         options = []
         for ident, name in catalog.expansions:
             on = ident in self._chosen
-            label = f"In the decks: {name}" if on else f"Left out: {name}"
+            label = (_("In the decks: {name}") if on else _("Left out: {name}")).format(
+                name=name)
             if ident == "base":
-                label = f"In the decks: {name} (always)"
-            options.append({"key": f"expansion:{ident}", "text": label,
+                label = _("In the decks: {name} (always)").format(name=name)
+            options.append({"key": "expansion:%s" % ident, "text": label,  # noqa: UP031 (a key, read by test_intents)
                             "kind": "primary" if on else "secondary"})
         self.expansion_options = options
         self.setup_options = self._view_options("game")
@@ -265,7 +273,11 @@ class NewGamePresenter(Presenter):
         """The chosen custom board (None: the packaged one)."""
         return None if self._board is None else self._custom.named(self._board)
 
-    def tell(self, text: str, title: str = "Not now") -> None:
+    def _first_text(self) -> str:
+        return (_("First player: drawn at random") if self.first < 0 else
+                _("First player: {name}").format(name=self._names[int(self.first)]))
+
+    def tell(self, text: str, title: str | None = None) -> None:
         self.ctx.notices.tell(text, title)
 
     def options_of(self, key: str) -> list[dict[str, Any]]:
@@ -310,13 +322,16 @@ class NewGamePresenter(Presenter):
         if self._board is not None:
             chosen = self._custom.named(self._board)
             if chosen is None:
-                self._fallback = (f"{self._board} is no longer among the board files: "
-                                  "back to the packaged board.", sizes)
+                gone = self._board
+                self._fallback = (lambda: _("{board} is no longer among the board files: "
+                                            "back to the packaged board.").format(board=gone),
+                                  sizes)
                 self._board = None
             elif chosen.board.players not in sizes:
-                self._fallback = (f"{chosen.name} is a board for {chosen.board.players} "
-                                  f"players, not {_either(sizes)}: back to the packaged "
-                                  "board.", sizes)
+                name, made_for = chosen.name, chosen.board.players
+                self._fallback = (lambda: _("{board} is a board for {players} players, not "
+                                            "{wanted}: back to the packaged board.").format(
+                    board=name, players=made_for, wanted=_either(sizes)), sizes)
                 self._board = None
             if self._board is None:
                 for view in views.registered():  # the packaged board's defaults
@@ -327,7 +342,7 @@ class NewGamePresenter(Presenter):
     def _board_text(self, count: int) -> str:
         text = self._players_text(count)
         if self._fallback is not None:
-            text = f"{self._fallback[0]} {text}"
+            text = _("{why} {board}").format(why=self._fallback[0](), board=text)
         return text
 
     def _players_text(self, count: int) -> str:
@@ -337,22 +352,25 @@ class NewGamePresenter(Presenter):
         if said is not None:
             return said
         if described is not None:
-            return f"{described}. Seats go clockwise in this order."
+            return _("{board}. Seats go clockwise in this order.").format(board=described)
         board = board_for_players(count)
-        return (f"{count} players: the {count}-player board, {board.turns} turns. "
-                "Seats go clockwise in this order.")
+        return _("{count} players: the {count}-player board, {turns} turns. Seats go "
+                 "clockwise in this order.").format(count=count, turns=board.turns)
 
     def _board_options(self) -> list[dict[str, Any]]:
         chosen = self.chosen_board()
         players = self._board_sizes()[0]
         name = _packaged(players, short=True) if chosen is None else chosen.name
-        more = " (tap to change)" if self._fitting() else ""
-        options = [{"key": "board", "kind": "secondary", "text": f"Board: {name}{more}"}]
+        text = (_("Board: {name} (tap to change)") if self._fitting() else
+                _("Board: {name}")).format(name=name)
+        options = [{"key": "board", "kind": "secondary", "text": text}]
         broken = len(self._custom.broken)
         if broken:
-            files = "1 board file" if broken == 1 else f"{broken} board files"
             options.append({"key": "broken_boards", "kind": "warning",
-                            "text": f"{files} could not be used: tap to see why"})
+                            "text": ngettext("{count} board file could not be used: tap to "
+                                             "see why",
+                                             "{count} board files could not be used: tap to "
+                                             "see why", broken).format(count=broken)})
         return options
 
     def choose_board(self) -> None:
@@ -361,20 +379,21 @@ class NewGamePresenter(Presenter):
         sizes = self._board_sizes()
         if not fitting:
             self.ctx.notices.tell(
-                f"No board of your own is made for {_either(sizes)} players. A group's own "
-                f"boards are JSON files in {custom_boards_dir()} (docs/board-format.md says "
-                "how to write one); they are offered here for the players they are made for.",
-                "Boards")
+                _("No board of your own is made for {players} players. A group's own boards "
+                  "are JSON files in {folder} (docs/board-format.md says how to write one); "
+                  "they are offered here for the players they are made for.").format(
+                    players=_either(sizes), folder=custom_boards_dir()),
+                _("Boards"))
             return
         chosen = self.chosen_board()
         now = _packaged(sizes[0]) if chosen is None else _labelled(chosen)
         choices = [(PACKAGED, _packaged(sizes[0]))]
-        choices += [(f"custom:{b.name}", _labelled(b)) for b in fitting]
-        self.ctx.notices.choose(Choice("Which board?", choices, self._board_chosen,
-                                       text=f"Now: {now}."))
+        choices += [("custom:" + b.name, _labelled(b)) for b in fitting]
+        self.ctx.notices.choose(Choice(_("Which board?"), choices, self._board_chosen,
+                                       text=_("Now: {board}.").format(board=now)))
 
     def _board_chosen(self, key: str) -> None:
-        kind, _, name = key.partition(":")
+        kind, _sep, name = key.partition(":")
         if kind == PACKAGED:
             self._board = None
         elif kind == "custom" and self._custom.named(name) is not None:
@@ -393,9 +412,10 @@ class NewGamePresenter(Presenter):
             return
         lines = [b.message for b in broken[:BROKEN_SHOWN]]
         if len(broken) > BROKEN_SHOWN:
-            lines.append(f"... and {len(broken) - BROKEN_SHOWN} more.")
-        lines.append(f"Fix them in {custom_boards_dir()}; docs/board-format.md has the format.")
-        self.ctx.notices.tell("\n".join(lines), "Board files not used")
+            lines.append(_("... and {count} more.").format(count=len(broken) - BROKEN_SHOWN))
+        lines.append(_("Fix them in {folder}; docs/board-format.md has the format.").format(
+            folder=custom_boards_dir()))
+        self.ctx.notices.tell("\n".join(lines), _("Board files not used"))
 
     def _most(self) -> int:
         """The most seats: the base game's, or the most a view switched on allows."""
@@ -439,7 +459,8 @@ class NewGamePresenter(Presenter):
     def add_player(self) -> None:
         """Ask who joins: a saved player, or a new name typed on the letters pad."""
         if len(self._names) >= self._most():
-            self.ctx.notices.tell(f"A game has at most {self._most()} players.")
+            self.ctx.notices.tell(_("A game has at most {count} players.").format(
+                count=self._most()))
             return
         self.choose_player(len(self._names))
 
@@ -448,7 +469,8 @@ class NewGamePresenter(Presenter):
         if len(self._names) >= self._most():
             return
         used = set(self._names)
-        name = next((n for n in DEFAULT_NAMES if n not in used), f"Player {len(self._names) + 1}")
+        name = next((n for n in DEFAULT_NAMES if n not in used),
+                    "Player " + str(len(self._names) + 1))
         self._seat(len(self._names), name, None)
 
     def choose_player(self, index: int) -> None:
@@ -458,11 +480,11 @@ class NewGamePresenter(Presenter):
         if not free:
             self._type_name(index)
             return
-        choices = [(f"profile:{p.id}", f"{p.name} ({palette.shown_name(p.colour)})")
+        choices = [("profile:" + str(p.id), f"{p.name} ({palette.shown_name(p.colour)})")
                    for p in free]
-        choices.append(("type", "Someone new: type the name"))
-        where = ("Who joins the game?" if index >= len(self._names)
-                 else f"Who sits in seat {index + 1}?")
+        choices.append(("type", _("Someone new: type the name")))
+        where = (_("Who joins the game?") if index >= len(self._names)
+                 else _("Who sits in seat {seat}?").format(seat=index + 1))
         self.ctx.notices.choose(Choice(where, choices,
                                        lambda key: self._player_chosen(index, key, free)))
 
@@ -479,8 +501,9 @@ class NewGamePresenter(Presenter):
         current = self._names[index] if index < len(self._names) else ""
         initial = "" if _DEFAULT_NAME.fullmatch(current) else current
         ask_name(self.ctx, NameRequest(
-            title="The player's name", initial=initial,
-            text="Saved as a player for next time (Settings > Players changes or removes it).",
+            title=_("The player's name"), initial=initial,
+            text=_("Saved as a player for next time (Settings > Players changes or removes "
+                   "it)."),
             on_done=lambda name: self._name_typed(index, name)))
 
     def _name_typed(self, index: int, name: str) -> None:
@@ -493,7 +516,7 @@ class NewGamePresenter(Presenter):
         colour = self._colour_for(index, None)
         store = self.session.records
         if store is not None and not _DEFAULT_NAME.fullmatch(name):
-            self.attempt(lambda: store.add_profile(name, colour), "Not saved as a player")
+            self.attempt(lambda: store.add_profile(name, colour), _("Not saved as a player"))
         self._seat(index, name, colour)
 
     def _colour_for(self, index: int, liked: str | None) -> str:
@@ -525,7 +548,8 @@ class NewGamePresenter(Presenter):
 
     def remove_player(self, index: int) -> None:
         if len(self._names) <= MIN_PLAYERS:
-            self.ctx.notices.tell(f"A game needs at least {MIN_PLAYERS} players.")
+            self.ctx.notices.tell(_("A game needs at least {count} players.").format(
+                count=MIN_PLAYERS))
             return
         del self._names[index]
         del self._colours[index]
@@ -559,8 +583,7 @@ class NewGamePresenter(Presenter):
     def set_name(self, index: int, name: str) -> None:
         if 0 <= index < len(self._names) and self._names[index] != name:
             self._names[index] = name
-            self.first_text = ("First player: drawn at random" if self.first < 0
-                               else f"First player: {self._names[int(self.first)]}")
+            self.first_text = self._first_text()
 
     def toggle_side(self, index: int) -> None:
         """Seat `index` sits on the other side of the screen (near or far)."""
@@ -574,22 +597,23 @@ class NewGamePresenter(Presenter):
 
     def toggle_expansion(self, ident: str) -> None:
         if ident == "base":
-            self.ctx.notices.tell("The base game's races and powers are always in the decks.")
+            self.ctx.notices.tell(_("The base game's races and powers are always in the "
+                                    "decks."))
             return
         if ident in self._chosen:
             self._chosen.discard(ident)
         else:
             self._chosen.add(ident)
             self.ctx.notices.tell(
-                "Races and powers of this set go into the decks. The app scores them from "
-                "the map like the base game's, and reminds the player of what the table "
-                "does by hand with them.", "Expansion added")
+                _("Races and powers of this set go into the decks. The app scores them from "
+                  "the map like the base game's, and reminds the player of what the table "
+                  "does by hand with them."), _("Expansion added"))
         self._build()
 
     def start(self) -> None:
         seats = [Seat(name.strip(), colour) for name, colour in zip(self._names, self._colours,
                                                                      strict=True)]
-        expansions = [ident for ident, _ in self.session.catalog.expansions
+        expansions = [ident for ident, _name in self.session.catalog.expansions
                       if ident in self._chosen]
         first = None if self.first < 0 else int(self.first)
         dealing = self.dealing
@@ -603,7 +627,7 @@ class NewGamePresenter(Presenter):
         started = self.attempt(lambda: self.session.new_game(
             seats, first_seat=first, expansions=expansions, dealing=dealing,
             board_doc=board_doc, left_out=left_out, **more),
-            "The game cannot start")
+            _("The game cannot start"))
         self.ctx.seats.chosen = ()  # taken by the game started, or not wanted any more
         if started is not None:
             self.go("table")
@@ -611,31 +635,37 @@ class NewGamePresenter(Presenter):
 
 def _either(sizes: tuple[int, ...]) -> str:
     """Board sizes in words: "3", "5 or 6"."""
-    return " or ".join(str(n) for n in sizes)
+    if len(sizes) < 2:
+        return "".join(str(n) for n in sizes)
+    return _("{some} or {last}").format(some=", ".join(str(n) for n in sizes[:-1]),
+                                        last=sizes[-1])
 
 
 def _packaged(players: int, *, short: bool = False) -> str:
     """The packaged board's name in the board choice (`short`: on the form's button)."""
     if not 2 <= players < 2 + len(BOARD_NAMES):
-        return "the packaged board" if short else "The packaged board"
+        return _("the packaged board") if short else _("The packaged board")
     if short:
-        return f"the {players}-player board, packaged"
-    return f"The {players}-player board (packaged)"
+        return _("the {players}-player board, packaged").format(players=players)
+    return _("The {players}-player board (packaged)").format(players=players)
 
 
 def _kind(board: CustomBoard) -> tuple[str, str]:
     """A board file's kind in words (in the board choice, in the form's text): a view's
     kind of board, or the group's own."""
     kinds = [kind for view in views.registered() if (kind := view.board_kind(board))]
-    return kinds[0] if kinds else ("your own board", "a board of your own")
+    return kinds[0] if kinds else (_("your own board"), _("a board of your own"))
 
 
 def _labelled(board: CustomBoard) -> str:
     """A custom board's name in the board choice."""
-    return f"{board.name} ({_kind(board)[0]}, {board.board.turns} turns)"
+    return ngettext("{name} ({kind}, {turns} turn)", "{name} ({kind}, {turns} turns)",
+                    board.board.turns).format(name=board.name, kind=_kind(board)[0],
+                                              turns=board.board.turns)
 
 
 def _described(board: CustomBoard) -> str:
     """"Home Map: a board of your own for 3 players, 10 turns" (or a view's kind)."""
     kind = _kind(board)[1]
-    return f"{board.name}: {kind} for {board.board.players} players, {board.board.turns} turns"
+    return _("{name}: {kind} for {players} players, {turns} turns").format(
+        name=board.name, kind=kind, players=board.board.players, turns=board.board.turns)

@@ -4,6 +4,9 @@ A profile is a regular at the table: a name, a favourite colour and an optional 
 PIN that guards the look at their own coins (the store keeps only a salted hash of it).
 Changing or clearing a PIN, or removing a player who has one, first asks for the current
 PIN: otherwise anybody could clear it and peek. A new PIN is typed twice.
+
+Every text is worded in the language spoken (`companion.i18n`) when the list is read (each
+time the screen opens) or the question asked.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 
+from companion.i18n import _
 from companion.records import Profile, RecordsError
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter, Question, plain
@@ -49,13 +53,13 @@ class OnProfile:
 def parse(key: str) -> Action | OnProfile:
     """The players screen's action for `key`; `UnknownAction` when it has none."""
     for verb in ProfileVerb:
-        profile_id = number(argument(key, f"{verb.value}:"))
+        profile_id = number(argument(key, verb.value + ":"))
         if profile_id is not None:
             return OnProfile(verb, profile_id)
     action = member(Action, key)
     if action is None:
         raise UnknownAction("profiles", key,
-                            allowed(Action, *(f"{verb.value}:<id>" for verb in ProfileVerb)))
+                            allowed(Action, *(verb.value + ":<id>" for verb in ProfileVerb)))
     return action
 
 
@@ -70,22 +74,24 @@ class ProfilesPresenter(Presenter):
         store = self.session.records
         found: list[Profile] = []
         if store is None:
-            self.hint = "Games are not being saved here, so players cannot be saved either."
+            self.hint = _("Games are not being saved here, so players cannot be saved "
+                          "either.")
         else:
             try:
                 found = store.profiles()
             except RecordsError as failed:
-                self.hint = f"The saved players cannot be read: {failed}"
+                self.hint = _("The saved players cannot be read: {reason}").format(
+                    reason=failed)
             else:
-                self.hint = ("Tap a name to rename, a colour to change it. A PIN keeps the "
-                             "others from looking at your coins.")
+                self.hint = _("Tap a name to rename, a colour to change it. A PIN keeps the "
+                              "others from looking at your coins.")
         rows = []
         for profile in found:
             colour = palette.rgba(profile.colour)
             rows.append({"id": profile.id, "name": profile.name,
                          "colour_name": palette.shown_name(profile.colour), "rgba": colour,
                          "ink": palette.ink_on(colour), "has_pin": profile.has_pin,
-                         "pin_text": "PIN: on" if profile.has_pin else "No PIN"})
+                         "pin_text": _("PIN: on") if profile.has_pin else _("No PIN")})
         self.profiles = rows
         self.empty = not rows
 
@@ -127,25 +133,25 @@ class ProfilesPresenter(Presenter):
     def add(self) -> None:
         store = self.session.records
         if store is None:
-            self.ctx.notices.tell(self.hint, "Players")
+            self.ctx.notices.tell(self.hint, _("Players"))
             return
         used = [p["rgba"] for p in self.profiles]
         colour = next((name for name in palette.COLOUR_NAMES
                        if palette.rgba(name) not in used), palette.COLOUR_NAMES[0])
         ask_name(self.ctx, NameRequest(
-            title="A new player", text="Their name, as the table calls them.",
+            title=_("A new player"), text=_("Their name, as the table calls them."),
             on_done=lambda name: self._change(lambda: store.add_profile(name, colour),
-                                              "Player not added")))
+                                              _("Player not added"))))
 
     def rename(self, profile_id: int) -> None:
         store, profile = self.session.records, self._profile(profile_id)
         if store is None or profile is None:
             return
         ask_name(self.ctx, NameRequest(
-            title=f"Rename {profile['name']}", initial=profile["name"],
-            text="Past games keep the name they were played with.",
+            title=_("Rename {name}").format(name=profile["name"]), initial=profile["name"],
+            text=_("Past games keep the name they were played with."),
             on_done=lambda name: self._change(
-                lambda: store.update_profile(profile_id, name=name), "Not renamed")))
+                lambda: store.update_profile(profile_id, name=name), _("Not renamed"))))
 
     def colour(self, profile_id: int) -> None:
         store = self.session.records
@@ -154,7 +160,7 @@ class ProfilesPresenter(Presenter):
         current = next((p.colour for p in self._all() if p.id == profile_id), "")
         following = palette.next_free(current, set())
         self._save(lambda: store.update_profile(profile_id, colour=following),
-                   "Colour not changed")
+                   _("Colour not changed"))
 
     def _all(self) -> list[Profile]:
         store = self.session.records
@@ -172,10 +178,11 @@ class ProfilesPresenter(Presenter):
             self._new_pin(profile_id, name)
             return
         self.ctx.notices.choose(Choice(
-            f"{name}'s PIN", [("change", "Change the PIN"), ("clear", "Remove the PIN")],
+            _("{name}'s PIN").format(name=name),
+            [("change", _("Change the PIN")), ("clear", _("Remove the PIN"))],
             lambda key: self._with_pin(profile_id, name, lambda: self._new_pin(
                 profile_id, name) if key == "change" else self._clear_pin(profile_id)),
-            text="Either way, the current PIN is asked first."))
+            text=_("Either way, the current PIN is asked first.")))
 
     def _with_pin(self, profile_id: int, name: str, then: Callable[[], None]) -> None:
         """Ask for `name`'s current PIN; run `then` only when it is right."""
@@ -187,16 +194,17 @@ class ProfilesPresenter(Presenter):
             try:
                 right = store.check_pin(profile_id, pin)
             except RecordsError as failed:
-                self.ctx.notices.tell(plain(str(failed)), "PIN not checked")
+                self.ctx.notices.tell(plain(str(failed)), _("PIN not checked"))
                 return
             if right:
                 then()
             else:
-                self.ctx.notices.tell("That PIN is not right, so nothing was changed.",
-                                      "Wrong PIN")
+                self.ctx.notices.tell(_("That PIN is not right, so nothing was changed."),
+                                      _("Wrong PIN"))
 
-        ask_pin(self.ctx, PinRequest(title=f"{name}'s current PIN", on_done=typed,
-                                     text=f"Only {name} types it."))
+        ask_pin(self.ctx, PinRequest(title=_("{name}'s current PIN").format(name=name),
+                                     on_done=typed,
+                                     text=_("Only {name} types it.").format(name=name)))
 
     def _new_pin(self, profile_id: int, name: str) -> None:
         store = self.session.records
@@ -205,25 +213,27 @@ class ProfilesPresenter(Presenter):
 
         def again(first: str) -> None:
             ask_pin(self.ctx, PinRequest(
-                title="Type the new PIN again", text="The same four digits, to be sure.",
+                title=_("Type the new PIN again"), text=_("The same four digits, to be sure."),
                 on_done=lambda second: confirm(first, second)))
 
         def confirm(first: str, second: str) -> None:
             if first != second:
-                self.ctx.notices.tell("The two PINs were not the same, so nothing was "
-                                      "changed. Try again.", "PIN not set")
+                self.ctx.notices.tell(_("The two PINs were not the same, so nothing was "
+                                        "changed. Try again."), _("PIN not set"))
                 return
-            if self._save(lambda: store.set_pin(profile_id, first), "PIN not set"):
-                self.ctx.notices.tell(f"{name} now types this PIN to see their coins.",
-                                      "PIN set")
+            if self._save(lambda: store.set_pin(profile_id, first), _("PIN not set")):
+                self.ctx.notices.tell(
+                    _("{name} now types this PIN to see their coins.").format(name=name),
+                    _("PIN set"))
 
-        ask_pin(self.ctx, PinRequest(title=f"A new PIN for {name}", on_done=again,
-                                     text=f"Four digits. {name} types it to see their coins."))
+        ask_pin(self.ctx, PinRequest(
+            title=_("A new PIN for {name}").format(name=name), on_done=again,
+            text=_("Four digits. {name} types it to see their coins.").format(name=name)))
 
     def _clear_pin(self, profile_id: int) -> None:
         store = self.session.records
         if store is not None:
-            self._save(lambda: store.set_pin(profile_id, None), "PIN not removed")
+            self._save(lambda: store.set_pin(profile_id, None), _("PIN not removed"))
 
     def remove(self, profile_id: int) -> None:
         profile = self._profile(profile_id)
@@ -233,13 +243,14 @@ class ProfilesPresenter(Presenter):
         name = profile["name"]
 
         def gone() -> None:
-            self._save(lambda: store.remove_profile(profile_id), "Player not removed")
+            self._save(lambda: store.remove_profile(profile_id), _("Player not removed"))
 
         def ask() -> None:
             self.ctx.notices.ask(Question(
-                text=f"Remove {name} from the saved players? Past games keep their name, "
-                     "but their stats are no longer kept together.",
-                yes=f"Remove {name}", on_yes=gone, title="Remove a player", kind="danger"))
+                text=_("Remove {name} from the saved players? Past games keep their name, "
+                       "but their stats are no longer kept together.").format(name=name),
+                yes=_("Remove {name}").format(name=name), on_yes=gone,
+                title=_("Remove a player"), kind="danger"))
 
         if profile["has_pin"]:
             self._with_pin(profile_id, name, ask)

@@ -10,6 +10,10 @@ another screen calls ``ctx.presenters["rules"].show("race", "Amazons")`` and goe
 screen the rules were opened from (`ctx.nav.previous`).
 
 Nothing here depends on the game: the screen works with or without one.
+
+The screen's own words (the count of matches, the kinds of entry, the search pad's) are in
+the language spoken (`companion.i18n`), worded again at each search and when the screen
+shows; the entries' names and texts come as the rule book writes them.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 from kivy.properties import ListProperty, StringProperty
 
+from companion import i18n
+from companion.i18n import N_, _, ngettext
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 from companion.ui.presenters.keypads import NameRequest, ask_name
@@ -28,6 +34,16 @@ if TYPE_CHECKING:
     from companion.rules import Rulebook, RuleEntry
 
 SCREEN = "rules"
+KIND_WORDS = (N_("Race"), N_("Special power"), N_("Turn step"), N_("Expansion rule"),
+              N_("River World event"), N_("Righteous Relic"), N_("Popular Place"),
+              N_("Base game"))
+"""What the rule book calls its kinds of entry and the base game (marked here, shown
+through `_`: a kind an expansion adds later shows as the rule book says it)."""
+
+
+def kind_words(label: str) -> str:
+    """A kind of entry (the rule book's `label`) in the language spoken."""
+    return _(label) if label in KIND_WORDS else label
 
 
 def key_of(kind: str, name: str) -> str:
@@ -89,8 +105,17 @@ class RulesPresenter(Presenter):
         self._book: Rulebook | None = None
         self._chosen: RuleEntry | None = None
         self._found: tuple[RuleEntry, ...] = ()
+        self._language = ""
+        """The language the screen's words are in."""
         super().__init__(*args, **kwargs)
         self.search("")
+
+    def update(self, state: Any) -> None:
+        """A new state, or the same one in another language: the screen's words again in
+        the language spoken (the search and the entry shown stay)."""
+        super().update(state)
+        if self._language != i18n.language():
+            self.search(self.query)
 
     @property
     def book(self) -> Rulebook:
@@ -126,21 +151,23 @@ class RulesPresenter(Presenter):
         if found and self._chosen not in found:
             self._chosen = found[0]
         self.count_text = (
-            f"No name holds \u201c{self.query}\u201d." if not found
-            else f"{len(found)} entries" if len(found) != 1 else "1 entry")
+            _("No name holds \u201c{query}\u201d.").format(query=self.query) if not found
+            else ngettext("{count} entry", "{count} entries", len(found)).format(
+                count=len(found)))
         self._found = found
+        self._language = i18n.language()
         self._show()
 
     def search_pad(self) -> None:
         """Open the letters pad to type the search text."""
         ask_name(self.ctx, NameRequest(
-            "Search the rules", self.search,
-            text="Type part of a name: a race, a power, a piece, an event or a turn step.",
+            _("Search the rules"), self.search,
+            text=_("Type part of a name: a race, a power, a piece, an event or a turn step."),
             initial=self.query))
 
     def choose(self, key: str) -> None:
         """Show the entry of `key` (``kind:name``, as in `matches`)."""
-        kind, _, name = key.partition(":")
+        kind, _sep, name = key.partition(":")
         self._chosen = self.book.entry(kind, name)
         self._show()
 
@@ -174,11 +201,12 @@ class RulesPresenter(Presenter):
             self.open_at(*entries[0])
         elif entries:
             def chosen(key: str) -> None:
-                kind, _, name = key.partition(":")
+                kind, _sep, name = key.partition(":")
                 self.open_at(kind, name)
 
             self.ctx.notices.choose(Choice(title, [
-                (key_of(kind, name), f"{self.book.entry(kind, name).label}: {name}")
+                (key_of(kind, name), _("{kind}: {name}").format(
+                    kind=kind_words(self.book.entry(kind, name).label), name=name))
                 for kind, name in entries], chosen))
 
     def named_in(self, text: str) -> tuple[str, str] | None:
@@ -219,7 +247,7 @@ class RulesPresenter(Presenter):
             self.title = self.about = self.text = ""
             return
         self.title = chosen.name
-        about = [chosen.label, chosen.expansion]
+        about = [kind_words(chosen.label), kind_words(chosen.expansion)]
         if chosen.facts:
             about.append(chosen.facts.rstrip("."))
         self.about = " \u00b7 ".join(about)
@@ -227,5 +255,5 @@ class RulesPresenter(Presenter):
 
     @staticmethod
     def _row(entry: RuleEntry, chosen: bool) -> dict[str, Any]:
-        return {"text": entry.name, "kind_text": entry.label,
-                "action_key": f"match:{key_of(entry.kind, entry.name)}", "chosen": chosen}
+        return {"text": entry.name, "kind_text": kind_words(entry.label),
+                "action_key": "match:" + key_of(entry.kind, entry.name), "chosen": chosen}

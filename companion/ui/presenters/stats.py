@@ -5,6 +5,9 @@ Per player: games, wins, average and best final score, best single turn, favouri
 wins of the players who picked it, and coins per pick. All from `Store.all_player_stats`
 and `Store.combo_stats`, read when the screen opens; finished games only, so nothing of
 the game being played shows here.
+
+Every line is worded in the language spoken (`companion.i18n`) when the stats are read
+(each time the screen opens), numbers with its decimal separator.
 """
 
 from __future__ import annotations
@@ -14,56 +17,73 @@ from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, OptionProperty, StringProperty
 
+from companion.i18n import N_, _, ngettext, pgettext
 from companion.records import ComboTally, PlayerStats, RecordsError
 from companion.ui import palette
-from companion.ui.describe import coins
 from companion.ui.presenters.base import Presenter
+from companion.ui.presenters.history import coins
 from companion.ui.presenters.intents import UnknownAction, allowed, member
 
 
 def _number(value: float) -> str:
-    return f"{value:.1f}".removesuffix(".0")
+    """`value` to a tenth ("2.5"; "3", not "3.0"), with the language's decimal separator."""
+    return f"{value:.1f}".removesuffix(".0").replace(
+        ".", pgettext("decimal separator", "."))
 
 
-def _times(n: int, what: str) -> str:
-    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+def _games(n: int) -> str:
+    return ngettext("{count} game", "{count} games", n).format(count=n)
+
+
+def _wins(n: int) -> str:
+    return ngettext("{count} win", "{count} wins", n).format(count=n)
+
+
+def _picks(n: int) -> str:
+    return ngettext("{count} pick", "{count} picks", n).format(count=n)
 
 
 def player_lines(stats: PlayerStats) -> list[str]:
     """A player's record in words, one line each."""
     if not stats.games:
-        return ["No finished game yet."]
-    lines = [f"{_times(stats.games, 'game')}, {_times(stats.wins, 'win')}"]
+        return [_("No finished game yet.")]
+    lines = [_("{games}, {wins}").format(games=_games(stats.games), wins=_wins(stats.wins))]
     if stats.average_score is not None and stats.best_score is not None:
-        lines.append(f"Final coins: {_number(stats.average_score)} on average, "
-                     f"best {stats.best_score}")
+        lines.append(_("Final coins: {average} on average, best {best}").format(
+            average=_number(stats.average_score), best=stats.best_score))
     if stats.best_turn is not None:
-        lines.append(f"Best single turn: {coins(stats.best_turn)}")
+        lines.append(_("Best single turn: {coins}").format(coins=coins(stats.best_turn)))
     if stats.favourite_combo is not None:
         fav = stats.favourite_combo
-        lines.append(f"Favourite combo: {fav.name} ({_times(fav.picks, 'pick')})")
+        lines.append(_("Favourite combo: {combo} ({picks})").format(
+            combo=fav.name, picks=_picks(fav.picks)))
     if stats.most_successful_combo is not None and stats.most_successful_combo.counted:
         best = stats.most_successful_combo
-        lines.append(f"Most successful: {best.name} "
-                     f"({_number(best.average)} coins a pick)")
+        lines.append(_("Most successful: {combo} ({average} coins a pick)").format(
+            combo=best.name, average=_number(best.average)))
     return lines
 
 
-NOT_SPLIT = "coins not split by race (scored as a total beside a race in decline)"
+NOT_SPLIT = N_("coins not split by race (scored as a total beside a race in decline)")
 """Said of a pick whose coins cannot be told apart from its player's race in decline."""
 
 
 def combo_line(tally: ComboTally) -> str:
     """A combo's record in words: coins are its race's own, active and in decline; picks
     whose coins cannot be split by race are said, not counted."""
-    picks = f"{_times(tally.picks, 'pick')} in {_times(tally.games, 'game')}"
+    picks = _("{picks} in {games}").format(picks=_picks(tally.picks),
+                                           games=_games(tally.games))
     if not tally.counted:
-        earned = NOT_SPLIT
+        earned = _(NOT_SPLIT)
+    elif tally.unsplit:
+        earned = _("{average} coins a pick (best {best}); {count} of the picks not counted: "
+                   "{why}").format(average=_number(tally.average), best=tally.best,
+                                   count=tally.unsplit, why=_(NOT_SPLIT))
     else:
-        earned = f"{_number(tally.average)} coins a pick (best {tally.best})"
-        if tally.unsplit:
-            earned += f"; {tally.unsplit} of the picks not counted: {NOT_SPLIT}"
-    return f"{picks}, {earned}, {_times(tally.wins, 'win')}"
+        earned = _("{average} coins a pick (best {best})").format(
+            average=_number(tally.average), best=tally.best)
+    return _("{picks}, {coins}, {wins}").format(picks=picks, coins=earned,
+                                               wins=_wins(tally.wins))
 
 
 class Action(StrEnum):
@@ -108,7 +128,7 @@ class StatsPresenter(Presenter):
                 tallies = store.combo_stats()
                 colours = {p.id: p.colour for p in store.profiles()}
             except RecordsError as failed:
-                self._failed = f"The stats cannot be read: {failed}"
+                self._failed = _("The stats cannot be read: {reason}").format(reason=failed)
                 stats, tallies, colours = [], [], {}
             stats.sort(key=lambda s: (-s.wins, -s.games, s.name.casefold()))
             for record in stats:
@@ -125,15 +145,15 @@ class StatsPresenter(Presenter):
         if self.session.records is None or self._failed:
             self.empty = True
             self.empty_text = (self._failed
-                               or "Games are not being saved, so there are no stats.")
+                               or _("Games are not being saved, so there are no stats."))
             return
         if self.mode == "players":
             self.empty = not self.players
-            self.empty_text = ("No saved players yet. Players typed in a new game are saved, "
-                               "and their finished games count here.")
+            self.empty_text = _("No saved players yet. Players typed in a new game are "
+                                "saved, and their finished games count here.")
         else:
             self.empty = not self.combos
-            self.empty_text = "No finished game yet, so no combo has a record."
+            self.empty_text = _("No finished game yet, so no combo has a record.")
 
     def act(self, key: str) -> None:
         self.do(parse(key))
