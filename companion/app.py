@@ -40,7 +40,9 @@ from __future__ import annotations
 
 import gc
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,14 +72,25 @@ ROLL_LOCKOUT = 1.2
 
 @dataclass
 class Devices:
-    """The devices that could be opened, and what the home screen says about them."""
+    """The devices that could be opened, and what the home screen says about them (how
+    to word it: worded again in the language spoken when the language changes)."""
 
-    die_status: str = field(default_factory=lambda: _("Die button: none (roll on screen)"))
-    grid_status: str = field(default_factory=lambda: _("Sensor grid: not used (tap the map)"))
+    die_words: Callable[[], str] = lambda: _("Die button: none (roll on screen)")
+    grid_words: Callable[[], str] = lambda: _("Sensor grid: not used (tap the map)")
     opened: list[Any] = field(default_factory=list)
     dimmer: IdleDimmer | None = None  # held here: Kivy's clock keeps only weak references
     heartbeat: Any = None  # the watchdog's interval event, when systemd set one
     sounds: Any = None  # the sound cues (`companion.sounds.Sounds`), once opened
+
+    @property
+    def die_status(self) -> str:
+        """The die button's line, in the language spoken now."""
+        return self.die_words()
+
+    @property
+    def grid_status(self) -> str:
+        """The sensor grid's line, in the language spoken now."""
+        return self.grid_words()
 
     def close(self) -> None:
         for device in self.opened:
@@ -104,10 +117,11 @@ def open_die_button(app: TableApp, pin: int | None, devices: Devices,
         button = DieButton(pin, on_press=pressed, schedule=Clock.schedule_once,
                            **button_options)
     except ButtonUnavailable:
-        devices.die_status = _("Die button: none on GPIO{pin} (roll on screen)").format(pin=pin)
+        devices.die_words = lambda: _("Die button: none on GPIO{pin} (roll on screen)").format(
+            pin=pin)
         return
     devices.opened.append(button)
-    devices.die_status = _("Die button: ready on GPIO{pin}").format(pin=pin)
+    devices.die_words = lambda: _("Die button: ready on GPIO{pin}").format(pin=pin)
 
 
 def open_grid(app: TableApp, port: str, baudrate: int = 115200,
@@ -192,7 +206,7 @@ def offer_resume(app: TableApp, store: Store) -> None:
         game_id = store.unfinished_game() if found is None else None
         if game_id is not None:
             found = summary_of(game_id, store.load_history(game_id).state)
-        app.set_resume(resume_text(found) if found is not None else None)
+        app.set_resume(None if found is None else partial(resume_text, found))
     except StoreError as failed:
         app.ctx.notices.tell(_("The saved game cannot be offered for resuming: {reason}").format(
             reason=failed), _("Saved games"))
@@ -263,11 +277,12 @@ class Startup:
             devices.dimmer = IdleDimmer(self.dim_after, self.dim_brightness, Backlight.find())
         open_die_button(app, self.die_pin, devices, devices.dimmer)
         home = app.presenters["home"]
-        home.die_status, home.grid_status = devices.die_status, devices.grid_status
+        home.say_devices(devices.die_words, devices.grid_words)
         if self.grid_port:
             grid = open_grid(app, self.grid_port, self.grid_baud)
             if grid is not None:
                 devices.opened.append(grid)
+                home.say_devices(devices.die_words, None)  # the grid words its own line
         if recovered:
             app.ctx.notices.tell(recovered, _("Saved games"))
         if not_corrected:
@@ -343,7 +358,7 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
     first = summary.read(db_path) if lock is not None else None
     app = TableApp()
     app.ctx.seats.use(seating)
-    app.set_resume(resume_text(first) if first is not None else None)
+    app.set_resume(None if first is None else partial(resume_text, first))
     startup = Startup(app, db_path, lock, die_pin=die_pin, dim_after=dim_after,
                       dim_brightness=dim_brightness, grid_port=grid_port, grid_baud=grid_baud,
                       config_path=config_path, sound=sound)  # fmt: skip

@@ -11,7 +11,9 @@ in the pseudo-locale (every text about 40 % longer) the home screen still fits.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ import ui_support as ui
 from companion import i18n
 from companion.config import load_config
 from companion.session import Session
+from companion.ui.describe import resume_text
 
 NBSP = "\u00a0"
 
@@ -133,6 +136,27 @@ def test_german_chosen_on_the_home_screen_redraws_it_at_once(table: tuple[Any, P
     choose(f"Wie das System: {system}")
     assert load_config(config)[0].display.language == "auto"
     assert i18n.language() == i18n.system_language()
+
+
+def test_the_resume_offer_and_the_die_line_made_at_start_up_follow_the_language(
+        table: tuple[Any, Path]) -> None:
+    """Start-up words them once, before any language change: they are given to the home
+    screen as ways to word them, so a switch words them again."""
+    app, _config = table
+    home = app.presenters["home"]
+    offer = SimpleNamespace(names=("Ann", "Bob", "Cy"), turn=2, turns=10, current="Bob")
+    app.set_resume(partial(resume_text, offer))
+    home.say_devices(lambda: i18n._("Die button: ready on GPIO{pin}").format(pin=17), None)
+    ui.pump()
+    ids = app.screens["home"].ids
+    assert ids.resume.text == "Resume Ann, Bob and Cy: turn 2 of 10, Bob's turn"
+    assert home.die_status == "Die button: ready on GPIO17"
+    ui.tap(ui.button(app.screens["home"], "language"))
+    choose("Deutsch")
+    assert ids.resume.text == "Fortsetzen Ann, Bob und Cy: Runde 2 von 10, Bob ist am Zug"
+    assert home.die_status == "Würfelknopf: bereit an GPIO17"
+    app.set_resume(None)
+    assert not home.can_resume
 
 
 SIZES = ((800, 480), (480, 800), (1280, 720))

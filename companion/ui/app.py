@@ -627,11 +627,10 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         elif session.history is not None:
             self.ctx.nav.go("game_end" if session.state.is_over else "table")
 
-    def set_resume(self, text: str | None) -> None:
-        """What the home screen's Resume button says (None: nothing to resume)."""
-        home = self.presenters["home"]
-        home.can_resume = text is not None
-        home.resume_text = text or "Resume a saved game"
+    def set_resume(self, offer: Callable[[], str] | str | None) -> None:
+        """What the home screen's Resume button says (None: nothing to resume): its words,
+        or how to word them (worded again when the language changes)."""
+        self.presenters["home"].offer_resume(offer)
 
     def die_button_pressed(self) -> None:
         """The hardware die button was pressed (on the UI thread): the roll the rules allow

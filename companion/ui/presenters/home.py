@@ -100,8 +100,24 @@ class HomePresenter(Presenter):
         self._going: str | None = None
         """The power action the system accepted (its line is worded again), if any."""
         self._defaults = {"die_status": "", "grid_status": ""}
-        """The status lines as last worded here: start-up's own (the devices') are kept."""
+        """The status lines as last worded here, until start-up says how to word them."""
+        self._say: dict[str, Callable[[], str] | None] = {}
+        """How to word each status line (`say_devices`); None: its device words it."""
+        self._resume: Callable[[], str] | None = None
+        """How to word the Resume offer (`offer_resume`), if there is one."""
         self._worded()
+
+    def say_devices(self, die: Callable[[], str], grid: Callable[[], str] | None) -> None:
+        """How to word the die button's and the sensor grid's lines (None: the grid
+        words its own line), in whatever language is spoken when they show."""
+        self._say = {"die_status": die, "grid_status": grid}
+        self._worded()
+
+    def offer_resume(self, offer: Callable[[], str] | str | None) -> None:
+        """The Resume offer (None: nothing to resume), or how to word it."""
+        self._resume = (lambda: offer) if isinstance(offer, str) else offer
+        self.can_resume = offer is not None
+        self.resume_text = self._resume() if self._resume is not None else _(RESUME)
 
     _on_table = False
     """Whether a game is on the table (`refresh`), rather than none (`clear`)."""
@@ -123,12 +139,18 @@ class HomePresenter(Presenter):
     def _worded(self) -> None:
         """The texts that follow no state, in the language spoken now."""
         for name, words in (("die_status", NO_DIE), ("grid_status", NO_GRID)):
-            if getattr(self, name) == self._defaults[name]:
+            if name in self._say:
+                say = self._say[name]
+                if say is not None:
+                    setattr(self, name, say())
+            elif getattr(self, name) == self._defaults[name]:
                 self._defaults[name] = _(words)
                 setattr(self, name, self._defaults[name])
         if self._going is not None:
             self.power_text = _(GOING[self._going])
         self.language_text = i18n.NAMES[i18n.language()]
+        if self._resume is not None:
+            self.resume_text = self._resume()
         self.on_resume_text()
         if not self._on_table:
             self.game_text = self._no_game_text()
