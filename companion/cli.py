@@ -6,7 +6,9 @@ starts the table app, as ``companion run`` does. Nothing here imports Kivy: ``--
 the small subcommands stay fast and never open a window. ``companion --version`` prints
 the version, as ``companion version`` does. Starting the app (``companion``
 or ``companion run ...``) imports only the ``run`` subcommand, not every one: the table's
-first frame waits for nothing it does not need.
+first frame waits for nothing it does not need. A command that prints sentences for
+people (``Command.speaks``) takes ``--lang en|fr|de`` (default: the system's locale), set
+before it runs.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import sys
 from collections.abc import Iterable, Sequence
 
 from companion import __version__
-from companion.commands import Command, discover
+from companion.commands import Command, add_language, discover, use_language
 
 PROG = "companion"
 DEFAULT_COMMAND = "run"
@@ -40,6 +42,8 @@ def build_parser(commands: Iterable[Command]) -> argparse.ArgumentParser:
     for command in commands:
         sub = subparsers.add_parser(command.name, help=command.help, description=command.help)
         command.configure(sub)
+        if command.speaks:
+            add_language(sub)
     return parser
 
 
@@ -56,4 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(words)
     if args.command is None:
         args = parser.parse_args([DEFAULT_COMMAND])
-    return commands[args.command].run(args)
+    command = commands[args.command]
+    if command.speaks:
+        use_language(args)  # before the command words anything
+    return command.run(args)

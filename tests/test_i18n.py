@@ -105,7 +105,9 @@ WRAPPED_MODULES = ("companion/ui/presenters/home.py", "companion/ui/presenters/s
                    "companion/ui/presenters/calibration.py",
                    "companion/ui/presenters/keypads.py", "companion/ui/presenters/rules.py",
                    "companion/ui/presenters/base.py", "companion/ui/widgets.py",
-                   "companion/ui/grid.py", "companion/app.py")
+                   "companion/ui/grid.py", "companion/app.py",
+                   "companion/commands/doctor.py", "companion/commands/export.py",
+                   "companion/commands/play.py", "companion/commands/score.py")
 """The screens whose every word is wrapped (issue 18 wraps the others screen by screen:
 add each here once it is done)."""
 

@@ -14,6 +14,12 @@ The machine's own files (``/sys``, ``/dev``, ``/proc``, ``/etc``) are read throu
 configuration, the Kivy configs, the database) are where the environment and the
 configuration say. Only the standard library is imported at module level; the
 configuration, SQLite and ``systemctl`` are reached inside the checks.
+
+The report speaks ``--lang`` (else the configuration's ``display.language``, whose "auto"
+follows the system's locale): every sentence is translated whole, with the commands,
+paths, keys, group and device names in it left as they are (they are what one types).
+The area and status columns (``display``, ``ok``, ``note``, ``FIX``) stay English, as
+the words a script or a helper on the phone looks for.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from companion.commands import Command
+from companion.commands import N_, Command, _, ngettext, use_language
 
 if TYPE_CHECKING:
     from companion.config import Config
@@ -218,8 +224,8 @@ def check_user(system: System) -> list[Finding]:
             Finding(
                 "fix",
                 "user",
-                "running as root: the table must never run as root (Kivy would read root's "
-                "~/.kivy, files would belong to root); run this as the kiosk's user",
+                _("running as root: the table must never run as root (Kivy would read "
+                  "root's ~/.kivy, files would belong to root); run this as the kiosk's user"),
             )
         )
     missing, relogin, absent = [], [], []
@@ -232,14 +238,16 @@ def check_user(system: System) -> list[Finding]:
             relogin.append(group)
     ok = [g for g in KIOSK_GROUPS if g not in missing + relogin + absent]
     if ok:
-        findings.append(Finding("ok", "user", f"{system.user} is in the groups {' '.join(ok)}"))
+        findings.append(Finding("ok", "user", _("{user} is in the groups {groups}").format(
+            user=system.user, groups=" ".join(ok))))
     for group in missing:
         findings.append(
             Finding(
                 "fix",
                 "user",
-                f"{system.user} is not in the group {group}: sudo usermod -aG {group} "
-                f"{system.user} (deploy/install.sh does it), then log in again",
+                _("{user} is not in the group {group}: sudo usermod -aG {group} {user} "
+                  "(deploy/install.sh does it), then log in again").format(
+                    user=system.user, group=group),
             )
         )
     if relogin:
@@ -247,8 +255,9 @@ def check_user(system: System) -> list[Finding]:
             Finding(
                 "note",
                 "user",
-                f"{system.user} joined {' '.join(relogin)} after this login: the service has "
-                "them; log out and in again (or reboot) for this shell to have them too",
+                _("{user} joined {groups} after this login: the service has them; log out "
+                  "and in again (or reboot) for this shell to have them too").format(
+                    user=system.user, groups=" ".join(relogin)),
             )
         )
     for group in absent:
@@ -256,7 +265,8 @@ def check_user(system: System) -> list[Finding]:
             Finding(
                 "fix" if group != "gpio" else "note",
                 "user",
-                f"this system has no group {group} (deploy/install.sh creates it)",
+                _("this system has no group {group} (deploy/install.sh creates it)").format(
+                    group=group),
             )
         )
     return findings
@@ -268,15 +278,14 @@ def check_config(path: Path | None, system: System) -> tuple[Config, list[Findin
 
     file = path if path is not None else default_config_path(system.environ)
     if path is None and not file.exists():
-        note = (
-            f"no {file}: every key at its default (deploy/install.sh writes one from "
-            "deploy/companion.example.toml)"
-        )
+        note = _("no {file}: every key at its default (deploy/install.sh writes one from "
+                 "deploy/companion.example.toml)").format(file=file)
         return Config(), [Finding("note", "config", note)]
     config, warnings = load_config(file)
     findings = [Finding("fix", "config", str(warning)) for warning in warnings]
     if not warnings:
-        findings.append(Finding("ok", "config", f"{file}: every value is valid"))
+        findings.append(Finding("ok", "config",
+                                _("{file}: every value is valid").format(file=file)))
     return config, findings
 
 
@@ -289,8 +298,8 @@ def check_display(system: System, config: Config) -> list[Finding]:
             Finding(
                 "fix",
                 "display",
-                "no /dev/dri/card*: no KMS display driver. On a Pi, /boot/firmware/config.txt "
-                "needs dtoverlay=vc4-kms-v3d (Bookworm's default)",
+                _("no /dev/dri/card*: no KMS display driver. On a Pi, "
+                  "/boot/firmware/config.txt needs dtoverlay=vc4-kms-v3d (Bookworm's default)"),
             )
         )
     for card in cards:
@@ -299,8 +308,9 @@ def check_display(system: System, config: Config) -> list[Finding]:
                 Finding(
                     "fix",
                     "display",
-                    f"cannot open {system.shown(card)}: {system.user} needs the groups video "
-                    "and render (deploy/install.sh), then a new login",
+                    _("cannot open {device}: {user} needs the groups video and render "
+                      "(deploy/install.sh), then a new login").format(
+                        device=system.shown(card), user=system.user),
                 )
             )
     screens = []
@@ -311,14 +321,15 @@ def check_display(system: System, config: Config) -> list[Finding]:
         modes = (system.read(status_file.parent / "modes") or "").split()
         screens.append(f"{name} ({modes[0]})" if modes else name)
     if screens:
-        findings.append(Finding("ok", "display", f"screen connected: {', '.join(screens)}"))
+        findings.append(Finding("ok", "display", _("screen connected: {screens}").format(
+            screens=", ".join(screens))))
     elif cards:
         findings.append(
             Finding(
                 "fix",
                 "display",
-                "no screen is connected: check the display's ribbon (DSI) or HDMI cable "
-                "and its power",
+                _("no screen is connected: check the display's ribbon (DSI) or HDMI cable "
+                  "and its power"),
             )
         )
     desktop = [name for name in ("WAYLAND_DISPLAY", "DISPLAY") if system.environ.get(name)]
@@ -327,8 +338,9 @@ def check_display(system: System, config: Config) -> list[Finding]:
             Finding(
                 "note",
                 "display",
-                f"a desktop session is running here ({', '.join(desktop)} set): at boot the "
-                "kiosk takes tty1 instead (deploy/install.sh keeps the desktop from starting)",
+                _("a desktop session is running here ({variables} set): at boot the kiosk "
+                  "takes tty1 instead (deploy/install.sh keeps the desktop from starting)")
+                .format(variables=", ".join(desktop)),
             )
         )
     findings.extend(_check_backlight(system, config))
@@ -338,8 +350,9 @@ def check_display(system: System, config: Config) -> list[Finding]:
             Finding(
                 "note",
                 "display",
-                f"the console blanks after {blank} s when the app is not on the screen; "
-                "deploy/install.sh adds consoleblank=0 to /boot/firmware/cmdline.txt",
+                _("the console blanks after {seconds} s when the app is not on the screen; "
+                  "deploy/install.sh adds consoleblank=0 to /boot/firmware/cmdline.txt")
+                .format(seconds=blank),
             )
         )
     findings.extend(_check_kivy_input(system))
@@ -348,14 +361,20 @@ def check_display(system: System, config: Config) -> list[Finding]:
 
 def _check_backlight(system: System, config: Config) -> list[Finding]:
     dims = config.display.dim_after_seconds
-    when = f"after {dims} s idle" if dims else "never (display.dim_after_seconds = 0)"
+    never = _("no backlight control (e.g. an HDMI screen): the app dims by drawing, never "
+              "(display.dim_after_seconds = 0)")
+    drawn = _("no backlight control (e.g. an HDMI screen): the app dims by drawing, "
+              "after {seconds} s idle")
+    dimmable = _("backlight {light}: the app can dim it, after {seconds} s idle")
+    never_dimmed = _("backlight {light}: the app can dim it, never "
+                     "(display.dim_after_seconds = 0)")
     lights = sorted(system.path("/sys/class/backlight").glob("*"))
     if not lights:
         return [
             Finding(
                 "note",
                 "display",
-                f"no backlight control (e.g. an HDMI screen): the app dims by drawing, {when}",
+                (drawn if dims else never).format(seconds=dims),
             )
         ]
     findings = []
@@ -363,15 +382,17 @@ def _check_backlight(system: System, config: Config) -> list[Finding]:
         brightness = light / "brightness"
         if system.access(brightness, os.W_OK):
             findings.append(
-                Finding("ok", "display", f"backlight {light.name}: the app can dim it, {when}")
+                Finding("ok", "display", (dimmable if dims else never_dimmed).format(
+                    light=light.name, seconds=dims))
             )
         else:
             findings.append(
                 Finding(
                     "fix",
                     "display",
-                    f"backlight {light.name} is not writable by {system.user}: the udev rule "
-                    "from deploy/ (deploy/install.sh) gives the video group write access",
+                    _("backlight {light} is not writable by {user}: the udev rule from "
+                      "deploy/ (deploy/install.sh) gives the video group write access").format(
+                        light=light.name, user=system.user),
                 )
             )
     return findings
@@ -384,39 +405,35 @@ def _check_kivy_input(system: System) -> list[Finding]:
 
     kiosk_ini = default_config_path(system.environ).parent / "kivy" / "config.ini"
     home = system.environ.get("KIVY_HOME") or str(Path.home() / ".kivy")
-    candidates = [("the kiosk's", kiosk_ini), ("this user's", Path(home) / "config.ini")]
+    candidates = [(True, kiosk_ini), (False, Path(home) / "config.ini")]
     findings = []
-    for whose, ini in candidates:
+    for kiosk, ini in candidates:
         if not ini.is_file():
             continue
         try:
             readers = touch_readers(read_input_section(ini))
         except (OSError, ValueError) as error:
-            findings.append(Finding("fix", "touch", f"cannot read {ini}: {error}"))
+            findings.append(Finding("fix", "touch", _("cannot read {file}: {why}").format(
+                file=ini, why=error)))
             continue
         names = ", ".join(f"{name} = {value}" for name, value in readers)
         if len(readers) > 1:
-            kiosk = whose == "the kiosk's"
+            if kiosk:
+                text = _("the kiosk's Kivy config {file} has {count} input providers that read "
+                         "the touchscreen ({names}): every touch would count {count} times. "
+                         "Re-run deploy/install.sh to put back deploy/kivy-pi.ini")
+            else:
+                text = _("this user's Kivy config {file} has {count} input providers that "
+                         "read the touchscreen ({names}): every touch would count {count} "
+                         "times. The kiosk does not read it; for 'make run' on a "
+                         "touchscreen, keep only one")
+            findings.append(Finding("fix" if kiosk else "note", "touch",
+                                    text.format(file=ini, count=len(readers), names=names)))
+        elif kiosk:
             findings.append(
-                Finding(
-                    "fix" if kiosk else "note",
-                    "touch",
-                    f"{whose} Kivy config {ini} has {len(readers)} input "
-                    f"providers that read the touchscreen ({names}): every touch would count "
-                    f"{len(readers)} times. "
-                    + (
-                        "Re-run deploy/install.sh to put back deploy/kivy-pi.ini"
-                        if kiosk
-                        else "The kiosk does not read it; for 'make run' on a touchscreen, "
-                        "keep only one"
-                    ),
-                )
-            )
-        elif whose == "the kiosk's":
-            findings.append(
-                Finding(
-                    "ok", "touch", f"the kiosk's Kivy config reads the touchscreen once ({names})"
-                )
+                Finding("ok", "touch",
+                        _("the kiosk's Kivy config reads the touchscreen once ({names})")
+                        .format(names=names))
             )
     return findings
 
@@ -450,7 +467,7 @@ def input_devices(system: System) -> list[InputDevice]:
         keys = _bits(system.read(event / "device/capabilities/key") or "0")
         devices.append(
             InputDevice(
-                node=f"/dev/input/{event.name}",
+                node="/dev/input/" + event.name,
                 name=system.read(event / "device/name") or "?",
                 multitouch=ABS_MT_POSITION_X in absolute,
                 single_touch=ABS_X in absolute and BTN_TOUCH in keys,
@@ -465,26 +482,28 @@ def check_touch(system: System, config: Config) -> list[Finding]:
     findings: list[Finding] = []
     panels = [d for d in input_devices(system) if d.multitouch or d.single_touch]
     for panel in panels:
-        kind = "multitouch" if panel.multitouch else "single-touch"
         node = system.path(panel.node)
         if system.access(node, os.R_OK):
-            findings.append(Finding("ok", "touch", f"{kind} panel {panel.name!r} on {panel.node}"))
+            text = (_("multitouch panel {name} on {device}") if panel.multitouch
+                    else _("single-touch panel {name} on {device}"))
+            findings.append(Finding("ok", "touch", text.format(name=repr(panel.name),
+                                                               device=panel.node)))
         else:
-            findings.append(
-                Finding(
-                    "fix",
-                    "touch",
-                    f"{kind} panel {panel.name!r} on {panel.node} is not readable by "
-                    f"{system.user}: add the group input (deploy/install.sh), then log in again",
-                )
-            )
+            text = (_("multitouch panel {name} on {device} is not readable by {user}: add the "
+                      "group input (deploy/install.sh), then log in again")
+                    if panel.multitouch else
+                    _("single-touch panel {name} on {device} is not readable by {user}: add "
+                      "the group input (deploy/install.sh), then log in again"))
+            findings.append(Finding("fix", "touch", text.format(
+                name=repr(panel.name), device=panel.node, user=system.user)))
     if not panels:
         findings.append(
             Finding(
                 "fix",
                 "touch",
-                "no touchscreen found: check the display's touch connection (DSI ribbon, or "
-                "the USB cable of an HDMI panel); Touch Display 2 needs its dtoverlay line",
+                _("no touchscreen found: check the display's touch connection (DSI ribbon, "
+                  "or the USB cable of an HDMI panel); Touch Display 2 needs its dtoverlay "
+                  "line"),
             )
         )
     if display.touch_device != "auto":
@@ -494,8 +513,8 @@ def check_touch(system: System, config: Config) -> list[Finding]:
                 Finding(
                     "fix",
                     "touch",
-                    f"display.touch_device = {display.touch_device!r} does not exist; "
-                    'use "auto" or one of the devices above',
+                    _('display.touch_device = {device} does not exist; use "auto" or one of '
+                      "the devices above").format(device=repr(display.touch_device)),
                 )
             )
     if display.touch_provider == "mtdev" and not system.has_library("mtdev"):
@@ -503,8 +522,8 @@ def check_touch(system: System, config: Config) -> list[Finding]:
             Finding(
                 "fix",
                 "touch",
-                "libmtdev is missing (sudo apt install libmtdev1): without it Kivy falls "
-                "back to hidinput, which misreads most multitouch panels",
+                _("libmtdev is missing (sudo apt install libmtdev1): without it Kivy falls "
+                  "back to hidinput, which misreads most multitouch panels"),
             )
         )
     if display.touch_provider == "hidinput" and display.touch_device == "auto":
@@ -512,8 +531,8 @@ def check_touch(system: System, config: Config) -> list[Finding]:
             Finding(
                 "note",
                 "touch",
-                'display.touch_provider = "hidinput" with touch_device = "auto" finds only '
-                "multitouch panels; for a single-touch panel give its touch_device",
+                _('display.touch_provider = "hidinput" with touch_device = "auto" finds only '
+                  "multitouch panels; for a single-touch panel give its touch_device"),
             )
         )
     single = [p for p in panels if p.single_touch and not p.multitouch]
@@ -522,16 +541,26 @@ def check_touch(system: System, config: Config) -> list[Finding]:
             Finding(
                 "note",
                 "touch",
-                f"{single[0].name!r} is single-touch: set display.touch_provider = "
-                f'"hidinput" and display.touch_device = "{single[0].node}"',
+                _('{name} is single-touch: set display.touch_provider = "hidinput" and '
+                  'display.touch_device = "{device}"').format(name=repr(single[0].name),
+                                                              device=single[0].node),
             )
         )
     return findings
 
 
+PIN_TEXTS = {
+    "button": (N_("button on GPIO{pin}"), N_("button on GPIO{pin} (physical pin {physical})")),
+    "LED": (N_("LED on GPIO{pin}"), N_("LED on GPIO{pin} (physical pin {physical})")),
+    "buzzer": (N_("buzzer on GPIO{pin}"), N_("buzzer on GPIO{pin} (physical pin {physical})")),
+}
+"""How each of the die's parts on a pin is named: without, and with, its physical pin."""
+
+
 def _pin_text(what: str, pin: int) -> str:
     physical = PHYSICAL_PIN.get(pin)
-    return f"{what} on GPIO{pin}" + (f" (physical pin {physical})" if physical else "")
+    bare, located = PIN_TEXTS[what]
+    return _(located if physical else bare).format(pin=pin, physical=physical)
 
 
 def check_gpio(system: System, config: Config) -> list[Finding]:
@@ -541,20 +570,20 @@ def check_gpio(system: System, config: Config) -> list[Finding]:
     model = system.read("/proc/device-tree/model") or ""
     is_pi = "Raspberry Pi" in model
     if model:
-        findings.append(Finding("note", "gpio", f"this is a {model}"))
+        findings.append(Finding("note", "gpio", _("this is a {model}").format(model=model)))
     chips = sorted(system.path("/dev").glob("gpiochip[0-9]*"))
     devices = (("button", die.button_pin), ("LED", die.led_pin), ("buzzer", die.buzzer_pin))
     used = [_pin_text(what, pin) for what, pin in devices if pin is not None]
     if not used:
-        findings.append(Finding("ok", "gpio", "no die button, LED or buzzer configured"))
+        findings.append(Finding("ok", "gpio", _("no die button, LED or buzzer configured")))
         return findings
     if not chips:
         findings.append(
             Finding(
                 "fix" if is_pi else "note",
                 "gpio",
-                "no /dev/gpiochip*: no GPIO here, so the die button is off "
-                "(the on-screen die still works)",
+                _("no /dev/gpiochip*: no GPIO here, so the die button is off "
+                  "(the on-screen die still works)"),
             )
         )
         return findings
@@ -564,20 +593,22 @@ def check_gpio(system: System, config: Config) -> list[Finding]:
             Finding(
                 "fix",
                 "gpio",
-                f"{', '.join(system.shown(c) for c in unreadable)} not usable by {system.user}: "
-                "add the group gpio (deploy/install.sh), then log in again",
+                _("{devices} not usable by {user}: add the group gpio (deploy/install.sh), "
+                  "then log in again").format(
+                    devices=", ".join(system.shown(c) for c in unreadable), user=system.user),
             )
         )
     libraries = [name for name in ("lgpio", "RPi.GPIO", "pigpio") if system.has_module(name)]
     if libraries:
-        findings.append(Finding("ok", "gpio", f"{'; '.join(used)}; pin library {libraries[0]}"))
+        findings.append(Finding("ok", "gpio", _("{pins}; pin library {library}").format(
+            pins="; ".join(used), library=libraries[0])))
     else:
         findings.append(
             Finding(
                 "fix" if is_pi else "note",
                 "gpio",
-                f"{'; '.join(used)}, but no GPIO pin library: sudo apt install python3-lgpio "
-                "(the app's virtual environment sees it)",
+                _("{pins}, but no GPIO pin library: sudo apt install python3-lgpio "
+                  "(the app's virtual environment sees it)").format(pins="; ".join(used)),
             )
         )
     return findings
@@ -590,21 +621,23 @@ def check_serial(system: System, config: Config) -> list[Finding]:
     by_id = sorted(system.path("/dev/serial/by-id").glob("*"))
     picos = [link for link in by_id if "MicroPython" in link.name or "Pico" in link.name]
     if not port:
-        findings.append(Finding("ok", "grid", 'no sensor grid configured (grid.port = "")'))
+        findings.append(Finding("ok", "grid", _('no sensor grid configured (grid.port = "")')))
         return findings
     device = system.path(port)
     if device.exists():
         real = system.shown(device.resolve()) if device.is_symlink() else port
         if system.access(device, os.R_OK | os.W_OK):
-            target = f" -> {real}" if real != port else ""
-            findings.append(Finding("ok", "grid", f"grid port {port}{target} is usable"))
+            target = port if real == port else f"{port} -> {real}"
+            findings.append(Finding("ok", "grid", _("grid port {port} is usable").format(
+                port=target)))
         else:
             findings.append(
                 Finding(
                     "fix",
                     "grid",
-                    f"grid port {port} is not usable by {system.user}: add the group dialout "
-                    "(deploy/install.sh), then log in again",
+                    _("grid port {port} is not usable by {user}: add the group dialout "
+                      "(deploy/install.sh), then log in again").format(
+                        port=port, user=system.user),
                 )
             )
     elif picos:
@@ -612,9 +645,9 @@ def check_serial(system: System, config: Config) -> list[Finding]:
             Finding(
                 "fix",
                 "grid",
-                f"a Pico is plugged in ({picos[0].name}) but {port} does not exist: install the "
-                f"udev rule (deploy/install.sh) or set grid.port = "
-                f'"/dev/serial/by-id/{picos[0].name}"',
+                _("a Pico is plugged in ({pico}) but {port} does not exist: install the udev "
+                  'rule (deploy/install.sh) or set grid.port = "/dev/serial/by-id/{pico}"')
+                .format(pico=picos[0].name, port=port),
             )
         )
     else:
@@ -622,8 +655,8 @@ def check_serial(system: System, config: Config) -> list[Finding]:
             Finding(
                 "note",
                 "grid",
-                f"no grid plugged in ({port} does not exist): the game carries on by hand; "
-                "plug the Pico into any USB socket",
+                _("no grid plugged in ({port} does not exist): the game carries on by hand; "
+                  "plug the Pico into any USB socket").format(port=port),
             )
         )
     if port == "/dev/smallworld-grid" and not system.path(UDEV_RULES).exists():
@@ -631,13 +664,14 @@ def check_serial(system: System, config: Config) -> list[Finding]:
             Finding(
                 "fix",
                 "grid",
-                f"/{UDEV_RULES} is missing, so no device is ever named {port} "
-                "(deploy/install.sh installs it)",
+                _("{rules} is missing, so no device is ever named {port} "
+                  "(deploy/install.sh installs it)").format(rules="/" + UDEV_RULES, port=port),
             )
         )
     for link in by_id:
         findings.append(
-            Finding("note", "grid", f"serial device {link.name} -> {system.shown(link.resolve())}")
+            Finding("note", "grid", _("serial device {name} -> {device}").format(
+                name=link.name, device=system.shown(link.resolve())))
         )
     return findings
 
@@ -648,21 +682,24 @@ def check_database(system: System, config: Config) -> list[Finding]:
     shown = str(path)
     findings: list[Finding] = []
     if path.exists() and not path.is_file():
-        return [Finding("fix", "database", f"{shown} is not a file (storage.database)")]
+        return [Finding("fix", "database",
+                        _("{path} is not a file (storage.database)").format(path=shown))]
     if not path.exists():
         ancestor = path.parent
         while not ancestor.exists() and ancestor != ancestor.parent:
             ancestor = ancestor.parent
         if system.access(ancestor, os.W_OK):
             findings.append(
-                Finding("ok", "database", f"{shown} does not exist yet; the app will create it")
+                Finding("ok", "database",
+                        _("{path} does not exist yet; the app will create it").format(path=shown))
             )
         else:
             findings.append(
                 Finding(
                     "fix",
                     "database",
-                    f"{shown} cannot be created: {ancestor} is not writable by {system.user}",
+                    _("{path} cannot be created: {folder} is not writable by {user}").format(
+                        path=shown, folder=ancestor, user=system.user),
                 )
             )
         return findings + _disk_space(path.parent if path.parent.exists() else ancestor)
@@ -671,8 +708,9 @@ def check_database(system: System, config: Config) -> list[Finding]:
             Finding(
                 "fix",
                 "database",
-                f"{shown} or its directory is not writable by {system.user} "
-                "(was the app once run as root? sudo chown -R the directory back)",
+                _("{path} or its directory is not writable by {user} (was the app once run "
+                  "as root? sudo chown -R the directory back)").format(
+                    path=shown, user=system.user),
             )
         )
     findings.append(_database_health(path, shown))
@@ -686,22 +724,27 @@ def _database_health(path: Path, shown: str) -> Finding:
         with open(path, "rb") as stream:
             header = stream.read(16)
     except OSError as error:
-        return Finding("fix", "database", f"{shown} cannot be read: {error.strerror}")
+        return Finding("fix", "database", _("{path} cannot be read: {why}").format(
+            path=shown, why=error.strerror))
     if header and header != b"SQLite format 3\x00":
-        return Finding("fix", "database", f"{shown} is not an SQLite database")
+        return Finding("fix", "database",
+                       _("{path} is not an SQLite database").format(path=shown))
     size = path.stat().st_size
     try:
-        connection = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=2)
+        connection = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True, timeout=2)
         try:
             result = connection.execute("PRAGMA quick_check").fetchone()
         finally:
             connection.close()
     except sqlite3.Error as error:
-        return Finding("fix", "database", f"{shown} cannot be checked: {error}")
+        return Finding("fix", "database", _("{path} cannot be checked: {why}").format(
+            path=shown, why=error))
     if result is None or result[0] != "ok":
-        detail = result[0] if result else "no answer"
-        return Finding("fix", "database", f"{shown} is damaged: {detail}")
-    return Finding("ok", "database", f"{shown} is sound ({size // 1024} KiB)")
+        detail = result[0] if result else _("no answer")
+        return Finding("fix", "database", _("{path} is damaged: {detail}").format(
+            path=shown, detail=detail))
+    return Finding("ok", "database", _("{path} is sound ({size} KiB)").format(
+        path=shown, size=size // 1024))
 
 
 def _disk_space(directory: Path) -> list[Finding]:
@@ -715,7 +758,8 @@ def _disk_space(directory: Path) -> list[Finding]:
             Finding(
                 "fix",
                 "database",
-                f"only {free // (1024 * 1024)} MiB free where the database is: games need room",
+                _("only {free} MiB free where the database is: games need room").format(
+                    free=free // (1024 * 1024)),
             )
         ]
     return []
@@ -728,14 +772,20 @@ def check_boards(system: System, config: Config) -> list[Finding]:
     folder = custom_boards_dir()
     found = load_custom_boards(folder)
     if not found.boards and not found.broken:
-        return [Finding("note", "boards", f"no board files of your own in {folder} (River "
-                        "World or fan boards: docs/board-format.md)")]
+        return [Finding("note", "boards", _("no board files of your own in {folder} (River "
+                                            "World or fan boards: docs/board-format.md)")
+                        .format(folder=folder))]
     findings = [Finding("fix", "boards", broken.message) for broken in found.broken]
     if found.boards:
         named = ", ".join(
-            f"{b.name} ({b.board.players} players"
-            + (", River World)" if b.board.is_river_world else ")") for b in found.boards)
-        findings.insert(0, Finding("ok", "boards", f"offered for a new game: {named}"))
+            (ngettext("{name} ({players} player, River World)",
+                      "{name} ({players} players, River World)", b.board.players)
+             if b.board.is_river_world else
+             ngettext("{name} ({players} player)", "{name} ({players} players)",
+                      b.board.players)).format(name=b.name, players=b.board.players)
+            for b in found.boards)
+        findings.insert(0, Finding("ok", "boards",
+                                   _("offered for a new game: {boards}").format(boards=named)))
     return findings
 
 
@@ -743,38 +793,50 @@ def check_service(system: System) -> list[Finding]:
     """The kiosk service: installed, enabled, running."""
     enabled = system.systemctl(["is-enabled", SERVICE])
     if enabled is None:
-        return [Finding("note", "service", "no systemctl here: the kiosk service cannot run")]
+        return [Finding("note", "service",
+                        _("no systemctl here: the kiosk service cannot run"))]
     status, text = enabled
     if status != 0 and text in ("", "not-found"):
         return [
             Finding(
                 "note",
                 "service",
-                f"{SERVICE} is not installed (deploy/install.sh installs it)",
+                _("{service} is not installed (deploy/install.sh installs it)").format(
+                    service=SERVICE),
             )
         ]
     findings = []
     if text == "enabled":
-        findings.append(Finding("ok", "service", f"{SERVICE} starts at boot"))
+        findings.append(Finding("ok", "service",
+                                _("{service} starts at boot").format(service=SERVICE)))
     else:
         findings.append(
-            Finding("fix", "service", f"{SERVICE} is {text}: sudo systemctl enable {SERVICE}")
+            Finding("fix", "service",
+                    _("{service} is {state}: sudo systemctl enable {service}").format(
+                        service=SERVICE, state=text))
         )
     active = system.systemctl(["is-active", SERVICE])
-    state = active[1] if active and active[1] else "not running"
+    state = active[1] if active and active[1] else None
     if state == "active":
-        findings.append(Finding("ok", "service", f"{SERVICE} is running"))
+        findings.append(Finding("ok", "service",
+                                _("{service} is running").format(service=SERVICE)))
     elif state == "failed":
         findings.append(
             Finding(
                 "fix",
                 "service",
-                f"{SERVICE} failed: journalctl -u smallworld-companion -b shows why; then "
-                f"sudo systemctl reset-failed {SERVICE} && sudo systemctl start {SERVICE}",
+                _("{service} failed: journalctl -u smallworld-companion -b shows why; then "
+                  "sudo systemctl reset-failed {service} && sudo systemctl start {service}")
+                .format(service=SERVICE),
             )
         )
+    elif state is None:
+        findings.append(Finding("note", "service", _("{service} is not running (it starts "
+                                                     "at boot)").format(service=SERVICE)))
     else:
-        findings.append(Finding("note", "service", f"{SERVICE} is {state} (it starts at boot)"))
+        findings.append(Finding("note", "service", _("{service} is {state} (it starts at "
+                                                     "boot)").format(service=SERVICE,
+                                                                     state=state)))
     return findings
 
 
@@ -785,7 +847,8 @@ TIMESYNC_SYNCHRONIZED = "/run/systemd/timesync/synchronized"
 def check_clock(system: System) -> list[Finding]:
     """Whether the clock was set from the network: a Pi keeps no time while switched off."""
     if system.path(TIMESYNC_SYNCHRONIZED).exists():
-        return [Finding("ok", "clock", "the clock is set from the network (systemd-timesyncd)")]
+        return [Finding("ok", "clock",
+                        _("the clock is set from the network (systemd-timesyncd)"))]
     answer = system.timedatectl(["show", "--property=NTP", "--property=NTPSynchronized"])
     properties = dict(
         line.split("=", 1) for line in (answer[1] if answer else "").splitlines() if "=" in line
@@ -795,25 +858,25 @@ def check_clock(system: System) -> list[Finding]:
             Finding(
                 "note",
                 "clock",
-                "cannot tell whether the clock is right (no timedatectl answer): check the "
-                "date with 'date', as the games are dated by it",
+                _("cannot tell whether the clock is right (no timedatectl answer): check the "
+                  "date with 'date', as the games are dated by it"),
             )
         ]
     if properties["NTPSynchronized"] == "yes":
-        return [Finding("ok", "clock", "the clock is set from the network")]
+        return [Finding("ok", "clock", _("the clock is set from the network"))]
     if properties.get("NTP") == "no":
-        what = "network time is turned off: sudo timedatectl set-ntp true"
+        what = _("network time is turned off: sudo timedatectl set-ntp true")
     else:
-        what = (
-            "connect the Pi to the network (Wi-Fi: sudo raspi-config) and it sets itself "
-            "within a minute; with no network, set it by hand: sudo date -s 'YYYY-MM-DD HH:MM'"
-        )
+        what = _("connect the Pi to the network (Wi-Fi: sudo raspi-config) and it sets itself "
+                 "within a minute; with no network, set it by hand: "
+                 "sudo date -s 'YYYY-MM-DD HH:MM'")
     return [
         Finding(
             "fix",
             "clock",
-            f"the clock is not set from the network (it says {time.strftime('%Y-%m-%d %H:%M')}"
-            f"; a Pi keeps no time while switched off), so games may get the wrong date: {what}",
+            _("the clock is not set from the network (it says {now}; a Pi keeps no time "
+              "while switched off), so games may get the wrong date: {what}").format(
+                now=time.strftime("%Y-%m-%d %H:%M"), what=what),
         )
     ]
 
@@ -840,9 +903,11 @@ def render(findings: Iterable[Finding]) -> str:
     ]
     fixes = sum(1 for f in findings if f.status == "fix")
     if fixes:
-        lines.append(f"{fixes} thing{'s' if fixes != 1 else ''} to fix (the FIX lines above).")
+        lines.append(ngettext("{count} thing to fix (the FIX lines above).",
+                              "{count} things to fix (the FIX lines above).", fixes)
+                     .format(count=fixes))
     else:
-        lines.append("Nothing to fix.")
+        lines.append(_("Nothing to fix."))
     return "\n".join(lines)
 
 
@@ -858,8 +923,12 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.lang is None:  # the table's own language, as the app would speak it
+        from companion.config import load_config
+
+        use_language(args, load_config(args.config)[0].display.language)
     findings = diagnose(args.config, System.current())
-    print("companion doctor: what works here and what to fix")
+    print("companion doctor: " + _("what works here and what to fix"))
     print(render(findings))
     sys.stdout.flush()
     return 1 if any(f.status == "fix" for f in findings) else 0
@@ -870,4 +939,5 @@ COMMAND = Command(
     help="check this machine for what the table needs, say what to fix",
     configure=_configure,
     run=_run,
+    speaks=True,
 )

@@ -6,7 +6,8 @@ aside by this command) and the export goes to standard output or to ``-o FILE``.
 ``-o FILE`` is written whole to a temporary file in the same folder, flushed to the card and
 then renamed over FILE, so a failure (a full card, a read-only one) leaves FILE as it was
 (absent, or its old contents), never empty or cut short. A file system mounted read-only
-is named as such.
+is named as such. Its messages to people follow ``--lang`` (the export itself is
+language-neutral: ids and English keys).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from companion.commands import Command
+from companion.commands import Command, _
 from companion.paths import READ_ONLY_ADVICE, default_db_path, on_read_only_file_system
 
 FORMATS = ("json", "csv", "bgstats")  # as companion.store.export.FORMATS, without importing it
@@ -52,25 +53,30 @@ def _run(args: argparse.Namespace) -> int:
 
     db: Path = args.db
     if not db.is_file():
-        print(f"companion export: there is no saved-games file at {db}", file=sys.stderr)
+        print("companion export: " + _("there is no saved-games file at {path}").format(
+            path=db), file=sys.stderr)
         return 1
     try:
         with Store.open(db, recover=False, exclusive=False) as store:
             finished = [g.id for g in store.games(finished=True)]
             if args.game_id not in finished:
                 known = {g.id for g in store.games()}
-                why = ("is not finished yet; only finished games are exported"
-                       if args.game_id in known else f"is not in {db}")  # fmt: skip
-                listed = ", ".join(str(n) for n in sorted(finished)) or "none"
-                print(f"companion export: game {args.game_id} {why} (finished games: {listed})",
-                      file=sys.stderr)  # fmt: skip
+                listed = ", ".join(str(n) for n in sorted(finished)) or _("none")
+                if args.game_id in known:
+                    why = _("game {game} is not finished yet; only finished games are "
+                            "exported (finished games: {listed})")
+                else:
+                    why = _("game {game} is not in {path} (finished games: {listed})")
+                print("companion export: " + why.format(game=args.game_id, path=db,
+                                                        listed=listed), file=sys.stderr)
                 return 1
             text = store.export(args.game_id, args.format)
     except StoreError as error:
         if on_read_only_file_system(db):
-            print(f"companion export: cannot open {db}: {READ_ONLY_ADVICE}", file=sys.stderr)
+            print("companion export: " + _("cannot open {path}: {why}").format(
+                path=db, why=READ_ONLY_ADVICE), file=sys.stderr)
         else:
-            print(f"companion export: {error}", file=sys.stderr)
+            print("companion export: " + str(error), file=sys.stderr)
         return 1
     if args.output is None:
         sys.stdout.write(text)
@@ -80,10 +86,11 @@ def _run(args: argparse.Namespace) -> int:
     except OSError as error:
         read_only = error.errno == errno.EROFS or on_read_only_file_system(args.output)
         why = READ_ONLY_ADVICE if read_only else error.strerror or str(error)
-        print(f"companion export: cannot write {args.output}: {why}; nothing was written",
-              file=sys.stderr)  # fmt: skip
+        print("companion export: " + _("cannot write {path}: {why}; nothing was written")
+              .format(path=args.output, why=why), file=sys.stderr)
         return 1
-    print(f"game {args.game_id} written to {args.output} ({args.format})", file=sys.stderr)
+    print(_("game {game} written to {path} ({format})").format(
+        game=args.game_id, path=args.output, format=args.format), file=sys.stderr)
     return 0
 
 
@@ -124,4 +131,5 @@ COMMAND = Command(
     help="write a finished game as json, csv or a BG Stats play",
     configure=_configure,
     run=_run,
+    speaks=True,
 )

@@ -3,6 +3,8 @@
 The game itself is played by :mod:`companion.play`, imported only when the command runs, so
 ``companion --help`` stays light. The input is read line by line and every answer is
 flushed at once, so a program may hold a conversation with the command through a pipe.
+The printed lines are JSON (English keys and ids, whatever ``--lang`` says); the command's
+own messages about its input file follow ``--lang``.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from typing import IO
 
-from companion.commands import Command
+from companion.commands import Command, _
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -43,7 +45,7 @@ def _run(args: argparse.Namespace) -> int:
     from companion.rules.catalog import load_catalog
 
     def refuse(message: str) -> int:
-        print(_one_line(f"companion play: {message}"), file=sys.stderr)
+        print(_one_line("companion play: " + message), file=sys.stderr)
         return EXIT_BAD_INPUT
 
     try:
@@ -55,9 +57,10 @@ def _run(args: argparse.Namespace) -> int:
     except BadLine as bad:
         return refuse(str(bad))
     except OSError as error:
-        return refuse(f"FILE: cannot read {args.file!r}: {error.strerror or error}")
+        return refuse("FILE: " + _("cannot read {file}: {why}").format(
+            file=repr(args.file), why=error.strerror or error))
     except UnicodeDecodeError as error:
-        return refuse(f"input: not UTF-8 text ({error.reason})")
+        return refuse("input: " + _("not UTF-8 text ({reason})").format(reason=error.reason))
     return EXIT_OK
 
 
@@ -66,4 +69,5 @@ COMMAND = Command(
     help="play a whole game from JSON lines (one intent a line)",
     run=_run,
     configure=configure,
+    speaks=True,
 )

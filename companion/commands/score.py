@@ -5,7 +5,9 @@ prints the result of :func:`companion.scenario.score_scenario` on one line. Exit
 with the result on stdout; 2 with exactly one line on stderr naming the field and the
 value at fault (and nothing on stdout) for any bad input: the scenario's format and every
 check on it are :mod:`companion.scenario`'s. That module (and the rules it scores with) is
-imported only when the command runs, so ``companion --help`` stays light.
+imported only when the command runs, so ``companion --help`` stays light. The JSON
+printed is the same whatever ``--lang`` says (English keys, ids and the rules' own line
+labels); the command's own messages about its input follow ``--lang``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import json
 import sys
 from typing import NoReturn
 
-from companion.commands import Command
+from companion.commands import Command, _, add_language, use_language
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -38,14 +40,16 @@ def _read(path: str) -> str:
         try:
             return sys.stdin.read()
         except UnicodeDecodeError as error:
-            fail("input", f"not UTF-8 text ({error.reason})")
+            fail("input", _("not UTF-8 text ({reason})").format(reason=error.reason))
     try:
         with open(path, encoding="utf-8") as handle:
             return handle.read()
     except OSError as error:
-        fail("FILE", f"cannot read {path!r}: {error.strerror or error}")
+        fail("FILE", _("cannot read {file}: {why}").format(file=repr(path),
+                                                          why=error.strerror or error))
     except UnicodeDecodeError as error:
-        fail("FILE", f"{path!r} is not UTF-8 text ({error.reason})")
+        fail("FILE", _("{file} is not UTF-8 text ({reason})").format(file=repr(path),
+                                                                     reason=error.reason))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = score_scenario(_read(args.file), load_catalog())
     except BadInput as error:
-        print(_one_line(f"companion score: {error}"), file=sys.stderr)
+        print(_one_line("companion score: " + str(error)), file=sys.stderr)
         return EXIT_BAD_INPUT
     print(json.dumps(result))
     return EXIT_OK
@@ -81,11 +85,15 @@ def main(argv: list[str] | None = None) -> int:
         description="Score one player's end of turn from a JSON scenario.",
     )
     configure(parser)
-    return run(parser.parse_args(argv))
+    add_language(parser)
+    args = parser.parse_args(argv)
+    use_language(args)
+    return run(args)
 
 
 COMMAND = Command(
-    name="score", help="score one end-of-turn scenario (JSON)", run=run, configure=configure
+    name="score", help="score one end-of-turn scenario (JSON)", run=run, configure=configure,
+    speaks=True,
 )
 
 
