@@ -310,6 +310,20 @@ def test_a_new_table_has_no_history_and_says_so(store: Store) -> None:
     assert "No finished game yet" in shown(app).ids.empty.text
 
 
+def test_another_tables_session_opens_the_stats_on_the_players(store: Store) -> None:
+    """The tab a table chose stays while it plays; another table's session starts afresh."""
+    app = start(Session(load_catalog(), store=store), "stats")
+    ui.tap(shown(app).ids.combos)
+    assert app.presenters["stats"].mode == "combos"
+    app.ctx.nav.go("home")
+    ui.pump()
+    app.ctx.nav.go("stats")
+    ui.pump()
+    assert app.presenters["stats"].mode == "combos"  # the same table: as it was left
+    start(Session(load_catalog(), store=store), "stats")
+    assert app.presenters["stats"].mode == "players"
+
+
 # -- settings ----------------------------------------------------------------------------------
 
 def test_settings_write_the_config_file_and_say_it_takes_effect_next_start(

@@ -617,9 +617,10 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         if session is not self.ctx.session:
             self.ctx.session.unsubscribe(self._published)
             self.ctx.session = session
-            form = self.presenters.get("new_game")
-            if form is not None:
-                form.forget()
+            for name in SCREENS:  # another table: what the last one chose on each screen goes
+                presenter = self.presenters.made(name)
+                if presenter is not None:
+                    presenter.forget()
         session.subscribe(self._published)  # once: subscribing again changes nothing
         self._published(None)
         if screen is not None:

@@ -180,6 +180,10 @@ class Presenter(EventDispatcher):  # type: ignore[misc]
     def state(self) -> GameState | None:
         return self.session.history.state if self.session.history is not None else None
 
+    def forget(self) -> None:
+        """Another table's session is played now: let go of what the last table chose on
+        this screen (a tab, names typed); nothing here."""
+
     def update(self, state: GameState | None) -> None:
         """Called with every new state (None: no game yet)."""
         self.has_game = state is not None

@@ -155,6 +155,9 @@ class StatsPresenter(Presenter):
             self.empty = not self.combos
             self.empty_text = _("No finished game yet, so no combo has a record.")
 
+    def forget(self) -> None:
+        self.mode = "players"
+
     def act(self, key: str) -> None:
         self.do(parse(key))
 
