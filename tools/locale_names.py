@@ -100,14 +100,16 @@ def fill() -> None:
         names = translations(data, language)
         changed = False
         for message in catalog:
-            wanted = names.get((message.context or "", message.id)) if message.context else None
+            if not message.context or not isinstance(message.id, str):
+                continue
+            wanted = names.get((message.context, message.id))
             if wanted is not None and (message.string != wanted or message.fuzzy):
                 message.string = wanted
                 message.flags.discard("fuzzy")
                 changed = True
         if changed:
             with path.open("wb") as stream:
-                write_po(stream, catalog, width=None,
+                write_po(stream, catalog, width=0,  # 0: no wrapping, as --no-wrap
                          ignore_obsolete=True, include_previous=False)
 
 
