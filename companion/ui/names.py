@@ -58,22 +58,29 @@ def piece(name: str) -> str:
     return pgettext("piece", name)
 
 
+def _by_id(context: str, english: str | None, ident: str) -> str:
+    """A name kept by its id: its translation, else the id in title case, as the screens
+    have always shown it in English ("magic": "Magic")."""
+    shown = pgettext(context, english) if english else english
+    return shown if shown and shown != english else ident.title()
+
+
 def terrain(terrain_id: str) -> str:
-    """A terrain by its board id ("farmland"); an unknown id: the id capitalised."""
-    english = name_marks.TERRAINS.get(terrain_id)
-    return pgettext("terrain", english) if english else terrain_id.capitalize()
+    """A terrain by its board id ("farmland"): "Champs" in French, "Farmland" in English."""
+    return _by_id("terrain", name_marks.TERRAINS.get(terrain_id), terrain_id)
 
 
 def feature(feature_id: str) -> str:
     """A region feature by its board id ("mine", "magic", "cavern")."""
-    english = name_marks.FEATURES.get(feature_id)
-    return pgettext("feature", english) if english else feature_id.capitalize()
+    return _by_id("feature", name_marks.FEATURES.get(feature_id), feature_id)
 
 
 def expansion(expansion_id: str, english: str = "") -> str:
-    """An expansion by its catalog id; one not in names.toml: `english`, else the id."""
+    """An expansion by its catalog id, `english` its catalog name: its printed name when
+    the language has one, else `english` (else the id), as the screens say it in English."""
     known = name_marks.EXPANSIONS.get(expansion_id)
-    return pgettext("expansion", known) if known else (english or expansion_id)
+    shown = pgettext("expansion", known) if known else known
+    return shown if shown and shown != known else (english or known or expansion_id)
 
 
 CONTEXT_OF_KIND = {"race": "race", "power": "power", "relic": "relic", "place": "place",
@@ -89,6 +96,10 @@ def of_kind(kind: str, name: str) -> str:
 
 
 def folded(text: str) -> str:
-    """`text` for matching: lower case, accents dropped ("Orques" and "orqués" match)."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    """`text` as names are compared, as the rule book compares them: accents dropped, case
+    folded, apostrophes dropped, hyphens read as spaces, runs of spaces made one
+    ("Géants" and "geants" match, "Mi-portions" and "mi portions")."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    bare = bare.replace("'", "").replace("\u2019", "").replace("-", " ")
+    return " ".join(bare.casefold().split())
