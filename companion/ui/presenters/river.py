@@ -158,7 +158,8 @@ def _ask_caravel(presenter: Presenter, state: GameState) -> None:
     for rid in _caravel_rivers(state):
         occupant = state.regions[rid].occupant
         who = (_("{name}'s {race}").format(name=state.player(occupant.seat).name,
-                                           race=occupant.race) if occupant is not None
+                                           race=piece_names.race(occupant.race))
+               if occupant is not None
                else _("a pirate ship") if state.regions[rid].markers.pirate_ship
                else _("empty"))
         choices.append((str(rid), _("River {river} ({who})").format(river=rid, who=who)))
