@@ -3,8 +3,9 @@
 `companion/locale/names.toml` is the one source of those names: every entry reaches each
 catalogue with its context ("race", "power"...) and exactly its French and German name,
 and the marked module `make locale` extracts them from is the one names.toml makes. The
-screens show them: a French and a German market and table name the races and powers as
-printed (a combo in the language's word order), the Rules screen titles an entry by its
+screens show them: a French and a German market, table, map and past game name the races,
+powers and terrains as printed (a combo in the language's word order), the Rules screen
+titles an entry by its
 printed name and finds it by that name typed without accents; in English every text is
 what it always was, and what is kept (the game's state) holds the English names.
 """
@@ -236,3 +237,45 @@ def test_the_rules_screen_titles_and_finds_an_entry_by_its_printed_name(
     assert rules.matches == []
     rules.search("ghou")
     assert [m["text"] for m in rules.matches] == ["Ghouls"] and rules.title == "Ghouls"
+
+
+HOLDER = {"en": ("Held by Ann's Ghouls (3 tokens).", "Region 3: "),
+          "fr": ("Zombies", "Région 3\u00a0: "),
+          "de": ("Ghule", "Region 3: ")}
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_the_map_names_the_holder_and_the_terrain_as_printed(
+        game: tuple[Any, Session], language: str) -> None:
+    app, s = game
+    s.pick(0)
+    s.set_region(3, 0, "Ghouls", tokens=3)  # a correction: Ann's Ghouls hold region 3
+    terrain = s.state.map.region(3).terrain.value
+    i18n.use(language)
+    shown(app, "map")
+    presenter = app.presenters["map"]
+    presenter.tap(3)
+    held, title = HOLDER[language]
+    assert held in presenter.holder_text
+    assert presenter.region_title.startswith(title + names.terrain(terrain))
+    if language != "en":
+        assert "Ghouls" not in presenter.holder_text
+        assert names.terrain(terrain) != terrain.title()
+    assert s.state.regions[3].occupant is not None
+    assert s.state.regions[3].occupant.race == "Ghouls"  # kept in English
+
+
+@pytest.mark.parametrize(("language", "line"), [
+    ("en", "Mounted Ghouls (turn 2, 5 coins)"),
+    ("fr", "Zombies Montés"),
+    ("de", "Beritten Ghule"),
+])
+def test_a_past_games_combos_are_named_as_printed(english: None, language: str,
+                                                   line: str) -> None:
+    from companion.records import ComboPlayed
+    from companion.ui.presenters.history_game import combo_words
+
+    i18n.use(language)
+    said = combo_words(ComboPlayed(seat=0, turn=2, row=0, race="Ghouls", power="Mounted",
+                                   coins=5))
+    assert said.startswith(line), said
