@@ -5,9 +5,9 @@ catalogue with its context ("race", "power"...) and exactly its French and Germa
 and the marked module `make locale` extracts them from is the one names.toml makes. The
 screens show them: a French and a German market, table, map and past game name the races,
 powers and terrains as printed (a combo in the language's word order), the Rules screen
-titles an entry by its
-printed name and finds it by that name typed without accents; in English every text is
-what it always was, and what is kept (the game's state) holds the English names.
+titles an entry by its printed name and finds it by that name typed without accents; in
+English every text is what it always was, and what is kept (the game's state) holds the
+English names.
 """
 
 from __future__ import annotations
