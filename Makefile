@@ -136,14 +136,17 @@ deploy-check:
 # layouts is extracted to the template, each language's catalogue is updated from it (a new
 # language in LOCALES gets a new one), then compiled; the .po and .mo files are committed.
 # Entries no code uses any more are dropped, new ones are left empty (never guessed), and
-# tests/test_i18n.py fails until each is translated. LOCALES: every language that has a
+# tests/test_i18n.py fails until each is translated. The names of the game's pieces come from
+# companion/locale/names.toml alone: tools/locale_names.py marks them for extraction
+# (companion/ui/name_marks.py, with a context: race, power...) and fills them in. LOCALES: every language that has a
 # catalogue; `make locale LOCALES=it` starts a new one (then it is found like the others).
 LOCALE_DIR := companion/locale
 LOCALES ?= $(patsubst $(LOCALE_DIR)/%/LC_MESSAGES,%,$(wildcard $(LOCALE_DIR)/*/LC_MESSAGES))
 POT := $(LOCALE_DIR)/companion.pot
 
 locale: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k tr -k N_ -c "TRANSLATORS:" --add-location=file \
+	$(BIN)/python tools/locale_names.py generate
+	$(BIN)/pybabel extract -F babel.cfg -k tr -k N_ -k NP_:1c,2 -c "TRANSLATORS:" --add-location=file \
 		--sort-by-file --no-wrap --project="Table Companion for Small World" \
 		--version=0.1 -o $(POT).new .
 	@# The same strings as before: the template (and so each catalogue) keeps its date.
@@ -157,6 +160,7 @@ locale: $(STAMP)
 			$(BIN)/pybabel init -D companion -i $(POT) -d $(LOCALE_DIR) -l $$lang --no-wrap; \
 		fi; \
 	done
+	$(BIN)/python tools/locale_names.py fill
 	$(BIN)/pybabel compile -D companion -d $(LOCALE_DIR) --statistics
 
 # Benchmarks and fault drills, headless like `make test`; not part of it (bench/README.md).

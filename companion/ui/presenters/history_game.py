@@ -18,6 +18,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 from companion import bgstats
 from companion.i18n import N_, _
 from companion.records import ComboPlayed, GameSummary, RecordsError, minutes
+from companion.ui import names as shown_names
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.game_end import coins_by_turn
@@ -59,8 +60,8 @@ def combo_words(combo: ComboPlayed) -> str:
     """A combo picked and its race's own coins, active and in decline; said when they
     cannot be split from a race in decline's (a total typed without its lines)."""
     earned = coins(combo.coins) if combo.split else _("coins not split by race")
-    return _("{combo} (turn {turn}, {coins})").format(combo=combo.name, turn=combo.turn,
-                                                       coins=earned)
+    return _("{combo} (turn {turn}, {coins})").format(
+        combo=shown_names.combo(combo.power, combo.race), turn=combo.turn, coins=earned)
 
 
 A_PAST_GAME = N_("A past game")

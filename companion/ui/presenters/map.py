@@ -60,7 +60,7 @@ from companion.rules import (
     refusal,
     troops_game,
 )
-from companion.ui import palette
+from companion.ui import names, palette
 from companion.ui.describe import marker_name
 from companion.ui.grid import refusal_detail
 from companion.ui.presenters import expansions
@@ -325,9 +325,9 @@ class MapPresenter(Presenter):
             self.can_look_up = False
             return
         region = state.map.region(rid)
-        features = ", ".join([*sorted(f.value.title() for f in region.features),
+        features = ", ".join([*sorted(names.feature(f.value) for f in region.features),
                               *(_(SITE_NAMES[site]) for site in sorted(region.sites))])
-        terrain = region.terrain.value.title()
+        terrain = names.terrain(region.terrain.value)
         self.region_title = (
             _("Region {region}: {terrain} ({features})").format(
                 region=rid, terrain=terrain, features=features) if features else
@@ -409,7 +409,7 @@ class MapPresenter(Presenter):
         occupant = here.occupant
         parts = []
         if occupant is not None:
-            fill = {"name": state.players[occupant.seat].name, "race": occupant.race}
+            fill = {"name": state.players[occupant.seat].name, "race": names.race(occupant.race)}
             if occupant.tokens is not None:
                 fill["tokens"] = tokens(occupant.tokens)
                 held = (_("Held by {name}'s {race} in decline ({tokens}).")
@@ -670,11 +670,12 @@ class MapPresenter(Presenter):
         choices = [("none", _("Nobody (empty)"))]
         for p in state.players:
             if p.active is not None:
-                choices.append((str(p.seat) + ":active", f"{p.name}: {p.active.race}"))
+                choices.append((str(p.seat) + ":active",
+                                f"{p.name}: {names.race(p.active.race)}"))
             for d in p.declined:
                 choices.append((str(p.seat) + ":decline:" + d.race,
                                 _("{name}: {race} (in decline)").format(
-                                    name=p.name, race=d.race)))
+                                    name=p.name, race=names.race(d.race))))
         self.ctx.notices.choose(Choice(_("Who holds region {region} now?").format(region=rid),
                                        choices, self._holder_chosen,
                                        text=_("A correction, not a conquest.")))
@@ -701,7 +702,8 @@ class MapPresenter(Presenter):
                                                          in_decline=in_decline, tokens=count))
 
         self.ctx.notices.choose(Choice(
-            _("How many {race} tokens stand in region {region}?").format(race=race, region=rid),
+            _("How many {race} tokens stand in region {region}?").format(
+                race=names.race(race) if race else race, region=rid),
             counts, counted))
 
 
@@ -767,7 +769,7 @@ class MapPresenter(Presenter):
 
     def _grid_row(self, state: GameState, diff: Difference) -> dict[str, Any]:
         rid = diff.region
-        terrain = state.map.region(rid).terrain.value.title()
+        terrain = names.terrain(state.map.region(rid).terrain.value)
         current = state.current.name
         if diff.covered:
             count = diff.count or self._cost(state, rid)
@@ -785,7 +787,7 @@ class MapPresenter(Presenter):
                         _("Region {region} ({terrain}): {name}'s {race} recorded, no tokens "
                           "on the board.")).format(
                     region=rid, terrain=terrain, name=state.players[occupant.seat].name,
-                    race=occupant.race)
+                    race=names.race(occupant.race))
             else:
                 text = _("Region {region} ({terrain}): a Lost Tribe recorded, no tokens on the "
                          "board.").format(region=rid, terrain=terrain)

@@ -15,6 +15,7 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 
 from companion.i18n import N_, _, ngettext
 from companion.rules import GameState, Phase, pick_refusal, public
+from companion.ui import names
 from companion.ui.describe import tokens
 from companion.ui.presenters.base import Choice, Presenter, Question, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
@@ -99,7 +100,7 @@ class MarketPresenter(Presenter):
                 "row": r.row,
                 "key": "row%d" % r.row,  # noqa: UP031 (a key, not words: no f-string)
                 "rules_key": "rules%d" % r.row,  # noqa: UP031
-                "combo": f"{r.power} {r.race}",
+                "combo": names.combo(r.power, r.race),
                 "tokens": tokens(r.tokens),
                 "cost": _("Free") if r.cost == 0 else ngettext(
                     "Costs {n} coin", "Costs {n} coins", r.cost).format(n=r.cost),
@@ -116,9 +117,9 @@ class MarketPresenter(Presenter):
             self.chosen_race = ""
         if self.chosen_power not in state.market.power_stack:
             self.chosen_power = ""
-        self.race_text = (_("Banner: {race}").format(race=self.chosen_race)
+        self.race_text = (_("Banner: {race}").format(race=names.race(self.chosen_race))
                           if self.chosen_race else _(BANNER_UNCHOSEN))
-        self.power_text = (_("Badge: {power}").format(power=self.chosen_power)
+        self.power_text = (_("Badge: {power}").format(power=names.power(self.chosen_power))
                            if self.chosen_power else _(BADGE_UNCHOSEN))
         self.can_reveal = bool(self.chosen_race and self.chosen_power)
 
@@ -147,9 +148,10 @@ class MarketPresenter(Presenter):
             return
         r = public(state).market[row]
         name = state.current.name
-        lines = [ngettext("{name} takes the {power} {race} with {n} token.",
-                          "{name} takes the {power} {race} with {n} tokens.", r.tokens).format(
-            name=name, power=r.power, race=r.race, n=r.tokens)]
+        combo = names.combo(r.power, r.race)
+        lines = [ngettext("{name} takes the {combo} with {n} token.",
+                          "{name} takes the {combo} with {n} tokens.", r.tokens).format(
+            name=name, combo=combo, n=r.tokens)]
         lines.append(_("It is free.") if r.cost == 0 else ngettext(
             "{name} pays {n} coin: 1 on each row above it.",
             "{name} pays {n} coins: 1 on each row above it.", r.cost).format(name=name, n=r.cost))
@@ -159,10 +161,10 @@ class MarketPresenter(Presenter):
                 name=name, n=r.coins))
         catalog = state.catalog
         text = (" ".join(lines)
-                + f"\n\n{r.power}: {catalog.power(r.power).summary}"
-                + f"\n{r.race}: {catalog.race(r.race).summary}")
+                + f"\n\n{names.power(r.power)}: {catalog.power(r.power).summary}"
+                + f"\n{names.race(r.race)}: {catalog.race(r.race).summary}")
         self.ctx.notices.ask(Question(
-            text=text, yes=_("Take the {power} {race}").format(power=r.power, race=r.race),
+            text=text, yes=_("Take the {combo}").format(combo=combo),
             title=_("Row {number}").format(number=row + 1), on_yes=lambda: self.take(row)))
 
     def look_up(self, row: int) -> None:
@@ -180,9 +182,9 @@ class MarketPresenter(Presenter):
             rules.open_at(kind, name)
 
         self.ctx.notices.choose(Choice(
-            _("Look up the {power} {race}").format(power=r.power, race=r.race),
-            [("race:" + r.race, _("Race: {race}").format(race=r.race)),
-             ("power:" + r.power, _("Power: {power}").format(power=r.power))],
+            _("Look up the {combo}").format(combo=names.combo(r.power, r.race)),
+            [("race:" + r.race, _("Race: {race}").format(race=names.race(r.race))),
+             ("power:" + r.power, _("Power: {power}").format(power=names.power(r.power)))],
             open_at))
 
     def take(self, row: int) -> None:
@@ -193,17 +195,17 @@ class MarketPresenter(Presenter):
         state = self.state
         if state is None:
             return
-        races = sorted(state.market.race_stack)
+        races = sorted(state.market.race_stack, key=lambda r: names.folded(names.race(r)))
         self.ctx.notices.choose(Choice(_("Which banner was turned up?"),
-                                       [(r, r) for r in races], self.set_race))
+                                       [(r, names.race(r)) for r in races], self.set_race))
 
     def pick_badge(self) -> None:
         state = self.state
         if state is None:
             return
-        powers = sorted(state.market.power_stack)
+        powers = sorted(state.market.power_stack, key=lambda p: names.folded(names.power(p)))
         self.ctx.notices.choose(Choice(_("Which badge was turned up?"),
-                                       [(p, p) for p in powers], self.set_power))
+                                       [(p, names.power(p)) for p in powers], self.set_power))
 
     def set_race(self, race: str) -> None:
         self.chosen_race = race

@@ -34,6 +34,7 @@ from companion.rules import (
     necromancer,
     necromancer_game,
 )
+from companion.ui import names as piece_names
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import (
     ExpansionView,
@@ -70,8 +71,9 @@ def summary(state: GameState) -> str:
     else:
         ghosts = _("Ghosts: {map} on the map ({where}), {island} on the Island, {reserve} in "
                    "reserve.")
-    rest = ", ".join(view.powers_in_reserve) or _("none left")
-    used = ", ".join(view.powers_in_use) or pgettext("powers", "none")
+    rest = ", ".join(piece_names.power(p) for p in view.powers_in_reserve) or _("none left")
+    used = (", ".join(piece_names.power(p) for p in view.powers_in_use)
+            or pgettext("powers", "none"))
     return "\n".join((
         head,
         ghosts.format(map=on_map, where=where, island=view.island, reserve=view.reserve,
@@ -138,7 +140,7 @@ def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[st
             name = state.player(necro.seat).name
             out.append({"key": "necro_well",
                         "text": _("{name}: the power beside the Well ({power})").format(
-                            name=name, power=necro.powers_in_use[0])})
+                            name=name, power=piece_names.power(necro.powers_in_use[0]))})
         return out
     phase = state.track.phase
     if phase is Phase.CONQUER:
@@ -220,9 +222,9 @@ def _ask_well_power(presenter: Presenter) -> None:
     choices = []
     for power in (*necro.powers_in_use, *necro.powers_in_reserve):
         try:
-            words = f"{power}: {catalog.power(power).summary}"
+            words = f"{piece_names.power(power)}: {catalog.power(power).summary}"
         except LookupError:
-            words = power
+            words = piece_names.power(power)
         choices.append((power, words))
 
     def place(power: str) -> None:
@@ -317,9 +319,9 @@ class NecromancerPresenter(Presenter):
         lines = []
         for power in necro.powers_in_reserve:
             try:
-                lines.append(f"{power}: {catalog.power(power).summary}")
+                lines.append(f"{piece_names.power(power)}: {catalog.power(power).summary}")
             except LookupError:
-                lines.append(power)
+                lines.append(piece_names.power(power))
         self.powers_text = ("\n".join((_("What the powers in reserve do:"), *lines))
                             if lines else "")
         his_turn = is_his_turn(state)
@@ -337,7 +339,8 @@ class NecromancerPresenter(Presenter):
                 actions.append({"key": "buy_power:{power}".format(power=power),  # noqa: UP032
                                 "text": ngettext("Buy {power}: {count} coin",
                                                  "Buy {power}: {count} coins", necro.price
-                                                 ).format(power=power, count=necro.price)})
+                                                 ).format(power=piece_names.power(power),
+                                                          count=necro.price)})
         self.buy_actions = actions
         self.redeploying = his_turn and state.track.phase is Phase.REDEPLOY
         turn = (self.session.history.log[0] if self.session.history else None,

@@ -53,7 +53,7 @@ from companion.rules import (
     board_players,
 )
 from companion.seating import Side
-from companion.ui import palette
+from companion.ui import names, palette
 from companion.ui.presenters import expansions as views
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import ExpansionView
@@ -237,8 +237,8 @@ class NewGamePresenter(Presenter):
         self.board_options = [*self._board_options(), *self._view_options("board")]
         self.first_text = self._first_text()
         catalog = self.session.catalog
-        self.expansions = [{"id": ident, "name": name, "on": ident in self._chosen}
-                           for ident, name in catalog.expansions]
+        self.expansions = [{"id": ident, "name": names.expansion(ident, name),
+                            "on": ident in self._chosen} for ident, name in catalog.expansions]
         self.dealing_options = [
             {"key": "dealing:app", "kind": "primary" if self.dealing == "app" else "secondary",
              "text": _("The app deals (it shuffles the decks)")},
@@ -248,10 +248,11 @@ class NewGamePresenter(Presenter):
         options = []
         for ident, name in catalog.expansions:
             on = ident in self._chosen
+            shown = names.expansion(ident, name)
             label = (_("In the decks: {name}") if on else _("Left out: {name}")).format(
-                name=name)
+                name=shown)
             if ident == "base":
-                label = _("In the decks: {name} (always)").format(name=name)
+                label = _("In the decks: {name} (always)").format(name=shown)
             options.append({"key": "expansion:%s" % ident, "text": label,  # noqa: UP031 (a key, read by test_intents)
                             "kind": "primary" if on else "secondary"})
         self.expansion_options = options

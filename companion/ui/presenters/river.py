@@ -30,6 +30,7 @@ from companion.rules import (
     river_game,
 )
 from companion.ui import map_paint as paint
+from companion.ui import names as piece_names
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import ExpansionView, SetupForm, TerrainLook
 from companion.ui.presenters.expansion import PrivateOverlay as PrivateScreen
@@ -63,7 +64,7 @@ def headline(state: GameState) -> str:
     if view is None or state.is_over:
         return ""
     return _("River World, turn {turn}: {event}. {effect}").format(
-        turn=view.turn, event=view.event.value, effect=view.effect)
+        turn=view.turn, event=piece_names.event(view.event.value), effect=view.effect)
 
 
 def summary(state: GameState) -> str:
@@ -146,7 +147,7 @@ def _seer(presenter: Presenter, screen: PrivateScreen, state: GameState) -> None
     if seen is None:
         return
     name = state.player(seat).name
-    screen.show_private(seat, seen.value,
+    screen.show_private(seat, piece_names.event(seen.value),
                         _("Only {name} looks: the event of turn {turn}. {effect} Tap to hide "
                           "it.").format(name=name, turn=state.track.turn + 1,
                                         effect=river.EFFECTS[seen]))
@@ -157,7 +158,8 @@ def _ask_caravel(presenter: Presenter, state: GameState) -> None:
     for rid in _caravel_rivers(state):
         occupant = state.regions[rid].occupant
         who = (_("{name}'s {race}").format(name=state.player(occupant.seat).name,
-                                           race=occupant.race) if occupant is not None
+                                           race=piece_names.race(occupant.race))
+               if occupant is not None
                else _("a pirate ship") if state.regions[rid].markers.pirate_ship
                else _("empty"))
         choices.append((str(rid), _("River {river} ({who})").format(river=rid, who=who)))
@@ -206,7 +208,8 @@ def region_text(state: GameState, region: int) -> str:
         parts.append(_("The Caravel lies here this turn."))
     parts.append(ngettext("A river costs {count} token this turn ({event}).",
                           "A river costs {count} tokens this turn ({event}).", view.river_cost
-                          ).format(count=view.river_cost, event=view.event.value))
+                          ).format(count=view.river_cost,
+                                   event=piece_names.event(view.event.value)))
     return " ".join(parts)
 
 
@@ -403,7 +406,7 @@ def _setup_options(form: SetupForm, on: bool) -> list[dict[str, Any]]:
         text = _("River World events: off")
     options = [{"key": "river_world", "kind": "primary" if on else "secondary", "text": text}]
     if on:
-        names = _and(list(river.ADVISED_LEFT_OUT))
+        names = _and([piece_names.power(power) for power in river.ADVISED_LEFT_OUT])
         advice = (_("{names}: left out of the decks (River World advises it)")
                   if form.option(ADVICE_KEPT, True) else _("{names}: in the decks")
                   ).format(names=names)

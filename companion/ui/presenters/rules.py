@@ -13,7 +13,10 @@ Nothing here depends on the game: the screen works with or without one.
 
 The screen's own words (the count of matches, the kinds of entry, the search pad's) are in
 the language spoken (`companion.i18n`), worded again at each search and when the screen
-shows; the entries' names and texts come as the rule book writes them.
+shows; a race's, power's, piece's, event's, Relic's or Place's name is the one printed in
+that language (`companion.ui.names`), and the search finds an entry by its English name or
+its name shown, accents and case ignored; the entries' texts come as the rule book writes
+them.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from kivy.properties import ListProperty, StringProperty
 
 from companion import i18n
 from companion.i18n import N_, _, ngettext
+from companion.ui import names
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 from companion.ui.presenters.keypads import NameRequest, ask_name
@@ -44,6 +48,11 @@ through `_`: a kind an expansion adds later shows as the rule book says it)."""
 def kind_words(label: str) -> str:
     """A kind of entry (the rule book's `label`) in the language spoken."""
     return _(label) if label in KIND_WORDS else label
+
+
+def shown_name(entry: RuleEntry) -> str:
+    """An entry's name as the language spoken prints it (a turn step: as it is)."""
+    return names.of_kind(entry.kind, entry.name)
 
 
 def key_of(kind: str, name: str) -> str:
@@ -117,6 +126,11 @@ class RulesPresenter(Presenter):
         if self._language != i18n.language():
             self.search(self.query)
 
+    def forget(self) -> None:
+        """Another table: no entry chosen, every entry listed."""
+        self._chosen = None
+        self.search("")
+
     @property
     def book(self) -> Rulebook:
         """The rule book, built when first needed."""
@@ -147,7 +161,7 @@ class RulesPresenter(Presenter):
         """List the entries whose name holds `text`; show the first unless the one shown
         is among them."""
         self.query = " ".join(text.split())
-        found = self.book.search(self.query)
+        found = self._search(self.query)
         if found and self._chosen not in found:
             self._chosen = found[0]
         self.count_text = (
@@ -157,6 +171,24 @@ class RulesPresenter(Presenter):
         self._found = found
         self._language = i18n.language()
         self._show()
+
+    def _search(self, query: str) -> tuple[RuleEntry, ...]:
+        """The entries whose name, in English or as shown in the language spoken, holds
+        `query` (both folded): names that start with it first, then in the rule book's
+        order; in English exactly `Rulebook.search`."""
+        ordered = self.book.search("")
+        wanted = names.folded(query)
+        if not wanted:
+            return ordered
+        starts: list[RuleEntry] = []
+        contains: list[RuleEntry] = []
+        for entry in ordered:
+            said = (names.folded(entry.name), names.folded(shown_name(entry)))
+            if any(name.startswith(wanted) for name in said):
+                starts.append(entry)
+            elif any(wanted in name for name in said):
+                contains.append(entry)
+        return (*starts, *contains)
 
     def search_pad(self) -> None:
         """Open the letters pad to type the search text."""
@@ -177,7 +209,7 @@ class RulesPresenter(Presenter):
         "place", "piece"): the search is its name, so the list holds it; then go to the
         rules screen yourself (or call `open_at`)."""
         self._chosen = self.book.entry(kind, name)
-        self.search(self._chosen.name)
+        self.search(shown_name(self._chosen))
 
     def open_at(self, kind: str, name: str) -> None:
         """`show` the entry, then go to the rules screen (Back returns to the screen on
@@ -206,7 +238,8 @@ class RulesPresenter(Presenter):
 
             self.ctx.notices.choose(Choice(title, [
                 (key_of(kind, name), _("{kind}: {name}").format(
-                    kind=kind_words(self.book.entry(kind, name).label), name=name))
+                    kind=kind_words(self.book.entry(kind, name).label),
+                    name=names.of_kind(kind, name)))
                 for kind, name in entries], chosen))
 
     def named_in(self, text: str) -> tuple[str, str] | None:
@@ -246,7 +279,7 @@ class RulesPresenter(Presenter):
         if chosen is None:
             self.title = self.about = self.text = ""
             return
-        self.title = chosen.name
+        self.title = shown_name(chosen)
         about = [kind_words(chosen.label), kind_words(chosen.expansion)]
         if chosen.facts:
             about.append(chosen.facts.rstrip("."))
@@ -255,5 +288,5 @@ class RulesPresenter(Presenter):
 
     @staticmethod
     def _row(entry: RuleEntry, chosen: bool) -> dict[str, Any]:
-        return {"text": entry.name, "kind_text": kind_words(entry.label),
+        return {"text": shown_name(entry), "kind_text": kind_words(entry.label),
                 "action_key": "match:" + key_of(entry.kind, entry.name), "chosen": chosen}

@@ -39,6 +39,7 @@ from companion.rules import (
     score_turn,
     scoring_input,
 )
+from companion.ui import names as shown_names
 from companion.ui.describe import coins, phase_hint
 from companion.ui.presenters import expansions as expansion_views
 from companion.ui.presenters.base import Presenter, plain
@@ -180,10 +181,10 @@ class ScoringPresenter(Presenter):
         state = self.state
         assert state is not None
         regions = len(state.map.regions)
-        label = (_("{power} {race} (active): regions held") if active
-                 else _("{power} {race} (in decline): regions held"))
+        label = (_("{combo} (active): regions held") if active
+                 else _("{combo} (in decline): regions held"))
         rows: list[dict[str, Any]] = [
-            {"key": "", "label": label.format(power=held.power, race=held.race)}]
+            {"key": "", "label": label.format(combo=shown_names.combo(held.power, held.race))}]
         for terrain in self._terrains(key, held.power):
             rows.append(self._row(f"{key}.{terrain.value}",
                                   _(TERRAIN_WORDS.get(terrain, terrain.value.capitalize())),

@@ -62,6 +62,7 @@ from companion.rules import (
     correctable,
     overrides,
 )
+from companion.ui import names
 from companion.ui.language import LANGUAGE
 from companion.ui.presenters.base import Choice, Presenter, plain
 from companion.ui.presenters.history import export_dir, when, write_exports
@@ -99,13 +100,12 @@ SEATING_WORDS = {
 
 def number_words(c: Correction) -> str:
     """What a correctable number counts, in words."""
-    # The race or power names are the catalog's English ones until the names are
-    # translated (a later step of the translation).
+    name = names.of_kind(c.kind, c.name)  # as printed in the language spoken
     if c.field == "max_tokens":
-        return _("{name}: tokens in the box").format(name=c.name)
+        return _("{name}: tokens in the box").format(name=name)
     if c.kind == "race":
-        return _("{name}: tokens on the banner").format(name=c.name)
-    return _("{name}: tokens on the badge").format(name=c.name)
+        return _("{name}: tokens on the banner").format(name=name)
+    return _("{name}: tokens on the badge").format(name=name)
 
 
 def number_text(c: Correction) -> str:

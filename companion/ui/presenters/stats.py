@@ -19,7 +19,7 @@ from kivy.properties import BooleanProperty, ListProperty, OptionProperty, Strin
 
 from companion.i18n import N_, _, ngettext, pgettext
 from companion.records import ComboTally, PlayerStats, RecordsError
-from companion.ui import palette
+from companion.ui import names, palette
 from companion.ui.presenters.base import Presenter
 from companion.ui.presenters.history import coins
 from companion.ui.presenters.intents import UnknownAction, allowed, member
@@ -56,11 +56,11 @@ def player_lines(stats: PlayerStats) -> list[str]:
     if stats.favourite_combo is not None:
         fav = stats.favourite_combo
         lines.append(_("Favourite combo: {combo} ({picks})").format(
-            combo=fav.name, picks=_picks(fav.picks)))
+            combo=names.combo(fav.power, fav.race), picks=_picks(fav.picks)))
     if stats.most_successful_combo is not None and stats.most_successful_combo.counted:
         best = stats.most_successful_combo
         lines.append(_("Most successful: {combo} ({average} coins a pick)").format(
-            combo=best.name, average=_number(best.average)))
+            combo=names.combo(best.power, best.race), average=_number(best.average)))
     return lines
 
 
@@ -136,7 +136,8 @@ class StatsPresenter(Presenter):
                 players.append({"name": record.name, "rgba": colour,
                                 "ink": palette.ink_on(colour),
                                 "text": "\n".join(player_lines(record))})
-            combos = [{"name": t.name, "text": combo_line(t)} for t in tallies]
+            combos = [{"name": names.combo(t.power, t.race), "text": combo_line(t)}
+                      for t in tallies]
         self.players = players
         self.combos = combos
         self._empty()

@@ -44,7 +44,7 @@ from companion.rules import (
     reminders,
     troops_game,
 )
-from companion.ui import palette
+from companion.ui import names, palette
 from companion.ui.describe import coins, phase_hint, step_text, tokens
 from companion.ui.presenters import expansions, sides
 from companion.ui.presenters.base import Presenter, Question
@@ -67,19 +67,23 @@ UNDO_BAR_SECONDS = 6
 more to put back)."""
 
 
-def players_of(view: PublicView) -> list[dict[str, Any]]:
-    """The players as display-ready dicts (no purse anywhere)."""
+def players_of(view: PublicView, state: GameState) -> list[dict[str, Any]]:
+    """The players as display-ready dicts (no purse anywhere), races and powers by their
+    names in the table's language."""
     found = []
     for p in view.players:
         colour = palette.rgba(p.colour)
+        active = state.player(p.seat).active
         found.append({
             "seat": p.seat,
             "name": p.name,
             "rgba": colour,
             "ink": palette.ink_on(colour),
-            "combo": p.active_combo or _("No race yet"),
+            "combo": (names.combo(active.power, active.race) if active is not None
+                      else _("No race yet")),
             "tokens": troops_text(p),
-            "declined": (_("In decline: {races}").format(races=", ".join(p.declined))
+            "declined": (_("In decline: {races}").format(
+                races=", ".join(names.race(race) for race in p.declined))
                          if p.declined else ""),
             "current": p.is_current,
         })
@@ -131,13 +135,13 @@ def hand_actions(state: GameState) -> list[dict[str, Any]]:
                              if (said := v.spread_text(state, emptied)) is not None), text)
             if state.current.active is None or race != state.current.active.race:
                 text = _("{race} in decline: {what}").format(
-                    race=race, what=text[0].lower() + text[1:])
+                    race=names.race(race), what=text[0].lower() + text[1:])
             out.append({"key": spread_key(seat, race), "kind": "primary", "text": text})
     for defender, race, count in troops_game.waiting_hands(state):
         out.append({"key": spread_key(defender, race), "kind": "warning",
                     "text": ngettext("{name}: put {n} token back ({race})",
                                      "{name}: put {n} tokens back ({race})", count).format(
-                        name=state.players[defender].name, n=count, race=race)})
+                        name=state.players[defender].name, n=count, race=names.race(race))})
     return out
 
 
@@ -260,7 +264,7 @@ class TablePresenter(Presenter):
         for v in views:
             actions = v.table_actions(state, actions)
         self.actions = actions
-        rows = players_of(view)
+        rows = players_of(view, state)
         for v in views:
             rows = v.player_rows(state, rows)
         self.players = rows
@@ -363,8 +367,8 @@ class TablePresenter(Presenter):
             race = catalog.race(active.race).summary
             power = catalog.power(active.power).summary
         except LookupError:
-            return f"{active.power} {active.race}"
-        return f"{active.power}: {power}\n{active.race}: {race}"
+            return names.combo(active.power, active.race)
+        return f"{names.power(active.power)}: {power}\n{names.race(active.race)}: {race}"
 
     def _refresh_die(self) -> None:
         chance = self.session.die_chance()
@@ -449,14 +453,14 @@ class TablePresenter(Presenter):
         active = state.current.active
         stout = state.track.phase is Phase.FINISHED
         if active is not None and stout:
-            text = _("Put the {power} {race} in decline now, at the end of the turn "
-                     "(Stout)?").format(power=active.power, race=active.race)
+            text = _("Put the {combo} in decline now, at the end of the turn "
+                     "(Stout)?").format(combo=names.combo(active.power, active.race))
         elif stout:
             text = _("Put the active race in decline now, at the end of the turn (Stout)?")
         elif active is not None:
-            text = _("Put the {power} {race} in decline? {name} conquers nothing this turn, "
+            text = _("Put the {combo} in decline? {name} conquers nothing this turn, "
                      "scores at once, and picks a new race next turn.").format(
-                power=active.power, race=active.race, name=state.current.name)
+                combo=names.combo(active.power, active.race), name=state.current.name)
         else:
             text = _("Put the active race in decline? {name} conquers nothing this turn, "
                      "scores at once, and picks a new race next turn.").format(

@@ -26,6 +26,7 @@ from companion.rules import (
     teams,
 )
 from companion.rules import relics as model
+from companion.ui import names as piece_names
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay, SetupForm
@@ -47,7 +48,7 @@ def _coins(n: int) -> str:
 
 def _banner(state: GameState, seat: int, race: str) -> str:
     """A player's race: "Ann's Ratmen"."""
-    return _("{name}'s {race}").format(name=_name(state, seat), race=race)
+    return _("{name}'s {race}").format(name=_name(state, seat), race=piece_names.race(race))
 
 
 def _name(state: GameState, seat: int) -> str:
@@ -170,21 +171,23 @@ def summary(state: GameState) -> str:
     for name, kind, region in view.lying:
         holder = model.holder(relics, state.regions, name)
         kind_words = _(KINDS[kind]) if kind in KINDS else kind
+        shown = (piece_names.relic(name) if kind == model.Kind.RELIC.value  # printed name
+                 else piece_names.place(name))
         if holder is not None:
             lines.append(_("{marker} ({kind}) in region {region}, used by {name}.").format(
-                marker=name, kind=kind_words, region=region, name=_name(state, holder)))
+                marker=shown, kind=kind_words, region=region, name=_name(state, holder)))
         else:
             lines.append(_("{marker} ({kind}) in region {region}.").format(
-                marker=name, kind=kind_words, region=region))
+                marker=shown, kind=kind_words, region=region))
     if view.bony is not None:
         guards = view.bony.guards
         lines.append(_("Bony guards {name}'s {race} in decline.").format(
-            name=_name(state, guards.seat), race=guards.race))
+            name=_name(state, guards.seat), race=piece_names.race(guards.race)))
     if view.sigil is not None:
         pact = view.sigil
         lines.append(_("Sigil pact: {holder} and {name}'s {race} ({pact}).").format(
             holder=_name(state, pact.holder.seat), name=_name(state, pact.other.seat),
-            race=pact.other.race, pact=_(SIGIL_WORDS[pact.mode.value])))
+            race=piece_names.race(pact.other.race), pact=_(SIGIL_WORDS[pact.mode.value])))
     return "\n".join(lines)
 
 
@@ -281,8 +284,8 @@ def _ask_tavern(presenter: Presenter, state: GameState) -> None:
 
 
 def _ask_bony(presenter: Presenter, state: GameState) -> None:
-    choices = [(f"{s}:{race}", _("{name}'s {race} in decline").format(name=_name(state, s),
-                                                                     race=race))
+    choices = [(f"{s}:{race}", _("{name}'s {race} in decline").format(
+                    name=_name(state, s), race=piece_names.race(race)))
                for s, race in _bony_targets(state)]
 
     def chosen(key: str) -> None:
@@ -297,7 +300,7 @@ def _ask_bony(presenter: Presenter, state: GameState) -> None:
 def _ask_sigil(presenter: Presenter, state: GameState) -> None:
     targets = _sigil_targets(state)
     choices = [(f"{mode}:{s}:{race}", _("{name}'s {race}: {pact}").format(
-                    name=_name(state, s), race=race, pact=_(words)))
+                    name=_name(state, s), race=piece_names.race(race), pact=_(words)))
                for mode, words in SIGIL_WORDS.items() for s, race in targets]
 
     def chosen(key: str) -> None:

@@ -1,0 +1,105 @@
+"""The names of the game's pieces as the table's language prints them.
+
+A race, a special power, a Relic, a Place, a River World event, a piece, a terrain, a
+feature or an expansion is shown by its name on the French or German edition
+(`companion/locale/names.toml`, filled into the catalogues by ``make locale`` under a
+context: ``race``, ``power``...); a combo is a translatable format, so a language may put
+the race first ("Orcs Montés").
+
+Invariants:
+- Only what is shown goes through here: saved games, exports, logs and the rules core keep
+  the English names and ids (`companion.rules` never imports this module).
+- Every function returns the English name when the catalogue has no translation (an
+  unknown name, an expansion's name not in names.toml, English itself); none fails.
+- No Kivy: presenters and tests call it alike.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from companion.i18n import pgettext
+from companion.ui import name_marks
+
+
+def race(name: str) -> str:
+    """A race (banner), e.g. "Ghouls": "Zombies" in French."""
+    return pgettext("race", name) if name else name
+
+
+def power(name: str) -> str:
+    """A special power (badge), e.g. "Mounted": "Montés" in French."""
+    return pgettext("power", name) if name else name
+
+
+def combo(power_name: str, race_name: str) -> str:
+    """A combo, power and race in the language's order ("Mounted Orcs", "Orcs Montés")."""
+    # TRANSLATORS: a combo, a special power's name and a race's name; put them in your
+    # edition's order (French: "{race} {power}", as in « Mi-portions et leur Dragon »).
+    return pgettext("combo", "{power} {race}").format(power=power(power_name),
+                                                      race=race(race_name))
+
+
+def relic(name: str) -> str:
+    return pgettext("relic", name)
+
+
+def place(name: str) -> str:
+    return pgettext("place", name)
+
+
+def event(name: str) -> str:
+    """A River World event."""
+    return pgettext("event", name)
+
+
+def piece(name: str) -> str:
+    """A piece or an expansion rule of the rule book ("Lost Tribe", "Fortress")."""
+    return pgettext("piece", name)
+
+
+def _by_id(context: str, english: str | None, ident: str) -> str:
+    """A name kept by its id: its translation, else the id in title case, as the screens
+    have always shown it in English ("magic": "Magic")."""
+    shown = pgettext(context, english) if english else english
+    return shown if shown and shown != english else ident.title()
+
+
+def terrain(terrain_id: str) -> str:
+    """A terrain by its board id ("farmland"): "Champs" in French, "Farmland" in English."""
+    return _by_id("terrain", name_marks.TERRAINS.get(terrain_id), terrain_id)
+
+
+def feature(feature_id: str) -> str:
+    """A region feature by its board id ("mine", "magic", "cavern")."""
+    return _by_id("feature", name_marks.FEATURES.get(feature_id), feature_id)
+
+
+def expansion(expansion_id: str, english: str = "") -> str:
+    """An expansion by its catalog id, `english` its catalog name: its printed name when
+    the language has one, else `english` (else the id), as the screens say it in English."""
+    known = name_marks.EXPANSIONS.get(expansion_id)
+    shown = pgettext("expansion", known) if known else known
+    return shown if shown and shown != known else (english or known or expansion_id)
+
+
+CONTEXT_OF_KIND = {"race": "race", "power": "power", "relic": "relic", "place": "place",
+                   "event": "event", "piece": "piece"}
+"""The rule book's kinds of entry (`companion.rules.rulebook.KINDS`) named by names.toml."""
+
+
+def of_kind(kind: str, name: str) -> str:
+    """A rule book entry's title: `name` translated in its kind's context (a turn step or
+    any other kind: as it is)."""
+    context = CONTEXT_OF_KIND.get(kind)
+    return pgettext(context, name) if context else name
+
+
+def folded(text: str) -> str:
+    """`text` as names are compared, as the rule book compares them: accents dropped, case
+    folded, apostrophes dropped, hyphens read as spaces, runs of spaces made one
+    ("Géants" and "geants" match, "Mi-portions" and "mi portions")."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    bare = bare.replace("'", "").replace("\u2019", "").replace("-", " ")
+    return " ".join(bare.casefold().split())
