@@ -9,7 +9,8 @@ state of a game (set up with `factories.py`), at each resolution, saved as
 ``OUT_DIR/<size>/<scenario>.png``, and checked against the quality bar
 (`ui_support.layout_problems`: nothing outside the window, no text under 14 px, no text
 overflowing, touch targets of 48 px, about 9 mm on the table's 7-inch panel; and
-`ui_support.glyph_problems`: no character its font has no glyph for, drawn as a box). Then, as
+`ui_support.glyph_problems`: no character its font has no glyph for, drawn as a box;
+`ui_support.broken_words`: no word broken between two letters for want of room). Then, as
 the table uses them: the scenario's main actions must be in sight without scrolling
 (`ui_support.main_out_of_sight`), and no button may move while any stepper on the screen
 is tapped up and down (`ui_support.stepper_moves`) or a control meant to be tapped again
@@ -742,7 +743,8 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
                 "screenshot": str(path),
                 "screen": app.ctx.nav.current,
                 "problems": [p for r in roots for p in (*ui_support.layout_problems(r),
-                                                        *ui_support.glyph_problems(r))],
+                                                        *ui_support.glyph_problems(r),
+                                                        *ui_support.broken_words(r))],
                 "texts": [t for r in roots for t in ui_support.texts(r)],
                 "purses": [p.coins for p in state.players] if state else [],
                 "private": scenario.private,
