@@ -4,12 +4,15 @@
 `tests/screenshots.py` renders every scenario with the table speaking the language from
 the first frame (``--lang``) and checks each as `tests/test_ui_screens.py` does in English:
 no text clipped or overflowing, nothing outside the window, touch targets of 48 px, no
-character drawn as a missing-glyph box (`ui_support.glyph_problems`), the main actions in
-sight without scrolling, and no button moving while a stepper or a repeated control is
-tapped. The pseudo-locale (every text about 40 % longer, in accented letters) stands for
-any language longer than German; German and French are checked as they are written, at
-the size the table is played at. All languages at all sizes would take about four times
-as long for little more: the pseudo-locale already holds each size to longer texts.
+character drawn as a missing-glyph box (`ui_support.glyph_problems`), no word broken
+between two letters for want of room (`ui_support.broken_words`: German's long words),
+the main actions in sight without scrolling, and no button moving while a stepper or a
+repeated control is tapped. The pseudo-locale (every text about 40 % longer, in accented
+letters) stands for any language longer than German; German and French are checked as
+they are written, at the size the table is played at. The whole module takes about four
+and a half minutes on two busy cores (the pseudo-locale three, German and French under a
+minute each); all languages at all sizes would take about three times as long for little
+more, the pseudo-locale already holding each size to longer texts.
 
 Faults a layout cannot mend (a text too long for any layout, to be shortened in its
 presenter) are listed in `KNOWN`, each with its reason; the test fails when one of them is
@@ -132,3 +135,31 @@ def test_no_screen_shows_a_purse_total_except_the_peek_and_the_final_reveal(
                 leaks += [f"{name} {size}: {text!r}" for text in shown["texts"]
                           if pattern.search(text)]
     assert leaks == []
+
+
+def test_a_character_with_no_glyph_and_a_word_broken_in_two_are_flagged() -> None:
+    """The two checks added for longer languages, on a real label in the real window:
+    Roboto has no narrow no-break space (U+202F, which French typography may use before
+    a colon), and Kivy breaks a word wider than its line between two letters."""
+    import ui_support as ui
+    from kivy.uix.label import Label
+
+    label = Label(text="Prix\u202f: 3", size_hint=(None, None), size=(300, 50))
+    ui.window().add_widget(label)
+    try:
+        ui.pump()
+        assert [p for p in ui.glyph_problems(label) if "U+202F" in p] != []
+        label.text = "Prix\u00a0: 3 «\u00a0œuvre\u00a0» Größe"
+        ui.pump()
+        assert ui.glyph_problems(label) == []
+        label.text, label.text_size = "Kombinationen", (40, None)
+        ui.pump()
+        assert [p for p in ui.broken_words(label) if "'Kombinationen'" in p] != []
+        label.text_size = (200, None)
+        ui.pump()
+        assert ui.broken_words(label) == []
+        label.text_size, label.shorten = (40, None), True  # shortened, not broken
+        ui.pump()
+        assert ui.broken_words(label) == []
+    finally:
+        ui.window().remove_widget(label)
