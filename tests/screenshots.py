@@ -1,14 +1,16 @@
 """Render every screen of the table app at 800x480, 480x800, 1280x720 and 720x1280 into a
 folder.
 
-    .venv/bin/python tests/screenshots.py [OUT_DIR] [--text-scale 130] [SCENARIO...]
-                                                   (default: ./screenshots)
+    .venv/bin/python tests/screenshots.py [OUT_DIR] [--text-scale 130] [--size 800x480]...
+                                          [--lang de] [SCENARIO...]   (default: ./screenshots)
 
 A test program, built from the tests' own set-ups: each screen is shown in a typical
 state of a game (set up with `factories.py`), at each resolution, saved as
 ``OUT_DIR/<size>/<scenario>.png``, and checked against the quality bar
 (`ui_support.layout_problems`: nothing outside the window, no text under 14 px, no text
-overflowing, touch targets of 48 px, about 9 mm on the table's 7-inch panel). Then, as
+overflowing, touch targets of 48 px, about 9 mm on the table's 7-inch panel; and
+`ui_support.glyph_problems`: no character its font has no glyph for, drawn as a box;
+`ui_support.broken_words`: no word broken between two letters for want of room). Then, as
 the table uses them: the scenario's main actions must be in sight without scrolling
 (`ui_support.main_out_of_sight`), and no button may move while any stepper on the screen
 is tapped up and down (`ui_support.stepper_moves`) or a control meant to be tapped again
@@ -28,6 +30,11 @@ process whose window starts at 1280x1280 and is shrunk to each size in turn.
 ``--text-scale 130`` renders with the app's text size setting (``display.text_scale``)
 applied as the app applies it (`companion.kivy_config.apply_text_scale`, before any widget
 is imported); `LARGEST_TEXT` lists the main screens checked that way at 800x480.
+
+``--lang fr`` (or ``de``, or the pseudo-locale ``qps``: every text about 40 % longer, in
+accented letters) renders with the table speaking that language from the first frame, as
+``display.language`` makes it (`companion.i18n.use`); ``--size`` (again and again) renders
+only those sizes of `SIZES`.
 """
 
 from __future__ import annotations
@@ -735,7 +742,9 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
             report.setdefault(scenario.name, {})[size_name] = {
                 "screenshot": str(path),
                 "screen": app.ctx.nav.current,
-                "problems": [p for r in roots for p in ui_support.layout_problems(r)],
+                "problems": [p for r in roots for p in (*ui_support.layout_problems(r),
+                                                        *ui_support.glyph_problems(r),
+                                                        *ui_support.broken_words(r))],
                 "texts": [t for r in roots for t in ui_support.texts(r)],
                 "purses": [p.coins for p in state.players] if state else [],
                 "private": scenario.private,
@@ -757,36 +766,44 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
 
 
 def _child(out: Path, argv: list[str]) -> None:
-    text_scale, sizes, only = _options(argv)
+    text_scale, sizes, only, language = _options(argv)
     if text_scale != 100:  # as the run command does, before any widget is imported
         from companion.kivy_config import apply_text_scale
 
         apply_text_scale(text_scale)
+    if language != "en":  # as the app does with ``display.language``, before the first frame
+        from companion import i18n
+
+        i18n.use(language)
     chosen = {name: SIZES[name] for name in sizes} if sizes else None
     report = render(out, sizes=chosen, only=only or None)
     (out / "report.json").write_text(json.dumps(report, indent=1))
 
 
-def _options(argv: list[str]) -> tuple[int, list[str], list[str]]:
-    """(text scale, size names, scenario names) from ``[--text-scale N] [--size S]...
-    [SCENARIO...]``."""
-    text_scale, sizes, names = 100, [], []
+def _options(argv: list[str]) -> tuple[int, list[str], list[str], str]:
+    """(text scale, size names, scenario names, language) from ``[--text-scale N]
+    [--size S]... [--lang L] [SCENARIO...]``."""
+    text_scale, sizes, names, language = 100, [], [], "en"
     words = iter(argv)
     for word in words:
         if word == "--text-scale":
             text_scale = int(next(words))
+        elif word == "--lang":
+            language = next(words)
         elif word == "--size":
             sizes.append(next(words))
         else:
             names.append(word)
-    return text_scale, sizes, names
+    return text_scale, sizes, names, language
 
 
 def run(out: Path, only: list[str] | None = None, timeout: float = 300, *,
-        text_scale: int = 100, sizes: list[str] | None = None) -> dict[str, Any]:
+        text_scale: int = 100, sizes: list[str] | None = None,
+        language: str = "en") -> dict[str, Any]:
     """Render in a child process (a fresh 1280x1280 offscreen window); return the report.
     `text_scale`: the text size in percent (``display.text_scale``); `sizes`: the size
-    names to render (default: all of `SIZES`)."""
+    names to render (default: all of `SIZES`); `language`: the language the screens speak
+    (``en``, ``fr``, ``de`` or the pseudo-locale ``qps``)."""
     out.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("KCFG_")}
     env.pop("KIVY_METRICS_FONTSCALE", None)
@@ -796,7 +813,7 @@ def run(out: Path, only: list[str] | None = None, timeout: float = 300, *,
     # Exports, backups and the config file written by the settings go here, never home.
     env.update(XDG_DATA_HOME=str(out / ".data"), XDG_CONFIG_HOME=str(out / ".config"))
     env.setdefault("GPIOZERO_PIN_FACTORY", "mock")
-    options = ["--text-scale", str(text_scale)]
+    options = ["--text-scale", str(text_scale), "--lang", language]
     for size in sizes or []:
         options += ["--size", size]
     result = subprocess.run(
@@ -839,8 +856,8 @@ def main(argv: list[str]) -> int:
     out = ROOT / "screenshots"
     if argv and not argv[0].startswith("--"):
         out, argv = Path(argv[0]), argv[1:]
-    text_scale, sizes, names = _options(argv)
-    report = run(out, names, text_scale=text_scale, sizes=sizes)
+    text_scale, sizes, names, language = _options(argv)
+    report = run(out, names, text_scale=text_scale, sizes=sizes, language=language)
     bad = 0
     for name, found_sizes in report.items():
         for size, found in found_sizes.items():

@@ -462,3 +462,79 @@ def repeat_moves(names: tuple[str, ...], taps: int = 8,
                 break
         close_dialogs()
     return problems
+
+
+# -- glyphs ------------------------------------------------------------------------------------
+
+_FONT_CHARS: dict[str, set[str]] = {}
+
+
+def _font_file(widget: Label) -> str | None:
+    """The font file `widget` draws with: a registered family (Roboto) in its face (bold,
+    italic), or a file named directly; None when it cannot be told."""
+    from kivy.core.text import LabelBase
+    from kivy.resources import resource_find
+
+    name = str(widget.font_name)
+    faces = LabelBase._fonts.get(name)
+    if faces:
+        return str(faces[2 * bool(widget.bold) + bool(widget.italic)])
+    for candidate in (name, f"{name}.ttf"):
+        found = resource_find(candidate)
+        if found and found.lower().endswith(".ttf"):
+            return str(found)
+    return None
+
+
+def glyph_problems(root: Widget) -> list[str]:
+    """Every shown label under `root` whose font has no glyph for a character of its text
+    (drawn as an empty box), in words. Line breaks, tabs and markup need none."""
+    problems: list[str] = []
+    for widget in walk_shown(root):
+        if not isinstance(widget, Label) or not widget.text.strip():
+            continue
+        path = _font_file(widget)
+        if path is None:
+            continue
+        if path not in _FONT_CHARS:
+            _FONT_CHARS[path] = font_chars(path)
+        missing = sorted({ch for ch in widget.text if ch not in "\n\t\r"}
+                         - _FONT_CHARS[path])
+        if missing:
+            key = getattr(widget, "action_key", "") or widget.text[:30]
+            codes = ", ".join(f"U+{ord(ch):04X}" for ch in missing)
+            problems.append(f"{type(widget).__name__} {key!r}: no glyph in "
+                            f"{Path(path).name} for {codes}")
+    return problems
+
+
+_WORD_WIDTHS: dict[tuple[str, float, bool, bool, str], float] = {}
+
+
+def broken_words(root: Widget) -> list[str]:
+    """Every shown wrapping label under `root` with a word wider than its line (Kivy then
+    breaks the word between two letters: "Kombinati-onen"), in words. A label that is
+    shortened ("Bart...nder") or in markup is left out."""
+    from kivy.core.text import Label as CoreLabel
+
+    problems: list[str] = []
+    for widget in walk_shown(root):
+        if (not isinstance(widget, Label) or not widget.text.strip() or widget.shorten
+                or widget.markup or widget.text_size[0] is None):
+            continue
+        room = widget.text_size[0] - 2 * widget.padding[0]
+        font = (str(widget.font_name), float(widget.font_size), bool(widget.bold),
+                bool(widget.italic))
+        for word in {w for line in widget.text.split("\n") for w in line.split(" ") if w}:
+            key = (*font, word)
+            if key not in _WORD_WIDTHS:
+                core = CoreLabel(font_name=font[0], font_size=font[1], bold=font[2],
+                                 italic=font[3])
+                _WORD_WIDTHS[key] = float(core.get_extents(word)[0])
+            if _WORD_WIDTHS[key] > room + 1:
+                name = getattr(widget, "action_key", "") or widget.text[:30]
+                problems.append(f"{type(widget).__name__} {name!r}: the word {word!r} "
+                                f"({_WORD_WIDTHS[key]:.0f} px) is broken on a line of "
+                                f"{room:.0f} px")
+                break
+    return problems
