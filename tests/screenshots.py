@@ -59,6 +59,9 @@ taller portrait one."""
 README_SHOTS = ("table_midgame", "map_conquer", "market", "undo_bar", "rules",
                 "game_end_bgstats", "table_far_side", "settings")
 """The scenarios the README shows ("The table at 800x480"), in its order."""
+README_LANGUAGE_SHOTS = (("table_midgame", "fr"), ("market", "de"))
+"""The README's pictures of a table speaking another language: (scenario, language), each
+written as ``<scenario>_<language>.png``."""
 README_DIR = ROOT / "docs" / "screenshots"
 
 
@@ -828,21 +831,28 @@ def run(out: Path, only: list[str] | None = None, timeout: float = 300, *,
 
 
 def readme(folder: Path = README_DIR) -> int:
-    """Render `README_SHOTS` at 800x480 and copy them into `folder`; 1 if any has a
-    problem (then nothing is copied)."""
+    """Render `README_SHOTS` (and `README_LANGUAGE_SHOTS`, each in its language) at
+    800x480 and copy them into `folder`; 1 if any has a problem (then nothing is copied)."""
     import shutil
     import tempfile
 
+    runs = [("en", list(README_SHOTS))] + [(lang, [name]) for name, lang in
+                                          README_LANGUAGE_SHOTS]
     with tempfile.TemporaryDirectory() as tmp:
-        report = run(Path(tmp), list(README_SHOTS), sizes=["800x480"])
-        bad = [f"{name}: {problem}" for name, found in report.items()
-               for problem in found["800x480"]["problems"]]
-        if bad:
-            print("\n".join(bad))
-            return 1
+        made: list[tuple[Path, str]] = []
+        for language, names in runs:
+            out = Path(tmp) / language
+            report = run(out, names, sizes=["800x480"], language=language)
+            bad = [f"{name} ({language}): {problem}" for name, found in report.items()
+                   for problem in found["800x480"]["problems"]]
+            if bad:
+                print("\n".join(bad))
+                return 1
+            made += [(out / "800x480" / f"{name}.png",
+                      name if language == "en" else f"{name}_{language}") for name in names]
         folder.mkdir(parents=True, exist_ok=True)
-        for name in README_SHOTS:
-            shutil.copyfile(Path(tmp) / "800x480" / f"{name}.png", folder / f"{name}.png")
+        for source, name in made:
+            shutil.copyfile(source, folder / f"{name}.png")
             print(f"{folder / name}.png: {(folder / f'{name}.png').stat().st_size} bytes")
     return 0
 
