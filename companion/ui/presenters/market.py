@@ -98,6 +98,7 @@ class MarketPresenter(Presenter):
             refusal = pick_refusal(state, r.row) if picking else None
             rows.append({
                 "row": r.row,
+                "number": _("Row {number}").format(number=r.row + 1),
                 "key": "row%d" % r.row,  # noqa: UP031 (a key, not words: no f-string)
                 "rules_key": "rules%d" % r.row,  # noqa: UP031
                 "combo": names.combo(r.power, r.race),

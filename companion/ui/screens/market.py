@@ -51,7 +51,7 @@ class MarketList(BoxLayout):  # type: ignore[misc]
         for index, row in enumerate(self.rows):
             values = {"presenter": self.presenter, "key": row["key"],
                       "rules_key": row["rules_key"],
-                      "number": f"Row {row['row'] + 1}", "combo": row["combo"],
+                      "number": row["number"], "combo": row["combo"],
                       "tokens": row["tokens"], "cost": row["cost"], "lying": row["lying"],
                       "refusal": row["refusal"], "kind": row["kind"]}
             if index < len(shown):
