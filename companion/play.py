@@ -506,8 +506,6 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
         if key not in SETUP_FIELDS:
             fail(key, f"unknown field for the game; allowed: {', '.join(SETUP_FIELDS)}")
     asked = {x.key: x.doc_asked(doc) for x in documented()}
-    for part in documented():
-        part.doc_check(asked)
     together = apart(key for key, on in asked.items() if on)
     if together is not None:
         fail(*together)

@@ -54,8 +54,8 @@ Hooks, by moment:
   events for `Session.play`), gathered by `expansions.ExpansionIntents`;
 - its part of `companion play`'s lines (`docs/play-format.md`, in
   `expansions.documented()`'s order): `doc_verbs` (its verbs, each the intent method of
-  that name), `doc_fields` (its first-line fields), `doc_asked`, `doc_check`,
-  `doc_players`, `doc_board_fits`, `doc_setup` (its `GameCreated` fields read from the
+  that name), `doc_fields` (its first-line fields), `doc_asked`,
+  `doc_players`, `doc_board_fits`, `doc_setup` (its part of the set-up read from the
   first line, faults raised with `companion.json_fields.fail`: a pure reader) and
   `doc_state` (its part of a printed line, under its `key`);
 - its part of a score scenario (`companion score`, `docs/score-format.md`):
@@ -288,7 +288,7 @@ class Expansion:
     # --- set-up ------------------------------------------------------------------------
 
     def check_created(self, created: GameCreated) -> None:
-        """Refuse the fields of `GameCreated` that are its own and make no sense (asked
+        """Refuse its part of the set-up when it makes no sense (asked
         first, of every registered expansion, played or not)."""
 
     def board_players(self, seats: int, usual: int) -> int:
@@ -518,10 +518,6 @@ class Expansion:
         not say (the board decides, or it is never asked)."""
         del doc
         return None
-
-    def doc_check(self, asked: Mapping[str, bool | None]) -> None:
-        """Refuse (`json_fields.fail`) a choice of expansions it cannot be played with."""
-        del asked
 
     def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
         """The fewest and most players when it is asked, and the game they are counted
