@@ -148,29 +148,31 @@ class NewGamePresenter(Presenter):
     """Whether the players sit around the screen (``display.seating``): each seat row then
     has its side's toggle, near or far."""
 
+    _names: list[str]
+    _colours: list[str]
+    _board: str | None
+    """The chosen custom board's name (None: the packaged board)."""
+    _fallback: tuple[Callable[[], str], tuple[int, ...]] | None
+    """Why the chosen board gave way to the packaged one, and the board sizes the game
+    needed then (the words go once the seats ask for another size)."""
+    _options: dict[str, bool]
+    """The views' choices on this form, by the key each view names (`option`)."""
+    _sides: list[Side]
+    """Each seat's side of the screen (seat order), kept with the game it starts."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._names = list(DEFAULT_NAMES[:3])
-        self._colours = list(palette.COLOUR_NAMES[:3])
         self._chosen = {"base"}
         self._custom = CustomBoards()  # read when the form is reset or opened, not at start-up
-        self._board: str | None = None
-        """The chosen custom board's name (None: the packaged board)."""
-        self._fallback: tuple[Callable[[], str], tuple[int, ...]] | None = None
-        """Why the chosen board gave way to the packaged one, and the board sizes the game
-        needed then (the words go once the seats ask for another size)."""
-        self._options: dict[str, bool] = {}
-        """The views' choices on this form, by the key each view names (`option`)."""
-        self._sides: list[Side] = []
-        """Each seat's side of the screen (seat order), kept with the game it starts."""
         self.around = self.ctx.seats.around
         self.ctx.seats.fbind("seating", self._seating_changed)
         self.ctx.nav.fbind("current", self._opened)
-        self.reset()
+        self.forget()
 
     def forget(self) -> None:
-        """Another table's session is played now: the form as at start-up (its default
-        names, colours, sides and options), not the names the last table typed."""
+        """The form as at start-up (its default names, colours, sides and options): made
+        so, and made so again when another table's session is played, not keeping the
+        names the last table typed."""
         self._names = list(DEFAULT_NAMES[:3])
         self._colours = list(palette.COLOUR_NAMES[:3])
         self._sides = []
