@@ -36,6 +36,18 @@ os.environ["LANGUAGE"] = "en"  # the app's "auto" language reads it (companion.i
 
 
 @pytest.fixture(autouse=True)
+def english_again() -> Iterator[None]:
+    """A test that switched the language leaves the next one in English (`companion.i18n`,
+    loaded only by tests that use it)."""
+    yield
+    import sys
+
+    i18n = sys.modules.get("companion.i18n")
+    if i18n is not None and i18n.language() != i18n.SOURCE:
+        i18n.use(i18n.SOURCE)
+
+
+@pytest.fixture(autouse=True)
 def collector_as_found() -> Iterator[None]:
     thresholds = gc.get_threshold()
     frozen = gc.get_freeze_count()

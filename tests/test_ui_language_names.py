@@ -157,7 +157,7 @@ def test_names_are_matched_without_accents_or_case() -> None:
 @pytest.fixture
 def game(headless_app: Any, tmp_path: Path) -> Iterator[tuple[Any, Session]]:
     """Ann and Bob; the market's top rows the Mounted Ghouls and the Forest Halflings; on
-    the market screen in English; English and a blank rules search again afterwards."""
+    the market screen in English (the next test finds English again: conftest)."""
     s = Session(load_catalog(), rng=random.Random(5), store=Store.open(tmp_path / "g.sqlite3"))
     s.begin(created(2, races=("Ghouls", "Halflings"), powers=("Mounted", "Forest")))
     headless_app.use_session(s, screen="market")
@@ -167,8 +167,6 @@ def game(headless_app: Any, tmp_path: Path) -> Iterator[tuple[Any, Session]]:
         yield headless_app, s
     finally:
         ui.close_dialogs()
-        i18n.use(i18n.SOURCE)
-        headless_app.presenters["rules"].search("")
         headless_app.ctx.nav.go("home")
         ui.pump()
         assert s.store is not None
