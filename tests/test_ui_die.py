@@ -152,6 +152,40 @@ def test_the_hardware_button_rolls_once_per_allowed_press_and_never_otherwise(
         devices.close()
 
 
+def test_a_pin_in_use_leaves_the_die_on_screen_and_the_home_screen_says_so_in_its_language(
+    gpio: tuple[Any, FakeClock],
+) -> None:
+    """The tinkerer's wiring clashes (the pin is taken): no button, the roll stays on the
+    screen, and the home screen's line says why in the language spoken, also after a
+    switch."""
+    from gpiozero import Button
+
+    from companion import i18n
+    from companion.app import Devices, open_die_button
+
+    factory, clock = gpio
+    taken = Button(PIN, pin_factory=factory)
+    try:
+        app, _s = berserk_table()
+        devices = Devices()
+        open_die_button(app, PIN, devices, pin_factory=factory, clock=clock)
+        assert devices.opened == []
+        assert devices.die_status == f"Die button: none on GPIO{PIN} (roll on screen)"
+        home = app.presenters["home"]
+        home.say_devices(devices.die_words, devices.grid_words)
+        assert home.die_status == devices.die_status
+        i18n.use("fr")
+        home.update(None)
+        assert home.die_status == devices.die_status != (
+            f"Die button: none on GPIO{PIN} (roll on screen)")
+        assert f"GPIO{PIN}" in home.die_status
+    finally:
+        i18n.use(i18n.SOURCE)
+        taken.close()
+        fresh = Devices()  # the shared app's home screen as before this test
+        app.presenters["home"].say_devices(fresh.die_words, fresh.grid_words)
+
+
 def test_the_hardware_button_rolls_the_final_conquest_for_the_region_chosen_on_the_map(
     gpio: tuple[Any, FakeClock],
 ) -> None:
