@@ -165,13 +165,14 @@ def test_a_pin_in_use_leaves_the_die_on_screen_and_the_home_screen_says_so_in_it
 
     factory, clock = gpio
     taken = Button(PIN, pin_factory=factory)
+    app, _s = berserk_table()
+    home = app.presenters["home"]
+    said = dict(home._say)  # how the shared app's home words its lines, put back after
     try:
-        app, _s = berserk_table()
         devices = Devices()
         open_die_button(app, PIN, devices, pin_factory=factory, clock=clock)
         assert devices.opened == []
         assert devices.die_status == f"Die button: none on GPIO{PIN} (roll on screen)"
-        home = app.presenters["home"]
         home.say_devices(devices.die_words, devices.grid_words)
         assert home.die_status == devices.die_status
         i18n.use("fr")
@@ -182,8 +183,8 @@ def test_a_pin_in_use_leaves_the_die_on_screen_and_the_home_screen_says_so_in_it
     finally:
         i18n.use(i18n.SOURCE)
         taken.close()
-        fresh = Devices()  # the shared app's home screen as before this test
-        app.presenters["home"].say_devices(fresh.die_words, fresh.grid_words)
+        home._say = said
+        home.update(None)
 
 
 def test_the_hardware_button_rolls_the_final_conquest_for_the_region_chosen_on_the_map(
