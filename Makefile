@@ -146,7 +146,7 @@ POT := $(LOCALE_DIR)/companion.pot
 
 locale: $(STAMP)
 	$(BIN)/python tools/locale_names.py generate
-	$(BIN)/pybabel extract -F babel.cfg -k tr -k N_ -k NP_:1c,2 -c "TRANSLATORS:" --add-location=file \
+	$(BIN)/pybabel extract -F babel.cfg -k tr -k N_ -k NP_:1c,2 -k said -k said_n:1,2 -c "TRANSLATORS:" --add-location=file \
 		--sort-by-file --no-wrap --project="Table Companion for Small World" \
 		--version=0.1 -o $(POT).new .
 	@# The same strings as before: the template (and so each catalogue) keeps its date.

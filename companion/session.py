@@ -59,12 +59,15 @@ from companion.rules.game import GameState, apply, attacker, follow_ups, start
 from companion.rules.history import History, Step
 from companion.rules.income import income
 from companion.rules.maps import board_for_players, parse_board_text
+from companion.rules.said import N_, Name, said
 from companion.rules.standings import Standings
 from companion.rules.views import final_totals
 from companion.store import Store
 from companion.store.errors import StoreError, StoreWriteError
 
 Listener = Callable[[GameState], None]
+
+NO_GAME = N_("no game is being played; start a new game first")
 
 
 def _chosen(asked: Mapping[str, bool | int | None]) -> dict[str, bool | int | None]:
@@ -168,7 +171,7 @@ class Session(ExpansionIntents):
     @property
     def state(self) -> GameState:
         if self.history is None:
-            raise IllegalAction("no game is being played; start a new game first")
+            raise IllegalAction(said(NO_GAME))
         return self.history.state
 
     # -- intents ---------------------------------------------------------------------
@@ -232,7 +235,7 @@ class Session(ExpansionIntents):
     def pick(self, row: int) -> GameState:
         state = self.state
         if not 0 <= row < len(state.market.rows):
-            raise IllegalAction(f"there is no combo in row {row + 1}")
+            raise IllegalAction(said("there is no combo in row {row}", row=row + 1))
         combo = state.market.rows[row].combo
         return self._act(ComboPicked(state.track.seat, row, combo.race, combo.power))
 
@@ -278,11 +281,12 @@ class Session(ExpansionIntents):
         seat, race = self._race(seat, race)
         state = self.state
         if not state.regions.held_by(seat, race):
-            raise IllegalAction(f"the {race} hold no region: their tokens stay in hand for "
-                                "the next turn's first conquest")
+            raise IllegalAction(said("the {race} hold no region: their tokens stay in hand for "
+                                     "the next turn's first conquest", race=Name("race", race)))
         placement = troops_game.suggested(state, seat, race)
         if placement is None:
-            raise IllegalAction(f"no {race} tokens in hand to put on the board")
+            raise IllegalAction(said("no {race} tokens in hand to put on the board",
+                                     race=Name("race", race)))
         return self.redeploy(placement, seat=seat, race=race)
 
     def _race(self, seat: int | None, race: str | None) -> tuple[int, str]:
@@ -292,7 +296,8 @@ class Session(ExpansionIntents):
         if race is None:
             active = state.player(seat).active
             if active is None:
-                raise IllegalAction(f"{state.player(seat).name} has no active race")
+                raise IllegalAction(said("{player} has no active race",
+                                         player=state.player(seat).name))
             race = active.race
         return seat, race
 
@@ -350,8 +355,8 @@ class Session(ExpansionIntents):
         chance = die_roll_allowed(state)
         if chance.purpose is not DiePurpose.BERSERK:
             raise IllegalAction(chance.reason if chance.purpose is None else
-                                "only a Berserk race rolls before a conquest; this roll is "
-                                "for the final conquest (choose its region first)")
+                                said("only a Berserk race rolls before a conquest; this roll "
+                                     "is for the final conquest (choose its region first)"))
         face = self.rng.choice(self.catalog.die_faces)
         self._act(DieRolled(state.track.seat, face, DiePurpose.BERSERK))
         return face
@@ -372,8 +377,9 @@ class Session(ExpansionIntents):
         chance = die_roll_allowed(state)
         if chance.purpose is not DiePurpose.FINAL_CONQUEST:
             raise IllegalAction(chance.reason if chance.purpose is None else
-                                "Berserk rolls before each conquest instead of a final roll: "
-                                "with too few tokens after it, that conquest is the last")
+                                said("Berserk rolls before each conquest instead of a final "
+                                     "roll: with too few tokens after it, that conquest is the "
+                                     "last"))
         who = attacker(state)
         in_hand = troops_game.hand(state, who.seat, who.race)
         tokens_left = tokens_left if in_hand is None else in_hand
@@ -424,7 +430,7 @@ class Session(ExpansionIntents):
         a row stack up, and redo puts them back in order."""
         history = self.history
         if history is None:
-            raise IllegalAction("no game is being played; start a new game first")
+            raise IllegalAction(said(NO_GAME))
         return self._record_keeping_redo((StepUndone(),),
                                          (*self.redo_steps, history.last_step))
 
@@ -445,8 +451,8 @@ class Session(ExpansionIntents):
         log reaches the same state. Only while nothing else happened since that undo."""
         steps = self.redo_steps
         if not steps:
-            raise IllegalAction("there is nothing to redo: something else happened since "
-                                "the undo, or nothing was taken back")
+            raise IllegalAction(said("there is nothing to redo: something else happened since "
+                                     "the undo, or nothing was taken back"))
         return self._record_keeping_redo(steps[-1], steps[:-1])
 
     def _record_keeping_redo(self, step: Step, redo: tuple[Step, ...]) -> GameState:
@@ -499,7 +505,7 @@ class Session(ExpansionIntents):
         """Record, save and publish `step`; `after`: the state `_act` already reached by
         applying it to the current state (not applied a second time)."""
         if self.history is None:
-            raise IllegalAction("no game is being played; start a new game first")
+            raise IllegalAction(said(NO_GAME))
         history = self.history.record(step, after=after)
         if self.store is not None and self.game_id is not None:
             self.store.append_step(self.game_id, step, number=len(self.history.log) + 1)

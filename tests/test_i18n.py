@@ -32,12 +32,14 @@ from companion import i18n
 
 ROOT = Path(__file__).parents[1]
 TRANSLATED = ("fr", "de")
-EXTRA_KEYWORDS = {"tr": None, "N_": None, "NP_": ((1, "c"), 2)}
-"""What ``make locale`` adds to Babel's keywords (``-k tr -k N_ -k NP_:1c,2``): kv's
-``lang.tr``, and ``NP_(context, name)``, which marks the names of the game's pieces in
+EXTRA_KEYWORDS = {"tr": None, "N_": None, "NP_": ((1, "c"), 2), "said": None,
+                  "said_n": (1, 2)}
+"""What ``make locale`` adds to Babel's keywords (``-k tr -k N_ -k NP_:1c,2 -k said
+-k said_n:1,2``): kv's ``lang.tr``, the rules' sentences (`companion.rules.said`), and
+``NP_(context, name)``, which marks the names of the game's pieces in
 `companion.ui.name_marks` (generated from names.toml by tools/locale_names.py), so a
 name's entry is "used by code" only while names.toml still has it."""
-MAKE_KEYWORDS = ("-k tr", "-k N_", "-k NP_:1c,2")
+MAKE_KEYWORDS = ("-k tr", "-k N_", "-k NP_:1c,2", "-k said", "-k said_n:1,2")
 PLURAL_RULES = {"fr": "(n > 1)", "de": "(n != 1)"}
 
 Key = tuple[str | None, str]

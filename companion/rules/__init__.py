@@ -103,6 +103,7 @@ from companion.rules.maps import (
 from companion.rules.reminders import reminders
 from companion.rules.rule_entry import RuleEntry
 from companion.rules.rulebook import Rulebook, load_rulebook
+from companion.rules.said import Combo, Listed, Name, Said
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
@@ -160,6 +161,7 @@ __all__ = [  # noqa: RUF022 (grouped by concept, not sorted)
     "RuleEntry", "Rulebook", "load_rulebook",
     # errors
     "DataError", "IllegalAction", "MalformedInput", "RulesError",
+    "Combo", "Listed", "Name", "Said",
     # race and power names; the troop ledger's queries; each expansion's own module, whole
     "names", "troops_game",
     # the registry of expansions (`expansions.played(state)`: the ones a game plays)

@@ -1,7 +1,9 @@
 """Errors the rules core raises.
 
-Every error carries a message a screen can show as it is: it names what was wrong and,
-where it helps, what is allowed. Raising one never leaves a half-changed state behind,
+Every error carries a message that names what was wrong and, where it helps, what is
+allowed: `str(error)` is its English sentence; `error.said` is the same sentence as a
+`companion.rules.said.Said`, which a screen words in the table's language (an error raised
+with plain text says it as it is). Raising one never leaves a half-changed state behind,
 because the rules core only ever builds new values.
 """
 
@@ -9,9 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from companion.rules.said import Said
+
 
 class RulesError(Exception):
-    """Base of every error raised by `companion.rules`."""
+    """Base of every error raised by `companion.rules`: raised with a `Said` or plain text."""
+
+    def __init__(self, message: str | Said = "") -> None:
+        super().__init__(str(message))
+        self.said = message if isinstance(message, Said) else Said(
+            message.replace("{", "{{").replace("}", "}}"))
 
     @property
     def reason(self) -> str:
@@ -32,7 +41,7 @@ class MalformedInput(RulesError):
     `IllegalAction`, so a caller can tell a broken caller from a refused move (catching
     `RulesError` catches both)."""
 
-    def __init__(self, message: str, *, field: str = "", allowed: str = "") -> None:
+    def __init__(self, message: str | Said, *, field: str = "", allowed: str = "") -> None:
         super().__init__(message)
         self.field = field
         self.allowed = allowed

@@ -29,6 +29,7 @@ from companion.cues import SILENT, CuePlayer
 from companion.i18n import N_, _
 from companion.records import RecordsError
 from companion.ui.seats import TableSeats
+from companion.ui.wording import say
 
 if TYPE_CHECKING:
     from companion.rules import GameState
@@ -213,7 +214,7 @@ class Presenter(EventDispatcher):  # type: ignore[misc]
         try:
             done = intent()
         except RulesError as refused:
-            self.ctx.notices.tell(plain(str(refused)), title)
+            self.ctx.notices.tell(plain(say(refused)), title)
             return None
         except RecordsError as failed:
             self.ctx.notices.tell(str(failed), _(NOT_SAVED))

@@ -36,6 +36,7 @@ from companion.ui.describe import coins
 from companion.ui.presenters import expansions
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.wording import say
 
 ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th"), 5: N_("5th"),
             6: N_("6th")}
@@ -329,7 +330,7 @@ class GameEndPresenter(Presenter):
             result = self.session.finish(self._tokens)
             self.can_export = self.session.records is not None and self.session.game_id is not None
         except RulesError as refused:
-            self.ctx.notices.tell(plain(str(refused)))
+            self.ctx.notices.tell(plain(say(refused)))
             return
         except RecordsError as failed:
             self.ctx.notices.tell(_("{reason} The result is shown, but it is not in the past "

@@ -44,6 +44,7 @@ from companion.ui.describe import coins, phase_hint
 from companion.ui.presenters import expansions as expansion_views
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.wording import say
 
 LAND = (Terrain.FARMLAND, Terrain.HILL, Terrain.FOREST, Terrain.SWAMP, Terrain.MOUNTAIN)
 WATER = (Terrain.SEA, Terrain.LAKE)
@@ -141,7 +142,7 @@ class ScoringPresenter(Presenter):
             self.total_text = ""
             self.quick = True
             self.hint = _("The app cannot work this turn out from the map: {reason} Count by "
-                          "hand.").format(reason=plain(str(refused)))
+                          "hand.").format(reason=plain(say(refused)))
         else:
             self.board_ok = True
             self._board_lines = [{"label": line.label, "coins": f"{line.coins:+d}"}
@@ -270,7 +271,7 @@ class ScoringPresenter(Presenter):
             try:
                 self._quick_score = score_turn(inp, state.catalog)
             except RulesError as refused:
-                reason = str(refused)
+                reason = say(refused)
                 self.manual = "not supported" in reason
                 self.quick_ok = False
                 self.quick_hint = (

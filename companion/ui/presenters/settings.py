@@ -67,6 +67,7 @@ from companion.ui.language import LANGUAGE
 from companion.ui.presenters.base import Choice, Presenter, plain
 from companion.ui.presenters.history import export_dir, when, write_exports
 from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.wording import say
 
 if TYPE_CHECKING:
     from companion.rules import GameState
@@ -552,7 +553,7 @@ class SettingsPresenter(Presenter):
             self.session.save_corrections(given)
         except (CorrectionError, RecordsError) as refused:
             self.ctx.notices.tell(_("The correction was not saved: {reason}").format(
-                reason=plain(str(refused))), _("Not saved"))
+                reason=plain(say(refused))), _("Not saved"))
             return
         self._show_corrections()
 
