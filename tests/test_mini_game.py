@@ -441,3 +441,35 @@ def test_the_map_tells_the_table_what_the_pygmies_rolled_after_the_conquest() ->
     assert told.startswith(f"Ann's Pygmies lost a token, so the die was rolled for them: "
                            f"{rolled.rolls[0]}.")
     assert board.ctx.notices.last_title == "Pygmies"
+
+
+# --- their facts and rows stay theirs -------------------------------------------------------
+
+
+def test_the_historian_is_spelled_as_the_catalog_spells_the_badge() -> None:
+    from companion.rules import mini_game
+
+    catalog = load_catalog()
+    assert catalog.power(mini_game.HISTORIAN).name == mini_game.HISTORIAN
+    sets = mini_game.MiniExpansions.sets
+    assert {*mini_game.RACE_BONUSES} <= {r.name for r in catalog.races_in(sets)}
+    assert {*mini_game.POWER_BONUSES} <= {p.name for p in catalog.powers_in(sets)}
+
+
+def test_the_shared_scoring_input_names_none_of_their_facts() -> None:
+    """Their facts ride as one of a race's `facts`; the shared holdings have no field
+    of theirs, and their rows reach scoring through the registry."""
+    from dataclasses import fields
+
+    from companion.rules import mini_game, scoring
+
+    mine = {"pots_of_gold", "ivory_tower", "historian"}
+    for kind in (scoring.ActiveHoldings, scoring.DeclinedHoldings):
+        assert not mine & {f.name for f in fields(kind)}
+    assert not hasattr(scoring, "HistorianEvents")
+    assert scoring.race_bonuses()["Leprechauns"] == mini_game.RACE_BONUSES["Leprechauns"]
+    assert scoring.power_bonuses()["Historian"] == mini_game.POWER_BONUSES["Historian"]
+    held = scoring.DeclinedHoldings("Priestesses", "Hill", facts=(mini_game.MiniFacts(
+        ivory_tower=3),))
+    assert held.fact(mini_game.MiniFacts) == mini_game.MiniFacts(ivory_tower=3)
+    assert held.fact(mini_game.HistorianEvents) is None

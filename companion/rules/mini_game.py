@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 
 import companion.rules.troops as ledger
 from companion.rules.board import RegionState, cleared
+from companion.rules.catalog import Catalog
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     Event,
@@ -48,16 +49,23 @@ from companion.rules.events import (
     RegionConquered,
 )
 from companion.rules.expansion import DocField, Expansion, ScenarioReader
-from companion.rules.names import HISTORIAN, LEPRECHAUNS, PYGMIES
+from companion.rules.names import LEPRECHAUNS, PYGMIES
 
 # re-exported for the modules that import them from here
 from companion.rules.names import PRIESTESSES as PRIESTESSES
 from companion.rules.scoring import (
     GYPSIES,
     ActiveHoldings,
+    Bonus,
     DeclinedHoldings,
-    HistorianEvents,
+    InsteadOfRegions,
+    RaceTurn,
+    ScoredRace,
     ScoringInput,
+    ScoringInputError,
+    Stage,
+    only_for,
+    whole_count,
 )
 from companion.rules.state import GameState, with_player
 from companion.rules.turns import Phase
@@ -78,6 +86,203 @@ class PygmiesRecovered:
 
 POT_OF_GOLD = "pot_of_gold"
 POT_COINS = 1
+
+HISTORIAN = "Historian"
+"""The Grand Dames' badge that counts declines, as the catalog spells it."""
+HISTORIAN_LAST_COIN = 1
+
+
+# --- their facts of a race's turn, and how they score ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HistorianEvents:
+    """What a Historian race earns its coins for, counted since the player's last turn.
+
+    `in_decline_when_picked`: the races in decline on the board when the Historian combo
+    was picked (only on the turn it was picked); `others_declined`: the other races that
+    went into decline while the Historians were active (the player's own decline is not
+    one of them: that last coin comes from `DeclinedHoldings.this_turn`).
+    """
+
+    in_decline_when_picked: int = 0
+    others_declined: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MiniFacts:
+    """The mini-expansions' facts of one race's turn, one of its `ActiveHoldings.facts` or
+    `DeclinedHoldings.facts` (left out: all 0).
+
+    `pots_of_gold`: the Pots of Gold still in the Leprechauns' regions at the start of the
+    turn (collected by the active race, or on the turn it went into decline; none on the
+    turn the combo was picked, before any could be placed); `ivory_tower` (a race in
+    decline): the Priestesses in the Ivory Tower, which scores one coin each *instead of*
+    the regions (their regions line shows 0); `historian` (`HistorianEvents`): the races
+    in decline when the combo was picked and the other races that went into decline since
+    the player's last turn (the last coin when the Historians themselves decline is read
+    from `this_turn`). Checked by `MiniExpansions.check_race` before they are scored.
+    """
+
+    pots_of_gold: int = 0
+    ivory_tower: int = 0
+    historian: HistorianEvents = HistorianEvents()
+
+
+def facts_of(turn: RaceTurn) -> MiniFacts:
+    """The mini-expansions' facts of a race's turn (all 0 when not given)."""
+    return turn.fact(MiniFacts) or MiniFacts()
+
+
+def with_facts(facts: tuple[object, ...], fact: object) -> tuple[object, ...]:
+    """`facts` with `fact` in place of the one of its type (or added)."""
+    kind = type(fact)
+    return (*(f for f in facts if type(f) is not kind), fact)
+
+
+_ACTIVE_OR_DECLINING = frozenset({Stage.ACTIVE, Stage.DECLINING})
+_IN_DECLINE_ALL = frozenset({Stage.DECLINING, Stage.IN_DECLINE})
+
+RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = {
+    LEPRECHAUNS: (
+        Bonus(
+            "Pots of Gold still in their regions at the start of the turn",
+            lambda _tally, turn: facts_of(turn).pots_of_gold,
+            stages=_ACTIVE_OR_DECLINING,
+        ),
+    ),
+    PRIESTESSES: (
+        Bonus(
+            "one per Priestess in the Ivory Tower",
+            lambda _tally, turn: facts_of(turn).ivory_tower,
+            stages=_IN_DECLINE_ALL,
+        ),
+    ),
+}
+"""The mini-expansions' races that score on their own facts, and their bonuses."""
+
+POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = {
+    HISTORIAN: (
+        Bonus(
+            "one per race in decline when the combo was picked",
+            lambda _tally, turn: facts_of(turn).historian.in_decline_when_picked,
+        ),
+        Bonus(
+            "one per other race that went into decline",
+            lambda _tally, turn: facts_of(turn).historian.others_declined,
+            stages=_ACTIVE_OR_DECLINING,
+        ),
+        Bonus(
+            "a last coin on going into decline",
+            lambda _tally, _turn: HISTORIAN_LAST_COIN,
+            stages=frozenset({Stage.DECLINING}),
+        ),
+    ),
+}
+"""The mini-expansions' powers that score on their own facts, and their bonuses."""
+
+
+def _historian(field_name: str, value: object) -> HistorianEvents:
+    if not isinstance(value, HistorianEvents):
+        raise ScoringInputError(field_name, value, f"{value!r} is not a count of declines")
+    return HistorianEvents(
+        whole_count(f"{field_name}.in_decline_when_picked", value.in_decline_when_picked),
+        whole_count(f"{field_name}.others_declined", value.others_declined),
+    )
+
+
+def check_active(where: str, race: ScoredRace) -> None:
+    """Refuse the facts of an active race that the rules cannot produce."""
+    facts = facts_of(race.turn)
+    first_turn = race.turn.first_turn
+    pots = whole_count(f"{where}.pots_of_gold", facts.pots_of_gold)
+    only_for(f"{where}.pots_of_gold", pots, LEPRECHAUNS, race.race,
+             "Leprechauns place Pots of Gold")
+    if pots and first_turn:
+        raise ScoringInputError(
+            f"{where}.pots_of_gold",
+            pots,
+            "the Leprechauns were picked this turn (first_turn is true): they place their "
+            "first Pots of Gold at this turn's redeployment, so none can be in their regions "
+            "at its start; 0 is the only count possible",
+        )
+    tower = whole_count(f"{where}.ivory_tower", facts.ivory_tower)
+    if tower:
+        raise ScoringInputError(f"{where}.ivory_tower", tower,
+                                "only Priestesses in decline build an Ivory Tower")
+    events = _historian(f"{where}.historian", facts.historian)
+    for name, count in (
+        ("in_decline_when_picked", events.in_decline_when_picked),
+        ("others_declined", events.others_declined),
+    ):
+        only_for(f"{where}.historian.{name}", count, HISTORIAN, race.power,
+                 "Historian counts declines")
+    if events.in_decline_when_picked and not first_turn:
+        raise ScoringInputError(
+            f"{where}.historian.in_decline_when_picked",
+            events.in_decline_when_picked,
+            "counted only on the turn the combo was picked (first_turn is false)",
+        )
+
+
+def check_declined(where: str, race: ScoredRace, catalog: Catalog) -> None:
+    """Refuse the facts of a race in decline that the rules cannot produce."""
+    facts = facts_of(race.turn)
+    pots = whole_count(f"{where}.pots_of_gold", facts.pots_of_gold)
+    only_for(f"{where}.pots_of_gold", pots, LEPRECHAUNS, race.race,
+             "Leprechauns place Pots of Gold")
+    if pots and not race.this_turn:
+        raise ScoringInputError(
+            f"{where}.pots_of_gold",
+            pots,
+            "Leprechauns in decline since an earlier turn have no Pots of Gold left to collect",
+        )
+    _check_tower(where, race, facts, catalog)
+    events = _historian(f"{where}.historian", facts.historian)
+    if events.in_decline_when_picked:
+        raise ScoringInputError(
+            f"{where}.historian.in_decline_when_picked",
+            events.in_decline_when_picked,
+            "counted only by an active race, on the turn its combo was picked",
+        )
+    only_for(
+        f"{where}.historian.others_declined",
+        events.others_declined,
+        HISTORIAN,
+        race.power,
+        "Historian counts declines",
+    )
+    if events.others_declined and not race.this_turn:
+        raise ScoringInputError(
+            f"{where}.historian.others_declined",
+            events.others_declined,
+            "Historians in decline since an earlier turn earn nothing for other declines",
+        )
+
+
+def _check_tower(where: str, race: ScoredRace, facts: MiniFacts, catalog: Catalog) -> None:
+    """The Priestesses in the Ivory Tower: the one region declined Priestesses keep."""
+    priestesses = race.race == PRIESTESSES
+    in_box = catalog.race(PRIESTESSES).max_tokens if priestesses else None
+    limit = "(the Priestess tokens in the box)"
+    tower = whole_count(f"{where}.ivory_tower", facts.ivory_tower, at_most=in_box, limit=limit)
+    only_for(f"{where}.ivory_tower", tower, PRIESTESSES, race.race,
+             "Priestesses build an Ivory Tower")
+    if not priestesses:
+        return
+    regions = race.tally.regions
+    if regions > 1:
+        raise ScoringInputError(
+            f"{where}.regions",
+            regions,
+            f"Priestesses in decline keep only the Ivory Tower's region, not {regions}",
+        )
+    if tower and not regions:
+        raise ScoringInputError(
+            f"{where}.ivory_tower",
+            tower,
+            "the Priestesses hold no region, so no Ivory Tower stands (it was conquered)",
+        )
 
 
 # --- Leprechauns --------------------------------------------------------------------------
@@ -355,24 +560,27 @@ class MiniExpansions(Expansion):
 
     def score_active(self, field: str, doc: Mapping[str, Any], holdings: ActiveHoldings,
                      read: ScenarioReader) -> ActiveHoldings:
+        facts = MiniFacts(
+            pots_of_gold=read.whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
+            historian=_scenario_historian(field, doc, read),
+        )
         return replace(
             holdings,
             abandoned=read.whole(f"{field}.abandoned", doc.get("abandoned", 0)),
             attacked_active_race=read.optional_flag(
                 f"{field}.attacked_active_race", doc.get("attacked_active_race")
             ),
-            pots_of_gold=read.whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
-            historian=_scenario_historian(field, doc, read),
+            facts=with_facts(holdings.facts, facts),
         )
 
     def score_declined(self, field: str, doc: Mapping[str, Any], holdings: DeclinedHoldings,
                        read: ScenarioReader) -> DeclinedHoldings:
-        return replace(
-            holdings,
+        facts = MiniFacts(
             ivory_tower=read.whole(f"{field}.ivory_tower", doc.get("ivory_tower", 0)),
             pots_of_gold=read.whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
             historian=_scenario_historian(field, doc, read),
         )
+        return replace(holdings, facts=with_facts(holdings.facts, facts))
 
     def score_checks(self, doc: Mapping[str, Any], race: str, power: str, *, active: bool,
                      read: ScenarioReader) -> list[tuple[str, str, str]]:
@@ -464,15 +672,36 @@ class MiniExpansions(Expansion):
             if player.active.power == HISTORIAN:
                 when_picked = player.active.declined_when_picked if active.first_turn else 0
                 historian = HistorianEvents(when_picked, player.declines_seen)
-            active = replace(active, pots_of_gold=pots if active.race == LEPRECHAUNS else 0,
-                             historian=historian)
+            facts = MiniFacts(pots_of_gold=pots if active.race == LEPRECHAUNS else 0,
+                              historian=historian)
+            active = replace(active, facts=with_facts(active.facts, facts))
         declined = tuple(
-            replace(d, pots_of_gold=pots if d.this_turn and d.race == LEPRECHAUNS else 0,
-                    ivory_tower=race.ivory_tower,
-                    historian=HistorianEvents(others_declined=player.declines_seen)
-                    if d.this_turn and d.power == HISTORIAN else HistorianEvents())
+            replace(d, facts=with_facts(d.facts, MiniFacts(
+                pots_of_gold=pots if d.this_turn and d.race == LEPRECHAUNS else 0,
+                ivory_tower=race.ivory_tower,
+                historian=HistorianEvents(others_declined=player.declines_seen)
+                if d.this_turn and d.power == HISTORIAN else HistorianEvents())))
             for d, race in zip(inp.declined, player.declined, strict=True))
         return replace(inp, active=active, declined=declined)
+
+    def race_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
+        return RACE_BONUSES
+
+    def power_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
+        return POWER_BONUSES
+
+    def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
+        if race.declined:
+            check_declined(where, race, catalog)
+        else:
+            check_active(where, race)
+
+    def regions_instead(self, race: ScoredRace) -> InsteadOfRegions | None:
+        """Priestesses in decline: their Ivory Tower scores instead of their region."""
+        if not race.declined or race.race != PRIESTESSES:
+            return None
+        return InsteadOfRegions("the Ivory Tower scores instead",
+                                scores=bool(facts_of(race.turn).ivory_tower))
 
     def conquered(self, state: GameState, region: int, before: RegionState,
                   seat: int) -> GameState:
