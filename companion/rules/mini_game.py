@@ -4,19 +4,19 @@ their coins are worked out from the game's events instead of typed in.
 - Leprechauns: during redeployment their active race puts a Pot of Gold (a marker, see
   `companion.rules.markers`) in regions it holds, one per region. When the Leprechauns'
   owner's next turn begins, every Pot still in one of their Leprechaun regions is
-  collected (`ThisTurn.pots_of_gold`) and paid with that turn's score, also on the turn
+  collected (`MiniState.pots_collected`) and paid with that turn's score, also on the turn
   they go into decline. A player who conquers a region holding another player's Pot takes
   it at once: 1 coin from the stash. A Pot leaves the board with its region's race (when
   the region is abandoned, or the Leprechauns go into decline).
 - Priestesses: going into decline (`RaceDeclined.ivory_tower`, the region chosen) they
   keep one region, the Ivory Tower, holding one token for each region they held; every
-  other region is abandoned. `DeclinedRace.ivory_tower` is that number of tokens, paid
+  other region is abandoned. `MiniState.towers` keeps that number of tokens, paid
   every turn instead of the usual coin per region, until the Tower is conquered (then the
   race leaves the board, like any declined race with no region).
 - Historian: when the combo is picked, the races in decline on the board are counted
-  (`ActiveRace.declined_when_picked`, every player's, the picker's own included); while the
+  (`MiniState.declined_when_picked`, every player's, the picker's own included); while the
   Historians are active each other race that goes into decline adds one to their owner's
-  `Player.declines_seen`, paid at that player's next scoring (also the one of the turn the
+  `MiniState.declines_seen`, paid at that player's next scoring (also the one of the turn the
   Historians themselves decline) and then set back to 0.
 - Pygmies: each time an active Pygmy region is conquered the Pygmies lose a token; the
   session rolls the reinforcement die for it (`PygmiesRecovered`), and as many new Pygmies
@@ -49,6 +49,7 @@ from companion.rules.events import (
     RegionConquered,
 )
 from companion.rules.expansion import DocField, Expansion, ScenarioReader
+from companion.rules.maps import Board
 from companion.rules.names import LEPRECHAUNS, PYGMIES
 
 # re-exported for the modules that import them from here
@@ -285,6 +286,66 @@ def _check_tower(where: str, race: ScoredRace, facts: MiniFacts, catalog: Catalo
         )
 
 
+# --- their books in a game -----------------------------------------------------------------
+
+
+Counts = tuple[tuple[int, int], ...]
+"""(seat, count) pairs, in seat order, none with a count of 0."""
+
+
+def _count_of(counts: Counts, seat: int) -> int:
+    return dict(counts).get(seat, 0)
+
+
+def _with_count(counts: Counts, seat: int, count: int) -> Counts:
+    table = dict(counts)
+    table[seat] = count
+    return tuple(sorted((s, n) for s, n in table.items() if n))
+
+
+@dataclass(frozen=True, slots=True)
+class MiniState:
+    """The mini-expansions' books in a game, one of `GameState.parts` (set up when the
+    game plays their sets).
+
+    `pots_collected`: the Pots of Gold the current player collected as this turn began
+    (0 again when the turn passes); `declines_seen`: by seat, the other races that went
+    into decline while that player's Historians were active, since they last scored;
+    `declined_when_picked`: by seat, the races in decline on the board when their active
+    Historian combo was picked; `towers`: by seat, the Priestess tokens in that player's
+    Ivory Tower (their Priestesses in decline).
+    """
+
+    pots_collected: int = 0
+    declines_seen: Counts = ()
+    declined_when_picked: Counts = ()
+    towers: Counts = ()
+
+
+def books(state: GameState) -> MiniState:
+    """The mini-expansions' books of `state` (empty ones when the game has none)."""
+    return state.part(MiniState) or MiniState()
+
+
+def _kept(state: GameState, kept: MiniState) -> GameState:
+    return state if kept == books(state) else state.with_part(kept)
+
+
+def declines_seen(state: GameState, seat: int) -> int:
+    """The other races gone into decline that `seat`'s Historians saw since they scored."""
+    return _count_of(books(state).declines_seen, seat)
+
+
+def declined_when_picked(state: GameState, seat: int) -> int:
+    """The races in decline on the board when `seat`'s active Historians were picked."""
+    return _count_of(books(state).declined_when_picked, seat)
+
+
+def ivory_tower(state: GameState, seat: int) -> int:
+    """The Priestess tokens in `seat`'s Ivory Tower (0: none stands)."""
+    return _count_of(books(state).towers, seat)
+
+
 # --- Leprechauns --------------------------------------------------------------------------
 
 
@@ -307,8 +368,8 @@ def turn_began(state: GameState) -> GameState:
         return state
     for rid in found:
         regions = regions.with_region(rid, _without_pot(regions[rid]))
-    this_turn = replace(state.track.this_turn, pots_of_gold=len(found))
-    return replace(state, regions=regions, track=replace(state.track, this_turn=this_turn))
+    kept = replace(books(state), pots_collected=len(found))
+    return replace(state, regions=regions).with_part(kept)
 
 
 def pot_taken(state: GameState, before: RegionState, conqueror: int) -> GameState:
@@ -326,7 +387,7 @@ def pot_taken(state: GameState, before: RegionState, conqueror: int) -> GameStat
 
 def pots_collected(state: GameState) -> int:
     """The Pots of Gold the current player collected as this turn began."""
-    return state.track.this_turn.pots_of_gold
+    return books(state).pots_collected
 
 
 # --- Historian ----------------------------------------------------------------------------
@@ -341,18 +402,16 @@ def picked(state: GameState) -> GameState:
     """After a pick: a Historian combo counts the races in decline on the board."""
     player = state.current
     active = player.active
-    if active is None or active.power != HISTORIAN:
-        return state
-    active = replace(active, declined_when_picked=races_in_decline(state))
-    return replace(state, players=with_player(state.players, replace(player, active=active)))
+    counted = races_in_decline(state) if active is not None and active.power == HISTORIAN else 0
+    kept = books(state)
+    when_picked = _with_count(kept.declined_when_picked, player.seat, counted)
+    return _kept(state, replace(kept, declined_when_picked=when_picked))
 
 
 def scored(state: GameState, seat: int) -> GameState:
     """After `seat` scores: the declines their Historians saw are paid."""
-    player = state.players[seat]
-    if not player.declines_seen:
-        return state
-    return replace(state, players=with_player(state.players, replace(player, declines_seen=0)))
+    kept = books(state)
+    return _kept(state, replace(kept, declines_seen=_with_count(kept.declines_seen, seat, 0)))
 
 
 # --- going into decline: the Ivory Tower, and the Historians watching ---------------------
@@ -363,12 +422,13 @@ def race_declined(before: GameState, after: GameState, seat: int,
     """After `seat`'s race went into decline: the Priestesses build their Ivory Tower in
     region `tower`; every other player's active Historians see one more decline."""
     after = _ivory_tower(before, after, seat, tower)
-    players = after.players
-    for player in players:
+    kept = books(after)
+    seen = kept.declines_seen
+    for player in after.players:
         active = player.active
         if player.seat != seat and active is not None and active.power == HISTORIAN:
-            players = with_player(players, replace(player, declines_seen=player.declines_seen + 1))
-    return replace(after, players=players)
+            seen = _with_count(seen, player.seat, _count_of(seen, player.seat) + 1)
+    return _kept(after, replace(kept, declines_seen=seen))
 
 
 def _ivory_tower(before: GameState, after: GameState, seat: int, tower: int | None) -> GameState:
@@ -387,7 +447,7 @@ def _ivory_tower(before: GameState, after: GameState, seat: int, tower: int | No
         if tower is not None:
             raise IllegalAction("the Priestesses hold no region, so no Ivory Tower is built; "
                                 "leave the Tower out")
-        return after
+        return _tower(after, seat, 0)
     if tower is None:
         raise IllegalAction(f"Priestesses going into decline stack their Ivory Tower in one "
                             f"of their regions: choose one of {listed}")
@@ -402,13 +462,13 @@ def _ivory_tower(before: GameState, after: GameState, seat: int, tower: int | No
     assert here.occupant is not None
     regions = regions.with_region(tower, replace(
         here, occupant=replace(here.occupant, tokens=len(held))))
-    player = after.players[seat]
-    declined = tuple(
-        replace(d, ivory_tower=len(held)) if d.race == PRIESTESSES else d
-        for d in player.declined
-    )
-    return replace(after, regions=regions,
-                   players=with_player(after.players, replace(player, declined=declined)))
+    return _tower(replace(after, regions=regions), seat, len(held))
+
+
+def _tower(state: GameState, seat: int, tokens: int) -> GameState:
+    """`seat`'s Priestesses, just gone into decline, have `tokens` in their Ivory Tower."""
+    kept = books(state)
+    return _kept(state, replace(kept, towers=_with_count(kept.towers, seat, tokens)))
 
 
 # --- Pygmies ------------------------------------------------------------------------------
@@ -506,7 +566,7 @@ def reminders(state: GameState) -> tuple[str, ...]:
     """Pots of Gold collected as the turn began; new Pygmies owed at the end of the turn."""
     this_turn = state.track.this_turn
     out: list[str] = []
-    pots = this_turn.pots_of_gold
+    pots = pots_collected(state)
     if pots and state.track.phase is not Phase.FINISHED:
         some = "1 Pot of Gold was" if pots == 1 else f"{pots} Pots of Gold were"
         out.append(f"Leprechauns: {some} still there as the turn began; paid with this "
@@ -669,19 +729,20 @@ class MiniExpansions(Expansion):
         active = inp.active
         if active is not None and player.active is not None:
             historian = HistorianEvents()
+            seen = declines_seen(state, player.seat)
             if player.active.power == HISTORIAN:
-                when_picked = player.active.declined_when_picked if active.first_turn else 0
-                historian = HistorianEvents(when_picked, player.declines_seen)
+                when_picked = declined_when_picked(state, player.seat) if active.first_turn else 0
+                historian = HistorianEvents(when_picked, seen)
             facts = MiniFacts(pots_of_gold=pots if active.race == LEPRECHAUNS else 0,
                               historian=historian)
             active = replace(active, facts=with_facts(active.facts, facts))
         declined = tuple(
             replace(d, facts=with_facts(d.facts, MiniFacts(
                 pots_of_gold=pots if d.this_turn and d.race == LEPRECHAUNS else 0,
-                ivory_tower=race.ivory_tower,
-                historian=HistorianEvents(others_declined=player.declines_seen)
+                ivory_tower=ivory_tower(state, player.seat) if d.race == PRIESTESSES else 0,
+                historian=HistorianEvents(others_declined=declines_seen(state, player.seat))
                 if d.this_turn and d.power == HISTORIAN else HistorianEvents())))
-            for d, race in zip(inp.declined, player.declined, strict=True))
+            for d in inp.declined)
         return replace(inp, active=active, declined=declined)
 
     def race_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
@@ -717,7 +778,13 @@ class MiniExpansions(Expansion):
 
     def turn_passed(self, before: GameState, ended: GameState) -> GameState:
         del before
-        return turn_began(ended)
+        return turn_began(_kept(ended, replace(books(ended), pots_collected=0)))
+
+    def set_up(self, created: GameCreated, board: Board, state: GameState,
+               catalog: Catalog) -> GameState:
+        """Their books, in a game that plays their sets."""
+        del board, catalog
+        return state.with_part(MiniState()) if self.plays(created) else state
 
 
 MINI_EXPANSIONS = MiniExpansions()
