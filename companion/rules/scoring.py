@@ -41,8 +41,8 @@ Ivory Tower, the Historian's counts) gives them as one of a race's `facts` (foun
 type, like `GameState.parts`), and scores them with its own rows: `RaceRules` (its races'
 and powers' bonuses, the checks of its facts, the words of a regions line its rule
 replaces), asked of the registered expansions (`use_rules`, called once by
-`companion.rules.expansions`). Invariant: a race or power name has one row, the base
-game's or one expansion's.
+`companion.rules.expansions`). Invariant: a race or power name has one row; an
+expansion's takes the place of the base game's tables' (the registry's last one wins).
 
 River World adds two facts, also optional with defaults, on either path:
 
@@ -673,22 +673,24 @@ def _no_rules() -> Sequence[RaceRules]:
     return ()
 
 
-_rules_of: list[Callable[[], Sequence[RaceRules]]] = [_no_rules]
+_rules_of: Callable[[], Sequence[RaceRules]] = _no_rules
 """Where the expansions' rules come from (`use_rules`)."""
-_cached: list[_Tables] = []
+_cached: _Tables | None = None
+"""The tables made for the rules last asked."""
 
 
 def use_rules(registered: Callable[[], Sequence[RaceRules]]) -> None:
     """Score with the rules `registered()` gives, asked at each score (so an expansion
     registered for a while is scored too); called once, by the registry of expansions."""
-    _rules_of[0] = registered
-    _cached.clear()
+    global _rules_of, _cached
+    _rules_of, _cached = registered, None
 
 
 def _tables() -> _Tables:
-    rules = tuple(_rules_of[0]())
-    if _cached and _cached[0].rules == rules:
-        return _cached[0]
+    global _cached
+    rules = tuple(_rules_of())
+    if _cached is not None and _cached.rules == rules:
+        return _cached
     races: dict[str, tuple[Bonus, ...]] = {**RACE_BONUSES, **EXPANSION_RACE_BONUSES}
     powers: dict[str, tuple[Bonus, ...]] = {**POWER_BONUSES, **EXPANSION_POWER_BONUSES}
     for rule in rules:
@@ -697,7 +699,7 @@ def _tables() -> _Tables:
     tables = _Tables(rules, MappingProxyType(races), MappingProxyType(powers),
                      {name.casefold(): name for name in races},
                      {name.casefold(): name for name in powers})
-    _cached[:] = [tables]
+    _cached = tables
     return tables
 
 
