@@ -32,7 +32,8 @@ import screenshots as screenshots_tool
 
 from companion import i18n
 
-RUNS = {i18n.PSEUDO: ("800x480", "480x800", "1280x720"), "de": ("800x480", "480x800"), "fr": ("800x480",)}
+RUNS = {i18n.PSEUDO: ("800x480", "480x800", "1280x720"), "de": ("800x480", "480x800"),
+        "fr": ("800x480",)}
 """The languages checked, and the sizes each is rendered at."""
 
 _RIVER = ("the river region's note (who holds it, its pirate ship, the Caravel, what a river "
