@@ -266,6 +266,7 @@ class WordKey(BigButton):
     width changes, never on a tap."""
 
     most_font = NumericProperty(0)
+    """The largest type the key takes (0: `FONT_LARGE`)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -274,7 +275,7 @@ class WordKey(BigButton):
         self._fit()
 
     def _fit(self, *_args: Any) -> None:
-        largest = self.most_font or self.font_size
+        largest: float = self.most_font or FONT_LARGE
         room = self.width - BUTTON_PADDING
         needed = words_width(self.text, largest, self.font_name, self.bold)
         fits = largest if needed <= room or needed <= 0 else largest * room / needed
