@@ -400,8 +400,7 @@ def conquer(state: GameState, event: RegionConquered) -> GameState:
     attacked = loser is not None and not loser.in_decline
     this_turn = replace(
         this_turn,
-        conquered=(*this_turn.conquered, (event.region, before.non_empty
-                                          or before.markers.pirate_ship)),
+        conquered=(*this_turn.conquered, (event.region, before.defended)),
         attacked_active_race=this_turn.attacked_active_race or attacked)
     last_roll = None if BERSERK in necro.powers_in_use else state.last_roll  # used up
     state = replace(state, regions=state.regions.with_region(event.region,
