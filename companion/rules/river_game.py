@@ -479,14 +479,16 @@ class RiverWorld(Expansion):
         return replace(markers, pirate_ship=False)
 
     def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
-        """Every region held marked when it borders a pirate ship."""
+        """Every region held marked when a Harbor is printed in it and when it borders a
+        pirate ship."""
         board, regions = state.map, state.regions
 
         def marked(held: Regions) -> Regions:
             if not isinstance(held, tuple):  # a quick count: nothing to mark
                 return held
-            return tuple(replace(r, next_to_pirates=r.region_id is not None and next_to_pirates(
-                board, regions, r.region_id)) for r in held)
+            return tuple(r if r.region_id is None else replace(
+                r, harbor=Site.HARBOR in board.region(r.region_id).sites,
+                next_to_pirates=next_to_pirates(board, regions, r.region_id)) for r in held)
 
         active = inp.active
         return replace(
