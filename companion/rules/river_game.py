@@ -1,5 +1,7 @@
 """River World inside a game: its set-up, the event revealed as each game turn starts,
-rivers emptied at redeployment, the Caravel, and the table's pirate-ship corrections.
+rivers emptied at redeployment, the Caravel, the table's pirate-ship corrections, and its
+facts of the regions held (a Harbor, a pirate ship beside) in the scoring input and in a
+score scenario's regions and counts.
 
 `companion.rules.game.apply` hands River World's events and moments here. The pure facts
 of the river (the event line, costs, harbors, ships) live in `companion.rules.river`.
