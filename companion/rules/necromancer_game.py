@@ -400,8 +400,7 @@ def conquer(state: GameState, event: RegionConquered) -> GameState:
     attacked = loser is not None and not loser.in_decline
     this_turn = replace(
         this_turn,
-        conquered=(*this_turn.conquered, (event.region, before.non_empty
-                                          or before.markers.pirate_ship)),
+        conquered=(*this_turn.conquered, (event.region, before.defended)),
         attacked_active_race=this_turn.attacked_active_race or attacked)
     last_roll = None if BERSERK in necro.powers_in_use else state.last_roll  # used up
     state = replace(state, regions=state.regions.with_region(event.region,
@@ -586,8 +585,10 @@ def _scenario_powers(field: str, value: object, catalog: Catalog,
     return tuple(powers)
 
 
-def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...]) -> None:
-    """No Island among his regions; seas only with Seafaring; no River World facts."""
+def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...],
+                      read: ScenarioReader) -> None:
+    """No Island among his regions; seas only with Seafaring; no expansion's facts of the
+    regions (River World's harbors and pirate ships: `read.expansion_facts`)."""
     island = ("the Lake holds Necromancer Island, which is not a region: it pays him "
               "nothing and nobody holds it; leave it out")
     sea = "a sea only with Seafaring among his powers"
@@ -596,9 +597,8 @@ def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...]) -> 
             fail(f"{field}.counts.lake", island)
         if regions.terrains.get(Terrain.SEA) and SEAFARING not in powers:
             fail(f"{field}.counts.sea", sea)
-        for name in ("harbors", "next_to_pirates", "inland_next_to_pirates"):
-            if getattr(regions, name):
-                fail(f"{field}.counts.{name}", _NO_HARBORS)
+        for name, words in read.expansion_facts(regions):
+            fail(f"{field}.counts.{name}", _not_scored(words))
         return
     for index, region in enumerate(regions):
         where = f"{field}.regions[{index}]"
@@ -606,12 +606,13 @@ def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...]) -> 
             fail(where, island)
         if region.terrain is Terrain.SEA and SEAFARING not in powers:
             fail(where, sea)
-        if region.harbor or region.next_to_pirates:
-            fail(where, _NO_HARBORS)
+        for _name, words in read.expansion_facts(region):
+            fail(where, _not_scored(words))
 
 
-_NO_HARBORS = ("River World's harbors and pirate ships are not scored for the "
-                   "Necromancer, here as in the app")
+def _not_scored(words: str) -> str:
+    """Why an expansion's facts of the regions (`words`) are refused on his."""
+    return f"{words} are not scored for the Necromancer, here as in the app"
 
 
 def _scenario_field(field: str) -> str:
@@ -732,7 +733,7 @@ class NecromancerIsland(Expansion):
         powers = _scenario_powers(f"{field}.powers", read.required(field, doc, "powers"),
                                   catalog, read)
         regions = read.regions(field, doc, board)
-        _scenario_regions(field, regions, powers)
+        _scenario_regions(field, regions, powers, read)
         held = regions_held(regions)
         limit = f"the {held} regions his Ghosts hold"
         conquered = read.whole(f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0))
