@@ -178,6 +178,8 @@ def test_a_long_entry_in_german_fits_the_screen(screen: Any, size: tuple[int, in
         screen.p.show(kind, name)
         ui.pump()
         assert ui.layout_problems(screen) == [], (kind, name, size)
+        assert ui.broken_words(screen) == [], (kind, name, size)  # no word cut in two
+        assert ui.glyph_problems(screen) == [], (kind, name, size)
 
 
 def locale_names() -> ModuleType:
