@@ -28,6 +28,12 @@ Invariants of every `Rulebook` that `build_rulebook` returns:
 Names are compared folded: case, accents, apostrophes and the difference between a hyphen
 and a space are ignored ("peace lov" finds Peace-Loving, "glandulfs" Glandulf's Tavern).
 
+The words are English and stay so here; a screen shows them in the table's language. Each
+is marked for extraction where it is written: the turn's steps with `N_`, the expansions'
+texts with `N_` or, when they hold a number of the rules, as a `Said`; the facts line is a
+`Said` (its plural follows the count); the catalog's summaries are marked by ``make
+locale`` (`tools/locale_names.py`), so the catalog keeps its English.
+
 Pure: it reads the packaged catalog (`load_catalog`) and the rules modules' constants only.
 """
 
