@@ -74,6 +74,7 @@ from companion.rules.necromancer import (
     Step,
 )
 from companion.rules.rule_entry import PIECE, RuleEntry
+from companion.rules.said import N_, Said, said
 from companion.rules.scoring import (
     AQUATIC,
     FORTIFIED,
@@ -624,28 +625,30 @@ def _scenario_field(field: str) -> str:
 
 # --- his words in the rule book ------------------------------------------------------------
 
-_PIECE_WORDS: tuple[tuple[str, str], ...] = (
+_PIECE_WORDS: tuple[tuple[str, str | Said], ...] = (
     ("Necromancer",
-     "One player plays no races: he commands Ghosts from his Island in the central lake, "
-     f"with a reserve of Ghosts, the Well of Souls and {model.POWERS_DRAWN} special "
-     "powers drawn at the start, one of them in use. Each turn he may spend coins on new "
-     "Ghosts and powers (each costs as many coins as he has powers in use plus Ghosts on "
-     "the map and the Island), conquers with his Ghosts, then scores one coin per region. "
-     "He wins at once when every Ghost is in play, none left in his reserve or the Well; "
-     "otherwise the others play for the win as usual."),
+     said("One player plays no races: he commands Ghosts from his Island in the central lake, "
+          "with a reserve of Ghosts, the Well of Souls and {powers} special "
+          "powers drawn at the start, one of them in use. Each turn he may spend coins on new "
+          "Ghosts and powers (each costs as many coins as he has powers in use plus Ghosts on "
+          "the map and the Island), conquers with his Ghosts, then scores one coin per region. "
+          "He wins at once when every Ghost is in play, none left in his reserve or the Well; "
+          "otherwise the others play for the win as usual.", powers=model.POWERS_DRAWN)),
     ("Ghosts",
-     f"The Necromancer's {model.GHOST_TOKENS} tokens. Other players treat them as a "
-     "race in decline. Taking a Ghost region sends one Ghost into the Well of Souls; the "
-     "rest go back to the Necromancer, who sets them on his regions when that turn ends."),
+     said("The Necromancer's {ghosts} tokens. Other players treat them as a "
+          "race in decline. Taking a Ghost region sends one Ghost into the Well of Souls; the "
+          "rest go back to the Necromancer, who sets them on his regions when that turn ends.",
+          ghosts=model.GHOST_TOKENS)),
     ("Well of Souls",
-     "Every token lost in a conquest falls in here instead of going back to the tray, "
-     "Ghosts kept on top, and the Necromancer adds one soul for each region he scores. "
-     f"After every turn each full set of {model.SOULS_PER_GHOST} tokens in the Well "
-     "turns into a new Ghost on the Island; what is left over waits for the next set."),
+     said("Every token lost in a conquest falls in here instead of going back to the tray, "
+          "Ghosts kept on top, and the Necromancer adds one soul for each region he scores. "
+          "After every turn each full set of {souls} tokens in the Well "
+          "turns into a new Ghost on the Island; what is left over waits for the next set.",
+          souls=model.SOULS_PER_GHOST)),
     ("Necromancer Island",
-     "It lies on the central lake and holds the Ghosts waiting to set out; the "
-     "Necromancer's first conquests start from there. Nobody else can attack it, not even "
-     "by sea, and it earns him neither coins nor souls."),
+     N_("It lies on the central lake and holds the Ghosts waiting to set out; the "
+        "Necromancer's first conquests start from there. Nobody else can attack it, not even "
+        "by sea, and it earns him neither coins nor souls.")),
 )
 """(name, words) of Necromancer Island's pieces and rules."""
 

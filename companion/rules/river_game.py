@@ -55,6 +55,7 @@ from companion.rules.river import (
     stays_in_rivers,
 )
 from companion.rules.rule_entry import PIECE, RuleEntry
+from companion.rules.said import N_, Said, said
 from companion.rules.scoring import HeldRegion, QuickCount, Regions, ScoringInput
 from companion.rules.state import GameState, acting, expect
 from companion.rules.turns import Phase
@@ -315,19 +316,21 @@ def public_river(state: GameState) -> RiverView | None:
 RULE_EVENT = "event"
 """The rule book's kind of entry for an event marker."""
 
-_EVENT_WORDS: Mapping[RiverEvent, str] = MappingProxyType({
-    RiverEvent.STORM: (
-        f"While the storm lasts, taking a river region costs {STORM_COST} tokens "
-        f"instead of {RIVER_COST}; every other conquest rule stays as it is."
+_EVENT_WORDS: Mapping[RiverEvent, str | Said] = MappingProxyType({
+    RiverEvent.STORM: said(
+        "While the storm lasts, taking a river region costs {storm} tokens "
+        "instead of {river}; every other conquest rule stays as it is.",
+        storm=STORM_COST, river=RIVER_COST,
     ),
-    RiverEvent.QUIET_WATERS: "A calm turn: this marker changes nothing at all.",
-    RiverEvent.HARSH_WINTER: (
-        f"The rivers freeze and play like ordinary land: taking one costs "
-        f"{HARSH_WINTER_COST} tokens, and whoever takes or holds a river must leave a "
+    RiverEvent.QUIET_WATERS: N_("A calm turn: this marker changes nothing at all."),
+    RiverEvent.HARSH_WINTER: said(
+        "The rivers freeze and play like ordinary land: taking one costs "
+        "{winter} tokens, and whoever takes or holds a river must leave a "
         "token on it when redeploying, so it scores like any region. Once the winter is over "
-        "(unless another one follows) those tokens have to leave the river."
+        "(unless another one follows) those tokens have to leave the river.",
+        winter=HARSH_WINTER_COST,
     ),
-    RiverEvent.PIRATES: (
+    RiverEvent.PIRATES: N_(
         "A pirate ship sails onto every river that has no token on it. While a ship stays, "
         "every region touching it scores one coin less. Ships belong to nobody, defend like "
         "one token, and stay through storms and winters until someone conquers their river."
@@ -335,27 +338,27 @@ _EVENT_WORDS: Mapping[RiverEvent, str] = MappingProxyType({
 })
 """What each event marker does, in the app's own words."""
 
-_PIECE_WORDS: tuple[tuple[str, str], ...] = (
+_PIECE_WORDS: tuple[tuple[str, str | Said], ...] = (
     ("River",
-     f"Taking a river region costs only {RIVER_COST} token, but your troops must "
-     "leave every river when they redeploy, so rivers cannot be held. Seafaring and the "
-     "Tritons are the exception: their tokens may stay on the water."),
+     said("Taking a river region costs only {river} token, but your troops must "
+          "leave every river when they redeploy, so rivers cannot be held. Seafaring and the "
+          "Tritons are the exception: their tokens may stay on the water.", river=RIVER_COST)),
     ("Harbor",
-     "Harbors pay more the more of them you hold: your first scores 1 coin like any "
-     "region, the second 2, the third 3 and so on, counting your active race and your race "
-     "in decline together."),
+     N_("Harbors pay more the more of them you hold: your first scores 1 coin like any "
+        "region, the second 2, the third 3 and so on, counting your active race and your race "
+        "in decline together.")),
     ("Shipyard and Caravel",
-     "Once a turn, whoever holds the Shipyard may put the Caravel on any river, even one "
-     "with tokens on it. Until the end of that turn they may start conquests from it, as "
-     "if it were a region on the edge of their lands; then the Caravel leaves the board."),
+     N_("Once a turn, whoever holds the Shipyard may put the Caravel on any river, even one "
+        "with tokens on it. Until the end of that turn they may start conquests from it, as "
+        "if it were a region on the edge of their lands; then the Caravel leaves the board.")),
     ("Temple of the Seer",
-     "During their turn, whoever holds the Temple may secretly look at the next event "
-     "marker, and may tell the others what it is or keep it to themselves."),
+     N_("During their turn, whoever holds the Temple may secretly look at the next event "
+        "marker, and may tell the others what it is or keep it to themselves.")),
     ("Pirate ship",
-     "Ships start on the rivers marked with a pirate symbol and arrive on empty rivers "
-     "when Pirates come. A ship is neither active nor in decline: it defends like one "
-     "token, sinks when its river is conquered, and costs every region beside it one coin "
-     f"when scoring. The box holds {PIRATE_SHIPS}."),
+     said("Ships start on the rivers marked with a pirate symbol and arrive on empty rivers "
+          "when Pirates come. A ship is neither active nor in decline: it defends like one "
+          "token, sinks when its river is conquered, and costs every region beside it one coin "
+          "when scoring. The box holds {ships}.", ships=PIRATE_SHIPS)),
 )
 """(name, words) of River World's pieces and rules."""
 
