@@ -6,7 +6,8 @@ reads no TOML, so ``make locale`` runs this script twice:
 
 - ``generate`` (before extraction) writes `companion/ui/name_marks.py`: every English name
   marked ``NP_(context, name)``, which ``pybabel extract -k NP_:1c,2`` puts in the template
-  with its context (``race``, ``power``...), like any other wrapped string; and
+  with its context (``race``, ``power``...), like any other wrapped string, and every
+  power again in the context ``power-in-combo`` (its word in a combo, `IN_COMBO`); and
   `companion/ui/summary_marks.py`: every race's and power's ``summary`` in the catalog
   (`companion/data/races.json`, ``powers.json``) marked the same way with the context
   ``summary`` (the Rules screen shows them through ``pgettext("summary", text)``); their
@@ -44,6 +45,10 @@ CONTEXTS = {"races": "race", "powers": "power", "relics": "relic", "places": "pl
 """Each kind of names.toml and its gettext context."""
 BY_ID = ("terrains", "features", "expansions")
 """The kinds keyed by an id (the English name is the entry's ``en``)."""
+IN_COMBO = "power-in-combo"
+"""The context of a power's name as a combo shows it, before or after the race: the entry's
+``<lang>_combo`` where the language changes the word there (German adjectives take an -e
+before the plural race: "Fliegende Skelette"), else its name."""
 
 
 def load() -> dict[str, Any]:
@@ -59,6 +64,12 @@ def translations(data: dict[str, Any], language: str) -> dict[tuple[str, str], s
     """(context, English name) -> the name in `language`, for every entry of names.toml."""
     return {(CONTEXTS[kind], english(kind, key, entry)): str(entry[language])
             for kind in CONTEXTS for key, entry in data[kind].items()}
+
+
+def combo_forms(data: dict[str, Any], language: str) -> dict[tuple[str, str], str]:
+    """(`IN_COMBO`, English power) -> the power's word in a combo, in `language`."""
+    return {(IN_COMBO, key): str(entry.get(f"{language}_combo", entry[language]))
+            for key, entry in data["powers"].items()}
 
 
 def q(text: str) -> str:
@@ -89,6 +100,9 @@ def module_text(data: dict[str, Any]) -> str:
             for key in data[kind]:
                 out.append(f"    NP_({q(context)}, {q(key)}),")
             out.append(")")
+    out += ["", "POWERS_IN_COMBO: tuple[str, ...] = ("]
+    out += [f"    NP_({q(IN_COMBO)}, {q(key)})," for key in data["powers"]]
+    out.append(")")
     return "\n".join(out) + "\n"
 
 
@@ -154,7 +168,7 @@ def fill() -> None:
         path = ROOT / "companion" / "locale" / language / "LC_MESSAGES" / "companion.po"
         with path.open("rb") as stream:
             catalog = read_po(stream)
-        names = translations(data, language)
+        names = translations(data, language) | combo_forms(data, language)
         changed = False
         for message in catalog:
             if not message.context or not isinstance(message.id, str):
