@@ -70,7 +70,11 @@ Hooks, by moment:
   and `score_notes`, reading with the `ScenarioReader` the caller lends;
 - the rule book (`companion.rules.rulebook`): `rule_kinds` (its own kinds of entry, with
   what a screen calls them) and `rule_entries` (its events, pieces and rules in the app's
-  own words).
+  own words);
+- scoring its races and powers that score on facts of their own (given as one of a
+  race's `ActiveHoldings.facts`, found by type; `companion.rules.scoring.RaceRules`):
+  `race_bonuses` and `power_bonuses` (their rows), `check_race` (its facts refused as the
+  rules cannot produce them) and `regions_instead` (what scores in lieu of the regions).
 
 Invariants: hooks are pure (they read and make `GameState`s only through
 `companion.rules.state`, never `game`); an expansion not played leaves every state as it
@@ -101,10 +105,13 @@ from companion.rules.maps import Board
 from companion.rules.rule_entry import RuleEntry
 from companion.rules.scoring import (
     ActiveHoldings,
+    Bonus,
     DeclinedHoldings,
     HeldRegion,
+    InsteadOfRegions,
     QuickCount,
     Regions,
+    ScoredRace,
     ScoreLine,
     ScoringInput,
 )
@@ -641,3 +648,24 @@ class Expansion:
         races and powers come from the catalog, not from here)."""
         del catalog
         return ()
+
+    # --- scoring its races and powers (`companion.rules.scoring.RaceRules`) -----------
+
+    def race_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
+        """Its races that score on facts of their own (given as one of a race's `facts`),
+        with their bonuses; scoring knows them beside the base game's."""
+        return {}
+
+    def power_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
+        """Its special powers that score on facts of their own, with their bonuses."""
+        return {}
+
+    def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
+        """Refuse (`ScoringInputError`, its field under `where`: "active", "declined[0]")
+        the facts of its own given for `race` that the rules cannot produce."""
+        del where, race, catalog
+
+    def regions_instead(self, race: ScoredRace) -> InsteadOfRegions | None:
+        """What its rule scores in lieu of `race`'s regions (None: they score as usual)."""
+        del race
+        return None

@@ -38,7 +38,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-import companion.rules.mini_game as mini_game
 import companion.rules.necromancer as model
 from companion.json_fields import a_list, fail, flag, whole
 from companion.rules.board import RegionState, cleared, taken
@@ -408,7 +407,7 @@ def conquer(state: GameState, event: RegionConquered) -> GameState:
                                                              taken(before, occupant)),
                     track=replace(state.track, this_turn=this_turn), last_roll=last_roll)
     state = _settled(state, necro, before)
-    return _synced(mini_game.pot_taken(state, before, necro.seat), necro)  # a Pot of Gold
+    return _synced(state, necro)  # the other expansions' rules follow (game.apply)
 
 
 def _settled(state: GameState, necro: NecromancerState, before: RegionState) -> GameState:
@@ -730,8 +729,9 @@ class NecromancerIsland(Expansion):
         others = [key for key in ("active", "declined") if key in player]
         others += sorted(key for key in player if key not in ("active", "declined", self.key))
         for other in others:
-                fail(f"player.{other}", "the Necromancer plays no race banner and holds no Relic "
-                                         "or Place; leave it out beside player.necromancer")
+                fail(f"player.{other}", "the Necromancer plays no race banner and holds nothing "
+                                         "another expansion scores; leave it out beside "
+                                         "player.necromancer")
         doc = read.fields_of(field, player["necromancer"], _SCENARIO_FIELDS)
         powers = _scenario_powers(f"{field}.powers", read.required(field, doc, "powers"),
                                   catalog, read)
