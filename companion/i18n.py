@@ -95,7 +95,8 @@ def pseudo(text: str) -> str:
         part = part.replace("oe", "œ").translate(_ACCENTED)
         out.append(re.sub("e", lambda _m: next(accents), part))
     shown = len(_PLACEHOLDER.sub("", text))
-    extra = max(1, math.ceil(shown * PSEUDO_GROWTH) - 3)  # the brackets and a space count
+    merged = _PLACEHOLDER.sub("", text).count("oe")  # each "œ" is one letter shorter
+    extra = max(1, math.ceil(shown * PSEUDO_GROWTH) - 3 + merged)  # brackets, space count
     filler = "".join(" " if i % 6 == 5 else _FILLER[i % len(_FILLER)] for i in range(extra))
     lines = "".join(out).split("\n")
     lines[-1] = f"{lines[-1]} {filler}"
