@@ -27,6 +27,7 @@ from companion.rules.game import apply
 from companion.rules.mini_game import PygmiesRecovered, reminders, reminders_said
 from companion.rules.necromancer import NecromancerState
 from companion.rules.said import Said
+from companion.rules.teams import team_standings
 from companion.session import Session
 from companion.ui.wording import say
 
@@ -124,6 +125,21 @@ def test_only_the_sigils_holder_makes_a_pact_in_each_language() -> None:
     assert str(refused) == ("only a player whose active race holds the Sigil of Sacrifice "
                             "makes a pact")
     assert_translated(refused, fr=("Sceau du Sacrifice",), de=("Siegel des Opfers",))
+
+
+def test_why_a_team_won_reads_in_each_language() -> None:
+    names = dict(enumerate(team_support.NAMES))
+    tied = team_standings({0: 60, 3: 45, 1: 45, 4: 60, 2: 70, 5: 30}, names=names)
+    assert tied.reason == str(tied.why) == (
+        "Teams A and B tie on 45 coins; teams A and B also tie on the best single total (60) "
+        "and share the win")
+    assert_translated(tied.why, fr=("Les équipes A et B", "égalité", "(60)"),
+                      de=("Die Teams A und B", "gleichauf", "(60)"))
+    won = team_standings({0: 60, 3: 41, 1: 50, 4: 45, 2: 99, 5: 30})
+    assert won.reason == ("Team B (seat 1 and seat 4) wins with 45 coins, seat 4's total "
+                          "(the lower of the two)")
+    assert_translated(won.why, fr=("(place 1 et place 4)", "le total de place 4"),
+                      de=("(Platz 1 und Platz 4)", "der Summe von Platz 4"))
 
 
 # --- the mini-expansions -----------------------------------------------------------------

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 from companion.rules.errors import IllegalAction
 from companion.rules.maps import Board
-from companion.rules.said import listed, said
+from companion.rules.said import Said, listed, said
 
 TEAM_PLAYERS = 6
 TEAM_SIZE = 2
@@ -202,7 +202,12 @@ class TeamStandings:
 
     placings: tuple[TeamPlacing, ...]
     winners: frozenset[str]
-    reason: str
+    why: Said
+
+    @property
+    def reason(self) -> str:
+        """Why, in English (`why` is the same sentence for a screen to word)."""
+        return str(self.why)
 
     @property
     def shared(self) -> bool:
@@ -224,8 +229,9 @@ def team_standings(
             raise IllegalAction(said("coins of seat {seat} must be a whole number of 0 or more",
                                      seat=seat))
 
-    def name(seat: int) -> str:
-        return (names or {}).get(seat, f"seat {seat}")
+    def name(seat: int) -> str | Said:
+        given = (names or {}).get(seat)
+        return said("seat {seat}", seat=seat) if given is None else given
 
     scored = [
         (t, min(coins[s] for s in t.seats), max(coins[s] for s in t.seats))
@@ -257,27 +263,39 @@ def _reason(
     top: int,
     tie_best: int,
     winners: frozenset[str],
-    name: Callable[[int], str],
-) -> str:
-    def members(team: Team) -> str:
-        return f"{team.label} ({name(team.seats[0])} and {name(team.seats[1])})"
+    name: Callable[[int], str | Said],
+) -> Said:
+    def members(team: Team) -> Said:
+        return said("{team} ({first} and {second})", team=team.label,
+                    first=name(team.seats[0]), second=name(team.seats[1]))
 
     winning = [p for p in placings if p.rank == 1]
     if len(tied) == 1:
         lead = winning[0]
         low = min(lead.totals, key=lambda t: (t[1], t[0]))
-        return (f"Team {members(lead.team)} wins with {top} coins, {name(low[0])}'s total "
-                "(the lower of the two)")
-    labels = "Teams " + _and([t.label for t in tied])
+        return said("Team {team} wins with {top} coins, {player}'s total (the lower of the "
+                    "two)", team=members(lead.team), top=top, player=name(low[0]))
+    labels = _teams([t.label for t in tied])
     if len(winners) == 1:
         lead = winning[0]
         high = max(lead.totals, key=lambda t: (t[1], -t[0]))
-        return (f"{labels} tie on {top} coins; team {members(lead.team)} wins with the best "
-                f"single total, {name(high[0])}'s {lead.best}")
-    sharing = "teams " + _and(sorted(winners))
-    return (f"{labels} tie on {top} coins; {sharing} also tie on the best single total "
-            f"({tie_best}) and share the win")
+        return said("{teams} tie on {top} coins; team {team} wins with the best single total, "
+                    "{player}'s {best}", teams=labels, top=top, team=members(lead.team),
+                    player=name(high[0]), best=lead.best)
+    return said("{teams} tie on {top} coins; {sharing} also tie on the best single total "
+                "({best}) and share the win",
+                teams=labels, top=top, sharing=_teams(sorted(winners), lower=True),
+                best=tie_best)
 
 
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def _teams(labels: list[str], *, lower: bool = False) -> Said:
+    """Two or three teams by their labels, as the start of a sentence or (`lower`) inside."""
+    if len(labels) == 2:
+        first, second = labels
+        return (said("teams {first} and {second}", first=first, second=second) if lower
+                else said("Teams {first} and {second}", first=first, second=second))
+    first, second, third = labels
+    return (said("teams {first}, {second} and {third}", first=first, second=second,
+                 third=third) if lower else
+            said("Teams {first}, {second} and {third}", first=first, second=second,
+                 third=third))
