@@ -604,8 +604,9 @@ def standings(
     if state.seat not in coins:
         raise IllegalAction(said("the Necromancer's coins are needed for the final standings"))
 
-    def name(seat: int) -> str:
-        return (names or {}).get(seat, f"seat {seat}")
+    def name(seat: int) -> str | Said:
+        given = (names or {}).get(seat)
+        return said("seat {seat}", seat=seat) if given is None else given
 
     others = {s: c for s, c in coins.items() if s != state.seat}
     if state.won:
@@ -614,20 +615,17 @@ def standings(
         for index, seat in enumerate(order):
             ahead = sum(1 for o in order[:index] if others[o] > others[seat])
             placings.append(Placing(ahead + 2, seat, others[seat]))
-        return Standings(
-            tuple(placings),
-            frozenset({state.seat}),
-            f"{name(state.seat)}, the Necromancer, has every Ghost in play and wins at once",
-        )
+        won = said("{player}, the Necromancer, has every Ghost in play and wins at once",
+                   player=name(state.seat))
+        return Standings(tuple(placings), frozenset({state.seat}),
+                         str(won))  # the Said itself once Standings.reason takes one
     others_tokens = {s: t for s, t in (tokens or {}).items() if s != state.seat}
     result = final_standings(others, others_tokens, names)
     last = Placing(len(others) + 1, state.seat, coins[state.seat])
-    return Standings(
-        (*result.placings, last),
-        result.winners,
-        f"{result.reason}; {name(state.seat)}, the Necromancer, did not bring every Ghost "
-        "into play",
-    )
+    lost = said("{reason}; {player}, the Necromancer, did not bring every Ghost into play",
+                reason=result.reason, player=name(state.seat))
+    return Standings((*result.placings, last), result.winners,
+                     str(lost))  # the Said itself once Standings.reason takes one
 
 
 # --- what everyone may see ---------------------------------------------------------------
