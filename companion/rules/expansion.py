@@ -48,7 +48,11 @@ Hooks, by moment:
   races or powers, in the order of the base game's), `reminders` (its lines after the base
   game's);
 - the score and the end: `scoring_input` (its facts in a player's scoring input),
-  `income_lines` (lines added to a player's income), `tied_for_first` and `standings`
+  `income_lines` (lines added to a player's income); its facts of the regions held in a
+  score scenario: `score_region_fields` and `score_region` (a region object's),
+  `score_count_fields` and `score_counts` (a quick count's), `score_count_notes` (its
+  counts left out), `score_facts` and `score_facts_words` (what a seat that does not score
+  them refuses); `tied_for_first` and `standings`
   (who counts tokens for a tie, and the outcome; None: the base game's);
 - its intents at the table: a subclass of `Intents` in its module (methods building its
   events for `Session.play`), gathered by `expansions.ExpansionIntents`;
@@ -76,7 +80,7 @@ data), leaving nothing changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -98,6 +102,8 @@ from companion.rules.rule_entry import RuleEntry
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
+    HeldRegion,
+    QuickCount,
     Regions,
     ScoreLine,
     ScoringInput,
@@ -214,6 +220,10 @@ class ScenarioReader(Protocol):
 
     def holds_a_region(self, doc: Mapping[str, Any]) -> bool: ...
 
+    def counted(self, doc: Mapping[str, Any], key: str) -> int: ...
+
+    def expansion_facts(self, held: HeldRegion | QuickCount) -> list[tuple[str, str]]: ...
+
 
 class Expansion:
     """An expansion of the base game; every hook is a no-op here."""
@@ -252,6 +262,13 @@ class Expansion:
     """The fields it reads on a scenario's active race (`score_active`)."""
     score_declined_fields: ClassVar[tuple[str, ...]] = ()
     """The fields it reads on a scenario's race in decline (`score_declined`)."""
+    score_region_fields: ClassVar[tuple[str, ...]] = ()
+    """The fields it reads on a scenario's region object (`score_region`)."""
+    score_count_fields: ClassVar[tuple[str, ...]] = ()
+    """The counts it reads in a scenario's quick count, after the base game's
+    (`score_counts`)."""
+    score_facts_words: ClassVar[str] = ""
+    """Its facts of the regions held, in words (for a seat that does not score them)."""
     score_own: ClassVar[str] = ""
     """The field of a scenario's "player" that scores a seat it plays itself instead of a
     race (`score_turn`, `score_notes`); "": none."""
@@ -496,6 +513,32 @@ class Expansion:
     def income_lines(self, state: GameState) -> tuple[ScoreLine, ...]:
         """Lines it adds to the current player's income now."""
         del state
+        return ()
+
+    def score_region(self, field: str, doc: Mapping[str, Any], symbols: Sequence[str],
+                     region: HeldRegion, read: ScenarioReader) -> HeldRegion:
+        """A scenario's region object (`doc`, its "features" named in `symbols`) with its
+        facts read (`score_region_fields`), after the base game's."""
+        del field, doc, symbols, read
+        return region
+
+    def score_counts(self, counts: Mapping[str, int], count: QuickCount) -> QuickCount:
+        """A scenario's quick count with its `score_count_fields` read from `counts` (every
+        count given, by its name, already checked as a whole number)."""
+        del counts
+        return count
+
+    def score_count_notes(self, doc: Mapping[str, Any], race: str, power: str, *,
+                          active: bool, read: ScenarioReader) -> list[tuple[str, str]]:
+        """Its counts a scenario's race reads, as (count, what leaving it out costs),
+        noted when left out (after the base game's)."""
+        del doc, race, power, active, read
+        return []
+
+    def score_facts(self, held: HeldRegion | QuickCount) -> tuple[str, ...]:
+        """The names of its facts that a region held or a quick count gives (true, or not
+        0); a seat that does not score them refuses them (`score_facts_words`)."""
+        del held
         return ()
 
     def tied_for_first(self, state: GameState,

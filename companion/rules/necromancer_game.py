@@ -74,7 +74,7 @@ from companion.rules.necromancer import (
     Step,
 )
 from companion.rules.rule_entry import PIECE, RuleEntry
-from companion.rules.said import Name, Said, listed, said
+from companion.rules.said import N_, Name, Said, listed, said
 from companion.rules.scoring import (
     AQUATIC,
     FORTIFIED,
@@ -406,8 +406,7 @@ def conquer(state: GameState, event: RegionConquered) -> GameState:
     attacked = loser is not None and not loser.in_decline
     this_turn = replace(
         this_turn,
-        conquered=(*this_turn.conquered, (event.region, before.non_empty
-                                          or before.markers.pirate_ship)),
+        conquered=(*this_turn.conquered, (event.region, before.defended)),
         attacked_active_race=this_turn.attacked_active_race or attacked)
     last_roll = None if BERSERK in necro.powers_in_use else state.last_roll  # used up
     state = replace(state, regions=state.regions.with_region(event.region,
@@ -594,8 +593,10 @@ def _scenario_powers(field: str, value: object, catalog: Catalog,
     return tuple(powers)
 
 
-def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...]) -> None:
-    """No Island among his regions; seas only with Seafaring; no River World facts."""
+def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...],
+                      read: ScenarioReader) -> None:
+    """No Island among his regions; seas only with Seafaring; no expansion's facts of the
+    regions (River World's harbors and pirate ships: `read.expansion_facts`)."""
     island = ("the Lake holds Necromancer Island, which is not a region: it pays him "
               "nothing and nobody holds it; leave it out")
     sea = "a sea only with Seafaring among his powers"
@@ -604,9 +605,8 @@ def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...]) -> 
             fail(f"{field}.counts.lake", island)
         if regions.terrains.get(Terrain.SEA) and SEAFARING not in powers:
             fail(f"{field}.counts.sea", sea)
-        for name in ("harbors", "next_to_pirates", "inland_next_to_pirates"):
-            if getattr(regions, name):
-                fail(f"{field}.counts.{name}", _NO_HARBORS)
+        for name, words in read.expansion_facts(regions):
+            fail(f"{field}.counts.{name}", _not_scored(words))
         return
     for index, region in enumerate(regions):
         where = f"{field}.regions[{index}]"
@@ -614,12 +614,13 @@ def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...]) -> 
             fail(where, island)
         if region.terrain is Terrain.SEA and SEAFARING not in powers:
             fail(where, sea)
-        if region.harbor or region.next_to_pirates:
-            fail(where, _NO_HARBORS)
+        for _name, words in read.expansion_facts(region):
+            fail(where, _not_scored(words))
 
 
-_NO_HARBORS = ("River World's harbors and pirate ships are not scored for the "
-                   "Necromancer, here as in the app")
+def _not_scored(words: str) -> str:
+    """Why an expansion's facts of the regions (`words`) are refused on his."""
+    return f"{words} are not scored for the Necromancer, here as in the app"
 
 
 def _scenario_field(field: str) -> str:
@@ -631,28 +632,30 @@ def _scenario_field(field: str) -> str:
 
 # --- his words in the rule book ------------------------------------------------------------
 
-_PIECE_WORDS: tuple[tuple[str, str], ...] = (
+_PIECE_WORDS: tuple[tuple[str, str | Said], ...] = (
     ("Necromancer",
-     "One player plays no races: he commands Ghosts from his Island in the central lake, "
-     f"with a reserve of Ghosts, the Well of Souls and {model.POWERS_DRAWN} special "
-     "powers drawn at the start, one of them in use. Each turn he may spend coins on new "
-     "Ghosts and powers (each costs as many coins as he has powers in use plus Ghosts on "
-     "the map and the Island), conquers with his Ghosts, then scores one coin per region. "
-     "He wins at once when every Ghost is in play, none left in his reserve or the Well; "
-     "otherwise the others play for the win as usual."),
+     said("One player plays no races: he commands Ghosts from his Island in the central lake, "
+          "with a reserve of Ghosts, the Well of Souls and {powers} special "
+          "powers drawn at the start, one of them in use. Each turn he may spend coins on new "
+          "Ghosts and powers (each costs as many coins as he has powers in use plus Ghosts on "
+          "the map and the Island), conquers with his Ghosts, then scores one coin per region. "
+          "He wins at once when every Ghost is in play, none left in his reserve or the Well; "
+          "otherwise the others play for the win as usual.", powers=model.POWERS_DRAWN)),
     ("Ghosts",
-     f"The Necromancer's {model.GHOST_TOKENS} tokens. Other players treat them as a "
-     "race in decline. Taking a Ghost region sends one Ghost into the Well of Souls; the "
-     "rest go back to the Necromancer, who sets them on his regions when that turn ends."),
+     said("The Necromancer's {ghosts} tokens. Other players treat them as a "
+          "race in decline. Taking a Ghost region sends one Ghost into the Well of Souls; the "
+          "rest go back to the Necromancer, who sets them on his regions when that turn ends.",
+          ghosts=model.GHOST_TOKENS)),
     ("Well of Souls",
-     "Every token lost in a conquest falls in here instead of going back to the tray, "
-     "Ghosts kept on top, and the Necromancer adds one soul for each region he scores. "
-     f"After every turn each full set of {model.SOULS_PER_GHOST} tokens in the Well "
-     "turns into a new Ghost on the Island; what is left over waits for the next set."),
+     said("Every token lost in a conquest falls in here instead of going back to the tray, "
+          "Ghosts kept on top, and the Necromancer adds one soul for each region he scores. "
+          "After every turn each full set of {souls} tokens in the Well "
+          "turns into a new Ghost on the Island; what is left over waits for the next set.",
+          souls=model.SOULS_PER_GHOST)),
     ("Necromancer Island",
-     "It lies on the central lake and holds the Ghosts waiting to set out; the "
-     "Necromancer's first conquests start from there. Nobody else can attack it, not even "
-     "by sea, and it earns him neither coins nor souls."),
+     N_("It lies on the central lake and holds the Ghosts waiting to set out; the "
+        "Necromancer's first conquests start from there. Nobody else can attack it, not even "
+        "by sea, and it earns him neither coins nor souls.")),
 )
 """(name, words) of Necromancer Island's pieces and rules."""
 
@@ -740,7 +743,7 @@ class NecromancerIsland(Expansion):
         powers = _scenario_powers(f"{field}.powers", read.required(field, doc, "powers"),
                                   catalog, read)
         regions = read.regions(field, doc, board)
-        _scenario_regions(field, regions, powers)
+        _scenario_regions(field, regions, powers, read)
         held = regions_held(regions)
         limit = f"the {held} regions his Ghosts hold"
         conquered = read.whole(f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0))

@@ -45,7 +45,7 @@ from types import MappingProxyType
 from companion.rules.board import BoardState, marker_count
 from companion.rules.errors import IllegalAction
 from companion.rules.maps import Board
-from companion.rules.said import Name, Said, listed, said
+from companion.rules.said import N_, Name, Said, listed, said
 from companion.rules.teams import partner
 
 SOAPBAR = "Golden Soapbar"
@@ -74,18 +74,18 @@ class Marker:
 MARKERS: Mapping[str, Marker] = MappingProxyType({
     m.name: m for m in (
         Marker(SOAPBAR, Kind.RELIC,
-               "1 coin at the end of your turn; then move it next to your active race, "
-               "into a region your active race does not hold."),
+               N_("1 coin at the end of your turn; then move it next to your active race, "
+                  "into a region your active race does not hold.")),
         Marker(TAVERN, Kind.PLACE,
-               "2 coins at the end of your turn; you may give those coins to one player."),
+               N_("2 coins at the end of your turn; you may give those coins to one player.")),
         Marker(BONEYARD, Kind.PLACE,
-               "Set Bony on a banner in decline: other players' race and power abilities, "
-               "Relics and Places do nothing against its tokens."),
+               N_("Set Bony on a banner in decline: other players' race and power abilities, "
+                  "Relics and Places do nothing against its tokens.")),
         Marker(MIRROR, Kind.PLACE,
-               "At the start of your turn you may swap special powers with your partner."),
+               N_("At the start of your turn you may swap special powers with your partner.")),
         Marker(SIGIL, Kind.PLACE,
-               "Take another race's losses with your own tokens, or have a willing player "
-               "take yours."),
+               N_("Take another race's losses with your own tokens, or have a willing player "
+                  "take yours.")),
     )
 })
 

@@ -56,8 +56,8 @@ from companion.rules.expansion import Deal, DocField, DocSetup, DocVerb, Expansi
 from companion.rules.maps import Board, Region
 from companion.rules.purse import pay
 from companion.rules.relics import Banner, RelicsState, SigilMode
-from companion.rules.rule_entry import PIECE, RuleEntry, plural
-from companion.rules.said import N_, Name, said
+from companion.rules.rule_entry import PIECE, RuleEntry
+from companion.rules.said import N_, Name, Said, said, said_n
 from companion.rules.standings import Placing, Standings
 from companion.rules.state import GameState, acting, with_player
 from companion.rules.teams import MonsterSetup, TeamStandings
@@ -443,17 +443,19 @@ RULE_RELIC = "relic"
 RULE_PLACE = "place"
 """The rule book's kind of entry for a Popular Place."""
 
-_PIECE_WORDS: tuple[tuple[str, str], ...] = (
+_PIECE_WORDS: tuple[tuple[str, str | Said], ...] = (
     ("Monsters",
-     "Before the first turn of a team game, each player but the first sets a Monster on a "
-     "Lost Tribe region that holds no Monster and touches none. A Monster makes its region "
-     f"{plural(teams.MONSTER_DEFENCE, 'token')} harder to take; whoever takes it removes "
-     "the Monster and draws a Relic or Place into that region."),
+     said("Before the first turn of a team game, each player but the first sets a Monster on a "
+          "Lost Tribe region that holds no Monster and touches none. A Monster makes its region "
+          "{defence} harder to take; whoever takes it removes "
+          "the Monster and draws a Relic or Place into that region.",
+          defence=said_n("{n} token", "{n} tokens", teams.MONSTER_DEFENCE))),
     ("Team play",
-     f"{teams.TEAM_PLAYERS} players in three teams of two, partners sitting opposite each "
-     "other. Partners keep their own races, coins and conquests, and may even attack each "
-     f"other. After {teams.TEAM_TURNS} turns each team counts the smaller of its two "
-     "totals, and the best such score wins."),
+     said("{players} players in three teams of two, partners sitting opposite each "
+          "other. Partners keep their own races, coins and conquests, and may even attack each "
+          "other. After {turns} turns each team counts the smaller of its two "
+          "totals, and the best such score wins.",
+          players=teams.TEAM_PLAYERS, turns=teams.TEAM_TURNS)),
 )
 """(name, words) of team play's pieces and rules."""
 
