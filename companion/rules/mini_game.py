@@ -54,6 +54,7 @@ from companion.rules.names import LEPRECHAUNS, PYGMIES
 
 # re-exported for the modules that import them from here
 from companion.rules.names import PRIESTESSES as PRIESTESSES
+from companion.rules.said import Name, Said, listed, said, said_n
 from companion.rules.scoring import (
     GYPSIES,
     ActiveHoldings,
@@ -436,24 +437,24 @@ def _ivory_tower(before: GameState, after: GameState, seat: int, tower: int | No
     assert active is not None  # the decline itself refuses a player with no active race
     if active.race != PRIESTESSES:
         if tower is not None:
-            raise IllegalAction(
-                f"only Priestesses build an Ivory Tower when they go into decline, not "
-                f"{active.race}; leave the Tower out"
-            )
+            raise IllegalAction(said("only Priestesses build an Ivory Tower when they go into "
+                                     "decline, not {race}; leave the Tower out",
+                                     race=Name("race", active.race)))
         return after
     held = before.regions.held_by(seat, PRIESTESSES, in_decline=False)
-    listed = ", ".join(str(rid) for rid in held)
     if not held:
         if tower is not None:
-            raise IllegalAction("the Priestesses hold no region, so no Ivory Tower is built; "
-                                "leave the Tower out")
+            raise IllegalAction(said("the Priestesses hold no region, so no Ivory Tower is "
+                                     "built; leave the Tower out"))
         return _tower(after, seat, 0)
     if tower is None:
-        raise IllegalAction(f"Priestesses going into decline stack their Ivory Tower in one "
-                            f"of their regions: choose one of {listed}")
+        raise IllegalAction(said("Priestesses going into decline stack their Ivory Tower in "
+                                 "one of their regions: choose one of {regions}",
+                                 regions=listed(held)))
     if tower not in held:
-        raise IllegalAction(f"the Ivory Tower goes in a region the Priestesses hold "
-                            f"({listed}), not in region {tower}")
+        raise IllegalAction(said("the Ivory Tower goes in a region the Priestesses hold "
+                                 "({regions}), not in region {tower}",
+                                 regions=listed(held), tower=tower))
     regions = after.regions
     for rid in held:
         if rid != tower:
@@ -490,9 +491,11 @@ def refuse_recovery(state: GameState, event: PygmiesRecovered) -> None:
     player = state.player(event.seat)
     pygmies = player.active is not None and player.active.race == PYGMIES
     if pygmies and len(event.rolls) > owed:
-        raise IllegalAction(
-            f"the die is rolled once per Pygmy token lost to a conquest; {player.name} "
-            f"is owed {owed} roll{'s' if owed != 1 else ''} now, not {len(event.rolls)}")
+        raise IllegalAction(said_n("the die is rolled once per Pygmy token lost to a "
+                                   "conquest; {player} is owed {n} roll now, not {given}",
+                                   "the die is rolled once per Pygmy token lost to a "
+                                   "conquest; {player} is owed {n} rolls now, not {given}",
+                                   owed, player=player.name, given=len(event.rolls)))
 
 
 def rolls_settled(before: GameState, event: Event, after: GameState) -> GameState:
@@ -530,14 +533,16 @@ def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
     player = state.player(event.seat)
     active = player.active
     if active is None or active.race != PYGMIES:
-        raise IllegalAction(f"{player.name} has no active Pygmies to lose or recover")
+        raise IllegalAction(said("{player} has no active Pygmies to lose or recover",
+                                 player=player.name))
     if not event.rolls:
-        raise IllegalAction("the Pygmies roll the die once per token lost; no roll was given")
+        raise IllegalAction(said("the Pygmies roll the die once per token lost; no roll was "
+                                 "given"))
     faces = state.catalog.die_faces
     for face in event.rolls:
         if face not in faces:
-            raise IllegalAction(f"the reinforcement die has no face {face}; its faces are "
-                                f"{sorted(set(faces))}")
+            raise IllegalAction(said("the reinforcement die has no face {face}; its faces are "
+                                     "{faces}", face=face, faces=str(sorted(set(faces)))))
     in_play = max(0, active.tokens - len(event.rolls))  # the lost tokens go back in the box
     pips = sum(event.rolls)
     in_box = state.catalog.race(PYGMIES).max_tokens
@@ -555,29 +560,45 @@ def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
 
 
 def race_reminder(state: GameState, name: str) -> str | None:
-    """The Leprechauns' Pots of Gold, while redeploying."""
+    """The Leprechauns' Pots of Gold, while redeploying (in English)."""
+    reminder = race_reminder_said(state, name)
+    return None if reminder is None else str(reminder)
+
+
+def race_reminder_said(state: GameState, name: str) -> Said | None:
+    """`race_reminder` as a sentence a screen words in the table's language."""
     if name == LEPRECHAUNS and state.track.phase is Phase.REDEPLOY:
-        return ("Leprechauns: you may leave a Pot of Gold in each of your regions (tap the "
-                "region on the map).")
+        return said("Leprechauns: you may leave a Pot of Gold in each of your regions (tap "
+                    "the region on the map).")
     return None
 
 
 def reminders(state: GameState) -> tuple[str, ...]:
-    """Pots of Gold collected as the turn began; new Pygmies owed at the end of the turn."""
+    """Pots of Gold collected as the turn began; new Pygmies owed at the end of the turn
+    (in English)."""
+    return tuple(str(line) for line in reminders_said(state))
+
+
+def reminders_said(state: GameState) -> tuple[Said, ...]:
+    """`reminders` as sentences a screen words in the table's language."""
     this_turn = state.track.this_turn
-    out: list[str] = []
+    out: list[Said] = []
     pots = pots_collected(state)
     if pots and state.track.phase is not Phase.FINISHED:
-        some = "1 Pot of Gold was" if pots == 1 else f"{pots} Pots of Gold were"
-        out.append(f"Leprechauns: {some} still there as the turn began; paid with this "
-                   "turn's score.")
+        out.append(said_n("Leprechauns: {n} Pot of Gold was still there as the turn began; "
+                          "paid with this turn's score.",
+                          "Leprechauns: {n} Pots of Gold were still there as the turn began; "
+                          "paid with this turn's score.", pots))
     for seat, back in this_turn.pygmies_back:
         name = state.players[seat].name
         if back:
-            some = "1 new Pygmy" if back == 1 else f"{back} new Pygmies"
-            out.append(f"Pygmies: {name} gets {some} from the box, placed when this turn ends.")
+            out.append(said_n("Pygmies: {player} gets {n} new Pygmy from the box, placed when "
+                              "this turn ends.",
+                              "Pygmies: {player} gets {n} new Pygmies from the box, placed "
+                              "when this turn ends.", back, player=name))
         else:
-            out.append(f"Pygmies: {name} rolled no pips, so no new Pygmy.")
+            out.append(said("Pygmies: {player} rolled no pips, so no new Pygmy.",
+                            player=name))
     return tuple(out)
 
 
@@ -699,8 +720,8 @@ class MiniExpansions(Expansion):
 
     def refuse_marker(self, state: GameState, event: MarkerPlaced) -> None:
         if event.marker == POT_OF_GOLD and state.track.phase is not Phase.REDEPLOY:
-            raise IllegalAction(f"Pots of Gold are placed while redeploying; the turn is at: "
-                                f"{state.track.phase.value}")
+            raise IllegalAction(said("Pots of Gold are placed while redeploying; the turn is "
+                                     "at: {phase}", phase=Said(state.track.phase.value)))
 
     def reminders(self, state: GameState) -> tuple[str, ...]:
         return reminders(state)
