@@ -74,7 +74,10 @@ Hooks, by moment:
 - scoring its races and powers that score on facts of their own (given as one of a
   race's `ActiveHoldings.facts`, found by type; `companion.rules.scoring.RaceRules`):
   `race_bonuses` and `power_bonuses` (their rows), `check_race` (its facts refused as the
-  rules cannot produce them) and `regions_instead` (what scores in lieu of the regions).
+  rules cannot produce them) and `regions_instead` (what scores in lieu of the regions);
+  its facts of the regions held (one of `HeldRegion.facts`, counted as one of
+  `QuickCount.facts`): `check_region`, `region_counts`, `check_count`, and their lines,
+  `race_lines` (after a race's) and `player_lines` (after all the player's races').
 
 Invariants: hooks are pure (they read and make `GameState`s only through
 `companion.rules.state`, never `game`); an expansion not played leaves every state as it
@@ -114,6 +117,7 @@ from companion.rules.scoring import (
     ScoredRace,
     ScoreLine,
     ScoringInput,
+    Tally,
 )
 from companion.rules.standings import Standings
 from companion.rules.state import GameState
@@ -669,3 +673,30 @@ class Expansion:
         """What its rule scores in lieu of `race`'s regions (None: they score as usual)."""
         del race
         return None
+
+    def check_region(self, field: str, region: HeldRegion) -> None:
+        """Refuse (`ScoringInputError`, its field under `field`: "active.regions[2]") its
+        facts of a region listed (one of `region.facts`) that the rules cannot produce."""
+        del field, region
+
+    def region_counts(self, regions: Sequence[HeldRegion]) -> object | None:
+        """Its facts of the regions listed, counted as a quick count gives them (one of
+        `QuickCount.facts`), so a list and its count score the same (None: none)."""
+        del regions
+        return None
+
+    def check_count(self, field: str, count: QuickCount, tally: Tally) -> None:
+        """Refuse (`ScoringInputError`, its field under `field`: "active.regions") its
+        counts (one of `count.facts`) that the rules cannot produce; `tally` holds the base
+        game's counts, already checked (the land regions, the coastal ones...)."""
+        del field, count, tally
+
+    def race_lines(self, race: ScoredRace) -> Sequence[ScoreLine]:
+        """Its lines of a race that scores, after the race's regions and bonuses."""
+        del race
+        return ()
+
+    def player_lines(self, races: Sequence[ScoredRace]) -> Sequence[ScoreLine]:
+        """Its lines of the scoring player's races together, after every race's lines."""
+        del races
+        return ()

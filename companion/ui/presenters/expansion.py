@@ -24,7 +24,8 @@ returns it, changed or not; a hook that adds lines returns "" or () when it has 
   `region_actions_first`, `region_actions`, `conquered` (after a conquest: what to
   tell); its buttons: `map_intents`, `do_map`;
 - the game end: `reveal_group`, `standing_rows`, `standings_hint`;
-- the scoring screen: `scoring_terrains`, `scoring_counts`; the map and the scoring
+- the scoring screen: `scoring_terrains`, `scoring_counts` (its steppers, each read off
+  a quick count with `scoring_count` and set on it with `scoring_counted`); the map and the scoring
   screen: `terrain_looks` (the terrains it brings: their names and colour);
 - any screen that words a step (undo, history): `event_text` (its own events in words);
 - the new game form (asked of every registered view, before any game exists; the form's
@@ -52,7 +53,15 @@ from companion.i18n import N_, _
 
 if TYPE_CHECKING:
     from companion.boards import CustomBoard
-    from companion.rules import Assessment, Attacker, BoardState, Event, GameState, Terrain
+    from companion.rules import (
+        Assessment,
+        Attacker,
+        BoardState,
+        Event,
+        GameState,
+        QuickCount,
+        Terrain,
+    )
     from companion.ui.map_paint import MapSymbol
     from companion.ui.presenters.base import Presenter
 
@@ -287,8 +296,21 @@ class ExpansionView:
         return ()
 
     def scoring_counts(self, state: GameState) -> tuple[tuple[str, str], ...]:
-        """More counts the scoring screen asks for: (`ScoringInput` count's name, words)."""
+        """More counts the scoring screen asks for, each a stepper: (its name, its words),
+        read with `scoring_count` and set with `scoring_counted`."""
         return ()
+
+    def scoring_count(self, count: QuickCount, name: str) -> int:
+        """Its count `name` (one of `scoring_counts`) of a race's regions, as `count`
+        (the map's, or a quick count) gives it."""
+        del count, name
+        return 0
+
+    def scoring_counted(self, count: QuickCount, values: Mapping[str, int]) -> QuickCount:
+        """`count` with its counts set to `values` (by name, those of `scoring_counts` the
+        screen shows); whatever else it counts stays as `count` gives it."""
+        del values
+        return count
 
     # -- a step in words ------------------------------------------------------------------
     def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
