@@ -273,6 +273,8 @@ class Expansion:
     """The fields it reads on a scenario's active race (`score_active`)."""
     score_declined_fields: ClassVar[tuple[str, ...]] = ()
     """The fields it reads on a scenario's race in decline (`score_declined`)."""
+    has_boards: ClassVar[bool] = False
+    """Whether a group may write board files made for it (`board_made_for` tells one)."""
     score_region_fields: ClassVar[tuple[str, ...]] = ()
     """The fields it reads on a scenario's region object (`score_region`)."""
     score_count_fields: ClassVar[tuple[str, ...]] = ()
@@ -329,6 +331,12 @@ class Expansion:
         """Whether the game may be played on `board` although its size is not the usual
         one (a group's own board)."""
         del created, board
+        return False
+
+    def board_made_for(self, board: Board) -> bool:
+        """Whether `board` is made for it (a board of its kind: `companion doctor` names
+        it beside such a board file); only when `has_boards`."""
+        del board
         return False
 
     def badges(self, created: GameCreated) -> tuple[str, ...]:

@@ -545,6 +545,7 @@ class RiverWorld(Expansion):
     score_region_fields = ("next_to_pirates",)
     score_count_fields = ("harbors", "next_to_pirates", "inland_next_to_pirates")
     score_facts_words = "River World's harbors and pirate ships"
+    has_boards = True
     doc_printed = True
     doc_verbs = (
         DocVerb("place_caravel", "River World: the Shipyard's holder puts the Caravel on a "
@@ -593,6 +594,10 @@ class RiverWorld(Expansion):
 
     def in_play(self, state: GameState) -> bool:
         return state.part(RiverState) is not None
+
+    def board_made_for(self, board: Board) -> bool:
+        """A board with rivers."""
+        return board.is_river_world
 
     def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
         """The line of Event markers, one per turn, drawn from the markers in the box (by
