@@ -944,7 +944,7 @@ def _counted(regions: Sequence[HeldRegion], tables: _Tables) -> QuickCount:
             coastal += region.coastal
     facts = tuple(fact for rule in tables.rules
                   if (fact := rule.region_counts(regions)) is not None)
-    return QuickCount(terrains, mines, magic, coastal, facts)
+    return QuickCount(terrains, mines, magic, coastal, facts=facts)
 
 
 def regions_held(regions: Regions) -> int:
