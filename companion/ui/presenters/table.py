@@ -47,9 +47,10 @@ from companion.rules import (
 from companion.ui import names, palette
 from companion.ui.describe import coins, phase_hint, step_text, tokens
 from companion.ui.presenters import expansions, sides
-from companion.ui.presenters.base import Presenter, Question
+from companion.ui.presenters.base import Presenter, Question, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 from companion.ui.presenters.keypads import PinRequest, ask_pin
+from companion.ui.wording import say
 
 DIE_TEXT: dict[DiePurpose | None, str] = {
     DiePurpose.BERSERK: N_("Roll for Berserk"),
@@ -374,7 +375,7 @@ class TablePresenter(Presenter):
         chance = self.session.die_chance()
         self.die_ready = chance.allowed
         self.die_kind = "primary" if chance.allowed else "dimmed"
-        self.die_reason = "" if chance.allowed else chance.reason
+        self.die_reason = "" if chance.allowed else say(chance.reason)
         self.die_text = _(DIE_TEXT.get(chance.purpose, ROLL_DIE))
 
     def _refresh_undo(self, state: GameState) -> None:
@@ -383,7 +384,7 @@ class TablePresenter(Presenter):
         blocker = history.undo_blocker()
         if blocker is not None:
             self.undo_ready = False
-            self.undo_text = (_(NOTHING_TO_UNDO) if "nothing" in blocker
+            self.undo_text = (_(NOTHING_TO_UNDO) if "nothing" in str(blocker)
                               else _("Undo: the last action stays (a die roll or a turn's end)"))
             return
         players = [p.name for p in state.players]
@@ -482,7 +483,7 @@ class TablePresenter(Presenter):
         screen; the final conquest's once its region is chosen on the map)."""
         chance = self.session.die_chance()
         if chance.purpose is None:
-            self.ctx.notices.tell(chance.reason, _("No roll now"))
+            self.ctx.notices.tell(say(chance.reason), _("No roll now"))
             return
         die = self.ctx.presenters.get("die")
         if chance.purpose is DiePurpose.BERSERK and die is not None:
@@ -499,7 +500,7 @@ class TablePresenter(Presenter):
         blocker = history.undo_blocker()
         if blocker is not None:
             self.hide_redo()
-            self.ctx.notices.tell(blocker[0].upper() + blocker[1:] + ".", _("Nothing to undo"))
+            self.ctx.notices.tell(plain(say(blocker)), _("Nothing to undo"))
             return
         if self.attempt(self.session.undo, _("Cannot undo")) is not None:
             self._offer_redo()
