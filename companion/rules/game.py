@@ -135,7 +135,7 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
     played = expansions.played_in(event)
     together = expansions.apart(x.key for x in played)
     if together is not None:
-        raise IllegalAction(together[1])
+        raise IllegalAction(said(together[1]))
     playing = expansions.fold_board_players(len(seats), played)
     if not MIN_PLAYERS <= playing <= MAX_PLAYERS:
         raise IllegalAction(said("a game needs {least} to {most} players, not {n}",

@@ -41,7 +41,7 @@ from companion.rules import (
     PublicView,
     own_coins,
     public,
-    reminders,
+    reminders_said,
     troops_game,
 )
 from companion.ui import names, palette
@@ -228,6 +228,9 @@ class TablePresenter(Presenter):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._peek_timer: Any = None
+        self._reminders_named = ""
+        """The reminders with the rules' own in English, which the rule book's names are
+        found in (a tap on the reminders), whatever the language shown."""
         self._bar_timer = Clock.create_trigger(lambda _dt: self.hide_redo(), UNDO_BAR_SECONDS)
         """Hides the bar after an undo: one trigger, restarted at every undo."""
         self._announced: tuple[object, int] | None = None
@@ -271,11 +274,12 @@ class TablePresenter(Presenter):
         self.players = rows
         self.expansion_text = "\n".join(text for v in views if (text := v.summary(state)))
         self.combo_text = self._combo(state)
-        self.reminders_text = "\n".join(
-            text for text in (*(v.headline(state) for v in views),
-                              *(line for v in views for line in v.reminders(state)),
-                              *reminders(state))
-            if text)
+        shown = [text for text in (*(v.headline(state) for v in views),
+                                   *(line for v in views for line in v.reminders(state)))
+                 if text]
+        rules_own = reminders_said(state)
+        self.reminders_text = "\n".join([*shown, *(say(text) for text in rules_own)])
+        self._reminders_named = "\n".join([*shown, *(str(text) for text in rules_own)])
         self._announce_event(state)
         self._refresh_die()
         self._refresh_undo(state)
@@ -299,7 +303,7 @@ class TablePresenter(Presenter):
     def reminder_rules(self) -> None:
         """A tap on the reminders: open the rules at the first race, power or piece they
         name (the Rules button's entry when they name none)."""
-        if not self.ctx.presenters["rules"].open_for(self.reminders_text):
+        if not self.ctx.presenters["rules"].open_for(self._reminders_named):
             self.open_rules()
 
     def _announce_event(self, state: GameState) -> None:
