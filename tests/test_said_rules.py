@@ -27,7 +27,7 @@ from screen_steps import dismiss_notice, screen
 
 from companion import i18n
 from companion.rules import IllegalAction, RulesError, Said
-from companion.rules.conquest import Attacker, final_conquest, reach
+from companion.rules.conquest import Attacker, conquest_cost, final_conquest, reach
 from companion.rules.die import die_roll_allowed
 from companion.rules.events import DieRolled, MarkerPlaced, RaceDeclined, RegionConquered
 from companion.rules.game import apply, attacker
@@ -227,3 +227,20 @@ def test_a_refused_tap_on_the_market_and_the_tables_die_line_speak_german(
     assert table.ids.die_reason.text == ("Jetzt kein Wurf: gewürfelt wird beim Erobern, und "
                                          "Anns Zug ist bei: eine Kombination wählen."), \
         table.ids.die_reason.text
+
+
+def test_a_conquest_costs_lines_and_notes_are_worded_in_the_language() -> None:
+    board = position("2p", "Ann; Bob", phase="pick").map
+    near = next(rid for rid in sorted(board.region(5).adjacent)
+                if not board.region(rid).is_water)
+    state = position("2p", f"Ann: Berserk Ratmen 2@5 hand 6; Bob: Alchemist Ghouls 3@{near}",
+                     seat="Ann")
+    cost = conquest_cost(state.map, near, state.regions.regions, attacker(state))
+    labels = {str(line.words): line for line in cost.lines}
+    assert "Any conquest" in labels and "Ghouls tokens there" in labels
+    assert cost.notes[0] == "Berserk: roll the die first; its face comes off this cost"
+    french = {worded(line.words, "fr") for line in cost.lines}
+    assert {"Toute conquête", "pions Zombies présents"} <= french, french
+    (note,) = cost.said_notes
+    assert worded(note, "de") == "Berserker: würfle zuerst; die Augenzahl geht von diesen " \
+                                 "Kosten ab"

@@ -58,14 +58,14 @@ in one attack is allowed (the rules only forbid splitting or merging a stack).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
 
 from companion.rules.board import RegionState
 from companion.rules.errors import IllegalAction, MalformedInput, RulesError
 from companion.rules.maps import Board, Feature, Region, Terrain
-from companion.rules.said import N_, Combo, Name, Said, said
+from companion.rules.said import N_, Combo, Name, Said, said, said_n
 
 BASE_COST = 2
 MINIMUM_COST = 1
@@ -169,19 +169,34 @@ class TokenCountUnknown(RulesError):
 
 @dataclass(frozen=True, slots=True)
 class CostLine:
-    """One line of a conquest cost: why, and how many tokens (negative for a discount)."""
+    """One line of a conquest cost: why, and how many tokens (negative for a discount).
+    `label` is the English words; `said`, when given, the same words as a `Said` a screen
+    translates (`words`). Lines compare by label and tokens."""
 
     label: str
     tokens: int
+    said: Said | None = field(default=None, compare=False)
+
+    @property
+    def words(self) -> str | Said:
+        """The label as a screen words it (`companion.ui.wording.say`)."""
+        return self.label if self.said is None else self.said
+
+
+def _line(words: Said, tokens: int) -> CostLine:
+    return CostLine(str(words), tokens, words)
 
 
 @dataclass(frozen=True, slots=True)
 class ConquestCost:
-    """The tokens needed to conquer one region; `total` is the sum of `lines`, at least 1."""
+    """The tokens needed to conquer one region; `total` is the sum of `lines`, at least 1.
+    `notes` are in English; `said_notes` the same notes as a screen words them (`Said`s, or
+    an expansion's text as it is), not compared."""
 
     region_id: int
     lines: tuple[CostLine, ...]
     notes: tuple[str, ...] = ()
+    said_notes: tuple[str | Said, ...] = field(default=(), compare=False)
 
     @property
     def total(self) -> int:
@@ -449,7 +464,7 @@ def _combo(attacker: Attacker) -> Name | Combo:
 def _defenders(region_id: int, here: RegionState, attacker: Attacker) -> list[CostLine]:
     lines: list[CostLine] = []
     if here.lost_tribe:
-        lines.append(CostLine("Lost Tribe token", 1))
+        lines.append(_line(said("Lost Tribe token"), 1))
     for facts in attacker.facts:
         lines.extend(facts.defence(region_id, here))
     occupant = here.occupant
@@ -460,19 +475,21 @@ def _defenders(region_id: int, here: RegionState, attacker: Attacker) -> list[Co
                 raise TokenCountUnknown(region_id, occupant.seat, occupant.race)
             tokens = 1
         if tokens:
-            state = " in decline" if occupant.in_decline else ""
-            lines.append(CostLine(f"{occupant.race}{state} tokens there", tokens))
+            there = (N_("{race} in decline tokens there") if occupant.in_decline
+                     else N_("{race} tokens there"))
+            lines.append(_line(said(there, race=Name("race", occupant.race)), tokens))
     return lines
 
 
 def _modifiers(board: Board, region: Region, attacker: Attacker) -> list[CostLine]:
     lines: list[CostLine] = []
     if attacker._has(_COMMANDO):
-        lines.append(CostLine("Commando", -1))
+        lines.append(_line(said("Commando"), -1))
     if attacker._has(_MOUNTED) and region.terrain in (Terrain.HILL, Terrain.FARMLAND):
-        lines.append(CostLine(f"Mounted on {region.terrain.value}", -1))
+        lines.append(_line(said("Mounted on {terrain}",
+                                terrain=Name("terrain", region.terrain.value)), -1))
     if attacker._is(_TRITONS) and region.coastal:
-        lines.append(CostLine("Tritons on a coastal region", -1))
+        lines.append(_line(said("Tritons on a coastal region"), -1))
     if attacker._is(_GIANTS):
         mountains = sorted(
             i
@@ -480,59 +497,62 @@ def _modifiers(board: Board, region: Region, attacker: Attacker) -> list[CostLin
             if board.region(i).terrain is Terrain.MOUNTAIN and region.id in board.region(i).adjacent
         )
         if mountains:
-            lines.append(CostLine(f"Giants next to their mountain (region {mountains[0]})", -1))
+            lines.append(_line(said("Giants next to their mountain (region {region})",
+                                    region=mountains[0]), -1))
     if attacker._has(_UNDERWORLD) and Feature.CAVERN in region.features:
-        lines.append(CostLine("Underworld on a cavern", -1))
+        lines.append(_line(said("Underworld on a cavern"), -1))
     if attacker._has(_BERSERK) and attacker.berserk_roll:
-        lines.append(CostLine(f"Berserk rolled {attacker.berserk_roll}", -attacker.berserk_roll))
+        lines.append(_line(said("Berserk rolled {face}", face=attacker.berserk_roll),
+                           -attacker.berserk_roll))
     return lines
 
 
 def _expansion_modifiers(
     board: Board, here: RegionState, attacker: Attacker
-) -> tuple[list[CostLine], list[str]]:
+) -> tuple[list[CostLine], list[str | Said]]:
     """The mini-expansion lines of a conquest, and the notes that go with them."""
     lines: list[CostLine] = []
-    notes: list[str] = []
+    notes: list[str | Said] = []
     occupant = here.occupant
     if attacker._is(_GOBLINS) and occupant is not None and occupant.in_decline:
-        lines.append(CostLine("Goblins against a race in decline", -GOBLIN_DISCOUNT))
+        lines.append(_line(said("Goblins against a race in decline"), -GOBLIN_DISCOUNT))
     if attacker._has(_WERE):
         if attacker.turn is None:
-            notes.append(
-                "Were-: 2 tokens less on night turns (even-numbered); the turn is not known"
-            )
+            notes.append(said(
+                "Were-: 2 tokens less on night turns (even-numbered); the turn is not known"))
         elif attacker.turn % 2 == 0:
-            lines.append(CostLine(f"Were- at night (turn {attacker.turn})", -WERE_NIGHT_DISCOUNT))
+            lines.append(_line(said("Were- at night (turn {turn})", turn=attacker.turn),
+                               -WERE_NIGHT_DISCOUNT))
         else:
-            notes.append(f"Were-: turn {attacker.turn} is daytime, no discount")
+            notes.append(said("Were-: turn {turn} is daytime, no discount", turn=attacker.turn))
     if attacker.use_catapult:
-        lines.append(CostLine("Catapult", -CATAPULT_DISCOUNT))
-        notes.append("Catapult: once per turn; its region is immune while it stands there")
+        lines.append(_line(said("Catapult"), -CATAPULT_DISCOUNT))
+        notes.append(said("Catapult: once per turn; its region is immune while it stands there"))
     if attacker.behemoths:
         swamps = behemoth_height(board, attacker.held)
-        stacks = "a Behemoth stack" if attacker.behemoths == 1 else "2 Behemoth stacks"
+        one = attacker.behemoths == 1
         if swamps:
-            label = f"{stacks} of {swamps} (one per Swamp region held)"
-            lines.append(CostLine(label, -swamps * attacker.behemoths))
+            label = said(N_("a Behemoth stack of {swamps} (one per Swamp region held)") if one
+                         else N_("2 Behemoth stacks of {swamps} (one per Swamp region held)"),
+                         swamps=swamps)
+            lines.append(_line(label, -swamps * attacker.behemoths))
         else:
-            notes.append(f"Behemoth: no Swamp region held, so {stacks} count for nothing")
+            notes.append(said(N_("Behemoth: no Swamp region held, so a Behemoth stack count for "
+                                 "nothing") if one else
+                              N_("Behemoth: no Swamp region held, so 2 Behemoth stacks count "
+                                 "for nothing")))
     if attacker.fireballs:
-        count = "1 Fireball" if attacker.fireballs == 1 else f"{attacker.fireballs} Fireballs"
-        lines.append(
-            CostLine(
-                f"{count}, {FIREBALL_TOKENS} tokens each", -FIREBALL_TOKENS * attacker.fireballs
-            )
-        )
+        lines.append(_line(said_n("{n} Fireball, {each} tokens each",
+                                  "{n} Fireballs, {each} tokens each", attacker.fireballs,
+                                  each=FIREBALL_TOKENS), -FIREBALL_TOKENS * attacker.fireballs))
     if attacker.mercenary_coins:
         coins = attacker.mercenary_coins
-        label = f"Mercenary: {coins} Victory coin spent"
-        lines.append(CostLine(label, -MERCENARY_DISCOUNT * coins))
+        lines.append(_line(said("Mercenary: {coins} Victory coin spent", coins=coins),
+                           -MERCENARY_DISCOUNT * coins))
     if attacker._has(_HORDES):
-        notes.append(
-            f"Hordes of: the {HORDES_TOKENS} Hordes tokens attack and hold like "
-            f"{attacker.race} tokens (already counted in the tokens in hand)"
-        )
+        notes.append(said("Hordes of: the {hordes} Hordes tokens attack and hold like {race} "
+                          "tokens (already counted in the tokens in hand)", hordes=HORDES_TOKENS,
+                          race=Name("race", attacker.race)))
     return lines, notes
 
 
@@ -551,8 +571,8 @@ def behemoth_height(board: Board, held: Iterable[int]) -> int:
 def _base(region: Region, attacker: Attacker) -> CostLine:
     """2 for any conquest, unless one of the attacker's facts says otherwise for this
     region (a terrain of its expansion)."""
-    return next((line for facts in attacker.facts
-                 if (line := facts.base(region)) is not None), CostLine("Any conquest", BASE_COST))
+    return next((line for facts in attacker.facts if (line := facts.base(region)) is not None),
+                _line(said("Any conquest"), BASE_COST))
 
 
 def minimum_cost(attacker: Attacker) -> int:
@@ -586,13 +606,13 @@ def conquest_cost(
     markers = here.markers
     lines = [_base(region, attacker)]
     if markers.mountain or region.terrain is Terrain.MOUNTAIN:
-        lines.append(CostLine("Mountain", 1))
+        lines.append(_line(said("Mountain"), 1))
     if markers.fortress:
-        lines.append(CostLine("Fortress", 1))
+        lines.append(_line(said("Fortress"), 1))
     if markers.troll_lair:
-        lines.append(CostLine("Troll's Lair", 1))
+        lines.append(_line(said("Troll's Lair"), 1))
     if markers.encampments:
-        lines.append(CostLine("Encampments", markers.encampments))
+        lines.append(_line(said("Encampments"), markers.encampments))
     lines += _defenders(region_id, here, attacker)
     extra, notes = _expansion_modifiers(board, here, attacker)
     guard = _guard(here, attacker)
@@ -604,19 +624,22 @@ def conquest_cost(
     least = minimum_cost(attacker)
     if raw < least:
         label = (
-            f"Kobolds: never fewer than {least} tokens"
+            said("Kobolds: never fewer than {least} tokens", least=least)
             if least == KOBOLD_MINIMUM
-            else "Never fewer than 1 token"
+            else said("Never fewer than 1 token")
         )
-        lines.append(CostLine(label, least - raw))
+        lines.append(_line(label, least - raw))
         if attacker.mercenary_coins:
             saved = max(0, MERCENARY_DISCOUNT * attacker.mercenary_coins - (least - raw))
-            notes.append(f"Mercenary: the coin saves only {saved} token(s) here")
+            notes.append(said("Mercenary: the coin saves only {saved} token(s) here",
+                              saved=saved))
     if attacker._has(_BERSERK) and attacker.berserk_roll is None:
-        notes.insert(0, "Berserk: roll the die first; its face comes off this cost")
+        notes.insert(0, said("Berserk: roll the die first; its face comes off this cost"))
     if attacker._has(_DRAGON_MASTER):
-        notes.insert(0, "Dragon Master: once per turn, 1 token and the Dragon take it instead")
-    return ConquestCost(region_id, tuple(lines), tuple(notes))
+        notes.insert(0, said("Dragon Master: once per turn, 1 token and the Dragon take it "
+                             "instead"))
+    return ConquestCost(region_id, tuple(lines), tuple(str(note) for note in notes),
+                        tuple(notes))
 
 
 def assess(

@@ -453,13 +453,14 @@ class MapPresenter(Presenter):
         shown = found if found.reach.reachable or shot is None else shot
         cost = shown.cost
         assert cost is not None
-        panel["cost_lines"] = [{"label": line.label, "value": f"{line.tokens:+d}"}
+        panel["cost_lines"] = [{"label": say(line.words), "value": f"{line.tokens:+d}"}
                            for line in cost.lines]
         panel["cost_text"] = (
             _("Taking it costs {tokens}.") if shown is found else
             _("With the Catapult, taking it costs {tokens}.")).format(tokens=tokens(cost.total))
-        notes = (list(cost.notes) if shown is found
-                 else [plain(say(shown.reach.reason)), *cost.notes])
+        said_notes = [say(note) for note in cost.said_notes or cost.notes]
+        notes = (said_notes if shown is found
+                 else [plain(say(shown.reach.reason)), *said_notes])
         if notes:
             panel["note_text"] = " ".join(notes)
         if not keep_counts:
