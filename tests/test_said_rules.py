@@ -244,3 +244,27 @@ def test_a_conquest_costs_lines_and_notes_are_worded_in_the_language() -> None:
     (note,) = cost.said_notes
     assert worded(note, "de") == "Berserker: würfle zuerst; die Augenzahl geht von diesen " \
                                  "Kosten ab"
+
+
+def test_the_map_panel_words_the_cost_its_notes_and_the_reach_in_french() -> None:
+    from companion.ui.presenters.base import Context
+    from companion.ui.presenters.map import MapPresenter
+
+    s = session(2, races=("Ratmen", "Orcs"), powers=("Berserk", "Hill"))
+    s.pick(0)  # Ann: Berserk Ratmen, entering the board
+    board_map = s.state.map
+    entry = next(rid for rid in sorted(board_map.regions) if board_map.region(rid).entry
+                 and not board_map.region(rid).is_water)
+    inland = next(rid for rid in sorted(board_map.regions) if not board_map.region(rid).entry
+                  and not board_map.region(rid).is_water)
+    panel = MapPresenter(Context(session=s))
+    i18n.use("fr")
+    panel.update(s.state)
+    panel.tap(entry)
+    labels = [row["label"] for row in panel.cost_lines]
+    assert labels[0] == "Toute conquête", labels
+    assert "Berserks\u00a0: lancez d'abord le dé" in panel.note_text, panel.note_text
+    panel.tap(inland)
+    assert panel.note_text == (f"Un peuple qui entre sur le plateau doit prendre une région "
+                               f"d'entrée\u00a0; la région {inland} n'en est pas une."), \
+        panel.note_text
