@@ -19,6 +19,7 @@ from companion.ui import names
 from companion.ui.describe import tokens
 from companion.ui.presenters.base import Choice, Presenter, Question, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
+from companion.ui.wording import say
 
 
 class Action(StrEnum):
@@ -107,7 +108,7 @@ class MarketPresenter(Presenter):
                     "Costs {n} coin", "Costs {n} coins", r.cost).format(n=r.cost),
                 "lying": ngettext("+{n} coin on it", "+{n} coins on it", r.coins).format(
                     n=r.coins) if r.coins else "",
-                "refusal": plain(refusal) if refusal else "",
+                "refusal": plain(say(refusal)) if refusal else "",
                 "kind": "primary" if picking and refusal is None else "secondary",
             })
         self.rows = rows
@@ -145,7 +146,7 @@ class MarketPresenter(Presenter):
             return
         refusal = pick_refusal(state, row)
         if refusal is not None:
-            self.ctx.notices.tell(plain(refusal), _("You cannot take this combo"))
+            self.ctx.notices.tell(plain(say(refusal)), _("You cannot take this combo"))
             return
         r = public(state).market[row]
         name = state.current.name
@@ -161,9 +162,9 @@ class MarketPresenter(Presenter):
                                   "{name} takes the {n} coins lying on it.", r.coins).format(
                 name=name, n=r.coins))
         catalog = state.catalog
-        text = (" ".join(lines)
-                + f"\n\n{names.power(r.power)}: {catalog.power(r.power).summary}"
-                + f"\n{names.race(r.race)}: {catalog.race(r.race).summary}")
+        text = "\n".join((" ".join(lines), "",
+                          names.described(names.power(r.power), catalog.power(r.power).summary),
+                          names.described(names.race(r.race), catalog.race(r.race).summary)))
         self.ctx.notices.ask(Question(
             text=text, yes=_("Take the {combo}").format(combo=combo),
             title=_("Row {number}").format(number=row + 1), on_yes=lambda: self.take(row)))
