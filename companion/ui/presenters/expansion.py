@@ -19,7 +19,9 @@ returns it, changed or not; a hook that adds lines returns "" or () when it has 
 - the map: `map_symbols` (the symbols it draws among the markers), `plays_seat` (a seat
   it plays itself: its tokens are its own books),
   `targets`, `assess` (where and at what cost an attacker may take a region),
-  `seat_hand`, `shown_regions`, `map_highlight`, `map_hint`, `caravel`,
+  `seat_hand`, `shown_regions`, `map_highlight`, `map_hint`, `map_pieces` (the pieces it
+  keeps off the regions' markers, drawn with its symbols), `printed_features` (what it
+  prints on a region, named in the region's title: asked of every registered view),
   `empty_region_text` (a region nobody holds, in its words), `region_text`,
   `region_actions_first`, `region_actions`, `conquered` (after a conquest: what to
   tell); its buttons: `map_intents`, `do_map`;
@@ -52,7 +54,15 @@ from companion.i18n import N_, _
 
 if TYPE_CHECKING:
     from companion.boards import CustomBoard
-    from companion.rules import Assessment, Attacker, BoardState, Event, GameState, Terrain
+    from companion.rules import (
+        Assessment,
+        Attacker,
+        Board,
+        BoardState,
+        Event,
+        GameState,
+        Terrain,
+    )
     from companion.ui.map_paint import MapSymbol
     from companion.ui.presenters.base import Presenter
 
@@ -229,9 +239,16 @@ class ExpansionView:
         """The map's hint instead of the usual (None: the usual)."""
         return None
 
-    def caravel(self, state: GameState) -> int | None:
-        """The region the map draws the expansion's ship in (the Caravel), if any."""
-        return None
+    def map_pieces(self, state: GameState) -> Mapping[str, int]:
+        """The pieces the game keeps off the regions' markers that the map draws, each as
+        the key of one of its `map_symbols` -> the region it lies in ({}: none)."""
+        return {}
+
+    def printed_features(self, board: Board, region: int) -> tuple[str, ...]:
+        """The names of what it prints on `region` of `board` (its sites), in the language
+        spoken, for the region's title after the base game's features (asked of every
+        registered view, whatever the game plays)."""
+        return ()
 
     def empty_region_text(self, state: GameState, region: int) -> str | None:
         """What a region nobody holds (and no Lost Tribe) is, in place of "Nobody holds

@@ -9,7 +9,7 @@ base screens do not, and hands the answers to the session.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from kivy.graphics import Color, Ellipse, InstructionGroup
 
@@ -83,7 +83,8 @@ def _paint_pot(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
     g.add(Ellipse(pos=(cx - s * 0.7, cy + s * 0.15), size=(s * 1.4, s * 0.6)))
 
 
-def _pots(_board: Board, _rid: int, state: RegionState | None, _ship: int | None) -> int:
+def _pots(_board: Board, _rid: int, state: RegionState | None,
+          _pieces: Mapping[str, int]) -> int:
     return int(state.markers.pot_of_gold) if state is not None else 0
 
 
