@@ -44,6 +44,7 @@ from companion.rules.river import (
     stays_in_rivers,
 )
 from companion.rules.rule_entry import PIECE, RuleEntry
+from companion.rules.said import N_
 from companion.rules.scoring import Regions, ScoringInput
 from companion.rules.state import GameState, acting, expect
 from companion.rules.turns import Phase
@@ -355,7 +356,7 @@ class RiverWorld(Expansion):
 
     name = "River World"
     key = "river"
-    rule_kinds = ((RULE_EVENT, "River World event"),)
+    rule_kinds = ((RULE_EVENT, N_("River World event")),)
     option = "river_world"
     events = (CaravelPlaced, PirateShipSet)
     setup_type = RiverSetup

@@ -57,6 +57,7 @@ from companion.rules.maps import Board, Region
 from companion.rules.purse import pay
 from companion.rules.relics import Banner, RelicsState, SigilMode
 from companion.rules.rule_entry import PIECE, RuleEntry, plural
+from companion.rules.said import N_
 from companion.rules.standings import Placing, Standings
 from companion.rules.state import GameState, acting, with_player
 from companion.rules.teams import MonsterSetup, TeamStandings
@@ -464,7 +465,7 @@ class TeamPlay(Expansion):
     name = "Team play"
     key = "teams"
     setup_type = TeamSetup
-    rule_kinds = ((RULE_RELIC, "Righteous Relic"), (RULE_PLACE, "Popular Place"))
+    rule_kinds = ((RULE_RELIC, N_("Righteous Relic")), (RULE_PLACE, N_("Popular Place")))
     events = (MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
               PowersSwapped, SigilPactMade)
     doc_fields = ("teams", "relic_order")

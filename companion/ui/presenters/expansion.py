@@ -28,7 +28,8 @@ returns it, changed or not; a hook that adds lines returns "" or () when it has 
 - the game end: `reveal_group`, `standing_rows`, `standings_hint`;
 - the scoring screen: `scoring_terrains`, `scoring_counts`; the map and the scoring
   screen: `terrain_looks` (the terrains it brings: their names and colour);
-- any screen that words a step (undo, history): `event_text` (its own events in words);
+- any screen that words a step (undo, history): `event_text` (its own events in words),
+  `marker_words` (its own markers in a sentence, asked of every registered view);
 - the new game form (asked of every registered view, before any game exists; the form's
   choices are kept by the form, `SetupForm`, under keys the view names): `setup_options`
   (its option rows, `setup_place` says where: "board", after the board choice, or "game",
@@ -70,15 +71,21 @@ if TYPE_CHECKING:
 TERRAIN_WORDS = {
     "farmland": N_("farmland"), "hill": N_("hill"), "forest": N_("forest"),
     "swamp": N_("swamp"), "mountain": N_("mountain"), "sea": N_("sea"), "lake": N_("lake"),
-    "river": N_("river"),
 }
-"""A terrain's name in a sentence ("Region 4 (forest)"), by its id (`Terrain`'s value)."""
+"""The base game's terrains' names in a sentence ("Region 4 (forest)"), by their ids
+(`Terrain`'s values); an expansion's are its views' `TerrainLook.word`."""
 
 
 def terrain_words(terrain: str) -> str:
-    """The terrain `terrain` (its id) in the language spoken now (an unknown id as it is)."""
+    """The terrain `terrain` (its id) in a sentence, in the language spoken now (an
+    expansion's terrain as its view words it; an unknown id as it is)."""
     words = TERRAIN_WORDS.get(terrain)
-    return _(words) if words is not None else terrain
+    if words is not None:
+        return _(words)
+    from companion.ui.presenters.expansions import registered  # the registry holds the views
+
+    return next((look.word for view in registered() for look in view.terrain_looks()
+                 if look.terrain.value == terrain and look.word), terrain)
 
 
 class PrivateOverlay(Protocol):
@@ -98,6 +105,8 @@ class TerrainLook:
     """Its line on the scoring screen."""
     colour: tuple[float, float, float, float]
     """Its colour on the map."""
+    word: str = ""
+    """Its name in a sentence ("Region 4 (river)"; "": its id)."""
 
 
 class SetupForm(Protocol):
@@ -129,6 +138,10 @@ class ExpansionView:
 
     expansion: ClassVar[str] = ""
     """The `name` of the rules' expansion this view shows (`Expansion.name`)."""
+
+    catalog_id: ClassVar[str] = ""
+    """Its expansion's id in the catalog, by which `companion.ui.names.expansion` prints
+    its name in the language spoken ("": none; then `expansion` is shown)."""
 
     screens: ClassVar[Mapping[str, tuple[str, str, str]]] = {}
     """Its own screens, as `companion.ui.app.SCREENS` lists them: name -> its presenter
@@ -308,6 +321,11 @@ class ExpansionView:
         return ()
 
     # -- a step in words ------------------------------------------------------------------
+    def marker_words(self, marker: str) -> str | None:
+        """One of its own markers (by its id) as a sentence names it ("a Pot of Gold"), in
+        the language spoken (None: not its marker)."""
+        return None
+
     def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
         """One of its own events in words, as "the undo takes back ..." ends (None: not
         its event); `who(seat)` is a player's name."""

@@ -91,6 +91,9 @@ def _pots(_board: Board, _rid: int, state: RegionState | None,
 MAP_SYMBOLS = (paint.MapSymbol("pot_of_gold", N_("Pot of Gold"), "dragon", _pots, _paint_pot),)
 """The Leprechauns' Pots of Gold, as the map draws them."""
 
+MARKER_WORDS = {"pot_of_gold": N_("a Pot of Gold")}
+"""Its markers as a sentence names them (marked here, translated where shown)."""
+
 
 class MiniExpansionsView(ExpansionView):
     """The mini-expansions' part of the shared screens: the Ivory Tower, the Pygmies' die."""
@@ -103,6 +106,10 @@ class MiniExpansionsView(ExpansionView):
 
     def conquered(self, presenter: Presenter) -> None:
         tell_pygmies(presenter)
+
+    def marker_words(self, marker: str) -> str | None:
+        words = MARKER_WORDS.get(marker)
+        return _(words) if words is not None else None
 
     def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
         if isinstance(event, mini_game.PygmiesRecovered):

@@ -488,6 +488,7 @@ class NecromancerView(ExpansionView):
     """Necromancer Island's part of the shared screens (his own screen is above)."""
 
     expansion = "Necromancer Island"
+    catalog_id = "necromancer-island"
     screens: ClassVar[Mapping[str, tuple[str, str, str]]] = {
         "necromancer": ("necromancer:NecromancerPresenter", "necromancer:NecromancerScreen",
                         "necromancer.kv")}

@@ -52,6 +52,7 @@ from companion.rules import (
     board_for_players,
     board_players,
 )
+from companion.rules import expansions as rule_expansions
 from companion.seating import Side
 from companion.ui import names, palette
 from companion.ui.presenters import expansions as views
@@ -297,6 +298,26 @@ class NewGamePresenter(Presenter):
         return [row for view in views.registered() if view.setup_place == place
                 for row in view.setup_options(self)]
 
+    def _kept_apart(self, view: ExpansionView) -> bool:
+        """Whether switching `view`'s expansion on is refused because one switched on is
+        never played with it (the rules' `expansions.apart`): then the form says which to
+        switch off first. Switching off is never refused."""
+        if view.setup_on(self):
+            return False
+        keys = {x.name: x.key for x in rule_expansions.registered()}
+        for other in views.registered():
+            if (other is view or not other.setup_on(self)
+                    or rule_expansions.apart([keys.get(other.expansion, ""),
+                                              keys.get(view.expansion, "")]) is None):
+                continue
+            shown = names.expansion(other.catalog_id, other.expansion)
+            self.tell(_("{expansion} is never played with {other}: switch {other} off "
+                        "first.").format(expansion=names.expansion(view.catalog_id,
+                                                                   view.expansion),
+                                         other=shown), _("Not now"))
+            return True
+        return False
+
     def _answer(self, ask: Callable[[ExpansionView], _T | None]) -> _T | None:
         """The last registered view's answer that is not None (None: no view answers)."""
         answer: _T | None = None
@@ -454,7 +475,8 @@ class NewGamePresenter(Presenter):
                 if owner is None:
                     raise UnknownAction("new_game", action.value, allowed(
                         Action, *views.setup_intents()))
-                owner.do_setup(self, action)
+                if action.value != owner.setup_key or not self._kept_apart(owner):
+                    owner.do_setup(self, action)
                 self._build()
             case _:
                 assert_never(action)

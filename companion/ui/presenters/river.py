@@ -439,6 +439,7 @@ class RiverView(ExpansionView):
     """River World's part of the shared screens."""
 
     expansion = "River World"
+    catalog_id = "river-world"
     table_intents = (TableAction,)
     map_intents = (MapAction,)
     setup_intents = (SetupAction,)
@@ -516,7 +517,7 @@ class RiverView(ExpansionView):
     def terrain_looks(self) -> tuple[TerrainLook, ...]:
         # the rivers turquoise on the map, between the lakes' blue and the land
         return (TerrainLook(Terrain.RIVER, _("River"), _("Rivers (Harsh Winter, sea races)"),
-                            (0.30, 0.68, 0.66, 1)),)
+                            (0.30, 0.68, 0.66, 1), _("river")),)
 
     def scoring_terrains(self, state: GameState) -> tuple[Terrain, ...]:
         return (Terrain.RIVER,)
