@@ -128,3 +128,32 @@ def test_a_pick_a_conquest_and_a_decline_taken_back_read_in_the_language_spoken(
     assert race in declined and "Ann" in declined
     assert english_words(declined, language) == set(), declined
     assert s.state.current.active is not None and s.state.current.active.race == RACE
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_the_games_story_reads_in_the_language_spoken(language: str) -> None:
+    """The game end's story lines: each a sentence of the language spoken, the combo by
+    the edition's names (what the game end screen passes), the count in its plural."""
+    from companion import story
+
+    spans = (story.RaceSpan(RACE, POWER, 1, 4, 23, declined_turn=4),
+             story.RaceSpan(RACE, POWER, 5, 5, 1),
+             story.RaceSpan(RACE, POWER, 5, 10, 36, split=False))
+    english = [story.race_line(span, names.combo) for span in spans]
+    assert english[0] == "Flying Ratmen, turns 1 to 4, declined in turn 4: 23 coins (in " \
+        "decline too)"
+    try:
+        i18n.use(language)
+        combo = names.combo(POWER, RACE)
+        lines = [story.race_line(span, names.combo) for span in spans]
+        lines += [story.best_line(story.BestTurn(0, 3, 12)), story.best_line(None)]
+        for line in lines:
+            assert english_words(line, language) - {"in"} == set(), line
+            assert not {"coin", "coins", "turn", "turns", "declined", "best"} & set(
+                re.findall(r"[a-z]+", line.casefold())), line
+        assert all(combo in line for line in lines[:3])
+        assert "23" in lines[0] and "36" in lines[2] and "12" in lines[3]
+        assert lines[1].replace("\u00a0", " ").endswith(  # the singular
+            {"fr": ": 1 pièce", "de": ": 1 Münze"}[language])
+    finally:
+        i18n.use(i18n.SOURCE)
