@@ -423,3 +423,36 @@ def _busy_state(board: Board) -> BoardState:
             markers = Markers(mountain=state[rid].markers.mountain, fortress=True, encampments=2)
             state = state.with_region(rid, replace(state[rid], markers=markers))
     return state
+
+
+def test_a_river_world_regions_title_names_its_printed_sites() -> None:
+    """The map panel's title lists a region's printed features, River World's sites among
+    them (its view's `printed_features`), in the language spoken."""
+    import ui_support as ui
+    from river_support import SHIPYARD, TEMPLE, river_session
+
+    from companion import i18n
+    from companion.rules.river import RiverEvent
+
+    session = river_session(RiverEvent.QUIET_WATERS)
+    app = ui.app_for(session)
+    ui.resize((800, 480))
+    app.ctx.nav.go("map")
+    ui.pump()
+    presenter = app.presenters["map"]
+    titles = {}
+    for rid in (14, SHIPYARD, TEMPLE, 1):
+        presenter.tap(rid)
+        titles[rid] = presenter.region_title
+    assert titles[14].startswith("Region 14: ") and titles[14].endswith("(Mine, Harbor)")
+    assert titles[SHIPYARD].endswith("Shipyard)") and titles[TEMPLE].endswith(
+        "Temple of the Seer)")
+    assert not any(site in titles[1] for site in ("Harbor", "Shipyard", "Temple"))
+    try:
+        i18n.use("fr")
+        presenter.tap(14)
+        assert presenter.region_title.endswith("(Mine, Port)")
+    finally:
+        i18n.use(i18n.SOURCE)
+        app.ctx.nav.go("table")
+        ui.pump()
