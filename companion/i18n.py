@@ -94,8 +94,9 @@ def pseudo(text: str) -> str:
             continue
         part = part.replace("oe", "œ").translate(_ACCENTED)
         out.append(re.sub("e", lambda _m: next(accents), part))
-    shown = len(_PLACEHOLDER.sub("", text))
-    extra = max(1, math.ceil(shown * PSEUDO_GROWTH) - 3)  # the brackets and a space count
+    bare = _PLACEHOLDER.sub("", text)
+    lost = bare.count("oe")  # each "oe" became one letter, "œ"
+    extra = max(1, math.ceil(len(bare) * PSEUDO_GROWTH) - 3 + lost)  # brackets, space count
     filler = "".join(" " if i % 6 == 5 else _FILLER[i % len(_FILLER)] for i in range(extra))
     lines = "".join(out).split("\n")
     lines[-1] = f"{lines[-1]} {filler}"

@@ -752,11 +752,7 @@ def _regions(state: GameState) -> list[dict[str, Any]]:
                          in_decline=occupant.in_decline, tokens=occupant.tokens)
         if region.lost_tribe:
             entry["lost_tribe"] = True
-        placed = [name for name in MARKERS
-                  if (region.markers.encampments if name == "encampment"
-                      else getattr(region.markers, name))]
-        if region.markers.pirate_ship:
-            placed.append("pirate_ship")
+        placed = list(region.markers.shown())
         if region.markers.encampments > 1:
             entry["encampments"] = region.markers.encampments
         if placed:

@@ -29,13 +29,16 @@ docs/score-format.md) are its own: `Expansion.score_active_fields` and
 `score_declined_fields`, read by its `score_active` and `score_declined` after the base
 game's, its notes when they are left out by `score_checks` (the mini-expansions').
 
-Optional fields for River World (no public data of its boards exists, so it is scored
-from what the players count): a region object may list "harbor" in "features" (also
-"shipyard" and "temple", which score nothing) and say "next_to_pirates": true; "counts"
-may give "harbors", "next_to_pirates" and (for Aquatic) "inland_next_to_pirates".
-Harbors of all the player's races score 1 + 2 + 3 ...; a region next to a pirate ship
-scores one less, unless it earns nothing (an Aquatic inland region); a river held (Harsh
-Winter, Seafaring) is a region of terrain "river".
+Optional fields an expansion reads on a region object and in "counts" are its own too:
+`Expansion.score_region_fields`, read by its `score_region` (a region object's "features"
+may name the board's sites, `maps.Site`), `score_count_fields`, read by its
+`score_counts`, and noted when left out by `score_count_notes`. River World's (no public
+data of its boards exists, so it is scored from what the players count): a region object
+may list "harbor" in "features" (also "shipyard" and "temple", which score nothing) and
+say "next_to_pirates": true; "counts" may give "harbors", "next_to_pirates" and (for
+Aquatic) "inland_next_to_pirates". Harbors of all the player's races score 1 + 2 + 3 ...;
+a region next to a pirate ship scores one less, unless it earns nothing (an Aquatic
+inland region); a river held (Harsh Winter, Seafaring) is a region of terrain "river".
 
 A seat an expansion plays itself is scored by that expansion (`Expansion.score_own`, its
 field of "player"; `score_turn`, `score_notes`, `score_refusal`, reading with this
@@ -106,10 +109,10 @@ _DECLINED = frozenset(
     {"race", "power", "regions", "counts", "this_turn",
      *(name for part in registered() for name in part.score_declined_fields)}
 )
-_REGION = frozenset({"terrain", "features", "coastal", "next_to_pirates"})
-_COUNT_EXTRAS = (
-    "mines", "magic_sources", "coastal", "harbors", "next_to_pirates", "inland_next_to_pirates"
-)
+_REGION = frozenset({"terrain", "features", "coastal",
+                     *(name for part in registered() for name in part.score_region_fields)})
+_COUNT_EXTRAS = ("mines", "magic_sources", "coastal",
+                 *(name for part in registered() for name in part.score_count_fields))
 
 
 # --- decoding --------------------------------------------------------------------------
@@ -214,10 +217,10 @@ def _region(field: str, value: object, board: Board | None) -> HeldRegion:
     ]
     features = frozenset(Feature(f) for f in symbols if f in Feature._value2member_map_)
     coastal = flag(f"{field}.coastal", doc.get("coastal", False))
-    pirates = flag(f"{field}.next_to_pirates", doc.get("next_to_pirates", False))
-    return HeldRegion(
-        terrain, features, coastal, harbor=Site.HARBOR in symbols, next_to_pirates=pirates
-    )
+    held = HeldRegion(terrain, features, coastal)
+    for part in registered():
+        held = part.score_region(field, doc, symbols, held, _READER)
+    return held
 
 
 def _counts(field: str, value: object) -> QuickCount:
@@ -236,15 +239,15 @@ def _counts(field: str, value: object) -> QuickCount:
     if sum(terrains.values()) > most_regions():
         fail(field, f"{sum(terrains.values())} regions in all is more than any board has "
                      f"(at most {most_regions()}, the regions of the largest board)")  # fmt: skip
-    return QuickCount(
+    count = QuickCount(
         terrains,
         mines=numbers.get("mines", 0),
         magic_sources=numbers.get("magic_sources", 0),
         coastal=numbers.get("coastal", 0),
-        harbors=numbers.get("harbors", 0),
-        next_to_pirates=numbers.get("next_to_pirates", 0),
-        inland_next_to_pirates=numbers.get("inland_next_to_pirates", 0),
     )
+    for part in registered():
+        count = part.score_counts(numbers, count)
+    return count
 
 
 def _regions(field: str, doc: Mapping[str, Any], board: Board | None) -> Regions:
@@ -477,9 +480,8 @@ def _region_notes(
         if aquatic:
             wanted.append(("coastal", "every land region counts as inland for Aquatic "
                                       "(one coin less each)"))
-            if _counted(doc, "next_to_pirates"):
-                wanted.append(("inland_next_to_pirates", "every region next to a pirate "
-                                                         "ship loses a coin, inland or not"))
+        for part in registered():
+            wanted += part.score_count_notes(doc, race, power, active=active, read=_READER)
         notes += [_left_out(f"{counts}.{key}", "0", effect)
                   for key, effect in wanted if not _count_given(doc, key)]
         return notes
@@ -537,6 +539,14 @@ class _Reader:
 
     def holds_a_region(self, doc: Mapping[str, Any]) -> bool:
         return _holds_a_region(doc)
+
+    def counted(self, doc: Mapping[str, Any], key: str) -> int:
+        return _counted(doc, key)
+
+    def expansion_facts(self, held: HeldRegion | QuickCount) -> list[tuple[str, str]]:
+        """The expansions' facts `held` gives, as (name, what they are in words)."""
+        return [(name, part.score_facts_words)
+                for part in registered() for name in part.score_facts(held)]
 
 
 _READER = _Reader()

@@ -8,6 +8,7 @@ import pytest
 
 from companion.rules.catalog import load_catalog
 from companion.rules.maps import Feature, Terrain
+from companion.rules.mini_game import MiniFacts
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
@@ -34,16 +35,28 @@ def hills(n: int, coastal: bool = False) -> tuple[HeldRegion, ...]:
     return tuple(held(Terrain.HILL, coastal=coastal) for _ in range(n))
 
 
+MINI_FACTS = ("pots_of_gold", "ivory_tower", "historian")
+"""The keywords `active` and `declined` hand to the mini-expansions' facts (`MiniFacts`)."""
+
+
+def _facts(kw: dict[str, object]) -> tuple[object, ...]:
+    """The mini-expansions' facts among `kw` (taken out of it), as a race's `facts`."""
+    mini = {key: kw.pop(key) for key in MINI_FACTS if key in kw}
+    return (MiniFacts(**mini),) if mini else ()  # type: ignore[arg-type]
+
+
 def active(
     race: str, power: str, regions: tuple[HeldRegion, ...] | QuickCount = (), **kw: object
 ) -> ActiveHoldings:
-    return ActiveHoldings(race, power, regions, **kw)  # type: ignore[arg-type]
+    facts = _facts(kw)
+    return ActiveHoldings(race, power, regions, facts=facts, **kw)  # type: ignore[arg-type]
 
 
 def declined(
     race: str, power: str, regions: tuple[HeldRegion, ...] | QuickCount = (), **kw: object
 ) -> DeclinedHoldings:
-    return DeclinedHoldings(race, power, regions, **kw)  # type: ignore[arg-type]
+    facts = _facts(kw)
+    return DeclinedHoldings(race, power, regions, facts=facts, **kw)  # type: ignore[arg-type]
 
 
 def score(act: ActiveHoldings | None = None, *dec: DeclinedHoldings, turn: int = 4) -> TurnScore:

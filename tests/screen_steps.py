@@ -129,3 +129,28 @@ def play_quiet_turn(app: Any) -> None:
         elif phase is Phase.FINISHED:
             spread_hands(app)
             tap_action(app, "end_turn")
+
+
+def spend_hand_until_a_final_conquest(app: Any) -> int:
+    """On the map: put all the hand but one token into the cheapest bright region (the
+    Deploy stepper), then find a region the last token can try with the die."""
+    map_p = app.presenters["map"]
+    costs = {}
+    for region in sorted(map_p.highlight):
+        tap_region(app, region)
+        if any(action["key"] == "conquer" for action in map_p.actions):
+            costs[region] = int(map_p.deploy)
+    cheapest = min(costs, key=lambda r: (costs[r], r))
+    tap_region(app, cheapest)
+    map_p.set_deploy(int(map_p.tokens_left) - 1)  # what the Deploy stepper sets
+    panel = screen(app).ids.panel_scroll
+    panel.scroll_y = 0  # the finger scrolls down to the button, then back up
+    ui.pump()
+    ui.tap(screen(app).ids.actions.button("conquer"))
+    panel.scroll_y = 1
+    ui.pump()
+    for region in sorted(map_p.highlight):
+        tap_region(app, region)
+        if any(action["key"] == "final" for action in map_p.actions):
+            return region
+    raise AssertionError("no region for the last token to try with the die")

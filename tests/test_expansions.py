@@ -21,7 +21,16 @@ from companion.rules.mini_game import MINI_EXPANSIONS
 from companion.rules.necromancer import NecromancerState
 from companion.rules.necromancer_game import NECROMANCER_ISLAND, NecromancerSetup
 from companion.rules.river_game import RIVER_WORLD
-from companion.rules.scoring import ScoreLine
+from companion.rules.scoring import (
+    ActiveHoldings,
+    Bonus,
+    HeldRegion,
+    ScoredRace,
+    ScoreLine,
+    ScoringInput,
+    ScoringInputError,
+    score_turn,
+)
 from companion.rules.team_game import TEAM_PLAY
 from companion.rules.turns import Phase
 from tests.factories import created, session
@@ -196,3 +205,60 @@ def test_who_counts_tokens_for_a_tie_is_asked_of_the_expansions(
     expected = (frozenset() if kwargs.get("teams") else
                 frozenset({0, 1, 3}) - {necro.seat if necro is not None else -1})
     assert expansions.tied_for_first(s.state, coins) == expected
+
+
+# --- a race that scores on an expansion's own facts -----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Saplings:
+    """The toy's fact of a race's turn: the saplings it planted."""
+
+    planted: int = 0
+
+
+class SaplingScoring(Expansion):
+    """A toy expansion whose banner scores one coin per forest held and one per sapling
+    planted (its own fact), refused for any other race: all of it in its class."""
+
+    name = "Sapling Folk"
+
+    def __init__(self, banner: str) -> None:
+        self.banner = banner
+
+    def race_bonuses(self) -> dict[str, tuple[Bonus, ...]]:
+        return {self.banner: (
+            Bonus("one per forest region", lambda tally, _turn: tally.terrains.get(
+                Terrain.FOREST, 0)),
+            Bonus("one per sapling planted",
+                  lambda _tally, turn: (turn.fact(Saplings) or Saplings()).planted),
+        )}
+
+    def check_race(self, where: str, race: ScoredRace, catalog: object) -> None:
+        planted = (race.turn.fact(Saplings) or Saplings()).planted
+        if planted and race.race != self.banner:
+            raise ScoringInputError(f"{where}.saplings", planted,
+                                    f"only {self.banner} plant saplings")
+
+
+def test_an_expansion_scores_its_race_with_its_own_row_and_facts() -> None:
+    forests = (HeldRegion(Terrain.FOREST), HeldRegion(Terrain.FOREST), HeldRegion(Terrain.HILL))
+    planted = (Saplings(2),)
+    inp = ScoringInput(3, ActiveHoldings("Ratmen", "Hill", forests, facts=planted))
+    with expansions.extended(SaplingScoring("Ratmen")):
+        lines = score_turn(inp, load_catalog()).lines
+    assert lines == (
+        ScoreLine("Regions held by Ratmen", 3),
+        ScoreLine("Ratmen: one per forest region", 2),
+        ScoreLine("Ratmen: one per sapling planted", 2),
+        ScoreLine("Hill: one per hill region", 1),
+    )
+    assert score_turn(inp, load_catalog()).total == 4  # outside the block: the base row
+
+
+def test_an_expansions_facts_are_checked_by_its_own_rule() -> None:
+    inp = ScoringInput(3, ActiveHoldings("Humans", "Hill", facts=(Saplings(1),)))
+    with expansions.extended(SaplingScoring("Ratmen")), pytest.raises(ScoringInputError) as no:
+        score_turn(inp, load_catalog())
+    assert no.value.field == "active.saplings"
+    assert str(no.value) == "active.saplings: only Ratmen plant saplings"

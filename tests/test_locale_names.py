@@ -34,7 +34,8 @@ LANGUAGES = ("fr", "de")
 KINDS = ("races", "powers", "relics", "places", "events", "pieces", "terrains", "features",
          "expansions")
 ALLOWED_FIELDS = {"en", "note"} | {
-    f"{lang}{suffix}" for lang in LANGUAGES for suffix in ("", "_confirmed", "_source")
+    f"{lang}{suffix}" for lang in LANGUAGES
+    for suffix in ("", "_confirmed", "_source", "_combo")
 }
 
 
@@ -130,3 +131,22 @@ def test_the_file_is_declared_as_package_data() -> None:
         package_data = tomllib.load(file)["tool"]["setuptools"]["package-data"]
     relative = NAMES_FILE.relative_to(Path(companion.__file__).parent)
     assert any(relative.match(pattern) for pattern in package_data.get("companion", []))
+
+
+def test_a_combo_form_is_a_powers_and_is_used_in_a_combo(data: dict[str, Any]) -> None:
+    """``<lang>_combo`` is a power's word inside a combo (German adjectives take an -e
+    before the plural race); a badge shown alone keeps its printed name."""
+    from companion import i18n
+    from companion.ui import names
+
+    for kind in KINDS:
+        if kind != "powers":
+            assert not [k for k, e in data[kind].items() if any(f.endswith("_combo") for f in e)]
+    i18n.use("de")
+    try:
+        assert names.combo("Flying", "Skeletons") == "Fliegende Skelette"
+        assert names.power("Flying") == "Fliegend"
+        assert names.combo("Merchant", "Wizards") == "Händler Zauberer"  # a noun: as printed
+    finally:
+        i18n.use("en")
+    assert names.combo("Flying", "Skeletons") == "Flying Skeletons"

@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 from factories import created, play_turn, session
 
+from companion.rules import mini_game
 from companion.rules.catalog import load_catalog
 from companion.rules.errors import IllegalAction
 from companion.rules.events import RegionConquered
@@ -61,7 +62,7 @@ def _leprechauns_with_pots(pots: tuple[int, ...] = (2, 3)) -> Session:
 def test_leprechauns_collect_pots_still_held_at_the_start_of_their_next_turn() -> None:
     s = _leprechauns_with_pots((2, 3))
     play_turn(s)  # Bob
-    assert s.state.track.this_turn.pots_of_gold == 2
+    assert mini_game.pots_collected(s.state) == 2
     assert not any(s.state.regions[r].markers.pot_of_gold for r in (2, 3))
     s.finish_conquests()
     s.finish_redeployment()
@@ -82,13 +83,13 @@ def test_a_pot_of_gold_goes_to_the_opponent_who_conquers_its_region() -> None:
     s.finish_redeployment()
     s.score(0)
     s.end_turn()
-    assert s.state.track.this_turn.pots_of_gold == 1
+    assert mini_game.pots_collected(s.state) == 1
 
 
 def test_pots_of_gold_earn_nothing_untouched_in_another_players_turn() -> None:
     s = _leprechauns_with_pots((2,))
     assert s.state.regions[2].markers.pot_of_gold  # Bob's turn: the Pot waits for Ann
-    assert s.state.track.this_turn.pots_of_gold == 0
+    assert mini_game.pots_collected(s.state) == 0
 
 
 def test_pots_of_gold_are_placed_only_by_leprechauns_while_redeploying() -> None:
@@ -157,7 +158,7 @@ def test_priestesses_in_decline_score_their_ivory_tower_instead_of_their_regions
     assert s.state.regions.held_by(0) == (3,)
     tower = s.state.regions[3].occupant
     assert tower is not None and tower.in_decline and tower.tokens == 3
-    assert s.state.players[0].declined[0].ivory_tower == 3
+    assert mini_game.ivory_tower(s.state, 0) == 3
     earned, lines = _score(s)
     assert earned == 3
     assert lines["Priestesses (in decline): one per Priestess in the Ivory Tower"] == 3
@@ -250,7 +251,7 @@ def test_historian_earns_a_coin_each_time_another_race_goes_into_decline() -> No
     s.end_turn()
     play_turn(s, coins=0)
     s.decline()  # Bob's Giants
-    assert s.state.players[0].declines_seen == 1
+    assert mini_game.declines_seen(s.state, 0) == 1
     s.score()
     s.end_turn()
     s.finish_conquests()
@@ -258,7 +259,7 @@ def test_historian_earns_a_coin_each_time_another_race_goes_into_decline() -> No
     _, lines = _score(s)
     assert lines["Historian: one per other race that went into decline"] == 1
     assert "Historian: one per race in decline when the combo was picked" not in lines
-    assert s.state.players[0].declines_seen == 0  # paid once
+    assert mini_game.declines_seen(s.state, 0) == 0  # paid once
 
 
 def test_historians_going_into_decline_collect_their_last_coin_and_the_declines_seen() -> None:
@@ -288,8 +289,8 @@ def test_historians_going_into_decline_collect_their_last_coin_and_the_declines_
 def test_declines_before_the_historians_were_picked_are_not_counted_as_seen() -> None:
     s = _two_races_in_decline()
     s.pick(0)  # Ann: Elves Historian
-    assert s.state.players[0].declines_seen == 0
-    assert s.state.players[1].declines_seen == 0
+    assert mini_game.declines_seen(s.state, 0) == 0
+    assert mini_game.declines_seen(s.state, 1) == 0
 
 
 # --- Pygmies ----------------------------------------------------------------------------
@@ -401,7 +402,7 @@ def test_the_table_asks_where_the_priestesses_build_their_ivory_tower() -> None:
     assert [key for key, _ in asked[0].choices] == ["2", "3", "7"]
     asked[0].on_choice("7")
     assert s.state.regions.held_by(0) == (7,)
-    assert s.state.players[0].declined[0].ivory_tower == 3
+    assert mini_game.ivory_tower(s.state, 0) == 3
 
 
 def test_the_map_offers_a_pot_of_gold_in_a_leprechaun_region_while_redeploying() -> None:
@@ -441,3 +442,35 @@ def test_the_map_tells_the_table_what_the_pygmies_rolled_after_the_conquest() ->
     assert told.startswith(f"Ann's Pygmies lost a token, so the die was rolled for them: "
                            f"{rolled.rolls[0]}.")
     assert board.ctx.notices.last_title == "Pygmies"
+
+
+# --- their facts and rows stay theirs -------------------------------------------------------
+
+
+def test_the_historian_is_spelled_as_the_catalog_spells_the_badge() -> None:
+    from companion.rules import mini_game
+
+    catalog = load_catalog()
+    assert catalog.power(mini_game.HISTORIAN).name == mini_game.HISTORIAN
+    sets = mini_game.MiniExpansions.sets
+    assert {*mini_game.RACE_BONUSES} <= {r.name for r in catalog.races_in(sets)}
+    assert {*mini_game.POWER_BONUSES} <= {p.name for p in catalog.powers_in(sets)}
+
+
+def test_the_shared_scoring_input_names_none_of_their_facts() -> None:
+    """Their facts ride as one of a race's `facts`; the shared holdings have no field
+    of theirs, and their rows reach scoring through the registry."""
+    from dataclasses import fields
+
+    from companion.rules import mini_game, scoring
+
+    mine = {"pots_of_gold", "ivory_tower", "historian"}
+    for kind in (scoring.ActiveHoldings, scoring.DeclinedHoldings):
+        assert not mine & {f.name for f in fields(kind)}
+    assert not hasattr(scoring, "HistorianEvents")
+    assert scoring.race_bonuses()["Leprechauns"] == mini_game.RACE_BONUSES["Leprechauns"]
+    assert scoring.power_bonuses()["Historian"] == mini_game.POWER_BONUSES["Historian"]
+    held = scoring.DeclinedHoldings("Priestesses", "Hill", facts=(mini_game.MiniFacts(
+        ivory_tower=3),))
+    assert held.fact(mini_game.MiniFacts) == mini_game.MiniFacts(ivory_tower=3)
+    assert held.fact(mini_game.HistorianEvents) is None

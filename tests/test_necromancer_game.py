@@ -263,7 +263,9 @@ def test_his_ghosts_take_the_pot_of_gold_in_a_region_they_conquer() -> None:
     ann_holds_21_at_his_turn(s)
     here = s.state.regions[21]
     pot = replace(here, markers=replace(here.markers, pot_of_gold=True))
-    state = replace(s.state, regions=s.state.regions.with_region(21, pot))
+    # a Pot of Gold stands only in a game that plays the Leprechauns' set
+    state = replace(s.state, regions=s.state.regions.with_region(21, pot),
+                    expansions=(*s.state.expansions, "be-not-afraid"))
     after = apply(state, RegionConquered(NECRO, 21, 1))
     assert after.players[NECRO].coins == state.players[NECRO].coins + 1
     assert after.coins_issued == state.coins_issued + 1

@@ -9,7 +9,7 @@ from companion.rules.errors import DataError, UnknownName
 from companion.rules.relics import MARKERS, Kind
 from companion.rules.river import RiverEvent
 from companion.rules.river_game import RULE_EVENT as EVENT
-from companion.rules.rule_entry import PIECE, POWER, RACE, TURN, RuleEntry
+from companion.rules.rule_entry import PIECE, POWER, RACE, TURN, RuleEntry, english
 from companion.rules.rulebook import KINDS, Rulebook, fold, load_rulebook
 from companion.rules.team_game import RULE_PLACE as PLACE
 from companion.rules.team_game import RULE_RELIC as RELIC
@@ -21,31 +21,31 @@ def test_every_race_and_power_of_the_catalog_has_words() -> None:
     names = dict(catalog.expansions)
     for race in catalog.races:
         entry = book.entry(RACE, race.name)
-        assert entry.text.strip() and entry.expansion == names[race.expansion]
-        assert entry.facts.startswith("Banner:")
+        assert english(entry.text).strip() and entry.expansion == names[race.expansion]
+        assert english(entry.facts).startswith("Banner:")
     for power in catalog.powers:
         entry = book.entry(POWER, power.name)
-        assert entry.text.strip() and entry.expansion == names[power.expansion]
-        assert entry.facts.startswith("Badge:")
+        assert english(entry.text).strip() and entry.expansion == names[power.expansion]
+        assert english(entry.facts).startswith("Badge:")
 
 
 def test_every_river_event_relic_and_place_has_words() -> None:
     book = load_rulebook()
     for event in RiverEvent:
-        assert book.entry(EVENT, event.value).text.strip()
+        assert english(book.entry(EVENT, event.value).text).strip()
     for marker in MARKERS.values():
         kind = RELIC if marker.kind is Kind.RELIC else PLACE
-        assert book.entry(kind, marker.name).text.strip()
+        assert english(book.entry(kind, marker.name).text).strip()
 
 
 def test_expansion_pieces_and_the_turn_are_there() -> None:
     book = load_rulebook()
     for name in ("Necromancer", "Ghosts", "Well of Souls", "Necromancer Island", "Monsters",
                  "Pirate ship", "Harbor", "Temple of the Seer"):
-        assert book.entry(PIECE, name).text.strip()
+        assert english(book.entry(PIECE, name).text).strip()
     steps = [e.name for e in book.entries if e.kind == TURN]
     assert steps[0] == "Pick a combo" and steps[-1] == "Score" and len(steps) >= 6
-    assert all(e.text.strip() for e in book.entries)
+    assert all(english(e.text).strip() for e in book.entries)
     assert {e.kind for e in book.entries} == set(KINDS)
 
 

@@ -24,7 +24,9 @@ from scoring_support import (
     score,
 )
 
+from companion.rules import mini_game
 from companion.rules.maps import Feature, Terrain
+from companion.rules.mini_game import HistorianEvents, MiniFacts
 from companion.rules.scoring import (
     EXPANSION_POWER_BONUSES,
     EXPANSION_RACE_BONUSES,
@@ -33,7 +35,6 @@ from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
     HeldRegion,
-    HistorianEvents,
     QuickCount,
     ScoreLine,
     ScoringInput,
@@ -42,20 +43,27 @@ from companion.rules.scoring import (
 )
 
 MINI_EXPANSIONS = ("cursed", "grand-dames", "be-not-afraid", "royal-bonus")
+MINI_RACE_BONUSES = {**EXPANSION_RACE_BONUSES, **mini_game.RACE_BONUSES}
+"""The mini-expansion races' rows: the shared table's, and those scoring on the
+mini-expansions' own facts (the Pots of Gold, the Ivory Tower)."""
+MINI_POWER_BONUSES = {**EXPANSION_POWER_BONUSES, **mini_game.POWER_BONUSES}
 
 
 # --- the catalogue ---------------------------------------------------------------------
 
 
 def test_every_mini_expansion_race_and_power_of_the_catalog_has_a_scoring_rule() -> None:
-    assert sorted(EXPANSION_RACE_BONUSES) == sorted(
+    assert sorted(MINI_RACE_BONUSES) == sorted(
         r.name for r in CATALOG.races_in(MINI_EXPANSIONS)
     )
-    assert sorted(EXPANSION_POWER_BONUSES) == sorted(
+    assert sorted(MINI_POWER_BONUSES) == sorted(
         p.name for p in CATALOG.powers_in(MINI_EXPANSIONS)
     )
-    assert not set(EXPANSION_RACE_BONUSES) & set(RACE_BONUSES)
-    assert not set(EXPANSION_POWER_BONUSES) & set(POWER_BONUSES)
+    assert not set(MINI_RACE_BONUSES) & set(RACE_BONUSES)
+    assert not set(MINI_POWER_BONUSES) & set(POWER_BONUSES)
+    # a race or power has one row: the shared table's or its expansion's
+    assert not set(EXPANSION_RACE_BONUSES) & set(mini_game.RACE_BONUSES)
+    assert not set(EXPANSION_POWER_BONUSES) & set(mini_game.POWER_BONUSES)
 
 
 QUIET_RACES = [name for name, bonuses in EXPANSION_RACE_BONUSES.items() if not bonuses]
@@ -436,8 +444,8 @@ def test_base_game_callers_that_know_nothing_of_the_expansions_score_as_before()
 
 # --- properties ------------------------------------------------------------------------
 
-ALL_RACES = sorted({*RACE_BONUSES, *EXPANSION_RACE_BONUSES})
-ALL_POWERS = sorted({*POWER_BONUSES, *EXPANSION_POWER_BONUSES})
+ALL_RACES = sorted({*RACE_BONUSES, *MINI_RACE_BONUSES})
+ALL_POWERS = sorted({*POWER_BONUSES, *MINI_POWER_BONUSES})
 
 
 @st.composite
@@ -473,8 +481,10 @@ def active_holdings(draw: st.DrawFn, race: str, turn: int) -> ActiveHoldings:
         fortresses=draw(st.integers(0, min(len(regions), 6))) if power == "Fortified" else 0,
         abandoned=draw(st.integers(0, 5)) if race == "Gypsies" else 0,
         attacked_active_race=attacked,
-        pots_of_gold=draw(st.integers(0, 5)) if race == "Leprechauns" and not first_turn else 0,
-        historian=historian,
+        facts=(MiniFacts(
+            pots_of_gold=draw(st.integers(0, 5)) if race == "Leprechauns" and not first_turn else 0,
+            historian=historian,
+        ),),
     )
 
 
@@ -491,11 +501,14 @@ def declined_holdings(draw: st.DrawFn, race: str, power: str, this_turn: bool) -
         power,
         regions,
         this_turn,
-        ivory_tower=tower,
-        pots_of_gold=draw(st.integers(0, 5)) if race == "Leprechauns" and this_turn else 0,
-        historian=HistorianEvents(
-            others_declined=draw(st.integers(0, 4)) if power == "Historian" and this_turn else 0
-        ),
+        facts=(MiniFacts(
+            ivory_tower=tower,
+            pots_of_gold=draw(st.integers(0, 5)) if race == "Leprechauns" and this_turn else 0,
+            historian=HistorianEvents(
+                others_declined=draw(st.integers(0, 4)) if power == "Historian" and this_turn
+                else 0
+            ),
+        ),),
     )
 
 
@@ -528,6 +541,7 @@ def expected_total(inp: ScoringInput) -> int:
         assert isinstance(regions, tuple)
         land = _land(regions)
         coastal = sum(r.coastal for r in land)
+        mini = a.fact(MiniFacts) or MiniFacts()
         total += len(regions)
         total += {
             "Dwarves": sum(Feature.MINE in r.features for r in land),
@@ -535,7 +549,7 @@ def expected_total(inp: ScoringInput) -> int:
             "Wizards": sum(Feature.MAGIC in r.features for r in land),
             "Orcs": a.conquered_non_empty,
             "Gypsies": a.abandoned,
-            "Leprechauns": a.pots_of_gold,
+            "Leprechauns": mini.pots_of_gold,
         }.get(a.race, 0)
         total += {
             "Alchemist": 2,
@@ -550,20 +564,21 @@ def expected_total(inp: ScoringInput) -> int:
             "Barricade": 3 if len(regions) <= 4 else 0,
             "Imperial": max(0, len(regions) - 3),
             "Peace-Loving": 0 if a.attacked_active_race else 3,
-            "Historian": a.historian.in_decline_when_picked + a.historian.others_declined,
+            "Historian": mini.historian.in_decline_when_picked + mini.historian.others_declined,
         }.get(a.power, 0)
     for d in inp.declined:
         assert isinstance(d.regions, tuple)
+        mini = d.fact(MiniFacts) or MiniFacts()
         if d.race == "Priestesses":
-            total += d.ivory_tower
+            total += mini.ivory_tower
         else:
             total += len(d.regions)
         if d.race == "Dwarves":
             total += sum(Feature.MINE in r.features for r in _land(d.regions))
         if d.this_turn:
-            total += d.pots_of_gold
+            total += mini.pots_of_gold
             if d.power == "Historian":
-                total += d.historian.others_declined + 1
+                total += mini.historian.others_declined + 1
     return total
 
 

@@ -23,6 +23,7 @@ from screen_steps import (
     answer_yes,
     play_quiet_turn,
     screen,
+    spend_hand_until_a_final_conquest,
     spread_hands,
     tap_action,
     tap_id,
@@ -60,32 +61,6 @@ def test_every_kv_file_loads(app: Any) -> None:
     assert set(KV_FILES) <= loaded
     ours = {p.name for p in kv_dir().glob("*.kv")} - {"map_widget.kv"}
     assert ours <= set(KV_FILES)
-
-
-def spend_hand_until_a_final_conquest(app: Any) -> int:
-    """On the map: put all the hand but one token into the cheapest bright region (the
-    Deploy stepper), then find a region the last token can try with the die."""
-    map_p = app.presenters["map"]
-    costs = {}
-    for region in sorted(map_p.highlight):
-        tap_region(app, region)
-        if any(action["key"] == "conquer" for action in map_p.actions):
-            costs[region] = int(map_p.deploy)
-    cheapest = min(costs, key=lambda r: (costs[r], r))
-    tap_region(app, cheapest)
-    map_p.set_deploy(int(map_p.tokens_left) - 1)  # what the Deploy stepper sets
-    panel = screen(app).ids.panel_scroll
-    panel.scroll_y = 0  # the finger scrolls down to the button, then back up
-    ui.pump()
-    ui.tap(screen(app).ids.actions.button("conquer"))
-    panel.scroll_y = 1
-    ui.pump()
-    assert "1 token in hand" in map_p.hint
-    for region in sorted(map_p.highlight):
-        tap_region(app, region)
-        if any(action["key"] == "final" for action in map_p.actions):
-            return region
-    raise AssertionError("no region for the last token to try with the die")
 
 
 def test_a_whole_game_through_the_screens(app: Any) -> None:
@@ -141,6 +116,7 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
     tap_id(app, "die")
     assert app.ctx.nav.current == "map"
     last = spend_hand_until_a_final_conquest(app)
+    assert "1 token in hand" in map_p.hint
     tokens_left = session.state.troops.of(0, ann.active.race).hand
     assert map_p.tokens_left == tokens_left and map_p.hand_known  # the ledger's, not a guess
     final = screen(app).ids.actions.button("final")

@@ -127,7 +127,7 @@ def english() -> Iterator[None]:
             "dragon": "Mi-portions et leur Dragon", "terrain": "Champs",
             "feature": "Source de magie", "event": "Tempête", "expansion": "Maauuudits !",
             "unknown": "Snowmen"}),
-    ("de", {"race": "Ghule", "power": "Beritten", "combo": "Beritten Orks",
+    ("de", {"race": "Ghule", "power": "Beritten", "combo": "Berittene Orks",
             "dragon": "Drachenbändiger Halblinge", "terrain": "Ackerland",
             "feature": "Magische Quelle", "event": "Sturm", "expansion": "Verflucht!",
             "unknown": "Snowmen"}),
@@ -181,10 +181,10 @@ def shown(app: Any, name: str) -> Any:
 
 MARKET = {"en": ["Mounted Ghouls", "Forest Halflings"],
           "fr": ["Zombies Montés", "Mi-portions des Forêts"],
-          "de": ["Beritten Ghule", "Wald Halblinge"]}
+          "de": ["Berittene Ghule", "Wald Halblinge"]}
 TABLE = {"en": ("Mounted Ghouls", "No race yet"),
          "fr": ("Zombies Montés", "Pas encore de peuple"),
-         "de": ("Beritten Ghule", "Noch kein Volk")}
+         "de": ("Berittene Ghule", "Noch kein Volk")}
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "de"])
@@ -266,7 +266,7 @@ def test_the_map_names_the_holder_and_the_terrain_as_printed(
 @pytest.mark.parametrize(("language", "line"), [
     ("en", "Mounted Ghouls (turn 2, 5 coins)"),
     ("fr", "Zombies Montés"),
-    ("de", "Beritten Ghule"),
+    ("de", "Berittene Ghule"),
 ])
 def test_a_past_games_combos_are_named_as_printed(english: None, language: str,
                                                    line: str) -> None:

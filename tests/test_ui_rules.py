@@ -20,6 +20,7 @@ from screen_steps import tap_region
 
 from companion.rules.catalog import load_catalog
 from companion.rules.errors import UnknownName
+from companion.rules.rule_entry import english
 from companion.rules.rulebook import load_rulebook
 from companion.session import Session
 from companion.ui.screens.rules import RuleMatch
@@ -88,7 +89,7 @@ def test_typing_on_the_pad_filters_the_list_and_a_tapped_match_shows_its_words()
     assert "Race" in screen.ids.about.text and "Base game" in screen.ids.about.text
     ui.tap(ui.button(screen, "match:piece:Ghosts"))
     assert screen.ids.title.text == "Ghosts"
-    assert screen.ids.text.text == load_rulebook().entry("piece", "Ghosts").text
+    assert screen.ids.text.text == english(load_rulebook().entry("piece", "Ghosts").text)
     assert "Necromancer Island" in screen.ids.about.text
     assert [row["chosen"] for row in screen.ids.matches.data] == [False, True]
     ui.tap(ui.button(screen, "clear"))

@@ -32,7 +32,8 @@ import screenshots as screenshots_tool
 
 from companion import i18n
 
-RUNS = {i18n.PSEUDO: ("800x480", "480x800", "1280x720"), "de": ("800x480",), "fr": ("800x480",)}
+RUNS = {i18n.PSEUDO: ("800x480", "480x800", "1280x720"), "de": ("800x480", "480x800"),
+        "fr": ("800x480",)}
 """The languages checked, and the sizes each is rendered at."""
 
 _RIVER = ("the river region's note (who holds it, its pirate ship, the Caravel, what a river "
@@ -42,14 +43,9 @@ _ODDS = ("the final conquest's odds run to three lines 40 % longer; two lines ar
          "them (English needs two), so stepping the hand to 'enough tokens' (one line) moves "
          "the Conquer button up: a shorter odds sentence, or a third line kept at the cost of "
          "English's room")
-_PADS = ("the pads' word keys (Umschalt, Löschen, Abbrechen) are made in Python "
-         "(companion/ui/widgets.py, KeyPad.word_key) at the large font, which no kv rule can "
-         "change: a German word wider than its key is broken between two letters")
 KNOWN: dict[tuple[str, str, str], str] = {
-    ("de", "name_pad", "800x480"): _PADS,
-    ("de", "rules_pad", "800x480"): _PADS,
-    ("de", "pin_pad", "800x480"): _PADS,
     ("de", "river_map", "800x480"): _RIVER,
+    ("de", "river_map", "480x800"): _RIVER,
     (i18n.PSEUDO, "river_map", "800x480"): _RIVER,
     (i18n.PSEUDO, "river_map", "480x800"): _RIVER,
     (i18n.PSEUDO, "map_final", "800x480"): _ODDS,

@@ -32,6 +32,13 @@ class Markers:
     pot_of_gold: bool = False  # Leprechauns: a coin for its holder at their next turn
     catapult: bool = False  # the Catapult power's piece: its region is immune to others
 
+    def shown(self) -> tuple[str, ...]:
+        """The pieces lying here by name, in the order a printed state lists them: the
+        markers players place (`MARKERS`; encampments once, however many), then the pieces
+        the rules set themselves (`SET_BY_RULES`); never the mountain, part of the board."""
+        return tuple(name for name in (*MARKERS, *SET_BY_RULES)
+                     if (self.encampments if name == "encampment" else getattr(self, name)))
+
 
 @dataclass(frozen=True, slots=True)
 class Occupant:
@@ -65,6 +72,9 @@ class RegionState:
 MARKERS = ("fortress", "troll_lair", "encampment", "hole_in_the_ground", "hero", "dragon",
            "pot_of_gold", "catapult")
 """The markers players place (mountains are part of the board and never move)."""
+
+SET_BY_RULES = ("pirate_ship",)
+"""The pieces the rules put in a region, not a player (River World's ships)."""
 
 
 @dataclass(frozen=True, slots=True)

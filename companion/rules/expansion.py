@@ -48,7 +48,11 @@ Hooks, by moment:
   races or powers, in the order of the base game's), `reminders` (its lines after the base
   game's);
 - the score and the end: `scoring_input` (its facts in a player's scoring input),
-  `income_lines` (lines added to a player's income), `tied_for_first` and `standings`
+  `income_lines` (lines added to a player's income); its facts of the regions held in a
+  score scenario: `score_region_fields` and `score_region` (a region object's),
+  `score_count_fields` and `score_counts` (a quick count's), `score_count_notes` (its
+  counts left out), `score_facts` and `score_facts_words` (what a seat that does not score
+  them refuses); `tied_for_first` and `standings`
   (who counts tokens for a tie, and the outcome; None: the base game's);
 - its intents at the table: a subclass of `Intents` in its module (methods building its
   events for `Session.play`), gathered by `expansions.ExpansionIntents`;
@@ -66,7 +70,11 @@ Hooks, by moment:
   and `score_notes`, reading with the `ScenarioReader` the caller lends;
 - the rule book (`companion.rules.rulebook`): `rule_kinds` (its own kinds of entry, with
   what a screen calls them) and `rule_entries` (its events, pieces and rules in the app's
-  own words).
+  own words);
+- scoring its races and powers that score on facts of their own (given as one of a
+  race's `ActiveHoldings.facts`, found by type; `companion.rules.scoring.RaceRules`):
+  `race_bonuses` and `power_bonuses` (their rows), `check_race` (its facts refused as the
+  rules cannot produce them) and `regions_instead` (what scores in lieu of the regions).
 
 Invariants: hooks are pure (they read and make `GameState`s only through
 `companion.rules.state`, never `game`); an expansion not played leaves every state as it
@@ -76,7 +84,7 @@ data), leaving nothing changed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -97,8 +105,13 @@ from companion.rules.maps import Board
 from companion.rules.rule_entry import RuleEntry
 from companion.rules.scoring import (
     ActiveHoldings,
+    Bonus,
     DeclinedHoldings,
+    HeldRegion,
+    InsteadOfRegions,
+    QuickCount,
     Regions,
+    ScoredRace,
     ScoreLine,
     ScoringInput,
 )
@@ -214,6 +227,10 @@ class ScenarioReader(Protocol):
 
     def holds_a_region(self, doc: Mapping[str, Any]) -> bool: ...
 
+    def counted(self, doc: Mapping[str, Any], key: str) -> int: ...
+
+    def expansion_facts(self, held: HeldRegion | QuickCount) -> list[tuple[str, str]]: ...
+
 
 class Expansion:
     """An expansion of the base game; every hook is a no-op here."""
@@ -252,6 +269,13 @@ class Expansion:
     """The fields it reads on a scenario's active race (`score_active`)."""
     score_declined_fields: ClassVar[tuple[str, ...]] = ()
     """The fields it reads on a scenario's race in decline (`score_declined`)."""
+    score_region_fields: ClassVar[tuple[str, ...]] = ()
+    """The fields it reads on a scenario's region object (`score_region`)."""
+    score_count_fields: ClassVar[tuple[str, ...]] = ()
+    """The counts it reads in a scenario's quick count, after the base game's
+    (`score_counts`)."""
+    score_facts_words: ClassVar[str] = ""
+    """Its facts of the regions held, in words (for a seat that does not score them)."""
     score_own: ClassVar[str] = ""
     """The field of a scenario's "player" that scores a seat it plays itself instead of a
     race (`score_turn`, `score_notes`); "": none."""
@@ -498,6 +522,32 @@ class Expansion:
         del state
         return ()
 
+    def score_region(self, field: str, doc: Mapping[str, Any], symbols: Sequence[str],
+                     region: HeldRegion, read: ScenarioReader) -> HeldRegion:
+        """A scenario's region object (`doc`, its "features" named in `symbols`) with its
+        facts read (`score_region_fields`), after the base game's."""
+        del field, doc, symbols, read
+        return region
+
+    def score_counts(self, counts: Mapping[str, int], count: QuickCount) -> QuickCount:
+        """A scenario's quick count with its `score_count_fields` read from `counts` (every
+        count given, by its name, already checked as a whole number)."""
+        del counts
+        return count
+
+    def score_count_notes(self, doc: Mapping[str, Any], race: str, power: str, *,
+                          active: bool, read: ScenarioReader) -> list[tuple[str, str]]:
+        """Its counts a scenario's race reads, as (count, what leaving it out costs),
+        noted when left out (after the base game's)."""
+        del doc, race, power, active, read
+        return []
+
+    def score_facts(self, held: HeldRegion | QuickCount) -> tuple[str, ...]:
+        """The names of its facts that a region held or a quick count gives (true, or not
+        0); a seat that does not score them refuses them (`score_facts_words`)."""
+        del held
+        return ()
+
     def tied_for_first(self, state: GameState,
                        coins: Mapping[int, int]) -> frozenset[int] | None:
         """The seats whose race tokens on the board break a tie for first, given every
@@ -598,3 +648,24 @@ class Expansion:
         races and powers come from the catalog, not from here)."""
         del catalog
         return ()
+
+    # --- scoring its races and powers (`companion.rules.scoring.RaceRules`) -----------
+
+    def race_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
+        """Its races that score on facts of their own (given as one of a race's `facts`),
+        with their bonuses; scoring knows them beside the base game's."""
+        return {}
+
+    def power_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
+        """Its special powers that score on facts of their own, with their bonuses."""
+        return {}
+
+    def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
+        """Refuse (`ScoringInputError`, its field under `where`: "active", "declined[0]")
+        the facts of its own given for `race` that the rules cannot produce."""
+        del where, race, catalog
+
+    def regions_instead(self, race: ScoredRace) -> InsteadOfRegions | None:
+        """What its rule scores in lieu of `race`'s regions (None: they score as usual)."""
+        del race
+        return None

@@ -25,6 +25,7 @@ from companion.rules.expansion import Deal, Expansion
 from companion.rules.mini_game import MINI_EXPANSIONS
 from companion.rules.necromancer_game import NECROMANCER_ISLAND, NecromancerIntents
 from companion.rules.river_game import RIVER_WORLD, RiverIntents
+from companion.rules.scoring import use_rules
 from companion.rules.standings import Standings, final_standings, needs_token_count
 from companion.rules.state import GameState
 from companion.rules.team_game import TEAM_PLAY, TeamIntents
@@ -83,6 +84,9 @@ state several times); states are immutable, so the answer holds while the regist
 def registered() -> tuple[Expansion, ...]:
     """Every expansion the rules know, in the order the base game asks them."""
     return _REGISTRY
+
+
+use_rules(registered)  # scoring knows every registered expansion's races and powers
 
 
 def handlers() -> Mapping[type[Event], Expansion]:

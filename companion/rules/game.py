@@ -293,8 +293,12 @@ def _apply(state: GameState, event: Event) -> GameState:
         case DieRolled():
             return die.roll(state, event, attacker)  # only where the rules give one, once
         case RegionConquered(region=region) if seat_player is not None:
+            before = region_state(state, region)
             conquered = seat_player.seat_conquer(state, event)
-            return troops_game.defeated(conquered, region_state(state, region))
+            for expansion in played:  # the others' after-a-conquest rules (a Pot of Gold)
+                if expansion is not seat_player:
+                    conquered = expansion.conquered(conquered, region, before, event.seat)
+            return troops_game.defeated(conquered, before)
         case RegionConquered():
             return _conquer(state, event)
         case RegionAbandoned() if seat_player is not None:

@@ -2,7 +2,7 @@
 
 Builds the scoring input from the game state (the regions each of the player's races
 holds, with their terrain and symbols from the map, the non-empty regions conquered this
-turn, the fortresses, the harbors, whether the combo was picked this turn and which race
+turn, the fortresses, whether the combo was picked this turn and which race
 declined this turn), completed by the game's expansions with what only they know
 (`Expansion.scoring_input`: the facts of its own pieces and races, such as the regions
 next to one of its pieces or the coins its pieces collected), so nobody types in
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import companion.rules.expansions as expansions
 from companion.rules.game import GameState
-from companion.rules.maps import Site
 from companion.rules.names import GYPSIES
 from companion.rules.scoring import (
     ActiveHoldings,
@@ -29,14 +28,13 @@ from companion.rules.scoring import (
 def held_regions(
     state: GameState, seat: int, race: str, in_decline: bool
 ) -> tuple[HeldRegion, ...]:
-    """The regions `race` of `seat` holds, as scoring sees them (with the harbors printed
-    on the board)."""
+    """The regions `race` of `seat` holds, as scoring sees them: terrain, symbols, coast and
+    id (what an expansion's sites add is its `scoring_input`'s)."""
     board = state.map
     ids = state.regions.held_by(seat, race, in_decline=in_decline)
     regions = (board.region(rid) for rid in ids)
     return tuple(
-        HeldRegion(r.terrain, r.features, r.coastal, r.id, harbor=Site.HARBOR in r.sites)
-        for r in regions
+        HeldRegion(r.terrain, r.features, r.coastal, r.id) for r in regions
     )
 
 

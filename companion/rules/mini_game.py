@@ -4,19 +4,19 @@ their coins are worked out from the game's events instead of typed in.
 - Leprechauns: during redeployment their active race puts a Pot of Gold (a marker, see
   `companion.rules.markers`) in regions it holds, one per region. When the Leprechauns'
   owner's next turn begins, every Pot still in one of their Leprechaun regions is
-  collected (`ThisTurn.pots_of_gold`) and paid with that turn's score, also on the turn
+  collected (`MiniState.pots_collected`) and paid with that turn's score, also on the turn
   they go into decline. A player who conquers a region holding another player's Pot takes
   it at once: 1 coin from the stash. A Pot leaves the board with its region's race (when
   the region is abandoned, or the Leprechauns go into decline).
 - Priestesses: going into decline (`RaceDeclined.ivory_tower`, the region chosen) they
   keep one region, the Ivory Tower, holding one token for each region they held; every
-  other region is abandoned. `DeclinedRace.ivory_tower` is that number of tokens, paid
+  other region is abandoned. `MiniState.towers` keeps that number of tokens, paid
   every turn instead of the usual coin per region, until the Tower is conquered (then the
   race leaves the board, like any declined race with no region).
 - Historian: when the combo is picked, the races in decline on the board are counted
-  (`ActiveRace.declined_when_picked`, every player's, the picker's own included); while the
+  (`MiniState.declined_when_picked`, every player's, the picker's own included); while the
   Historians are active each other race that goes into decline adds one to their owner's
-  `Player.declines_seen`, paid at that player's next scoring (also the one of the turn the
+  `MiniState.declines_seen`, paid at that player's next scoring (also the one of the turn the
   Historians themselves decline) and then set back to 0.
 - Pygmies: each time an active Pygmy region is conquered the Pygmies lose a token; the
   session rolls the reinforcement die for it (`PygmiesRecovered`), and as many new Pygmies
@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 
 import companion.rules.troops as ledger
 from companion.rules.board import RegionState, cleared
+from companion.rules.catalog import Catalog
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     Event,
@@ -48,16 +49,25 @@ from companion.rules.events import (
     RegionConquered,
 )
 from companion.rules.expansion import DocField, Expansion, ScenarioReader
-from companion.rules.names import HISTORIAN, LEPRECHAUNS, PYGMIES
+from companion.rules.maps import Board
+from companion.rules.names import LEPRECHAUNS, PYGMIES
 
 # re-exported for the modules that import them from here
 from companion.rules.names import PRIESTESSES as PRIESTESSES
+from companion.rules.said import Name, Said, listed, said, said_n
 from companion.rules.scoring import (
     GYPSIES,
     ActiveHoldings,
+    Bonus,
     DeclinedHoldings,
-    HistorianEvents,
+    InsteadOfRegions,
+    RaceTurn,
+    ScoredRace,
     ScoringInput,
+    ScoringInputError,
+    Stage,
+    only_for,
+    whole_count,
 )
 from companion.rules.state import GameState, with_player
 from companion.rules.turns import Phase
@@ -78,6 +88,263 @@ class PygmiesRecovered:
 
 POT_OF_GOLD = "pot_of_gold"
 POT_COINS = 1
+
+HISTORIAN = "Historian"
+"""The Grand Dames' badge that counts declines, as the catalog spells it."""
+HISTORIAN_LAST_COIN = 1
+
+
+# --- their facts of a race's turn, and how they score ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HistorianEvents:
+    """What a Historian race earns its coins for, counted since the player's last turn.
+
+    `in_decline_when_picked`: the races in decline on the board when the Historian combo
+    was picked (only on the turn it was picked); `others_declined`: the other races that
+    went into decline while the Historians were active (the player's own decline is not
+    one of them: that last coin comes from `DeclinedHoldings.this_turn`).
+    """
+
+    in_decline_when_picked: int = 0
+    others_declined: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MiniFacts:
+    """The mini-expansions' facts of one race's turn, one of its `ActiveHoldings.facts` or
+    `DeclinedHoldings.facts` (left out: all 0).
+
+    `pots_of_gold`: the Pots of Gold still in the Leprechauns' regions at the start of the
+    turn (collected by the active race, or on the turn it went into decline; none on the
+    turn the combo was picked, before any could be placed); `ivory_tower` (a race in
+    decline): the Priestesses in the Ivory Tower, which scores one coin each *instead of*
+    the regions (their regions line shows 0); `historian` (`HistorianEvents`): the races
+    in decline when the combo was picked and the other races that went into decline since
+    the player's last turn (the last coin when the Historians themselves decline is read
+    from `this_turn`). Checked by `MiniExpansions.check_race` before they are scored.
+    """
+
+    pots_of_gold: int = 0
+    ivory_tower: int = 0
+    historian: HistorianEvents = HistorianEvents()
+
+
+def facts_of(turn: RaceTurn) -> MiniFacts:
+    """The mini-expansions' facts of a race's turn (all 0 when not given)."""
+    return turn.fact(MiniFacts) or MiniFacts()
+
+
+def with_facts(facts: tuple[object, ...], fact: object) -> tuple[object, ...]:
+    """`facts` with `fact` in place of the one of its type (or added)."""
+    kind = type(fact)
+    return (*(f for f in facts if type(f) is not kind), fact)
+
+
+_ACTIVE_OR_DECLINING = frozenset({Stage.ACTIVE, Stage.DECLINING})
+_IN_DECLINE_ALL = frozenset({Stage.DECLINING, Stage.IN_DECLINE})
+
+RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = {
+    LEPRECHAUNS: (
+        Bonus(
+            "Pots of Gold still in their regions at the start of the turn",
+            lambda _tally, turn: facts_of(turn).pots_of_gold,
+            stages=_ACTIVE_OR_DECLINING,
+        ),
+    ),
+    PRIESTESSES: (
+        Bonus(
+            "one per Priestess in the Ivory Tower",
+            lambda _tally, turn: facts_of(turn).ivory_tower,
+            stages=_IN_DECLINE_ALL,
+        ),
+    ),
+}
+"""The mini-expansions' races that score on their own facts, and their bonuses."""
+
+POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = {
+    HISTORIAN: (
+        Bonus(
+            "one per race in decline when the combo was picked",
+            lambda _tally, turn: facts_of(turn).historian.in_decline_when_picked,
+        ),
+        Bonus(
+            "one per other race that went into decline",
+            lambda _tally, turn: facts_of(turn).historian.others_declined,
+            stages=_ACTIVE_OR_DECLINING,
+        ),
+        Bonus(
+            "a last coin on going into decline",
+            lambda _tally, _turn: HISTORIAN_LAST_COIN,
+            stages=frozenset({Stage.DECLINING}),
+        ),
+    ),
+}
+"""The mini-expansions' powers that score on their own facts, and their bonuses."""
+
+
+def _historian(field_name: str, value: object) -> HistorianEvents:
+    if not isinstance(value, HistorianEvents):
+        raise ScoringInputError(field_name, value, f"{value!r} is not a count of declines")
+    return HistorianEvents(
+        whole_count(f"{field_name}.in_decline_when_picked", value.in_decline_when_picked),
+        whole_count(f"{field_name}.others_declined", value.others_declined),
+    )
+
+
+def check_active(where: str, race: ScoredRace) -> None:
+    """Refuse the facts of an active race that the rules cannot produce."""
+    facts = facts_of(race.turn)
+    first_turn = race.turn.first_turn
+    pots = whole_count(f"{where}.pots_of_gold", facts.pots_of_gold)
+    only_for(f"{where}.pots_of_gold", pots, LEPRECHAUNS, race.race,
+             "Leprechauns place Pots of Gold")
+    if pots and first_turn:
+        raise ScoringInputError(
+            f"{where}.pots_of_gold",
+            pots,
+            "the Leprechauns were picked this turn (first_turn is true): they place their "
+            "first Pots of Gold at this turn's redeployment, so none can be in their regions "
+            "at its start; 0 is the only count possible",
+        )
+    tower = whole_count(f"{where}.ivory_tower", facts.ivory_tower)
+    if tower:
+        raise ScoringInputError(f"{where}.ivory_tower", tower,
+                                "only Priestesses in decline build an Ivory Tower")
+    events = _historian(f"{where}.historian", facts.historian)
+    for name, count in (
+        ("in_decline_when_picked", events.in_decline_when_picked),
+        ("others_declined", events.others_declined),
+    ):
+        only_for(f"{where}.historian.{name}", count, HISTORIAN, race.power,
+                 "Historian counts declines")
+    if events.in_decline_when_picked and not first_turn:
+        raise ScoringInputError(
+            f"{where}.historian.in_decline_when_picked",
+            events.in_decline_when_picked,
+            "counted only on the turn the combo was picked (first_turn is false)",
+        )
+
+
+def check_declined(where: str, race: ScoredRace, catalog: Catalog) -> None:
+    """Refuse the facts of a race in decline that the rules cannot produce."""
+    facts = facts_of(race.turn)
+    pots = whole_count(f"{where}.pots_of_gold", facts.pots_of_gold)
+    only_for(f"{where}.pots_of_gold", pots, LEPRECHAUNS, race.race,
+             "Leprechauns place Pots of Gold")
+    if pots and not race.this_turn:
+        raise ScoringInputError(
+            f"{where}.pots_of_gold",
+            pots,
+            "Leprechauns in decline since an earlier turn have no Pots of Gold left to collect",
+        )
+    _check_tower(where, race, facts, catalog)
+    events = _historian(f"{where}.historian", facts.historian)
+    if events.in_decline_when_picked:
+        raise ScoringInputError(
+            f"{where}.historian.in_decline_when_picked",
+            events.in_decline_when_picked,
+            "counted only by an active race, on the turn its combo was picked",
+        )
+    only_for(
+        f"{where}.historian.others_declined",
+        events.others_declined,
+        HISTORIAN,
+        race.power,
+        "Historian counts declines",
+    )
+    if events.others_declined and not race.this_turn:
+        raise ScoringInputError(
+            f"{where}.historian.others_declined",
+            events.others_declined,
+            "Historians in decline since an earlier turn earn nothing for other declines",
+        )
+
+
+def _check_tower(where: str, race: ScoredRace, facts: MiniFacts, catalog: Catalog) -> None:
+    """The Priestesses in the Ivory Tower: the one region declined Priestesses keep."""
+    priestesses = race.race == PRIESTESSES
+    in_box = catalog.race(PRIESTESSES).max_tokens if priestesses else None
+    limit = "(the Priestess tokens in the box)"
+    tower = whole_count(f"{where}.ivory_tower", facts.ivory_tower, at_most=in_box, limit=limit)
+    only_for(f"{where}.ivory_tower", tower, PRIESTESSES, race.race,
+             "Priestesses build an Ivory Tower")
+    if not priestesses:
+        return
+    regions = race.tally.regions
+    if regions > 1:
+        raise ScoringInputError(
+            f"{where}.regions",
+            regions,
+            f"Priestesses in decline keep only the Ivory Tower's region, not {regions}",
+        )
+    if tower and not regions:
+        raise ScoringInputError(
+            f"{where}.ivory_tower",
+            tower,
+            "the Priestesses hold no region, so no Ivory Tower stands (it was conquered)",
+        )
+
+
+# --- their books in a game -----------------------------------------------------------------
+
+
+Counts = tuple[tuple[int, int], ...]
+"""(seat, count) pairs, in seat order, none with a count of 0."""
+
+
+def _count_of(counts: Counts, seat: int) -> int:
+    return dict(counts).get(seat, 0)
+
+
+def _with_count(counts: Counts, seat: int, count: int) -> Counts:
+    table = dict(counts)
+    table[seat] = count
+    return tuple(sorted((s, n) for s, n in table.items() if n))
+
+
+@dataclass(frozen=True, slots=True)
+class MiniState:
+    """The mini-expansions' books in a game, one of `GameState.parts` (set up when the
+    game plays their sets).
+
+    `pots_collected`: the Pots of Gold the current player collected as this turn began
+    (0 again when the turn passes); `declines_seen`: by seat, the other races that went
+    into decline while that player's Historians were active, since they last scored;
+    `declined_when_picked`: by seat, the races in decline on the board when their active
+    Historian combo was picked; `towers`: by seat, the Priestess tokens in that player's
+    Ivory Tower (their Priestesses in decline).
+    """
+
+    pots_collected: int = 0
+    declines_seen: Counts = ()
+    declined_when_picked: Counts = ()
+    towers: Counts = ()
+
+
+def books(state: GameState) -> MiniState:
+    """The mini-expansions' books of `state` (empty ones when the game has none)."""
+    return state.part(MiniState) or MiniState()
+
+
+def _kept(state: GameState, kept: MiniState) -> GameState:
+    return state if kept == books(state) else state.with_part(kept)
+
+
+def declines_seen(state: GameState, seat: int) -> int:
+    """The other races gone into decline that `seat`'s Historians saw since they scored."""
+    return _count_of(books(state).declines_seen, seat)
+
+
+def declined_when_picked(state: GameState, seat: int) -> int:
+    """The races in decline on the board when `seat`'s active Historians were picked."""
+    return _count_of(books(state).declined_when_picked, seat)
+
+
+def ivory_tower(state: GameState, seat: int) -> int:
+    """The Priestess tokens in `seat`'s Ivory Tower (0: none stands)."""
+    return _count_of(books(state).towers, seat)
 
 
 # --- Leprechauns --------------------------------------------------------------------------
@@ -102,8 +369,8 @@ def turn_began(state: GameState) -> GameState:
         return state
     for rid in found:
         regions = regions.with_region(rid, _without_pot(regions[rid]))
-    this_turn = replace(state.track.this_turn, pots_of_gold=len(found))
-    return replace(state, regions=regions, track=replace(state.track, this_turn=this_turn))
+    kept = replace(books(state), pots_collected=len(found))
+    return replace(state, regions=regions).with_part(kept)
 
 
 def pot_taken(state: GameState, before: RegionState, conqueror: int) -> GameState:
@@ -121,7 +388,7 @@ def pot_taken(state: GameState, before: RegionState, conqueror: int) -> GameStat
 
 def pots_collected(state: GameState) -> int:
     """The Pots of Gold the current player collected as this turn began."""
-    return state.track.this_turn.pots_of_gold
+    return books(state).pots_collected
 
 
 # --- Historian ----------------------------------------------------------------------------
@@ -136,18 +403,16 @@ def picked(state: GameState) -> GameState:
     """After a pick: a Historian combo counts the races in decline on the board."""
     player = state.current
     active = player.active
-    if active is None or active.power != HISTORIAN:
-        return state
-    active = replace(active, declined_when_picked=races_in_decline(state))
-    return replace(state, players=with_player(state.players, replace(player, active=active)))
+    counted = races_in_decline(state) if active is not None and active.power == HISTORIAN else 0
+    kept = books(state)
+    when_picked = _with_count(kept.declined_when_picked, player.seat, counted)
+    return _kept(state, replace(kept, declined_when_picked=when_picked))
 
 
 def scored(state: GameState, seat: int) -> GameState:
     """After `seat` scores: the declines their Historians saw are paid."""
-    player = state.players[seat]
-    if not player.declines_seen:
-        return state
-    return replace(state, players=with_player(state.players, replace(player, declines_seen=0)))
+    kept = books(state)
+    return _kept(state, replace(kept, declines_seen=_with_count(kept.declines_seen, seat, 0)))
 
 
 # --- going into decline: the Ivory Tower, and the Historians watching ---------------------
@@ -158,12 +423,13 @@ def race_declined(before: GameState, after: GameState, seat: int,
     """After `seat`'s race went into decline: the Priestesses build their Ivory Tower in
     region `tower`; every other player's active Historians see one more decline."""
     after = _ivory_tower(before, after, seat, tower)
-    players = after.players
-    for player in players:
+    kept = books(after)
+    seen = kept.declines_seen
+    for player in after.players:
         active = player.active
         if player.seat != seat and active is not None and active.power == HISTORIAN:
-            players = with_player(players, replace(player, declines_seen=player.declines_seen + 1))
-    return replace(after, players=players)
+            seen = _with_count(seen, player.seat, _count_of(seen, player.seat) + 1)
+    return _kept(after, replace(kept, declines_seen=seen))
 
 
 def _ivory_tower(before: GameState, after: GameState, seat: int, tower: int | None) -> GameState:
@@ -171,24 +437,24 @@ def _ivory_tower(before: GameState, after: GameState, seat: int, tower: int | No
     assert active is not None  # the decline itself refuses a player with no active race
     if active.race != PRIESTESSES:
         if tower is not None:
-            raise IllegalAction(
-                f"only Priestesses build an Ivory Tower when they go into decline, not "
-                f"{active.race}; leave the Tower out"
-            )
+            raise IllegalAction(said("only Priestesses build an Ivory Tower when they go into "
+                                     "decline, not {race}; leave the Tower out",
+                                     race=Name("race", active.race)))
         return after
     held = before.regions.held_by(seat, PRIESTESSES, in_decline=False)
-    listed = ", ".join(str(rid) for rid in held)
     if not held:
         if tower is not None:
-            raise IllegalAction("the Priestesses hold no region, so no Ivory Tower is built; "
-                                "leave the Tower out")
-        return after
+            raise IllegalAction(said("the Priestesses hold no region, so no Ivory Tower is "
+                                     "built; leave the Tower out"))
+        return _tower(after, seat, 0)
     if tower is None:
-        raise IllegalAction(f"Priestesses going into decline stack their Ivory Tower in one "
-                            f"of their regions: choose one of {listed}")
+        raise IllegalAction(said("Priestesses going into decline stack their Ivory Tower in "
+                                 "one of their regions: choose one of {regions}",
+                                 regions=listed(held)))
     if tower not in held:
-        raise IllegalAction(f"the Ivory Tower goes in a region the Priestesses hold "
-                            f"({listed}), not in region {tower}")
+        raise IllegalAction(said("the Ivory Tower goes in a region the Priestesses hold "
+                                 "({regions}), not in region {tower}",
+                                 regions=listed(held), tower=tower))
     regions = after.regions
     for rid in held:
         if rid != tower:
@@ -197,13 +463,13 @@ def _ivory_tower(before: GameState, after: GameState, seat: int, tower: int | No
     assert here.occupant is not None
     regions = regions.with_region(tower, replace(
         here, occupant=replace(here.occupant, tokens=len(held))))
-    player = after.players[seat]
-    declined = tuple(
-        replace(d, ivory_tower=len(held)) if d.race == PRIESTESSES else d
-        for d in player.declined
-    )
-    return replace(after, regions=regions,
-                   players=with_player(after.players, replace(player, declined=declined)))
+    return _tower(replace(after, regions=regions), seat, len(held))
+
+
+def _tower(state: GameState, seat: int, tokens: int) -> GameState:
+    """`seat`'s Priestesses, just gone into decline, have `tokens` in their Ivory Tower."""
+    kept = books(state)
+    return _kept(state, replace(kept, towers=_with_count(kept.towers, seat, tokens)))
 
 
 # --- Pygmies ------------------------------------------------------------------------------
@@ -225,9 +491,11 @@ def refuse_recovery(state: GameState, event: PygmiesRecovered) -> None:
     player = state.player(event.seat)
     pygmies = player.active is not None and player.active.race == PYGMIES
     if pygmies and len(event.rolls) > owed:
-        raise IllegalAction(
-            f"the die is rolled once per Pygmy token lost to a conquest; {player.name} "
-            f"is owed {owed} roll{'s' if owed != 1 else ''} now, not {len(event.rolls)}")
+        raise IllegalAction(said_n("the die is rolled once per Pygmy token lost to a "
+                                   "conquest; {player} is owed {n} roll now, not {given}",
+                                   "the die is rolled once per Pygmy token lost to a "
+                                   "conquest; {player} is owed {n} rolls now, not {given}",
+                                   owed, player=player.name, given=len(event.rolls)))
 
 
 def rolls_settled(before: GameState, event: Event, after: GameState) -> GameState:
@@ -265,14 +533,16 @@ def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
     player = state.player(event.seat)
     active = player.active
     if active is None or active.race != PYGMIES:
-        raise IllegalAction(f"{player.name} has no active Pygmies to lose or recover")
+        raise IllegalAction(said("{player} has no active Pygmies to lose or recover",
+                                 player=player.name))
     if not event.rolls:
-        raise IllegalAction("the Pygmies roll the die once per token lost; no roll was given")
+        raise IllegalAction(said("the Pygmies roll the die once per token lost; no roll was "
+                                 "given"))
     faces = state.catalog.die_faces
     for face in event.rolls:
         if face not in faces:
-            raise IllegalAction(f"the reinforcement die has no face {face}; its faces are "
-                                f"{sorted(set(faces))}")
+            raise IllegalAction(said("the reinforcement die has no face {face}; its faces are "
+                                     "{faces}", face=face, faces=str(sorted(set(faces)))))
     in_play = max(0, active.tokens - len(event.rolls))  # the lost tokens go back in the box
     pips = sum(event.rolls)
     in_box = state.catalog.race(PYGMIES).max_tokens
@@ -290,29 +560,45 @@ def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
 
 
 def race_reminder(state: GameState, name: str) -> str | None:
-    """The Leprechauns' Pots of Gold, while redeploying."""
+    """The Leprechauns' Pots of Gold, while redeploying (in English)."""
+    reminder = race_reminder_said(state, name)
+    return None if reminder is None else str(reminder)
+
+
+def race_reminder_said(state: GameState, name: str) -> Said | None:
+    """`race_reminder` as a sentence a screen words in the table's language."""
     if name == LEPRECHAUNS and state.track.phase is Phase.REDEPLOY:
-        return ("Leprechauns: you may leave a Pot of Gold in each of your regions (tap the "
-                "region on the map).")
+        return said("Leprechauns: you may leave a Pot of Gold in each of your regions (tap "
+                    "the region on the map).")
     return None
 
 
 def reminders(state: GameState) -> tuple[str, ...]:
-    """Pots of Gold collected as the turn began; new Pygmies owed at the end of the turn."""
+    """Pots of Gold collected as the turn began; new Pygmies owed at the end of the turn
+    (in English)."""
+    return tuple(str(line) for line in reminders_said(state))
+
+
+def reminders_said(state: GameState) -> tuple[Said, ...]:
+    """`reminders` as sentences a screen words in the table's language."""
     this_turn = state.track.this_turn
-    out: list[str] = []
-    pots = this_turn.pots_of_gold
+    out: list[Said] = []
+    pots = pots_collected(state)
     if pots and state.track.phase is not Phase.FINISHED:
-        some = "1 Pot of Gold was" if pots == 1 else f"{pots} Pots of Gold were"
-        out.append(f"Leprechauns: {some} still there as the turn began; paid with this "
-                   "turn's score.")
+        out.append(said_n("Leprechauns: {n} Pot of Gold was still there as the turn began; "
+                          "paid with this turn's score.",
+                          "Leprechauns: {n} Pots of Gold were still there as the turn began; "
+                          "paid with this turn's score.", pots))
     for seat, back in this_turn.pygmies_back:
         name = state.players[seat].name
         if back:
-            some = "1 new Pygmy" if back == 1 else f"{back} new Pygmies"
-            out.append(f"Pygmies: {name} gets {some} from the box, placed when this turn ends.")
+            out.append(said_n("Pygmies: {player} gets {n} new Pygmy from the box, placed when "
+                              "this turn ends.",
+                              "Pygmies: {player} gets {n} new Pygmies from the box, placed "
+                              "when this turn ends.", back, player=name))
         else:
-            out.append(f"Pygmies: {name} rolled no pips, so no new Pygmy.")
+            out.append(said("Pygmies: {player} rolled no pips, so no new Pygmy.",
+                            player=name))
     return tuple(out)
 
 
@@ -355,24 +641,27 @@ class MiniExpansions(Expansion):
 
     def score_active(self, field: str, doc: Mapping[str, Any], holdings: ActiveHoldings,
                      read: ScenarioReader) -> ActiveHoldings:
+        facts = MiniFacts(
+            pots_of_gold=read.whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
+            historian=_scenario_historian(field, doc, read),
+        )
         return replace(
             holdings,
             abandoned=read.whole(f"{field}.abandoned", doc.get("abandoned", 0)),
             attacked_active_race=read.optional_flag(
                 f"{field}.attacked_active_race", doc.get("attacked_active_race")
             ),
-            pots_of_gold=read.whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
-            historian=_scenario_historian(field, doc, read),
+            facts=with_facts(holdings.facts, facts),
         )
 
     def score_declined(self, field: str, doc: Mapping[str, Any], holdings: DeclinedHoldings,
                        read: ScenarioReader) -> DeclinedHoldings:
-        return replace(
-            holdings,
+        facts = MiniFacts(
             ivory_tower=read.whole(f"{field}.ivory_tower", doc.get("ivory_tower", 0)),
             pots_of_gold=read.whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
             historian=_scenario_historian(field, doc, read),
         )
+        return replace(holdings, facts=with_facts(holdings.facts, facts))
 
     def score_checks(self, doc: Mapping[str, Any], race: str, power: str, *, active: bool,
                      read: ScenarioReader) -> list[tuple[str, str, str]]:
@@ -431,8 +720,8 @@ class MiniExpansions(Expansion):
 
     def refuse_marker(self, state: GameState, event: MarkerPlaced) -> None:
         if event.marker == POT_OF_GOLD and state.track.phase is not Phase.REDEPLOY:
-            raise IllegalAction(f"Pots of Gold are placed while redeploying; the turn is at: "
-                                f"{state.track.phase.value}")
+            raise IllegalAction(said("Pots of Gold are placed while redeploying; the turn is "
+                                     "at: {phase}", phase=Said(state.track.phase.value)))
 
     def reminders(self, state: GameState) -> tuple[str, ...]:
         return reminders(state)
@@ -461,18 +750,40 @@ class MiniExpansions(Expansion):
         active = inp.active
         if active is not None and player.active is not None:
             historian = HistorianEvents()
+            seen = declines_seen(state, player.seat)
             if player.active.power == HISTORIAN:
-                when_picked = player.active.declined_when_picked if active.first_turn else 0
-                historian = HistorianEvents(when_picked, player.declines_seen)
-            active = replace(active, pots_of_gold=pots if active.race == LEPRECHAUNS else 0,
-                             historian=historian)
+                when_picked = declined_when_picked(state, player.seat) if active.first_turn else 0
+                historian = HistorianEvents(when_picked, seen)
+            facts = MiniFacts(pots_of_gold=pots if active.race == LEPRECHAUNS else 0,
+                              historian=historian)
+            active = replace(active, facts=with_facts(active.facts, facts))
         declined = tuple(
-            replace(d, pots_of_gold=pots if d.this_turn and d.race == LEPRECHAUNS else 0,
-                    ivory_tower=race.ivory_tower,
-                    historian=HistorianEvents(others_declined=player.declines_seen)
-                    if d.this_turn and d.power == HISTORIAN else HistorianEvents())
-            for d, race in zip(inp.declined, player.declined, strict=True))
+            replace(d, facts=with_facts(d.facts, MiniFacts(
+                pots_of_gold=pots if d.this_turn and d.race == LEPRECHAUNS else 0,
+                ivory_tower=ivory_tower(state, player.seat) if d.race == PRIESTESSES else 0,
+                historian=HistorianEvents(others_declined=declines_seen(state, player.seat))
+                if d.this_turn and d.power == HISTORIAN else HistorianEvents())))
+            for d in inp.declined)
         return replace(inp, active=active, declined=declined)
+
+    def race_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
+        return RACE_BONUSES
+
+    def power_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
+        return POWER_BONUSES
+
+    def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
+        if race.declined:
+            check_declined(where, race, catalog)
+        else:
+            check_active(where, race)
+
+    def regions_instead(self, race: ScoredRace) -> InsteadOfRegions | None:
+        """Priestesses in decline: their Ivory Tower scores instead of their region."""
+        if not race.declined or race.race != PRIESTESSES:
+            return None
+        return InsteadOfRegions("the Ivory Tower scores instead",
+                                scores=bool(facts_of(race.turn).ivory_tower))
 
     def conquered(self, state: GameState, region: int, before: RegionState,
                   seat: int) -> GameState:
@@ -488,7 +799,13 @@ class MiniExpansions(Expansion):
 
     def turn_passed(self, before: GameState, ended: GameState) -> GameState:
         del before
-        return turn_began(ended)
+        return turn_began(_kept(ended, replace(books(ended), pots_collected=0)))
+
+    def set_up(self, created: GameCreated, board: Board, state: GameState,
+               catalog: Catalog) -> GameState:
+        """Their books, in a game that plays their sets."""
+        del board, catalog
+        return state.with_part(MiniState()) if self.plays(created) else state
 
 
 MINI_EXPANSIONS = MiniExpansions()

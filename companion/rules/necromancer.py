@@ -59,6 +59,7 @@ from companion.rules.errors import IllegalAction
 from companion.rules.maps import Board, Terrain
 from companion.rules.names import FLYING, SEAFARING
 from companion.rules.purse import pay
+from companion.rules.said import N_, Listed, Name, Said, listed, said
 from companion.rules.scoring import Regions, power_bonus_lines, regions_held
 from companion.rules.standings import Placing, Standings, final_standings
 
@@ -82,10 +83,10 @@ REGIONS_LINE = "regions held"
 class Step(StrEnum):
     """Where the Necromancer is: another player's turn, or a step of his own."""
 
-    WAITING = "another player's turn"
-    ACQUIRE = "buy Ghosts and powers"
-    CONQUER = "conquer"
-    SCORE = "score"
+    WAITING = N_("another player's turn")
+    ACQUIRE = N_("buy Ghosts and powers")
+    CONQUER = N_("conquer")
+    SCORE = N_("score")
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +185,8 @@ def seat_for(first_seat: int, seats: int) -> int:
     """The Necromancer's seat: to the right of the first player, so he plays last."""
     _check_seats(seats)
     if not 0 <= first_seat < seats:
-        raise IllegalAction(f"the first player must be seat 0 to {seats - 1}, not {first_seat}")
+        raise IllegalAction(said("the first player must be seat 0 to {last}, not {seat}",
+                                 last=seats - 1, seat=first_seat))
     return (first_seat - 1) % seats
 
 
@@ -203,12 +205,13 @@ def board_for(seats: int) -> str:
 def central_lake(board: Board) -> int:
     """The Lake region the Island goes in (the board's only lake)."""
     lakes = [r.id for r in board.regions.values() if r.terrain is Terrain.LAKE]
+    if not lakes:
+        raise IllegalAction(said("the {board} board needs exactly one Lake for Necromancer "
+                                 "Island (lakes found: none)", board=board.name))
     if len(lakes) != 1:
-        found = ", ".join(map(str, lakes)) or "none"
-        raise IllegalAction(
-            f"the {board.name} board needs exactly one Lake for Necromancer Island "
-            f"(lakes found: {found})"
-        )
+        raise IllegalAction(said("the {board} board needs exactly one Lake for Necromancer "
+                                 "Island (lakes found: {lakes})",
+                                 board=board.name, lakes=listed(lakes)))
     return lakes[0]
 
 
@@ -223,10 +226,9 @@ def draw_powers(shuffled: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ..
         else:
             rest.append(power)
     if len(drawn) < POWERS_DRAWN:
-        raise IllegalAction(
-            f"the badge stack holds only {len(drawn)} powers the Necromancer may draw; "
-            f"he needs {POWERS_DRAWN}"
-        )
+        raise IllegalAction(said("the badge stack holds only {drawn} powers the Necromancer "
+                                 "may draw; he needs {needed}",
+                                 drawn=len(drawn), needed=POWERS_DRAWN))
     return tuple(drawn), tuple(rest)
 
 
@@ -247,31 +249,28 @@ def set_up(
     """
     drawn = tuple(drawn)
     if len(drawn) != POWERS_DRAWN:
-        raise IllegalAction(f"the Necromancer draws {POWERS_DRAWN} powers, not {len(drawn)}")
+        raise IllegalAction(said("the Necromancer draws {needed} powers, not {drawn}",
+                                 needed=POWERS_DRAWN, drawn=len(drawn)))
     twice = sorted({p for p in drawn if drawn.count(p) > 1})
     if twice:
-        raise IllegalAction(f"each badge is drawn once; drawn twice: {', '.join(twice)}")
+        raise IllegalAction(said("each badge is drawn once; drawn twice: {powers}",
+                                 powers=_powers(twice)))
     barred = [p for p in drawn if p in BARRED_POWERS]
     if barred:
-        raise IllegalAction(
-            f"the Necromancer never draws {', '.join(barred)}; "
-            f"{', '.join(BARRED_POWERS)} are replaced by another draw"
-        )
+        raise IllegalAction(said("the Necromancer never draws {powers}; {barred} are replaced "
+                                 "by another draw",
+                                 powers=_powers(barred), barred=_powers(BARRED_POWERS)))
     if known_powers is not None:
         unknown = [p for p in drawn if p not in known_powers]
         if unknown:
-            raise IllegalAction(
-                f"{', '.join(unknown)}: not a badge of this game's expansions"
-            )
+            raise IllegalAction(said("{powers}: not a badge of this game's expansions",
+                                     powers=listed(unknown)))
     if starting_power not in drawn:
-        raise IllegalAction(
-            f"the power placed with the Well must be one of the six drawn: {', '.join(drawn)}"
-        )
+        raise IllegalAction(said("the power placed with the Well must be one of the six "
+                                 "drawn: {powers}", powers=_powers(drawn)))
     if not 0 <= ghosts_removed <= MAX_GHOSTS_REMOVED:
-        raise IllegalAction(
-            f"0 to {MAX_GHOSTS_REMOVED} Ghosts may be taken out of the reserve, "
-            f"not {ghosts_removed}"
-        )
+        raise IllegalAction(said("0 to {most} Ghosts may be taken out of the reserve, not {n}",
+                                 most=MAX_GHOSTS_REMOVED, n=ghosts_removed))
     return NecromancerState(
         seat=seat,
         lake=lake,
@@ -293,20 +292,19 @@ def start_turn(state: NecromancerState) -> NecromancerState:
     """His turn begins: he may buy Ghosts and powers."""
     _refuse_if_won(state)
     if state.step is not Step.WAITING:
-        raise IllegalAction(f"the Necromancer's turn has already begun (now: {state.step})")
+        raise IllegalAction(said("the Necromancer's turn has already begun (now: {step})",
+                                 step=step_said(state.step)))
     if state.hand:
-        raise IllegalAction(
-            f"the Necromancer still has {state.hand} Ghost(s) in hand from the last turn; "
-            "put them back on his regions first"
-        )
+        raise IllegalAction(said("the Necromancer still has {n} Ghost(s) in hand from the "
+                                 "last turn; put them back on his regions first", n=state.hand))
     return replace(state, step=Step.ACQUIRE, conquered=())
 
 
 def buy_ghost(state: NecromancerState, coins: int) -> Purchase:
     """He buys a Ghost: from the reserve onto the Island, for `price` coins."""
-    _expect(state, Step.ACQUIRE, "buy a Ghost")
+    _expect(state, Step.ACQUIRE, said("buy a Ghost"))
     if state.reserve == 0:
-        raise IllegalAction("no Ghost is left in the Necromancer's reserve to buy")
+        raise IllegalAction(said("no Ghost is left in the Necromancer's reserve to buy"))
     cost = state.price
     left = pay(coins, cost, who="the Necromancer", what="a Ghost")
     after = replace(state, reserve=state.reserve - 1, island=state.island + 1)
@@ -316,14 +314,15 @@ def buy_ghost(state: NecromancerState, coins: int) -> Purchase:
 def buy_power(state: NecromancerState, power: str, coins: int) -> Purchase:
     """He buys one of the powers he keeps in reserve, for `price` coins; it adds to the
     powers he already uses."""
-    _expect(state, Step.ACQUIRE, f"buy {power}")
+    _expect(state, Step.ACQUIRE, said("buy {power}", power=Name("power", power)))
     if power not in state.powers_in_reserve:
         if power in state.powers_in_use:
-            raise IllegalAction(f"the Necromancer already uses {power}")
-        left_over = ", ".join(state.powers_in_reserve) or "none are left"
-        raise IllegalAction(
-            f"{power} is not among the Necromancer's powers in reserve: {left_over}"
-        )
+            raise IllegalAction(said("the Necromancer already uses {power}",
+                                     power=Name("power", power)))
+        left_over = (_powers(state.powers_in_reserve) if state.powers_in_reserve
+                     else said("none are left"))
+        raise IllegalAction(said("{power} is not among the Necromancer's powers in reserve: "
+                                 "{left}", power=Name("power", power), left=left_over))
     cost = state.price
     left = pay(coins, cost, who="the Necromancer", what=f"the {power} power")
     after = replace(
@@ -346,16 +345,16 @@ def conquer(
     this checks what is his alone: the Lake, his own regions, where he may reach, and that
     he has the Ghosts.
     """
-    state = _ready(state, "conquer")
-    refused = reach_refusal(state, board, region)
+    state = _ready(state, said("conquer"))
+    refused = out_of_reach(state, board, region)
     if refused is not None:
         raise IllegalAction(refused)
     if ghosts < 1:
-        raise IllegalAction(f"a conquered region holds at least 1 Ghost, not {ghosts}")
+        raise IllegalAction(said("a conquered region holds at least 1 Ghost, not {n}",
+                                 n=ghosts))
     if ghosts > state.hand:
-        raise IllegalAction(
-            f"the Necromancer has {state.hand} Ghost(s) free to move, not {ghosts}"
-        )
+        raise IllegalAction(said("the Necromancer has {free} Ghost(s) free to move, not {n}",
+                                 free=state.hand, n=ghosts))
     regions = {**state.regions, region: ghosts}
     return replace(state, regions=regions, hand=state.hand - ghosts,
                    conquered=(*state.conquered, region))
@@ -363,13 +362,12 @@ def conquer(
 
 def abandon(state: NecromancerState, region: int) -> NecromancerState:
     """He empties a region he holds (before conquering with those Ghosts)."""
-    state = _ready(state, "abandon a region")
+    state = _ready(state, said("abandon a region"))
     if region not in state.regions:
-        raise IllegalAction(f"the Necromancer holds no region {region}")
+        raise IllegalAction(said("the Necromancer holds no region {region}", region=region))
     if region in state.conquered:
-        raise IllegalAction(
-            f"region {region} was conquered this turn; regions are abandoned before conquering"
-        )
+        raise IllegalAction(said("region {region} was conquered this turn; regions are "
+                                 "abandoned before conquering", region=region))
     regions = {r: n for r, n in state.regions.items() if r != region}
     return replace(state, regions=regions, hand=state.hand + state.regions[region])
 
@@ -379,29 +377,22 @@ def redeploy(
 ) -> NecromancerState:
     """His troops end the turn where he puts them: `regions` gives the Ghosts in each
     region he holds (at least 1 each, every one of them), `island` those on the Island."""
-    state = _ready(state, "redeploy")
+    state = _ready(state, said("redeploy"))
     missing = sorted(set(state.regions) - set(regions))
     extra = sorted(set(regions) - set(state.regions))
     if missing or extra:
-        raise IllegalAction(
-            "redeployment covers exactly the regions the Necromancer holds: "
-            + ", ".join(map(str, sorted(state.regions)))
-            + (f"; missing: {', '.join(map(str, missing))}" if missing else "")
-            + (f"; not his: {', '.join(map(str, extra))}" if extra else "")
-        )
+        raise IllegalAction(_not_covered(sorted(state.regions), missing, extra))
     thin = sorted(r for r, n in regions.items() if n < 1)
     if thin:
-        raise IllegalAction(
-            f"every region he holds keeps at least 1 Ghost (region {thin[0]} has fewer)"
-        )
+        raise IllegalAction(said("every region he holds keeps at least 1 Ghost (region "
+                                 "{region} has fewer)", region=thin[0]))
     if island < 0:
-        raise IllegalAction(f"the Island cannot hold {island} Ghosts")
+        raise IllegalAction(said("the Island cannot hold {n} Ghosts", n=island))
     movable = state.on_map
     placed = sum(regions.values()) + island
     if placed != movable:
-        raise IllegalAction(
-            f"the Necromancer has {movable} Ghosts on the map to place, not {placed}"
-        )
+        raise IllegalAction(said("the Necromancer has {movable} Ghosts on the map to place, "
+                                 "not {placed}", movable=movable, placed=placed))
     return replace(state, regions=dict(regions), island=island, hand=0, step=Step.SCORE)
 
 
@@ -412,14 +403,13 @@ def score(
     neither), the `bonus` lines of his powers as the scoring rules give them (Aquatic's
     line for inland regions is negative; the whole income never is), then the Well
     spawns, then the victory check."""
-    _expect(state, Step.SCORE, "score")
+    _expect(state, Step.SCORE, said("score"))
     bonus = tuple(bonus)
     held = state.regions_held
     if held + sum(coins for _, coins in bonus) < 0:
-        raise IllegalAction(
-            f"his turn's income is never negative: {held} regions held and bonuses of "
-            f"{sum(coins for _, coins in bonus)}"
-        )
+        raise IllegalAction(said("his turn's income is never negative: {held} regions held and "
+                                 "bonuses of {bonus}",
+                                 held=held, bonus=sum(coins for _, coins in bonus)))
     lines = (("regions held", held), *bonus)
     fed = replace(state, well=replace(state.well, souls=state.well.souls + held))
     spawn = spawn_ghosts(fed)
@@ -461,21 +451,29 @@ def income_lines(
 
 
 def reach_refusal(state: NecromancerState, board: Board, region: int) -> str | None:
-    """Why the Necromancer may not take `region` next, or None."""
+    """Why the Necromancer may not take `region` next, or None (in English)."""
+    why = out_of_reach(state, board, region)
+    return None if why is None else str(why)
+
+
+def out_of_reach(state: NecromancerState, board: Board, region: int) -> Said | None:
+    """Why the Necromancer may not take `region` next, as a sentence a screen words, or
+    None."""
     target = board.region(region)
     if region == state.lake:
-        return "the Lake is Necromancer Island; nobody conquers it"
+        return said("the Lake is Necromancer Island; nobody conquers it")
     if region in state.regions:
-        return f"the Necromancer already holds region {region}"
+        return said("the Necromancer already holds region {region}", region=region)
     if target.is_water and SEAFARING not in state.powers_in_use:
-        return f"region {region} is a {target.terrain.value}; only Seafaring Ghosts go there"
+        return said("region {region} is a {terrain}; only {power} Ghosts go there",
+                    region=region, terrain=Name("terrain", target.terrain.value),
+                    power=Name("power", SEAFARING))
     if FLYING in state.powers_in_use:
         return None
     borders = {state.lake, *state.regions}
     if target.adjacent.isdisjoint(borders):
-        return (
-            f"region {region} borders neither the Lake nor a region the Necromancer holds"
-        )
+        return said("region {region} borders neither the Lake nor a region the Necromancer "
+                    "holds", region=region)
     return None
 
 
@@ -486,7 +484,8 @@ def souls_lost(state: NecromancerState, tokens: int) -> NecromancerState:
     """Tokens other than Ghosts lost in a conquest (a Lost Tribe, a race's token, an Elf
     discarded when Elves go into decline) fall into the Well, under its Ghosts."""
     if tokens < 0:
-        raise IllegalAction(f"a number of lost tokens cannot be negative (got {tokens})")
+        raise IllegalAction(said("a number of lost tokens cannot be negative (got {n})",
+                                 n=tokens))
     return replace(state, well=replace(state.well, souls=state.well.souls + tokens))
 
 
@@ -494,9 +493,10 @@ def region_lost(state: NecromancerState, region: int) -> NecromancerState:
     """Another player takes a Ghost region: one Ghost falls into the Well (on top), the
     others go to the Necromancer's hand until that player's turn ends."""
     if state.step is not Step.WAITING:
-        raise IllegalAction("the Necromancer's Ghosts are only attacked in other players' turns")
+        raise IllegalAction(said("the Necromancer's Ghosts are only attacked in other "
+                                 "players' turns"))
     if region not in state.regions:
-        raise IllegalAction(f"region {region} holds no Ghost")
+        raise IllegalAction(said("region {region} holds no Ghost", region=region))
     ghosts = state.regions[region]
     regions = {r: n for r, n in state.regions.items() if r != region}
     return replace(
@@ -512,26 +512,22 @@ def return_ghosts(state: NecromancerState, placed: Mapping[int, int]) -> Necroma
     holds (`placed`: Ghosts added per region), or all onto the Island when he holds none
     (`placed` empty)."""
     if state.step is not Step.WAITING:
-        raise IllegalAction("Ghosts in hand go back at the end of another player's turn")
+        raise IllegalAction(said("Ghosts in hand go back at the end of another player's turn"))
     if not state.regions:
         if placed:
-            raise IllegalAction(
-                "the Necromancer holds no region: his Ghosts in hand go to the Island"
-            )
+            raise IllegalAction(said("the Necromancer holds no region: his Ghosts in hand go "
+                                     "to the Island"))
         return replace(state, island=state.island + state.hand, hand=0)
     foreign = sorted(set(placed) - set(state.regions))
     if foreign:
-        raise IllegalAction(
-            f"region {foreign[0]} is not the Necromancer's; his Ghosts go back to "
-            + ", ".join(map(str, sorted(state.regions)))
-        )
+        raise IllegalAction(said("region {region} is not the Necromancer's; his Ghosts go "
+                                 "back to {regions}",
+                                 region=foreign[0], regions=listed(sorted(state.regions))))
     if any(n < 0 for n in placed.values()):
-        raise IllegalAction("Ghosts added to a region cannot be a negative number")
+        raise IllegalAction(said("Ghosts added to a region cannot be a negative number"))
     if sum(placed.values()) != state.hand:
-        raise IllegalAction(
-            f"the Necromancer has {state.hand} Ghost(s) in hand to put back, "
-            f"not {sum(placed.values())}"
-        )
+        raise IllegalAction(said("the Necromancer has {hand} Ghost(s) in hand to put back, "
+                                 "not {n}", hand=state.hand, n=sum(placed.values())))
     regions = {r: n + placed.get(r, 0) for r, n in state.regions.items()}
     return replace(state, regions=regions, hand=0)
 
@@ -541,13 +537,12 @@ def turn_ended(state: NecromancerState) -> Spawn:
     go to go to the Island, then the Well spawns. Refused while Ghosts in his hand still
     have a region of his to go back to, or while his own turn is unfinished."""
     if state.step is not Step.WAITING:
-        raise IllegalAction(f"the Necromancer must finish his turn first (now: {state.step})")
+        raise IllegalAction(said("the Necromancer must finish his turn first (now: {step})",
+                                 step=step_said(state.step)))
     if state.hand:
         if state.regions:
-            raise IllegalAction(
-                f"the Necromancer puts his {state.hand} Ghost(s) in hand back on his "
-                "regions first"
-            )
+            raise IllegalAction(said("the Necromancer puts his {n} Ghost(s) in hand back on "
+                                     "his regions first", n=state.hand))
         state = replace(state, island=state.island + state.hand, hand=0)
     return spawn_ghosts(state)
 
@@ -581,9 +576,17 @@ def board_occupant(state: NecromancerState, region: int) -> Occupant | None:
 
 
 def island_refusal(state: NecromancerState, region: int, seat: int) -> str | None:
-    """Why another player may not attack `region` because of the Island, or None."""
+    """Why another player may not attack `region` because of the Island, or None (in
+    English)."""
+    why = island_shut(state, region, seat)
+    return None if why is None else str(why)
+
+
+def island_shut(state: NecromancerState, region: int, seat: int) -> Said | None:
+    """Why another player may not attack `region` because of the Island, as a sentence a
+    screen words, or None."""
     if region == state.lake and seat != state.seat:
-        return "Necromancer Island cannot be attacked, not even by sea"
+        return said("Necromancer Island cannot be attacked, not even by sea")
     return None
 
 
@@ -599,10 +602,11 @@ def standings(
     """The outcome: the Necromancer if he brought every Ghost into play; otherwise the
     other players by the usual rule, with him after them."""
     if state.seat not in coins:
-        raise IllegalAction("the Necromancer's coins are needed for the final standings")
+        raise IllegalAction(said("the Necromancer's coins are needed for the final standings"))
 
-    def name(seat: int) -> str:
-        return (names or {}).get(seat, f"seat {seat}")
+    def name(seat: int) -> str | Said:
+        given = (names or {}).get(seat)
+        return said("seat {seat}", seat=seat) if given is None else given
 
     others = {s: c for s, c in coins.items() if s != state.seat}
     if state.won:
@@ -611,20 +615,17 @@ def standings(
         for index, seat in enumerate(order):
             ahead = sum(1 for o in order[:index] if others[o] > others[seat])
             placings.append(Placing(ahead + 2, seat, others[seat]))
-        return Standings(
-            tuple(placings),
-            frozenset({state.seat}),
-            f"{name(state.seat)}, the Necromancer, has every Ghost in play and wins at once",
-        )
+        won = said("{player}, the Necromancer, has every Ghost in play and wins at once",
+                   player=name(state.seat))
+        return Standings(tuple(placings), frozenset({state.seat}),
+                         str(won))  # the Said itself once Standings.reason takes one
     others_tokens = {s: t for s, t in (tokens or {}).items() if s != state.seat}
     result = final_standings(others, others_tokens, names)
     last = Placing(len(others) + 1, state.seat, coins[state.seat])
-    return Standings(
-        (*result.placings, last),
-        result.winners,
-        f"{result.reason}; {name(state.seat)}, the Necromancer, did not bring every Ghost "
-        "into play",
-    )
+    lost = said("{reason}; {player}, the Necromancer, did not bring every Ghost into play",
+                reason=result.reason, player=name(state.seat))
+    return Standings((*result.placings, last), result.winners,
+                     str(lost))  # the Said itself once Standings.reason takes one
 
 
 # --- what everyone may see ---------------------------------------------------------------
@@ -705,7 +706,7 @@ def reminders(state: NecromancerState) -> tuple[str, ...]:
 # --- helpers -----------------------------------------------------------------------------
 
 
-def _ready(state: NecromancerState, what: str) -> NecromancerState:
+def _ready(state: NecromancerState, what: Said) -> NecromancerState:
     """His troops readied for conquest: buying is over; the Island's Ghosts and all but one
     of each region's go to his hand (done once, on his first move of the turn)."""
     if state.step is Step.ACQUIRE:
@@ -721,20 +722,44 @@ def _ready(state: NecromancerState, what: str) -> NecromancerState:
     return state
 
 
-def _expect(state: NecromancerState, step: Step, what: str) -> None:
+def _expect(state: NecromancerState, step: Step, what: Said) -> None:
     _refuse_if_won(state)
     if state.step is not step:
-        raise IllegalAction(f"the Necromancer cannot {what} now; he is at: {state.step}")
+        raise IllegalAction(said("the Necromancer cannot {what} now; he is at: {step}",
+                                 what=what, step=step_said(state.step)))
 
 
 def _refuse_if_won(state: NecromancerState) -> None:
     if state.won:
-        raise IllegalAction("the Necromancer has already won; the game is over")
+        raise IllegalAction(said("the Necromancer has already won; the game is over"))
 
 
 def _check_seats(seats: int) -> None:
     if not MIN_SEATS <= seats <= MAX_SEATS:
-        raise IllegalAction(
-            f"Necromancer Island is played by {MIN_SEATS} to {MAX_SEATS} at the table, "
-            f"not {seats}"
-        )
+        raise IllegalAction(said("Necromancer Island is played by {least} to {most} at the "
+                                 "table, not {seats}",
+                                 least=MIN_SEATS, most=MAX_SEATS, seats=seats))
+
+
+def step_said(step: Step) -> Said:
+    """The step he is at as a sentence a screen words (its value is marked above)."""
+    return Said(step.value)
+
+
+def _powers(powers: Iterable[str]) -> Listed:
+    """Power badges by name, as one value a screen words (each by the edition's name)."""
+    return listed(Name("power", p) for p in powers)
+
+
+def _not_covered(held: Sequence[int], missing: Sequence[int], extra: Sequence[int]) -> Said:
+    """Why a redeployment does not cover exactly his regions: which are `missing`, which
+    are `extra` (not his)."""
+    if not extra:
+        return said("redeployment covers exactly the regions the Necromancer holds: {held}; "
+                    "missing: {missing}", held=listed(held), missing=listed(missing))
+    if not missing:
+        return said("redeployment covers exactly the regions the Necromancer holds: {held}; "
+                    "not his: {extra}", held=listed(held), extra=listed(extra))
+    return said("redeployment covers exactly the regions the Necromancer holds: {held}; "
+                "missing: {missing}; not his: {extra}",
+                held=listed(held), missing=listed(missing), extra=listed(extra))

@@ -38,7 +38,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-import companion.rules.mini_game as mini_game
 import companion.rules.necromancer as model
 from companion.json_fields import a_list, fail, flag, whole
 from companion.rules.board import RegionState, cleared, taken
@@ -74,6 +73,7 @@ from companion.rules.necromancer import (
     Step,
 )
 from companion.rules.rule_entry import PIECE, RuleEntry
+from companion.rules.said import N_, Name, Said, listed, said
 from companion.rules.scoring import (
     AQUATIC,
     FORTIFIED,
@@ -192,7 +192,8 @@ def setup(event: GameCreated, board: Board, catalog: Catalog) -> NecromancerStat
     if not powers:
         return None
     if isinstance(removed, bool) or not isinstance(removed, int):
-        raise MalformedInput(f"ghosts_removed must be 0, 1 or 2, not {removed!r}",
+        raise MalformedInput(said("ghosts_removed must be 0, 1 or 2, not {value}",
+                                  value=repr(removed)),
                              field="ghosts_removed", allowed="0, 1 or 2")
     seat = model.seat_for(event.first_seat, len(event.seats))
     known = {p.name for p in catalog.powers_in(event.expansions)}
@@ -203,13 +204,14 @@ def setup(event: GameCreated, board: Board, catalog: Catalog) -> NecromancerStat
 def choose_well_power(state: GameState, event: WellPowerChosen) -> GameState:
     """The power he places with the Well: any of his six, until his first turn begins
     (the first drawn stands if he never chooses)."""
-    necro = _his(state, event.seat, "choose the power placed with the Well")
+    necro = _his(state, event.seat, said("choose the power placed with the Well"))
     if state.track.turn != 1 or state.track.seat == necro.seat or necro.step is not Step.WAITING:
-        raise IllegalAction("the power beside the Well is chosen before the Necromancer's "
-                            "first turn")
+        raise IllegalAction(said("the power beside the Well is chosen before the "
+                                 "Necromancer's first turn"))
     six = (*necro.powers_in_use, *necro.powers_in_reserve)
     if len(necro.powers_in_use) != 1 or event.power not in six:
-        raise IllegalAction(f"the power beside the Well is one of his six: {', '.join(six)}")
+        raise IllegalAction(said("the power beside the Well is one of his six: {powers}",
+                                 powers=listed(Name("power", p) for p in six)))
     rest = tuple(p for p in six if p != event.power)
     return state.with_part(replace(necro, powers_in_use=(event.power,),
                                               powers_in_reserve=rest))
@@ -224,19 +226,21 @@ def is_his(state: GameState, seat: int) -> bool:
     return him is not None and him.seat == seat
 
 
-def _his(state: GameState, seat: int, what: str) -> NecromancerState:
+def _his(state: GameState, seat: int, what: Said) -> NecromancerState:
     necro = state.part(NecromancerState)
     if necro is None:
-        raise IllegalAction(f"this game does not play Necromancer Island: nobody can {what}")
+        raise IllegalAction(said("this game does not play Necromancer Island: nobody can "
+                                 "{what}", what=what))
     if seat != necro.seat:
-        raise IllegalAction(f"only the Necromancer ({state.player(necro.seat).name}) can {what}")
+        raise IllegalAction(said("only the Necromancer ({player}) can {what}",
+                                 player=state.player(necro.seat).name, what=what))
     return necro
 
 
 def attacker(state: GameState) -> Attacker:
     """The Necromancer's Ghosts as the conquest rules see them: every power in use (the
     other expansions' facts are added by `game.attacker`, as for anyone)."""
-    necro = _his(state, state.track.seat, "conquer with Ghosts")
+    necro = _his(state, state.track.seat, said("conquer with Ghosts"))
     powers = necro.powers_in_use
     return Attacker(
         necro.seat, GHOSTS, powers[0] if powers else None, frozenset(necro.regions),
@@ -258,9 +262,9 @@ def ghosts_free(state: GameState) -> int:
 # --- where anyone may attack -------------------------------------------------------------
 
 
-def _island_refusal(state: GameState, seat: int, region: int) -> str | None:
+def _island_refusal(state: GameState, seat: int, region: int) -> Said | None:
     necro = state.part(NecromancerState)
-    return None if necro is None else model.island_refusal(necro, region, seat)
+    return None if necro is None else model.island_shut(necro, region, seat)
 
 
 def attackable(state: GameState, who: Attacker, region: int) -> bool:
@@ -286,10 +290,11 @@ def assess_region(state: GameState, who: Attacker, region: int) -> Assessment:
         return found
     if who.seat != necro.seat:
         shut = _island_refusal(state, who.seat, region)
-        return found if shut is None else Assessment(region, shut, found.reach, None)
-    refused = model.reach_refusal(necro, state.map, region)
-    why = refused or f"region {region} borders the Lake or a region of his Ghosts"
-    return replace(found, reach=Reach(refused is None, why))
+        return found if shut is None else Assessment(region, str(shut), found.reach, None)
+    refused = model.out_of_reach(necro, state.map, region)
+    why = refused or said("region {region} borders the Lake or a region of his Ghosts",
+                          region=region)
+    return replace(found, reach=Reach(refused is None, str(why)))  # a Said once Reach takes it
 
 
 def refuse_island(state: GameState, seat: int, region: int) -> None:
@@ -365,13 +370,13 @@ def _paid(state: GameState, bought: model.Purchase) -> GameState:
 
 
 def buy_ghost(state: GameState, event: GhostBought) -> GameState:
-    necro = _his(state, event.seat, "buy a Ghost")
+    necro = _his(state, event.seat, said("buy a Ghost"))
     expect(state, event.seat, Phase.CONQUER, "buy a Ghost")
     return _paid(state, model.buy_ghost(necro, state.current.coins))
 
 
 def buy_power(state: GameState, event: NecromancerPowerBought) -> GameState:
-    necro = _his(state, event.seat, f"buy {event.power}")
+    necro = _his(state, event.seat, said("buy {power}", power=Name("power", event.power)))
     expect(state, event.seat, Phase.CONQUER, f"buy {event.power}")
     return _paid(state, model.buy_power(necro, event.power, state.current.coins))
 
@@ -379,14 +384,14 @@ def buy_power(state: GameState, event: NecromancerPowerBought) -> GameState:
 def conquer(state: GameState, event: RegionConquered) -> GameState:
     """His Ghosts take a region: the model checks his reach and his free Ghosts, the
     conquest rules the region's protections; what falls there goes into the Well."""
-    necro = _his(state, event.seat, "conquer with Ghosts")
+    necro = _his(state, event.seat, said("conquer with Ghosts"))
     expect(state, event.seat, Phase.CONQUER, "conquer")
     if event.declined_ghouls or event.mercenary_coin:
-        raise IllegalAction("the Necromancer conquers with his Ghosts, nothing else")
+        raise IllegalAction(said("the Necromancer conquers with his Ghosts, nothing else"))
     if event.tokens is None:
-        raise IllegalAction("say how many Ghosts take the region")
+        raise IllegalAction(said("say how many Ghosts take the region"))
     before = region_state(state, event.region)
-    refused = model.reach_refusal(necro, state.map, event.region) or immunity(
+    refused = model.out_of_reach(necro, state.map, event.region) or immunity(
         state.map, event.region, state.regions.regions, attacker(state),
         catapults=state.regions.catapults())
     if refused is not None:
@@ -400,15 +405,14 @@ def conquer(state: GameState, event: RegionConquered) -> GameState:
     attacked = loser is not None and not loser.in_decline
     this_turn = replace(
         this_turn,
-        conquered=(*this_turn.conquered, (event.region, before.non_empty
-                                          or before.markers.pirate_ship)),
+        conquered=(*this_turn.conquered, (event.region, before.defended)),
         attacked_active_race=this_turn.attacked_active_race or attacked)
     last_roll = None if BERSERK in necro.powers_in_use else state.last_roll  # used up
     state = replace(state, regions=state.regions.with_region(event.region,
                                                              taken(before, occupant)),
                     track=replace(state.track, this_turn=this_turn), last_roll=last_roll)
     state = _settled(state, necro, before)
-    return _synced(mini_game.pot_taken(state, before, necro.seat), necro)  # a Pot of Gold
+    return _synced(state, necro)  # the other expansions' rules follow (game.apply)
 
 
 def _settled(state: GameState, necro: NecromancerState, before: RegionState) -> GameState:
@@ -433,25 +437,25 @@ def _settled(state: GameState, necro: NecromancerState, before: RegionState) -> 
 
 
 def abandon(state: GameState, event: RegionAbandoned) -> GameState:
-    necro = _his(state, event.seat, "abandon a Ghost region")
+    necro = _his(state, event.seat, said("abandon a Ghost region"))
     expect(state, event.seat, Phase.CONQUER, "abandon a region")
     return _synced(state, model.abandon(necro, event.region))
 
 
 def redeploy(state: GameState, event: GhostsRedeployed) -> GameState:
     """His Ghosts placed for the end of his turn; scoring comes next."""
-    necro = _his(state, event.seat, "redeploy Ghosts")
+    necro = _his(state, event.seat, said("redeploy Ghosts"))
     expect(state, event.seat, Phase.REDEPLOY, "redeploy his Ghosts")
     placed = dict(event.regions)
     if len(placed) != len(event.regions):
-        raise IllegalAction("each region is named once in a redeployment")
+        raise IllegalAction(said("each region is named once in a redeployment"))
     return to_phase(_synced(state, model.redeploy(necro, placed, event.island)), Phase.SCORE)
 
 
 def leave_as_they_stand(state: GameState, seat: int) -> GameState:
     """A plain end of his redeployment: Ghosts stay where they stand, free ones go onto the
     Island."""
-    necro = _his(state, seat, "redeploy Ghosts")
+    necro = _his(state, seat, said("redeploy Ghosts"))
     expect(state, seat, Phase.REDEPLOY, "finish redeploying")
     island = necro.island if necro.step is Step.ACQUIRE else necro.hand
     event = GhostsRedeployed(seat, tuple(sorted(necro.regions.items())), island)
@@ -460,7 +464,7 @@ def leave_as_they_stand(state: GameState, seat: int) -> GameState:
 
 def income_lines(state: GameState) -> tuple[tuple[str, int], ...]:
     """What his turn earns now: a coin per region he holds, then his powers' bonuses."""
-    necro = _his(state, state.track.seat, "score as the Necromancer")
+    necro = _his(state, state.track.seat, said("score as the Necromancer"))
     board = state.map
     held = [board.region(rid) for rid in sorted(necro.regions)]
     regions = tuple(HeldRegion(r.terrain, r.features, r.coastal, r.id) for r in held)
@@ -473,18 +477,19 @@ def income_lines(state: GameState) -> tuple[tuple[str, int], ...]:
 def score(state: GameState, event: TurnScored) -> GameState:
     """His end of turn: coins, a soul per region into the Well, spawning, and the win,
     which ends the game at once."""
-    necro = _his(state, event.seat, "score as the Necromancer")
+    necro = _his(state, event.seat, said("score as the Necromancer"))
     expect(state, event.seat, Phase.SCORE, "score")
     if event.coins < 0:
-        raise IllegalAction(f"a turn's income cannot be negative (got {event.coins})")
+        raise IllegalAction(said("a turn's income cannot be negative (got {coins})",
+                                 coins=event.coins))
     bonus = tuple((label, coins) for label, coins in event.lines if label != REGIONS_LINE)
     held = necro.regions_held
     if not event.lines and event.coins != held:
         bonus = ((HAND_COUNTED, event.coins - held),)
     result = model.score(necro, bonus)
     if result.coins != event.coins:
-        raise IllegalAction(
-            f"the Necromancer's lines add up to {result.coins} coins, not {event.coins}")
+        raise IllegalAction(said("the Necromancer's lines add up to {total} coins, not {coins}",
+                                 total=result.coins, coins=event.coins))
     player = state.current
     state = replace(
         to_phase(state, Phase.FINISHED, scored=True),
@@ -503,10 +508,11 @@ def return_ghosts(state: GameState, event: GhostsReturned) -> GameState:
     """The Ghosts in his hand go back onto regions he holds."""
     necro = state.part(NecromancerState)
     if necro is None:
-        raise IllegalAction("this game does not play Necromancer Island: there are no Ghosts")
+        raise IllegalAction(said("this game does not play Necromancer Island: there are no "
+                                 "Ghosts"))
     placed = dict(event.regions)
     if len(placed) != len(event.regions):
-        raise IllegalAction("each region is named once when Ghosts go back")
+        raise IllegalAction(said("each region is named once when Ghosts go back"))
     return _synced(state, model.return_ghosts(necro, placed))
 
 
@@ -544,7 +550,7 @@ def standings(state: GameState, tokens: Mapping[int, int] | None,
     """The outcome: his instant win, or the others by coins with him after them."""
     necro = state.part(NecromancerState)
     if necro is None:
-        raise IllegalAction("this game does not play Necromancer Island")
+        raise IllegalAction(said("this game does not play Necromancer Island"))
     coins = {p.seat: p.coins for p in state.players}
     return model.standings(necro, coins, tokens, names)
 
@@ -586,8 +592,10 @@ def _scenario_powers(field: str, value: object, catalog: Catalog,
     return tuple(powers)
 
 
-def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...]) -> None:
-    """No Island among his regions; seas only with Seafaring; no River World facts."""
+def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...],
+                      read: ScenarioReader) -> None:
+    """No Island among his regions; seas only with Seafaring; no expansion's facts of the
+    regions (River World's harbors and pirate ships: `read.expansion_facts`)."""
     island = ("the Lake holds Necromancer Island, which is not a region: it pays him "
               "nothing and nobody holds it; leave it out")
     sea = "a sea only with Seafaring among his powers"
@@ -596,9 +604,8 @@ def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...]) -> 
             fail(f"{field}.counts.lake", island)
         if regions.terrains.get(Terrain.SEA) and SEAFARING not in powers:
             fail(f"{field}.counts.sea", sea)
-        for name in ("harbors", "next_to_pirates", "inland_next_to_pirates"):
-            if getattr(regions, name):
-                fail(f"{field}.counts.{name}", _NO_HARBORS)
+        for name, words in read.expansion_facts(regions):
+            fail(f"{field}.counts.{name}", _not_scored(words))
         return
     for index, region in enumerate(regions):
         where = f"{field}.regions[{index}]"
@@ -606,12 +613,13 @@ def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...]) -> 
             fail(where, island)
         if region.terrain is Terrain.SEA and SEAFARING not in powers:
             fail(where, sea)
-        if region.harbor or region.next_to_pirates:
-            fail(where, _NO_HARBORS)
+        for _name, words in read.expansion_facts(region):
+            fail(where, _not_scored(words))
 
 
-_NO_HARBORS = ("River World's harbors and pirate ships are not scored for the "
-                   "Necromancer, here as in the app")
+def _not_scored(words: str) -> str:
+    """Why an expansion's facts of the regions (`words`) are refused on his."""
+    return f"{words} are not scored for the Necromancer, here as in the app"
 
 
 def _scenario_field(field: str) -> str:
@@ -623,28 +631,30 @@ def _scenario_field(field: str) -> str:
 
 # --- his words in the rule book ------------------------------------------------------------
 
-_PIECE_WORDS: tuple[tuple[str, str], ...] = (
+_PIECE_WORDS: tuple[tuple[str, str | Said], ...] = (
     ("Necromancer",
-     "One player plays no races: he commands Ghosts from his Island in the central lake, "
-     f"with a reserve of Ghosts, the Well of Souls and {model.POWERS_DRAWN} special "
-     "powers drawn at the start, one of them in use. Each turn he may spend coins on new "
-     "Ghosts and powers (each costs as many coins as he has powers in use plus Ghosts on "
-     "the map and the Island), conquers with his Ghosts, then scores one coin per region. "
-     "He wins at once when every Ghost is in play, none left in his reserve or the Well; "
-     "otherwise the others play for the win as usual."),
+     said("One player plays no races: he commands Ghosts from his Island in the central lake, "
+          "with a reserve of Ghosts, the Well of Souls and {powers} special "
+          "powers drawn at the start, one of them in use. Each turn he may spend coins on new "
+          "Ghosts and powers (each costs as many coins as he has powers in use plus Ghosts on "
+          "the map and the Island), conquers with his Ghosts, then scores one coin per region. "
+          "He wins at once when every Ghost is in play, none left in his reserve or the Well; "
+          "otherwise the others play for the win as usual.", powers=model.POWERS_DRAWN)),
     ("Ghosts",
-     f"The Necromancer's {model.GHOST_TOKENS} tokens. Other players treat them as a "
-     "race in decline. Taking a Ghost region sends one Ghost into the Well of Souls; the "
-     "rest go back to the Necromancer, who sets them on his regions when that turn ends."),
+     said("The Necromancer's {ghosts} tokens. Other players treat them as a "
+          "race in decline. Taking a Ghost region sends one Ghost into the Well of Souls; the "
+          "rest go back to the Necromancer, who sets them on his regions when that turn ends.",
+          ghosts=model.GHOST_TOKENS)),
     ("Well of Souls",
-     "Every token lost in a conquest falls in here instead of going back to the tray, "
-     "Ghosts kept on top, and the Necromancer adds one soul for each region he scores. "
-     f"After every turn each full set of {model.SOULS_PER_GHOST} tokens in the Well "
-     "turns into a new Ghost on the Island; what is left over waits for the next set."),
+     said("Every token lost in a conquest falls in here instead of going back to the tray, "
+          "Ghosts kept on top, and the Necromancer adds one soul for each region he scores. "
+          "After every turn each full set of {souls} tokens in the Well "
+          "turns into a new Ghost on the Island; what is left over waits for the next set.",
+          souls=model.SOULS_PER_GHOST)),
     ("Necromancer Island",
-     "It lies on the central lake and holds the Ghosts waiting to set out; the "
-     "Necromancer's first conquests start from there. Nobody else can attack it, not even "
-     "by sea, and it earns him neither coins nor souls."),
+     N_("It lies on the central lake and holds the Ghosts waiting to set out; the "
+        "Necromancer's first conquests start from there. Nobody else can attack it, not even "
+        "by sea, and it earns him neither coins nor souls.")),
 )
 """(name, words) of Necromancer Island's pieces and rules."""
 
@@ -726,13 +736,14 @@ class NecromancerIsland(Expansion):
         others = [key for key in ("active", "declined") if key in player]
         others += sorted(key for key in player if key not in ("active", "declined", self.key))
         for other in others:
-                fail(f"player.{other}", "the Necromancer plays no race banner and holds no Relic "
-                                         "or Place; leave it out beside player.necromancer")
+                fail(f"player.{other}", "the Necromancer plays no race banner and holds nothing "
+                                         "another expansion scores; leave it out beside "
+                                         "player.necromancer")
         doc = read.fields_of(field, player["necromancer"], _SCENARIO_FIELDS)
         powers = _scenario_powers(f"{field}.powers", read.required(field, doc, "powers"),
                                   catalog, read)
         regions = read.regions(field, doc, board)
-        _scenario_regions(field, regions, powers)
+        _scenario_regions(field, regions, powers, read)
         held = regions_held(regions)
         limit = f"the {held} regions his Ghosts hold"
         conquered = read.whole(f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0))
@@ -806,7 +817,7 @@ class NecromancerIsland(Expansion):
         if his.necromancer_powers:
             model.board_for(len(created.seats))  # refuses a table too small or too large
         elif his.ghosts_removed:
-            raise IllegalAction("Ghosts are taken out only in a Necromancer Island game")
+            raise IllegalAction(said("Ghosts are taken out only in a Necromancer Island game"))
 
     def board_players(self, seats: int, usual: int) -> int:
         del usual
@@ -861,7 +872,7 @@ class NecromancerIsland(Expansion):
 
     def seat_conquer(self, state: GameState, event: RegionConquered) -> GameState:
         if event.catapult:
-            raise IllegalAction("the Necromancer has no Catapult to conquer with")
+            raise IllegalAction(said("the Necromancer has no Catapult to conquer with"))
         region_state(state, event.region)  # an unknown region is refused before the rest
         return conquer(state, event)
 

@@ -19,7 +19,6 @@ class ActiveRace:
     power: str
     tokens: int
     picked_turn: int
-    declined_when_picked: int = 0  # Historian: races in decline on the board at the pick
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +29,6 @@ class DeclinedRace:
     power: str
     declined_turn: int
     kept_power: bool = False
-    ivory_tower: int = 0  # Priestesses: the tokens stacked in their Ivory Tower
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,4 +39,3 @@ class Player:
     coins: int
     active: ActiveRace | None = None
     declined: tuple[DeclinedRace, ...] = ()
-    declines_seen: int = 0  # Historian: other races declined since this player last scored

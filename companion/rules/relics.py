@@ -45,6 +45,7 @@ from types import MappingProxyType
 from companion.rules.board import BoardState, marker_count
 from companion.rules.errors import IllegalAction
 from companion.rules.maps import Board
+from companion.rules.said import N_, Name, Said, listed, said
 from companion.rules.teams import partner
 
 SOAPBAR = "Golden Soapbar"
@@ -73,18 +74,18 @@ class Marker:
 MARKERS: Mapping[str, Marker] = MappingProxyType({
     m.name: m for m in (
         Marker(SOAPBAR, Kind.RELIC,
-               "1 coin at the end of your turn; then move it next to your active race, "
-               "into a region your active race does not hold."),
+               N_("1 coin at the end of your turn; then move it next to your active race, "
+                  "into a region your active race does not hold.")),
         Marker(TAVERN, Kind.PLACE,
-               "2 coins at the end of your turn; you may give those coins to one player."),
+               N_("2 coins at the end of your turn; you may give those coins to one player.")),
         Marker(BONEYARD, Kind.PLACE,
-               "Set Bony on a banner in decline: other players' race and power abilities, "
-               "Relics and Places do nothing against its tokens."),
+               N_("Set Bony on a banner in decline: other players' race and power abilities, "
+                  "Relics and Places do nothing against its tokens.")),
         Marker(MIRROR, Kind.PLACE,
-               "At the start of your turn you may swap special powers with your partner."),
+               N_("At the start of your turn you may swap special powers with your partner.")),
         Marker(SIGIL, Kind.PLACE,
-               "Take another race's losses with your own tokens, or have a willing player "
-               "take yours."),
+               N_("Take another race's losses with your own tokens, or have a willing player "
+                  "take yours.")),
     )
 })
 
@@ -173,9 +174,8 @@ def start(order: Sequence[str], monsters: frozenset[int]) -> RelicsState:
     """The face-down pile in `order` (top first) and the Monsters set out before turn 1."""
     order = tuple(order)
     if sorted(order) != sorted(MARKERS):
-        raise IllegalAction(
-            "the pile holds each Relic and Place once: " + ", ".join(sorted(MARKERS))
-        )
+        raise IllegalAction(said("the pile holds each Relic and Place once: {markers}",
+                                 markers=listed(marker_name(m) for m in sorted(MARKERS))))
     return RelicsState(pile=order, monsters=frozenset(monsters))
 
 
@@ -249,16 +249,14 @@ def move_soapbar(
 ) -> RelicsState:
     """`seat` moves the Soapbar after collecting its coin."""
     if state.soapbar_owed_by != seat:
-        raise IllegalAction(
-            "the Golden Soapbar moves only right after its holder collects its coin"
-        )
+        raise IllegalAction(said("the Golden Soapbar moves only right after its holder "
+                                 "collects its coin"))
     board.region(region)
     allowed = soapbar_destinations(state, board, regions, seat)
     if region not in allowed:
-        raise IllegalAction(
-            f"the Golden Soapbar goes to a region next to your active race that it does "
-            f"not hold, not region {region}; allowed: {', '.join(map(str, allowed))}"
-        )
+        raise IllegalAction(said("the Golden Soapbar goes to a region next to your active "
+                                 "race that it does not hold, not region {region}; allowed: "
+                                 "{allowed}", region=region, allowed=listed(allowed)))
     return replace(state, lying={**state.lying, SOAPBAR: region}, soapbar_owed_by=None)
 
 
@@ -267,16 +265,14 @@ def share_tavern(
 ) -> tuple[RelicsState, Transfer]:
     """`seat` gives `coins` of this turn's Tavern coins to `to_seat` (once per turn)."""
     if state.tavern_open is None or state.tavern_open[0] != seat:
-        raise IllegalAction(
-            "only the Tavern's holder shares its coins, in the turn they collect them"
-        )
+        raise IllegalAction(said("only the Tavern's holder shares its coins, in the turn they "
+                                 "collect them"))
     if to_seat == seat:
-        raise IllegalAction("the Tavern's coins are shared with another player")
+        raise IllegalAction(said("the Tavern's coins are shared with another player"))
     available = state.tavern_open[1]
     if not 1 <= coins <= available:
-        raise IllegalAction(
-            f"the Tavern's share is 1 to {available} coin(s), its own coins only; not {coins}"
-        )
+        raise IllegalAction(said("the Tavern's share is 1 to {available} coin(s), its own "
+                                 "coins only; not {coins}", available=available, coins=coins))
     return replace(state, tavern_open=None), Transfer(seat, to_seat, coins)
 
 
@@ -284,7 +280,8 @@ def turn_ended(state: RelicsState, seat: int) -> RelicsState:
     """The turn of `seat` ends: refused while the Soapbar's move is owed; the Tavern's
     share and Mirror's Vale close."""
     if state.soapbar_owed_by == seat:
-        raise IllegalAction("move the Golden Soapbar first: it never stays with its holder")
+        raise IllegalAction(said("move the Golden Soapbar first: it never stays with its "
+                                 "holder"))
     return replace(state, tavern_open=None, mirror_used=False)
 
 
@@ -297,16 +294,16 @@ def place_bony(
     """The Boneyard's holder sets Bony on a banner in decline (their own or anyone's)."""
     banner = _holding(state, regions, BONEYARD)
     if banner is None or banner.seat != seat:
-        raise IllegalAction("only a player whose active race holds Bony's Boneyard sets Bony")
+        raise IllegalAction(said("only a player whose active race holds Bony's Boneyard sets "
+                                 "Bony"))
     if state.bony is not None:
-        raise IllegalAction(
-            f"Bony already guards seat {state.bony.guards.seat}'s {state.bony.guards.race}"
-        )
+        raise IllegalAction(said("Bony already guards seat {seat}'s {race}",
+                                 seat=state.bony.guards.seat,
+                                 race=Name("race", state.bony.guards.race)))
     if not regions.held_by(guards.seat, guards.race, in_decline=True):
-        raise IllegalAction(
-            f"Bony goes on a race in decline on the board; seat {guards.seat} has no "
-            f"{guards.race} in decline there"
-        )
+        raise IllegalAction(said("Bony goes on a race in decline on the board; seat {seat} has "
+                                 "no {race} in decline there",
+                                 seat=guards.seat, race=Name("race", guards.race)))
     return replace(state, bony=Bony(guards=guards, set_by=banner))
 
 
@@ -333,13 +330,16 @@ def swap_powers(
     turn. `mine` and `theirs` are the holder's and the partner's active powers (None for
     a player with no active race)."""
     if holder(state, regions, MIRROR) != seat:
-        raise IllegalAction("only a player whose active race holds Mirror's Vale swaps powers")
+        raise IllegalAction(said("only a player whose active race holds Mirror's Vale swaps "
+                                 "powers"))
     if not at_turn_start:
-        raise IllegalAction("Mirror's Vale works at the start of your turn, before any conquest")
+        raise IllegalAction(said("Mirror's Vale works at the start of your turn, before any "
+                                 "conquest"))
     if state.mirror_used:
-        raise IllegalAction("Mirror's Vale has already been used this turn")
+        raise IllegalAction(said("Mirror's Vale has already been used this turn"))
     if mine is None or theirs is None:
-        raise IllegalAction("both partners need an active race with a special power to swap")
+        raise IllegalAction(said("both partners need an active race with a special power to "
+                                 "swap"))
     ally = partner(seat)
     lifted = (*_pieces(regions, seat, mine), *_pieces(regions, ally, theirs))
     swap = Swap(seat=seat, power=theirs, ally=ally, ally_power=mine, lifted=lifted)
@@ -368,23 +368,22 @@ def choose_sigil(
     long as they keep the Sigil)."""
     banner = _holding(state, regions, SIGIL)
     if banner is None or banner.seat != seat:
-        raise IllegalAction(
-            "only a player whose active race holds the Sigil of Sacrifice makes a pact"
-        )
+        raise IllegalAction(said("only a player whose active race holds the Sigil of "
+                                 "Sacrifice makes a pact"))
     if state.sigil is not None:
-        raise IllegalAction(
-            f"the Sigil's pact with seat {state.sigil.other.seat}'s {state.sigil.other.race} "
-            "holds while you keep the Sigil"
-        )
+        raise IllegalAction(said("the Sigil's pact with seat {seat}'s {race} holds while you "
+                                 "keep the Sigil", seat=state.sigil.other.seat,
+                                 race=Name("race", state.sigil.other.race)))
     if other == banner:
-        raise IllegalAction("the Sigil's pact is made with another race than the holder's own")
+        raise IllegalAction(said("the Sigil's pact is made with another race than the "
+                                 "holder's own"))
     if not regions.held_by(other.seat, other.race):
-        raise IllegalAction(f"seat {other.seat} has no {other.race} on the board")
+        raise IllegalAction(said("seat {seat} has no {race} on the board",
+                                 seat=other.seat, race=Name("race", other.race)))
     if shielded(state, other, seat):
-        raise IllegalAction(
-            f"Bony guards seat {other.seat}'s {other.race}: no Relic or Place of another "
-            "player touches them"
-        )
+        raise IllegalAction(said("Bony guards seat {seat}'s {race}: no Relic or Place of "
+                                 "another player touches them",
+                                 seat=other.seat, race=Name("race", other.race)))
     return replace(state, sigil=SigilPact(banner, mode, other))
 
 
@@ -418,33 +417,44 @@ def public(state: RelicsState) -> PublicRelics:
 
 
 def reminders(state: RelicsState, regions: BoardState, seat: int) -> tuple[str, ...]:
-    """What the markers `seat` holds ask of them now, in plain words."""
-    out: list[str] = []
+    """What the markers `seat` holds ask of them now, in plain English words."""
+    return tuple(str(line) for line in reminders_said(state, regions, seat))
+
+
+def reminders_said(state: RelicsState, regions: BoardState, seat: int) -> tuple[Said, ...]:
+    """`reminders` as sentences a screen words in the table's language."""
+    out: list[Said] = []
     held = [name for name in state.lying if holder(state, regions, name) == seat]
     if state.soapbar_owed_by == seat:
-        out.append("Golden Soapbar: move it now to a region next to your active race that "
-                   "your active race does not hold.")
+        out.append(said("Golden Soapbar: move it now to a region next to your active race "
+                        "that your active race does not hold."))
     if state.tavern_open is not None and state.tavern_open[0] == seat:
-        out.append(f"Glandulf's Tavern: you may give up to {state.tavern_open[1]} of its "
-                   "coins to one player.")
+        out.append(said("Glandulf's Tavern: you may give up to {coins} of its coins to one "
+                        "player.", coins=state.tavern_open[1]))
     if BONEYARD in held and state.bony is None:
-        out.append("Bony's Boneyard: set Bony on a banner in decline to guard its tokens.")
+        out.append(said("Bony's Boneyard: set Bony on a banner in decline to guard its "
+                        "tokens."))
     if MIRROR in held and not state.mirror_used:
-        out.append("Mirror's Vale: before conquering, you may swap special powers with "
-                   "your partner.")
+        out.append(said("Mirror's Vale: before conquering, you may swap special powers with "
+                        "your partner."))
     if SIGIL in held:
         if state.sigil is None:
-            out.append("Sigil of Sacrifice: you may take another race's losses, or ask a "
-                       "willing player to take yours.")
+            out.append(said("Sigil of Sacrifice: you may take another race's losses, or ask a "
+                            "willing player to take yours."))
         elif state.sigil.mode is SigilMode.SHIELD:
-            out.append(f"Sigil of Sacrifice: when seat {state.sigil.other.seat}'s "
-                       f"{state.sigil.other.race} lose a token, you may lose one of yours "
-                       "instead.")
+            out.append(said("Sigil of Sacrifice: when seat {seat}'s {race} lose a token, you "
+                            "may lose one of yours instead.", seat=state.sigil.other.seat,
+                            race=Name("race", state.sigil.other.race)))
         else:
-            out.append(f"Sigil of Sacrifice: when you lose a token, seat "
-                       f"{state.sigil.other.seat} may lose a {state.sigil.other.race} token "
-                       "instead, if willing.")
+            out.append(said("Sigil of Sacrifice: when you lose a token, seat {seat} may lose "
+                            "a {race} token instead, if willing.", seat=state.sigil.other.seat,
+                            race=Name("race", state.sigil.other.race)))
     return tuple(out)
+
+
+def marker_name(name: str) -> Name:
+    """A Relic's or Place's name as a value a screen words by the edition's name."""
+    return Name("relic" if MARKERS[name].kind is Kind.RELIC else "place", name)
 
 
 # --- helpers -----------------------------------------------------------------------------

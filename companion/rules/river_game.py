@@ -1,5 +1,7 @@
 """River World inside a game: its set-up, the event revealed as each game turn starts,
-rivers emptied at redeployment, the Caravel, and the table's pirate-ship corrections.
+rivers emptied at redeployment, the Caravel, the table's pirate-ship corrections, and its
+facts of the regions held (a Harbor, a pirate ship beside) in the scoring input and in a
+score scenario's regions and counts.
 
 `companion.rules.game.apply` hands River World's events and moments here. The pure facts
 of the river (the event line, costs, harbors, ships) live in `companion.rules.river`.
@@ -9,19 +11,28 @@ ship is only ever in an empty river, and never more ships than the box holds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from companion.json_fields import a_list, fail, text
+from companion.json_fields import a_list, fail, flag, text
 from companion.rules.board import BoardState, Markers, RegionState
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, CostLine, Reach
 from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import Event, GameCreated, RaceDeclined
-from companion.rules.expansion import Deal, DocField, DocSetup, DocVerb, Expansion, Intents
+from companion.rules.expansion import (
+    Deal,
+    DocField,
+    DocSetup,
+    DocVerb,
+    Expansion,
+    Intents,
+    ScenarioReader,
+)
 from companion.rules.maps import Board, Region, Site
+from companion.rules.names import AQUATIC
 from companion.rules.river import (
     EFFECTS,
     HARSH_WINTER_COST,
@@ -44,8 +55,8 @@ from companion.rules.river import (
     stays_in_rivers,
 )
 from companion.rules.rule_entry import PIECE, RuleEntry
-from companion.rules.said import N_
-from companion.rules.scoring import Regions, ScoringInput
+from companion.rules.said import N_, Said, said
+from companion.rules.scoring import HeldRegion, QuickCount, Regions, ScoringInput
 from companion.rules.state import GameState, acting, expect
 from companion.rules.turns import Phase
 
@@ -305,19 +316,21 @@ def public_river(state: GameState) -> RiverView | None:
 RULE_EVENT = "event"
 """The rule book's kind of entry for an event marker."""
 
-_EVENT_WORDS: Mapping[RiverEvent, str] = MappingProxyType({
-    RiverEvent.STORM: (
-        f"While the storm lasts, taking a river region costs {STORM_COST} tokens "
-        f"instead of {RIVER_COST}; every other conquest rule stays as it is."
+_EVENT_WORDS: Mapping[RiverEvent, str | Said] = MappingProxyType({
+    RiverEvent.STORM: said(
+        "While the storm lasts, taking a river region costs {storm} tokens "
+        "instead of {river}; every other conquest rule stays as it is.",
+        storm=STORM_COST, river=RIVER_COST,
     ),
-    RiverEvent.QUIET_WATERS: "A calm turn: this marker changes nothing at all.",
-    RiverEvent.HARSH_WINTER: (
-        f"The rivers freeze and play like ordinary land: taking one costs "
-        f"{HARSH_WINTER_COST} tokens, and whoever takes or holds a river must leave a "
+    RiverEvent.QUIET_WATERS: N_("A calm turn: this marker changes nothing at all."),
+    RiverEvent.HARSH_WINTER: said(
+        "The rivers freeze and play like ordinary land: taking one costs "
+        "{winter} tokens, and whoever takes or holds a river must leave a "
         "token on it when redeploying, so it scores like any region. Once the winter is over "
-        "(unless another one follows) those tokens have to leave the river."
+        "(unless another one follows) those tokens have to leave the river.",
+        winter=HARSH_WINTER_COST,
     ),
-    RiverEvent.PIRATES: (
+    RiverEvent.PIRATES: N_(
         "A pirate ship sails onto every river that has no token on it. While a ship stays, "
         "every region touching it scores one coin less. Ships belong to nobody, defend like "
         "one token, and stay through storms and winters until someone conquers their river."
@@ -325,27 +338,27 @@ _EVENT_WORDS: Mapping[RiverEvent, str] = MappingProxyType({
 })
 """What each event marker does, in the app's own words."""
 
-_PIECE_WORDS: tuple[tuple[str, str], ...] = (
+_PIECE_WORDS: tuple[tuple[str, str | Said], ...] = (
     ("River",
-     f"Taking a river region costs only {RIVER_COST} token, but your troops must "
-     "leave every river when they redeploy, so rivers cannot be held. Seafaring and the "
-     "Tritons are the exception: their tokens may stay on the water."),
+     said("Taking a river region costs only {river} token, but your troops must "
+          "leave every river when they redeploy, so rivers cannot be held. Seafaring and the "
+          "Tritons are the exception: their tokens may stay on the water.", river=RIVER_COST)),
     ("Harbor",
-     "Harbors pay more the more of them you hold: your first scores 1 coin like any "
-     "region, the second 2, the third 3 and so on, counting your active race and your race "
-     "in decline together."),
+     N_("Harbors pay more the more of them you hold: your first scores 1 coin like any "
+        "region, the second 2, the third 3 and so on, counting your active race and your race "
+        "in decline together.")),
     ("Shipyard and Caravel",
-     "Once a turn, whoever holds the Shipyard may put the Caravel on any river, even one "
-     "with tokens on it. Until the end of that turn they may start conquests from it, as "
-     "if it were a region on the edge of their lands; then the Caravel leaves the board."),
+     N_("Once a turn, whoever holds the Shipyard may put the Caravel on any river, even one "
+        "with tokens on it. Until the end of that turn they may start conquests from it, as "
+        "if it were a region on the edge of their lands; then the Caravel leaves the board.")),
     ("Temple of the Seer",
-     "During their turn, whoever holds the Temple may secretly look at the next event "
-     "marker, and may tell the others what it is or keep it to themselves."),
+     N_("During their turn, whoever holds the Temple may secretly look at the next event "
+        "marker, and may tell the others what it is or keep it to themselves.")),
     ("Pirate ship",
-     "Ships start on the rivers marked with a pirate symbol and arrive on empty rivers "
-     "when Pirates come. A ship is neither active nor in decline: it defends like one "
-     "token, sinks when its river is conquered, and costs every region beside it one coin "
-     f"when scoring. The box holds {PIRATE_SHIPS}."),
+     said("Ships start on the rivers marked with a pirate symbol and arrive on empty rivers "
+          "when Pirates come. A ship is neither active nor in decline: it defends like one "
+          "token, sinks when its river is conquered, and costs every region beside it one coin "
+          "when scoring. The box holds {ships}.", ships=PIRATE_SHIPS)),
 )
 """(name, words) of River World's pieces and rules."""
 
@@ -361,6 +374,9 @@ class RiverWorld(Expansion):
     events = (CaravelPlaced, PirateShipSet)
     setup_type = RiverSetup
     doc_fields = ("river_events",)
+    score_region_fields = ("next_to_pirates",)
+    score_count_fields = ("harbors", "next_to_pirates", "inland_next_to_pirates")
+    score_facts_words = "River World's harbors and pirate ships"
     doc_printed = True
     doc_verbs = (
         DocVerb("place_caravel", "River World: the Shipyard's holder puts the Caravel on a "
@@ -480,19 +496,50 @@ class RiverWorld(Expansion):
         return replace(markers, pirate_ship=False)
 
     def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
-        """Every region held marked when it borders a pirate ship."""
+        """Every region held marked when a Harbor is printed in it and when it borders a
+        pirate ship."""
         board, regions = state.map, state.regions
 
         def marked(held: Regions) -> Regions:
             if not isinstance(held, tuple):  # a quick count: nothing to mark
                 return held
-            return tuple(replace(r, next_to_pirates=r.region_id is not None and next_to_pirates(
-                board, regions, r.region_id)) for r in held)
+            return tuple(r if r.region_id is None else replace(
+                r, harbor=Site.HARBOR in board.region(r.region_id).sites,
+                next_to_pirates=next_to_pirates(board, regions, r.region_id)) for r in held)
 
         active = inp.active
         return replace(
             inp, active=None if active is None else replace(active, regions=marked(active.regions)),
             declined=tuple(replace(d, regions=marked(d.regions)) for d in inp.declined))
+
+    def score_region(self, field: str, doc: Mapping[str, Any], symbols: Sequence[str],
+                     region: HeldRegion, read: ScenarioReader) -> HeldRegion:
+        """A region object's Harbor (among its "features") and "next_to_pirates"."""
+        del read
+        pirates = flag(f"{field}.next_to_pirates", doc.get("next_to_pirates", False))
+        return replace(region, harbor=Site.HARBOR in symbols, next_to_pirates=pirates)
+
+    def score_counts(self, counts: Mapping[str, int], count: QuickCount) -> QuickCount:
+        return replace(count, harbors=counts.get("harbors", 0),
+                       next_to_pirates=counts.get("next_to_pirates", 0),
+                       inland_next_to_pirates=counts.get("inland_next_to_pirates", 0))
+
+    def score_count_notes(self, doc: Mapping[str, Any], race: str, power: str, *,
+                          active: bool, read: ScenarioReader) -> list[tuple[str, str]]:
+        """An Aquatic race counting regions next to pirate ships: which of them are inland
+        (they earn nothing, so lose nothing)."""
+        del race
+        if active and power == AQUATIC and read.counted(doc, "next_to_pirates"):
+            return [("inland_next_to_pirates",
+                     "every region next to a pirate ship loses a coin, inland or not")]
+        return []
+
+    def score_facts(self, held: HeldRegion | QuickCount) -> tuple[str, ...]:
+        if isinstance(held, QuickCount):
+            return tuple(name for name in self.score_count_fields if getattr(held, name))
+        return tuple(name for name, given in (("harbor", held.harbor),
+                                              ("next_to_pirates", held.next_to_pirates))
+                     if given)
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
         del catalog

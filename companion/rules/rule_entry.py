@@ -7,6 +7,12 @@ World"...), for races and powers the numbers of the banner or badge (`facts`), f
 step its number (`place`), and what a screen calls its kind (`label`, filled in by the
 `companion.rules.rulebook.Rulebook` that holds it).
 
+The words stay English here; a screen shows them in the table's language. So every text is
+marked for extraction where it is written: a plain paragraph with `N_`
+(`companion.rules.said`), one that holds a number of the rules (a cost, a count of pieces)
+as a `Said` made with `said`, its numbers as named values, and the facts line likewise a
+`Said`. `english(entry.text)` is the English of either kind (what tests and logs read).
+
 This module is apart from the rule book so that an expansion's module can write its own
 entries (`companion.rules.expansion.Expansion.rule_entries`) while the rule book asks the
 registry for them.
@@ -15,6 +21,8 @@ registry for them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from companion.rules.said import Said
 
 RACE = "race"
 POWER = "power"
@@ -37,11 +45,16 @@ class RuleEntry:
 
     kind: str
     name: str
-    text: str
+    text: str | Said  # a paragraph marked N_, or a Said holding the rules' numbers
     expansion: str
-    facts: str = ""
+    facts: str | Said = ""  # the banner's or badge's numbers, a Said ("" for the others)
     place: int = 0  # a turn step's number; 0 for every other entry
     label: str = ""  # the kind as a screen shows it ("Race"...); set by the Rulebook
+
+
+def english(text: str | Said) -> str:
+    """An entry's text or facts in the rules' own English."""
+    return text if isinstance(text, str) else str(text)
 
 
 def plural(count: int, word: str) -> str:

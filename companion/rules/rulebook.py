@@ -28,6 +28,12 @@ Invariants of every `Rulebook` that `build_rulebook` returns:
 Names are compared folded: case, accents, apostrophes and the difference between a hyphen
 and a space are ignored ("peace lov" finds Peace-Loving, "glandulfs" Glandulf's Tavern).
 
+The words are English and stay so here; a screen shows them in the table's language. Each
+is marked for extraction where it is written: the turn's steps with `N_`, the expansions'
+texts with `N_` or, when they hold a number of the rules, as a `Said`; the facts line is a
+`Said` (its plural follows the count); the catalog's summaries are marked by ``make
+locale`` (`tools/locale_names.py`), so the catalog keeps its English.
+
 Pure: it reads the packaged catalog (`load_catalog`) and the rules modules' constants only.
 """
 
@@ -49,8 +55,9 @@ from companion.rules.rule_entry import (
     RACE,
     TURN,
     RuleEntry,
-    plural,
+    english,
 )
+from companion.rules.said import N_, Said, said_n
 
 KINDS: tuple[str, ...] = tuple(
     kind for kind, _ in (*BASE_KINDS, *(k for x in expansions.registered() for k in x.rule_kinds),
@@ -82,7 +89,7 @@ class Rulebook:
         for item in entries:
             if item.kind not in KIND_LABELS:
                 raise DataError("rulebook", repr(item.name), f"unknown kind {item.kind!r}")
-            if not item.text.strip():
+            if not english(item.text).strip():
                 raise DataError("rulebook", f"{item.kind} {item.name!r}", "no text")
             key = (item.kind, fold(item.name))
             if key in self._entries:
@@ -129,13 +136,26 @@ def _order(item: RuleEntry) -> tuple[int, int, str]:
     return (KINDS.index(item.kind), item.place, fold(item.name))
 
 
-def _race_facts(tokens: int, most: int | None, attack_only: int) -> str:
-    words = f"Banner: {plural(tokens, 'token')}"
+def _race_facts(tokens: int, most: int | None, attack_only: int) -> Said:
+    """A banner's numbers in a line: its tokens, those that only attack, the box's."""
+    if attack_only and most is not None:
+        return said_n("Banner: {n} token, plus {attack_only} that only attack; {most} in the "
+                      "box.",
+                      "Banner: {n} tokens, plus {attack_only} that only attack; {most} in "
+                      "the box.", tokens, attack_only=attack_only, most=most)
     if attack_only:
-        words += f", plus {attack_only} that only attack"
+        return said_n("Banner: {n} token, plus {attack_only} that only attack.",
+                      "Banner: {n} tokens, plus {attack_only} that only attack.", tokens,
+                      attack_only=attack_only)
     if most is not None:
-        words += f"; {most} in the box"
-    return words + "."
+        return said_n("Banner: {n} token; {most} in the box.",
+                      "Banner: {n} tokens; {most} in the box.", tokens, most=most)
+    return said_n("Banner: {n} token.", "Banner: {n} tokens.", tokens)
+
+
+def _power_facts(tokens: int) -> Said:
+    """A badge's numbers in a line."""
+    return said_n("Badge: {n} token.", "Badge: {n} tokens.", tokens)
 
 
 def build_rulebook(catalog: Catalog) -> Rulebook:
@@ -143,12 +163,12 @@ def build_rulebook(catalog: Catalog) -> Rulebook:
     names = dict(catalog.expansions)
     entries: list[RuleEntry] = [
         RuleEntry(RACE, r.name, r.summary, names.get(r.expansion, r.expansion),
-              _race_facts(r.tokens, r.max_tokens, r.conquest_only_tokens))
+                  _race_facts(r.tokens, r.max_tokens, r.conquest_only_tokens))
         for r in catalog.races
     ]
     entries += [
         RuleEntry(POWER, p.name, p.summary, names.get(p.expansion, p.expansion),
-              f"Badge: {plural(p.tokens, 'token')}.")
+                  _power_facts(p.tokens))
         for p in catalog.powers
     ]
     for expansion in expansions.registered():
@@ -169,35 +189,35 @@ def load_rulebook() -> Rulebook:
 # --- the words written here -----------------------------------------------------------------
 
 _TURN: tuple[tuple[str, str], ...] = (
-    ("Pick a combo",
-     "With no active race (your first turn, or the turn after a decline), choose one of "
-     "the six race and power pairs. The top one is free; each pair further down costs a "
-     "coin laid on every pair above it, and you take any coins lying on the one you pick. "
-     "You get the banner's tokens plus the badge's."),
-    ("Ready your troops",
-     "With an active race on the board, start your turn by taking back into your hand "
-     "every token of it but one in each region it holds: those are the troops you "
-     "conquer with this turn."),
-    ("Conquer",
-     "Take a region by moving in 2 tokens, plus one for every token, mountain, fortress, "
-     "encampment, troll lair or other defence already there. A new race's first conquest "
-     "must be on the edge of the board. The defender loses one token and gets the others "
-     "back to place at the end of your turn. Seas and lakes cannot be taken."),
-    ("Final conquest",
-     "When your troops in hand are too few for the region you want, you may try once: "
-     "roll the reinforcement die and add it to them. If the total is enough you take the "
-     "region; either way your conquests are over for this turn."),
-    ("Redeploy",
-     "Move your active tokens between your regions as you like, leaving at least one in "
-     "each. A player who lost tokens this turn puts the ones handed back on their own "
-     "regions."),
-    ("Go into decline",
-     "Instead of conquering, turn your active race's banner over and flip its tokens, one "
-     "left in each region; any race you already had in decline leaves the board. You "
-     "still score this turn, and pick a new combo on your next."),
-    ("Score",
-     "End your turn with one coin for every region you hold, active or in decline, plus "
-     "what your races and powers add. Coins are kept hidden; whoever has the most after "
-     "the last turn wins."),
+    (N_("Pick a combo"),
+     N_("With no active race (your first turn, or the turn after a decline), choose one of "
+        "the six race and power pairs. The top one is free; each pair further down costs a "
+        "coin laid on every pair above it, and you take any coins lying on the one you pick. "
+        "You get the banner's tokens plus the badge's.")),
+    (N_("Ready your troops"),
+     N_("With an active race on the board, start your turn by taking back into your hand "
+        "every token of it but one in each region it holds: those are the troops you "
+        "conquer with this turn.")),
+    (N_("Conquer"),
+     N_("Take a region by moving in 2 tokens, plus one for every token, mountain, fortress, "
+        "encampment, troll lair or other defence already there. A new race's first conquest "
+        "must be on the edge of the board. The defender loses one token and gets the others "
+        "back to place at the end of your turn. Seas and lakes cannot be taken.")),
+    (N_("Final conquest"),
+     N_("When your troops in hand are too few for the region you want, you may try once: "
+        "roll the reinforcement die and add it to them. If the total is enough you take the "
+        "region; either way your conquests are over for this turn.")),
+    (N_("Redeploy"),
+     N_("Move your active tokens between your regions as you like, leaving at least one in "
+        "each. A player who lost tokens this turn puts the ones handed back on their own "
+        "regions.")),
+    (N_("Go into decline"),
+     N_("Instead of conquering, turn your active race's banner over and flip its tokens, one "
+        "left in each region; any race you already had in decline leaves the board. You "
+        "still score this turn, and pick a new combo on your next.")),
+    (N_("Score"),
+     N_("End your turn with one coin for every region you hold, active or in decline, plus "
+        "what your races and powers add. Coins are kept hidden; whoever has the most after "
+        "the last turn wins.")),
 )
 """The steps of a player's turn, in order: (name, text)."""

@@ -31,22 +31,18 @@ The mini-expansions add facts that no map shows, given as optional inputs with d
   its "one less per inland region" is negative (like River World's pirate line below), and
   a race's regions and Aquatic lines together never are;
 - Gypsies: `ActiveHoldings.abandoned`, the regions abandoned this turn (a coin in each);
-- Leprechauns: `pots_of_gold`, the Pots of Gold still in their regions at the start of
-  this turn (collected by the active race, or on the turn it went into decline); none on
-  the turn the combo was picked, before any could be placed;
-- Priestesses in decline: `DeclinedHoldings.ivory_tower`, the Priestesses in the Ivory
-  Tower, which scores one coin each *instead of* the regions (their regions line shows 0);
-- Historian: `historian` (`HistorianEvents`), the races in decline when the combo was
-  picked and the other races that went into decline since the player's last turn; the
-  last coin when the Historians themselves decline is read from `this_turn`;
 - Peace-Loving: `ActiveHoldings.attacked_active_race`, whether another player's active
   race was attacked this turn (declined races, declined Ghouls included, and Lost Tribes
   do not count); None means "not said", and a Peace-Loving race is then refused rather
   than paid 3 coins it may not have earned.
 
-In a game these come from the events, not from typing: `companion.rules.income` reads the
-Pots collected, the Ivory Tower and the Historian's counts that `companion.rules.mini_game`
-keeps (the score command and the quick count still take them as typed numbers).
+An expansion whose races or powers score on facts of their own (the Pots of Gold, the
+Ivory Tower, the Historian's counts) gives them as one of a race's `facts` (found by their
+type, like `GameState.parts`), and scores them with its own rows: `RaceRules` (its races'
+and powers' bonuses, the checks of its facts, the words of a regions line its rule
+replaces), asked of the registered expansions (`use_rules`, called once by
+`companion.rules.expansions`). Invariant: a race or power name has one row; an
+expansion's takes the place of the base game's tables' (the registry's last one wins).
 
 River World adds two facts, also optional with defaults, on either path:
 
@@ -70,10 +66,11 @@ numbers come from the catalogue.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
+from typing import Protocol, TypeVar
 
 from companion.rules.catalog import Catalog, Power, Race
 from companion.rules.errors import IllegalAction, UnknownName
@@ -83,10 +80,7 @@ from companion.rules.maps import Feature, Terrain
 from companion.rules.names import AQUATIC as AQUATIC
 from companion.rules.names import FORTIFIED as FORTIFIED
 from companion.rules.names import GYPSIES as GYPSIES
-from companion.rules.names import HISTORIAN as HISTORIAN
-from companion.rules.names import LEPRECHAUNS as LEPRECHAUNS
 from companion.rules.names import PEACE_LOVING as PEACE_LOVING
-from companion.rules.names import PRIESTESSES as PRIESTESSES
 from companion.rules.names import SEAFARING as SEAFARING
 from companion.rules.names import SPIRIT
 
@@ -105,7 +99,6 @@ BARRICADE_MOST_REGIONS = 4
 IMPERIAL_FREE_REGIONS = 3
 """Imperial pays one coin per region beyond this many."""
 PEACE_LOVING_COINS = 3
-HISTORIAN_LAST_COIN = 1
 
 
 
@@ -167,18 +160,15 @@ Regions = tuple[HeldRegion, ...] | QuickCount
 """The regions of one race: listed one by one (map path) or counted (quick-count path)."""
 
 
-@dataclass(frozen=True, slots=True)
-class HistorianEvents:
-    """What a Historian race earns its coins for, counted since the player's last turn.
+F = TypeVar("F")
+"""An expansion's own facts of a race's turn (`ActiveHoldings.fact`)."""
 
-    `in_decline_when_picked`: the races in decline on the board when the Historian combo
-    was picked (only on the turn it was picked); `others_declined`: the other races that
-    went into decline while the Historians were active (the player's own decline is not
-    one of them: that last coin comes from `DeclinedHoldings.this_turn`).
-    """
 
-    in_decline_when_picked: int = 0
-    others_declined: int = 0
+def _fact(facts: tuple[object, ...], kind: type[F]) -> F | None:
+    for fact in facts:
+        if type(fact) is kind:
+            return fact
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +181,8 @@ class ActiveHoldings:
 
     Mini-expansions: `abandoned` the regions abandoned this turn (Gypsies);
     `attacked_active_race` whether the race attacked another player's active race this
-    turn, None if not said (Peace-Loving); `pots_of_gold` the Pots of Gold still in their
-    regions at the start of the turn (Leprechauns); `historian` (Historian).
+    turn, None if not said (Peace-Loving). `facts`: an expansion's own facts of the race's
+    turn, at most one of each type, read with `fact` (scored by its `RaceRules`).
     """
 
     race: str
@@ -203,27 +193,27 @@ class ActiveHoldings:
     fortresses: int = 0
     abandoned: int = 0
     attacked_active_race: bool | None = None
-    pots_of_gold: int = 0
-    historian: HistorianEvents = HistorianEvents()
+    facts: tuple[object, ...] = ()
+
+    def fact(self, kind: type[F]) -> F | None:
+        """The expansion's facts of type `kind` (None: not given)."""
+        return _fact(self.facts, kind)
 
 
 @dataclass(frozen=True, slots=True)
 class DeclinedHoldings:
     """One race of the scoring player in decline; `this_turn` if it declined this turn.
-
-    Mini-expansions: `ivory_tower` the Priestess tokens in the Ivory Tower (Priestesses);
-    `pots_of_gold` the Pots of Gold collected at the start of the turn the Leprechauns
-    went into decline; `historian` the other races that went into decline before the
-    Historians declined this turn (`others_declined` only).
-    """
+    `facts`: an expansion's own facts of the race's turn, as on `ActiveHoldings`."""
 
     race: str
     power: str
     regions: Regions = ()
     this_turn: bool = False
-    ivory_tower: int = 0
-    pots_of_gold: int = 0
-    historian: HistorianEvents = HistorianEvents()
+    facts: tuple[object, ...] = ()
+
+    def fact(self, kind: type[F]) -> F | None:
+        """The expansion's facts of type `kind` (None: not given)."""
+        return _fact(self.facts, kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,10 +288,11 @@ class _Turn:
     fortresses: int
     abandoned: int = 0
     attacked_active_race: bool = False
-    pots_of_gold: int = 0
-    in_decline_when_picked: int = 0
-    others_declined: int = 0
-    ivory_tower: int = 0
+    facts: tuple[object, ...] = ()
+
+    def fact(self, kind: type[F]) -> F | None:
+        """The expansion's facts of type `kind` given for this race (None: not given)."""
+        return _fact(self.facts, kind)
 
 
 class Stage(StrEnum):
@@ -412,9 +403,6 @@ POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
 )
 """The base game's special powers and their scoring bonuses (an empty tuple: none)."""
 
-_ACTIVE_OR_DECLINING = frozenset({Stage.ACTIVE, Stage.DECLINING})
-_IN_DECLINE_ALL = frozenset({Stage.DECLINING, Stage.IN_DECLINE})
-
 EXPANSION_RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
     {
         "Barbarians": (),
@@ -429,27 +417,14 @@ EXPANSION_RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
         "Homunculi": (),
         "Igors": (),
         "Kobolds": (),
-        LEPRECHAUNS: (
-            Bonus(
-                "Pots of Gold still in their regions at the start of the turn",
-                lambda _tally, turn: turn.pots_of_gold,
-                stages=_ACTIVE_OR_DECLINING,
-            ),
-        ),
         "Pixies": (),
-        PRIESTESSES: (
-            Bonus(
-                "one per Priestess in the Ivory Tower",
-                lambda _tally, turn: turn.ivory_tower,
-                stages=_IN_DECLINE_ALL,
-            ),
-        ),
-        "Pygmies": (),  # no coins: their lost tokens come back by a die roll (mini_game)
+        "Pygmies": (),  # no coins: their lost tokens come back by a die roll
         "Shrubmen": (),
         "White Ladies": (),
     }
 )
-"""The mini-expansion races and their scoring bonuses (an empty tuple: none)."""
+"""The mini-expansion races and their scoring bonuses (an empty tuple: none); those that
+score on facts of their own are their expansion's (`RaceRules.race_bonuses`)."""
 
 EXPANSION_POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
     {
@@ -470,22 +445,6 @@ EXPANSION_POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
         "Corrupt": (),  # coins paid by conquerors during play, not at scoring
         "Cursed": (),
         "Fireball": (),
-        HISTORIAN: (
-            Bonus(
-                "one per race in decline when the combo was picked",
-                lambda _tally, turn: turn.in_decline_when_picked,
-            ),
-            Bonus(
-                "one per other race that went into decline",
-                lambda _tally, turn: turn.others_declined,
-                stages=_ACTIVE_OR_DECLINING,
-            ),
-            Bonus(
-                "a last coin on going into decline",
-                lambda _tally, _turn: HISTORIAN_LAST_COIN,
-                stages=frozenset({Stage.DECLINING}),
-            ),
-        ),
         "Hordes of": (),
         "Imperial": (
             Bonus(
@@ -505,12 +464,9 @@ EXPANSION_POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
         "Were-": (),
     }
 )
-"""The mini-expansion special powers and their scoring bonuses (an empty tuple: none)."""
-
-_ALL_RACE_BONUSES = {**RACE_BONUSES, **EXPANSION_RACE_BONUSES}
-_ALL_POWER_BONUSES = {**POWER_BONUSES, **EXPANSION_POWER_BONUSES}
-_RACES = {name.casefold(): name for name in _ALL_RACE_BONUSES}
-_POWERS = {name.casefold(): name for name in _ALL_POWER_BONUSES}
+"""The mini-expansion special powers and their scoring bonuses (an empty tuple: none);
+those that score on facts of their own are their expansion's
+(`RaceRules.power_bonuses`)."""
 
 
 # --- validation ------------------------------------------------------------------------
@@ -651,6 +607,8 @@ class _Race:
     declined: bool
     this_turn: bool
     turn: _Turn
+    instead: InsteadOfRegions | None = None
+    """What an expansion's rule scores in lieu of the race's regions (None: they score)."""
 
     @property
     def stage(self) -> Stage:
@@ -659,19 +617,137 @@ class _Race:
         return Stage.DECLINING if self.this_turn else Stage.IN_DECLINE
 
 
-def _lines_for(race: _Race) -> list[ScoreLine]:
+@dataclass(frozen=True, slots=True)
+class InsteadOfRegions:
+    """An expansion's rule that scores a race in lieu of its regions (the Ivory Tower):
+    `words` end its regions line (which shows 0), `scores` says whether what scores
+    instead earns anything (a region that earns nothing has no coin to lose)."""
+
+    words: str
+    scores: bool
+
+
+ScoredRace = _Race
+"""A race as the rules see it when it scores (resolved names, its tally, its stage, its
+turn's facts): what `RaceRules` check and read."""
+Tally = _Tally
+"""What one race holds, reduced to the numbers a bonus reads."""
+RaceTurn = _Turn
+"""The facts of a race's turn that a bonus reads (`RaceTurn.fact` for an expansion's)."""
+
+
+class RaceRules(Protocol):
+    """An expansion's part of scoring a race (`companion.rules.expansion.Expansion`'s
+    hooks of these names, which do nothing there)."""
+
+    def race_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
+        """Its races that score on facts of their own, and their bonuses."""
+        ...
+
+    def power_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
+        """Its special powers that score on facts of their own, and their bonuses."""
+        ...
+
+    def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
+        """Refuse with `ScoringInputError` (its field under `where`: "active",
+        "declined[0]") the facts of `race` the rules cannot produce."""
+        ...
+
+    def regions_instead(self, race: ScoredRace) -> InsteadOfRegions | None:
+        """What scores in lieu of `race`'s regions under its rule (None: they score)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """Every race's and power's bonuses, the base game's and the expansions', by name."""
+
+    rules: tuple[RaceRules, ...]
+    races: Mapping[str, tuple[Bonus, ...]]
+    powers: Mapping[str, tuple[Bonus, ...]]
+    race_names: Mapping[str, str]
+    power_names: Mapping[str, str]
+
+
+def _no_rules() -> Sequence[RaceRules]:
+    return ()
+
+
+_rules_of: Callable[[], Sequence[RaceRules]] = _no_rules
+"""Where the expansions' rules come from (`use_rules`)."""
+_cached: _Tables | None = None
+"""The tables made for the rules last asked."""
+
+
+def use_rules(registered: Callable[[], Sequence[RaceRules]]) -> None:
+    """Score with the rules `registered()` gives, asked at each score (so an expansion
+    registered for a while is scored too); called once, by the registry of expansions."""
+    global _rules_of, _cached
+    _rules_of, _cached = registered, None
+
+
+def _tables() -> _Tables:
+    global _cached
+    rules = tuple(_rules_of())
+    if _cached is not None and _cached.rules == rules:
+        return _cached
+    races: dict[str, tuple[Bonus, ...]] = {**RACE_BONUSES, **EXPANSION_RACE_BONUSES}
+    powers: dict[str, tuple[Bonus, ...]] = {**POWER_BONUSES, **EXPANSION_POWER_BONUSES}
+    for rule in rules:
+        races.update(rule.race_bonuses())
+        powers.update(rule.power_bonuses())
+    tables = _Tables(rules, MappingProxyType(races), MappingProxyType(powers),
+                     {name.casefold(): name for name in races},
+                     {name.casefold(): name for name in powers})
+    _cached = tables
+    return tables
+
+
+def race_bonuses() -> Mapping[str, tuple[Bonus, ...]]:
+    """Every race scoring knows, the base game's and the registered expansions', with its
+    bonuses."""
+    return _tables().races
+
+
+def power_bonuses() -> Mapping[str, tuple[Bonus, ...]]:
+    """Every special power scoring knows, with its bonuses."""
+    return _tables().powers
+
+
+def _ruled(where: str, race: _Race, catalog: Catalog, tables: _Tables) -> _Race:
+    """`race` checked by the expansions' rules, with what scores instead of its regions."""
+    instead = None
+    for rule in tables.rules:
+        rule.check_race(where, race, catalog)
+        instead = instead or rule.regions_instead(race)
+    return replace(race, instead=instead) if instead is not None else race
+
+
+def whole_count(field_name: str, value: object, *, at_most: int | None = None,
+                limit: str = "") -> int:
+    """`value` as a count, refused (`ScoringInputError` on `field_name`) unless a whole
+    number from 0 (to `at_most`, `limit` saying what that is)."""
+    return _count(field_name, value, at_most=at_most, limit=limit)
+
+
+def only_for(field_name: str, value: int, holder: str, who: str, what: str) -> None:
+    """Refuse a non-zero count that only `holder` (a race or power) can have."""
+    _only(field_name, value, holder, who, what)
+
+
+def _lines_for(race: _Race, tables: _Tables) -> list[ScoreLine]:
     suffix = " (in decline)" if race.declined else ""
-    if race.declined and race.race == PRIESTESSES:
-        # the Ivory Tower scores in lieu of the usual in-decline scoring
-        label = f"Regions held by {race.race}{suffix}: the Ivory Tower scores instead"
+    if race.instead is not None:
+        # an expansion's rule scores in lieu of the usual regions (the Ivory Tower)
+        label = f"Regions held by {race.race}{suffix}: {race.instead.words}"
         lines = [ScoreLine(label, 0)]
     else:
         lines = [ScoreLine(f"Regions held by {race.race}{suffix}", race.tally.land)]
         if race.tally.water:
             label = f"Seas and lakes held by {race.race}{suffix} (Seafaring)"
             lines.append(ScoreLine(label, race.tally.water))
-    bonuses = [(race.race, bonus) for bonus in _ALL_RACE_BONUSES[race.race]]
-    bonuses += [(race.power, bonus) for bonus in _ALL_POWER_BONUSES[race.power]]
+    bonuses = [(race.race, bonus) for bonus in tables.races[race.race]]
+    bonuses += [(race.power, bonus) for bonus in tables.powers[race.power]]
     for source, bonus in bonuses:
         if not bonus.pays(race.stage):
             continue
@@ -691,8 +767,8 @@ def _regions_losing_to_pirates(race: _Race) -> int:
     region that earns nothing (an active Aquatic race's inland region, a region of
     Priestesses in decline without a Tower), which has no coin to lose."""
     tally = race.tally
-    if race.declined and race.race == PRIESTESSES:
-        return tally.next_to_pirates if race.turn.ivory_tower else 0
+    if race.instead is not None:
+        return tally.next_to_pirates if race.instead.scores else 0
     if not race.declined and race.power == AQUATIC:
         return tally.next_to_pirates - tally.inland_next_to_pirates
     return tally.next_to_pirates
@@ -740,18 +816,10 @@ def _only(field_name: str, value: int, holder: str, who: str, what: str) -> None
         raise ScoringInputError(field_name, value, f"only {what}, not {who}")
 
 
-def _historian(field_name: str, value: object) -> HistorianEvents:
-    if not isinstance(value, HistorianEvents):
-        raise ScoringInputError(field_name, value, f"{value!r} is not a count of declines")
-    return HistorianEvents(
-        _count(f"{field_name}.in_decline_when_picked", value.in_decline_when_picked),
-        _count(f"{field_name}.others_declined", value.others_declined),
-    )
-
-
-def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog) -> _Race:
-    race = _resolve("active.race", active.race, catalog.race, _RACES, "race")
-    power = _resolve("active.power", active.power, catalog.power, _POWERS, "power")
+def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog,
+            tables: _Tables) -> _Race:
+    race = _resolve("active.race", active.race, catalog.race, tables.race_names, "race")
+    power = _resolve("active.power", active.power, catalog.power, tables.power_names, "power")
     tally = _tally("active.regions", active.regions)
     _check_water("active.regions", active.regions, power, race)
     first_turn = _flag("active.first_turn", active.first_turn)
@@ -779,16 +847,6 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog) -> _Rac
         )
     abandoned = _count("active.abandoned", active.abandoned)
     _only("active.abandoned", abandoned, GYPSIES, race, "Gypsies leave coins where they abandon")
-    pots = _count("active.pots_of_gold", active.pots_of_gold)
-    _only("active.pots_of_gold", pots, LEPRECHAUNS, race, "Leprechauns place Pots of Gold")
-    if pots and first_turn:
-        raise ScoringInputError(
-            "active.pots_of_gold",
-            pots,
-            "the Leprechauns were picked this turn (first_turn is true): they place their "
-            "first Pots of Gold at this turn's redeployment, so none can be in their regions "
-            "at its start; 0 is the only count possible",
-        )
     attacked = active.attacked_active_race
     if attacked is None:
         if power == PEACE_LOVING:
@@ -800,109 +858,40 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog) -> _Rac
             )
     else:
         attacked = _flag("active.attacked_active_race", attacked)
-    events = _historian("active.historian", active.historian)
-    for name, count in (
-        ("in_decline_when_picked", events.in_decline_when_picked),
-        ("others_declined", events.others_declined),
-    ):
-        _only(f"active.historian.{name}", count, HISTORIAN, power, "Historian counts declines")
-    if events.in_decline_when_picked and not first_turn:
-        raise ScoringInputError(
-            "active.historian.in_decline_when_picked",
-            events.in_decline_when_picked,
-            "counted only on the turn the combo was picked (first_turn is false)",
-        )
     turn = _Turn(
         first_turn,
         conquered,
         fortresses,
         abandoned=abandoned,
         attacked_active_race=bool(attacked),
-        pots_of_gold=pots,
-        in_decline_when_picked=events.in_decline_when_picked,
-        others_declined=events.others_declined,
+        facts=active.facts,
     )
     return _Race(race, power, tally, declined=False, this_turn=False, turn=turn)
 
 
-def _declined(where: str, held: DeclinedHoldings, catalog: Catalog) -> _Race:
-    race = _resolve(f"{where}.race", held.race, catalog.race, _RACES, "race")
-    power = _resolve(f"{where}.power", held.power, catalog.power, _POWERS, "power")
+def _declined(where: str, held: DeclinedHoldings, catalog: Catalog, tables: _Tables) -> _Race:
+    race = _resolve(f"{where}.race", held.race, catalog.race, tables.race_names, "race")
+    power = _resolve(f"{where}.power", held.power, catalog.power, tables.power_names, "power")
     tally = _tally(f"{where}.regions", held.regions)
     _check_water(f"{where}.regions", held.regions, power, race)
     this_turn = _flag(f"{where}.this_turn", held.this_turn)
-    pots = _count(f"{where}.pots_of_gold", held.pots_of_gold)
-    _only(f"{where}.pots_of_gold", pots, LEPRECHAUNS, race, "Leprechauns place Pots of Gold")
-    if pots and not this_turn:
-        raise ScoringInputError(
-            f"{where}.pots_of_gold",
-            pots,
-            "Leprechauns in decline since an earlier turn have no Pots of Gold left to collect",
-        )
-    tower = _ivory_tower(where, held, race, tally, catalog)
-    events = _historian(f"{where}.historian", held.historian)
-    if events.in_decline_when_picked:
-        raise ScoringInputError(
-            f"{where}.historian.in_decline_when_picked",
-            events.in_decline_when_picked,
-            "counted only by an active race, on the turn its combo was picked",
-        )
-    _only(
-        f"{where}.historian.others_declined",
-        events.others_declined,
-        HISTORIAN,
-        power,
-        "Historian counts declines",
-    )
-    if events.others_declined and not this_turn:
-        raise ScoringInputError(
-            f"{where}.historian.others_declined",
-            events.others_declined,
-            "Historians in decline since an earlier turn earn nothing for other declines",
-        )
     turn = _Turn(
         first_turn=False,
         conquered_non_empty=0,
         fortresses=0,
-        pots_of_gold=pots,
-        others_declined=events.others_declined,
-        ivory_tower=tower,
+        facts=held.facts,
     )
     return _Race(race, power, tally, declined=True, this_turn=this_turn, turn=turn)
 
 
-def _ivory_tower(
-    where: str, held: DeclinedHoldings, race: str, tally: _Tally, catalog: Catalog
-) -> int:
-    """The Priestesses in the Ivory Tower: the one region declined Priestesses keep."""
-    in_box = catalog.race(PRIESTESSES).max_tokens if race == PRIESTESSES else None
-    limit = "(the Priestess tokens in the box)"
-    tower = _count(f"{where}.ivory_tower", held.ivory_tower, at_most=in_box, limit=limit)
-    _only(f"{where}.ivory_tower", tower, PRIESTESSES, race, "Priestesses build an Ivory Tower")
-    if race != PRIESTESSES:
-        return tower
-    if tally.regions > 1:
-        raise ScoringInputError(
-            f"{where}.regions",
-            tally.regions,
-            f"Priestesses in decline keep only the Ivory Tower's region, not {tally.regions}",
-        )
-    if tower and not tally.regions:
-        raise ScoringInputError(
-            f"{where}.ivory_tower",
-            tower,
-            "the Priestesses hold no region, so no Ivory Tower stands (it was conquered)",
-        )
-    return tower
-
-
-def _races(inp: ScoringInput, catalog: Catalog) -> list[_Race]:
+def _races(inp: ScoringInput, catalog: Catalog, tables: _Tables) -> list[_Race]:
     """Check the input against the rules and resolve every race; raise on the first fault."""
     if isinstance(inp.turn, bool) or not isinstance(inp.turn, int) or inp.turn < 1:
         raise ScoringInputError("turn", inp.turn, f"{inp.turn!r} is not a game turn (1 or more)")
     races: list[_Race] = []
     if inp.active is not None:
-        races.append(_active(inp, inp.active, catalog))
+        races.append(_ruled("active", _active(inp, inp.active, catalog, tables), catalog,
+                            tables))
     if len(inp.declined) > MAX_DECLINED_RACES:
         raise ScoringInputError(
             "declined", len(inp.declined), f"{len(inp.declined)} races in decline; at most 2"
@@ -910,7 +899,8 @@ def _races(inp: ScoringInput, catalog: Catalog) -> list[_Race]:
     if inp.turn == 1 and inp.declined:
         raise ScoringInputError("declined", len(inp.declined), "no race is in decline on turn 1")
     for index, held in enumerate(inp.declined):
-        race = _declined(f"declined[{index}]", held, catalog)
+        where = f"declined[{index}]"
+        race = _ruled(where, _declined(where, held, catalog, tables), catalog, tables)
         for other in races:
             if other.race == race.race:
                 role = "in decline" if other.declined else "active"
@@ -947,9 +937,10 @@ def score_turn(inp: ScoringInput, catalog: Catalog) -> TurnScore:
     Raises `ScoringInputError` (an `IllegalAction`) when the input is impossible.
     """
     lines: list[ScoreLine] = []
-    races = _races(inp, catalog)
+    tables = _tables()
+    races = _races(inp, catalog, tables)
     for race in races:
-        lines.extend(_lines_for(race))
+        lines.extend(_lines_for(race, tables))
     lines.extend(_harbor_line(races))
     return TurnScore(tuple(lines))
 
@@ -996,7 +987,8 @@ def power_bonus_lines(
     counted), with no race banner and no "regions held" line (for a seat an expansion
     plays itself, whose powers in use score this way). An impossible count raises
     `ScoringInputError` naming it (`regions.mines`...)."""
-    name = _POWERS.get(power.casefold())
+    tables = _tables()
+    name = tables.power_names.get(power.casefold())
     if name is None:
         raise ScoringInputError("power", power, "no scoring rule for this power")
     tally = _tally("regions", regions if isinstance(regions, QuickCount) else tuple(regions))
@@ -1004,7 +996,7 @@ def power_bonus_lines(
         False, conquered_non_empty, fortresses, attacked_active_race=attacked_active_race
     )
     lines: list[ScoreLine] = []
-    for bonus in _ALL_POWER_BONUSES[name]:
+    for bonus in tables.powers[name]:
         coins = bonus.coins(tally, turn)
         if coins and bonus.pays(Stage.ACTIVE):
             lines.append(ScoreLine(f"{name}: {bonus.label}", coins))

@@ -56,8 +56,8 @@ from companion.rules.expansion import Deal, DocField, DocSetup, DocVerb, Expansi
 from companion.rules.maps import Board, Region
 from companion.rules.purse import pay
 from companion.rules.relics import Banner, RelicsState, SigilMode
-from companion.rules.rule_entry import PIECE, RuleEntry, plural
-from companion.rules.said import N_
+from companion.rules.rule_entry import PIECE, RuleEntry
+from companion.rules.said import N_, Name, Said, said, said_n
 from companion.rules.standings import Placing, Standings
 from companion.rules.state import GameState, acting, with_player
 from companion.rules.teams import MonsterSetup, TeamStandings
@@ -183,11 +183,12 @@ def setup(event: GameCreated) -> tuple[MonsterSetup | None, RelicsState | None]:
     """The Monsters' set-up and the face-down pile (both None outside team play)."""
     option = team_setup(event)
     if not isinstance(option.teams, bool):
-        raise MalformedInput(f"teams must be true or false, not {option.teams!r}",
+        raise MalformedInput(said("teams must be true or false, not {value}",
+                                  value=repr(option.teams)),
                              field="teams", allowed="true or false")
     if not option.teams:
         if option.relic_order:
-            raise IllegalAction("the Relics and Places are drawn only in a team game")
+            raise IllegalAction(said("the Relics and Places are drawn only in a team game"))
         return None, None
     teams.check_table(len(event.seats), event.turns)
     return teams.start_monsters(event.first_seat), model.start(option.relic_order, frozenset())
@@ -209,10 +210,8 @@ def refuse(state: GameState, event: Event) -> None:
         return
     seat = setup_.next_seat
     if seat is not None and getattr(event, "IN_TURN", False):  # waits until they are out
-        raise IllegalAction(
-            f"the Monsters go out before the first turn: {state.player(seat).name} sets "
-            "theirs (or passes) first"
-        )
+        raise IllegalAction(said("the Monsters go out before the first turn: {player} sets "
+                                 "theirs (or passes) first", player=state.player(seat).name))
     relics = state.part(RelicsState)
     if isinstance(event, TurnEnded) and relics is not None:
         model.turn_ended(relics, event.seat)
@@ -221,10 +220,9 @@ def refuse(state: GameState, event: Event) -> None:
         occupant = state.regions[event.region].occupant
         if (occupant is not None and occupant.in_decline and model.shielded(
                 relics, Banner(occupant.seat, occupant.race), event.seat)):
-            raise IllegalAction(
-                f"Bony the Lich guards {occupant.race} in decline in region {event.region}: "
-                "a Mercenary coin buys nothing against them"
-            )
+            raise IllegalAction(said("Bony the Lich guards {race} in decline in region "
+                                     "{region}: a Mercenary coin buys nothing against them",
+                                     race=Name("race", occupant.race), region=event.region))
 
 
 def settled(before: GameState, event: Event, after: GameState) -> GameState:
@@ -288,7 +286,8 @@ class TeamFacts:
         if (self.bony is not None and occupant is not None and occupant.in_decline
                 and (occupant.seat, occupant.race) == self.bony
                 and occupant.seat != attacker.seat):
-            return "Bony the Lich guards these tokens: your race and power change nothing here"
+            return N_("Bony the Lich guards these tokens: your race and power change nothing "
+                      "here")
         return None
 
 
@@ -309,7 +308,7 @@ def with_relics(state: GameState, who: Attacker) -> Attacker:
 def place_monster(state: GameState, event: MonsterPlaced | MonsterPassed) -> GameState:
     setup_, relics = state.part(MonsterSetup), state.part(RelicsState)
     if setup_ is None or relics is None:
-        raise IllegalAction("Monsters are set out only in a team game")
+        raise IllegalAction(said("Monsters are set out only in a team game"))
     state.player(event.seat)
     if isinstance(event, MonsterPlaced):
         setup_ = teams.place_monster(setup_, state.map, event.seat, event.region)
@@ -341,7 +340,8 @@ def use_marker(
 ) -> GameState:
     relics = state.part(RelicsState)
     if relics is None:
-        raise IllegalAction("the Relics and Places are part of team play, which this game is not")
+        raise IllegalAction(said("the Relics and Places are part of team play, which this "
+                                 "game is not"))
     acting(state, event.seat)
     match event:
         case SoapbarMoved(seat=seat, region=region):
@@ -358,9 +358,10 @@ def use_marker(
             try:
                 pact = SigilMode(mode)
             except ValueError:
-                raise IllegalAction(
-                    f"the Sigil's pact is {' or '.join(m.value for m in SigilMode)}, not {mode!r}"
-                ) from None
+                raise IllegalAction(said("the Sigil's pact is {shield} or {stand_in}, not {mode}",
+                                         shield=SigilMode.SHIELD.value,
+                                         stand_in=SigilMode.STAND_IN.value,
+                                         mode=repr(mode))) from None
             relics = model.choose_sigil(relics, state.regions, seat, pact, Banner(other, race))
     return state.with_part(relics)
 
@@ -404,7 +405,7 @@ def _swap(state: GameState, relics: RelicsState, seat: int) -> GameState:
 def team_result(state: GameState) -> TeamStandings:
     """The teams' standings (every total read: only once the game is over)."""
     if not state.is_over:
-        raise IllegalAction("the teams are ranked only at the end of the game")
+        raise IllegalAction(said("the teams are ranked only at the end of the game"))
     return teams.team_standings({p.seat: p.coins for p in state.players},
                                 state.track.first_seat, {p.seat: p.name for p in state.players})
 
@@ -442,17 +443,19 @@ RULE_RELIC = "relic"
 RULE_PLACE = "place"
 """The rule book's kind of entry for a Popular Place."""
 
-_PIECE_WORDS: tuple[tuple[str, str], ...] = (
+_PIECE_WORDS: tuple[tuple[str, str | Said], ...] = (
     ("Monsters",
-     "Before the first turn of a team game, each player but the first sets a Monster on a "
-     "Lost Tribe region that holds no Monster and touches none. A Monster makes its region "
-     f"{plural(teams.MONSTER_DEFENCE, 'token')} harder to take; whoever takes it removes "
-     "the Monster and draws a Relic or Place into that region."),
+     said("Before the first turn of a team game, each player but the first sets a Monster on a "
+          "Lost Tribe region that holds no Monster and touches none. A Monster makes its region "
+          "{defence} harder to take; whoever takes it removes "
+          "the Monster and draws a Relic or Place into that region.",
+          defence=said_n("{n} token", "{n} tokens", teams.MONSTER_DEFENCE))),
     ("Team play",
-     f"{teams.TEAM_PLAYERS} players in three teams of two, partners sitting opposite each "
-     "other. Partners keep their own races, coins and conquests, and may even attack each "
-     f"other. After {teams.TEAM_TURNS} turns each team counts the smaller of its two "
-     "totals, and the best such score wins."),
+     said("{players} players in three teams of two, partners sitting opposite each "
+          "other. Partners keep their own races, coins and conquests, and may even attack each "
+          "other. After {turns} turns each team counts the smaller of its two "
+          "totals, and the best such score wins.",
+          players=teams.TEAM_PLAYERS, turns=teams.TEAM_TURNS)),
 )
 """(name, words) of team play's pieces and rules."""
 
@@ -623,7 +626,7 @@ class TeamPlay(Expansion):
     def refuse_roll(self, state: GameState) -> str | None:
         if placing_monster(state) is None:
             return None
-        return "No roll yet: the Monsters are set out before the first turn."
+        return N_("No roll yet: the Monsters are set out before the first turn.")
 
     def with_facts(self, state: GameState, who: Attacker) -> Attacker:
         return with_relics(state, who)
@@ -668,7 +671,7 @@ class TeamIntents(Intents):
     def _monster_seat(self) -> int:
         seat = placing_monster(self.state)
         if seat is None:
-            raise IllegalAction("no Monster is waiting to be set out")
+            raise IllegalAction(said("no Monster is waiting to be set out"))
         return seat
 
     def move_soapbar(self, region: int) -> GameState:

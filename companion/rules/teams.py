@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 
 from companion.rules.errors import IllegalAction
 from companion.rules.maps import Board
+from companion.rules.said import Said, listed, said
 
 TEAM_PLAYERS = 6
 TEAM_SIZE = 2
@@ -46,22 +47,29 @@ class Team:
     seats: tuple[int, int]
 
 
-def _check_seat(seat: int, what: str = "seat") -> None:
+def _check_seat(seat: int, *, first: bool = False) -> None:
+    """Refuse a seat (the `first` player's, if so) a team game does not have."""
     if isinstance(seat, bool) or not 0 <= seat < TEAM_PLAYERS:
-        raise IllegalAction(f"a team game has seats 0 to {TEAM_PLAYERS - 1}; no {what} {seat}")
+        raise IllegalAction(
+            said("a team game has seats 0 to {last}; no first player {seat}",
+                 last=TEAM_PLAYERS - 1, seat=seat) if first else
+            said("a team game has seats 0 to {last}; no seat {seat}",
+                 last=TEAM_PLAYERS - 1, seat=seat))
 
 
 def check_table(seats: int, turns: int) -> None:
     """A team game is six players over eight turns."""
     if seats != TEAM_PLAYERS:
-        raise IllegalAction(f"a team game needs exactly {TEAM_PLAYERS} players, not {seats}")
+        raise IllegalAction(said("a team game needs exactly {players} players, not {seats}",
+                                 players=TEAM_PLAYERS, seats=seats))
     if turns != TEAM_TURNS:
-        raise IllegalAction(f"a team game lasts {TEAM_TURNS} turns, not {turns}")
+        raise IllegalAction(said("a team game lasts {turns} turns, not {n}",
+                                 turns=TEAM_TURNS, n=turns))
 
 
 def teams(first_seat: int = 0) -> tuple[Team, ...]:
     """The three teams, A first: A holds the first player, partners sit opposite."""
-    _check_seat(first_seat, "first player")
+    _check_seat(first_seat, first=True)
     return tuple(
         Team(label, ((first_seat + i) % TEAM_PLAYERS, (first_seat + i + 3) % TEAM_PLAYERS))
         for i, label in enumerate(TEAM_LABELS)
@@ -81,7 +89,7 @@ def team_of(seat: int, first_seat: int = 0) -> Team:
 
 def turn_order(first_seat: int = 0) -> tuple[int, ...]:
     """The seats in playing order: A1, B1, C1, A2, B2, C2."""
-    _check_seat(first_seat, "first player")
+    _check_seat(first_seat, first=True)
     return tuple((first_seat + i) % TEAM_PLAYERS for i in range(TEAM_PLAYERS))
 
 
@@ -123,7 +131,7 @@ class MonsterSetup:
 
 
 def start_monsters(first_seat: int = 0) -> MonsterSetup:
-    _check_seat(first_seat, "first player")
+    _check_seat(first_seat, first=True)
     return MonsterSetup(first_seat)
 
 
@@ -140,15 +148,15 @@ def place_monster(setup: MonsterSetup, board: Board, seat: int, region: int) -> 
     _expect_placer(setup, seat)
     target = board.region(region)
     if not target.lost_tribe:
-        raise IllegalAction(f"a Monster goes in a Lost Tribe region; region {region} is not one")
+        raise IllegalAction(said("a Monster goes in a Lost Tribe region; region {region} is "
+                                 "not one", region=region))
     if region in setup.monsters:
-        raise IllegalAction(f"region {region} already holds a Monster")
+        raise IllegalAction(said("region {region} already holds a Monster", region=region))
     near = sorted(target.adjacent & setup.monsters)
     if near:
-        raise IllegalAction(
-            f"region {region} borders the Monster in region {near[0]}; "
-            "a Monster never goes next to another"
-        )
+        raise IllegalAction(said("region {region} borders the Monster in region {other}; a "
+                                 "Monster never goes next to another",
+                                 region=region, other=near[0]))
     return replace(setup, placed=(*setup.placed, (seat, region)))
 
 
@@ -157,10 +165,8 @@ def pass_monster(setup: MonsterSetup, board: Board, seat: int) -> MonsterSetup:
     _expect_placer(setup, seat)
     sites = monster_sites(board, setup.monsters)
     if sites:
-        raise IllegalAction(
-            "a Monster must be placed while a region allows it: "
-            + ", ".join(map(str, sites))
-        )
+        raise IllegalAction(said("a Monster must be placed while a region allows it: "
+                                 "{regions}", regions=listed(sites)))
     return replace(setup, passed=(*setup.passed, seat))
 
 
@@ -168,11 +174,12 @@ def _expect_placer(setup: MonsterSetup, seat: int) -> None:
     _check_seat(seat)
     nxt = setup.next_seat
     if nxt is None:
-        raise IllegalAction("every Monster is set out; the first turn can begin")
+        raise IllegalAction(said("every Monster is set out; the first turn can begin"))
     if seat == setup.first_seat:
-        raise IllegalAction("the first player places no Monster")
+        raise IllegalAction(said("the first player places no Monster"))
     if seat != nxt:
-        raise IllegalAction(f"seat {nxt} places the next Monster, not seat {seat}")
+        raise IllegalAction(said("seat {next} places the next Monster, not seat {seat}",
+                                 next=nxt, seat=seat))
 
 
 # --- the end of the game -----------------------------------------------------------------
@@ -195,7 +202,12 @@ class TeamStandings:
 
     placings: tuple[TeamPlacing, ...]
     winners: frozenset[str]
-    reason: str
+    why: Said
+
+    @property
+    def reason(self) -> str:
+        """Why, in English (`why` is the same sentence for a screen to word)."""
+        return str(self.why)
 
     @property
     def shared(self) -> bool:
@@ -210,16 +222,16 @@ def team_standings(
     """Rank the teams by their lower partner's total; a tie for first goes to the tied team
     with the highest single total (level again: a shared win)."""
     if sorted(coins) != list(range(TEAM_PLAYERS)):
-        raise IllegalAction(
-            f"every seat 0 to {TEAM_PLAYERS - 1} needs its total; "
-            f"given: {', '.join(map(str, sorted(coins)))}"
-        )
+        raise IllegalAction(said("every seat 0 to {last} needs its total; given: {given}",
+                                 last=TEAM_PLAYERS - 1, given=listed(sorted(coins))))
     for seat, value in coins.items():
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise IllegalAction(f"coins of seat {seat} must be a whole number of 0 or more")
+            raise IllegalAction(said("coins of seat {seat} must be a whole number of 0 or more",
+                                     seat=seat))
 
-    def name(seat: int) -> str:
-        return (names or {}).get(seat, f"seat {seat}")
+    def name(seat: int) -> str | Said:
+        given = (names or {}).get(seat)
+        return said("seat {seat}", seat=seat) if given is None else given
 
     scored = [
         (t, min(coins[s] for s in t.seats), max(coins[s] for s in t.seats))
@@ -251,27 +263,39 @@ def _reason(
     top: int,
     tie_best: int,
     winners: frozenset[str],
-    name: Callable[[int], str],
-) -> str:
-    def members(team: Team) -> str:
-        return f"{team.label} ({name(team.seats[0])} and {name(team.seats[1])})"
+    name: Callable[[int], str | Said],
+) -> Said:
+    def members(team: Team) -> Said:
+        return said("{team} ({first} and {second})", team=team.label,
+                    first=name(team.seats[0]), second=name(team.seats[1]))
 
     winning = [p for p in placings if p.rank == 1]
     if len(tied) == 1:
         lead = winning[0]
         low = min(lead.totals, key=lambda t: (t[1], t[0]))
-        return (f"Team {members(lead.team)} wins with {top} coins, {name(low[0])}'s total "
-                "(the lower of the two)")
-    labels = "Teams " + _and([t.label for t in tied])
+        return said("Team {team} wins with {top} coins, {player}'s total (the lower of the "
+                    "two)", team=members(lead.team), top=top, player=name(low[0]))
+    labels = _teams([t.label for t in tied])
     if len(winners) == 1:
         lead = winning[0]
         high = max(lead.totals, key=lambda t: (t[1], -t[0]))
-        return (f"{labels} tie on {top} coins; team {members(lead.team)} wins with the best "
-                f"single total, {name(high[0])}'s {lead.best}")
-    sharing = "teams " + _and(sorted(winners))
-    return (f"{labels} tie on {top} coins; {sharing} also tie on the best single total "
-            f"({tie_best}) and share the win")
+        return said("{teams} tie on {top} coins; team {team} wins with the best single total, "
+                    "{player}'s {best}", teams=labels, top=top, team=members(lead.team),
+                    player=name(high[0]), best=lead.best)
+    return said("{teams} tie on {top} coins; {sharing} also tie on the best single total "
+                "({best}) and share the win",
+                teams=labels, top=top, sharing=_teams(sorted(winners), lower=True),
+                best=tie_best)
 
 
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def _teams(labels: list[str], *, lower: bool = False) -> Said:
+    """Two or three teams by their labels, as the start of a sentence or (`lower`) inside."""
+    if len(labels) == 2:
+        first, second = labels
+        return (said("teams {first} and {second}", first=first, second=second) if lower
+                else said("Teams {first} and {second}", first=first, second=second))
+    first, second, third = labels
+    return (said("teams {first}, {second} and {third}", first=first, second=second,
+                 third=third) if lower else
+            said("Teams {first}, {second} and {third}", first=first, second=second,
+                 third=third))

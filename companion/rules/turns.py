@@ -38,7 +38,6 @@ class ThisTurn:
     ghoul_conquests: int = 0  # conquests by the player's Ghouls in decline
     abandoned_regions: tuple[int, ...] = ()  # regions abandoned this turn, in order
     scored: bool = False
-    pots_of_gold: int = 0  # Leprechauns: Pots of Gold collected as the turn began
     pygmies_back: tuple[tuple[int, int], ...] = ()  # (seat, new Pygmies) owed at turn end
     pygmy_rolls_owed: tuple[tuple[int, int], ...] = ()  # (seat, die rolls) for lost Pygmies
     final_roll: tuple[int, int] | None = None  # the final conquest's (region, face)

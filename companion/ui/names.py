@@ -36,8 +36,14 @@ def combo(power_name: str, race_name: str) -> str:
     """A combo, power and race in the language's order ("Mounted Orcs", "Orcs Montés")."""
     # TRANSLATORS: a combo, a special power's name and a race's name; put them in your
     # edition's order (French: "{race} {power}", as in « Mi-portions et leur Dragon »).
-    return pgettext("combo", "{power} {race}").format(power=power(power_name),
+    return pgettext("combo", "{power} {race}").format(power=in_combo(power_name),
                                                       race=race(race_name))
+
+
+def in_combo(power_name: str) -> str:
+    """A special power's word in a combo: German adjectives take an -e before the plural
+    race ("Fliegende Skelette"), a badge shown alone does not ("Fliegend")."""
+    return pgettext("power-in-combo", power_name) if power_name else power_name
 
 
 def relic(name: str) -> str:

@@ -230,6 +230,58 @@ class BigButton(Button):  # type: ignore[misc]
         return palette.ink_on(self.fill(kind, tint))
 
 
+def words_width(text: str, font_size: float, font_name: str, bold: bool) -> float:
+    """How wide the widest word of `text` is, on one line at this font."""
+    measure = CoreLabel(font_size=font_size, font_name=font_name, bold=bold).get_extents
+    return max((measure(word)[0] for word in text.split()), default=0.0)
+
+
+BUTTON_PADDING = dp(16)
+"""What a `BigButton` keeps free of text across (its `text_size` is its width less this)."""
+
+
+class WordButton(BigButton):
+    """A button as wide as its longest word needs, and never narrower than `least_width`:
+    a word in a longer language ("Regeln", "Wiederholen") is never broken between two
+    letters. Give it ``size_hint_x: None``; it is measured when its text or font changes
+    (a language switch), never on a tap."""
+
+    least_width = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for name in ("text", "font_size", "font_name", "bold", "least_width"):
+            self.fbind(name, self._fit)
+        self._fit()
+
+    def _fit(self, *_args: Any) -> None:
+        needed = words_width(self.text, self.font_size, self.font_name, self.bold)
+        self.width = max(self.least_width, needed + BUTTON_PADDING)
+
+
+class WordKey(BigButton):
+    """A pad's key with words on it, in type as large as `most_font` when its words fit
+    its width and smaller when they do not (never below `FONT_MIN`): "Umschalt" or
+    "Abbrechen" on a key sized for "Shift" stays whole. Measured when its text, font or
+    width changes, never on a tap."""
+
+    most_font = NumericProperty(0)
+    """The largest type the key takes (0: `FONT_LARGE`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for name in ("text", "font_name", "bold", "width", "most_font"):
+            self.fbind(name, self._fit)
+        self._fit()
+
+    def _fit(self, *_args: Any) -> None:
+        largest: float = self.most_font or FONT_LARGE
+        room = self.width - BUTTON_PADDING
+        needed = words_width(self.text, largest, self.font_name, self.bold)
+        fits = largest if needed <= room or needed <= 0 else largest * room / needed
+        self.font_size = max(FONT_MIN, int(fits))
+
+
 class HoldButton(BigButton):
     """A button that reports a press held for `hold_time` seconds (`on_hold`) and the
     release after it (`on_hold_end`). A short tap does nothing but `on_release`."""
@@ -802,7 +854,9 @@ class KeyPad(Dialog):
                  kind: str = "secondary", **kwargs: Any) -> BigButton:
         """A key with words (`words` in English, marked `N_`): shown in the language
         spoken, and again in the one spoken when the pad next opens."""
-        button = self.key(action_key, _(words), press, kind, **kwargs)
+        button = WordKey(text=_(words), action_key=action_key, kind=kind,
+                         most_font=FONT_LARGE, font_size=FONT_LARGE, **kwargs)
+        button.bind(on_release=lambda _b: press())
         self._worded.append((button, words))
         return button
 

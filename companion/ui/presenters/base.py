@@ -29,7 +29,6 @@ from companion.cues import SILENT, CuePlayer
 from companion.i18n import N_, _
 from companion.records import RecordsError
 from companion.ui.seats import TableSeats
-from companion.ui.wording import say
 
 if TYPE_CHECKING:
     from companion.rules import GameState
@@ -208,6 +207,7 @@ class Presenter(EventDispatcher):  # type: ignore[misc]
         is not refreshed for the new state meanwhile (it is when next shown).
         """
         from companion.rules import RulesError
+        from companion.ui.wording import say
 
         nav = self.ctx.nav
         before, nav.leaving_for = nav.leaving_for, then

@@ -14,9 +14,14 @@ Nothing here depends on the game: the screen works with or without one.
 The screen's own words (the count of matches, the kinds of entry, the search pad's) are in
 the language spoken (`companion.i18n`), worded again at each search and when the screen
 shows; a race's, power's, piece's, event's, Relic's or Place's name is the one printed in
-that language (`companion.ui.names`), and the search finds an entry by its English name or
-its name shown, accents and case ignored; the entries' texts come as the rule book writes
-them.
+that language (`companion.ui.names`), a turn step's name is translated like any sentence,
+and the search finds an entry by its English name or its name shown, accents and case
+ignored. Each entry's words reach the screen in that language too (`entry_words`): a race's
+or power's summary through the context "summary" (marked by `companion.ui.summary_marks`,
+generated from the catalog's data), a paragraph the rules mark with `N_` through `_`, one
+holding the rules' numbers (a `Said`) and the banner's or badge's facts worded by
+`companion.ui.wording`; the set an entry comes from by its printed name
+(`companion.ui.names.expansion`). The rule book itself stays English.
 """
 
 from __future__ import annotations
@@ -28,14 +33,14 @@ from typing import TYPE_CHECKING, Any, assert_never
 from kivy.properties import ListProperty, StringProperty
 
 from companion import i18n
-from companion.i18n import N_, _, ngettext
-from companion.ui import names
+from companion.i18n import N_, _, ngettext, pgettext
+from companion.ui import name_marks, names
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 from companion.ui.presenters.keypads import NameRequest, ask_name
 
 if TYPE_CHECKING:
-    from companion.rules import Rulebook, RuleEntry
+    from companion.rules import Rulebook, RuleEntry, Said
 
 SCREEN = "rules"
 KIND_WORDS = (N_("Race"), N_("Special power"), N_("Turn step"), N_("Expansion rule"),
@@ -57,9 +62,50 @@ def kind_words(label: str) -> str:
     return _(label) if label in known else label
 
 
+SUMMARY = "summary"
+"""The gettext context of a race's or power's summary (`companion.ui.summary_marks`)."""
+_SUMMARIZED = ("race", "power")
+"""The kinds whose text is the catalog's summary."""
+_EXPANSION_IDS = {english: ident for ident, english in name_marks.EXPANSIONS.items()}
+"""An expansion's English name (as the rule book says it) -> its id in names.toml."""
+
+
 def shown_name(entry: RuleEntry) -> str:
-    """An entry's name as the language spoken prints it (a turn step: as it is)."""
+    """An entry's name as the language spoken prints it (a turn step: translated as a
+    sentence of the app's)."""
+    if entry.kind == "turn":
+        return _(entry.name)
     return names.of_kind(entry.kind, entry.name)
+
+
+def _worded(text: str | Said) -> str:
+    """A text of the rules holding their numbers (a `Said`) in the language spoken; any
+    other text through `_`."""
+    if isinstance(text, str):
+        return _(text) if text else text
+    from companion.ui import wording  # the rules' words: loaded with the rule book
+
+    return wording.say(text)
+
+
+def entry_words(entry: RuleEntry) -> str:
+    """What an entry says, in the language spoken (English when it has no translation)."""
+    if isinstance(entry.text, str) and entry.kind in _SUMMARIZED:
+        return pgettext(SUMMARY, entry.text)
+    return _worded(entry.text)
+
+
+def entry_facts(entry: RuleEntry) -> str:
+    """An entry's numbers (a banner's or a badge's) in the language spoken, without the
+    closing full stop; "" when it has none."""
+    return _worded(entry.facts).rstrip(".")
+
+
+def expansion_words(expansion: str) -> str:
+    """The set an entry comes from (the rule book's English name) as the language spoken
+    prints it; a set names.toml does not know: as a kind word, else as it is."""
+    ident = _EXPANSION_IDS.get(expansion)
+    return names.expansion(ident, expansion) if ident else kind_words(expansion)
 
 
 def key_of(kind: str, name: str) -> str:
@@ -287,11 +333,11 @@ class RulesPresenter(Presenter):
             self.title = self.about = self.text = ""
             return
         self.title = shown_name(chosen)
-        about = [kind_words(chosen.label), kind_words(chosen.expansion)]
-        if chosen.facts:
-            about.append(chosen.facts.rstrip("."))
+        about = [kind_words(chosen.label), expansion_words(chosen.expansion)]
+        if facts := entry_facts(chosen):
+            about.append(facts)
         self.about = " \u00b7 ".join(about)
-        self.text = chosen.text
+        self.text = entry_words(chosen)
 
     @staticmethod
     def _row(entry: RuleEntry, chosen: bool) -> dict[str, Any]:

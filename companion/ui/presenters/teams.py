@@ -30,6 +30,7 @@ from companion.ui import names as piece_names
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay, SetupForm
+from companion.ui.wording import say
 
 SIGIL_WORDS = {
     model.SigilMode.SHIELD.value: N_("you lose your tokens instead of theirs"),
@@ -204,8 +205,15 @@ def reminders(state: GameState) -> tuple[str, ...]:
             if model.holder(relics, state.regions, name) == seat:
                 coming.append(ngettext("{marker}: {count} coin more come with this turn's score.",
                                        "{marker}: {count} coins more come with this turn's "
-                                       "score.", extra).format(marker=name, count=extra))
-    return (*coming, *model.reminders(relics, state.regions, seat))
+                                       "score.", extra).format(marker=_marker_words(name),
+                                                               count=extra))
+    return (*coming, *(say(line) for line in model.reminders_said(relics, state.regions, seat)))
+
+
+def _marker_words(name: str) -> str:
+    """A Relic's or Place's name as the edition prints it."""
+    marker = model.marker_name(name)
+    return piece_names.of_kind(marker.kind, marker.id)
 
 
 class TableAction(StrEnum):

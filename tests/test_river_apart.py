@@ -1,0 +1,75 @@
+"""River World kept in its own modules: the shared income, score scenario, play document
+and the Necromancer's rules name none of its pieces in their code, and what they used to
+read by name (Harbors, pirate ships) reaches them through River World's hooks and the
+board's own words."""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import pytest
+
+from companion.rules.board import Markers
+from companion.rules.maps import Terrain
+from companion.rules.river_game import RIVER_WORLD
+from companion.rules.scoring import HeldRegion, QuickCount
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SHARED = ("companion/rules/income.py", "companion/scenario.py", "companion/play.py",
+          "companion/rules/necromancer_game.py")
+"""Shared modules that once named River World's pieces and now ask its hooks."""
+
+RIVER_WORDS = re.compile(r"harbor|pirate|caravel|\briver(_game)?\b|River(State|Setup|World)"
+                         r"|river_world", re.IGNORECASE)
+
+
+def _code_words(path: Path) -> list[str]:
+    """The names and strings of a module's code: no comment, no docstring."""
+    source = path.read_text("utf-8")
+    docstrings: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            for first, after in zip([None, *body], body, strict=False):
+                is_doc = first is None or isinstance(first, ast.Assign | ast.AnnAssign)
+                if (is_doc and isinstance(after, ast.Expr)
+                        and isinstance(after.value, ast.Constant)
+                        and isinstance(after.value.value, str)):
+                    docstrings.update(range(after.lineno, (after.end_lineno or after.lineno) + 1))
+    return [token.string for token in tokenize.generate_tokens(io.StringIO(source).readline)
+            if token.type in (tokenize.NAME, tokenize.STRING)
+            and not (token.type == tokenize.STRING and token.start[0] in docstrings)]
+
+
+@pytest.mark.parametrize("name", SHARED)
+def test_the_shared_modules_name_no_river_world_piece_in_their_code(name: str) -> None:
+    named = sorted({w for w in _code_words(ROOT / name) if RIVER_WORDS.search(w)})
+    assert named == []
+
+
+def test_a_regions_markers_list_the_placed_ones_then_those_the_rules_set() -> None:
+    markers = Markers(mountain=True, pirate_ship=True, encampments=2, fortress=True)
+    assert markers.shown() == ("fortress", "encampment", "pirate_ship")
+    assert Markers(mountain=True).shown() == ()
+
+
+def test_river_world_names_the_facts_a_seat_that_does_not_score_them_refuses() -> None:
+    assert RIVER_WORLD.score_facts(QuickCount({Terrain.HILL: 2})) == ()
+    assert RIVER_WORLD.score_facts(
+        QuickCount({Terrain.HILL: 2}, harbors=1, inland_next_to_pirates=1)
+    ) == ("harbors", "inland_next_to_pirates")
+    assert RIVER_WORLD.score_facts(HeldRegion(Terrain.HILL)) == ()
+    assert RIVER_WORLD.score_facts(
+        HeldRegion(Terrain.HILL, harbor=True, next_to_pirates=True)
+    ) == ("harbor", "next_to_pirates")
+
+
+def test_river_world_reads_its_own_counts_of_a_quick_count() -> None:
+    count = RIVER_WORLD.score_counts({"hill": 3, "harbors": 2, "next_to_pirates": 1},
+                                     QuickCount({Terrain.HILL: 3}, mines=1))
+    assert count == QuickCount({Terrain.HILL: 3}, mines=1, harbors=2, next_to_pirates=1)
