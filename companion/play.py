@@ -725,7 +725,7 @@ def public_state(state: GameState, standings: Standings | None = None) -> dict[s
             "placings": [{"rank": p.rank, "seat": p.seat, "name": names[p.seat],
                           "coins": p.coins, "tokens": p.tokens} for p in standings.placings],
             "winners": sorted(standings.winners),
-            "reason": standings.reason,
+            "reason": str(standings.reason),
         }
     return doc
 

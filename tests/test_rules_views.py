@@ -71,4 +71,4 @@ def test_pick_refusal_says_why_a_row_cannot_be_taken() -> None:
     s.adjust_coins(0, -3, "test")
     assert pick_refusal(s.state, 2) is None
     refusal = pick_refusal(s.state, 3)
-    assert refusal is not None and "cannot afford" in refusal
+    assert refusal is not None and "cannot afford" in str(refusal)

@@ -19,6 +19,7 @@ from typing import Any
 import companion.rules.expansions as expansions
 from companion.rules.errors import IllegalAction
 from companion.rules.events import BASE_EVENTS, Event, read_record, to_record
+from companion.rules.said import said
 
 __all__ = ["EVENT_TYPES", "event_types", "from_record", "option_types", "to_record"]
 
@@ -36,7 +37,8 @@ def event_types() -> Mapping[str, type[Event]]:
     table: dict[str, type[Event]] = {}
     for kind in (*BASE_EVENTS, *(k for x in registry for k in x.events)):
         if table.get(kind.TYPE, kind) is not kind:
-            raise IllegalAction(f"two event classes are called {kind.TYPE!r}")
+            raise IllegalAction(said("two event classes are called {kind}",
+                                     kind=repr(kind.TYPE)))
         table[kind.TYPE] = kind
     _table = (registry, table)
     return table

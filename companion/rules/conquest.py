@@ -58,13 +58,14 @@ in one attack is allowed (the rules only forbid splitting or merging a stack).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
 
 from companion.rules.board import RegionState
 from companion.rules.errors import IllegalAction, MalformedInput, RulesError
 from companion.rules.maps import Board, Feature, Region, Terrain
+from companion.rules.said import N_, Combo, Name, Said, said, said_n
 
 BASE_COST = 2
 MINIMUM_COST = 1
@@ -157,10 +158,10 @@ class TokenCountUnknown(RulesError):
     """The cost depends on how many tokens defend a region, and the table did not say."""
 
     def __init__(self, region_id: int, seat: int, race: str) -> None:
-        super().__init__(
-            f"how many {race} tokens (seat {seat}) stand in region {region_id} is not recorded; "
-            "count them to know the cost"
-        )
+        super().__init__(said(
+            "how many {race} tokens (seat {seat}) stand in region {region} is not recorded; "
+            "count them to know the cost", race=Name("race", race), seat=seat,
+            region=region_id))
         self.region_id = region_id
         self.seat = seat
         self.race = race
@@ -168,19 +169,34 @@ class TokenCountUnknown(RulesError):
 
 @dataclass(frozen=True, slots=True)
 class CostLine:
-    """One line of a conquest cost: why, and how many tokens (negative for a discount)."""
+    """One line of a conquest cost: why, and how many tokens (negative for a discount).
+    `label` is the English words; `said`, when given, the same words as a `Said` a screen
+    translates (`words`). Lines compare by label and tokens."""
 
     label: str
     tokens: int
+    said: Said | None = field(default=None, compare=False)
+
+    @property
+    def words(self) -> str | Said:
+        """The label as a screen words it (`companion.ui.wording.say`)."""
+        return self.label if self.said is None else self.said
+
+
+def _line(words: Said, tokens: int) -> CostLine:
+    return CostLine(str(words), tokens, words)
 
 
 @dataclass(frozen=True, slots=True)
 class ConquestCost:
-    """The tokens needed to conquer one region; `total` is the sum of `lines`, at least 1."""
+    """The tokens needed to conquer one region; `total` is the sum of `lines`, at least 1.
+    `notes` are in English; `said_notes` the same notes as a screen words them (`Said`s, or
+    an expansion's text as it is), not compared."""
 
     region_id: int
     lines: tuple[CostLine, ...]
     notes: tuple[str, ...] = ()
+    said_notes: tuple[str | Said, ...] = field(default=(), compare=False)
 
     @property
     def total(self) -> int:
@@ -189,10 +205,11 @@ class ConquestCost:
 
 @dataclass(frozen=True, slots=True)
 class Reach:
-    """Whether a region may be the attacker's next conquest, and why (or why not)."""
+    """Whether a region may be the attacker's next conquest, and why (or why not): a `Said`
+    (plain text from an expansion not yet converted is shown as it is)."""
 
     reachable: bool
-    reason: str
+    reason: str | Said
 
 
 class ConquestFacts(Protocol):
@@ -219,7 +236,7 @@ class Assessment:
     """Everything the conquest helper shows for one region."""
 
     region_id: int
-    immune: str | None
+    immune: str | Said | None  # plain text from an expansion not yet converted
     reach: Reach
     cost: ConquestCost | None  # None when the region cannot be attacked
 
@@ -248,7 +265,7 @@ def immunity(
     attacker: Attacker,
     *,
     catapults: Collection[int] = frozenset(),
-) -> str | None:
+) -> Said | None:
     """Why the attacker cannot attack this region at all, or None if it can be attacked.
 
     `catapults` are the regions where a Catapult stands (each in its owner's region).
@@ -256,19 +273,21 @@ def immunity(
     region = board.region(region_id)
     here = _state(state, region_id)
     if _own(here, attacker):
-        return f"{attacker.race} already hold region {region_id}"
+        return said("{race} already hold region {region}", race=Name("race", attacker.race),
+                    region=region_id)
     if region.is_water and not attacker._has(_SEAFARING):
-        return f"region {region_id} is a {region.terrain.value}: only a Seafaring race may take it"
+        return said("region {region} is a {terrain}: only a Seafaring race may take it",
+                    region=region_id, terrain=Name("terrain", region.terrain.value))
     occupant = here.occupant
     enemy = occupant is None or occupant.seat != attacker.seat
     markers = here.markers
     if enemy:
         if markers.hole_in_the_ground:
-            return f"a Hole-in-the-Ground protects region {region_id}"
+            return said("a Hole-in-the-Ground protects region {region}", region=region_id)
         if markers.hero:
-            return f"a Hero protects region {region_id}"
+            return said("a Hero protects region {region}", region=region_id)
         if markers.dragon:
-            return f"the Dragon protects region {region_id}"
+            return said("the Dragon protects region {region}", region=region_id)
     if occupant is not None and occupant.seat != attacker.seat:
         return _protected_by_occupant(region, occupant.race, occupant.in_decline, catapults)
     return None
@@ -276,16 +295,18 @@ def immunity(
 
 def _protected_by_occupant(
     region: Region, race: str, in_decline: bool, catapults: Collection[int]
-) -> str | None:
+) -> Said | None:
     """Immunity an opponent's race gives its own region (mini-expansions)."""
     key = race.casefold()
     if region.id in catapults:
-        return f"the Catapult in region {region.id} makes it immune"
+        return said("the Catapult in region {region} makes it immune", region=region.id)
     if key == _SHRUBMEN and region.terrain is Terrain.FOREST:
-        state = " (in decline)" if in_decline else ""
-        return f"Shrubmen{state} make their forest region {region.id} immune"
+        if in_decline:
+            return said("Shrubmen (in decline) make their forest region {region} immune",
+                        region=region.id)
+        return said("Shrubmen make their forest region {region} immune", region=region.id)
     if key == _WHITE_LADIES and in_decline:
-        return f"White Ladies in decline are immune: region {region.id}"
+        return said("White Ladies in decline are immune: region {region}", region=region.id)
     return None
 
 
@@ -295,9 +316,9 @@ def unattackable_regions(
     attacker: Attacker,
     *,
     catapults: Collection[int] = frozenset(),
-) -> dict[int, str]:
+) -> dict[int, Said]:
     """Every region of the board the attacker cannot attack, with the reason."""
-    found: dict[int, str] = {}
+    found: dict[int, Said] = {}
     for region_id in board.regions:
         reason = immunity(board, region_id, state, attacker, catapults=catapults)
         if reason is not None:
@@ -316,42 +337,42 @@ def reach(board: Board, region_id: int, attacker: Attacker) -> Reach:
     held = [board.region(i) for i in sorted(attacker.held)]
     check_attacker(attacker)
     if region.is_water and not attacker._has(_SEAFARING):
-        return Reach(
-            False,
-            f"region {region_id} is a {region.terrain.value}: only a Seafaring race may enter it",
-        )
+        return Reach(False, said("region {region} is a {terrain}: only a Seafaring race may "
+                                 "enter it", region=region_id,
+                                 terrain=Name("terrain", region.terrain.value)))
     if attacker.use_catapult:
         return _catapult_reach(board, region, attacker)
     if attacker._has(_FLYING) and not region.is_water:
-        return Reach(True, "Flying: any land region may be attacked")
+        return Reach(True, said("Flying: any land region may be attacked"))
     for facts in attacker.facts:
         entry = facts.entry(board, region_id)
         if entry is not None:
             return entry
     if not held:
         if region.entry:
-            return Reach(True, f"region {region_id} is an entry region")
+            return Reach(True, said("region {region} is an entry region", region=region_id))
         if attacker._is(_HALFLINGS):
-            return Reach(True, "Halflings may enter the board anywhere")
+            return Reach(True, said("Halflings may enter the board anywhere"))
         if region.is_water and region.border and attacker._has(_SEAFARING):
-            return Reach(True, f"Seafaring: region {region_id} is a sea at the board's edge")
-        return Reach(
-            False,
-            f"a race entering the board must take an entry region; region {region_id} is not",
-        )
+            return Reach(True, said("Seafaring: region {region} is a sea at the board's edge",
+                                    region=region_id))
+        return Reach(False, said("a race entering the board must take an entry region; "
+                                 "region {region} is not", region=region_id))
     if any(region_id in h.adjacent for h in held):
-        return Reach(True, f"region {region_id} borders a region {attacker.race} hold")
+        return Reach(True, said("region {region} borders a region {race} hold", region=region_id,
+                                race=Name("race", attacker.race)))
     underworld = attacker._has(_UNDERWORLD) and Feature.CAVERN in region.features
     if underworld and any(Feature.CAVERN in h.features for h in held):
-        return Reach(True, "Underworld: every cavern borders every other cavern")
-    return Reach(False, f"region {region_id} does not border any region {attacker.race} hold")
+        return Reach(True, said("Underworld: every cavern borders every other cavern"))
+    return Reach(False, said("region {region} does not border any region {race} hold",
+                             region=region_id, race=Name("race", attacker.race)))
 
 
 def _catapult_reach(board: Board, region: Region, attacker: Attacker) -> Reach:
     """One region beyond a neighbour of the Catapult's region, not over a sea."""
     sources = sorted(attacker.held) if attacker.catapult_at is None else [attacker.catapult_at]
     if not sources:
-        return Reach(False, "Catapult: the race holds no region to place the Catapult in")
+        return Reach(False, said("Catapult: the race holds no region to place the Catapult in"))
     for source_id in sources:
         source = board.region(source_id)
         if region.id == source_id or region.id in source.adjacent:
@@ -362,32 +383,32 @@ def _catapult_reach(board: Board, region: Region, attacker: Attacker) -> Reach:
             if board.region(i).terrain is not Terrain.SEA
         )
         if over:
-            return Reach(
-                True,
-                f"Catapult in region {source_id}: region {region.id} is one region beyond, "
-                f"over region {over[0]}",
-            )
+            return Reach(True, said("Catapult in region {source}: region {region} is one "
+                                    "region beyond, over region {over}", source=source_id,
+                                    region=region.id, over=over[0]))
     if len(sources) == 1:
         source = board.region(sources[0])
         if region.id in source.adjacent:
-            problem = "borders the Catapult's region; it shoots one region beyond"
+            problem = N_("Catapult in region {source}: region {region} borders the Catapult's "
+                         "region; it shoots one region beyond")
         elif source.adjacent & region.adjacent:
-            problem = "lies beyond a sea; the Catapult never shoots over a sea"
+            problem = N_("Catapult in region {source}: region {region} lies beyond a sea; the "
+                         "Catapult never shoots over a sea")
         else:
-            problem = "is not one region beyond the Catapult's region"
-        return Reach(False, f"Catapult in region {sources[0]}: region {region.id} {problem}")
-    return Reach(
-        False,
-        f"Catapult: region {region.id} is not one region beyond (never over a sea) "
-        f"any region {attacker.race} hold, without bordering it",
-    )
+            problem = N_("Catapult in region {source}: region {region} is not one region "
+                         "beyond the Catapult's region")
+        return Reach(False, said(problem, source=sources[0], region=region.id))
+    return Reach(False, said("Catapult: region {region} is not one region beyond (never over "
+                             "a sea) any region {race} hold, without bordering it",
+                             region=region.id, race=Name("race", attacker.race)))
 
 
 def check_attacker(attacker: Attacker) -> None:
     """Refuse an option the attacker's combo cannot use (`IllegalAction` naming it)."""
     turn = attacker.turn
     if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int) or turn < 1):
-        raise IllegalAction(f"turn must be a game turn (1 or more), got {turn!r}")
+        raise IllegalAction(said("turn must be a game turn (1 or more), got {turn}",
+                                 turn=repr(turn)))
     for name, value, most, power, shown in (
         ("behemoths", attacker.behemoths, BEHEMOTH_STACKS, _BEHEMOTH, "Behemoth"),
         ("fireballs", attacker.fireballs, None, _FIREBALL, "Fireball"),
@@ -400,41 +421,50 @@ def check_attacker(attacker: Attacker) -> None:
         ),
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise IllegalAction(f"{name} must be a whole number of at least 0, got {value!r}")
+            raise IllegalAction(said("{name} must be a whole number of at least 0, got {value}",
+                                     name=name, value=repr(value)))
         if most is not None and value > most:
-            raise IllegalAction(f"{name}: at most {most} on one conquest, got {value}")
+            raise IllegalAction(said("{name}: at most {most} on one conquest, got {value}",
+                                     name=name, most=most, value=value))
         if value and not attacker._has(power):
-            raise IllegalAction(f"{name}: only a {shown} race uses them, not {_combo(attacker)}")
+            raise IllegalAction(said("{name}: only a {power} race uses them, not {combo}",
+                                     name=name, power=Name("power", shown),
+                                     combo=_combo(attacker)))
     roll = attacker.berserk_roll
     if roll is not None and (isinstance(roll, bool) or not isinstance(roll, int) or roll < 0):
-        raise IllegalAction(f"berserk_roll must be a die face (0 or more), got {roll!r}")
+        raise IllegalAction(said("berserk_roll must be a die face (0 or more), got {roll}",
+                                 roll=repr(roll)))
     if roll is not None and not attacker._has(_BERSERK):
-        raise IllegalAction(f"berserk_roll: only a Berserk race rolls first, not "
-                            f"{_combo(attacker)}")
+        raise IllegalAction(said("berserk_roll: only a Berserk race rolls first, not {combo}",
+                                 combo=_combo(attacker)))
     if not isinstance(attacker.use_catapult, bool):
-        raise MalformedInput(f"use_catapult must be true or false, got {attacker.use_catapult!r}",
+        raise MalformedInput(said("use_catapult must be true or false, got {value}",
+                                  value=repr(attacker.use_catapult)),
                              field="use_catapult", allowed="true or false")
     if attacker.use_catapult and not attacker._has(_CATAPULT):
-        raise IllegalAction(f"use_catapult: only a Catapult race has one, not {_combo(attacker)}")
+        raise IllegalAction(said("use_catapult: only a Catapult race has one, not {combo}",
+                                 combo=_combo(attacker)))
     where = attacker.catapult_at
     if where is not None:
         if not attacker.use_catapult:
-            raise IllegalAction("catapult_at is given but use_catapult is false")
+            raise IllegalAction(said("catapult_at is given but use_catapult is false"))
         if where not in attacker.held:
-            raise IllegalAction(
-                f"catapult_at: the Catapult stands in a region {attacker.race} hold, "
-                f"not region {where!r}"
-            )
+            raise IllegalAction(said("catapult_at: the Catapult stands in a region {race} hold, "
+                                     "not region {where}", race=Name("race", attacker.race),
+                                     where=repr(where)))
 
 
-def _combo(attacker: Attacker) -> str:
-    return attacker.race if attacker.power is None else f"{attacker.power} {attacker.race}"
+def _combo(attacker: Attacker) -> Name | Combo:
+    """The attacker's race, or its combo, as a value a screen names."""
+    if attacker.power is None:
+        return Name("race", attacker.race)
+    return Combo(attacker.power, attacker.race)
 
 
 def _defenders(region_id: int, here: RegionState, attacker: Attacker) -> list[CostLine]:
     lines: list[CostLine] = []
     if here.lost_tribe:
-        lines.append(CostLine("Lost Tribe token", 1))
+        lines.append(_line(said("Lost Tribe token"), 1))
     for facts in attacker.facts:
         lines.extend(facts.defence(region_id, here))
     occupant = here.occupant
@@ -445,19 +475,21 @@ def _defenders(region_id: int, here: RegionState, attacker: Attacker) -> list[Co
                 raise TokenCountUnknown(region_id, occupant.seat, occupant.race)
             tokens = 1
         if tokens:
-            state = " in decline" if occupant.in_decline else ""
-            lines.append(CostLine(f"{occupant.race}{state} tokens there", tokens))
+            there = (N_("{race} in decline tokens there") if occupant.in_decline
+                     else N_("{race} tokens there"))
+            lines.append(_line(said(there, race=Name("race", occupant.race)), tokens))
     return lines
 
 
 def _modifiers(board: Board, region: Region, attacker: Attacker) -> list[CostLine]:
     lines: list[CostLine] = []
     if attacker._has(_COMMANDO):
-        lines.append(CostLine("Commando", -1))
+        lines.append(_line(said("Commando"), -1))
     if attacker._has(_MOUNTED) and region.terrain in (Terrain.HILL, Terrain.FARMLAND):
-        lines.append(CostLine(f"Mounted on {region.terrain.value}", -1))
+        lines.append(_line(said("Mounted on {terrain}",
+                                terrain=Name("terrain", region.terrain.value)), -1))
     if attacker._is(_TRITONS) and region.coastal:
-        lines.append(CostLine("Tritons on a coastal region", -1))
+        lines.append(_line(said("Tritons on a coastal region"), -1))
     if attacker._is(_GIANTS):
         mountains = sorted(
             i
@@ -465,59 +497,62 @@ def _modifiers(board: Board, region: Region, attacker: Attacker) -> list[CostLin
             if board.region(i).terrain is Terrain.MOUNTAIN and region.id in board.region(i).adjacent
         )
         if mountains:
-            lines.append(CostLine(f"Giants next to their mountain (region {mountains[0]})", -1))
+            lines.append(_line(said("Giants next to their mountain (region {region})",
+                                    region=mountains[0]), -1))
     if attacker._has(_UNDERWORLD) and Feature.CAVERN in region.features:
-        lines.append(CostLine("Underworld on a cavern", -1))
+        lines.append(_line(said("Underworld on a cavern"), -1))
     if attacker._has(_BERSERK) and attacker.berserk_roll:
-        lines.append(CostLine(f"Berserk rolled {attacker.berserk_roll}", -attacker.berserk_roll))
+        lines.append(_line(said("Berserk rolled {face}", face=attacker.berserk_roll),
+                           -attacker.berserk_roll))
     return lines
 
 
 def _expansion_modifiers(
     board: Board, here: RegionState, attacker: Attacker
-) -> tuple[list[CostLine], list[str]]:
+) -> tuple[list[CostLine], list[str | Said]]:
     """The mini-expansion lines of a conquest, and the notes that go with them."""
     lines: list[CostLine] = []
-    notes: list[str] = []
+    notes: list[str | Said] = []
     occupant = here.occupant
     if attacker._is(_GOBLINS) and occupant is not None and occupant.in_decline:
-        lines.append(CostLine("Goblins against a race in decline", -GOBLIN_DISCOUNT))
+        lines.append(_line(said("Goblins against a race in decline"), -GOBLIN_DISCOUNT))
     if attacker._has(_WERE):
         if attacker.turn is None:
-            notes.append(
-                "Were-: 2 tokens less on night turns (even-numbered); the turn is not known"
-            )
+            notes.append(said(
+                "Were-: 2 tokens less on night turns (even-numbered); the turn is not known"))
         elif attacker.turn % 2 == 0:
-            lines.append(CostLine(f"Were- at night (turn {attacker.turn})", -WERE_NIGHT_DISCOUNT))
+            lines.append(_line(said("Were- at night (turn {turn})", turn=attacker.turn),
+                               -WERE_NIGHT_DISCOUNT))
         else:
-            notes.append(f"Were-: turn {attacker.turn} is daytime, no discount")
+            notes.append(said("Were-: turn {turn} is daytime, no discount", turn=attacker.turn))
     if attacker.use_catapult:
-        lines.append(CostLine("Catapult", -CATAPULT_DISCOUNT))
-        notes.append("Catapult: once per turn; its region is immune while it stands there")
+        lines.append(_line(said("Catapult"), -CATAPULT_DISCOUNT))
+        notes.append(said("Catapult: once per turn; its region is immune while it stands there"))
     if attacker.behemoths:
         swamps = behemoth_height(board, attacker.held)
-        stacks = "a Behemoth stack" if attacker.behemoths == 1 else "2 Behemoth stacks"
+        one = attacker.behemoths == 1
         if swamps:
-            label = f"{stacks} of {swamps} (one per Swamp region held)"
-            lines.append(CostLine(label, -swamps * attacker.behemoths))
+            label = said(N_("a Behemoth stack of {swamps} (one per Swamp region held)") if one
+                         else N_("2 Behemoth stacks of {swamps} (one per Swamp region held)"),
+                         swamps=swamps)
+            lines.append(_line(label, -swamps * attacker.behemoths))
         else:
-            notes.append(f"Behemoth: no Swamp region held, so {stacks} count for nothing")
+            notes.append(said(N_("Behemoth: no Swamp region held, so a Behemoth stack count for "
+                                 "nothing") if one else
+                              N_("Behemoth: no Swamp region held, so 2 Behemoth stacks count "
+                                 "for nothing")))
     if attacker.fireballs:
-        count = "1 Fireball" if attacker.fireballs == 1 else f"{attacker.fireballs} Fireballs"
-        lines.append(
-            CostLine(
-                f"{count}, {FIREBALL_TOKENS} tokens each", -FIREBALL_TOKENS * attacker.fireballs
-            )
-        )
+        lines.append(_line(said_n("{n} Fireball, {each} tokens each",
+                                  "{n} Fireballs, {each} tokens each", attacker.fireballs,
+                                  each=FIREBALL_TOKENS), -FIREBALL_TOKENS * attacker.fireballs))
     if attacker.mercenary_coins:
         coins = attacker.mercenary_coins
-        label = f"Mercenary: {coins} Victory coin spent"
-        lines.append(CostLine(label, -MERCENARY_DISCOUNT * coins))
+        lines.append(_line(said("Mercenary: {coins} Victory coin spent", coins=coins),
+                           -MERCENARY_DISCOUNT * coins))
     if attacker._has(_HORDES):
-        notes.append(
-            f"Hordes of: the {HORDES_TOKENS} Hordes tokens attack and hold like "
-            f"{attacker.race} tokens (already counted in the tokens in hand)"
-        )
+        notes.append(said("Hordes of: the {hordes} Hordes tokens attack and hold like {race} "
+                          "tokens (already counted in the tokens in hand)", hordes=HORDES_TOKENS,
+                          race=Name("race", attacker.race)))
     return lines, notes
 
 
@@ -536,8 +571,8 @@ def behemoth_height(board: Board, held: Iterable[int]) -> int:
 def _base(region: Region, attacker: Attacker) -> CostLine:
     """2 for any conquest, unless one of the attacker's facts says otherwise for this
     region (a terrain of its expansion)."""
-    return next((line for facts in attacker.facts
-                 if (line := facts.base(region)) is not None), CostLine("Any conquest", BASE_COST))
+    return next((line for facts in attacker.facts if (line := facts.base(region)) is not None),
+                _line(said("Any conquest"), BASE_COST))
 
 
 def minimum_cost(attacker: Attacker) -> int:
@@ -571,13 +606,13 @@ def conquest_cost(
     markers = here.markers
     lines = [_base(region, attacker)]
     if markers.mountain or region.terrain is Terrain.MOUNTAIN:
-        lines.append(CostLine("Mountain", 1))
+        lines.append(_line(said("Mountain"), 1))
     if markers.fortress:
-        lines.append(CostLine("Fortress", 1))
+        lines.append(_line(said("Fortress"), 1))
     if markers.troll_lair:
-        lines.append(CostLine("Troll's Lair", 1))
+        lines.append(_line(said("Troll's Lair"), 1))
     if markers.encampments:
-        lines.append(CostLine("Encampments", markers.encampments))
+        lines.append(_line(said("Encampments"), markers.encampments))
     lines += _defenders(region_id, here, attacker)
     extra, notes = _expansion_modifiers(board, here, attacker)
     guard = _guard(here, attacker)
@@ -589,19 +624,22 @@ def conquest_cost(
     least = minimum_cost(attacker)
     if raw < least:
         label = (
-            f"Kobolds: never fewer than {least} tokens"
+            said("Kobolds: never fewer than {least} tokens", least=least)
             if least == KOBOLD_MINIMUM
-            else "Never fewer than 1 token"
+            else said("Never fewer than 1 token")
         )
-        lines.append(CostLine(label, least - raw))
+        lines.append(_line(label, least - raw))
         if attacker.mercenary_coins:
             saved = max(0, MERCENARY_DISCOUNT * attacker.mercenary_coins - (least - raw))
-            notes.append(f"Mercenary: the coin saves only {saved} token(s) here")
+            notes.append(said("Mercenary: the coin saves only {saved} token(s) here",
+                              saved=saved))
     if attacker._has(_BERSERK) and attacker.berserk_roll is None:
-        notes.insert(0, "Berserk: roll the die first; its face comes off this cost")
+        notes.insert(0, said("Berserk: roll the die first; its face comes off this cost"))
     if attacker._has(_DRAGON_MASTER):
-        notes.insert(0, "Dragon Master: once per turn, 1 token and the Dragon take it instead")
-    return ConquestCost(region_id, tuple(lines), tuple(notes))
+        notes.insert(0, said("Dragon Master: once per turn, 1 token and the Dragon take it "
+                             "instead"))
+    return ConquestCost(region_id, tuple(lines), tuple(str(note) for note in notes),
+                        tuple(notes))
 
 
 def assess(
@@ -630,7 +668,7 @@ class FinalConquest:
     """Whether a last conquest may be tried with the die, and its chance of success.
 
     `shortfall` is how many tokens are missing (0 or less: no die needed, `chance` 1);
-    when `allowed` is false, `chance` is 0 and `reason` says why.
+    when `allowed` is false, `chance` is 0 and `reason` says why (a `Said`).
     """
 
     tokens_left: int
@@ -638,7 +676,7 @@ class FinalConquest:
     allowed: bool
     needs_die: bool
     chance: Fraction
-    reason: str
+    reason: Said
 
     @property
     def shortfall(self) -> int:
@@ -669,46 +707,48 @@ def final_conquest(
     offered the die with a single token, whoever calls.
     """
     if not isinstance(attacker, Attacker):
-        raise IllegalAction(f"attacker must be the race trying the conquest, got {attacker!r}")
+        raise IllegalAction(said("attacker must be the race trying the conquest, got {attacker}",
+                                 attacker=repr(attacker)))
     fewest_tokens = minimum_cost(attacker)
     for name, value, low in (
         ("tokens_left", tokens_left, 0),
         ("cost", cost, MINIMUM_COST),
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise IllegalAction(f"{name} must be a whole number of at least {low}, got {value!r}")
+            raise IllegalAction(said("{name} must be a whole number of at least {low}, got "
+                                     "{value}", name=name, low=low, value=repr(value)))
     if cost_with_coin is not None and (
         isinstance(cost_with_coin, bool)
         or not isinstance(cost_with_coin, int)
         or not MINIMUM_COST <= cost_with_coin <= cost
     ):
-        raise IllegalAction(
-            f"cost_with_coin must be a whole number from {MINIMUM_COST} to the cost {cost}, "
-            f"got {cost_with_coin!r}"
-        )
+        raise IllegalAction(said("cost_with_coin must be a whole number from {least} to the "
+                                 "cost {cost}, got {value}", least=MINIMUM_COST, cost=cost,
+                                 value=repr(cost_with_coin)))
     faces = _faces(die_faces)
     short = cost - tokens_left
     if tokens_left < 1:
-        return _refused(tokens_left, cost, "no token left to attempt a conquest")
+        return _refused(tokens_left, cost, said("no token left to attempt a conquest"))
     if tokens_left < fewest_tokens:
-        return _refused(tokens_left, cost, f"{tokens_left} token left; {attacker.race} never "
-                        f"hold a region with fewer than {fewest_tokens}")
+        return _refused(tokens_left, cost, said(
+            "{left} token left; {race} never hold a region with fewer than {fewest}",
+            left=tokens_left, race=Name("race", attacker.race), fewest=fewest_tokens))
     if short <= 0:
         return FinalConquest(
-            tokens_left, cost, True, False, Fraction(1), "enough tokens: no die needed"
+            tokens_left, cost, True, False, Fraction(1), said("enough tokens: no die needed")
         )
     if cost_with_coin is not None:
         return _final_with_coin(tokens_left, cost, cost_with_coin, faces)
     if short > MAX_DIE_SHORTFALL:
-        return _refused(tokens_left, cost,
-                        f"{short} tokens short; the die may only cover up to {MAX_DIE_SHORTFALL}")
+        return _refused(tokens_left, cost, said(
+            "{short} tokens short; the die may only cover up to {most}", short=short,
+            most=MAX_DIE_SHORTFALL))
     chance = Fraction(sum(1 for face in faces if face >= short), len(faces))
-    return FinalConquest(
-        tokens_left, cost, True, True, chance, f"{short} short: the die must show {short} or more"
-    )
+    return FinalConquest(tokens_left, cost, True, True, chance,
+                         said("{short} short: the die must show {short} or more", short=short))
 
 
-def _refused(tokens_left: int, cost: int, reason: str) -> FinalConquest:
+def _refused(tokens_left: int, cost: int, reason: Said) -> FinalConquest:
     """A final conquest that may not be tried, and why."""
     return FinalConquest(tokens_left, cost, False, True, Fraction(0), reason)
 
@@ -725,30 +765,31 @@ def _final_with_coin(
             True,
             False,
             Fraction(1),
-            f"{short} short: the Mercenary coin covers it, no die needed "
-            "(or roll first and spend the coin only if the die falls short)",
+            said("{short} short: the Mercenary coin covers it, no die needed (or roll first and "
+                 "spend the coin only if the die falls short)", short=short),
         )
     if left > MAX_DIE_SHORTFALL:
-        return _refused(tokens_left, cost, f"{left} tokens short even with the Mercenary "
-                        f"coin; the die may only cover up to {MAX_DIE_SHORTFALL}")
+        return _refused(tokens_left, cost, said(
+            "{left} tokens short even with the Mercenary coin; the die may only cover up to "
+            "{most}", left=left, most=MAX_DIE_SHORTFALL))
     chance = Fraction(sum(1 for face in faces if face >= left), len(faces))
-    without = (
-        f"the die must show {short} or more, or "
-        if short <= MAX_DIE_SHORTFALL and any(face >= short for face in faces)
-        else "the die must show "
-    )
+    either = short <= MAX_DIE_SHORTFALL and any(face >= short for face in faces)
     return FinalConquest(
         tokens_left,
         cost,
         True,
         True,
         chance,
-        f"{short} short: {without}{left} or more with the Mercenary coin spent after the roll",
+        said("{short} short: the die must show {short} or more, or {left} or more with the "
+             "Mercenary coin spent after the roll", short=short, left=left) if either else
+        said("{short} short: the die must show {left} or more with the Mercenary coin spent "
+             "after the roll", short=short, left=left),
     )
 
 
 def _faces(die_faces: Collection[int]) -> tuple[int, ...]:
     faces = tuple(die_faces)
     if not faces or any(isinstance(f, bool) or not isinstance(f, int) or f < 0 for f in faces):
-        raise IllegalAction(f"die faces must be whole numbers of at least 0, got {faces!r}")
+        raise IllegalAction(said("die faces must be whole numbers of at least 0, got {faces}",
+                                 faces=repr(faces)))
     return faces

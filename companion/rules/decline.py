@@ -22,6 +22,7 @@ from companion.rules.errors import IllegalAction
 from companion.rules.market import Market
 from companion.rules.names import GHOULS, SPIRIT
 from companion.rules.players import DeclinedRace, Player
+from companion.rules.said import said
 
 
 def go_into_decline(
@@ -30,7 +31,8 @@ def go_into_decline(
     """The player, market and board after the player's active race goes into decline."""
     active = player.active
     if active is None:
-        raise IllegalAction(f"{player.name} has no active race to put in decline")
+        raise IllegalAction(said("{player} has no active race to put in decline",
+                                 player=player.name))
     spirit = active.power == SPIRIT
     staying: list[DeclinedRace] = []
     for old in player.declined:

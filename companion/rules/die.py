@@ -46,7 +46,8 @@ from companion.rules.conquest import Attacker, TokenCountUnknown, conquest_cost,
 from companion.rules.errors import IllegalAction
 from companion.rules.events import DieRolled, Event, RegionConquered
 from companion.rules.names import BERSERK
-from companion.rules.state import GameState, expect, region_state
+from companion.rules.said import Said, listed, said, said_n
+from companion.rules.state import PHASE_WORDS, GameState, expect, region_state
 from companion.rules.turns import Phase
 
 
@@ -60,10 +61,11 @@ class DiePurpose(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class DieChance:
-    """The roll the moment allows (`purpose`), or None; `reason` says it in one line."""
+    """The roll the moment allows (`purpose`), or None; `reason` says it in one line (a
+    `Said`; plain text from an expansion not yet converted is shown as it is)."""
 
     purpose: DiePurpose | None
-    reason: str
+    reason: str | Said
 
     @property
     def allowed(self) -> bool:
@@ -84,7 +86,7 @@ def is_berserk(state: GameState) -> bool:
 def die_roll_allowed(state: GameState) -> DieChance:
     """The roll of the reinforcement die the rules give now, or None and why not."""
     if state.is_over:
-        return DieChance(None, "The game is over: no more rolls.")
+        return DieChance(None, said("The game is over: no more rolls."))
     for expansion in expansions.played(state):
         refused = expansion.refuse_roll(state)
         if refused is not None:
@@ -92,27 +94,33 @@ def die_roll_allowed(state: GameState) -> DieChance:
     player = state.current
     phase = state.track.phase
     if phase is not Phase.CONQUER:
-        return DieChance(None, f"No roll now: the die is rolled while conquering, and "
-                               f"{player.name}'s turn is at: {phase.value}.")
+        return DieChance(None, said("No roll now: the die is rolled while conquering, and "
+                                    "{player}'s turn is at: {phase}.", player=player.name,
+                                    phase=said(PHASE_WORDS.get(phase, phase.value))))
     if player.active is None and expansions.seat_player(state, player.seat) is None:
-        return DieChance(None, f"No roll now: {player.name} has no active race to roll for.")
+        return DieChance(None, said("No roll now: {player} has no active race to roll for.",
+                                    player=player.name))
     final = state.track.this_turn.final_roll
     if final is not None:
-        return DieChance(None, f"No roll now: {player.name} rolled for the final conquest "
-                               f"of region {final[0]}; conquests are over this turn.")
+        return DieChance(None, said("No roll now: {player} rolled for the final conquest of "
+                                    "region {region}; conquests are over this turn.",
+                                    player=player.name, region=final[0]))
     active = player.active
     in_hand = None if active is None else troops_game.hand(state, player.seat, active.race)
     if in_hand == 0:
-        return DieChance(None, f"No roll now: {player.name} has no token left in hand, and "
-                               "a conquest needs at least one.")
+        return DieChance(None, said("No roll now: {player} has no token left in hand, and a "
+                                    "conquest needs at least one.", player=player.name))
     if is_berserk(state):
         if state.last_roll is not None:
-            return DieChance(None, f"No roll now: {player.name}'s Berserk roll "
-                                   f"({state.last_roll}) waits for the next conquest.")
+            return DieChance(None, said("No roll now: {player}'s Berserk roll ({face}) waits "
+                                        "for the next conquest.", player=player.name,
+                                        face=state.last_roll))
         return DieChance(DiePurpose.BERSERK,
-                         f"Berserk: {player.name} rolls before the next conquest.")
+                         said("Berserk: {player} rolls before the next conquest.",
+                              player=player.name))
     return DieChance(DiePurpose.FINAL_CONQUEST,
-                     f"Final conquest: {player.name} chooses the region, then rolls once.")
+                     said("Final conquest: {player} chooses the region, then rolls once.",
+                          player=player.name))
 
 
 def roll(state: GameState, event: DieRolled,
@@ -120,14 +128,15 @@ def roll(state: GameState, event: DieRolled,
     """The state after the roll `event`; refused (changing nothing) where the rules give
     no such roll. `attacker_of` is `game.attacker` (the race about to conquer)."""
     purpose = _purpose(event.purpose)
-    expect(state, event.seat, Phase.CONQUER, "roll the reinforcement die")
+    expect(state, event.seat, Phase.CONQUER, said("roll the reinforcement die"))
     faces = state.catalog.die_faces
     if event.face not in faces:
-        raise IllegalAction(f"the reinforcement die has no face {event.face}; its faces are "
-                            f"{sorted(set(faces))}")
+        raise IllegalAction(said("the reinforcement die has no face {face}; its faces are "
+                                 "{faces}", face=event.face, faces=str(sorted(set(faces)))))
     if purpose is not DiePurpose.FINAL_CONQUEST and event.region is not None:
-        raise IllegalAction(f"only the final conquest's roll names a region, not a "
-                            f"{purpose.value} roll (region {event.region})")
+        raise IllegalAction(said("only the final conquest's roll names a region, not a "
+                                 "{purpose} roll (region {region})", purpose=purpose.value,
+                                 region=event.region))
     if purpose is DiePurpose.UNRECORDED:
         return replace(state, last_roll=event.face)  # as schema 1 read it
     chance = die_roll_allowed(state)
@@ -135,20 +144,23 @@ def roll(state: GameState, event: DieRolled,
         raise IllegalAction(chance.reason)
     name = state.current.name
     if purpose is DiePurpose.BERSERK and chance.purpose is not DiePurpose.BERSERK:
-        raise IllegalAction(f"only a Berserk race rolls before a conquest, and {name}'s "
-                            "is not Berserk: the die is for the final conquest")
+        raise IllegalAction(said("only a Berserk race rolls before a conquest, and {player}'s "
+                                 "is not Berserk: the die is for the final conquest",
+                                 player=name))
     if purpose is DiePurpose.FINAL_CONQUEST and chance.purpose is not purpose:
-        raise IllegalAction("Berserk rolls before each conquest instead of a final roll: "
-                            "with too few tokens after it, that conquest is the last")
+        raise IllegalAction(said("Berserk rolls before each conquest instead of a final roll: "
+                                 "with too few tokens after it, that conquest is the last"))
     if purpose is DiePurpose.BERSERK:
         return replace(state, last_roll=event.face)
     region = event.region
     if region is None:
-        raise IllegalAction("the final conquest's region is chosen before the roll: name it")
+        raise IllegalAction(said("the final conquest's region is chosen before the roll: "
+                                 "name it"))
     region_state(state, region)  # an unknown region is refused, naming the board's
     refused = _target_refusal(state, attacker_of(state), region)
     if refused is not None:
-        raise IllegalAction(f"region {region} cannot be the final conquest: {refused}")
+        raise IllegalAction(said("region {region} cannot be the final conquest: {reason}",
+                                 region=region, reason=refused))
     this_turn = replace(state.track.this_turn, final_roll=(region, event.face))
     return replace(state, last_roll=event.face,
                    track=replace(state.track, this_turn=this_turn))
@@ -158,11 +170,12 @@ def _purpose(value: str) -> DiePurpose:
     try:
         return DiePurpose(value)
     except ValueError:
-        known = ", ".join(p.value for p in DiePurpose)
-        raise IllegalAction(f"a die roll's purpose is one of {known}, not {value!r}") from None
+        raise IllegalAction(said("a die roll's purpose is one of {known}, not {value}",
+                                 known=listed(p.value for p in DiePurpose),
+                                 value=repr(value))) from None
 
 
-def _target_refusal(state: GameState, who: Attacker, region: int) -> str | None:
+def _target_refusal(state: GameState, who: Attacker, region: int) -> str | Said | None:
     """Why `who` could not attack `region` at all, or None (the first of the game's
     expansions that decides it has its say; else immunity and reach)."""
     verdict = next((found for x in expansions.played(state)
@@ -174,7 +187,7 @@ def _target_refusal(state: GameState, who: Attacker, region: int) -> str | None:
     return (immunity(board, region, state.regions.regions, who,
                      catapults=state.regions.catapults())
             or (None if way.reachable else way.reason)
-            or (None if verdict is None else "it is out of reach"))
+            or (None if verdict is None else said("it is out of reach")))
 
 
 def refuse(state: GameState, event: Event,
@@ -185,12 +198,12 @@ def refuse(state: GameState, event: Event,
     if isinstance(event, RegionConquered) and this_turn.final_roll is not None:
         region, face = this_turn.final_roll
         if event.declined_ghouls:
-            raise IllegalAction("after the final conquest's roll no other conquest is made "
-                                "this turn, not even by Ghouls in decline")
+            raise IllegalAction(said("after the final conquest's roll no other conquest is "
+                                     "made this turn, not even by Ghouls in decline"))
         if event.region != region:
-            raise IllegalAction(f"after the final conquest's roll only region {region}, "
-                                "chosen before the roll, may be conquered; conquests are "
-                                "over for this turn")
+            raise IllegalAction(said("after the final conquest's roll only region {region}, "
+                                     "chosen before the roll, may be conquered; conquests are "
+                                     "over for this turn", region=region))
         _refuse_short(state, event, face, attacker_of)
 
 
@@ -210,14 +223,12 @@ def _refuse_short(state: GameState, event: RegionConquered, face: int,
     except TokenCountUnknown:
         return
     if event.tokens + face < cost:
-        raise IllegalAction(
-            f"the final conquest of region {event.region} falls short: "
-            f"{_tokens(event.tokens)} + {face} on the die = {event.tokens + face}, and it "
-            f"costs {cost}; the tokens go back to a region already held")
-
-
-def _tokens(n: int) -> str:
-    return f"{n} token" if n == 1 else f"{n} tokens"
+        raise IllegalAction(said_n(
+            "the final conquest of region {region} falls short: {n} token + {face} on the die "
+            "= {sum}, and it costs {cost}; the tokens go back to a region already held",
+            "the final conquest of region {region} falls short: {n} tokens + {face} on the "
+            "die = {sum}, and it costs {cost}; the tokens go back to a region already held",
+            event.tokens, region=event.region, face=face, sum=event.tokens + face, cost=cost))
 
 
 def owed_rolls(state: GameState, event: Event, draw: Callable[[], int]) -> tuple[Event, ...]:

@@ -103,6 +103,7 @@ from companion.rules.events import (
 )
 from companion.rules.maps import Board
 from companion.rules.rule_entry import RuleEntry
+from companion.rules.said import said
 from companion.rules.scoring import (
     ActiveHoldings,
     Bonus,
@@ -348,7 +349,7 @@ class Expansion:
     def apply(self, state: GameState, event: Event) -> GameState:
         """The state after one of its own `events`."""
         del state
-        raise IllegalAction(f"unknown event {event!r}")
+        raise IllegalAction(said("unknown event {event}", event=repr(event)))
 
     # --- a seat it plays itself --------------------------------------------------------
 
@@ -360,28 +361,28 @@ class Expansion:
     def seat_attacker(self, state: GameState) -> Attacker:
         """Its seat's attacker, as the conquest rules see it."""
         del state
-        raise IllegalAction(f"{self.name} plays no seat")
+        raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
 
     def seat_conquer(self, state: GameState, event: RegionConquered) -> GameState:
         del state, event
-        raise IllegalAction(f"{self.name} plays no seat")
+        raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
 
     def seat_abandon(self, state: GameState, event: RegionAbandoned) -> GameState:
         del state, event
-        raise IllegalAction(f"{self.name} plays no seat")
+        raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
 
     def seat_redeployment_finished(self, state: GameState, seat: int) -> GameState:
         del state, seat
-        raise IllegalAction(f"{self.name} plays no seat")
+        raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
 
     def seat_score(self, state: GameState, event: TurnScored) -> GameState:
         del state, event
-        raise IllegalAction(f"{self.name} plays no seat")
+        raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
 
     def seat_income(self, state: GameState) -> tuple[tuple[str, int], ...]:
         """What its seat's turn earns now, itemised (label, coins)."""
         del state
-        raise IllegalAction(f"{self.name} plays no seat")
+        raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
 
     # --- after the base rules ----------------------------------------------------------
 

@@ -25,6 +25,7 @@ from companion.rules.expansion import Deal, Expansion
 from companion.rules.mini_game import MINI_EXPANSIONS
 from companion.rules.necromancer_game import NECROMANCER_ISLAND, NecromancerIntents
 from companion.rules.river_game import RIVER_WORLD, RiverIntents
+from companion.rules.said import N_, said
 from companion.rules.scoring import use_rules
 from companion.rules.standings import Standings, final_standings, needs_token_count
 from companion.rules.state import GameState
@@ -53,10 +54,11 @@ _REGISTRY: tuple[Expansion, ...] = (NECROMANCER_ISLAND, RIVER_WORLD, TEAM_PLAY, 
 
 _APART: tuple[tuple[Expansion, Expansion, str], ...] = (
     (NECROMANCER_ISLAND, TEAM_PLAY,
-     "a game plays Necromancer Island or teams of two, not both"),
+     N_("a game plays Necromancer Island or teams of two, not both")),
 )
 """Expansions no game plays together, and why not in words (the Necromancer plays a seat
-of his own; a team game seats all six in teams)."""
+of his own; a team game seats all six in teams); each reason is a template marked for
+translation (`said(why)` words it)."""
 
 
 def apart(keys: Iterable[str]) -> tuple[str, str] | None:
@@ -97,8 +99,9 @@ def handlers() -> Mapping[type[Event], Expansion]:
         for expansion in _REGISTRY:
             for kind in expansion.events:
                 if kind in table:
-                    raise IllegalAction(f"{kind.__name__} is applied by both "
-                                        f"{table[kind].name} and {expansion.name}")
+                    raise IllegalAction(said("{event} is applied by both {first} and {second}",
+                                             event=kind.__name__, first=table[kind].name,
+                                             second=expansion.name))
                 table[kind] = expansion
         _handlers = table
     return _handlers

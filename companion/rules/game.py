@@ -81,6 +81,8 @@ from companion.rules.names import (
 )
 from companion.rules.players import ActiveRace, Player
 from companion.rules.purse import pay
+from companion.rules.said import N_, Name, Said, listed, said, said_n
+from companion.rules.said import Combo as ComboName
 from companion.rules.state import (
     GameState,
     acting,
@@ -94,9 +96,15 @@ from companion.rules.state import (
 from companion.rules.troops import Troops
 from companion.rules.turns import Phase, TurnTrack
 
-__all__ = ["GameState", "apply", "attacker", "catapult_ready", "follow_ups", "refusal", "start"]
+__all__ = ["GameState", "apply", "attacker", "catapult_ready", "follow_ups", "refusal",
+           "refusal_said", "start"]
 
 MIN_PLAYERS = 2
+BANNER_DECK = N_("the banner deck must hold each banner of the chosen expansions once")
+BADGE_DECK = N_("the badge deck must hold each badge of the chosen expansions once")
+STOUT_DECLINE = N_("a race goes into decline at the start of a turn, instead of conquering "
+                   "(Stout: or at the end of the turn, after scoring)")
+DECLINE_AT_START = N_("a race goes into decline at the start of a turn, instead of conquering")
 MAX_PLAYERS = 5
 DEALING_MODES = ("app", "table")
 
@@ -105,16 +113,15 @@ def _board_of(event: GameCreated) -> Board:
     if event.board_doc is None:
         return load_board(event.board)
     if not isinstance(event.board_doc, str):
-        raise MalformedInput("board_doc must be the board document as JSON text",
+        raise MalformedInput(said("board_doc must be the board document as JSON text"),
                              field="board_doc", allowed="JSON text, or none")
     try:
         board = parse_board_text(event.board_doc, source=saved_board_source(event.board))
     except DataError as error:
-        raise IllegalAction(f"the board cannot be used: {error}") from error
+        raise IllegalAction(said("the board cannot be used: {error}", error=str(error))) from error
     if board.name != event.board:
-        raise IllegalAction(
-            f"the board document is named {board.name!r}, but the game says {event.board!r}"
-        )
+        raise IllegalAction(said("the board document is named {named}, but the game says {game}",
+                                 named=repr(board.name), game=repr(event.board)))
     return board
 
 
@@ -128,39 +135,38 @@ def start(event: GameCreated, catalog: Catalog) -> GameState:
     played = expansions.played_in(event)
     together = expansions.apart(x.key for x in played)
     if together is not None:
-        raise IllegalAction(together[1])
+        raise IllegalAction(said(together[1]))
     playing = expansions.fold_board_players(len(seats), played)
     if not MIN_PLAYERS <= playing <= MAX_PLAYERS:
-        raise IllegalAction(
-            f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(seats)}"
-        )
+        raise IllegalAction(said("a game needs {least} to {most} players, not {n}",
+                                 least=MIN_PLAYERS, most=MAX_PLAYERS, n=len(seats)))
     names = [s.name.strip() for s in seats]
     if any(not n for n in names):
-        raise IllegalAction("every player needs a name")
+        raise IllegalAction(said("every player needs a name"))
     if len({n.casefold() for n in names}) != len(names):
-        raise IllegalAction("two players have the same name; give each a different one")
+        raise IllegalAction(said("two players have the same name; give each a different one"))
     if len({s.colour for s in seats}) != len(seats) or any(not s.colour for s in seats):
-        raise IllegalAction("every player needs a colour of their own")
+        raise IllegalAction(said("every player needs a colour of their own"))
     if not 0 <= event.first_seat < len(seats):
-        raise IllegalAction(f"the first player must be seat 0 to {len(seats) - 1}")
+        raise IllegalAction(said("the first player must be seat 0 to {last}", last=len(seats) - 1))
     board = _board_of(event)
     if board.players != playing and not any(x.own_board(event, board) for x in played):
-        raise IllegalAction(
-            f"the {event.board} board is for {board.players} players; "
-            f"{len(seats)} players use the {playing}p board"
-        )
+        raise IllegalAction(said("the {board} board is for {players} players; {n} players use "
+                                 "the {playing}p board", board=event.board,
+                                 players=board.players, n=len(seats), playing=playing))
     if event.turns != board.turns:
-        raise IllegalAction(f"the {event.board} board plays {board.turns} turns, not {event.turns}")
+        raise IllegalAction(said("the {board} board plays {turns} turns, not {given}",
+                                 board=event.board, turns=board.turns, given=event.turns))
     if "base" not in event.expansions:
-        raise IllegalAction("the base game's banners and badges are always in the decks")
+        raise IllegalAction(said("the base game's banners and badges are always in the decks"))
     if event.dealing not in DEALING_MODES:
-        raise IllegalAction(f"dealing must be one of {', '.join(DEALING_MODES)}")
+        raise IllegalAction(said("dealing must be one of {modes}", modes=listed(DEALING_MODES)))
     races = [r.name for r in catalog.races_in(event.expansions)]
     powers = [p.name for p in catalog.powers_in(event.expansions)]
     for name in event.left_out:
         if (name not in races and name not in powers) or event.left_out.count(name) > 1:
-            raise IllegalAction(f"{name!r} cannot be left out: name each race or power of "
-                                "the chosen sets once")
+            raise IllegalAction(said("{name} cannot be left out: name each race or power of "
+                                     "the chosen sets once", name=repr(name)))
     races = [r for r in races if r not in event.left_out]
     powers = [p for p in powers if p not in event.left_out]
     _check_deck("banner", event.races, races)
@@ -196,12 +202,19 @@ def _check_deck(kind: str, given: tuple[str, ...], expected: list[str]) -> None:
         missing = sorted(set(expected) - set(given))
         extra = sorted(set(given) - set(expected))
         twice = sorted({name for name in given if given.count(name) > 1})
-        raise IllegalAction(
-            f"the {kind} deck must hold each {kind} of the chosen expansions once"
-            + (f"; missing: {', '.join(missing)}" if missing else "")
-            + (f"; not in these expansions: {', '.join(extra)}" if extra else "")
-            + (f"; more than once: {', '.join(twice)}" if twice else "")
-        )
+        named = "race" if kind == "banner" else "power"
+        deck = BANNER_DECK if named == "race" else BADGE_DECK
+        refused = said(deck)
+        if missing:
+            refused = said("{sentence}; missing: {names}", sentence=refused,
+                           names=listed(Name(named, n) for n in missing))
+        if extra:
+            refused = said("{sentence}; not in these expansions: {names}", sentence=refused,
+                           names=listed(Name(named, n) for n in extra))
+        if twice:
+            refused = said("{sentence}; more than once: {names}", sentence=refused,
+                           names=listed(Name(named, n) for n in twice))
+        raise IllegalAction(refused)
 
 
 def apply(state: GameState, event: Event) -> GameState:
@@ -227,9 +240,9 @@ def _seat_player_of(state: GameState, seat: int) -> Expansion | None:
 
 def _apply(state: GameState, event: Event) -> GameState:
     if isinstance(event, GameCreated | StepUndone):
-        raise IllegalAction(f"{event.TYPE} is not applied to a running game")
+        raise IllegalAction(said("{event} is not applied to a running game", event=event.TYPE))
     if state.is_over and not isinstance(event, CoinsAdjusted):
-        raise IllegalAction("the game is over")
+        raise IllegalAction(said("the game is over"))
     own = expansions.handlers().get(type(event))
     if own is not None:
         return own.apply(state, event)
@@ -246,12 +259,12 @@ def _apply(state: GameState, event: Event) -> GameState:
                 picked = expansion.picked(picked)
             return picked
         case ConquestsFinished(seat=seat):
-            expect(state, seat, Phase.CONQUER, "finish conquering")
+            expect(state, seat, Phase.CONQUER, said("finish conquering"))
             return troops_game.conquests_finished(to_phase(state, Phase.REDEPLOY), seat)
         case RedeploymentFinished(seat=seat) if seat_player is not None:
             return seat_player.seat_redeployment_finished(state, seat)
         case RedeploymentFinished(seat=seat):
-            expect(state, seat, Phase.REDEPLOY, "finish redeploying")
+            expect(state, seat, Phase.REDEPLOY, said("finish redeploying"))
             state = troops_game.finish_redeployment(state, seat)
             for expansion in played:
                 state = expansion.redeployment_finished(state, seat)
@@ -265,9 +278,10 @@ def _apply(state: GameState, event: Event) -> GameState:
         case TurnScored(seat=seat) if seat_player is not None:
             return seat_player.seat_score(state, event)
         case TurnScored(seat=seat, coins=coins):
-            expect(state, seat, Phase.SCORE, "score")
+            expect(state, seat, Phase.SCORE, said("score"))
             if coins < 0:
-                raise IllegalAction(f"a turn's income cannot be negative (got {coins})")
+                raise IllegalAction(said("a turn's income cannot be negative (got {coins})",
+                                         coins=coins))
             player = state.current
             scored = replace(
                 to_phase(state, Phase.FINISHED, scored=True),
@@ -279,12 +293,11 @@ def _apply(state: GameState, event: Event) -> GameState:
             return scored
         case CoinsAdjusted(seat=seat, delta=delta, reason=reason):
             if not reason.strip():
-                raise IllegalAction("say why the coins are adjusted")
+                raise IllegalAction(said("say why the coins are adjusted"))
             player = state.player(seat)
             if player.coins + delta < 0:
-                raise IllegalAction(
-                    f"{player.name} cannot give back {-delta} coins: a purse is never negative"
-                )
+                raise IllegalAction(said("{player} cannot give back {coins} coins: a purse is "
+                                         "never negative", player=player.name, coins=-delta))
             return replace(
                 state,
                 players=with_player(state.players, replace(player, coins=player.coins + delta)),
@@ -304,18 +317,16 @@ def _apply(state: GameState, event: Event) -> GameState:
         case RegionAbandoned() if seat_player is not None:
             return seat_player.seat_abandon(state, event)
         case RegionAbandoned(seat=seat, region=region):
-            expect(state, seat, Phase.CONQUER, "abandon a region")
+            expect(state, seat, Phase.CONQUER, said("abandon a region"))
             here = region_state(state, region)
             occupant = here.occupant
             if occupant is None or occupant.seat != seat or occupant.in_decline:
-                raise IllegalAction(
-                    f"region {region} is not held by {state.current.name}'s active race"
-                )
+                raise IllegalAction(said("region {region} is not held by {player}'s active race",
+                                         region=region, player=state.current.name))
             if any(rid == region for rid, _ in state.track.this_turn.conquered):
-                raise IllegalAction(
-                    f"region {region} was conquered this turn; regions are abandoned before "
-                    "conquering, when the troops are readied"
-                )
+                raise IllegalAction(said(
+                    "region {region} was conquered this turn; regions are abandoned before "
+                    "conquering, when the troops are readied", region=region))
             for expansion in played:
                 expansion.refuse_abandon(state, region)
             this_turn = state.track.this_turn
@@ -331,7 +342,7 @@ def _apply(state: GameState, event: Event) -> GameState:
         case RegionSet():
             return troops_game.corrected(state, markers.set_region(state, event), event)
         case TurnEnded(seat=seat):
-            expect(state, seat, Phase.FINISHED, "end the turn")
+            expect(state, seat, Phase.FINISHED, said("end the turn"))
             troops_game.refuse_turn_end(state)
             nxt = state.players[state.track.next_seat]
             phase = Phase.CONQUER if nxt.active is not None else Phase.PICK_COMBO
@@ -339,7 +350,7 @@ def _apply(state: GameState, event: Event) -> GameState:
             for expansion in played:
                 ended = expansion.turn_passed(state, ended)
             return troops_game.turn_began(ended)
-    raise IllegalAction(f"unknown event {event!r}")
+    raise IllegalAction(said("unknown event {event}", event=repr(event)))
 
 
 def follow_ups(state: GameState) -> tuple[Event, ...]:
@@ -359,23 +370,26 @@ def follow_ups(state: GameState) -> tuple[Event, ...]:
 def _pick(state: GameState, event: ComboPicked) -> GameState:
     player = acting(state, event.seat)
     if state.track.this_turn.picked_combo:
-        raise IllegalAction(f"{player.name} has already picked a combo this turn")
+        raise IllegalAction(said("{player} has already picked a combo this turn",
+                                 player=player.name))
     if player.active is not None:
-        raise IllegalAction(
-            f"{player.name} still plays the {player.active.power} {player.active.race}; "
-            "put them in decline first (a new combo comes the turn after)"
-        )
+        raise IllegalAction(said(
+            "{player} still plays the {combo}; put them in decline first (a new combo comes "
+            "the turn after)", player=player.name,
+            combo=ComboName(player.active.power, player.active.race)))
     if state.track.this_turn.declined:
-        raise IllegalAction(f"{player.name} went into decline this turn; pick next turn")
-    expect(state, event.seat, Phase.PICK_COMBO, "pick a combo")
+        raise IllegalAction(said("{player} went into decline this turn; pick next turn",
+                                 player=player.name))
+    expect(state, event.seat, Phase.PICK_COMBO, said("pick a combo"))
     market = state.market
     cost = market.cost(event.row)
     combo = market.rows[event.row].combo
     if (combo.race, combo.power) != (event.race, event.power):
-        raise IllegalAction(
-            f"row {event.row + 1} holds {combo.name}, not {event.power} {event.race}"
-        )
-    what = f"the {combo.name} in row {event.row + 1}"
+        raise IllegalAction(said("row {row} holds {combo}, not {given}", row=event.row + 1,
+                                 combo=ComboName(combo.power, combo.race),
+                                 given=ComboName(event.power, event.race)))
+    what = said("the {combo} in row {row}", combo=ComboName(combo.power, combo.race),
+                row=event.row + 1)
     coins = pay(player.coins, cost, who=player.name, what=what)
     market, taken = market.pick(event.row)
     tokens = state.catalog.combo_tokens(combo.race, combo.power) + taken.extra_tokens
@@ -393,18 +407,17 @@ def _decline(state: GameState, seat: int) -> GameState:
     player = acting(state, seat)
     this_turn = state.track.this_turn
     if player.active is None:
-        raise IllegalAction(f"{player.name} has no active race to put in decline")
+        raise IllegalAction(said("{player} has no active race to put in decline",
+                                 player=player.name))
     if this_turn.declined:
-        raise IllegalAction(f"{player.name} has already gone into decline this turn")
+        raise IllegalAction(said("{player} has already gone into decline this turn",
+                                 player=player.name))
     phase = state.track.phase
     stout_at_end = phase is Phase.FINISHED and player.active.power == STOUT
     at_start = phase is Phase.CONQUER and not this_turn.picked_combo and this_turn.conquests == 0
     if not (at_start or stout_at_end):
-        raise IllegalAction(
-            "a race goes into decline at the start of a turn, instead of conquering"
-            + (" (Stout: or at the end of the turn, after scoring)"
-               if player.active.power == STOUT else "")
-        )
+        raise IllegalAction(said(STOUT_DECLINE if player.active.power == STOUT
+                                 else DECLINE_AT_START))
     race = player.active.race
     if at_start:  # instead of conquering: the troops were never readied
         state = troops_game.unready(state, seat, race)
@@ -424,7 +437,8 @@ def attacker(state: GameState) -> Attacker:
     if seat_player is not None:
         return _with_facts(state, seat_player.seat_attacker(state))
     if player.active is None:
-        raise IllegalAction(f"{player.name} has no active race; pick a combo first")
+        raise IllegalAction(said("{player} has no active race; pick a combo first",
+                                 player=player.name))
     held = state.regions.held_by(player.seat, player.active.race, in_decline=False)
     berserk_roll = state.last_roll if player.active.power == BERSERK else None
     return _with_facts(state, Attacker(
@@ -441,24 +455,28 @@ def _with_facts(state: GameState, who: Attacker) -> Attacker:
 
 def _conquer(state: GameState, event: RegionConquered) -> GameState:
     if event.catapult and event.declined_ghouls:
-        raise IllegalAction("Ghouls in decline have no Catapult: it belongs to the active race")
+        raise IllegalAction(said("Ghouls in decline have no Catapult: it belongs to the "
+                                 "active race"))
     who = _ghouls(state, event.seat) if event.declined_ghouls else None
     if who is None:
-        expect(state, event.seat, Phase.CONQUER, "conquer")
+        expect(state, event.seat, Phase.CONQUER, said("conquer"))
         who = attacker(state)
     if event.catapult:
         who = _with_catapult(state, who)
     before = region_state(state, event.region)
     least = minimum_cost(who)
     if event.tokens is not None and event.tokens < least:
-        raise IllegalAction(f"a region conquered by {who.race} holds at least {least} "
-                            f"token{'s' if least > 1 else ''}, not {event.tokens}")
+        raise IllegalAction(said_n("a region conquered by {race} holds at least {n} token, "
+                                   "not {given}",
+                                   "a region conquered by {race} holds at least {n} tokens, "
+                                   "not {given}", least, race=Name("race", who.race),
+                                   given=event.tokens))
     _refuse_gypsies_return(state, who, event)
     _refuse_sorcery(state, who, event)
     for expansion in expansions.played(state):
         expansion.refuse_conquest(state, who, event.region)
-    refused = immunity(state.map, event.region, state.regions.regions, who,
-                       catapults=state.regions.catapults())
+    refused: str | Said | None = immunity(state.map, event.region, state.regions.regions,
+                                          who, catapults=state.regions.catapults())
     if refused is None:
         route = reach(state.map, event.region, who)
         refused = None if route.reachable else route.reason
@@ -471,10 +489,11 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
     coins_issued = state.coins_issued
     if event.mercenary_coin:
         if who.power != MERCENARY:
-            raise IllegalAction("only Mercenary races spend a coin to conquer with fewer tokens")
+            raise IllegalAction(said("only Mercenary races spend a coin to conquer with "
+                                     "fewer tokens"))
         payer = players[who.seat]
         players = with_player(players, replace(payer, coins=pay(
-            payer.coins, 1, who=payer.name, what="the Mercenary coin")))
+            payer.coins, 1, who=payer.name, what=said("the Mercenary coin"))))
         coins_issued -= 1
     loser = before.occupant
     if loser is not None and loser.in_decline:
@@ -527,15 +546,17 @@ def _with_catapult(state: GameState, who: Attacker) -> Attacker:
 def _ready_catapult(state: GameState, who: Attacker) -> int:
     """Where the attacker's Catapult stands, if it may conquer now; refused otherwise."""
     if who.power != CATAPULT:
-        combo = who.race if who.power is None else f"{who.power} {who.race}"
-        raise IllegalAction(f"only a Catapult race conquers with the Catapult, not {combo}")
+        combo: Name | ComboName = (Name("race", who.race) if who.power is None
+                                   else ComboName(who.power, who.race))
+        raise IllegalAction(said("only a Catapult race conquers with the Catapult, not {combo}",
+                                 combo=combo))
     if state.track.this_turn.catapult_used:
-        raise IllegalAction("the Catapult has already been used this turn (once per turn)")
+        raise IllegalAction(said("the Catapult has already been used this turn (once per turn)"))
     where = next((rid for rid in sorted(who.held) if state.regions[rid].markers.catapult),
                  None)
     if where is None:
-        raise IllegalAction("the Catapult is not on the board: place it in one of your "
-                            "regions first")
+        raise IllegalAction(said("the Catapult is not on the board: place it in one of your "
+                                 "regions first"))
     return where
 
 
@@ -544,13 +565,13 @@ def _ghouls(state: GameState, seat: int) -> Attacker:
     player = acting(state, seat)
     this_turn = state.track.this_turn
     if not any(d.race == GHOULS for d in player.declined):
-        raise IllegalAction(f"{player.name} has no Ghouls in decline to conquer with")
+        raise IllegalAction(said("{player} has no Ghouls in decline to conquer with",
+                                 player=player.name))
     if this_turn.declined:
-        raise IllegalAction("no conquest in the turn a race goes into decline")
+        raise IllegalAction(said("no conquest in the turn a race goes into decline"))
     if state.track.phase not in (Phase.PICK_COMBO, Phase.CONQUER) or this_turn.conquests:
-        raise IllegalAction(
-            "declined Ghouls conquer at the start of the turn, before the active race does"
-        )
+        raise IllegalAction(said(
+            "declined Ghouls conquer at the start of the turn, before the active race does"))
     held = state.regions.held_by(seat, GHOULS, in_decline=True)
     return _with_facts(state, Attacker(seat, GHOULS, None, frozenset(held),
                                        turn=state.track.turn))
@@ -563,25 +584,29 @@ def _refuse_sorcery(state: GameState, who: Attacker, event: RegionConquered) -> 
     if not event.sorcery:
         return
     if who.race != SORCERERS or event.declined_ghouls:
-        raise IllegalAction("only active Sorcerers replace a lone token with one of theirs")
+        raise IllegalAction(said("only active Sorcerers replace a lone token with one of theirs"))
     if event.catapult or event.mercenary_coin or event.tokens not in (None, 1):
-        raise IllegalAction("a Sorcerer's replacement puts exactly one token from the tray in "
-                            "the region; no Catapult, coin or other count goes with it")
+        raise IllegalAction(said("a Sorcerer's replacement puts exactly one token from the "
+                                 "tray in the region; no Catapult, coin or other count goes "
+                                 "with it"))
     here = state.regions[event.region]
     loser = here.occupant
     if loser is None or loser.seat == who.seat or loser.in_decline:
-        raise IllegalAction(f"Sorcerers replace an opponent's active token; region "
-                            f"{event.region} holds none")
+        raise IllegalAction(said("Sorcerers replace an opponent's active token; region "
+                                 "{region} holds none", region=event.region))
     if (loser.tokens or 1) != 1 or here.markers.encampments:
-        raise IllegalAction(f"the Sorcerers replace a token only when it stands alone; region "
-                            f"{event.region} holds {loser.tokens} (or an encampment)")
+        raise IllegalAction(said("the Sorcerers replace a token only when it stands alone; "
+                                 "region {region} holds {tokens} (or an encampment)",
+                                 region=event.region, tokens=str(loser.tokens)))
     if loser.seat in state.track.this_turn.sorcery_on:
-        raise IllegalAction(f"the Sorcerers have already replaced a token of "
-                            f"{state.players[loser.seat].name}'s this turn (once per opponent)")
+        raise IllegalAction(said("the Sorcerers have already replaced a token of {player}'s "
+                                 "this turn (once per opponent)",
+                                 player=state.players[loser.seat].name))
     if not state.map.region(event.region).adjacent & who.held:
-        raise IllegalAction(f"region {event.region} does not border a Sorcerers' region")
+        raise IllegalAction(said("region {region} does not border a Sorcerers' region",
+                                 region=event.region))
     if not troops_game.tray_has(state, SORCERERS):
-        raise IllegalAction("no Sorcerer token is left in the tray to take its place")
+        raise IllegalAction(said("no Sorcerer token is left in the tray to take its place"))
 
 
 def _refuse_gypsies_return(state: GameState, who: Attacker, event: RegionConquered) -> None:
@@ -589,8 +614,9 @@ def _refuse_gypsies_return(state: GameState, who: Attacker, event: RegionConquer
     if event.declined_ghouls or who.race != GYPSIES:
         return
     if event.region in state.track.this_turn.abandoned_regions:
-        raise IllegalAction(f"the Gypsies abandoned region {event.region} this turn (its coin "
-                            "lies there); they cannot conquer it again before next turn")
+        raise IllegalAction(said("the Gypsies abandoned region {region} this turn (its coin "
+                                 "lies there); they cannot conquer it again before next turn",
+                                 region=event.region))
 
 
 def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int, *,
@@ -610,8 +636,14 @@ def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int, *,
 
 def refusal(state: GameState, event: Event) -> str | None:
     """Why `event` would be refused now, or None if the rules allow it."""
+    refused = refusal_said(state, event)
+    return None if refused is None else str(refused)
+
+
+def refusal_said(state: GameState, event: Event) -> Said | None:
+    """`refusal` as a sentence a screen words in the table's language."""
     try:
         apply(state, event)
     except (IllegalAction, MalformedInput) as refused:
-        return refused.reason
+        return refused.said
     return None

@@ -23,8 +23,11 @@ from companion.rules.catalog import Catalog
 from companion.rules.errors import IllegalAction
 from companion.rules.events import Event, GameCreated, StepUndone, is_barrier
 from companion.rules.game import GameState, apply, start
+from companion.rules.said import N_, Said, said
 
 Step = tuple[Event, ...]
+
+NOTHING_TO_UNDO = N_("there is nothing to undo yet")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +44,7 @@ class History:
     def begin(cls, step: Step, catalog: Catalog) -> History:
         """A history whose first step creates the game (and may reveal the first combos)."""
         if not step or not isinstance(step[0], GameCreated):
-            raise IllegalAction("a game's first step must create the game")
+            raise IllegalAction(said("a game's first step must create the game"))
         state = start(step[0], catalog)
         state = _apply_all(state, step[1:])
         return cls(log=(step,), in_force=(step,), states=(state,))
@@ -55,26 +58,27 @@ class History:
         an undo.
         """
         if not step:
-            raise IllegalAction("an empty step records nothing")
+            raise IllegalAction(said("an empty step records nothing"))
         if any(isinstance(e, StepUndone) for e in step):
             if step != (StepUndone(),):
-                raise IllegalAction("an undo is a step of its own")
+                raise IllegalAction(said("an undo is a step of its own"))
             blocker = self.undo_blocker()
             if blocker:
                 raise IllegalAction(blocker)
             return History((*self.log, step), self.in_force[:-1], self.states[:-1])
         if any(isinstance(e, GameCreated) for e in step):
-            raise IllegalAction("the game is already created")
+            raise IllegalAction(said("the game is already created"))
         state = _apply_all(self.state, step) if after is None else after
         return History((*self.log, step), (*self.in_force, step), (*self.states, state))
 
-    def undo_blocker(self) -> str | None:
+    def undo_blocker(self) -> Said | None:
         """Why undo is not possible now, or None if it is."""
         last = self.in_force[-1]
         if isinstance(last[0], GameCreated):
-            return "there is nothing to undo yet"
+            return said(NOTHING_TO_UNDO)
         if is_barrier(last):
-            return "the last action cannot be undone: a die roll, a reshuffle or the end of a turn"
+            return said("the last action cannot be undone: a die roll, a reshuffle or the end "
+                        "of a turn")
         return None
 
     @property
@@ -87,7 +91,7 @@ def replay(log: Iterable[Step], catalog: Catalog) -> History:
     steps = iter(log)
     first = next(steps, None)
     if first is None:
-        raise IllegalAction("an empty log holds no game")
+        raise IllegalAction(said("an empty log holds no game"))
     history = History.begin(first, catalog)
     for step in steps:
         history = history.record(step)

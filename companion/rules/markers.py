@@ -19,6 +19,7 @@ import companion.rules.expansions as expansions
 from companion.rules.board import MARKERS, Occupant, RegionState, marker_count, with_marker
 from companion.rules.errors import IllegalAction
 from companion.rules.events import MarkerPlaced, MarkerRemoved, RegionSet
+from companion.rules.said import N_, Name, Said, listed, said
 from companion.rules.state import GameState, acting, region_state
 
 _MARKER_OWNERS: dict[str, tuple[str, int | None]] = {
@@ -28,9 +29,19 @@ _MARKER_OWNERS: dict[str, tuple[str, int | None]] = {
 }
 
 
+MARKER_WORDS: dict[str, str] = {
+    "fortress": N_("fortress"), "troll_lair": N_("troll lair"),
+    "encampment": N_("encampment"), "hole_in_the_ground": N_("hole in the ground"),
+    "hero": N_("hero"), "dragon": N_("dragon"), "pot_of_gold": N_("pot of gold"),
+    "catapult": N_("catapult"),
+}
+"""Each marker as a refusal names it (an expansion's own marker: its id, as it is)."""
+
+
 def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> GameState:
     if event.marker not in MARKERS:
-        raise IllegalAction(f"unknown marker {event.marker!r}; markers: {', '.join(MARKERS)}")
+        raise IllegalAction(said("unknown marker {marker}; markers: {markers}",
+                                 marker=repr(event.marker), markers=listed(MARKERS)))
     player = acting(state, event.seat)
     here = region_state(state, event.region)
     placing = isinstance(event, MarkerPlaced)
@@ -38,27 +49,34 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
     owned = _MARKER_OWNERS.get(event.marker) or next(
         (found for x in played if (found := x.marker_owner(state, event.marker)) is not None),
         None)
-    name = event.marker.replace("_", " ")
+    words = MARKER_WORDS.get(event.marker)
+    name: str | Said = event.marker.replace("_", " ") if words is None else said(words)
     if isinstance(event, MarkerPlaced):
         if owned is None:
-            raise IllegalAction(f"no race or power of this game places a {name}")
+            raise IllegalAction(said("no race or power of this game places a {name}", name=name))
         owner, box = owned
         active = player.active
         if active is None or owner not in (active.race, active.power):
-            raise IllegalAction(f"only an active {owner} race places a {name}")
+            raise IllegalAction(said("only an active {owner} race places a {name}",
+                                     owner=Name("race" if owner in ("Trolls", "Halflings")
+                                                else "power", owner), name=name))
         for expansion in played:
             expansion.refuse_marker(state, event)
         if here.occupant is None or here.occupant.seat != player.seat or here.occupant.in_decline:
-            raise IllegalAction(f"a {name} goes in a region your active race holds")
+            raise IllegalAction(said("a {name} goes in a region your active race holds",
+                                     name=name))
         if event.marker != "encampment" and marker_count(here.markers, event.marker):
-            raise IllegalAction(f"region {event.region} already has a {name}")
+            raise IllegalAction(said("region {region} already has a {name}",
+                                     region=event.region, name=name))
         if box == 1 and state.regions.count_markers(event.marker):
-            raise IllegalAction(f"the {name} is already on the board; to move it, remove it "
-                                "and place it again")
+            raise IllegalAction(said("the {name} is already on the board; to move it, remove it "
+                                     "and place it again", name=name))
         if box is not None and state.regions.count_markers(event.marker) >= box:
-            raise IllegalAction(f"all {box} of the {name} pieces are on the board")
+            raise IllegalAction(said("all {box} of the {name} pieces are on the board", box=box,
+                                     name=name))
     elif not marker_count(here.markers, event.marker):
-        raise IllegalAction(f"region {event.region} has no {name} to remove")
+        raise IllegalAction(said("region {region} has no {name} to remove", region=event.region,
+                                 name=name))
     markers = with_marker(here.markers, event.marker, 1 if placing else -1)
     return replace(state, regions=state.regions.with_region(
         event.region, replace(here, markers=markers)))
@@ -68,7 +86,7 @@ def set_region(state: GameState, event: RegionSet) -> GameState:
     here = region_state(state, event.region)
     if event.seat is None:
         if event.race is not None:
-            raise IllegalAction("a race needs the seat of the player who holds the region")
+            raise IllegalAction(said("a race needs the seat of the player who holds the region"))
         markers = replace(here.markers, catapult=False)  # the Catapult leaves with its race
         new = RegionState(lost_tribe=event.lost_tribe, markers=markers)
         return replace(state, regions=state.regions.with_region(event.region, new))
@@ -76,13 +94,16 @@ def set_region(state: GameState, event: RegionSet) -> GameState:
     races = ([player.active.race] if player.active and not event.in_decline else []) + (
         [d.race for d in player.declined] if event.in_decline else [])
     if event.race not in races:
-        kind = "declined" if event.in_decline else "active"
-        raise IllegalAction(
-            f"{player.name} has no {kind} race {event.race!r}"
-            + (f"; theirs: {', '.join(races)}" if races else "")
-        )
+        template = (N_("{player} has no declined race {race}") if event.in_decline
+                    else N_("{player} has no active race {race}"))
+        refused = said(template, player=player.name, race=repr(event.race))
+        if races:
+            refused = said("{sentence}; theirs: {races}", sentence=refused,
+                           races=listed(Name("race", r) for r in races))
+        raise IllegalAction(refused)
     if event.tokens is not None and event.tokens < 1:
-        raise IllegalAction(f"a held region holds at least 1 token, not {event.tokens}")
+        raise IllegalAction(said("a held region holds at least 1 token, not {tokens}",
+                                 tokens=event.tokens))
     occupant = Occupant(event.seat, event.race, event.in_decline, event.tokens)
     markers = here.markers
     for expansion in expansions.played(state):

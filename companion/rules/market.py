@@ -24,6 +24,8 @@ from dataclasses import dataclass, replace
 
 from companion.rules.errors import IllegalAction
 from companion.rules.names import CURSED, HOMUNCULI
+from companion.rules.said import N_, Name, listed, said, said_n
+from companion.rules.said import Combo as ComboName
 
 ROWS = 6
 CURSED_SKIP_COST = 3
@@ -103,26 +105,28 @@ class Market:
         """
         self._check_row(row)
         if self.missing:
-            raise IllegalAction(
-                f"the market is waiting for {self.missing} combo(s) to be revealed first"
-            )
+            raise IllegalAction(said_n("the market is waiting for {n} combo(s) to be revealed "
+                                       "first", "the market is waiting for {n} combo(s) to be "
+                                       "revealed first", self.missing))
         above = tuple(r.bypassed() for r in self.rows[:row])
         return replace(self, rows=above + self.rows[row + 1 :]), self.rows[row]
 
     def reveal(self, combo: Combo) -> Market:
         """Reveal `combo` in the lowest row."""
         if len(self.rows) >= ROWS:
-            raise IllegalAction(f"the market already shows {ROWS} combos")
+            raise IllegalAction(said("the market already shows {rows} combos", rows=ROWS))
         if combo.race not in self.race_stack:
-            raise IllegalAction(f"the banner {combo.race} is not in the banner stack")
+            raise IllegalAction(said("the banner {race} is not in the banner stack",
+                                     race=Name("race", combo.race)))
         if combo.power not in self.power_stack:
-            where = " (it is among the discards)" if combo.power in self.discarded_powers else ""
-            raise IllegalAction(f"the badge {combo.power} is not in the badge stack{where}")
+            template = (N_("the badge {power} is not in the badge stack (it is among the "
+                           "discards)") if combo.power in self.discarded_powers
+                        else N_("the badge {power} is not in the badge stack"))
+            raise IllegalAction(said(template, power=Name("power", combo.power)))
         if self.ordered and (self.race_stack[0], self.power_stack[0]) != (combo.race, combo.power):
-            raise IllegalAction(
-                f"the next combo in the stacks is {self.power_stack[0]} {self.race_stack[0]}, "
-                f"not {combo.name}"
-            )
+            raise IllegalAction(said("the next combo in the stacks is {next}, not {given}",
+                                     next=ComboName(self.power_stack[0], self.race_stack[0]),
+                                     given=ComboName(combo.power, combo.race)))
         return replace(
             self,
             rows=(*self.rows, Row(combo)),
@@ -133,12 +137,12 @@ class Market:
     def reshuffle_badges(self, order: tuple[str, ...]) -> Market:
         """The discarded badges, shuffled (in `order`), become the new badge stack."""
         if self.power_stack:
-            raise IllegalAction("the badge stack is not empty yet; discards are not reshuffled")
+            raise IllegalAction(said("the badge stack is not empty yet; discards are not "
+                                     "reshuffled"))
         if sorted(order) != sorted(self.discarded_powers):
-            raise IllegalAction(
-                "a reshuffle must hold exactly the discarded badges: "
-                + ", ".join(sorted(self.discarded_powers))
-            )
+            raise IllegalAction(said("a reshuffle must hold exactly the discarded badges: "
+                                     "{badges}", badges=listed(
+                                         Name("power", p) for p in sorted(self.discarded_powers))))
         return replace(self, power_stack=order, discarded_powers=())
 
     def return_banner(self, race: str) -> Market:
@@ -150,9 +154,8 @@ class Market:
 
     def _check_row(self, row: int) -> None:
         if not 0 <= row < len(self.rows):
-            raise IllegalAction(
-                f"there is no combo in row {row + 1}; rows 1 to {len(self.rows)} are on the table"
-            )
+            raise IllegalAction(said("there is no combo in row {row}; rows 1 to {last} are on "
+                                     "the table", row=row + 1, last=len(self.rows)))
 
 
 def _without(stack: tuple[str, ...], name: str) -> tuple[str, ...]:

@@ -12,17 +12,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.rules.errors import IllegalAction
+from companion.rules.said import Said, said, said_n
 
 
-def pay(coins: int, amount: int, *, who: str, what: str) -> int:
-    """Coins left after paying `amount`; refuses to go below zero."""
+def pay(coins: int, amount: int, *, who: str | Said, what: str | Said) -> int:
+    """Coins left after paying `amount`; refuses to go below zero. `who` and `what` name
+    the payer and the thing paid for in the refusal (a `Said`, or text shown as it is)."""
     if amount < 0:
-        raise IllegalAction(f"{what}: a payment cannot be negative (got {amount})")
+        raise IllegalAction(said("{what}: a payment cannot be negative (got {amount})",
+                                 what=what, amount=amount))
     if amount > coins:
-        raise IllegalAction(
-            f"{who} cannot afford {what}: it costs {amount} "
-            f"coin{'s' if amount != 1 else ''} and they have fewer"
-        )
+        raise IllegalAction(said_n("{who} cannot afford {what}: it costs {n} coin and they "
+                                   "have fewer",
+                                   "{who} cannot afford {what}: it costs {n} coins and they "
+                                   "have fewer", amount, who=who, what=what))
     return coins - amount
 
 
@@ -33,10 +36,12 @@ def change_for(amount: int, coin_values: Sequence[int]) -> dict[int, int]:
     coins (10, 5, 3, 1) every amount can be made.
     """
     if amount < 0:
-        raise IllegalAction(f"an amount of coins cannot be negative (got {amount})")
+        raise IllegalAction(said("an amount of coins cannot be negative (got {amount})",
+                                 amount=amount))
     values = sorted(set(coin_values), reverse=True)
     if not values or min(values) < 1:
-        raise IllegalAction(f"coin values must be positive whole numbers (got {list(coin_values)})")
+        raise IllegalAction(said("coin values must be positive whole numbers (got {values})",
+                                 values=str(list(coin_values))))
     # fewest[a] = fewest pieces making a; last[a] = the value added last on that path.
     fewest = [0] + [amount + 1] * amount
     last = [0] * (amount + 1)
@@ -46,7 +51,8 @@ def change_for(amount: int, coin_values: Sequence[int]) -> dict[int, int]:
                 fewest[a] = fewest[a - v] + 1
                 last[a] = v
     if amount and fewest[amount] > amount:
-        raise IllegalAction(f"{amount} cannot be made from coins of {values}")
+        raise IllegalAction(said("{amount} cannot be made from coins of {values}",
+                                 amount=amount, values=str(values)))
     pieces: dict[int, int] = {}
     a = amount
     while a:

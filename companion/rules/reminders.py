@@ -18,110 +18,121 @@ from collections.abc import Callable
 import companion.rules.expansions as expansions
 from companion.rules.maps import Feature
 from companion.rules.players import Player
+from companion.rules.said import Said, said, said_n
 from companion.rules.state import GameState
 from companion.rules.turns import Phase
 
-Reminder = Callable[[GameState, Player], str | None]
+Reminder = Callable[[GameState, Player], str | Said | None]
 
 
-def _amazons(state: GameState, player: Player) -> str | None:
+def _amazons(state: GameState, player: Player) -> Said | None:
     if state.track.phase is Phase.REDEPLOY:
-        return "Amazons: after redeploying, lift 4 Amazons off the board until next turn."
-    return "Amazons: 4 extra tokens for conquest this turn (they do not defend)."
+        return said("Amazons: after redeploying, lift 4 Amazons off the board until next turn.")
+    return said("Amazons: 4 extra tokens for conquest this turn (they do not defend).")
 
 
-def _skeletons(state: GameState, player: Player) -> str | None:
+def _skeletons(state: GameState, player: Player) -> Said | None:
     new = state.track.this_turn.conquered_non_empty // 2
     if new:
-        return (f"Skeletons: take {new} new token{'s' if new > 1 else ''} from the tray "
-                "(1 per 2 non-empty regions conquered).")
+        return said_n("Skeletons: take {n} new token from the tray (1 per 2 non-empty regions "
+                      "conquered).",
+                      "Skeletons: take {n} new tokens from the tray (1 per 2 non-empty regions "
+                      "conquered).", new)
     return None
 
 
-def _wealthy(state: GameState, player: Player) -> str | None:
+def _wealthy(state: GameState, player: Player) -> Said | None:
     active = player.active
     if active is not None and active.picked_turn == state.track.turn:
-        return "Wealthy: 7 coins this turn, once."
+        return said("Wealthy: 7 coins this turn, once.")
     return None
 
 
-def _igors(state: GameState, player: Player) -> str | None:
+def _igors(state: GameState, player: Player) -> Said | None:
     batch = len(state.players)
-    return (f"Igors: every {batch} tokens lost in conquests (yours too) that you collected "
-            "become 1 new Igor now.")
+    return said("Igors: every {batch} tokens lost in conquests (yours too) that you collected "
+                "become 1 new Igor now.", batch=batch)
 
 
-def _fireball(state: GameState, player: Player) -> str | None:
+def _fireball(state: GameState, player: Player) -> Said | None:
     assert player.active is not None
     held = state.regions.held_by(player.seat, player.active.race, in_decline=False)
     sources = sum(1 for i in held if Feature.MAGIC in state.map.region(i).features)
     if not sources:
-        return "Fireball: no Magic Source held, so no new Fireball this turn."
-    return (f"Fireball: take {sources} Fireball{'s' if sources > 1 else ''} "
-            "(1 per Magic Source held).")
+        return said("Fireball: no Magic Source held, so no new Fireball this turn.")
+    return said_n("Fireball: take {n} Fireball (1 per Magic Source held).",
+                  "Fireball: take {n} Fireballs (1 per Magic Source held).", sources)
 
 
 _BY_PHASE: dict[Phase, dict[str, Reminder]] = {
     Phase.CONQUER: {
         "Amazons": _amazons,
-        "Berserk": lambda s, p: "Berserk: roll the die before each conquest.",
-        "Dragon Master": lambda s, p: "Dragon Master: once this turn, 1 token and the Dragon "
-                                      "take any region.",
-        "Halflings": lambda s, p: "Halflings: a Hole-in-the-Ground in each of the first 2 "
-                                  "regions they conquer.",
-        "Sorcerers": lambda s, p: "Sorcerers: once per opponent, swap a lone active enemy "
-                                  "token for one of yours.",
-        "Trolls": lambda s, p: "Trolls: a Troll's Lair in every region they take.",
-        "Commando": lambda s, p: "Commando: every conquest costs 1 token less.",
-        "Kobolds": lambda s, p: "Kobolds: at least 2 Kobolds in every region, to attack or "
-                                "to hold.",
-        "Gypsies": lambda s, p: "Gypsies: a region you abandon gets a coin and cannot be "
-                                "taken back this turn.",
+        "Berserk": lambda s, p: said("Berserk: roll the die before each conquest."),
+        "Dragon Master": lambda s, p: said("Dragon Master: once this turn, 1 token and the Dragon "
+                                           "take any region."),
+        "Halflings": lambda s, p: said("Halflings: a Hole-in-the-Ground in each of the first 2 "
+                                       "regions they conquer."),
+        "Sorcerers": lambda s, p: said("Sorcerers: once per opponent, swap a lone active enemy "
+                                       "token for one of yours."),
+        "Trolls": lambda s, p: said("Trolls: a Troll's Lair in every region they take."),
+        "Commando": lambda s, p: said("Commando: every conquest costs 1 token less."),
+        "Kobolds": lambda s, p: said("Kobolds: at least 2 Kobolds in every region, to attack or "
+                                     "to hold."),
+        "Gypsies": lambda s, p: said("Gypsies: a region you abandon gets a coin and cannot be "
+                                     "taken back this turn."),
         "Igors": _igors,
-        "Hordes of": lambda s, p: "Hordes of: the 2 Hordes tokens fight and hold like your "
-                                  "race's.",
-        "Marauding": lambda s, p: "Marauding: before any final roll, gather your troops (1 "
-                                  "stays per region) and conquer again.",
-        "Catapult": lambda s, p: "Catapult: put it in one of your regions on the map; once "
-                                 "this turn, attack 1 region beyond a neighbour for 1 token "
-                                 "less; its region is immune.",
-        "Behemoth": lambda s, p: "Behemoth: each stack fights as 1 token per Swamp you hold "
-                                 "and needs a token beside it.",
+        "Hordes of": lambda s, p: said("Hordes of: the 2 Hordes tokens fight and hold like your "
+                                       "race's."),
+        "Marauding": lambda s, p: said("Marauding: before any final roll, gather your troops (1 "
+                                       "stays per region) and conquer again."),
+        "Catapult": lambda s, p: said("Catapult: put it in one of your regions on the map; once "
+                                      "this turn, attack 1 region beyond a neighbour for 1 token "
+                                      "less; its region is immune."),
+        "Behemoth": lambda s, p: said("Behemoth: each stack fights as 1 token per Swamp you hold "
+                                      "and needs a token beside it."),
     },
     Phase.REDEPLOY: {
         "Amazons": _amazons,
         "Skeletons": _skeletons,
-        "Bivouacking": lambda s, p: "Bivouacking: set out the 5 Encampments.",
-        "Fortified": lambda s, p: "Fortified: you may place 1 Fortress (6 at most on the map).",
-        "Barbarians": lambda s, p: "Barbarians: no redeployment; your tokens stay where they "
-                                   "fought.",
-        "Pixies": lambda s, p: "Pixies: after redeploying keep 1 Pixie per region; the rest "
-                               "wait off the board.",
-        "Fauns": lambda s, p: "Fauns: 1 new token per active enemy region taken this turn; "
-                              "each victim gains 1 per region lost.",
+        "Bivouacking": lambda s, p: said("Bivouacking: set out the 5 Encampments."),
+        "Fortified": lambda s, p: said("Fortified: you may place 1 Fortress (6 at most on the "
+                                            "map)."),
+        "Barbarians": lambda s, p: said("Barbarians: no redeployment; your tokens stay where they "
+                                        "fought."),
+        "Pixies": lambda s, p: said("Pixies: after redeploying keep 1 Pixie per region; the rest "
+                                    "wait off the board."),
+        "Fauns": lambda s, p: said("Fauns: 1 new token per active enemy region taken this turn; "
+                                   "each victim gains 1 per region lost."),
         "Fireball": _fireball,
     },
     Phase.SCORE: {
         "Wealthy": _wealthy,
     },
     Phase.FINISHED: {
-        "Heroic": lambda s, p: "Heroic: place the 2 Heroes in 2 of your regions.",
-        "Diplomat": lambda s, p: "Diplomat: name an ally whose active race you did not attack.",
-        "Stout": lambda s, p: "Stout: you may go into decline now.",
+        "Heroic": lambda s, p: said("Heroic: place the 2 Heroes in 2 of your regions."),
+        "Diplomat": lambda s, p: said("Diplomat: name an ally whose active race you did not "
+                                           "attack."),
+        "Stout": lambda s, p: said("Stout: you may go into decline now."),
     },
 }
 
 
 def reminders(state: GameState) -> tuple[str, ...]:
-    """The reminders for the player whose turn it is, now."""
+    """The reminders for the player whose turn it is, now, in English."""
+    return tuple(str(text) for text in reminders_said(state))
+
+
+def reminders_said(state: GameState) -> tuple[str | Said, ...]:
+    """`reminders` as sentences a screen words in the table's language (an expansion's
+    reminder not yet a `Said` is plain text, shown as it is)."""
     if state.is_over:
         return ()
     player = state.current
     phase = state.track.phase
     table = _BY_PHASE.get(phase, {})
-    out: list[str] = []
+    out: list[str | Said] = []
     if phase is Phase.CONQUER and any(d.race == "Ghouls" for d in player.declined):
-        out.append("Ghouls in decline: conquer with them first, before your active race.")
+        out.append(said("Ghouls in decline: conquer with them first, before your active race."))
     played = expansions.played(state)
     if player.active is not None:
         for name in (player.active.race, player.active.power):
@@ -131,8 +142,8 @@ def reminders(state: GameState) -> tuple[str, ...]:
             if text:
                 out.append(text)
     if phase is Phase.CONQUER and state.track.this_turn.conquests:
-        out.append("A defender loses 1 token and redeploys the rest at the end of your turn "
-                   "(Elves lose none).")
+        out.append(said("A defender loses 1 token and redeploys the rest at the end of your "
+                        "turn (Elves lose none)."))
     for expansion in played:
         out.extend(expansion.reminders(state))
     return tuple(out)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from companion.rules.board import RegionState
 from companion.rules.errors import IllegalAction
+from companion.rules.said import N_, Said, Value, listed, said
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,17 +40,22 @@ class Standings:
 
     placings: tuple[Placing, ...]
     winners: frozenset[int]
-    reason: str
+    reason: str | Said  # a Said from here; plain text from an expansion not yet converted
 
     @property
     def shared(self) -> bool:
         return len(self.winners) > 1
 
 
+COINS_COUNT = N_("coins of seat {seat} must be a whole number of 0 or more")
+TOKENS_COUNT = N_("tokens of seat {seat} must be a whole number of 0 or more")
+
+
 def _check_counts(kind: str, values: Mapping[int, int]) -> None:
     for seat, value in values.items():
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise IllegalAction(f"{kind} of seat {seat} must be a whole number of 0 or more")
+            template = COINS_COUNT if kind == "coins" else TOKENS_COUNT
+            raise IllegalAction(said(template, seat=seat))
 
 
 def needs_token_count(coins: Mapping[int, int]) -> frozenset[int]:
@@ -77,22 +83,24 @@ def final_standings(
     names. `names` are used in the reason (else "seat N").
     """
     if not coins:
-        raise IllegalAction("a game needs at least one player to rank")
+        raise IllegalAction(said("a game needs at least one player to rank"))
     _check_counts("coins", coins)
     tokens = dict(tokens or {})
     _check_counts("tokens", tokens)
     unknown = sorted(set(tokens) - set(coins))
     if unknown:
-        raise IllegalAction(f"a token count was given for seat {unknown[0]}, who is not playing")
+        raise IllegalAction(said("a token count was given for seat {seat}, who is not playing",
+                                 seat=unknown[0]))
 
-    def name(seat: int) -> str:
-        return (names or {}).get(seat, f"seat {seat}")
+    def name(seat: int) -> Value:
+        given = (names or {}).get(seat)
+        return said("seat {seat}", seat=seat) if given is None else given
 
     tied = needs_token_count(coins)
     missing = sorted(seat for seat in tied if seat not in tokens)
     if missing:
-        who = ", ".join(name(seat) for seat in missing)
-        raise IllegalAction(f"a tie for first: count the race tokens on the board of {who}")
+        raise IllegalAction(said("a tie for first: count the race tokens on the board of {who}",
+                                 who=listed(name(seat) for seat in missing)))
 
     def key(seat: int) -> tuple[int, int]:
         return (coins[seat], tokens[seat] if seat in tied else 0)
@@ -112,31 +120,30 @@ def _reason(
     tokens: Mapping[int, int],
     tied: frozenset[int],
     winners: frozenset[int],
-    name: Callable[[int], str],
-) -> str:
+    name: Callable[[int], Value],
+) -> Said:
     best = max(coins.values())
     if not tied:
         (winner,) = winners
-        return f"{name(winner)} wins with {best} coins"
+        return said("{winner} wins with {coins} coins", winner=name(winner), coins=best)
     tied_names = _and([name(seat) for seat in sorted(tied)])
     if len(winners) == 1:
         (winner,) = winners
-        others = ", ".join(
-            f"{name(seat)}: {tokens[seat]}" for seat in sorted(tied) if seat != winner
-        )
-        return (
-            f"{tied_names} tie on {best} coins; {name(winner)} wins with {tokens[winner]} "
-            f"race tokens on the board ({others})"
-        )
+        others = listed(said("{player}: {tokens}", player=name(seat), tokens=tokens[seat])
+                        for seat in sorted(tied) if seat != winner)
+        return said("{tied} tie on {coins} coins; {winner} wins with {tokens} race tokens on "
+                    "the board ({others})", tied=tied_names, coins=best, winner=name(winner),
+                    tokens=tokens[winner], others=others)
     most = tokens[min(winners)]
-    return (
-        f"{tied_names} tie on {best} coins; {_and([name(s) for s in sorted(winners)])} "
-        f"also tie on {most} race tokens on the board and share the win"
-    )
+    return said("{tied} tie on {coins} coins; {winners} also tie on {tokens} race tokens on "
+                "the board and share the win", tied=tied_names, coins=best,
+                winners=_and([name(s) for s in sorted(winners)]), tokens=most)
 
 
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def _and(words: list[Value]) -> Value:
+    if len(words) == 1:
+        return words[0]
+    return said("{names} and {last}", names=listed(words[:-1]), last=words[-1])
 
 
 def tokens_on_board(state: Mapping[int, RegionState], seat: int) -> int | None:

@@ -20,6 +20,7 @@ from companion.rules.errors import IllegalAction
 from companion.rules.maps import Board, load_board, parse_board_text
 from companion.rules.market import Market
 from companion.rules.players import Player
+from companion.rules.said import N_, Said, said
 from companion.rules.troops import Troops
 from companion.rules.turns import Phase, ThisTurn, TurnTrack
 
@@ -80,7 +81,8 @@ class GameState:
 
     def player(self, seat: int) -> Player:
         if not 0 <= seat < len(self.players):
-            raise IllegalAction(f"there is no seat {seat}; seats are 0 to {len(self.players) - 1}")
+            raise IllegalAction(said("there is no seat {seat}; seats are 0 to {last}", seat=seat,
+                                     last=len(self.players) - 1))
         return self.players[seat]
 
 
@@ -99,17 +101,31 @@ def acting(state: GameState, seat: int) -> Player:
     """The player in `seat`, refused unless it is their turn."""
     player = state.player(seat)
     if seat != state.track.seat:
-        raise IllegalAction(f"it is {state.current.name}'s turn, not {player.name}'s")
+        raise IllegalAction(said("it is {current}'s turn, not {player}'s",
+                                 current=state.current.name, player=player.name))
     return player
 
 
-def expect(state: GameState, seat: int, phase: Phase, what: str) -> None:
-    """Refuse unless it is `seat`'s turn and the turn is at `phase`."""
+PHASE_WORDS: dict[Phase, str] = {
+    Phase.PICK_COMBO: N_("pick a combo"),
+    Phase.CONQUER: N_("conquer"),
+    Phase.REDEPLOY: N_("redeploy"),
+    Phase.SCORE: N_("score"),
+    Phase.FINISHED: N_("end the turn"),
+    Phase.GAME_OVER: N_("game over"),
+}
+"""Each phase's words in a sentence (its `value`, marked for translation)."""
+
+
+def expect(state: GameState, seat: int, phase: Phase, what: str | Said) -> None:
+    """Refuse unless it is `seat`'s turn and the turn is at `phase`; `what` is what the
+    player would do (a `Said` a screen translates, or plain text shown as it is)."""
     player = acting(state, seat)
     if state.track.phase is not phase:
-        raise IllegalAction(
-            f"{player.name} cannot {what} now; the turn is at: {state.track.phase.value}"
-        )
+        now = state.track.phase
+        raise IllegalAction(said("{player} cannot {what} now; the turn is at: {phase}",
+                                 player=player.name, what=what,
+                                 phase=said(PHASE_WORDS.get(now, now.value))))
 
 
 def to_phase(state: GameState, phase: Phase, *, scored: bool = False) -> GameState:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 
 from companion.rules.board import BoardState
 from companion.rules.errors import IllegalAction
+from companion.rules.said import Name, Said, listed, said, said_n
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +58,8 @@ class Troops:
     def of(self, seat: int, race: str) -> RaceTroops:
         found = self.get(seat, race)
         if found is None:
-            raise IllegalAction(f"seat {seat} has no {race} tokens in play")
+            raise IllegalAction(said("seat {seat} has no {race} tokens in play", seat=seat,
+                                     race=Name("race", race)))
         return found
 
     def put(self, troops: RaceTroops) -> Troops:
@@ -136,14 +138,19 @@ def unready(troops: Troops, regions: BoardState, seat: int, race: str,
     return troops.put(replace(entry, hand=max(0, entry.hand - back))), regions
 
 
-def deploy(troops: Troops, seat: int, race: str, tokens: int, *, why: str) -> Troops:
-    """`tokens` leave the hand for the board; refused when the hand holds fewer."""
+def in_hand(n: int) -> Said:
+    """How many tokens are in hand, as a refusal ends ("2 are in hand")."""
+    return said_n("{n} is in hand", "{n} are in hand", n)
+
+
+def deploy(troops: Troops, seat: int, race: str, tokens: int, *, why: str | Said) -> Troops:
+    """`tokens` leave the hand for the board; refused when the hand holds fewer. `why`
+    says what the tokens are for (a `Said`, or text shown as it is)."""
     entry = troops.of(seat, race)
     if tokens > entry.hand:
-        raise IllegalAction(
-            f"{why} needs {tokens} token{'s' if tokens != 1 else ''}, but only "
-            f"{entry.hand} {'is' if entry.hand == 1 else 'are'} in hand"
-        )
+        raise IllegalAction(said_n("{why} needs {n} token, but only {hand}",
+                                   "{why} needs {n} tokens, but only {hand}", tokens, why=why,
+                                   hand=in_hand(entry.hand)))
     return troops.put(replace(entry, hand=entry.hand - tokens))
 
 
@@ -200,19 +207,26 @@ def redeployed(troops: Troops, regions: BoardState, seat: int, race: str,
     if set(placement) != set(regions_held):
         missing = sorted(set(regions_held) - set(placement))
         extra = sorted(set(placement) - set(regions_held))
-        raise IllegalAction(
-            f"a redeployment gives a count for each region of the {race} and no other"
-            + (f"; missing: {', '.join(map(str, missing))}" if missing else "")
-            + (f"; not theirs: {', '.join(map(str, extra))}" if extra else "")
-        )
+        refused = said("a redeployment gives a count for each region of the {race} and no "
+                       "other", race=Name("race", race))
+        if missing:
+            refused = said("{sentence}; missing: {names}", sentence=refused,
+                           names=listed(missing))
+        if extra:
+            refused = said("{sentence}; not theirs: {regions}", sentence=refused,
+                           regions=listed(extra))
+        raise IllegalAction(refused)
     for rid, count in placement.items():
         if count < (0 if rid in empty_ok else 1):
-            raise IllegalAction(f"region {rid} must keep at least 1 {race} token, not {count}")
+            raise IllegalAction(said("region {region} must keep at least 1 {race} token, not "
+                                     "{count}", region=rid, race=Name("race", race),
+                                     count=count))
     available = on_board(regions, seat, race) + entry.hand
     placed = sum(placement.values())
     if placed > available:
-        raise IllegalAction(f"the {race} have {available} tokens on the board and in hand; "
-                            f"this redeployment places {placed}")
+        raise IllegalAction(said("the {race} have {available} tokens on the board and in hand; "
+                                 "this redeployment places {placed}", race=Name("race", race),
+                                 available=available, placed=placed))
     for rid, count in placement.items():
         if count == 0:
             here = regions[rid]

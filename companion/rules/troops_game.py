@@ -43,7 +43,8 @@ from companion.rules.conquest import HORDES_TOKENS, Attacker, conquest_cost, min
 from companion.rules.errors import IllegalAction
 from companion.rules.events import RegionConquered, RegionSet, TroopsRedeployed
 from companion.rules.names import AMAZONS, ELVES, GHOULS, SKELETONS, TROLLS
-from companion.rules.state import GameState, acting
+from companion.rules.said import Name, Said, said, said_n
+from companion.rules.state import PHASE_WORDS, GameState, acting
 from companion.rules.turns import Phase
 
 AMAZONS_ASIDE = 4
@@ -172,13 +173,14 @@ def conquest_tokens(state: GameState, event: RegionConquered, who: Attacker) -> 
     die = _final_die(state, event.region)
     if die is not None:  # the final conquest deploys every token left in hand
         if in_hand < 1:
-            raise IllegalAction("the final conquest needs at least one token in hand")
+            raise IllegalAction(said("the final conquest needs at least one token in hand"))
         if in_hand + die < cost:
-            raise IllegalAction(f"region {event.region} costs {cost}: {in_hand} in hand and "
-                                f"the die's {die} are not enough")
+            raise IllegalAction(said("region {region} costs {cost}: {hand} in hand and the die's "
+                                     "{die} are not enough", region=event.region, cost=cost,
+                                     hand=in_hand, die=die))
         if event.tokens is not None and event.tokens != in_hand:
-            raise IllegalAction(f"the final conquest deploys the {in_hand} tokens left in "
-                                f"hand, not {event.tokens}")
+            raise IllegalAction(said("the final conquest deploys the {hand} tokens left in hand, "
+                                     "not {tokens}", hand=in_hand, tokens=event.tokens))
         return in_hand
     least = cost
     if who.power in UNRECORDED_DISCOUNTS or any(p in UNRECORDED_DISCOUNTS
@@ -186,15 +188,16 @@ def conquest_tokens(state: GameState, event: RegionConquered, who: Attacker) -> 
         least = minimum_cost(who)
     tokens = cost if event.tokens is None else event.tokens
     if tokens < least:
-        raise IllegalAction(f"region {event.region} costs {cost} token"
-                            f"{'s' if cost != 1 else ''}; {tokens} are not enough")
+        raise IllegalAction(said_n("region {region} costs {n} token; {tokens} are not enough",
+                                   "region {region} costs {n} tokens; {tokens} are not enough",
+                                   cost, region=event.region, tokens=tokens))
     if tokens > in_hand:
-        raise IllegalAction(
-            f"conquering region {event.region} needs {tokens} token{'s' if tokens != 1 else ''}"
-            f", but only {in_hand} {'is' if in_hand == 1 else 'are'} in hand"
-            + ("; roll the die for a final conquest" if in_hand >= 1 and die is None
-               and in_hand + max(state.catalog.die_faces) >= cost else "")
-        )
+        refused = said_n("conquering region {region} needs {n} token, but only {hand}",
+                         "conquering region {region} needs {n} tokens, but only {hand}", tokens,
+                         region=event.region, hand=ledger.in_hand(in_hand))
+        if in_hand >= 1 and die is None and in_hand + max(state.catalog.die_faces) >= cost:
+            refused = said("{sentence}; roll the die for a final conquest", sentence=refused)
+        raise IllegalAction(refused)
     return tokens
 
 
@@ -229,7 +232,7 @@ def conquered(state: GameState, who: Attacker, tokens: int, region: int,
         troops = ledger.lost(troops, loser.seat, loser.race, 1)
         return replace(state, troops=troops)
     troops = ledger.deploy(state.troops, who.seat, who.race, tokens,
-                           why=f"conquering region {region}")
+                           why=said("conquering region {region}", region=region))
     state = defeated(replace(state, troops=troops), before)
     regions = state.regions
     if who.race == TROLLS and not regions[region].markers.troll_lair:
@@ -306,35 +309,39 @@ def redeploy(state: GameState, event: TroopsRedeployed) -> GameState:
     tokens in their hand into their regions before the attacker's turn ends (the regions
     the player must leave may be emptied: `regions_to_leave`)."""
     if state.troops is None:
-        raise IllegalAction("this game was saved before token counts were kept; correct "
-                            "regions one by one instead")
+        raise IllegalAction(said("this game was saved before token counts were kept; correct "
+                                 "regions one by one instead"))
     placement = dict(event.regions)
     if len(placement) != len(event.regions):
-        raise IllegalAction("a redeployment names each region once")
+        raise IllegalAction(said("a redeployment names each region once"))
     player = state.player(event.seat)
     entry = state.troops.get(event.seat, event.race)
     if entry is None:
-        raise IllegalAction(f"{player.name} has no {event.race} tokens in play")
+        raise IllegalAction(said("{player} has no {race} tokens in play", player=player.name,
+                                 race=Name("race", event.race)))
     if event.seat == state.track.seat:
         acting(state, event.seat)
         if event.race not in own_races(state, event.seat) or (
                 state.track.phase is not Phase.REDEPLOY):
-            raise IllegalAction(
-                f"{player.name} redeploys their active race in the redeployment phase; "
-                f"the turn is at: {state.track.phase.value}")
+            at = state.track.phase
+            raise IllegalAction(said(
+                "{player} redeploys their active race in the redeployment phase; the turn is "
+                "at: {phase}", player=player.name, phase=said(PHASE_WORDS.get(at, at.value))))
         troops, regions = ledger.redeployed(state.troops, state.regions, event.seat, event.race,
                                             placement,
                                             may_empty=regions_to_leave(state, event.seat))
         return replace(state, troops=troops, regions=regions)
     if entry.hand == 0:
-        raise IllegalAction(f"{player.name}'s {event.race} have no tokens in hand to put back "
-                            "on the board; only the player whose turn it is redeploys")
+        raise IllegalAction(said("{player}'s {race} have no tokens in hand to put back on the "
+                                 "board; only the player whose turn it is redeploys",
+                                 player=player.name, race=Name("race", event.race)))
     for rid, count in placement.items():
         now = state.regions[rid].occupant if rid in state.regions.regions else None
         before = now.tokens or 1 if now is not None else 0
         if count < before:
-            raise IllegalAction(f"{player.name}'s tokens in hand go into their regions; region "
-                                f"{rid} keeps its {before} and may only gain")
+            raise IllegalAction(said("{player}'s tokens in hand go into their regions; region "
+                                     "{region} keeps its {before} and may only gain",
+                                     player=player.name, region=rid, before=before))
     troops, regions = ledger.redeployed(state.troops, state.regions, event.seat, event.race,
                                         placement)
     return replace(state, troops=troops, regions=regions)
@@ -358,14 +365,18 @@ def finish_redeployment(state: GameState, seat: int) -> GameState:
         if entry is None or not state.regions.held_by(seat, race):
             continue
         if entry.hand < keep:
-            raise IllegalAction(f"the Amazons take {keep} tokens off the map as they finish "
-                                f"redeploying: leave {keep} in hand, not {entry.hand}")
+            raise IllegalAction(said("the Amazons take {keep} tokens off the map as they "
+                                     "finish redeploying: leave {keep} in hand, not {hand}",
+                                     keep=keep, hand=entry.hand))
         if entry.hand > keep:
-            extra = entry.hand - keep
-            raise IllegalAction(
-                f"{extra} {race} token{'s are' if extra != 1 else ' is'} still in hand: put "
-                f"{'them' if extra != 1 else 'it'} in your regions first"
-                + (f" (Amazons keep {keep} aside)" if keep else ""))
+            refused: Said = said_n(
+                "{n} {race} token is still in hand: put it in your regions first",
+                "{n} {race} tokens are still in hand: put them in your regions first",
+                entry.hand - keep, race=Name("race", race))
+            if keep:
+                refused = said("{sentence} (Amazons keep {keep} aside)", sentence=refused,
+                               keep=keep)
+            raise IllegalAction(refused)
     troops = state.troops
     for race in races:
         if keep := keep_in_hand(state, seat, race):
@@ -377,10 +388,11 @@ def refuse_turn_end(state: GameState) -> None:
     """The attacker's turn ends only when every defender has put the tokens in their hand
     into their remaining regions."""
     for seat, race, tokens in waiting_hands(state):
-        raise IllegalAction(
-            f"{state.players[seat].name}'s {race} have {tokens} token{'s' if tokens != 1 else ''}"
-            f" in hand: put {'them' if tokens != 1 else 'it'} in their regions before the "
-            "turn ends")
+        raise IllegalAction(said_n(
+            "{player}'s {race} have {n} token in hand: put it in their regions before the turn "
+            "ends",
+            "{player}'s {race} have {n} tokens in hand: put them in their regions before the "
+            "turn ends", tokens, player=state.players[seat].name, race=Name("race", race)))
 
 
 def declined(state: GameState, seat: int, race: str) -> GameState:
@@ -421,7 +433,8 @@ def corrected(before: GameState, state: GameState, event: RegionSet) -> GameStat
     troops = state.troops
     new = state.regions[event.region].occupant
     if new is not None and new.tokens is None:
-        raise IllegalAction(f"say how many {new.race} tokens stand in region {event.region}")
+        raise IllegalAction(said("say how many {race} tokens stand in region {region}",
+                                 race=Name("race", new.race), region=event.region))
     if new is not None:
         entry = troops.get(new.seat, new.race)
         if entry is None:

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import companion.rules.expansions as expansions
 from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.events import ComboPicked, RaceDeclined
-from companion.rules.game import GameState, refusal
+from companion.rules.game import GameState, refusal, refusal_said
+from companion.rules.said import Said, said
 from companion.rules.troops_game import RaceCount, race_count
 from companion.rules.turns import Phase
 
@@ -107,12 +108,12 @@ def public(state: GameState) -> PublicView:
     )
 
 
-def pick_refusal(state: GameState, row: int) -> str | None:
+def pick_refusal(state: GameState, row: int) -> Said | None:
     """Why the current player may not pick `row` now (e.g. cannot afford it), or None."""
     if not 0 <= row < len(state.market.rows):
-        return f"there is no combo in row {row + 1}"
+        return said("there is no combo in row {row}", row=row + 1)
     combo = state.market.rows[row].combo
-    return refusal(state, ComboPicked(state.track.seat, row, combo.race, combo.power))
+    return refusal_said(state, ComboPicked(state.track.seat, row, combo.race, combo.power))
 
 
 def own_coins(state: GameState, seat: int) -> int:
@@ -123,5 +124,5 @@ def own_coins(state: GameState, seat: int) -> int:
 def final_totals(state: GameState) -> tuple[tuple[str, int], ...]:
     """Every player's total in seat order; only once the game is over."""
     if not state.is_over:
-        raise IllegalAction("totals are revealed only at the end of the game")
+        raise IllegalAction(said("totals are revealed only at the end of the game"))
     return tuple((p.name, p.coins) for p in state.players)

@@ -255,11 +255,12 @@ def finish(
     """Write the summary of the finished game. Call inside a transaction."""
     check_standings(history, standings)
     income, combos = derive(history)
-    tie_break = standings.reason if any(p.tokens is not None for p in standings.placings) else None
+    result = str(standings.reason)  # the record keeps the English sentence
+    tie_break = result if any(p.tokens is not None for p in standings.placings) else None
     updated = conn.execute(
         "UPDATE games SET finished_at = coalesce(finished_at, ?), result = ?, tie_break = ?, "
         "steps = (SELECT coalesce(max(step), 0) FROM events WHERE game_id = ?) WHERE id = ?",
-        (at, standings.reason, tie_break, game_id, game_id),
+        (at, result, tie_break, game_id, game_id),
     ).rowcount
     if updated != 1:
         raise UnknownGame(f"there is no game {game_id} in the saved games")

@@ -25,6 +25,7 @@ from companion.rules import DieChance, DiePurpose, GameState
 from companion.session import FinalAttempt
 from companion.ui.presenters.base import Context, Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.wording import say
 
 TITLE = N_("The reinforcement die")
 ROLL_DIE = N_("Roll the die")
@@ -84,7 +85,7 @@ class DiePresenter(Presenter):
         self._same_game()
         chance = self.session.die_chance()
         self.can_roll = chance.allowed
-        self.reason = "" if chance.allowed else chance.reason
+        self.reason = "" if chance.allowed else say(chance.reason)
         self.roll_kind = "primary" if chance.allowed else "dimmed"
         self.roll_text = _(ROLL_DIE if chance.purpose is None else ROLL_TEXT[chance.purpose])
         self._reword()
@@ -130,11 +131,11 @@ class DiePresenter(Presenter):
     def _hint(chance: DieChance) -> str:
         if chance.purpose is DiePurpose.BERSERK:
             return _("{reason} The face comes off that conquest's cost (a blank: "
-                     "nothing).").format(reason=chance.reason)
+                     "nothing).").format(reason=say(chance.reason))
         if chance.purpose is DiePurpose.FINAL_CONQUEST:
             return _("{reason} Tap the region on the map, then \"Last conquest: try with "
-                     "the die\".").format(reason=chance.reason)
-        return chance.reason
+                     "the die\".").format(reason=say(chance.reason))
+        return say(chance.reason)
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
@@ -157,7 +158,7 @@ class DiePresenter(Presenter):
             self.go("map")  # the region is chosen before the roll
             return
         if chance.purpose is None:
-            self.ctx.notices.tell(chance.reason, _("No roll now"))
+            self.ctx.notices.tell(say(chance.reason), _("No roll now"))
             return
         face = self.attempt(self.session.roll_for_berserk, _("No roll now"))
         if face is None:
@@ -176,7 +177,7 @@ class DiePresenter(Presenter):
         """
         chance = self.session.die_chance()
         if chance.purpose is None:
-            self.ctx.notices.tell(chance.reason, _("No roll now"))
+            self.ctx.notices.tell(say(chance.reason), _("No roll now"))
             return
         if not self.landed:  # a roll is still tumbling
             return

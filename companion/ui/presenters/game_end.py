@@ -338,7 +338,7 @@ class GameEndPresenter(Presenter):
                                     "games.").format(reason=failed), _("Not saved"))
             result = game_standings(state, self._tokens, names)
         self.needs_tiebreak = False
-        self.winner_text = plain(result.reason)
+        self.winner_text = plain(say(result.reason))
         views = expansions.played(state)
         self.hint = next((hint for v in views if (hint := v.standings_hint(state))),
                          _(FINAL_STANDINGS))

@@ -65,6 +65,7 @@ from companion.ui.grid import refusal_detail
 from companion.ui.presenters import expansions
 from companion.ui.presenters.base import Choice, Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
+from companion.ui.wording import say
 
 if TYPE_CHECKING:
     from companion.grid import Difference
@@ -440,24 +441,26 @@ class MapPresenter(Presenter):
             shot = None if shooter is None else _assess(state, shooter, rid)
         except TokenCountUnknown as unknown:
             panel["note_text"] = _("{reason} Correct the region with the count.").format(
-                reason=plain(str(unknown)))
+                reason=plain(say(unknown)))
             return []
         if found.immune is not None:
-            panel["note_text"] = plain(found.immune)
+            panel["note_text"] = plain(say(found.immune))
             return []
         by_catapult = _catapult_cost(shot)
         if not found.reach.reachable and by_catapult is None:
-            panel["note_text"] = plain(found.reach.reason)
+            panel["note_text"] = plain(say(found.reach.reason))
             return []
         shown = found if found.reach.reachable or shot is None else shot
         cost = shown.cost
         assert cost is not None
-        panel["cost_lines"] = [{"label": line.label, "value": f"{line.tokens:+d}"}
+        panel["cost_lines"] = [{"label": say(line.words), "value": f"{line.tokens:+d}"}
                            for line in cost.lines]
         panel["cost_text"] = (
             _("Taking it costs {tokens}.") if shown is found else
             _("With the Catapult, taking it costs {tokens}.")).format(tokens=tokens(cost.total))
-        notes = list(cost.notes) if shown is found else [plain(shown.reach.reason), *cost.notes]
+        said_notes = [say(note) for note in cost.said_notes or cost.notes]
+        notes = (said_notes if shown is found
+                 else [plain(say(shown.reach.reason)), *said_notes])
         if notes:
             panel["note_text"] = " ".join(notes)
         if not keep_counts:
@@ -503,7 +506,7 @@ class MapPresenter(Presenter):
         chance = die_roll_allowed(state)  # once a turn; Berserk rolls before each conquest
         if chance.purpose is not DiePurpose.FINAL_CONQUEST:
             panel["show_final"] = chance.purpose is None
-            panel["odds_text"] = chance.reason
+            panel["odds_text"] = say(chance.reason)
             return []
         odds = final_conquest(int(self.tokens_left), cost, state.catalog.die_faces,
                               attacker(state))
@@ -515,7 +518,7 @@ class MapPresenter(Presenter):
                        good=faces, faces=faces)}]
         if not odds.allowed:
             panel["odds_text"] = _("Final conquest with the die: {reason}.").format(
-                reason=odds.reason)
+                reason=say(odds.reason))
             return hidden
         if not odds.needs_die:
             panel["odds_text"] = _("Enough tokens in hand: no die needed.")

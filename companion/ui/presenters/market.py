@@ -19,6 +19,7 @@ from companion.ui import names
 from companion.ui.describe import tokens
 from companion.ui.presenters.base import Choice, Presenter, Question, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
+from companion.ui.wording import say
 
 
 class Action(StrEnum):
@@ -107,7 +108,7 @@ class MarketPresenter(Presenter):
                     "Costs {n} coin", "Costs {n} coins", r.cost).format(n=r.cost),
                 "lying": ngettext("+{n} coin on it", "+{n} coins on it", r.coins).format(
                     n=r.coins) if r.coins else "",
-                "refusal": plain(refusal) if refusal else "",
+                "refusal": plain(say(refusal)) if refusal else "",
                 "kind": "primary" if picking and refusal is None else "secondary",
             })
         self.rows = rows
@@ -145,7 +146,7 @@ class MarketPresenter(Presenter):
             return
         refusal = pick_refusal(state, row)
         if refusal is not None:
-            self.ctx.notices.tell(plain(refusal), _("You cannot take this combo"))
+            self.ctx.notices.tell(plain(say(refusal)), _("You cannot take this combo"))
             return
         r = public(state).market[row]
         name = state.current.name

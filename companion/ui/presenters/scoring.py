@@ -272,7 +272,7 @@ class ScoringPresenter(Presenter):
                 self._quick_score = score_turn(inp, state.catalog)
             except RulesError as refused:
                 reason = say(refused)
-                self.manual = "not supported" in reason
+                self.manual = "not supported" in str(refused)  # read in English, shown worded
                 self.quick_ok = False
                 self.quick_hint = (
                     _("The app has no scoring rule for this race or power: count the coins by "

@@ -41,15 +41,16 @@ from companion.rules import (
     PublicView,
     own_coins,
     public,
-    reminders,
+    reminders_said,
     troops_game,
 )
 from companion.ui import names, palette
 from companion.ui.describe import coins, phase_hint, step_text, tokens
 from companion.ui.presenters import expansions, sides
-from companion.ui.presenters.base import Presenter, Question
+from companion.ui.presenters.base import Presenter, Question, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 from companion.ui.presenters.keypads import PinRequest, ask_pin
+from companion.ui.wording import say
 
 DIE_TEXT: dict[DiePurpose | None, str] = {
     DiePurpose.BERSERK: N_("Roll for Berserk"),
@@ -227,6 +228,9 @@ class TablePresenter(Presenter):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._peek_timer: Any = None
+        self._reminders_named = ""
+        """The reminders with the rules' own in English, which the rule book's names are
+        found in (a tap on the reminders), whatever the language shown."""
         self._bar_timer = Clock.create_trigger(lambda _dt: self.hide_redo(), UNDO_BAR_SECONDS)
         """Hides the bar after an undo: one trigger, restarted at every undo."""
         self._announced: tuple[object, int] | None = None
@@ -270,11 +274,12 @@ class TablePresenter(Presenter):
         self.players = rows
         self.expansion_text = "\n".join(text for v in views if (text := v.summary(state)))
         self.combo_text = self._combo(state)
-        self.reminders_text = "\n".join(
-            text for text in (*(v.headline(state) for v in views),
-                              *(line for v in views for line in v.reminders(state)),
-                              *reminders(state))
-            if text)
+        shown = [text for text in (*(v.headline(state) for v in views),
+                                   *(line for v in views for line in v.reminders(state)))
+                 if text]
+        rules_own = reminders_said(state)
+        self.reminders_text = "\n".join([*shown, *(say(text) for text in rules_own)])
+        self._reminders_named = "\n".join([*shown, *(str(text) for text in rules_own)])
         self._announce_event(state)
         self._refresh_die()
         self._refresh_undo(state)
@@ -298,7 +303,7 @@ class TablePresenter(Presenter):
     def reminder_rules(self) -> None:
         """A tap on the reminders: open the rules at the first race, power or piece they
         name (the Rules button's entry when they name none)."""
-        if not self.ctx.presenters["rules"].open_for(self.reminders_text):
+        if not self.ctx.presenters["rules"].open_for(self._reminders_named):
             self.open_rules()
 
     def _announce_event(self, state: GameState) -> None:
@@ -374,7 +379,7 @@ class TablePresenter(Presenter):
         chance = self.session.die_chance()
         self.die_ready = chance.allowed
         self.die_kind = "primary" if chance.allowed else "dimmed"
-        self.die_reason = "" if chance.allowed else chance.reason
+        self.die_reason = "" if chance.allowed else say(chance.reason)
         self.die_text = _(DIE_TEXT.get(chance.purpose, ROLL_DIE))
 
     def _refresh_undo(self, state: GameState) -> None:
@@ -383,7 +388,7 @@ class TablePresenter(Presenter):
         blocker = history.undo_blocker()
         if blocker is not None:
             self.undo_ready = False
-            self.undo_text = (_(NOTHING_TO_UNDO) if "nothing" in blocker
+            self.undo_text = (_(NOTHING_TO_UNDO) if "nothing" in str(blocker)
                               else _("Undo: the last action stays (a die roll or a turn's end)"))
             return
         players = [p.name for p in state.players]
@@ -482,7 +487,7 @@ class TablePresenter(Presenter):
         screen; the final conquest's once its region is chosen on the map)."""
         chance = self.session.die_chance()
         if chance.purpose is None:
-            self.ctx.notices.tell(chance.reason, _("No roll now"))
+            self.ctx.notices.tell(say(chance.reason), _("No roll now"))
             return
         die = self.ctx.presenters.get("die")
         if chance.purpose is DiePurpose.BERSERK and die is not None:
@@ -499,7 +504,7 @@ class TablePresenter(Presenter):
         blocker = history.undo_blocker()
         if blocker is not None:
             self.hide_redo()
-            self.ctx.notices.tell(blocker[0].upper() + blocker[1:] + ".", _("Nothing to undo"))
+            self.ctx.notices.tell(plain(say(blocker)), _("Nothing to undo"))
             return
         if self.attempt(self.session.undo, _("Cannot undo")) is not None:
             self._offer_redo()
