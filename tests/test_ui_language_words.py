@@ -157,3 +157,27 @@ def test_the_games_story_reads_in_the_language_spoken(language: str) -> None:
             {"fr": ": 1 pièce", "de": ": 1 Münze"}[language])
     finally:
         i18n.use(i18n.SOURCE)
+
+
+@pytest.mark.parametrize(("language", "pot", "river"), [
+    ("en", "a Pot of Gold", "river"), ("fr", "un chaudron d'or", "rivière"),
+    ("de", "einen Goldtopf", "Fluss")])
+def test_an_expansions_marker_and_terrain_are_worded_by_its_view(
+    language: str, pot: str, river: str
+) -> None:
+    """The shared words name no expansion: a Pot of Gold in a sentence is the
+    mini-expansions' view's (`marker_words`), a river in a sentence River World's
+    (`TerrainLook.word`); the base game's own stay the shared module's."""
+    from companion.ui.describe import marker_name
+    from companion.ui.presenters.expansion import terrain_words
+
+    try:
+        i18n.use(language)
+        assert marker_name("pot_of_gold") == pot
+        assert terrain_words("river") == river
+        assert marker_name("fortress") == i18n._("a Fortress")
+        assert terrain_words("forest") == i18n._("forest")
+        assert marker_name("no_such_marker") == "no such marker"
+        assert terrain_words("no_such_terrain") == "no_such_terrain"
+    finally:
+        i18n.use(i18n.SOURCE)
