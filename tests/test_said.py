@@ -92,3 +92,20 @@ def test_a_broken_translation_falls_back_to_english() -> None:
     sentence = said("{player} has no active race", player="Ann")
     assert sentence.say(Broken()) == "Ann has no active race"
     assert isinstance(sentence, Said)
+
+
+def test_a_score_line_reads_in_the_tables_language_and_keeps_its_english_label() -> None:
+    from scoring_support import active, declined, hills, score
+
+    result = score(active("Ghouls", "Merchant", hills(3)), declined("Ratmen", "Commando",
+                                                                   hills(2)))
+    labels = [line.label for line in result.lines]
+    assert labels == ["Regions held by Ghouls", "Merchant: one per region held",
+                      "Regions held by Ratmen (in decline)"]
+    i18n.use("fr")
+    try:
+        french = [say(line.words) for line in result.lines]
+    finally:
+        i18n.use("en")
+    assert french == ["Régions des Zombies", "Marchands\u00a0: une par région occupée",
+                      "Régions des Hommes-rats (en déclin)"]

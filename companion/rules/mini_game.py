@@ -54,7 +54,7 @@ from companion.rules.names import LEPRECHAUNS, PYGMIES
 
 # re-exported for the modules that import them from here
 from companion.rules.names import PRIESTESSES as PRIESTESSES
-from companion.rules.said import Name, Said, listed, said, said_n
+from companion.rules.said import N_, Name, Said, listed, said, said_n
 from companion.rules.scoring import (
     GYPSIES,
     ActiveHoldings,
@@ -148,14 +148,14 @@ _IN_DECLINE_ALL = frozenset({Stage.DECLINING, Stage.IN_DECLINE})
 RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = {
     LEPRECHAUNS: (
         Bonus(
-            "Pots of Gold still in their regions at the start of the turn",
+            N_("Pots of Gold still in their regions at the start of the turn"),
             lambda _tally, turn: facts_of(turn).pots_of_gold,
             stages=_ACTIVE_OR_DECLINING,
         ),
     ),
     PRIESTESSES: (
         Bonus(
-            "one per Priestess in the Ivory Tower",
+            N_("one per Priestess in the Ivory Tower"),
             lambda _tally, turn: facts_of(turn).ivory_tower,
             stages=_IN_DECLINE_ALL,
         ),
@@ -166,16 +166,16 @@ RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = {
 POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = {
     HISTORIAN: (
         Bonus(
-            "one per race in decline when the combo was picked",
+            N_("one per race in decline when the combo was picked"),
             lambda _tally, turn: facts_of(turn).historian.in_decline_when_picked,
         ),
         Bonus(
-            "one per other race that went into decline",
+            N_("one per other race that went into decline"),
             lambda _tally, turn: facts_of(turn).historian.others_declined,
             stages=_ACTIVE_OR_DECLINING,
         ),
         Bonus(
-            "a last coin on going into decline",
+            N_("a last coin on going into decline"),
             lambda _tally, _turn: HISTORIAN_LAST_COIN,
             stages=frozenset({Stage.DECLINING}),
         ),

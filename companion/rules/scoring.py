@@ -83,6 +83,7 @@ from companion.rules.names import GYPSIES as GYPSIES
 from companion.rules.names import PEACE_LOVING as PEACE_LOVING
 from companion.rules.names import SEAFARING as SEAFARING
 from companion.rules.names import SPIRIT
+from companion.rules.said import N_, Name, Said, said
 
 MAX_FORTRESSES = 6
 """Fortress pieces in the box, unless the catalogue says otherwise: nobody holds more."""
@@ -230,10 +231,24 @@ class ScoringInput:
 
 @dataclass(frozen=True, slots=True)
 class ScoreLine:
-    """One line of the breakdown: what earned coins, and how many."""
+    """One line of the breakdown: what earned coins, and how many. `label` is the English
+    (what `companion score` prints and tests compare); `said`, when given, the same words
+    as a sentence a screen words in the table's language (not compared)."""
 
     label: str
     coins: int
+    said: Said | None = field(default=None, compare=False)
+
+    @classmethod
+    def saying(cls, words: Said, coins: int) -> ScoreLine:
+        """A line whose label is `words`' English."""
+        return cls(str(words), coins, words)
+
+    @property
+    def words(self) -> Said:
+        """The label as a sentence (plain text when the line was made with text alone)."""
+        return self.said if self.said is not None else Said(
+            self.label.replace("{", "{{").replace("}", "}}"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,7 +334,7 @@ class Bonus:
     the race declines); left empty it follows `kept_in_decline`.
     """
 
-    label: str
+    label: str | Said
     coins: Callable[[_Tally, _Turn], int]
     kept_in_decline: bool = False
     stages: frozenset[Stage] = frozenset()
@@ -342,16 +357,17 @@ RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
     {
         "Amazons": (),
         "Dwarves": (
-            Bonus("one per mine region", lambda tally, _turn: tally.mines, kept_in_decline=True),
+            Bonus(N_("one per mine region"), lambda tally, _turn: tally.mines,
+                  kept_in_decline=True),
         ),
         "Elves": (),
         "Ghouls": (),
         "Giants": (),
         "Halflings": (),
-        "Humans": (Bonus("one per farmland region", _terrain(Terrain.FARMLAND)),),
+        "Humans": (Bonus(N_("one per farmland region"), _terrain(Terrain.FARMLAND)),),
         "Orcs": (
             Bonus(
-                "one per non-empty region conquered this turn",
+                N_("one per non-empty region conquered this turn"),
                 lambda _tally, turn: turn.conquered_non_empty,
             ),
         ),
@@ -361,7 +377,7 @@ RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
         "Tritons": (),
         "Trolls": (),
         "Wizards": (
-            Bonus("one per magic source region", lambda tally, _turn: tally.magic_sources),
+            Bonus(N_("one per magic source region"), lambda tally, _turn: tally.magic_sources),
         ),
     }
 )
@@ -369,33 +385,35 @@ RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
 
 POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
     {
-        "Alchemist": (Bonus("while the race is active", lambda _tally, _turn: ALCHEMIST_COINS),),
+        "Alchemist": (
+            Bonus(N_("while the race is active"), lambda _tally, _turn: ALCHEMIST_COINS),
+        ),
         "Berserk": (),
         "Bivouacking": (),
         "Commando": (),
         "Diplomat": (),
         "Dragon Master": (),
         "Flying": (),
-        "Forest": (Bonus("one per forest region", _terrain(Terrain.FOREST)),),
-        FORTIFIED: (Bonus("one per fortress", lambda _tally, turn: turn.fortresses),),
+        "Forest": (Bonus(N_("one per forest region"), _terrain(Terrain.FOREST)),),
+        FORTIFIED: (Bonus(N_("one per fortress"), lambda _tally, turn: turn.fortresses),),
         "Heroic": (),
-        "Hill": (Bonus("one per hill region", _terrain(Terrain.HILL)),),
-        "Merchant": (Bonus("one per region held", lambda tally, _turn: tally.regions),),
+        "Hill": (Bonus(N_("one per hill region"), _terrain(Terrain.HILL)),),
+        "Merchant": (Bonus(N_("one per region held"), lambda tally, _turn: tally.regions),),
         "Mounted": (),
         "Pillaging": (
             Bonus(
-                "one per non-empty region conquered this turn",
+                N_("one per non-empty region conquered this turn"),
                 lambda _tally, turn: turn.conquered_non_empty,
             ),
         ),
         SEAFARING: (),  # its seas and lake are regions, scored on their own line
         SPIRIT: (),  # lets a second race in decline score beside the first
         "Stout": (),
-        "Swamp": (Bonus("one per swamp region", _terrain(Terrain.SWAMP)),),
+        "Swamp": (Bonus(N_("one per swamp region"), _terrain(Terrain.SWAMP)),),
         "Underworld": (),
         "Wealthy": (
             Bonus(
-                "once, on the turn the combo was picked",
+                N_("once, on the turn the combo was picked"),
                 lambda _tally, turn: WEALTHY_COINS if turn.first_turn else 0,
             ),
         ),
@@ -410,7 +428,7 @@ EXPANSION_RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
         "Goblins": (),  # cheaper conquests only
         GYPSIES: (
             Bonus(
-                "the coins left in the regions they abandoned this turn",
+                N_("the coins left in the regions they abandoned this turn"),
                 lambda _tally, turn: turn.abandoned,
             ),
         ),
@@ -429,12 +447,12 @@ score on facts of their own are their expansion's (`RaceRules.race_bonuses`)."""
 EXPANSION_POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
     {
         AQUATIC: (
-            Bonus("one per coastal region", lambda tally, _turn: tally.coastal),
-            Bonus("one less per inland region", lambda tally, _turn: -tally.inland),
+            Bonus(N_("one per coastal region"), lambda tally, _turn: tally.coastal),
+            Bonus(N_("one less per inland region"), lambda tally, _turn: -tally.inland),
         ),
         "Barricade": (
             Bonus(
-                f"holding {BARRICADE_MOST_REGIONS} regions or fewer",
+                said("holding {n} regions or fewer", n=BARRICADE_MOST_REGIONS),
                 lambda tally, _turn: (
                     BARRICADE_COINS if tally.regions <= BARRICADE_MOST_REGIONS else 0
                 ),
@@ -448,7 +466,7 @@ EXPANSION_POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
         "Hordes of": (),
         "Imperial": (
             Bonus(
-                f"one per region beyond the {IMPERIAL_FREE_REGIONS}rd",
+                said("one per region beyond the {n}rd", n=IMPERIAL_FREE_REGIONS),
                 lambda tally, _turn: max(0, tally.regions - IMPERIAL_FREE_REGIONS),
             ),
         ),
@@ -456,7 +474,7 @@ EXPANSION_POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
         "Mercenary": (),  # coins spent during play, not at scoring
         PEACE_LOVING: (
             Bonus(
-                "no other active race attacked this turn",
+                N_("no other active race attacked this turn"),
                 lambda _tally, turn: 0 if turn.attacked_active_race else PEACE_LOVING_COINS,
             ),
         ),
@@ -737,29 +755,45 @@ def only_for(field_name: str, value: int, holder: str, who: str, what: str) -> N
 
 def _lines_for(race: _Race, tables: _Tables) -> list[ScoreLine]:
     suffix = " (in decline)" if race.declined else ""
+    who = Name("race", race.race)
     if race.instead is not None:
         # an expansion's rule scores in lieu of the usual regions (the Ivory Tower)
-        label = f"Regions held by {race.race}{suffix}: {race.instead.words}"
-        lines = [ScoreLine(label, 0)]
+        instead = race.instead.words
+        lines = [ScoreLine.saying(
+            said("Regions held by {race} (in decline): {instead}", race=who, instead=instead)
+            if race.declined else
+            said("Regions held by {race}: {instead}", race=who, instead=instead), 0)]
     else:
-        lines = [ScoreLine(f"Regions held by {race.race}{suffix}", race.tally.land)]
+        lines = [ScoreLine.saying(
+            said("Regions held by {race} (in decline)", race=who) if race.declined else
+            said("Regions held by {race}", race=who), race.tally.land)]
         if race.tally.water:
-            label = f"Seas and lakes held by {race.race}{suffix} (Seafaring)"
-            lines.append(ScoreLine(label, race.tally.water))
-    bonuses = [(race.race, bonus) for bonus in tables.races[race.race]]
-    bonuses += [(race.power, bonus) for bonus in tables.powers[race.power]]
+            lines.append(ScoreLine.saying(
+                said("Seas and lakes held by {race} (in decline) (Seafaring)", race=who)
+                if race.declined else
+                said("Seas and lakes held by {race} (Seafaring)", race=who), race.tally.water))
+    bonuses = [(Name("race", race.race), bonus) for bonus in tables.races[race.race]]
+    bonuses += [(Name("power", race.power), bonus) for bonus in tables.powers[race.power]]
     for source, bonus in bonuses:
         if not bonus.pays(race.stage):
             continue
         coins = bonus.coins(race.tally, race.turn)
         if coins:
-            lines.append(ScoreLine(f"{source}{suffix}: {bonus.label}", coins))
+            lines.append(ScoreLine.saying(
+                said("{source} (in decline): {bonus}", source=source, bonus=_words(bonus))
+                if race.declined else
+                said("{source}: {bonus}", source=source, bonus=_words(bonus)), coins))
     pirates = _regions_losing_to_pirates(race)
     if pirates:
         some = "1 region" if pirates == 1 else f"{pirates} regions"
         label = f"Pirate ships next to {some} of {race.race}{suffix}: one coin less each"
         lines.append(ScoreLine(label, -pirates))
     return lines
+
+
+def _words(bonus: Bonus) -> Said:
+    """A bonus's label as a sentence (its template is marked where the bonus is made)."""
+    return bonus.label if isinstance(bonus.label, Said) else Said(bonus.label)
 
 
 def _regions_losing_to_pirates(race: _Race) -> int:
@@ -999,5 +1033,7 @@ def power_bonus_lines(
     for bonus in tables.powers[name]:
         coins = bonus.coins(tally, turn)
         if coins and bonus.pays(Stage.ACTIVE):
-            lines.append(ScoreLine(f"{name}: {bonus.label}", coins))
+            lines.append(ScoreLine.saying(
+                said("{source}: {bonus}", source=Name("power", name), bonus=_words(bonus)),
+                coins))
     return tuple(lines)

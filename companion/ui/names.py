@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from companion.i18n import pgettext
+from companion.i18n import _, pgettext
 from companion.ui import name_marks
 
 
@@ -44,6 +44,18 @@ def in_combo(power_name: str) -> str:
     """A special power's word in a combo: German adjectives take an -e before the plural
     race ("Fliegende Skelette"), a badge shown alone does not ("Fliegend")."""
     return pgettext("power-in-combo", power_name) if power_name else power_name
+
+
+def summary(text: str) -> str:
+    """A race's or power's summary (the catalog's English, marked with the context
+    "summary" by `companion.ui.summary_marks`) in the language spoken."""
+    return pgettext("summary", text) if text else text
+
+
+def described(shown: str, text: str) -> str:
+    """A name as shown and its summary (the catalog's English), as one line."""
+    # TRANSLATORS: a race's or a special power's name, then what it does.
+    return _("{name}: {summary}").format(name=shown, summary=summary(text))
 
 
 def relic(name: str) -> str:

@@ -162,9 +162,9 @@ class MarketPresenter(Presenter):
                                   "{name} takes the {n} coins lying on it.", r.coins).format(
                 name=name, n=r.coins))
         catalog = state.catalog
-        text = (" ".join(lines)
-                + f"\n\n{names.power(r.power)}: {catalog.power(r.power).summary}"
-                + f"\n{names.race(r.race)}: {catalog.race(r.race).summary}")
+        text = "\n".join((" ".join(lines), "",
+                          names.described(names.power(r.power), catalog.power(r.power).summary),
+                          names.described(names.race(r.race), catalog.race(r.race).summary)))
         self.ctx.notices.ask(Question(
             text=text, yes=_("Take the {combo}").format(combo=combo),
             title=_("Row {number}").format(number=row + 1), on_yes=lambda: self.take(row)))

@@ -145,7 +145,7 @@ class ScoringPresenter(Presenter):
                           "hand.").format(reason=plain(say(refused)))
         else:
             self.board_ok = True
-            self._board_lines = [{"label": line.label, "coins": f"{line.coins:+d}"}
+            self._board_lines = [{"label": say(line.words), "coins": f"{line.coins:+d}"}
                                  for line in earned.lines]
             self.total_text = _("This turn: {coins}").format(coins=coins(earned.total))
             self.score_text = _("Score {coins}").format(coins=coins(earned.total))
@@ -290,7 +290,7 @@ class ScoringPresenter(Presenter):
 
     def _show_lines(self) -> None:
         if self.quick and self._quick_score is not None:
-            self.lines = [{"label": line.label, "coins": f"{line.coins:+d}"}
+            self.lines = [{"label": say(line.words), "coins": f"{line.coins:+d}"}
                           for line in self._quick_score.lines]
             self.total_text = _("This turn: {coins}").format(
                 coins=coins(self._quick_score.total))

@@ -373,7 +373,8 @@ class TablePresenter(Presenter):
             power = catalog.power(active.power).summary
         except LookupError:
             return names.combo(active.power, active.race)
-        return f"{names.power(active.power)}: {power}\n{names.race(active.race)}: {race}"
+        return "\n".join((names.described(names.power(active.power), power),
+                          names.described(names.race(active.race), race)))
 
     def _refresh_die(self) -> None:
         chance = self.session.die_chance()

@@ -8,6 +8,7 @@ from typing import Any
 from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
+from companion.i18n import _
 from companion.ui import palette
 from companion.ui.qr import QRCode
 from companion.ui.results import CoinsChart, ResultList, ResultRow
@@ -65,7 +66,7 @@ class TieBreak(BoxLayout):  # type: ignore[misc]
         steppers = self._pool.show(["stepper"] * len(self.rows))
         for stepper, row in zip(steppers, self.rows, strict=True):
             stepper.key = str(row["seat"])
-            stepper.label = f"{row['name']}: tokens on the board"
+            stepper.label = _("{name}: tokens on the board").format(name=row["name"])
             stepper.value = row["value"]
 
 
