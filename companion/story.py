@@ -20,6 +20,10 @@ each player sent a race into decline (`RaceDeclined`). From these:
   earliest), and the game's best turn the highest of all (ties: the earliest turn, then
   seat order). A game where nobody scored has no best turn.
 
+The lines (`race_line`, `best_line`, `RaceSpan.turns`) are whole sentences in the language
+spoken (`companion.i18n`), with named placeholders; a combo is named by the `combo` the
+caller gives (a screen: the edition's names, `companion.ui.names.combo`; else English).
+
 Invariants:
 - pure: no Kivy, no store; the history is read, never changed;
 - every number is one of the records' own numbers or a sum of them; no coin is split by
@@ -29,10 +33,11 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from companion.i18n import _, ngettext
 from companion.records import ComboPlayed, GameSummary
 
 if TYPE_CHECKING:
@@ -55,14 +60,21 @@ class RaceSpan:
 
     @property
     def name(self) -> str:
-        return f"{self.power} {self.race}"
+        """The combo's English name ("Flying Ratmen")."""
+        return english_combo(self.power, self.race)
 
     @property
     def turns(self) -> str:
-        """"turn 3" or "turns 3 to 7"."""
+        """"turn 3" or "turns 3 to 7", in the language spoken."""
         if self.first_turn == self.last_turn:
-            return f"turn {self.first_turn}"
-        return f"turns {self.first_turn} to {self.last_turn}"
+            return _("turn {turn}").format(turn=self.first_turn)
+        return _("turns {first} to {last}").format(first=self.first_turn,
+                                                   last=self.last_turn)
+
+
+def english_combo(power: str, race: str) -> str:
+    """A combo by its English names, power first ("Flying Ratmen")."""
+    return f"{power} {race}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,25 +152,40 @@ def stories(summary: GameSummary,
     )
 
 
-def race_line(span: RaceSpan) -> str:
+def race_line(span: RaceSpan, combo: Callable[[str, str], str] = english_combo) -> str:
     """"Flying Ratmen, turns 1 to 4, declined in turn 4: 23 coins (in decline too)";
     "Hill Elves, turns 5 to 10: 31 coins"; a combo not split by race: "Hill Elves, turns
-    5 to 10: 36 coins with a race in decline's, not split by race"."""
-    declined = f", declined in turn {span.declined_turn}" if span.declined_turn else ""
-    unit = "coin" if span.coins == 1 else "coins"
-    if not span.split:
-        whose = " with a race in decline's, not split by race"
+    5 to 10: 36 coins with a race in decline's, not split by race". `combo(power, race)`
+    names the combo."""
+    n, declined = span.coins, span.declined_turn
+    if not span.split and declined:
+        text = ngettext("{combo}, {turns}, declined in turn {declined}: {n} coin with a race "
+                        "in decline's, not split by race",
+                        "{combo}, {turns}, declined in turn {declined}: {n} coins with a "
+                        "race in decline's, not split by race", n)
+    elif not span.split:
+        text = ngettext("{combo}, {turns}: {n} coin with a race in decline's, not split by "
+                        "race",
+                        "{combo}, {turns}: {n} coins with a race in decline's, not split by "
+                        "race", n)
+    elif declined:
+        text = ngettext("{combo}, {turns}, declined in turn {declined}: {n} coin (in decline "
+                        "too)",
+                        "{combo}, {turns}, declined in turn {declined}: {n} coins (in "
+                        "decline too)", n)
     else:
-        whose = " (in decline too)" if span.declined_turn else ""
-    return f"{span.name}, {span.turns}{declined}: {span.coins} {unit}{whose}"
+        text = ngettext("{combo}, {turns}: {n} coin", "{combo}, {turns}: {n} coins", n)
+    return text.format(combo=combo(span.power, span.race), turns=span.turns,
+                       declined=declined, n=n)
 
 
 def best_line(best: BestTurn | None) -> str:
+    """A player's best turn in words, in the language spoken."""
     if best is None:
-        return "No coins scored at the end of a turn"
-    unit = "coin" if best.coins == 1 else "coins"
-    return f"Best turn: {best.coins} {unit} in turn {best.turn}"
+        return _("No coins scored at the end of a turn")
+    return ngettext("Best turn: {n} coin in turn {turn}", "Best turn: {n} coins in turn {turn}",
+                    best.coins).format(n=best.coins, turn=best.turn)
 
 
 __all__ = ["BestTurn", "PlayerStory", "RaceSpan", "best_line", "best_turn", "declines",
-           "game_best_turn", "race_line", "race_spans", "stories"]
+           "english_combo", "game_best_turn", "race_line", "race_spans", "stories"]

@@ -103,7 +103,7 @@ WRAPPED_MODULES = ("companion/ui/presenters/home.py", "companion/ui/presenters/s
                    "companion/ui/presenters/die.py", "companion/ui/presenters/game_end.py",
                    "companion/ui/presenters/scoring.py", "companion/ui/presenters/sides.py",
                    "companion/ui/describe.py", "companion/ui/results.py",
-                   "companion/ui/seats.py",
+                   "companion/ui/seats.py", "companion/ui/palette.py", "companion/story.py",
                    "companion/ui/presenters/map.py", "companion/ui/presenters/new_game.py",
                    "companion/ui/presenters/history.py",
                    "companion/ui/presenters/history_game.py",

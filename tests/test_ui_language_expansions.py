@@ -382,7 +382,7 @@ def test_the_expansions_own_events_in_words(speak: Any) -> None:
     assert worded[7] == "le don par Ann de 2 pièces de la Taverne à Bob"
     speak("de")
     assert events[0][0].event_text(events[0][1], who) == \
-        "das Anlegen von Flying neben den Brunnen durch Ann"
+        "das Anlegen von Fliegend neben den Brunnen durch Ann"
     speak(i18n.PSEUDO)
     assert bracketed([view.event_text(event, who) for view, event in events]) == []
 

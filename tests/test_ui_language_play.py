@@ -125,12 +125,13 @@ def test_the_table_speaks_the_language_at_once(game: tuple[Any, Session],
     # Turn, whose turn and the undo button after a pick and an undo.
     s.pick(0)
     ui.pump()
-    assert p.undo_text == {"fr": "Annuler{0}: Ann prend les Berserk Ratmen",
-                           "de": "Rückgängig: Ann nimmt Berserk Ratmen"}[language].format(NBSP)
+    assert p.undo_text == {"fr": "Annuler{0}: Ann prend les Hommes-rats Berserks",
+                           "de": "Rückgängig: Ann nimmt Berserker Rattenmenschen"}[
+        language].format(NBSP)
     p.undo()
     ui.pump()
-    assert ids.took_back.text == {"fr": "Annulé{0}: Ann prend les Berserk Ratmen",
-                                  "de": "Zurückgenommen: Ann nimmt Berserk Ratmen"}[
+    assert ids.took_back.text == {"fr": "Annulé{0}: Ann prend les Hommes-rats Berserks",
+                                  "de": "Zurückgenommen: Ann nimmt Berserker Rattenmenschen"}[
         language].format(NBSP)
     assert ids.redo.text == {"fr": "Rétablir", "de": "Wiederholen"}[language]
     p.hide_redo()

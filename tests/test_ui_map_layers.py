@@ -270,9 +270,9 @@ def _play(widget: BoardMap, rng: random.Random, steps: int) -> None:
             colours = dict(widget.player_colours)
             colours[rng.randrange(3)] = (rng.random(), rng.random(), rng.random(), 1.0)
             widget.player_colours = colours
-        elif kind == "caravel" and widget.caravel is not None:
+        elif kind == "caravel" and widget.pieces:
             rivers = [r.id for r in board.regions.values() if r.terrain is Terrain.RIVER]
-            widget.caravel = rng.choice(rivers)
+            widget.pieces = {"caravel": rng.choice(rivers)}
         if rng.random() < 0.7:
             _frames(1)
     _frames()
@@ -291,7 +291,8 @@ def test_after_many_changes_the_map_draws_what_a_fresh_map_draws(
         board, caravel = load_board(which), None
         state = _held(board)
     widget = BoardMap(board=board, regions=state, player_colours=dict(PALETTE),
-                      caravel=caravel, size_hint=(None, None), pos=(0, 0), size=(800, 480))
+                      pieces={"caravel": caravel} if caravel is not None else {},
+                      size_hint=(None, None), pos=(0, 0), size=(800, 480))
     window.add_widget(widget)
     try:
         _frames()
@@ -307,7 +308,7 @@ def test_after_many_changes_the_map_draws_what_a_fresh_map_draws(
     fresh = BoardMap(board=board, regions=widget.regions, highlight=widget.highlight,
                      selected=widget.selected, differs=widget.differs,
                      badges=dict(widget.badges), player_colours=dict(widget.player_colours),
-                     caravel=widget.caravel, size_hint=(None, None), pos=(0, 0),
+                     pieces=dict(widget.pieces), size_hint=(None, None), pos=(0, 0),
                      size=(800, 480))
     window.add_widget(fresh)
     try:

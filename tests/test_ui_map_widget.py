@@ -261,7 +261,8 @@ def _with_key(board: Board, state: BoardState | None, key: str,
               caravel: int | None = None) -> set[int]:
     """The regions where `region_symbols` reports `key`."""
     return {rid for rid in board.regions
-            if key in dict(region_symbols(board, rid, state[rid] if state else None, caravel))}
+            if key in dict(region_symbols(board, rid, state[rid] if state else None,
+                                          {"caravel": caravel} if caravel is not None else None))}
 
 
 def test_river_world_sites_and_pirate_ships_are_reported_where_they_are() -> None:
@@ -293,7 +294,8 @@ def test_the_caravel_is_reported_in_its_river_only() -> None:
     state = setup_pirates(board, BoardState.setup(board), supply=12)
     assert _with_key(board, state, "caravel", caravel=13) == {13}
     assert _with_key(board, state, "caravel", caravel=8) == {8}
-    assert region_symbols(board, 8, state[8], 8) == [("pirate_ship", 1), ("caravel", 1)]
+    assert region_symbols(board, 8, state[8], {"caravel": 8}) == [("pirate_ship", 1),
+                                                                   ("caravel", 1)]
     assert region_symbols(board, 13, state[13]) == []  # callers without a Caravel
 
 
@@ -347,16 +349,16 @@ def test_the_caravel_redraws_the_map_in_its_river_only(
 ) -> None:
     before = river_map.redraws
     without = _pixels(river_map, tmp_path / "no-caravel.png")
-    river_map.caravel = 13
+    river_map.pieces = {"caravel": 13}
     _frames()
     assert river_map.redraws == before + 1
     with_caravel = _pixels(river_map, tmp_path / "caravel.png")
     assert _inside(_changed_box(without, with_caravel), _cell_box(river_map, 13))
 
-    river_map.caravel = 13  # the same river again: nothing to do
+    river_map.pieces = {"caravel": 13}  # the same river again: nothing to do
     _frames()
     assert river_map.redraws == before + 1
-    river_map.caravel = None  # the turn is over: it leaves
+    river_map.pieces = {}  # the turn is over: it leaves
     _frames()
     assert river_map.redraws == before + 2
     assert _changed_box(without, _pixels(river_map, tmp_path / "gone.png")) is None
@@ -389,16 +391,16 @@ def test_a_river_world_game_on_the_map_screen(tmp_path: Path) -> None:
     ui.pump()
     screen = app.screens["map"]
     board: BoardMap = screen.ids.board
-    assert board.caravel is None
+    assert board.pieces == {}
     drawn = board.redraws
 
     session.place_caravel(13)  # the map follows the game, no polling
     ui.pump()
-    assert board.caravel == 13 and board.redraws > drawn
+    assert board.pieces == {"caravel": 13} and board.redraws > drawn
     session.conquer(14, 2)  # a harbor, reached from the Caravel
     session.conquer(8, 2)   # the river with a pirate ship: the ship sinks
     ui.pump()
-    assert board.caravel == 13
+    assert board.pieces == {"caravel": 13}
     held = board.regions
     assert not held[8].markers.pirate_ship and held[18].markers.pirate_ship
     assert ui.layout_problems(screen) == []
@@ -421,3 +423,36 @@ def _busy_state(board: Board) -> BoardState:
             markers = Markers(mountain=state[rid].markers.mountain, fortress=True, encampments=2)
             state = state.with_region(rid, replace(state[rid], markers=markers))
     return state
+
+
+def test_a_river_world_regions_title_names_its_printed_sites() -> None:
+    """The map panel's title lists a region's printed features, River World's sites among
+    them (its view's `printed_features`), in the language spoken."""
+    import ui_support as ui
+    from river_support import SHIPYARD, TEMPLE, river_session
+
+    from companion import i18n
+    from companion.rules.river import RiverEvent
+
+    session = river_session(RiverEvent.QUIET_WATERS)
+    app = ui.app_for(session)
+    ui.resize((800, 480))
+    app.ctx.nav.go("map")
+    ui.pump()
+    presenter = app.presenters["map"]
+    titles = {}
+    for rid in (14, SHIPYARD, TEMPLE, 1):
+        presenter.tap(rid)
+        titles[rid] = presenter.region_title
+    assert titles[14].startswith("Region 14: ") and titles[14].endswith("(Mine, Harbor)")
+    assert titles[SHIPYARD].endswith("Shipyard)") and titles[TEMPLE].endswith(
+        "Temple of the Seer)")
+    assert not any(site in titles[1] for site in ("Harbor", "Shipyard", "Temple"))
+    try:
+        i18n.use("fr")
+        presenter.tap(14)
+        assert presenter.region_title.endswith("(Mine, Port)")
+    finally:
+        i18n.use(i18n.SOURCE)
+        app.ctx.nav.go("table")
+        ui.pump()

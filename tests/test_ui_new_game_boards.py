@@ -447,3 +447,32 @@ def test_the_next_game_of_six_in_teams_keeps_all_six_names(data_home: Path) -> N
     form.act("teams")
     form.reset(names)  # without teams or the Necromancer a game seats five
     assert [seat["name"] for seat in form.seats] == names[:5]
+
+
+def test_expansions_never_played_together_are_refused_by_name(data_home: Path) -> None:
+    """The rules keep Necromancer Island and team play apart (`expansions.apart`): the
+    form refuses to switch one on while the other is, naming the other in the language
+    spoken, and changes nothing; switching off is never refused."""
+    from companion import i18n
+
+    app, form = open_form(seats=4)
+    form.act("necromancer")
+    form.act("teams")
+    assert form.option("necromancer") and not form.option("teams")
+    assert app.ctx.notices.last_message == (
+        "Team play is never played with Necromancer Island: switch Necromancer Island off "
+        "first.")
+    ui.close_dialogs()
+    form.act("necromancer")  # off: allowed
+    form.act("teams")
+    assert form.option("teams") and not form.option("necromancer")
+    try:
+        i18n.use("fr")
+        form.act("necromancer")
+        assert form.option("teams") and not form.option("necromancer")
+        said = app.ctx.notices.last_message
+        assert "Necromancer" not in said and "Team play" not in said and "never" not in said
+        ui.close_dialogs()
+    finally:
+        i18n.use("en")
+        form.act("teams")

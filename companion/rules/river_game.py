@@ -537,7 +537,7 @@ class RiverWorld(Expansion):
 
     name = "River World"
     key = "river"
-    rule_kinds = ((RULE_EVENT, "River World event"),)
+    rule_kinds = ((RULE_EVENT, N_("River World event")),)
     option = "river_world"
     events = (CaravelPlaced, PirateShipSet)
     setup_type = RiverSetup

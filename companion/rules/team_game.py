@@ -468,7 +468,7 @@ class TeamPlay(Expansion):
     name = "Team play"
     key = "teams"
     setup_type = TeamSetup
-    rule_kinds = ((RULE_RELIC, "Righteous Relic"), (RULE_PLACE, "Popular Place"))
+    rule_kinds = ((RULE_RELIC, N_("Righteous Relic")), (RULE_PLACE, N_("Popular Place")))
     events = (MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
               PowersSwapped, SigilPactMade)
     doc_fields = ("teams", "relic_order")

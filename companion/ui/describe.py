@@ -1,7 +1,9 @@
 """Plain words for what happened and what comes next, for the screens.
 
 `step_text` names one step of events the way a player would say it ("Ann picking the
-Flying Ratmen"), so the undo button can say what it takes back. `phase_hint` says what the
+Flying Ratmen"), so the undo button can say what it takes back: each a whole sentence of
+the language spoken with named placeholders, the races and powers in it by the names
+printed on that language's edition (`companion.ui.names`). `phase_hint` says what the
 player whose turn it is does now. No text here carries a purse total: a step's coins are
 income or a correction, which everybody at the table sees anyway.
 
@@ -21,6 +23,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from companion.i18n import N_, _, ngettext
+from companion.ui.names import combo as combo_name
+from companion.ui.names import race as race_name
 
 if TYPE_CHECKING:
     from companion.rules import Event, Phase
@@ -50,15 +54,23 @@ MARKER_NAMES = {
     "hole_in_the_ground": N_("a Hole-in-the-Ground"),
     "hero": N_("a Hero"),
     "dragon": N_("the Dragon"),
-    "pot_of_gold": N_("a Pot of Gold"),
     "catapult": N_("the Catapult"),
 }
-"""Each marker as a sentence names it (marked here, translated where shown)."""
+"""Each marker of the base game as a sentence names it (marked here, translated where
+shown); an expansion's markers are worded by its view (`ExpansionView.marker_words`)."""
 
 
 def marker_name(marker: str) -> str:
+    """A marker by its id as a sentence names it, in the language spoken (an unknown id:
+    its words as they are)."""
     found = MARKER_NAMES.get(marker)
-    return _(found) if found is not None else marker.replace("_", " ")
+    if found is not None:
+        return _(found)
+    from companion.ui.presenters import expansions  # each expansion words its own markers
+
+    return next((words for view in expansions.registered()
+                 if (words := view.marker_words(marker)) is not None),
+                marker.replace("_", " "))
 
 
 def coins(n: int) -> str:
@@ -98,12 +110,14 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
     race = (race_of or {}).get
     match event:
         case ComboPicked(seat=seat, race=r, power=p):
-            return _("{name} picking the {power} {race}").format(name=who(seat), power=p, race=r)
+            return _("{name} picking the {combo}").format(name=who(seat),
+                                                          combo=combo_name(p, r))
         case ComboRevealed(race=r, power=p):
-            return _("revealing the {power} {race}").format(power=p, race=r)
+            return _("revealing the {combo}").format(combo=combo_name(p, r))
         case RaceDeclined(seat=seat):
             declined = race(seat)
-            return (_("{name} putting the {race} in decline").format(name=who(seat), race=declined)
+            return (_("{name} putting the {race} in decline").format(
+                name=who(seat), race=race_name(declined))
                     if declined else _("{name} going into decline").format(name=who(seat)))
         case ConquestsFinished(seat=seat):
             return _("{name} finishing conquests").format(name=who(seat))

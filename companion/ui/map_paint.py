@@ -8,7 +8,7 @@ below (filled polygons as fans, outlines, discs, rings, shapes given in a -1..1 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -35,9 +35,10 @@ class MapSymbol:
     """Its name in the legend."""
     after: str
     """The key of the symbol it is drawn after (its place in the drawing order)."""
-    count: Callable[[Board, int, RegionState | None, int | None], int]
+    count: Callable[[Board, int, RegionState | None, Mapping[str, int]], int]
     """How many the region shows: (board, region id, its state (None: the bare printed
-    board), the region the view's ship is in (the map's `caravel`, or None))."""
+    board), the pieces the views keep off the markers: symbol key -> the region it lies in
+    (the map's `pieces`, from `ExpansionView.map_pieces`))."""
     paint: Painter
 
 

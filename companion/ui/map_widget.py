@@ -8,8 +8,8 @@ player's colour), a Lost Tribe token, and the printed features and the markers a
 drawn symbols (no emoji, no font glyphs; `legend()` names them and `SymbolIcon` draws one
 for a legend), among them those the expansions' views add (`ExpansionView.map_symbols`,
 each placed after one of the others in the drawing order and counting itself in a region),
-such as a ship the game keeps off the region's markers, in the region `caravel` names. The
-region's id is written at its label anchor in Kivy's bundled Roboto.
+and the pieces a view keeps off the regions' markers, each in the region `pieces` names
+for its symbol. The region's id is written at its label anchor in Kivy's bundled Roboto.
 
 Invariants:
 
@@ -40,7 +40,7 @@ Invariants:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -90,9 +90,9 @@ from companion.ui.map_paint import ring as _ring
 from companion.ui.map_paint import shape as _shape
 from companion.ui.presenters.expansions import registered
 
-_Contents = tuple[RegionState | None, bool, str | None, RGBA | None]
-"""What a region's contents are drawn from: its state, whether the ship `caravel` names is
-there, its badge and its holder's colour (None: no holder)."""
+_Contents = tuple[RegionState | None, tuple[str, ...], str | None, RGBA | None]
+"""What a region's contents are drawn from: its state, the symbols of the pieces `pieces`
+puts there (sorted), its badge and its holder's colour (None: no holder)."""
 
 TERRAIN_COLOURS: dict[Terrain, RGBA] = {
     Terrain.FARMLAND: (0.91, 0.85, 0.55, 1),
@@ -184,13 +184,15 @@ def terrain_legend() -> list[tuple[RGBA, str]]:
 
 
 def region_symbols(
-    board: Board, region_id: int, state: RegionState | None, caravel: int | None = None
+    board: Board, region_id: int, state: RegionState | None,
+    pieces: Mapping[str, int] | None = None,
 ) -> list[tuple[str, int]]:
     """The symbols drawn in a region, as (key, count), in `SYMBOLS` order (no holder disc).
 
     Without a `state` (the bare printed board) the markers are those of the set-up: a
-    mountain on a mountain (and a view's, as its symbol counts them). `caravel`: the region
-    a view's ship is in, if any (`ExpansionView.caravel`)."""
+    mountain on a mountain (and a view's, as its symbol counts them). `pieces`: the pieces
+    the views keep off the markers, symbol key -> the region it lies in
+    (`ExpansionView.map_pieces`)."""
     region = board.regions[region_id]
     markers = state.markers if state is not None else Markers(
         mountain=region.terrain is Terrain.MOUNTAIN
@@ -208,8 +210,9 @@ def region_symbols(
         "dragon": int(markers.dragon),
         "catapult": int(markers.catapult),
     }
+    placed: Mapping[str, int] = pieces if pieces is not None else {}
     for symbol in VIEW_SYMBOLS:
-        present[symbol.key] = symbol.count(board, region_id, state, caravel)
+        present[symbol.key] = symbol.count(board, region_id, state, placed)
     return [(key, present[key]) for key, _ in SYMBOLS if present.get(key, 0) > 0]
 
 
@@ -548,9 +551,9 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
     """The size of a marker symbol in px."""
     margin = NumericProperty(2)
     """Pixels kept free around the board inside the widget."""
-    caravel = ObjectProperty(None, allownone=True)
-    """The id of the region a view's ship is in (drawn there: `ExpansionView.caravel`), or
-    None."""
+    pieces = DictProperty({})
+    """The pieces the views keep off the regions' markers: symbol key -> the id of the
+    region it lies in (drawn there with its symbol: `ExpansionView.map_pieces`)."""
 
     __events__ = ("on_region_tap",)
 
@@ -580,7 +583,7 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         self._tops: RegionGroups[_Contents] = RegionGroups((), self._paint_contents)
         super().__init__(**kwargs)
         for name in ("board", "regions", "player_colours", "highlight", "selected", "differs",
-                     "badges", "turn", "label_size", "symbol_size", "margin", "caravel",
+                     "badges", "turn", "label_size", "symbol_size", "margin", "pieces",
                      "pos", "size"):
             self.fbind(name, self._trigger)
         self._trigger()
@@ -698,6 +701,9 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         state: BoardState | None = self.regions
         highlight = frozenset(self.highlight or ())
         differs = frozenset(self.differs or ())
+        placed: dict[int, tuple[str, ...]] = {}
+        for key, where in sorted(self.pieces.items()):
+            placed[where] = (*placed.get(where, ()), key)
         fills: dict[int, RGBA] = {}
         rims: dict[int, RGBA] = {}
         tops: dict[int, _Contents] = {}
@@ -712,7 +718,7 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
             if occupant is not None:
                 player = tuple(self.player_colours.get(occupant.seat, FALLBACK_PLAYER))
                 rims[rid] = _lighter(player, 0.55) if occupant.in_decline else player
-            tops[rid] = (here, self.caravel == rid, self.badges.get(rid) or None, player)
+            tops[rid] = (here, placed.get(rid, ()), self.badges.get(rid) or None, player)
         selection = {self.selected: True} if self.selected in geo.cells else {}
         return fills, rims, selection, {rid: True for rid in differs & set(geo.cells)}, tops
 
@@ -791,9 +797,9 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
     def _paint_contents(self, g: InstructionGroup, rid: int, contents: _Contents) -> None:
         geo, fit = self.geometry, self._fit
         assert geo is not None and fit is not None
-        here, caravel, badge, player = contents
+        here, placed, badge, player = contents
         self._draw_contents(g, self.board, rid, geo.cells[rid], here, fit, badge, player,
-                            rid if caravel else None)
+                            dict.fromkeys(placed, rid))
 
     def drawn(self, rid: int) -> tuple[tuple[float, ...], Any, Any, Any, Any]:
         """What region `rid` shows now: its fill colour, its ring's colour (None: no ring),
@@ -835,14 +841,14 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
 
     def _draw_contents(self, g: InstructionGroup, board: Board, rid: int, cell: mg.Cell,
                        here: RegionState | None, fit: mg.Fit, badge: str | None,
-                       player: RGBA | None, caravel: int | None) -> None:
+                       player: RGBA | None, pieces: Mapping[str, int]) -> None:
         """The id, the holder's disc (or a Lost Tribe) and the symbols, placed in the cell;
         the `badge` text, if any, at the top right of them. `player`: the holder's colour."""
         label_px, full_symbol = self._sizes
         label = _text_texture(str(rid), label_px)
         occupant = here.occupant if here is not None else None
         lost_tribe = here.lost_tribe if here is not None else board.regions[rid].lost_tribe
-        symbols = region_symbols(board, rid, here, caravel)
+        symbols = region_symbols(board, rid, here, pieces)
 
         # the largest symbols that fit (down to 12 px), in as few rows as fit
         best: tuple[tuple[bool, float, int], tuple[float, float], _Arrangement] | None = None

@@ -4,12 +4,15 @@ Player colours come from the Okabe-Ito palette (Okabe & Ito, "Color Universal De
 whose hues stay apart for the common kinds of colour blindness. A seat's colour is stored
 in the game as a plain name (``"blue"``); `rgba` turns a name, or a ``#rrggbb`` string,
 into Kivy's (r, g, b, a) floats. Every player colour also has a readable text colour on top
-of it (`ink_on`), so a name written on its own colour stays legible.
+of it (`ink_on`), so a name written on its own colour stays legible. A colour's name on
+screen (`shown_name`) is in the language spoken; the name stored stays English.
 
 Pure: no Kivy import.
 """
 
 from __future__ import annotations
+
+from companion.i18n import N_, _
 
 RGBA = tuple[float, float, float, float]
 
@@ -22,13 +25,14 @@ def _hex(code: str) -> RGBA:
 
 PLAYER_COLOURS: tuple[tuple[str, str, str], ...] = (
     # (name stored in the game, name shown, Okabe-Ito hex)
-    ("blue", "Blue", "#0072B2"),
-    ("orange", "Orange", "#E69F00"),
-    ("green", "Green", "#009E73"),
-    ("yellow", "Yellow", "#F0E442"),
-    ("purple", "Pink", "#CC79A7"),
-    ("red", "Red", "#D55E00"),
-    ("sky", "Sky blue", "#56B4E9"),
+    # TRANSLATORS: a player's colour, on the new game form and the players' screen
+    ("blue", N_("Blue"), "#0072B2"),
+    ("orange", N_("Orange"), "#E69F00"),
+    ("green", N_("Green"), "#009E73"),
+    ("yellow", N_("Yellow"), "#F0E442"),
+    ("purple", N_("Pink"), "#CC79A7"),
+    ("red", N_("Red"), "#D55E00"),
+    ("sky", N_("Sky blue"), "#56B4E9"),
 )
 """Seven player colours; a game of five uses the first five unless players change them."""
 
@@ -65,9 +69,10 @@ def rgba(colour: str) -> RGBA:
 
 
 def shown_name(colour: str) -> str:
-    """The colour's name as the screen says it ("Sky blue")."""
+    """The colour's name as the screen says it in the language spoken ("Sky blue", "Bleu
+    ciel"); an unknown colour as it is."""
     key = colour.strip().lower()
-    return _BY_NAME[key][0] if key in _BY_NAME else colour
+    return _(_BY_NAME[key][0]) if key in _BY_NAME else colour
 
 
 def luminance(colour: RGBA) -> float:

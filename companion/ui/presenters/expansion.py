@@ -19,7 +19,9 @@ returns it, changed or not; a hook that adds lines returns "" or () when it has 
 - the map: `map_symbols` (the symbols it draws among the markers), `plays_seat` (a seat
   it plays itself: its tokens are its own books),
   `targets`, `assess` (where and at what cost an attacker may take a region),
-  `seat_hand`, `shown_regions`, `map_highlight`, `map_hint`, `caravel`,
+  `seat_hand`, `shown_regions`, `map_highlight`, `map_hint`, `map_pieces` (the pieces it
+  keeps off the regions' markers, drawn with its symbols), `printed_features` (what it
+  prints on a region, named in the region's title: asked of every registered view),
   `empty_region_text` (a region nobody holds, in its words), `region_text`,
   `region_actions_first`, `region_actions`, `conquered` (after a conquest: what to
   tell); its buttons: `map_intents`, `do_map`;
@@ -27,7 +29,8 @@ returns it, changed or not; a hook that adds lines returns "" or () when it has 
 - the scoring screen: `scoring_terrains`, `scoring_counts` (its steppers, each read off
   a quick count with `scoring_count` and set on it with `scoring_counted`); the map and the scoring
   screen: `terrain_looks` (the terrains it brings: their names and colour);
-- any screen that words a step (undo, history): `event_text` (its own events in words);
+- any screen that words a step (undo, history): `event_text` (its own events in words),
+  `marker_words` (its own markers in a sentence, asked of every registered view);
 - the new game form (asked of every registered view, before any game exists; the form's
   choices are kept by the form, `SetupForm`, under keys the view names): `setup_options`
   (its option rows, `setup_place` says where: "board", after the board choice, or "game",
@@ -56,6 +59,7 @@ if TYPE_CHECKING:
     from companion.rules import (
         Assessment,
         Attacker,
+        Board,
         BoardState,
         Event,
         GameState,
@@ -69,15 +73,21 @@ if TYPE_CHECKING:
 TERRAIN_WORDS = {
     "farmland": N_("farmland"), "hill": N_("hill"), "forest": N_("forest"),
     "swamp": N_("swamp"), "mountain": N_("mountain"), "sea": N_("sea"), "lake": N_("lake"),
-    "river": N_("river"),
 }
-"""A terrain's name in a sentence ("Region 4 (forest)"), by its id (`Terrain`'s value)."""
+"""The base game's terrains' names in a sentence ("Region 4 (forest)"), by their ids
+(`Terrain`'s values); an expansion's are its views' `TerrainLook.word`."""
 
 
 def terrain_words(terrain: str) -> str:
-    """The terrain `terrain` (its id) in the language spoken now (an unknown id as it is)."""
+    """The terrain `terrain` (its id) in a sentence, in the language spoken now (an
+    expansion's terrain as its view words it; an unknown id as it is)."""
     words = TERRAIN_WORDS.get(terrain)
-    return _(words) if words is not None else terrain
+    if words is not None:
+        return _(words)
+    from companion.ui.presenters.expansions import registered  # the registry holds the views
+
+    return next((look.word for view in registered() for look in view.terrain_looks()
+                 if look.terrain.value == terrain and look.word), terrain)
 
 
 class PrivateOverlay(Protocol):
@@ -97,6 +107,8 @@ class TerrainLook:
     """Its line on the scoring screen."""
     colour: tuple[float, float, float, float]
     """Its colour on the map."""
+    word: str = ""
+    """Its name in a sentence ("Region 4 (river)"; "": its id)."""
 
 
 class SetupForm(Protocol):
@@ -128,6 +140,10 @@ class ExpansionView:
 
     expansion: ClassVar[str] = ""
     """The `name` of the rules' expansion this view shows (`Expansion.name`)."""
+
+    catalog_id: ClassVar[str] = ""
+    """Its expansion's id in the catalog, by which `companion.ui.names.expansion` prints
+    its name in the language spoken ("": none; then `expansion` is shown)."""
 
     screens: ClassVar[Mapping[str, tuple[str, str, str]]] = {}
     """Its own screens, as `companion.ui.app.SCREENS` lists them: name -> its presenter
@@ -238,9 +254,16 @@ class ExpansionView:
         """The map's hint instead of the usual (None: the usual)."""
         return None
 
-    def caravel(self, state: GameState) -> int | None:
-        """The region the map draws the expansion's ship in (the Caravel), if any."""
-        return None
+    def map_pieces(self, state: GameState) -> Mapping[str, int]:
+        """The pieces the game keeps off the regions' markers that the map draws, each as
+        the key of one of its `map_symbols` -> the region it lies in ({}: none)."""
+        return {}
+
+    def printed_features(self, board: Board, region: int) -> tuple[str, ...]:
+        """The names of what it prints on `region` of `board` (its sites), in the language
+        spoken, for the region's title after the base game's features (asked of every
+        registered view, whatever the game plays)."""
+        return ()
 
     def empty_region_text(self, state: GameState, region: int) -> str | None:
         """What a region nobody holds (and no Lost Tribe) is, in place of "Nobody holds
@@ -313,6 +336,11 @@ class ExpansionView:
         return count
 
     # -- a step in words ------------------------------------------------------------------
+    def marker_words(self, marker: str) -> str | None:
+        """One of its own markers (by its id) as a sentence names it ("a Pot of Gold"), in
+        the language spoken (None: not its marker)."""
+        return None
+
     def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
         """One of its own events in words, as "the undo takes back ..." ends (None: not
         its event); `who(seat)` is a player's name."""

@@ -31,6 +31,7 @@ from companion.rules import (
     tied_for_first,
     tokens_on_board,
 )
+from companion.ui import names as shown_names
 from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters import expansions
@@ -161,7 +162,7 @@ class GameEndPresenter(Presenter):
         declined = story.declines(history) if history is not None else {}
         rows = []
         for player in story.stories(summary, declined):
-            lines = [story.race_line(span) for span in player.races]
+            lines = [story.race_line(span, shown_names.combo) for span in player.races]
             lines.append(story.best_line(player.best_turn))
             rows.append({"seat": player.seat, "name": player.name,
                          "rgba": palette.rgba(player.colour), "lines": "\n".join(lines)})

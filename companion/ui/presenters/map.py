@@ -47,7 +47,6 @@ from companion.rules import (
     Phase,
     RegionConquered,
     RulesError,
-    Site,
     TokenCountUnknown,
     assess,
     attacker,
@@ -72,8 +71,6 @@ if TYPE_CHECKING:
     from companion.grid import Difference
 
 MAX_TOKENS = 40
-SITE_NAMES = {Site.HARBOR: N_("Harbor"), Site.SHIPYARD: N_("Shipyard"),
-              Site.TEMPLE: N_("Temple of the Seer")}
 TAP_A_REGION = N_("Tap a region.")
 
 
@@ -172,7 +169,9 @@ class MapPresenter(Presenter):
     player_colours = DictProperty({})
     highlight = ObjectProperty(frozenset())
     selected = ObjectProperty(None, allownone=True)
-    caravel = ObjectProperty(None, allownone=True)
+    pieces = DictProperty({})
+    """The views' pieces kept off the regions' markers: symbol key -> region
+    (`ExpansionView.map_pieces`), drawn by the map with their symbols."""
 
     hint = StringProperty("")
     region_title = StringProperty("")
@@ -243,7 +242,7 @@ class MapPresenter(Presenter):
         for view in views:  # e.g. the Island's Ghosts shown on the Lake
             regions = view.shown_regions(state, regions)
         self.regions = regions
-        self.caravel = next((rid for v in views if (rid := v.caravel(state)) is not None), None)
+        self.pieces = {key: rid for v in views for key, rid in v.map_pieces(state).items()}
         self.player_colours = {p.seat: palette.rgba(p.colour) for p in state.players}
         conquering = self._conquering(state)
         self.highlight = frozenset(self._targets(state)) if conquering else frozenset()
@@ -327,7 +326,8 @@ class MapPresenter(Presenter):
             return
         region = state.map.region(rid)
         features = ", ".join([*sorted(names.feature(f.value) for f in region.features),
-                              *(_(SITE_NAMES[site]) for site in sorted(region.sites))])
+                              *(name for view in expansions.registered()
+                                for name in view.printed_features(state.map, rid))])
         terrain = names.terrain(region.terrain.value)
         self.region_title = (
             _("Region {region}: {terrain} ({features})").format(

@@ -9,7 +9,7 @@ base screens do not, and hands the answers to the session.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from kivy.graphics import Color, Ellipse, InstructionGroup
 
@@ -83,12 +83,16 @@ def _paint_pot(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
     g.add(Ellipse(pos=(cx - s * 0.7, cy + s * 0.15), size=(s * 1.4, s * 0.6)))
 
 
-def _pots(_board: Board, _rid: int, state: RegionState | None, _ship: int | None) -> int:
+def _pots(_board: Board, _rid: int, state: RegionState | None,
+          _pieces: Mapping[str, int]) -> int:
     return int(state.markers.pot_of_gold) if state is not None else 0
 
 
 MAP_SYMBOLS = (paint.MapSymbol("pot_of_gold", N_("Pot of Gold"), "dragon", _pots, _paint_pot),)
 """The Leprechauns' Pots of Gold, as the map draws them."""
+
+MARKER_WORDS = {"pot_of_gold": N_("a Pot of Gold")}
+"""Its markers as a sentence names them (marked here, translated where shown)."""
 
 
 class MiniExpansionsView(ExpansionView):
@@ -102,6 +106,10 @@ class MiniExpansionsView(ExpansionView):
 
     def conquered(self, presenter: Presenter) -> None:
         tell_pygmies(presenter)
+
+    def marker_words(self, marker: str) -> str | None:
+        words = MARKER_WORDS.get(marker)
+        return _(words) if words is not None else None
 
     def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
         if isinstance(event, mini_game.PygmiesRecovered):

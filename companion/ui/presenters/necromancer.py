@@ -488,6 +488,7 @@ class NecromancerView(ExpansionView):
     """Necromancer Island's part of the shared screens (his own screen is above)."""
 
     expansion = "Necromancer Island"
+    catalog_id = "necromancer-island"
     screens: ClassVar[Mapping[str, tuple[str, str, str]]] = {
         "necromancer": ("necromancer:NecromancerPresenter", "necromancer:NecromancerScreen",
                         "necromancer.kv")}
@@ -586,12 +587,13 @@ class NecromancerView(ExpansionView):
     def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
         match event:
             case necromancer_game.WellPowerChosen(seat=seat, power=p):
-                return _("{name} placing {power} beside the Well").format(name=who(seat),
-                                                                          power=p)
+                return _("{name} placing {power} beside the Well").format(
+                    name=who(seat), power=piece_names.power(p))
             case necromancer_game.GhostBought(seat=seat):
                 return _("{name} buying a Ghost").format(name=who(seat))
             case necromancer_game.NecromancerPowerBought(seat=seat, power=p):
-                return _("{name} buying {power}").format(name=who(seat), power=p)
+                return _("{name} buying {power}").format(name=who(seat),
+                                                         power=piece_names.power(p))
             case necromancer_game.GhostsRedeployed(seat=seat):
                 return _("{name} placing the Ghosts").format(name=who(seat))
             case necromancer_game.GhostsReturned():

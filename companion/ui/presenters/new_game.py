@@ -5,7 +5,9 @@ combos.
 Players come from the saved profiles (name and colour) or are typed on the letters pad;
 a typed name is saved as a profile at once, so it is offered next time and its games
 count in the stats (the store links a seat to the profile of the same name when the game
-is created). The default "Player 1"... names are never saved.
+is created). The default "Player 1"... names are never saved; they are made in the
+language spoken ("Joueur 1", "Spieler 1") and made again in the new one when the form
+shows after a switch.
 
 The board is the packaged one for the players the game needs (the seats, or what an
 expansion switched on says) or a board the group wrote itself (`companion.boards`, the
@@ -26,13 +28,14 @@ one name, or a board with more turns than an expansion has markers, say, and its
 reason is shown as it is.
 
 Every text is worded in the language spoken (`companion.i18n`) when the form is built,
-and built again when the screen shows; the default seat names ("Player 1"...) are data
-(they go into the game as typed) and stay as they are, like colour names and what a view
-says.
+and built again when the screen shows, the colours' names and the default seat names
+("Player 1"...) among them; once the game starts, a seat's name is data (it goes into the
+game as shown) and stays as it is.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,6 +44,7 @@ from typing import Any, TypeVar, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
+from companion import i18n
 from companion.boards import CustomBoard, CustomBoards, custom_boards_dir, load_custom_boards
 from companion.i18n import N_, _, ngettext
 from companion.records import Profile, RecordsError
@@ -52,6 +56,7 @@ from companion.rules import (
     board_for_players,
     board_players,
 )
+from companion.rules import expansions as rule_expansions
 from companion.seating import Side
 from companion.ui import names, palette
 from companion.ui.presenters import expansions as views
@@ -62,8 +67,37 @@ from companion.ui.presenters.keypads import NameRequest, ask_name
 
 _T = TypeVar("_T")
 
-DEFAULT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4", "Player 5")
-_DEFAULT_NAME = re.compile(r"Player \d+")
+DEFAULT_NAME = N_("Player {number}")
+"""A seat's name until a player's is chosen (never saved as a player)."""
+
+
+def default_name(number: int) -> str:
+    """The default name of seat `number` (from 1) in the language spoken ("Player 2")."""
+    return _(DEFAULT_NAME).format(number=number)
+
+
+def default_number(name: str) -> int | None:
+    """The seat number of a default name in any language the table speaks ("Player 2",
+    "Joueur 2": 2), else None (a player's own name)."""
+    for pattern in (_default_pattern(_(DEFAULT_NAME)), *_every_default_pattern()):
+        if (found := pattern.fullmatch(name)) is not None:
+            return int(found.group(1))
+    return None
+
+
+def _default_pattern(template: str) -> re.Pattern[str]:
+    return re.compile(r"(\d+)".join(re.escape(part) for part in template.split("{number}")))
+
+
+@functools.cache
+def _every_default_pattern() -> tuple[re.Pattern[str], ...]:
+    """The default name's pattern in each language (read from the catalogues once)."""
+    return tuple(_default_pattern(i18n.translations(language).gettext(DEFAULT_NAME))
+                 for language in i18n.LANGUAGES)
+
+
+DEFAULT_SEATS = 3
+"""How many seats a fresh form has."""
 PACKAGED = "packaged"
 """The board choice's key for the packaged board."""
 BROKEN_SHOWN = 5
@@ -173,7 +207,7 @@ class NewGamePresenter(Presenter):
         """The form as at start-up (its default names, colours, sides and options): made
         so, and made so again when another table's session is played, not keeping the
         names the last table typed."""
-        self._names = list(DEFAULT_NAMES[:3])
+        self._names = [default_name(number) for number in range(1, DEFAULT_SEATS + 1)]
         self._colours = list(palette.COLOUR_NAMES[:3])
         self._sides = []
         self._options = {}
@@ -220,6 +254,8 @@ class NewGamePresenter(Presenter):
         self.around = seats.around
 
     def _build(self) -> None:
+        self._names = [name if (number := default_number(name)) is None
+                       else default_name(number) for name in self._names]
         seats = []
         count = len(self._names)
         # A seat added sits across from the one before it (near, far, near...).
@@ -296,6 +332,26 @@ class NewGamePresenter(Presenter):
     def _view_options(self, place: str) -> list[dict[str, Any]]:
         return [row for view in views.registered() if view.setup_place == place
                 for row in view.setup_options(self)]
+
+    def _kept_apart(self, view: ExpansionView) -> bool:
+        """Whether switching `view`'s expansion on is refused because one switched on is
+        never played with it (the rules' `expansions.apart`): then the form says which to
+        switch off first. Switching off is never refused."""
+        if view.setup_on(self):
+            return False
+        keys = {x.name: x.key for x in rule_expansions.registered()}
+        for other in views.registered():
+            if (other is view or not other.setup_on(self)
+                    or rule_expansions.apart([keys.get(other.expansion, ""),
+                                              keys.get(view.expansion, "")]) is None):
+                continue
+            shown = names.expansion(other.catalog_id, other.expansion)
+            self.tell(_("{expansion} is never played with {other}: switch {other} off "
+                        "first.").format(expansion=names.expansion(view.catalog_id,
+                                                                   view.expansion),
+                                         other=shown), _("Not now"))
+            return True
+        return False
 
     def _answer(self, ask: Callable[[ExpansionView], _T | None]) -> _T | None:
         """The last registered view's answer that is not None (None: no view answers)."""
@@ -454,7 +510,8 @@ class NewGamePresenter(Presenter):
                 if owner is None:
                     raise UnknownAction("new_game", action.value, allowed(
                         Action, *views.setup_intents()))
-                owner.do_setup(self, action)
+                if action.value != owner.setup_key or not self._kept_apart(owner):
+                    owner.do_setup(self, action)
                 self._build()
             case _:
                 assert_never(action)
@@ -472,8 +529,8 @@ class NewGamePresenter(Presenter):
         if len(self._names) >= self._most():
             return
         used = set(self._names)
-        name = next((n for n in DEFAULT_NAMES if n not in used),
-                    "Player " + str(len(self._names) + 1))
+        name = next(name for number in range(1, len(self._names) + 2)
+                    if (name := default_name(number)) not in used)
         self._seat(len(self._names), name, None)
 
     def choose_player(self, index: int) -> None:
@@ -502,7 +559,7 @@ class NewGamePresenter(Presenter):
 
     def _type_name(self, index: int) -> None:
         current = self._names[index] if index < len(self._names) else ""
-        initial = "" if _DEFAULT_NAME.fullmatch(current) else current
+        initial = "" if default_number(current) is not None else current
         ask_name(self.ctx, NameRequest(
             title=_("The player's name"), initial=initial,
             text=_("Saved as a player for next time (Settings > Players changes or removes "
@@ -518,7 +575,7 @@ class NewGamePresenter(Presenter):
             return
         colour = self._colour_for(index, None)
         store = self.session.records
-        if store is not None and not _DEFAULT_NAME.fullmatch(name):
+        if store is not None and default_number(name) is None:
             self.attempt(lambda: store.add_profile(name, colour), _("Not saved as a player"))
         self._seat(index, name, colour)
 

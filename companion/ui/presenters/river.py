@@ -178,6 +178,10 @@ def _ask_caravel(presenter: Presenter, state: GameState) -> None:
 # --- the map ---------------------------------------------------------------------------------
 
 
+SITE_NAMES = {Site.HARBOR: N_("Harbor"), Site.SHIPYARD: N_("Shipyard"),
+              Site.TEMPLE: N_("Temple of the Seer")}
+"""Each River World site's name, as a region's title on the map lists it."""
+
 SITE_RULES = {Site.HARBOR: "Harbor", Site.SHIPYARD: "Shipyard and Caravel",
               Site.TEMPLE: "Temple of the Seer"}
 """The rule book's entry for each River World site."""
@@ -371,12 +375,13 @@ def _paint_caravel(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
     g.add(Line(points=[cx - s * 0.34, cy + s * 0.34, cx + s * 0.34, cy + s * 0.34], width=w))
 
 
-def _site(site: Site) -> Callable[[Board, int, RegionState | None, int | None], int]:
+def _site(site: Site) -> Callable[[Board, int, RegionState | None, Mapping[str, int]], int]:
     """Whether a region has the printed `site`."""
-    return lambda board, rid, _state, _ship: int(site in board.regions[rid].sites)
+    return lambda board, rid, _state, _pieces: int(site in board.regions[rid].sites)
 
 
-def _pirate_ships(board: Board, rid: int, state: RegionState | None, _ship: int | None) -> int:
+def _pirate_ships(board: Board, rid: int, state: RegionState | None,
+                  _pieces: Mapping[str, int]) -> int:
     """A pirate ship on the region (on the bare board: where its pirate symbol is printed)."""
     here = state.markers.pirate_ship if state is not None else board.regions[rid].pirate
     return int(here)
@@ -391,12 +396,12 @@ MAP_SYMBOLS = (
     paint.MapSymbol("pirate_ship", N_("Pirate ship"), "catapult", _pirate_ships,
                     _paint_pirate_ship),
     paint.MapSymbol("caravel", N_("Caravel"), "pirate_ship",
-                    lambda _board, rid, _state, ship: int(ship is not None and ship == rid),
+                    lambda _board, rid, _state, pieces: int(pieces.get("caravel") == rid),
                     _paint_caravel),
 )
 """River World's printed sites, its pirate ships and the Caravel, as the map draws them
 (the Caravel is not a marker of the region: the game keeps it in `RiverState.caravel`,
-which the map is given by `RiverView.caravel`)."""
+which the map is given as a piece by `RiverView.map_pieces`)."""
 
 
 # --- the new game form ----------------------------------------------------------------------
@@ -458,6 +463,7 @@ class RiverView(ExpansionView):
     """River World's part of the shared screens."""
 
     expansion = "River World"
+    catalog_id = "river-world"
     table_intents = (TableAction,)
     map_intents = (MapAction,)
     setup_intents = (SetupAction,)
@@ -512,9 +518,13 @@ class RiverView(ExpansionView):
     def do_table(self, presenter: Presenter, overlay: PrivateScreen, action: StrEnum) -> None:
         do_table(presenter, overlay, TableAction(action))
 
-    def caravel(self, state: GameState) -> int | None:
+    def printed_features(self, board: Board, region: int) -> tuple[str, ...]:
+        return tuple(_(SITE_NAMES[site]) for site in sorted(board.region(region).sites))
+
+    def map_pieces(self, state: GameState) -> Mapping[str, int]:
         line = state.part(river.RiverState)
-        return line.caravel if line is not None else None
+        return {"caravel": line.caravel} if line is not None and line.caravel is not None \
+            else {}
 
     def region_text(self, state: GameState, region: int) -> str:
         return region_text(state, region)
@@ -531,7 +541,7 @@ class RiverView(ExpansionView):
     def terrain_looks(self) -> tuple[TerrainLook, ...]:
         # the rivers turquoise on the map, between the lakes' blue and the land
         return (TerrainLook(Terrain.RIVER, _("River"), _("Rivers (Harsh Winter, sea races)"),
-                            (0.30, 0.68, 0.66, 1)),)
+                            (0.30, 0.68, 0.66, 1), _("river")),)
 
     def scoring_terrains(self, state: GameState) -> tuple[Terrain, ...]:
         return (Terrain.RIVER,)

@@ -44,15 +44,22 @@ if TYPE_CHECKING:
 
 SCREEN = "rules"
 KIND_WORDS = (N_("Race"), N_("Special power"), N_("Turn step"), N_("Expansion rule"),
-              N_("River World event"), N_("Righteous Relic"), N_("Popular Place"),
               N_("Base game"))
-"""What the rule book calls its kinds of entry and the base game (marked here, shown
-through `_`: a kind an expansion adds later shows as the rule book says it)."""
+"""What the rule book calls the base game's kinds of entry and the base game (marked
+here, shown through `_`); an expansion's own kinds are its `Expansion.rule_kinds`, whose
+labels its rules module marks."""
 
 
 def kind_words(label: str) -> str:
-    """A kind of entry (the rule book's `label`) in the language spoken."""
-    return _(label) if label in KIND_WORDS else label
+    """A kind of entry (the rule book's `label`: the base game's or one of an expansion's
+    `rule_kinds`) in the language spoken; any other text as it is."""
+    if label in KIND_WORDS:
+        return _(label)
+    from companion.rules import expansions  # loaded with the rule book, never at start-up
+
+    known = {words for expansion in expansions.registered()
+             for _kind, words in expansion.rule_kinds}
+    return _(label) if label in known else label
 
 
 SUMMARY = "summary"

@@ -52,11 +52,21 @@ WATER = (Terrain.SEA, Terrain.LAKE)
 TERRAIN_WORDS = {Terrain.FARMLAND: N_("Farmland"), Terrain.HILL: N_("Hills"),
                  Terrain.FOREST: N_("Forests"), Terrain.SWAMP: N_("Swamps"),
                  Terrain.MOUNTAIN: N_("Mountains"), Terrain.SEA: N_("Seas"),
-                 Terrain.LAKE: N_("The lake"),
-                 **{look.terrain: look.words for view in expansion_views.registered()
-                    for look in view.terrain_looks()}}
-"""Each terrain's line on the scoring screen (an expansion's terrains: its view's words),
-marked here and translated where shown."""
+                 Terrain.LAKE: N_("The lake")}
+"""Each base terrain's line on the scoring screen, marked here and translated where shown
+(an expansion's terrains: its view's words, `terrain_line`)."""
+
+
+def terrain_line(terrain: Terrain) -> str:
+    """A terrain's line on the scoring screen in the language spoken now: the base game's
+    from `TERRAIN_WORDS`, an expansion's as its view words it when asked (never kept from
+    an earlier language)."""
+    words = TERRAIN_WORDS.get(terrain)
+    if words is not None:
+        return _(words)
+    return next((look.words for view in expansion_views.registered()
+                 for look in view.terrain_looks() if look.terrain is terrain),
+                terrain.value.capitalize())
 AMONG_THEM = N_("Of all these regions, whatever their terrain:")
 """The heading over the counts of regions with a feature (a mine, a magic source...)."""
 COUNT_HINT = N_("Count each race's regions on the board (the map's count is filled in). The "
@@ -190,7 +200,7 @@ class ScoringPresenter(Presenter):
             {"key": "", "label": label.format(combo=shown_names.combo(held.power, held.race))}]
         for terrain in self._terrains(key, held.power):
             rows.append(self._row(f"{key}.{terrain.value}",
-                                  _(TERRAIN_WORDS.get(terrain, terrain.value.capitalize())),
+                                  terrain_line(terrain),
                                   counted.terrains.get(terrain, 0), regions))
         # Mines, magic sources, coasts and harbors lie on any terrain: they count among all
         # the race's regions above, never among the last terrain's alone, so they come under

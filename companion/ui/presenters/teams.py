@@ -468,6 +468,7 @@ class TeamView(ExpansionView):
     """Team play's part of the shared screens."""
 
     expansion = "Team play"
+    catalog_id = "team-play"
     table_intents = (TableAction,)
     map_intents = (MapAction,)
     setup_intents = (SetupAction,)
@@ -493,9 +494,6 @@ class TeamView(ExpansionView):
 
     def do_setup(self, form: SetupForm, action: StrEnum) -> None:
         on = self.setup_on(form)
-        if not on and form.option("necromancer"):
-            form.tell(_("A team game has no Necromancer: switch him off first."), _("Not now"))
-            return
         if on and form.seat_count() > MAX_PLAYERS:
             form.tell(_("Without teams a game has at most {most} players: take one out first."
                         ).format(most=MAX_PLAYERS), _("Not now"))
