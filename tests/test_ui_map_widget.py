@@ -305,6 +305,24 @@ def test_the_legend_names_river_worlds_symbols() -> None:
         == ["Harbor", "Shipyard", "Temple of the Seer", "Pirate ship", "Caravel"]
 
 
+def test_the_legend_speaks_the_tables_language() -> None:
+    from companion import i18n
+    from companion.ui.map_widget import terrain_legend
+
+    english = dict(legend())
+    i18n.use("de")
+    try:
+        german = dict(legend())
+        terrains = [name for _colour, name in terrain_legend()]
+    finally:
+        i18n.use("en")
+    assert german["fortress"] == "Festung" and english["fortress"] == "Fortress"
+    assert german["troll_lair"] == "Trollhöhle"
+    assert german["active"].startswith("Aktives Volk")
+    assert german["encampment"] == "Lager (eine Zahl: wie viele)"
+    assert "Wald" in terrains and "Forest" not in terrains
+
+
 def _changed_box(a: tuple[bytes, int, int],
                  b: tuple[bytes, int, int]) -> tuple[int, int, int, int] | None:
     """The box (x0, y0, x1, y1, Kivy's y up) of the pixels that differ, or None."""

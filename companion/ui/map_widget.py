@@ -79,8 +79,10 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from companion.i18n import N_, _, pgettext
 from companion.rules import Board, BoardState, Feature, Markers, RegionState, Terrain
 from companion.ui import map_geometry as mg
+from companion.ui import names
 from companion.ui.map_layers import RegionColours, RegionGroups
 from companion.ui.map_paint import BORDER_COLOUR, RGBA, MapSymbol, Painter
 from companion.ui.map_paint import disc as _disc
@@ -107,17 +109,6 @@ TERRAIN_COLOURS: dict[Terrain, RGBA] = {
 """A calm palette: light land, darker forest, water clearly blue (lakes lighter than seas,
 an expansion's terrains as its view colours them)."""
 
-TERRAIN_NAMES: dict[Terrain, str] = {
-    Terrain.FARMLAND: "Farmland",
-    Terrain.HILL: "Hill",
-    Terrain.FOREST: "Forest",
-    Terrain.SWAMP: "Swamp",
-    Terrain.MOUNTAIN: "Mountain",
-    Terrain.SEA: "Sea",
-    Terrain.LAKE: "Lake",
-    **{look.terrain: look.name for view in registered() for look in view.terrain_looks()},
-}
-
 SELECTED_COLOUR: RGBA = (1.0, 0.85, 0.10, 1)
 DIFFERS_COLOURS: tuple[RGBA, RGBA] = ((0.05, 0.05, 0.05, 1), (1.0, 1.0, 1.0, 1))
 """The dashes of the outline of a region in `differs`: black and white, like no player
@@ -137,13 +128,18 @@ BASE_SYMBOLS: tuple[tuple[str, str], ...] = (
     ("mountain", "Mountain"),
     ("fortress", "Fortress"),
     ("troll_lair", "Troll's Lair"),
-    ("encampment", "Encampment (a number: how many)"),
+    ("encampment", "Encampment"),
     ("hole_in_the_ground", "Hole-in-the-Ground"),
     ("hero", "Hero"),
     ("dragon", "Dragon"),
     ("catapult", "Catapult"),
 )
-"""The symbols of the base game, with the name a legend shows, in drawing order."""
+"""The symbols of the base game, with the English name a legend shows (translated as the
+edition prints it, `_SYMBOL_CONTEXT`), in drawing order."""
+
+_SYMBOL_CONTEXT = {"mine": "feature", "magic": "feature", "cavern": "feature",
+                   "catapult": "power"}
+"""The names.toml kind of a base symbol's name (the others are pieces)."""
 
 
 def _view_symbols() -> tuple[MapSymbol, ...]:
@@ -168,19 +164,33 @@ SYMBOLS: tuple[tuple[str, str], ...] = _ordered(BASE_SYMBOLS, VIEW_SYMBOLS)
 shows, in drawing order."""
 
 HOLDER_LEGEND: tuple[tuple[str, str], ...] = (
-    ("active", "Active race: ring and disc in the player's colour; the number is its tokens"),
-    ("declined", "Race in decline: pale ring, grey disc ringed in the player's colour"),
+    ("active", N_("Active race: ring and disc in the player's colour; the number is its "
+                  "tokens")),
+    ("declined", N_("Race in decline: pale ring, grey disc ringed in the player's colour")),
 )
 
 
 def legend() -> list[tuple[str, str]]:
-    """(symbol key, text) for everything drawn on a region, for a legend on the screen."""
-    return [*SYMBOLS, *HOLDER_LEGEND]
+    """(symbol key, text) for everything drawn on a region, for a legend on the screen, in
+    the language spoken."""
+    base = dict(BASE_SYMBOLS)
+    shown = [(key, _symbol_name(key, name) if key in base else _(name))
+             for key, name in SYMBOLS]
+    return [*shown, *((key, _(text)) for key, text in HOLDER_LEGEND)]
+
+
+def _symbol_name(key: str, name: str) -> str:
+    printed = pgettext(_SYMBOL_CONTEXT.get(key, "piece"), name)
+    # TRANSLATORS: the map legend's encampment line; {encampment} is the piece's name.
+    return _("{encampment} (a number: how many)").format(encampment=printed) \
+        if key == "encampment" else printed
 
 
 def terrain_legend() -> list[tuple[RGBA, str]]:
-    """(colour, name) of every terrain."""
-    return [(TERRAIN_COLOURS[t], TERRAIN_NAMES[t]) for t in Terrain]
+    """(colour, name) of every terrain, in the language spoken: a view's terrain as its
+    look names it, the others as the edition prints them."""
+    looks = {look.terrain: look.name for view in registered() for look in view.terrain_looks()}
+    return [(TERRAIN_COLOURS[t], looks.get(t) or names.terrain(t.value)) for t in Terrain]
 
 
 def region_symbols(
