@@ -9,6 +9,7 @@ import pytest
 from companion.rules.catalog import load_catalog
 from companion.rules.maps import Feature, Terrain
 from companion.rules.mini_game import MiniFacts
+from companion.rules.river_game import RiverCounts, RiverRegionFacts, counts_of
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
@@ -33,6 +34,27 @@ def held(
 
 def hills(n: int, coastal: bool = False) -> tuple[HeldRegion, ...]:
     return tuple(held(Terrain.HILL, coastal=coastal) for _ in range(n))
+
+
+def river_region(terrain: Terrain, *, coastal: bool = False, harbor: bool = False,
+                 next_to_pirates: bool = False) -> HeldRegion:
+    """A region held with River World's facts: a Harbor printed in it, a pirate ship
+    beside it (`RiverRegionFacts`, one of the region's `facts`)."""
+    return HeldRegion(terrain, coastal=coastal,
+                      facts=(RiverRegionFacts(harbor, next_to_pirates),))
+
+
+def river_count(terrains: dict[Terrain, int], *, mines: int = 0, coastal: int = 0,
+                harbors: int = 0, next_to_pirates: int = 0,
+                inland_next_to_pirates: int = 0) -> QuickCount:
+    """A quick count with River World's counts (`RiverCounts`, one of its `facts`)."""
+    return QuickCount(terrains, mines=mines, coastal=coastal, facts=(
+        RiverCounts(harbors, next_to_pirates, inland_next_to_pirates),))
+
+
+def river_counts(count: QuickCount) -> RiverCounts:
+    """River World's counts of a quick count (all 0 when it has none)."""
+    return counts_of(count)
 
 
 MINI_FACTS = ("pots_of_gold", "ivory_tower", "historian")

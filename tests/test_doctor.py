@@ -542,6 +542,21 @@ def test_no_board_files_of_ones_own_is_only_a_note(pi: FakePi) -> None:
     assert "no board files of your own in" in the_one(lines(pi, "note"), "boards:")
 
 
+def test_the_note_names_the_expansions_that_have_boards_of_their_own(pi: FakePi) -> None:
+    from companion.rules import expansions
+    from companion.rules.expansion import Expansion
+
+    class Woodland(Expansion):
+        name = "Woodland"
+        has_boards = True
+
+    assert the_one(lines(pi, "note"), "boards:").endswith(
+        "(River World or fan boards: docs/board-format.md)")
+    with expansions.extended(Woodland()):
+        assert the_one(lines(pi, "note"), "boards:").endswith(
+            "(River World, Woodland or fan boards: docs/board-format.md)")
+
+
 def test_usable_board_files_are_named_and_a_broken_one_is_a_fix_naming_the_region(
     pi: FakePi,
 ) -> None:
@@ -556,3 +571,17 @@ def test_usable_board_files_are_named_and_a_broken_one_is_a_fix_naming_the_regio
     assert the_one(lines(pi, "ok"), "boards:") == (
         "boards: offered for a new game: River Test (3 players, River World)")
     assert the_one(pi.fixes(), "boards:").startswith("boards: boards/broken.json: region 7:")
+
+
+def test_a_board_file_is_named_with_the_expansion_it_is_made_for_in_the_language_spoken(
+    pi: FakePi,
+) -> None:
+    from companion import i18n
+
+    river = Path(__file__).parent / "data" / "river-test.json"
+    _board_file("river.json", river.read_text("utf-8"))
+    i18n.use("fr")
+    assert the_one(lines(pi, "ok"), "boards:") == (
+        "boards: proposés pour une nouvelle partie : River Test (3 joueurs, River World)")
+    i18n.use("de")
+    assert the_one(lines(pi, "ok"), "boards:").endswith("River Test (3 Spieler, River World)")

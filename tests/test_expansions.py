@@ -3,6 +3,7 @@ added with nothing but its own class and a registry entry."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -24,11 +25,15 @@ from companion.rules.river_game import RIVER_WORLD
 from companion.rules.scoring import (
     ActiveHoldings,
     Bonus,
+    DeclinedHoldings,
     HeldRegion,
+    QuickCount,
     ScoredRace,
     ScoreLine,
     ScoringInput,
     ScoringInputError,
+    Tally,
+    count_regions,
     score_turn,
 )
 from companion.rules.team_game import TEAM_PLAY
@@ -262,3 +267,85 @@ def test_an_expansions_facts_are_checked_by_its_own_rule() -> None:
         score_turn(inp, load_catalog())
     assert no.value.field == "active.saplings"
     assert str(no.value) == "active.saplings: only Ratmen plant saplings"
+
+
+# --- an expansion's own facts of the regions held --------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Nest:
+    """The toy's fact of a region held: a bird's nest lies in it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Nests:
+    """The toy's count of a race's regions: how many hold a nest."""
+
+    held: int = 0
+
+
+class BirdNests(Expansion):
+    """A toy expansion whose nests, a fact of the regions held, earn a coin each (one line
+    per race) and two more when the player's races hold three or more together (one line
+    after them all): all of it in its class."""
+
+    name = "Bird Nests"
+
+    def check_region(self, field: str, region: HeldRegion) -> None:
+        if region.fact(Nest) is not None and region.terrain is not Terrain.FOREST:
+            raise ScoringInputError(f"{field}.nest", True, "nests are built in forests only")
+
+    def region_counts(self, regions: Sequence[HeldRegion]) -> Nests | None:
+        nests = sum(region.fact(Nest) is not None for region in regions)
+        return Nests(nests) if nests else None
+
+    def check_count(self, field: str, count: QuickCount, tally: Tally) -> None:
+        nests = (count.fact(Nests) or Nests()).held
+        forests = tally.terrains.get(Terrain.FOREST, 0)
+        if nests > forests:
+            raise ScoringInputError(f"{field}.nests", nests, f"more than the {forests} forests")
+
+    def race_lines(self, race: ScoredRace) -> tuple[ScoreLine, ...]:
+        nests = (race.tally.fact(Nests) or Nests()).held
+        return (ScoreLine(f"Nests of {race.race}", nests),) if nests else ()
+
+    def player_lines(self, races: Sequence[ScoredRace]) -> tuple[ScoreLine, ...]:
+        nests = sum((race.tally.fact(Nests) or Nests()).held for race in races)
+        return (ScoreLine("Three nests or more", 2),) if nests >= 3 else ()
+
+
+def test_an_expansion_scores_its_own_facts_of_the_regions_held_by_map_and_by_count() -> None:
+    nest = HeldRegion(Terrain.FOREST, facts=(Nest(),))
+    regions = (nest, nest, HeldRegion(Terrain.HILL))
+    declined = (DeclinedHoldings("Elves", "Commando", (nest,)),)
+    inp = ScoringInput(3, ActiveHoldings("Ratmen", "Commando", regions), declined)
+    with expansions.extended(BirdNests()):
+        by_map = score_turn(inp, load_catalog())
+        counted = count_regions(regions)
+        by_count = score_turn(
+            ScoringInput(3, ActiveHoldings("Ratmen", "Commando", counted), declined),
+            load_catalog())
+    assert by_map.lines == (
+        ScoreLine("Regions held by Ratmen", 3),
+        ScoreLine("Nests of Ratmen", 2),
+        ScoreLine("Regions held by Elves (in decline)", 1),
+        ScoreLine("Nests of Elves", 1),
+        ScoreLine("Three nests or more", 2),
+    )
+    assert counted.fact(Nests) == Nests(2)
+    assert by_count == by_map
+    assert score_turn(inp, load_catalog()).total == 4  # outside the block: regions only
+
+
+def test_an_expansions_facts_of_the_regions_are_checked_by_its_own_rule() -> None:
+    hill = HeldRegion(Terrain.HILL, facts=(Nest(),))
+    counted = QuickCount({Terrain.FOREST: 1}, facts=(Nests(2),))
+    with expansions.extended(BirdNests()):
+        with pytest.raises(ScoringInputError) as listed:
+            score_turn(ScoringInput(3, ActiveHoldings("Ratmen", "Hill", (hill,))),
+                       load_catalog())
+        with pytest.raises(ScoringInputError) as count:
+            score_turn(ScoringInput(3, ActiveHoldings("Ratmen", "Hill", counted)),
+                       load_catalog())
+    assert str(listed.value) == "active.regions[0].nest: nests are built in forests only"
+    assert str(count.value) == "active.regions.nests: more than the 1 forests"

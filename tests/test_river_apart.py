@@ -1,7 +1,8 @@
-"""River World kept in its own modules: the shared income, score scenario, play document
-and the Necromancer's rules name none of its pieces in their code, and what they used to
-read by name (Harbors, pirate ships) reaches them through River World's hooks and the
-board's own words."""
+"""River World kept in its own modules: the shared income, scoring, score scenario, play
+document, the Necromancer's rules and the scoring screen name none of its pieces in their
+code, and what they used to read by name (Harbors, pirate ships) reaches them through River
+World's hooks (its facts of a region held and of a quick count, found by type), its view
+and the board's own words."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import tokenize
 from pathlib import Path
 
 import pytest
+from scoring_support import river_count, river_region
 
 from companion.rules.board import Markers
 from companion.rules.maps import Terrain
@@ -21,7 +23,8 @@ from companion.rules.scoring import HeldRegion, QuickCount
 ROOT = Path(__file__).resolve().parent.parent
 
 SHARED = ("companion/rules/income.py", "companion/scenario.py", "companion/play.py",
-          "companion/rules/necromancer_game.py")
+          "companion/rules/necromancer_game.py", "companion/rules/scoring.py",
+          "companion/ui/presenters/scoring.py")
 """Shared modules that once named River World's pieces and now ask its hooks."""
 
 RIVER_WORDS = re.compile(r"harbor|pirate|caravel|\briver(_game)?\b|River(State|Setup|World)"
@@ -61,15 +64,15 @@ def test_a_regions_markers_list_the_placed_ones_then_those_the_rules_set() -> No
 def test_river_world_names_the_facts_a_seat_that_does_not_score_them_refuses() -> None:
     assert RIVER_WORLD.score_facts(QuickCount({Terrain.HILL: 2})) == ()
     assert RIVER_WORLD.score_facts(
-        QuickCount({Terrain.HILL: 2}, harbors=1, inland_next_to_pirates=1)
+        river_count({Terrain.HILL: 2}, harbors=1, inland_next_to_pirates=1)
     ) == ("harbors", "inland_next_to_pirates")
     assert RIVER_WORLD.score_facts(HeldRegion(Terrain.HILL)) == ()
     assert RIVER_WORLD.score_facts(
-        HeldRegion(Terrain.HILL, harbor=True, next_to_pirates=True)
+        river_region(Terrain.HILL, harbor=True, next_to_pirates=True)
     ) == ("harbor", "next_to_pirates")
 
 
 def test_river_world_reads_its_own_counts_of_a_quick_count() -> None:
     count = RIVER_WORLD.score_counts({"hill": 3, "harbors": 2, "next_to_pirates": 1},
                                      QuickCount({Terrain.HILL: 3}, mines=1))
-    assert count == QuickCount({Terrain.HILL: 3}, mines=1, harbors=2, next_to_pirates=1)
+    assert count == river_count({Terrain.HILL: 3}, mines=1, harbors=2, next_to_pirates=1)

@@ -4,18 +4,18 @@ by quick count and through `companion score`."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scoring_support import held
+from scoring_support import held, river_count, river_counts, river_region
 
 from companion.commands.score import main
 from companion.rules.catalog import load_catalog
 from companion.rules.maps import Terrain
+from companion.rules.river_game import harbor_coins
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
@@ -24,7 +24,6 @@ from companion.rules.scoring import (
     ScoringInput,
     ScoringInputError,
     count_regions,
-    harbor_coins,
     score_turn,
 )
 
@@ -32,7 +31,7 @@ CATALOG = load_catalog()
 
 
 def harbor(terrain: Terrain = Terrain.HILL, *, pirates: bool = False) -> HeldRegion:
-    return HeldRegion(terrain, harbor=True, next_to_pirates=pirates)
+    return river_region(terrain, harbor=True, next_to_pirates=pirates)
 
 
 def lines(inp: ScoringInput) -> list[tuple[str, int]]:
@@ -70,7 +69,7 @@ def test_a_single_harbor_scores_like_a_region() -> None:
 
 
 def test_a_region_next_to_a_pirate_ship_scores_one_less() -> None:
-    regions = (held(Terrain.FARMLAND), HeldRegion(Terrain.FARMLAND, next_to_pirates=True))
+    regions = (held(Terrain.FARMLAND), river_region(Terrain.FARMLAND, next_to_pirates=True))
     inp = ScoringInput(3, ActiveHoldings("Humans", "Commando", regions))
     assert lines(inp) == [
         ("Regions held by Humans", 2),
@@ -87,7 +86,7 @@ def test_a_harbor_next_to_a_pirate_ship_scores_one_less() -> None:
 
 def test_pirates_never_take_a_race_below_nothing() -> None:
     # Aquatic: an inland region earns 1 - 1 = 0, and a pirate ship cannot make it cost a coin
-    inland = HeldRegion(Terrain.HILL, next_to_pirates=True)
+    inland = river_region(Terrain.HILL, next_to_pirates=True)
     inp = ScoringInput(3, ActiveHoldings("Ratmen", "Aquatic", (inland,)))
     assert score_turn(inp, CATALOG).total == 0
     assert lines(inp) == [
@@ -99,8 +98,8 @@ def test_pirates_never_take_a_race_below_nothing() -> None:
 def test_an_aquatic_inland_region_beside_a_pirate_ship_loses_nothing_region_by_region() -> None:
     # the coastal hill earns 1 + 1 and loses its coin to the pirates; the inland forest
     # earns 1 - 1 = 0 and has nothing to lose, even though the race earns coins elsewhere
-    coastal = HeldRegion(Terrain.HILL, coastal=True, next_to_pirates=True)
-    inland = HeldRegion(Terrain.FOREST, next_to_pirates=True)
+    coastal = river_region(Terrain.HILL, coastal=True, next_to_pirates=True)
+    inland = river_region(Terrain.FOREST, next_to_pirates=True)
     inp = ScoringInput(3, ActiveHoldings("Ratmen", "Aquatic", (coastal, inland)))
     assert lines(inp) == [
         ("Regions held by Ratmen", 2),
@@ -110,7 +109,8 @@ def test_an_aquatic_inland_region_beside_a_pirate_ship_loses_nothing_region_by_r
     ]
     assert score_turn(inp, CATALOG).total == 1
     counted = count_regions((coastal, inland))
-    assert (counted.next_to_pirates, counted.inland_next_to_pirates) == (2, 1)
+    assert (river_counts(counted).next_to_pirates,
+            river_counts(counted).inland_next_to_pirates) == (2, 1)
     assert score_turn(ScoringInput(3, ActiveHoldings("Ratmen", "Aquatic", counted)), CATALOG) == (
         score_turn(inp, CATALOG)
     )
@@ -118,7 +118,7 @@ def test_an_aquatic_inland_region_beside_a_pirate_ship_loses_nothing_region_by_r
 
 def test_an_inland_region_beside_a_pirate_ship_loses_its_coin_without_aquatic() -> None:
     # in decline (or under any other power) an inland region earns 1, so it loses it
-    inland = HeldRegion(Terrain.FOREST, next_to_pirates=True)
+    inland = river_region(Terrain.FOREST, next_to_pirates=True)
     inp = ScoringInput(
         3, None, (DeclinedHoldings("Ratmen", "Aquatic", (inland, held(Terrain.HILL))),)
     )
@@ -129,8 +129,8 @@ def test_an_inland_region_beside_a_pirate_ship_loses_its_coin_without_aquatic() 
 
 def test_the_inland_regions_counted_next_to_pirates_are_some_of_those_next_to_pirates() -> None:
     for count in (
-        QuickCount({Terrain.HILL: 2}, next_to_pirates=1, inland_next_to_pirates=2),
-        QuickCount({Terrain.HILL: 2}, coastal=2, next_to_pirates=2, inland_next_to_pirates=1),
+        river_count({Terrain.HILL: 2}, next_to_pirates=1, inland_next_to_pirates=2),
+        river_count({Terrain.HILL: 2}, coastal=2, next_to_pirates=2, inland_next_to_pirates=1),
     ):
         with pytest.raises(ScoringInputError) as refused:
             score_turn(ScoringInput(3, ActiveHoldings("Ratmen", "Aquatic", count)), CATALOG)
@@ -147,10 +147,10 @@ def test_the_quick_count_scores_harbors_and_pirates_as_the_map_does() -> None:
         harbor(),
         harbor(Terrain.FOREST, pirates=True),
         held(Terrain.RIVER),
-        HeldRegion(Terrain.SWAMP, next_to_pirates=True),
+        river_region(Terrain.SWAMP, next_to_pirates=True),
     )
     counted = count_regions(regions)
-    assert (counted.harbors, counted.next_to_pirates) == (2, 2)
+    assert (river_counts(counted).harbors, river_counts(counted).next_to_pirates) == (2, 2)
     by_map = ScoringInput(4, ActiveHoldings("Ratmen", "Forest", regions))
     by_count = ScoringInput(4, ActiveHoldings("Ratmen", "Forest", counted))
     assert score_turn(by_map, CATALOG) == score_turn(by_count, CATALOG)
@@ -159,9 +159,9 @@ def test_the_quick_count_scores_harbors_and_pirates_as_the_map_does() -> None:
 @pytest.mark.parametrize(
     ("count", "field"),
     [
-        (QuickCount({Terrain.HILL: 1}, harbors=2), "active.regions.harbors"),
-        (QuickCount({Terrain.HILL: 1}, next_to_pirates=2), "active.regions.next_to_pirates"),
-        (QuickCount({Terrain.HILL: 1}, harbors=-1), "active.regions.harbors"),
+        (river_count({Terrain.HILL: 1}, harbors=2), "active.regions.harbors"),
+        (river_count({Terrain.HILL: 1}, next_to_pirates=2), "active.regions.next_to_pirates"),
+        (river_count({Terrain.HILL: 1}, harbors=-1), "active.regions.harbors"),
     ],
 )
 def test_a_river_world_count_the_rules_cannot_produce_is_refused(
@@ -254,28 +254,32 @@ def test_a_bad_river_world_count_exits_2_naming_the_field(
 _LAND = (Terrain.FARMLAND, Terrain.HILL, Terrain.FOREST, Terrain.SWAMP, Terrain.MOUNTAIN)
 
 
+Drawn = tuple[Terrain, bool, bool]
+"""A region drawn: its terrain, whether it is coastal, whether it borders a pirate ship."""
+
+
 @st.composite
-def aquatic_or_not(draw: st.DrawFn) -> tuple[str, tuple[HeldRegion, ...]]:
+def aquatic_or_not(draw: st.DrawFn) -> tuple[str, tuple[Drawn, ...]]:
     power = draw(st.sampled_from(("Aquatic", "Hill", "Alchemist", "Commando")))
-    regions = tuple(
-        HeldRegion(terrain, coastal=coastal, next_to_pirates=pirates)
-        for terrain, coastal, pirates in draw(st.lists(
-            st.tuples(st.sampled_from(_LAND), st.booleans(), st.booleans()), max_size=8))
-    )
-    return power, regions
+    drawn = tuple(draw(st.lists(
+        st.tuples(st.sampled_from(_LAND), st.booleans(), st.booleans()), max_size=8)))
+    return power, drawn
 
 
 @settings(max_examples=200)
 @given(aquatic_or_not())
 def test_pirates_take_a_coin_from_each_region_next_to_them_that_earns_one(
-    case: tuple[str, tuple[HeldRegion, ...]],
+    case: tuple[str, tuple[Drawn, ...]],
 ) -> None:
-    power, regions = case
-    calm = tuple(replace(r, next_to_pirates=False) for r in regions)
+    power, drawn = case
+    regions = tuple(river_region(terrain, coastal=coastal, next_to_pirates=pirates)
+                    for terrain, coastal, pirates in drawn)
+    calm = tuple(river_region(terrain, coastal=coastal) for terrain, coastal, _ in drawn)
     with_ships = score_turn(ScoringInput(4, ActiveHoldings("Ratmen", power, regions)), CATALOG)
     without = score_turn(ScoringInput(4, ActiveHoldings("Ratmen", power, calm)), CATALOG)
     earns_nothing = power == "Aquatic"  # an inland region: 1 less 1
-    losing = sum(r.next_to_pirates and not (earns_nothing and not r.coastal) for r in regions)
+    losing = sum(pirates and not (earns_nothing and not coastal)
+                 for _, coastal, pirates in drawn)
     assert with_ships.total == without.total - losing
     counted = ScoringInput(4, ActiveHoldings("Ratmen", power, count_regions(regions)))
     assert score_turn(counted, CATALOG) == with_ships

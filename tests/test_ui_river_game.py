@@ -162,6 +162,15 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
     pirates = [label for label in lines if label.startswith("Pirate ships next to")]
     assert [lines[label] for label in pirates] == ["-1"]  # harbor 7 borders river 8's ship
     shot(app, "river_scoring")
+    scoring = app.presenters["scoring"]
+    scoring.act("quick")  # counting by hand starts from the map's Harbors and ships
+    values = {row["key"]: row["value"] for row in scoring.quick_rows if row["key"]}
+    assert (values["active.harbors"], values["active.next_to_pirates"]) == (2, 1)
+    assert {row["label"]: row["coins"] for row in scoring.lines} == lines
+    scoring.set_count("active.harbors", 3)
+    assert "Harbors: 3 held score 1 + 2 + 3 (1 each already counted as a region)" in [
+        row["label"] for row in scoring.lines]
+    scoring.act("board")
     tap_id(app, "score")
     tap_action(app, "end_turn")
 

@@ -40,6 +40,7 @@ from companion.commands import N_, Command, _, ngettext, use_language
 
 if TYPE_CHECKING:
     from companion.config import Config
+    from companion.rules.maps import Board
 
 Status = Literal["ok", "note", "fix"]
 
@@ -765,25 +766,56 @@ def _disk_space(directory: Path) -> list[Finding]:
     return []
 
 
+def _expansion_name(name: str) -> str:
+    """An expansion's name as the language spoken prints it (its catalog name's
+    translation, made by ``make locale`` from the catalog; else as it is)."""
+    from companion import i18n
+
+    return i18n.pgettext("expansion", name)
+
+
+def _board_kind(board: Board) -> str | None:
+    """The expansion `board` is made for, by name (None: a board of the base game)."""
+    from companion.rules.expansions import registered
+
+    kinds = [part.name for part in registered() if part.board_made_for(board)]
+    return _expansion_name(kinds[0]) if kinds else None
+
+
+def _with_kind(name: str, board: Board) -> str:
+    """A board file in the list offered: its name, its players and its expansion."""
+    kind = _board_kind(board)
+    if kind is None:
+        return ngettext("{name} ({players} player)", "{name} ({players} players)",
+                        board.players).format(name=name, players=board.players)
+    return ngettext("{name} ({players} player, {kind})", "{name} ({players} players, {kind})",
+                    board.players).format(name=name, players=board.players, kind=kind)
+
+
+def _no_boards_note(folder: Path) -> str:
+    """No board file of the group's own: where they go, and which kinds there are."""
+    from companion.rules.expansions import registered
+
+    kinds = [_expansion_name(part.name) for part in registered() if part.has_boards]
+    if not kinds:
+        return _("no board files of your own in {folder} (fan boards: "
+                 "docs/board-format.md)").format(folder=folder)
+    return _("no board files of your own in {folder} ({kinds} or fan boards: "
+             "docs/board-format.md)").format(folder=folder, kinds=", ".join(kinds))
+
+
 def check_boards(system: System, config: Config) -> list[Finding]:
-    """The group's own board files: the usable ones by name, each broken one with why."""
+    """The group's own board files: the usable ones by name (and the expansion each is
+    made for), each broken one with why."""
     from companion.boards import custom_boards_dir, load_custom_boards
 
     folder = custom_boards_dir()
     found = load_custom_boards(folder)
     if not found.boards and not found.broken:
-        return [Finding("note", "boards", _("no board files of your own in {folder} (River "
-                                            "World or fan boards: docs/board-format.md)")
-                        .format(folder=folder))]
+        return [Finding("note", "boards", _no_boards_note(folder))]
     findings = [Finding("fix", "boards", broken.message) for broken in found.broken]
     if found.boards:
-        named = ", ".join(
-            (ngettext("{name} ({players} player, River World)",
-                      "{name} ({players} players, River World)", b.board.players)
-             if b.board.is_river_world else
-             ngettext("{name} ({players} player)", "{name} ({players} players)",
-                      b.board.players)).format(name=b.name, players=b.board.players)
-            for b in found.boards)
+        named = ", ".join(_with_kind(b.name, b.board) for b in found.boards)
         findings.insert(0, Finding("ok", "boards",
                                    _("offered for a new game: {boards}").format(boards=named)))
     return findings

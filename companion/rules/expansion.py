@@ -74,7 +74,10 @@ Hooks, by moment:
 - scoring its races and powers that score on facts of their own (given as one of a
   race's `ActiveHoldings.facts`, found by type; `companion.rules.scoring.RaceRules`):
   `race_bonuses` and `power_bonuses` (their rows), `check_race` (its facts refused as the
-  rules cannot produce them) and `regions_instead` (what scores in lieu of the regions).
+  rules cannot produce them) and `regions_instead` (what scores in lieu of the regions);
+  its facts of the regions held (one of `HeldRegion.facts`, counted as one of
+  `QuickCount.facts`): `check_region`, `region_counts`, `check_count`, and their lines,
+  `race_lines` (after a race's) and `player_lines` (after all the player's races').
 
 Invariants: hooks are pure (they read and make `GameState`s only through
 `companion.rules.state`, never `game`); an expansion not played leaves every state as it
@@ -115,6 +118,7 @@ from companion.rules.scoring import (
     ScoredRace,
     ScoreLine,
     ScoringInput,
+    Tally,
 )
 from companion.rules.standings import Standings
 from companion.rules.state import GameState
@@ -270,6 +274,8 @@ class Expansion:
     """The fields it reads on a scenario's active race (`score_active`)."""
     score_declined_fields: ClassVar[tuple[str, ...]] = ()
     """The fields it reads on a scenario's race in decline (`score_declined`)."""
+    has_boards: ClassVar[bool] = False
+    """Whether a group may write board files made for it (`board_made_for` tells one)."""
     score_region_fields: ClassVar[tuple[str, ...]] = ()
     """The fields it reads on a scenario's region object (`score_region`)."""
     score_count_fields: ClassVar[tuple[str, ...]] = ()
@@ -326,6 +332,12 @@ class Expansion:
         """Whether the game may be played on `board` although its size is not the usual
         one (a group's own board)."""
         del created, board
+        return False
+
+    def board_made_for(self, board: Board) -> bool:
+        """Whether `board` is made for it (a board of its kind: `companion doctor` names
+        it beside such a board file); only when `has_boards`."""
+        del board
         return False
 
     def badges(self, created: GameCreated) -> tuple[str, ...]:
@@ -670,3 +682,30 @@ class Expansion:
         """What its rule scores in lieu of `race`'s regions (None: they score as usual)."""
         del race
         return None
+
+    def check_region(self, field: str, region: HeldRegion) -> None:
+        """Refuse (`ScoringInputError`, its field under `field`: "active.regions[2]") its
+        facts of a region listed (one of `region.facts`) that the rules cannot produce."""
+        del field, region
+
+    def region_counts(self, regions: Sequence[HeldRegion]) -> object | None:
+        """Its facts of the regions listed, counted as a quick count gives them (one of
+        `QuickCount.facts`), so a list and its count score the same (None: none)."""
+        del regions
+        return None
+
+    def check_count(self, field: str, count: QuickCount, tally: Tally) -> None:
+        """Refuse (`ScoringInputError`, its field under `field`: "active.regions") its
+        counts (one of `count.facts`) that the rules cannot produce; `tally` holds the base
+        game's counts, already checked (the land regions, the coastal ones...)."""
+        del field, count, tally
+
+    def race_lines(self, race: ScoredRace) -> Sequence[ScoreLine]:
+        """Its lines of a race that scores, after the race's regions and bonuses."""
+        del race
+        return ()
+
+    def player_lines(self, races: Sequence[ScoredRace]) -> Sequence[ScoreLine]:
+        """Its lines of the scoring player's races together, after every race's lines."""
+        del races
+        return ()

@@ -1,7 +1,23 @@
 """River World inside a game: its set-up, the event revealed as each game turn starts,
 rivers emptied at redeployment, the Caravel, the table's pirate-ship corrections, and its
 facts of the regions held (a Harbor, a pirate ship beside) in the scoring input and in a
-score scenario's regions and counts.
+score scenario's regions and counts, and how they score.
+
+Its facts of a region held are one of `HeldRegion.facts` (`RiverRegionFacts`), counted
+one of `QuickCount.facts` (`RiverCounts`), found by type; left out, a region has neither.
+They score as the rules say:
+
+- Harbors: the player's Harbors, active and declined races together, score 1 + 2 + 3 ...;
+  each already earns 1 as a region held, so one line after all the player's races,
+  "Harbors: N held score 1 + 2 + ...", adds the rest (none for one Harbor; beyond four
+  the series is shortened to "1 + 2 + ... + N", so the line never grows with the count);
+- pirate ships: a region next to one scores one coin less, region by region, and a region
+  that earns nothing loses nothing (the rules take a coin off what the region scores,
+  never below 0). The only regions that earn nothing are an active Aquatic race's inland
+  ones (1, less 1: `RiverCounts.inland_next_to_pirates` says how many of the counted ones
+  border a ship) and a race's whose regions an expansion's rule scores instead of them,
+  when that earns nothing (Priestesses in decline with no Ivory Tower). One line per race,
+  after its bonuses.
 
 `companion.rules.game.apply` hands River World's events and moments here. The pure facts
 of the river (the event line, costs, harbors, ships) live in `companion.rules.river`.
@@ -56,7 +72,18 @@ from companion.rules.river import (
 )
 from companion.rules.rule_entry import PIECE, RuleEntry
 from companion.rules.said import N_, Said, said
-from companion.rules.scoring import HeldRegion, QuickCount, Regions, ScoringInput
+from companion.rules.scoring import (
+    HeldRegion,
+    QuickCount,
+    Regions,
+    ScoredRace,
+    ScoreLine,
+    ScoringInput,
+    Tally,
+    true_or_false,
+    whole_count,
+    with_fact,
+)
 from companion.rules.state import GameState, acting, expect
 from companion.rules.turns import Phase
 
@@ -308,7 +335,148 @@ def public_river(state: GameState) -> RiverView | None:
     )
 
 
-# --- the expansion, as the game asks it -------------------------------------------------
+# --- its facts of the regions held, and how they score ---------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RiverRegionFacts:
+    """River World's facts of one region held (one of `HeldRegion.facts`): `harbor`, a
+    Harbor is printed in it; `next_to_pirates`, it borders a pirate ship."""
+
+    harbor: bool = False
+    next_to_pirates: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RiverCounts:
+    """River World's counts of one race's regions (one of `QuickCount.facts`): `harbors`
+    how many hold a Harbor (land regions only), `next_to_pirates` how many border a pirate
+    ship, and `inland_next_to_pirates` how many of those are inland land regions (read by
+    Aquatic only: they earn nothing, so lose nothing)."""
+
+    harbors: int = 0
+    next_to_pirates: int = 0
+    inland_next_to_pirates: int = 0
+
+
+def region_facts(region: HeldRegion) -> RiverRegionFacts:
+    """River World's facts of a region held (neither, when not given)."""
+    return region.fact(RiverRegionFacts) or RiverRegionFacts()
+
+
+def counts_of(count: QuickCount | Tally) -> RiverCounts:
+    """River World's counts of a race's regions (all 0, when not given)."""
+    return count.fact(RiverCounts) or RiverCounts()
+
+
+def with_region_facts(region: HeldRegion, facts: RiverRegionFacts) -> HeldRegion:
+    """`region` with River World's facts `facts` (none kept when it has neither)."""
+    kept = tuple(f for f in region.facts if type(f) is not RiverRegionFacts)
+    given = facts != RiverRegionFacts()
+    return replace(region, facts=with_fact(kept, facts) if given else kept)
+
+
+def with_counts(count: QuickCount, counts: RiverCounts) -> QuickCount:
+    """`count` with River World's counts `counts` (none kept when all are 0)."""
+    kept = tuple(f for f in count.facts if type(f) is not RiverCounts)
+    given = counts != RiverCounts()
+    return replace(count, facts=with_fact(kept, counts) if given else kept)
+
+
+def count_facts(regions: Sequence[HeldRegion]) -> RiverCounts | None:
+    """River World's counts of the regions listed (None: none has a fact of it): Harbors
+    on land regions only; a region next to a pirate ship whatever it is, and once more
+    among the inland ones when it is an inland land region."""
+    harbors = pirates = inland_pirates = 0
+    for region in regions:
+        facts = region_facts(region)
+        pirates += facts.next_to_pirates
+        if not region.terrain.is_water:
+            harbors += facts.harbor
+            inland_pirates += facts.next_to_pirates and not region.coastal
+    counts = RiverCounts(harbors, pirates, inland_pirates)
+    return None if counts == RiverCounts() else counts
+
+
+def check_region(field: str, region: HeldRegion) -> None:
+    """Refuse a region's River World facts that are not true or false."""
+    facts = region_facts(region)
+    true_or_false(f"{field}.harbor", facts.harbor)
+    true_or_false(f"{field}.next_to_pirates", facts.next_to_pirates)
+
+
+def check_counts(field: str, count: QuickCount, tally: Tally) -> None:
+    """Refuse River World's counts the rules cannot produce: more Harbors than land
+    regions, more regions next to a ship than regions, more inland ones than either."""
+    counts = counts_of(count)
+    limit = "(the land regions counted)"
+    whole_count(f"{field}.harbors", counts.harbors, at_most=tally.land, limit=limit)
+    pirates = whole_count(
+        f"{field}.next_to_pirates",
+        counts.next_to_pirates,
+        at_most=tally.regions,
+        limit="(the regions counted)",
+    )
+    whole_count(
+        f"{field}.inland_next_to_pirates",
+        counts.inland_next_to_pirates,
+        at_most=min(pirates, tally.inland),
+        limit="(the inland regions counted next to a pirate ship)",
+    )
+
+
+def regions_losing_to_pirates(race: ScoredRace) -> int:
+    """The race's regions next to a pirate ship that lose a coin: all of them, but for a
+    region that earns nothing (an active Aquatic race's inland region, a region of
+    Priestesses in decline without a Tower), which has no coin to lose."""
+    counts = counts_of(race.tally)
+    if race.instead is not None:
+        return counts.next_to_pirates if race.instead.scores else 0
+    if not race.declined and race.power == AQUATIC:
+        return counts.next_to_pirates - counts.inland_next_to_pirates
+    return counts.next_to_pirates
+
+
+def pirate_lines(race: ScoredRace) -> tuple[ScoreLine, ...]:
+    """The race's line for its regions next to a pirate ship (none when no region loses)."""
+    suffix = " (in decline)" if race.declined else ""
+    pirates = regions_losing_to_pirates(race)
+    if not pirates:
+        return ()
+    some = "1 region" if pirates == 1 else f"{pirates} regions"
+    label = f"Pirate ships next to {some} of {race.race}{suffix}: one coin less each"
+    return (ScoreLine(label, -pirates),)
+
+
+def harbor_coins(harbors: int) -> int:
+    """What `harbors` Harbors earn beyond 1 each as regions: 1 + 2 + ... + n, less n."""
+    return harbors * (harbors - 1) // 2
+
+
+HARBOR_SERIES_SPELLED_OUT = 4
+"""Up to this many Harbors the line spells out every term; beyond, ``1 + 2 + ... + n``."""
+
+
+def harbor_series(harbors: int) -> str:
+    """The series `harbors` Harbors score, as the line shows it; never longer for more.
+
+    ``1 + 2 + 3`` for three; ``1 + 2 + ... + 12`` for twelve, so the line's length does not
+    grow with the count.
+    """
+    if harbors <= HARBOR_SERIES_SPELLED_OUT:
+        return " + ".join(str(n) for n in range(1, harbors + 1))
+    return f"1 + 2 + ... + {harbors}"
+
+
+def harbor_lines(races: Sequence[ScoredRace]) -> tuple[ScoreLine, ...]:
+    """The player's Harbors line, every race's Harbors together (none for one or none)."""
+    harbors = sum(counts_of(race.tally).harbors for race in races)
+    coins = harbor_coins(harbors)
+    if not coins:
+        return ()
+    series = harbor_series(harbors)
+    label = f"Harbors: {harbors} held score {series} (1 each already counted as a region)"
+    return (ScoreLine(label, coins),)
 
 
 # --- its words in the rule book ------------------------------------------------------------
@@ -377,6 +545,7 @@ class RiverWorld(Expansion):
     score_region_fields = ("next_to_pirates",)
     score_count_fields = ("harbors", "next_to_pirates", "inland_next_to_pirates")
     score_facts_words = "River World's harbors and pirate ships"
+    has_boards = True
     doc_printed = True
     doc_verbs = (
         DocVerb("place_caravel", "River World: the Shipyard's holder puts the Caravel on a "
@@ -425,6 +594,10 @@ class RiverWorld(Expansion):
 
     def in_play(self, state: GameState) -> bool:
         return state.part(RiverState) is not None
+
+    def board_made_for(self, board: Board) -> bool:
+        """A board with rivers."""
+        return board.is_river_world
 
     def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
         """The line of Event markers, one per turn, drawn from the markers in the box (by
@@ -503,9 +676,9 @@ class RiverWorld(Expansion):
         def marked(held: Regions) -> Regions:
             if not isinstance(held, tuple):  # a quick count: nothing to mark
                 return held
-            return tuple(r if r.region_id is None else replace(
-                r, harbor=Site.HARBOR in board.region(r.region_id).sites,
-                next_to_pirates=next_to_pirates(board, regions, r.region_id)) for r in held)
+            return tuple(r if r.region_id is None else with_region_facts(r, RiverRegionFacts(
+                harbor=Site.HARBOR in board.region(r.region_id).sites,
+                next_to_pirates=next_to_pirates(board, regions, r.region_id))) for r in held)
 
         active = inp.active
         return replace(
@@ -517,12 +690,14 @@ class RiverWorld(Expansion):
         """A region object's Harbor (among its "features") and "next_to_pirates"."""
         del read
         pirates = flag(f"{field}.next_to_pirates", doc.get("next_to_pirates", False))
-        return replace(region, harbor=Site.HARBOR in symbols, next_to_pirates=pirates)
+        return with_region_facts(region, RiverRegionFacts(harbor=Site.HARBOR in symbols,
+                                                          next_to_pirates=pirates))
 
     def score_counts(self, counts: Mapping[str, int], count: QuickCount) -> QuickCount:
-        return replace(count, harbors=counts.get("harbors", 0),
-                       next_to_pirates=counts.get("next_to_pirates", 0),
-                       inland_next_to_pirates=counts.get("inland_next_to_pirates", 0))
+        return with_counts(count, RiverCounts(
+            harbors=counts.get("harbors", 0),
+            next_to_pirates=counts.get("next_to_pirates", 0),
+            inland_next_to_pirates=counts.get("inland_next_to_pirates", 0)))
 
     def score_count_notes(self, doc: Mapping[str, Any], race: str, power: str, *,
                           active: bool, read: ScenarioReader) -> list[tuple[str, str]]:
@@ -536,10 +711,31 @@ class RiverWorld(Expansion):
 
     def score_facts(self, held: HeldRegion | QuickCount) -> tuple[str, ...]:
         if isinstance(held, QuickCount):
-            return tuple(name for name in self.score_count_fields if getattr(held, name))
-        return tuple(name for name, given in (("harbor", held.harbor),
-                                              ("next_to_pirates", held.next_to_pirates))
+            counts = counts_of(held)
+            return tuple(name for name, given in (
+                ("harbors", counts.harbors), ("next_to_pirates", counts.next_to_pirates),
+                ("inland_next_to_pirates", counts.inland_next_to_pirates)) if given)
+        facts = region_facts(held)
+        return tuple(name for name, given in (("harbor", facts.harbor),
+                                              ("next_to_pirates", facts.next_to_pirates))
                      if given)
+
+    def check_region(self, field: str, region: HeldRegion) -> None:
+        check_region(field, region)
+
+    def region_counts(self, regions: Sequence[HeldRegion]) -> RiverCounts | None:
+        return count_facts(regions)
+
+    def check_count(self, field: str, count: QuickCount, tally: Tally) -> None:
+        check_counts(field, count, tally)
+
+    def race_lines(self, race: ScoredRace) -> tuple[ScoreLine, ...]:
+        """A race's regions next to a pirate ship, one coin less each."""
+        return pirate_lines(race)
+
+    def player_lines(self, races: Sequence[ScoredRace]) -> tuple[ScoreLine, ...]:
+        """The player's Harbors, 1 + 2 + 3 ..."""
+        return harbor_lines(races)
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
         del catalog

@@ -28,8 +28,8 @@ The mini-expansions add facts that no map shows, given as optional inputs with d
 (0, or "not said"), so a caller that knows nothing of them keeps working:
 
 - Aquatic reads which land regions are coastal (`HeldRegion.coastal`, `QuickCount.coastal`);
-  its "one less per inland region" is negative (like River World's pirate line below), and
-  a race's regions and Aquatic lines together never are;
+  its "one less per inland region" is negative, and a race's regions and Aquatic lines
+  together never are;
 - Gypsies: `ActiveHoldings.abandoned`, the regions abandoned this turn (a coin in each);
 - Peace-Loving: `ActiveHoldings.attacked_active_race`, whether another player's active
   race was attacked this turn (declined races, declined Ghouls included, and Lost Tribes
@@ -44,20 +44,16 @@ replaces), asked of the registered expansions (`use_rules`, called once by
 `companion.rules.expansions`). Invariant: a race or power name has one row; an
 expansion's takes the place of the base game's tables' (the registry's last one wins).
 
-River World adds two facts, also optional with defaults, on either path:
-
-- harbors (`HeldRegion.harbor`, `QuickCount.harbors`): the player's harbors, active and
-  declined races together, score 1 + 2 + 3 ...; each already earns 1 as a region held, so
-  one line, "Harbors: N held score 1 + 2 + ...", adds the rest (none for one harbor;
-  beyond four Harbors the series is shortened to "1 + 2 + ... + N");
-- pirates (`HeldRegion.next_to_pirates`, `QuickCount.next_to_pirates`): a region next to a
-  pirate ship scores one coin less, region by region, and a region that earns nothing
-  loses nothing (the rules take a coin off what the region scores, never below 0). The
-  only regions that earn nothing are an active Aquatic race's inland ones (1, less 1:
-  `QuickCount.inland_next_to_pirates` says how many of the counted ones border a pirate
-  ship) and a region of Priestesses in decline with no Ivory Tower. One line per race.
-- a river (terrain "river") held under a Harsh Winter, or by a Seafaring race, is a
-  region like any other: 1 coin.
+An expansion may also know facts of the regions held that the base game does not (which
+region bears a site of its own, which borders a piece of its own): one of a listed
+region's `facts` (`HeldRegion.facts`) and, counted, one of a quick count's
+(`QuickCount.facts`), each a frozen dataclass of its module found by its type. Its
+`RaceRules` check them (`check_region`, `check_count`), count a list of regions
+(`region_counts`, so both paths stay the same position) and score them: lines after a
+race's own (`race_lines`) and lines of the player's races together, after all of them
+(`player_lines`). River World's Harbors and pirate ships are scored this way
+(`companion.rules.river_game`). A river (terrain "river") held under a Harsh Winter, or by
+a Seafaring race, is a region like any other: 1 coin.
 
 The rule numbers printed in the rules text (Barricade's 3 coins for 4 regions or fewer,
 Imperial's regions beyond 3, Peace-Loving's 3 coins) are the constants below; token
@@ -116,20 +112,43 @@ class ScoringInputError(IllegalAction):
 # --- inputs ----------------------------------------------------------------------------
 
 
+F = TypeVar("F")
+"""An expansion's own facts of a race's turn (`ActiveHoldings.fact`), of a region held
+(`HeldRegion.fact`) or of regions counted (`QuickCount.fact`)."""
+
+
+def _fact(facts: tuple[object, ...], kind: type[F]) -> F | None:
+    for fact in facts:
+        if type(fact) is kind:
+            return fact
+    return None
+
+
+def with_fact(facts: tuple[object, ...], fact: object) -> tuple[object, ...]:
+    """`facts` with `fact` in place of the one of its type (or added at the end)."""
+    kind = type(fact)
+    return (*(f for f in facts if type(f) is not kind), fact)
+
+
 @dataclass(frozen=True, slots=True)
 class HeldRegion:
     """One region held by a race, as far as scoring cares.
 
     `region_id` is the board id when the region was tapped on a map, else None; two held
-    regions with the same id are refused (a region holds only one race).
+    regions with the same id are refused (a region holds only one race). `facts`: an
+    expansion's own facts of the region, at most one of each type, read with `fact`
+    (checked, counted and scored by its `RaceRules`).
     """
 
     terrain: Terrain
     features: frozenset[Feature] = frozenset()
     coastal: bool = False
     region_id: int | None = None
-    harbor: bool = False  # River World: a Harbor is printed in it
-    next_to_pirates: bool = False  # River World: it borders a pirate ship
+    facts: tuple[object, ...] = ()
+
+    def fact(self, kind: type[F]) -> F | None:
+        """The expansion's facts of type `kind` (None: not given)."""
+        return _fact(self.facts, kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,37 +158,26 @@ class QuickCount:
     `terrains` gives how many regions of each terrain the race holds (seas and the lake
     included, for a Seafaring race); `mines` and `magic_sources` how many of those regions
     carry that symbol; `coastal` how many of its land regions border a sea or the lake
-    (read by Aquatic only). River World: `harbors` how many of its regions hold a Harbor,
-    `next_to_pirates` how many border a pirate ship, and `inland_next_to_pirates` how many
-    of those are inland land regions (read by Aquatic only: they earn nothing, so lose
-    nothing).
+    (read by Aquatic only). `facts`: an expansion's own counts of those regions, at most
+    one of each type, read with `fact` (as `HeldRegion.facts`, counted).
     """
 
     terrains: Mapping[Terrain, int] = field(default_factory=dict)
     mines: int = 0
     magic_sources: int = 0
     coastal: int = 0
-    harbors: int = 0
-    next_to_pirates: int = 0
-    inland_next_to_pirates: int = 0
+    facts: tuple[object, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "terrains", MappingProxyType(dict(self.terrains)))
 
+    def fact(self, kind: type[F]) -> F | None:
+        """The expansion's counts of type `kind` (None: not given)."""
+        return _fact(self.facts, kind)
+
 
 Regions = tuple[HeldRegion, ...] | QuickCount
 """The regions of one race: listed one by one (map path) or counted (quick-count path)."""
-
-
-F = TypeVar("F")
-"""An expansion's own facts of a race's turn (`ActiveHoldings.fact`)."""
-
-
-def _fact(facts: tuple[object, ...], kind: type[F]) -> F | None:
-    for fact in facts:
-        if type(fact) is kind:
-            return fact
-    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,9 +281,12 @@ class _Tally:
     mines: int
     magic_sources: int
     coastal: int = 0
-    harbors: int = 0
-    next_to_pirates: int = 0
-    inland_next_to_pirates: int = 0
+    facts: tuple[object, ...] = ()
+    """The expansions' counts of the regions (`QuickCount.facts`), checked."""
+
+    def fact(self, kind: type[F]) -> F | None:
+        """The expansion's counts of type `kind` (None: not given)."""
+        return _fact(self.facts, kind)
 
     @property
     def inland(self) -> int:
@@ -521,7 +532,7 @@ def _resolve(
     return supported
 
 
-def _tally(field_name: str, regions: Regions) -> _Tally:
+def _tally(field_name: str, regions: Regions, tables: _Tables) -> _Tally:
     if isinstance(regions, QuickCount):
         terrains: dict[Terrain, int] = {}
         for terrain, n in regions.terrains.items():
@@ -537,38 +548,22 @@ def _tally(field_name: str, regions: Regions) -> _Tally:
             f"{field_name}.magic_sources", regions.magic_sources, at_most=land, limit=limit
         )
         coastal = _count(f"{field_name}.coastal", regions.coastal, at_most=land, limit=limit)
-        harbors = _count(f"{field_name}.harbors", regions.harbors, at_most=land, limit=limit)
-        every = sum(terrains.values())
-        pirates = _count(
-            f"{field_name}.next_to_pirates",
-            regions.next_to_pirates,
-            at_most=every,
-            limit="(the regions counted)",
-        )
-        inland = land - coastal
-        inland_pirates = _count(
-            f"{field_name}.inland_next_to_pirates",
-            regions.inland_next_to_pirates,
-            at_most=min(pirates, inland),
-            limit="(the inland regions counted next to a pirate ship)",
-        )
-        return _Tally(
-            MappingProxyType(terrains), mines, magic, coastal, harbors, pirates, inland_pirates
-        )
+        tally = _Tally(MappingProxyType(terrains), mines, magic, coastal)
+        for rule in tables.rules:
+            rule.check_count(field_name, regions, tally)
+        return replace(tally, facts=regions.facts)
     for index, region in enumerate(regions):
         if not isinstance(region, HeldRegion) or not isinstance(region.terrain, Terrain):
             raise ScoringInputError(f"{field_name}[{index}]", region, f"{region!r} is not a region")
-        _flag(f"{field_name}[{index}].harbor", region.harbor)
-        _flag(f"{field_name}[{index}].next_to_pirates", region.next_to_pirates)
-    counted = count_regions(regions)
+        for rule in tables.rules:
+            rule.check_region(f"{field_name}[{index}]", region)
+    counted = _counted(regions, tables)
     return _Tally(
         MappingProxyType(dict(counted.terrains)),
         counted.mines,
         counted.magic_sources,
         counted.coastal,
-        counted.harbors,
-        counted.next_to_pirates,
-        counted.inland_next_to_pirates,
+        counted.facts,
     )
 
 
@@ -675,6 +670,29 @@ class RaceRules(Protocol):
         """What scores in lieu of `race`'s regions under its rule (None: they score)."""
         ...
 
+    def check_region(self, field: str, region: HeldRegion) -> None:
+        """Refuse with `ScoringInputError` (its field under `field`: "active.regions[2]")
+        its facts of a region listed that the rules cannot produce."""
+        ...
+
+    def region_counts(self, regions: Sequence[HeldRegion]) -> object | None:
+        """Its facts of the regions listed, counted as a quick count gives them (one of
+        `QuickCount.facts`; None: none of the regions has any)."""
+        ...
+
+    def check_count(self, field: str, count: QuickCount, tally: Tally) -> None:
+        """Refuse with `ScoringInputError` (its field under `field`: "active.regions") its
+        counts the rules cannot produce; `tally` is the base game's numbers, checked."""
+        ...
+
+    def race_lines(self, race: ScoredRace) -> Sequence[ScoreLine]:
+        """Its lines of a race, after the race's regions and bonuses."""
+        ...
+
+    def player_lines(self, races: Sequence[ScoredRace]) -> Sequence[ScoreLine]:
+        """Its lines of the player's races together, after every race's lines."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class _Tables:
@@ -754,7 +772,6 @@ def only_for(field_name: str, value: int, holder: str, who: str, what: str) -> N
 
 
 def _lines_for(race: _Race, tables: _Tables) -> list[ScoreLine]:
-    suffix = " (in decline)" if race.declined else ""
     who = Name("race", race.race)
     if race.instead is not None:
         # an expansion's rule scores in lieu of the usual regions (the Ivory Tower)
@@ -783,11 +800,8 @@ def _lines_for(race: _Race, tables: _Tables) -> list[ScoreLine]:
                 said("{source} (in decline): {bonus}", source=source, bonus=_words(bonus))
                 if race.declined else
                 said("{source}: {bonus}", source=source, bonus=_words(bonus)), coins))
-    pirates = _regions_losing_to_pirates(race)
-    if pirates:
-        some = "1 region" if pirates == 1 else f"{pirates} regions"
-        label = f"Pirate ships next to {some} of {race.race}{suffix}: one coin less each"
-        lines.append(ScoreLine(label, -pirates))
+    for rule in tables.rules:
+        lines.extend(rule.race_lines(race))
     return lines
 
 
@@ -796,52 +810,15 @@ def _words(bonus: Bonus) -> Said:
     return bonus.label if isinstance(bonus.label, Said) else Said(bonus.label)
 
 
-def _regions_losing_to_pirates(race: _Race) -> int:
-    """The race's regions next to a pirate ship that lose a coin: all of them, but for a
-    region that earns nothing (an active Aquatic race's inland region, a region of
-    Priestesses in decline without a Tower), which has no coin to lose."""
-    tally = race.tally
-    if race.instead is not None:
-        return tally.next_to_pirates if race.instead.scores else 0
-    if not race.declined and race.power == AQUATIC:
-        return tally.next_to_pirates - tally.inland_next_to_pirates
-    return tally.next_to_pirates
-
-
-def harbor_coins(harbors: int) -> int:
-    """What `harbors` Harbors earn beyond 1 each as regions: 1 + 2 + ... + n, less n."""
-    return harbors * (harbors - 1) // 2
-
-
-HARBOR_SERIES_SPELLED_OUT = 4
-"""Up to this many Harbors the line spells out every term; beyond, ``1 + 2 + ... + n``."""
-
-
-def harbor_series(harbors: int) -> str:
-    """The series `harbors` Harbors score, as the line shows it; never longer for more.
-
-    ``1 + 2 + 3`` for three; ``1 + 2 + ... + 12`` for twelve, so the line's length does not
-    grow with the count.
-    """
-    if harbors <= HARBOR_SERIES_SPELLED_OUT:
-        return " + ".join(str(n) for n in range(1, harbors + 1))
-    return f"1 + 2 + ... + {harbors}"
-
-
-def _harbor_line(races: list[_Race]) -> list[ScoreLine]:
-    harbors = sum(race.tally.harbors for race in races)
-    coins = harbor_coins(harbors)
-    if not coins:
-        return []
-    series = harbor_series(harbors)
-    label = f"Harbors: {harbors} held score {series} (1 each already counted as a region)"
-    return [ScoreLine(label, coins)]
-
-
 def _flag(field_name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise ScoringInputError(field_name, value, f"{value!r} is not true or false")
     return value
+
+
+def true_or_false(field_name: str, value: object) -> bool:
+    """`value` as a flag, refused (`ScoringInputError` on `field_name`) unless a bool."""
+    return _flag(field_name, value)
 
 
 def _only(field_name: str, value: int, holder: str, who: str, what: str) -> None:
@@ -854,7 +831,7 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog,
             tables: _Tables) -> _Race:
     race = _resolve("active.race", active.race, catalog.race, tables.race_names, "race")
     power = _resolve("active.power", active.power, catalog.power, tables.power_names, "power")
-    tally = _tally("active.regions", active.regions)
+    tally = _tally("active.regions", active.regions, tables)
     _check_water("active.regions", active.regions, power, race)
     first_turn = _flag("active.first_turn", active.first_turn)
     if inp.turn == 1 and not first_turn:
@@ -906,7 +883,7 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog,
 def _declined(where: str, held: DeclinedHoldings, catalog: Catalog, tables: _Tables) -> _Race:
     race = _resolve(f"{where}.race", held.race, catalog.race, tables.race_names, "race")
     power = _resolve(f"{where}.power", held.power, catalog.power, tables.power_names, "power")
-    tally = _tally(f"{where}.regions", held.regions)
+    tally = _tally(f"{where}.regions", held.regions, tables)
     _check_water(f"{where}.regions", held.regions, power, race)
     this_turn = _flag(f"{where}.this_turn", held.this_turn)
     turn = _Turn(
@@ -975,31 +952,32 @@ def score_turn(inp: ScoringInput, catalog: Catalog) -> TurnScore:
     races = _races(inp, catalog, tables)
     for race in races:
         lines.extend(_lines_for(race, tables))
-    lines.extend(_harbor_line(races))
+    for rule in tables.rules:
+        lines.extend(rule.player_lines(races))
     return TurnScore(tuple(lines))
 
 
 def count_regions(regions: Iterable[HeldRegion]) -> QuickCount:
     """The quick count that describes the same regions as a list of held regions.
 
-    Features, harbors and coastlines are counted on land regions only (a sea is never
-    coastal); a region next to a pirate ship is counted whatever it is, and once more in
-    `inland_next_to_pirates` when it is an inland land region.
+    Features and coastlines are counted on land regions only (a sea is never coastal); the
+    expansions count their own facts of the regions (`RaceRules.region_counts`).
     """
+    return _counted(tuple(regions), _tables())
+
+
+def _counted(regions: Sequence[HeldRegion], tables: _Tables) -> QuickCount:
     terrains: dict[Terrain, int] = {}
-    mines = magic = coastal = harbors = pirates = inland_pirates = 0
+    mines = magic = coastal = 0
     for region in regions:
         terrains[region.terrain] = terrains.get(region.terrain, 0) + 1
-        pirates += region.next_to_pirates
         if not region.terrain.is_water:
             mines += Feature.MINE in region.features
             magic += Feature.MAGIC in region.features
             coastal += region.coastal
-            harbors += region.harbor
-            inland_pirates += region.next_to_pirates and not region.coastal
-    return QuickCount(
-        terrains, mines, magic, coastal, harbors, pirates, inland_next_to_pirates=inland_pirates
-    )
+    facts = tuple(fact for rule in tables.rules
+                  if (fact := rule.region_counts(regions)) is not None)
+    return QuickCount(terrains, mines, magic, coastal, facts=facts)
 
 
 def regions_held(regions: Regions) -> int:
@@ -1025,7 +1003,8 @@ def power_bonus_lines(
     name = tables.power_names.get(power.casefold())
     if name is None:
         raise ScoringInputError("power", power, "no scoring rule for this power")
-    tally = _tally("regions", regions if isinstance(regions, QuickCount) else tuple(regions))
+    tally = _tally("regions", regions if isinstance(regions, QuickCount) else tuple(regions),
+                   tables)
     turn = _Turn(
         False, conquered_non_empty, fortresses, attacked_active_race=attacked_active_race
     )

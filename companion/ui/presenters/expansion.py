@@ -26,7 +26,8 @@ returns it, changed or not; a hook that adds lines returns "" or () when it has 
   `region_actions_first`, `region_actions`, `conquered` (after a conquest: what to
   tell); its buttons: `map_intents`, `do_map`;
 - the game end: `reveal_group`, `standing_rows`, `standings_hint`;
-- the scoring screen: `scoring_terrains`, `scoring_counts`; the map and the scoring
+- the scoring screen: `scoring_terrains`, `scoring_counts` (its steppers, each read off
+  a quick count with `scoring_count` and set on it with `scoring_counted`); the map and the scoring
   screen: `terrain_looks` (the terrains it brings: their names and colour);
 - any screen that words a step (undo, history): `event_text` (its own events in words),
   `marker_words` (its own markers in a sentence, asked of every registered view);
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
         BoardState,
         Event,
         GameState,
+        QuickCount,
         Terrain,
     )
     from companion.ui.map_paint import MapSymbol
@@ -317,8 +319,21 @@ class ExpansionView:
         return ()
 
     def scoring_counts(self, state: GameState) -> tuple[tuple[str, str], ...]:
-        """More counts the scoring screen asks for: (`ScoringInput` count's name, words)."""
+        """More counts the scoring screen asks for, each a stepper: (its name, its words),
+        read with `scoring_count` and set with `scoring_counted`."""
         return ()
+
+    def scoring_count(self, count: QuickCount, name: str) -> int:
+        """Its count `name` (one of `scoring_counts`) of a race's regions, as `count`
+        (the map's, or a quick count) gives it."""
+        del count, name
+        return 0
+
+    def scoring_counted(self, count: QuickCount, values: Mapping[str, int]) -> QuickCount:
+        """`count` with its counts set to `values` (by name, those of `scoring_counts` the
+        screen shows); whatever else it counts stays as `count` gives it."""
+        del values
+        return count
 
     # -- a step in words ------------------------------------------------------------------
     def marker_words(self, marker: str) -> str | None:

@@ -12,6 +12,7 @@ the rules' answers and hands the taps to the session.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, assert_never
 
@@ -22,6 +23,7 @@ from companion.rules import (
     Board,
     GameState,
     Phase,
+    QuickCount,
     RegionState,
     Site,
     Terrain,
@@ -259,7 +261,29 @@ def do_map(presenter: Presenter, action: MapAction, region: int) -> None:
 COUNTS = (("harbors", N_("With a Harbor")),
           ("next_to_pirates", N_("Next to a pirate ship")))
 """River World's counts, asked whenever the game plays River World (a River World board
-always plays its events); their words in English (`RiverView.scoring_counts` translates)."""
+always plays its events); their words in English (`RiverView.scoring_counts` translates).
+Each is a field of `river_game.RiverCounts`, read and set by `scoring_count` and
+`scoring_counted`."""
+
+
+def scoring_count(count: QuickCount, name: str) -> int:
+    """River World's count `name` (of `COUNTS`) of a race's regions."""
+    counts = river_game.counts_of(count)
+    match name:
+        case "harbors":
+            return counts.harbors
+        case "next_to_pirates":
+            return counts.next_to_pirates
+    return 0
+
+
+def scoring_counted(count: QuickCount, values: Mapping[str, int]) -> QuickCount:
+    """`count` with River World's counts shown on the screen set to `values` (the inland
+    regions next to a pirate ship, which no stepper asks, stay as counted)."""
+    counts = river_game.counts_of(count)
+    counts = replace(counts, harbors=values.get("harbors", counts.harbors),
+                     next_to_pirates=values.get("next_to_pirates", counts.next_to_pirates))
+    return river_game.with_counts(count, counts)
 
 
 # --- the map's symbols ------------------------------------------------------------------------
@@ -524,3 +548,9 @@ class RiverView(ExpansionView):
 
     def scoring_counts(self, state: GameState) -> tuple[tuple[str, str], ...]:
         return tuple((count, _(words)) for count, words in COUNTS)
+
+    def scoring_count(self, count: QuickCount, name: str) -> int:
+        return scoring_count(count, name)
+
+    def scoring_counted(self, count: QuickCount, values: Mapping[str, int]) -> QuickCount:
+        return scoring_counted(count, values)

@@ -43,6 +43,7 @@ from companion.ui import names as shown_names
 from companion.ui.describe import coins, phase_hint
 from companion.ui.presenters import expansions as expansion_views
 from companion.ui.presenters.base import Presenter, plain
+from companion.ui.presenters.expansion import ExpansionView
 from companion.ui.presenters.intents import UnknownAction, allowed, member
 from companion.ui.wording import say
 
@@ -73,12 +74,13 @@ COUNT_HINT = N_("Count each race's regions on the board (the map's count is fill
 """The hint while counting by hand."""
 
 
-def _expansion_counts(state: GameState | None) -> tuple[tuple[str, str], ...]:
-    """The counts the game's expansions ask for (each view's `scoring_counts`)."""
+def _expansion_counts(state: GameState | None) -> tuple[tuple[ExpansionView, str, str], ...]:
+    """The counts the game's expansions ask for: (its view, the count's name, its words),
+    from each view's `scoring_counts`."""
     if state is None:
         return ()
-    return tuple(count for view in expansion_views.played(state)
-                 for count in view.scoring_counts(state))
+    return tuple((view, name, words) for view in expansion_views.played(state)
+                 for name, words in view.scoring_counts(state))
 
 
 def _counts(regions: Any) -> QuickCount:
@@ -210,8 +212,9 @@ class ScoringPresenter(Presenter):
         if names.AQUATIC in (held.race, held.power):
             rows.append(self._row(key + ".coastal", _("By a sea or the lake"),
                                   counted.coastal, regions))
-        for name, words in _expansion_counts(state):
-            rows.append(self._row(f"{key}.{name}", words, getattr(counted, name), regions))
+        for view, name, words in _expansion_counts(state):
+            rows.append(self._row(f"{key}.{name}", words, view.scoring_count(counted, name),
+                                  regions))
         if isinstance(held, ActiveHoldings):
             rows.append(self._row(key + ".conquered", _("Taken from a race or a Lost Tribe"),
                                   held.conquered_non_empty, regions))
@@ -244,16 +247,21 @@ class ScoringPresenter(Presenter):
 
     def _quick_regions(self, key: str, power: str) -> QuickCount:
         """The race's counts from the steppers; anything no stepper asks stays the map's."""
-        counts: dict[str, Any] = {
-            "terrains": {t: self._value(f"{key}.{t.value}") for t in self._terrains(key, power)},
-            "mines": self._value(key + ".mines"),
-            "magic_sources": self._value(key + ".magic"),
-            "coastal": self._value(key + ".coastal"),
-        }
-        for name, _words in _expansion_counts(self.state):
-            if any(row["key"] == f"{key}.{name}" for row in self.quick_rows):
-                counts[name] = self._value(f"{key}.{name}")
-        return replace(self._from_map.get(key, QuickCount()), **counts)
+        count = replace(
+            self._from_map.get(key, QuickCount()),
+            terrains={t: self._value(f"{key}.{t.value}") for t in self._terrains(key, power)},
+            mines=self._value(key + ".mines"),
+            magic_sources=self._value(key + ".magic"),
+            coastal=self._value(key + ".coastal"),
+        )
+        shown = {row["key"] for row in self.quick_rows}
+        values: dict[ExpansionView, dict[str, int]] = {}
+        for view, name, _words in _expansion_counts(self.state):
+            if f"{key}.{name}" in shown:
+                values.setdefault(view, {})[name] = self._value(f"{key}.{name}")
+        for view, counted in values.items():
+            count = view.scoring_counted(count, counted)
+        return count
 
     def quick_input(self) -> ScoringInput | None:
         """The scoring input of the quick count (None when the game gives none)."""
