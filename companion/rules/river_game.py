@@ -71,7 +71,7 @@ from companion.rules.river import (
     stays_in_rivers,
 )
 from companion.rules.rule_entry import PIECE, RuleEntry
-from companion.rules.said import N_, Said, said
+from companion.rules.said import N_, Name, Said, said, said_n
 from companion.rules.scoring import (
     HeldRegion,
     QuickCount,
@@ -439,13 +439,17 @@ def regions_losing_to_pirates(race: ScoredRace) -> int:
 
 def pirate_lines(race: ScoredRace) -> tuple[ScoreLine, ...]:
     """The race's line for its regions next to a pirate ship (none when no region loses)."""
-    suffix = " (in decline)" if race.declined else ""
     pirates = regions_losing_to_pirates(race)
     if not pirates:
         return ()
-    some = "1 region" if pirates == 1 else f"{pirates} regions"
-    label = f"Pirate ships next to {some} of {race.race}{suffix}: one coin less each"
-    return (ScoreLine(label, -pirates),)
+    who = Name("race", race.race)
+    words = said_n(
+        "Pirate ships next to {n} region of {race} (in decline): one coin less each",
+        "Pirate ships next to {n} regions of {race} (in decline): one coin less each",
+        pirates, race=who) if race.declined else said_n(
+        "Pirate ships next to {n} region of {race}: one coin less each",
+        "Pirate ships next to {n} regions of {race}: one coin less each", pirates, race=who)
+    return (ScoreLine.saying(words, -pirates),)
 
 
 def harbor_coins(harbors: int) -> int:
@@ -474,9 +478,9 @@ def harbor_lines(races: Sequence[ScoredRace]) -> tuple[ScoreLine, ...]:
     coins = harbor_coins(harbors)
     if not coins:
         return ()
-    series = harbor_series(harbors)
-    label = f"Harbors: {harbors} held score {series} (1 each already counted as a region)"
-    return (ScoreLine(label, coins),)
+    words = said("Harbors: {harbors} held score {series} (1 each already counted as a "
+                 "region)", harbors=harbors, series=harbor_series(harbors))
+    return (ScoreLine.saying(words, coins),)
 
 
 # --- its words in the rule book ------------------------------------------------------------
