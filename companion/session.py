@@ -344,7 +344,7 @@ class Session(ExpansionIntents):
     def die_chance(self) -> DieChance:
         """The roll the rules give now (`die.die_roll_allowed`), or None and why not."""
         if self.history is None:
-            return DieChance(None, "No game is being played.")
+            return DieChance(None, said("No game is being played."))
         return die_roll_allowed(self.state)
 
     def roll_for_berserk(self) -> int:

@@ -443,14 +443,14 @@ def test_his_instant_win_puts_him_first_and_the_others_after_by_coins() -> None:
     assert result.winners == {SEAT}
     assert [(p.rank, p.seat) for p in result.placings] == [
         (1, 4), (2, 1), (3, 0), (3, 2), (5, 3)]
-    assert result.reason == "Nell, the Necromancer, has every Ghost in play and wins at once"
+    assert str(result.reason) == "Nell, the Necromancer, has every Ghost in play and wins at once"
 
 
 def test_without_his_win_the_winner_is_found_among_the_other_players() -> None:
     result = standings(necro(), {0: 30, 1: 41, 2: 30, 3: 12, 4: 80}, names={1: "Bo"})
     assert result.winners == {1}
     assert result.placings[-1].seat == SEAT
-    assert result.reason.startswith("Bo wins with 41 coins")
+    assert str(result.reason).startswith("Bo wins with 41 coins")
 
 
 def test_a_tie_among_the_other_players_goes_to_the_most_tokens_and_his_are_not_counted() -> None:

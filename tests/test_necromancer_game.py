@@ -494,7 +494,7 @@ def test_his_instant_win_ends_the_game_and_puts_him_first() -> None:
         s.end_turn()
     result = s.finish()
     assert result.winners == frozenset({NECRO})
-    assert result.placings[0].seat == NECRO and "every Ghost in play" in result.reason
+    assert result.placings[0].seat == NECRO and "every Ghost in play" in str(result.reason)
 
 
 def test_without_his_win_the_others_win_on_coins_and_he_comes_after_them() -> None:

@@ -24,7 +24,7 @@ from companion import i18n
 from companion.rules.errors import IllegalAction
 from companion.rules.events import RegionConquered
 from companion.rules.game import apply
-from companion.rules.mini_game import PygmiesRecovered, reminders, reminders_said
+from companion.rules.mini_game import PygmiesRecovered, reminders_said
 from companion.rules.necromancer import NecromancerState
 from companion.rules.said import Said
 from companion.rules.teams import team_standings
@@ -186,7 +186,7 @@ def test_the_new_pygmies_reminder_picks_its_plural_in_each_language() -> None:
     lost = apply(s.state, RegionConquered(1, 2))
     three, = reminders_said(apply(lost, PygmiesRecovered(0, (3,))))
     one, = reminders_said(apply(lost, PygmiesRecovered(0, (1,))))
-    assert str(three) == reminders(apply(lost, PygmiesRecovered(0, (3,))))[0]
+    assert str(three) == str(reminders_said(apply(lost, PygmiesRecovered(0, (3,))))[0])
     assert str(one).startswith("Pygmies: Ann gets 1 new Pygmy from the box")
     assert_translated(three, fr=("Pygmées", "3 nouveaux"), de=("Pygmäen", "3 neue"))
     assert_translated(one, fr=("1 nouveau Pygmée",), de=("1 neuen Pygmäen",))

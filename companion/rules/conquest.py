@@ -209,7 +209,7 @@ class Reach:
     (plain text from an expansion not yet converted is shown as it is)."""
 
     reachable: bool
-    reason: str | Said
+    reason: Said
 
 
 class ConquestFacts(Protocol):
@@ -226,7 +226,7 @@ class ConquestFacts(Protocol):
     def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
         """Lines its pieces in the region add to the cost (after the Lost Tribe's)."""
 
-    def guard(self, here: RegionState, attacker: Attacker) -> str | None:
+    def guard(self, here: RegionState, attacker: Attacker) -> Said | None:
         """A note when the region's tokens are guarded from `attacker`, so that its race and
         power modifiers count for nothing there."""
 
@@ -236,7 +236,7 @@ class Assessment:
     """Everything the conquest helper shows for one region."""
 
     region_id: int
-    immune: str | Said | None  # plain text from an expansion not yet converted
+    immune: Said | None
     reach: Reach
     cost: ConquestCost | None  # None when the region cannot be attacked
 
@@ -556,7 +556,7 @@ def _expansion_modifiers(
     return lines, notes
 
 
-def _guard(here: RegionState, attacker: Attacker) -> str | None:
+def _guard(here: RegionState, attacker: Attacker) -> Said | None:
     """The note of the first of the attacker's facts that guards the region's tokens from
     it (its race and power modifiers count for nothing there), or None."""
     return next((note for facts in attacker.facts

@@ -65,7 +65,7 @@ class DieChance:
     `Said`; plain text from an expansion not yet converted is shown as it is)."""
 
     purpose: DiePurpose | None
-    reason: str | Said
+    reason: Said
 
     @property
     def allowed(self) -> bool:

@@ -106,7 +106,7 @@ from companion.rules.events import (
 )
 from companion.rules.maps import Board
 from companion.rules.rule_entry import RuleEntry
-from companion.rules.said import said
+from companion.rules.said import Name, Said, listed, said
 from companion.rules.scoring import (
     ActiveHoldings,
     Bonus,
@@ -431,11 +431,11 @@ class Expansion:
         del state, seat
         return frozenset()
 
-    def leaving_refusal(self, race: str, regions: tuple[int, ...]) -> str:
+    def leaving_refusal(self, race: str, regions: tuple[int, ...]) -> Said:
         """Why redeployment cannot finish while `race` still stands in `regions`, which it
         must leave (`redeployment_leaves`)."""
-        listed = ", ".join(map(str, regions))
-        return f"the {race} leave regions {listed} as they redeploy; move the tokens out first"
+        return said("the {race} leave regions {regions} as they redeploy; move the tokens "
+                    "out first", race=Name("race", race), regions=listed(regions))
 
     def redeployment_finished(self, state: GameState, seat: int) -> GameState:
         """After `seat` finished redeploying."""
@@ -459,7 +459,7 @@ class Expansion:
 
     # --- the reinforcement die ---------------------------------------------------------
 
-    def refuse_roll(self, state: GameState) -> str | None:
+    def refuse_roll(self, state: GameState) -> Said | None:
         """Why the reinforcement die may not be rolled at all now, in one line a screen
         shows (asked of the played expansions before the base rules' reasons); None: no
         objection."""
@@ -512,13 +512,13 @@ class Expansion:
 
     # --- reminders -----------------------------------------------------------------------
 
-    def race_reminder(self, state: GameState, name: str) -> str | None:
+    def race_reminder(self, state: GameState, name: str) -> Said | None:
         """The reminder for the current player's race or power `name` (one of its own) at
         this moment, or None."""
         del state, name
         return None
 
-    def reminders(self, state: GameState) -> tuple[str, ...]:
+    def reminders(self, state: GameState) -> tuple[Said, ...]:
         """Its reminders for the current player now, after the base game's."""
         del state
         return ()

@@ -69,7 +69,7 @@ from companion.rules.scoring import (
     only_for,
     whole_count,
 )
-from companion.rules.state import GameState, with_player
+from companion.rules.state import PHASE_WORDS, GameState, with_player
 from companion.rules.turns import Phase
 
 # --- its events --------------------------------------------------------------------------
@@ -559,28 +559,16 @@ def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
 # --- reminders ----------------------------------------------------------------------------
 
 
-def race_reminder(state: GameState, name: str) -> str | None:
-    """The Leprechauns' Pots of Gold, while redeploying (in English)."""
-    reminder = race_reminder_said(state, name)
-    return None if reminder is None else str(reminder)
-
-
 def race_reminder_said(state: GameState, name: str) -> Said | None:
-    """`race_reminder` as a sentence a screen words in the table's language."""
+    """The Leprechauns' Pots of Gold, while redeploying."""
     if name == LEPRECHAUNS and state.track.phase is Phase.REDEPLOY:
         return said("Leprechauns: you may leave a Pot of Gold in each of your regions (tap "
                     "the region on the map).")
     return None
 
 
-def reminders(state: GameState) -> tuple[str, ...]:
-    """Pots of Gold collected as the turn began; new Pygmies owed at the end of the turn
-    (in English)."""
-    return tuple(str(line) for line in reminders_said(state))
-
-
 def reminders_said(state: GameState) -> tuple[Said, ...]:
-    """`reminders` as sentences a screen words in the table's language."""
+    """Pots of Gold collected as the turn began; new Pygmies owed at the end of the turn."""
     this_turn = state.track.this_turn
     out: list[Said] = []
     pots = pots_collected(state)
@@ -709,8 +697,8 @@ class MiniExpansions(Expansion):
     def picked(self, state: GameState) -> GameState:
         return picked(state)
 
-    def race_reminder(self, state: GameState, name: str) -> str | None:
-        return race_reminder(state, name)
+    def race_reminder(self, state: GameState, name: str) -> Said | None:
+        return race_reminder_said(state, name)
 
     def marker_owner(self, state: GameState, marker: str) -> tuple[str, int | None] | None:
         """The Leprechauns' Pots of Gold (in the box: `pieces["pots_of_gold"]`, if known)."""
@@ -721,10 +709,11 @@ class MiniExpansions(Expansion):
     def refuse_marker(self, state: GameState, event: MarkerPlaced) -> None:
         if event.marker == POT_OF_GOLD and state.track.phase is not Phase.REDEPLOY:
             raise IllegalAction(said("Pots of Gold are placed while redeploying; the turn is "
-                                     "at: {phase}", phase=Said(state.track.phase.value)))
+                                     "at: {phase}", phase=said(PHASE_WORDS.get(state.track.phase,
+                                                                 state.track.phase.value))))
 
-    def reminders(self, state: GameState) -> tuple[str, ...]:
-        return reminders(state)
+    def reminders(self, state: GameState) -> tuple[Said, ...]:
+        return reminders_said(state)
 
     def refuse(self, state: GameState, event: Event) -> None:
         if isinstance(event, PygmiesRecovered):

@@ -617,15 +617,13 @@ def standings(
             placings.append(Placing(ahead + 2, seat, others[seat]))
         won = said("{player}, the Necromancer, has every Ghost in play and wins at once",
                    player=name(state.seat))
-        return Standings(tuple(placings), frozenset({state.seat}),
-                         str(won))  # the Said itself once Standings.reason takes one
+        return Standings(tuple(placings), frozenset({state.seat}), won)
     others_tokens = {s: t for s, t in (tokens or {}).items() if s != state.seat}
     result = final_standings(others, others_tokens, names)
     last = Placing(len(others) + 1, state.seat, coins[state.seat])
     lost = said("{reason}; {player}, the Necromancer, did not bring every Ghost into play",
                 reason=result.reason, player=name(state.seat))
-    return Standings((*result.placings, last), result.winners,
-                     str(lost))  # the Said itself once Standings.reason takes one
+    return Standings((*result.placings, last), result.winners, lost)
 
 
 # --- what everyone may see ---------------------------------------------------------------

@@ -290,11 +290,11 @@ def assess_region(state: GameState, who: Attacker, region: int) -> Assessment:
         return found
     if who.seat != necro.seat:
         shut = _island_refusal(state, who.seat, region)
-        return found if shut is None else Assessment(region, str(shut), found.reach, None)
+        return found if shut is None else Assessment(region, shut, found.reach, None)
     refused = model.out_of_reach(necro, state.map, region)
     why = refused or said("region {region} borders the Lake or a region of his Ghosts",
                           region=region)
-    return replace(found, reach=Reach(refused is None, str(why)))  # a Said once Reach takes it
+    return replace(found, reach=Reach(refused is None, why))
 
 
 def refuse_island(state: GameState, seat: int, region: int) -> None:

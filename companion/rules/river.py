@@ -56,6 +56,7 @@ from companion.rules.board import BoardState, RegionState, cleared
 from companion.rules.catalog import Catalog
 from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.maps import Board, Site
+from companion.rules.said import Name, said
 
 
 class RiverEvent(StrEnum):
@@ -139,19 +140,18 @@ def check_event_line(line: Sequence[str], turns: int, catalog: Catalog) -> tuple
     """The line of markers of a new game, checked: one per turn, no more of each than the
     box holds. `IllegalAction` says what is wrong."""
     if len(line) != turns:
-        raise IllegalAction(
-            f"the River World event line holds one marker per turn: {turns}, not {len(line)}"
-        )
+        raise IllegalAction(said("the River World event line holds one marker per turn: "
+                                 "{turns}, not {given}", turns=turns, given=len(line)))
     try:
         events = tuple(event_named(name) for name in line)
     except UnknownName as error:
-        raise IllegalAction(str(error)) from error
+        raise IllegalAction(error.said) from error
     for event, most in event_counts(catalog).items():
         count = events.count(event)
         if count > most:
-            raise IllegalAction(
-                f"the event line holds {count} {event.value} markers; the box has {most}"
-            )
+            raise IllegalAction(said("the event line holds {count} {event} markers; the box "
+                                     "has {most}", count=count,
+                                     event=Name("event", event.value), most=most))
     return events
 
 

@@ -71,7 +71,7 @@ from companion.rules.river import (
     stays_in_rivers,
 )
 from companion.rules.rule_entry import PIECE, RuleEntry
-from companion.rules.said import N_, Name, Said, said, said_n
+from companion.rules.said import N_, Name, Said, listed, said, said_n
 from companion.rules.scoring import (
     HeldRegion,
     QuickCount,
@@ -132,10 +132,8 @@ def setup(
     line = event_line(event)
     if not line:
         if board.is_river_world:
-            raise IllegalAction(
-                f"the {event.board} board is a River World board: the game needs its line of "
-                "Event markers"
-            )
+            raise IllegalAction(said("the {board} board is a River World board: the game "
+                                     "needs its line of Event markers", board=event.board))
         return None, regions
     river = RiverState(check_event_line(line, event.turns, catalog))
     regions = setup_pirates(board, regions, pirate_ships_in_box(catalog))
@@ -183,17 +181,20 @@ class RiverFacts:
             return None
         caravel = board.region(self.caravel)
         if not caravel.is_river:
-            raise IllegalAction(f"caravel: the Caravel sails on a river, not region {caravel.id}")
+            raise IllegalAction(said("caravel: the Caravel sails on a river, not region "
+                                     "{region}", region=caravel.id))
         if region_id != caravel.id and region_id not in caravel.adjacent:
             return None
-        where = "stands in it" if region_id == caravel.id else f"stands in river {caravel.id}"
-        return Reach(True, f"the Caravel {where}: a new entry point")
+        return Reach(True, said("the Caravel stands in it: a new entry point")
+                     if region_id == caravel.id else
+                     said("the Caravel stands in river {river}: a new entry point",
+                          river=caravel.id))
 
     def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
         del region_id
         return (CostLine("Pirate ship", 1),) if here.markers.pirate_ship else ()
 
-    def guard(self, here: RegionState, attacker: Attacker) -> str | None:
+    def guard(self, here: RegionState, attacker: Attacker) -> Said | None:
         del here, attacker
         return None
 
@@ -235,42 +236,49 @@ def place_caravel(state: GameState, event: CaravelPlaced) -> GameState:
     player = acting(state, event.seat)
     river = state.part(RiverState)
     if river is None:
-        raise IllegalAction("the Caravel is part of River World, which this game does not play")
+        raise IllegalAction(said("the Caravel is part of River World, which this game does "
+                                 "not play"))
     expect(state, event.seat, Phase.CONQUER, "place the Caravel")
     board = state.map
     region = board.region(event.region)
     if event.seat not in holders(board, state.regions, Site.SHIPYARD):
-        raise IllegalAction(f"only the player holding the Shipyard places the Caravel, "
-                            f"and {player.name} does not")
+        raise IllegalAction(said("only the player holding the Shipyard places the Caravel, "
+                                 "and {player} does not", player=player.name))
     if river.caravel is not None:
-        raise IllegalAction(f"the Caravel is already placed this turn (river {river.caravel})")
+        raise IllegalAction(said("the Caravel is already placed this turn (river {river})",
+                                 river=river.caravel))
     if not region.is_river:
-        raise IllegalAction(f"the Caravel goes on a river; region {region.id} is a "
-                            f"{region.terrain.value}")
+        raise IllegalAction(said("the Caravel goes on a river; region {region} is a "
+                                 "{terrain}", region=region.id,
+                                 terrain=Name("terrain", region.terrain.value)))
     return state.with_part(replace(river, caravel=region.id))
 
 
 def set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
     if state.part(RiverState) is None:
-        raise IllegalAction("pirate ships are part of River World, which this game does not play")
+        raise IllegalAction(said("pirate ships are part of River World, which this game does "
+                                 "not play"))
     if not isinstance(event.present, bool):
-        raise MalformedInput(f"present must be true or false, not {event.present!r}",
+        raise MalformedInput(said("present must be true or false, not {value}",
+                                  value=repr(event.present)),
                              field="present", allowed="true or false")
     region = state.map.region(event.region)
     here = state.regions[event.region]
     if not region.is_river:
-        raise IllegalAction(f"pirate ships sail on rivers; region {region.id} is a "
-                            f"{region.terrain.value}")
+        raise IllegalAction(said("pirate ships sail on rivers; region {region} is a "
+                                 "{terrain}", region=region.id,
+                                 terrain=Name("terrain", region.terrain.value)))
     if here.markers.pirate_ship == event.present:
-        has = "already has a" if event.present else "has no"
-        raise IllegalAction(f"river {region.id} {has} pirate ship")
+        raise IllegalAction(said("river {river} already has a pirate ship", river=region.id)
+                            if event.present else
+                            said("river {river} has no pirate ship", river=region.id))
     if event.present:
         if here.non_empty:
-            raise IllegalAction(f"river {region.id} is not empty; a pirate ship sails into an "
-                                "empty river")
+            raise IllegalAction(said("river {river} is not empty; a pirate ship sails into "
+                                     "an empty river", river=region.id))
         supply = pirate_ships_in_box(state.catalog)
         if len(pirate_ships(state.regions)) >= supply:
-            raise IllegalAction(f"all {supply} pirate ships are on the board")
+            raise IllegalAction(said("all {n} pirate ships are on the board", n=supply))
     markers = replace(here.markers, pirate_ship=event.present)
     return replace(state, regions=state.regions.with_region(
         event.region, replace(here, markers=markers)))
@@ -288,16 +296,17 @@ def event_in_force(state: GameState) -> RiverEvent | None:
     return None if river is None else river.event(state.track.turn)
 
 
-def seer_refusal(state: GameState, seat: int) -> str | None:
+def seer_refusal(state: GameState, seat: int) -> Said | None:
     """Why `seat` may not look at the next event now, or None if they may."""
     river = state.part(RiverState)
     if river is None:
-        return "this game does not play River World"
+        return said("this game does not play River World")
     player = state.player(seat)
     if state.is_over or state.track.seat != seat:
-        return f"only during their own turn may {player.name} look at the next event"
+        return said("only during their own turn may {player} look at the next event",
+                    player=player.name)
     if seat not in holders(state.map, state.regions, Site.TEMPLE):
-        return f"{player.name} does not hold the Temple of the Seer"
+        return said("{player} does not hold the Temple of the Seer", player=player.name)
     return None
 
 
@@ -612,10 +621,9 @@ class RiverWorld(Expansion):
             return deal
         events = [e.value for e in markers_in_box(deal.catalog)]
         if board.turns > len(events):
-            raise IllegalAction(
-                f"River World has {len(events)} Event markers, one per turn: the "
-                f"{board.name} board's {board.turns} turns are too many"
-            )
+            raise IllegalAction(said("River World has {n} Event markers, one per turn: the "
+                                     "{board} board's {turns} turns are too many",
+                                     n=len(events), board=board.name, turns=board.turns))
         shuffle(events)
         return replace(deal, options=(*deal.options, RiverSetup(tuple(events[:board.turns]))))
 
@@ -634,7 +642,8 @@ class RiverWorld(Expansion):
 
     def refuse_abandon(self, state: GameState, region: int) -> None:
         if is_frozen(state, region):
-            raise IllegalAction(f"Harsh Winter: river {region} is frozen and must keep one token")
+            raise IllegalAction(said("Harsh Winter: river {river} is frozen and must keep one "
+                                     "token", river=region))
 
     def race_declined(self, before: GameState, after: GameState,
                       event: RaceDeclined) -> GameState:
@@ -662,10 +671,12 @@ class RiverWorld(Expansion):
         return frozenset(rid for rid in state.regions.held_by(seat)
                          if after[rid].occupant is None)
 
-    def leaving_refusal(self, race: str, regions: tuple[int, ...]) -> str:
-        return (f"River World: the {race} leave the rivers as they redeploy; move the tokens "
-                f"out of river{'s' if len(regions) > 1 else ''} "
-                f"{', '.join(map(str, regions))} first")
+    def leaving_refusal(self, race: str, regions: tuple[int, ...]) -> Said:
+        return said_n("River World: the {race} leave the rivers as they redeploy; move the "
+                      "tokens out of river {regions} first",
+                      "River World: the {race} leave the rivers as they redeploy; move the "
+                      "tokens out of rivers {regions} first", len(regions),
+                      race=Name("race", race), regions=listed(regions))
 
     def region_set(self, state: GameState, markers: Markers) -> Markers:
         """A ship never shares its river with a race."""

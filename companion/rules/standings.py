@@ -40,7 +40,7 @@ class Standings:
 
     placings: tuple[Placing, ...]
     winners: frozenset[int]
-    reason: str | Said  # a Said from here; plain text from an expansion not yet converted
+    reason: Said  # English by str(); a screen words it (`companion.ui.wording.say`)
 
     @property
     def shared(self) -> bool:

@@ -279,15 +279,18 @@ class TeamFacts:
 
     def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
         del here
-        return (CostLine("Monster", teams.MONSTER_DEFENCE),) if region_id in self.monsters else ()
+        if region_id not in self.monsters:
+            return ()
+        monster = said("Monster")
+        return (CostLine(str(monster), teams.MONSTER_DEFENCE, monster),)
 
-    def guard(self, here: RegionState, attacker: Attacker) -> str | None:
+    def guard(self, here: RegionState, attacker: Attacker) -> Said | None:
         occupant = here.occupant
         if (self.bony is not None and occupant is not None and occupant.in_decline
                 and (occupant.seat, occupant.race) == self.bony
                 and occupant.seat != attacker.seat):
-            return N_("Bony the Lich guards these tokens: your race and power change nothing "
-                      "here")
+            return said("Bony the Lich guards these tokens: your race and power change nothing "
+                        "here")
         return None
 
 
@@ -419,7 +422,7 @@ def standings(state: GameState) -> Standings:
         for seat, coins in sorted(place.totals, key=lambda t: (-t[1], t[0])):
             placings.append(Placing(place.rank, seat, coins))
     winners = frozenset(seat for p in result.placings if p.rank == 1 for seat in p.team.seats)
-    return Standings(tuple(placings), winners, result.reason)
+    return Standings(tuple(placings), winners, result.why)
 
 
 def team_label(state: GameState, seat: int) -> str | None:
@@ -623,10 +626,10 @@ class TeamPlay(Expansion):
     def settled(self, before: GameState, event: Event, after: GameState) -> GameState:
         return settled(before, event, after)
 
-    def refuse_roll(self, state: GameState) -> str | None:
+    def refuse_roll(self, state: GameState) -> Said | None:
         if placing_monster(state) is None:
             return None
-        return N_("No roll yet: the Monsters are set out before the first turn.")
+        return said("No roll yet: the Monsters are set out before the first turn.")
 
     def with_facts(self, state: GameState, who: Attacker) -> Attacker:
         return with_relics(state, who)
