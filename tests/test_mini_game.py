@@ -63,7 +63,7 @@ def test_leprechauns_collect_pots_still_held_at_the_start_of_their_next_turn() -
     s = _leprechauns_with_pots((2, 3))
     play_turn(s)  # Bob
     assert mini_game.pots_collected(s.state) == 2
-    assert not any(s.state.regions[r].markers.pot_of_gold for r in (2, 3))
+    assert not any(s.state.regions[r].markers.has("pot_of_gold") for r in (2, 3))
     s.finish_conquests()
     s.finish_redeployment()
     earned, lines = _score(s)
@@ -78,7 +78,7 @@ def test_a_pot_of_gold_goes_to_the_opponent_who_conquers_its_region() -> None:
     s.conquer(2)
     assert s.state.players[1].coins == bob + 1
     assert s.state.coins_issued == issued + 1  # from the stash: coins stay accounted for
-    assert not s.state.regions[2].markers.pot_of_gold
+    assert not s.state.regions[2].markers.has("pot_of_gold")
     s.finish_conquests()
     s.finish_redeployment()
     s.score(0)
@@ -88,7 +88,7 @@ def test_a_pot_of_gold_goes_to_the_opponent_who_conquers_its_region() -> None:
 
 def test_pots_of_gold_earn_nothing_untouched_in_another_players_turn() -> None:
     s = _leprechauns_with_pots((2,))
-    assert s.state.regions[2].markers.pot_of_gold  # Bob's turn: the Pot waits for Ann
+    assert s.state.regions[2].markers.has("pot_of_gold")  # Bob's turn: the Pot waits for Ann
     assert mini_game.pots_collected(s.state) == 0
 
 
@@ -421,7 +421,7 @@ def test_the_map_offers_a_pot_of_gold_in_a_leprechaun_region_while_redeploying()
     board.tap(2)
     assert {"key": "place:pot_of_gold", "text": "Place a Pot of Gold"} in board.actions
     board.act("place:pot_of_gold")
-    assert s.state.regions[2].markers.pot_of_gold
+    assert s.state.regions[2].markers.has("pot_of_gold")
     assert "Lying here: a Pot of Gold." in board.holder_text
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
+from companion.rules.board import Piece, use_pieces
 from companion.rules.errors import IllegalAction
 from companion.rules.events import Event, GameCreated
 from companion.rules.expansion import Deal, Expansion
@@ -42,6 +43,7 @@ __all__ = [
     "extended",
     "game_standings",
     "handlers",
+    "pieces",
     "played",
     "played_in",
     "registered",
@@ -89,6 +91,15 @@ def registered() -> tuple[Expansion, ...]:
 
 
 use_rules(registered)  # scoring knows every registered expansion's races and powers
+
+
+def pieces() -> tuple[Piece, ...]:
+    """Every registered expansion's own pieces (`Expansion.pieces`), in the registry's
+    order."""
+    return tuple(piece for expansion in _REGISTRY for piece in expansion.pieces)
+
+
+use_pieces(pieces)  # the board knows every registered expansion's pieces
 
 
 def handlers() -> Mapping[type[Event], Expansion]:

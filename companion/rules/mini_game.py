@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import companion.rules.troops as ledger
-from companion.rules.board import RegionState, cleared
+from companion.rules.board import Piece, RegionState, cleared
 from companion.rules.catalog import Catalog
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
@@ -87,6 +87,9 @@ class PygmiesRecovered:
 
 
 POT_OF_GOLD = "pot_of_gold"
+POT = Piece(POT_OF_GOLD, placed=True, after="dragon", words=N_("pot of gold"))
+"""The Leprechauns' Pot of Gold among a region's markers: placed by its race, listed
+after the dragon, as a refusal names it."""
 POT_COINS = 1
 
 HISTORIAN = "Historian"
@@ -351,7 +354,7 @@ def ivory_tower(state: GameState, seat: int) -> int:
 
 
 def _without_pot(here: RegionState) -> RegionState:
-    return replace(here, markers=replace(here.markers, pot_of_gold=False))
+    return replace(here, markers=here.markers.with_piece(POT_OF_GOLD, False))
 
 
 def turn_began(state: GameState) -> GameState:
@@ -362,7 +365,7 @@ def turn_began(state: GameState) -> GameState:
     regions = state.regions
     found = [
         rid for rid, here in regions.regions.items()
-        if here.markers.pot_of_gold and here.occupant is not None
+        if here.markers.has(POT_OF_GOLD) and here.occupant is not None
         and here.occupant.seat == seat and here.occupant.race == LEPRECHAUNS
     ]
     if not found:
@@ -376,7 +379,7 @@ def turn_began(state: GameState) -> GameState:
 def pot_taken(state: GameState, before: RegionState, conqueror: int) -> GameState:
     """After a conquest: the conqueror takes another player's Pot of Gold (1 coin)."""
     holder = before.occupant
-    if not before.markers.pot_of_gold or holder is None or holder.seat == conqueror:
+    if not before.markers.has(POT_OF_GOLD) or holder is None or holder.seat == conqueror:
         return state
     player = state.players[conqueror]
     return replace(
@@ -632,6 +635,7 @@ class MiniExpansions(Expansion):
     name = "the mini-expansions"
     key = "mini"
     events = (PygmiesRecovered,)
+    pieces = (POT,)
     doc_verb_fields = (("decline", DocField("ivory_tower", "region", required=False,
                                             nullable=True)),)
     """The region of the Priestesses' Ivory Tower, given when they go into decline."""

@@ -36,8 +36,10 @@ from companion.rules.names import AQUATIC
 from companion.rules.river import (
     EFFECTS,
     HARSH_WINTER_COST,
+    PIRATE_SHIP,
     PIRATE_SHIPS,
     RIVER_COST,
+    SHIP,
     STORM_COST,
     RiverEvent,
     RiverState,
@@ -164,7 +166,7 @@ class RiverFacts:
 
     def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
         del region_id
-        return (CostLine("Pirate ship", 1),) if here.markers.pirate_ship else ()
+        return (CostLine("Pirate ship", 1),) if here.markers.has(PIRATE_SHIP) else ()
 
     def guard(self, here: RegionState, attacker: Attacker) -> str | None:
         del here, attacker
@@ -234,7 +236,7 @@ def set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
     if not region.is_river:
         raise IllegalAction(f"pirate ships sail on rivers; region {region.id} is a "
                             f"{region.terrain.value}")
-    if here.markers.pirate_ship == event.present:
+    if here.markers.has(PIRATE_SHIP) == event.present:
         has = "already has a" if event.present else "has no"
         raise IllegalAction(f"river {region.id} {has} pirate ship")
     if event.present:
@@ -244,7 +246,7 @@ def set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
         supply = pirate_ships_in_box(state.catalog)
         if len(pirate_ships(state.regions)) >= supply:
             raise IllegalAction(f"all {supply} pirate ships are on the board")
-    markers = replace(here.markers, pirate_ship=event.present)
+    markers = here.markers.with_piece(PIRATE_SHIP, event.present)
     return replace(state, regions=state.regions.with_region(
         event.region, replace(here, markers=markers)))
 
@@ -372,6 +374,7 @@ class RiverWorld(Expansion):
     rule_kinds = ((RULE_EVENT, N_("River World event")),)
     option = "river_world"
     events = (CaravelPlaced, PirateShipSet)
+    pieces = (SHIP,)
     setup_type = RiverSetup
     doc_fields = ("river_events",)
     score_region_fields = ("next_to_pirates",)
@@ -493,7 +496,7 @@ class RiverWorld(Expansion):
     def region_set(self, state: GameState, markers: Markers) -> Markers:
         """A ship never shares its river with a race."""
         del state
-        return replace(markers, pirate_ship=False)
+        return markers.with_piece(PIRATE_SHIP, False)
 
     def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
         """Every region held marked when a Harbor is printed in it and when it borders a
