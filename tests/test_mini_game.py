@@ -4,6 +4,7 @@ die rolls are kept from the game's events, and the turn's score pays them untype
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 
@@ -12,10 +13,11 @@ from factories import created, play_turn, session
 
 from companion.rules import mini_game
 from companion.rules.catalog import load_catalog
+from companion.rules.codec import from_record, to_record
 from companion.rules.errors import IllegalAction
-from companion.rules.events import RegionConquered
+from companion.rules.events import RaceDeclined, RegionConquered
 from companion.rules.game import apply
-from companion.rules.mini_game import PygmiesRecovered
+from companion.rules.mini_game import IvoryTower, PygmiesRecovered
 from companion.rules.reminders import reminders
 from companion.session import Session
 
@@ -474,3 +476,31 @@ def test_the_shared_scoring_input_names_none_of_their_facts() -> None:
         ivory_tower=3),))
     assert held.fact(mini_game.MiniFacts) == mini_game.MiniFacts(ivory_tower=3)
     assert held.fact(mini_game.HistorianEvents) is None
+
+
+@pytest.mark.parametrize(("record", "event"), [
+    ('{"type": "race_declined", "v": 2, "seat": 0, "ivory_tower": null}', RaceDeclined(0)),
+    ('{"type": "race_declined", "v": 2, "seat": 1, "ivory_tower": 3}',
+     RaceDeclined(1, (IvoryTower(3),))),
+])
+def test_the_ivory_tower_is_an_option_of_the_decline_and_its_record_is_unchanged(
+        record: str, event: RaceDeclined) -> None:
+    read = from_record(json.loads(record))
+    assert read == event
+    assert json.dumps(to_record(read)) == record
+
+
+def test_a_decline_record_saved_without_the_tower_reads_as_no_tower() -> None:
+    read = from_record({"type": "race_declined", "v": 2, "seat": 2})
+    assert read == RaceDeclined(2)
+    assert to_record(read) == {"type": "race_declined", "v": 2, "seat": 2, "ivory_tower": None}
+
+
+def test_the_session_records_the_towers_region_as_the_declines_option() -> None:
+    s = _priestesses_declining()
+    s.decline(region=3)
+    assert s.history is not None
+    declined = next(e for e in s.history.log[-1] if isinstance(e, RaceDeclined))
+    assert declined == RaceDeclined(0, (IvoryTower(3),))
+    assert declined.option(IvoryTower) == IvoryTower(3)
+    assert to_record(declined)["ivory_tower"] == 3

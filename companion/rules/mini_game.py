@@ -8,9 +8,9 @@ their coins are worked out from the game's events instead of typed in.
   they go into decline. A player who conquers a region holding another player's Pot takes
   it at once: 1 coin from the stash. A Pot leaves the board with its region's race (when
   the region is abandoned, or the Leprechauns go into decline).
-- Priestesses: going into decline (`RaceDeclined.ivory_tower`, the region chosen) they
-  keep one region, the Ivory Tower, holding one token for each region they held; every
-  other region is abandoned. `MiniState.towers` keeps that number of tokens, paid
+- Priestesses: going into decline (`IvoryTower`, the region chosen, an option of the
+  decline) they keep one region, the Ivory Tower, holding one token for each region they
+  held; every other region is abandoned. `MiniState.towers` keeps that number of tokens, paid
   every turn instead of the usual coin per region, until the Tower is conquered (then the
   race leaves the board, like any declined race with no region).
 - Historian: when the combo is picked, the races in decline on the board are counted
@@ -84,6 +84,15 @@ class PygmiesRecovered:
     BARRIER: ClassVar[bool] = True  # a roll of the die: undo stops here
     seat: int
     rolls: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class IvoryTower:
+    """Its part of a decline (`RaceDeclined.options`): for Priestesses holding regions,
+    the region where they stack their Ivory Tower (in the record: `ivory_tower`, null for
+    any other race, as it always was)."""
+
+    ivory_tower: int | None = None
 
 
 POT_OF_GOLD = "pot_of_gold"
@@ -636,6 +645,7 @@ class MiniExpansions(Expansion):
     key = "mini"
     events = (PygmiesRecovered,)
     pieces = (POT,)
+    decline_type = IvoryTower
     doc_verb_fields = (("decline", DocField("ivory_tower", "region", required=False,
                                             nullable=True)),)
     """The region of the Priestesses' Ivory Tower, given when they go into decline."""
@@ -796,7 +806,13 @@ class MiniExpansions(Expansion):
 
     def race_declined(self, before: GameState, after: GameState,
                       event: RaceDeclined) -> GameState:
-        return race_declined(before, after, event.seat, event.ivory_tower)
+        tower = event.option(IvoryTower)
+        return race_declined(before, after, event.seat,
+                             None if tower is None else tower.ivory_tower)
+
+    def decline_option(self, region: int | None) -> object | None:
+        """The Priestesses' Ivory Tower in `region`."""
+        return None if region is None else IvoryTower(region)
 
     def scored(self, state: GameState, seat: int) -> GameState:
         return scored(state, seat)
