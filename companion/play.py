@@ -40,7 +40,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from companion.json_fields import BadInput, a_list, fail, flag, one_of, show, text, whole
 from companion.rules import corrections, troops_game
-from companion.rules.board import MARKERS, Occupant
+from companion.rules.board import Occupant, placed_markers
 from companion.rules.catalog import Catalog
 from companion.rules.errors import DataError, IllegalAction, MalformedInput, UnknownName
 from companion.rules.events import GameCreated, Seat
@@ -174,7 +174,7 @@ INTEGER = Kind("a whole number (negative allowed)", _integer)
 FLAG = Kind("true or false", flag)
 TEXT = Kind("a non-empty string", _text)
 COUNTS = Kind('an object of counts by id, such as {"7": 3}', _counts)
-MARKER = _one_of("marker", MARKERS)
+MARKER = _one_of("marker", placed_markers())
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ from companion.rules.expansions import (
     board_players_for,
     check_table,
     deal,
+    decline_options,
     registered,
 )
 from companion.rules.game import GameState, apply, attacker, follow_ups, start
@@ -248,7 +249,7 @@ class Session(ExpansionIntents):
     def decline(self, region: int | None = None) -> GameState:
         """The active race goes into decline; `region`: where a race that builds on going
         into decline builds (the mini-expansions' tower)."""
-        return self._act(RaceDeclined(self.state.track.seat, region))
+        return self._act(RaceDeclined(self.state.track.seat, decline_options(region)))
 
     def finish_conquests(self) -> GameState:
         return self._act(ConquestsFinished(self.state.track.seat))

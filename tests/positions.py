@@ -325,6 +325,7 @@ class _Builder:
             raise PositionError(f"{where}: region {rid} must hold at least 1 token")
         marks: dict[str, int | bool] = {
             "mountain": self.board.region(rid).terrain is Terrain.MOUNTAIN}
+        pieces: set[str] = set()  # an expansion's own pieces (`Markers.pieces`)
         for mark in filter(None, match["markers"].split("+")):
             if mark not in _MARKERS:
                 raise PositionError(f"{where}: marker {mark!r} is not one of "
@@ -332,10 +333,12 @@ class _Builder:
             field = _MARKERS[mark]
             if field == "encampments":
                 marks[field] = int(marks.get(field, 0)) + 1
+            elif field not in Markers.__dataclass_fields__:
+                pieces.add(field)
             else:
                 marks[field] = True
         self.held[rid] = RegionState(occupant=replace(occupant, tokens=tokens),
-                                     markers=Markers(**marks))  # type: ignore[arg-type]
+                                     markers=Markers(**marks, pieces=frozenset(pieces)))  # type: ignore[arg-type]
         return tokens
 
     def regions(self, lost_tribes: Iterable[int] | None) -> BoardState:

@@ -4,6 +4,7 @@ die rolls are kept from the game's events, and the turn's score pays them untype
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 
@@ -12,10 +13,11 @@ from factories import created, play_turn, session
 
 from companion.rules import mini_game
 from companion.rules.catalog import load_catalog
+from companion.rules.codec import from_record, to_record
 from companion.rules.errors import IllegalAction
-from companion.rules.events import RegionConquered
+from companion.rules.events import RaceDeclined, RegionConquered
 from companion.rules.game import apply
-from companion.rules.mini_game import PygmiesRecovered
+from companion.rules.mini_game import IvoryTower, PygmiesRecovered
 from companion.rules.reminders import reminders
 from companion.session import Session
 
@@ -63,7 +65,7 @@ def test_leprechauns_collect_pots_still_held_at_the_start_of_their_next_turn() -
     s = _leprechauns_with_pots((2, 3))
     play_turn(s)  # Bob
     assert mini_game.pots_collected(s.state) == 2
-    assert not any(s.state.regions[r].markers.pot_of_gold for r in (2, 3))
+    assert not any(s.state.regions[r].markers.has("pot_of_gold") for r in (2, 3))
     s.finish_conquests()
     s.finish_redeployment()
     earned, lines = _score(s)
@@ -78,7 +80,7 @@ def test_a_pot_of_gold_goes_to_the_opponent_who_conquers_its_region() -> None:
     s.conquer(2)
     assert s.state.players[1].coins == bob + 1
     assert s.state.coins_issued == issued + 1  # from the stash: coins stay accounted for
-    assert not s.state.regions[2].markers.pot_of_gold
+    assert not s.state.regions[2].markers.has("pot_of_gold")
     s.finish_conquests()
     s.finish_redeployment()
     s.score(0)
@@ -88,7 +90,7 @@ def test_a_pot_of_gold_goes_to_the_opponent_who_conquers_its_region() -> None:
 
 def test_pots_of_gold_earn_nothing_untouched_in_another_players_turn() -> None:
     s = _leprechauns_with_pots((2,))
-    assert s.state.regions[2].markers.pot_of_gold  # Bob's turn: the Pot waits for Ann
+    assert s.state.regions[2].markers.has("pot_of_gold")  # Bob's turn: the Pot waits for Ann
     assert mini_game.pots_collected(s.state) == 0
 
 
@@ -421,7 +423,7 @@ def test_the_map_offers_a_pot_of_gold_in_a_leprechaun_region_while_redeploying()
     board.tap(2)
     assert {"key": "place:pot_of_gold", "text": "Place a Pot of Gold"} in board.actions
     board.act("place:pot_of_gold")
-    assert s.state.regions[2].markers.pot_of_gold
+    assert s.state.regions[2].markers.has("pot_of_gold")
     assert "Lying here: a Pot of Gold." in board.holder_text
 
 
@@ -474,3 +476,31 @@ def test_the_shared_scoring_input_names_none_of_their_facts() -> None:
         ivory_tower=3),))
     assert held.fact(mini_game.MiniFacts) == mini_game.MiniFacts(ivory_tower=3)
     assert held.fact(mini_game.HistorianEvents) is None
+
+
+@pytest.mark.parametrize(("record", "event"), [
+    ('{"type": "race_declined", "v": 2, "seat": 0, "ivory_tower": null}', RaceDeclined(0)),
+    ('{"type": "race_declined", "v": 2, "seat": 1, "ivory_tower": 3}',
+     RaceDeclined(1, (IvoryTower(3),))),
+])
+def test_the_ivory_tower_is_an_option_of_the_decline_and_its_record_is_unchanged(
+        record: str, event: RaceDeclined) -> None:
+    read = from_record(json.loads(record))
+    assert read == event
+    assert json.dumps(to_record(read)) == record
+
+
+def test_a_decline_record_saved_without_the_tower_reads_as_no_tower() -> None:
+    read = from_record({"type": "race_declined", "v": 2, "seat": 2})
+    assert read == RaceDeclined(2)
+    assert to_record(read) == {"type": "race_declined", "v": 2, "seat": 2, "ivory_tower": None}
+
+
+def test_the_session_records_the_towers_region_as_the_declines_option() -> None:
+    s = _priestesses_declining()
+    s.decline(region=3)
+    assert s.history is not None
+    declined = next(e for e in s.history.log[-1] if isinstance(e, RaceDeclined))
+    assert declined == RaceDeclined(0, (IvoryTower(3),))
+    assert declined.option(IvoryTower) == IvoryTower(3)
+    assert to_record(declined)["ivory_tower"] == 3

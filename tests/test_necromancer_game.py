@@ -262,7 +262,7 @@ def test_his_ghosts_take_the_pot_of_gold_in_a_region_they_conquer() -> None:
     s = game()
     ann_holds_21_at_his_turn(s)
     here = s.state.regions[21]
-    pot = replace(here, markers=replace(here.markers, pot_of_gold=True))
+    pot = replace(here, markers=here.markers.with_piece("pot_of_gold"))
     # a Pot of Gold stands only in a game that plays the Leprechauns' set
     state = replace(s.state, regions=s.state.regions.with_region(21, pot),
                     expansions=(*s.state.expansions, "be-not-afraid"))

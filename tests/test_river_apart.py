@@ -56,7 +56,8 @@ def test_the_shared_modules_name_no_river_world_piece_in_their_code(name: str) -
 
 
 def test_a_regions_markers_list_the_placed_ones_then_those_the_rules_set() -> None:
-    markers = Markers(mountain=True, pirate_ship=True, encampments=2, fortress=True)
+    markers = Markers(mountain=True, pieces=frozenset({"pirate_ship"}), encampments=2,
+                      fortress=True)
     assert markers.shown() == ("fortress", "encampment", "pirate_ship")
     assert Markers(mountain=True).shown() == ()
 

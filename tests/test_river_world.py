@@ -96,12 +96,12 @@ def test_land_regions_cost_as_usual_whatever_the_event() -> None:
 
 def test_a_pirate_ship_defends_like_one_token_and_sinks_when_conquered() -> None:
     s = river_session(Q, races=("Orcs",), powers=("Alchemist",))
-    assert s.state.regions[8].markers.pirate_ship  # a pirate symbol: a ship at set-up
+    assert s.state.regions[8].markers.has("pirate_ship")  # a pirate symbol: a ship at set-up
     s.pick(0)
     s.conquer(3, 1)
     assert cost_lines(s, 8) == [("A river region", 1), ("Pirate ship", 1)]
     s.conquer(8, 2)
-    assert not s.state.regions[8].markers.pirate_ship
+    assert not s.state.regions[8].markers.has("pirate_ship")
     assert s.state.track.this_turn.conquered_non_empty == 1  # the ship defended it (Orcs)
 
 
@@ -296,7 +296,7 @@ def test_pirates_place_a_ship_on_every_empty_river_when_revealed() -> None:
     end_turns(s, 3)
     assert event_in_force(s.state) is P
     assert public_river(s.state).pirate_ships == (8, 13, 18)  # type: ignore[union-attr]
-    assert not s.state.regions[3].markers.pirate_ship
+    assert not s.state.regions[3].markers.has("pirate_ship")
 
 
 # --- the Shipyard and the Caravel ----------------------------------------------------
@@ -407,7 +407,7 @@ def test_a_correction_putting_a_race_in_a_river_sinks_its_ship() -> None:
     s = river_session(Q)
     s.pick(0)
     s.set_region(8, 0, "Ratmen", tokens=1)
-    assert not s.state.regions[8].markers.pirate_ship
+    assert not s.state.regions[8].markers.has("pirate_ship")
     refused = refusal(s.state, PirateShipSet(8, True))
     assert refused is not None and "not empty" in refused
 

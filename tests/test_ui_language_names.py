@@ -146,6 +146,20 @@ def test_names_are_shown_as_printed_and_english_when_unknown(
     assert names.terrain("glacier") == "Glacier"
 
 
+@pytest.mark.parametrize(("language", "soapbar", "tavern"), [
+    ("en", "Golden Soapbar", "Glandulf's Tavern"),
+    ("fr", "Savonnette dorée", "Taverne de Glandulf"),
+    ("de", "Goldene Seife", "Glandulfs Taverne"),
+])
+def test_an_expansions_pieces_are_named_by_their_kind(
+        english: None, language: str, soapbar: str, tavern: str) -> None:
+    i18n.use(language)
+    assert names.of_kind("relic", "Golden Soapbar") == soapbar
+    assert names.of_kind("place", "Glandulf's Tavern") == tavern
+    assert names.of_kind("board", "2p") == "2p"  # a kind without names: as it is
+    assert names.of_kind("region", "") == ""
+
+
 def test_names_are_matched_without_accents_or_case() -> None:
     assert names.folded("Géants") == names.folded("geants") == "geants"
     assert names.folded("Mi-portions") == "mi portions"

@@ -281,7 +281,8 @@ def test_river_world_sites_and_pirate_ships_are_reported_where_they_are() -> Non
 
     # the ship is the region's marker: sunk, it is no longer drawn; put elsewhere, it is
     sunk = state.with_region(8, replace(state[8], markers=Markers()))
-    sunk = sunk.with_region(3, replace(state[3], markers=Markers(pirate_ship=True)))
+    ship = Markers(pieces=frozenset({"pirate_ship"}))
+    sunk = sunk.with_region(3, replace(state[3], markers=ship))
     assert _with_key(board, sunk, "pirate_ship") == {3, 18}
 
     # the bare printed board: a ship where the pirate symbol is (as at set-up)
@@ -420,7 +421,7 @@ def test_a_river_world_game_on_the_map_screen(tmp_path: Path) -> None:
     ui.pump()
     assert board.pieces == {"caravel": 13}
     held = board.regions
-    assert not held[8].markers.pirate_ship and held[18].markers.pirate_ship
+    assert not held[8].markers.has("pirate_ship") and held[18].markers.has("pirate_ship")
     assert ui.layout_problems(screen) == []
 
     folder = os.environ.get("COMPANION_SHOTS")

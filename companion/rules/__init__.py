@@ -32,7 +32,14 @@ from companion.rules import (
     teams,
     troops_game,
 )
-from companion.rules.board import MARKERS, BoardState, Markers, Occupant, RegionState, marker_count
+from companion.rules.board import (
+    BoardState,
+    Markers,
+    Occupant,
+    RegionState,
+    marker_count,
+    placed_markers,
+)
 from companion.rules.catalog import Catalog, Correction, load_catalog
 from companion.rules.conquest import (
     Assessment,
@@ -142,9 +149,9 @@ __all__ = [  # noqa: RUF022 (grouped by concept, not sorted)
     "PublicPlayer", "PublicView", "final_totals", "own_coins", "pick_refusal", "public",
     "reminders", "reminders_said",
     # the board and the regions
-    "BOARD_NAMES", "MARKERS", "Board", "BoardState", "Feature", "Markers", "Occupant",
+    "BOARD_NAMES", "Board", "BoardState", "Feature", "Markers", "Occupant",
     "RegionState", "Site", "Terrain", "board_for_players", "load_board", "marker_count",
-    "parse_board_text",
+    "parse_board_text", "placed_markers",
     # conquest, the die, the troops
     "Assessment", "Attacker", "TokenCountUnknown", "assess", "conquest_cost",
     "final_conquest", "immunity", "reach",

@@ -6,13 +6,25 @@ Lost Tribe, and markers. A region is *non-empty* when it holds a Lost Tribe or a
 token; a mountain alone does not make it non-empty. Values here are immutable; the
 functions below say what a conquest, an abandonment or a decline leaves in a region, and
 `game` applies them as events arrive.
+
+The base game's pieces are fields of `Markers`; an expansion's own pieces lie among its
+`pieces`, a set of piece ids, each declared by its expansion as a `Piece` (whether a
+player places it or the rules set it, whether it defends its region, where it is listed).
+This module names no expansion's piece: it asks the pieces the registry of expansions
+hands over once, at import (`use_pieces`).
+
+Invariants: a region holds at most one of each expansion piece; `shown()` and
+`placed_markers()` list the pieces in one fixed order (the base game's, each expansion
+piece after the one its `Piece.after` names); a conquest, an abandonment or a decline
+leaves no expansion piece behind.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
+from typing import Any
 
 from companion.rules.maps import Board, Terrain
 
@@ -28,16 +40,44 @@ class Markers:
     hole_in_the_ground: bool = False
     hero: bool = False
     dragon: bool = False
-    pirate_ship: bool = False  # River World: defends like one token; gone when conquered
-    pot_of_gold: bool = False  # Leprechauns: a coin for its holder at their next turn
     catapult: bool = False  # the Catapult power's piece: its region is immune to others
+    pieces: frozenset[str] = frozenset()  # the expansions' own pieces here, by id (`Piece`)
 
     def shown(self) -> tuple[str, ...]:
         """The pieces lying here by name, in the order a printed state lists them: the
-        markers players place (`MARKERS`; encampments once, however many), then the pieces
-        the rules set themselves (`SET_BY_RULES`); never the mountain, part of the board."""
-        return tuple(name for name in (*MARKERS, *SET_BY_RULES)
-                     if (self.encampments if name == "encampment" else getattr(self, name)))
+        markers players place (`placed_markers()`; encampments once, however many), then
+        the pieces the rules set themselves (`set_by_rules()`); never the mountain, part of
+        the board."""
+        known = (*placed_markers(), *set_by_rules())
+        unknown = sorted(self.pieces.difference(known))  # a piece no longer registered
+        return tuple(name for name in (*known, *unknown) if marker_count(self, name))
+
+    def has(self, piece: str) -> bool:
+        """Whether the expansion piece `piece` (its id) lies here."""
+        return piece in self.pieces
+
+    def with_piece(self, piece: str, present: bool = True) -> Markers:
+        """These markers with the expansion piece `piece` put here (or taken away)."""
+        pieces = self.pieces | {piece} if present else self.pieces - {piece}
+        return self if pieces == self.pieces else replace(self, pieces=pieces)
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """An expansion's own piece that may lie in a region, as the base game sees it
+    (declared by its `Expansion.pieces`).
+
+    `placed`: a player places it (a marker of `MarkerPlaced`, owned by a race or power the
+    expansion names in `Expansion.marker_owner`); False: the rules set it. `defends`:
+    taking its region counts as conquering a non-empty one. `after`: the base marker it is
+    listed after (None: after the base game's markers). `words`: how a refusal names it, a
+    template marked for translation (None: its id with spaces)."""
+
+    id: str
+    placed: bool
+    defends: bool = False
+    after: str | None = None
+    words: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,16 +105,66 @@ class RegionState:
     @property
     def defended(self) -> bool:
         """Whether taking it counts as conquering a non-empty region: a race token, a Lost
-        Tribe, or a River World pirate ship (a ship defends too)."""
-        return self.non_empty or self.markers.pirate_ship
+        Tribe, or an expansion piece that defends (`Piece.defends`)."""
+        if self.non_empty:
+            return True
+        return bool(self.markers.pieces) and any(
+            piece.defends and piece.id in self.markers.pieces for piece in _pieces_of())
 
 
-MARKERS = ("fortress", "troll_lair", "encampment", "hole_in_the_ground", "hero", "dragon",
-           "pot_of_gold", "catapult")
-"""The markers players place (mountains are part of the board and never move)."""
+BASE_MARKERS = ("fortress", "troll_lair", "encampment", "hole_in_the_ground", "hero",
+                "dragon", "catapult")
+"""The base game's markers players place (mountains are part of the board and never
+move)."""
 
-SET_BY_RULES = ("pirate_ship",)
-"""The pieces the rules put in a region, not a player (River World's ships)."""
+_BASE_FIELDS = frozenset(f.name for f in fields(Markers)) - {"pieces"}
+
+
+def _no_pieces() -> Sequence[Piece]:
+    return ()
+
+
+_pieces_of: Callable[[], Sequence[Piece]] = _no_pieces
+"""Where the expansions' pieces come from (`use_pieces`)."""
+_cached: tuple[tuple[Piece, ...], tuple[str, ...], tuple[str, ...]] | None = None
+"""The pieces last asked, the markers players place and the pieces the rules set."""
+
+
+def use_pieces(registered: Callable[[], Sequence[Piece]]) -> None:
+    """Know the expansions' pieces `registered()` gives, asked each time (so a piece of an
+    expansion registered for a while is known too); called once, by the registry."""
+    global _pieces_of, _cached
+    _pieces_of, _cached = registered, None
+
+
+def _orders() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    global _cached
+    pieces = tuple(_pieces_of())
+    if _cached is not None and _cached[0] == pieces:
+        return _cached[1], _cached[2]
+    placed = list(BASE_MARKERS)
+    for piece in pieces:
+        if piece.placed:
+            at = placed.index(piece.after) + 1 if piece.after in placed else len(placed)
+            placed.insert(at, piece.id)
+    by_rules = tuple(piece.id for piece in pieces if not piece.placed)
+    _cached = (pieces, tuple(placed), by_rules)
+    return _cached[1], _cached[2]
+
+
+def placed_markers() -> tuple[str, ...]:
+    """The markers players place: the base game's and the registered expansions' own."""
+    return _orders()[0]
+
+
+def set_by_rules() -> tuple[str, ...]:
+    """The registered expansions' pieces the rules put in a region, not a player."""
+    return _orders()[1]
+
+
+def expansion_piece(piece_id: str) -> Piece | None:
+    """The registered expansion piece with this id (None: none is)."""
+    return next((p for p in _pieces_of() if p.id == piece_id), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,15 +212,22 @@ class BoardState:
 
 
 def marker_count(markers: Markers, name: str) -> int:
-    value = getattr(markers, name if name != "encampment" else "encampments")
-    return int(value)
+    """How many `name` markers lie here (a base marker or an expansion piece, by id)."""
+    if name == "encampment":
+        return markers.encampments
+    if name in _BASE_FIELDS:
+        return int(getattr(markers, name))
+    return int(name in markers.pieces)
 
 
 def with_marker(markers: Markers, name: str, delta: int) -> Markers:
     """Markers with one `name` marker added (delta 1) or taken away (delta -1)."""
     if name == "encampment":
         return replace(markers, encampments=markers.encampments + delta)
-    return replace(markers, **{name: delta > 0})
+    if name in _BASE_FIELDS:
+        changed: dict[str, Any] = {name: delta > 0}  # a base marker's flag, by its name
+        return replace(markers, **changed)
+    return markers.with_piece(name, delta > 0)
 
 
 def cleared(state: RegionState) -> RegionState:

@@ -15,6 +15,15 @@ in its module and lists them in `Expansion.events`. `Event` is what every event 
 `read_record` reads a record against a table of event classes by `TYPE`; the table of
 every event the rules know (the base game's and the registered expansions') is
 `companion.rules.codec`'s, which is where saved records are read (`codec.from_record`).
+
+An expansion's own part of a shared event is one of that event's `options` (a frozen
+dataclass of its module, read with `option(kind)`): its part of a new game's set-up
+(`GameCreated`) or of a decline (`RaceDeclined`: the Priestesses' Ivory Tower). In the
+record an option's fields stand beside the event's own. A game's options write their fields
+only when present; a decline's are written in every decline record, their defaults when
+absent (as the decline's own field always was), the types known through `use_decline_types`
+(the registry of expansions calls it once), and a record whose part holds only its
+defaults reads as no option.
 """
 
 from __future__ import annotations
@@ -89,16 +98,25 @@ class GameCreated:
     def __post_init__(self) -> None:
         # one order whatever the order they were given in (by type name), so two games
         # created alike are equal and their records alike
-        ordered = tuple(sorted(self.options, key=lambda option: type(option).__name__))
+        ordered = _ordered(self.options)
         if ordered != self.options:
             object.__setattr__(self, "options", ordered)
 
     def option(self, kind: type[OptionT]) -> OptionT | None:
         """The expansion's own part of the set-up of type `kind` (None: not in this game)."""
-        for option in self.options:
-            if type(option) is kind:
-                return option
-        return None
+        return _option_of(self.options, kind)
+
+
+def _option_of(options: tuple[object, ...], kind: type[OptionT]) -> OptionT | None:
+    for option in options:
+        if type(option) is kind:
+            return option
+    return None
+
+
+def _ordered(options: tuple[object, ...]) -> tuple[object, ...]:
+    """Options in one order whatever the order they were given in (by type name)."""
+    return tuple(sorted(options, key=lambda option: type(option).__name__))
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,13 +169,23 @@ class RedeploymentFinished:
 
 @dataclass(frozen=True, slots=True)
 class RaceDeclined:
-    """The player's active race goes into decline. `ivory_tower`: for Priestesses holding
-    regions, the region where they stack their Ivory Tower (None for any other race)."""
+    """The player's active race goes into decline. `options`: each expansion's own part of
+    the decline, a frozen dataclass of its module (its `Expansion.decline_type`: the
+    Priestesses' Ivory Tower), at most one of each type, read with `option`."""
 
     TYPE: ClassVar[str] = "race_declined"
     IN_TURN: ClassVar[bool] = True
     seat: int
-    ivory_tower: int | None = None
+    options: tuple[object, ...] = ()
+
+    def __post_init__(self) -> None:
+        ordered = _ordered(self.options)
+        if ordered != self.options:
+            object.__setattr__(self, "options", ordered)
+
+    def option(self, kind: type[OptionT]) -> OptionT | None:
+        """The expansion's own part of the decline of type `kind` (None: none)."""
+        return _option_of(self.options, kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +279,9 @@ class RegionAbandoned:
 
 @dataclass(frozen=True, slots=True)
 class MarkerPlaced:
-    """A fortress, troll's lair, encampment, hole, hero, the dragon, a Pot of Gold or the
-    Catapult put in a region."""
+    """A marker put in a region: a base game's (fortress, troll's lair, encampment, hole,
+    hero, the dragon, the Catapult) or an expansion's own piece, by its id
+    (`companion.rules.board.Piece`)."""
 
     TYPE: ClassVar[str] = "marker_placed"
     IN_TURN: ClassVar[bool] = True
@@ -319,12 +348,41 @@ class BadRecord(MalformedInput):
     fields)."""
 
 
+def _no_types() -> tuple[type[Any], ...]:
+    return ()
+
+
+_decline_types: Callable[[], tuple[type[Any], ...]] = _no_types
+"""Where the types of the expansions' parts of a decline come from (`use_decline_types`)."""
+
+
+def use_decline_types(registered: Callable[[], tuple[type[Any], ...]]) -> None:
+    """Write and read a decline's options with the types `registered()` gives, asked each
+    time (so an expansion registered for a while is known too); called once, by the
+    registry of expansions."""
+    global _decline_types
+    _decline_types = registered
+
+
+def _option_kinds(cls: type[Any], options: tuple[type[Any], ...]) -> tuple[type[Any], ...]:
+    """The option types whose fields stand beside the own fields of `cls`'s records."""
+    if cls is GameCreated:
+        return options
+    if cls is RaceDeclined:
+        return _decline_types()
+    return ()
+
+
 def to_record(event: Event) -> dict[str, Any]:
-    """The event as a JSON-ready object (a game's `options` as their own fields)."""
+    """The event as a JSON-ready object (its `options` as their own fields; a decline's
+    registered parts always, their defaults when absent)."""
     record: dict[str, Any] = {"type": event.TYPE, "v": SCHEMA_VERSION}
     for field in dataclasses.fields(event):
         value = getattr(event, field.name)
-        if isinstance(event, GameCreated) and field.name == "options":
+        if isinstance(event, GameCreated | RaceDeclined) and field.name == "options":
+            if isinstance(event, RaceDeclined):
+                for kind in _decline_types():
+                    record.update(_plain(kind()))
             for option in value:
                 record.update(_plain(option))
         else:
@@ -355,26 +413,29 @@ def read_record(record: Mapping[str, Any], kinds: Mapping[str, type[Event]],
             data = upgrade(data)
         version += 1
     names = {f.name for f in dataclasses.fields(cls)}
-    if cls is GameCreated:  # its options' fields stand beside its own
+    kinds_beside = _option_kinds(cls, options)
+    if cls in (GameCreated, RaceDeclined):  # its options' fields stand beside its own
         names.discard("options")
-        names |= {f.name for option in options for f in dataclasses.fields(option)}
+        names |= {f.name for option in kinds_beside for f in dataclasses.fields(option)}
     if set(data) - names or any(
         f.name not in data for f in dataclasses.fields(cls)
         if f.default is dataclasses.MISSING
     ):
         raise BadRecord(f"{kind}: fields {sorted(data)} do not match {sorted(names)}",
                         field="fields", allowed=", ".join(sorted(names)))
+    if cls in (GameCreated, RaceDeclined):
+        data["options"] = _options(data, kinds_beside)
     if cls is GameCreated:
-        data["options"] = _options(data, options)
         data["seats"] = [Seat(**seat) for seat in data["seats"]]
     event: Event = cls(**{k: _frozen(v) for k, v in data.items()})
     return event
 
 
 def _options(data: dict[str, Any], kinds: tuple[type[Any], ...]) -> tuple[object, ...]:
-    """The expansions' parts of a game record, their fields taken out of `data`: one of
-    each of `kinds` whose fields the record holds, unless they are all its defaults (a
-    record saved before `options` wrote every expansion's fields, played or not)."""
+    """The expansions' parts of a record, their fields taken out of `data`: one of each of
+    `kinds` whose fields the record holds, unless they are all its defaults (a game record
+    saved before `options` wrote every expansion's fields, played or not; a decline record
+    writes every part's, its defaults when absent)."""
     found: list[object] = []
     for kind in kinds:
         given = {f.name: _frozen(data.pop(f.name)) for f in dataclasses.fields(kind)

@@ -28,6 +28,8 @@ Hooks, by moment:
 - redeployment (`companion.rules.troops_game`): `redeployment_leaves` (the regions a
   player's redeployment empties) and `leaving_refusal` (why it cannot finish while tokens
   stand there);
+- its part of a decline: `decline_type` (one of `RaceDeclined.options`) and
+  `decline_option` (built from the region the table chose as the race declines);
 - after the base rules: `picked`, `conquered`, `race_declined` (asked of every
   registered expansion), `redeployment_finished`, `scored`, `turn_passed`, and `settled`
   after any event;
@@ -39,7 +41,9 @@ Hooks, by moment:
   rolls owed are kept and refused with `refuse` and `settled`;
 - who attacks: `with_facts` adds what a conquest reads (its `conquest.ConquestFacts`:
   its terrain's base cost, an entry point, its pieces' defence, a guard);
-- markers (`companion.rules.markers`): `marker_owner` (the race or power that places one
+- markers (`companion.rules.markers`): `pieces` (its own pieces among a region's
+  markers: placed or set by the rules, defending or not, how a refusal words them),
+  `marker_owner` (the race or power that places one
   of its markers, and how many the box holds), `refuse_marker` (when it may be placed),
   `region_set` (what a correction of a region's holder clears of its pieces);
 - the table's screen (`companion.rules.views.public`): `public_part` (what it shows
@@ -91,7 +95,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from companion.rules.board import Markers, RegionState
+from companion.rules.board import Markers, Piece, RegionState
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker
 from companion.rules.errors import IllegalAction
@@ -249,6 +253,14 @@ class Expansion:
     chooses it; "" (the default): its `key`."""
     events: ClassVar[tuple[type[Event], ...]] = ()
     """The event classes it applies itself (`apply`)."""
+    decline_type: ClassVar[type[Any] | None] = None
+    """The frozen dataclass of its own part of a decline, one of `RaceDeclined.options` (every
+    field with a default: the defaults are no part); its fields' names are the saved
+    record's, written in every decline record, unique among the expansions'."""
+    pieces: ClassVar[tuple[Piece, ...]] = ()
+    """Its own pieces that may lie in a region (`companion.rules.board.Piece`: which a
+    player places, which the rules set, which defend their region), ids unique among the
+    expansions'."""
     setup_type: ClassVar[type[Any] | None] = None
     """The frozen dataclass of its own part of a game's set-up, one of `GameCreated.options`
     (every field with a default: the defaults are a game that does not play it); its
@@ -414,6 +426,12 @@ class Expansion:
 
     def refuse_abandon(self, state: GameState, region: int) -> None:
         """Refuse the current player abandoning `region`."""
+
+    def decline_option(self, region: int | None) -> object | None:
+        """Its part of a decline the table asks for with `region` (a region chosen as the
+        race goes into decline: the Priestesses' Ivory Tower), or None."""
+        del region
+        return None
 
     def race_declined(self, before: GameState, after: GameState,
                       event: RaceDeclined) -> GameState:

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 
+from companion.rules.board import Piece, use_pieces
 from companion.rules.errors import IllegalAction
-from companion.rules.events import Event, GameCreated
+from companion.rules.events import Event, GameCreated, use_decline_types
 from companion.rules.expansion import Deal, Expansion
 from companion.rules.mini_game import MINI_EXPANSIONS
 from companion.rules.necromancer_game import NECROMANCER_ISLAND, NecromancerIntents
@@ -38,10 +40,13 @@ __all__ = [
     "board_players_for",
     "check_table",
     "deal",
+    "decline_options",
+    "decline_types",
     "documented",
     "extended",
     "game_standings",
     "handlers",
+    "pieces",
     "played",
     "played_in",
     "registered",
@@ -89,6 +94,31 @@ def registered() -> tuple[Expansion, ...]:
 
 
 use_rules(registered)  # scoring knows every registered expansion's races and powers
+
+
+def pieces() -> tuple[Piece, ...]:
+    """Every registered expansion's own pieces (`Expansion.pieces`), in the registry's
+    order."""
+    return tuple(piece for expansion in _REGISTRY for piece in expansion.pieces)
+
+
+use_pieces(pieces)  # the board knows every registered expansion's pieces
+
+
+def decline_types() -> tuple[type[Any], ...]:
+    """The types of the registered expansions' parts of a decline (`Expansion.decline_type`),
+    in the registry's order."""
+    return tuple(x.decline_type for x in _REGISTRY if x.decline_type is not None)
+
+
+use_decline_types(decline_types)  # a decline's record holds every registered part
+
+
+def decline_options(region: int | None) -> tuple[object, ...]:
+    """The expansions' parts of a decline the table asks for with `region` (a region chosen
+    as the race goes into decline), in the registry's order."""
+    return tuple(option for x in _REGISTRY
+                 if (option := x.decline_option(region)) is not None)
 
 
 def handlers() -> Mapping[type[Event], Expansion]:

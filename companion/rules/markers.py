@@ -16,7 +16,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 import companion.rules.expansions as expansions
-from companion.rules.board import MARKERS, Occupant, RegionState, marker_count, with_marker
+from companion.rules.board import (
+    Occupant,
+    RegionState,
+    expansion_piece,
+    marker_count,
+    placed_markers,
+    with_marker,
+)
 from companion.rules.errors import IllegalAction
 from companion.rules.events import MarkerPlaced, MarkerRemoved, RegionSet
 from companion.rules.said import N_, Name, Said, listed, said
@@ -32,16 +39,25 @@ _MARKER_OWNERS: dict[str, tuple[str, int | None]] = {
 MARKER_WORDS: dict[str, str] = {
     "fortress": N_("fortress"), "troll_lair": N_("troll lair"),
     "encampment": N_("encampment"), "hole_in_the_ground": N_("hole in the ground"),
-    "hero": N_("hero"), "dragon": N_("dragon"), "pot_of_gold": N_("pot of gold"),
-    "catapult": N_("catapult"),
+    "hero": N_("hero"), "dragon": N_("dragon"), "catapult": N_("catapult"),
 }
-"""Each marker as a refusal names it (an expansion's own marker: its id, as it is)."""
+"""Each base marker as a refusal names it (an expansion's own: its `Piece.words`, else its
+id with spaces)."""
+
+
+def marker_words(marker: str) -> str | None:
+    """The template a refusal names `marker` by (None: none; its id is shown)."""
+    words = MARKER_WORDS.get(marker)
+    if words is None and (piece := expansion_piece(marker)) is not None:
+        words = piece.words
+    return words
 
 
 def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> GameState:
-    if event.marker not in MARKERS:
+    markers_known = placed_markers()
+    if event.marker not in markers_known:
         raise IllegalAction(said("unknown marker {marker}; markers: {markers}",
-                                 marker=repr(event.marker), markers=listed(MARKERS)))
+                                 marker=repr(event.marker), markers=listed(markers_known)))
     player = acting(state, event.seat)
     here = region_state(state, event.region)
     placing = isinstance(event, MarkerPlaced)
@@ -49,7 +65,7 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
     owned = _MARKER_OWNERS.get(event.marker) or next(
         (found for x in played if (found := x.marker_owner(state, event.marker)) is not None),
         None)
-    words = MARKER_WORDS.get(event.marker)
+    words = marker_words(event.marker)
     name: str | Said = event.marker.replace("_", " ") if words is None else said(words)
     if isinstance(event, MarkerPlaced):
         if owned is None:

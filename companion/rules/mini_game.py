@@ -8,9 +8,9 @@ their coins are worked out from the game's events instead of typed in.
   they go into decline. A player who conquers a region holding another player's Pot takes
   it at once: 1 coin from the stash. A Pot leaves the board with its region's race (when
   the region is abandoned, or the Leprechauns go into decline).
-- Priestesses: going into decline (`RaceDeclined.ivory_tower`, the region chosen) they
-  keep one region, the Ivory Tower, holding one token for each region they held; every
-  other region is abandoned. `MiniState.towers` keeps that number of tokens, paid
+- Priestesses: going into decline (`IvoryTower`, the region chosen, an option of the
+  decline) they keep one region, the Ivory Tower, holding one token for each region they
+  held; every other region is abandoned. `MiniState.towers` keeps that number of tokens, paid
   every turn instead of the usual coin per region, until the Tower is conquered (then the
   race leaves the board, like any declined race with no region).
 - Historian: when the combo is picked, the races in decline on the board are counted
@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import companion.rules.troops as ledger
-from companion.rules.board import RegionState, cleared
+from companion.rules.board import Piece, RegionState, cleared
 from companion.rules.catalog import Catalog
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
@@ -86,7 +86,19 @@ class PygmiesRecovered:
     rolls: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class IvoryTower:
+    """Its part of a decline (`RaceDeclined.options`): for Priestesses holding regions,
+    the region where they stack their Ivory Tower (in the record: `ivory_tower`, null for
+    any other race, as it always was)."""
+
+    ivory_tower: int | None = None
+
+
 POT_OF_GOLD = "pot_of_gold"
+POT = Piece(POT_OF_GOLD, placed=True, after="dragon", words=N_("pot of gold"))
+"""The Leprechauns' Pot of Gold among a region's markers: placed by its race, listed
+after the dragon, as a refusal names it."""
 POT_COINS = 1
 
 HISTORIAN = "Historian"
@@ -351,7 +363,7 @@ def ivory_tower(state: GameState, seat: int) -> int:
 
 
 def _without_pot(here: RegionState) -> RegionState:
-    return replace(here, markers=replace(here.markers, pot_of_gold=False))
+    return replace(here, markers=here.markers.with_piece(POT_OF_GOLD, False))
 
 
 def turn_began(state: GameState) -> GameState:
@@ -362,7 +374,7 @@ def turn_began(state: GameState) -> GameState:
     regions = state.regions
     found = [
         rid for rid, here in regions.regions.items()
-        if here.markers.pot_of_gold and here.occupant is not None
+        if here.markers.has(POT_OF_GOLD) and here.occupant is not None
         and here.occupant.seat == seat and here.occupant.race == LEPRECHAUNS
     ]
     if not found:
@@ -376,7 +388,7 @@ def turn_began(state: GameState) -> GameState:
 def pot_taken(state: GameState, before: RegionState, conqueror: int) -> GameState:
     """After a conquest: the conqueror takes another player's Pot of Gold (1 coin)."""
     holder = before.occupant
-    if not before.markers.pot_of_gold or holder is None or holder.seat == conqueror:
+    if not before.markers.has(POT_OF_GOLD) or holder is None or holder.seat == conqueror:
         return state
     player = state.players[conqueror]
     return replace(
@@ -620,6 +632,8 @@ class MiniExpansions(Expansion):
     name = "the mini-expansions"
     key = "mini"
     events = (PygmiesRecovered,)
+    pieces = (POT,)
+    decline_type = IvoryTower
     doc_verb_fields = (("decline", DocField("ivory_tower", "region", required=False,
                                             nullable=True)),)
     """The region of the Priestesses' Ivory Tower, given when they go into decline."""
@@ -781,7 +795,13 @@ class MiniExpansions(Expansion):
 
     def race_declined(self, before: GameState, after: GameState,
                       event: RaceDeclined) -> GameState:
-        return race_declined(before, after, event.seat, event.ivory_tower)
+        tower = event.option(IvoryTower)
+        return race_declined(before, after, event.seat,
+                             None if tower is None else tower.ivory_tower)
+
+    def decline_option(self, region: int | None) -> object | None:
+        """The Priestesses' Ivory Tower in `region`."""
+        return None if region is None else IvoryTower(region)
 
     def scored(self, state: GameState, seat: int) -> GameState:
         return scored(state, seat)

@@ -10,7 +10,8 @@ expansion that are not conquest costs (`conquest`) or scoring (`scoring`):
   marker (`RiverState.event`), revealed when the turn starts;
 - pirate ships: one on every river with a pirate symbol at set-up, and one on every empty
   river when Pirates is revealed (`pirates_arrive`); a ship is a marker of its region
-  (`Markers.pirate_ship`), defends like one token and sinks when its region is conquered;
+  (`PIRATE_SHIP` among `Markers.pieces`), defends like one token and sinks when its region
+  is conquered;
 - rivers are emptied when a player's troops redeploy (`empty_rivers`), except under a
   Harsh Winter (the holder must leave a token) and for a race with a sea ability;
 - the Caravel (`RiverState.caravel`): placed once per turn by the player holding the
@@ -52,7 +53,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
-from companion.rules.board import BoardState, RegionState, cleared
+from companion.rules.board import BoardState, Piece, RegionState, cleared
 from companion.rules.catalog import Catalog
 from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.maps import Board, Site
@@ -99,6 +100,12 @@ _BOX_KEYS: Mapping[RiverEvent, tuple[str, int]] = MappingProxyType(
 
 PIRATE_SHIPS = 12
 """Pirate ships in the box, unless the catalogue says otherwise."""
+
+PIRATE_SHIP = "pirate_ship"
+"""A pirate ship's id among a region's markers."""
+SHIP = Piece(PIRATE_SHIP, placed=False, defends=True)
+"""A pirate ship as the base game sees it: the rules set it (at set-up, when Pirates
+arrive, by the table's correction), and it defends its river like one token."""
 
 RIVER_COST = 1
 STORM_COST = 3
@@ -185,19 +192,19 @@ def conquest_base(event: RiverEvent | None) -> tuple[str, int]:
 
 def pirate_ships(regions: BoardState) -> tuple[int, ...]:
     """The regions where a pirate ship lies."""
-    return tuple(rid for rid, rs in regions.regions.items() if rs.markers.pirate_ship)
+    return tuple(rid for rid, rs in regions.regions.items() if rs.markers.has(PIRATE_SHIP))
 
 
 def next_to_pirates(board: Board, regions: BoardState, region_id: int) -> bool:
     """Whether the region borders a region with a pirate ship (it scores one less)."""
     return any(
-        other in regions.regions and regions[other].markers.pirate_ship
+        other in regions.regions and regions[other].markers.has(PIRATE_SHIP)
         for other in board.region(region_id).adjacent
     )
 
 
 def _with_ship(state: RegionState) -> RegionState:
-    return replace(state, markers=replace(state.markers, pirate_ship=True))
+    return replace(state, markers=state.markers.with_piece(PIRATE_SHIP))
 
 
 def _launch(regions: BoardState, targets: Iterable[int], supply: int) -> BoardState:
@@ -220,7 +227,7 @@ def pirates_arrive(board: Board, regions: BoardState, supply: int) -> BoardState
     empty = (
         r.id
         for r in board.regions.values()
-        if r.is_river and not regions[r.id].non_empty and not regions[r.id].markers.pirate_ship
+        if r.is_river and not regions[r.id].non_empty and not regions[r.id].markers.has(PIRATE_SHIP)
     )
     return _launch(regions, empty, supply)
 

@@ -52,8 +52,10 @@ from companion.rules.names import AQUATIC
 from companion.rules.river import (
     EFFECTS,
     HARSH_WINTER_COST,
+    PIRATE_SHIP,
     PIRATE_SHIPS,
     RIVER_COST,
+    SHIP,
     STORM_COST,
     RiverEvent,
     RiverState,
@@ -192,7 +194,10 @@ class RiverFacts:
 
     def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
         del region_id
-        return (CostLine("Pirate ship", 1),) if here.markers.pirate_ship else ()
+        if not here.markers.has(PIRATE_SHIP):
+            return ()
+        ship = said("Pirate ship")
+        return (CostLine(str(ship), 1, ship),)
 
     def guard(self, here: RegionState, attacker: Attacker) -> Said | None:
         del here, attacker
@@ -268,7 +273,7 @@ def set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
         raise IllegalAction(said("pirate ships sail on rivers; region {region} is a "
                                  "{terrain}", region=region.id,
                                  terrain=Name("terrain", region.terrain.value)))
-    if here.markers.pirate_ship == event.present:
+    if here.markers.has(PIRATE_SHIP) == event.present:
         raise IllegalAction(said("river {river} already has a pirate ship", river=region.id)
                             if event.present else
                             said("river {river} has no pirate ship", river=region.id))
@@ -279,7 +284,7 @@ def set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
         supply = pirate_ships_in_box(state.catalog)
         if len(pirate_ships(state.regions)) >= supply:
             raise IllegalAction(said("all {n} pirate ships are on the board", n=supply))
-    markers = replace(here.markers, pirate_ship=event.present)
+    markers = here.markers.with_piece(PIRATE_SHIP, event.present)
     return replace(state, regions=state.regions.with_region(
         event.region, replace(here, markers=markers)))
 
@@ -553,6 +558,7 @@ class RiverWorld(Expansion):
     rule_kinds = ((RULE_EVENT, N_("River World event")),)
     option = "river_world"
     events = (CaravelPlaced, PirateShipSet)
+    pieces = (SHIP,)
     setup_type = RiverSetup
     doc_fields = ("river_events",)
     score_region_fields = ("next_to_pirates",)
@@ -681,7 +687,7 @@ class RiverWorld(Expansion):
     def region_set(self, state: GameState, markers: Markers) -> Markers:
         """A ship never shares its river with a race."""
         del state
-        return replace(markers, pirate_ship=False)
+        return markers.with_piece(PIRATE_SHIP, False)
 
     def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
         """Every region held marked when a Harbor is printed in it and when it borders a

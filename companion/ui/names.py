@@ -58,14 +58,6 @@ def described(shown: str, text: str) -> str:
     return _("{name}: {summary}").format(name=shown, summary=summary(text))
 
 
-def relic(name: str) -> str:
-    return pgettext("relic", name)
-
-
-def place(name: str) -> str:
-    return pgettext("place", name)
-
-
 def event(name: str) -> str:
     """A River World event."""
     return pgettext("event", name)
@@ -101,16 +93,12 @@ def expansion(expansion_id: str, english: str = "") -> str:
     return shown if shown and shown != known else (english or known or expansion_id)
 
 
-CONTEXT_OF_KIND = {"race": "race", "power": "power", "relic": "relic", "place": "place",
-                   "event": "event", "piece": "piece"}
-"""The rule book's kinds of entry (`companion.rules.rulebook.KINDS`) named by names.toml."""
-
-
 def of_kind(kind: str, name: str) -> str:
-    """A rule book entry's title: `name` translated in its kind's context (a turn step or
-    any other kind: as it is)."""
-    context = CONTEXT_OF_KIND.get(kind)
-    return pgettext(context, name) if context else name
+    """A piece of the game or a rule book entry's title by its kind, whoever's kind it is
+    (the base game's race, power or piece, an expansion's Relic, Place or event):
+    `name` translated in the context named like the kind, as names.toml's sections are
+    (a kind names.toml has no section for, a turn step say, shows it as it is)."""
+    return pgettext(kind, name) if kind and name else name
 
 
 def folded(text: str) -> str:

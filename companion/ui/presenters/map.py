@@ -37,7 +37,6 @@ from kivy.properties import (
 
 from companion.i18n import N_, _, ngettext
 from companion.rules import (
-    MARKERS,
     Assessment,
     Attacker,
     DiePurpose,
@@ -55,6 +54,7 @@ from companion.rules import (
     final_conquest,
     immunity,
     marker_count,
+    placed_markers,
     reach,
     refusal,
     troops_game,
@@ -351,7 +351,7 @@ class MapPresenter(Presenter):
                             "text": _("Abandon region {region}").format(region=rid)})
         actions += self._steppers(state, rid)
         if not state.is_over:
-            for marker in MARKERS:
+            for marker in placed_markers():
                 if refusal(state, MarkerPlaced(current.seat, rid, marker)) is None:
                     actions.append({"key": "place:%s" % marker,  # noqa: UP031 (a key, read by test_intents)
                                     "text": _("Place {marker}").format(
@@ -425,7 +425,7 @@ class MapPresenter(Presenter):
             parts.append(next((text for v in expansions.played(state)
                                if (text := v.empty_region_text(state, rid)) is not None),
                               _("Nobody holds it.")))
-        markers = [marker_name(m) for m in MARKERS if _has(here.markers, m)]
+        markers = [marker_name(m) for m in placed_markers() if _has(here.markers, m)]
         if here.markers.mountain:
             markers.insert(0, _("a Mountain"))
         if markers:

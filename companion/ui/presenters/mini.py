@@ -85,7 +85,7 @@ def _paint_pot(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
 
 def _pots(_board: Board, _rid: int, state: RegionState | None,
           _pieces: Mapping[str, int]) -> int:
-    return int(state.markers.pot_of_gold) if state is not None else 0
+    return int(state.markers.has(mini_game.POT_OF_GOLD)) if state is not None else 0
 
 
 MAP_SYMBOLS = (paint.MapSymbol("pot_of_gold", N_("Pot of Gold"), "dragon", _pots, _paint_pot),)

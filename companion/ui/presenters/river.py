@@ -162,7 +162,7 @@ def _ask_caravel(presenter: Presenter, state: GameState) -> None:
         who = (_("{name}'s {race}").format(name=state.player(occupant.seat).name,
                                            race=piece_names.race(occupant.race))
                if occupant is not None
-               else _("a pirate ship") if state.regions[rid].markers.pirate_ship
+               else _("a pirate ship") if state.regions[rid].markers.has(river.PIRATE_SHIP)
                else _("empty"))
         choices.append((str(rid), _("River {river} ({who})").format(river=rid, who=who)))
 
@@ -383,7 +383,7 @@ def _site(site: Site) -> Callable[[Board, int, RegionState | None, Mapping[str, 
 def _pirate_ships(board: Board, rid: int, state: RegionState | None,
                   _pieces: Mapping[str, int]) -> int:
     """A pirate ship on the region (on the bare board: where its pirate symbol is printed)."""
-    here = state.markers.pirate_ship if state is not None else board.regions[rid].pirate
+    here = state.markers.has(river.PIRATE_SHIP) if state is not None else board.regions[rid].pirate
     return int(here)
 
 

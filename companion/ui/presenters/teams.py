@@ -172,8 +172,8 @@ def summary(state: GameState) -> str:
     for name, kind, region in view.lying:
         holder = model.holder(relics, state.regions, name)
         kind_words = _(KINDS[kind]) if kind in KINDS else kind
-        shown = (piece_names.relic(name) if kind == model.Kind.RELIC.value  # printed name
-                 else piece_names.place(name))
+        shown = piece_names.of_kind(  # its printed name
+            "relic" if kind == model.Kind.RELIC.value else "place", name)
         if holder is not None:
             lines.append(_("{marker} ({kind}) in region {region}, used by {name}.").format(
                 marker=shown, kind=kind_words, region=region, name=_name(state, holder)))
