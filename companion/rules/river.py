@@ -57,7 +57,7 @@ from companion.rules.board import BoardState, Piece, RegionState, cleared
 from companion.rules.catalog import Catalog
 from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.maps import Board, Site
-from companion.rules.said import Name, said
+from companion.rules.said import Name, Said, said
 
 
 class RiverEvent(StrEnum):
@@ -181,13 +181,13 @@ class RiverState:
 # --- the board -----------------------------------------------------------------------
 
 
-def conquest_base(event: RiverEvent | None) -> tuple[str, int]:
+def conquest_base(event: RiverEvent | None) -> tuple[Said, int]:
     """The cost line that replaces "Any conquest" for a river, under this event."""
     if event is RiverEvent.STORM:
-        return "A river in a Storm", STORM_COST
+        return said("A river in a Storm"), STORM_COST
     if event is RiverEvent.HARSH_WINTER:
-        return "A frozen river (Harsh Winter)", HARSH_WINTER_COST
-    return "A river region", RIVER_COST
+        return said("A frozen river (Harsh Winter)"), HARSH_WINTER_COST
+    return said("A river region"), RIVER_COST
 
 
 def pirate_ships(regions: BoardState) -> tuple[int, ...]:

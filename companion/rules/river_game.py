@@ -176,7 +176,7 @@ class RiverFacts:
         if not region.is_river:
             return None
         label, tokens = conquest_base(self.event)
-        return CostLine(label, tokens)
+        return CostLine(str(label), tokens, label)
 
     def entry(self, board: Board, region_id: int) -> Reach | None:
         if self.caravel is None:

@@ -208,8 +208,7 @@ def region_text(state: GameState, region: int) -> str:
         return ""
     parts = []
     if region in view.pirate_ships:
-        parts.append(_("A pirate ship lies here: it defends like a token and sinks when "
-                       "the river is taken."))
+        parts.append(_("A pirate ship lies here; it sinks when the river is taken."))
     if view.caravel == region:
         parts.append(_("The Caravel lies here this turn."))
     parts.append(ngettext("A river costs {count} token this turn ({event}).",
