@@ -44,8 +44,6 @@ _ODDS = ("the final conquest's odds run to three lines 40 % longer; two lines ar
          "the Conquer button up: a shorter odds sentence, or a third line kept at the cost of "
          "English's room")
 KNOWN: dict[tuple[str, str, str], str] = {
-    ("de", "river_map", "800x480"): _RIVER,
-    ("de", "river_map", "480x800"): _RIVER,
     (i18n.PSEUDO, "river_map", "800x480"): _RIVER,
     (i18n.PSEUDO, "river_map", "480x800"): _RIVER,
     (i18n.PSEUDO, "map_final", "800x480"): _ODDS,

@@ -57,7 +57,7 @@ from companion.rules.board import BoardState, Piece, RegionState, cleared
 from companion.rules.catalog import Catalog
 from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.maps import Board, Site
-from companion.rules.said import Name, Said, said
+from companion.rules.said import N_, Name, Said, said
 
 
 class RiverEvent(StrEnum):
@@ -74,13 +74,13 @@ ADVISED_LEFT_OUT: tuple[str, ...] = ("Flying",)
 
 EFFECTS: Mapping[RiverEvent, str] = MappingProxyType(
     {
-        RiverEvent.STORM: "River regions cost 3 tokens to conquer instead of 1.",
-        RiverEvent.QUIET_WATERS: "No effect this turn: the rivers play as usual.",
-        RiverEvent.HARSH_WINTER: (
+        RiverEvent.STORM: N_("River regions cost 3 tokens to conquer instead of 1."),
+        RiverEvent.QUIET_WATERS: N_("No effect this turn: the rivers play as usual."),
+        RiverEvent.HARSH_WINTER: N_(
             "Rivers are frozen: they cost 2 tokens to conquer, and a river conquered or "
             "held keeps one token when redeploying (it is worth 1 coin)."
         ),
-        RiverEvent.PIRATES: (
+        RiverEvent.PIRATES: N_(
             "A pirate ship sails into every empty river; regions next to a ship score one "
             "coin less."
         ),

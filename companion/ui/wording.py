@@ -42,11 +42,13 @@ class _TableWords:
 TABLE = _TableWords()
 
 
-def say(what: Said | Exception | str) -> str:
-    """`what` in the table's language: a `Said`, a rules error's sentence; any other
-    error's or plain text as it is."""
+def say(what: Said | Name | Exception | str) -> str:
+    """`what` in the table's language: a `Said`, a name, a rules error's sentence; any
+    other error's or plain text as it is."""
     if isinstance(what, RulesError):
         return what.said.say(TABLE)
     if isinstance(what, Said):
         return what.say(TABLE)
+    if isinstance(what, Name):
+        return TABLE.name(what)
     return str(what)

@@ -35,7 +35,8 @@ from companion.ui.presenters.intents import UnknownAction, allowed, member
 
 
 def expansions_words(summary: GameSummary, names: dict[str, str]) -> str:
-    sets = [names.get(ident, ident) for ident in summary.game.expansions]
+    sets = [shown_names.expansion(ident, names.get(ident, ident))
+            for ident in summary.game.expansions]
     if not sets:
         return _("Decks: the base game")
     return _("Decks: {sets}").format(sets=", ".join(sets))

@@ -222,7 +222,8 @@ def _ask_well_power(presenter: Presenter) -> None:
     choices = []
     for power in (*necro.powers_in_use, *necro.powers_in_reserve):
         try:
-            words = f"{piece_names.power(power)}: {catalog.power(power).summary}"
+            words = piece_names.described(piece_names.power(power),
+                                          catalog.power(power).summary)
         except LookupError:
             words = piece_names.power(power)
         choices.append((power, words))
@@ -319,7 +320,8 @@ class NecromancerPresenter(Presenter):
         lines = []
         for power in necro.powers_in_reserve:
             try:
-                lines.append(f"{piece_names.power(power)}: {catalog.power(power).summary}")
+                lines.append(piece_names.described(piece_names.power(power),
+                                                   catalog.power(power).summary))
             except LookupError:
                 lines.append(piece_names.power(power))
         self.powers_text = ("\n".join((_("What the powers in reserve do:"), *lines))

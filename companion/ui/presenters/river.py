@@ -66,7 +66,7 @@ def headline(state: GameState) -> str:
     if view is None or state.is_over:
         return ""
     return _("River World, turn {turn}: {event}. {effect}").format(
-        turn=view.turn, event=piece_names.event(view.event.value), effect=view.effect)
+        turn=view.turn, event=piece_names.event(view.event.value), effect=_(view.effect))
 
 
 def summary(state: GameState) -> str:
@@ -152,7 +152,7 @@ def _seer(presenter: Presenter, screen: PrivateScreen, state: GameState) -> None
     screen.show_private(seat, piece_names.event(seen.value),
                         _("Only {name} looks: the event of turn {turn}. {effect} Tap to hide "
                           "it.").format(name=name, turn=state.track.turn + 1,
-                                        effect=river.EFFECTS[seen]))
+                                        effect=_(river.EFFECTS[seen])))
 
 
 def _ask_caravel(presenter: Presenter, state: GameState) -> None:

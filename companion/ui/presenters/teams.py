@@ -360,7 +360,7 @@ def region_text(state: GameState, region: int) -> str:
     for name, rid in relics.lying.items():
         if rid == region:
             parts.append(_("{marker} lies here: {summary}").format(
-                marker=name, summary=model.MARKERS[name].summary))
+                marker=say(model.marker_name(name)), summary=_(model.MARKERS[name].summary)))
     return " ".join(parts)
 
 
