@@ -39,15 +39,9 @@ RUNS = {i18n.PSEUDO: ("800x480", "480x800", "1280x720"), "de": ("800x480", "480x
 _RIVER = ("the river region's note (who holds it, its pirate ship, the Caravel, what a river "
           "costs this turn: four sentences from the presenter) runs a line or two longer than "
           "in English and pushes the Conquer button under the fold of the 340 px panel")
-_ODDS = ("the final conquest's odds run to three lines 40 % longer; two lines are kept for "
-         "them (English needs two), so stepping the hand to 'enough tokens' (one line) moves "
-         "the Conquer button up: a shorter odds sentence, or a third line kept at the cost of "
-         "English's room")
 KNOWN: dict[tuple[str, str, str], str] = {
     (i18n.PSEUDO, "river_map", "800x480"): _RIVER,
     (i18n.PSEUDO, "river_map", "480x800"): _RIVER,
-    (i18n.PSEUDO, "map_final", "800x480"): _ODDS,
-    (i18n.PSEUDO, "necromancer_map", "800x480"): _ODDS,
 }
 """(language, scenario, size) -> why it still fails: faults that need a presenter's text
 shortened (no layout holds them). Every one is listed in the report of this work."""

@@ -517,15 +517,15 @@ class MapPresenter(Presenter):
                    "text": _("Last conquest: try with the die ({good} in {faces})").format(
                        good=faces, faces=faces)}]
         if not odds.allowed:
-            panel["odds_text"] = _("Final conquest with the die: {reason}.").format(
+            panel["odds_text"] = _("The die: {reason}.").format(
                 reason=say(odds.reason))
             return hidden
         if not odds.needs_die:
             panel["odds_text"] = _("Enough tokens in hand: no die needed.")
             return hidden
         good = round(odds.chance * faces)
-        panel["odds_text"] = _("Final conquest with the die: {short} short; it works on {good} "
-                               "of {faces} faces ({percent}%).").format(
+        panel["odds_text"] = _("The die: {short} short; {good} of {faces} faces win "
+                               "({percent}%).").format(
             short=odds.shortfall, good=good, faces=faces,
             percent=round(float(odds.chance) * 100))
         return [{"key": "final", "kind": "warning",
