@@ -74,10 +74,12 @@ class DiePresenter(Presenter):
         super().__init__(ctx, **kwargs)
 
     def _same_game(self) -> None:
-        """Another game than the one last seen: forget that game's last roll."""
+        """Another game than the one last seen (another table's session, or another game in
+        this one): forget that game's last roll."""
         history = self.session.history
-        game = history.log[0] if history is not None else None
-        if game is not self._game:
+        game = (self.session, history.log[0] if history is not None else None)
+        if not isinstance(self._game, tuple) or any(
+                a is not b for a, b in zip(game, self._game, strict=True)):
             self._game, self._attempt, self.mode, self.title = game, None, "plain", _(TITLE)
             self.face, self.result_text, self.landed, self.succeeded = -1, "", True, False
 
@@ -114,7 +116,7 @@ class DiePresenter(Presenter):
                           "one.")
         else:
             self.title = _(TITLE)
-        if not result or self.mode == "plain":
+        if not result or self.mode == "plain" or int(self.face) < 0:
             return
         self.result_text = self._outcome() if self.landed else _("Rolling...")
 
