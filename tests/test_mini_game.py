@@ -332,7 +332,7 @@ def test_the_pygmies_roll_adds_as_many_pygmies_as_the_pips() -> None:
     after = apply(state, PygmiesRecovered(0, (3,)))
     assert after.players[0].active.tokens == tokens - 1 + 3  # type: ignore[union-attr]
     assert after.track.this_turn.pygmies_back == ((0, 3),)
-    text = " ".join(reminders(after))
+    text = " ".join(str(line) for line in reminders(after))
     assert "Pygmies: Ann gets 3 new Pygmies" in text
     blank = apply(state, PygmiesRecovered(0, (0,)))
     assert blank.players[0].active.tokens == tokens - 1  # type: ignore[union-attr]

@@ -214,7 +214,7 @@ def test_no_ghost_needs_to_stay_on_the_island() -> None:
 def test_his_ghosts_march_out_from_the_shore_of_the_lake() -> None:
     state = start_turn(necro(island=3))
     assert reach_refusal(state, BOARD, 26) is None
-    assert reach_refusal(state, BOARD, 3) == (
+    assert str(reach_refusal(state, BOARD, 3)) == (
         "region 3 borders neither the Lake nor a region the Necromancer holds"
     )
     state = conquer(state, BOARD, 9, 2)
@@ -226,7 +226,7 @@ def test_nobody_conquers_the_lake_where_the_island_lies() -> None:
     state = start_turn(necro(island=3))
     with refused("the Lake is Necromancer Island"):
         conquer(state, BOARD, LAKE, 1)
-    assert island_refusal(state, LAKE, seat=0) == (
+    assert str(island_refusal(state, LAKE, seat=0)) == (
         "Necromancer Island cannot be attacked, not even by sea"
     )
     assert island_refusal(state, 9, seat=0) is None
@@ -234,7 +234,8 @@ def test_nobody_conquers_the_lake_where_the_island_lies() -> None:
 
 def test_seafaring_ghosts_may_take_a_sea_and_flying_ghosts_reach_anywhere() -> None:
     state = necro(island=3, regions={14: 1}, step=Step.ACQUIRE)
-    assert reach_refusal(state, BOARD, 1) == "region 1 is a sea; only Seafaring Ghosts go there"
+    assert str(reach_refusal(state, BOARD, 1)) == ("region 1 is a sea; only Seafaring Ghosts "
+                                                   "go there")
     sailing = replace(state, powers_in_use=("Alchemist", "Seafaring"))
     assert reach_refusal(sailing, BOARD, 1) is None
     flying = replace(state, powers_in_use=("Flying",))

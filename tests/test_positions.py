@@ -144,7 +144,7 @@ def test_a_region_costs_two_plus_its_defenders_and_markers() -> None:
 def test_flying_reaches_a_region_far_away_and_walking_does_not() -> None:
     walking = position("2p", "Ann: Alchemist Ratmen hand 6 2@12; Bob", turn=3)
     flying = position("2p", "Ann: Flying Ratmen hand 6 2@12; Bob", turn=3)
-    assert refusal(walking, RegionConquered(0, 20)) == (
+    assert str(refusal(walking, RegionConquered(0, 20))) == (
         "region 20 does not border any region Ratmen hold")
     assert tokens(apply(flying, RegionConquered(0, 20)), 20) == 3  # 2 + the mountain
 
@@ -185,7 +185,7 @@ def test_a_race_picked_this_turn_cannot_go_into_decline() -> None:
     state = position("2p", "Ann: Alchemist Humans hand 9; Bob", turn=2, seat="Ann")
     assert refusal(state, RaceDeclined(0)) is None
     picked_now = position("2p", "Ann: Alchemist Humans hand 9 picked 2; Bob", turn=2)
-    assert refusal(picked_now, RaceDeclined(0)) == (
+    assert str(refusal(picked_now, RaceDeclined(0))) == (
         "a race goes into decline at the start of a turn, instead of conquering")
 
 

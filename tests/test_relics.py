@@ -27,7 +27,6 @@ from companion.rules.relics import (
     place_bony,
     public,
     region_conquered,
-    reminders,
     settle,
     share_tavern,
     shielded,
@@ -36,6 +35,9 @@ from companion.rules.relics import (
     swap_powers,
     turn_end_bonus,
     turn_ended,
+)
+from companion.rules.relics import (
+    reminders as said_reminders,
 )
 
 BOARD = load_board("4p")
@@ -328,6 +330,11 @@ def test_the_sigils_pact_is_made_with_another_race_on_the_board() -> None:
         choose_sigil(lying(sigil=12), regions, 1, SigilMode.SHIELD, Banner(1, "Orcs"))
     with refused("seat 2 has no Elves on the board"):
         choose_sigil(lying(sigil=12), regions, 1, SigilMode.SHIELD, Banner(2, "Elves"))
+
+
+def reminders(state: RelicsState, regions: BoardState, seat: int) -> tuple[str, ...]:
+    """The markers' reminders in English, as the rules say them."""
+    return tuple(str(line) for line in said_reminders(state, regions, seat))
 
 
 # --- reminders -----------------------------------------------------------------------------

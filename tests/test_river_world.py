@@ -24,8 +24,9 @@ from river_support import (
 from companion.rules.catalog import load_catalog
 from companion.rules.conquest import Attacker, conquest_cost, reach
 from companion.rules.errors import IllegalAction, UnknownName
-from companion.rules.events import RegionAbandoned, Seat
-from companion.rules.game import attacker, refusal, start
+from companion.rules.events import Event, RegionAbandoned, Seat
+from companion.rules.game import attacker, start
+from companion.rules.game import refusal as said_refusal
 from companion.rules.income import income
 from companion.rules.river import (
     ADVISED_LEFT_OUT,
@@ -43,6 +44,7 @@ from companion.rules.river_game import (
     seer_peek,
     seer_refusal,
 )
+from companion.rules.state import GameState
 from companion.rules.views import public
 from companion.session import Session
 
@@ -53,6 +55,12 @@ Q, S, H, P = (
     RiverEvent.HARSH_WINTER,
     RiverEvent.PIRATES,
 )
+
+
+def refusal(state: GameState, event: Event) -> str | None:
+    """Why the rules refuse `event` now, in English, or None."""
+    refused = said_refusal(state, event)
+    return None if refused is None else str(refused)
 
 
 def cost_lines(s: Session, region: int) -> list[tuple[str, int]]:

@@ -41,4 +41,4 @@ def test_a_well_formed_move_out_of_turn_is_an_illegal_action() -> None:
     with pytest.raises(IllegalAction) as raised:
         s.history.record((event,))  # type: ignore[union-attr]
     assert not isinstance(raised.value, MalformedInput)
-    assert refusal(s.state, event) == raised.value.reason
+    assert str(refusal(s.state, event)) == raised.value.reason

@@ -5,8 +5,14 @@ from __future__ import annotations
 import pytest
 from factories import play_turn, session
 
-from companion.rules.reminders import reminders
+from companion.rules.reminders import reminders as said_reminders
+from companion.rules.state import GameState
 from companion.session import Session
+
+
+def reminders(state: GameState) -> tuple[str, ...]:
+    """The reminders in English, as the rules say them."""
+    return tuple(str(line) for line in said_reminders(state))
 
 
 def test_skeletons_take_one_token_per_two_non_empty_conquests_at_redeployment() -> None:

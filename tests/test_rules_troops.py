@@ -103,7 +103,7 @@ def test_a_conquest_beyond_the_hand_is_refused_with_the_numbers_and_changes_noth
 def test_a_conquest_with_fewer_tokens_than_its_cost_is_refused() -> None:
     s = counted(("Humans",), ("Alchemist",))
     s.pick(0)
-    assert refusal(s.state, RegionConquered(0, 4, tokens=2)) == (
+    assert str(refusal(s.state, RegionConquered(0, 4, tokens=2))) == (
         "region 4 costs 3 tokens; 2 are not enough")
 
 

@@ -24,7 +24,8 @@ from companion import i18n
 from companion.rules.errors import IllegalAction
 from companion.rules.events import RegionConquered
 from companion.rules.game import apply
-from companion.rules.mini_game import PygmiesRecovered, reminders_said
+from companion.rules.mini_game import PygmiesRecovered
+from companion.rules.mini_game import reminders as reminders_said
 from companion.rules.necromancer import NecromancerState
 from companion.rules.said import Said
 from companion.rules.teams import team_standings

@@ -31,7 +31,7 @@ from companion.rules.conquest import Attacker, conquest_cost, final_conquest, re
 from companion.rules.die import die_roll_allowed
 from companion.rules.events import DieRolled, MarkerPlaced, RaceDeclined, RegionConquered
 from companion.rules.game import apply, attacker
-from companion.rules.reminders import reminders_said
+from companion.rules.reminders import reminders as reminders_said
 from companion.rules.standings import final_standings
 from companion.ui import names
 from companion.ui.wording import say

@@ -107,7 +107,7 @@ from companion.rules.maps import (
     load_board,
     parse_board_text,
 )
-from companion.rules.reminders import reminders, reminders_said
+from companion.rules.reminders import reminders
 from companion.rules.rule_entry import RuleEntry
 from companion.rules.rulebook import Rulebook, load_rulebook
 from companion.rules.said import Combo, Listed, Name, Said
@@ -147,7 +147,7 @@ __all__ = [  # noqa: RUF022 (grouped by concept, not sorted)
     "StepUndone", "TroopsRedeployed", "TurnEnded", "TurnScored",
     # what a player may see
     "PublicPlayer", "PublicView", "final_totals", "own_coins", "pick_refusal", "public",
-    "reminders", "reminders_said",
+    "reminders",
     # the board and the regions
     "BOARD_NAMES", "Board", "BoardState", "Feature", "Markers", "Occupant",
     "RegionState", "Site", "Terrain", "board_for_players", "load_board", "marker_count",

@@ -97,7 +97,7 @@ from companion.rules.troops import Troops
 from companion.rules.turns import Phase, TurnTrack
 
 __all__ = ["GameState", "apply", "attacker", "catapult_ready", "follow_ups", "refusal",
-           "refusal_said", "start"]
+           "start"]
 
 MIN_PLAYERS = 2
 BANNER_DECK = N_("the banner deck must hold each banner of the chosen expansions once")
@@ -634,14 +634,8 @@ def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int, *,
     return players
 
 
-def refusal(state: GameState, event: Event) -> str | None:
-    """Why `event` would be refused now, or None if the rules allow it."""
-    refused = refusal_said(state, event)
-    return None if refused is None else str(refused)
-
-
-def refusal_said(state: GameState, event: Event) -> Said | None:
-    """`refusal` as a sentence a screen words in the table's language."""
+def refusal(state: GameState, event: Event) -> Said | None:
+    """Why `event` would be refused now (English by `str()`), or None if the rules allow it."""
     try:
         apply(state, event)
     except (IllegalAction, MalformedInput) as refused:

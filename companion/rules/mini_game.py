@@ -571,7 +571,7 @@ def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
 # --- reminders ----------------------------------------------------------------------------
 
 
-def race_reminder_said(state: GameState, name: str) -> Said | None:
+def race_reminder(state: GameState, name: str) -> Said | None:
     """The Leprechauns' Pots of Gold, while redeploying."""
     if name == LEPRECHAUNS and state.track.phase is Phase.REDEPLOY:
         return said("Leprechauns: you may leave a Pot of Gold in each of your regions (tap "
@@ -579,7 +579,7 @@ def race_reminder_said(state: GameState, name: str) -> Said | None:
     return None
 
 
-def reminders_said(state: GameState) -> tuple[Said, ...]:
+def reminders(state: GameState) -> tuple[Said, ...]:
     """Pots of Gold collected as the turn began; new Pygmies owed at the end of the turn."""
     this_turn = state.track.this_turn
     out: list[Said] = []
@@ -712,7 +712,7 @@ class MiniExpansions(Expansion):
         return picked(state)
 
     def race_reminder(self, state: GameState, name: str) -> Said | None:
-        return race_reminder_said(state, name)
+        return race_reminder(state, name)
 
     def marker_owner(self, state: GameState, marker: str) -> tuple[str, int | None] | None:
         """The Leprechauns' Pots of Gold (in the box: `pieces["pots_of_gold"]`, if known)."""
@@ -727,7 +727,7 @@ class MiniExpansions(Expansion):
                                                                  state.track.phase.value))))
 
     def reminders(self, state: GameState) -> tuple[Said, ...]:
-        return reminders_said(state)
+        return reminders(state)
 
     def refuse(self, state: GameState, event: Event) -> None:
         if isinstance(event, PygmiesRecovered):

@@ -346,7 +346,7 @@ def conquer(
     he has the Ghosts.
     """
     state = _ready(state, said("conquer"))
-    refused = out_of_reach(state, board, region)
+    refused = reach_refusal(state, board, region)
     if refused is not None:
         raise IllegalAction(refused)
     if ghosts < 1:
@@ -450,15 +450,8 @@ def income_lines(
     return tuple(lines)
 
 
-def reach_refusal(state: NecromancerState, board: Board, region: int) -> str | None:
-    """Why the Necromancer may not take `region` next, or None (in English)."""
-    why = out_of_reach(state, board, region)
-    return None if why is None else str(why)
-
-
-def out_of_reach(state: NecromancerState, board: Board, region: int) -> Said | None:
-    """Why the Necromancer may not take `region` next, as a sentence a screen words, or
-    None."""
+def reach_refusal(state: NecromancerState, board: Board, region: int) -> Said | None:
+    """Why the Necromancer may not take `region` next (English by `str()`), or None."""
     target = board.region(region)
     if region == state.lake:
         return said("the Lake is Necromancer Island; nobody conquers it")
@@ -575,16 +568,9 @@ def board_occupant(state: NecromancerState, region: int) -> Occupant | None:
     return Occupant(seat=state.seat, race=GHOSTS, in_decline=True, tokens=ghosts)
 
 
-def island_refusal(state: NecromancerState, region: int, seat: int) -> str | None:
-    """Why another player may not attack `region` because of the Island, or None (in
-    English)."""
-    why = island_shut(state, region, seat)
-    return None if why is None else str(why)
-
-
-def island_shut(state: NecromancerState, region: int, seat: int) -> Said | None:
-    """Why another player may not attack `region` because of the Island, as a sentence a
-    screen words, or None."""
+def island_refusal(state: NecromancerState, region: int, seat: int) -> Said | None:
+    """Why another player may not attack `region` because of the Island (English by
+    `str()`), or None."""
     if region == state.lake and seat != state.seat:
         return said("Necromancer Island cannot be attacked, not even by sea")
     return None

@@ -264,7 +264,7 @@ def ghosts_free(state: GameState) -> int:
 
 def _island_refusal(state: GameState, seat: int, region: int) -> Said | None:
     necro = state.part(NecromancerState)
-    return None if necro is None else model.island_shut(necro, region, seat)
+    return None if necro is None else model.island_refusal(necro, region, seat)
 
 
 def attackable(state: GameState, who: Attacker, region: int) -> bool:
@@ -291,7 +291,7 @@ def assess_region(state: GameState, who: Attacker, region: int) -> Assessment:
     if who.seat != necro.seat:
         shut = _island_refusal(state, who.seat, region)
         return found if shut is None else Assessment(region, shut, found.reach, None)
-    refused = model.out_of_reach(necro, state.map, region)
+    refused = model.reach_refusal(necro, state.map, region)
     why = refused or said("region {region} borders the Lake or a region of his Ghosts",
                           region=region)
     return replace(found, reach=Reach(refused is None, why))
@@ -391,7 +391,7 @@ def conquer(state: GameState, event: RegionConquered) -> GameState:
     if event.tokens is None:
         raise IllegalAction(said("say how many Ghosts take the region"))
     before = region_state(state, event.region)
-    refused = model.out_of_reach(necro, state.map, event.region) or immunity(
+    refused = model.reach_refusal(necro, state.map, event.region) or immunity(
         state.map, event.region, state.regions.regions, attacker(state),
         catapults=state.regions.catapults())
     if refused is not None:

@@ -416,13 +416,8 @@ def public(state: RelicsState) -> PublicRelics:
     )
 
 
-def reminders(state: RelicsState, regions: BoardState, seat: int) -> tuple[str, ...]:
-    """What the markers `seat` holds ask of them now, in plain English words."""
-    return tuple(str(line) for line in reminders_said(state, regions, seat))
-
-
-def reminders_said(state: RelicsState, regions: BoardState, seat: int) -> tuple[Said, ...]:
-    """`reminders` as sentences a screen words in the table's language."""
+def reminders(state: RelicsState, regions: BoardState, seat: int) -> tuple[Said, ...]:
+    """What the markers `seat` holds ask of them now (English by `str()`)."""
     out: list[Said] = []
     held = [name for name in state.lying if holder(state, regions, name) == seat]
     if state.soapbar_owed_by == seat:

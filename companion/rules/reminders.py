@@ -22,7 +22,7 @@ from companion.rules.said import Said, said, said_n
 from companion.rules.state import GameState
 from companion.rules.turns import Phase
 
-Reminder = Callable[[GameState, Player], str | Said | None]
+Reminder = Callable[[GameState, Player], Said | None]
 
 
 def _amazons(state: GameState, player: Player) -> Said | None:
@@ -117,20 +117,14 @@ _BY_PHASE: dict[Phase, dict[str, Reminder]] = {
 }
 
 
-def reminders(state: GameState) -> tuple[str, ...]:
-    """The reminders for the player whose turn it is, now, in English."""
-    return tuple(str(text) for text in reminders_said(state))
-
-
-def reminders_said(state: GameState) -> tuple[str | Said, ...]:
-    """`reminders` as sentences a screen words in the table's language (an expansion's
-    reminder not yet a `Said` is plain text, shown as it is)."""
+def reminders(state: GameState) -> tuple[Said, ...]:
+    """The reminders for the player whose turn it is, now (English by `str()`)."""
     if state.is_over:
         return ()
     player = state.current
     phase = state.track.phase
     table = _BY_PHASE.get(phase, {})
-    out: list[str | Said] = []
+    out: list[Said] = []
     if phase is Phase.CONQUER and any(d.race == "Ghouls" for d in player.declined):
         out.append(said("Ghouls in decline: conquer with them first, before your active race."))
     played = expansions.played(state)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import companion.rules.expansions as expansions
 from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.events import ComboPicked, RaceDeclined
-from companion.rules.game import GameState, refusal, refusal_said
+from companion.rules.game import GameState, refusal
 from companion.rules.said import Said, said
 from companion.rules.troops_game import RaceCount, race_count
 from companion.rules.turns import Phase
@@ -113,7 +113,7 @@ def pick_refusal(state: GameState, row: int) -> Said | None:
     if not 0 <= row < len(state.market.rows):
         return said("there is no combo in row {row}", row=row + 1)
     combo = state.market.rows[row].combo
-    return refusal_said(state, ComboPicked(state.track.seat, row, combo.race, combo.power))
+    return refusal(state, ComboPicked(state.track.seat, row, combo.race, combo.power))
 
 
 def own_coins(state: GameState, seat: int) -> int:

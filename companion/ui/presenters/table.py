@@ -41,7 +41,7 @@ from companion.rules import (
     PublicView,
     own_coins,
     public,
-    reminders_said,
+    reminders,
     troops_game,
 )
 from companion.ui import names, palette
@@ -277,7 +277,7 @@ class TablePresenter(Presenter):
         shown = [text for text in (*(v.headline(state) for v in views),
                                    *(line for v in views for line in v.reminders(state)))
                  if text]
-        rules_own = reminders_said(state)
+        rules_own = reminders(state)
         self.reminders_text = "\n".join([*shown, *(say(text) for text in rules_own)])
         self._reminders_named = "\n".join([*shown, *(str(text) for text in rules_own)])
         self._announce_event(state)

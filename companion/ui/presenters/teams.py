@@ -207,7 +207,7 @@ def reminders(state: GameState) -> tuple[str, ...]:
                                        "{marker}: {count} coins more come with this turn's "
                                        "score.", extra).format(marker=_marker_words(name),
                                                                count=extra))
-    return (*coming, *(say(line) for line in model.reminders_said(relics, state.regions, seat)))
+    return (*coming, *(say(line) for line in model.reminders(relics, state.regions, seat)))
 
 
 def _marker_words(name: str) -> str:
