@@ -120,7 +120,7 @@ def load_custom_boards(directory: Path | None = None) -> CustomBoards:
         try:
             found = read_board_file(path)
         except DataError as error:
-            broken.append(BrokenBoard(path, str(error), error.entry))
+            broken.append(BrokenBoard(path, str(error), str(error.entry)))
             continue
         twin = next((b for b in boards if b.name.casefold() == found.name.casefold()), None)
         if twin is not None:

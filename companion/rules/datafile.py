@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from companion.rules.errors import DataError
+from companion.rules.said import Said
 
 SCHEMA = 1
 """The one version of the data files' format this release reads."""
@@ -33,12 +34,12 @@ class Where:
     """The file and entry being read, to name them in an error."""
 
     source: str
-    entry: str
+    entry: str | Said
 
-    def fail(self, problem: str) -> NoReturn:
+    def fail(self, problem: str | Said) -> NoReturn:
         raise DataError(self.source, self.entry, problem)
 
-    def at(self, entry: str) -> Where:
+    def at(self, entry: str | Said) -> Where:
         return Where(self.source, entry)
 
     def fields(

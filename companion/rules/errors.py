@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from companion.rules.said import Said
+from companion.rules.said import Said, said
 
 
 class RulesError(Exception):
@@ -19,8 +19,7 @@ class RulesError(Exception):
 
     def __init__(self, message: str | Said = "") -> None:
         super().__init__(str(message))
-        self.said = message if isinstance(message, Said) else Said(
-            message.replace("{", "{{").replace("}", "}}"))
+        self.said = _plain(message)
 
     @property
     def reason(self) -> str:
@@ -61,10 +60,19 @@ class UnknownName(RulesError, LookupError):
 
 
 class DataError(RulesError):
-    """A packaged or user-written data file is broken; names the file and the entry."""
+    """A packaged or user-written data file is broken; names the file and the entry.
 
-    def __init__(self, source: str, entry: str, problem: str) -> None:
-        super().__init__(f"{source}: {entry}: {problem}")
+    `entry` and `problem` may be `Said` sentences, worded in the table's language with
+    the rest of the message (the file's name is shown as it is)."""
+
+    def __init__(self, source: str, entry: str | Said, problem: str | Said) -> None:
+        super().__init__(said("{source}: {entry}: {problem}", source=source,
+                              entry=_plain(entry), problem=_plain(problem)))
         self.source = source
         self.entry = entry
         self.problem = problem
+
+
+def _plain(text: str | Said) -> Said:
+    """`text` as a sentence: plain text is said as it is (its braces kept)."""
+    return text if isinstance(text, Said) else Said(text.replace("{", "{{").replace("}", "}}"))
