@@ -202,15 +202,19 @@ def region_rules(state: GameState, region: int) -> list[tuple[str, str]]:
 
 
 def region_text(state: GameState, region: int) -> str:
-    """The Caravel or a pirate ship in `region`, and what a river costs now ("" if none)."""
+    """The Caravel or a pirate ship in `region`, and what a river costs now ("" if none):
+    the cost only outside the conquests, whose cost lines already say it (a longer
+    language would push the Conquer button under the fold)."""
     view = river_game.public_river(state)
     if view is None or not state.map.region(region).is_river:
         return ""
     parts = []
     if region in view.pirate_ships:
-        parts.append(_("A pirate ship lies here; it sinks when the river is taken."))
+        parts.append(_("A pirate ship lies here; taking the river sinks it."))
     if view.caravel == region:
         parts.append(_("The Caravel lies here this turn."))
+    if state.track.phase is Phase.CONQUER and not state.is_over:
+        return " ".join(parts)
     parts.append(ngettext("A river costs {count} token this turn ({event}).",
                           "A river costs {count} tokens this turn ({event}).", view.river_cost
                           ).format(count=view.river_cost,
