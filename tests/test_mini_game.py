@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
 from factories import created, play_turn, session
@@ -322,7 +322,7 @@ def test_pygmies_losing_a_token_roll_the_die_for_new_ones() -> None:
     assert len(rolled) == 1 and rolled[0].seat == 0 and len(rolled[0].rolls) == 1
     face = rolled[0].rolls[0]
     assert s.state.players[0].active.tokens == tokens - 1 + face  # type: ignore[union-attr]
-    assert s.state.track.this_turn.pygmies_back == ((0, face),)
+    assert mini_game.pygmies_back(s.state) == ((0, face),)
 
 
 def test_the_pygmies_roll_adds_as_many_pygmies_as_the_pips() -> None:
@@ -331,11 +331,30 @@ def test_the_pygmies_roll_adds_as_many_pygmies_as_the_pips() -> None:
     tokens = state.players[0].active.tokens  # type: ignore[union-attr]
     after = apply(state, PygmiesRecovered(0, (3,)))
     assert after.players[0].active.tokens == tokens - 1 + 3  # type: ignore[union-attr]
-    assert after.track.this_turn.pygmies_back == ((0, 3),)
+    assert mini_game.pygmies_back(after) == ((0, 3),)
     text = " ".join(str(line) for line in reminders(after))
     assert "Pygmies: Ann gets 3 new Pygmies" in text
     blank = apply(state, PygmiesRecovered(0, (0,)))
     assert blank.players[0].active.tokens == tokens - 1  # type: ignore[union-attr]
+
+
+def test_the_pygmies_rolls_and_new_pygmies_are_facts_of_the_turn_cleared_as_it_passes() -> None:
+    s = _pygmies_in_region_2()
+    s.conquer(2)
+    face = mini_game.pygmies_back(s.state)[0][1]
+    assert mini_game.pygmies_back(s.state) == ((0, face),)
+    assert mini_game.pygmy_rolls_owed(s.state) == ()  # the roll was made in the same step
+    owing = apply(_pygmies_in_region_2().state, RegionConquered(1, 2))
+    assert mini_game.pygmy_rolls_owed(owing) == ((0, 1),)
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score()
+    assert "Pygmies: Ann" in " ".join(str(line) for line in reminders(s.state))
+    s.end_turn()
+    assert mini_game.pygmies_back(s.state) == ()
+    assert mini_game.pygmy_rolls_owed(s.state) == ()
+    assert "Pygmies:" not in " ".join(str(line) for line in reminders(s.state))
+    assert "pygm" not in " ".join(f.name for f in fields(s.state.track.this_turn)).lower()
 
 
 def test_pygmies_never_recover_more_than_the_box_holds() -> None:
