@@ -18,6 +18,9 @@ their coins are worked out from the game's events instead of typed in.
   Historians are active each other race that goes into decline adds one to their owner's
   `MiniState.declines_seen`, paid at that player's next scoring (also the one of the turn the
   Historians themselves decline) and then set back to 0.
+- Gypsies: a region they abandoned this turn (`ThisTurn.abandoned_regions`, where their
+  coin lies) cannot be conquered again by them before their next turn
+  (`MiniExpansions.refuse_conquest`).
 - Pygmies: each time an active Pygmy region is conquered the Pygmies lose a token; the
   session rolls the reinforcement die for it (`PygmiesRecovered`), and as many new Pygmies
   as the pips come from the box (no more than the box holds, when the catalog knows it).
@@ -43,6 +46,7 @@ from typing import Any, ClassVar
 import companion.rules.troops as ledger
 from companion.rules.board import Piece, RegionState, cleared
 from companion.rules.catalog import Catalog
+from companion.rules.conquest import Attacker
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     Event,
@@ -502,6 +506,20 @@ def _tower(state: GameState, seat: int, tokens: int) -> GameState:
     return _kept(state, replace(kept, towers=_with_count(kept.towers, seat, tokens)))
 
 
+# --- Gypsies ------------------------------------------------------------------------------
+
+
+def refuse_gypsies_return(state: GameState, who: Attacker, region: int) -> None:
+    """Gypsies may not conquer again, this turn, a region they abandoned this turn (their
+    Ghouls in decline attack as Ghouls, so they may)."""
+    if who.race != GYPSIES:
+        return
+    if region in state.track.this_turn.abandoned_regions:
+        raise IllegalAction(said("the Gypsies abandoned region {region} this turn (its coin "
+                                 "lies there); they cannot conquer it again before next turn",
+                                 region=region))
+
+
 # --- Pygmies ------------------------------------------------------------------------------
 
 
@@ -813,6 +831,9 @@ class MiniExpansions(Expansion):
             return None
         return InsteadOfRegions("the Ivory Tower scores instead",
                                 scores=bool(facts_of(race.turn).ivory_tower))
+
+    def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
+        refuse_gypsies_return(state, who, region)
 
     def conquered(self, state: GameState, region: int, before: RegionState,
                   seat: int) -> GameState:
