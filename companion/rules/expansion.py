@@ -466,7 +466,9 @@ class Expansion:
         return state
 
     def turn_passed(self, before: GameState, ended: GameState) -> GameState:
-        """After a turn ended (`ended`: the track already at the next player)."""
+        """After a turn ended (`ended`: the track already at the next player, its
+        `ThisTurn` cleared). An expansion that keeps facts of the turn in its own part of
+        the state (the mini-expansions' Pygmies rolls owed) clears them here."""
         del before
         return ended
 
