@@ -51,10 +51,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NoReturn
 
 from companion.rules.datafile import SCHEMA, Where, show
 from companion.rules.errors import DataError, UnknownName
+from companion.rules.said import Said, listed, said
 
 BOARD_NAMES: tuple[str, ...] = ("2p", "3p", "4p", "5p")
 _PACKAGE = "companion.data"
@@ -139,7 +140,10 @@ class Board:
         """The region with this id; `UnknownName` naming the board's ids otherwise."""
         found = None if isinstance(region_id, bool) else self.regions.get(region_id)
         if found is None:
-            raise UnknownName("region", region_id, (_id_range(self.regions),))
+            error = UnknownName("region", region_id, (_id_range(self.regions),))
+            error.said = said("unknown region {region}; allowed: {ids}", region=repr(region_id),
+                              ids=_id_range(self.regions))
+            raise error
         return found
 
     def are_adjacent(self, a: int, b: int) -> bool:
@@ -168,7 +172,10 @@ def load_board(name: str) -> Board:
     """One of the packaged boards by name ("2p" .. "5p", any case); cached."""
     key = name.strip().casefold() if isinstance(name, str) else None
     if key not in BOARD_NAMES:
-        raise UnknownName("board", name, BOARD_NAMES)
+        error = UnknownName("board", name, BOARD_NAMES)
+        error.said = said("unknown board {board}; allowed: {boards}", board=repr(name),
+                          boards=listed(BOARD_NAMES))
+        raise error
     return _load_packaged(key)
 
 
@@ -176,7 +183,10 @@ def board_for_players(players: int) -> Board:
     """The base-game board made for this many players (2 to 5)."""
     allowed = range(2, 2 + len(BOARD_NAMES))
     if isinstance(players, bool) or not isinstance(players, int) or players not in allowed:
-        raise UnknownName("player count", players, allowed)
+        error = UnknownName("player count", players, allowed)
+        error.said = said("unknown player count {count}; allowed: {counts}", count=repr(players),
+                          counts=listed(allowed))
+        raise error
     return load_board(f"{players}p")
 
 
@@ -184,11 +194,13 @@ def board_for_players(players: int) -> Board:
 def _load_packaged(name: str) -> Board:
     from importlib import resources  # here, not at import: it pulls in tempfile and random
 
-    source = f"boards/{name}.json"
-    text = resources.files(_PACKAGE).joinpath("boards").joinpath(f"{name}.json").read_text("utf-8")
+    file = f"{name}.json"
+    source = f"boards/{file}"
+    text = resources.files(_PACKAGE).joinpath("boards").joinpath(file).read_text("utf-8")
     board = parse_board(_decode(text, source), source=source)
     if board.name != name:
-        raise DataError(source, "board", f"name is {board.name!r} but the file is {name}.json")
+        raise _error(source, said("board"), said("name is {name} but the file is {file}",
+                                                 name=repr(board.name), file=file))
     return board
 
 
@@ -196,9 +208,10 @@ def _decode(text: str, source: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        raise DataError(source, f"line {err.lineno}", f"not valid JSON: {err.msg}") from err
+        raise _error(source, said("line {line}", line=err.lineno),
+                        said("not valid JSON: {reason}", reason=err.msg)) from err
     except RecursionError as err:
-        raise DataError(source, "board", "not valid JSON: nested too deeply") from err
+        raise _error(source, said("board"), said("not valid JSON: nested too deeply")) from err
 
 
 def parse_board_text(text: str, *, source: str) -> Board:
@@ -243,10 +256,11 @@ def parse_board(doc: Mapping[str, Any], *, source: str) -> Board:
 
     `source` names the file in every error, e.g. ``boards/2p.json: region 7: ...``.
     """
-    where = Where(source, "board")
+    where = _where(source, said("board"))
     fields = where.fields(doc, _BOARD_REQUIRED, _BOARD_OPTIONAL)
     if fields["schema"] != SCHEMA:
-        where.fail(f"schema {show(fields['schema'])} is not supported (this version reads 1)")
+        where.fail(said("schema {schema} is not supported (this version reads {supported})",
+                        schema=show(fields["schema"]), supported=SCHEMA))
     _notes(where, fields)
     name = where.text(fields["name"], "name")
     players = where.integer(fields["players"], "players", 2)
@@ -258,38 +272,42 @@ def parse_board(doc: Mapping[str, Any], *, source: str) -> Board:
         _check_adjacency(source, region, regions)
         _check_flags(source, region, regions)
     if not any(r.entry for r in regions.values()):
-        where.fail("no region is an entry region, so no race could ever enter the board")
+        where.fail(said("no region is an entry region, so no race could ever enter the board"))
     return Board(name, players, turns, aspect, MappingProxyType(dict(sorted(regions.items()))))
 
 
 def _notes(where: Where, fields: Mapping[str, Any]) -> None:
     notes = fields.get("notes", [])
     if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
-        where.fail(f"notes must be a list of strings, got {show(notes)}")
+        where.fail(said("{field} must be a list of strings, got {value}",
+                        field="notes", value=show(notes)))
 
 
 def _aspect(where: Where, value: object) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < _INF:
-        where.fail(f"aspect must be a positive number (width / height) or null, got {show(value)}")
+        where.fail(said("{field} must be a positive number (width / height) or null, got {value}",
+                        field="aspect", value=show(value)))
     return float(value)
 
 
 def _regions(source: str, docs: Sequence[Any]) -> dict[int, Region]:
     if not docs:
-        raise DataError(source, "board", "regions is empty; a board needs at least one region")
+        raise _error(source, said("board"), said("{field} is empty; a board needs at least "
+                                                    "one region", field="regions"))
     regions: dict[int, Region] = {}
     for index, doc in enumerate(docs, start=1):
         region = _region(source, index, doc)
         if region.id in regions:
-            raise DataError(source, f"region {region.id}", "this id is used by two regions")
+            raise _error(source, _region_entry(region.id),
+                            said("this id is used by two regions"))
         regions[region.id] = region
     return regions
 
 
 def _region(source: str, index: int, doc: object) -> Region:
-    where = Where(source, _region_label(index, doc))
+    where = _where(source, _region_label(index, doc))
     fields = where.fields(doc, _REGION_REQUIRED, _REGION_OPTIONAL)
     region_id = where.integer(fields["id"], "id", 1)
     features, sites = _features(where, where.array(fields["features"], "features"))
@@ -308,32 +326,60 @@ def _region(source: str, index: int, doc: object) -> Region:
     )
 
 
-def _region_label(index: int, doc: object) -> str:
+@dataclass(frozen=True, slots=True)
+class _Entry(Where):
+    """A place in a board file named by a sentence the table's language words ("region 7"):
+    the error's `entry` keeps its English text, as it always was; its `said` words both."""
+
+    named: Said
+
+    def fail(self, problem: str | Said) -> NoReturn:
+        raise _error(self.source, self.named, problem)
+
+
+def _where(source: str, named: Said) -> Where:
+    return _Entry(source, str(named), named)
+
+
+def _error(source: str, named: Said, problem: str | Said) -> DataError:
+    """`DataError` naming the entry by its English text, its sentence worded whole."""
+    error = DataError(source, str(named), problem)
+    error.said = DataError(source, named, problem).said
+    return error
+
+
+def _region_label(index: int, doc: object) -> Said:
     """Call the entry "region 7" when it has a usable id, else name its place in the list."""
     region_id = doc.get("id") if isinstance(doc, Mapping) else None
     if isinstance(region_id, int) and not isinstance(region_id, bool) and region_id >= 1:
-        return f"region {region_id}"
-    return f"region entry #{index}"
+        return _region_entry(region_id)
+    return said("region entry #{index}", index=index)
+
+
+def _region_entry(region_id: int) -> Said:
+    """The entry a region's error names: "region 7"."""
+    return said("region {region}", region=region_id)
 
 
 def _terrain(where: Where, value: object) -> Terrain:
     if isinstance(value, str) and value in Terrain._value2member_map_:
         return Terrain(value)
-    allowed = ", ".join(t.value for t in Terrain)
-    where.fail(f"unknown terrain {show(value)}; allowed: {allowed}")
+    where.fail(said("unknown terrain {value}; allowed: {allowed}", value=show(value),
+                    allowed=listed(t.value for t in Terrain)))
 
 
 def _features(where: Where, values: Sequence[Any]) -> tuple[frozenset[Feature], frozenset[Site]]:
     """The printed symbols: the base game's features and River World's sites, apart."""
-    allowed = ", ".join([*(f.value for f in Feature), *(s.value for s in Site)])
+    allowed = listed([*(f.value for f in Feature), *(s.value for s in Site)])
     found: set[str] = set()
     for value in values:
         if not isinstance(value, str) or not (
             value in Feature._value2member_map_ or value in Site._value2member_map_
         ):
-            where.fail(f"unknown feature {show(value)}; allowed: {allowed}")
+            where.fail(said("unknown feature {value}; allowed: {allowed}", value=show(value),
+                            allowed=allowed))
         if value in found:
-            where.fail(f"features lists {value} twice")
+            where.fail(said("{field} lists {value} twice", field="features", value=value))
         found.add(value)
     features = frozenset(Feature(v) for v in found if v in Feature._value2member_map_)
     sites = frozenset(Site(v) for v in found if v in Site._value2member_map_)
@@ -344,11 +390,12 @@ def _adjacent(where: Where, region_id: int, values: Sequence[Any]) -> frozenset[
     seen: set[int] = set()
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int):
-            where.fail(f"adjacent must list region ids (whole numbers), found {show(value)}")
+            where.fail(said("{field} must list region ids (whole numbers), found {value}",
+                            field="adjacent", value=show(value)))
         if value == region_id:
-            where.fail("adjacent lists the region itself")
+            where.fail(said("{field} lists the region itself", field="adjacent"))
         if value in seen:
-            where.fail(f"adjacent lists {value} twice")
+            where.fail(said("{field} lists {value} twice", field="adjacent", value=value))
         seen.add(value)
     return frozenset(seen)
 
@@ -362,35 +409,35 @@ def _position(where: Where, value: object) -> tuple[float, float] | None:
         and all(_is_number(v) and 0.0 <= v <= 1.0 for v in value)
     ):
         return (float(value[0]), float(value[1]))
-    where.fail(f"position must be [x, y] with both between 0 and 1, or null; got {show(value)}")
+    where.fail(said("{field} must be [x, y] with both between 0 and 1, or null; got {value}",
+                    field="position", value=show(value)))
 
 
 def _check_ids(source: str, regions: Mapping[int, Region]) -> None:
     count = len(regions)
     for region_id in sorted(regions):
         if region_id > count:
-            raise DataError(
+            raise _error(
                 source,
-                f"region {region_id}",
-                f"id is outside 1..{count}: the {count} regions must be numbered 1 to {count} "
-                "without gaps",
+                _region_entry(region_id),
+                said("id is outside 1..{n}: the {n} regions must be numbered 1 to {n} without "
+                     "gaps", n=count),
             )
 
 
 def _check_adjacency(source: str, region: Region, regions: Mapping[int, Region]) -> None:
-    where = Where(source, f"region {region.id}")
+    where = _where(source, _region_entry(region.id))
     for other in sorted(region.adjacent):
         if other not in regions:
-            where.fail(
-                f"adjacent lists {other}, which is not a region of this board "
-                f"(ids {_id_range(regions)})"
-            )
+            where.fail(said("{field} lists {other}, which is not a region of this board (ids "
+                            "{ids})", field="adjacent", other=other, ids=_id_range(regions)))
         if region.id not in regions[other].adjacent:
-            where.fail(f"adjacent lists {other} but region {other} does not list {region.id}")
+            where.fail(said("{field} lists {other} but region {other} does not list {region}",
+                            field="adjacent", other=other, region=region.id))
 
 
 def _check_flags(source: str, region: Region, regions: Mapping[int, Region]) -> None:
-    where = Where(source, f"region {region.id}")
+    where = _where(source, _region_entry(region.id))
     if region.is_water:
         _check_water(where, region)
     else:
@@ -402,32 +449,38 @@ def _check_flags(source: str, region: Region, regions: Mapping[int, Region]) -> 
 def _check_river_world(where: Where, region: Region) -> None:
     kind = region.terrain.value
     if region.pirate and not region.is_river:
-        where.fail(f"pirate is true but the region is a {kind}; pirate symbols mark rivers only")
+        where.fail(said("{field} is true but the region is a {terrain}; pirate symbols mark "
+                        "rivers only", field="pirate", terrain=kind))
     if region.sites and (region.is_water or region.is_river):
-        names = ", ".join(sorted(s.value for s in region.sites))
-        where.fail(f"a {kind} cannot have a harbor, shipyard or temple (found {names})")
+        names = listed(sorted(s.value for s in region.sites))
+        where.fail(said("a {terrain} cannot have a harbor, shipyard or temple (found {found})",
+                        terrain=kind, found=names))
 
 
 def _check_water(where: Where, region: Region) -> None:
     kind = region.terrain.value
     if region.entry:
-        where.fail(f"a {kind} cannot be an entry region (entry must be false)")
+        where.fail(said("a {terrain} cannot be an entry region ({field} must be false)",
+                        terrain=kind, field="entry"))
     if region.coastal:
-        where.fail(f"a {kind} cannot be coastal (coastal is for land next to water)")
+        where.fail(said("a {terrain} cannot be coastal ({field} is for land next to water)",
+                        terrain=kind, field="coastal"))
     if region.lost_tribe:
-        where.fail(f"a {kind} cannot start with a Lost Tribe")
+        where.fail(said("a {terrain} cannot start with a Lost Tribe", terrain=kind))
     if region.features:
-        names = ", ".join(sorted(f.value for f in region.features))
-        where.fail(f"a {kind} cannot have features (found {names})")
+        names = listed(sorted(f.value for f in region.features))
+        where.fail(said("a {terrain} cannot have {field} (found {found})",
+                        terrain=kind, field="features", found=names))
 
 
 def _check_coastal(where: Where, region: Region, regions: Mapping[int, Region]) -> None:
     water = sorted(i for i in region.adjacent if regions[i].is_water)
     if region.coastal and not water:
-        where.fail("coastal is true but no neighbour is a sea or lake")
+        where.fail(said("{field} is true but no neighbour is a sea or lake", field="coastal"))
     if not region.coastal and water:
         first = regions[water[0]]
-        where.fail(f"coastal is false but it borders {first.terrain.value} region {first.id}")
+        where.fail(said("{field} is false but it borders {terrain} region {region}",
+                        field="coastal", terrain=first.terrain.value, region=first.id))
 
 
 def _check_entry(where: Where, region: Region, regions: Mapping[int, Region]) -> None:
@@ -435,13 +488,11 @@ def _check_entry(where: Where, region: Region, regions: Mapping[int, Region]) ->
         i for i in region.adjacent if regions[i].terrain is Terrain.SEA and regions[i].border
     )
     if region.border and not region.entry:
-        where.fail("entry is false but the region touches the board edge (border is true)")
+        where.fail(said("{field} is false but the region touches the board edge ({border} is "
+                        "true)", field="entry", border="border"))
     if not region.border and edge_seas and not region.entry:
-        where.fail(
-            f"entry is false but it borders sea region {edge_seas[0]}, which touches the board edge"
-        )
+        where.fail(said("{field} is false but it borders sea region {region}, which touches the "
+                        "board edge", field="entry", region=edge_seas[0]))
     if region.entry and not region.border and not edge_seas:
-        where.fail(
-            "entry is true but the region neither touches the board edge nor borders a sea "
-            "that does"
-        )
+        where.fail(said("{field} is true but the region neither touches the board edge nor "
+                        "borders a sea that does", field="entry"))

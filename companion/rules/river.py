@@ -57,7 +57,7 @@ from companion.rules.board import BoardState, Piece, RegionState, cleared
 from companion.rules.catalog import Catalog
 from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.maps import Board, Site
-from companion.rules.said import N_, Name, Said, said
+from companion.rules.said import N_, Name, Said, listed, said
 
 
 class RiverEvent(StrEnum):
@@ -140,7 +140,10 @@ def event_named(name: object) -> RiverEvent:
         for event in RiverEvent:
             if event.value.casefold() == name.strip().casefold():
                 return event
-    raise UnknownName("River World event", name, [e.value for e in RiverEvent])
+    error = UnknownName("River World event", name, [e.value for e in RiverEvent])
+    error.said = said("unknown River World event {name}; allowed: {events}", name=repr(name),
+                      events=listed(Name("event", e.value) for e in RiverEvent))
+    raise error
 
 
 def check_event_line(line: Sequence[str], turns: int, catalog: Catalog) -> tuple[RiverEvent, ...]:
