@@ -17,10 +17,10 @@ with a `DataError` naming the file and the region):
 - `position` (where the region is drawn) is null or an [x, y] pair inside 0..1, x from the
   left edge and y from the top, as fractions of the board's width and height; `aspect` is
   the board's width / height (null if unknown);
-- River World: a river (`terrain` "river") is a region anyone may conquer (it is not water)
-  and follows the land rules for `entry` and `coastal`; `pirate` (a pirate symbol: a pirate
-  ship starts there) is true only on a river; the sites `harbor`, `shipyard` and `temple`
-  (the Temple of the Seer) stand only on land, never on a river, a sea or a lake.
+- a terrain that is not water (a river of River World's boards too) follows the land rules
+  for `entry` and `coastal`;
+- every registered `BoardPart` (an expansion's part of the format) finds nothing wrong
+  with any region (River World's: `companion.rules.river`).
 
 The file format (`companion/data/boards/2p.json` ... `5p.json`, schema 1)::
 
@@ -33,11 +33,20 @@ The file format (`companion/data/boards/2p.json` ... `5p.json`, schema 1)::
 
 `terrain` is one of farmland, hill, forest, swamp, mountain, sea, lake, river (a mountain
 region gets a Mountain token at setup); `features` a subset of mine, magic (a Magic Source)
-and cavern, and on a River World board harbor, shipyard and temple (kept apart as the
-region's `sites`); `lost_tribe` says the region starts with a Lost Tribe token. `aspect`,
-`notes`, `position` and `pirate` may be left out; every other field is required and no
+and cavern, and of the symbols the registered board parts print (kept apart as the
+region's `symbols`); `lost_tribe` says the region starts with a Lost Tribe token. `aspect`,
+`notes` and `position` may be left out, and so may a board part's own true/false fields
+(kept as the region's `flags`, those that are true); every other field is required and no
 other field is allowed (a misspelt field is an error, not a silent default). The full
 format, for a group writing its own board, is `docs/board-format.md`.
+
+**An expansion's part of the format** is a `BoardPart`: the symbols it prints in a region,
+its own true/false region fields and its checks of a region. This module names no
+expansion: the registry (`companion.rules.expansions`) hands the registered expansions'
+parts over once, at import (`use_board_parts`), as it does the pieces and the scoring
+rules, and every board read afterwards knows them. The river is a terrain of the base
+format (`Terrain.RIVER`), as scoring and the screens key their counts and colours by
+`Terrain`; what a river does is River World's.
 
 Pure: standard library and `companion.rules.errors` only; the packaged boards are read
 with `importlib.resources`, imported when first needed.
@@ -47,11 +56,11 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any, ClassVar, NoReturn
 
 from companion.rules.datafile import SCHEMA, Where, show
 from companion.rules.errors import DataError, UnknownName
@@ -73,7 +82,8 @@ class Terrain(StrEnum):
     SEA = "sea"
     LAKE = "lake"
     RIVER = "river"
-    """River World: costs 1 token to conquer and must be emptied at redeployment."""
+    """Printed on River World's boards: land for the board's rules (not water); what a river
+    costs and when it is emptied are River World's rules (`companion.rules.river`)."""
 
     @property
     def is_water(self) -> bool:
@@ -89,18 +99,10 @@ class Feature(StrEnum):
     CAVERN = "cavern"
 
 
-class Site(StrEnum):
-    """A River World symbol printed in a land region (written in `features` in a file)."""
-
-    HARBOR = "harbor"
-    SHIPYARD = "shipyard"
-    TEMPLE = "temple"
-    """The Temple of the Seer."""
-
-
 @dataclass(frozen=True, slots=True)
 class Region:
-    """One region of a board, as printed (River World: `sites` and the `pirate` symbol)."""
+    """One region of a board, as printed: `symbols` are those of a board part printed in it
+    (written in `features` in a file), `flags` the board parts' own fields that are true."""
 
     id: int
     terrain: Terrain
@@ -111,16 +113,12 @@ class Region:
     coastal: bool
     adjacent: frozenset[int]
     position: tuple[float, float] | None
-    sites: frozenset[Site] = frozenset()
-    pirate: bool = False
+    symbols: frozenset[str] = frozenset()
+    flags: frozenset[str] = frozenset()
 
     @property
     def is_water(self) -> bool:
         return self.terrain.is_water
-
-    @property
-    def is_river(self) -> bool:
-        return self.terrain is Terrain.RIVER
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,14 +149,45 @@ class Board:
         self.region(b)
         return b in self.region(a).adjacent
 
-    @property
-    def is_river_world(self) -> bool:
-        """Whether the board has River World regions: a river, a pirate symbol or a site."""
-        return any(r.is_river or r.pirate or r.sites for r in self.regions.values())
 
-    def with_site(self, site: Site) -> tuple[int, ...]:
-        """Ids of the regions carrying this River World site."""
-        return tuple(r.id for r in self.regions.values() if site in r.sites)
+class BoardPart:
+    """An expansion's part of the board format: the `symbols` it prints in a region (written
+    in a region's `features`, read into `Region.symbols`), its own optional true/false
+    region `flags` (false when left out; those true read into `Region.flags`) and `refuse`,
+    its check of a region once the base format's checks pass. A subclass overrides what it
+    adds; its names must not be the base format's."""
+
+    symbols: ClassVar[tuple[str, ...]] = ()
+    flags: ClassVar[tuple[str, ...]] = ()
+
+    def refuse(self, region: Region) -> Said | None:
+        """What is wrong with `region` in this part's terms (None: nothing)."""
+        return None
+
+
+def _no_parts() -> Sequence[BoardPart]:
+    return ()
+
+
+_parts_of: Callable[[], Sequence[BoardPart]] = _no_parts
+"""Where the expansions' parts of the format come from (`use_board_parts`)."""
+
+
+def use_board_parts(registered: Callable[[], Sequence[BoardPart]]) -> None:
+    """Read boards with the parts `registered()` gives, asked at each board read (so a part
+    of an expansion registered for a while is known too); called once, by the registry."""
+    global _parts_of
+    _parts_of = registered
+
+
+def board_parts() -> tuple[BoardPart, ...]:
+    """The parts of the format boards are read with now, in the registry's order."""
+    return tuple(_parts_of())
+
+
+def symbol_names() -> tuple[str, ...]:
+    """Every symbol a region's `features` may name: the base game's, then the parts'."""
+    return (*(f.value for f in Feature), *(s for part in board_parts() for s in part.symbols))
 
 
 def _id_range(regions: Mapping[int, Region]) -> str:
@@ -219,11 +248,11 @@ def parse_board_text(text: str, *, source: str) -> Board:
 
     `DataError` names `source` (and the line, for text that is not JSON, or the region).
     """
-    return _parse_text(text, source)
+    return _parse_text(text, source, board_parts())
 
 
 @functools.lru_cache(maxsize=32)
-def _parse_text(text: str, source: str) -> Board:
+def _parse_text(text: str, source: str, parts: tuple[BoardPart, ...]) -> Board:
     return parse_board(_decode(text, source), source=source)
 
 
@@ -244,7 +273,7 @@ _BOARD_OPTIONAL = frozenset({"aspect", "notes"})
 _REGION_REQUIRED = frozenset(
     {"id", "terrain", "features", "lost_tribe", "border", "entry", "coastal", "adjacent"}
 )
-_REGION_OPTIONAL = frozenset({"position", "pirate"})
+_REGION_OPTIONAL = frozenset({"position"})
 
 
 def _is_number(value: object) -> bool:
@@ -266,11 +295,12 @@ def parse_board(doc: Mapping[str, Any], *, source: str) -> Board:
     players = where.integer(fields["players"], "players", 2)
     turns = where.integer(fields["turns"], "turns", 1)
     aspect = _aspect(where, fields.get("aspect"))
-    regions = _regions(source, where.array(fields["regions"], "regions"))
+    parts = board_parts()
+    regions = _regions(source, where.array(fields["regions"], "regions"), parts)
     _check_ids(source, regions)
     for region in regions.values():
         _check_adjacency(source, region, regions)
-        _check_flags(source, region, regions)
+        _check_flags(source, region, regions, parts)
     if not any(r.entry for r in regions.values()):
         where.fail(said("no region is an entry region, so no race could ever enter the board"))
     return Board(name, players, turns, aspect, MappingProxyType(dict(sorted(regions.items()))))
@@ -292,13 +322,13 @@ def _aspect(where: Where, value: object) -> float | None:
     return float(value)
 
 
-def _regions(source: str, docs: Sequence[Any]) -> dict[int, Region]:
+def _regions(source: str, docs: Sequence[Any], parts: Sequence[BoardPart]) -> dict[int, Region]:
     if not docs:
         raise _error(source, said("board"), said("{field} is empty; a board needs at least "
                                                     "one region", field="regions"))
     regions: dict[int, Region] = {}
     for index, doc in enumerate(docs, start=1):
-        region = _region(source, index, doc)
+        region = _region(source, index, doc, parts)
         if region.id in regions:
             raise _error(source, _region_entry(region.id),
                             said("this id is used by two regions"))
@@ -306,11 +336,13 @@ def _regions(source: str, docs: Sequence[Any]) -> dict[int, Region]:
     return regions
 
 
-def _region(source: str, index: int, doc: object) -> Region:
+def _region(source: str, index: int, doc: object, parts: Sequence[BoardPart]) -> Region:
     where = _where(source, _region_label(index, doc))
-    fields = where.fields(doc, _REGION_REQUIRED, _REGION_OPTIONAL)
+    flags = [flag for part in parts for flag in part.flags]
+    fields = where.fields(doc, _REGION_REQUIRED, _REGION_OPTIONAL | set(flags))
     region_id = where.integer(fields["id"], "id", 1)
-    features, sites = _features(where, where.array(fields["features"], "features"))
+    symbols = [symbol for part in parts for symbol in part.symbols]
+    features, printed = _features(where, where.array(fields["features"], "features"), symbols)
     return Region(
         id=region_id,
         terrain=_terrain(where, fields["terrain"]),
@@ -321,8 +353,8 @@ def _region(source: str, index: int, doc: object) -> Region:
         coastal=where.boolean(fields["coastal"], "coastal"),
         adjacent=_adjacent(where, region_id, where.array(fields["adjacent"], "adjacent")),
         position=_position(where, fields.get("position")),
-        sites=sites,
-        pirate=where.boolean(fields.get("pirate", False), "pirate"),
+        symbols=printed,
+        flags=frozenset(f for f in flags if where.boolean(fields.get(f, False), f)),
     )
 
 
@@ -368,13 +400,15 @@ def _terrain(where: Where, value: object) -> Terrain:
                     allowed=listed(t.value for t in Terrain)))
 
 
-def _features(where: Where, values: Sequence[Any]) -> tuple[frozenset[Feature], frozenset[Site]]:
-    """The printed symbols: the base game's features and River World's sites, apart."""
-    allowed = listed([*(f.value for f in Feature), *(s.value for s in Site)])
+def _features(
+    where: Where, values: Sequence[Any], symbols: Sequence[str]
+) -> tuple[frozenset[Feature], frozenset[str]]:
+    """The printed symbols: the base game's features and the board parts' `symbols`, apart."""
+    allowed = listed([*(f.value for f in Feature), *symbols])
     found: set[str] = set()
     for value in values:
         if not isinstance(value, str) or not (
-            value in Feature._value2member_map_ or value in Site._value2member_map_
+            value in Feature._value2member_map_ or value in symbols
         ):
             where.fail(said("unknown feature {value}; allowed: {allowed}", value=show(value),
                             allowed=allowed))
@@ -382,8 +416,7 @@ def _features(where: Where, values: Sequence[Any]) -> tuple[frozenset[Feature], 
             where.fail(said("{field} lists {value} twice", field="features", value=value))
         found.add(value)
     features = frozenset(Feature(v) for v in found if v in Feature._value2member_map_)
-    sites = frozenset(Site(v) for v in found if v in Site._value2member_map_)
-    return features, sites
+    return features, frozenset(found - set(Feature._value2member_map_))
 
 
 def _adjacent(where: Where, region_id: int, values: Sequence[Any]) -> frozenset[int]:
@@ -436,25 +469,19 @@ def _check_adjacency(source: str, region: Region, regions: Mapping[int, Region])
                             field="adjacent", other=other, region=region.id))
 
 
-def _check_flags(source: str, region: Region, regions: Mapping[int, Region]) -> None:
+def _check_flags(
+    source: str, region: Region, regions: Mapping[int, Region], parts: Sequence[BoardPart]
+) -> None:
     where = _where(source, _region_entry(region.id))
     if region.is_water:
         _check_water(where, region)
     else:
         _check_coastal(where, region, regions)
         _check_entry(where, region, regions)
-    _check_river_world(where, region)
-
-
-def _check_river_world(where: Where, region: Region) -> None:
-    kind = region.terrain.value
-    if region.pirate and not region.is_river:
-        where.fail(said("{field} is true but the region is a {terrain}; pirate symbols mark "
-                        "rivers only", field="pirate", terrain=kind))
-    if region.sites and (region.is_water or region.is_river):
-        names = listed(sorted(s.value for s in region.sites))
-        where.fail(said("a {terrain} cannot have a harbor, shipyard or temple (found {found})",
-                        terrain=kind, found=names))
+    for part in parts:
+        problem = part.refuse(region)
+        if problem is not None:
+            where.fail(problem)
 
 
 def _check_water(where: Where, region: Region) -> None:
