@@ -358,19 +358,22 @@ def _region(source: str, index: int, doc: object, parts: Sequence[BoardPart]) ->
     )
 
 
+_NO_NAME = Said("")
+
+
 @dataclass(frozen=True, slots=True)
 class _Entry(Where):
     """A place in a board file named by a sentence the table's language words ("region 7"):
     the error's `entry` keeps its English text, as it always was; its `said` words both."""
 
-    named: Said
+    named: Said = _NO_NAME
 
     def fail(self, problem: str | Said) -> NoReturn:
         raise _error(self.source, self.named, problem)
 
 
 def _where(source: str, named: Said) -> Where:
-    return _Entry(source, str(named), named)
+    return _Entry(source, str(named), named=named)
 
 
 def _error(source: str, named: Said, problem: str | Said) -> DataError:
