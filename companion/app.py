@@ -272,12 +272,12 @@ class Startup:
         """The rest of start-up, in one go on the main thread (see the module docstring)."""
         from companion.rules.catalog import load_catalog
         from companion.session import Session
-        from companion.store.corrections import catalog_for
+        from companion.store.corrections import corrected_catalog
 
         app, devices = self.app, self.devices
         store, recovered = self._open_store()
         self.store = store
-        catalog, not_corrected = catalog_for(store, load_catalog())  # the group's numbers
+        catalog, not_corrected = corrected_catalog(store, load_catalog())  # the group's
         app.use_session(Session(catalog, store=store))
         app.ctx.on_resume = self.resume
         if store is not None:
@@ -297,8 +297,10 @@ class Startup:
                 home.say_devices(devices.die_words, None)  # the grid words its own line
         if recovered is not None:  # worded now, in the language the table speaks
             app.ctx.notices.tell(recovered(), _("Saved games"))
-        if not_corrected:
-            app.ctx.notices.tell(not_corrected, _("Corrected numbers"))
+        if not_corrected is not None:
+            from companion.ui.wording import say
+
+            app.ctx.notices.tell(say(not_corrected), _("Corrected numbers"))
         start_heartbeat(devices)
         app.ready = True
         if self.sound is not None:  # the sound device opens in a tick of its own

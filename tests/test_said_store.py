@@ -229,6 +229,27 @@ def test_a_folder_that_cannot_be_made_is_said_in_german(home: Any, tmp_path: Pat
         startup.close()
 
 
+def test_corrections_left_out_at_start_are_said_in_french(home: Any, tmp_path: Path) -> None:
+    from companion.store import corrections
+
+    db = tmp_path / "games.sqlite3"
+    with Store.open(db) as store:
+        store.set_setting(corrections.KEY, {"races": {"Orcs": {"tokens": 9}}})
+        _catalog, english = corrections.catalog_for(store, CATALOG)
+    assert english is not None and english.startswith(
+        "The corrected numbers in the settings were not used: race Orcs, tokens")
+    i18n.use("fr")
+    startup = start_up(home, db)
+    try:
+        notices = home.ctx.notices
+        assert notices.last_title == "Nombres corrigés"
+        assert notices.last_message.startswith(
+            f"Les nombres corrigés des réglages n'ont pas été utilisés{NBSP}: race Orcs, tokens")
+        assert notices.last_message.endswith(". Corrigez-les à nouveau dans Réglages.")
+    finally:
+        startup.close()
+
+
 def test_a_saved_game_that_cannot_be_offered_is_said_in_german(
     home: Any, tmp_path: Path,
 ) -> None:
