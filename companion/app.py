@@ -10,17 +10,21 @@ would show its first frame:
    error, at worst no offer yet), and `TableApp` runs, building only the home screen.
    Nothing of the rules, the session, the store proper, sqlite-utils, gpiozero or pyserial
    is imported for it.
-2. Right after the first frame is flipped, in the next tick of Kivy's clock, the rest in
-   one go on the main thread (`Startup.finish`): the store is opened (a damaged file, or
-   one whose game in progress cannot be replayed, is set aside and the newest good backup
-   restored, and the home screen says so; migrations run), the session is made on it
-   with the catalog as the group corrected it in the settings, the offer is made again
-   from the store (from a replay for a game saved before the summary existed), the die
-   button and the sensor grid are connected when there are any (the home screen says
-   when there are not), and the notices are shown. Touches that arrive meanwhile wait in
-   Kivy's queue and are handled after it, on a session. `TableApp.ready` is then True.
-   In the tick after that the sound cues are loaded (`open_sounds`: SDL's mixer opened,
-   each cue's file loaded once; no sound device: one line in the log, and silence).
+2. Right after the first frame is flipped, in the next tick of Kivy's clock, the rest in one
+   go on the main thread (`Startup.finish`): the store is opened (a damaged file, or one
+   whose game in progress cannot be replayed, is set aside and the newest good backup
+   restored, and the home screen says so; migrations run), the session is made on it with
+   the catalog as the group corrected it in the settings, the offer is made again from the
+   store (from a replay for a game saved before the summary existed), the die button and the
+   sensor grid are connected when there are any (the home screen says when there are not),
+   and the notices are shown. A notice about the saved games (a damaged file set aside, a
+   file that cannot be opened, corrections left out, a game that cannot be offered or
+   resumed) is worded from the store's sentence (`error.said`, `RecoveryReport.said`,
+   through `companion.ui.wording`) in the language the table speaks when it is shown; its
+   English stays the store's `str(error)`. Touches that arrive meanwhile wait in Kivy's
+   queue and are handled after it, on a session. `TableApp.ready` is then True. In the tick
+   after that the sound cues are loaded (`open_sounds`: SDL's mixer opened, each cue's file
+   loaded once; no sound device: one line in the log, and silence).
 
 The devices are made here and nowhere else: the die button (`open_die_button`), the
 sensor grid (`open_grid`: its serial link in `companion.grid`, its view for the screens in
