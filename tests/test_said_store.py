@@ -341,3 +341,13 @@ def test_grid_monitor_says_in_german_that_the_port_is_missing(
     assert (code, out) == (1, "")
     assert err == (f"companion grid-monitor: es gibt keinen Port {port} (ist das Raster "
                    "eingesteckt? 'companion doctor' listet die seriellen Ports auf)\n")
+
+
+def test_grid_sim_says_in_french_that_its_script_cannot_be_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    script = tmp_path / "none.txt"
+    code, out, err = run(capsys, "grid-sim", str(script), "--lang", "fr")
+    assert (code, out) == (2, "")
+    assert err == (f"companion grid-sim: impossible de lire le script {script}{NBSP}: "
+                   "No such file or directory\n")  # the system's own words, as they are
