@@ -19,6 +19,12 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from companion.sentence import N_, Sentence
+
+if TYPE_CHECKING:
+    from companion.rules.said import Said
 
 POWER_ACTIONS = ("poweroff", "reboot")
 TIMEOUT = 20.0
@@ -27,7 +33,16 @@ Below the kiosk's 30-second watchdog: the app runs these on its main loop."""
 
 
 class ActionFailed(Exception):
-    """The operating system did not do what was asked; the message says why in one line."""
+    """The operating system did not do what was asked; the message says why in one line.
+    `str()` is the English, `said` the same for the table's language."""
+
+    def __init__(self, message: Sentence) -> None:
+        super().__init__(str(message))
+        self.sentence = message
+
+    @property
+    def said(self) -> Said:
+        return self.sentence.said
 
 
 def _last_line(text: str) -> str:
@@ -35,22 +50,26 @@ def _last_line(text: str) -> str:
     return lines[-1] if lines else ""
 
 
-def run(argv: list[str], what: str, timeout: float = TIMEOUT) -> str:
+def run(argv: list[str], what: Sentence, timeout: float = TIMEOUT) -> str:
     """Run `argv`; its standard output, or `ActionFailed` naming `what` failed."""
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
                               stdin=subprocess.DEVNULL, check=False)
     except FileNotFoundError:
-        raise ActionFailed(f"{what}: {argv[0]} is not installed on this system.") from None
+        raise ActionFailed(Sentence(N_("{what}: {command} is not installed on this system."),
+                                    what=what, command=argv[0])) from None
     except subprocess.TimeoutExpired:
-        raise ActionFailed(f"{what}: {argv[0]} gave no answer in {timeout:.0f} seconds.") \
-            from None
+        raise ActionFailed(Sentence(N_("{what}: {command} gave no answer in {seconds} "
+                                       "seconds."), what=what, command=argv[0],
+                                    seconds=f"{timeout:.0f}")) from None
     except OSError as error:
-        raise ActionFailed(f"{what}: {argv[0]} could not be run ({error}).") from None
+        raise ActionFailed(Sentence(N_("{what}: {command} could not be run ({why})."),
+                                    what=what, command=argv[0], why=str(error))) from None
     if done.returncode != 0:
-        why = _last_line(done.stderr) or _last_line(done.stdout) or \
-            f"{argv[0]} exited with status {done.returncode}"
-        raise ActionFailed(f"{what}: {why}")
+        said = _last_line(done.stderr) or _last_line(done.stdout)
+        why = said or Sentence(N_("{command} exited with status {status}"), command=argv[0],
+                               status=done.returncode)
+        raise ActionFailed(Sentence(N_("{what}: {why}"), what=what, why=why))
     return done.stdout
 
 
@@ -63,27 +82,28 @@ def power_command(action: str) -> list[str]:
 
 def switch_off(action: str) -> None:
     """Ask logind to power off or restart; returns once it has accepted."""
-    words = "The table could not be switched off" if action == "poweroff" else \
-        "The table could not be restarted"
+    words = (Sentence(N_("The table could not be switched off")) if action == "poweroff" else
+             Sentence(N_("The table could not be restarted")))
     run(power_command(action), words)
 
 
 def mount(device: str) -> Path:
     """Mount `device` (e.g. ``/dev/sda1``) with udisks2; where it is mounted now."""
     out = run(["udisksctl", "mount", "--no-user-interaction", "-b", device],
-              f"The stick could not be opened ({device})")
+              Sentence(N_("The stick could not be opened ({device})"), device=device))
     found = re.search(r" at (/.*?)\.?\s*$", out.strip())
     if found is None:
-        raise ActionFailed(f"The stick could not be opened ({device}): udisksctl said "
-                           f"{_last_line(out)!r}")
+        raise ActionFailed(Sentence(N_("The stick could not be opened ({device}): udisksctl "
+                                       "said {answer}"), device=device,
+                                    answer=repr(_last_line(out))))
     return Path(found.group(1))
 
 
 def unmount(device: str) -> None:
     run(["udisksctl", "unmount", "--no-user-interaction", "-b", device],
-        f"The stick could not be closed ({device})")
+        Sentence(N_("The stick could not be closed ({device})"), device=device))
 
 
 def power_off_drive(disk: str) -> None:
     run(["udisksctl", "power-off", "--no-user-interaction", "-b", disk],
-        f"The stick could not be powered off ({disk})")
+        Sentence(N_("The stick could not be powered off ({disk})"), disk=disk))

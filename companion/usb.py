@@ -30,8 +30,13 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from companion.sentence import N_, Sentence
 from companion.store.database import fsync_dir
+
+if TYPE_CHECKING:
+    from companion.rules.said import Said
 
 SYS_BLOCK = Path("/sys/block")
 MOUNTS = Path("/proc/self/mounts")
@@ -63,11 +68,17 @@ class Stick:
 
 
 class CopyFailed(Exception):
-    """The copy could not be made or did not read back the same; `reason` says which."""
+    """The copy could not be made or did not read back the same; `reason` says which.
+    `str()` is the English message, `said` the same for the table's language."""
 
-    def __init__(self, message: str, reason: str) -> None:
-        super().__init__(message)
+    def __init__(self, message: Sentence, reason: str) -> None:
+        super().__init__(str(message))
+        self.sentence = message
         self.reason = reason
+
+    @property
+    def said(self) -> Said:
+        return self.sentence.said
 
 
 def _unescape(field: str) -> str:
@@ -156,8 +167,9 @@ def counts(database: Path) -> tuple[int, int]:
         conn.close()
 
 
-def verify_copy(copy: Path, source: Path) -> list[str]:
-    """What is wrong with `copy` of `source` (empty when it reads back the same)."""
+def verify_copy(copy: Path, source: Path) -> list[Sentence | str]:
+    """What is wrong with `copy` of `source` (empty when it reads back the same): SQLite's
+    own words, or a sentence."""
     try:
         conn = sqlite3.connect(copy.resolve().as_uri() + "?mode=ro", uri=True)
         try:
@@ -165,26 +177,29 @@ def verify_copy(copy: Path, source: Path) -> list[str]:
         finally:
             conn.close()
         if rows != ["ok"]:
-            return rows
+            return list(rows)
         wanted, got = counts(source), counts(copy)
     except sqlite3.Error as error:
         return [str(error)]
     if got != wanted:
-        return [f"{got[0]} games and {got[1]} events instead of {wanted[0]} and {wanted[1]}"]
+        return [Sentence(N_("{games} games and {events} events instead of {wanted_games} and "
+                            "{wanted_events}"), games=got[0], events=got[1],
+                         wanted_games=wanted[0], wanted_events=wanted[1])]
     return []
 
 
 def _failure(error: OSError, size: int) -> CopyFailed:
     if error.errno == errno.ENOSPC or error.errno == errno.EDQUOT:
         mb = max(1, -(-size // 1_000_000))
-        return CopyFailed(f"The stick is full: the copy needs {mb} MB. Free some space on "
-                          "it, or use another stick.", "full")
+        return CopyFailed(Sentence(N_("The stick is full: the copy needs {mb} MB. Free some "
+                                      "space on it, or use another stick."), mb=mb), "full")
     if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-        return CopyFailed("The stick cannot be written (read-only: check the lock switch "
-                          "on its side, or use another stick). Nothing was written.",
-                          "read-only")
-    return CopyFailed(f"The copy could not be written to the stick ({error.strerror or error})."
-                      " Try again, or use another stick.", "io")
+        return CopyFailed(Sentence(N_("The stick cannot be written (read-only: check the lock "
+                                      "switch on its side, or use another stick). Nothing "
+                                      "was written.")), "read-only")
+    return CopyFailed(Sentence(N_("The copy could not be written to the stick ({why}). Try "
+                                  "again, or use another stick."),
+                               why=str(error.strerror or error)), "io")
 
 
 def _drop_cache(path: Path) -> None:
@@ -216,7 +231,8 @@ def save_copy(source: Path, mount: Path, *, name: str | None = None,
     try:
         size = source.stat().st_size
     except OSError as error:
-        raise CopyFailed(f"The backup to copy cannot be read ({error}).", "io") from error
+        raise CopyFailed(Sentence(N_("The backup to copy cannot be read ({why})."),
+                                  why=str(error)), "io") from error
     try:
         folder.mkdir(exist_ok=True)
         with open(source, "rb") as reader, open(partial, "wb") as writer:
@@ -236,7 +252,7 @@ def save_copy(source: Path, mount: Path, *, name: str | None = None,
     if problems:
         with contextlib.suppress(OSError):
             target.unlink(missing_ok=True)
-        raise CopyFailed("The copy on the stick did not read back the same "
-                         f"({problems[0]}), so it was removed. Try again, or use another "
-                         "stick.", "verify")
+        raise CopyFailed(Sentence(N_("The copy on the stick did not read back the same "
+                                     "({problem}), so it was removed. Try again, or use "
+                                     "another stick."), problem=problems[0]), "verify")
     return target

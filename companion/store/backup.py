@@ -29,8 +29,9 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from companion.sentence import N_
 from companion.store.database import fsync_dir, fsync_file, quick_check
-from companion.store.errors import N_, StoreWriteError
+from companion.store.errors import StoreWriteError
 from companion.store.private import create_file, make_folder
 
 DEFAULT_KEEP = 5

@@ -33,14 +33,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.paths import on_read_only_file_system
+from companion.sentence import N_, Sentence, Value
 from companion.store.errors import (
-    N_,
-    Sentence,
     StoreError,
     StoreOpenError,
     StoreReadError,
     StoreWriteError,
-    Value,
 )
 from companion.store.private import create_file
 

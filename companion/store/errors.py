@@ -10,7 +10,7 @@ A message is an English template with named values (``StoreOpenError(N_("The fil
 same sentence as the rules' `companion.rules.said.Said`, which a screen words in the
 table's language (`companion.ui.wording.say`) and the command line under ``--lang``.
 Values are numbers, paths and texts quoted as they are (a file name, SQLite's own words),
-or another sentence (a `Sentence`, a `Said`) worded the same way.
+or another sentence (a `companion.sentence.Sentence`, a `Said`) worded the same way.
 
 Invariants: `str(error)` is exactly the English message (the template filled in); a
 template is marked `N_` where it is written, so ``make locale`` extracts it; a message
@@ -21,77 +21,13 @@ only when a screen asks for it.
 
 from __future__ import annotations
 
-import string
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING
 
 from companion.records import RecordsError
+from companion.sentence import Sentence, Value
 
 if TYPE_CHECKING:
     from companion.rules.said import Said
-    from companion.rules.said import Value as SaidValue
-
-Value: TypeAlias = "int | str | Sentence | Said | tuple[Value, ...]"
-"""A value in a message: a number, a text quoted as it is, a sentence of its own, or
-several of them (shown joined by commas)."""
-
-
-def N_(template: str) -> str:  # gettext's own name for it
-    """Marks an English template for extraction (``make locale``); returns it unchanged."""
-    return template
-
-
-class Sentence:
-    """An English `template` with its named `values`, light to make (no rules imported):
-    `str()` is the English, `said` the rules' `Said` a screen words."""
-
-    __slots__ = ("template", "values")
-
-    def __init__(self, template: str, /, **values: Value) -> None:
-        self.template = template
-        self.values = values
-        str(self)  # a template without a value for one of its fields fails here, not later
-
-    def __str__(self) -> str:
-        if not self.values:
-            return self.template
-        return self.template.format(**{key: _english(value) for key, value in self.values.items()})
-
-    def __repr__(self) -> str:
-        return f"Sentence({self.template!r}, **{self.values!r})"
-
-    @property
-    def said(self) -> Said:
-        """This sentence for `companion.ui.wording.say` (imports the rules' `Said`)."""
-        from companion.rules.said import Said, said
-
-        if not self.values and _fields(self.template):  # plain text with braces in it
-            return said("{message}", message=self.template)
-        shown = {key: _said(value) for key, value in self.values.items()}
-        return Said(self.template, tuple(sorted(shown.items(), key=lambda item: item[0])))
-
-
-def _english(value: Value) -> str:
-    if isinstance(value, tuple):
-        return ", ".join(_english(item) for item in value)
-    return str(value)
-
-
-def _said(value: Value) -> SaidValue:
-    from companion.rules.said import listed
-
-    if isinstance(value, Sentence):
-        return value.said
-    if isinstance(value, tuple):
-        return listed(_said(item) for item in value)
-    return value
-
-
-def _fields(template: str) -> set[str]:
-    try:
-        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
-    except ValueError:  # an unmatched brace: plain text
-        return {"?"}
-
 
 class StoreError(RecordsError):
     """Something about the saved games went wrong; `str(error)` is the plain message (the

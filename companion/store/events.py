@@ -29,9 +29,9 @@ from typing import Any
 from companion.rules.codec import from_record
 from companion.rules.events import BadRecord, Event, to_record
 from companion.rules.history import Step
+from companion.sentence import N_
 from companion.store.database import SQLITE_CONSTRAINT, primary_code
 from companion.store.errors import (
-    N_,
     GameAlreadyFinished,
     StepConflict,
     UnknownGame,

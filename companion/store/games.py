@@ -52,10 +52,11 @@ from companion.rules.events import ComboPicked, Event, GameCreated, TurnEnded, T
 from companion.rules.history import History
 from companion.rules.standings import Standings
 from companion.rules.turns import Phase, TurnTrack
+from companion.sentence import N_
 from companion.store import events, profiles
 from companion.store.combo_coins import credit
 from companion.store.database import from_text
-from companion.store.errors import N_, StoreError, UnknownGame
+from companion.store.errors import StoreError, UnknownGame
 
 
 def create(

@@ -25,8 +25,9 @@ import os
 from pathlib import Path
 
 from companion.paths import on_read_only_file_system
+from companion.sentence import N_
 from companion.store.database import read_only_error
-from companion.store.errors import N_, DatabaseInUse, StoreOpenError
+from companion.store.errors import DatabaseInUse, StoreOpenError
 from companion.store.private import is_own_folder, make_folder, tighten
 
 SUFFIX = ".lock"

@@ -57,7 +57,8 @@ import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from companion.store.errors import N_, StoreOpenError
+from companion.sentence import N_
+from companion.store.errors import StoreOpenError
 
 if TYPE_CHECKING:
     from sqlite_utils import Database

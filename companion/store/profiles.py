@@ -22,8 +22,9 @@ import secrets
 import sqlite3
 
 from companion.records import Profile
+from companion.sentence import N_
 from companion.store.database import from_text
-from companion.store.errors import N_, ProfileError
+from companion.store.errors import ProfileError
 
 PIN_DIGITS = (4, 8)
 

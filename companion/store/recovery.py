@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from companion.sentence import N_
 from companion.store.backup import check_backup, list_backups, restore_into, taken_at
 from companion.store.database import (
     connect,
@@ -47,7 +48,7 @@ from companion.store.database import (
     quick_check,
     stamp,
 )
-from companion.store.errors import N_, StoreOpenError
+from companion.store.errors import StoreOpenError
 from companion.store.private import make_folder
 
 SIDECARS = ("-wal", "-shm", "-journal")

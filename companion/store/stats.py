@@ -27,8 +27,9 @@ import sqlite3
 from dataclasses import replace
 
 from companion.records import ComboPlayed, ComboTally, PlayerStats, TurnIncome
+from companion.sentence import N_
 from companion.store.combo_coins import credit
-from companion.store.errors import N_, ProfileError
+from companion.store.errors import ProfileError
 
 _FINISHED_SEATS = (
     "FROM game_seats s JOIN games g ON g.id = s.game_id WHERE g.finished_at IS NOT NULL"

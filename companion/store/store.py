@@ -49,6 +49,7 @@ from companion.rules.events import Event, GameCreated, TurnEnded
 from companion.rules.history import History, Step, replay
 from companion.rules.said import Said
 from companion.rules.standings import Standings
+from companion.sentence import N_, Sentence, Value
 from companion.store import backup as backups_
 from companion.store import events, games, private, profiles, settings, stats
 from companion.store import export as export_
@@ -63,12 +64,9 @@ from companion.store.database import (
 )
 from companion.store.database import quick_check as _quick_check
 from companion.store.errors import (
-    N_,
-    Sentence,
     StoreError,
     StoreOpenError,
     UnreadableGame,
-    Value,
 )
 from companion.store.lock import DatabaseLock
 from companion.store.migrations import bring_up_to_date

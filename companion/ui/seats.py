@@ -89,5 +89,7 @@ class TableSeats(EventDispatcher):  # type: ignore[misc]
         try:
             records.set_setting(sides_key(game_id), to_setting(self.sides))
         except RecordsError as failed:
-            return str(failed)
+            from companion.ui.wording import say  # the rules' words: not at import
+
+            return say(failed)
         return None

@@ -13,7 +13,7 @@ language switch follows it. No Kivy.
 from __future__ import annotations
 
 from companion.i18n import _, ngettext
-from companion.rules import Combo, Name, RulesError, Said
+from companion.rules import Combo, Name, Said
 from companion.ui import names
 
 
@@ -43,10 +43,12 @@ TABLE = _TableWords()
 
 
 def say(what: Said | Name | Exception | str) -> str:
-    """`what` in the table's language: a `Said`, a name, a rules error's sentence; any
-    other error's or plain text as it is."""
-    if isinstance(what, RulesError):
-        return what.said.say(TABLE)
+    """`what` in the table's language: a `Said`, a name, the sentence of an error that
+    carries one (a rules error, a saved games' error: `error.said`); any other error's or
+    plain text as it is."""
+    if isinstance(what, Exception):
+        sentence = getattr(what, "said", None)
+        return sentence.say(TABLE) if isinstance(sentence, Said) else str(what)
     if isinstance(what, Said):
         return what.say(TABLE)
     if isinstance(what, Name):

@@ -217,7 +217,7 @@ class Presenter(EventDispatcher):  # type: ignore[misc]
             self.ctx.notices.tell(plain(say(refused)), title)
             return None
         except RecordsError as failed:
-            self.ctx.notices.tell(str(failed), _(NOT_SAVED))
+            self.ctx.notices.tell(say(failed), _(NOT_SAVED))
             return None
         finally:
             nav.leaving_for = before

@@ -335,7 +335,7 @@ class GameEndPresenter(Presenter):
             return
         except RecordsError as failed:
             self.ctx.notices.tell(_("{reason} The result is shown, but it is not in the past "
-                                    "games.").format(reason=failed), _("Not saved"))
+                                    "games.").format(reason=say(failed)), _("Not saved"))
             result = game_standings(state, self._tokens, names)
         self.needs_tiebreak = False
         self.winner_text = plain(say(result.reason))

@@ -30,6 +30,7 @@ from companion.records import GameRecord, Records, RecordsError
 from companion.ui import palette
 from companion.ui.presenters.base import Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
+from companion.ui.wording import say
 
 ACCENT = get_hex_from_color(palette.ACCENT)
 
@@ -147,7 +148,7 @@ class HistoryPresenter(Presenter):
                 records = store.games(finished=True)
             except RecordsError as failed:
                 self.error_text = _("The past games cannot be read: {reason}").format(
-                    reason=failed)
+                    reason=say(failed))
                 records = []
             for game in records:
                 rows.append(self._row(game))

@@ -32,6 +32,7 @@ from companion.ui.presenters.history import (
     write_exports,
 )
 from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.wording import say
 
 
 def expansions_words(summary: GameSummary, names: dict[str, str]) -> str:
@@ -105,7 +106,7 @@ class GameHistoryPresenter(Presenter):
             summary = store.game_summary(game_id)
         except RecordsError as failed:
             self.ctx.notices.tell(_("That game cannot be shown: {reason}").format(
-                reason=failed), _("Past games"))
+                reason=say(failed)), _("Past games"))
             return False
         self.game_id = game_id
         game = summary.game
@@ -203,7 +204,7 @@ class GameHistoryPresenter(Presenter):
             written = write_exports(store, [self.game_id], formats)
         except (RecordsError, OSError) as failed:
             self.ctx.notices.tell(_("The export could not be written: {reason}").format(
-                reason=failed), _("Not exported"))
+                reason=say(failed)), _("Not exported"))
             return
         self.ctx.notices.tell(_("Saved in {folder}: {files}.").format(
             folder=export_dir(), files=", ".join(path.name for path in written)), _("Exported"))

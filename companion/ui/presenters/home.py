@@ -222,8 +222,10 @@ class HomePresenter(Presenter):
         try:
             system_actions.switch_off(action)
         except system_actions.ActionFailed as failed:
+            from companion.ui.wording import say  # the rules' words: not on the first frame
+
             self._going = None
-            self.power_text = str(failed)
+            self.power_text = say(failed)
             return False
         self._going = action
         self.power_text = _(GOING[action])

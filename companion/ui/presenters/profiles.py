@@ -24,6 +24,7 @@ from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter, Question, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
 from companion.ui.presenters.keypads import NameRequest, PinRequest, ask_name, ask_pin
+from companion.ui.wording import say
 
 
 class Action(StrEnum):
@@ -81,7 +82,7 @@ class ProfilesPresenter(Presenter):
                 found = store.profiles()
             except RecordsError as failed:
                 self.hint = _("The saved players cannot be read: {reason}").format(
-                    reason=failed)
+                    reason=say(failed))
             else:
                 self.hint = _("Tap a name to rename, a colour to change it. A PIN keeps the "
                               "others from looking at your coins.")
@@ -103,7 +104,7 @@ class ProfilesPresenter(Presenter):
         try:
             change()
         except RecordsError as failed:
-            self.ctx.notices.tell(plain(str(failed)), title)
+            self.ctx.notices.tell(plain(say(failed)), title)
             return False
         finally:
             self.load()
@@ -194,7 +195,7 @@ class ProfilesPresenter(Presenter):
             try:
                 right = store.check_pin(profile_id, pin)
             except RecordsError as failed:
-                self.ctx.notices.tell(plain(str(failed)), _("PIN not checked"))
+                self.ctx.notices.tell(plain(say(failed)), _("PIN not checked"))
                 return
             if right:
                 then()

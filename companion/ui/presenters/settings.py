@@ -349,7 +349,7 @@ class SettingsPresenter(Presenter):
             backups = store.backups()
         except (RecordsError, OSError) as failed:
             self.players_text = _("The saved players cannot be read: {reason}").format(
-                reason=failed)
+                reason=say(failed))
             self.backups_text = ""
             return
         self.players_text = (_("No saved players yet.") if count == 0 else
@@ -401,7 +401,7 @@ class SettingsPresenter(Presenter):
             save_config_values({key: value}, self.path)
         except (ValueError, OSError) as failed:
             self.ctx.notices.tell(_("The setting was not saved: {reason}").format(
-                reason=plain(str(failed))), _("Not saved"))
+                reason=plain(say(failed))), _("Not saved"))
             return
         self._config = load_config(self.path)[0]
         self._show_config()
@@ -571,7 +571,7 @@ class SettingsPresenter(Presenter):
         try:
             path = store.backup()
         except RecordsError as failed:
-            self.ctx.notices.tell(str(failed), title)
+            self.ctx.notices.tell(say(failed), title)
             return None
         if path is None:
             self.ctx.notices.tell(_("A save is under way; try again in a moment."), title)
@@ -624,7 +624,7 @@ class SettingsPresenter(Presenter):
                 file=copy.name, name=name)
         except (system_actions.ActionFailed, usb.CopyFailed) as failed:
             message = _("Nothing was saved on the stick {name}. {reason}").format(
-                name=name, reason=failed)
+                name=name, reason=say(failed))
         if mounted_here:
             try:
                 system_actions.unmount(stick.device)
@@ -634,7 +634,7 @@ class SettingsPresenter(Presenter):
                 if copy is not None:
                     message = _("Saved {file} on the stick {name}, but the stick could not be "
                                 "closed ({reason}); wait a minute before taking it "
-                                "out.").format(file=copy.name, name=name, reason=failed)
+                                "out.").format(file=copy.name, name=name, reason=say(failed))
         self.ctx.notices.tell(message, _("Saved on the stick") if copy is not None else title)
 
     def export_all(self) -> None:
@@ -651,7 +651,7 @@ class SettingsPresenter(Presenter):
             written = write_exports(store, ids)
         except (RecordsError, OSError) as failed:
             self.ctx.notices.tell(_("The export could not be written: {reason}").format(
-                reason=failed), _("Not exported"))
+                reason=say(failed)), _("Not exported"))
             return
         self.ctx.notices.tell(
             ngettext("{count} finished game saved in {folder} as JSON, CSV and BG Stats "

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from companion.i18n import N_, _
 from companion.ui.presenters.base import Choice
+from companion.ui.wording import say
 
 if TYPE_CHECKING:
     from companion.ui.presenters.base import Presenter
@@ -60,4 +61,4 @@ def move(presenter: Presenter, key: str) -> None:
     failed = presenter.ctx.seats.flip(int(seat), presenter.session.records)
     if failed is not None:
         presenter.ctx.notices.tell(_("The side is used but not saved: {reason}").format(
-            reason=failed), _("Not saved"))
+            reason=say(failed)), _("Not saved"))

@@ -23,6 +23,7 @@ from companion.ui import names, palette
 from companion.ui.presenters.base import Presenter
 from companion.ui.presenters.history import coins
 from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.wording import say
 
 
 def _number(value: float) -> str:
@@ -128,7 +129,7 @@ class StatsPresenter(Presenter):
                 tallies = store.combo_stats()
                 colours = {p.id: p.colour for p in store.profiles()}
             except RecordsError as failed:
-                self._failed = _("The stats cannot be read: {reason}").format(reason=failed)
+                self._failed = _("The stats cannot be read: {reason}").format(reason=say(failed))
                 stats, tallies, colours = [], [], {}
             stats.sort(key=lambda s: (-s.wins, -s.games, s.name.casefold()))
             for record in stats:

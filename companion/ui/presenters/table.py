@@ -546,7 +546,7 @@ class TablePresenter(Presenter):
             profile = self._profile_of(seat)
         except RecordsError as failed:
             self.ctx.notices.tell(_("The PIN cannot be checked: {reason}").format(
-                reason=failed), _("Nothing shown"))
+                reason=say(failed)), _("Nothing shown"))
             return
         if profile is not None and profile.has_pin:
             name = state.player(seat).name
@@ -577,7 +577,7 @@ class TablePresenter(Presenter):
             right = store.check_pin(profile_id, pin)
         except RecordsError as failed:
             self.ctx.notices.tell(_("The PIN cannot be checked: {reason}").format(
-                reason=failed), _("Nothing shown"))
+                reason=say(failed)), _("Nothing shown"))
             return
         if not right:
             self.ctx.notices.tell(_("That PIN is not right, so nothing is shown. Hold your "
