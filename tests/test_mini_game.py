@@ -4,17 +4,15 @@ die rolls are kept from the game's events, and the turn's score pays them untype
 
 from __future__ import annotations
 
-import ast
-import io
 import json
 import random
 import re
-import tokenize
 from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
 from factories import created, play_turn, session
+from words_support import code_words
 
 from companion.rules import mini_game
 from companion.rules.catalog import load_catalog
@@ -541,29 +539,11 @@ _MINI_WORDS = re.compile(r"pygm|gyps|leprechaun|priestess|historian|ivory|pot_of
                          re.IGNORECASE)
 
 
-def _code_words(path: Path) -> list[str]:
-    """The names and strings of a module's code: no comment, no docstring."""
-    source = path.read_text("utf-8")
-    docstrings: set[int] = set()
-    for node in ast.walk(ast.parse(source)):
-        body = getattr(node, "body", None)
-        if isinstance(body, list):
-            for first, after in zip([None, *body], body, strict=False):
-                is_doc = first is None or isinstance(first, ast.Assign | ast.AnnAssign)
-                if (is_doc and isinstance(after, ast.Expr)
-                        and isinstance(after.value, ast.Constant)
-                        and isinstance(after.value.value, str)):
-                    docstrings.update(range(after.lineno, (after.end_lineno or after.lineno) + 1))
-    return [token.string for token in tokenize.generate_tokens(io.StringIO(source).readline)
-            if token.type in (tokenize.NAME, tokenize.STRING)
-            and not (token.type == tokenize.STRING and token.start[0] in docstrings)]
-
-
 @pytest.mark.parametrize("module", _SHARED_RULES)
 def test_the_shared_rules_name_none_of_the_mini_expansions_races_in_their_code(
         module: str) -> None:
     path = Path(__file__).resolve().parent.parent / "companion" / "rules" / f"{module}.py"
-    assert sorted({w for w in _code_words(path) if _MINI_WORDS.search(w)}) == []
+    assert sorted({w for w in code_words(path) if _MINI_WORDS.search(w)}) == []
 
 
 def test_the_gypsies_refusal_to_retake_an_abandoned_region_is_the_mini_expansions() -> None:

@@ -6,14 +6,12 @@ and the board's own words."""
 
 from __future__ import annotations
 
-import ast
-import io
 import re
-import tokenize
 from pathlib import Path
 
 import pytest
 from scoring_support import river_count, river_region
+from words_support import code_words
 
 from companion.rules.board import Markers
 from companion.rules.maps import Terrain
@@ -31,27 +29,9 @@ RIVER_WORDS = re.compile(r"harbor|pirate|caravel|\briver(_game)?\b|River(State|S
                          r"|river_world", re.IGNORECASE)
 
 
-def _code_words(path: Path) -> list[str]:
-    """The names and strings of a module's code: no comment, no docstring."""
-    source = path.read_text("utf-8")
-    docstrings: set[int] = set()
-    for node in ast.walk(ast.parse(source)):
-        body = getattr(node, "body", None)
-        if isinstance(body, list):
-            for first, after in zip([None, *body], body, strict=False):
-                is_doc = first is None or isinstance(first, ast.Assign | ast.AnnAssign)
-                if (is_doc and isinstance(after, ast.Expr)
-                        and isinstance(after.value, ast.Constant)
-                        and isinstance(after.value.value, str)):
-                    docstrings.update(range(after.lineno, (after.end_lineno or after.lineno) + 1))
-    return [token.string for token in tokenize.generate_tokens(io.StringIO(source).readline)
-            if token.type in (tokenize.NAME, tokenize.STRING)
-            and not (token.type == tokenize.STRING and token.start[0] in docstrings)]
-
-
 @pytest.mark.parametrize("name", SHARED)
 def test_the_shared_modules_name_no_river_world_piece_in_their_code(name: str) -> None:
-    named = sorted({w for w in _code_words(ROOT / name) if RIVER_WORDS.search(w)})
+    named = sorted({w for w in code_words(ROOT / name) if RIVER_WORDS.search(w)})
     assert named == []
 
 

@@ -9,15 +9,13 @@ the language spoken, with the numbers and the system's own words as they are.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from words_support import in_language
 
-from companion import i18n
 from companion.sentence import N_, Sentence
 from companion.system_actions import ActionFailed, run, switch_off
-from companion.ui.wording import say
 from companion.usb import FOLDER, CopyFailed, save_copy
 
 
@@ -35,22 +33,10 @@ def backup(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.fixture
-def speaking() -> Iterator[None]:
-    yield
-    i18n.use(i18n.SOURCE)
-
-
-def _in(language: str, error: Exception) -> str:
-    i18n.use(language)
-    try:
-        return say(error)
-    finally:
-        i18n.use(i18n.SOURCE)
 
 
 def test_a_full_stick_is_said_in_french_and_german(
-        tmp_path: Path, backup: Path, speaking: None) -> None:
+        tmp_path: Path, backup: Path) -> None:
     stick = tmp_path / "stick"
     (stick / FOLDER).mkdir(parents=True)
     (stick / FOLDER / (backup.name + ".partial")).symlink_to("/dev/full")
@@ -58,13 +44,15 @@ def test_a_full_stick_is_said_in_french_and_german(
         save_copy(backup, stick)
     assert str(failed.value) == ("The stick is full: the copy needs 1 MB. Free some space on "
                                  "it, or use another stick.")
-    assert _in("fr", failed.value) == ("La clé est pleine\u00a0: la copie a besoin de 1 Mo. "
-                                       "Libérez de la place ou utilisez une autre clé.")
-    assert _in("de", failed.value).startswith("Der Stick ist voll: Die Kopie braucht 1 MB.")
+    assert in_language("fr", failed.value) == (
+        "La clé est pleine\u00a0: la copie a besoin de 1 Mo. Libérez de la place ou utilisez "
+        "une autre clé.")
+    assert in_language("de", failed.value).startswith(
+        "Der Stick ist voll: Die Kopie braucht 1 MB.")
 
 
 def test_a_copy_that_reads_back_wrong_names_the_counts_in_the_language(
-        tmp_path: Path, backup: Path, speaking: None) -> None:
+        tmp_path: Path, backup: Path) -> None:
     stick = tmp_path / "stick"
     stick.mkdir()
 
@@ -77,37 +65,41 @@ def test_a_copy_that_reads_back_wrong_names_the_counts_in_the_language(
     with pytest.raises(CopyFailed) as failed:
         save_copy(backup, stick, _after_write=lose_an_event)
     assert "(2 games and 2 events instead of 2 and 3)" in str(failed.value)
-    in_german = _in("de", failed.value)
+    in_german = in_language("de", failed.value)
     assert "(2 Partien und 2 Ereignisse statt 2 und 3)" in in_german
     assert in_german.startswith("Die Kopie auf dem Stick")
 
 
 def test_a_missing_command_is_said_with_its_name_as_it_is(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, speaking: None) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     with pytest.raises(ActionFailed) as failed:
         switch_off("reboot")
     assert str(failed.value) == ("The table could not be restarted: systemctl is not "
                                  "installed on this system.")
-    assert _in("fr", failed.value) == ("La table n'a pas pu redémarrer\u00a0: systemctl "
-                                       "n'est pas installé sur ce système.")
-    assert _in("de", failed.value) == ("Der Tisch konnte nicht neu gestartet werden: "
-                                       "systemctl ist auf diesem System nicht installiert.")
+    assert in_language("fr", failed.value) == (
+        "La table n'a pas pu redémarrer\u00a0: systemctl "
+        "n'est pas installé sur ce système.")
+    assert in_language("de", failed.value) == (
+        "Der Tisch konnte nicht neu gestartet werden: "
+        "systemctl ist auf diesem System nicht installiert.")
 
 
-def test_a_command_that_fails_quietly_is_said_with_its_status(speaking: None) -> None:
+def test_a_command_that_fails_quietly_is_said_with_its_status() -> None:
     with pytest.raises(ActionFailed) as failed:
         run(["false"], Sentence(N_("The stick could not be closed ({device})"),
                                 device="/dev/sdz1"))
     assert str(failed.value) == ("The stick could not be closed (/dev/sdz1): false exited "
                                  "with status 1")
-    assert _in("de", failed.value) == ("Der Stick konnte nicht geschlossen werden "
-                                       "(/dev/sdz1): false endete mit Status 1")
+    assert in_language("de", failed.value) == (
+        "Der Stick konnte nicht geschlossen werden "
+        "(/dev/sdz1): false endete mit Status 1")
 
 
-def test_what_the_system_says_itself_is_quoted_as_it_is(speaking: None) -> None:
+def test_what_the_system_says_itself_is_quoted_as_it_is() -> None:
     with pytest.raises(ActionFailed) as failed:
         run(["sh", "-c", "echo 'Error: device busy' >&2; exit 3"],
             Sentence(N_("The stick could not be powered off ({disk})"), disk="/dev/sdz"))
-    assert _in("fr", failed.value) == ("La clé n'a pas pu être mise hors tension (/dev/sdz)"
-                                       "\u00a0: Error: device busy")
+    assert in_language("fr", failed.value) == (
+        "La clé n'a pas pu être mise hors tension (/dev/sdz)"
+        "\u00a0: Error: device busy")

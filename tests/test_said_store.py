@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import ui_support as ui
 from factories import created
 from test_store_damage import break_last_record, played
+from words_support import in_language
 
 from companion import i18n
 from companion.app import Startup, offer_resume, open_store
@@ -36,7 +37,6 @@ from companion.store import DatabaseInUse, Store, StoreOpenError, StoreWriteErro
 from companion.store.database import write_error
 from companion.store.lock import DatabaseLock
 from companion.ui.widgets import MessageDialog
-from companion.ui.wording import say
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -49,13 +49,6 @@ def english_after() -> Iterator[None]:
     yield
     i18n.use(i18n.SOURCE)
 
-
-def in_language(language: str, what: Any) -> str:
-    i18n.use(language)
-    try:
-        return say(what)
-    finally:
-        i18n.use(i18n.SOURCE)
 
 
 def run(capsys: pytest.CaptureFixture[str], *words: str) -> tuple[int, str, str]:
