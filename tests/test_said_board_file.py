@@ -8,18 +8,17 @@ name, the JSON field names and the values quoted from the file stay as they are.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from test_maps import Change, _board, _region
+from words_support import in_language
 
 from companion import i18n
 from companion.rules.errors import DataError, RulesError, UnknownName
 from companion.rules.maps import board_for_players, load_board, parse_board, parse_board_text
 from companion.rules.river import check_event_line, event_named
-from companion.ui.wording import say
-
-Change = Callable[[dict[str, Any]], None]
 
 
 @pytest.fixture(autouse=True)
@@ -45,20 +44,6 @@ def _tiny() -> dict[str, Any]:
     ]}  # fmt: skip
 
 
-def _region(id_: int, key: str, value: Any) -> Change:
-    def change(doc: dict[str, Any]) -> None:
-        doc["regions"][id_ - 1][key] = value
-
-    return change
-
-
-def _board(key: str, value: Any) -> Change:
-    def change(doc: dict[str, Any]) -> None:
-        doc[key] = value
-
-    return change
-
-
 def _landlocked(doc: dict[str, Any]) -> None:
     for region in doc["regions"]:
         region.update(border=False, entry=False)
@@ -73,8 +58,7 @@ def _refused(change: Change) -> DataError:
 
 
 def _worded(error: RulesError, language: str) -> str:
-    i18n.use(language)
-    return say(error)
+    return in_language(language, error)
 
 
 # (what is broken, the change, the English, a piece of the French, a piece of the German)
