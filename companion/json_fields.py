@@ -1,13 +1,22 @@
 """Reading a JSON document field by field, for the command-line readers (`companion score`,
 `companion play`): the first fault names its field (a JSON path such as
 `player.active.counts.hill`) and what is wrong, and a value is quoted short enough for one
-line."""
+line.
+
+What is wrong may be a sentence of the rules (a `companion.rules.said.Said`, as a scoring
+error says it): `str(error)` and `problem` are its English, `said` the whole message as a
+sentence a command words in its ``--lang`` language (the field's name is a value, never
+translated). The rules' package imports this module, so it imports theirs only when a
+fault is made."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from companion.rules.said import Said
 
 SHOWN_CHARS = 60
 
@@ -15,13 +24,20 @@ SHOWN_CHARS = 60
 class BadInput(Exception):
     """One fault in a document: the field (a JSON path) and what is wrong with it."""
 
-    def __init__(self, field: str, problem: str) -> None:
+    def __init__(self, field: str, problem: str | Said) -> None:
+        # imported here: the rules' package imports this module (a cycle at the top)
+        from companion.rules.said import Said, said
+
         super().__init__(f"{field}: {problem}")
         self.field = field
-        self.problem = problem
+        self.problem = str(problem)
+        sentence = problem if isinstance(problem, Said) else Said(
+            problem.replace("{", "{{").replace("}", "}}"))
+        self.problem_said = sentence
+        self.said = said("{field}: {problem}", field=field, problem=sentence)
 
 
-def fail(field: str, problem: str) -> NoReturn:
+def fail(field: str, problem: str | Said) -> NoReturn:
     raise BadInput(field, problem)
 
 

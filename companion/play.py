@@ -48,6 +48,7 @@ from companion.rules.expansion import DocField, DocSetup, DocVerb
 from companion.rules.expansions import apart, board_players_for, documented
 from companion.rules.game import GameState
 from companion.rules.maps import Board, board_document, load_board, parse_board_text
+from companion.rules.said import Said, said
 from companion.rules.standings import Standings, tokens_on_board
 from companion.rules.views import final_totals, public
 from companion.session import Session
@@ -69,14 +70,22 @@ WHOLE_LINE = ""
 
 
 class BadLine(Exception):
-    """A malformed input line: its number, the field at fault and what is wrong."""
+    """A malformed input line: its number, the field at fault and what is wrong.
 
-    def __init__(self, line: int, field: str, problem: str) -> None:
-        where = f"line {line}" if field == WHOLE_LINE else f"line {line}: {field}"
-        super().__init__(f"{where}: {problem}")
+    `str()` is the English; `said` the same message as a sentence the command words in its
+    ``--lang`` language (the field's name a value, never translated)."""
+
+    def __init__(self, line: int, field: str, problem: str | Said) -> None:
+        sentence = problem if isinstance(problem, Said) else Said(
+            problem.replace("{", "{{").replace("}", "}}"))
+        self.said = (said("line {line}: {problem}", line=line, problem=sentence)
+                     if field == WHOLE_LINE else
+                     said("line {line}: {field}: {problem}", line=line, field=field,
+                          problem=sentence))
+        super().__init__(str(self.said))
         self.line = line
         self.field = field
-        self.problem = problem
+        self.problem = str(problem)
 
 
 # --- the die ---------------------------------------------------------------------------
@@ -801,12 +810,13 @@ def play(lines: Iterable[str], out: IO[str], catalog: Catalog) -> None:
                 try:
                     state = session.begin(setup.created)
                 except (IllegalAction, MalformedInput, UnknownName) as refused:
-                    fail(WHOLE_LINE, f"the game cannot be set up: {refused.reason}")
+                    fail(WHOLE_LINE, said("the game cannot be set up: {reason}",
+                                          reason=refused.said))
                 _print(out, public_state(state))
                 continue
             verb, args = parse_intent(doc)
         except BadInput as fault:
-            raise BadLine(number, fault.field, fault.problem) from None
+            raise BadLine(number, fault.field, fault.problem_said) from None
         _print(out, _carry_out(session, die, verb, args))
 
 

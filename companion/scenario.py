@@ -384,7 +384,7 @@ def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
         try:
             result = score_turn(inp, catalog)
         except ScoringInputError as error:
-            fail(_json_field(error), error.problem)
+            fail(_json_field(error), error.problem_said)
         lines = [(line.label, line.coins) for line in result.lines] + extra
     scored: dict[str, Any] = {
         "total": sum(coins for _, coins in lines),

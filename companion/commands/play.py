@@ -4,7 +4,8 @@ The game itself is played by :mod:`companion.play`, imported only when the comma
 ``companion --help`` stays light. The input is read line by line and every answer is
 flushed at once, so a program may hold a conversation with the command through a pipe.
 The printed lines are JSON (English keys and ids, whatever ``--lang`` says); the command's
-own messages about its input file follow ``--lang``.
+own messages about its input file, and a malformed line's message (a rules sentence
+worded by `companion.ui.wording.say`), follow ``--lang``.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def _one_line(message: str) -> str:
 def _run(args: argparse.Namespace) -> int:
     from companion.play import BadLine, play
     from companion.rules.catalog import load_catalog
+    from companion.ui.wording import say
 
     def refuse(message: str) -> int:
         print(_one_line("companion play: " + message), file=sys.stderr)
@@ -55,7 +57,7 @@ def _run(args: argparse.Namespace) -> int:
             with open(args.file, encoding="utf-8-sig") as handle:  # a BOM is not a line
                 play(_lines(handle), sys.stdout, load_catalog())
     except BadLine as bad:
-        return refuse(str(bad))
+        return refuse(say(bad.said))
     except OSError as error:
         return refuse("FILE: " + _("cannot read {file}: {why}").format(
             file=repr(args.file), why=error.strerror or error))

@@ -587,7 +587,8 @@ def _scenario_powers(field: str, value: object, catalog: Catalog,
         try:
             model.income_lines((), (name,))
         except ScoringInputError as error:
-            fail(where, f"scoring the power {name!r} is not supported: {error.problem}")
+            fail(where, said("scoring the power '{power}' is not supported: {problem}",
+                             power=Name("power", name), problem=error.problem_said))
         powers.append(name)
     return tuple(powers)
 
@@ -772,7 +773,7 @@ class NecromancerIsland(Expansion):
                 fortresses=fortresses,
             )
         except ScoringInputError as error:
-            fail(_scenario_field(error.field), error.problem)
+            fail(_scenario_field(error.field), error.problem_said)
         return [
             (SCENARIO_REGIONS_LABEL if label == model.REGIONS_LINE else label, coins)
             for label, coins in lines
