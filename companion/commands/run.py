@@ -2,6 +2,8 @@
 
 The one config file (``companion.toml``, see ``deploy/README.md``) is read first; a bad
 value is reported on stderr with its key and the allowed range, and its default is used.
+The table's language (``display.language``, the system's when that key is bad too) is set
+at once, so those lines are in it (the key, the value and the file's path as they are).
 The window's size (``--size``, else ``display.window_size``: 800x480, the table's screen)
 goes to Kivy before Kivy opens its window, and in kiosk mode the display settings too.
 
@@ -119,14 +121,19 @@ def wait_until_free(db_path: Path, pid: int | None, *, poll: float = WAIT_POLL,
 
 
 def _run(args: argparse.Namespace) -> int:
+    from companion import i18n
     from companion.config import load_config
     from companion.kivy_config import apply_text_scale, is_kiosk, prepare
     from companion.store.errors import DatabaseInUse, StoreError
     from companion.store.lock import check_free
 
     config, warnings = load_config(args.config)
-    for warning in warnings:
-        print(f"companion: {warning.message}", file=sys.stderr)
+    i18n.use(config.display.language)  # before the first text is worded: the warnings too
+    if warnings:
+        from companion.ui.wording import say
+
+        for warning in warnings:  # in the configured language (a bad one: the default's)
+            print(f"companion: {say(warning.said)}", file=sys.stderr)
     config, refused = window_size(config, args.size)
     if refused:
         print(f"companion: {refused}", file=sys.stderr)
@@ -142,9 +149,6 @@ def _run(args: argparse.Namespace) -> int:
         pass  # the folder cannot be locked: the app starts and its home screen says why
     prepare(config)
     apply_text_scale(config.display.text_scale)  # before the widgets' sizes are computed
-    from companion import i18n
-
-    i18n.use(config.display.language)  # before the first text is worded
     # Kivy is imported here, not at the top, so that the rest of the command line stays
     # fast and never opens a window.
     from companion.app import run_app
