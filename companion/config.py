@@ -744,10 +744,11 @@ def _parse_section(section: str, raw: dict[str, object], warnings: list[ConfigWa
     specs = {spec.name: spec for spec in KEYS if spec.section == section}
     for name in raw:
         if name not in specs:
+            key = f"{section}.{name}"
             warnings.append(
-                ConfigWarning(f"{section}.{name}", said(
+                ConfigWarning(key, said(
                     "unknown key {key} is ignored; the keys of [{section}] are {keys}",
-                    key=f"{section}.{name}", section=section, keys=", ".join(specs)))
+                    key=key, section=section, keys=", ".join(specs)))
             )
     defaults = _SECTION_TYPES[section]()
     values: dict[str, object] = {}
@@ -799,11 +800,12 @@ def _check_distinct_pins(die: DieConfig, warnings: list[ConfigWarning]) -> DieCo
             continue
         if pin in taken:
             default = getattr(defaults, name)
+            key = f"die.{name}"
             warnings.append(
-                ConfigWarning(f"die.{name}", said(
+                ConfigWarning(key, said(
                     "{key} = {pin} is not allowed: GPIO {pin} is already {other}; each device "
                     "needs its own pin. Using the default, {default}",
-                    key=f"die.{name}", pin=pin, other=taken[pin], default=_show(default)))
+                    key=key, pin=pin, other=taken[pin], default=_show(default)))
             )
             die = replace(die, **{name: default})
         else:
