@@ -11,6 +11,7 @@ worded by `companion.ui.wording.say`), follow ``--lang``.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Iterator
 from typing import IO
@@ -38,7 +39,9 @@ def _lines(stream: IO[str]) -> Iterator[str]:
 
 
 def _one_line(message: str) -> str:
-    return " ".join(message.split())
+    """`message` on one line: each run of spaces and line breaks made one space, but for a
+    no-break space (French puts one before a colon), which is kept."""
+    return re.sub(r"[^\S\u00a0\u202f]+", " ", message).strip(" ")
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import NoReturn
 
@@ -70,7 +71,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _one_line(message: str) -> str:
-    return " ".join(message.split())
+    """`message` on one line: each run of spaces and line breaks made one space, but for a
+    no-break space (French puts one before a colon), which is kept."""
+    return re.sub(r"[^\S\u00a0\u202f]+", " ", message).strip(" ")
 
 
 class _Parser(argparse.ArgumentParser):
