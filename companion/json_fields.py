@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
-    from companion.rules.said import Said
+    from companion.rules.said import Said, Value
 
 SHOWN_CHARS = 60
 
@@ -41,6 +41,14 @@ def fail(field: str, problem: str | Said) -> NoReturn:
     raise BadInput(field, problem)
 
 
+def said(template: str, **values: Value) -> Said:
+    """A fault's sentence (`companion.rules.said.said`, the name ``make locale`` extracts
+    templates by), the rules' module imported only when a fault is made."""
+    from companion.rules.said import said as sentence
+
+    return sentence(template, **values)
+
+
 def show(value: object) -> str:
     """`value` as JSON, cut to one short line."""
     shown = json.dumps(value)
@@ -50,30 +58,31 @@ def show(value: object) -> str:
 def flag(field: str, value: object) -> bool:
     """`value` when it is true or false, else the fault."""
     if not isinstance(value, bool):
-        fail(field, f"expected true or false, got {show(value)}")
+        fail(field, said("expected true or false, got {value}", value=show(value)))
     return value
 
 
 def a_list(field: str, value: object) -> list[Any]:
     """`value` when it is a JSON list, else the fault."""
     if not isinstance(value, list):
-        fail(field, f"expected a list, got {show(value)}")
+        fail(field, said("expected a list, got {value}", value=show(value)))
     return value
 
 
 def whole(field: str, value: object, least: int = 0) -> int:
     """`value` when it is a whole number of at least `least`, else the fault."""
     if isinstance(value, bool) or not isinstance(value, int):
-        fail(field, f"expected a whole number, got {show(value)}")
+        fail(field, said("expected a whole number, got {value}", value=show(value)))
     if value < least:
-        fail(field, f"{value} is too small; the least allowed is {least}")
+        fail(field, said("{value} is too small; the least allowed is {least}", value=value,
+                         least=least))
     return value
 
 
 def text(field: str, value: object) -> str:
     """`value` when it is a non-empty string, else the fault."""
     if not isinstance(value, str) or not value.strip():
-        fail(field, f"expected a non-empty string, got {show(value)}")
+        fail(field, said("expected a non-empty string, got {value}", value=show(value)))
     return value
 
 

@@ -143,7 +143,8 @@ _whole = whole
 
 def _integer(field: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        fail(field, f"expected a whole number (negative allowed), got {show(value)}")
+        fail(field, said("expected a whole number (negative allowed), got {value}",
+                         value=show(value)))
     return value
 
 
@@ -152,11 +153,12 @@ _text = text
 
 def _counts(field: str, value: object) -> dict[int, int]:
     if not isinstance(value, dict):
-        fail(field, f'expected an object of counts such as {{"7": 3}}, got {show(value)}')
+        fail(field, said('expected an object of counts such as {{"7": 3}}, got {value}',
+                         value=show(value)))
     counts: dict[int, int] = {}
     for key, count in value.items():
         if not key.isdigit():
-            fail(f"{field}.{key}", "a key is a number written as a string, such as \"7\"")
+            fail(f"{field}.{key}", said('a key is a number written as a string, such as "7"'))
         counts[int(key)] = _whole(f"{field}.{key}", count)
     return counts
 
@@ -463,20 +465,23 @@ COMMON_FIELDS = frozenset({"do", "note"})
 def parse_intent(doc: object) -> tuple[Verb, Args]:
     """The verb and checked fields of one intent line (already decoded)."""
     if not isinstance(doc, dict):
-        fail(WHOLE_LINE, f'expected an object such as {{"do": "end_turn"}}, got {show(doc)}')
+        fail(WHOLE_LINE, said('expected an object such as {{"do": "end_turn"}}, got {value}',
+                              value=show(doc)))
     if "do" not in doc:
-        fail("do", f"missing; the verbs are: {', '.join(VERBS)}")
+        fail("do", said("missing; the verbs are: {verbs}", verbs=", ".join(VERBS)))
     name = doc["do"]
     if not isinstance(name, str) or name not in VERBS:
-        fail("do", f"unknown verb {show(name)}; the verbs are: {', '.join(VERBS)}")
+        fail("do", said("unknown verb {value}; the verbs are: {verbs}", value=show(name),
+                        verbs=", ".join(VERBS)))
     verb = VERBS[name]
     known = {f.name: f for f in verb.fields}
     for key in doc:
         if key not in known and key not in COMMON_FIELDS:
-            allowed = ", ".join(known) or "no fields"
-            fail(key, f"unknown field for {name}; it takes: {allowed} (and note)")
+            fail(key, said("unknown field for {verb}; it takes: {allowed} (and note)",
+                           verb=name, allowed=", ".join(known)) if known else
+                 said("unknown field for {verb}; it takes: no fields (and note)", verb=name))
     if "note" in doc and not isinstance(doc["note"], str):
-        fail("note", f"expected a string, got {show(doc['note'])}")
+        fail("note", said("expected a string, got {value}", value=show(doc["note"])))
     values: dict[str, object] = {}
     for field in verb.fields:
         if field.name not in doc:
@@ -507,13 +512,14 @@ class Setup:
 def parse_setup(doc: object, catalog: Catalog) -> Setup:
     """The game the first line describes, checked field by field."""
     if not isinstance(doc, dict):
-        fail(WHOLE_LINE, 'expected the game as an object such as {"players": ["Ann", "Bob"]}, '
-                          f"got {show(doc)}")
+        fail(WHOLE_LINE, said('expected the game as an object such as {{"players": ["Ann", '
+                              '"Bob"]}}, got {value}', value=show(doc)))
     if "do" in doc:
-        fail("do", "the first line sets up the game; intents come on the lines after it")
+        fail("do", said("the first line sets up the game; intents come on the lines after it"))
     for key in doc:
         if key not in SETUP_FIELDS:
-            fail(key, f"unknown field for the game; allowed: {', '.join(SETUP_FIELDS)}")
+            fail(key, said("unknown field for the game; allowed: {allowed}",
+                           allowed=", ".join(SETUP_FIELDS)))
     asked = {x.key: x.doc_asked(doc) for x in documented()}
     together = apart(key for key, on in asked.items() if on)
     if together is not None:
@@ -536,7 +542,8 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
         parts = part.doc_setup(doc, parts)
     first = _whole("first_seat", doc.get("first_seat", 0))
     if first >= len(seats):
-        fail("first_seat", f"{first} is not a seat; seats are 0 to {len(seats) - 1}")
+        fail("first_seat", said("{seat} is not a seat; seats are 0 to {last}", seat=first,
+                                last=len(seats) - 1))
     faces = set(catalog.die_faces)
     die = tuple(
         _die_face(f"die[{i}]", face, faces)
@@ -576,25 +583,28 @@ def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, 
             named.append((_text(field, entry).strip(), None))
             continue
         if not isinstance(entry, dict):
-            fail(field, f'expected a name or {{"name": ..., "colour": ...}}, got {show(entry)}')
+            fail(field, said('expected a name or {{"name": ..., "colour": ...}}, got {value}',
+                             value=show(entry)))
         for key in entry:
             if key not in ("name", "colour"):
-                fail(f"{field}.{key}", "unknown field for a player; allowed: name, colour")
+                fail(f"{field}.{key}", said("unknown field for a player; allowed: name, colour"))
         if "name" not in entry:
-            fail(f"{field}.name", "missing: every player needs a name")
+            fail(f"{field}.name", said("missing: every player needs a name"))
         name = _text(f"{field}.name", entry["name"]).strip()
         colour = entry.get("colour")
         named.append((name, None if colour is None else _text(f"{field}.colour", colour).strip()))
     seen: dict[str, int] = {}
     for i, (name, _) in enumerate(named):
         if name.casefold() in seen:
-            fail(f"players[{i}]", f"{name!r} is also the name of players[{seen[name.casefold()]}];"
-                                   " give each player a different name")
+            fail(f"players[{i}]", said("{name} is also the name of players[{other}]; give "
+                                       "each player a different name", name=repr(name),
+                                       other=seen[name.casefold()]))
         seen[name.casefold()] = i
     taken = [colour for _, colour in named if colour is not None]
     for i, colour in enumerate(taken):
         if colour in taken[:i]:
-            fail("players", f"two players have the colour {colour!r}; each needs their own")
+            fail("players", said("two players have the colour {colour}; each needs their own",
+                                 colour=repr(colour)))
     free = iter(c for c in DEFAULT_COLOURS if c not in taken)
     return tuple(Seat(name, colour if colour is not None else next(free))
                  for name, colour in named)
@@ -611,15 +621,16 @@ def _board(doc: Mapping[str, Any], players: int,
             board_doc = board_document(json.dumps(value), source="the board on line 1")
             board = parse_board_text(board_doc, source="the board on line 1")
         else:
-            fail("board", f'expected a board name ("2p" to "5p") or a board document, '
-                           f"got {show(value)}")
+            fail("board", said('expected a board name ("2p" to "5p") or a board document, '
+                               "got {value}", value=show(value)))
     except (UnknownName, DataError) as error:
-        fail("board", str(error))
+        fail("board", error.said)
     own = board_doc is not None
     fits = any(x.doc_board_fits(asked.get(x.key), board, own) for x in documented())
     if board.players != players and not fits:
-        fail("board", f"the {board.name} board is made for {board.players} players; "
-                       f"this game needs the one for {players}")
+        fail("board", said("the {board} board is made for {made} players; this game needs "
+                           "the one for {players}", board=board.name, made=board.players,
+                           players=players))
     return board, board_doc
 
 
@@ -629,11 +640,11 @@ def _expansions(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
     for i, value in enumerate(a_list("expansions", doc.get("expansions", ["base"]))):
         name = str(_one_of("expansion", known).parse(f"expansions[{i}]", value))
         if name in chosen:
-            fail(f"expansions[{i}]", f"{name} is listed twice")
+            fail(f"expansions[{i}]", said("{name} is listed twice", name=name))
         chosen.append(name)
     if "base" not in chosen:
-        fail("expansions", "the base game's banners and badges are always in the decks; "
-                            'list "base"')
+        fail("expansions", said("the base game's banners and badges are always in the "
+                                'decks; list "base"'))
     return chosen
 
 
@@ -643,7 +654,7 @@ def _left_out(doc: Mapping[str, Any], names: list[str]) -> list[str]:
         name = str(_one_of("race or power of the chosen sets", names)
                    .parse(f"left_out[{i}]", value))
         if name in left:
-            fail(f"left_out[{i}]", f"{name} is listed twice")
+            fail(f"left_out[{i}]", said("{name} is listed twice", name=name))
         left.append(name)
     return left
 
@@ -657,8 +668,10 @@ def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],
         if dealing == "table":
             return tuple(expected)
         if seed is None:
-            fail(key, f"missing: give the {kind} deck in order (top first), or a \"seed\" "
-                       "to shuffle it")
+            fail(key, said('missing: give the race deck in order (top first), or a "seed" to '
+                           "shuffle it") if kind == "race" else
+                 said('missing: give the power deck in order (top first), or a "seed" to '
+                      "shuffle it"))
         deck = list(expected)
         shuffler.shuffle(deck)
         return tuple(deck)
@@ -668,25 +681,27 @@ def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],
         try:
             name = str(lookup(_text(field, value)).name)
         except UnknownName as error:
-            fail(field, str(error))
+            fail(field, error.said)
         if name not in expected:
-            fail(field, f"{name} is not in the decks of this game (the chosen expansions, "
-                         "less left_out)")
+            fail(field, said("{name} is not in the decks of this game (the chosen expansions, "
+                             "less left_out)", name=name))
         if name in deck:
-            fail(field, f"{name} is in the deck twice")
+            fail(field, said("{name} is in the deck twice", name=name))
         deck.append(name)
     missing = [name for name in expected if name not in deck]
     if missing:
-        fail(key, f"the deck must hold every {kind} of the chosen sets once; missing: "
-                   + ", ".join(missing))
+        fail(key, said("the deck must hold every race of the chosen sets once; missing: "
+                       "{missing}", missing=", ".join(missing)) if kind == "race" else
+             said("the deck must hold every power of the chosen sets once; missing: "
+                  "{missing}", missing=", ".join(missing)))
     return tuple(deck)
 
 
 def _die_face(field: str, value: object, faces: set[int]) -> int:
     face = _whole(field, value)
     if face not in faces:
-        fail(field, f"the reinforcement die has no face {face}; its faces are "
-                     + ", ".join(str(f) for f in sorted(faces)))
+        fail(field, said("the reinforcement die has no face {face}; its faces are {faces}",
+                         face=face, faces=", ".join(str(f) for f in sorted(faces))))
     return face
 
 
@@ -778,7 +793,7 @@ def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, value in pairs:
         if key in found:
-            fail(key, "given twice in one object; give each field once")
+            fail(key, said("given twice in one object; give each field once"))
         found[key] = value
     return found
 
@@ -787,10 +802,11 @@ def _decode(text: str) -> object:
     try:
         return json.loads(text, object_pairs_hook=_no_twice)
     except json.JSONDecodeError as error:
-        fail(WHOLE_LINE, f"not JSON: {error.msg} at column {error.colno}; each line is "
-                          "one JSON object")
+        fail(WHOLE_LINE, said("not JSON: {reason} at column {column}; each line is one JSON "
+                              "object", reason=error.msg, column=error.colno))
     except (RecursionError, ValueError) as error:
-        fail(WHOLE_LINE, f"not JSON this command reads ({type(error).__name__})")
+        fail(WHOLE_LINE, said("not JSON this command reads ({error})",
+                              error=type(error).__name__))
 
 
 def play(lines: Iterable[str], out: IO[str], catalog: Catalog) -> None:

@@ -163,16 +163,31 @@ def test_companion_score_keeps_the_input_language_free_json_the_same(
 # --- companion play -------------------------------------------------------------------------
 
 
-def test_companion_play_words_a_malformed_lines_frame_in_its_language(
+def test_companion_play_words_a_malformed_line_in_its_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = tmp_path / "game.jsonl"
+    game.write_text('{"players": ["Ann", "Ann"]}\n', encoding="utf-8")
+    expected = {
+        "en": "companion play: line 1: players[1]: 'Ann' is also the name of players[0]; "
+              "give each player a different name\n",
+        "de": "companion play: Zeile 1: players[1]: 'Ann' ist auch der Name von players[0]; "
+              "gib jedem Spieler einen anderen Namen\n",
+        "fr": f"companion play: ligne 1{NBSP}: players[1]: 'Ann' est aussi le nom de "
+              f"players[0]{NBSP}; donnez à chaque joueur un nom différent\n",
+    }
+    for language, line in expected.items():
+        assert run(capsys, "play", str(game), "--lang", language) == (2, "", line)
+
+
+def test_companion_play_words_a_line_that_is_no_object_with_its_example_kept(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = tmp_path / "game.jsonl"
     game.write_text("[1, 2]\n", encoding="utf-8")
-    code, out, err = run(capsys, "play", str(game), "--lang", "de")
-    assert code == 2 and out == ""
-    assert err.startswith("companion play: Zeile 1: ")
-    code, out, err = run(capsys, "play", str(game), "--lang", "en")
-    assert err.startswith("companion play: line 1: ")
+    _code, _out, err = run(capsys, "play", str(game), "--lang", "de")
+    assert err == ('companion play: Zeile 1: erwartet wird das Spiel als Objekt wie '
+                   '{"players": ["Ann", "Bob"]}, erhalten: [1, 2]\n')
 
 
 # --- the configuration file -----------------------------------------------------------------
