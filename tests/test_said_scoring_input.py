@@ -160,6 +160,23 @@ def test_companion_score_keeps_the_input_language_free_json_the_same(
     assert json.loads(printed["en"])["lines"][0]["label"] == "Regions held by Orcs"
 
 
+def test_an_expansions_own_part_of_a_scenario_is_worded_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario = tmp_path / "necromancer.json"
+    scenario.write_text(json.dumps({"turn": 3, "player": {"necromancer": {
+        "powers": ["Alchemist"], "regions": [{"terrain": "lake"}]}}}), encoding="utf-8")
+    _code, _out, err = run(capsys, "score", str(scenario), "--lang", "de")
+    assert err == ("companion score: player.necromancer.regions[0]: im See liegt die Insel des "
+                   "Geisterbeschwörers, die keine Region ist: Sie bringt ihm nichts und niemand "
+                   "hält sie; lass sie weg\n")
+    scenario.write_text(json.dumps({"turn": 3, "player": {"necromancer": {
+        "powers": ["Alchemist", "Alchemist"], "regions": []}}}), encoding="utf-8")
+    _code, _out, err = run(capsys, "score", str(scenario), "--lang", "fr")
+    assert err == (f"companion score: player.necromancer.powers[1]: Alchimistes est listé deux "
+                   f"fois{NBSP}; il a chaque badge une fois\n")
+
+
 # --- companion play -------------------------------------------------------------------------
 
 
