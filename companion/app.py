@@ -10,17 +10,21 @@ would show its first frame:
    error, at worst no offer yet), and `TableApp` runs, building only the home screen.
    Nothing of the rules, the session, the store proper, sqlite-utils, gpiozero or pyserial
    is imported for it.
-2. Right after the first frame is flipped, in the next tick of Kivy's clock, the rest in
-   one go on the main thread (`Startup.finish`): the store is opened (a damaged file, or
-   one whose game in progress cannot be replayed, is set aside and the newest good backup
-   restored, and the home screen says so; migrations run), the session is made on it
-   with the catalog as the group corrected it in the settings, the offer is made again
-   from the store (from a replay for a game saved before the summary existed), the die
-   button and the sensor grid are connected when there are any (the home screen says
-   when there are not), and the notices are shown. Touches that arrive meanwhile wait in
-   Kivy's queue and are handled after it, on a session. `TableApp.ready` is then True.
-   In the tick after that the sound cues are loaded (`open_sounds`: SDL's mixer opened,
-   each cue's file loaded once; no sound device: one line in the log, and silence).
+2. Right after the first frame is flipped, in the next tick of Kivy's clock, the rest in one
+   go on the main thread (`Startup.finish`): the store is opened (a damaged file, or one
+   whose game in progress cannot be replayed, is set aside and the newest good backup
+   restored, and the home screen says so; migrations run), the session is made on it with
+   the catalog as the group corrected it in the settings, the offer is made again from the
+   store (from a replay for a game saved before the summary existed), the die button and the
+   sensor grid are connected when there are any (the home screen says when there are not),
+   and the notices are shown. A notice about the saved games (a damaged file set aside, a
+   file that cannot be opened, corrections left out, a game that cannot be offered or
+   resumed) is worded from the store's sentence (`error.said`, `RecoveryReport.said`,
+   through `companion.ui.wording`) in the language the table speaks when it is shown; its
+   English stays the store's `str(error)`. Touches that arrive meanwhile wait in Kivy's
+   queue and are handled after it, on a session. `TableApp.ready` is then True. In the tick
+   after that the sound cues are loaded (`open_sounds`: SDL's mixer opened, each cue's file
+   loaded once; no sound device: one line in the log, and silence).
 
 The devices are made here and nowhere else: the die button (`open_die_button`), the
 sensor grid (`open_grid`: its serial link in `companion.grid`, its view for the screens in
@@ -63,6 +67,7 @@ if TYPE_CHECKING:
     from companion.config import SoundConfig
     from companion.rules.game import GameState
     from companion.store import Store
+    from companion.store.store import RecoveryReport
     from companion.ui.dimmer import IdleDimmer
     from companion.ui.grid import GridController
 
@@ -165,13 +170,24 @@ def open_sounds(app: TableApp, settings: SoundConfig, devices: Devices,
     app.ctx.cues = sounds
 
 
-def open_store(path: Path, lock: DatabaseLock | None = None) -> tuple[Store, str | None]:
-    """The saved games (on `lock`, when the caller took it already), and a message when a
-    damaged file had to be set aside."""
+def open_store(path: Path, lock: DatabaseLock | None = None,
+               ) -> tuple[Store, Callable[[], str] | None]:
+    """The saved games (on `lock`, when the caller took it already), and how to word the
+    message when a damaged file had to be set aside (in the language spoken when shown)."""
     from companion.store import Store
 
     store = Store.open(path, lock=lock)
-    return store, store.recovery.message if store.recovery is not None else None
+    recovery = store.recovery
+    return store, (partial(say_store, recovery) if recovery is not None else None)
+
+
+def say_store(what: StoreError | RecoveryReport) -> str:
+    """A message of the saved games (an error, the recovery report) in the language spoken
+    now; its English is ``str(error)`` or the report's ``message``. Imports the rules'
+    wording: called after the first frame, when a message is shown."""
+    from companion.ui.wording import say
+
+    return say(what.said)
 
 
 def start_heartbeat(devices: Devices) -> float | None:
@@ -209,7 +225,7 @@ def offer_resume(app: TableApp, store: Store) -> None:
         app.set_resume(None if found is None else partial(resume_text, found))
     except StoreError as failed:
         app.ctx.notices.tell(_("The saved game cannot be offered for resuming: {reason}").format(
-            reason=failed), _("Saved games"))
+            reason=say_store(failed)), _("Saved games"))
 
 
 def take_lock(db_path: Path) -> DatabaseLock | None:
@@ -260,12 +276,12 @@ class Startup:
         """The rest of start-up, in one go on the main thread (see the module docstring)."""
         from companion.rules.catalog import load_catalog
         from companion.session import Session
-        from companion.store.corrections import catalog_for
+        from companion.store.corrections import corrected_catalog
 
         app, devices = self.app, self.devices
         store, recovered = self._open_store()
         self.store = store
-        catalog, not_corrected = catalog_for(store, load_catalog())  # the group's numbers
+        catalog, not_corrected = corrected_catalog(store, load_catalog())  # the group's
         app.use_session(Session(catalog, store=store))
         app.ctx.on_resume = self.resume
         if store is not None:
@@ -283,10 +299,12 @@ class Startup:
             if grid is not None:
                 devices.opened.append(grid)
                 home.say_devices(devices.die_words, None)  # the grid words its own line
-        if recovered:
-            app.ctx.notices.tell(recovered, _("Saved games"))
-        if not_corrected:
-            app.ctx.notices.tell(not_corrected, _("Corrected numbers"))
+        if recovered is not None:  # worded now, in the language the table speaks
+            app.ctx.notices.tell(recovered(), _("Saved games"))
+        if not_corrected is not None:
+            from companion.ui.wording import say
+
+            app.ctx.notices.tell(say(not_corrected), _("Corrected numbers"))
         start_heartbeat(devices)
         app.ready = True
         if self.sound is not None:  # the sound device opens in a tick of its own
@@ -295,16 +313,19 @@ class Startup:
         # The garbage collector's timetable (freeze once the last screen is built, collect
         # at the end of each turn, never on a tap) is `companion.ui.memory`'s, run by the app.
 
-    def _open_store(self) -> tuple[Store | None, str | None]:
+    def _open_store(self) -> tuple[Store | None, Callable[[], str] | None]:
+        """The saved games, and how to word what the home screen says about them (a
+        damaged file set aside, or why there are none), if anything."""
         lock, self.lock = self.lock, None  # the store holds it from now on
         try:
             return open_store(self.db_path, lock)  # the store makes its folder, 0700
         except StoreError as refused:  # another app too, should it have got in first
-            return None, str(refused)
+            return None, partial(say_store, refused)
         except (OSError, ValueError) as error:  # e.g. a NUL in the path: play, unsaved
             why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            return None, _("Games cannot be saved: {path} cannot be opened ({why}).").format(
-                path=self.db_path, why=why)
+            path = self.db_path
+            return None, lambda: _("Games cannot be saved: {path} cannot be opened ({why}).",
+                                   ).format(path=path, why=why)
 
     def resume(self) -> None:
         """The home screen's Resume: the saved game, on the table."""
@@ -314,7 +335,7 @@ class Startup:
             resumed = session.resume()
         except StoreError as failed:
             app.ctx.notices.tell(_("The saved game cannot be resumed: {reason}").format(
-                reason=failed), _("Resume"))
+                reason=say_store(failed)), _("Resume"))
             return
         if resumed is not None:
             app.use_session(session)

@@ -7,7 +7,10 @@ data directory (`companion.paths.user_data_dir()`, by default
 file and sorts them into the usable boards and the broken files, each broken file with
 the message that names it and the region at fault
 (``boards/river.json: region 7: adjacent lists 9, which is not a region of this board``),
-so the new-game screen can offer the first and show the second.
+so the new-game screen can offer the first and show the second. A broken file keeps its
+message as a sentence (`BrokenBoard.said`, a `companion.rules.said.Said`), which the
+screen or `companion doctor` words in the table's language when it is shown; its English
+(`BrokenBoard.message`) is the same whatever the language.
 
 A game started on a custom board saves the board's document in its first event
 (`GameCreated.board_doc`, from `CustomBoard.document`): the game replays the same if the
@@ -23,6 +26,7 @@ from pathlib import Path
 from companion.paths import user_data_dir
 from companion.rules.errors import DataError
 from companion.rules.maps import BOARD_NAMES, Board, board_document, parse_board_text
+from companion.rules.said import Said, said
 
 BOARDS_DIR_NAME = "boards"
 """The folder of custom boards inside the user's data directory."""
@@ -51,12 +55,17 @@ class CustomBoard:
 
 @dataclass(frozen=True, slots=True)
 class BrokenBoard:
-    """A board file that cannot be used, and why (the message names the file and the
+    """A board file that cannot be used, and why (the sentence names the file and the
     region or line at fault)."""
 
     path: Path
-    message: str
+    said: Said  # worded in the table's language where it is shown
     entry: str  # "region 7", "board", "line 3", "file"
+
+    @property
+    def message(self) -> str:
+        """The sentence in English."""
+        return str(self.said)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,20 +97,21 @@ def read_board_file(path: Path) -> CustomBoard:
     source = _source(path)
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
-            raise DataError(source, "file", f"larger than {MAX_FILE_BYTES} bytes; not a board")
+            raise DataError(source, said("file"), said(
+                "larger than {limit} bytes; not a board", limit=MAX_FILE_BYTES))
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        raise DataError(source, "file", f"not UTF-8 text ({error.reason})") from error
+        raise DataError(source, said("file"), said("not UTF-8 text ({reason})",
+                                                   reason=error.reason)) from error
     except OSError as error:
-        raise DataError(source, "file", f"cannot be read: {error.strerror or error}") from error
+        raise DataError(source, said("file"), said(
+            "cannot be read: {reason}", reason=str(error.strerror or error))) from error
     document = board_document(text, source=source)
     board = parse_board_text(document, source=source)
     if board.name.strip().casefold() in BOARD_NAMES:
-        raise DataError(
-            source,
-            "board",
-            f"name {board.name!r} is the name of a packaged board; give this board another",
-        )
+        raise DataError(source, said("board"), said(
+            "name {name} is the name of a packaged board; give this board another",
+            name=repr(board.name)))
     return CustomBoard(path, board, document)
 
 
@@ -120,15 +130,14 @@ def load_custom_boards(directory: Path | None = None) -> CustomBoards:
         try:
             found = read_board_file(path)
         except DataError as error:
-            broken.append(BrokenBoard(path, str(error), str(error.entry)))
+            broken.append(BrokenBoard(path, error.said, error.entry))
             continue
         twin = next((b for b in boards if b.name.casefold() == found.name.casefold()), None)
         if twin is not None:
-            message = (
-                f"{_source(path)}: board: name {found.name!r} is already used by "
-                f"{_source(twin.path)}; give each board a name of its own"
-            )
-            broken.append(BrokenBoard(path, message, "board"))
+            taken = DataError(_source(path), said("board"), said(
+                "name {name} is already used by {other}; give each board a name of its own",
+                name=repr(found.name), other=_source(twin.path)))
+            broken.append(BrokenBoard(path, taken.said, taken.entry))
             continue
         boards.append(found)
     return CustomBoards(tuple(boards), tuple(broken))

@@ -31,7 +31,7 @@ game's, its notes when they are left out by `score_checks` (the mini-expansions'
 
 Optional fields an expansion reads on a region object and in "counts" are its own too:
 `Expansion.score_region_fields`, read by its `score_region` (a region object's "features"
-may name the board's sites, `maps.Site`), `score_count_fields`, read by its
+may name the symbols of the board parts, `maps.symbol_names`), `score_count_fields`, read by its
 `score_counts`, and noted when left out by `score_count_notes`. River World's (no public
 data of its boards exists, so it is scored from what the players count): a region object
 may list "harbor" in "features" (also "shipyard" and "temple", which score nothing) and
@@ -75,7 +75,7 @@ from companion.rules.catalog import Catalog
 from companion.rules.errors import UnknownName
 from companion.rules.expansion import Expansion
 from companion.rules.expansions import registered
-from companion.rules.maps import BOARD_NAMES, Board, Feature, Site, Terrain, load_board
+from companion.rules.maps import BOARD_NAMES, Board, Feature, Terrain, load_board, symbol_names
 from companion.rules.said import N_, Said, said
 from companion.rules.scoring import (
     AQUATIC,
@@ -202,7 +202,6 @@ _UNKNOWN_FEATURE = N_("unknown feature {value}; allowed: {allowed}")
 
 
 _TERRAINS = tuple(t.value for t in Terrain)
-_FEATURES = (*(f.value for f in Feature), *(s.value for s in Site))
 
 
 def _region(field: str, value: object, board: Board | None) -> HeldRegion:
@@ -223,7 +222,7 @@ def _region(field: str, value: object, board: Board | None) -> HeldRegion:
         fail(f"{field}.terrain", said("missing: a region object needs its terrain"))
     terrain = Terrain(_choice(f"{field}.terrain", doc["terrain"], _UNKNOWN_TERRAIN, _TERRAINS))
     symbols = [
-        _choice(f"{field}.features[{i}]", f, _UNKNOWN_FEATURE, _FEATURES)
+        _choice(f"{field}.features[{i}]", f, _UNKNOWN_FEATURE, symbol_names())
         for i, f in enumerate(a_list(f"{field}.features", doc.get("features", [])))
     ]
     features = frozenset(Feature(f) for f in symbols if f in Feature._value2member_map_)

@@ -20,7 +20,7 @@ from companion.rules.events import GameCreated, Seat, to_record
 from companion.rules.game import start
 from companion.rules.history import replay
 from companion.rules.maps import load_board
-from companion.rules.river import RiverState
+from companion.rules.river import RiverState, is_river_world
 from companion.session import Session
 from companion.store import Store
 
@@ -69,8 +69,8 @@ def test_a_custom_board_is_offered_for_its_number_of_players(tmp_path: Path) -> 
     assert [b.name for b in found.for_players(3)] == ["Home Map", RIVER_BOARD]
     assert found.for_players(4) == ()
     river = found.named("river test")
-    assert river is not None and river.board.is_river_world
-    assert not found.named("Home Map").board.is_river_world  # type: ignore[union-attr]
+    assert river is not None and is_river_world(river.board)
+    assert not is_river_world(found.named("Home Map").board)  # type: ignore[union-attr]
 
 
 def test_a_broken_custom_board_file_is_named_with_the_region_at_fault(tmp_path: Path) -> None:

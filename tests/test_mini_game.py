@@ -4,9 +4,14 @@ die rolls are kept from the game's events, and the turn's score pays them untype
 
 from __future__ import annotations
 
+import ast
+import io
 import json
 import random
-from dataclasses import replace
+import re
+import tokenize
+from dataclasses import fields, replace
+from pathlib import Path
 
 import pytest
 from factories import created, play_turn, session
@@ -16,7 +21,7 @@ from companion.rules.catalog import load_catalog
 from companion.rules.codec import from_record, to_record
 from companion.rules.errors import IllegalAction
 from companion.rules.events import RaceDeclined, RegionConquered
-from companion.rules.game import apply
+from companion.rules.game import apply, attacker
 from companion.rules.mini_game import IvoryTower, PygmiesRecovered
 from companion.rules.reminders import reminders
 from companion.session import Session
@@ -322,7 +327,7 @@ def test_pygmies_losing_a_token_roll_the_die_for_new_ones() -> None:
     assert len(rolled) == 1 and rolled[0].seat == 0 and len(rolled[0].rolls) == 1
     face = rolled[0].rolls[0]
     assert s.state.players[0].active.tokens == tokens - 1 + face  # type: ignore[union-attr]
-    assert s.state.track.this_turn.pygmies_back == ((0, face),)
+    assert mini_game.pygmies_back(s.state) == ((0, face),)
 
 
 def test_the_pygmies_roll_adds_as_many_pygmies_as_the_pips() -> None:
@@ -331,11 +336,30 @@ def test_the_pygmies_roll_adds_as_many_pygmies_as_the_pips() -> None:
     tokens = state.players[0].active.tokens  # type: ignore[union-attr]
     after = apply(state, PygmiesRecovered(0, (3,)))
     assert after.players[0].active.tokens == tokens - 1 + 3  # type: ignore[union-attr]
-    assert after.track.this_turn.pygmies_back == ((0, 3),)
+    assert mini_game.pygmies_back(after) == ((0, 3),)
     text = " ".join(str(line) for line in reminders(after))
     assert "Pygmies: Ann gets 3 new Pygmies" in text
     blank = apply(state, PygmiesRecovered(0, (0,)))
     assert blank.players[0].active.tokens == tokens - 1  # type: ignore[union-attr]
+
+
+def test_the_pygmies_rolls_and_new_pygmies_are_facts_of_the_turn_cleared_as_it_passes() -> None:
+    s = _pygmies_in_region_2()
+    s.conquer(2)
+    face = mini_game.pygmies_back(s.state)[0][1]
+    assert mini_game.pygmies_back(s.state) == ((0, face),)
+    assert mini_game.pygmy_rolls_owed(s.state) == ()  # the roll was made in the same step
+    owing = apply(_pygmies_in_region_2().state, RegionConquered(1, 2))
+    assert mini_game.pygmy_rolls_owed(owing) == ((0, 1),)
+    s.finish_conquests()
+    s.finish_redeployment()
+    s.score()
+    assert "Pygmies: Ann" in " ".join(str(line) for line in reminders(s.state))
+    s.end_turn()
+    assert mini_game.pygmies_back(s.state) == ()
+    assert mini_game.pygmy_rolls_owed(s.state) == ()
+    assert "Pygmies:" not in " ".join(str(line) for line in reminders(s.state))
+    assert "pygm" not in " ".join(f.name for f in fields(s.state.track.this_turn)).lower()
 
 
 def test_pygmies_never_recover_more_than_the_box_holds() -> None:
@@ -504,3 +528,54 @@ def test_the_session_records_the_towers_region_as_the_declines_option() -> None:
     assert declined == RaceDeclined(0, (IvoryTower(3),))
     assert declined.option(IvoryTower) == IvoryTower(3)
     assert to_record(declined)["ivory_tower"] == 3
+
+
+# --- kept in their own module ----------------------------------------------------------------
+
+_SHARED_RULES = ("turns", "state", "game", "troops", "troops_game", "die", "markers", "board",
+                 "decline", "conquest", "events", "expansion", "expansions")
+"""Shared rules modules that name none of the races and powers the mini-expansions keep
+books for: those reach them through the `Expansion` hooks (`mini_game.MiniExpansions`)."""
+
+_MINI_WORDS = re.compile(r"pygm|gyps|leprechaun|priestess|historian|ivory|pot_of_gold",
+                         re.IGNORECASE)
+
+
+def _code_words(path: Path) -> list[str]:
+    """The names and strings of a module's code: no comment, no docstring."""
+    source = path.read_text("utf-8")
+    docstrings: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            for first, after in zip([None, *body], body, strict=False):
+                is_doc = first is None or isinstance(first, ast.Assign | ast.AnnAssign)
+                if (is_doc and isinstance(after, ast.Expr)
+                        and isinstance(after.value, ast.Constant)
+                        and isinstance(after.value.value, str)):
+                    docstrings.update(range(after.lineno, (after.end_lineno or after.lineno) + 1))
+    return [token.string for token in tokenize.generate_tokens(io.StringIO(source).readline)
+            if token.type in (tokenize.NAME, tokenize.STRING)
+            and not (token.type == tokenize.STRING and token.start[0] in docstrings)]
+
+
+@pytest.mark.parametrize("module", _SHARED_RULES)
+def test_the_shared_rules_name_none_of_the_mini_expansions_races_in_their_code(
+        module: str) -> None:
+    path = Path(__file__).resolve().parent.parent / "companion" / "rules" / f"{module}.py"
+    assert sorted({w for w in _code_words(path) if _MINI_WORDS.search(w)}) == []
+
+
+def test_the_gypsies_refusal_to_retake_an_abandoned_region_is_the_mini_expansions() -> None:
+    s = session(players=2, races=("Gypsies", "Humans"), powers=("Hill", "Swamp"),
+                expansions=("base", "grand-dames"))
+    s.pick(0)
+    s.conquer(2)
+    s.conquer(3)
+    state = replace(s.state, track=replace(s.state.track, this_turn=replace(
+        s.state.track.this_turn, abandoned_regions=(5,))))
+    gypsies = attacker(state)
+    with pytest.raises(IllegalAction, match="the Gypsies abandoned region 5 this turn"):
+        mini_game.MINI_EXPANSIONS.refuse_conquest(state, gypsies, 5)
+    mini_game.MINI_EXPANSIONS.refuse_conquest(state, gypsies, 4)  # not abandoned: allowed
+    mini_game.MINI_EXPANSIONS.refuse_conquest(state, replace(gypsies, race="Ghouls"), 5)

@@ -16,7 +16,7 @@ from companion.rules.errors import IllegalAction
 from companion.rules.events import SCHEMA_VERSION, DieRolled, RegionConquered, to_record
 from companion.rules.game import apply, attacker
 from companion.rules.history import History, replay
-from companion.rules.mini_game import PygmiesRecovered
+from companion.rules.mini_game import PygmiesRecovered, pygmy_rolls_owed
 from companion.rules.turns import Phase
 from companion.session import Session
 
@@ -251,9 +251,9 @@ def test_a_conquered_pygmy_region_owes_one_roll_and_the_session_rolls_it() -> No
     before = s.state
     conquest = RegionConquered(1, region, 4)
     taken = apply(before, conquest)
-    assert taken.track.this_turn.pygmy_rolls_owed == ((0, 1),)
+    assert pygmy_rolls_owed(taken) == ((0, 1),)
     paid = apply(taken, PygmiesRecovered(0, (1,)))
-    assert paid.track.this_turn.pygmy_rolls_owed == ()
+    assert pygmy_rolls_owed(paid) == ()
     with pytest.raises(IllegalAction, match="Ann is owed 0 rolls now, not 1"):
         apply(paid, PygmiesRecovered(0, (3,)))
     s.conquer(region, 4)  # the session rolls the one owed in the same step

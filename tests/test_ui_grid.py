@@ -348,6 +348,33 @@ def test_the_calibration_wizard_assigns_sensors_to_regions_and_saves_them_per_bo
     grid.book.forget()
 
 
+def test_a_grid_that_changes_size_while_calibrating_stops_the_wizard_in_the_tables_language(
+    app: Any, sim: PtyGrid, grid: GridController
+) -> None:
+    from companion import i18n
+
+    clear_board(sim)
+    until(lambda: grid.snapshot is not None and not grid.snapshot.covered(), 2, "clear board")
+    app.ctx.nav.go("calibration")
+    ui.pump()
+    p = app.presenters["calibration"]
+    ui.tap(ui.button(screen(app), "start"))
+    assert p.running
+    cells = grid.snapshot.cells
+    p.observe(Snapshot(seq=1, presence=(False,) * (cells - 1)))  # a grid of another size
+    assert not p.running and p.wizard is None
+    assert p.detail == (f"The sensor grid now has {cells - 1} sensors, not {cells}: start "
+                        "the calibration again.")
+    i18n.use("de")
+    try:
+        p.refresh(app.session.state)
+        assert p.detail.startswith(f"Das Sensorraster hat jetzt {cells - 1} Sensoren")
+    finally:
+        i18n.use(i18n.SOURCE)
+        app.ctx.nav.go("home")
+        ui.pump()
+
+
 def test_idle_is_idle_with_the_grid_connected(app: Any, grid: GridController) -> None:
     """The link reads on its own thread; the UI only reacts (no interval, no animation
     once Kivy's scroll bars have faded after the last change)."""

@@ -33,7 +33,7 @@ from test_necromancer_game import NECRO, game, to_his_turn
 from companion import i18n
 from companion.rules import necromancer, team_game
 from companion.rules.relics import BONEYARD, SIGIL
-from companion.rules.river import RiverEvent
+from companion.rules.river import RiverEvent, is_river
 from companion.session import Session
 from companion.ui.presenters import mini, river, teams
 from companion.ui.presenters import necromancer as necro_view
@@ -161,7 +161,7 @@ def test_the_well_power_and_the_ghosts_placing_speak_the_tables_language(speak: 
 def river_texts(s: Session) -> list[str]:
     state = s.state
     view = river.RiverView()
-    rivers = [rid for rid, region in state.map.regions.items() if region.is_river]
+    rivers = [rid for rid, region in state.map.regions.items() if is_river(region)]
     return [view.headline(state), view.summary(state),
             *(a["text"] for a in view.table_buttons(state)),
             *(view.region_text(state, rid) for rid in rivers),

@@ -24,8 +24,8 @@ from kivy.base import EventLoop
 from kivy.tests.common import UnitTestTouch
 
 from companion.rules.board import BoardState, Markers, Occupant
-from companion.rules.maps import BOARD_NAMES, Board, Site, Terrain, load_board, parse_board_text
-from companion.rules.river import setup_pirates
+from companion.rules.maps import BOARD_NAMES, Board, Terrain, load_board, parse_board_text
+from companion.rules.river import Site, setup_pirates, with_site
 from companion.ui import map_geometry as mg
 from companion.ui.map_widget import (
     SYMBOLS,
@@ -268,7 +268,7 @@ def _with_key(board: Board, state: BoardState | None, key: str,
 def test_river_world_sites_and_pirate_ships_are_reported_where_they_are() -> None:
     board = _river_board()
     state = setup_pirates(board, BoardState.setup(board), supply=12)
-    assert _with_key(board, state, "harbor") == set(board.with_site(Site.HARBOR)) \
+    assert _with_key(board, state, "harbor") == set(with_site(board, Site.HARBOR)) \
         == {4, 7, 14, 16}
     assert _with_key(board, state, "shipyard") == {20}
     assert _with_key(board, state, "temple") == {9}

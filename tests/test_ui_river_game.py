@@ -213,6 +213,11 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
     tap_region(app, RIVER_3)
     lines_now = {row["label"]: row["value"] for row in app.presenters["map"].cost_lines}
     assert lines_now["A river in a Storm"] == "+3"
+    assert "A river costs" not in screen(app).ids.holder.text  # the cost line says it
+    ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))
+    tap_action(app, "finish_conquests")
+    tap_action(app, "map")
+    tap_region(app, RIVER_3)  # no cost lines at redeployment: the region's note says it
     assert "A river costs 3 tokens this turn (Storm)." in screen(app).ids.holder.text
     ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))
     play_quiet_turn(app)  # Ann

@@ -810,12 +810,13 @@ def check_boards(system: System, config: Config) -> list[Finding]:
     """The group's own board files: the usable ones by name (and the expansion each is
     made for), each broken one with why."""
     from companion.boards import custom_boards_dir, load_custom_boards
+    from companion.ui.wording import say  # the file's error in the report's language
 
     folder = custom_boards_dir()
     found = load_custom_boards(folder)
     if not found.boards and not found.broken:
         return [Finding("note", "boards", _no_boards_note(folder))]
-    findings = [Finding("fix", "boards", broken.message) for broken in found.broken]
+    findings = [Finding("fix", "boards", say(broken.said)) for broken in found.broken]
     if found.boards:
         named = ", ".join(_with_kind(b.name, b.board) for b in found.boards)
         findings.insert(0, Finding("ok", "boards",

@@ -6,8 +6,9 @@ aside by this command) and the export goes to standard output or to ``-o FILE``.
 ``-o FILE`` is written whole to a temporary file in the same folder, flushed to the card and
 then renamed over FILE, so a failure (a full card, a read-only one) leaves FILE as it was
 (absent, or its old contents), never empty or cut short. A file system mounted read-only
-is named as such. Its messages to people follow ``--lang`` (the export itself is
-language-neutral: ids and English keys).
+is named as such. Its messages to people follow ``--lang``, the saved games' own errors
+included (worded from their sentence: `companion.store.errors`); the export itself is
+language-neutral (ids and English keys), and paths and game numbers are shown as they are.
 """
 
 from __future__ import annotations
@@ -19,11 +20,22 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from companion.commands import Command, _
-from companion.paths import READ_ONLY_ADVICE, default_db_path, on_read_only_file_system
+from companion.commands import N_, Command, _
+from companion.paths import default_db_path, on_read_only_file_system
+
+if TYPE_CHECKING:
+    from companion.store import StoreError
 
 FORMATS = ("json", "csv", "bgstats")  # as companion.store.export.FORMATS, without importing it
+
+READ_ONLY_ADVICE = N_(
+    "the file system it is on is mounted read-only (a memory card the system found faulty "
+    "is remounted read-only; copy the saved games off it and check or replace it)"
+)
+"""Why a file cannot be written when its file system is read-only (`companion.paths`'
+advice, marked for translation: it is shown with `_`)."""
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -74,9 +86,9 @@ def _run(args: argparse.Namespace) -> int:
     except StoreError as error:
         if on_read_only_file_system(db):
             print("companion export: " + _("cannot open {path}: {why}").format(
-                path=db, why=READ_ONLY_ADVICE), file=sys.stderr)
+                path=db, why=_(READ_ONLY_ADVICE)), file=sys.stderr)
         else:
-            print("companion export: " + str(error), file=sys.stderr)
+            print("companion export: " + said(error), file=sys.stderr)
         return 1
     if args.output is None:
         sys.stdout.write(text)
@@ -85,13 +97,20 @@ def _run(args: argparse.Namespace) -> int:
         write_whole(args.output, text)
     except OSError as error:
         read_only = error.errno == errno.EROFS or on_read_only_file_system(args.output)
-        why = READ_ONLY_ADVICE if read_only else error.strerror or str(error)
+        why = _(READ_ONLY_ADVICE) if read_only else error.strerror or str(error)
         print("companion export: " + _("cannot write {path}: {why}; nothing was written")
               .format(path=args.output, why=why), file=sys.stderr)
         return 1
     print(_("game {game} written to {path} ({format})").format(
         game=args.game_id, path=args.output, format=args.format), file=sys.stderr)
     return 0
+
+
+def said(error: StoreError) -> str:
+    """A saved-games error in the language spoken (`str(error)` is its English)."""
+    from companion.ui.wording import say
+
+    return say(error.said)
 
 
 def write_whole(path: Path, text: str) -> None:

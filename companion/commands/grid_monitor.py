@@ -15,6 +15,10 @@ grid talks.
 
 A port that does not exist when the monitor starts is an error: one line on stderr, exit
 status 1 (a grid unplugged later is shown as the link going down, and waited for).
+
+Its sentences for people (that error, the start line, the frames dropped) follow
+``--lang``; the trace itself (HELLO, SNAP, HB, ERR, gap, link up/down, the counts, with
+the grid's and the link's own reasons) is the protocol's, in English whatever the language.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import os
 import sys
 import time
 
-from companion.commands import Command
+from companion.commands import Command, _
 
 WAITING_LIMIT = 1000
 """The most frames waiting to be printed; more are dropped and counted."""
@@ -56,8 +60,9 @@ def _run(args: argparse.Namespace) -> int:
     )
 
     if not os.path.exists(args.port):
-        print(f"companion grid-monitor: there is no port {args.port} (is the grid plugged in? "
-              "'companion doctor' lists the serial ports)", file=sys.stderr)  # fmt: skip
+        print("companion grid-monitor: " + _(
+            "there is no port {port} (is the grid plugged in? 'companion doctor' lists the "
+            "serial ports)").format(port=args.port), file=sys.stderr)
         return 1
     start = time.monotonic()
 
@@ -101,7 +106,8 @@ def _run(args: argparse.Namespace) -> int:
         nonlocal reported
         dropped = scheduler.dropped
         if dropped > reported:
-            say(f"dropped {dropped - reported} frames not printed in time ({dropped} in all)")
+            say(_("dropped {count} frames not printed in time ({total} in all)").format(
+                count=dropped - reported, total=dropped))
             reported = dropped
     link = GridLink(
         args.port,
@@ -113,7 +119,7 @@ def _run(args: argparse.Namespace) -> int:
         baudrate=args.baud,
         settle_time=0.0,
     )
-    say(f"monitoring {args.port} (Ctrl-C to stop)")
+    say(_("monitoring {port} (Ctrl-C to stop)").format(port=args.port))
     link.start()
     try:
         while args.seconds is None or time.monotonic() - start < args.seconds:
@@ -126,8 +132,9 @@ def _run(args: argparse.Namespace) -> int:
         while scheduler.drain():
             pass
     report_dropped()
-    say(f"not printed in time: {scheduler.dropped} frames dropped (at most "
-        f"{scheduler.most_waiting} of {WAITING_LIMIT} were waiting)")  # fmt: skip
+    say(_("not printed in time: {count} frames dropped (at most {most} of {limit} were "
+          "waiting)").format(count=scheduler.dropped, most=scheduler.most_waiting,
+                             limit=WAITING_LIMIT))
     say(f"totals: {link.stats.summary()}")
     return 0
 
@@ -137,4 +144,5 @@ COMMAND = Command(
     help="print the frames and error counts of a region sensor grid",
     configure=_configure,
     run=_run,
+    speaks=True,
 )

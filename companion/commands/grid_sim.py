@@ -10,6 +10,9 @@ a systemd service), its lines are read as commands too, but its end does not sto
 simulator: it says so and keeps serving until ``quit``, SIGTERM or Ctrl-C. On a terminal,
 Ctrl-D (end of input) still ends it. SIGTERM ends it as cleanly as ``quit`` (the ``--link``
 symlink is removed).
+
+Its own sentences (a failure to start, the path to open, the end of input) follow
+``--lang``; the simulator's commands and answers (`hardware.grid.sim`) are English.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from companion.commands import Command
+from companion.commands import Command, _
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -73,15 +76,20 @@ def _run(args: argparse.Namespace) -> int:
         try:
             script = args.script.read_text().splitlines()
         except OSError as error:
-            return fail(f"cannot read the script {args.script}: {error.strerror}")
+            return fail(_("cannot read the script {path}: {why}").format(
+                path=args.script, why=error.strerror))
     try:
         path = sim.start()
     except OSError as error:
-        return fail(f"cannot make the pseudo-terminal or the link: {error}")
+        return fail(_("cannot make the pseudo-terminal or the link: {why}").format(why=error))
     try:
-        via = f" (and {args.link})" if args.link else ""
-        print(f"grid-sim: a fake grid of {grid.sensors} sensors on {path}{via}", flush=True)
-        print(f"grid-sim: watch it with 'companion grid-monitor {args.link or path}'", flush=True)
+        if args.link:
+            where = _("grid-sim: a fake grid of {count} sensors on {path} (and {link})")
+        else:
+            where = _("grid-sim: a fake grid of {count} sensors on {path}")
+        print(where.format(count=grid.sensors, path=path, link=args.link), flush=True)
+        print(_("grid-sim: watch it with '{command}'").format(
+            command=f"companion grid-monitor {args.link or path}"), flush=True)
         interactive = sys.stdin is not None and sys.stdin.isatty()
         signal.signal(signal.SIGTERM, _interrupt)
         ended: list[bool] = []
@@ -95,8 +103,8 @@ def _run(args: argparse.Namespace) -> int:
             err=lambda text: print(text, file=sys.stderr, flush=True),
         )
         if status == 0 and ended and not interactive:
-            print(f"grid-sim: end of input; still serving on {args.link or path} until "
-                  "stopped (SIGTERM or Ctrl-C)", flush=True)  # fmt: skip
+            print(_("grid-sim: end of input; still serving on {path} until stopped (SIGTERM "
+                    "or Ctrl-C)").format(path=args.link or path), flush=True)
             stop = threading.Event()
             while not stop.wait(3600):
                 pass
@@ -135,4 +143,5 @@ COMMAND = Command(
     help="run a fake region sensor grid on a pseudo-terminal",
     configure=_configure,
     run=_run,
+    speaks=True,
 )

@@ -2,8 +2,6 @@
 
 The one config file (``companion.toml``, see ``deploy/README.md``) is read first; a bad
 value is reported on stderr with its key and the allowed range, and its default is used.
-The table's language (``display.language``, the system's when that key is bad too) is set
-at once, so those lines are in it (the key, the value and the file's path as they are).
 The window's size (``--size``, else ``display.window_size``: 800x480, the table's screen)
 goes to Kivy before Kivy opens its window, and in kiosk mode the display settings too.
 
@@ -16,6 +14,11 @@ names its process, and then
   (``WATCHDOG=1``) and what it waits for (``STATUS=``), and starts as soon as the other
   app has closed. A service that exited and was restarted over and over would soon hit
   systemd's restart limit and leave the table dark for good.
+
+Its lines on stderr speak ``--lang``, else the language the table speaks
+(``display.language``); the ids, paths and config keys in them stay as they are, and so
+does what it tells systemd (``STATUS=``, read in the system's logs). The table itself
+speaks ``display.language`` (chosen on its screen).
 """
 
 from __future__ import annotations
@@ -28,10 +31,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.commands import Command
+from companion.commands import Command, _, use_language
 
 if TYPE_CHECKING:
     from companion.config import Config
+    from companion.store.errors import StoreError
 
 EX_TEMPFAIL = 75
 """Exit status when another app holds the saved-games file (sysexits.h: try again later)."""
@@ -80,8 +84,9 @@ def window_size(config: Config, asked: str | None) -> tuple[Config, str | None]:
         size = parse_window_size(asked)
     except ValueError:
         kept = config.display.window_size
-        return config, (f"--size {asked!r} is not allowed: {WINDOW_SIZE_ALLOWED}. "
-                        f"Using {kept[0]}x{kept[1]}")
+        return config, _("--size {asked} is not allowed: {allowed}. Using {width}x{height}",
+                         ).format(asked=repr(asked), allowed=_(WINDOW_SIZE_ALLOWED),
+                                  width=kept[0], height=kept[1])
     return replace(config, display=replace(config.display, window_size=size)), None
 
 
@@ -97,10 +102,14 @@ def wait_until_free(db_path: Path, pid: int | None, *, poll: float = WAIT_POLL,
     from companion.store.errors import DatabaseInUse, StoreError
     from companion.store.lock import check_free
 
-    who = f"process {pid}" if pid is not None else "another process"
-    print(f"companion: the saved-games file {db_path} is in use by another companion app "
-          f"({who}); waiting for it to close, then starting (kiosk mode).", file=sys.stderr,
-          flush=True)
+    who = f"process {pid}" if pid is not None else "another process"  # for systemd's log
+    if pid is None:
+        waiting = _("the saved-games file {path} is in use by another companion app "
+                    "(another process); waiting for it to close, then starting (kiosk mode).")
+    else:
+        waiting = _("the saved-games file {path} is in use by another companion app "
+                    "(process {pid}); waiting for it to close, then starting (kiosk mode).")
+    print("companion: " + waiting.format(path=db_path, pid=pid), file=sys.stderr, flush=True)
     ping = watchdog_interval() is not None
     while True:
         if ping:
@@ -121,18 +130,17 @@ def wait_until_free(db_path: Path, pid: int | None, *, poll: float = WAIT_POLL,
 
 
 def _run(args: argparse.Namespace) -> int:
-    from companion import i18n
     from companion.config import load_config
     from companion.kivy_config import apply_text_scale, is_kiosk, prepare
     from companion.store.errors import DatabaseInUse, StoreError
     from companion.store.lock import check_free
 
     config, warnings = load_config(args.config)
-    i18n.use(config.display.language)  # before the first text is worded: the warnings too
+    use_language(args, config.display.language)  # the lines below speak it: the warnings too
     if warnings:
         from companion.ui.wording import say
 
-        for warning in warnings:  # in the configured language (a bad one: the default's)
+        for warning in warnings:  # in that language (a bad display.language: the default's)
             print(f"companion: {say(warning.said)}", file=sys.stderr)
     config, refused = window_size(config, args.size)
     if refused:
@@ -142,7 +150,7 @@ def _run(args: argparse.Namespace) -> int:
         check_free(db_path)  # before Kivy opens a window, for the one line below
     except DatabaseInUse as in_use:
         if not is_kiosk():
-            print(f"companion: {in_use}", file=sys.stderr)
+            print(f"companion: {said(in_use)}", file=sys.stderr)
             return EX_TEMPFAIL
         wait_until_free(db_path, in_use.pid)
     except StoreError:
@@ -167,9 +175,16 @@ def _run(args: argparse.Namespace) -> int:
             seating=config.display.seating,
         )
     except DatabaseInUse as in_use:  # taken between the check and the start: rare
-        print(f"companion: {in_use}", file=sys.stderr)
+        print(f"companion: {said(in_use)}", file=sys.stderr)
         return EX_TEMPFAIL
     return 0
+
+
+def said(error: StoreError) -> str:
+    """A saved-games error in the language spoken (`str(error)` is its English)."""
+    from companion.ui.wording import say
+
+    return say(error.said)
 
 
 COMMAND = Command(
@@ -177,4 +192,5 @@ COMMAND = Command(
     help="start the table app (the default)",
     configure=_configure,
     run=_run,
+    speaks=True,
 )

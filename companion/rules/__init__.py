@@ -101,13 +101,13 @@ from companion.rules.maps import (
     BOARD_NAMES,
     Board,
     Feature,
-    Site,
     Terrain,
     board_for_players,
     load_board,
     parse_board_text,
 )
 from companion.rules.reminders import reminders
+from companion.rules.river import Site
 from companion.rules.rule_entry import RuleEntry
 from companion.rules.rulebook import Rulebook, load_rulebook
 from companion.rules.said import Combo, Listed, Name, Said

@@ -40,6 +40,10 @@ optional, any other field is an error)::
                    "pieces": {"fortresses": 6, ...},
                    "river_world_pieces": {"pirate_ships": 12, ...} (optional)}
 
+Every error's entry and problem is a `Said` (`companion.rules.said`), so a screen words it
+in the table's language; its English (`str(error)`) is the message as it always read. Field
+names, ids and values quoted from a file are values of the sentence, shown as they are.
+
 Pure: standard library and `companion.rules.errors` only; the packaged files are read
 with `importlib.resources`, imported when first needed.
 """
@@ -56,6 +60,7 @@ from typing import Any, TypeVar
 
 from companion.rules.datafile import Where, show
 from companion.rules.errors import DataError, UnknownName
+from companion.rules.said import N_, Said, said, said_n
 
 CONFIDENCE_LEVELS: tuple[str, ...] = ("high", "medium", "low")
 RACE_NUMBERS: tuple[str, ...] = ("tokens", "max_tokens")
@@ -64,6 +69,15 @@ BASE = "base"
 _PACKAGE = "companion.data"
 _DEFAULT_SOURCE = "package data"
 _EXPANSION_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+_ENTRY_WORDS: Mapping[str, tuple[str, str, str]] = MappingProxyType({
+    "race": (N_("race #{index}"), N_("race {name}"),
+             N_("the name is used twice (also race #{index}; case is ignored)")),
+    "power": (N_("power #{index}"), N_("power {name}"),
+              N_("the name is used twice (also power #{index}; case is ignored)")),
+})
+"""For each kind of list entry (race, power): how an entry is named by its place and by
+its name, and the refusal of a repeated name (one whole sentence each, for translation)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,11 +147,11 @@ class Catalog:
 
     def race(self, name: str) -> Race:
         """The race of that name, ignoring case; `UnknownName` listing the races otherwise."""
-        return _find(self.races, name, "race")
+        return _find(self.races, name, N_("race"))
 
     def power(self, name: str) -> Power:
         """The power of that name, ignoring case; `UnknownName` listing the powers otherwise."""
-        return _find(self.powers, name, "power")
+        return _find(self.powers, name, N_("power"))
 
     def races_in(self, expansions: Iterable[str]) -> tuple[Race, ...]:
         """The races of these expansions (ids), in catalog order."""
@@ -165,7 +179,7 @@ class Catalog:
         for ident in wanted:
             key = ident.strip().casefold() if isinstance(ident, str) else None
             if key not in known:
-                raise UnknownName("expansion", ident, known)
+                raise UnknownName(N_("expansion"), ident, known)
             chosen.add(key)
         return frozenset(chosen)
 
@@ -199,7 +213,8 @@ def _read(name: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        raise DataError(name, f"line {err.lineno}", f"not valid JSON: {err.msg}") from err
+        raise DataError(name, said("line {line}", line=err.lineno),
+                        said("not valid JSON: {reason}", reason=err.msg)) from err
 
 
 # --- parsing and validation ---------------------------------------------------------------
@@ -222,10 +237,11 @@ def parse_catalog(
     (``my-house-rules/races.json: race 'Amazons': ...``); for the package data errors name
     the bare file (``races.json: ...``).
     """
-    parts = _components(components, Where(_file("components.json", source), "top level"))
+    top = said("top level")
+    parts = _components(components, Where(_file("components.json", source), top))
     expansion_ids = tuple(ident for ident, _ in parts.expansions)
-    race_list = _races(races, Where(_file("races.json", source), "top level"), expansion_ids)
-    power_list = _powers(powers, Where(_file("powers.json", source), "top level"), expansion_ids)
+    race_list = _races(races, Where(_file("races.json", source), top), expansion_ids)
+    power_list = _powers(powers, Where(_file("powers.json", source), top), expansion_ids)
     return Catalog(
         races=race_list,
         powers=power_list,
@@ -243,30 +259,31 @@ def parse_catalog(
 def _confidence(where: Where, fields: Mapping[str, Any]) -> str:
     value = fields.get("confidence", "high")
     if value not in CONFIDENCE_LEVELS:
-        where.fail(f"confidence must be one of {', '.join(CONFIDENCE_LEVELS)}, got {show(value)}")
+        where.fail(said("{field} must be one of {allowed}, got {value}", field="confidence",
+                        allowed=", ".join(CONFIDENCE_LEVELS), value=show(value)))
     return str(value)
 
 
 def _expansion(where: Where, value: object, expansion_ids: Sequence[str]) -> str:
     if value not in expansion_ids:
         known = ", ".join(expansion_ids)
-        where.fail(f"unknown expansion {show(value)}; allowed: {known} (components.json)")
+        where.fail(said("unknown expansion {value}; allowed: {allowed} ({file})",
+                        value=show(value), allowed=known, file="components.json"))
     return str(value)
 
 
 def _entries(where: Where, items: Sequence[Any], kind: str) -> list[tuple[Where, object]]:
     """Each entry of a race or power list with its name for errors; refuses repeated names."""
+    by_place, by_name, twice = _ENTRY_WORDS[kind]
     named: list[tuple[Where, object]] = []
     seen: dict[str, int] = {}
     for index, doc in enumerate(items, start=1):
-        entry = where.at(f"{kind} #{index}")
+        entry = where.at(said(by_place, index=index))
         name = doc.get("name") if isinstance(doc, Mapping) else None
         if isinstance(name, str) and name.strip():
-            entry = where.at(f"{kind} {name!r}")
+            entry = where.at(said(by_name, name=repr(name)))
             if _key(name) in seen:
-                entry.fail(
-                    f"the name is used twice (also {kind} #{seen[_key(name)]}; case is ignored)"
-                )
+                entry.fail(said(twice, index=seen[_key(name)]))
             seen[_key(name)] = index
         named.append((entry, doc))
     return named
@@ -292,7 +309,9 @@ def _race(where: Where, doc: object, expansion_ids: Sequence[str]) -> Race:
         least = tokens + conquest_only
         max_tokens = where.integer(max_tokens, "max_tokens")
         if max_tokens < least:
-            where.fail(f"max_tokens {max_tokens} is fewer than the {least} tokens the banner gives")
+            where.fail(said_n("{field} {value} is fewer than the {n} tokens the banner gives",
+                              "{field} {value} is fewer than the {n} tokens the banner gives",
+                              least, field="max_tokens", value=max_tokens))
     return Race(
         name=where.text(fields["name"], "name").strip(),
         tokens=tokens,
@@ -333,9 +352,11 @@ def _single_source(where: Where, fields: Mapping[str, Any], numbers: Sequence[st
     names = where.array(value, "single_source")
     for name in names:
         if name not in numbers:
-            where.fail(f"single_source lists {show(name)}; allowed: {', '.join(numbers)}")
+            where.fail(said("{field} lists {value}; allowed: {allowed}", field="single_source",
+                            value=show(name), allowed=", ".join(numbers)))
     if "max_tokens" in names and fields.get("max_tokens") is None:
-        where.fail("single_source lists max_tokens, which is not known (null)")
+        where.fail(said("{field} lists {number}, which is not known (null)",
+                        field="single_source", number="max_tokens"))
     return tuple(str(name) for name in names)
 
 
@@ -382,33 +403,37 @@ def _components(doc: object, where: Where) -> _Components:
 def _expansions(where: Where, value: object) -> tuple[tuple[str, str], ...]:
     table: list[tuple[str, str]] = []
     for index, doc in enumerate(where.array(value, "expansions", non_empty=True), start=1):
-        entry = where.at(f"expansions #{index}")
+        entry = where.at(_numbered("expansions", index))
         fields = entry.fields(doc, ("id", "name"))
         ident = entry.text(fields["id"], "id")
         if not _EXPANSION_ID.fullmatch(ident):
-            entry.fail(f"id {ident!r} must be lower-case letters, digits and single dashes")
+            entry.fail(said("{field} {value} must be lower-case letters, digits and single "
+                            "dashes", field="id", value=repr(ident)))
         if any(ident == known for known, _ in table):
-            entry.fail(f"id {ident!r} is used twice")
+            entry.fail(said("{field} {value} is used twice", field="id", value=repr(ident)))
         table.append((ident, entry.text(fields["name"], "name")))
     if table[0][0] != BASE:
-        where.at("expansions #1").fail(f"the first expansion must be {BASE!r}, got {table[0][0]!r}")
+        where.at(_numbered("expansions", 1)).fail(said(
+            "the first expansion must be {base}, got {value}", base=repr(BASE),
+            value=repr(table[0][0])))
     return tuple(table)
 
 
 def _die_faces(where: Where, value: object) -> tuple[int, ...]:
+    each = said("each face")
     return tuple(
-        where.integer(face, "each face") for face in where.array(value, "die_faces", non_empty=True)
+        where.integer(face, each) for face in where.array(value, "die_faces", non_empty=True)
     )
 
 
 def _coins(where: Where, value: object) -> Mapping[int, int]:
     counts: dict[int, int] = {}
     for index, doc in enumerate(where.array(value, "coins", non_empty=True), start=1):
-        entry = where.at(f"coins #{index}")
+        entry = where.at(_numbered("coins", index))
         fields = entry.fields(doc, ("value", "count"))
         coin = entry.integer(fields["value"], "value", 1)
         if coin in counts:
-            entry.fail(f"value {coin} is listed twice")
+            entry.fail(said("{field} {value} is listed twice", field="value", value=coin))
         counts[coin] = entry.integer(fields["count"], "count")
     return MappingProxyType(dict(sorted(counts.items(), reverse=True)))
 
@@ -417,22 +442,30 @@ def _starting_coins(where: Where, value: object, coins: Mapping[int, int]) -> in
     fields = where.fields(value, ("value", "count"))
     coin = where.integer(fields["value"], "value", 1)
     if coin not in coins:
-        where.fail(f"value {coin} is not one of the coins ({', '.join(map(str, coins))})")
+        where.fail(said("{field} {value} is not one of the coins ({coins})", field="value",
+                        value=coin, coins=", ".join(map(str, coins))))
     return coin * where.integer(fields["count"], "count")
 
 
 def _turns(where: Where, value: object) -> Mapping[int, int]:
     if not isinstance(value, Mapping) or not value:
-        where.fail(f"expected a non-empty object of player count: turns, got {show(value)}")
+        where.fail(said("expected a non-empty object of player count: turns, got {value}",
+                        value=show(value)))
     turns: dict[int, int] = {}
     for key, count in value.items():
         if not (isinstance(key, str) and key.isdigit() and int(key) >= 2):
-            where.fail(f"player count {key!r} must be a whole number of at least 2")
-        turns[int(key)] = where.integer(count, f"turns for {key} players", 1)
+            where.fail(said("player count {value} must be a whole number of at least {least}",
+                            value=repr(key), least=2))
+        turns[int(key)] = where.integer(count, said("turns for {players} players", players=key), 1)
     return MappingProxyType(dict(sorted(turns.items())))
 
 
 def _counts(where: Where, value: object) -> Mapping[str, int]:
     if not isinstance(value, Mapping):
-        where.fail(f"expected an object of piece: count, got {show(value)}")
+        where.fail(said("expected an object of piece: count, got {value}", value=show(value)))
     return MappingProxyType({str(k): where.integer(n, str(k)) for k, n in value.items()})
+
+
+def _numbered(field: str, index: int) -> Said:
+    """The entry at `index` (from 1) of the list `field` of a file: ``coins #2``."""
+    return said("{field} #{index}", field=field, index=index)

@@ -47,13 +47,19 @@ class MalformedInput(RulesError):
 
 
 class UnknownName(RulesError, LookupError):
-    """A race, power, board, region or other name that does not exist."""
+    """A race, power, board, region or other name that does not exist.
+
+    `kind` is the English word for what was looked up ("race", "region"), marked where it
+    is written (``N_("race")``) so that the table's language words it with the rest of the
+    sentence; the name asked for and the allowed ones are values, shown as they are."""
 
     def __init__(self, kind: str, name: object, allowed: Iterable[object] = ()) -> None:
         choices = ", ".join(str(a) for a in allowed)
-        message = f"unknown {kind} {name!r}"
         if choices:
-            message += f"; allowed: {choices}"
+            message = said("unknown {kind} {name}; allowed: {allowed}", kind=_plain(kind),
+                           name=repr(name), allowed=choices)
+        else:
+            message = said("unknown {kind} {name}", kind=_plain(kind), name=repr(name))
         super().__init__(message)
         self.kind = kind
         self.name = name
@@ -63,14 +69,15 @@ class DataError(RulesError):
     """A packaged or user-written data file is broken; names the file and the entry.
 
     `entry` and `problem` may be `Said` sentences, worded in the table's language with
-    the rest of the message (the file's name is shown as it is)."""
+    the rest of the message (the file's name is shown as it is): the whole sentence is
+    `error.said`; `error.entry` and `error.problem` are their English text, as `str()`."""
 
     def __init__(self, source: str, entry: str | Said, problem: str | Said) -> None:
         super().__init__(said("{source}: {entry}: {problem}", source=source,
                               entry=_plain(entry), problem=_plain(problem)))
         self.source = source
-        self.entry = entry
-        self.problem = problem
+        self.entry = str(entry)
+        self.problem = str(problem)
 
 
 def _plain(text: str | Said) -> Said:

@@ -108,7 +108,7 @@ from companion.rules.events import (
     RegionConquered,
     TurnScored,
 )
-from companion.rules.maps import Board
+from companion.rules.maps import Board, BoardPart
 from companion.rules.rule_entry import RuleEntry
 from companion.rules.said import Name, Said, listed, said
 from companion.rules.scoring import (
@@ -288,6 +288,10 @@ class Expansion:
     """The fields it reads on a scenario's race in decline (`score_declined`)."""
     has_boards: ClassVar[bool] = False
     """Whether a group may write board files made for it (`board_made_for` tells one)."""
+    board_part: ClassVar[BoardPart | None] = None
+    """Its part of the board format (`maps.BoardPart`: the symbols it prints in a region,
+    its own region fields and their checks), which every board is read with while it is
+    registered (River World's sites and pirate symbols)."""
     score_region_fields: ClassVar[tuple[str, ...]] = ()
     """The fields it reads on a scenario's region object (`score_region`)."""
     score_count_fields: ClassVar[tuple[str, ...]] = ()
@@ -466,7 +470,9 @@ class Expansion:
         return state
 
     def turn_passed(self, before: GameState, ended: GameState) -> GameState:
-        """After a turn ended (`ended`: the track already at the next player)."""
+        """After a turn ended (`ended`: the track already at the next player, its
+        `ThisTurn` cleared). An expansion that keeps facts of the turn in its own part of
+        the state (the mini-expansions' Pygmies rolls owed) clears them here."""
         del before
         return ended
 

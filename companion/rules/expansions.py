@@ -24,6 +24,7 @@ from companion.rules.board import Piece, use_pieces
 from companion.rules.errors import IllegalAction
 from companion.rules.events import Event, GameCreated, use_decline_types
 from companion.rules.expansion import Deal, Expansion
+from companion.rules.maps import BoardPart, use_board_parts
 from companion.rules.mini_game import MINI_EXPANSIONS
 from companion.rules.necromancer_game import NECROMANCER_ISLAND, NecromancerIntents
 from companion.rules.river_game import RIVER_WORLD, RiverIntents
@@ -36,6 +37,7 @@ from companion.rules.team_game import TEAM_PLAY, TeamIntents
 __all__ = [
     "ExpansionIntents",
     "apart",
+    "board_parts",
     "board_players",
     "board_players_for",
     "check_table",
@@ -103,6 +105,15 @@ def pieces() -> tuple[Piece, ...]:
 
 
 use_pieces(pieces)  # the board knows every registered expansion's pieces
+
+
+def board_parts() -> tuple[BoardPart, ...]:
+    """Every registered expansion's part of the board format (`Expansion.board_part`), in
+    the registry's order."""
+    return tuple(x.board_part for x in _REGISTRY if x.board_part is not None)
+
+
+use_board_parts(board_parts)  # a board file may hold every registered expansion's part
 
 
 def decline_types() -> tuple[type[Any], ...]:

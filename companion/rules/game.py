@@ -73,7 +73,6 @@ from companion.rules.names import (
     CATAPULT,
     CORRUPT,
     GHOULS,
-    GYPSIES,
     MERCENARY,
     RANSACKING,
     SORCERERS,
@@ -471,7 +470,6 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
                                    "a region conquered by {race} holds at least {n} tokens, "
                                    "not {given}", least, race=Name("race", who.race),
                                    given=event.tokens))
-    _refuse_gypsies_return(state, who, event)
     _refuse_sorcery(state, who, event)
     for expansion in expansions.played(state):
         expansion.refuse_conquest(state, who, event.region)
@@ -607,16 +605,6 @@ def _refuse_sorcery(state: GameState, who: Attacker, event: RegionConquered) -> 
                                  region=event.region))
     if not troops_game.tray_has(state, SORCERERS):
         raise IllegalAction(said("no Sorcerer token is left in the tray to take its place"))
-
-
-def _refuse_gypsies_return(state: GameState, who: Attacker, event: RegionConquered) -> None:
-    """Gypsies may not conquer again, this turn, a region they abandoned this turn."""
-    if event.declined_ghouls or who.race != GYPSIES:
-        return
-    if event.region in state.track.this_turn.abandoned_regions:
-        raise IllegalAction(said("the Gypsies abandoned region {region} this turn (its coin "
-                                 "lies there); they cannot conquer it again before next turn",
-                                 region=event.region))
 
 
 def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int, *,

@@ -17,10 +17,10 @@ with a `DataError` naming the file and the region):
 - `position` (where the region is drawn) is null or an [x, y] pair inside 0..1, x from the
   left edge and y from the top, as fractions of the board's width and height; `aspect` is
   the board's width / height (null if unknown);
-- River World: a river (`terrain` "river") is a region anyone may conquer (it is not water)
-  and follows the land rules for `entry` and `coastal`; `pirate` (a pirate symbol: a pirate
-  ship starts there) is true only on a river; the sites `harbor`, `shipyard` and `temple`
-  (the Temple of the Seer) stand only on land, never on a river, a sea or a lake.
+- a terrain that is not water (a river of River World's boards too) follows the land rules
+  for `entry` and `coastal`;
+- every registered `BoardPart` (an expansion's part of the format) finds nothing wrong
+  with any region (River World's: `companion.rules.river`).
 
 The file format (`companion/data/boards/2p.json` ... `5p.json`, schema 1)::
 
@@ -33,11 +33,20 @@ The file format (`companion/data/boards/2p.json` ... `5p.json`, schema 1)::
 
 `terrain` is one of farmland, hill, forest, swamp, mountain, sea, lake, river (a mountain
 region gets a Mountain token at setup); `features` a subset of mine, magic (a Magic Source)
-and cavern, and on a River World board harbor, shipyard and temple (kept apart as the
-region's `sites`); `lost_tribe` says the region starts with a Lost Tribe token. `aspect`,
-`notes`, `position` and `pirate` may be left out; every other field is required and no
+and cavern, and of the symbols the registered board parts print (kept apart as the
+region's `symbols`); `lost_tribe` says the region starts with a Lost Tribe token. `aspect`,
+`notes` and `position` may be left out, and so may a board part's own true/false fields
+(kept as the region's `flags`, those that are true); every other field is required and no
 other field is allowed (a misspelt field is an error, not a silent default). The full
 format, for a group writing its own board, is `docs/board-format.md`.
+
+**An expansion's part of the format** is a `BoardPart`: the symbols it prints in a region,
+its own true/false region fields and its checks of a region. This module names no
+expansion: the registry (`companion.rules.expansions`) hands the registered expansions'
+parts over once, at import (`use_board_parts`), as it does the pieces and the scoring
+rules, and every board read afterwards knows them. The river is a terrain of the base
+format (`Terrain.RIVER`), as scoring and the screens key their counts and colours by
+`Terrain`; what a river does is River World's.
 
 Pure: standard library and `companion.rules.errors` only; the packaged boards are read
 with `importlib.resources`, imported when first needed.
@@ -47,14 +56,15 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.rules.datafile import SCHEMA, Where, show
 from companion.rules.errors import DataError, UnknownName
+from companion.rules.said import N_, Said, listed, said
 
 BOARD_NAMES: tuple[str, ...] = ("2p", "3p", "4p", "5p")
 _PACKAGE = "companion.data"
@@ -72,7 +82,8 @@ class Terrain(StrEnum):
     SEA = "sea"
     LAKE = "lake"
     RIVER = "river"
-    """River World: costs 1 token to conquer and must be emptied at redeployment."""
+    """Printed on River World's boards: land for the board's rules (not water); what a river
+    costs and when it is emptied are River World's rules (`companion.rules.river`)."""
 
     @property
     def is_water(self) -> bool:
@@ -88,18 +99,10 @@ class Feature(StrEnum):
     CAVERN = "cavern"
 
 
-class Site(StrEnum):
-    """A River World symbol printed in a land region (written in `features` in a file)."""
-
-    HARBOR = "harbor"
-    SHIPYARD = "shipyard"
-    TEMPLE = "temple"
-    """The Temple of the Seer."""
-
-
 @dataclass(frozen=True, slots=True)
 class Region:
-    """One region of a board, as printed (River World: `sites` and the `pirate` symbol)."""
+    """One region of a board, as printed: `symbols` are those of a board part printed in it
+    (written in `features` in a file), `flags` the board parts' own fields that are true."""
 
     id: int
     terrain: Terrain
@@ -110,16 +113,12 @@ class Region:
     coastal: bool
     adjacent: frozenset[int]
     position: tuple[float, float] | None
-    sites: frozenset[Site] = frozenset()
-    pirate: bool = False
+    symbols: frozenset[str] = frozenset()
+    flags: frozenset[str] = frozenset()
 
     @property
     def is_water(self) -> bool:
         return self.terrain.is_water
-
-    @property
-    def is_river(self) -> bool:
-        return self.terrain is Terrain.RIVER
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +138,7 @@ class Board:
         """The region with this id; `UnknownName` naming the board's ids otherwise."""
         found = None if isinstance(region_id, bool) else self.regions.get(region_id)
         if found is None:
-            raise UnknownName("region", region_id, (_id_range(self.regions),))
+            raise UnknownName(N_("region"), region_id, (_id_range(self.regions),))
         return found
 
     def are_adjacent(self, a: int, b: int) -> bool:
@@ -147,14 +146,45 @@ class Board:
         self.region(b)
         return b in self.region(a).adjacent
 
-    @property
-    def is_river_world(self) -> bool:
-        """Whether the board has River World regions: a river, a pirate symbol or a site."""
-        return any(r.is_river or r.pirate or r.sites for r in self.regions.values())
 
-    def with_site(self, site: Site) -> tuple[int, ...]:
-        """Ids of the regions carrying this River World site."""
-        return tuple(r.id for r in self.regions.values() if site in r.sites)
+class BoardPart:
+    """An expansion's part of the board format: the `symbols` it prints in a region (written
+    in a region's `features`, read into `Region.symbols`), its own optional true/false
+    region `flags` (false when left out; those true read into `Region.flags`) and `refuse`,
+    its check of a region once the base format's checks pass. A subclass overrides what it
+    adds; its names must not be the base format's."""
+
+    symbols: ClassVar[tuple[str, ...]] = ()
+    flags: ClassVar[tuple[str, ...]] = ()
+
+    def refuse(self, region: Region) -> Said | None:
+        """What is wrong with `region` in this part's terms (None: nothing)."""
+        return None
+
+
+def _no_parts() -> Sequence[BoardPart]:
+    return ()
+
+
+_parts_of: Callable[[], Sequence[BoardPart]] = _no_parts
+"""Where the expansions' parts of the format come from (`use_board_parts`)."""
+
+
+def use_board_parts(registered: Callable[[], Sequence[BoardPart]]) -> None:
+    """Read boards with the parts `registered()` gives, asked at each board read (so a part
+    of an expansion registered for a while is known too); called once, by the registry."""
+    global _parts_of
+    _parts_of = registered
+
+
+def board_parts() -> tuple[BoardPart, ...]:
+    """The parts of the format boards are read with now, in the registry's order."""
+    return tuple(_parts_of())
+
+
+def symbol_names() -> tuple[str, ...]:
+    """Every symbol a region's `features` may name: the base game's, then the parts'."""
+    return (*(f.value for f in Feature), *(s for part in board_parts() for s in part.symbols))
 
 
 def _id_range(regions: Mapping[int, Region]) -> str:
@@ -168,7 +198,7 @@ def load_board(name: str) -> Board:
     """One of the packaged boards by name ("2p" .. "5p", any case); cached."""
     key = name.strip().casefold() if isinstance(name, str) else None
     if key not in BOARD_NAMES:
-        raise UnknownName("board", name, BOARD_NAMES)
+        raise UnknownName(N_("board"), name, BOARD_NAMES)
     return _load_packaged(key)
 
 
@@ -176,7 +206,7 @@ def board_for_players(players: int) -> Board:
     """The base-game board made for this many players (2 to 5)."""
     allowed = range(2, 2 + len(BOARD_NAMES))
     if isinstance(players, bool) or not isinstance(players, int) or players not in allowed:
-        raise UnknownName("player count", players, allowed)
+        raise UnknownName(N_("player count"), players, allowed)
     return load_board(f"{players}p")
 
 
@@ -184,11 +214,13 @@ def board_for_players(players: int) -> Board:
 def _load_packaged(name: str) -> Board:
     from importlib import resources  # here, not at import: it pulls in tempfile and random
 
-    source = f"boards/{name}.json"
-    text = resources.files(_PACKAGE).joinpath("boards").joinpath(f"{name}.json").read_text("utf-8")
+    file = f"{name}.json"
+    source = f"boards/{file}"
+    text = resources.files(_PACKAGE).joinpath("boards").joinpath(file).read_text("utf-8")
     board = parse_board(_decode(text, source), source=source)
     if board.name != name:
-        raise DataError(source, "board", f"name is {board.name!r} but the file is {name}.json")
+        raise DataError(source, said("board"), said("name is {name} but the file is {file}",
+                                                 name=repr(board.name), file=file))
     return board
 
 
@@ -196,9 +228,10 @@ def _decode(text: str, source: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        raise DataError(source, f"line {err.lineno}", f"not valid JSON: {err.msg}") from err
+        raise DataError(source, said("line {line}", line=err.lineno),
+                        said("not valid JSON: {reason}", reason=err.msg)) from err
     except RecursionError as err:
-        raise DataError(source, "board", "not valid JSON: nested too deeply") from err
+        raise DataError(source, said("board"), said("not valid JSON: nested too deeply")) from err
 
 
 def parse_board_text(text: str, *, source: str) -> Board:
@@ -206,11 +239,11 @@ def parse_board_text(text: str, *, source: str) -> Board:
 
     `DataError` names `source` (and the line, for text that is not JSON, or the region).
     """
-    return _parse_text(text, source)
+    return _parse_text(text, source, board_parts())
 
 
 @functools.lru_cache(maxsize=32)
-def _parse_text(text: str, source: str) -> Board:
+def _parse_text(text: str, source: str, parts: tuple[BoardPart, ...]) -> Board:
     return parse_board(_decode(text, source), source=source)
 
 
@@ -231,7 +264,7 @@ _BOARD_OPTIONAL = frozenset({"aspect", "notes"})
 _REGION_REQUIRED = frozenset(
     {"id", "terrain", "features", "lost_tribe", "border", "entry", "coastal", "adjacent"}
 )
-_REGION_OPTIONAL = frozenset({"position", "pirate"})
+_REGION_OPTIONAL = frozenset({"position"})
 
 
 def _is_number(value: object) -> bool:
@@ -243,56 +276,64 @@ def parse_board(doc: Mapping[str, Any], *, source: str) -> Board:
 
     `source` names the file in every error, e.g. ``boards/2p.json: region 7: ...``.
     """
-    where = Where(source, "board")
+    where = Where(source, said("board"))
     fields = where.fields(doc, _BOARD_REQUIRED, _BOARD_OPTIONAL)
     if fields["schema"] != SCHEMA:
-        where.fail(f"schema {show(fields['schema'])} is not supported (this version reads 1)")
+        where.fail(said("schema {schema} is not supported (this version reads {supported})",
+                        schema=show(fields["schema"]), supported=SCHEMA))
     _notes(where, fields)
     name = where.text(fields["name"], "name")
     players = where.integer(fields["players"], "players", 2)
     turns = where.integer(fields["turns"], "turns", 1)
     aspect = _aspect(where, fields.get("aspect"))
-    regions = _regions(source, where.array(fields["regions"], "regions"))
+    parts = board_parts()
+    regions = _regions(source, where.array(fields["regions"], "regions"), parts)
     _check_ids(source, regions)
     for region in regions.values():
         _check_adjacency(source, region, regions)
-        _check_flags(source, region, regions)
+        _check_flags(source, region, regions, parts)
     if not any(r.entry for r in regions.values()):
-        where.fail("no region is an entry region, so no race could ever enter the board")
+        where.fail(said("no region is an entry region, so no race could ever enter the board"))
     return Board(name, players, turns, aspect, MappingProxyType(dict(sorted(regions.items()))))
 
 
 def _notes(where: Where, fields: Mapping[str, Any]) -> None:
     notes = fields.get("notes", [])
     if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
-        where.fail(f"notes must be a list of strings, got {show(notes)}")
+        where.fail(said("{field} must be a list of strings, got {value}",
+                        field="notes", value=show(notes)))
 
 
 def _aspect(where: Where, value: object) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < _INF:
-        where.fail(f"aspect must be a positive number (width / height) or null, got {show(value)}")
+        where.fail(said("{field} must be a positive number (width / height) or null, got {value}",
+                        field="aspect", value=show(value)))
     return float(value)
 
 
-def _regions(source: str, docs: Sequence[Any]) -> dict[int, Region]:
+def _regions(source: str, docs: Sequence[Any], parts: Sequence[BoardPart]) -> dict[int, Region]:
     if not docs:
-        raise DataError(source, "board", "regions is empty; a board needs at least one region")
+        raise DataError(source, said("board"), said("{field} is empty; a board needs at least "
+                                                    "one region", field="regions"))
     regions: dict[int, Region] = {}
     for index, doc in enumerate(docs, start=1):
-        region = _region(source, index, doc)
+        region = _region(source, index, doc, parts)
         if region.id in regions:
-            raise DataError(source, f"region {region.id}", "this id is used by two regions")
+            raise DataError(source, _region_entry(region.id),
+                            said("this id is used by two regions"))
         regions[region.id] = region
     return regions
 
 
-def _region(source: str, index: int, doc: object) -> Region:
+def _region(source: str, index: int, doc: object, parts: Sequence[BoardPart]) -> Region:
     where = Where(source, _region_label(index, doc))
-    fields = where.fields(doc, _REGION_REQUIRED, _REGION_OPTIONAL)
+    flags = [flag for part in parts for flag in part.flags]
+    fields = where.fields(doc, _REGION_REQUIRED, _REGION_OPTIONAL | set(flags))
     region_id = where.integer(fields["id"], "id", 1)
-    features, sites = _features(where, where.array(fields["features"], "features"))
+    symbols = [symbol for part in parts for symbol in part.symbols]
+    features, printed = _features(where, where.array(fields["features"], "features"), symbols)
     return Region(
         id=region_id,
         terrain=_terrain(where, fields["terrain"]),
@@ -303,52 +344,60 @@ def _region(source: str, index: int, doc: object) -> Region:
         coastal=where.boolean(fields["coastal"], "coastal"),
         adjacent=_adjacent(where, region_id, where.array(fields["adjacent"], "adjacent")),
         position=_position(where, fields.get("position")),
-        sites=sites,
-        pirate=where.boolean(fields.get("pirate", False), "pirate"),
+        symbols=printed,
+        flags=frozenset(f for f in flags if where.boolean(fields.get(f, False), f)),
     )
 
 
-def _region_label(index: int, doc: object) -> str:
+def _region_label(index: int, doc: object) -> Said:
     """Call the entry "region 7" when it has a usable id, else name its place in the list."""
     region_id = doc.get("id") if isinstance(doc, Mapping) else None
     if isinstance(region_id, int) and not isinstance(region_id, bool) and region_id >= 1:
-        return f"region {region_id}"
-    return f"region entry #{index}"
+        return _region_entry(region_id)
+    return said("region entry #{index}", index=index)
+
+
+def _region_entry(region_id: int) -> Said:
+    """The entry a region's error names: "region 7"."""
+    return said("region {region}", region=region_id)
 
 
 def _terrain(where: Where, value: object) -> Terrain:
     if isinstance(value, str) and value in Terrain._value2member_map_:
         return Terrain(value)
-    allowed = ", ".join(t.value for t in Terrain)
-    where.fail(f"unknown terrain {show(value)}; allowed: {allowed}")
+    where.fail(said("unknown terrain {value}; allowed: {allowed}", value=show(value),
+                    allowed=listed(t.value for t in Terrain)))
 
 
-def _features(where: Where, values: Sequence[Any]) -> tuple[frozenset[Feature], frozenset[Site]]:
-    """The printed symbols: the base game's features and River World's sites, apart."""
-    allowed = ", ".join([*(f.value for f in Feature), *(s.value for s in Site)])
+def _features(
+    where: Where, values: Sequence[Any], symbols: Sequence[str]
+) -> tuple[frozenset[Feature], frozenset[str]]:
+    """The printed symbols: the base game's features and the board parts' `symbols`, apart."""
+    allowed = listed([*(f.value for f in Feature), *symbols])
     found: set[str] = set()
     for value in values:
         if not isinstance(value, str) or not (
-            value in Feature._value2member_map_ or value in Site._value2member_map_
+            value in Feature._value2member_map_ or value in symbols
         ):
-            where.fail(f"unknown feature {show(value)}; allowed: {allowed}")
+            where.fail(said("unknown feature {value}; allowed: {allowed}", value=show(value),
+                            allowed=allowed))
         if value in found:
-            where.fail(f"features lists {value} twice")
+            where.fail(said("{field} lists {value} twice", field="features", value=value))
         found.add(value)
     features = frozenset(Feature(v) for v in found if v in Feature._value2member_map_)
-    sites = frozenset(Site(v) for v in found if v in Site._value2member_map_)
-    return features, sites
+    return features, frozenset(found - set(Feature._value2member_map_))
 
 
 def _adjacent(where: Where, region_id: int, values: Sequence[Any]) -> frozenset[int]:
     seen: set[int] = set()
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int):
-            where.fail(f"adjacent must list region ids (whole numbers), found {show(value)}")
+            where.fail(said("{field} must list region ids (whole numbers), found {value}",
+                            field="adjacent", value=show(value)))
         if value == region_id:
-            where.fail("adjacent lists the region itself")
+            where.fail(said("{field} lists the region itself", field="adjacent"))
         if value in seen:
-            where.fail(f"adjacent lists {value} twice")
+            where.fail(said("{field} lists {value} twice", field="adjacent", value=value))
         seen.add(value)
     return frozenset(seen)
 
@@ -362,7 +411,8 @@ def _position(where: Where, value: object) -> tuple[float, float] | None:
         and all(_is_number(v) and 0.0 <= v <= 1.0 for v in value)
     ):
         return (float(value[0]), float(value[1]))
-    where.fail(f"position must be [x, y] with both between 0 and 1, or null; got {show(value)}")
+    where.fail(said("{field} must be [x, y] with both between 0 and 1, or null; got {value}",
+                    field="position", value=show(value)))
 
 
 def _check_ids(source: str, regions: Mapping[int, Region]) -> None:
@@ -371,63 +421,62 @@ def _check_ids(source: str, regions: Mapping[int, Region]) -> None:
         if region_id > count:
             raise DataError(
                 source,
-                f"region {region_id}",
-                f"id is outside 1..{count}: the {count} regions must be numbered 1 to {count} "
-                "without gaps",
+                _region_entry(region_id),
+                said("id is outside 1..{n}: the {n} regions must be numbered 1 to {n} without "
+                     "gaps", n=count),
             )
 
 
 def _check_adjacency(source: str, region: Region, regions: Mapping[int, Region]) -> None:
-    where = Where(source, f"region {region.id}")
+    where = Where(source, _region_entry(region.id))
     for other in sorted(region.adjacent):
         if other not in regions:
-            where.fail(
-                f"adjacent lists {other}, which is not a region of this board "
-                f"(ids {_id_range(regions)})"
-            )
+            where.fail(said("{field} lists {other}, which is not a region of this board (ids "
+                            "{ids})", field="adjacent", other=other, ids=_id_range(regions)))
         if region.id not in regions[other].adjacent:
-            where.fail(f"adjacent lists {other} but region {other} does not list {region.id}")
+            where.fail(said("{field} lists {other} but region {other} does not list {region}",
+                            field="adjacent", other=other, region=region.id))
 
 
-def _check_flags(source: str, region: Region, regions: Mapping[int, Region]) -> None:
-    where = Where(source, f"region {region.id}")
+def _check_flags(
+    source: str, region: Region, regions: Mapping[int, Region], parts: Sequence[BoardPart]
+) -> None:
+    where = Where(source, _region_entry(region.id))
     if region.is_water:
         _check_water(where, region)
     else:
         _check_coastal(where, region, regions)
         _check_entry(where, region, regions)
-    _check_river_world(where, region)
-
-
-def _check_river_world(where: Where, region: Region) -> None:
-    kind = region.terrain.value
-    if region.pirate and not region.is_river:
-        where.fail(f"pirate is true but the region is a {kind}; pirate symbols mark rivers only")
-    if region.sites and (region.is_water or region.is_river):
-        names = ", ".join(sorted(s.value for s in region.sites))
-        where.fail(f"a {kind} cannot have a harbor, shipyard or temple (found {names})")
+    for part in parts:
+        problem = part.refuse(region)
+        if problem is not None:
+            where.fail(problem)
 
 
 def _check_water(where: Where, region: Region) -> None:
     kind = region.terrain.value
     if region.entry:
-        where.fail(f"a {kind} cannot be an entry region (entry must be false)")
+        where.fail(said("a {terrain} cannot be an entry region ({field} must be false)",
+                        terrain=kind, field="entry"))
     if region.coastal:
-        where.fail(f"a {kind} cannot be coastal (coastal is for land next to water)")
+        where.fail(said("a {terrain} cannot be coastal ({field} is for land next to water)",
+                        terrain=kind, field="coastal"))
     if region.lost_tribe:
-        where.fail(f"a {kind} cannot start with a Lost Tribe")
+        where.fail(said("a {terrain} cannot start with a Lost Tribe", terrain=kind))
     if region.features:
-        names = ", ".join(sorted(f.value for f in region.features))
-        where.fail(f"a {kind} cannot have features (found {names})")
+        names = listed(sorted(f.value for f in region.features))
+        where.fail(said("a {terrain} cannot have {field} (found {found})",
+                        terrain=kind, field="features", found=names))
 
 
 def _check_coastal(where: Where, region: Region, regions: Mapping[int, Region]) -> None:
     water = sorted(i for i in region.adjacent if regions[i].is_water)
     if region.coastal and not water:
-        where.fail("coastal is true but no neighbour is a sea or lake")
+        where.fail(said("{field} is true but no neighbour is a sea or lake", field="coastal"))
     if not region.coastal and water:
         first = regions[water[0]]
-        where.fail(f"coastal is false but it borders {first.terrain.value} region {first.id}")
+        where.fail(said("{field} is false but it borders {terrain} region {region}",
+                        field="coastal", terrain=first.terrain.value, region=first.id))
 
 
 def _check_entry(where: Where, region: Region, regions: Mapping[int, Region]) -> None:
@@ -435,13 +484,11 @@ def _check_entry(where: Where, region: Region, regions: Mapping[int, Region]) ->
         i for i in region.adjacent if regions[i].terrain is Terrain.SEA and regions[i].border
     )
     if region.border and not region.entry:
-        where.fail("entry is false but the region touches the board edge (border is true)")
+        where.fail(said("{field} is false but the region touches the board edge ({border} is "
+                        "true)", field="entry", border="border"))
     if not region.border and edge_seas and not region.entry:
-        where.fail(
-            f"entry is false but it borders sea region {edge_seas[0]}, which touches the board edge"
-        )
+        where.fail(said("{field} is false but it borders sea region {region}, which touches the "
+                        "board edge", field="entry", region=edge_seas[0]))
     if region.entry and not region.border and not edge_seas:
-        where.fail(
-            "entry is true but the region neither touches the board edge nor borders a sea "
-            "that does"
-        )
+        where.fail(said("{field} is true but the region neither touches the board edge nor "
+                        "borders a sea that does", field="entry"))

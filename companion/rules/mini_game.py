@@ -18,15 +18,21 @@ their coins are worked out from the game's events instead of typed in.
   Historians are active each other race that goes into decline adds one to their owner's
   `MiniState.declines_seen`, paid at that player's next scoring (also the one of the turn the
   Historians themselves decline) and then set back to 0.
+- Gypsies: a region they abandoned this turn (`ThisTurn.abandoned_regions`, where their
+  coin lies) cannot be conquered again by them before their next turn
+  (`MiniExpansions.refuse_conquest`).
 - Pygmies: each time an active Pygmy region is conquered the Pygmies lose a token; the
   session rolls the reinforcement die for it (`PygmiesRecovered`), and as many new Pygmies
   as the pips come from the box (no more than the box holds, when the catalog knows it).
   `ActiveRace.tokens` follows them: the token lost goes back to the box, the new ones join
   the race. The table deploys them at the end of the current turn
-  (`ThisTurn.pygmies_back`).
+  (`MiniState.pygmies_back`); the rolls a conquest owes them are
+  `MiniState.pygmy_rolls_owed`, paid by the rolls in the same step.
 
 Invariants: coins taken with a Pot come from the stash (`coins_issued` grows by as many);
-a Pot is collected once; a Tower stands in one region that the Priestesses held; refused
+a Pot is collected once; a Tower stands in one region that the Priestesses held; the
+books of the turn (`pots_collected`, `pygmies_back`, `pygmy_rolls_owed`) are cleared when
+the turn passes (`MiniExpansions.turn_passed`), as the shared `ThisTurn` is; refused
 input changes nothing. `companion.rules.game.apply` hands the moments here; this module
 reads and replaces a state only through `companion.rules.state`.
 """
@@ -40,6 +46,7 @@ from typing import Any, ClassVar
 import companion.rules.troops as ledger
 from companion.rules.board import Piece, RegionState, cleared
 from companion.rules.catalog import Catalog
+from companion.rules.conquest import Attacker
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
     Event,
@@ -314,6 +321,9 @@ def _check_tower(where: str, race: ScoredRace, facts: MiniFacts, catalog: Catalo
 Counts = tuple[tuple[int, int], ...]
 """(seat, count) pairs, in seat order, none with a count of 0."""
 
+BySeat = tuple[tuple[int, int], ...]
+"""(seat, count) pairs, in seat order; a count may be 0 (a roll with no pips)."""
+
 
 def _count_of(counts: Counts, seat: int) -> int:
     return dict(counts).get(seat, 0)
@@ -335,13 +345,19 @@ class MiniState:
     into decline while that player's Historians were active, since they last scored;
     `declined_when_picked`: by seat, the races in decline on the board when their active
     Historian combo was picked; `towers`: by seat, the Priestess tokens in that player's
-    Ivory Tower (their Priestesses in decline).
+    Ivory Tower (their Priestesses in decline); `pygmies_back`: by seat, the new Pygmies
+    the rolls of this turn brought (0 too: a roll with no pips), placed when the turn
+    ends; `pygmy_rolls_owed`: by seat, the die rolls the Pygmy tokens lost to conquests
+    this turn still owe. `pots_collected`, `pygmies_back` and `pygmy_rolls_owed` are facts
+    of the current turn, cleared when it passes.
     """
 
     pots_collected: int = 0
     declines_seen: Counts = ()
     declined_when_picked: Counts = ()
     towers: Counts = ()
+    pygmies_back: BySeat = ()
+    pygmy_rolls_owed: Counts = ()
 
 
 def books(state: GameState) -> MiniState:
@@ -351,6 +367,12 @@ def books(state: GameState) -> MiniState:
 
 def _kept(state: GameState, kept: MiniState) -> GameState:
     return state if kept == books(state) else state.with_part(kept)
+
+
+def turn_passed(state: GameState) -> GameState:
+    """The books with this turn's facts cleared (the track has just passed)."""
+    kept = replace(books(state), pots_collected=0, pygmies_back=(), pygmy_rolls_owed=())
+    return _kept(state, kept)
 
 
 def declines_seen(state: GameState, seat: int) -> int:
@@ -493,6 +515,20 @@ def _tower(state: GameState, seat: int, tokens: int) -> GameState:
     return _kept(state, replace(kept, towers=_with_count(kept.towers, seat, tokens)))
 
 
+# --- Gypsies ------------------------------------------------------------------------------
+
+
+def refuse_gypsies_return(state: GameState, who: Attacker, region: int) -> None:
+    """Gypsies may not conquer again, this turn, a region they abandoned this turn (their
+    Ghouls in decline attack as Ghouls, so they may)."""
+    if who.race != GYPSIES:
+        return
+    if region in state.track.this_turn.abandoned_regions:
+        raise IllegalAction(said("the Gypsies abandoned region {region} this turn (its coin "
+                                 "lies there); they cannot conquer it again before next turn",
+                                 region=region))
+
+
 # --- Pygmies ------------------------------------------------------------------------------
 
 
@@ -508,7 +544,7 @@ def pygmies_hit(state: GameState, region: int, conqueror: int) -> int | None:
 def refuse_recovery(state: GameState, event: PygmiesRecovered) -> None:
     """Refuse more Pygmies rolls than the tokens lost to conquests this turn owe (no active
     Pygmies at all: `recover_pygmies` says so)."""
-    owed = dict(state.track.this_turn.pygmy_rolls_owed).get(event.seat, 0)
+    owed = dict(pygmy_rolls_owed(state)).get(event.seat, 0)
     player = state.player(event.seat)
     pygmies = player.active is not None and player.active.race == PYGMIES
     if pygmies and len(event.rolls) > owed:
@@ -531,12 +567,21 @@ def rolls_settled(before: GameState, event: Event, after: GameState) -> GameStat
 
 
 def _owed(state: GameState, seat: int, change: int) -> GameState:
-    this_turn = state.track.this_turn
-    owed = dict(this_turn.pygmy_rolls_owed)
+    kept = books(state)
+    owed = dict(kept.pygmy_rolls_owed)
     owed[seat] = owed.get(seat, 0) + change
     rolls = tuple(sorted((s, n) for s, n in owed.items() if n > 0))
-    this_turn = replace(this_turn, pygmy_rolls_owed=rolls)
-    return replace(state, track=replace(state.track, this_turn=this_turn))
+    return _kept(state, replace(kept, pygmy_rolls_owed=rolls))
+
+
+def pygmy_rolls_owed(state: GameState) -> Counts:
+    """By seat, the die rolls owed this turn for Pygmy tokens lost to conquests."""
+    return books(state).pygmy_rolls_owed
+
+
+def pygmies_back(state: GameState) -> BySeat:
+    """By seat, the new Pygmies this turn's rolls brought, placed when the turn ends."""
+    return books(state).pygmies_back
 
 
 def reinforced(state: GameState, seat: int, tokens: int) -> GameState:
@@ -570,11 +615,11 @@ def recover_pygmies(state: GameState, event: PygmiesRecovered) -> GameState:
     back = pips if in_box is None else min(pips, max(0, in_box - in_play))
     active = replace(active, tokens=in_play + back)
     players = with_player(state.players, replace(player, active=active))
-    this_turn = state.track.this_turn
-    owed = dict(this_turn.pygmies_back)
+    kept = books(state)
+    owed = dict(kept.pygmies_back)
     owed[event.seat] = owed.get(event.seat, 0) + back
-    this_turn = replace(this_turn, pygmies_back=tuple(sorted(owed.items())))
-    return replace(state, players=players, track=replace(state.track, this_turn=this_turn))
+    kept = replace(kept, pygmies_back=tuple(sorted(owed.items())))
+    return _kept(replace(state, players=players), kept)
 
 
 # --- reminders ----------------------------------------------------------------------------
@@ -590,7 +635,6 @@ def race_reminder(state: GameState, name: str) -> Said | None:
 
 def reminders(state: GameState) -> tuple[Said, ...]:
     """Pots of Gold collected as the turn began; new Pygmies owed at the end of the turn."""
-    this_turn = state.track.this_turn
     out: list[Said] = []
     pots = pots_collected(state)
     if pots and state.track.phase is not Phase.FINISHED:
@@ -598,7 +642,7 @@ def reminders(state: GameState) -> tuple[Said, ...]:
                           "paid with this turn's score.",
                           "Leprechauns: {n} Pots of Gold were still there as the turn began; "
                           "paid with this turn's score.", pots))
-    for seat, back in this_turn.pygmies_back:
+    for seat, back in pygmies_back(state):
         name = state.players[seat].name
         if back:
             out.append(said_n("Pygmies: {player} gets {n} new Pygmy from the box, placed when "
@@ -797,6 +841,9 @@ class MiniExpansions(Expansion):
         return InsteadOfRegions("the Ivory Tower scores instead",
                                 scores=bool(facts_of(race.turn).ivory_tower))
 
+    def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
+        refuse_gypsies_return(state, who, region)
+
     def conquered(self, state: GameState, region: int, before: RegionState,
                   seat: int) -> GameState:
         del region
@@ -817,7 +864,7 @@ class MiniExpansions(Expansion):
 
     def turn_passed(self, before: GameState, ended: GameState) -> GameState:
         del before
-        return turn_began(_kept(ended, replace(books(ended), pots_collected=0)))
+        return turn_began(turn_passed(ended))
 
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:

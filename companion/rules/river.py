@@ -1,8 +1,12 @@
 """River World: rivers, harbors, pirate ships, the Caravel, the Temple of the Seer, events.
 
-The board says where the River World regions are (`maps`: terrain "river", the `pirate`
-symbol, the sites harbor, shipyard and temple); this module holds the rules of the
-expansion that are not conquest costs (`conquest`) or scoring (`scoring`):
+The board says where the River World regions are: terrain "river" (`maps.Terrain.RIVER`),
+and River World's part of the board format (`RIVER_BOARD`, a `maps.BoardPart` the registry
+hands to `maps`), declared here: the sites harbor, shipyard and temple (`Site`, written in
+a region's `features`), the `pirate` symbol (a region field) and their checks (a pirate
+symbol marks a river; a site stands on land, never on a river, a sea or a lake). This
+module holds the rules of the expansion that are not conquest costs (`conquest`) or
+scoring (`scoring`):
 
 - the event line: as many markers as the game has turns, drawn from the box (Storm x2,
   Quiet waters x3, Harsh Winter x2, Pirates x4; the counts are catalogue data,
@@ -56,8 +60,8 @@ from types import MappingProxyType
 from companion.rules.board import BoardState, Piece, RegionState, cleared
 from companion.rules.catalog import Catalog
 from companion.rules.errors import IllegalAction, UnknownName
-from companion.rules.maps import Board, Site
-from companion.rules.said import N_, Name, Said, said
+from companion.rules.maps import Board, BoardPart, Region, Terrain
+from companion.rules.said import N_, Name, Said, listed, said
 
 
 class RiverEvent(StrEnum):
@@ -140,7 +144,10 @@ def event_named(name: object) -> RiverEvent:
         for event in RiverEvent:
             if event.value.casefold() == name.strip().casefold():
                 return event
-    raise UnknownName("River World event", name, [e.value for e in RiverEvent])
+    error = UnknownName("River World event", name, [e.value for e in RiverEvent])
+    error.said = said("unknown River World event {name}; allowed: {events}", name=repr(name),
+                      events=listed(Name("event", e.value) for e in RiverEvent))
+    raise error
 
 
 def check_event_line(line: Sequence[str], turns: int, catalog: Catalog) -> tuple[RiverEvent, ...]:
@@ -181,6 +188,65 @@ class RiverState:
 # --- the board -----------------------------------------------------------------------
 
 
+class Site(StrEnum):
+    """A River World symbol printed in a land region (written in `features` in a file)."""
+
+    HARBOR = "harbor"
+    SHIPYARD = "shipyard"
+    TEMPLE = "temple"
+    """The Temple of the Seer."""
+
+
+PIRATE_SYMBOL = "pirate"
+"""The region field saying a pirate symbol is printed there (a pirate ship starts there)."""
+
+
+def is_river(region: Region) -> bool:
+    """Whether the region is a river (1 token to conquer, emptied at redeployment)."""
+    return region.terrain is Terrain.RIVER
+
+
+def sites(region: Region) -> frozenset[Site]:
+    """The River World sites printed in the region."""
+    return frozenset(Site(s) for s in region.symbols if s in Site._value2member_map_)
+
+
+def has_pirate_symbol(region: Region) -> bool:
+    """Whether a pirate symbol is printed in the region (a ship starts there)."""
+    return PIRATE_SYMBOL in region.flags
+
+
+def is_river_world(board: Board) -> bool:
+    """Whether the board has River World regions: a river, a pirate symbol or a site."""
+    return any(is_river(r) or has_pirate_symbol(r) or sites(r) for r in board.regions.values())
+
+
+def with_site(board: Board, site: Site) -> tuple[int, ...]:
+    """Ids of the regions carrying this River World site."""
+    return tuple(r.id for r in board.regions.values() if site in sites(r))
+
+
+class RiverBoard(BoardPart):
+    """River World's part of the board format: its sites, the pirate symbol, their checks."""
+
+    symbols = tuple(site.value for site in Site)
+    flags = (PIRATE_SYMBOL,)
+
+    def refuse(self, region: Region) -> Said | None:
+        kind = region.terrain.value
+        if has_pirate_symbol(region) and not is_river(region):
+            return said("{field} is true but the region is a {terrain}; pirate symbols mark "
+                        "rivers only", field=PIRATE_SYMBOL, terrain=kind)
+        found = sites(region)
+        if found and (region.is_water or is_river(region)):
+            return said("a {terrain} cannot have a harbor, shipyard or temple (found {found})",
+                        terrain=kind, found=listed(sorted(s.value for s in found)))
+        return None
+
+
+RIVER_BOARD = RiverBoard()
+
+
 def conquest_base(event: RiverEvent | None) -> tuple[Said, int]:
     """The cost line that replaces "Any conquest" for a river, under this event."""
     if event is RiverEvent.STORM:
@@ -219,7 +285,8 @@ def _launch(regions: BoardState, targets: Iterable[int], supply: int) -> BoardSt
 
 def setup_pirates(board: Board, regions: BoardState, supply: int) -> BoardState:
     """A pirate ship on each river marked with a pirate symbol (set-up)."""
-    return _launch(regions, (r.id for r in board.regions.values() if r.pirate), supply)
+    return _launch(regions, (r.id for r in board.regions.values() if has_pirate_symbol(r)),
+                   supply)
 
 
 def pirates_arrive(board: Board, regions: BoardState, supply: int) -> BoardState:
@@ -227,7 +294,9 @@ def pirates_arrive(board: Board, regions: BoardState, supply: int) -> BoardState
     empty = (
         r.id
         for r in board.regions.values()
-        if r.is_river and not regions[r.id].non_empty and not regions[r.id].markers.has(PIRATE_SHIP)
+        if is_river(r)
+        and not regions[r.id].non_empty
+        and not regions[r.id].markers.has(PIRATE_SHIP)
     )
     return _launch(regions, empty, supply)
 
@@ -247,7 +316,7 @@ def empty_rivers(
     for region in board.regions.values():
         occupant = regions[region.id].occupant
         if (
-            region.is_river
+            is_river(region)
             and occupant is not None
             and occupant.seat == seat
             and occupant.race not in staying
@@ -260,7 +329,7 @@ def holders(board: Board, regions: BoardState, site: Site) -> tuple[int, ...]:
     """The seats holding a region with this site (any race, active or in decline)."""
     seats = {
         occupant.seat
-        for rid in board.with_site(site)
+        for rid in with_site(board, site)
         if (occupant := regions[rid].occupant) is not None
     }
     return tuple(sorted(seats))

@@ -47,29 +47,34 @@ from companion.rules.expansion import (
     Intents,
     ScenarioReader,
 )
-from companion.rules.maps import Board, Region, Site
+from companion.rules.maps import Board, Region
 from companion.rules.names import AQUATIC
 from companion.rules.river import (
     EFFECTS,
     HARSH_WINTER_COST,
     PIRATE_SHIP,
     PIRATE_SHIPS,
+    RIVER_BOARD,
     RIVER_COST,
     SHIP,
     STORM_COST,
     RiverEvent,
     RiverState,
     RiverView,
+    Site,
     check_event_line,
     conquest_base,
     empty_rivers,
     holders,
+    is_river,
+    is_river_world,
     markers_in_box,
     next_to_pirates,
     pirate_ships,
     pirate_ships_in_box,
     pirates_arrive,
     setup_pirates,
+    sites,
     stays_in_rivers,
 )
 from companion.rules.rule_entry import PIECE, RuleEntry
@@ -134,7 +139,7 @@ def setup(
     regions = BoardState.setup(board)
     line = event_line(event)
     if not line:
-        if board.is_river_world:
+        if is_river_world(board):
             raise IllegalAction(said("the {board} board is a River World board: the game "
                                      "needs its line of Event markers", board=event.board))
         return None, regions
@@ -159,7 +164,7 @@ def event_now(state: GameState) -> RiverEvent | None:
 
 def is_frozen(state: GameState, region: int) -> bool:
     """Harsh Winter: a river must keep its token this turn."""
-    return event_now(state) is RiverEvent.HARSH_WINTER and state.map.region(region).is_river
+    return event_now(state) is RiverEvent.HARSH_WINTER and is_river(state.map.region(region))
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +179,7 @@ class RiverFacts:
     caravel: int | None = None
 
     def base(self, region: Region) -> CostLine | None:
-        if not region.is_river:
+        if not is_river(region):
             return None
         label, tokens = conquest_base(self.event)
         return CostLine(str(label), tokens, label)
@@ -183,7 +188,7 @@ class RiverFacts:
         if self.caravel is None:
             return None
         caravel = board.region(self.caravel)
-        if not caravel.is_river:
+        if not is_river(caravel):
             raise IllegalAction(said("caravel: the Caravel sails on a river, not region "
                                      "{region}", region=caravel.id))
         if region_id != caravel.id and region_id not in caravel.adjacent:
@@ -253,7 +258,7 @@ def place_caravel(state: GameState, event: CaravelPlaced) -> GameState:
     if river.caravel is not None:
         raise IllegalAction(said("the Caravel is already placed this turn (river {river})",
                                  river=river.caravel))
-    if not region.is_river:
+    if not is_river(region):
         raise IllegalAction(said("the Caravel goes on a river; region {region} is a "
                                  "{terrain}", region=region.id,
                                  terrain=Name("terrain", region.terrain.value)))
@@ -270,7 +275,7 @@ def set_pirate_ship(state: GameState, event: PirateShipSet) -> GameState:
                              field="present", allowed="true or false")
     region = state.map.region(event.region)
     here = state.regions[event.region]
-    if not region.is_river:
+    if not is_river(region):
         raise IllegalAction(said("pirate ships sail on rivers; region {region} is a "
                                  "{terrain}", region=region.id,
                                  terrain=Name("terrain", region.terrain.value)))
@@ -342,7 +347,7 @@ def public_river(state: GameState) -> RiverView | None:
         revealed=river.events[:turn],
         face_down=len(river.events) - turn,
         river_cost=conquest_base(event)[1],
-        rivers=tuple(r.id for r in board.regions.values() if r.is_river),
+        rivers=tuple(r.id for r in board.regions.values() if is_river(r)),
         pirate_ships=pirate_ships(state.regions),
         caravel=river.caravel,
         shipyard_seats=holders(board, state.regions, Site.SHIPYARD),
@@ -566,6 +571,7 @@ class RiverWorld(Expansion):
     score_count_fields = ("harbors", "next_to_pirates", "inland_next_to_pirates")
     score_facts_words = "River World's harbors and pirate ships"
     has_boards = True
+    board_part = RIVER_BOARD
     doc_printed = True
     doc_verbs = (
         DocVerb("place_caravel", "River World: the Shipyard's holder puts the Caravel on a "
@@ -582,7 +588,7 @@ class RiverWorld(Expansion):
         the box shuffled with the seed (the first `turns` of them); none off a River World
         board."""
         board = setup.board
-        if not board.is_river_world:
+        if not is_river_world(board):
             if "river_events" in doc:
                 fail("river_events", f"the {board.name} board has no rivers; River World's "
                                       "events are played on a River World board")
@@ -617,14 +623,14 @@ class RiverWorld(Expansion):
 
     def board_made_for(self, board: Board) -> bool:
         """A board with rivers."""
-        return board.is_river_world
+        return is_river_world(board)
 
     def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
         """The line of Event markers, one per turn, drawn from the markers in the box (by
         default when the board is a River World board)."""
         asked = deal.asked.get(self.key)
         board = deal.board
-        if not (board.is_river_world if asked is None else asked):
+        if not (is_river_world(board) if asked is None else asked):
             return deal
         events = [e.value for e in markers_in_box(deal.catalog)]
         if board.turns > len(events):
@@ -699,7 +705,7 @@ class RiverWorld(Expansion):
             if not isinstance(held, tuple):  # a quick count: nothing to mark
                 return held
             return tuple(r if r.region_id is None else with_region_facts(r, RiverRegionFacts(
-                harbor=Site.HARBOR in board.region(r.region_id).sites,
+                harbor=Site.HARBOR in sites(board.region(r.region_id)),
                 next_to_pirates=next_to_pirates(board, regions, r.region_id))) for r in held)
 
         active = inp.active

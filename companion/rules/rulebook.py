@@ -32,7 +32,8 @@ The words are English and stay so here; a screen shows them in the table's langu
 is marked for extraction where it is written: the turn's steps with `N_`, the expansions'
 texts with `N_` or, when they hold a number of the rules, as a `Said`; the facts line is a
 `Said` (its plural follows the count); the catalog's summaries are marked by ``make
-locale`` (`tools/locale_names.py`), so the catalog keeps its English.
+locale`` (`tools/locale_names.py`), so the catalog keeps its English. Its errors (a kind or
+name not found, a broken entry) are `Said` sentences too, their English unchanged.
 
 Pure: it reads the packaged catalog (`load_catalog`) and the rules modules' constants only.
 """
@@ -50,6 +51,7 @@ from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.errors import DataError, UnknownName
 from companion.rules.rule_entry import (
     BASE_KINDS,
+    PIECE,
     PIECE_KIND,
     POWER,
     RACE,
@@ -57,7 +59,7 @@ from companion.rules.rule_entry import (
     RuleEntry,
     english,
 )
-from companion.rules.said import N_, Said, said_n
+from companion.rules.said import N_, Said, said, said_n
 
 KINDS: tuple[str, ...] = tuple(
     kind for kind, _ in (*BASE_KINDS, *(k for x in expansions.registered() for k in x.rule_kinds),
@@ -70,6 +72,13 @@ KIND_LABELS: Mapping[str, str] = MappingProxyType(dict(
 """What a screen calls each kind."""
 
 BASE_GAME = "Base game"
+
+_KIND_WORDS: Mapping[str, str] = MappingProxyType({
+    RACE: N_("race"), POWER: N_("special power"), TURN: N_("turn step"),
+    PIECE: N_("expansion rule"),
+})
+"""The word for a kind inside a sentence ("unknown race 'X'"), marked for translation; an
+expansion's own kind is said as its label in lower case (its English)."""
 
 
 def fold(text: str) -> str:
@@ -88,12 +97,13 @@ class Rulebook:
         self._entries: dict[tuple[str, str], RuleEntry] = {}
         for item in entries:
             if item.kind not in KIND_LABELS:
-                raise DataError("rulebook", repr(item.name), f"unknown kind {item.kind!r}")
+                raise DataError("rulebook", repr(item.name),
+                                said("unknown kind {kind}", kind=repr(item.kind)))
             if not english(item.text).strip():
-                raise DataError("rulebook", f"{item.kind} {item.name!r}", "no text")
+                raise DataError("rulebook", f"{item.kind} {item.name!r}", said("no text"))
             key = (item.kind, fold(item.name))
             if key in self._entries:
-                raise DataError("rulebook", f"{item.kind} {item.name!r}", "listed twice")
+                raise DataError("rulebook", f"{item.kind} {item.name!r}", said("listed twice"))
             self._entries[key] = replace(item, label=KIND_LABELS[item.kind])
         self._ordered = tuple(sorted(self._entries.values(), key=_order))
 
@@ -108,10 +118,10 @@ class Rulebook:
     def entry(self, kind: str, name: str) -> RuleEntry:
         """The entry of that kind and name (folded, see `fold`); `UnknownName` otherwise."""
         if kind not in KIND_LABELS:
-            raise UnknownName("kind of rule", kind, KINDS)
+            raise UnknownName(N_("kind of rule"), kind, KINDS)
         found = self._entries.get((kind, fold(name))) if isinstance(name, str) else None
         if found is None:
-            raise UnknownName(KIND_LABELS[kind].lower(), name,
+            raise UnknownName(_KIND_WORDS.get(kind, KIND_LABELS[kind].lower()), name,
                               [e.name for e in self._ordered if e.kind == kind])
         return found
 

@@ -8,6 +8,10 @@ the final game turn. Within one player's turn the phases run in order:
 
 Going into decline jumps from CONQUER straight to SCORE (no conquest that turn). The
 track never goes backwards except through undo, which restores an earlier value.
+
+`ThisTurn` holds the base game's facts of the turn so far; an expansion keeps its own
+facts of the turn in its part of the state and clears them in its `turn_passed` hook
+(`companion.rules.expansion`), so this module names no expansion's race or piece.
 """
 
 from __future__ import annotations
@@ -38,8 +42,6 @@ class ThisTurn:
     ghoul_conquests: int = 0  # conquests by the player's Ghouls in decline
     abandoned_regions: tuple[int, ...] = ()  # regions abandoned this turn, in order
     scored: bool = False
-    pygmies_back: tuple[tuple[int, int], ...] = ()  # (seat, new Pygmies) owed at turn end
-    pygmy_rolls_owed: tuple[tuple[int, int], ...] = ()  # (seat, die rolls) for lost Pygmies
     final_roll: tuple[int, int] | None = None  # the final conquest's (region, face)
     catapult_used: bool = False  # the Catapult conquered this turn (once per turn)
     readied: tuple[tuple[int, int], ...] = ()  # (region, tokens) taken in hand as it began

@@ -19,7 +19,7 @@ import companion.rules.expansions as expansions
 from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.events import ComboPicked, RaceDeclined
 from companion.rules.game import GameState, refusal
-from companion.rules.said import Said, said
+from companion.rules.said import N_, Said, said
 from companion.rules.troops_game import RaceCount, race_count
 from companion.rules.turns import Phase
 
@@ -64,7 +64,7 @@ class PublicView:
         """An expansion's part by its `key`: None when the game does not play it or it
         shows nothing now; a key no registered expansion has is refused (`UnknownName`)."""
         if all(x.key != key for x in expansions.registered()):
-            raise UnknownName("expansion", key, [x.key for x in expansions.registered()])
+            raise UnknownName(N_("expansion"), key, [x.key for x in expansions.registered()])
         return next((part for k, part in self.parts if k == key), None)
 
 

@@ -6,11 +6,14 @@ game's state is the replay of its log. Beside the log: the games, finished-game 
 ``synchronous=FULL`` on every connection, one intent is one transaction, schema changes
 are sqlite-utils migrations, and backups are taken with ``VACUUM INTO``.
 
-This package may import `companion.rules`, never Kivy. Use it through `Store`::
+Every error (`StoreError` and its kinds) and the recovery report carry their message as a
+sentence to word in the table's language (`said`; `companion.store.errors`); `str()` and
+`message` are its English. This package may import `companion.rules`, never Kivy. Use it
+through `Store`::
 
     store = Store.open(default_db_path())    # DatabaseInUse: another app holds the file
     if store.recovery:                       # a damaged file set aside, or loss found
-        show(store.recovery.message)
+        show(say(store.recovery.said))       # .message: the same in English
     game_id = store.unfinished_game()        # resume: replay(store.load_log(game_id))
     step_number = store.append_step(game_id, step, number=n)  # StoreWriteError (and
                                              # StepConflict): nothing written

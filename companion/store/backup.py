@@ -30,7 +30,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from companion.store.database import fsync_dir, fsync_file, quick_check
-from companion.store.errors import StoreWriteError
+from companion.store.errors import N_, StoreWriteError
 from companion.store.private import create_file, make_folder
 
 DEFAULT_KEEP = 5
@@ -93,12 +93,14 @@ def make_backup(
             with contextlib.suppress(OSError):
                 partial.unlink(missing_ok=True)
         full = "full" in str(error).lower() or getattr(error, "errno", None) == 28
-        raise StoreWriteError(
-            f"The backup was not made: {error}. The game itself is saved. "
-            + ("Free some space on the memory card; " if full else "")
-            + "the next backup is taken at the end of the next turn.",
-            "full" if full else "io",
-        ) from error
+        if full:
+            raise StoreWriteError(N_(
+                "The backup was not made: {error}. The game itself is saved. Free some space "
+                "on the memory card; the next backup is taken at the end of the next turn."),
+                "full", error=str(error)) from error
+        raise StoreWriteError(N_(
+            "The backup was not made: {error}. The game itself is saved. the next backup is "
+            "taken at the end of the next turn."), "io", error=str(error)) from error
     prune(directory, stem, keep=keep)
     return target
 

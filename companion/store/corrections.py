@@ -22,6 +22,7 @@ from companion.rules.corrections import (
     document,
     read_document,
 )
+from companion.rules.said import Said, said
 from companion.store.store import Store
 
 KEY = "catalog.corrections"
@@ -33,16 +34,23 @@ def saved(store: Store) -> tuple[Override, ...]:
 
 
 def catalog_for(store: Store | None, catalog: Catalog) -> tuple[Catalog, str | None]:
-    """`catalog` with the saved corrections, and why they were left out if they were."""
+    """`catalog` with the saved corrections, and why they were left out if they were (in
+    English: `corrected_catalog` gives the sentence to word)."""
+    found, left_out = corrected_catalog(store, catalog)
+    return found, None if left_out is None else str(left_out)
+
+
+def corrected_catalog(store: Store | None, catalog: Catalog) -> tuple[Catalog, Said | None]:
+    """`catalog` with the saved corrections, and why they were left out if they were, as
+    a sentence a screen words in the table's language (its `str` is the English)."""
     if store is None:
         return catalog, None
     try:
         return corrected(catalog, saved(store)), None
     except CorrectionError as refused:
-        return corrected(catalog, ()), (
-            f"The corrected numbers in the settings were not used: {refused}. "
-            "Correct them again in Settings."
-        )
+        return corrected(catalog, ()), said(
+            "The corrected numbers in the settings were not used: {reason}. "
+            "Correct them again in Settings.", reason=refused.said)
 
 
 def save(store: Store, catalog: Catalog, overrides: Iterable[Override]) -> Catalog:

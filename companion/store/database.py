@@ -33,7 +33,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.paths import on_read_only_file_system
-from companion.store.errors import StoreError, StoreOpenError, StoreReadError, StoreWriteError
+from companion.store.errors import (
+    N_,
+    Sentence,
+    StoreError,
+    StoreOpenError,
+    StoreReadError,
+    StoreWriteError,
+    Value,
+)
 from companion.store.private import create_file
 
 DEFAULT_TIMEOUT = 2.0
@@ -143,49 +151,68 @@ def _rollback(conn: sqlite3.Connection) -> None:
         pass  # the connection is unusable; the transaction dies with it, uncommitted
 
 
+WAS_NOT_SAVED = {
+    "the new game": N_("The new game was not saved"),
+    "the last action": N_("The last action was not saved"),
+    "the finished game": N_("The finished game was not saved"),
+    "the new player": N_("The new player was not saved"),
+    "the player's change": N_("The player's change was not saved"),
+    "the PIN": N_("The PIN was not saved"),
+    "the removal of the player": N_("The removal of the player was not saved"),
+    "the setting": N_("The setting was not saved"),
+}
+"""The first words of a failed write's message, by what was being saved (`doing`): each a
+sentence of its own, so that a language words it whole."""
+
+
+def was_not_saved(doing: str) -> Value:
+    """"<What> was not saved" for `doing` (a sentence of `WAS_NOT_SAVED`, or the English
+    made from another `doing` as it is)."""
+    if doing in WAS_NOT_SAVED:
+        return Sentence(WAS_NOT_SAVED[doing])
+    return f"{doing[:1].upper()}{doing[1:]} was not saved"
+
+
 def write_error(error: sqlite3.Error, *, doing: str, path: Path) -> StoreWriteError:
     """A plain message for a failed write: what failed, that nothing changed, what to do."""
     code = primary_code(error)
-    head = f"{doing[:1].upper()}{doing[1:]} was not saved"
+    head = was_not_saved(doing)
     if code == SQLITE_FULL:
-        return StoreWriteError(
-            f"{head}: the memory card is full. Nothing was changed. Free some space on the "
-            "card (old exports or copies of the saved games can go) and try again.",
-            "full",
-        )
+        return StoreWriteError(N_(
+            "{head}: the memory card is full. Nothing was changed. Free some space on the "
+            "card (old exports or copies of the saved games can go) and try again."),
+            "full", head=head)
     if code in (SQLITE_READONLY, SQLITE_PERM):
-        return StoreWriteError(
-            f"{head}: the saved-games file {path} cannot be written (the file or the memory "
+        return StoreWriteError(N_(
+            "{head}: the saved-games file {path} cannot be written (the file or the memory "
             "card is read-only). Nothing was changed. Check that the card is not locked or "
             "failing and that the file belongs to the user who runs the companion (never run "
-            "it as root), then restart the companion.",
-            "read-only",
-        )
+            "it as root), then restart the companion."),
+            "read-only", head=head, path=str(path))
     if code in (SQLITE_BUSY, SQLITE_LOCKED):
-        return StoreWriteError(
-            f"{head}: another program is using the saved-games file {path}. Nothing was "
+        return StoreWriteError(N_(
+            "{head}: another program is using the saved-games file {path}. Nothing was "
             "changed. Close the other program (a second companion, or a database tool) and "
-            "try again.",
-            "locked",
-        )
+            "try again."),
+            "locked", head=head, path=str(path))
     if code == SQLITE_IOERR:
-        return StoreWriteError(
-            f"{head}: the memory card failed to write ({error}). Nothing was changed. Try "
+        return StoreWriteError(N_(
+            "{head}: the memory card failed to write ({error}). Nothing was changed. Try "
             "again; if it keeps failing, the card may be wearing out: copy the saved games "
-            "off it and replace it.",
-            "io",
-        )
-    return StoreWriteError(f"{head}: {error}. Nothing was changed; try again.", "other")
+            "off it and replace it."),
+            "io", head=head, error=str(error))
+    return StoreWriteError(N_("{head}: {error}. Nothing was changed; try again."), "other",
+                           head=head, error=str(error))
 
 
 def read_only_error(path: Path) -> StoreOpenError:
     """The message for a saved-games file on a card or folder mounted read-only."""
-    return StoreOpenError(
-        f"The saved-games file {path} cannot be written: the memory card (or the folder) it "
+    return StoreOpenError(N_(
+        "The saved-games file {path} cannot be written: the memory card (or the folder) it "
         "is on is mounted read-only. Games cannot be saved until it can be written again; "
         "until then the companion plays without saving. A card the system found faulty is "
-        "remounted read-only: copy the saved games off it and check or replace it."
-    )
+        "remounted read-only: copy the saved games off it and check or replace it."),
+        path=str(path))
 
 
 def open_error(error: BaseException, path: Path) -> StoreOpenError:
@@ -195,36 +222,34 @@ def open_error(error: BaseException, path: Path) -> StoreOpenError:
     if (cannot_write or isinstance(error, OSError)) and on_read_only_file_system(path):
         return read_only_error(path)
     if code in (SQLITE_BUSY, SQLITE_LOCKED):
-        return StoreOpenError(
-            f"The saved-games file {path} is in use by another program. Close it (a second "
-            "companion, or a database tool) and start the companion again."
-        )
+        return StoreOpenError(N_(
+            "The saved-games file {path} is in use by another program. Close it (a second "
+            "companion, or a database tool) and start the companion again."), path=str(path))
     if code in (SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY) or isinstance(error, OSError):
-        return StoreOpenError(
-            f"The saved-games file {path} cannot be opened ({error}). Check that its folder "
-            "exists and belongs to the user who runs the companion, then start it again."
-        )
-    return StoreOpenError(
-        f"The saved-games file {path} cannot be opened ({error}). Nothing was changed; "
-        "start the companion again, and if this repeats, copy the file off the card."
-    )
+        return StoreOpenError(N_(
+            "The saved-games file {path} cannot be opened ({error}). Check that its folder "
+            "exists and belongs to the user who runs the companion, then start it again."),
+            path=str(path), error=str(error))
+    return StoreOpenError(N_(
+        "The saved-games file {path} cannot be opened ({error}). Nothing was changed; "
+        "start the companion again, and if this repeats, copy the file off the card."),
+        path=str(path), error=str(error))
 
 
 def read_error(error: sqlite3.Error, path: Path) -> StoreReadError:
     """A plain message for a failed read: what failed, that nothing changed, what to do."""
     code = primary_code(error)
     if code in (SQLITE_BUSY, SQLITE_LOCKED):
-        return StoreReadError(
-            f"The saved games could not be read: another program is using the file {path}. "
-            "Nothing was changed. Close the other program (a database tool) and try again."
-        )
-    return StoreReadError(
-        f"The saved games could not be read ({error}): part of the file may be damaged. "
+        return StoreReadError(N_(
+            "The saved games could not be read: another program is using the file {path}. "
+            "Nothing was changed. Close the other program (a database tool) and try again."),
+            path=str(path))
+    return StoreReadError(N_(
+        "The saved games could not be read ({error}): part of the file may be damaged. "
         "Nothing was changed. Restart the companion: at start it checks the file and the "
         "game in progress, and sets a damaged file aside (without deleting it) to restore "
         "the newest good backup. A damaged older game that this check does not find stays "
-        "unreadable; the other games can still be played."
-    )
+        "unreadable; the other games can still be played."), error=str(error))
 
 
 def fsync_file(path: Path) -> None:

@@ -31,6 +31,7 @@ from companion.rules.events import BadRecord, Event, to_record
 from companion.rules.history import Step
 from companion.store.database import SQLITE_CONSTRAINT, primary_code
 from companion.store.errors import (
+    N_,
     GameAlreadyFinished,
     StepConflict,
     UnknownGame,
@@ -96,11 +97,11 @@ def append(
     rows = [encode(event) for event in step]
     found = conn.execute("SELECT finished_at FROM games WHERE id = ?", (game_id,)).fetchone()
     if found is None:
-        raise UnknownGame(f"there is no game {game_id} in the saved games")
+        raise UnknownGame(N_("there is no game {game} in the saved games"), game=game_id)
     if found[0] is not None:
         raise GameAlreadyFinished(
-            f"game {game_id} is finished and its history is closed; start a new game"
-        )
+            N_("game {game} is finished and its history is closed; start a new game"),
+            game=game_id)
     if number is None or last is None or number != last + 1:
         last = count(conn, game_id)
     if number is not None and number != last + 1:
@@ -130,11 +131,11 @@ def _taken(conn: sqlite3.Connection, game_id: int, number: int) -> bool:
 
 
 def _conflict(game_id: int, saved: int, number: int) -> StepConflict:
-    return StepConflict(
-        f"The last action was not saved: game {game_id} has {saved} saved steps, "
-        f"but this screen has seen {number - 1}, so another companion app saved to the "
-        "same file. Nothing was changed; restart the companion to see the game as saved."
-    )
+    return StepConflict(N_(
+        "The last action was not saved: game {game} has {saved} saved steps, "
+        "but this screen has seen {seen}, so another companion app saved to the "
+        "same file. Nothing was changed; restart the companion to see the game as saved."),
+        game=game_id, saved=saved, seen=number - 1)
 
 
 def load(conn: sqlite3.Connection, game_id: int) -> list[Step]:
@@ -144,7 +145,7 @@ def load(conn: sqlite3.Connection, game_id: int) -> list[Step]:
     stored record cannot be read or the steps are not numbered 1..n.
     """
     if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-        raise UnknownGame(f"there is no game {game_id} in the saved games")
+        raise UnknownGame(N_("there is no game {game} in the saved games"), game=game_id)
     steps: list[Step] = []
     current: list[Event] = []
     number = 0
@@ -158,26 +159,24 @@ def load(conn: sqlite3.Connection, game_id: int) -> list[Step]:
                 steps.append(tuple(current))
             if step != number + 1:
                 raise UnreadableGame(
-                    f"game {game_id} cannot be read back: step {number + 1} is missing"
-                )
+                    N_("game {game} cannot be read back: step {step} is missing"),
+                    game=game_id, step=number + 1)
             number, current = step, []
         if seq != len(current):
             raise UnreadableGame(
-                f"game {game_id} cannot be read back: event {len(current)} of step {step} "
-                "is missing"
-            )
+                N_("game {game} cannot be read back: event {event} of step {step} is missing"),
+                game=game_id, event=len(current), step=step)
         try:
             current.append(decode(kind, version, payload))
         except DamagedRecord as error:
             raise UnreadableGame(
-                f"game {game_id} cannot be read back: step {step} holds a damaged "
-                f"record ({error})"
-            ) from error
+                N_("game {game} cannot be read back: step {step} holds a damaged record "
+                   "({error})"), game=game_id, step=step, error=str(error)) from error
         except BadRecord as error:
             raise UnreadableGame(
-                f"game {game_id} cannot be read back: step {step} holds an event this "
-                f"release cannot read ({error})"
-            ) from error
+                N_("game {game} cannot be read back: step {step} holds an event this "
+                   "release cannot read ({error})"), game=game_id, step=step,
+                error=str(error)) from error
     if current:
         steps.append(tuple(current))
     return steps
@@ -192,5 +191,5 @@ def count(conn: sqlite3.Connection, game_id: int) -> int:
         (game_id, game_id),
     ).fetchone()
     if row[0] is None:
-        raise UnknownGame(f"there is no game {game_id} in the saved games")
+        raise UnknownGame(N_("there is no game {game} in the saved games"), game=game_id)
     return 0 if row[1] is None else int(row[1])

@@ -55,7 +55,7 @@ from companion.rules.turns import Phase, TurnTrack
 from companion.store import events, profiles
 from companion.store.combo_coins import credit
 from companion.store.database import from_text
-from companion.store.errors import StoreError, UnknownGame
+from companion.store.errors import N_, StoreError, UnknownGame
 
 
 def create(
@@ -160,7 +160,7 @@ def record(conn: sqlite3.Connection, game_id: int) -> GameRecord:
     """The game's row and seats; raises UnknownGame."""
     found = records(conn, where="id = ?", params=(game_id,))
     if not found:
-        raise UnknownGame(f"there is no game {game_id} in the saved games")
+        raise UnknownGame(N_("there is no game {game} in the saved games"), game=game_id)
     return found[0]
 
 
@@ -233,20 +233,20 @@ def check_standings(history: History, standings: Standings) -> None:
     state = history.state
     if not state.is_over:
         track = state.track
-        raise StoreError(
-            f"the game is not over yet (turn {track.turn} of {track.turns}); a game is "
-            "finished after the last player's turn of the final game turn"
-        )
+        raise StoreError(N_(
+            "the game is not over yet (turn {turn} of {turns}); a game is "
+            "finished after the last player's turn of the final game turn"),
+            turn=track.turn, turns=track.turns)
     seats = {p.seat for p in standings.placings}
     if seats != {p.seat for p in state.players} or len(standings.placings) != len(seats):
-        raise StoreError("the final standings do not list every player of this game once")
+        raise StoreError(N_("the final standings do not list every player of this game once"))
     for placing in standings.placings:
         player = state.players[placing.seat]
         if placing.coins != player.coins:
-            raise StoreError(
-                f"the final standings give {player.name} {placing.coins} coins, but the "
-                f"saved game gives them {player.coins}"
-            )
+            raise StoreError(N_(
+                "the final standings give {player} {coins} coins, but the "
+                "saved game gives them {saved}"),
+                player=player.name, coins=placing.coins, saved=player.coins)
 
 
 def finish(
@@ -263,7 +263,7 @@ def finish(
         (at, result, tie_break, game_id, game_id),
     ).rowcount
     if updated != 1:
-        raise UnknownGame(f"there is no game {game_id} in the saved games")
+        raise UnknownGame(N_("there is no game {game} in the saved games"), game=game_id)
     conn.executemany(
         "UPDATE game_seats SET final_coins = ?, rank = ?, winner = ?, tie_tokens = ? "
         "WHERE game_id = ? AND seat = ?",
@@ -288,7 +288,7 @@ def summary(conn: sqlite3.Connection, game_id: int) -> GameSummary:
     """The history of a finished game; StoreError when it is not finished."""
     game = record(conn, game_id)
     if not game.finished:
-        raise StoreError(f"game {game_id} is not finished yet; it has no summary")
+        raise StoreError(N_("game {game} is not finished yet; it has no summary"), game=game_id)
     income = tuple(
         TurnIncome(turn, seat, coins, tuple((str(label), int(value))
                                             for label, value in json.loads(lines)))

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from companion.paths import on_read_only_file_system
 from companion.store.database import read_only_error
-from companion.store.errors import DatabaseInUse, StoreOpenError
+from companion.store.errors import N_, DatabaseInUse, StoreOpenError
 from companion.store.private import is_own_folder, make_folder, tighten
 
 SUFFIX = ".lock"
@@ -64,10 +64,10 @@ class DatabaseLock:
         except OSError as error:
             if on_read_only_file_system(database):
                 raise read_only_error(database) from error
-            raise StoreOpenError(
-                f"The saved-games file {database} cannot be locked for this app ({error}). "
+            raise StoreOpenError(N_(
+                "The saved-games file {database} cannot be locked for this app ({error}). "
                 "Check that its folder exists and can be written by the user who runs the "
-                "companion, then start it again."
+                "companion, then start it again."), database=str(database), error=str(error),
             ) from error
         tighten(path)  # a lock file of an older release may be readable by all
         try:
@@ -75,17 +75,20 @@ class DatabaseLock:
         except BlockingIOError:
             os.close(fd)
             pid = holder(database)
-            who = f"process {pid}" if pid is not None else "another process"
-            raise DatabaseInUse(
-                f"The saved-games file {database} is already in use by another companion "
-                f"app ({who}); close that one first, then start this one again.",
-                pid,
-            ) from None
+            if pid is None:
+                raise DatabaseInUse(N_(
+                    "The saved-games file {database} is already in use by another companion "
+                    "app (another process); close that one first, then start this one again."
+                ), None, database=str(database)) from None
+            raise DatabaseInUse(N_(
+                "The saved-games file {database} is already in use by another companion "
+                "app (process {pid}); close that one first, then start this one again."
+            ), pid, database=str(database), pid=pid) from None
         except OSError as error:
             os.close(fd)
-            raise StoreOpenError(
-                f"The saved-games file {database} cannot be locked for this app ({error}); "
-                "start the companion again."
+            raise StoreOpenError(N_(
+                "The saved-games file {database} cannot be locked for this app ({error}); "
+                "start the companion again."), database=str(database), error=str(error),
             ) from error
         with contextlib.suppress(OSError):  # the pid is only a hint for the message
             os.ftruncate(fd, 0)

@@ -57,7 +57,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from companion.store.errors import StoreOpenError
+from companion.store.errors import N_, StoreOpenError
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -274,11 +274,10 @@ def _refuse_newer(done: list[str]) -> None:
     """`StoreOpenError` for a file that had a migration this release does not know."""
     newer = [name for name in done if name not in known()]
     if newer:
-        raise StoreOpenError(
+        raise StoreOpenError(N_(
             "The saved-games file was written by a newer release of the companion (it has "
-            f"the change {newer[0]!r}, which this release does not know). Nothing was "
-            "changed; update the companion to open it."
-        )
+            "the change {change}, which this release does not know). Nothing was "
+            "changed; update the companion to open it."), change=repr(newer[0]))
 
 
 def migrate(db: Database) -> list[str]:

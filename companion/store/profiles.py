@@ -23,7 +23,7 @@ import sqlite3
 
 from companion.records import Profile
 from companion.store.database import from_text
-from companion.store.errors import ProfileError
+from companion.store.errors import N_, ProfileError
 
 PIN_DIGITS = (4, 8)
 
@@ -41,14 +41,14 @@ def clean_name(name: str) -> str:
     """The name as stored; ProfileError when it is empty."""
     cleaned = " ".join(name.split())
     if not cleaned:
-        raise ProfileError("a player needs a name")
+        raise ProfileError(N_("a player needs a name"))
     return cleaned
 
 
 def check_pin_format(pin: str) -> None:
     low, high = PIN_DIGITS
     if not (pin.isascii() and pin.isdigit() and low <= len(pin) <= high):
-        raise ProfileError(f"a PIN is {low} to {high} digits")
+        raise ProfileError(N_("a PIN is {low} to {high} digits"), low=low, high=high)
 
 
 def hash_pin(pin: str) -> str:
@@ -88,7 +88,7 @@ def all_profiles(conn: sqlite3.Connection) -> list[Profile]:
 def get(conn: sqlite3.Connection, profile_id: int) -> Profile:
     row = conn.execute(f"{_SELECT} WHERE id = ?", (profile_id,)).fetchone()
     if row is None:
-        raise ProfileError(f"there is no player profile {profile_id}")
+        raise ProfileError(N_("there is no player profile {profile}"), profile=profile_id)
     return _row_to_profile(row)
 
 
@@ -100,7 +100,8 @@ def ids_by_name(conn: sqlite3.Connection) -> dict[str, int]:
 def _check_free(conn: sqlite3.Connection, name: str, but: int | None = None) -> None:
     taken = ids_by_name(conn).get(name.casefold())
     if taken is not None and taken != but:
-        raise ProfileError(f"there is already a player called {name}; choose another name")
+        raise ProfileError(N_("there is already a player called {name}; choose another name"),
+                           name=name)
 
 
 def add(
@@ -109,7 +110,7 @@ def add(
     """Add a profile; return its id. Call inside a transaction."""
     name = clean_name(name)
     if not colour.strip():
-        raise ProfileError(f"{name} needs a colour")
+        raise ProfileError(N_("{name} needs a colour"), name=name)
     _check_free(conn, name)
     stored = None if pin is None else hash_pin(pin)
     cursor = conn.execute(
@@ -128,7 +129,7 @@ def update(
     new_name = profile.name if name is None else clean_name(name)
     new_colour = profile.colour if colour is None else colour.strip()
     if not new_colour:
-        raise ProfileError(f"{new_name} needs a colour")
+        raise ProfileError(N_("{name} needs a colour"), name=new_name)
     _check_free(conn, new_name, but=profile_id)
     conn.execute("UPDATE players SET name = ?, colour = ? WHERE id = ?",
                  (new_name, new_colour, profile_id))  # fmt: skip
@@ -145,7 +146,7 @@ def check_pin(conn: sqlite3.Connection, profile_id: int, pin: str) -> bool:
     """Whether `pin` opens the profile; a profile without a PIN opens with any."""
     row = conn.execute("SELECT pin FROM players WHERE id = ?", (profile_id,)).fetchone()
     if row is None:
-        raise ProfileError(f"there is no player profile {profile_id}")
+        raise ProfileError(N_("there is no player profile {profile}"), profile=profile_id)
     stored: str | None = row[0]
     return True if stored is None else pin_matches(pin, stored)
 

@@ -47,7 +47,7 @@ from companion.store.database import (
     quick_check,
     stamp,
 )
-from companion.store.errors import StoreOpenError
+from companion.store.errors import N_, StoreOpenError
 from companion.store.private import make_folder
 
 SIDECARS = ("-wal", "-shm", "-journal")
@@ -237,11 +237,11 @@ def _recover_loss(
         os.replace(longer, path)
         fsync_dir(path.parent)
     except OSError as error:
-        raise StoreOpenError(
-            f"Steps are missing from the saved-games file {path} and the newest backup "
-            f"holds them, but it could not be put in place ({error}). Check that its "
-            "folder can be written, then start the companion again."
-        ) from error
+        raise StoreOpenError(N_(
+            "Steps are missing from the saved-games file {path} and the newest backup "
+            "holds them, but it could not be put in place ({error}). Check that its "
+            "folder can be written, then start the companion again."),
+            path=str(path), error=str(error)) from error
     try:
         conn = connect(path, timeout=timeout)
     except sqlite3.Error as error:
@@ -282,18 +282,17 @@ def open_or_recover(
             return conn, None
         return _recover_loss(conn, path, backups, timeout=timeout, when=when, verify=verify)
     if not recover:
-        raise StoreOpenError(
-            f"The saved-games file {path} is damaged ({problems[0]}). Nothing was changed; "
+        raise StoreOpenError(N_(
+            "The saved-games file {path} is damaged ({problem}). Nothing was changed; "
             "start the companion app, which sets the damaged file aside and restores the "
-            "newest backup."
-        )
+            "newest backup."), path=str(path), problem=problems[0])
     try:
         damaged = move_aside(path, when)
     except OSError as error:
-        raise StoreOpenError(
-            f"The saved-games file {path} is damaged ({problems[0]}) and could not be set "
-            f"aside ({error}). Nothing was changed; check that its folder can be written."
-        ) from error
+        raise StoreOpenError(N_(
+            "The saved-games file {path} is damaged ({problem}) and could not be set "
+            "aside ({error}). Nothing was changed; check that its folder can be written."),
+            path=str(path), problem=problems[0], error=str(error)) from error
     skipped: list[Path] = []
     restored: Path | None = None
     for candidate in reversed(list_backups(backups, path.stem)):

@@ -28,7 +28,7 @@ from dataclasses import replace
 
 from companion.records import ComboPlayed, ComboTally, PlayerStats, TurnIncome
 from companion.store.combo_coins import credit
-from companion.store.errors import ProfileError
+from companion.store.errors import N_, ProfileError
 
 _FINISHED_SEATS = (
     "FROM game_seats s JOIN games g ON g.id = s.game_id WHERE g.finished_at IS NOT NULL"
@@ -38,7 +38,7 @@ _FINISHED_SEATS = (
 def player_stats(conn: sqlite3.Connection, player_id: int) -> PlayerStats:
     row = conn.execute("SELECT name FROM players WHERE id = ?", (player_id,)).fetchone()
     if row is None:
-        raise ProfileError(f"there is no player profile {player_id}")
+        raise ProfileError(N_("there is no player profile {profile}"), profile=player_id)
     games, wins, average, best = conn.execute(
         "SELECT count(*), coalesce(sum(s.winner), 0), avg(s.final_coins), max(s.final_coins) "
         f"{_FINISHED_SEATS} AND s.player_id = ?",

@@ -47,6 +47,7 @@ from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.errors import RulesError
 from companion.rules.events import Event, GameCreated, TurnEnded
 from companion.rules.history import History, Step, replay
+from companion.rules.said import Said
 from companion.rules.standings import Standings
 from companion.store import backup as backups_
 from companion.store import events, games, private, profiles, settings, stats
@@ -61,7 +62,14 @@ from companion.store.database import (
     write_transaction,
 )
 from companion.store.database import quick_check as _quick_check
-from companion.store.errors import StoreError, StoreOpenError, UnreadableGame
+from companion.store.errors import (
+    N_,
+    Sentence,
+    StoreError,
+    StoreOpenError,
+    UnreadableGame,
+    Value,
+)
 from companion.store.lock import DatabaseLock
 from companion.store.migrations import bring_up_to_date
 from companion.store.recovery import Lost, Restored, open_or_recover
@@ -119,6 +127,12 @@ class RecoveryReport:
     message: str
     lost: tuple[Lost, ...] = ()  # games the newest backup held more steps of
     kept: bool = False  # loss found but the file kept (it also held what the backup lacks)
+    sentence: Sentence | None = None  # `message` to word in the table's language (its `said`)
+
+    @property
+    def said(self) -> Said:
+        """`message` as a sentence for the table's language (`companion.ui.wording.say`)."""
+        return (self.sentence or Sentence(self.message)).said
 
 
 class Store:
@@ -233,10 +247,10 @@ class Store:
             migrated.extend(bring_up_to_date(conn))
         except sqlite3.Error as error:
             conn.close()
-            raise StoreOpenError(
-                f"The saved-games file {path} could not be brought up to date ({error}). "
-                "Nothing was changed; check that the file and its folder can be written."
-            ) from error
+            raise StoreOpenError(N_(
+                "The saved-games file {path} could not be brought up to date ({error}). "
+                "Nothing was changed; check that the file and its folder can be written."),
+                path=str(path), error=str(error)) from error
         except BaseException:
             conn.close()
             raise
@@ -346,8 +360,8 @@ class Store:
             return replay(self.load_log(game_id), self.catalog)
         except RulesError as error:
             raise UnreadableGame(
-                f"game {game_id} cannot be replayed by this release: {error}"
-            ) from error
+                N_("game {game} cannot be replayed by this release: {error}"), game=game_id,
+                error=error.said) from error
 
     @_reads
     def steps(self, game_id: int) -> int:
@@ -491,13 +505,16 @@ class Store:
     def _report(self, restored: Restored) -> RecoveryReport:
         game_id: int | None = None
         game: str | None = None
+        back: Sentence | None = None
         if restored.backup is not None and not restored.kept:
             try:
                 game_id = self.unfinished_game()
                 if game_id is not None:
-                    game = describe(self.load_history(game_id))
+                    history = self.load_history(game_id)
+                    game, back = describe(history), game_back(history)
             except StoreError:
-                game = None
+                game = back = None
+        sentence = recovery_message(restored, back)
         return RecoveryReport(
             damaged=restored.damaged,
             problems=restored.problems,
@@ -505,10 +522,33 @@ class Store:
             backup_taken=restored.backup_taken,
             game_id=game_id,
             game=game,
-            message=recovery_message(restored, game),
+            message=str(sentence),
             lost=restored.lost,
             kept=restored.kept,
+            sentence=sentence,
         )
+
+
+PHASES = {
+    "pick a combo": N_("pick a combo"),
+    "conquer": N_("conquer"),
+    "redeploy": N_("redeploy"),
+    "score": N_("score"),
+    "end the turn": N_("end the turn"),
+    "game over": N_("game over"),
+}
+"""The turn's phases as the recovery message names them (`Phase`'s values), marked."""
+
+MONTHS = (N_("Jan"), N_("Feb"), N_("Mar"), N_("Apr"), N_("May"), N_("Jun"), N_("Jul"),
+          N_("Aug"), N_("Sep"), N_("Oct"), N_("Nov"), N_("Dec"))
+"""The months as a backup's date names them (``%b``, in English)."""
+
+
+def _who(names: Sequence[str]) -> Value:
+    """The players, "Ann, Bob and Cy" (one sentence: a language joins them its way)."""
+    if len(names) == 1:
+        return names[0]
+    return Sentence(N_("{names} and {last}"), names=", ".join(names[:-1]), last=names[-1])
 
 
 def describe(history: History) -> str:
@@ -525,53 +565,93 @@ def describe(history: History) -> str:
     )
 
 
-def _taken(when: datetime | None) -> str:
-    return f" taken on {when.astimezone():%d %b %Y at %H:%M}" if when else ""
+def game_back(history: History) -> Sentence:
+    """`describe` as a sentence of its own ("The game of ... is back at ..."), to word."""
+    state = history.state
+    who = _who([p.name for p in state.players])
+    if state.is_over:
+        return Sentence(N_("The game of {who} is back at its end, after the final turn."),
+                        who=who)
+    track = state.track
+    phase = track.phase.value
+    return Sentence(
+        N_("The game of {who} is back at turn {turn} of {turns}, {player}'s turn ({phase})."),
+        who=who, turn=track.turn, turns=track.turns, player=state.current.name,
+        phase=Sentence(PHASES[phase]) if phase in PHASES else phase)
 
 
-def loss_message(restored: Restored, game: str | None) -> str:
+def _date(when: datetime) -> tuple[Value, str]:
+    """A backup's date ("02 Nov 2026", its month a word to translate) and time ("10:05"),
+    local."""
+    local = when.astimezone()
+    day = Sentence(N_("{day} {month} {year}"), day=f"{local:%d}",
+                   month=Sentence(MONTHS[local.month - 1]), year=local.year)
+    return day, f"{local:%H:%M}"
+
+
+def loss_message(restored: Restored, game: Sentence | None) -> Sentence:
     """The plain message shown at start when the newest backup held more than the file."""
-    games_ = ", ".join(
-        f"game {loss.game_id} ({loss.in_backup - loss.in_file} of {loss.in_backup} "
-        "steps missing)" if loss.in_file else f"game {loss.game_id} (missing entirely)"
+    games_ = tuple(
+        Sentence(N_("game {game} ({missing} of {steps} steps missing)"), game=loss.game_id,
+                 missing=loss.in_backup - loss.in_file, steps=loss.in_backup)
+        if loss.in_file else Sentence(N_("game {game} (missing entirely)"), game=loss.game_id)
         for loss in restored.lost
     )
-    head = (
-        "Some of what was played was missing from the saved games, although the newest "
-        f"backup{_taken(restored.backup_taken)} still held it: {games_}."
-    )
+    if restored.backup_taken:
+        date, time = _date(restored.backup_taken)
+        head = Sentence(N_(
+            "Some of what was played was missing from the saved games, although the newest "
+            "backup taken on {date} at {time} still held it: {games}."),
+            date=date, time=time, games=games_)
+    else:
+        head = Sentence(N_(
+            "Some of what was played was missing from the saved games, although the newest "
+            "backup still held it: {games}."), games=games_)
     if restored.kept or restored.damaged is None:
-        name = restored.backup.name if restored.backup is not None else "the backup"
-        return (
-            f"{head} The saved-games file also holds things that backup does not, so both "
-            f"were kept as they are: the file is in use, and the backup is {name}."
-        )
-    back = f" {game[:1].upper()}{game[1:]}." if game else ""
-    return (
-        f"{head} That backup was restored, and the shorter file set aside as "
-        f"{restored.damaged.name} (not deleted).{back} Anything played after that backup "
-        "is lost: play it again from there."
-    )
+        if restored.backup is None:
+            return Sentence(N_(
+                "{head} The saved-games file also holds things that backup does not, so both "
+                "were kept as they are: the file is in use, and the backup is the backup."),
+                head=head)
+        return Sentence(N_(
+            "{head} The saved-games file also holds things that backup does not, so both "
+            "were kept as they are: the file is in use, and the backup is {name}."),
+            head=head, name=restored.backup.name)
+    if game is None:
+        return Sentence(N_(
+            "{head} That backup was restored, and the shorter file set aside as {damaged} "
+            "(not deleted). Anything played after that backup is lost: play it again from "
+            "there."), head=head, damaged=restored.damaged.name)
+    return Sentence(N_(
+        "{head} That backup was restored, and the shorter file set aside as {damaged} "
+        "(not deleted). {game} Anything played after that backup is lost: play it again "
+        "from there."), head=head, damaged=restored.damaged.name, game=game)
 
 
-def recovery_message(restored: Restored, game: str | None) -> str:
+def recovery_message(restored: Restored, game: Sentence | None) -> Sentence:
     """The plain message shown at start after a damaged file was set aside, or after the
-    newest backup was found to hold more than the file (see `loss_message`)."""
+    newest backup was found to hold more than the file (see `loss_message`); `game`: where
+    the game in progress of the backup restored is back (`game_back`), if any."""
     if restored.lost or restored.damaged is None:
         return loss_message(restored, game)
-    head = (
+    head = Sentence(N_(
         "The saved games could not be read: the file was damaged. It was set aside as "
-        f"{restored.damaged.name} (not deleted)."
-    )
+        "{damaged} (not deleted)."), damaged=restored.damaged.name)
     if restored.backup is None:
-        why = ("every backup was damaged too" if restored.skipped
-               else "there was no backup")  # fmt: skip
-        return (
-            f"{head} No backup could be restored because {why}, so the companion starts "
-            "with no saved games."
-        )
-    back = f"{game[:1].upper()}{game[1:]}." if game else "It holds no game in progress."
-    return (
-        f"{head} The newest good backup{_taken(restored.backup_taken)} was restored. "
-        f"{back} Anything played after that backup is lost: play it again from there."
-    )
+        if restored.skipped:
+            return Sentence(N_(
+                "{head} No backup could be restored because every backup was damaged too, so "
+                "the companion starts with no saved games."), head=head)
+        return Sentence(N_(
+            "{head} No backup could be restored because there was no backup, so the "
+            "companion starts with no saved games."), head=head)
+    back = game if game is not None else Sentence(N_("It holds no game in progress."))
+    if restored.backup_taken:
+        date, time = _date(restored.backup_taken)
+        return Sentence(N_(
+            "{head} The newest good backup taken on {date} at {time} was restored. {game} "
+            "Anything played after that backup is lost: play it again from there."),
+            head=head, date=date, time=time, game=back)
+    return Sentence(N_(
+        "{head} The newest good backup was restored. {game} Anything played after that "
+        "backup is lost: play it again from there."), head=head, game=back)

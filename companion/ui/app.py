@@ -146,10 +146,11 @@ BASE_SCREENS: dict[str, tuple[str, str, str]] = {
     "rules": ("rules:RulesPresenter", "rules:RulesScreen", "rules.kv"),
 }
 """Screen name -> its presenter (``module:Class`` in `companion.ui.presenters`), its screen
-(``module:Class`` in `companion.ui.screens`) and its kv file: each is imported or loaded
-when the screen (or its presenter) is first needed (`presenter_class`, `screen_class`), so
-start-up imports and loads only the home screen's. The app's own screens; an expansion's
-view brings its own (`ExpansionView.screens`), in `SCREENS`."""
+(``module:Class`` in `companion.ui.screens`, or a bare ``Class`` that its kv file declares
+as ``<Class@PresenterScreen>``: a screen with no code of its own) and its kv file: each is
+imported or loaded when the screen (or its presenter) is first needed (`presenter_class`,
+`screen_class`), so start-up imports and loads only the home screen's. The app's own
+screens; an expansion's view brings its own (`ExpansionView.screens`), in `SCREENS`."""
 
 
 class _Screens(Mapping[str, tuple[str, str, str]]):
@@ -247,7 +248,15 @@ def screen_class(name: str) -> type:
     else:
         load_kv(SHARED_KV)
     load_kv(SCREENS[name][2])
-    return _imported("companion.ui.screens", SCREENS[name][1])
+    where = SCREENS[name][1]
+    if ":" in where:
+        return _imported("companion.ui.screens", where)
+    from kivy.factory import Factory  # a class its kv file declares, e.g. <X@PresenterScreen>
+
+    import companion.ui.screens.base  # noqa: F401 (registers PresenterScreen with Kivy's Factory)
+
+    found: type = getattr(Factory, where)
+    return found
 
 
 def display_rotation() -> int:

@@ -31,7 +31,7 @@ from kivy.properties import (
 from companion.i18n import N_, _, ngettext
 from companion.rules import BOARD_NAMES, Board, GameState, load_board
 from companion.ui.grid import refusal_detail
-from companion.ui.presenters.base import Presenter, plain
+from companion.ui.presenters.base import Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 
 TITLE = N_("Calibrate the sensor grid")
@@ -219,10 +219,12 @@ class CalibrationPresenter(Presenter):
             return
         try:
             step = wizard.observe(snapshot)
-        except grid.calibration_error as wrong:
+        except grid.calibration_error:  # the only misfit of a snapshot: the grid's size
             self.wizard, self.running = None, False
-            why = plain(str(wrong))
-            self._last = lambda: why
+            now, before = snapshot.cells, wizard.calibration.cells
+            self._last = lambda: _("The sensor grid now has {now} sensors, not {before}: "
+                                   "start the calibration again.").format(now=now,
+                                                                          before=before)
             self._show()
             return
         self._after(step)

@@ -148,7 +148,8 @@ class ExpansionView:
     screens: ClassVar[Mapping[str, tuple[str, str, str]]] = {}
     """Its own screens, as `companion.ui.app.SCREENS` lists them: name -> its presenter
     (``module:Class`` in `companion.ui.presenters`), its screen (``module:Class`` in
-    `companion.ui.screens`) and its kv file."""
+    `companion.ui.screens`, or a class its kv file declares: ``<Class@PresenterScreen>``)
+    and its kv file."""
 
     table_intents: ClassVar[tuple[type[StrEnum], ...]] = ()
     """The enums of its table buttons (their values are the keys its buttons send)."""

@@ -51,7 +51,7 @@ def tell_pygmies(presenter: Presenter) -> None:
     if history is None:
         return
     state = history.state
-    owed = dict(state.track.this_turn.pygmies_back)
+    owed = dict(mini_game.pygmies_back(state))
     for event in history.last_step:
         if isinstance(event, mini_game.PygmiesRecovered):
             name = state.players[event.seat].name

@@ -492,7 +492,7 @@ class NecromancerView(ExpansionView):
     expansion = "Necromancer Island"
     catalog_id = "necromancer-island"
     screens: ClassVar[Mapping[str, tuple[str, str, str]]] = {
-        "necromancer": ("necromancer:NecromancerPresenter", "necromancer:NecromancerScreen",
+        "necromancer": ("necromancer:NecromancerPresenter", "NecromancerScreen",
                         "necromancer.kv")}
     """His own screen (buying Ghosts and powers, placing his Ghosts)."""
     table_intents = (TableAction,)

@@ -64,6 +64,7 @@ from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import ExpansionView
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 from companion.ui.presenters.keypads import NameRequest, ask_name
+from companion.ui.wording import say
 
 _T = TypeVar("_T")
 
@@ -465,11 +466,12 @@ class NewGamePresenter(Presenter):
         self._build()
 
     def tell_broken_boards(self) -> None:
-        """Why each board file that cannot be used is refused, one per line."""
+        """Why each board file that cannot be used is refused, one per line, in the
+        table's language (worded now: a language switch since the files were read shows)."""
         broken = self._custom.broken
         if not broken:
             return
-        lines = [b.message for b in broken[:BROKEN_SHOWN]]
+        lines = [say(b.said) for b in broken[:BROKEN_SHOWN]]
         if len(broken) > BROKEN_SHOWN:
             lines.append(_("... and {count} more.").format(count=len(broken) - BROKEN_SHOWN))
         lines.append(_("Fix them in {folder}; docs/board-format.md has the format.").format(

@@ -102,7 +102,8 @@ def summary(state: GameState) -> str:
 def _caravel_rivers(state: GameState) -> list[int]:
     seat = state.track.seat
     return [rid for rid, region in state.map.regions.items()
-            if region.is_river and refusal(state, river_game.CaravelPlaced(seat, rid)) is None]
+            if river.is_river(region)
+            and refusal(state, river_game.CaravelPlaced(seat, rid)) is None]
 
 
 def table_actions(state: GameState) -> list[dict[str, Any]]:
@@ -192,8 +193,8 @@ def region_rules(state: GameState, region: int) -> list[tuple[str, str]]:
     Caravel."""
     place = state.map.region(region)
     view = river_game.public_river(state)
-    out = [("piece", "River")] if place.is_river else []
-    out += [("piece", SITE_RULES[site]) for site in sorted(place.sites)]
+    out = [("piece", "River")] if river.is_river(place) else []
+    out += [("piece", SITE_RULES[site]) for site in sorted(river.sites(place))]
     if view is not None and region in view.pirate_ships:
         out.append(("piece", "Pirate ship"))
     if view is not None and view.caravel == region:
@@ -202,15 +203,19 @@ def region_rules(state: GameState, region: int) -> list[tuple[str, str]]:
 
 
 def region_text(state: GameState, region: int) -> str:
-    """The Caravel or a pirate ship in `region`, and what a river costs now ("" if none)."""
+    """The Caravel or a pirate ship in `region`, and what a river costs now ("" if none):
+    the cost only outside the conquests, whose cost lines already say it (a longer
+    language would push the Conquer button under the fold)."""
     view = river_game.public_river(state)
-    if view is None or not state.map.region(region).is_river:
+    if view is None or not river.is_river(state.map.region(region)):
         return ""
     parts = []
     if region in view.pirate_ships:
-        parts.append(_("A pirate ship lies here; it sinks when the river is taken."))
+        parts.append(_("A pirate ship lies here; taking the river sinks it."))
     if view.caravel == region:
         parts.append(_("The Caravel lies here this turn."))
+    if state.track.phase is Phase.CONQUER and not state.is_over:
+        return " ".join(parts)
     parts.append(ngettext("A river costs {count} token this turn ({event}).",
                           "A river costs {count} tokens this turn ({event}).", view.river_cost
                           ).format(count=view.river_cost,
@@ -376,14 +381,15 @@ def _paint_caravel(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
 
 def _site(site: Site) -> Callable[[Board, int, RegionState | None, Mapping[str, int]], int]:
     """Whether a region has the printed `site`."""
-    return lambda board, rid, _state, _pieces: int(site in board.regions[rid].sites)
+    return lambda board, rid, _state, _pieces: int(site in river.sites(board.regions[rid]))
 
 
 def _pirate_ships(board: Board, rid: int, state: RegionState | None,
                   _pieces: Mapping[str, int]) -> int:
     """A pirate ship on the region (on the bare board: where its pirate symbol is printed)."""
-    here = state.markers.has(river.PIRATE_SHIP) if state is not None else board.regions[rid].pirate
-    return int(here)
+    if state is not None:
+        return int(state.markers.has(river.PIRATE_SHIP))
+    return int(river.has_pirate_symbol(board.regions[rid]))
 
 
 MAP_SYMBOLS = (
@@ -420,7 +426,7 @@ ADVICE_KEPT = "river_advice"
 def _on_river_board(form: SetupForm) -> bool:
     """Whether the chosen board is a River World board (its games play the events)."""
     chosen = form.chosen_board()
-    return chosen is not None and chosen.board.is_river_world
+    return chosen is not None and river.is_river_world(chosen.board)
 
 
 def _setup_options(form: SetupForm, on: bool) -> list[dict[str, Any]]:
@@ -445,7 +451,7 @@ def _setup_options(form: SetupForm, on: bool) -> list[dict[str, Any]]:
 def _toggle(form: SetupForm) -> None:
     """River World's events on or off (always on for a River World board)."""
     chosen = form.chosen_board()
-    if chosen is not None and chosen.board.is_river_world:
+    if chosen is not None and river.is_river_world(chosen.board):
         form.tell(
             _("{board} is a River World board: its harbors and pirate ships are on the map, "
               "and its games always play River World's events. Choose another board to play "
@@ -479,7 +485,7 @@ class RiverView(ExpansionView):
         return _on_river_board(form) or form.option(self.setup_key)
 
     def board_kind(self, board: CustomBoard) -> tuple[str, str] | None:
-        if not board.board.is_river_world:
+        if not river.is_river_world(board.board):
             return None
         return _("River World"), _("a River World board")
 
@@ -518,7 +524,7 @@ class RiverView(ExpansionView):
         do_table(presenter, overlay, TableAction(action))
 
     def printed_features(self, board: Board, region: int) -> tuple[str, ...]:
-        return tuple(_(SITE_NAMES[site]) for site in sorted(board.region(region).sites))
+        return tuple(_(SITE_NAMES[site]) for site in sorted(river.sites(board.region(region))))
 
     def map_pieces(self, state: GameState) -> Mapping[str, int]:
         line = state.part(river.RiverState)
