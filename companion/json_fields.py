@@ -86,10 +86,16 @@ def text(field: str, value: object) -> str:
     return value
 
 
-def one_of(field: str, value: object, what: str, choices: Sequence[str]) -> str:
-    """The one of `choices` that `value` names (any case), else the fault naming `what`."""
+def one_of(field: str, value: object, what: str | Said, choices: Sequence[str]) -> str:
+    """The one of `choices` that `value` names (any case), else the fault naming `what` (a
+    word as a sentence, "marker", worded with the rest; plain text is worded through the
+    catalogue too, so mark it where it is written)."""
     name = text(field, value).strip().casefold()
     for choice in choices:
         if choice.casefold() == name:
             return choice
-    fail(field, f"unknown {what} {show(value)}; allowed: {', '.join(choices)}")
+    from companion.rules.said import Said
+
+    kind = what if isinstance(what, Said) else Said(what.replace("{", "{{").replace("}", "}}"))
+    fail(field, said("unknown {what} {value}; allowed: {allowed}", what=kind, value=show(value),
+                     allowed=", ".join(choices)))

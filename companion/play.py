@@ -48,7 +48,7 @@ from companion.rules.expansion import DocField, DocSetup, DocVerb
 from companion.rules.expansions import apart, board_players_for, documented
 from companion.rules.game import GameState
 from companion.rules.maps import Board, board_document, load_board, parse_board_text
-from companion.rules.said import Said, said
+from companion.rules.said import N_, Said, said, said_n
 from companion.rules.standings import Standings, tokens_on_board
 from companion.rules.views import final_totals, public
 from companion.session import Session
@@ -134,7 +134,7 @@ class ScriptedDie(random.Random):
 class Kind:
     """What a field holds: `what` names it in messages; `parse` checks and converts."""
 
-    what: str
+    what: Said
     parse: Callable[[str, object], object]
 
 
@@ -167,25 +167,26 @@ def _maybe(kind: Kind) -> Kind:
     def parse(field: str, value: object) -> object:
         return None if value is None else kind.parse(field, value)
 
-    return Kind(f"{kind.what}, or null", parse)
+    return Kind(said("{kind}, or null", kind=kind.what), parse)
 
 
-def _one_of(what: str, choices: Sequence[str]) -> Kind:
+def _one_of(what: Said, choices: Sequence[str]) -> Kind:
+    """A choice among `choices` (ids, shown as they are); `what` names it ("marker")."""
     def parse(field: str, value: object) -> object:
         return one_of(field, value, what, choices)
 
-    return Kind(f"{what} ({', '.join(choices)})", parse)
+    return Kind(said("{what} ({choices})", what=what, choices=", ".join(choices)), parse)
 
 
-WHOLE = Kind("a whole number, 0 or more", _whole)
-REGION = Kind("a region id of the board (1 or more)", lambda f, v: _whole(f, v, 1))
-ROW = Kind("a market row, 1 at the top", lambda f, v: _whole(f, v, 1))
-SEAT = Kind("a seat, 0 for the first player listed", _whole)
-INTEGER = Kind("a whole number (negative allowed)", _integer)
-FLAG = Kind("true or false", flag)
-TEXT = Kind("a non-empty string", _text)
-COUNTS = Kind('an object of counts by id, such as {"7": 3}', _counts)
-MARKER = _one_of("marker", placed_markers())
+WHOLE = Kind(said("a whole number, 0 or more"), _whole)
+REGION = Kind(said("a region id of the board (1 or more)"), lambda f, v: _whole(f, v, 1))
+ROW = Kind(said("a market row, 1 at the top"), lambda f, v: _whole(f, v, 1))
+SEAT = Kind(said("a seat, 0 for the first player listed"), _whole)
+INTEGER = Kind(said("a whole number (negative allowed)"), _integer)
+FLAG = Kind(said("true or false"), flag)
+TEXT = Kind(said("a non-empty string"), _text)
+COUNTS = Kind(said('an object of counts by id, such as {{"7": 3}}'), _counts)
+MARKER = _one_of(said("marker"), placed_markers())
 
 
 @dataclass(frozen=True)
@@ -381,7 +382,8 @@ def _expansion_verb(doc: DocVerb) -> Verb:
 
 
 def _field(doc: DocField) -> Field:
-    kind = _one_of(doc.kind, doc.choices) if doc.choices else KINDS[doc.kind]
+    kind = (_one_of(Said(doc.kind), doc.choices)  # its word, translated if a catalogue has it
+            if doc.choices else KINDS[doc.kind])
     return Field(doc.name, _maybe(kind) if doc.nullable else kind, doc.required, doc.default)
 
 
@@ -486,7 +488,8 @@ def parse_intent(doc: object) -> tuple[Verb, Args]:
     for field in verb.fields:
         if field.name not in doc:
             if field.required:
-                fail(field.name, f"missing; {name} needs {field.name}: {field.kind.what}")
+                fail(field.name, said("missing; {verb} needs {field}: {what}", verb=name,
+                                      field=field.name, what=field.kind.what))
             values[field.name] = field.default
             continue
         values[field.name] = field.kind.parse(field.name, doc[field.name])
@@ -532,7 +535,8 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     left_out = _left_out(doc, races + powers)
     races = [r for r in races if r not in left_out]
     powers = [p for p in powers if p not in left_out]
-    dealing = str(_one_of("dealing", ("app", "table")).parse("dealing", doc.get("dealing", "app")))
+    dealing = str(_one_of(said("dealing"), ("app", "table")).parse("dealing",
+                                                                  doc.get("dealing", "app")))
     seed = None if doc.get("seed") is None else _integer("seed", doc["seed"])
     shuffler = random.Random(seed)
     race_deck = _deck(doc, "races", "race", races, catalog.race, shuffler, seed, dealing)
@@ -565,17 +569,24 @@ def _player_counts(asked: Mapping[str, bool | None]) -> tuple[int, int, str]:
         counts = part.doc_players(asked.get(part.key))
         if counts is not None:
             return counts
-    return MIN_PLAYERS, MAX_PLAYERS, "a game"
+    return MIN_PLAYERS, MAX_PLAYERS, N_("a game")
 
 
 def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, ...]:
-    least, most, game = counts
-    allowed = f"{least}" if least == most else f"{least} to {most}"
+    least, most, game = counts  # `game` marked N_ where it is written ("a team game")
     if "players" not in doc:
-        fail("players", f"missing: {allowed} players, in seat order")
+        fail("players", said("missing: {n} players, in seat order", n=least) if least == most
+             else said("missing: {least} to {most} players, in seat order", least=least,
+                       most=most))
     entries = a_list("players", doc["players"])
     if not least <= len(entries) <= most:
-        fail("players", f"{len(entries)} players; {game} has {allowed}")
+        # the English says "1 players" (as it always has); a language's own forms may differ
+        fail("players", said_n("{n} players; {game} has {most}",
+                               "{n} players; {game} has {most}", len(entries),
+                               game=Said(game), most=most) if least == most else
+             said_n("{n} players; {game} has {least} to {most}",
+                    "{n} players; {game} has {least} to {most}", len(entries),
+                    game=Said(game), least=least, most=most))
     named: list[tuple[str, str | None]] = []
     for i, entry in enumerate(entries):
         field = f"players[{i}]"
@@ -638,7 +649,7 @@ def _expansions(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
     known = [ident for ident, _ in catalog.expansions]
     chosen: list[str] = []
     for i, value in enumerate(a_list("expansions", doc.get("expansions", ["base"]))):
-        name = str(_one_of("expansion", known).parse(f"expansions[{i}]", value))
+        name = str(_one_of(said("expansion"), known).parse(f"expansions[{i}]", value))
         if name in chosen:
             fail(f"expansions[{i}]", said("{name} is listed twice", name=name))
         chosen.append(name)
@@ -651,7 +662,7 @@ def _expansions(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
 def _left_out(doc: Mapping[str, Any], names: list[str]) -> list[str]:
     left: list[str] = []
     for i, value in enumerate(a_list("left_out", doc.get("left_out", []))):
-        name = str(_one_of("race or power of the chosen sets", names)
+        name = str(_one_of(said("race or power of the chosen sets"), names)
                    .parse(f"left_out[{i}]", value))
         if name in left:
             fail(f"left_out[{i}]", said("{name} is listed twice", name=name))

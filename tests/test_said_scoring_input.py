@@ -207,6 +207,35 @@ def test_companion_play_words_a_line_that_is_no_object_with_its_example_kept(
                    '{"players": ["Ann", "Bob"]}, erhalten: [1, 2]\n')
 
 
+def test_companion_play_words_what_a_field_takes_and_a_choice_it_does_not_know(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = tmp_path / "game.jsonl"
+    game.write_text('{"players": ["Ann", "Bob"], "seed": 1}\n{"do": "pick"}\n',
+                    encoding="utf-8")
+    _code, _out, err = run(capsys, "play", str(game), "--lang", "de")
+    assert err == ("companion play: Zeile 2: row: fehlt; pick braucht row: eine Zeile des "
+                   "Markts, 1 oben\n")
+    game.write_text('{"players": ["Ann", "Bob"], "dealing": "x"}\n', encoding="utf-8")
+    _code, _out, err = run(capsys, "play", str(game), "--lang", "fr")
+    assert err == (f'companion play: ligne 1{NBSP}: dealing: distribution "x" introuvable{NBSP}; '
+                   f"valeurs possibles{NBSP}: app, table\n")
+    _code, _out, err = run(capsys, "play", str(game), "--lang", "en")
+    assert err == 'companion play: line 1: dealing: unknown dealing "x"; allowed: app, table\n'
+
+
+def test_companion_play_counts_players_in_the_languages_own_forms(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = tmp_path / "game.jsonl"
+    game.write_text('{"players": ["Ann"]}\n', encoding="utf-8")
+    _code, _out, err = run(capsys, "play", str(game), "--lang", "en")
+    assert err == "companion play: line 1: players: 1 players; a game has 2 to 5\n"
+    _code, _out, err = run(capsys, "play", str(game), "--lang", "fr")
+    assert err == (f"companion play: ligne 1{NBSP}: players: 1 joueur{NBSP}; une partie se joue "
+                   "de 2 à 5\n")
+
+
 # --- the configuration file -----------------------------------------------------------------
 
 

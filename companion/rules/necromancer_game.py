@@ -699,7 +699,7 @@ class NecromancerIsland(Expansion):
 
     def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
         """Three to six at the table, he among them."""
-        return (*DOC_PLAYERS, "a Necromancer Island game") if asked else None
+        return (*DOC_PLAYERS, N_("a Necromancer Island game")) if asked else None
 
     def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
         """His six, the first he may have from the top of the badge deck; the Ghosts taken

@@ -492,7 +492,7 @@ class TeamPlay(Expansion):
         DocVerb("swap_powers", "team play: Mirror's Vale's holder swaps powers with their "
                 "partner"),
         DocVerb("make_sigil_pact", "team play: the Sigil's holder makes a pact with another "
-                "race", (DocField("mode", "pact", choices=tuple(m.value for m in SigilMode)),
+                "race", (DocField("mode", N_("pact"), choices=tuple(m.value for m in SigilMode)),
                          DocField("seat", "seat"), DocField("race", "text"))),
     )
 
@@ -503,7 +503,7 @@ class TeamPlay(Expansion):
         return flag("teams", doc.get("teams", False))
 
     def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
-        return (teams.TEAM_PLAYERS, teams.TEAM_PLAYERS, "a team game") if asked else None
+        return (teams.TEAM_PLAYERS, teams.TEAM_PLAYERS, N_("a team game")) if asked else None
 
     def doc_board_fits(self, asked: bool | None, board: Board, own: bool) -> bool:
         """A group's own board for six."""
@@ -526,7 +526,7 @@ class TeamPlay(Expansion):
             setup.shuffle(names)
             pile = names
         else:
-            pile = [one_of(f"relic_order[{i}]", value, "Relic or Place", names)
+            pile = [one_of(f"relic_order[{i}]", value, said("Relic or Place"), names)
                     for i, value in enumerate(a_list("relic_order", doc["relic_order"]))]
             if sorted(pile) != sorted(names):
                 fail("relic_order", said("the pile holds each Relic and Place once: {names}",
