@@ -44,9 +44,16 @@ Usage::
         print(f"companion: {warning}", file=sys.stderr)
     config.die.button_pin                       # 17, or None for no button
 
+A warning is a sentence in the table's language too: ``warning.said`` is a
+`companion.rules.said.Said` (the key's name, the value quoted from the file and the file's
+path are its values, never translated) that a command or a screen words with
+`companion.ui.wording.say`; ``str(warning)`` and ``warning.message`` are its English. What
+each key allows (`KeySpec.allowed`) is an English text marked for translation.
+
 This module reads the file, and writes it only through :func:`save_config_values` (the
 settings screen, which keeps every other line as it was); it imports nothing heavy
-(``tomllib`` and the standard library), so the command line can load it at start-up.
+(``tomllib`` and the standard library), so the command line can load it at start-up: the
+rules' sentences (`companion.rules.said`) are imported only when a warning is made.
 """
 
 from __future__ import annotations
@@ -58,11 +65,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.i18n import AUTO
+from companion.i18n import AUTO, N_
 from companion.i18n import SETTINGS as LANGUAGE_SETTINGS
 from companion.paths import APP_DIR_NAME, default_db_path
+
+if TYPE_CHECKING:
+    from companion.rules.said import Said, Value
 
 CONFIG_FILE_NAME = "companion.toml"
 """The name of the configuration file inside the companion's configuration directory."""
@@ -116,9 +126,9 @@ SEATINGS = ("one side", "around")
 """``display.seating``: the players sit on one side of the screen, or around it (lying flat
 in the middle of the table, it turns to face whose turn it is: `companion.seating`)."""
 
-LANGUAGE_ALLOWED = ('"auto" (the system\'s language when it is English, French or German, '
-                    'else English), "en", "fr", "de", or "qps" (a pseudo-language for layout '
-                    'checks)')
+LANGUAGE_ALLOWED = N_('"auto" (the system\'s language when it is English, French or German, '
+                      'else English), "en", "fr", "de", or "qps" (a pseudo-language for layout '
+                      'checks)')
 """What ``display.language`` allows, in words."""
 
 TEXT_SCALES = (100, 115, 130)
@@ -269,19 +279,45 @@ class Config:
         return "\n".join(lines) + "\n"
 
 
+def said(template: str, **values: Value) -> Said:
+    """A warning's sentence (`companion.rules.said.said`, the name ``make locale`` extracts
+    templates by), the rules' package imported only now: a file without fault never pays
+    for it."""
+    from companion.rules.said import said as sentence
+
+    return sentence(template, **values)
+
+
+def _sentence(text: str) -> Said:
+    """A text marked `N_` (what a key allows) as a sentence of its own."""
+    from companion.rules.said import Said
+
+    return Said(text.replace("{", "{{").replace("}", "}}"))
+
+
 @dataclass(frozen=True)
 class ConfigWarning:
-    """One problem found while reading the file: the key (``""`` for the whole file)."""
+    """One problem found while reading the file: the key (``""`` for the whole file) and
+    what is wrong, a sentence (`said`) whose English is `message` and ``str()``."""
 
     key: str
-    message: str
+    said: Said
+
+    @property
+    def message(self) -> str:
+        return str(self.said)
 
     def __str__(self) -> str:
         return self.message
 
 
 class _Rejected(ValueError):
-    """A value that is not allowed for its key; the key's ``allowed`` text says why."""
+    """A value that is not allowed for its key; the key's ``allowed`` text says why, and
+    `reason` (if any) what in particular is wrong (``str()`` its English)."""
+
+    def __init__(self, reason: Said | None = None) -> None:
+        super().__init__(*(() if reason is None else (str(reason),)))
+        self.reason = reason
 
 
 # --- how each kind of value is read -------------------------------------------------------
@@ -343,14 +379,12 @@ def _show_window_size(value: object) -> str:
     return _show(value)
 
 
-WINDOW_SIZE_ALLOWED = (
-    f'"WIDTHxHEIGHT" in pixels, each from {WINDOW_SIDE_RANGE.start} to '
-    f'{WINDOW_SIDE_RANGE.stop - 1} (e.g. "800x480")'
-)
-"""What ``display.window_size`` allows, in words (also the run command's ``--size``)."""
+WINDOW_SIZE_ALLOWED = N_('"WIDTHxHEIGHT" in pixels, each from 320 to 7680 (e.g. "800x480")')
+"""What ``display.window_size`` allows, in words (also the run command's ``--size``): the
+sides of `WINDOW_SIDE_RANGE` (a test keeps them the same)."""
 
 
-QUIET_HOURS_ALLOWED = (
+QUIET_HOURS_ALLOWED = N_(
     '"HH:MM-HH:MM" in 24-hour time, two different times (e.g. "22:00-08:00"), or "" for none'
 )
 """What ``sound.quiet_hours`` allows, in words."""
@@ -388,18 +422,18 @@ def _path_text(value: object) -> str:
     if not isinstance(value, str):
         raise _Rejected
     if "\0" in value:
-        raise _Rejected("it holds a NUL character, which no path can")
+        raise _Rejected(said("it holds a NUL character, which no path can"))
     try:
         encoded = os.fsencode(value)
     except UnicodeError:
-        raise _Rejected("it holds characters the file system cannot name") from None
+        raise _Rejected(said("it holds characters the file system cannot name")) from None
     if len(encoded) > PATH_MAX_BYTES:
-        raise _Rejected(f"it is {len(encoded)} bytes long; a path has at most {PATH_MAX_BYTES}")
+        raise _Rejected(said("it is {n} bytes long; a path has at most {most}",
+                             n=len(encoded), most=PATH_MAX_BYTES))
     longest = max((len(part) for part in encoded.split(b"/")), default=0)
     if longest > NAME_MAX_BYTES:
-        raise _Rejected(
-            f"one of its names is {longest} bytes long; a file name has at most {NAME_MAX_BYTES}"
-        )
+        raise _Rejected(said("one of its names is {n} bytes long; a file name has at most "
+                             "{most}", n=longest, most=NAME_MAX_BYTES))
     return value
 
 
@@ -412,7 +446,8 @@ def _touch_device(value: object) -> str:
     if "," in text or not text.isprintable():
         # Kivy's [input] entry is comma-separated (kivy_config.input_entry): such a path
         # would be split into wrong options.
-        raise _Rejected("Kivy's input settings cannot hold a comma or a control character")
+        raise _Rejected(said("Kivy's input settings cannot hold a comma or a control "
+                             "character"))
     return text
 
 
@@ -435,19 +470,22 @@ def _database(value: object) -> Path:
         path = Path(text).expanduser()
     except RuntimeError:
         user = text[1:].split("/", 1)[0]
-        who = f"there is no user {user!r}" if user else "there is no home folder"
-        raise _Rejected(f"{text.split('/', 1)[0]} cannot be expanded: {who}") from None
+        start = text.split("/", 1)[0]
+        raise _Rejected(said("{start} cannot be expanded: there is no user {user}", start=start,
+                             user=repr(user)) if user else
+                        said("{start} cannot be expanded: there is no home folder",
+                             start=start)) from None
     if not path.is_absolute():
         raise _Rejected
     _path_text(str(path))  # the expanded path must fit too
     problem = _folder_problem(path.parent)
-    if problem:
+    if problem is not None:
         raise _Rejected(problem)
     return path
 
 
-def _folder_problem(folder: Path) -> str:
-    """Why ``folder`` cannot hold the database, or ``""`` when it exists or can be made.
+def _folder_problem(folder: Path) -> Said | None:
+    """Why ``folder`` cannot hold the database, or None when it exists or can be made.
 
     Nothing is created: the nearest folder that exists must be a folder the app may write
     in (or ``folder`` itself must exist and be writable).
@@ -459,15 +497,20 @@ def _folder_problem(folder: Path) -> str:
                 break
             ancestor = ancestor.parent
         if not ancestor.is_dir():
-            return f"{ancestor} is not a folder, so the folder {folder} cannot be made"
+            return said("{ancestor} is not a folder, so the folder {folder} cannot be made",
+                        ancestor=str(ancestor), folder=str(folder))
         if not os.access(ancestor, os.W_OK | os.X_OK):
-            made = "" if ancestor == folder else f", so {folder} cannot be made in it"
-            return f"the folder {ancestor} cannot be written{made}"
+            if ancestor == folder:
+                return said("the folder {folder} cannot be written", folder=str(folder))
+            return said("the folder {ancestor} cannot be written, so {folder} cannot be made "
+                        "in it", ancestor=str(ancestor), folder=str(folder))
         if _is_pseudo_file_system(ancestor):
-            return f"{ancestor} is a system file system (proc or sys), not a place for files"
+            return said("{folder} is a system file system (proc or sys), not a place for files",
+                        folder=str(ancestor))
     except OSError as error:
-        return f"the folder {folder} cannot be checked ({error.strerror})"
-    return ""
+        return said("the folder {folder} cannot be checked ({reason})", folder=str(folder),
+                    reason=str(error.strerror))
+    return None
 
 
 def _is_pseudo_file_system(folder: Path) -> bool:
@@ -509,50 +552,50 @@ class KeySpec:
         return f"{self.section}.{self.name}"
 
 
-_PIN_TEXT = "a BCM GPIO number from 2 to 27, or false for none"
+_PIN_TEXT = N_("a BCM GPIO number from 2 to 27, or false for none")
 
 KEYS: tuple[KeySpec, ...] = (
-    KeySpec("display", "fullscreen", _bool, "true or false"),
+    KeySpec("display", "fullscreen", _bool, N_("true or false")),
     KeySpec("display", "window_size", parse_window_size, WINDOW_SIZE_ALLOWED, _show_window_size),
-    KeySpec("display", "rotation", _int_in(ROTATIONS), "0, 90, 180 or 270 (degrees)"),
+    KeySpec("display", "rotation", _int_in(ROTATIONS), N_("0, 90, 180 or 270 (degrees)")),
     KeySpec(
         "display",
         "touch_device",
         _touch_device,
-        '"auto", or a device path under /dev/input/ (e.g. "/dev/input/by-path/...-event")',
+        N_('"auto", or a device path under /dev/input/ (e.g. "/dev/input/by-path/...-event")'),
     ),
-    KeySpec("display", "touch_provider", _choice(*TOUCH_PROVIDERS), '"mtdev" or "hidinput"'),
-    KeySpec("display", "touch_invert_x", _bool, "true or false"),
-    KeySpec("display", "touch_invert_y", _bool, "true or false"),
+    KeySpec("display", "touch_provider", _choice(*TOUCH_PROVIDERS), N_('"mtdev" or "hidinput"')),
+    KeySpec("display", "touch_invert_x", _bool, N_("true or false")),
+    KeySpec("display", "touch_invert_y", _bool, N_("true or false")),
     KeySpec(
         "display",
         "dim_after_seconds",
         _dim_after,
-        "0 (never dim), or a whole number of seconds from 10 to 86400",
+        N_("0 (never dim), or a whole number of seconds from 10 to 86400"),
     ),
-    KeySpec("display", "dim_brightness", _int_in(DIM_BRIGHTNESS_RANGE), "0 to 100 (percent)"),
-    KeySpec("display", "text_scale", _int_in(TEXT_SCALES), "100, 115 or 130 (percent)"),
-    KeySpec("display", "seating", _choice(*SEATINGS), '"one side" or "around"'),
+    KeySpec("display", "dim_brightness", _int_in(DIM_BRIGHTNESS_RANGE), N_("0 to 100 (percent)")),
+    KeySpec("display", "text_scale", _int_in(TEXT_SCALES), N_("100, 115 or 130 (percent)")),
+    KeySpec("display", "seating", _choice(*SEATINGS), N_('"one side" or "around"')),
     KeySpec("display", "language", _choice(*LANGUAGE_SETTINGS), LANGUAGE_ALLOWED),
     KeySpec("die", "button_pin", _pin, _PIN_TEXT),
     KeySpec("die", "led_pin", _pin, _PIN_TEXT),
     KeySpec("die", "buzzer_pin", _pin, _PIN_TEXT),
-    KeySpec("die", "debounce_ms", _int_in(DEBOUNCE_RANGE), "5 to 500 (milliseconds)"),
+    KeySpec("die", "debounce_ms", _int_in(DEBOUNCE_RANGE), N_("5 to 500 (milliseconds)")),
     KeySpec(
         "grid",
         "port",
         _serial_port,
-        '"" for no grid, or an absolute device path (e.g. "/dev/smallworld-grid")',
+        N_('"" for no grid, or an absolute device path (e.g. "/dev/smallworld-grid")'),
     ),
     KeySpec("grid", "baud", _int_in(BAUD_RATES), ", ".join(map(str, BAUD_RATES))),
-    KeySpec("sound", "volume", _int_in(VOLUME_RANGE), "0 to 100 (percent; 0 is silent)"),
-    KeySpec("sound", "muted", _bool, "true or false"),
+    KeySpec("sound", "volume", _int_in(VOLUME_RANGE), N_("0 to 100 (percent; 0 is silent)")),
+    KeySpec("sound", "muted", _bool, N_("true or false")),
     KeySpec("sound", "quiet_hours", parse_quiet_hours, QUIET_HOURS_ALLOWED, show_quiet_hours),
     KeySpec(
         "storage",
         "database",
         _database,
-        '"" for the default, or an absolute file path (~ allowed)',
+        N_('"" for the default, or an absolute file path (~ allowed)'),
         _show_database,
     ),
 )
@@ -598,28 +641,30 @@ def load_config(path: Path | None = None) -> tuple[Config, list[ConfigWarning]]:
             text, nested = _drop_deep_lines(text)
             document = tomllib.loads(text)
     except RecursionError:
-        return Config(source=file), [
-            _whole_file(file, f"nests lists or tables more than {MAX_NESTING} deep")
-        ]
+        return Config(source=file), [_whole_file(file, said(
+            "nests lists or tables more than {most} deep", most=MAX_NESTING))]
     except FileNotFoundError:
         warnings = []
         if explicit:
-            warnings.append(_whole_file(file, "there is no such file"))
+            warnings.append(_whole_file(file, said("there is no such file")))
         return Config(), warnings
     except IsADirectoryError:
-        return Config(), [_whole_file(file, "this is a directory, not a file")]
+        return Config(), [_whole_file(file, said("this is a directory, not a file"))]
     except OSError as error:
-        return Config(), [_whole_file(file, f"cannot be read ({error.strerror})")]
+        return Config(), [_whole_file(file, said("cannot be read ({reason})",
+                                                 reason=str(error.strerror)))]
     except UnicodeDecodeError:
-        return Config(), [_whole_file(file, "is not UTF-8 text")]
+        return Config(), [_whole_file(file, said("is not UTF-8 text"))]
     except tomllib.TOMLDecodeError as error:
-        return Config(source=file), [_whole_file(file, f"is not valid TOML ({error})")]
+        return Config(source=file), [_whole_file(file, said("is not valid TOML ({error})",
+                                                            error=str(error)))]
     except ValueError:  # a NUL byte in the path given
-        return Config(), [_whole_file(file, "is not a path (it holds a NUL character)")]
+        return Config(), [_whole_file(file, said("is not a path (it holds a NUL character)"))]
     config, warnings = parse_config(document)
     warnings = nested + warnings
     return replace(config, source=file), [
-        ConfigWarning(w.key, f"{file}: {w.message}") for w in warnings
+        ConfigWarning(w.key, said("{file}: {warning}", file=str(file), warning=w.said))
+        for w in warnings
     ]
 
 
@@ -644,17 +689,21 @@ def _drop_deep_lines(text: str) -> tuple[str, list[ConfigWarning]]:
         key = f"{section}.{name}" if section and name else name or section
         spec = next((spec for spec in KEYS if spec.key == key), None)
         default = (
-            f"Using the default, {spec.show(getattr(_SECTION_TYPES[spec.section](), spec.name))}"
+            said("Using the default, {default}",
+                 default=spec.show(getattr(_SECTION_TYPES[spec.section](), spec.name)))
             if spec is not None
-            else "It is ignored"
+            else said("It is ignored")
         )
+        allowed = _sentence(spec.allowed) if spec is not None else said("a plain value")
+        at = number + 1
         warnings.append(
-            ConfigWarning(
-                key,
-                f"{key or 'line ' + str(number + 1)} (line {number + 1}) nests lists or tables "
-                f"more than {MAX_NESTING} deep, which is not allowed: "
-                f"{spec.allowed if spec is not None else 'a plain value'}. {default}",
-            )
+            ConfigWarning(key, said(
+                "{key} (line {line}) nests lists or tables more than {most} deep, which is "
+                "not allowed: {allowed}. {default}", key=key, line=at, most=MAX_NESTING,
+                allowed=allowed, default=default) if key else said(
+                "line {line} (line {line}) nests lists or tables more than {most} deep, "
+                "which is not allowed: {allowed}. {default}", line=at, most=MAX_NESTING,
+                allowed=allowed, default=default))
         )
         lines[number] = ""
     return "\n".join(lines), warnings
@@ -666,22 +715,19 @@ def parse_config(document: Mapping[str, object]) -> tuple[Config, list[ConfigWar
     for name in document:
         if name not in _SECTIONS:
             warnings.append(
-                ConfigWarning(
-                    name,
-                    f"unknown section [{name}] is ignored; "
-                    f"the sections are {', '.join(f'[{s}]' for s in _SECTIONS)}",
-                )
+                ConfigWarning(name, said(
+                    "unknown section [{name}] is ignored; the sections are {sections}",
+                    name=name, sections=", ".join(f"[{s}]" for s in _SECTIONS)))
             )
     sections: dict[str, Any] = {}
     for section in _SECTIONS:
         raw = document.get(section, {})
         if not isinstance(raw, dict):
             warnings.append(
-                ConfigWarning(
-                    section,
-                    f"{section} = {_show(raw)} is not a table; write it as [{section}] "
-                    "followed by its keys. Using the defaults for the whole section",
-                )
+                ConfigWarning(section, said(
+                    "{section} = {value} is not a table; write it as [{section}] followed by "
+                    "its keys. Using the defaults for the whole section",
+                    section=section, value=_show(raw)))
             )
             raw = {}
         sections[section] = _parse_section(section, raw, warnings)
@@ -698,12 +744,11 @@ def _parse_section(section: str, raw: dict[str, object], warnings: list[ConfigWa
     specs = {spec.name: spec for spec in KEYS if spec.section == section}
     for name in raw:
         if name not in specs:
+            key = f"{section}.{name}"
             warnings.append(
-                ConfigWarning(
-                    f"{section}.{name}",
-                    f"unknown key {section}.{name} is ignored; the keys of [{section}] "
-                    f"are {', '.join(specs)}",
-                )
+                ConfigWarning(key, said(
+                    "unknown key {key} is ignored; the keys of [{section}] are {keys}",
+                    key=key, section=section, keys=", ".join(specs)))
             )
     defaults = _SECTION_TYPES[section]()
     values: dict[str, object] = {}
@@ -713,14 +758,15 @@ def _parse_section(section: str, raw: dict[str, object], warnings: list[ConfigWa
         try:
             values[name] = spec.parse(raw[name])
         except _Rejected as rejected:
-            default = getattr(defaults, name)
-            why = f" ({rejected})" if str(rejected) else ""
+            shown: dict[str, Value] = {"key": spec.key, "value": _show_raw(raw[name]),
+                     "allowed": _sentence(spec.allowed),
+                     "default": spec.show(getattr(defaults, name))}
             warnings.append(
-                ConfigWarning(
-                    spec.key,
-                    f"{spec.key} = {_show_raw(raw[name])} is not allowed{why}: "
-                    f"{spec.allowed}. Using the default, {spec.show(default)}",
-                )
+                ConfigWarning(spec.key, said(
+                    "{key} = {value} is not allowed: {allowed}. Using the default, {default}",
+                    **shown) if rejected.reason is None else said(
+                    "{key} = {value} is not allowed ({why}): {allowed}. Using the default, "
+                    "{default}", why=rejected.reason, **shown))
             )
     return replace(defaults, **values)
 
@@ -754,13 +800,12 @@ def _check_distinct_pins(die: DieConfig, warnings: list[ConfigWarning]) -> DieCo
             continue
         if pin in taken:
             default = getattr(defaults, name)
+            key = f"die.{name}"
             warnings.append(
-                ConfigWarning(
-                    f"die.{name}",
-                    f"die.{name} = {pin} is not allowed: GPIO {pin} is already "
-                    f"{taken[pin]}; each device needs its own pin. "
-                    f"Using the default, {_show(default)}",
-                )
+                ConfigWarning(key, said(
+                    "{key} = {pin} is not allowed: GPIO {pin} is already {other}; each device "
+                    "needs its own pin. Using the default, {default}",
+                    key=key, pin=pin, other=taken[pin], default=_show(default)))
             )
             die = replace(die, **{name: default})
         else:
@@ -768,8 +813,9 @@ def _check_distinct_pins(die: DieConfig, warnings: list[ConfigWarning]) -> DieCo
     return die
 
 
-def _whole_file(file: Path, problem: str) -> ConfigWarning:
-    return ConfigWarning("", f"{file}: {problem}; using the defaults for every key")
+def _whole_file(file: Path, problem: Said) -> ConfigWarning:
+    return ConfigWarning("", said("{file}: {problem}; using the defaults for every key",
+                                  file=str(file), problem=problem))
 
 
 def key_names() -> list[str]:

@@ -48,6 +48,7 @@ from companion.rules.expansion import DocField, DocSetup, DocVerb
 from companion.rules.expansions import apart, board_players_for, documented
 from companion.rules.game import GameState
 from companion.rules.maps import Board, board_document, load_board, parse_board_text
+from companion.rules.said import N_, Said, said, said_n
 from companion.rules.standings import Standings, tokens_on_board
 from companion.rules.views import final_totals, public
 from companion.session import Session
@@ -69,14 +70,22 @@ WHOLE_LINE = ""
 
 
 class BadLine(Exception):
-    """A malformed input line: its number, the field at fault and what is wrong."""
+    """A malformed input line: its number, the field at fault and what is wrong.
 
-    def __init__(self, line: int, field: str, problem: str) -> None:
-        where = f"line {line}" if field == WHOLE_LINE else f"line {line}: {field}"
-        super().__init__(f"{where}: {problem}")
+    `str()` is the English; `said` the same message as a sentence the command words in its
+    ``--lang`` language (the field's name a value, never translated)."""
+
+    def __init__(self, line: int, field: str, problem: str | Said) -> None:
+        sentence = problem if isinstance(problem, Said) else Said(
+            problem.replace("{", "{{").replace("}", "}}"))
+        self.said = (said("line {line}: {problem}", line=line, problem=sentence)
+                     if field == WHOLE_LINE else
+                     said("line {line}: {field}: {problem}", line=line, field=field,
+                          problem=sentence))
+        super().__init__(str(self.said))
         self.line = line
         self.field = field
-        self.problem = problem
+        self.problem = str(problem)
 
 
 # --- the die ---------------------------------------------------------------------------
@@ -125,7 +134,7 @@ class ScriptedDie(random.Random):
 class Kind:
     """What a field holds: `what` names it in messages; `parse` checks and converts."""
 
-    what: str
+    what: Said
     parse: Callable[[str, object], object]
 
 
@@ -134,7 +143,8 @@ _whole = whole
 
 def _integer(field: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        fail(field, f"expected a whole number (negative allowed), got {show(value)}")
+        fail(field, said("expected a whole number (negative allowed), got {value}",
+                         value=show(value)))
     return value
 
 
@@ -143,11 +153,12 @@ _text = text
 
 def _counts(field: str, value: object) -> dict[int, int]:
     if not isinstance(value, dict):
-        fail(field, f'expected an object of counts such as {{"7": 3}}, got {show(value)}')
+        fail(field, said('expected an object of counts such as {{"7": 3}}, got {value}',
+                         value=show(value)))
     counts: dict[int, int] = {}
     for key, count in value.items():
         if not key.isdigit():
-            fail(f"{field}.{key}", "a key is a number written as a string, such as \"7\"")
+            fail(f"{field}.{key}", said('a key is a number written as a string, such as "7"'))
         counts[int(key)] = _whole(f"{field}.{key}", count)
     return counts
 
@@ -156,25 +167,26 @@ def _maybe(kind: Kind) -> Kind:
     def parse(field: str, value: object) -> object:
         return None if value is None else kind.parse(field, value)
 
-    return Kind(f"{kind.what}, or null", parse)
+    return Kind(said("{kind}, or null", kind=kind.what), parse)
 
 
-def _one_of(what: str, choices: Sequence[str]) -> Kind:
+def _one_of(what: Said, choices: Sequence[str]) -> Kind:
+    """A choice among `choices` (ids, shown as they are); `what` names it ("marker")."""
     def parse(field: str, value: object) -> object:
         return one_of(field, value, what, choices)
 
-    return Kind(f"{what} ({', '.join(choices)})", parse)
+    return Kind(said("{what} ({choices})", what=what, choices=", ".join(choices)), parse)
 
 
-WHOLE = Kind("a whole number, 0 or more", _whole)
-REGION = Kind("a region id of the board (1 or more)", lambda f, v: _whole(f, v, 1))
-ROW = Kind("a market row, 1 at the top", lambda f, v: _whole(f, v, 1))
-SEAT = Kind("a seat, 0 for the first player listed", _whole)
-INTEGER = Kind("a whole number (negative allowed)", _integer)
-FLAG = Kind("true or false", flag)
-TEXT = Kind("a non-empty string", _text)
-COUNTS = Kind('an object of counts by id, such as {"7": 3}', _counts)
-MARKER = _one_of("marker", placed_markers())
+WHOLE = Kind(said("a whole number, 0 or more"), _whole)
+REGION = Kind(said("a region id of the board (1 or more)"), lambda f, v: _whole(f, v, 1))
+ROW = Kind(said("a market row, 1 at the top"), lambda f, v: _whole(f, v, 1))
+SEAT = Kind(said("a seat, 0 for the first player listed"), _whole)
+INTEGER = Kind(said("a whole number (negative allowed)"), _integer)
+FLAG = Kind(said("true or false"), flag)
+TEXT = Kind(said("a non-empty string"), _text)
+COUNTS = Kind(said('an object of counts by id, such as {{"7": 3}}'), _counts)
+MARKER = _one_of(said("marker"), placed_markers())
 
 
 @dataclass(frozen=True)
@@ -370,7 +382,8 @@ def _expansion_verb(doc: DocVerb) -> Verb:
 
 
 def _field(doc: DocField) -> Field:
-    kind = _one_of(doc.kind, doc.choices) if doc.choices else KINDS[doc.kind]
+    kind = (_one_of(Said(doc.kind), doc.choices)  # its word, translated if a catalogue has it
+            if doc.choices else KINDS[doc.kind])
     return Field(doc.name, _maybe(kind) if doc.nullable else kind, doc.required, doc.default)
 
 
@@ -454,25 +467,29 @@ COMMON_FIELDS = frozenset({"do", "note"})
 def parse_intent(doc: object) -> tuple[Verb, Args]:
     """The verb and checked fields of one intent line (already decoded)."""
     if not isinstance(doc, dict):
-        fail(WHOLE_LINE, f'expected an object such as {{"do": "end_turn"}}, got {show(doc)}')
+        fail(WHOLE_LINE, said('expected an object such as {{"do": "end_turn"}}, got {value}',
+                              value=show(doc)))
     if "do" not in doc:
-        fail("do", f"missing; the verbs are: {', '.join(VERBS)}")
+        fail("do", said("missing; the verbs are: {verbs}", verbs=", ".join(VERBS)))
     name = doc["do"]
     if not isinstance(name, str) or name not in VERBS:
-        fail("do", f"unknown verb {show(name)}; the verbs are: {', '.join(VERBS)}")
+        fail("do", said("unknown verb {value}; the verbs are: {verbs}", value=show(name),
+                        verbs=", ".join(VERBS)))
     verb = VERBS[name]
     known = {f.name: f for f in verb.fields}
     for key in doc:
         if key not in known and key not in COMMON_FIELDS:
-            allowed = ", ".join(known) or "no fields"
-            fail(key, f"unknown field for {name}; it takes: {allowed} (and note)")
+            fail(key, said("unknown field for {verb}; it takes: {allowed} (and note)",
+                           verb=name, allowed=", ".join(known)) if known else
+                 said("unknown field for {verb}; it takes: no fields (and note)", verb=name))
     if "note" in doc and not isinstance(doc["note"], str):
-        fail("note", f"expected a string, got {show(doc['note'])}")
+        fail("note", said("expected a string, got {value}", value=show(doc["note"])))
     values: dict[str, object] = {}
     for field in verb.fields:
         if field.name not in doc:
             if field.required:
-                fail(field.name, f"missing; {name} needs {field.name}: {field.kind.what}")
+                fail(field.name, said("missing; {verb} needs {field}: {what}", verb=name,
+                                      field=field.name, what=field.kind.what))
             values[field.name] = field.default
             continue
         values[field.name] = field.kind.parse(field.name, doc[field.name])
@@ -498,13 +515,14 @@ class Setup:
 def parse_setup(doc: object, catalog: Catalog) -> Setup:
     """The game the first line describes, checked field by field."""
     if not isinstance(doc, dict):
-        fail(WHOLE_LINE, 'expected the game as an object such as {"players": ["Ann", "Bob"]}, '
-                          f"got {show(doc)}")
+        fail(WHOLE_LINE, said('expected the game as an object such as {{"players": ["Ann", '
+                              '"Bob"]}}, got {value}', value=show(doc)))
     if "do" in doc:
-        fail("do", "the first line sets up the game; intents come on the lines after it")
+        fail("do", said("the first line sets up the game; intents come on the lines after it"))
     for key in doc:
         if key not in SETUP_FIELDS:
-            fail(key, f"unknown field for the game; allowed: {', '.join(SETUP_FIELDS)}")
+            fail(key, said("unknown field for the game; allowed: {allowed}",
+                           allowed=", ".join(SETUP_FIELDS)))
     asked = {x.key: x.doc_asked(doc) for x in documented()}
     together = apart(key for key, on in asked.items() if on)
     if together is not None:
@@ -517,7 +535,8 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     left_out = _left_out(doc, races + powers)
     races = [r for r in races if r not in left_out]
     powers = [p for p in powers if p not in left_out]
-    dealing = str(_one_of("dealing", ("app", "table")).parse("dealing", doc.get("dealing", "app")))
+    dealing = str(_one_of(said("dealing"), ("app", "table")).parse("dealing",
+                                                                  doc.get("dealing", "app")))
     seed = None if doc.get("seed") is None else _integer("seed", doc["seed"])
     shuffler = random.Random(seed)
     race_deck = _deck(doc, "races", "race", races, catalog.race, shuffler, seed, dealing)
@@ -527,7 +546,8 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
         parts = part.doc_setup(doc, parts)
     first = _whole("first_seat", doc.get("first_seat", 0))
     if first >= len(seats):
-        fail("first_seat", f"{first} is not a seat; seats are 0 to {len(seats) - 1}")
+        fail("first_seat", said("{seat} is not a seat; seats are 0 to {last}", seat=first,
+                                last=len(seats) - 1))
     faces = set(catalog.die_faces)
     die = tuple(
         _die_face(f"die[{i}]", face, faces)
@@ -549,17 +569,24 @@ def _player_counts(asked: Mapping[str, bool | None]) -> tuple[int, int, str]:
         counts = part.doc_players(asked.get(part.key))
         if counts is not None:
             return counts
-    return MIN_PLAYERS, MAX_PLAYERS, "a game"
+    return MIN_PLAYERS, MAX_PLAYERS, N_("a game")
 
 
 def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, ...]:
-    least, most, game = counts
-    allowed = f"{least}" if least == most else f"{least} to {most}"
+    least, most, game = counts  # `game` marked N_ where it is written ("a team game")
     if "players" not in doc:
-        fail("players", f"missing: {allowed} players, in seat order")
+        fail("players", said("missing: {n} players, in seat order", n=least) if least == most
+             else said("missing: {least} to {most} players, in seat order", least=least,
+                       most=most))
     entries = a_list("players", doc["players"])
     if not least <= len(entries) <= most:
-        fail("players", f"{len(entries)} players; {game} has {allowed}")
+        # the English says "1 players" (as it always has); a language's own forms may differ
+        fail("players", said_n("{n} players; {game} has {most}",
+                               "{n} players; {game} has {most}", len(entries),
+                               game=Said(game), most=most) if least == most else
+             said_n("{n} players; {game} has {least} to {most}",
+                    "{n} players; {game} has {least} to {most}", len(entries),
+                    game=Said(game), least=least, most=most))
     named: list[tuple[str, str | None]] = []
     for i, entry in enumerate(entries):
         field = f"players[{i}]"
@@ -567,25 +594,28 @@ def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, 
             named.append((_text(field, entry).strip(), None))
             continue
         if not isinstance(entry, dict):
-            fail(field, f'expected a name or {{"name": ..., "colour": ...}}, got {show(entry)}')
+            fail(field, said('expected a name or {{"name": ..., "colour": ...}}, got {value}',
+                             value=show(entry)))
         for key in entry:
             if key not in ("name", "colour"):
-                fail(f"{field}.{key}", "unknown field for a player; allowed: name, colour")
+                fail(f"{field}.{key}", said("unknown field for a player; allowed: name, colour"))
         if "name" not in entry:
-            fail(f"{field}.name", "missing: every player needs a name")
+            fail(f"{field}.name", said("missing: every player needs a name"))
         name = _text(f"{field}.name", entry["name"]).strip()
         colour = entry.get("colour")
         named.append((name, None if colour is None else _text(f"{field}.colour", colour).strip()))
     seen: dict[str, int] = {}
     for i, (name, _) in enumerate(named):
         if name.casefold() in seen:
-            fail(f"players[{i}]", f"{name!r} is also the name of players[{seen[name.casefold()]}];"
-                                   " give each player a different name")
+            fail(f"players[{i}]", said("{name} is also the name of players[{other}]; give "
+                                       "each player a different name", name=repr(name),
+                                       other=seen[name.casefold()]))
         seen[name.casefold()] = i
     taken = [colour for _, colour in named if colour is not None]
     for i, colour in enumerate(taken):
         if colour in taken[:i]:
-            fail("players", f"two players have the colour {colour!r}; each needs their own")
+            fail("players", said("two players have the colour {colour}; each needs their own",
+                                 colour=repr(colour)))
     free = iter(c for c in DEFAULT_COLOURS if c not in taken)
     return tuple(Seat(name, colour if colour is not None else next(free))
                  for name, colour in named)
@@ -602,15 +632,16 @@ def _board(doc: Mapping[str, Any], players: int,
             board_doc = board_document(json.dumps(value), source="the board on line 1")
             board = parse_board_text(board_doc, source="the board on line 1")
         else:
-            fail("board", f'expected a board name ("2p" to "5p") or a board document, '
-                           f"got {show(value)}")
+            fail("board", said('expected a board name ("2p" to "5p") or a board document, '
+                               "got {value}", value=show(value)))
     except (UnknownName, DataError) as error:
-        fail("board", str(error))
+        fail("board", error.said)
     own = board_doc is not None
     fits = any(x.doc_board_fits(asked.get(x.key), board, own) for x in documented())
     if board.players != players and not fits:
-        fail("board", f"the {board.name} board is made for {board.players} players; "
-                       f"this game needs the one for {players}")
+        fail("board", said("the {board} board is made for {made} players; this game needs "
+                           "the one for {players}", board=board.name, made=board.players,
+                           players=players))
     return board, board_doc
 
 
@@ -618,23 +649,23 @@ def _expansions(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
     known = [ident for ident, _ in catalog.expansions]
     chosen: list[str] = []
     for i, value in enumerate(a_list("expansions", doc.get("expansions", ["base"]))):
-        name = str(_one_of("expansion", known).parse(f"expansions[{i}]", value))
+        name = str(_one_of(said("expansion"), known).parse(f"expansions[{i}]", value))
         if name in chosen:
-            fail(f"expansions[{i}]", f"{name} is listed twice")
+            fail(f"expansions[{i}]", said("{name} is listed twice", name=name))
         chosen.append(name)
     if "base" not in chosen:
-        fail("expansions", "the base game's banners and badges are always in the decks; "
-                            'list "base"')
+        fail("expansions", said("the base game's banners and badges are always in the "
+                                'decks; list "base"'))
     return chosen
 
 
 def _left_out(doc: Mapping[str, Any], names: list[str]) -> list[str]:
     left: list[str] = []
     for i, value in enumerate(a_list("left_out", doc.get("left_out", []))):
-        name = str(_one_of("race or power of the chosen sets", names)
+        name = str(_one_of(said("race or power of the chosen sets"), names)
                    .parse(f"left_out[{i}]", value))
         if name in left:
-            fail(f"left_out[{i}]", f"{name} is listed twice")
+            fail(f"left_out[{i}]", said("{name} is listed twice", name=name))
         left.append(name)
     return left
 
@@ -648,8 +679,10 @@ def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],
         if dealing == "table":
             return tuple(expected)
         if seed is None:
-            fail(key, f"missing: give the {kind} deck in order (top first), or a \"seed\" "
-                       "to shuffle it")
+            fail(key, said('missing: give the race deck in order (top first), or a "seed" to '
+                           "shuffle it") if kind == "race" else
+                 said('missing: give the power deck in order (top first), or a "seed" to '
+                      "shuffle it"))
         deck = list(expected)
         shuffler.shuffle(deck)
         return tuple(deck)
@@ -659,25 +692,27 @@ def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],
         try:
             name = str(lookup(_text(field, value)).name)
         except UnknownName as error:
-            fail(field, str(error))
+            fail(field, error.said)
         if name not in expected:
-            fail(field, f"{name} is not in the decks of this game (the chosen expansions, "
-                         "less left_out)")
+            fail(field, said("{name} is not in the decks of this game (the chosen expansions, "
+                             "less left_out)", name=name))
         if name in deck:
-            fail(field, f"{name} is in the deck twice")
+            fail(field, said("{name} is in the deck twice", name=name))
         deck.append(name)
     missing = [name for name in expected if name not in deck]
     if missing:
-        fail(key, f"the deck must hold every {kind} of the chosen sets once; missing: "
-                   + ", ".join(missing))
+        fail(key, said("the deck must hold every race of the chosen sets once; missing: "
+                       "{missing}", missing=", ".join(missing)) if kind == "race" else
+             said("the deck must hold every power of the chosen sets once; missing: "
+                  "{missing}", missing=", ".join(missing)))
     return tuple(deck)
 
 
 def _die_face(field: str, value: object, faces: set[int]) -> int:
     face = _whole(field, value)
     if face not in faces:
-        fail(field, f"the reinforcement die has no face {face}; its faces are "
-                     + ", ".join(str(f) for f in sorted(faces)))
+        fail(field, said("the reinforcement die has no face {face}; its faces are {faces}",
+                         face=face, faces=", ".join(str(f) for f in sorted(faces))))
     return face
 
 
@@ -769,7 +804,7 @@ def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, value in pairs:
         if key in found:
-            fail(key, "given twice in one object; give each field once")
+            fail(key, said("given twice in one object; give each field once"))
         found[key] = value
     return found
 
@@ -778,10 +813,11 @@ def _decode(text: str) -> object:
     try:
         return json.loads(text, object_pairs_hook=_no_twice)
     except json.JSONDecodeError as error:
-        fail(WHOLE_LINE, f"not JSON: {error.msg} at column {error.colno}; each line is "
-                          "one JSON object")
+        fail(WHOLE_LINE, said("not JSON: {reason} at column {column}; each line is one JSON "
+                              "object", reason=error.msg, column=error.colno))
     except (RecursionError, ValueError) as error:
-        fail(WHOLE_LINE, f"not JSON this command reads ({type(error).__name__})")
+        fail(WHOLE_LINE, said("not JSON this command reads ({error})",
+                              error=type(error).__name__))
 
 
 def play(lines: Iterable[str], out: IO[str], catalog: Catalog) -> None:
@@ -801,12 +837,13 @@ def play(lines: Iterable[str], out: IO[str], catalog: Catalog) -> None:
                 try:
                     state = session.begin(setup.created)
                 except (IllegalAction, MalformedInput, UnknownName) as refused:
-                    fail(WHOLE_LINE, f"the game cannot be set up: {refused.reason}")
+                    fail(WHOLE_LINE, said("the game cannot be set up: {reason}",
+                                          reason=refused.said))
                 _print(out, public_state(state))
                 continue
             verb, args = parse_intent(doc)
         except BadInput as fault:
-            raise BadLine(number, fault.field, fault.problem) from None
+            raise BadLine(number, fault.field, fault.problem_said) from None
         _print(out, _carry_out(session, die, verb, args))
 
 

@@ -76,6 +76,7 @@ from companion.rules.errors import UnknownName
 from companion.rules.expansion import Expansion
 from companion.rules.expansions import registered
 from companion.rules.maps import BOARD_NAMES, Board, Feature, Terrain, load_board, symbol_names
+from companion.rules.said import N_, Said, said
 from companion.rules.scoring import (
     AQUATIC,
     FORTIFIED,
@@ -122,13 +123,13 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key, value in pairs:
         if key in found:
-            fail(key, f"the field {show(key)} is given twice in one object")
+            fail(key, said("the field {field} is given twice in one object", field=show(key)))
         found[key] = value
     return found
 
 
 def _no_constant(name: str) -> NoReturn:
-    fail("input", f"{name} is not a number JSON allows")
+    fail("input", said("{value} is not a number JSON allows", value=name))
 
 
 def decode(text: str) -> Any:
@@ -136,28 +137,29 @@ def decode(text: str) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
-        fail("input", f"malformed JSON at line {error.lineno} column {error.colno}: {error.msg}")
+        fail("input", said("malformed JSON at line {line} column {column}: {reason}",
+                           line=error.lineno, column=error.colno, reason=error.msg))
     except RecursionError:
-        fail("input", "JSON nested too deeply")
+        fail("input", said("JSON nested too deeply"))
     except ValueError as error:  # e.g. an integer with more digits than Python converts
-        fail("input", f"a number JSON cannot hold here ({error})")
+        fail("input", said("a number JSON cannot hold here ({reason})", reason=str(error)))
 
 
 def _object(field: str, value: object, allowed: frozenset[str]) -> Mapping[str, Any]:
     if not isinstance(value, dict):
-        fail(field, f"expected an object, got {show(value)}")
+        fail(field, said("expected an object, got {value}", value=show(value)))
     unknown = sorted(set(value) - allowed)
     if unknown:
         fail(
             unknown[0] if field == "input" else f"{field}.{unknown[0]}",
-            f"unknown field; allowed here: {', '.join(sorted(allowed))}",
+            said("unknown field; allowed here: {allowed}", allowed=", ".join(sorted(allowed))),
         )
     return value
 
 
 def _text(field: str, value: object) -> str:
     if not isinstance(value, str):
-        fail(field, f"expected a string, got {show(value)}")
+        fail(field, said("expected a string, got {value}", value=show(value)))
     return value
 
 
@@ -174,22 +176,29 @@ def most_regions() -> int:
 
 def _whole(field: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        fail(field, f"expected a whole number, got {show(value)}")
+        fail(field, said("expected a whole number, got {value}", value=show(value)))
     if value < 0:
-        fail(field, f"{value} is negative")
+        fail(field, said("{value} is negative", value=value))
     if value > most_regions():
-        fail(field, f"{show(value)} is more than any board can hold (at most "
-                     f"{most_regions()}, the regions of the largest board)")  # fmt: skip
+        fail(field, said("{value} is more than any board can hold (at most {most}, the "
+                         "regions of the largest board)", value=show(value),
+                         most=most_regions()))
     return value
 
 
-def _choice(field: str, value: object, kind: str, choices: Sequence[str]) -> str:
+def _choice(field: str, value: object, unknown: str, choices: Sequence[str]) -> str:
+    """The one of `choices` `value` names (any case); else `unknown`, a template marked
+    `N_` with ``{value}`` and ``{allowed}`` ("unknown terrain {value}; allowed: ...")."""
     name = _text(field, value)
     key = name.strip().casefold()
     for choice in choices:
         if choice.casefold() == key:
             return choice
-    fail(field, f"unknown {kind} {show(value)}; allowed: {', '.join(choices)}")
+    fail(field, Said(unknown, (("allowed", ", ".join(choices)), ("value", show(value)))))
+
+
+_UNKNOWN_TERRAIN = N_("unknown terrain {value}; allowed: {allowed}")
+_UNKNOWN_FEATURE = N_("unknown feature {value}; allowed: {allowed}")
 
 
 _TERRAINS = tuple(t.value for t in Terrain)
@@ -198,20 +207,22 @@ _TERRAINS = tuple(t.value for t in Terrain)
 def _region(field: str, value: object, board: Board | None) -> HeldRegion:
     if isinstance(value, int) and not isinstance(value, bool):
         if board is None:
-            fail(field, f'region id {value} needs "map" to say which board it is on')
+            fail(field, said('region id {region} needs "map" to say which board it is on',
+                             region=value))
         try:
             region = board.region(value)
         except UnknownName as error:
-            fail(field, f"{error} (board {board.name})")
+            fail(field, said("{error} (board {board})", error=error.said, board=board.name))
         return HeldRegion(region.terrain, region.features, region.coastal, region.id)
     if not isinstance(value, dict):
-        fail(field, f"expected a board id or a region object, got {show(value)}")
+        fail(field, said("expected a board id or a region object, got {value}",
+                         value=show(value)))
     doc = _object(field, value, _REGION)
     if "terrain" not in doc:
-        fail(f"{field}.terrain", "missing: a region object needs its terrain")
-    terrain = Terrain(_choice(f"{field}.terrain", doc["terrain"], "terrain", _TERRAINS))
+        fail(f"{field}.terrain", said("missing: a region object needs its terrain"))
+    terrain = Terrain(_choice(f"{field}.terrain", doc["terrain"], _UNKNOWN_TERRAIN, _TERRAINS))
     symbols = [
-        _choice(f"{field}.features[{i}]", f, "feature", symbol_names())
+        _choice(f"{field}.features[{i}]", f, _UNKNOWN_FEATURE, symbol_names())
         for i, f in enumerate(a_list(f"{field}.features", doc.get("features", [])))
     ]
     features = frozenset(Feature(f) for f in symbols if f in Feature._value2member_map_)
@@ -225,19 +236,21 @@ def _region(field: str, value: object, board: Board | None) -> HeldRegion:
 def _counts(field: str, value: object) -> QuickCount:
     allowed = (*_TERRAINS, *_COUNT_EXTRAS)
     if not isinstance(value, dict):
-        fail(field, f"expected an object of counts, got {show(value)}")
+        fail(field, said("expected an object of counts, got {value}", value=show(value)))
     numbers: dict[str, int] = {}
     for key, count in value.items():
         name = key.strip().casefold()
         if name not in allowed:
-            fail(f"{field}.{key}", f"unknown count; allowed: {', '.join(allowed)}")
+            fail(f"{field}.{key}", said("unknown count; allowed: {allowed}",
+                                        allowed=", ".join(allowed)))
         if name in numbers:
-            fail(f"{field}.{key}", f"the {name} count is given twice")
+            fail(f"{field}.{key}", said("the {count} count is given twice", count=name))
         numbers[name] = _whole(f"{field}.{key}", count)
     terrains = {Terrain(name): n for name, n in numbers.items() if name in _TERRAINS}
     if sum(terrains.values()) > most_regions():
-        fail(field, f"{sum(terrains.values())} regions in all is more than any board has "
-                     f"(at most {most_regions()}, the regions of the largest board)")  # fmt: skip
+        fail(field, said("{n} regions in all is more than any board has (at most {most}, "
+                         "the regions of the largest board)", n=sum(terrains.values()),
+                         most=most_regions()))
     count = QuickCount(
         terrains,
         mines=numbers.get("mines", 0),
@@ -251,20 +264,20 @@ def _counts(field: str, value: object) -> QuickCount:
 
 def _regions(field: str, doc: Mapping[str, Any], board: Board | None) -> Regions:
     if "regions" in doc and "counts" in doc:
-        fail(f"{field}.counts", 'give either "regions" or "counts", not both')
+        fail(f"{field}.counts", said('give either "regions" or "counts", not both'))
     if "counts" in doc:
         return _counts(f"{field}.counts", doc["counts"])
     items = a_list(f"{field}.regions", doc.get("regions", []))
     if len(items) > most_regions():
-        most = most_regions()
-        fail(f"{field}.regions", f"{len(items)} regions is more than any board has (at most "
-                                  f"{most}, the regions of the largest board)")  # fmt: skip
+        fail(f"{field}.regions", said("{n} regions is more than any board has (at most "
+                                      "{most}, the regions of the largest board)",
+                                      n=len(items), most=most_regions()))
     return tuple(_region(f"{field}.regions[{i}]", item, board) for i, item in enumerate(items))
 
 
 def _required(field: str, doc: Mapping[str, Any], key: str) -> Any:
     if key not in doc:
-        fail(f"{field}.{key}", "missing")
+        fail(f"{field}.{key}", said("missing"))
     return doc[key]
 
 
@@ -320,20 +333,21 @@ def _board_and_turn(top: Mapping[str, Any]) -> tuple[Board | None, int]:
         try:
             board = load_board(_text("map", top["map"]))
         except UnknownName as error:
-            fail("map", str(error))
+            fail("map", error.said)
     if "turn" not in top:
-        fail("turn", "missing: the game turn (1 or more)")
+        fail("turn", said("missing: the game turn (1 or more)"))
     turn = _whole("turn", top["turn"])
     if turn < 1:
-        fail("turn", f"{turn} is not a game turn (1 or more)")
+        fail("turn", said("{value} is not a game turn (1 or more)", value=turn))
     if board is not None and turn > board.turns:
-        fail("turn", f"{turn} is past the last turn ({board.turns}) of the {board.name} board")
+        fail("turn", said("{turn} is past the last turn ({last}) of the {board} board",
+                          turn=turn, last=board.turns, board=board.name))
     return board, turn
 
 
 def _player(top: Mapping[str, Any]) -> Mapping[str, Any]:
     if "player" not in top:
-        fail("player", "missing: the scoring player's races")
+        fail("player", said("missing: the scoring player's races"))
     return _object("player", top["player"], _PLAYER)
 
 
@@ -344,8 +358,9 @@ def parse_scenario(doc: object) -> ScoringInput:
     player = _player(top)
     own = _own(player)
     if own is not None:
-        fail(f"player.{own.score_own}", f"{own.name}'s seat is scored on its own "
-                                        "(score_scenario)")
+        fail(f"player.{own.score_own}", said("{expansion}'s seat is scored on its own "
+                                             "(score_scenario)",
+                                             expansion=own.name))
     active = _active("player.active", player.get("active"), board)
     declined_docs = a_list("player.declined", player.get("declined", []))
     declined = tuple(
@@ -383,7 +398,7 @@ def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
         try:
             result = score_turn(inp, catalog)
         except ScoringInputError as error:
-            fail(_json_field(error), error.problem)
+            fail(_json_field(error), error.problem_said)
         lines = [(line.label, line.coins) for line in result.lines] + extra
     scored: dict[str, Any] = {
         "total": sum(coins for _, coins in lines),

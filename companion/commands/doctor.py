@@ -283,7 +283,9 @@ def check_config(path: Path | None, system: System) -> tuple[Config, list[Findin
                  "deploy/companion.example.toml)").format(file=file)
         return Config(), [Finding("note", "config", note)]
     config, warnings = load_config(file)
-    findings = [Finding("fix", "config", str(warning)) for warning in warnings]
+    from companion.ui.wording import say  # each warning in the report's language
+
+    findings = [Finding("fix", "config", say(warning.said)) for warning in warnings]
     if not warnings:
         findings.append(Finding("ok", "config",
                                 _("{file}: every value is valid").format(file=file)))

@@ -4,12 +4,14 @@ The game itself is played by :mod:`companion.play`, imported only when the comma
 ``companion --help`` stays light. The input is read line by line and every answer is
 flushed at once, so a program may hold a conversation with the command through a pipe.
 The printed lines are JSON (English keys and ids, whatever ``--lang`` says); the command's
-own messages about its input file follow ``--lang``.
+own messages about its input file, and a malformed line's message (a rules sentence
+worded by `companion.ui.wording.say`), follow ``--lang``.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Iterator
 from typing import IO
@@ -37,12 +39,15 @@ def _lines(stream: IO[str]) -> Iterator[str]:
 
 
 def _one_line(message: str) -> str:
-    return " ".join(message.split())
+    """`message` on one line: each run of spaces and line breaks made one space, but for a
+    no-break space (French puts one before a colon), which is kept."""
+    return re.sub(r"[^\S\u00a0\u202f]+", " ", message).strip(" ")
 
 
 def _run(args: argparse.Namespace) -> int:
     from companion.play import BadLine, play
     from companion.rules.catalog import load_catalog
+    from companion.ui.wording import say
 
     def refuse(message: str) -> int:
         print(_one_line("companion play: " + message), file=sys.stderr)
@@ -55,7 +60,7 @@ def _run(args: argparse.Namespace) -> int:
             with open(args.file, encoding="utf-8-sig") as handle:  # a BOM is not a line
                 play(_lines(handle), sys.stdout, load_catalog())
     except BadLine as bad:
-        return refuse(str(bad))
+        return refuse(say(bad.said))
     except OSError as error:
         return refuse("FILE: " + _("cannot read {file}: {why}").format(
             file=repr(args.file), why=error.strerror or error))

@@ -85,7 +85,7 @@ def window_size(config: Config, asked: str | None) -> tuple[Config, str | None]:
     except ValueError:
         kept = config.display.window_size
         return config, _("--size {asked} is not allowed: {allowed}. Using {width}x{height}",
-                         ).format(asked=repr(asked), allowed=WINDOW_SIZE_ALLOWED,
+                         ).format(asked=repr(asked), allowed=_(WINDOW_SIZE_ALLOWED),
                                   width=kept[0], height=kept[1])
     return replace(config, display=replace(config.display, window_size=size)), None
 
@@ -136,9 +136,12 @@ def _run(args: argparse.Namespace) -> int:
     from companion.store.lock import check_free
 
     config, warnings = load_config(args.config)
-    use_language(args, config.display.language)  # the lines below speak it
-    for warning in warnings:
-        print(f"companion: {warning.message}", file=sys.stderr)
+    use_language(args, config.display.language)  # the lines below speak it: the warnings too
+    if warnings:
+        from companion.ui.wording import say
+
+        for warning in warnings:  # in that language (a bad display.language: the default's)
+            print(f"companion: {say(warning.said)}", file=sys.stderr)
     config, refused = window_size(config, args.size)
     if refused:
         print(f"companion: {refused}", file=sys.stderr)
@@ -154,9 +157,6 @@ def _run(args: argparse.Namespace) -> int:
         pass  # the folder cannot be locked: the app starts and its home screen says why
     prepare(config)
     apply_text_scale(config.display.text_scale)  # before the widgets' sizes are computed
-    from companion import i18n
-
-    i18n.use(config.display.language)  # before the first text is worded
     # Kivy is imported here, not at the top, so that the rest of the command line stays
     # fast and never opens a window.
     from companion.app import run_app

@@ -7,13 +7,15 @@ value at fault (and nothing on stdout) for any bad input: the scenario's format 
 check on it are :mod:`companion.scenario`'s. That module (and the rules it scores with) is
 imported only when the command runs, so ``companion --help`` stays light. The JSON
 printed is the same whatever ``--lang`` says (English keys, ids and the rules' own line
-labels); the command's own messages about its input follow ``--lang``.
+labels); the command's own messages about its input, and the rules' refusals of it (a
+scoring error, worded by `companion.ui.wording.say`), follow ``--lang``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import NoReturn
 
@@ -57,18 +59,21 @@ def run(args: argparse.Namespace) -> int:
     from companion.json_fields import BadInput
     from companion.rules.catalog import load_catalog
     from companion.scenario import score_scenario
+    from companion.ui.wording import say
 
     try:
         result = score_scenario(_read(args.file), load_catalog())
-    except BadInput as error:
-        print(_one_line("companion score: " + str(error)), file=sys.stderr)
+    except BadInput as error:  # a rules sentence in the --lang language, field names as they are
+        print(_one_line("companion score: " + say(error.said)), file=sys.stderr)
         return EXIT_BAD_INPUT
     print(json.dumps(result))
     return EXIT_OK
 
 
 def _one_line(message: str) -> str:
-    return " ".join(message.split())
+    """`message` on one line: each run of spaces and line breaks made one space, but for a
+    no-break space (French puts one before a colon), which is kept."""
+    return re.sub(r"[^\S\u00a0\u202f]+", " ", message).strip(" ")
 
 
 class _Parser(argparse.ArgumentParser):

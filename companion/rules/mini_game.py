@@ -205,7 +205,8 @@ POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = {
 
 def _historian(field_name: str, value: object) -> HistorianEvents:
     if not isinstance(value, HistorianEvents):
-        raise ScoringInputError(field_name, value, f"{value!r} is not a count of declines")
+        raise ScoringInputError(field_name, value,
+                                said("{value} is not a count of declines", value=repr(value)))
     return HistorianEvents(
         whole_count(f"{field_name}.in_decline_when_picked", value.in_decline_when_picked),
         whole_count(f"{field_name}.others_declined", value.others_declined),
@@ -218,31 +219,33 @@ def check_active(where: str, race: ScoredRace) -> None:
     first_turn = race.turn.first_turn
     pots = whole_count(f"{where}.pots_of_gold", facts.pots_of_gold)
     only_for(f"{where}.pots_of_gold", pots, LEPRECHAUNS, race.race,
-             "Leprechauns place Pots of Gold")
+             said("only Leprechauns place Pots of Gold, not {race}",
+                  race=Name("race", race.race)))
     if pots and first_turn:
         raise ScoringInputError(
             f"{where}.pots_of_gold",
             pots,
-            "the Leprechauns were picked this turn (first_turn is true): they place their "
-            "first Pots of Gold at this turn's redeployment, so none can be in their regions "
-            "at its start; 0 is the only count possible",
+            said("the Leprechauns were picked this turn (first_turn is true): they place "
+                 "their first Pots of Gold at this turn's redeployment, so none can be in "
+                 "their regions at its start; 0 is the only count possible"),
         )
     tower = whole_count(f"{where}.ivory_tower", facts.ivory_tower)
     if tower:
         raise ScoringInputError(f"{where}.ivory_tower", tower,
-                                "only Priestesses in decline build an Ivory Tower")
+                                said("only Priestesses in decline build an Ivory Tower"))
     events = _historian(f"{where}.historian", facts.historian)
     for name, count in (
         ("in_decline_when_picked", events.in_decline_when_picked),
         ("others_declined", events.others_declined),
     ):
         only_for(f"{where}.historian.{name}", count, HISTORIAN, race.power,
-                 "Historian counts declines")
+                 said("only Historian counts declines, not {power}",
+                      power=Name("power", race.power)))
     if events.in_decline_when_picked and not first_turn:
         raise ScoringInputError(
             f"{where}.historian.in_decline_when_picked",
             events.in_decline_when_picked,
-            "counted only on the turn the combo was picked (first_turn is false)",
+            said("counted only on the turn the combo was picked (first_turn is false)"),
         )
 
 
@@ -251,12 +254,14 @@ def check_declined(where: str, race: ScoredRace, catalog: Catalog) -> None:
     facts = facts_of(race.turn)
     pots = whole_count(f"{where}.pots_of_gold", facts.pots_of_gold)
     only_for(f"{where}.pots_of_gold", pots, LEPRECHAUNS, race.race,
-             "Leprechauns place Pots of Gold")
+             said("only Leprechauns place Pots of Gold, not {race}",
+                  race=Name("race", race.race)))
     if pots and not race.this_turn:
         raise ScoringInputError(
             f"{where}.pots_of_gold",
             pots,
-            "Leprechauns in decline since an earlier turn have no Pots of Gold left to collect",
+            said("Leprechauns in decline since an earlier turn have no Pots of Gold left to "
+                 "collect"),
         )
     _check_tower(where, race, facts, catalog)
     events = _historian(f"{where}.historian", facts.historian)
@@ -264,20 +269,21 @@ def check_declined(where: str, race: ScoredRace, catalog: Catalog) -> None:
         raise ScoringInputError(
             f"{where}.historian.in_decline_when_picked",
             events.in_decline_when_picked,
-            "counted only by an active race, on the turn its combo was picked",
+            said("counted only by an active race, on the turn its combo was picked"),
         )
     only_for(
         f"{where}.historian.others_declined",
         events.others_declined,
         HISTORIAN,
         race.power,
-        "Historian counts declines",
+        said("only Historian counts declines, not {power}", power=Name("power", race.power)),
     )
     if events.others_declined and not race.this_turn:
         raise ScoringInputError(
             f"{where}.historian.others_declined",
             events.others_declined,
-            "Historians in decline since an earlier turn earn nothing for other declines",
+            said("Historians in decline since an earlier turn earn nothing for other "
+                 "declines"),
         )
 
 
@@ -285,10 +291,11 @@ def _check_tower(where: str, race: ScoredRace, facts: MiniFacts, catalog: Catalo
     """The Priestesses in the Ivory Tower: the one region declined Priestesses keep."""
     priestesses = race.race == PRIESTESSES
     in_box = catalog.race(PRIESTESSES).max_tokens if priestesses else None
-    limit = "(the Priestess tokens in the box)"
+    limit = said("(the Priestess tokens in the box)")
     tower = whole_count(f"{where}.ivory_tower", facts.ivory_tower, at_most=in_box, limit=limit)
     only_for(f"{where}.ivory_tower", tower, PRIESTESSES, race.race,
-             "Priestesses build an Ivory Tower")
+             said("only Priestesses build an Ivory Tower, not {race}",
+                  race=Name("race", race.race)))
     if not priestesses:
         return
     regions = race.tally.regions
@@ -296,13 +303,15 @@ def _check_tower(where: str, race: ScoredRace, facts: MiniFacts, catalog: Catalo
         raise ScoringInputError(
             f"{where}.regions",
             regions,
-            f"Priestesses in decline keep only the Ivory Tower's region, not {regions}",
+            said("Priestesses in decline keep only the Ivory Tower's region, not {n}",
+                 n=regions),
         )
     if tower and not regions:
         raise ScoringInputError(
             f"{where}.ivory_tower",
             tower,
-            "the Priestesses hold no region, so no Ivory Tower stands (it was conquered)",
+            said("the Priestesses hold no region, so no Ivory Tower stands (it was "
+                 "conquered)"),
         )
 
 

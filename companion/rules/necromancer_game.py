@@ -570,24 +570,28 @@ def _scenario_powers(field: str, value: object, catalog: Catalog,
                      read: ScenarioReader) -> tuple[str, ...]:
     items = a_list(field, value)
     if not 1 <= len(items) <= POWERS_DRAWN:
-        fail(field, f"{len(items)} powers; the Necromancer has 1 to {POWERS_DRAWN} in use "
-                     "(the one placed with the Well of Souls, then those he bought)")
+        fail(field, said("{n} powers; the Necromancer has 1 to {most} in use (the one placed "
+                         "with the Well of Souls, then those he bought)", n=len(items),
+                         most=POWERS_DRAWN))
     powers: list[str] = []
     for index, item in enumerate(items):
         where = f"{field}[{index}]"
         try:
             name = catalog.power(read.text(where, item)).name
         except UnknownName as error:
-            fail(where, str(error))
+            fail(where, error.said)
         if name in BARRED_POWERS:
-            fail(where, f"the Necromancer never holds {name} ({', '.join(BARRED_POWERS)} "
-                         "are drawn again when he draws them)")
+            fail(where, said("the Necromancer never holds {power} ({barred} are drawn again "
+                             "when he draws them)", power=Name("power", name),
+                             barred=listed(Name("power", barred) for barred in BARRED_POWERS)))
         if name in powers:
-            fail(where, f"{name} is listed twice; he holds each badge once")
+            fail(where, said("{power} is listed twice; he holds each badge once",
+                             power=Name("power", name)))
         try:
             model.income_lines((), (name,))
         except ScoringInputError as error:
-            fail(where, f"scoring the power {name!r} is not supported: {error.problem}")
+            fail(where, said("scoring the power '{power}' is not supported: {problem}",
+                             power=Name("power", name), problem=error.problem_said))
         powers.append(name)
     return tuple(powers)
 
@@ -596,9 +600,9 @@ def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...],
                       read: ScenarioReader) -> None:
     """No Island among his regions; seas only with Seafaring; no expansion's facts of the
     regions (River World's harbors and pirate ships: `read.expansion_facts`)."""
-    island = ("the Lake holds Necromancer Island, which is not a region: it pays him "
-              "nothing and nobody holds it; leave it out")
-    sea = "a sea only with Seafaring among his powers"
+    island = said("the Lake holds Necromancer Island, which is not a region: it pays him "
+                  "nothing and nobody holds it; leave it out")
+    sea = said("a sea only with Seafaring among his powers")
     if isinstance(regions, QuickCount):
         if regions.terrains.get(Terrain.LAKE):
             fail(f"{field}.counts.lake", island)
@@ -695,7 +699,7 @@ class NecromancerIsland(Expansion):
 
     def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
         """Three to six at the table, he among them."""
-        return (*DOC_PLAYERS, "a Necromancer Island game") if asked else None
+        return (*DOC_PLAYERS, N_("a Necromancer Island game")) if asked else None
 
     def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
         """His six, the first he may have from the top of the badge deck; the Ghosts taken
@@ -707,15 +711,16 @@ class NecromancerIsland(Expansion):
             try:
                 drawn, powers = model.draw_powers(powers)
             except IllegalAction as refused:
-                fail("powers", refused.reason)
+                fail("powers", refused.said)
         removed = 0
         if "ghosts_removed" in doc:
             if not asked:
-                fail("ghosts_removed", 'Ghosts are taken out only in a Necromancer Island '
-                                        'game ("necromancer": true)')
+                fail("ghosts_removed", said('Ghosts are taken out only in a Necromancer '
+                                            'Island game ("necromancer": true)'))
             removed = whole("ghosts_removed", doc["ghosts_removed"])
             if removed > 2:
-                fail("ghosts_removed", f"{removed}; 0, 1 or 2 Ghosts may be taken out")
+                fail("ghosts_removed", said("{n}; 0, 1 or 2 Ghosts may be taken out",
+                                            n=removed))
         if not asked:
             return setup
         return replace(setup, powers=powers,
@@ -736,33 +741,35 @@ class NecromancerIsland(Expansion):
         others = [key for key in ("active", "declined") if key in player]
         others += sorted(key for key in player if key not in ("active", "declined", self.key))
         for other in others:
-                fail(f"player.{other}", "the Necromancer plays no race banner and holds nothing "
-                                         "another expansion scores; leave it out beside "
-                                         "player.necromancer")
+                fail(f"player.{other}", said("the Necromancer plays no race banner and holds "
+                                             "nothing another expansion scores; leave it out "
+                                             "beside player.necromancer"))
         doc = read.fields_of(field, player["necromancer"], _SCENARIO_FIELDS)
         powers = _scenario_powers(f"{field}.powers", read.required(field, doc, "powers"),
                                   catalog, read)
         regions = read.regions(field, doc, board)
         _scenario_regions(field, regions, powers, read)
         held = regions_held(regions)
-        limit = f"the {held} regions his Ghosts hold"
         conquered = read.whole(f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0))
         if conquered > held:
-            fail(f"{field}.conquered_non_empty", f"{conquered} is more than {limit}")
+            fail(f"{field}.conquered_non_empty", said(
+                "{n} is more than the {held} regions his Ghosts hold", n=conquered, held=held))
         attacked = read.optional_flag(f"{field}.attacked_active_race",
                                       doc.get("attacked_active_race"))
         if attacked is None and PEACE_LOVING in powers:
-            fail(f"{field}.attacked_active_race", "not said: Peace-Loving earns 3 coins only if "
-                                                   "no other active race was attacked this turn; "
-                                                   "say true or false")
+            fail(f"{field}.attacked_active_race", said(
+                "not said: Peace-Loving earns 3 coins only if no other active race was "
+                "attacked this turn; say true or false"))
         fortresses = read.whole(f"{field}.fortresses", doc.get("fortresses", 0))
         if fortresses and FORTIFIED not in powers:
-            fail(f"{field}.fortresses", "only with Fortified among his powers")
+            fail(f"{field}.fortresses", said("only with Fortified among his powers"))
         in_box = catalog.pieces.get("fortresses", MAX_FORTRESSES)
         if fortresses > min(held, in_box):
             fail(f"{field}.fortresses",
-                  f"{fortresses} is more than {limit}" if held <= in_box
-                  else f"{fortresses} is more than the {in_box} fortresses in the box")
+                 said("{n} is more than the {held} regions his Ghosts hold", n=fortresses,
+                      held=held) if held <= in_box else
+                 said("{n} is more than the {most} fortresses in the box", n=fortresses,
+                      most=in_box))
         try:
             lines = model.income_lines(
                 regions,
@@ -772,7 +779,7 @@ class NecromancerIsland(Expansion):
                 fortresses=fortresses,
             )
         except ScoringInputError as error:
-            fail(_scenario_field(error.field), error.problem)
+            fail(_scenario_field(error.field), error.problem_said)
         return [
             (SCENARIO_REGIONS_LABEL if label == model.REGIONS_LINE else label, coins)
             for label, coins in lines

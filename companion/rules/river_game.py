@@ -80,6 +80,7 @@ from companion.rules.river import (
 from companion.rules.rule_entry import PIECE, RuleEntry
 from companion.rules.said import N_, Name, Said, listed, said, said_n
 from companion.rules.scoring import (
+    LAND_COUNTED,
     HeldRegion,
     QuickCount,
     Regions,
@@ -428,19 +429,19 @@ def check_counts(field: str, count: QuickCount, tally: Tally) -> None:
     """Refuse River World's counts the rules cannot produce: more Harbors than land
     regions, more regions next to a ship than regions, more inland ones than either."""
     counts = counts_of(count)
-    limit = "(the land regions counted)"
+    limit = Said(LAND_COUNTED)
     whole_count(f"{field}.harbors", counts.harbors, at_most=tally.land, limit=limit)
     pirates = whole_count(
         f"{field}.next_to_pirates",
         counts.next_to_pirates,
         at_most=tally.regions,
-        limit="(the regions counted)",
+        limit=said("(the regions counted)"),
     )
     whole_count(
         f"{field}.inland_next_to_pirates",
         counts.inland_next_to_pirates,
         at_most=min(pirates, tally.inland),
-        limit="(the inland regions counted next to a pirate ship)",
+        limit=said("(the inland regions counted next to a pirate ship)"),
     )
 
 

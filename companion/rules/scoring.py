@@ -100,13 +100,20 @@ PEACE_LOVING_COINS = 3
 
 
 class ScoringInputError(IllegalAction):
-    """A scoring input the rules cannot produce; `field` says where, `value` what."""
+    """A scoring input the rules cannot produce; `field` says where, `value` what.
 
-    def __init__(self, field: str, value: object, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
+    `problem` is the English of what is wrong (`problem_said` the same as a sentence a
+    screen or a command words in the table's language, with `said`); the field's name
+    (``active.regions[2]``) is a value, never translated."""
+
+    def __init__(self, field: str, value: object, problem: str | Said) -> None:
+        sentence = problem if isinstance(problem, Said) else Said(
+            problem.replace("{", "{{").replace("}", "}}"))
+        super().__init__(said("{field}: {problem}", field=field, problem=sentence))
         self.field = field
         self.value = value
-        self.problem = problem
+        self.problem = str(sentence)
+        self.problem_said = sentence
 
 
 # --- inputs ----------------------------------------------------------------------------
@@ -501,13 +508,22 @@ those that score on facts of their own are their expansion's
 # --- validation ------------------------------------------------------------------------
 
 
-def _count(field_name: str, value: object, *, at_most: int | None = None, limit: str = "") -> int:
+LAND_COUNTED = N_("(the land regions counted)")
+"""What a count of things on land regions may not exceed (a `whole_count` limit)."""
+
+
+def _count(field_name: str, value: object, *, at_most: int | None = None,
+           limit: Said | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ScoringInputError(field_name, value, f"{value!r} is not a whole number")
+        raise ScoringInputError(field_name, value,
+                                said("{value} is not a whole number", value=repr(value)))
     if value < 0:
-        raise ScoringInputError(field_name, value, f"{value!r} is negative")
+        raise ScoringInputError(field_name, value, said("{value} is negative", value=repr(value)))
     if at_most is not None and value > at_most:
-        raise ScoringInputError(field_name, value, f"{value!r} is more than {at_most} {limit}")
+        raise ScoringInputError(field_name, value, said(
+            "{value} is more than {most} {limit}", value=repr(value), most=at_most,
+            limit=limit) if limit is not None else said(
+            "{value} is more than {most}", value=repr(value), most=at_most))
     return value
 
 
@@ -518,17 +534,23 @@ def _resolve(
     known: Mapping[str, str],
     kind: str,
 ) -> str:
+    race = kind == "race"
     if not isinstance(name, str):
-        raise ScoringInputError(field_name, name, f"{name!r} is not a {kind} name")
+        raise ScoringInputError(field_name, name, said(
+            "{value} is not a race name", value=repr(name)) if race else said(
+            "{value} is not a power name", value=repr(name)))
     try:
         canonical = lookup(name).name
     except UnknownName as error:
-        raise ScoringInputError(field_name, name, str(error)) from error
+        raise ScoringInputError(field_name, name, error.said) from error
     supported = known.get(canonical.casefold())
     if supported is None:
-        raise ScoringInputError(
-            field_name, name, f"scoring the {kind} {canonical!r} is not supported: no rule for it"
-        )
+        # the name quoted as repr() quotes it: 'Orcs'
+        raise ScoringInputError(field_name, name, said(
+            "scoring the race '{race}' is not supported: no rule for it", race=Name(
+                "race", canonical)) if race else said(
+            "scoring the power '{power}' is not supported: no rule for it", power=Name(
+                "power", canonical)))
     return supported
 
 
@@ -538,11 +560,11 @@ def _tally(field_name: str, regions: Regions, tables: _Tables) -> _Tally:
         for terrain, n in regions.terrains.items():
             if not isinstance(terrain, Terrain):
                 raise ScoringInputError(
-                    f"{field_name}.terrains", terrain, f"{terrain!r} is not a terrain"
-                )
+                    f"{field_name}.terrains", terrain,
+                    said("{value} is not a terrain", value=repr(terrain)))
             terrains[terrain] = _count(f"{field_name}.terrains.{terrain.value}", n)
         land = sum(n for terrain, n in terrains.items() if not terrain.is_water)
-        limit = "(the land regions counted)"
+        limit = Said(LAND_COUNTED)
         mines = _count(f"{field_name}.mines", regions.mines, at_most=land, limit=limit)
         magic = _count(
             f"{field_name}.magic_sources", regions.magic_sources, at_most=land, limit=limit
@@ -554,7 +576,8 @@ def _tally(field_name: str, regions: Regions, tables: _Tables) -> _Tally:
         return replace(tally, facts=regions.facts)
     for index, region in enumerate(regions):
         if not isinstance(region, HeldRegion) or not isinstance(region.terrain, Terrain):
-            raise ScoringInputError(f"{field_name}[{index}]", region, f"{region!r} is not a region")
+            raise ScoringInputError(f"{field_name}[{index}]", region,
+                                    said("{value} is not a region", value=repr(region)))
         for rule in tables.rules:
             rule.check_region(f"{field_name}[{index}]", region)
     counted = _counted(regions, tables)
@@ -569,7 +592,7 @@ def _tally(field_name: str, regions: Regions, tables: _Tables) -> _Tally:
 
 def _check_unique_ids(inp: ScoringInput, races: list[_Race]) -> None:
     """A region holds one race only: refuse a board id listed twice (races in input order)."""
-    seen: dict[int, str] = {}
+    seen: dict[int, Said | Name] = {}
     groups: list[tuple[str, Regions]] = []
     if inp.active is not None:
         groups.append(("active.regions", inp.active.regions))
@@ -577,7 +600,8 @@ def _check_unique_ids(inp: ScoringInput, races: list[_Race]) -> None:
     for (prefix, regions), race in zip(groups, races, strict=True):
         if isinstance(regions, QuickCount):
             continue
-        holder = f"{race.race} in decline" if race.declined else race.race
+        who = Name("race", race.race)
+        holder = said("{race} in decline", race=who) if race.declined else who
         for index, region in enumerate(regions):
             region_id = region.region_id
             if region_id is None:
@@ -586,7 +610,8 @@ def _check_unique_ids(inp: ScoringInput, races: list[_Race]) -> None:
                 raise ScoringInputError(
                     f"{prefix}[{index}]",
                     region_id,
-                    f"region {region_id} is listed twice (already held by {seen[region_id]})",
+                    said("region {region} is listed twice (already held by {holder})",
+                         region=region_id, holder=seen[region_id]),
                 )
             seen[region_id] = holder
 
@@ -595,7 +620,8 @@ def _check_water(field_name: str, regions: Regions, power: str, race: str) -> No
     """Only a Seafaring race (active, or in decline since) holds seas and the lake."""
     if power == SEAFARING:
         return
-    problem = f"{race} cannot hold a sea or the lake: only a Seafaring race can"
+    problem = said("{race} cannot hold a sea or the lake: only a Seafaring race can",
+                   race=Name("race", race))
     if isinstance(regions, QuickCount):
         for terrain, n in regions.terrains.items():
             if terrain.is_water and n:
@@ -603,10 +629,13 @@ def _check_water(field_name: str, regions: Regions, power: str, race: str) -> No
         return
     for index, region in enumerate(regions):
         if region.terrain.is_water:
-            shown = region.terrain.value
+            water = region.terrain.value  # the input's own word for it: a value as it is
+            shown: str | Said = water
             if region.region_id is not None:
-                shown = f"{shown} region {region.region_id}"
-            raise ScoringInputError(f"{field_name}[{index}]", shown, f"{shown}: {problem}")
+                shown = said("{terrain} region {region}", terrain=water,
+                             region=region.region_id)
+            raise ScoringInputError(f"{field_name}[{index}]", str(shown),
+                                    said("{region}: {problem}", region=shown, problem=problem))
 
 
 # --- the engine ------------------------------------------------------------------------
@@ -760,15 +789,17 @@ def _ruled(where: str, race: _Race, catalog: Catalog, tables: _Tables) -> _Race:
 
 
 def whole_count(field_name: str, value: object, *, at_most: int | None = None,
-                limit: str = "") -> int:
+                limit: Said | None = None) -> int:
     """`value` as a count, refused (`ScoringInputError` on `field_name`) unless a whole
-    number from 0 (to `at_most`, `limit` saying what that is)."""
+    number from 0 (to `at_most`, `limit` saying what that is, in brackets: "(the land
+    regions counted)")."""
     return _count(field_name, value, at_most=at_most, limit=limit)
 
 
-def only_for(field_name: str, value: int, holder: str, who: str, what: str) -> None:
-    """Refuse a non-zero count that only `holder` (a race or power) can have."""
-    _only(field_name, value, holder, who, what)
+def only_for(field_name: str, value: int, holder: str, who: str, problem: Said) -> None:
+    """Refuse a non-zero count that only `holder` (a race or power) can have, saying
+    `problem` ("only Leprechauns place Pots of Gold, not {race}", `who` its value)."""
+    _only(field_name, value, holder, who, problem)
 
 
 def _lines_for(race: _Race, tables: _Tables) -> list[ScoreLine]:
@@ -812,7 +843,8 @@ def _words(bonus: Bonus) -> Said:
 
 def _flag(field_name: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise ScoringInputError(field_name, value, f"{value!r} is not true or false")
+        raise ScoringInputError(field_name, value,
+                                said("{value} is not true or false", value=repr(value)))
     return value
 
 
@@ -821,10 +853,10 @@ def true_or_false(field_name: str, value: object) -> bool:
     return _flag(field_name, value)
 
 
-def _only(field_name: str, value: int, holder: str, who: str, what: str) -> None:
+def _only(field_name: str, value: int, holder: str, who: str, problem: Said) -> None:
     """Refuse a non-zero count that only `holder` (a race or power) can have."""
     if value and holder != who:
-        raise ScoringInputError(field_name, value, f"only {what}, not {who}")
+        raise ScoringInputError(field_name, value, problem)
 
 
 def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog,
@@ -836,9 +868,9 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog,
     first_turn = _flag("active.first_turn", active.first_turn)
     if inp.turn == 1 and not first_turn:
         raise ScoringInputError(
-            "active.first_turn", first_turn, "false, but on turn 1 every combo is picked that turn"
-        )
-    held = f"(the regions {race} hold)"
+            "active.first_turn", first_turn,
+            said("false, but on turn 1 every combo is picked that turn"))
+    held = said("(the regions {race} hold)", race=Name("race", race))
     conquered = _count(
         "active.conquered_non_empty",
         active.conquered_non_empty,
@@ -850,22 +882,25 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog,
         "active.fortresses",
         active.fortresses,
         at_most=min(tally.regions, in_box),
-        limit=held if tally.regions <= in_box else "(the fortresses in the box)",
+        limit=held if tally.regions <= in_box else said("(the fortresses in the box)"),
     )
     if fortresses and power != FORTIFIED:
         raise ScoringInputError(
-            "active.fortresses", fortresses, f"only a Fortified race places fortresses, not {power}"
-        )
+            "active.fortresses", fortresses,
+            said("only a Fortified race places fortresses, not {power}",
+                 power=Name("power", power)))
     abandoned = _count("active.abandoned", active.abandoned)
-    _only("active.abandoned", abandoned, GYPSIES, race, "Gypsies leave coins where they abandon")
+    _only("active.abandoned", abandoned, GYPSIES, race,
+          said("only Gypsies leave coins where they abandon, not {race}",
+               race=Name("race", race)))
     attacked = active.attacked_active_race
     if attacked is None:
         if power == PEACE_LOVING:
             raise ScoringInputError(
                 "active.attacked_active_race",
                 None,
-                "not said: Peace-Loving earns 3 coins only if no other active race was "
-                "attacked this turn; say true or false",
+                said("not said: Peace-Loving earns 3 coins only if no other active race "
+                     "was attacked this turn; say true or false"),
             )
     else:
         attacked = _flag("active.attacked_active_race", attacked)
@@ -898,27 +933,33 @@ def _declined(where: str, held: DeclinedHoldings, catalog: Catalog, tables: _Tab
 def _races(inp: ScoringInput, catalog: Catalog, tables: _Tables) -> list[_Race]:
     """Check the input against the rules and resolve every race; raise on the first fault."""
     if isinstance(inp.turn, bool) or not isinstance(inp.turn, int) or inp.turn < 1:
-        raise ScoringInputError("turn", inp.turn, f"{inp.turn!r} is not a game turn (1 or more)")
+        raise ScoringInputError("turn", inp.turn, said("{value} is not a game turn (1 or more)",
+                                                       value=repr(inp.turn)))
     races: list[_Race] = []
     if inp.active is not None:
         races.append(_ruled("active", _active(inp, inp.active, catalog, tables), catalog,
                             tables))
     if len(inp.declined) > MAX_DECLINED_RACES:
         raise ScoringInputError(
-            "declined", len(inp.declined), f"{len(inp.declined)} races in decline; at most 2"
-        )
+            "declined", len(inp.declined),
+            said("{n} races in decline; at most {most}", n=len(inp.declined),
+                 most=MAX_DECLINED_RACES))
     if inp.turn == 1 and inp.declined:
-        raise ScoringInputError("declined", len(inp.declined), "no race is in decline on turn 1")
+        raise ScoringInputError("declined", len(inp.declined),
+                                said("no race is in decline on turn 1"))
     for index, held in enumerate(inp.declined):
         where = f"declined[{index}]"
         race = _ruled(where, _declined(where, held, catalog, tables), catalog, tables)
         for other in races:
             if other.race == race.race:
-                role = "in decline" if other.declined else "active"
+                who = Name("race", race.race)
                 raise ScoringInputError(
                     f"declined[{index}].race",
                     held.race,
-                    f"{race.race} are already on the board ({role}); a banner is unique",
+                    said("{race} are already on the board (in decline); a banner is unique",
+                         race=who) if other.declined else
+                    said("{race} are already on the board (active); a banner is unique",
+                         race=who),
                 )
         if race.this_turn:
             _check_declined_this_turn(f"declined[{index}].this_turn", races)
@@ -926,8 +967,8 @@ def _races(inp: ScoringInput, catalog: Catalog, tables: _Tables) -> list[_Race]:
     declined = [r for r in races if r.declined]
     if len(declined) == MAX_DECLINED_RACES and all(r.power != SPIRIT for r in declined):
         raise ScoringInputError(
-            "declined", len(declined), "two races in decline at once needs one with Spirit"
-        )
+            "declined", len(declined),
+            said("two races in decline at once needs one with Spirit"))
     _check_unique_ids(inp, races)
     return races
 
@@ -936,10 +977,11 @@ def _check_declined_this_turn(field_name: str, earlier: list[_Race]) -> None:
     for race in earlier:
         if not race.declined:
             raise ScoringInputError(
-                field_name, True, "a player has no active race on the turn a race declines"
-            )
+                field_name, True,
+                said("a player has no active race on the turn a race declines"))
         if race.this_turn:
-            raise ScoringInputError(field_name, True, f"{race.race} already declined this turn")
+            raise ScoringInputError(field_name, True, said("{race} already declined this turn",
+                                                           race=Name("race", race.race)))
 
 
 def score_turn(inp: ScoringInput, catalog: Catalog) -> TurnScore:
@@ -1002,7 +1044,7 @@ def power_bonus_lines(
     tables = _tables()
     name = tables.power_names.get(power.casefold())
     if name is None:
-        raise ScoringInputError("power", power, "no scoring rule for this power")
+        raise ScoringInputError("power", power, said("no scoring rule for this power"))
     tally = _tally("regions", regions if isinstance(regions, QuickCount) else tuple(regions),
                    tables)
     turn = _Turn(

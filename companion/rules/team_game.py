@@ -492,7 +492,7 @@ class TeamPlay(Expansion):
         DocVerb("swap_powers", "team play: Mirror's Vale's holder swaps powers with their "
                 "partner"),
         DocVerb("make_sigil_pact", "team play: the Sigil's holder makes a pact with another "
-                "race", (DocField("mode", "pact", choices=tuple(m.value for m in SigilMode)),
+                "race", (DocField("mode", N_("pact"), choices=tuple(m.value for m in SigilMode)),
                          DocField("seat", "seat"), DocField("race", "text"))),
     )
 
@@ -503,7 +503,7 @@ class TeamPlay(Expansion):
         return flag("teams", doc.get("teams", False))
 
     def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
-        return (teams.TEAM_PLAYERS, teams.TEAM_PLAYERS, "a team game") if asked else None
+        return (teams.TEAM_PLAYERS, teams.TEAM_PLAYERS, N_("a team game")) if asked else None
 
     def doc_board_fits(self, asked: bool | None, board: Board, own: bool) -> bool:
         """A group's own board for six."""
@@ -517,20 +517,20 @@ class TeamPlay(Expansion):
         pile: list[str] = []
         if not in_teams:
             if "relic_order" in doc:
-                fail("relic_order", 'the Relics and Places are part of team play '
-                                    '("teams": true)')
+                fail("relic_order", said('the Relics and Places are part of team play '
+                                         '("teams": true)'))
         elif "relic_order" not in doc:
             if setup.seed is None:
-                fail("relic_order", 'missing: give the pile of Relics and Places in order '
-                                    '(top first), or a "seed" to shuffle it')
+                fail("relic_order", said('missing: give the pile of Relics and Places in '
+                                         'order (top first), or a "seed" to shuffle it'))
             setup.shuffle(names)
             pile = names
         else:
-            pile = [one_of(f"relic_order[{i}]", value, "Relic or Place", names)
+            pile = [one_of(f"relic_order[{i}]", value, said("Relic or Place"), names)
                     for i, value in enumerate(a_list("relic_order", doc["relic_order"]))]
             if sorted(pile) != sorted(names):
-                fail("relic_order", "the pile holds each Relic and Place once: "
-                                    + ", ".join(names))
+                fail("relic_order", said("the pile holds each Relic and Place once: {names}",
+                                         names=", ".join(names)))
         if not in_teams:
             return setup
         return replace(setup, options=(*setup.options, TeamSetup(True, tuple(pile))))
@@ -546,16 +546,17 @@ class TeamPlay(Expansion):
         for index, value in enumerate(names):
             field = f"player.relics[{index}]"
             if not isinstance(value, str):
-                fail(field, f"expected a string, got {show(value)}")
+                fail(field, said("expected a string, got {value}", value=show(value)))
             name = known.get(value.strip().casefold())
             if name is None:
-                fail(field, f"unknown Relic or Place {show(value)}; allowed: "
-                             + ", ".join(model.MARKERS))
+                fail(field, said("unknown Relic or Place {value}; allowed: {allowed}",
+                                 value=show(value), allowed=", ".join(model.MARKERS)))
             if name in seen:
-                fail(field, f"{name} is listed twice; there is one of each")
+                fail(field, said("{name} is listed twice; there is one of each",
+                                 name=model.marker_name(name)))
             if not has_active:
-                fail(field, f"{name} works only for an active race, and player.active is "
-                             "missing")
+                fail(field, said("{name} works only for an active race, and player.active is "
+                                 "missing", name=model.marker_name(name)))
             seen.add(name)
             coins = _RELIC_COINS.get(name, 0)
             if coins:
