@@ -177,6 +177,31 @@ def test_an_expansions_own_part_of_a_scenario_is_worded_too(
                    f"fois{NBSP}; il a chaque badge une fois\n")
 
 
+def test_ghosts_named_as_a_race_and_river_facts_on_his_regions_are_refused_in_the_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario = tmp_path / "ghosts.json"
+    scenario.write_text(json.dumps({"turn": 3, "player": {"active": {
+        "race": "Ghosts", "power": "Hill", "counts": {"hill": 1}}}}), encoding="utf-8")
+    _code, _out, err = run(capsys, "score", str(scenario))
+    assert err == ("companion score: player.active.race: Ghosts are the Necromancer's tokens, "
+                   "not a race banner; score his turn with player.necromancer "
+                   '({"powers": [...], "regions": [...]})\n')
+    _code, _out, err = run(capsys, "score", str(scenario), "--lang", "de")
+    assert err.startswith("companion score: player.active.race: Geister sind die Marker des ")
+    assert 'player.necromancer ({"powers": [...], "regions": [...]})' in err
+    scenario.write_text(json.dumps({"turn": 3, "player": {"necromancer": {
+        "powers": ["Hill"], "counts": {"hill": 1, "next_to_pirates": 1}}}}), encoding="utf-8")
+    _code, _out, err = run(capsys, "score", str(scenario))
+    assert err == ("companion score: player.necromancer.counts.next_to_pirates: River World's "
+                   "harbors and pirate ships are not scored for the Necromancer, here as in "
+                   "the app\n")
+    _code, _out, err = run(capsys, "score", str(scenario), "--lang", "fr")
+    assert err.startswith("companion score: player.necromancer.counts.next_to_pirates: Les "
+                          "ports et navires pirates de River World ne comptent pas pour le "
+                          "Nécromant")
+
+
 # --- companion play -------------------------------------------------------------------------
 
 

@@ -298,7 +298,8 @@ class Expansion:
     """The counts it reads in a scenario's quick count, after the base game's
     (`score_counts`)."""
     score_facts_words: ClassVar[str] = ""
-    """Its facts of the regions held, in words (for a seat that does not score them)."""
+    """Its facts of the regions held, in words (for a seat that does not score them): an
+    English template marked `N_`, worded in the table's language with the refusal."""
     score_own: ClassVar[str] = ""
     """The field of a scenario's "player" that scores a seat it plays itself instead of a
     race (`score_turn`, `score_notes`); "": none."""
@@ -640,7 +641,7 @@ class Expansion:
         del player, has_active
         return []
 
-    def score_refusal(self, race: str) -> str | None:
+    def score_refusal(self, race: str) -> Said | None:
         """Why a scenario's race named `race` is refused (one of its own pieces, not a
         banner); None: not its business."""
         del race

@@ -621,9 +621,11 @@ def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...],
             fail(where, _not_scored(words))
 
 
-def _not_scored(words: str) -> str:
-    """Why an expansion's facts of the regions (`words`) are refused on his."""
-    return f"{words} are not scored for the Necromancer, here as in the app"
+def _not_scored(words: str) -> Said:
+    """Why an expansion's facts of the regions (`words`, a template marked where it is
+    written) are refused on his."""
+    return said("{words} are not scored for the Necromancer, here as in the app",
+                words=Said(words))
 
 
 def _scenario_field(field: str) -> str:
@@ -726,11 +728,12 @@ class NecromancerIsland(Expansion):
         return replace(setup, powers=powers,
                        options=(*setup.options, NecromancerSetup(drawn, removed)))
 
-    def score_refusal(self, race: str) -> str | None:
+    def score_refusal(self, race: str) -> Said | None:
         if race.strip().casefold() != GHOSTS.casefold():
             return None
-        return ("Ghosts are the Necromancer's tokens, not a race banner; score his turn with "
-                'player.necromancer ({"powers": [...], "regions": [...]})')
+        return said("Ghosts are the Necromancer's tokens, not a race banner; score his turn "
+                    "with {field} ({example})", field="player.necromancer",
+                    example='{"powers": [...], "regions": [...]}')
 
     def score_turn(self, player: Mapping[str, Any], board: Board | None, catalog: Catalog,
                    read: ScenarioReader) -> list[tuple[str, int]]:

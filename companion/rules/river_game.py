@@ -569,7 +569,7 @@ class RiverWorld(Expansion):
     doc_fields = ("river_events",)
     score_region_fields = ("next_to_pirates",)
     score_count_fields = ("harbors", "next_to_pirates", "inland_next_to_pirates")
-    score_facts_words = "River World's harbors and pirate ships"
+    score_facts_words = N_("River World's harbors and pirate ships")
     has_boards = True
     board_part = RIVER_BOARD
     doc_printed = True
