@@ -139,11 +139,10 @@ class HomePresenter(Presenter):
     def _worded(self) -> None:
         """The texts that follow no state, in the language spoken now."""
         for name, words in (("die_status", NO_DIE), ("grid_status", NO_GRID)):
-            if name in self._say:
-                say = self._say[name]
-                if say is not None:
-                    setattr(self, name, say())
-            elif getattr(self, name) == self._defaults[name]:
+            say = self._say.get(name)
+            if say is not None:
+                setattr(self, name, say())
+            elif getattr(self, name) == self._defaults[name]:  # no device has worded it
                 self._defaults[name] = _(words)
                 setattr(self, name, self._defaults[name])
         if self._going is not None:
