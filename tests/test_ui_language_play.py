@@ -209,7 +209,7 @@ def test_scoring_speaks_the_language(game: tuple[Any, Session], language: str) -
     p.act("quick")
     ui.pump()
     row_labels = [row["label"] for row in p.quick_rows]
-    assert {"fr": "Montagnes", "de": "Berge"}[language] in row_labels
+    assert {"fr": "Montagnes", "de": "Gebirge"}[language] in row_labels
     assert {"fr": "Avec une mine", "de": "Mit einer Mine"}[language] in row_labels
 
 
