@@ -144,7 +144,7 @@ def test_export_tells_people_in_their_language(
     code, out, err = run(capsys, "export", "99", "--db", str(db), "--lang", "fr")
     assert (code, out) == (1, "")
     assert err.startswith(f"companion export: la partie 99 n'est pas dans {db} (parties "
-                          "terminées : "), err
+                          "terminées\u00a0: "), err
     target = tmp_path / "sheet.csv"
     code, out, err = run(capsys, "export", str(one), "--db", str(db), "--format", "csv",
                          "-o", str(target), "--lang", "de")

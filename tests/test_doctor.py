@@ -582,6 +582,6 @@ def test_a_board_file_is_named_with_the_expansion_it_is_made_for_in_the_language
     _board_file("river.json", river.read_text("utf-8"))
     i18n.use("fr")
     assert the_one(lines(pi, "ok"), "boards:") == (
-        "boards: proposés pour une nouvelle partie : River Test (3 joueurs, River World)")
+        "boards: proposés pour une nouvelle partie\u00a0: River Test (3 joueurs, River World)")
     i18n.use("de")
     assert the_one(lines(pi, "ok"), "boards:").endswith("River Test (3 Spieler, River World)")

@@ -130,7 +130,7 @@ def test_a_roll_out_of_its_phase_says_the_phase_in_the_language_too() -> None:
     refused = refusal(lambda: apply(state, DieRolled(0, 2, "berserk")))
     shown = assert_translated(
         refused, "Ann cannot roll the reinforcement die now; the turn is at: redeploy")
-    assert "dé de renforts" in shown["fr"] and "redéployer" in shown["fr"]
+    assert "dé de renfort" in shown["fr"] and "redéployer" in shown["fr"]
     assert "Verstärkungswürfel" in shown["de"] and "neu verteilen" in shown["de"]
     chance = die_roll_allowed(state)  # the table's die line: the same moment, in words
     assert chance.purpose is None

@@ -105,7 +105,7 @@ def test_the_necromancer_speaks_french_and_german(speak: Any) -> None:
     assert title == f"{name}, der Geisterbeschwörer"
     assert necro_view.setup_option(True)["text"].startswith("Insel des Geisterbeschwörers: an")
     assert necro_view.setup_board_text(4, None).startswith(
-        "4 Spieler mit dem Geisterbeschwörer: der Spielplan für 3 Spieler")
+        "4 Spieler mit dem Geisterbeschwörer: das Spielbrett für 3 Spieler")
 
 
 def test_every_necromancer_text_is_wrapped(speak: Any) -> None:

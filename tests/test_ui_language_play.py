@@ -172,14 +172,14 @@ def test_the_die_and_its_outcome_speak_the_language(game: tuple[Any, Session],
     before = labels(screen)
     switch(language)
     assert p.title == {"fr": "Le dé de renfort", "de": "Der Verstärkungswürfel"}[language]
-    assert p.roll_text == {"fr": "Lancer pour Berserk", "de": "Würfeln für Berserk"}[language]
+    assert p.roll_text == {"fr": "Lancer pour Berserks", "de": "Würfeln für Berserker"}[language]
     assert screen.ids.back.text == {"fr": "Retour à la table", "de": "Zurück zum Tisch"}[
         language]
     assert left_in_english(before, screen, kept(s, p.reason)) == []
     p.roll()
     p.land()
     ui.pump()
-    assert p.title == {"fr": "Lancer Berserk", "de": "Berserk-Wurf"}[language]
+    assert p.title == {"fr": "Lancer Berserks", "de": "Berserker-Wurf"}[language]
     assert p.result_text.startswith({"fr": ("Résultat", "Face blanche"),
                                      "de": ("Gewürfelt", "Leere Seite")}[language])
     # Back in English, the same roll is worded in English again.
@@ -198,7 +198,7 @@ def test_scoring_speaks_the_language(game: tuple[Any, Session], language: str) -
     assert p.title == "Ann scores the turn"
     before = labels(screen)
     switch(language)
-    assert p.title == {"fr": "Ann compte son tour", "de": "Ann wertet die Runde"}[language]
+    assert p.title == {"fr": "Ann compte son tour", "de": "Ann wertet den Zug"}[language]
     assert re.fullmatch({"fr": r"Marquer \d+ pièces?", "de": r"\d+ Münzen? werten"}[language],
                         p.score_text)
     assert screen.ids.quick.text == {"fr": "Compter plutôt à la main",
@@ -209,7 +209,7 @@ def test_scoring_speaks_the_language(game: tuple[Any, Session], language: str) -
     p.act("quick")
     ui.pump()
     row_labels = [row["label"] for row in p.quick_rows]
-    assert {"fr": "Montagnes", "de": "Berge"}[language] in row_labels
+    assert {"fr": "Montagnes", "de": "Gebirge"}[language] in row_labels
     assert {"fr": "Avec une mine", "de": "Mit einer Mine"}[language] in row_labels
 
 

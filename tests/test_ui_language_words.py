@@ -160,7 +160,7 @@ def test_the_games_story_reads_in_the_language_spoken(language: str) -> None:
 
 
 @pytest.mark.parametrize(("language", "pot", "river"), [
-    ("en", "a Pot of Gold", "river"), ("fr", "un chaudron d'or", "rivière"),
+    ("en", "a Pot of Gold", "river"), ("fr", "un Pot d'or", "rivière"),
     ("de", "einen Goldtopf", "Fluss")])
 def test_an_expansions_marker_and_terrain_are_worded_by_its_view(
     language: str, pot: str, river: str

@@ -148,7 +148,7 @@ def test_a_french_name_finds_its_entry_and_shows_french_words(screen: Any) -> No
     assert [row["text"] for row in screen.ids.matches.data] == ["Mi-portions"]
     assert screen.ids.text.text.startswith("Leur première conquête peut se faire")
     assert "Peuple" in screen.ids.about.text and "Jeu de base" in screen.ids.about.text
-    assert "Bannière : 6 pions ; 11 dans la boîte" in screen.ids.about.text
+    assert "Bannière\u00a0: 6 pions\u00a0; 11 dans la boîte" in screen.ids.about.text
     screen.p.search("préparer")  # a turn step by its French name
     ui.pump()
     assert screen.ids.title.text == "Préparer vos troupes"
