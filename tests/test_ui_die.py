@@ -92,6 +92,22 @@ def test_the_table_die_button_rolls_for_berserk_once_before_each_conquest() -> N
     assert not table.ids.die.disabled
 
 
+def test_a_tumble_that_lands_after_another_game_took_the_table_says_nothing() -> None:
+    app, s = berserk_table()
+    s.pick(0)
+    ui.pump()
+    tap_id(app, "die")  # the tumble starts, and lands only later
+    die = app.presenters["die"]
+    assert not die.landed and rolls(s) == 1
+    other, _s2 = berserk_table()  # another table's game on the same app, before it lands
+    assert other is app
+    app.ctx.nav.go("die")
+    ui.pump()
+    assert die.face == -1 and die.result_text == ""
+    ui.wait(1.2)  # the old tumble's end comes now
+    assert die.result_text == "" and screen(app).ids.result.text == ""
+
+
 @pytest.fixture
 def gpio() -> Iterator[tuple[Any, FakeClock]]:
     from gpiozero import Device  # type: ignore[import-untyped]

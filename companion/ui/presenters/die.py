@@ -220,7 +220,11 @@ class DiePresenter(Presenter):
         self.ctx.cues.play(Cue.DIE_ROLL)
 
     def land(self) -> None:
-        """The animation stopped: say what the (already saved) face means, in words."""
+        """The animation stopped: say what the (already saved) face means, in words. An
+        animation that stops after its game was left (no face on show) says nothing."""
+        if int(self.face) < 0:
+            self.landed = True
+            return
         tumbling, self.landed = not self.landed, True
         attempt = self._attempt
         face = int(self.face)
