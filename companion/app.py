@@ -296,9 +296,8 @@ class Startup:
         home.say_devices(devices.die_words, devices.grid_words)
         if self.grid_port:
             grid = open_grid(app, self.grid_port, self.grid_baud)
-            if grid is not None:
+            if grid is not None:  # it words its own line on the home screen
                 devices.opened.append(grid)
-                home.say_devices(devices.die_words, None)  # the grid words its own line
         if recovered is not None:  # worded now, in the language the table speaks
             app.ctx.notices.tell(recovered(), _("Saved games"))
         if not_corrected is not None:

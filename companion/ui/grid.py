@@ -139,6 +139,7 @@ class GridController(EventDispatcher):  # type: ignore[misc]  # Kivy ships no ty
                 presenter.grid = self
         home = presenters.get("home")
         if home is not None and hasattr(home, "grid_status"):
+            home.grid_words_itself()
             home.grid_status = self.status
             self.fbind("status", lambda _c, text: setattr(home, "grid_status", text))
 

@@ -113,6 +113,10 @@ class HomePresenter(Presenter):
         self._say = {"die_status": die, "grid_status": grid}
         self._worded()
 
+    def grid_words_itself(self) -> None:
+        """A sensor grid is attached: its controller words the grid's line from now on."""
+        self._say["grid_status"] = None
+
     def offer_resume(self, offer: Callable[[], str] | str | None) -> None:
         """The Resume offer (None: nothing to resume), or how to word it."""
         self._resume = (lambda: offer) if isinstance(offer, str) else offer
