@@ -102,3 +102,20 @@ def test_a_sentence_opening_with_a_power_opens_with_its_name_alone(
                 wrong += [(key, s) for s in strings if not s.startswith(name)]
     assert checked >= 20, checked  # the reminders, cost and score lines that open with a badge
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize(("language", "were", "hordes"), [
+    ("en", "Were-Trolls", "Hordes of Ratmen"),
+    ("fr", "Trolls Garous", "Hommes-rats de la horde"),
+    ("de", "Wer-Trolle", "Rotte der Rattenmenschen"),
+])
+def test_a_prefix_badge_is_one_word_with_its_race_and_the_german_horde_is_of_the_race(
+        language: str, were: str, hordes: str) -> None:
+    i18n.use(language)
+    try:
+        assert names.combo("Were-", "Trolls") == were
+        assert names.combo("Hordes of", "Ratmen") == hordes
+        assert names.power("Hordes of") == {"en": "Hordes of", "fr": "Horde", "de": "Rotte"}[
+            language]
+    finally:
+        i18n.use(i18n.SOURCE)

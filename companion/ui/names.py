@@ -33,11 +33,14 @@ def power(name: str) -> str:
 
 
 def combo(power_name: str, race_name: str) -> str:
-    """A combo, power and race in the language's order ("Mounted Orcs", "Orcs Montés")."""
+    """A combo, power and race in the language's order ("Mounted Orcs", "Orcs Montés"); a
+    badge printed as a prefix is joined to the race ("Were-Trolls")."""
     # TRANSLATORS: a combo, a special power's name and a race's name; put them in your
     # edition's order (French: "{race} {power}", as in « Mi-portions et leur Dragon »).
-    return pgettext("combo", "{power} {race}").format(power=in_combo(power_name),
-                                                      race=race(race_name))
+    shown = in_combo(power_name)
+    if shown.endswith("-"):  # a badge printed as a prefix ("Were-"): one word with the race
+        return shown + race(race_name)
+    return pgettext("combo", "{power} {race}").format(power=shown, race=race(race_name))
 
 
 def in_combo(power_name: str) -> str:
