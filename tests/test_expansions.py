@@ -19,8 +19,7 @@ from companion.rules.game import GameState, apply, start
 from companion.rules.income import income
 from companion.rules.maps import Terrain
 from companion.rules.mini_game import MINI_EXPANSIONS
-from companion.rules.necromancer import NecromancerState
-from companion.rules.necromancer_game import NECROMANCER_ISLAND, NecromancerSetup
+from companion.rules.necromancer import NECROMANCER_ISLAND, NecromancerSetup, NecromancerState
 from companion.rules.river_game import RIVER_WORLD
 from companion.rules.scoring import (
     ActiveHoldings,

@@ -23,7 +23,7 @@ from factories import COLOURS, NAMES, play_turn
 from positions import part
 
 from companion.commands.score import main as score_main
-from companion.rules import necromancer_game
+from companion.rules import necromancer
 from companion.rules.catalog import load_catalog
 from companion.rules.codec import from_record
 from companion.rules.conquest import conquest_cost
@@ -31,8 +31,7 @@ from companion.rules.errors import IllegalAction
 from companion.rules.events import DieRolled, GameCreated, RegionConquered, Seat, to_record
 from companion.rules.game import apply, attacker, start
 from companion.rules.maps import load_board
-from companion.rules.necromancer import GHOSTS, NecromancerState
-from companion.rules.necromancer_game import GhostBought, NecromancerSetup
+from companion.rules.necromancer import GHOSTS, GhostBought, NecromancerSetup, NecromancerState
 from companion.rules.state import with_player
 from companion.rules.turns import Phase
 from companion.session import Session
@@ -339,7 +338,7 @@ def test_companion_score_pays_the_necromancer_what_the_game_pays_him(
     s.conquer(21, tokens=1)
     s.finish_conquests()
     s.finish_redeployment()
-    in_game = necromancer_game.income_lines(s.state)
+    in_game = necromancer.his_income_lines(s.state)
     scenario = tmp_path / "necromancer.json"
     scenario.write_text(json.dumps({"map": "3p", "turn": s.state.track.turn, "player": {
         "necromancer": {"powers": list(necro(s).powers_in_use), "regions": [20, 21]}}}))
@@ -573,7 +572,7 @@ def check_books(s: Session) -> None:
 
 
 def random_turn(s: Session, rng: random.Random) -> None:
-    from companion.rules.necromancer_game import attackable
+    from companion.rules.necromancer import attackable
 
     state = s.state
     his = state.track.seat == NECRO

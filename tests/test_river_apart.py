@@ -21,7 +21,7 @@ from companion.rules.scoring import HeldRegion, QuickCount
 ROOT = Path(__file__).resolve().parent.parent
 
 SHARED = ("companion/rules/income.py", "companion/scenario.py", "companion/play.py",
-          "companion/rules/necromancer_game.py", "companion/rules/scoring.py",
+          "companion/rules/necromancer.py", "companion/rules/scoring.py",
           "companion/ui/presenters/scoring.py")
 """Shared modules that once named River World's pieces and now ask its hooks."""
 

@@ -17,7 +17,7 @@ from companion.rules.events import (
     TurnScored,
     to_record,
 )
-from companion.rules.necromancer_game import NecromancerSetup
+from companion.rules.necromancer import NecromancerSetup
 from companion.rules.river_game import RiverSetup
 from companion.rules.team_game import TeamSetup
 

@@ -358,17 +358,17 @@ def test_the_ivory_tower_and_the_pygmies_ask_and_tell_in_french_and_german(
 
 
 def test_the_expansions_own_events_in_words(speak: Any) -> None:
-    from companion.rules import mini_game, necromancer_game
+    from companion.rules import mini_game
 
     def who(seat: int) -> str:
         return ("Ann", "Bob")[seat]
 
     events: list[tuple[Any, Any]] = [
-        (necro_view.NecromancerView(), necromancer_game.WellPowerChosen(0, "Flying")),
-        (necro_view.NecromancerView(), necromancer_game.GhostBought(0)),
-        (necro_view.NecromancerView(), necromancer_game.NecromancerPowerBought(0, "Hill")),
-        (necro_view.NecromancerView(), necromancer_game.GhostsRedeployed(0, ((3, 1),))),
-        (necro_view.NecromancerView(), necromancer_game.GhostsReturned(((3, 1),))),
+        (necro_view.NecromancerView(), necromancer.WellPowerChosen(0, "Flying")),
+        (necro_view.NecromancerView(), necromancer.GhostBought(0)),
+        (necro_view.NecromancerView(), necromancer.NecromancerPowerBought(0, "Hill")),
+        (necro_view.NecromancerView(), necromancer.GhostsRedeployed(0, ((3, 1),))),
+        (necro_view.NecromancerView(), necromancer.GhostsReturned(((3, 1),))),
         (teams.TeamView(), team_game.MonsterPlaced(0, 6)),
         (teams.TeamView(), team_game.MonsterPassed(0)),
         (teams.TeamView(), team_game.TavernShared(0, 1, 2)),

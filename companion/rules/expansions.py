@@ -26,7 +26,7 @@ from companion.rules.events import Event, GameCreated, use_decline_types
 from companion.rules.expansion import Deal, Expansion
 from companion.rules.maps import BoardPart, use_board_parts
 from companion.rules.mini_game import MINI_EXPANSIONS
-from companion.rules.necromancer_game import NECROMANCER_ISLAND, NecromancerIntents
+from companion.rules.necromancer import NECROMANCER_ISLAND, NecromancerIntents
 from companion.rules.river_game import RIVER_WORLD, RiverIntents
 from companion.rules.said import N_, said
 from companion.rules.scoring import use_rules

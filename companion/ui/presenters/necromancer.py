@@ -2,7 +2,7 @@
 the table, and his own screen (buying Ghosts and powers at the price shown, placing his
 Ghosts at the end of his turn).
 
-Everything shown comes from `necromancer_game.public(state)`: his Ghosts in regions, on the
+Everything shown comes from `necromancer.public_necromancer(state)`: his Ghosts in regions, on the
 Island, in hand and in reserve, the Well of Souls, his badges and the price of his next
 purchase. Never his coins: he peeks at them like every player, and a purchase he cannot
 pay for is refused by the rules with the price alone. Every decision is the rules'; this
@@ -32,7 +32,6 @@ from companion.rules import (
     board_for_players,
     board_players,
     necromancer,
-    necromancer_game,
 )
 from companion.ui import names as piece_names
 from companion.ui.presenters.base import Choice, Presenter
@@ -54,7 +53,7 @@ def _ghosts(n: int) -> str:
 
 def summary(state: GameState) -> str:
     """His public side in a few lines ("" outside Necromancer Island)."""
-    view = necromancer_game.public(state)
+    view = necromancer.public_necromancer(state)
     if view is None:
         return ""
     name = state.player(view.seat).name
@@ -101,7 +100,7 @@ def shown_regions(state: GameState, regions: BoardState | None = None) -> BoardS
 
 
 def is_his_turn(state: GameState) -> bool:
-    return not state.is_over and necromancer_game.is_his(state, state.track.seat)
+    return not state.is_over and necromancer.is_his(state, state.track.seat)
 
 
 def hint(state: GameState) -> str | None:
@@ -156,7 +155,7 @@ def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[st
         out.append({"key": "necromancer", "text": _("Place the Ghosts"), "kind": "primary"})
     elif phase is Phase.SCORE:
         try:
-            total = sum(n for _, n in necromancer_game.income_lines(state))
+            total = sum(n for _, n in necromancer.his_income_lines(state))
         except RulesError:
             total = necro.regions_held
         out.append({"key": "necro_score", "kind": "primary",
@@ -177,7 +176,7 @@ def may_choose_well_power(state: GameState) -> bool:
 
 def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The table's player rows with the Necromancer's Ghosts in place of a combo."""
-    view = necromancer_game.public(state)
+    view = necromancer.public_necromancer(state)
     if view is None:
         return rows
     on_map = sum(n for _, n in view.regions) + view.island
@@ -545,20 +544,20 @@ class NecromancerView(ExpansionView):
         do_table(presenter, TableAction(action))
 
     def plays_seat(self, state: GameState, seat: int) -> bool:
-        return necromancer_game.is_his(state, seat)
+        return necromancer.is_his(state, seat)
 
     def targets(self, state: GameState, shooters: list[Attacker]) -> list[int] | None:
         # his own reach; the Island shut to the others
         return [rid for rid in state.map.regions
-                if any(necromancer_game.attackable(state, w, rid) for w in shooters)]
+                if any(necromancer.attackable(state, w, rid) for w in shooters)]
 
     def assess(self, state: GameState, who: Attacker, region: int) -> Assessment | None:
-        return necromancer_game.assess_region(state, who, region)
+        return necromancer.assess_region(state, who, region)
 
     def seat_hand(self, state: GameState) -> int | None:
-        if not necromancer_game.is_his(state, state.track.seat):
+        if not necromancer.is_his(state, state.track.seat):
             return None
-        return necromancer_game.ghosts_free(state)
+        return necromancer.ghosts_free(state)
 
     def shown_regions(self, state: GameState, regions: BoardState) -> BoardState:
         return shown_regions(state, regions)
@@ -569,7 +568,7 @@ class NecromancerView(ExpansionView):
             return []
         occupant = state.regions[region].occupant
         out = [("piece", "Necromancer Island")] if region == necro.lake else []
-        if occupant is not None and necromancer_game.is_his(state, occupant.seat):
+        if occupant is not None and necromancer.is_his(state, occupant.seat):
             out.append(("piece", necromancer.GHOSTS))
         return out
 
@@ -588,16 +587,16 @@ class NecromancerView(ExpansionView):
 
     def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
         match event:
-            case necromancer_game.WellPowerChosen(seat=seat, power=p):
+            case necromancer.WellPowerChosen(seat=seat, power=p):
                 return _("{name} placing {power} beside the Well").format(
                     name=who(seat), power=piece_names.power(p))
-            case necromancer_game.GhostBought(seat=seat):
+            case necromancer.GhostBought(seat=seat):
                 return _("{name} buying a Ghost").format(name=who(seat))
-            case necromancer_game.NecromancerPowerBought(seat=seat, power=p):
+            case necromancer.NecromancerPowerBought(seat=seat, power=p):
                 return _("{name} buying {power}").format(name=who(seat),
                                                          power=piece_names.power(p))
-            case necromancer_game.GhostsRedeployed(seat=seat):
+            case necromancer.GhostsRedeployed(seat=seat):
                 return _("{name} placing the Ghosts").format(name=who(seat))
-            case necromancer_game.GhostsReturned():
+            case necromancer.GhostsReturned():
                 return _("the Ghosts going back to the Necromancer's regions")
         return None
