@@ -10,8 +10,7 @@ from factories import end_turn, finish_redeployment, play_turn
 
 from companion.rules.catalog import load_catalog
 from companion.rules.events import GameCreated, Seat
-from companion.rules.relics import MARKERS
-from companion.rules.team_game import TeamSetup
+from companion.rules.teams import MARKERS, TeamSetup
 from companion.session import Session
 from companion.store import Store
 

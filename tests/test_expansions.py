@@ -35,7 +35,7 @@ from companion.rules.scoring import (
     count_regions,
     score_turn,
 )
-from companion.rules.team_game import TEAM_PLAY
+from companion.rules.teams import TEAM_PLAY
 from companion.rules.turns import Phase
 from tests.factories import created, session
 from tests.team_support import created as team_created

@@ -24,10 +24,10 @@ import companion
 from companion.rules import names
 from companion.rules.catalog import load_catalog
 from companion.rules.maps import Feature, Terrain
-from companion.rules.relics import MARKERS, Kind
 from companion.rules.river import RiverEvent
 from companion.rules.rule_entry import PIECE
 from companion.rules.rulebook import load_rulebook
+from companion.rules.teams import MARKERS, Kind
 
 NAMES_FILE = Path(companion.__file__).parent / "locale" / "names.toml"
 LANGUAGES = ("fr", "de")

@@ -10,7 +10,7 @@ import pytest
 from companion.rules.board import BoardState, Markers, Occupant, RegionState
 from companion.rules.errors import IllegalAction
 from companion.rules.maps import load_board
-from companion.rules.relics import (
+from companion.rules.teams import (
     BONEYARD,
     MIRROR,
     SIGIL,
@@ -36,7 +36,7 @@ from companion.rules.relics import (
     turn_end_bonus,
     turn_ended,
 )
-from companion.rules.relics import (
+from companion.rules.teams import (
     reminders as said_reminders,
 )
 

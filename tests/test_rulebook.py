@@ -6,13 +6,13 @@ import pytest
 
 from companion.rules.catalog import load_catalog
 from companion.rules.errors import DataError, UnknownName
-from companion.rules.relics import MARKERS, Kind
 from companion.rules.river import RiverEvent
 from companion.rules.river_game import RULE_EVENT as EVENT
 from companion.rules.rule_entry import PIECE, POWER, RACE, TURN, RuleEntry, english
 from companion.rules.rulebook import KINDS, Rulebook, fold, load_rulebook
-from companion.rules.team_game import RULE_PLACE as PLACE
-from companion.rules.team_game import RULE_RELIC as RELIC
+from companion.rules.teams import MARKERS, Kind
+from companion.rules.teams import RULE_PLACE as PLACE
+from companion.rules.teams import RULE_RELIC as RELIC
 
 
 def test_every_race_and_power_of_the_catalog_has_words() -> None:

@@ -19,7 +19,7 @@ from companion.rules.events import (
 )
 from companion.rules.necromancer import NecromancerSetup
 from companion.rules.river_game import RiverSetup
-from companion.rules.team_game import TeamSetup
+from companion.rules.teams import TeamSetup
 
 
 def test_every_event_of_a_game_survives_a_round_trip_through_json() -> None:

@@ -48,12 +48,19 @@ from companion.rules.events import Seat, to_record
 from companion.rules.game import attacker
 from companion.rules.income import income
 from companion.rules.maps import load_board
-from companion.rules.relics import BONEYARD, MARKERS, MIRROR, SIGIL, SOAPBAR, TAVERN, RelicsState
-from companion.rules.team_game import (
+from companion.rules.teams import (
+    BONEYARD,
+    MARKERS,
+    MIRROR,
+    SIGIL,
+    SOAPBAR,
+    TAVERN,
     BonyPlaced,
     MonsterPassed,
     MonsterPlaced,
+    MonsterSetup,
     PowersSwapped,
+    RelicsState,
     SigilPactMade,
     SoapbarMoved,
     TavernShared,
@@ -61,7 +68,6 @@ from companion.rules.team_game import (
     team_label,
     team_result,
 )
-from companion.rules.teams import MonsterSetup
 from companion.rules.turns import Phase
 from companion.session import Session
 from companion.store import Store

@@ -15,7 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from companion.rules import Event, GameState, expansions, team_game
+from companion.rules import Event, GameState, expansions, teams
 from companion.ui.presenters import expansions as views
 from companion.ui.presenters.base import Context, Presenter
 from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay
@@ -119,7 +119,7 @@ def test_a_step_is_worded_by_the_view_of_its_expansion() -> None:
     from companion.ui.describe import event_text
 
     names = ["Ann", "Bob"]
-    assert event_text(team_game.MonsterPlaced(1, 12), names) == "Bob's Monster in region 12"
+    assert event_text(teams.MonsterPlaced(1, 12), names) == "Bob's Monster in region 12"
     assert event_text(SaplingPlanted(0), names) == "the last action"  # type: ignore[arg-type]
     with views.extended(ForestView()):
         assert event_text(SaplingPlanted(0), names) == "Ann planting a sapling"  # type: ignore[arg-type]
@@ -142,8 +142,7 @@ def test_every_played_expansion_with_a_face_has_a_view() -> None:
 EXPANSION_MODULES = {
     "companion.ui.presenters.necromancer", "companion.ui.presenters.river",
     "companion.ui.presenters.teams", "companion.ui.presenters.mini",
-    *(f"companion.rules.{m}" for m in ("necromancer", "river",
-                                        "river_game", "team_game", "teams", "relics")),
+    *(f"companion.rules.{m}" for m in ("necromancer", "river", "river_game", "teams")),
 }
 SHARED = ("table.py", "game_end.py", "scoring.py", "map.py")
 """The shared presenters that ask the views."""

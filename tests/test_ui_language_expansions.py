@@ -31,9 +31,17 @@ import ui_support as ui
 from test_necromancer_game import NECRO, game, to_his_turn
 
 from companion import i18n
-from companion.rules import necromancer, team_game
-from companion.rules.relics import BONEYARD, SIGIL
+from companion.rules import necromancer
 from companion.rules.river import RiverEvent, is_river
+from companion.rules.teams import (
+    BONEYARD,
+    SIGIL,
+    BonyPlaced,
+    MonsterPassed,
+    MonsterPlaced,
+    PowersSwapped,
+    TavernShared,
+)
 from companion.session import Session
 from companion.ui.presenters import mini, river, teams
 from companion.ui.presenters import necromancer as necro_view
@@ -282,7 +290,7 @@ def test_team_play_speaks_french_and_german(speak: Any) -> None:
     state = s.state
     assert teams.TeamView().region_text(state, team_support.MONSTERS[0]).startswith(
         "Ein Monster bewacht sie")
-    assert teams.TeamView().event_text(team_game.MonsterPassed(0), lambda seat: "Ann") == \
+    assert teams.TeamView().event_text(MonsterPassed(0), lambda seat: "Ann") == \
         "das Passen von Ann beim Monster"
 
 
@@ -369,11 +377,11 @@ def test_the_expansions_own_events_in_words(speak: Any) -> None:
         (necro_view.NecromancerView(), necromancer.NecromancerPowerBought(0, "Hill")),
         (necro_view.NecromancerView(), necromancer.GhostsRedeployed(0, ((3, 1),))),
         (necro_view.NecromancerView(), necromancer.GhostsReturned(((3, 1),))),
-        (teams.TeamView(), team_game.MonsterPlaced(0, 6)),
-        (teams.TeamView(), team_game.MonsterPassed(0)),
-        (teams.TeamView(), team_game.TavernShared(0, 1, 2)),
-        (teams.TeamView(), team_game.BonyPlaced(0, 1, "Ratmen")),
-        (teams.TeamView(), team_game.PowersSwapped(0)),
+        (teams.TeamView(), MonsterPlaced(0, 6)),
+        (teams.TeamView(), MonsterPassed(0)),
+        (teams.TeamView(), TavernShared(0, 1, 2)),
+        (teams.TeamView(), BonyPlaced(0, 1, "Ratmen")),
+        (teams.TeamView(), PowersSwapped(0)),
         (mini.MiniExpansionsView(), mini_game.PygmiesRecovered(0, (2, 5))),
     ]
     speak("fr")

@@ -36,8 +36,7 @@ from screen_steps import (
     tap_region,
 )
 
-from companion.rules.relics import SOAPBAR, TAVERN, RelicsState
-from companion.rules.teams import MonsterSetup
+from companion.rules.teams import SOAPBAR, TAVERN, MonsterSetup, RelicsState
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -32,7 +32,7 @@ from team_support import (
     to_turn_end,
 )
 
-from companion.rules.relics import BONEYARD, MIRROR, SIGIL, RelicsState
+from companion.rules.teams import BONEYARD, MIRROR, SIGIL, RelicsState
 from companion.session import Session
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

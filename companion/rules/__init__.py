@@ -4,8 +4,8 @@
 the game state and `apply`, the events, what a player may see, the conquest and the
 score, the die, the board, the catalog and the errors. Names shared by every game are
 exported by name. An expansion's own view of the game is its module, exported whole as
-a namespace (`necromancer`, `river_game`, `team_game`, `mini_game`, and the models
-they keep: `river`, `teams`, `relics`), so a screen of that expansion reads
+a namespace (`necromancer`, `river_game`, `teams`, `mini_game`, and the model
+River World keeps: `river`), so a screen of that expansion reads
 it as ``river_game.public_river(state)`` and its events as ``river_game.CaravelPlaced``,
 and this facade need not change when an expansion does. Race and power names are in
 `names`, and what the token ledger knows (a race's hand, the hands waiting to be placed)
@@ -24,10 +24,8 @@ from companion.rules import (
     mini_game,
     names,
     necromancer,
-    relics,
     river,
     river_game,
-    team_game,
     teams,
     troops_game,
 )
@@ -172,6 +170,6 @@ __all__ = [  # noqa: RUF022 (grouped by concept, not sorted)
     "names", "troops_game",
     # the registry of expansions (`expansions.played(state)`: the ones a game plays)
     "expansions",
-    "mini_game", "necromancer", "relics", "river", "river_game",
-    "team_game", "teams",
+    "mini_game", "necromancer", "river", "river_game",
+    "teams",
 ]

@@ -32,7 +32,7 @@ from companion.rules.said import N_, said
 from companion.rules.scoring import use_rules
 from companion.rules.standings import Standings, final_standings, needs_token_count
 from companion.rules.state import GameState
-from companion.rules.team_game import TEAM_PLAY, TeamIntents
+from companion.rules.teams import TEAM_PLAY, TeamIntents
 
 __all__ = [
     "ExpansionIntents",

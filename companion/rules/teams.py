@@ -1,35 +1,126 @@
-"""Six players in teams: who partners whom, the turn order, the Monsters set out before the
-first turn, and the team standings at the end.
+"""Six players in teams: who partners whom and the turn order, the Monsters set out before
+the first turn, the Righteous Relic and Popular Places found where a Monster falls, the
+team standings at the end, and team play inside a game (its events, the expansion
+`TEAM_PLAY` and its intents at the table).
 
-Seats are numbered 0..5 clockwise. Partners sit opposite each other, three seats apart, so
-with the first player at `first_seat` the teams are A = (first, first + 3), B = (first + 1,
-first + 4) and C = (first + 2, first + 5), and play runs A1, B1, C1, A2, B2, C2: the
-ordinary clockwise order. The game lasts `TEAM_TURNS` turns. Partners keep their own
-combos, conquests and purses (hidden, even from each other) and may attack each other;
-the team only matters at the end, where a team is worth the smaller of its two totals.
+The module reads in three sections: seats and Monsters (pure functions of the seats and
+the board), Relics and Places (pure functions over a `RelicsState` and the board), and the
+game (`companion.rules.game` hands the team events and the moments that touch them to
+`TeamPlay`, which keeps the two models among the state's parts, `GameState.part`, as a
+`MonsterSetup` and a `RelicsState`).
+
+**Seats and Monsters.** Seats are numbered 0..5 clockwise. Partners sit opposite each
+other, three seats apart, so with the first player at `first_seat` the teams are A =
+(first, first + 3), B = (first + 1, first + 4) and C = (first + 2, first + 5), and play
+runs A1, B1, C1, A2, B2, C2: the ordinary clockwise order. The game lasts `TEAM_TURNS`
+turns. Partners keep their own combos, conquests and purses (hidden, even from each
+other) and may attack each other; the team only matters at the end, where a team is worth
+the smaller of its two totals.
 
 Before the first turn every player but the first, in turn order, sets a Monster on the
 board: which regions qualify is data read off the board (`monster_sites`): a region that
 starts with a Lost Tribe, holds no Monster and borders none. A player who finds no such
 region left passes. A Monster adds `MONSTER_DEFENCE` to the cost of conquering its region;
-taking the region removes it and draws a Relic or Place (`relics.region_conquered` keeps
-the Monsters still standing; `team_game.with_relics` gives them to the conquest costs).
+taking the region removes it and draws a Relic or Place (`region_conquered` keeps the
+Monsters still standing; `TeamPlay.with_facts` gives them to the conquest costs).
+
+**Relics and Places.** At the start of a team game the Relic and the four Places are
+shuffled into a face-down pile (the order arrives as data: `start(order, monsters)`).
+Whoever conquers a Monster's region removes the Monster and draws the top of the pile into
+that region. From then on a marker's power belongs to whoever's *active* race holds its
+region (a race in decline, Ghouls included, never uses one); when the region changes
+hands, so does the power, and an abandoned region keeps its marker. Markers never add to a
+region's defence, and any power here that gives "bonus race tokens" takes them from the
+tray, then from the hand.
+
+Where the app keeps the books, this section does them as pure functions over a
+`RelicsState` value and the board (`BoardState`, read only):
+
+- Golden Soapbar (the Relic): 1 coin at the end of its holder's turn, after which the holder
+  must move it to a region that borders their active race and is not theirs
+  (`move_soapbar`; the turn cannot end while the move is owed);
+- Glandulf's Tavern: 2 coins at the end of its holder's turn; the holder may hand those
+  coins (and only those) to one player of their choice (`share_tavern`);
+- Bony's Boneyard: its holder sets Bony on one banner in decline (`place_bony`); opponents'
+  race and power abilities, Relics and Places do nothing against those tokens (`shielded`);
+  Bony goes back beside the board when the Boneyard's holder declines or leaves it;
+- Mirror's Vale: at the start of their turn its holder may swap special powers with their
+  partner (`swap_powers`); the pieces of those powers on the board go back to hand;
+- Sigil of Sacrifice: its holder may agree to take another race's losses, or to have
+  another race take theirs (`choose_sigil`); the table moves the tokens, the app records
+  the pact and reminds.
+
+**The game.** How a team game runs:
+- `GameCreated.teams`: six seats, eight turns, partners opposite; the app plays it on the
+  packaged 5-player board (the 6-player map is a separate product the app has no data
+  for) or on a group's own board made for 5 or 6 players. `relic_order` is the shuffled
+  pile (drawn by the session);
+- before the first turn every player but the first, in turn order, sets a Monster
+  (`MonsterPlaced`) or, finding no region left, passes (`MonsterPassed`); no turn event is
+  taken until they all have;
+- a Monster adds one token to its region's cost (`TeamPlay.with_facts` gives the attacker
+  the Monsters and Bony's banner); conquering its region removes it and draws the top of
+  the pile into the region;
+- when a turn is scored (`TurnScored`), its player collects the Golden Soapbar's and the
+  Tavern's coins if their active race holds them (added by the rules, on top of the
+  turn's score); the Soapbar's move is then owed (`SoapbarMoved`) and the turn cannot end
+  before it; the Tavern's coins may be given away until the turn ends (`TavernShared`);
+- Bony (`BonyPlaced`), Mirror's Vale (`PowersSwapped`) and the Sigil (`SigilPactMade`) are
+  their holder's choices in their own turn; against Bony's banner another player's power
+  lowers no cost, so a Mercenary coin is refused there.
+
+Invariants: coins are conserved (the relic coins come from the stash and count in
+`coins_issued`; the Tavern's share moves coins between purses); after every event Bony and
+the Sigil's pact are dropped when their holder's hold is gone (`settle`), and a Soapbar
+move that can no longer be made is no longer owed. The first two sections never read a
+`GameState`; the third keeps their values in one.
 
 Readings of the rules made here (see docs/expansions.md):
 - the Monsters go down in turn order, starting with the second player;
 - a tie for the best team score goes to the tied team with the best single total; if
   that is level too, the tied teams share the win; lower places tie as shared places (the
-  rules only say who wins).
+  rules only say who wins);
+- the Soapbar's new region must border a region of the holder's active race (any of them)
+  and not be one of its regions; water is not excluded, the rules name no such limit;
+- a player shares the Tavern's coins with one other player, any number of the two;
+- "opponents" of a banner Bony guards are all players but its owner (partners included:
+  the rules let partners attack each other); Bony also leaves when the banner he guards has
+  no region left, and the Boneyard's holder may then set him again;
+- the Sigil's pact ends when its holder no longer holds the Sigil with an active race.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, ClassVar
 
-from companion.rules.errors import IllegalAction
-from companion.rules.maps import Board
-from companion.rules.said import Said, listed, said
+from companion.json_fields import a_list, fail, flag, one_of, show
+from companion.rules.board import BoardState, RegionState, marker_count, with_marker
+from companion.rules.catalog import Catalog
+from companion.rules.conquest import Attacker, CostLine, Reach
+from companion.rules.errors import IllegalAction, MalformedInput
+from companion.rules.events import (
+    Event,
+    GameCreated,
+    RegionConquered,
+    TurnEnded,
+    TurnScored,
+)
+from companion.rules.expansion import Deal, DocField, DocSetup, DocVerb, Expansion, Intents
+from companion.rules.maps import Board, Region
+from companion.rules.purse import pay
+from companion.rules.rule_entry import PIECE, RuleEntry
+from companion.rules.said import N_, Name, Said, listed, said, said_n
+from companion.rules.standings import Placing, Standings
+from companion.rules.state import GameState, acting, with_player
+from companion.rules.turns import Phase
+
+# =========================================================================================
+# Seats and Monsters
+# =========================================================================================
 
 TEAM_PLAYERS = 6
 TEAM_SIZE = 2
@@ -299,3 +390,1039 @@ def _teams(labels: list[str], *, lower: bool = False) -> Said:
                  third=third) if lower else
             said("Teams {first}, {second} and {third}", first=first, second=second,
                  third=third))
+
+
+# =========================================================================================
+# Relics and Places
+# =========================================================================================
+
+SOAPBAR = "Golden Soapbar"
+TAVERN = "Glandulf's Tavern"
+BONEYARD = "Bony's Boneyard"
+MIRROR = "Mirror's Vale"
+SIGIL = "Sigil of Sacrifice"
+SOAPBAR_COINS = 1
+TAVERN_COINS = 2
+
+
+class Kind(StrEnum):
+    RELIC = "Righteous Relic"
+    PLACE = "Popular Place"
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A Relic or Place: its name, kind and what it does, in a line."""
+
+    name: str
+    kind: Kind
+    summary: str
+
+
+MARKERS: Mapping[str, Marker] = MappingProxyType({
+    m.name: m for m in (
+        Marker(SOAPBAR, Kind.RELIC,
+               N_("1 coin at the end of your turn; then move it next to your active race, "
+                  "into a region your active race does not hold.")),
+        Marker(TAVERN, Kind.PLACE,
+               N_("2 coins at the end of your turn; you may give those coins to one player.")),
+        Marker(BONEYARD, Kind.PLACE,
+               N_("Set Bony on a banner in decline: other players' race and power abilities, "
+                  "Relics and Places do nothing against its tokens.")),
+        Marker(MIRROR, Kind.PLACE,
+               N_("At the start of your turn you may swap special powers with your partner.")),
+        Marker(SIGIL, Kind.PLACE,
+               N_("Take another race's losses with your own tokens, or have a willing player "
+                  "take yours.")),
+    )
+})
+
+POWER_PIECES: Mapping[str, str] = MappingProxyType({
+    "Fortified": "fortress",
+    "Bivouacking": "encampment",
+    "Heroic": "hero",
+    "Dragon Master": "dragon",
+})
+"""Powers whose pieces the board records (as markers), and the marker of each."""
+
+
+class SigilMode(StrEnum):
+    """The two pacts the Sigil of Sacrifice allows."""
+
+    SHIELD = "shield"  # the holder loses its own active tokens instead of the other race
+    STAND_IN = "stand-in"  # the other race (willing, each time) loses tokens instead
+
+
+@dataclass(frozen=True, slots=True)
+class Banner:
+    """A player's race: the seat and the race name."""
+
+    seat: int
+    race: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bony:
+    """Bony the Lich on a banner in decline, set there by the Boneyard's holder."""
+
+    guards: Banner
+    set_by: Banner
+
+
+@dataclass(frozen=True, slots=True)
+class SigilPact:
+    holder: Banner
+    mode: SigilMode
+    other: Banner
+
+
+@dataclass(frozen=True, slots=True)
+class RelicsState:
+    """The pile, the Monsters still standing, where each found marker lies, and what is
+    owed or in force this turn."""
+
+    pile: tuple[str, ...]
+    monsters: frozenset[int]
+    lying: Mapping[str, int] = field(default_factory=dict)
+    bony: Bony | None = None
+    sigil: SigilPact | None = None
+    soapbar_owed_by: int | None = None  # seat that must move the Soapbar before ending
+    tavern_open: tuple[int, int] | None = None  # (seat, coins it may still give away)
+    mirror_used: bool = False  # Mirror's Vale used this turn
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lying", MappingProxyType(dict(self.lying)))
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """Coins moving from one purse to another."""
+
+    from_seat: int
+    to_seat: int
+    coins: int
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Mirror's Vale: the two players' powers after the swap, and the power pieces to take
+    off the board (region, marker, how many) into their new owner's hand."""
+
+    seat: int
+    power: str
+    ally: int
+    ally_power: str
+    lifted: tuple[tuple[int, str, int], ...]
+
+
+# --- set-up and conquest -----------------------------------------------------------------
+
+
+def start(order: Sequence[str], monsters: frozenset[int]) -> RelicsState:
+    """The face-down pile in `order` (top first) and the Monsters set out before turn 1."""
+    order = tuple(order)
+    if sorted(order) != sorted(MARKERS):
+        raise IllegalAction(said("the pile holds each Relic and Place once: {markers}",
+                                 markers=listed(marker_name(m) for m in sorted(MARKERS))))
+    return RelicsState(pile=order, monsters=frozenset(monsters))
+
+
+def region_conquered(state: RelicsState, region: int) -> tuple[RelicsState, str | None]:
+    """A region is taken: a Monster there is removed and the top of the pile (if any is
+    left) is drawn into the region. Returns the state and the marker drawn."""
+    if region not in state.monsters:
+        return state, None
+    monsters = state.monsters - {region}
+    if not state.pile:
+        return replace(state, monsters=monsters), None
+    drawn, pile = state.pile[0], state.pile[1:]
+    lying = {**state.lying, drawn: region}
+    return replace(state, monsters=monsters, pile=pile, lying=lying), drawn
+
+
+def holder(state: RelicsState, regions: BoardState, name: str) -> int | None:
+    """The seat whose active race holds the region where the marker lies, or None."""
+    banner = _holding(state, regions, name)
+    return None if banner is None else banner.seat
+
+
+def settle(state: RelicsState, regions: BoardState) -> RelicsState:
+    """The markers after the board changed (a conquest, an abandonment, a decline): Bony
+    leaves when the Boneyard's holder is no longer there and active, or when the banner he
+    guards is gone from the board; the Sigil's pact ends with its holder's hold."""
+    bony = state.bony
+    if bony is not None and (
+        _holding(state, regions, BONEYARD) != bony.set_by
+        or not regions.held_by(bony.guards.seat, bony.guards.race, in_decline=True)
+    ):
+        bony = None
+    sigil = state.sigil
+    if sigil is not None and _holding(state, regions, SIGIL) != sigil.holder:
+        sigil = None
+    return replace(state, bony=bony, sigil=sigil)
+
+
+# --- the end of a turn: Soapbar and Tavern -----------------------------------------------
+
+
+def turn_end_bonus(
+    state: RelicsState, board: Board, regions: BoardState, seat: int
+) -> tuple[RelicsState, tuple[tuple[str, int], ...]]:
+    """The coins `seat` collects at the end of their turn from the markers they hold, as
+    scoring lines; the Soapbar's move and the Tavern's sharing become owed or open."""
+    lines: list[tuple[str, int]] = []
+    if holder(state, regions, SOAPBAR) == seat:
+        lines.append((SOAPBAR, SOAPBAR_COINS))
+        if soapbar_destinations(state, board, regions, seat):
+            state = replace(state, soapbar_owed_by=seat)
+    if holder(state, regions, TAVERN) == seat:
+        lines.append((TAVERN, TAVERN_COINS))
+        state = replace(state, tavern_open=(seat, TAVERN_COINS))
+    return state, tuple(lines)
+
+
+def soapbar_destinations(
+    state: RelicsState, board: Board, regions: BoardState, seat: int
+) -> tuple[int, ...]:
+    """Where `seat` may move the Soapbar: next to their active race, not held by it."""
+    own = set(_active_regions(regions, seat))
+    near: set[int] = set()
+    for rid in own:
+        near |= board.region(rid).adjacent
+    return tuple(sorted(near - own))
+
+
+def move_soapbar(
+    state: RelicsState, board: Board, regions: BoardState, seat: int, region: int
+) -> RelicsState:
+    """`seat` moves the Soapbar after collecting its coin."""
+    if state.soapbar_owed_by != seat:
+        raise IllegalAction(said("the Golden Soapbar moves only right after its holder "
+                                 "collects its coin"))
+    board.region(region)
+    allowed = soapbar_destinations(state, board, regions, seat)
+    if region not in allowed:
+        raise IllegalAction(said("the Golden Soapbar goes to a region next to your active "
+                                 "race that it does not hold, not region {region}; allowed: "
+                                 "{allowed}", region=region, allowed=listed(allowed)))
+    return replace(state, lying={**state.lying, SOAPBAR: region}, soapbar_owed_by=None)
+
+
+def share_tavern(
+    state: RelicsState, seat: int, to_seat: int, coins: int
+) -> tuple[RelicsState, Transfer]:
+    """`seat` gives `coins` of this turn's Tavern coins to `to_seat` (once per turn)."""
+    if state.tavern_open is None or state.tavern_open[0] != seat:
+        raise IllegalAction(said("only the Tavern's holder shares its coins, in the turn they "
+                                 "collect them"))
+    if to_seat == seat:
+        raise IllegalAction(said("the Tavern's coins are shared with another player"))
+    available = state.tavern_open[1]
+    if not 1 <= coins <= available:
+        raise IllegalAction(said("the Tavern's share is 1 to {available} coin(s), its own "
+                                 "coins only; not {coins}", available=available, coins=coins))
+    return replace(state, tavern_open=None), Transfer(seat, to_seat, coins)
+
+
+def turn_ended(state: RelicsState, seat: int) -> RelicsState:
+    """The turn of `seat` ends: refused while the Soapbar's move is owed; the Tavern's
+    share and Mirror's Vale close."""
+    if state.soapbar_owed_by == seat:
+        raise IllegalAction(said("move the Golden Soapbar first: it never stays with its "
+                                 "holder"))
+    return replace(state, tavern_open=None, mirror_used=False)
+
+
+# --- Bony's Boneyard ---------------------------------------------------------------------
+
+
+def place_bony(
+    state: RelicsState, regions: BoardState, seat: int, guards: Banner
+) -> RelicsState:
+    """The Boneyard's holder sets Bony on a banner in decline (their own or anyone's)."""
+    banner = _holding(state, regions, BONEYARD)
+    if banner is None or banner.seat != seat:
+        raise IllegalAction(said("only a player whose active race holds Bony's Boneyard sets "
+                                 "Bony"))
+    if state.bony is not None:
+        raise IllegalAction(said("Bony already guards seat {seat}'s {race}",
+                                 seat=state.bony.guards.seat,
+                                 race=Name("race", state.bony.guards.race)))
+    if not regions.held_by(guards.seat, guards.race, in_decline=True):
+        raise IllegalAction(said("Bony goes on a race in decline on the board; seat {seat} has "
+                                 "no {race} in decline there",
+                                 seat=guards.seat, race=Name("race", guards.race)))
+    return replace(state, bony=Bony(guards=guards, set_by=banner))
+
+
+def shielded(state: RelicsState, target: Banner, by_seat: int) -> bool:
+    """Whether Bony keeps `by_seat`'s race and power abilities, Relics and Places off the
+    tokens of `target` (a race in decline he guards; its owner is never kept off)."""
+    bony = state.bony
+    return bony is not None and bony.guards == target and by_seat != target.seat
+
+
+# --- Mirror's Vale -----------------------------------------------------------------------
+
+
+def swap_powers(
+    state: RelicsState,
+    regions: BoardState,
+    seat: int,
+    mine: str | None,
+    theirs: str | None,
+    *,
+    at_turn_start: bool,
+) -> tuple[RelicsState, Swap]:
+    """The Vale's holder swaps special powers with their partner, at the start of their
+    turn. `mine` and `theirs` are the holder's and the partner's active powers (None for
+    a player with no active race)."""
+    if holder(state, regions, MIRROR) != seat:
+        raise IllegalAction(said("only a player whose active race holds Mirror's Vale swaps "
+                                 "powers"))
+    if not at_turn_start:
+        raise IllegalAction(said("Mirror's Vale works at the start of your turn, before any "
+                                 "conquest"))
+    if state.mirror_used:
+        raise IllegalAction(said("Mirror's Vale has already been used this turn"))
+    if mine is None or theirs is None:
+        raise IllegalAction(said("both partners need an active race with a special power to "
+                                 "swap"))
+    ally = partner(seat)
+    lifted = (*_pieces(regions, seat, mine), *_pieces(regions, ally, theirs))
+    swap = Swap(seat=seat, power=theirs, ally=ally, ally_power=mine, lifted=lifted)
+    return replace(state, mirror_used=True), swap
+
+
+def _pieces(regions: BoardState, seat: int, power: str) -> tuple[tuple[int, str, int], ...]:
+    marker = POWER_PIECES.get(power)
+    if marker is None:
+        return ()
+    out = []
+    for rid in sorted(regions.held_by(seat, in_decline=False)):
+        count = marker_count(regions[rid].markers, marker)
+        if count:
+            out.append((rid, marker, count))
+    return tuple(out)
+
+
+# --- Sigil of Sacrifice ------------------------------------------------------------------
+
+
+def choose_sigil(
+    state: RelicsState, regions: BoardState, seat: int, mode: SigilMode, other: Banner
+) -> RelicsState:
+    """The Sigil's holder records a pact with another race on the board (one pact for as
+    long as they keep the Sigil)."""
+    banner = _holding(state, regions, SIGIL)
+    if banner is None or banner.seat != seat:
+        raise IllegalAction(said("only a player whose active race holds the Sigil of "
+                                 "Sacrifice makes a pact"))
+    if state.sigil is not None:
+        raise IllegalAction(said("the Sigil's pact with seat {seat}'s {race} holds while you "
+                                 "keep the Sigil", seat=state.sigil.other.seat,
+                                 race=Name("race", state.sigil.other.race)))
+    if other == banner:
+        raise IllegalAction(said("the Sigil's pact is made with another race than the "
+                                 "holder's own"))
+    if not regions.held_by(other.seat, other.race):
+        raise IllegalAction(said("seat {seat} has no {race} on the board",
+                                 seat=other.seat, race=Name("race", other.race)))
+    if shielded(state, other, seat):
+        raise IllegalAction(said("Bony guards seat {seat}'s {race}: no Relic or Place of "
+                                 "another player touches them",
+                                 seat=other.seat, race=Name("race", other.race)))
+    return replace(state, sigil=SigilPact(banner, mode, other))
+
+
+# --- what everyone sees, and reminders ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PublicRelics:
+    """Monsters, found markers and pacts lie face up; the pile's order is never shown."""
+
+    pile_left: int
+    monsters: tuple[int, ...]
+    lying: tuple[tuple[str, str, int], ...]  # (name, kind, region)
+    bony: Bony | None
+    sigil: SigilPact | None
+    soapbar_owed_by: int | None
+
+
+def public(state: RelicsState) -> PublicRelics:
+    return PublicRelics(
+        pile_left=len(state.pile),
+        monsters=tuple(sorted(state.monsters)),
+        lying=tuple(
+            (name, MARKERS[name].kind.value, region)
+            for name, region in sorted(state.lying.items(), key=lambda item: item[1])
+        ),
+        bony=state.bony,
+        sigil=state.sigil,
+        soapbar_owed_by=state.soapbar_owed_by,
+    )
+
+
+def reminders(state: RelicsState, regions: BoardState, seat: int) -> tuple[Said, ...]:
+    """What the markers `seat` holds ask of them now (English by `str()`)."""
+    out: list[Said] = []
+    held = [name for name in state.lying if holder(state, regions, name) == seat]
+    if state.soapbar_owed_by == seat:
+        out.append(said("Golden Soapbar: move it now to a region next to your active race "
+                        "that your active race does not hold."))
+    if state.tavern_open is not None and state.tavern_open[0] == seat:
+        out.append(said("Glandulf's Tavern: you may give up to {coins} of its coins to one "
+                        "player.", coins=state.tavern_open[1]))
+    if BONEYARD in held and state.bony is None:
+        out.append(said("Bony's Boneyard: set Bony on a banner in decline to guard its "
+                        "tokens."))
+    if MIRROR in held and not state.mirror_used:
+        out.append(said("Mirror's Vale: before conquering, you may swap special powers with "
+                        "your partner."))
+    if SIGIL in held:
+        if state.sigil is None:
+            out.append(said("Sigil of Sacrifice: you may take another race's losses, or ask a "
+                            "willing player to take yours."))
+        elif state.sigil.mode is SigilMode.SHIELD:
+            out.append(said("Sigil of Sacrifice: when seat {seat}'s {race} lose a token, you "
+                            "may lose one of yours instead.", seat=state.sigil.other.seat,
+                            race=Name("race", state.sigil.other.race)))
+        else:
+            out.append(said("Sigil of Sacrifice: when you lose a token, seat {seat} may lose "
+                            "a {race} token instead, if willing.", seat=state.sigil.other.seat,
+                            race=Name("race", state.sigil.other.race)))
+    return tuple(out)
+
+
+def marker_name(name: str) -> Name:
+    """A Relic's or Place's name as a value a screen words by the edition's name."""
+    return Name("relic" if MARKERS[name].kind is Kind.RELIC else "place", name)
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def _holding(state: RelicsState, regions: BoardState, name: str) -> Banner | None:
+    region = state.lying.get(name)
+    if region is None:
+        return None
+    occupant = regions[region].occupant
+    if occupant is None or occupant.in_decline:
+        return None
+    return Banner(occupant.seat, occupant.race)
+
+
+def _active_regions(regions: BoardState, seat: int) -> tuple[int, ...]:
+    return regions.held_by(seat, in_decline=False)
+
+
+# =========================================================================================
+# The game: team play's events, set-up and hooks
+# =========================================================================================
+
+# --- its events --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterPlaced:
+    """Team play, before the first turn: the player sets their Monster in a Lost Tribe
+    region with no Monster in it or next to it."""
+
+    TYPE: ClassVar[str] = "monster_placed"
+    seat: int
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
+class MonsterPassed:
+    """Team play, before the first turn: no region is left for this player's Monster."""
+
+    TYPE: ClassVar[str] = "monster_passed"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SoapbarMoved:
+    """Team play: after collecting its coin, the Golden Soapbar's holder moves it next to
+    their active race, into a region that race does not hold."""
+
+    TYPE: ClassVar[str] = "soapbar_moved"
+    IN_TURN: ClassVar[bool] = True
+    seat: int
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
+class TavernShared:
+    """Team play: the Tavern's holder gives some of this turn's Tavern coins to a player."""
+
+    TYPE: ClassVar[str] = "tavern_shared"
+    IN_TURN: ClassVar[bool] = True
+    seat: int
+    to_seat: int
+    coins: int
+
+
+@dataclass(frozen=True, slots=True)
+class BonyPlaced:
+    """Team play: the Boneyard's holder sets Bony on a race in decline (`race` of
+    `guards_seat`)."""
+
+    TYPE: ClassVar[str] = "bony_placed"
+    IN_TURN: ClassVar[bool] = True
+    seat: int
+    guards_seat: int
+    race: str
+
+
+@dataclass(frozen=True, slots=True)
+class PowersSwapped:
+    """Team play: at the start of their turn, Mirror's Vale's holder swaps special powers
+    with their partner."""
+
+    TYPE: ClassVar[str] = "powers_swapped"
+    IN_TURN: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SigilPactMade:
+    """Team play: the Sigil's holder takes another race's losses ("shield"), or has a
+    willing race take theirs ("stand-in")."""
+
+    TYPE: ClassVar[str] = "sigil_pact_made"
+    IN_TURN: ClassVar[bool] = True
+    seat: int
+    mode: str
+    other_seat: int
+    race: str
+
+
+TEAM_BOARD_PLAYERS = 5
+"""The packaged board a team game plays on: the 5-player one (same 8 turns)."""
+OWN_BOARD_PLAYERS = 6
+"""A group's own board may also be made for the six at the table."""
+
+# --- set-up ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TeamSetup:
+    """Team play's part of a new game (one of `GameCreated.options`): six players in three
+    teams of two (partners opposite), with Monsters set out before the first turn
+    (`teams`); `relic_order`: then the face-down pile of the Righteous Relics and Popular
+    Places, top first (shuffled outside the rules)."""
+
+    teams: bool = False
+    relic_order: tuple[str, ...] = ()
+
+
+NOT_PLAYED = TeamSetup()
+"""The set-up of a game without teams."""
+
+
+def team_setup(created: GameCreated) -> TeamSetup:
+    """Team play's part of the game's set-up (`NOT_PLAYED` when it is not played)."""
+    return created.option(TeamSetup) or NOT_PLAYED
+
+
+# --- the turn's coins and a conquest's facts ----------------------------------------------
+
+
+def _collect(state: GameState, relics: RelicsState, seat: int) -> tuple[GameState, RelicsState]:
+    """The Soapbar's and the Tavern's coins for `seat` at the end of their turn."""
+    relics, lines = turn_end_bonus(relics, state.map, state.regions, seat)
+    coins = sum(n for _, n in lines)
+    if not coins:
+        return state, relics
+    player = state.player(seat)
+    return replace(state, players=with_player(state.players,
+                                              replace(player, coins=player.coins + coins)),
+                   coins_issued=state.coins_issued + coins), relics
+
+
+@dataclass(frozen=True, slots=True)
+class TeamFacts:
+    """Team play's part of a conquest (`conquest.ConquestFacts`): `monsters` the regions a
+    Monster still guards (+1 each, "Monster"); `bony` the banner (seat, race) Bony the
+    Lich guards: against its tokens another player's race and power modifiers count for
+    nothing."""
+
+    monsters: frozenset[int] = frozenset()
+    bony: tuple[int, str] | None = None
+
+    def base(self, region: Region) -> CostLine | None:
+        del region
+        return None
+
+    def entry(self, board: Board, region_id: int) -> Reach | None:
+        del board, region_id
+        return None
+
+    def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
+        del here
+        if region_id not in self.monsters:
+            return ()
+        monster = said("Monster")
+        return (CostLine(str(monster), MONSTER_DEFENCE, monster),)
+
+    def guard(self, here: RegionState, attacker: Attacker) -> Said | None:
+        occupant = here.occupant
+        if (self.bony is not None and occupant is not None and occupant.in_decline
+                and (occupant.seat, occupant.race) == self.bony
+                and occupant.seat != attacker.seat):
+            return said("Bony the Lich guards these tokens: your race and power change nothing "
+                        "here")
+        return None
+
+
+# --- the Monsters in a game --------------------------------------------------------------
+
+
+def _monster_event(state: GameState, event: MonsterPlaced | MonsterPassed) -> GameState:
+    """A Monster set out or passed: the set-up moves on, the Monsters standing with it."""
+    setup_, relics = state.part(MonsterSetup), state.part(RelicsState)
+    if setup_ is None or relics is None:
+        raise IllegalAction(said("Monsters are set out only in a team game"))
+    state.player(event.seat)
+    if isinstance(event, MonsterPlaced):
+        setup_ = place_monster(setup_, state.map, event.seat, event.region)
+    else:
+        setup_ = pass_monster(setup_, state.map, event.seat)
+    return state.with_part(setup_).with_part(replace(relics, monsters=setup_.monsters))
+
+
+def next_monster_sites(state: GameState) -> tuple[int, ...]:
+    """Where the next Monster may go in the game (empty once they are all out, or outside
+    team play): `monster_sites` of its board and the Monsters out so far."""
+    setup_ = state.part(MonsterSetup)
+    if setup_ is None or setup_.done:
+        return ()
+    return monster_sites(state.map, setup_.monsters)
+
+
+def placing_monster(state: GameState) -> int | None:
+    """The seat that sets the next Monster, or None when none is owed."""
+    setup_ = state.part(MonsterSetup)
+    return None if setup_ is None else setup_.next_seat
+
+
+# --- the Relics and Places in a game -----------------------------------------------------
+
+
+def _marker_event(
+    state: GameState,
+    event: SoapbarMoved | TavernShared | BonyPlaced | PowersSwapped | SigilPactMade,
+) -> GameState:
+    """A holder's choice with a Relic or Place, in their own turn."""
+    relics = state.part(RelicsState)
+    if relics is None:
+        raise IllegalAction(said("the Relics and Places are part of team play, which this "
+                                 "game is not"))
+    acting(state, event.seat)
+    match event:
+        case SoapbarMoved(seat=seat, region=region):
+            relics = move_soapbar(relics, state.map, state.regions, seat, region)
+        case TavernShared():
+            return _share(state, relics, event)
+        case BonyPlaced(seat=seat, guards_seat=guards, race=race):
+            state.player(guards)
+            relics = place_bony(relics, state.regions, seat, Banner(guards, race))
+        case PowersSwapped():
+            return _swap(state, relics, event.seat)
+        case SigilPactMade(seat=seat, mode=mode, other_seat=other, race=race):
+            state.player(other)
+            try:
+                pact = SigilMode(mode)
+            except ValueError:
+                raise IllegalAction(said("the Sigil's pact is {shield} or {stand_in}, not {mode}",
+                                         shield=SigilMode.SHIELD.value,
+                                         stand_in=SigilMode.STAND_IN.value,
+                                         mode=repr(mode))) from None
+            relics = choose_sigil(relics, state.regions, seat, pact, Banner(other, race))
+    return state.with_part(relics)
+
+
+def _share(state: GameState, relics: RelicsState, event: TavernShared) -> GameState:
+    receiver = state.player(event.to_seat)
+    relics, transfer = share_tavern(relics, event.seat, event.to_seat, event.coins)
+    giver = state.player(event.seat)
+    left = pay(giver.coins, transfer.coins, who=giver.name, what="the Tavern's coins")
+    players = with_player(state.players, replace(giver, coins=left))
+    players = with_player(players, replace(receiver, coins=receiver.coins + transfer.coins))
+    return replace(state, players=players).with_part(relics)
+
+
+def _swap(state: GameState, relics: RelicsState, seat: int) -> GameState:
+    mine = state.player(seat).active
+    ally = state.player(partner(seat)).active
+    this_turn = state.track.this_turn
+    at_start = (state.track.phase is Phase.CONQUER and not this_turn.declined
+                and this_turn.conquests == 0 and this_turn.ghoul_conquests == 0)
+    relics, swap = swap_powers(relics, state.regions, seat,
+                               None if mine is None else mine.power,
+                               None if ally is None else ally.power,
+                               at_turn_start=at_start)
+    assert mine is not None and ally is not None  # swap_powers refuses otherwise
+    players = with_player(state.players, replace(
+        state.player(seat), active=replace(mine, power=swap.power)))
+    ally_player = players[swap.ally]
+    players = with_player(players, replace(ally_player,
+                                           active=replace(ally, power=swap.ally_power)))
+    regions = state.regions
+    for rid, marker, count in swap.lifted:
+        here = regions[rid]
+        regions = regions.with_region(rid, replace(here, markers=with_marker(
+            here.markers, marker, -count)))
+    return replace(state, players=players, regions=regions).with_part(relics)
+
+
+# --- the end of a game -------------------------------------------------------------------
+
+
+def team_result(state: GameState) -> TeamStandings:
+    """The teams' standings (every total read: only once the game is over)."""
+    if not state.is_over:
+        raise IllegalAction(said("the teams are ranked only at the end of the game"))
+    return team_standings({p.seat: p.coins for p in state.players},
+                          state.track.first_seat, {p.seat: p.name for p in state.players})
+
+
+def team_label(state: GameState, seat: int) -> str | None:
+    """The team `seat` plays in ("A", "B", "C"), None outside team play."""
+    if state.part(MonsterSetup) is None:
+        return None
+    return team_of(seat, state.track.first_seat).label
+
+
+# --- the expansion, as the game asks it -------------------------------------------------
+
+
+_RELIC_COINS = {SOAPBAR: SOAPBAR_COINS, TAVERN: TAVERN_COINS}
+"""What a Relic or Place held at the end of the turn pays in a score scenario."""
+
+
+# --- its words in the rule book ------------------------------------------------------------
+
+RULE_RELIC = "relic"
+"""The rule book's kind of entry for a Righteous Relic."""
+RULE_PLACE = "place"
+"""The rule book's kind of entry for a Popular Place."""
+
+_PIECE_WORDS: tuple[tuple[str, str | Said], ...] = (
+    ("Monsters",
+     said("Before the first turn of a team game, each player but the first sets a Monster on a "
+          "Lost Tribe region that holds no Monster and touches none. A Monster makes its region "
+          "{defence} harder to take; whoever takes it removes "
+          "the Monster and draws a Relic or Place into that region.",
+          defence=said_n("{n} token", "{n} tokens", MONSTER_DEFENCE))),
+    ("Team play",
+     said("{players} players in three teams of two, partners sitting opposite each "
+          "other. Partners keep their own races, coins and conquests, and may even attack each "
+          "other. After {turns} turns each team counts the smaller of its two "
+          "totals, and the best such score wins.",
+          players=TEAM_PLAYERS, turns=TEAM_TURNS)),
+)
+"""(name, words) of team play's pieces and rules."""
+
+
+class TeamPlay(Expansion):
+    """Six players in teams: the 5-player board (or a group's own for six), the Monsters
+    and the Relics and Places, the turn's events held back until the Monsters are out, and
+    the team standings."""
+
+    name = "Team play"
+    key = "teams"
+    setup_type = TeamSetup
+    rule_kinds = ((RULE_RELIC, N_("Righteous Relic")), (RULE_PLACE, N_("Popular Place")))
+    events = (MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
+              PowersSwapped, SigilPactMade)
+    doc_fields = ("teams", "relic_order")
+    doc_printed = True
+    score_fields = ("relics",)
+    doc_verbs = (
+        DocVerb("place_monster", "team play, before the first turn: the next player sets "
+                "their Monster in a region", (DocField("region", "region"),)),
+        DocVerb("pass_monster", "team play, before the first turn: no region is left for "
+                "the next Monster"),
+        DocVerb("move_soapbar", "team play: the Golden Soapbar's holder moves it after its "
+                "coin", (DocField("region", "region"),)),
+        DocVerb("share_tavern", "team play: Glandulf's Tavern's holder gives some of this "
+                "turn's Tavern coins to a player",
+                (DocField("seat", "seat"), DocField("coins", "whole"))),
+        DocVerb("place_bony", "team play: the Boneyard's holder sets Bony on a race in "
+                "decline", (DocField("seat", "seat"), DocField("race", "text"))),
+        DocVerb("swap_powers", "team play: Mirror's Vale's holder swaps powers with their "
+                "partner"),
+        DocVerb("make_sigil_pact", "team play: the Sigil's holder makes a pact with another "
+                "race", (DocField("mode", N_("pact"), choices=tuple(m.value for m in SigilMode)),
+                         DocField("seat", "seat"), DocField("race", "text"))),
+    )
+
+    def plays(self, created: GameCreated) -> bool:
+        return bool(team_setup(created).teams)
+
+    def doc_asked(self, doc: Mapping[str, Any]) -> bool | None:
+        return flag("teams", doc.get("teams", False))
+
+    def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
+        return (TEAM_PLAYERS, TEAM_PLAYERS, N_("a team game")) if asked else None
+
+    def doc_board_fits(self, asked: bool | None, board: Board, own: bool) -> bool:
+        """A group's own board for six."""
+        return bool(asked) and own and board.players == TEAM_PLAYERS
+
+    def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
+        """The face-down pile of the Righteous Relic and Popular Places, top first: as
+        given, or shuffled with the seed."""
+        in_teams = bool(setup.asked.get(self.key))
+        names = list(MARKERS)
+        pile: list[str] = []
+        if not in_teams:
+            if "relic_order" in doc:
+                fail("relic_order", said('the Relics and Places are part of team play '
+                                         '("teams": true)'))
+        elif "relic_order" not in doc:
+            if setup.seed is None:
+                fail("relic_order", said('missing: give the pile of Relics and Places in '
+                                         'order (top first), or a "seed" to shuffle it'))
+            setup.shuffle(names)
+            pile = names
+        else:
+            pile = [one_of(f"relic_order[{i}]", value, said("Relic or Place"), names)
+                    for i, value in enumerate(a_list("relic_order", doc["relic_order"]))]
+            if sorted(pile) != sorted(names):
+                fail("relic_order", said("the pile holds each Relic and Place once: {names}",
+                                         names=", ".join(names)))
+        if not in_teams:
+            return setup
+        return replace(setup, options=(*setup.options, TeamSetup(True, tuple(pile))))
+
+    def score_lines(self, player: Mapping[str, Any],
+                    has_active: bool) -> list[tuple[str, int]]:
+        """The coins of the Relics and Places the player's active race holds at the end of
+        the turn (`player.relics`, names); only the Soapbar and the Tavern pay."""
+        names = a_list("player.relics", player.get("relics", []))
+        known = {name.casefold(): name for name in MARKERS}
+        seen: set[str] = set()
+        lines: list[tuple[str, int]] = []
+        for index, value in enumerate(names):
+            at = f"player.relics[{index}]"
+            if not isinstance(value, str):
+                fail(at, said("expected a string, got {value}", value=show(value)))
+            name = known.get(value.strip().casefold())
+            if name is None:
+                fail(at, said("unknown Relic or Place {value}; allowed: {allowed}",
+                                 value=show(value), allowed=", ".join(MARKERS)))
+            if name in seen:
+                fail(at, said("{name} is listed twice; there is one of each",
+                                 name=marker_name(name)))
+            if not has_active:
+                fail(at, said("{name} works only for an active race, and player.active is "
+                                 "missing", name=marker_name(name)))
+            seen.add(name)
+            coins = _RELIC_COINS.get(name, 0)
+            if coins:
+                lines.append((f"{name}: held by the active race at the end of the turn",
+                              coins))
+        return lines
+
+    def doc_state(self, state: GameState) -> dict[str, Any] | None:
+        """Team play as the table sees it (never the pile's face-down order)."""
+        setup, relics = state.part(MonsterSetup), state.part(RelicsState)
+        if setup is None or relics is None:
+            return None
+        first = state.track.first_seat
+        return {
+            "teams": [{"team": team.label, "seats": list(team.seats)}
+                      for team in teams(first)],
+            "monster_next": placing_monster(state),
+            "monsters": sorted(relics.monsters),
+            "face_down": len(relics.pile),
+            "found": [{"name": name, "region": region}
+                      for name, region in sorted(relics.lying.items())],
+            "bony": None if relics.bony is None else {
+                "seat": relics.bony.guards.seat, "race": relics.bony.guards.race},
+            "sigil": None if relics.sigil is None else {
+                "mode": relics.sigil.mode.value, "seat": relics.sigil.other.seat,
+                "race": relics.sigil.other.race},
+            "soapbar_owed_by": relics.soapbar_owed_by,
+        }
+
+    def in_play(self, state: GameState) -> bool:
+        return state.part(MonsterSetup) is not None
+
+    def board_players(self, seats: int, usual: int) -> int:
+        del seats, usual
+        return TEAM_BOARD_PLAYERS
+
+    def own_board(self, created: GameCreated, board: Board) -> bool:
+        """Whether a team game plays on a group's board made for its six players."""
+        return bool(team_setup(created).teams) and board.players == OWN_BOARD_PLAYERS
+
+    def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
+        """The pile of Relics and Places, shuffled face down."""
+        if not deal.asked.get(self.key):
+            return deal
+        pile = list(MARKERS)
+        shuffle(pile)
+        return replace(deal, options=(*deal.options, TeamSetup(True, tuple(pile))))
+
+    def set_up(self, created: GameCreated, board: Board, state: GameState,
+               catalog: Catalog) -> GameState:
+        """The Monsters' set-up and the face-down pile (nothing outside team play)."""
+        del board, catalog
+        option = team_setup(created)
+        if not isinstance(option.teams, bool):
+            raise MalformedInput(said("teams must be true or false, not {value}",
+                                      value=repr(option.teams)),
+                                 field="teams", allowed="true or false")
+        if not option.teams:
+            if option.relic_order:
+                raise IllegalAction(said("the Relics and Places are drawn only in a team game"))
+            return state
+        check_table(len(created.seats), created.turns)
+        return (state.with_part(start_monsters(created.first_seat))
+                .with_part(start(option.relic_order, frozenset())))
+
+    def apply(self, state: GameState, event: Event) -> GameState:
+        match event:
+            case MonsterPlaced() | MonsterPassed():
+                return _monster_event(state, event)
+            case (SoapbarMoved() | TavernShared() | BonyPlaced() | PowersSwapped()
+                  | SigilPactMade()):
+                return _marker_event(state, event)
+        return super().apply(state, event)
+
+    def refuse(self, state: GameState, event: Event) -> None:
+        """Refuse a turn's event while Monsters are still to be set out, the end of a turn
+        while its player owes the Soapbar's move, and a Mercenary coin spent against the
+        banner Bony guards (the power does nothing there)."""
+        setup_ = state.part(MonsterSetup)
+        if setup_ is None:
+            return
+        seat = setup_.next_seat
+        if seat is not None and getattr(event, "IN_TURN", False):  # waits until they are out
+            raise IllegalAction(said("the Monsters go out before the first turn: {player} sets "
+                                     "theirs (or passes) first", player=state.player(seat).name))
+        relics = state.part(RelicsState)
+        if isinstance(event, TurnEnded) and relics is not None:
+            turn_ended(relics, event.seat)
+        if (isinstance(event, RegionConquered) and event.mercenary_coin
+                and relics is not None and event.region in state.map.regions):
+            occupant = state.regions[event.region].occupant
+            if (occupant is not None and occupant.in_decline and shielded(
+                    relics, Banner(occupant.seat, occupant.race), event.seat)):
+                raise IllegalAction(said("Bony the Lich guards {race} in decline in region "
+                                         "{region}: a Mercenary coin buys nothing against them",
+                                         race=Name("race", occupant.race), region=event.region))
+
+    def settled(self, before: GameState, event: Event, after: GameState) -> GameState:
+        """The state after `event` once the Relics and Places have had their say: a
+        Monster's region drawn into, the turn's coins collected, the turn's offers closed,
+        and Bony and the Sigil's pact checked against the board."""
+        del before
+        relics = after.part(RelicsState)
+        if relics is None:
+            return after
+        match event:
+            case RegionConquered(region=region):
+                relics, _ = region_conquered(relics, region)
+            case TurnScored(seat=seat):
+                after, relics = _collect(after, relics, seat)
+            case TurnEnded(seat=seat):
+                relics = turn_ended(relics, seat)
+        relics = settle(relics, after.regions)
+        owed = relics.soapbar_owed_by
+        if owed is not None and not soapbar_destinations(relics, after.map, after.regions,
+                                                         owed):
+            relics = replace(relics, soapbar_owed_by=None)
+        return after.with_part(relics)
+
+    def refuse_roll(self, state: GameState) -> Said | None:
+        if placing_monster(state) is None:
+            return None
+        return said("No roll yet: the Monsters are set out before the first turn.")
+
+    def with_facts(self, state: GameState, who: Attacker) -> Attacker:
+        """The team-play facts a conquest reads: the Monsters standing, Bony's banner."""
+        relics = state.part(RelicsState)
+        if relics is None:
+            return who
+        bony = relics.bony
+        facts = TeamFacts(relics.monsters,
+                          None if bony is None else (bony.guards.seat, bony.guards.race))
+        return replace(who, facts=(*who.facts, facts))
+
+    def public_part(self, state: GameState) -> PublicRelics | None:
+        relics = state.part(RelicsState)
+        return None if relics is None else public(relics)
+
+    def tied_for_first(self, state: GameState,
+                       coins: Mapping[int, int]) -> frozenset[int] | None:
+        del state, coins
+        return frozenset()  # teams go by their best single total: nobody counts tokens
+
+    def standings(self, state: GameState, tokens: Mapping[int, int] | None,
+                  names: Mapping[int, str]) -> Standings | None:
+        """The team standings as the history of games keeps them: each player ranked with
+        their team, the winning teams' players as winners, the team reason."""
+        del tokens, names
+        result = team_result(state)
+        placings = []
+        for place in result.placings:
+            for seat, coins in sorted(place.totals, key=lambda t: (-t[1], t[0])):
+                placings.append(Placing(place.rank, seat, coins))
+        winners = frozenset(seat for p in result.placings if p.rank == 1
+                            for seat in p.team.seats)
+        return Standings(tuple(placings), winners, result.why)
+
+    def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
+        del catalog
+        where = f"{self.name} ({TEAM_PLAYERS} players)"
+        return (*(RuleEntry(RULE_RELIC if marker.kind is Kind.RELIC else RULE_PLACE,
+                            marker.name, marker.summary, where)
+                  for marker in MARKERS.values()),
+                *(RuleEntry(PIECE, name, words, where) for name, words in _PIECE_WORDS))
+
+
+TEAM_PLAY = TeamPlay()
+
+
+class TeamIntents(Intents):
+    """Team play's intents at the table (mixed into the session)."""
+
+    def place_monster(self, region: int) -> GameState:
+        """Before the first turn: the player whose Monster is next sets it in `region`."""
+        return self.play(MonsterPlaced(self._monster_seat(), region))
+
+    def pass_monster(self) -> GameState:
+        """Before the first turn: no region is left for the next player's Monster."""
+        return self.play(MonsterPassed(self._monster_seat()))
+
+    def _monster_seat(self) -> int:
+        seat = placing_monster(self.state)
+        if seat is None:
+            raise IllegalAction(said("no Monster is waiting to be set out"))
+        return seat
+
+    def move_soapbar(self, region: int) -> GameState:
+        """The Golden Soapbar's holder moves it after collecting its coin."""
+        return self.play(SoapbarMoved(self.state.track.seat, region))
+
+    def share_tavern(self, to_seat: int, coins: int) -> GameState:
+        """The Tavern's holder gives some of this turn's Tavern coins to another player."""
+        return self.play(TavernShared(self.state.track.seat, to_seat, coins))
+
+    def place_bony(self, guards_seat: int, race: str) -> GameState:
+        """The Boneyard's holder sets Bony on `guards_seat`'s `race` in decline."""
+        return self.play(BonyPlaced(self.state.track.seat, guards_seat, race))
+
+    def swap_powers(self) -> GameState:
+        """Mirror's Vale: its holder swaps special powers with their partner."""
+        return self.play(PowersSwapped(self.state.track.seat))
+
+    def make_sigil_pact(self, mode: str, other_seat: int, race: str) -> GameState:
+        """The Sigil's holder records a pact ("shield" or "stand-in") with another race."""
+        return self.play(SigilPactMade(self.state.track.seat, mode, other_seat, race))

@@ -22,10 +22,8 @@ from companion.rules import (
     GameState,
     Phase,
     refusal,
-    team_game,
     teams,
 )
-from companion.rules import relics as model
 from companion.ui import names as piece_names
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter
@@ -33,13 +31,13 @@ from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay, Set
 from companion.ui.wording import say
 
 SIGIL_WORDS = {
-    model.SigilMode.SHIELD.value: N_("you lose your tokens instead of theirs"),
-    model.SigilMode.STAND_IN.value: N_("they lose tokens instead of yours, if willing"),
+    teams.SigilMode.SHIELD.value: N_("you lose your tokens instead of theirs"),
+    teams.SigilMode.STAND_IN.value: N_("they lose tokens instead of yours, if willing"),
 }
 """What each pact of the Sigil does, in English (translated where shown)."""
 
-KINDS = {model.Kind.RELIC.value: N_("Righteous Relic"),
-         model.Kind.PLACE.value: N_("Popular Place")}
+KINDS = {teams.Kind.RELIC.value: N_("Righteous Relic"),
+         teams.Kind.PLACE.value: N_("Popular Place")}
 """A marker's kind in words, in English (translated where shown)."""
 
 
@@ -58,7 +56,7 @@ def _name(state: GameState, seat: int) -> str:
 
 def placing(state: GameState) -> int | None:
     """The seat that sets the next Monster (None once they are all out, or not a team game)."""
-    return None if state.is_over else team_game.placing_monster(state)
+    return None if state.is_over else teams.placing_monster(state)
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -68,12 +66,12 @@ def hint(state: GameState) -> str | None:
     """What the table waits for in team play now, or None for the usual hint."""
     seat = placing(state)
     if seat is not None:
-        if team_game.monster_sites(state):
+        if teams.next_monster_sites(state):
             return _("Before the first turn, {name} sets a Monster: tap a bright Lost Tribe "
                      "region on the map.").format(name=_name(state, seat))
         return _("No region is left for {name}'s Monster: they pass.").format(
             name=_name(state, seat))
-    relics = state.part(model.RelicsState)
+    relics = state.part(teams.RelicsState)
     if relics is not None and relics.soapbar_owed_by == state.track.seat and not state.is_over:
         return _("Move the Golden Soapbar before the turn ends.")
     return None
@@ -82,12 +80,12 @@ def hint(state: GameState) -> str | None:
 def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The table's buttons: the Monster set-up before turn 1, then the marker choices of the
     player whose turn it is before the usual buttons."""
-    if state.part(model.RelicsState) is None or state.is_over:
+    if state.part(teams.RelicsState) is None or state.is_over:
         return usual
     seat = placing(state)
     if seat is not None:
         name = _name(state, seat)
-        if team_game.monster_sites(state):
+        if teams.next_monster_sites(state):
             return [{"key": "monster_map", "kind": "primary",
                      "text": _("{name}: set the Monster on the map").format(name=name)}]
         return [{"key": "monster_pass", "kind": "primary",
@@ -97,7 +95,7 @@ def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[st
 
 def marker_actions(state: GameState) -> list[dict[str, Any]]:
     """What the Relics and Places held by the current player let them do now."""
-    relics = state.part(model.RelicsState)
+    relics = state.part(teams.RelicsState)
     if relics is None:
         return []
     seat = state.track.seat
@@ -110,7 +108,7 @@ def marker_actions(state: GameState) -> list[dict[str, Any]]:
                         count=relics.tavern_open[1])})
     if _bony_targets(state):
         out.append({"key": "bony", "text": _("Set Bony on a race in decline")})
-    if refusal(state, team_game.PowersSwapped(seat)) is None:
+    if refusal(state, teams.PowersSwapped(seat)) is None:
         ally = _name(state, teams.partner(seat))
         out.append({"key": "mirror",
                     "text": _("Swap powers with {name} (Mirror's Vale)").format(name=ally)})
@@ -131,14 +129,14 @@ def _banners(state: GameState, *, in_decline: bool | None) -> list[tuple[int, st
 def _bony_targets(state: GameState) -> list[tuple[int, str]]:
     seat = state.track.seat
     return [(s, race) for s, race in _banners(state, in_decline=True)
-            if refusal(state, team_game.BonyPlaced(seat, s, race)) is None]
+            if refusal(state, teams.BonyPlaced(seat, s, race)) is None]
 
 
 def _sigil_targets(state: GameState) -> list[tuple[int, str]]:
     seat = state.track.seat
-    shield = model.SigilMode.SHIELD.value
+    shield = teams.SigilMode.SHIELD.value
     return [(s, race) for s, race in _banners(state, in_decline=None)
-            if refusal(state, team_game.SigilPactMade(seat, shield, s, race)) is None]
+            if refusal(state, teams.SigilPactMade(seat, shield, s, race)) is None]
 
 
 def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -149,7 +147,7 @@ def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, 
     out = []
     for row in rows:
         seat = row["seat"]
-        label = team_game.team_label(state, seat)
+        label = teams.team_label(state, seat)
         team = _("Team {label}, with {name}").format(label=label,
                                                      name=_name(state, teams.partner(seat)))
         declined = f"{team}. {row['declined']}" if row["declined"] else team
@@ -160,20 +158,20 @@ def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, 
 
 def summary(state: GameState) -> str:
     """The Monsters and markers on the board, in a few lines ("" outside team play)."""
-    relics = state.part(model.RelicsState)
+    relics = state.part(teams.RelicsState)
     if relics is None:
         return ""
-    view = model.public(relics)
+    view = teams.public(relics)
     lines = []
     if view.monsters:
         lines.append(_("Monsters in regions {regions}.").format(
             regions=", ".join(map(str, view.monsters))))
     lines.append(_("Relics and Places still face down: {count}.").format(count=view.pile_left))
     for name, kind, region in view.lying:
-        holder = model.holder(relics, state.regions, name)
+        holder = teams.holder(relics, state.regions, name)
         kind_words = _(KINDS[kind]) if kind in KINDS else kind
         shown = piece_names.of_kind(  # its printed name
-            "relic" if kind == model.Kind.RELIC.value else "place", name)
+            "relic" if kind == teams.Kind.RELIC.value else "place", name)
         if holder is not None:
             lines.append(_("{marker} ({kind}) in region {region}, used by {name}.").format(
                 marker=shown, kind=kind_words, region=region, name=_name(state, holder)))
@@ -194,25 +192,25 @@ def summary(state: GameState) -> str:
 
 def reminders(state: GameState) -> tuple[str, ...]:
     """What the markers the current player holds ask of them now."""
-    relics = state.part(model.RelicsState)
+    relics = state.part(teams.RelicsState)
     if relics is None or state.is_over or placing(state) is not None:
         return ()
     seat = state.track.seat
     coming = []
     if state.track.phase is Phase.SCORE:
-        for name, extra in ((model.SOAPBAR, model.SOAPBAR_COINS),
-                            (model.TAVERN, model.TAVERN_COINS)):
-            if model.holder(relics, state.regions, name) == seat:
+        for name, extra in ((teams.SOAPBAR, teams.SOAPBAR_COINS),
+                            (teams.TAVERN, teams.TAVERN_COINS)):
+            if teams.holder(relics, state.regions, name) == seat:
                 coming.append(ngettext("{marker}: {count} coin more come with this turn's score.",
                                        "{marker}: {count} coins more come with this turn's "
                                        "score.", extra).format(marker=_marker_words(name),
                                                                count=extra))
-    return (*coming, *(say(line) for line in model.reminders(relics, state.regions, seat)))
+    return (*coming, *(say(line) for line in teams.reminders(relics, state.regions, seat)))
 
 
 def _marker_words(name: str) -> str:
     """A Relic's or Place's name as the edition prints it."""
-    marker = model.marker_name(name)
+    marker = teams.marker_name(name)
     return piece_names.of_kind(marker.kind, marker.id)
 
 
@@ -246,12 +244,12 @@ def do_table(presenter: Presenter, action: TableAction) -> None:
 
 
 def _ask_soapbar(presenter: Presenter, state: GameState) -> None:
-    relics = state.part(model.RelicsState)
+    relics = state.part(teams.RelicsState)
     if relics is None:
         return
     seat = state.track.seat
     choices = []
-    for rid in model.soapbar_destinations(relics, state.map, state.regions, seat):
+    for rid in teams.soapbar_destinations(relics, state.map, state.regions, seat):
         occupant = state.regions[rid].occupant
         who = (_banner(state, occupant.seat, occupant.race) if occupant is not None
                else _("a Lost Tribe") if state.regions[rid].lost_tribe else _("empty"))
@@ -265,7 +263,7 @@ def _ask_soapbar(presenter: Presenter, state: GameState) -> None:
 
 
 def _ask_tavern(presenter: Presenter, state: GameState) -> None:
-    relics = state.part(model.RelicsState)
+    relics = state.part(teams.RelicsState)
     if relics is None or relics.tavern_open is None:
         return
     seat, most = relics.tavern_open
@@ -278,7 +276,7 @@ def _ask_tavern(presenter: Presenter, state: GameState) -> None:
         to = int(key)
         amounts = [(str(n), ngettext("Give {count} coin", "Give {count} coins", n).format(
                         count=n)) for n in range(1, most + 1)
-                   if refusal(state, team_game.TavernShared(seat, to, n)) is None]
+                   if refusal(state, teams.TavernShared(seat, to, n)) is None]
         def give(n: str) -> None:
             presenter.attempt(lambda: presenter.session.share_tavern(to, int(n)))
 
@@ -328,7 +326,7 @@ def map_highlight(state: GameState) -> frozenset[int] | None:
     """The regions open to the next Monster, or None when no Monster is owed."""
     if placing(state) is None:
         return None
-    return frozenset(team_game.monster_sites(state))
+    return frozenset(teams.next_monster_sites(state))
 
 
 def map_hint(state: GameState) -> str | None:
@@ -342,7 +340,7 @@ def map_hint(state: GameState) -> str | None:
 def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
     """The Monster's button for a region open to it."""
     seat = placing(state)
-    if seat is None or region not in team_game.monster_sites(state):
+    if seat is None or region not in teams.next_monster_sites(state):
         return []
     return [{"key": "monster", "kind": "primary",
              "text": _("Set {name}'s Monster in region {region}").format(
@@ -351,7 +349,7 @@ def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
 
 def region_text(state: GameState, region: int) -> str:
     """A Monster or a marker in `region`, in words ("" when none)."""
-    relics = state.part(model.RelicsState)
+    relics = state.part(teams.RelicsState)
     if relics is None:
         return ""
     parts = []
@@ -360,20 +358,20 @@ def region_text(state: GameState, region: int) -> str:
     for name, rid in relics.lying.items():
         if rid == region:
             parts.append(_("{marker} lies here: {summary}").format(
-                marker=say(model.marker_name(name)), summary=_(model.MARKERS[name].summary)))
+                marker=say(teams.marker_name(name)), summary=_(teams.MARKERS[name].summary)))
     return " ".join(parts)
 
 
 def region_rules(state: GameState, region: int) -> list[tuple[str, str]]:
     """The rule book's entries for `region`: a Monster, the Relics and Places lying
     there."""
-    relics = state.part(model.RelicsState)
+    relics = state.part(teams.RelicsState)
     if relics is None:
         return []
     out = [("piece", "Monsters")] if region in relics.monsters else []
     for name, rid in relics.lying.items():
         if rid == region:
-            out.append(("relic" if model.MARKERS[name].kind is model.Kind.RELIC else "place",
+            out.append(("relic" if teams.MARKERS[name].kind is teams.Kind.RELIC else "place",
                         name))
     return out
 
@@ -407,7 +405,7 @@ def standing_rows(state: GameState) -> list[dict[str, Any]]:
     both totals ([] outside team play)."""
     if state.part(teams.MonsterSetup) is None:
         return []
-    result = team_game.team_result(state)
+    result = teams.team_result(state)
     rows = []
     for place in result.placings:
         first, second = place.team.seats
@@ -425,7 +423,7 @@ def standings_hint(state: GameState) -> str:
     """Both totals of every team, and how a team scores ("" outside team play)."""
     if state.part(teams.MonsterSetup) is None:
         return ""
-    result = team_game.team_result(state)
+    result = teams.team_result(state)
     teams_ = "; ".join(
         f"{p.team.label}: " + ", ".join(f"{_name(state, s)} {n}" for s, n in p.totals)
         for p in sorted(result.placings, key=lambda p: p.team.label))
@@ -451,7 +449,7 @@ class SetupAction(StrEnum):
 def board_text(count: int, described: str | None = None) -> str:
     """What the new game says of the board in team play (`described`: the chosen board
     file in words, None for the packaged board)."""
-    if described is not None and count == team_game.OWN_BOARD_PLAYERS:
+    if described is not None and count == teams.OWN_BOARD_PLAYERS:
         return _("{board}. {count} players in 3 teams, partners opposite. Seats go clockwise "
                  "in this order.").format(board=described, count=count)
     if count != teams.TEAM_PLAYERS:
@@ -481,7 +479,7 @@ class TeamView(ExpansionView):
     def board_sizes(self, form: SetupForm) -> tuple[int, ...] | None:
         if not self.setup_on(form):
             return None
-        return (team_game.TEAM_BOARD_PLAYERS, team_game.OWN_BOARD_PLAYERS)
+        return (teams.TEAM_BOARD_PLAYERS, teams.OWN_BOARD_PLAYERS)
 
     def most_seats(self, form: SetupForm) -> int | None:
         return MAX_PLAYERS + 1 if self.setup_on(form) else None
@@ -552,22 +550,22 @@ class TeamView(ExpansionView):
 
     def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
         match event:
-            case team_game.MonsterPlaced(seat=seat, region=region):
+            case teams.MonsterPlaced(seat=seat, region=region):
                 return _("{name}'s Monster in region {region}").format(name=who(seat),
                                                                        region=region)
-            case team_game.MonsterPassed(seat=seat):
+            case teams.MonsterPassed(seat=seat):
                 return _("{name} passing on the Monster").format(name=who(seat))
-            case team_game.SoapbarMoved(seat=seat, region=region):
+            case teams.SoapbarMoved(seat=seat, region=region):
                 return _("{name} moving the Golden Soapbar to region {region}").format(
                     name=who(seat), region=region)
-            case team_game.TavernShared(seat=seat, to_seat=to, coins=n):
+            case teams.TavernShared(seat=seat, to_seat=to, coins=n):
                 return ngettext("{name} giving {count} coin of the Tavern to {other}",
                                 "{name} giving {count} coins of the Tavern to {other}", n
                                 ).format(name=who(seat), count=n, other=who(to))
-            case team_game.BonyPlaced(seat=seat):
+            case teams.BonyPlaced(seat=seat):
                 return _("{name} setting Bony").format(name=who(seat))
-            case team_game.PowersSwapped(seat=seat):
+            case teams.PowersSwapped(seat=seat):
                 return _("{name} swapping powers (Mirror's Vale)").format(name=who(seat))
-            case team_game.SigilPactMade(seat=seat):
+            case teams.SigilPactMade(seat=seat):
                 return _("{name}'s Sigil pact").format(name=who(seat))
         return None
