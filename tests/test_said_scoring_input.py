@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cli_language import run
 from test_doctor import FakePi, pi  # noqa: F401  (pi is a fixture)
 
 from companion import i18n
-from companion.cli import main
 from companion.commands import doctor
 from companion.commands.doctor import System
 from companion.config import WINDOW_SIDE_RANGE, WINDOW_SIZE_ALLOWED, load_config
@@ -61,15 +61,6 @@ def refused(doc: dict[str, Any]) -> ScoringInputError:
     with pytest.raises(ScoringInputError) as caught:
         score_turn(inp, load_catalog())
     return caught.value
-
-
-def run(capsys: pytest.CaptureFixture[str], *words: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(words))
-    except SystemExit as stop:
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # --- the scoring engine's errors ------------------------------------------------------------

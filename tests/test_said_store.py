@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cli_language import run
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -30,7 +31,6 @@ from words_support import in_language
 
 from companion import i18n
 from companion.app import Startup, offer_resume, open_store
-from companion.cli import main
 from companion.rules.catalog import load_catalog
 from companion.session import Session
 from companion.store import DatabaseInUse, Store, StoreOpenError, StoreWriteError
@@ -49,15 +49,6 @@ def english_after() -> Iterator[None]:
     yield
     i18n.use(i18n.SOURCE)
 
-
-
-def run(capsys: pytest.CaptureFixture[str], *words: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(words))
-    except SystemExit as stop:
-        code = int(stop.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # --- the store's errors ----------------------------------------------------------------------

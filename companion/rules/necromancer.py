@@ -1293,12 +1293,6 @@ def public_necromancer(state: GameState) -> PublicNecromancer | None:
     return None if him is None else public(him)
 
 
-def contenders(state: GameState) -> dict[int, int]:
-    """The coins of the players who can win on coins (everybody but the Necromancer)."""
-    necro = state.part(NecromancerState)
-    return {p.seat: p.coins for p in state.players if necro is None or p.seat != necro.seat}
-
-
 def _game_standings(state: GameState, tokens: Mapping[int, int] | None,
                     names: Mapping[int, str]) -> Standings:
     """The outcome: his instant win, or the others by coins with him after them."""
