@@ -52,8 +52,9 @@ each key allows (`KeySpec.allowed`) is an English text marked for translation.
 
 This module reads the file, and writes it only through :func:`save_config_values` (the
 settings screen, which keeps every other line as it was); it imports nothing heavy
-(``tomllib`` and the standard library), so the command line can load it at start-up: the
-rules' sentences (`companion.rules.said`) are imported only when a warning is made.
+(``tomllib`` and the standard library), so the command line can load it at start-up: a
+warning is a light `companion.sentence.Sentence`, which imports the rules' sentences only
+when it is worded.
 """
 
 from __future__ import annotations
@@ -70,9 +71,10 @@ from typing import TYPE_CHECKING, Any
 from companion.i18n import AUTO, N_
 from companion.i18n import SETTINGS as LANGUAGE_SETTINGS
 from companion.paths import APP_DIR_NAME, default_db_path
+from companion.sentence import Sentence, Value
 
 if TYPE_CHECKING:
-    from companion.rules.said import Said, Value
+    from companion.rules.said import Said
 
 CONFIG_FILE_NAME = "companion.toml"
 """The name of the configuration file inside the companion's configuration directory."""
@@ -279,20 +281,10 @@ class Config:
         return "\n".join(lines) + "\n"
 
 
-def said(template: str, **values: Value) -> Said:
-    """A warning's sentence (`companion.rules.said.said`, the name ``make locale`` extracts
-    templates by), the rules' package imported only now: a file without fault never pays
-    for it."""
-    from companion.rules.said import said as sentence
-
-    return sentence(template, **values)
-
-
-def _sentence(text: str) -> Said:
-    """A text marked `N_` (what a key allows) as a sentence of its own."""
-    from companion.rules.said import Said
-
-    return Said(text.replace("{", "{{").replace("}", "}}"))
+def said(template: str, **values: Value) -> Sentence:
+    """A warning's sentence (`said` is the name ``make locale`` extracts templates by): a
+    light `Sentence`, which imports the rules only when a screen words it."""
+    return Sentence(template, **values)
 
 
 @dataclass(frozen=True)
@@ -301,11 +293,15 @@ class ConfigWarning:
     what is wrong, a sentence (`said`) whose English is `message` and ``str()``."""
 
     key: str
-    said: Said
+    sentence: Sentence
+
+    @property
+    def said(self) -> Said:
+        return self.sentence.said
 
     @property
     def message(self) -> str:
-        return str(self.said)
+        return str(self.sentence)
 
     def __str__(self) -> str:
         return self.message
@@ -315,7 +311,7 @@ class _Rejected(ValueError):
     """A value that is not allowed for its key; the key's ``allowed`` text says why, and
     `reason` (if any) what in particular is wrong (``str()`` its English)."""
 
-    def __init__(self, reason: Said | None = None) -> None:
+    def __init__(self, reason: Sentence | None = None) -> None:
         super().__init__(*(() if reason is None else (str(reason),)))
         self.reason = reason
 
@@ -484,7 +480,7 @@ def _database(value: object) -> Path:
     return path
 
 
-def _folder_problem(folder: Path) -> Said | None:
+def _folder_problem(folder: Path) -> Sentence | None:
     """Why ``folder`` cannot hold the database, or None when it exists or can be made.
 
     Nothing is created: the nearest folder that exists must be a folder the app may write
@@ -663,7 +659,7 @@ def load_config(path: Path | None = None) -> tuple[Config, list[ConfigWarning]]:
     config, warnings = parse_config(document)
     warnings = nested + warnings
     return replace(config, source=file), [
-        ConfigWarning(w.key, said("{file}: {warning}", file=str(file), warning=w.said))
+        ConfigWarning(w.key, said("{file}: {warning}", file=str(file), warning=w.sentence))
         for w in warnings
     ]
 
@@ -694,7 +690,7 @@ def _drop_deep_lines(text: str) -> tuple[str, list[ConfigWarning]]:
             if spec is not None
             else said("It is ignored")
         )
-        allowed = _sentence(spec.allowed) if spec is not None else said("a plain value")
+        allowed = Sentence(spec.allowed) if spec is not None else said("a plain value")
         at = number + 1
         warnings.append(
             ConfigWarning(key, said(
@@ -759,7 +755,7 @@ def _parse_section(section: str, raw: dict[str, object], warnings: list[ConfigWa
             values[name] = spec.parse(raw[name])
         except _Rejected as rejected:
             shown: dict[str, Value] = {"key": spec.key, "value": _show_raw(raw[name]),
-                     "allowed": _sentence(spec.allowed),
+                     "allowed": Sentence(spec.allowed),
                      "default": spec.show(getattr(defaults, name))}
             warnings.append(
                 ConfigWarning(spec.key, said(
@@ -813,7 +809,7 @@ def _check_distinct_pins(die: DieConfig, warnings: list[ConfigWarning]) -> DieCo
     return die
 
 
-def _whole_file(file: Path, problem: Said) -> ConfigWarning:
+def _whole_file(file: Path, problem: Sentence) -> ConfigWarning:
     return ConfigWarning("", said("{file}: {problem}; using the defaults for every key",
                                   file=str(file), problem=problem))
 
