@@ -64,6 +64,19 @@ class Sentence:
         return Said(self.template, tuple(sorted(shown.items(), key=lambda item: item[0])))
 
 
+class SentenceError(Exception):
+    """An error whose message is a `Sentence`: `str()` is its English, `said` the same
+    message for the table's language (`companion.ui.wording.say` reads it)."""
+
+    def __init__(self, sentence: Sentence) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
+
+    @property
+    def said(self) -> Said:
+        return self.sentence.said
+
+
 def _english(value: Value) -> str:
     if isinstance(value, tuple):
         return ", ".join(_english(item) for item in value)

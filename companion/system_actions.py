@@ -19,12 +19,8 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from companion.sentence import N_, Sentence
-
-if TYPE_CHECKING:
-    from companion.rules.said import Said
+from companion.sentence import N_, Sentence, SentenceError
 
 POWER_ACTIONS = ("poweroff", "reboot")
 TIMEOUT = 20.0
@@ -32,17 +28,9 @@ TIMEOUT = 20.0
 Below the kiosk's 30-second watchdog: the app runs these on its main loop."""
 
 
-class ActionFailed(Exception):
+class ActionFailed(SentenceError):
     """The operating system did not do what was asked; the message says why in one line.
     `str()` is the English, `said` the same for the table's language."""
-
-    def __init__(self, message: Sentence) -> None:
-        super().__init__(str(message))
-        self.sentence = message
-
-    @property
-    def said(self) -> Said:
-        return self.sentence.said
 
 
 def _last_line(text: str) -> str:

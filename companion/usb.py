@@ -30,13 +30,9 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from companion.sentence import N_, Sentence
+from companion.sentence import N_, Sentence, SentenceError
 from companion.store.database import fsync_dir
-
-if TYPE_CHECKING:
-    from companion.rules.said import Said
 
 SYS_BLOCK = Path("/sys/block")
 MOUNTS = Path("/proc/self/mounts")
@@ -67,18 +63,13 @@ class Stick:
     """Where it is mounted now (None: not mounted)."""
 
 
-class CopyFailed(Exception):
+class CopyFailed(SentenceError):
     """The copy could not be made or did not read back the same; `reason` says which.
     `str()` is the English message, `said` the same for the table's language."""
 
     def __init__(self, message: Sentence, reason: str) -> None:
-        super().__init__(str(message))
-        self.sentence = message
+        super().__init__(message)
         self.reason = reason
-
-    @property
-    def said(self) -> Said:
-        return self.sentence.said
 
 
 def _unescape(field: str) -> str:

@@ -24,25 +24,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.records import RecordsError
-from companion.sentence import Sentence, Value
+from companion.sentence import Sentence, SentenceError, Value
 
 if TYPE_CHECKING:
-    from companion.rules.said import Said
+    pass
 
-class StoreError(RecordsError):
+class StoreError(SentenceError, RecordsError):
     """Something about the saved games went wrong; `str(error)` is the plain message (the
     screens know it as the records' `RecordsError`, `companion.records`); `sentence` and
     `said` are the same message for the table's language."""
 
     def __init__(self, message: str, /, **values: Value) -> None:
-        self.sentence = Sentence(message, **values)
-        super().__init__(str(self.sentence))
-
-    @property
-    def said(self) -> Said:
-        """The message as a sentence to word (`companion.ui.wording.say`); its English
-        is `str(self)`."""
-        return self.sentence.said
+        super().__init__(Sentence(message, **values))
 
 
 class StoreWriteError(StoreError):
