@@ -26,13 +26,12 @@ class BadInput(Exception):
 
     def __init__(self, field: str, problem: str | Said) -> None:
         # imported here: the rules' package imports this module (a cycle at the top)
-        from companion.rules.said import Said, said
+        from companion.rules.said import as_said, said
 
         super().__init__(f"{field}: {problem}")
         self.field = field
         self.problem = str(problem)
-        sentence = problem if isinstance(problem, Said) else Said(
-            problem.replace("{", "{{").replace("}", "}}"))
+        sentence = as_said(problem)
         self.problem_said = sentence
         self.said = said("{field}: {problem}", field=field, problem=sentence)
 
@@ -94,8 +93,8 @@ def one_of(field: str, value: object, what: str | Said, choices: Sequence[str]) 
     for choice in choices:
         if choice.casefold() == name:
             return choice
-    from companion.rules.said import Said
+    from companion.rules.said import as_said
 
-    kind = what if isinstance(what, Said) else Said(what.replace("{", "{{").replace("}", "}}"))
+    kind = as_said(what)
     fail(field, said("unknown {what} {value}; allowed: {allowed}", what=kind, value=show(value),
                      allowed=", ".join(choices)))

@@ -48,7 +48,7 @@ from companion.rules.expansion import DocField, DocSetup, DocVerb
 from companion.rules.expansions import apart, board_players_for, documented
 from companion.rules.game import GameState
 from companion.rules.maps import Board, board_document, load_board, parse_board_text
-from companion.rules.said import N_, Said, said, said_n
+from companion.rules.said import N_, Said, as_said, said, said_n
 from companion.rules.standings import Standings, tokens_on_board
 from companion.rules.views import final_totals, public
 from companion.session import Session
@@ -76,8 +76,7 @@ class BadLine(Exception):
     ``--lang`` language (the field's name a value, never translated)."""
 
     def __init__(self, line: int, field: str, problem: str | Said) -> None:
-        sentence = problem if isinstance(problem, Said) else Said(
-            problem.replace("{", "{{").replace("}", "}}"))
+        sentence = as_said(problem)
         self.said = (said("line {line}: {problem}", line=line, problem=sentence)
                      if field == WHOLE_LINE else
                      said("line {line}: {field}: {problem}", line=line, field=field,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from companion.rules.said import Said, said
+from companion.rules.said import Said, as_said, said
 
 
 class RulesError(Exception):
@@ -19,7 +19,7 @@ class RulesError(Exception):
 
     def __init__(self, message: str | Said = "") -> None:
         super().__init__(str(message))
-        self.said = _plain(message)
+        self.said = as_said(message)
 
     @property
     def reason(self) -> str:
@@ -56,10 +56,10 @@ class UnknownName(RulesError, LookupError):
     def __init__(self, kind: str, name: object, allowed: Iterable[object] = ()) -> None:
         choices = ", ".join(str(a) for a in allowed)
         if choices:
-            message = said("unknown {kind} {name}; allowed: {allowed}", kind=_plain(kind),
+            message = said("unknown {kind} {name}; allowed: {allowed}", kind=as_said(kind),
                            name=repr(name), allowed=choices)
         else:
-            message = said("unknown {kind} {name}", kind=_plain(kind), name=repr(name))
+            message = said("unknown {kind} {name}", kind=as_said(kind), name=repr(name))
         super().__init__(message)
         self.kind = kind
         self.name = name
@@ -74,12 +74,8 @@ class DataError(RulesError):
 
     def __init__(self, source: str, entry: str | Said, problem: str | Said) -> None:
         super().__init__(said("{source}: {entry}: {problem}", source=source,
-                              entry=_plain(entry), problem=_plain(problem)))
+                              entry=as_said(entry), problem=as_said(problem)))
         self.source = source
         self.entry = str(entry)
         self.problem = str(problem)
 
-
-def _plain(text: str | Said) -> Said:
-    """`text` as a sentence: plain text is said as it is (its braces kept)."""
-    return text if isinstance(text, Said) else Said(text.replace("{", "{{").replace("}", "}}"))

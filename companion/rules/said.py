@@ -147,6 +147,12 @@ def said_n(singular: str, plural: str, count: int, **values: Value) -> Said:
     return Said(singular, tuple(sorted({"n": count, **values}.items())), plural, count)
 
 
+def as_said(text: str | Said) -> Said:
+    """`text` as a sentence: a `Said` as it is, plain text said as it is (its braces kept,
+    nothing to translate unless the text is itself a marked template)."""
+    return text if isinstance(text, Said) else Said(text.replace("{", "{{").replace("}", "}}"))
+
+
 def listed(items: Iterable[Value]) -> Listed:
     return Listed(tuple(items))
 

@@ -79,7 +79,7 @@ from companion.rules.names import GYPSIES as GYPSIES
 from companion.rules.names import PEACE_LOVING as PEACE_LOVING
 from companion.rules.names import SEAFARING as SEAFARING
 from companion.rules.names import SPIRIT
-from companion.rules.said import N_, Name, Said, said
+from companion.rules.said import N_, Name, Said, as_said, said
 
 MAX_FORTRESSES = 6
 """Fortress pieces in the box, unless the catalogue says otherwise: nobody holds more."""
@@ -107,8 +107,7 @@ class ScoringInputError(IllegalAction):
     (``active.regions[2]``) is a value, never translated."""
 
     def __init__(self, field: str, value: object, problem: str | Said) -> None:
-        sentence = problem if isinstance(problem, Said) else Said(
-            problem.replace("{", "{{").replace("}", "}}"))
+        sentence = as_said(problem)
         super().__init__(said("{field}: {problem}", field=field, problem=sentence))
         self.field = field
         self.value = value
@@ -262,8 +261,7 @@ class ScoreLine:
     @property
     def words(self) -> Said:
         """The label as a sentence (plain text when the line was made with text alone)."""
-        return self.said if self.said is not None else Said(
-            self.label.replace("{", "{{").replace("}", "}}"))
+        return self.said if self.said is not None else as_said(self.label)
 
 
 @dataclass(frozen=True, slots=True)
