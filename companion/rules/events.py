@@ -59,8 +59,29 @@ class Seat:
     colour: str
 
 
+class _WithOptions:
+    """An event that carries expansions' own parts (`options`: frozen dataclasses, at most
+    one of each type), kept in one order whatever the order they were given in (by type
+    name), so two events made alike are equal and their records alike."""
+
+    __slots__ = ()
+    options: tuple[object, ...]
+
+    def __post_init__(self) -> None:
+        ordered = tuple(sorted(self.options, key=lambda option: type(option).__name__))
+        if ordered != self.options:
+            object.__setattr__(self, "options", ordered)
+
+    def option(self, kind: type[OptionT]) -> OptionT | None:
+        """The part of type `kind` (None: no expansion gave one)."""
+        for option in self.options:
+            if type(option) is kind:
+                return option
+        return None
+
+
 @dataclass(frozen=True, slots=True)
-class GameCreated:
+class GameCreated(_WithOptions):
     """A new game: seats clockwise, first player, board, decks (shuffled when the app deals).
 
     `board_doc`: for a board a group wrote (not a packaged one), the board document itself
@@ -95,28 +116,6 @@ class GameCreated:
     left_out: tuple[str, ...] = ()
     troops_counted: bool = False
 
-    def __post_init__(self) -> None:
-        # one order whatever the order they were given in (by type name), so two games
-        # created alike are equal and their records alike
-        ordered = _ordered(self.options)
-        if ordered != self.options:
-            object.__setattr__(self, "options", ordered)
-
-    def option(self, kind: type[OptionT]) -> OptionT | None:
-        """The expansion's own part of the set-up of type `kind` (None: not in this game)."""
-        return _option_of(self.options, kind)
-
-
-def _option_of(options: tuple[object, ...], kind: type[OptionT]) -> OptionT | None:
-    for option in options:
-        if type(option) is kind:
-            return option
-    return None
-
-
-def _ordered(options: tuple[object, ...]) -> tuple[object, ...]:
-    """Options in one order whatever the order they were given in (by type name)."""
-    return tuple(sorted(options, key=lambda option: type(option).__name__))
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +167,7 @@ class RedeploymentFinished:
 
 
 @dataclass(frozen=True, slots=True)
-class RaceDeclined:
+class RaceDeclined(_WithOptions):
     """The player's active race goes into decline. `options`: each expansion's own part of
     the decline, a frozen dataclass of its module (its `Expansion.decline_type`: the
     Priestesses' Ivory Tower), at most one of each type, read with `option`."""
@@ -177,15 +176,6 @@ class RaceDeclined:
     IN_TURN: ClassVar[bool] = True
     seat: int
     options: tuple[object, ...] = ()
-
-    def __post_init__(self) -> None:
-        ordered = _ordered(self.options)
-        if ordered != self.options:
-            object.__setattr__(self, "options", ordered)
-
-    def option(self, kind: type[OptionT]) -> OptionT | None:
-        """The expansion's own part of the decline of type `kind` (None: none)."""
-        return _option_of(self.options, kind)
 
 
 @dataclass(frozen=True, slots=True)
