@@ -280,6 +280,18 @@ def test_unplugging_and_plugging_back_recovers_and_the_status_line_says_so(
     until(lambda: grid.snapshot is not None, 3, "a snapshot after the replug")
 
 
+def test_an_attached_grid_words_its_own_line_over_the_words_start_up_gave(
+    app: Any, grid: GridController
+) -> None:
+    home = app.presenters["home"]
+    home.say_devices(lambda: "Die button: none (roll on screen)",
+                     lambda: "Sensor grid: not used (tap the map)")  # before the grid opens
+    grid.attach(app.presenters)  # as `open_grid` does once the port opens
+    app.ctx.nav.go("home")
+    ui.pump()
+    assert "Sensor grid: connected, 30 regions" in app.screens["home"].ids.status.text
+
+
 def test_a_grid_speaking_another_protocol_is_refused_on_the_status_line(
     app: Any, sim: PtyGrid, grid: GridController
 ) -> None:
