@@ -283,13 +283,19 @@ def test_unplugging_and_plugging_back_recovers_and_the_status_line_says_so(
 def test_an_attached_grid_words_its_own_line_over_the_words_start_up_gave(
     app: Any, grid: GridController
 ) -> None:
+    from companion.app import Devices
+
     home = app.presenters["home"]
-    home.say_devices(lambda: "Die button: none (roll on screen)",
-                     lambda: "Sensor grid: not used (tap the map)")  # before the grid opens
-    grid.attach(app.presenters)  # as `open_grid` does once the port opens
-    app.ctx.nav.go("home")
-    ui.pump()
-    assert "Sensor grid: connected, 30 regions" in app.screens["home"].ids.status.text
+    said = dict(home._say)  # how the shared app's home words its lines, put back after
+    try:
+        devices = Devices()
+        home.say_devices(devices.die_words, devices.grid_words)  # start-up, before the grid
+        grid.attach(app.presenters)  # as `open_grid` does once the port opens
+        app.ctx.nav.go("home")
+        ui.pump()
+        assert "Sensor grid: connected, 30 regions" in app.screens["home"].ids.status.text
+    finally:
+        home._say = said
 
 
 def test_a_grid_speaking_another_protocol_is_refused_on_the_status_line(
