@@ -225,7 +225,7 @@ def test_a_refused_tap_on_the_market_and_the_tables_die_line_speak_german(
     ui.pump()
     table = screen(app)  # Ann picks first: the die's line says why it is not for now
     assert table.ids.die_reason.text == ("Jetzt kein Wurf: gewürfelt wird beim Erobern, und "
-                                         "Anns Zug ist bei: eine Kombination wählen."), \
+                                         "Anns Zug steht bei „eine Kombination wählen“."), \
         table.ids.die_reason.text
 
 
