@@ -168,7 +168,7 @@ def test_corrections_saved_in_the_settings_come_back_when_the_app_starts(tmp_pat
     with Store.open(path) as first:
         saved_corrections.save(first, load_catalog(), [WERE_6])
     with Store.open(path) as again:
-        catalog, problem = saved_corrections.catalog_for(again, load_catalog())
+        catalog, problem = saved_corrections.corrected_catalog(again, load_catalog())
         assert problem is None
         assert catalog.power("Were-").tokens == 6
         assert again.setting(saved_corrections.KEY) == {"powers": {"Were-": {"tokens": 6}}}
@@ -190,9 +190,9 @@ def test_no_corrections_leave_no_setting_behind(store: Store) -> None:
 
 def test_saved_corrections_that_no_longer_apply_are_reported_and_left_out(store: Store) -> None:
     store.set_setting(saved_corrections.KEY, {"races": {"Orcs": {"tokens": 9}}})
-    catalog, problem = saved_corrections.catalog_for(store, load_catalog())
+    catalog, problem = saved_corrections.corrected_catalog(store, load_catalog())
     assert catalog.race("Orcs").tokens == 5 and catalog.corrections == ()
-    assert problem is not None and "race Orcs, tokens" in problem
+    assert problem is not None and "race Orcs, tokens" in str(problem)
 
 
 def test_a_data_file_marking_an_unknown_or_unknown_valued_number_is_refused() -> None:

@@ -219,8 +219,8 @@ def test_corrections_left_out_at_start_are_said_in_french(home: Any, tmp_path: P
     db = tmp_path / "games.sqlite3"
     with Store.open(db) as store:
         store.set_setting(corrections.KEY, {"races": {"Orcs": {"tokens": 9}}})
-        _catalog, english = corrections.catalog_for(store, CATALOG)
-    assert english is not None and english.startswith(
+        _catalog, left_out = corrections.corrected_catalog(store, CATALOG)
+    assert left_out is not None and str(left_out).startswith(
         "The corrected numbers in the settings were not used: race Orcs, tokens")
     i18n.use("fr")
     startup = start_up(home, db)

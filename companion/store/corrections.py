@@ -1,7 +1,7 @@
 """The group's corrections of catalog numbers that rest on one source, kept in the settings.
 
 Concept: one setting, `KEY`, holds the corrections document of
-`companion.rules.corrections` (``{"races": {...}, "powers": {...}}``). `catalog_for` is the
+`companion.rules.corrections` (``{"races": {...}, "powers": {...}}``). `corrected_catalog` is the
 packaged catalog with the saved corrections applied, as the app starts; `save` checks new
 corrections against the catalog before writing them, so a refused value is never saved.
 
@@ -31,13 +31,6 @@ KEY = "catalog.corrections"
 def saved(store: Store) -> tuple[Override, ...]:
     """The corrections saved in the settings (unchecked against a catalog)."""
     return read_document(store.setting(KEY))
-
-
-def catalog_for(store: Store | None, catalog: Catalog) -> tuple[Catalog, str | None]:
-    """`catalog` with the saved corrections, and why they were left out if they were (in
-    English: `corrected_catalog` gives the sentence to word)."""
-    found, left_out = corrected_catalog(store, catalog)
-    return found, None if left_out is None else str(left_out)
 
 
 def corrected_catalog(store: Store | None, catalog: Catalog) -> tuple[Catalog, Said | None]:
