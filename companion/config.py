@@ -71,7 +71,7 @@ from typing import TYPE_CHECKING, Any
 from companion.i18n import AUTO, N_
 from companion.i18n import SETTINGS as LANGUAGE_SETTINGS
 from companion.paths import APP_DIR_NAME, default_db_path
-from companion.sentence import Sentence, Value
+from companion.sentence import Sentence, SentenceError, Value
 
 if TYPE_CHECKING:
     from companion.rules.said import Said
@@ -305,6 +305,11 @@ class ConfigWarning:
 
     def __str__(self) -> str:
         return self.message
+
+
+class SettingRefused(SentenceError, ValueError):
+    """A value `save_config_values` refuses, before anything is written: its sentence names
+    the key and what the key allows (``str()`` its English, `said` for the screen)."""
 
 
 class _Rejected(ValueError):
@@ -830,12 +835,12 @@ def save_config_values(values: Mapping[str, object], path: Path | None = None) -
 
     ``values`` maps dotted keys (``"display.rotation"``) to values as :func:`load_config`
     returns them (``None`` for "no pin"). Each value is checked first: an unknown key or a
-    value that is not allowed raises :class:`ValueError` whose message names the key and
-    what it allows, and then nothing is written. A key already in the file has its line
-    replaced (its comments stay); a missing key is added at the end of its section, and a
-    missing section at the end of the file. The file and its folder are created when
-    absent; it is written whole to a temporary file and then renamed over the old one, so
-    a pulled plug leaves either the old file or the new one.
+    value that is not allowed raises :class:`SettingRefused` (a ``ValueError``) whose
+    sentence names the key and what it allows, and then nothing is written. A key already
+    in the file has its line replaced (its comments stay); a missing key is added at the
+    end of its section, and a missing section at the end of the file. The file and its
+    folder are created when absent; it is written whole to a temporary file and then
+    renamed over the old one, so a pulled plug leaves either the old file or the new one.
 
     ``path`` None means :func:`default_config_path`. Returns the path written. The running
     app does not read the file again: the new values take effect at its next start.
@@ -845,7 +850,8 @@ def save_config_values(values: Mapping[str, object], path: Path | None = None) -
     for key, value in values.items():
         spec = specs.get(key)
         if spec is None:
-            raise ValueError(f"there is no setting {key}; the settings are {', '.join(specs)}")
+            raise SettingRefused(said("there is no setting {key}; the settings are {settings}",
+                                      key=key, settings=tuple(specs)))
         raw = False if value is None and spec.parse is _pin else value
         if spec.parse is parse_quiet_hours and not isinstance(value, str):
             raw = show_quiet_hours(value)[1:-1]  # as the file spells it, unquoted
@@ -854,8 +860,12 @@ def save_config_values(values: Mapping[str, object], path: Path | None = None) -
         try:
             parsed = spec.parse(raw)
         except _Rejected as rejected:
-            why = f" ({rejected})" if str(rejected) else ""
-            raise ValueError(f"{key} cannot be {_show_raw(raw)}{why}: {spec.allowed}") from None
+            shown: dict[str, Value] = {"key": key, "value": _show_raw(raw),
+                                       "allowed": Sentence(spec.allowed)}
+            raise SettingRefused(said("{key} cannot be {value}: {allowed}", **shown)
+                                 if rejected.reason is None else
+                                 said("{key} cannot be {value} ({why}): {allowed}",
+                                      why=rejected.reason, **shown)) from None
         wanted.setdefault(spec.section, {})[spec.name] = spec.show(parsed)
     file = path if path is not None else default_config_path()
     try:

@@ -82,3 +82,23 @@ def test_the_sound_settings_are_written_as_the_file_spells_them(tmp_path: Path) 
     assert warnings == []
     assert (config.sound.volume, config.sound.muted, config.sound.quiet_hours,
             config.display.text_scale) == (35, True, None, 130)
+
+
+def test_a_refused_value_is_said_in_the_table_s_language(tmp_path: Path) -> None:
+    from words_support import in_language
+
+    from companion.config import SettingRefused
+
+    file = tmp_path / "companion.toml"
+    with pytest.raises(SettingRefused) as refused:
+        save_config_values({"display.rotation": 45}, file)
+    assert str(refused.value) == "display.rotation cannot be 45: 0, 90, 180 or 270 (degrees)"
+    assert in_language("fr", refused.value) == (
+        "display.rotation ne peut pas valoir 45\u00a0: 0, 90, 180 ou 270 (degrés)")
+    assert in_language("de", refused.value) == (
+        "display.rotation kann nicht 45 sein: 0, 90, 180 oder 270 (Grad)")
+    with pytest.raises(SettingRefused) as unknown:
+        save_config_values({"display.colour": "red"}, file)
+    assert in_language("de", unknown.value).startswith(
+        "es gibt keine Einstellung display.colour; die Einstellungen sind display.fullscreen, ")
+    assert not file.exists()
