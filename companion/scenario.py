@@ -71,6 +71,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from companion.json_fields import a_list, fail, flag, show
+from companion.rules import names
 from companion.rules.catalog import Catalog
 from companion.rules.errors import UnknownName
 from companion.rules.expansion import Expansion
@@ -78,8 +79,6 @@ from companion.rules.expansions import registered
 from companion.rules.maps import BOARD_NAMES, Board, Feature, Terrain, load_board, symbol_names
 from companion.rules.said import N_, Said, said
 from companion.rules.scoring import (
-    AQUATIC,
-    FORTIFIED,
     ActiveHoldings,
     DeclinedHoldings,
     HeldRegion,
@@ -448,11 +447,11 @@ def _race_notes(
     """Notes for the fields this race or power reads that `doc` leaves out."""
     checks: list[tuple[str, str, str]] = []  # (field, default, what that costs)
     if active:
-        if power == "Wealthy":
+        if power == names.WEALTHY:
             checks.append(("first_turn", "false", "Wealthy's 7 coins are not paid"))
-        if race == "Orcs" or power == "Pillaging":
+        if race == names.ORCS or power == names.PILLAGING:
             checks.append(("conquered_non_empty", "0", "no coin for non-empty regions conquered"))
-        if power == FORTIFIED:
+        if power == names.FORTIFIED:
             checks.append(("fortresses", "0", "Fortified earns nothing for fortresses"))
     for part in registered():
         checks += part.score_checks(doc, race, power, active=active, read=_READER)
@@ -483,13 +482,13 @@ def _region_notes(
 ) -> list[str]:
     """Notes for facts of the regions (quick count or region objects) left out."""
     notes: list[str] = []
-    aquatic = active and power == AQUATIC
+    aquatic = active and power == names.AQUATIC
     if "counts" in doc:
         counts = f"{field}.counts"
         wanted: list[tuple[str, str]] = []
-        if race == "Dwarves":
+        if race == names.DWARVES:
             wanted.append(("mines", "Dwarves earn nothing for mines"))
-        if active and race == "Wizards":
+        if active and race == names.WIZARDS:
             wanted.append(("magic_sources", "Wizards earn nothing for magic sources"))
         if aquatic:
             wanted.append(("coastal", "every land region counts as inland for Aquatic "

@@ -472,10 +472,10 @@ def test_the_map_tells_the_table_what_the_pygmies_rolled_after_the_conquest() ->
 
 
 def test_the_historian_is_spelled_as_the_catalog_spells_the_badge() -> None:
-    from companion.rules import mini_game
+    from companion.rules import mini_game, names
 
     catalog = load_catalog()
-    assert catalog.power(mini_game.HISTORIAN).name == mini_game.HISTORIAN
+    assert catalog.power(names.HISTORIAN).name == names.HISTORIAN
     sets = mini_game.MiniExpansions.sets
     assert {*mini_game.RACE_BONUSES} <= {r.name for r in catalog.races_in(sets)}
     assert {*mini_game.POWER_BONUSES} <= {p.name for p in catalog.powers_in(sets)}

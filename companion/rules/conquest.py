@@ -65,6 +65,29 @@ from typing import Protocol
 from companion.rules.board import RegionState
 from companion.rules.errors import IllegalAction, MalformedInput, RulesError
 from companion.rules.maps import Board, Feature, Region, Terrain
+from companion.rules.names import (
+    BEHEMOTH,
+    BERSERK,
+    CATAPULT,
+    COMMANDO,
+    DRAGON_MASTER,
+    FIREBALL,
+    FLYING,
+    GHOULS,
+    GIANTS,
+    GOBLINS,
+    HALFLINGS,
+    HORDES_OF,
+    KOBOLDS,
+    MERCENARY,
+    MOUNTED,
+    SEAFARING,
+    SHRUBMEN,
+    TRITONS,
+    UNDERWORLD,
+    WERE,
+    WHITE_LADIES,
+)
 from companion.rules.said import N_, Combo, Name, Said, said, said_n
 
 BASE_COST = 2
@@ -72,27 +95,12 @@ MINIMUM_COST = 1
 MAX_DIE_SHORTFALL = 3
 """The die may be tried for a region at most this many tokens short."""
 
-_COMMANDO = "commando"
-_BERSERK = "berserk"
-_MOUNTED = "mounted"
-_UNDERWORLD = "underworld"
-_FLYING = "flying"
-_SEAFARING = "seafaring"
-_DRAGON_MASTER = "dragon master"
-_TRITONS = "tritons"
-_GIANTS = "giants"
-_HALFLINGS = "halflings"
-_GHOULS = "ghouls"
-_GOBLINS = "goblins"
-_KOBOLDS = "kobolds"
-_SHRUBMEN = "shrubmen"
-_WHITE_LADIES = "white ladies"
-_WERE = "were-"
-_CATAPULT = "catapult"
-_BEHEMOTH = "behemoth"
-_FIREBALL = "fireball"
-_HORDES = "hordes of"
-_MERCENARY = "mercenary"
+
+def _same(name: str, other: str) -> bool:
+    """Whether two race (or two power) names are the same, as conquests compare them: case
+    does not count."""
+    return name.casefold() == other.casefold()
+
 
 KOBOLD_MINIMUM = 2
 """Kobolds never conquer (or hold) a region with fewer tokens than this."""
@@ -147,11 +155,11 @@ class Attacker:
     facts: tuple[ConquestFacts, ...] = ()
 
     def _is(self, race: str) -> bool:
-        return self.race.casefold() == race
+        return _same(self.race, race)
 
     def _has(self, power: str) -> bool:
         powers = () if self.power is None else (self.power, *self.more_powers)
-        return any(p.casefold() == power for p in powers)
+        return any(_same(p, power) for p in powers)
 
 
 class TokenCountUnknown(RulesError):
@@ -254,7 +262,7 @@ def _own(region: RegionState, attacker: Attacker) -> bool:
     return (
         occupant is not None
         and occupant.seat == attacker.seat
-        and occupant.race.casefold() == attacker.race.casefold()
+        and _same(occupant.race, attacker.race)
     )
 
 
@@ -275,7 +283,7 @@ def immunity(
     if _own(here, attacker):
         return said("{race} already hold region {region}", race=Name("race", attacker.race),
                     region=region_id)
-    if region.is_water and not attacker._has(_SEAFARING):
+    if region.is_water and not attacker._has(SEAFARING):
         return said("region {region} is a {terrain}: only a Seafaring race may take it",
                     region=region_id, terrain=Name("terrain", region.terrain.value))
     occupant = here.occupant
@@ -297,15 +305,14 @@ def _protected_by_occupant(
     region: Region, race: str, in_decline: bool, catapults: Collection[int]
 ) -> Said | None:
     """Immunity an opponent's race gives its own region (mini-expansions)."""
-    key = race.casefold()
     if region.id in catapults:
         return said("the Catapult in region {region} makes it immune", region=region.id)
-    if key == _SHRUBMEN and region.terrain is Terrain.FOREST:
+    if _same(race, SHRUBMEN) and region.terrain is Terrain.FOREST:
         if in_decline:
             return said("Shrubmen (in decline) make their forest region {region} immune",
                         region=region.id)
         return said("Shrubmen make their forest region {region} immune", region=region.id)
-    if key == _WHITE_LADIES and in_decline:
+    if _same(race, WHITE_LADIES) and in_decline:
         return said("White Ladies in decline are immune: region {region}", region=region.id)
     return None
 
@@ -336,13 +343,13 @@ def reach(board: Board, region_id: int, attacker: Attacker) -> Reach:
     region = board.region(region_id)
     held = [board.region(i) for i in sorted(attacker.held)]
     check_attacker(attacker)
-    if region.is_water and not attacker._has(_SEAFARING):
+    if region.is_water and not attacker._has(SEAFARING):
         return Reach(False, said("region {region} is a {terrain}: only a Seafaring race may "
                                  "enter it", region=region_id,
                                  terrain=Name("terrain", region.terrain.value)))
     if attacker.use_catapult:
         return _catapult_reach(board, region, attacker)
-    if attacker._has(_FLYING) and not region.is_water:
+    if attacker._has(FLYING) and not region.is_water:
         return Reach(True, said("Flying: any land region may be attacked"))
     for facts in attacker.facts:
         entry = facts.entry(board, region_id)
@@ -351,9 +358,9 @@ def reach(board: Board, region_id: int, attacker: Attacker) -> Reach:
     if not held:
         if region.entry:
             return Reach(True, said("region {region} is an entry region", region=region_id))
-        if attacker._is(_HALFLINGS):
+        if attacker._is(HALFLINGS):
             return Reach(True, said("Halflings may enter the board anywhere"))
-        if region.is_water and region.border and attacker._has(_SEAFARING):
+        if region.is_water and region.border and attacker._has(SEAFARING):
             return Reach(True, said("Seafaring: region {region} is a sea at the board's edge",
                                     region=region_id))
         return Reach(False, said("a race entering the board must take an entry region; "
@@ -361,7 +368,7 @@ def reach(board: Board, region_id: int, attacker: Attacker) -> Reach:
     if any(region_id in h.adjacent for h in held):
         return Reach(True, said("region {region} borders a region {race} hold", region=region_id,
                                 race=Name("race", attacker.race)))
-    underworld = attacker._has(_UNDERWORLD) and Feature.CAVERN in region.features
+    underworld = attacker._has(UNDERWORLD) and Feature.CAVERN in region.features
     if underworld and any(Feature.CAVERN in h.features for h in held):
         return Reach(True, said("Underworld: every cavern borders every other cavern"))
     return Reach(False, said("region {region} does not border any region {race} hold",
@@ -409,16 +416,10 @@ def check_attacker(attacker: Attacker) -> None:
     if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int) or turn < 1):
         raise IllegalAction(said("turn must be a game turn (1 or more), got {turn}",
                                  turn=repr(turn)))
-    for name, value, most, power, shown in (
-        ("behemoths", attacker.behemoths, BEHEMOTH_STACKS, _BEHEMOTH, "Behemoth"),
-        ("fireballs", attacker.fireballs, None, _FIREBALL, "Fireball"),
-        (
-            "mercenary_coins",
-            attacker.mercenary_coins,
-            MERCENARY_COINS_PER_CONQUEST,
-            _MERCENARY,
-            "Mercenary",
-        ),
+    for name, value, most, power in (
+        ("behemoths", attacker.behemoths, BEHEMOTH_STACKS, BEHEMOTH),
+        ("fireballs", attacker.fireballs, None, FIREBALL),
+        ("mercenary_coins", attacker.mercenary_coins, MERCENARY_COINS_PER_CONQUEST, MERCENARY),
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise IllegalAction(said("{name} must be a whole number of at least 0, got {value}",
@@ -428,20 +429,20 @@ def check_attacker(attacker: Attacker) -> None:
                                      name=name, most=most, value=value))
         if value and not attacker._has(power):
             raise IllegalAction(said("{name}: only a {power} race uses them, not {combo}",
-                                     name=name, power=Name("power", shown),
+                                     name=name, power=Name("power", power),
                                      combo=_combo(attacker)))
     roll = attacker.berserk_roll
     if roll is not None and (isinstance(roll, bool) or not isinstance(roll, int) or roll < 0):
         raise IllegalAction(said("berserk_roll must be a die face (0 or more), got {roll}",
                                  roll=repr(roll)))
-    if roll is not None and not attacker._has(_BERSERK):
+    if roll is not None and not attacker._has(BERSERK):
         raise IllegalAction(said("berserk_roll: only a Berserk race rolls first, not {combo}",
                                  combo=_combo(attacker)))
     if not isinstance(attacker.use_catapult, bool):
         raise MalformedInput(said("use_catapult must be true or false, got {value}",
                                   value=repr(attacker.use_catapult)),
                              field="use_catapult", allowed="true or false")
-    if attacker.use_catapult and not attacker._has(_CATAPULT):
+    if attacker.use_catapult and not attacker._has(CATAPULT):
         raise IllegalAction(said("use_catapult: only a Catapult race has one, not {combo}",
                                  combo=_combo(attacker)))
     where = attacker.catapult_at
@@ -471,7 +472,7 @@ def _defenders(region_id: int, here: RegionState, attacker: Attacker) -> list[Co
     if occupant is not None and occupant.seat != attacker.seat:
         tokens = occupant.tokens
         if tokens is None:
-            if not occupant.in_decline or occupant.race.casefold() == _GHOULS:
+            if not occupant.in_decline or _same(occupant.race, GHOULS):
                 raise TokenCountUnknown(region_id, occupant.seat, occupant.race)
             tokens = 1
         if tokens:
@@ -483,14 +484,14 @@ def _defenders(region_id: int, here: RegionState, attacker: Attacker) -> list[Co
 
 def _modifiers(board: Board, region: Region, attacker: Attacker) -> list[CostLine]:
     lines: list[CostLine] = []
-    if attacker._has(_COMMANDO):
+    if attacker._has(COMMANDO):
         lines.append(_line(said("Commando"), -1))
-    if attacker._has(_MOUNTED) and region.terrain in (Terrain.HILL, Terrain.FARMLAND):
+    if attacker._has(MOUNTED) and region.terrain in (Terrain.HILL, Terrain.FARMLAND):
         lines.append(_line(said("Mounted on {terrain}",
                                 terrain=Name("terrain", region.terrain.value)), -1))
-    if attacker._is(_TRITONS) and region.coastal:
+    if attacker._is(TRITONS) and region.coastal:
         lines.append(_line(said("Tritons on a coastal region"), -1))
-    if attacker._is(_GIANTS):
+    if attacker._is(GIANTS):
         mountains = sorted(
             i
             for i in attacker.held
@@ -499,9 +500,9 @@ def _modifiers(board: Board, region: Region, attacker: Attacker) -> list[CostLin
         if mountains:
             lines.append(_line(said("Giants next to their mountain (region {region})",
                                     region=mountains[0]), -1))
-    if attacker._has(_UNDERWORLD) and Feature.CAVERN in region.features:
+    if attacker._has(UNDERWORLD) and Feature.CAVERN in region.features:
         lines.append(_line(said("Underworld on a cavern"), -1))
-    if attacker._has(_BERSERK) and attacker.berserk_roll:
+    if attacker._has(BERSERK) and attacker.berserk_roll:
         lines.append(_line(said("Berserk rolled {face}", face=attacker.berserk_roll),
                            -attacker.berserk_roll))
     return lines
@@ -514,9 +515,9 @@ def _expansion_modifiers(
     lines: list[CostLine] = []
     notes: list[str | Said] = []
     occupant = here.occupant
-    if attacker._is(_GOBLINS) and occupant is not None and occupant.in_decline:
+    if attacker._is(GOBLINS) and occupant is not None and occupant.in_decline:
         lines.append(_line(said("Goblins against a race in decline"), -GOBLIN_DISCOUNT))
-    if attacker._has(_WERE):
+    if attacker._has(WERE):
         if attacker.turn is None:
             notes.append(said(
                 "Were-: 2 tokens less on night turns (even-numbered); the turn is not known"))
@@ -549,7 +550,7 @@ def _expansion_modifiers(
         coins = attacker.mercenary_coins
         lines.append(_line(said("Mercenary: {coins} Victory coin spent", coins=coins),
                            -MERCENARY_DISCOUNT * coins))
-    if attacker._has(_HORDES):
+    if attacker._has(HORDES_OF):
         notes.append(said("Hordes of: the {hordes} Hordes tokens attack and hold like {race} "
                           "tokens (already counted in the tokens in hand)", hordes=HORDES_TOKENS,
                           race=Name("race", attacker.race)))
@@ -577,7 +578,7 @@ def _base(region: Region, attacker: Attacker) -> CostLine:
 
 def minimum_cost(attacker: Attacker) -> int:
     """The fewest tokens any conquest of this race takes (Kobolds: 2; everyone else 1)."""
-    return KOBOLD_MINIMUM if attacker._is(_KOBOLDS) else MINIMUM_COST
+    return KOBOLD_MINIMUM if attacker._is(KOBOLDS) else MINIMUM_COST
 
 
 def conquest_cost(
@@ -633,9 +634,9 @@ def conquest_cost(
             saved = max(0, MERCENARY_DISCOUNT * attacker.mercenary_coins - (least - raw))
             notes.append(said("Mercenary: the coin saves only {saved} token(s) here",
                               saved=saved))
-    if attacker._has(_BERSERK) and attacker.berserk_roll is None:
+    if attacker._has(BERSERK) and attacker.berserk_roll is None:
         notes.insert(0, said("Berserk: roll the die first; its face comes off this cost"))
-    if attacker._has(_DRAGON_MASTER):
+    if attacker._has(DRAGON_MASTER):
         notes.insert(0, said("Dragon Master: once per turn, 1 token and the Dragon take it "
                              "instead"))
     return ConquestCost(region_id, tuple(lines), tuple(str(note) for note in notes),

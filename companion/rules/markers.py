@@ -26,13 +26,22 @@ from companion.rules.board import (
 )
 from companion.rules.errors import IllegalAction
 from companion.rules.events import MarkerPlaced, MarkerRemoved, RegionSet
+from companion.rules.names import (
+    BIVOUACKING,
+    CATAPULT,
+    DRAGON_MASTER,
+    FORTIFIED,
+    HALFLINGS,
+    HEROIC,
+    TROLLS,
+)
 from companion.rules.said import N_, Name, Said, listed, said
 from companion.rules.state import GameState, acting, region_state
 
 _MARKER_OWNERS: dict[str, tuple[str, int | None]] = {
-    "fortress": ("Fortified", 6), "troll_lair": ("Trolls", 10), "encampment": ("Bivouacking", 5),
-    "hole_in_the_ground": ("Halflings", 2), "hero": ("Heroic", 2), "dragon": ("Dragon Master", 1),
-    "catapult": ("Catapult", 1),
+    "fortress": (FORTIFIED, 6), "troll_lair": (TROLLS, 10), "encampment": (BIVOUACKING, 5),
+    "hole_in_the_ground": (HALFLINGS, 2), "hero": (HEROIC, 2), "dragon": (DRAGON_MASTER, 1),
+    "catapult": (CATAPULT, 1),
 }
 
 
@@ -74,7 +83,7 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
         active = player.active
         if active is None or owner not in (active.race, active.power):
             raise IllegalAction(said("only an active {owner} race places a {name}",
-                                     owner=Name("race" if owner in ("Trolls", "Halflings")
+                                     owner=Name("race" if owner in (TROLLS, HALFLINGS)
                                                 else "power", owner), name=name))
         for expansion in played:
             expansion.refuse_marker(state, event)

@@ -57,13 +57,9 @@ from companion.rules.events import (
 )
 from companion.rules.expansion import DocField, Expansion, ScenarioReader
 from companion.rules.maps import Board
-from companion.rules.names import LEPRECHAUNS, PYGMIES
-
-# re-exported for the modules that import them from here
-from companion.rules.names import PRIESTESSES as PRIESTESSES
+from companion.rules.names import GYPSIES, HISTORIAN, LEPRECHAUNS, PRIESTESSES, PYGMIES
 from companion.rules.said import N_, Name, Said, listed, said, said_n
 from companion.rules.scoring import (
-    GYPSIES,
     ActiveHoldings,
     Bonus,
     DeclinedHoldings,
@@ -108,8 +104,6 @@ POT = Piece(POT_OF_GOLD, placed=True, after="dragon", words=N_("pot of gold"))
 after the dragon, as a refusal names it."""
 POT_COINS = 1
 
-HISTORIAN = "Historian"
-"""The Grand Dames' badge that counts declines, as the catalog spells it."""
 HISTORIAN_LAST_COIN = 1
 
 

@@ -128,12 +128,16 @@ from companion.rules.names import (
     AQUATIC,
     BERSERK,
     CORRUPT,
+    CURSED,
     ELVES,
     FLYING,
     FORTIFIED,
     PEACE_LOVING,
+    PILLAGING,
     RANSACKING,
     SEAFARING,
+    SPIRIT,
+    STOUT,
 )
 from companion.rules.purse import pay
 from companion.rules.rule_entry import PIECE, RuleEntry
@@ -169,7 +173,7 @@ GHOST_TOKENS = 14
 ISLAND_START = 1
 SOULS_PER_GHOST = 4
 POWERS_DRAWN = 6
-BARRED_POWERS = ("Cursed", "Spirit", "Stout")
+BARRED_POWERS = (CURSED, SPIRIT, STOUT)
 """Powers the Necromancer never draws: another badge is drawn in their place."""
 MAX_GHOSTS_REMOVED = 2
 """Ghosts that may be taken out of the reserve before the game, to adjust the difficulty."""
@@ -1538,7 +1542,7 @@ class NecromancerIsland(Expansion):
         necro = player["necromancer"]
         powers = {catalog.power(name).name for name in necro["powers"]}
         notes = read.held_notes("player.necromancer", necro)
-        if "Pillaging" in powers and "conquered_non_empty" not in necro:
+        if PILLAGING in powers and "conquered_non_empty" not in necro:
             notes.append(read.left_out("player.necromancer.conquered_non_empty", "0",
                                        "Pillaging earns nothing"))
         if FORTIFIED in powers and "fortresses" not in necro:

@@ -17,6 +17,34 @@ from collections.abc import Callable
 
 import companion.rules.expansions as expansions
 from companion.rules.maps import Feature
+from companion.rules.names import (
+    AMAZONS,
+    BARBARIANS,
+    BEHEMOTH,
+    BERSERK,
+    BIVOUACKING,
+    CATAPULT,
+    COMMANDO,
+    DIPLOMAT,
+    DRAGON_MASTER,
+    FAUNS,
+    FIREBALL,
+    FORTIFIED,
+    GHOULS,
+    GYPSIES,
+    HALFLINGS,
+    HEROIC,
+    HORDES_OF,
+    IGORS,
+    KOBOLDS,
+    MARAUDING,
+    PIXIES,
+    SKELETONS,
+    SORCERERS,
+    STOUT,
+    TROLLS,
+    WEALTHY,
+)
 from companion.rules.players import Player
 from companion.rules.said import Said, said, said_n
 from companion.rules.state import GameState
@@ -66,53 +94,53 @@ def _fireball(state: GameState, player: Player) -> Said | None:
 
 _BY_PHASE: dict[Phase, dict[str, Reminder]] = {
     Phase.CONQUER: {
-        "Amazons": _amazons,
-        "Berserk": lambda s, p: said("Berserk: roll the die before each conquest."),
-        "Dragon Master": lambda s, p: said("Dragon Master: once this turn, 1 token and the Dragon "
-                                           "take any region."),
-        "Halflings": lambda s, p: said("Halflings: a Hole-in-the-Ground in each of the first 2 "
-                                       "regions they conquer."),
-        "Sorcerers": lambda s, p: said("Sorcerers: once per opponent, swap a lone active enemy "
-                                       "token for one of yours."),
-        "Trolls": lambda s, p: said("Trolls: a Troll's Lair in every region they take."),
-        "Commando": lambda s, p: said("Commando: every conquest costs 1 token less."),
-        "Kobolds": lambda s, p: said("Kobolds: at least 2 Kobolds in every region, to attack or "
-                                     "to hold."),
-        "Gypsies": lambda s, p: said("Gypsies: a region you abandon gets a coin and cannot be "
-                                     "taken back this turn."),
-        "Igors": _igors,
-        "Hordes of": lambda s, p: said("Hordes of: the 2 Hordes tokens fight and hold like your "
-                                       "race's."),
-        "Marauding": lambda s, p: said("Marauding: before any final roll, gather your troops (1 "
-                                       "stays per region) and conquer again."),
-        "Catapult": lambda s, p: said("Catapult: put it in one of your regions on the map; once "
-                                      "this turn, attack 1 region beyond a neighbour for 1 token "
-                                      "less; its region is immune."),
-        "Behemoth": lambda s, p: said("Behemoth: each stack fights as 1 token per Swamp you hold "
-                                      "and needs a token beside it."),
+        AMAZONS: _amazons,
+        BERSERK: lambda s, p: said("Berserk: roll the die before each conquest."),
+        DRAGON_MASTER: lambda s, p: said("Dragon Master: once this turn, 1 token and the Dragon "
+                                         "take any region."),
+        HALFLINGS: lambda s, p: said("Halflings: a Hole-in-the-Ground in each of the first 2 "
+                                     "regions they conquer."),
+        SORCERERS: lambda s, p: said("Sorcerers: once per opponent, swap a lone active enemy "
+                                     "token for one of yours."),
+        TROLLS: lambda s, p: said("Trolls: a Troll's Lair in every region they take."),
+        COMMANDO: lambda s, p: said("Commando: every conquest costs 1 token less."),
+        KOBOLDS: lambda s, p: said("Kobolds: at least 2 Kobolds in every region, to attack or "
+                                   "to hold."),
+        GYPSIES: lambda s, p: said("Gypsies: a region you abandon gets a coin and cannot be "
+                                   "taken back this turn."),
+        IGORS: _igors,
+        HORDES_OF: lambda s, p: said("Hordes of: the 2 Hordes tokens fight and hold like your "
+                                     "race's."),
+        MARAUDING: lambda s, p: said("Marauding: before any final roll, gather your troops (1 "
+                                     "stays per region) and conquer again."),
+        CATAPULT: lambda s, p: said("Catapult: put it in one of your regions on the map; once "
+                                    "this turn, attack 1 region beyond a neighbour for 1 token "
+                                    "less; its region is immune."),
+        BEHEMOTH: lambda s, p: said("Behemoth: each stack fights as 1 token per Swamp you hold "
+                                    "and needs a token beside it."),
     },
     Phase.REDEPLOY: {
-        "Amazons": _amazons,
-        "Skeletons": _skeletons,
-        "Bivouacking": lambda s, p: said("Bivouacking: set out the 5 Encampments."),
-        "Fortified": lambda s, p: said("Fortified: you may place 1 Fortress (6 at most on the "
-                                            "map)."),
-        "Barbarians": lambda s, p: said("Barbarians: no redeployment; your tokens stay where they "
-                                        "fought."),
-        "Pixies": lambda s, p: said("Pixies: after redeploying keep 1 Pixie per region; the rest "
-                                    "wait off the board."),
-        "Fauns": lambda s, p: said("Fauns: 1 new token per active enemy region taken this turn; "
-                                   "each victim gains 1 per region lost."),
-        "Fireball": _fireball,
+        AMAZONS: _amazons,
+        SKELETONS: _skeletons,
+        BIVOUACKING: lambda s, p: said("Bivouacking: set out the 5 Encampments."),
+        FORTIFIED: lambda s, p: said("Fortified: you may place 1 Fortress (6 at most on the "
+                                     "map)."),
+        BARBARIANS: lambda s, p: said("Barbarians: no redeployment; your tokens stay where they "
+                                      "fought."),
+        PIXIES: lambda s, p: said("Pixies: after redeploying keep 1 Pixie per region; the rest "
+                                  "wait off the board."),
+        FAUNS: lambda s, p: said("Fauns: 1 new token per active enemy region taken this turn; "
+                                 "each victim gains 1 per region lost."),
+        FIREBALL: _fireball,
     },
     Phase.SCORE: {
-        "Wealthy": _wealthy,
+        WEALTHY: _wealthy,
     },
     Phase.FINISHED: {
-        "Heroic": lambda s, p: said("Heroic: place the 2 Heroes in 2 of your regions."),
-        "Diplomat": lambda s, p: said("Diplomat: name an ally whose active race you did not "
-                                           "attack."),
-        "Stout": lambda s, p: said("Stout: you may go into decline now."),
+        HEROIC: lambda s, p: said("Heroic: place the 2 Heroes in 2 of your regions."),
+        DIPLOMAT: lambda s, p: said("Diplomat: name an ally whose active race you did not "
+                                    "attack."),
+        STOUT: lambda s, p: said("Stout: you may go into decline now."),
     },
 }
 
@@ -125,7 +153,7 @@ def reminders(state: GameState) -> tuple[Said, ...]:
     phase = state.track.phase
     table = _BY_PHASE.get(phase, {})
     out: list[Said] = []
-    if phase is Phase.CONQUER and any(d.race == "Ghouls" for d in player.declined):
+    if phase is Phase.CONQUER and any(d.race == GHOULS for d in player.declined):
         out.append(said("Ghouls in decline: conquer with them first, before your active race."))
     played = expansions.played(state)
     if player.active is not None:

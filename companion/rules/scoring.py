@@ -72,13 +72,68 @@ from companion.rules.catalog import Catalog, Power, Race
 from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.maps import Feature, Terrain
 
-# re-exported for the modules that import them from here
-from companion.rules.names import AQUATIC as AQUATIC
-from companion.rules.names import FORTIFIED as FORTIFIED
-from companion.rules.names import GYPSIES as GYPSIES
-from companion.rules.names import PEACE_LOVING as PEACE_LOVING
-from companion.rules.names import SEAFARING as SEAFARING
-from companion.rules.names import SPIRIT
+# the races and powers the tables below key, and those scored apart
+from companion.rules.names import (
+    ALCHEMIST,
+    AMAZONS,
+    AQUATIC,
+    BARBARIANS,
+    BARRICADE,
+    BEHEMOTH,
+    BERSERK,
+    BIVOUACKING,
+    CATAPULT,
+    COMMANDO,
+    CORRUPT,
+    CURSED,
+    DIPLOMAT,
+    DRAGON_MASTER,
+    DWARVES,
+    ELVES,
+    FAUNS,
+    FIREBALL,
+    FLYING,
+    FOREST,
+    FORTIFIED,
+    GHOULS,
+    GIANTS,
+    GOBLINS,
+    GYPSIES,
+    HALFLINGS,
+    HEROIC,
+    HILL,
+    HOMUNCULI,
+    HORDES_OF,
+    HUMANS,
+    IGORS,
+    IMPERIAL,
+    KOBOLDS,
+    MARAUDING,
+    MERCENARY,
+    MERCHANT,
+    MOUNTED,
+    ORCS,
+    PEACE_LOVING,
+    PILLAGING,
+    PIXIES,
+    PYGMIES,
+    RANSACKING,
+    RATMEN,
+    SEAFARING,
+    SHRUBMEN,
+    SKELETONS,
+    SORCERERS,
+    SPIRIT,
+    STOUT,
+    SWAMP,
+    TRITONS,
+    TROLLS,
+    UNDERWORLD,
+    WEALTHY,
+    WERE,
+    WHITE_LADIES,
+    WIZARDS,
+)
 from companion.rules.said import N_, Name, Said, as_said, said
 
 MAX_FORTRESSES = 6
@@ -371,28 +426,28 @@ def _terrain(terrain: Terrain) -> Callable[[_Tally, _Turn], int]:
 
 RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
     {
-        "Amazons": (),
-        "Dwarves": (
+        AMAZONS: (),
+        DWARVES: (
             Bonus(N_("one per mine region"), lambda tally, _turn: tally.mines,
                   kept_in_decline=True),
         ),
-        "Elves": (),
-        "Ghouls": (),
-        "Giants": (),
-        "Halflings": (),
-        "Humans": (Bonus(N_("one per farmland region"), _terrain(Terrain.FARMLAND)),),
-        "Orcs": (
+        ELVES: (),
+        GHOULS: (),
+        GIANTS: (),
+        HALFLINGS: (),
+        HUMANS: (Bonus(N_("one per farmland region"), _terrain(Terrain.FARMLAND)),),
+        ORCS: (
             Bonus(
                 N_("one per non-empty region conquered this turn"),
                 lambda _tally, turn: turn.conquered_non_empty,
             ),
         ),
-        "Ratmen": (),
-        "Skeletons": (),
-        "Sorcerers": (),
-        "Tritons": (),
-        "Trolls": (),
-        "Wizards": (
+        RATMEN: (),
+        SKELETONS: (),
+        SORCERERS: (),
+        TRITONS: (),
+        TROLLS: (),
+        WIZARDS: (
             Bonus(N_("one per magic source region"), lambda tally, _turn: tally.magic_sources),
         ),
     }
@@ -401,22 +456,22 @@ RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
 
 POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
     {
-        "Alchemist": (
+        ALCHEMIST: (
             Bonus(N_("while the race is active"), lambda _tally, _turn: ALCHEMIST_COINS),
         ),
-        "Berserk": (),
-        "Bivouacking": (),
-        "Commando": (),
-        "Diplomat": (),
-        "Dragon Master": (),
-        "Flying": (),
-        "Forest": (Bonus(N_("one per forest region"), _terrain(Terrain.FOREST)),),
+        BERSERK: (),
+        BIVOUACKING: (),
+        COMMANDO: (),
+        DIPLOMAT: (),
+        DRAGON_MASTER: (),
+        FLYING: (),
+        FOREST: (Bonus(N_("one per forest region"), _terrain(Terrain.FOREST)),),
         FORTIFIED: (Bonus(N_("one per fortress"), lambda _tally, turn: turn.fortresses),),
-        "Heroic": (),
-        "Hill": (Bonus(N_("one per hill region"), _terrain(Terrain.HILL)),),
-        "Merchant": (Bonus(N_("one per region held"), lambda tally, _turn: tally.regions),),
-        "Mounted": (),
-        "Pillaging": (
+        HEROIC: (),
+        HILL: (Bonus(N_("one per hill region"), _terrain(Terrain.HILL)),),
+        MERCHANT: (Bonus(N_("one per region held"), lambda tally, _turn: tally.regions),),
+        MOUNTED: (),
+        PILLAGING: (
             Bonus(
                 N_("one per non-empty region conquered this turn"),
                 lambda _tally, turn: turn.conquered_non_empty,
@@ -424,10 +479,10 @@ POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
         ),
         SEAFARING: (),  # its seas and lake are regions, scored on their own line
         SPIRIT: (),  # lets a second race in decline score beside the first
-        "Stout": (),
-        "Swamp": (Bonus(N_("one per swamp region"), _terrain(Terrain.SWAMP)),),
-        "Underworld": (),
-        "Wealthy": (
+        STOUT: (),
+        SWAMP: (Bonus(N_("one per swamp region"), _terrain(Terrain.SWAMP)),),
+        UNDERWORLD: (),
+        WEALTHY: (
             Bonus(
                 N_("once, on the turn the combo was picked"),
                 lambda _tally, turn: WEALTHY_COINS if turn.first_turn else 0,
@@ -439,22 +494,22 @@ POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
 
 EXPANSION_RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
     {
-        "Barbarians": (),
-        "Fauns": (),
-        "Goblins": (),  # cheaper conquests only
+        BARBARIANS: (),
+        FAUNS: (),
+        GOBLINS: (),  # cheaper conquests only
         GYPSIES: (
             Bonus(
                 N_("the coins left in the regions they abandoned this turn"),
                 lambda _tally, turn: turn.abandoned,
             ),
         ),
-        "Homunculi": (),
-        "Igors": (),
-        "Kobolds": (),
-        "Pixies": (),
-        "Pygmies": (),  # no coins: their lost tokens come back by a die roll
-        "Shrubmen": (),
-        "White Ladies": (),
+        HOMUNCULI: (),
+        IGORS: (),
+        KOBOLDS: (),
+        PIXIES: (),
+        PYGMIES: (),  # no coins: their lost tokens come back by a die roll
+        SHRUBMEN: (),
+        WHITE_LADIES: (),
     }
 )
 """The mini-expansion races and their scoring bonuses (an empty tuple: none); those that
@@ -466,7 +521,7 @@ EXPANSION_POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
             Bonus(N_("one per coastal region"), lambda tally, _turn: tally.coastal),
             Bonus(N_("one less per inland region"), lambda tally, _turn: -tally.inland),
         ),
-        "Barricade": (
+        BARRICADE: (
             Bonus(
                 said("holding {n} regions or fewer", n=BARRICADE_MOST_REGIONS),
                 lambda tally, _turn: (
@@ -474,28 +529,28 @@ EXPANSION_POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
                 ),
             ),
         ),
-        "Behemoth": (),
-        "Catapult": (),
-        "Corrupt": (),  # coins paid by conquerors during play, not at scoring
-        "Cursed": (),
-        "Fireball": (),
-        "Hordes of": (),
-        "Imperial": (
+        BEHEMOTH: (),
+        CATAPULT: (),
+        CORRUPT: (),  # coins paid by conquerors during play, not at scoring
+        CURSED: (),
+        FIREBALL: (),
+        HORDES_OF: (),
+        IMPERIAL: (
             Bonus(
                 said("one per region beyond the {n}rd", n=IMPERIAL_FREE_REGIONS),
                 lambda tally, _turn: max(0, tally.regions - IMPERIAL_FREE_REGIONS),
             ),
         ),
-        "Marauding": (),
-        "Mercenary": (),  # coins spent during play, not at scoring
+        MARAUDING: (),
+        MERCENARY: (),  # coins spent during play, not at scoring
         PEACE_LOVING: (
             Bonus(
                 N_("no other active race attacked this turn"),
                 lambda _tally, turn: 0 if turn.attacked_active_race else PEACE_LOVING_COINS,
             ),
         ),
-        "Ransacking": (),  # coins paid by victims during play, not at scoring
-        "Were-": (),
+        RANSACKING: (),  # coins paid by victims during play, not at scoring
+        WERE: (),
     }
 )
 """The mini-expansion special powers and their scoring bonuses (an empty tuple: none);

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from companion.rules.board import RegionState
 from companion.rules.errors import IllegalAction
+from companion.rules.names import GHOULS
 from companion.rules.said import N_, Said, Value, listed, said
 
 
@@ -159,7 +160,7 @@ def tokens_on_board(state: Mapping[int, RegionState], seat: int) -> int | None:
             continue
         if occupant.tokens is not None:
             total += occupant.tokens
-        elif occupant.in_decline and occupant.race.casefold() != "ghouls":
+        elif occupant.in_decline and occupant.race.casefold() != GHOULS.casefold():
             total += 1
         else:
             return None

@@ -111,6 +111,7 @@ from companion.rules.events import (
 )
 from companion.rules.expansion import Deal, DocField, DocSetup, DocVerb, Expansion, Intents
 from companion.rules.maps import Board, Region
+from companion.rules.names import BIVOUACKING, DRAGON_MASTER, FORTIFIED, HEROIC
 from companion.rules.purse import pay
 from companion.rules.rule_entry import PIECE, RuleEntry
 from companion.rules.said import N_, Name, Said, listed, said, said_n
@@ -438,10 +439,10 @@ MARKERS: Mapping[str, Marker] = MappingProxyType({
 })
 
 POWER_PIECES: Mapping[str, str] = MappingProxyType({
-    "Fortified": "fortress",
-    "Bivouacking": "encampment",
-    "Heroic": "hero",
-    "Dragon Master": "dragon",
+    FORTIFIED: "fortress",
+    BIVOUACKING: "encampment",
+    HEROIC: "hero",
+    DRAGON_MASTER: "dragon",
 })
 """Powers whose pieces the board records (as markers), and the marker of each."""
 

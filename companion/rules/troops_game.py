@@ -42,17 +42,26 @@ from companion.rules.board import RegionState, with_marker
 from companion.rules.conquest import HORDES_TOKENS, Attacker, conquest_cost, minimum_cost
 from companion.rules.errors import IllegalAction
 from companion.rules.events import RegionConquered, RegionSet, TroopsRedeployed
-from companion.rules.names import AMAZONS, ELVES, GHOULS, SKELETONS, TROLLS
+from companion.rules.names import (
+    AMAZONS,
+    BEHEMOTH,
+    DRAGON_MASTER,
+    ELVES,
+    FIREBALL,
+    GHOULS,
+    HORDES_OF,
+    SKELETONS,
+    TROLLS,
+)
 from companion.rules.said import Name, Said, said, said_n
 from companion.rules.state import PHASE_WORDS, GameState, acting
 from companion.rules.turns import Phase
 
 AMAZONS_ASIDE = 4
 SKELETON_REGIONS = 2  # one new Skeleton for every two non-empty regions conquered
-HORDES = "Hordes of"  # two Hordes tokens fight and hold like the race's; gone on decline
 # Discounts the table applies that no conquest event carries: the conquest needs only
 # the race's fewest tokens, and the table's count is taken as given.
-UNRECORDED_DISCOUNTS = frozenset({"Dragon Master", "Behemoth", "Fireball"})
+UNRECORDED_DISCOUNTS = frozenset({DRAGON_MASTER, BEHEMOTH, FIREBALL})
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,8 +120,8 @@ def picked(state: GameState, seat: int) -> GameState:
     if state.troops is None or active is None:
         return state
     tokens = active.tokens + state.catalog.race(active.race).conquest_only_tokens
-    if active.power == HORDES:
-        tokens += HORDES_TOKENS  # their own pieces, not from the race's tray
+    if active.power == HORDES_OF:  # its Hordes tokens fight and hold like the race's
+        tokens += HORDES_TOKENS  # their own pieces, not from the race's tray; gone on decline
     return replace(state, troops=ledger.picked(state.troops, seat, active.race, tokens))
 
 

@@ -81,6 +81,7 @@ from kivy.uix.widget import Widget
 
 from companion.i18n import N_, _, pgettext
 from companion.rules import Board, BoardState, Feature, Markers, RegionState, Terrain
+from companion.rules import names as rule_names
 from companion.ui import map_geometry as mg
 from companion.ui import names
 from companion.ui.map_layers import RegionColours, RegionGroups
@@ -132,7 +133,7 @@ BASE_SYMBOLS: tuple[tuple[str, str], ...] = (
     ("hole_in_the_ground", "Hole-in-the-Ground"),
     ("hero", "Hero"),
     ("dragon", "Dragon"),
-    ("catapult", "Catapult"),
+    ("catapult", rule_names.CATAPULT),
 )
 """The symbols of the base game, with the English name a legend shows (translated as the
 edition prints it, `_SYMBOL_CONTEXT`), in drawing order."""

@@ -59,6 +59,7 @@ from companion.rules import (
     refusal,
     troops_game,
 )
+from companion.rules import names as rule_names
 from companion.ui import names, palette
 from companion.ui.describe import marker_name
 from companion.ui.grid import refusal_detail
@@ -494,7 +495,7 @@ class MapPresenter(Presenter):
         if found.reach.reachable:
             actions += self._final(state, cost.total)
         sorcery = RegionConquered(who.seat, rid, sorcery=True)
-        if who.race == "Sorcerers" and refusal(state, sorcery) is None:
+        if who.race == rule_names.SORCERERS and refusal(state, sorcery) is None:
             holder = state.players[state.regions[rid].occupant.seat].name  # type: ignore[union-attr]
             actions.append({"key": "sorcery", "kind": "primary",
                             "text": _("Sorcery: replace {name}'s lone token with a "
