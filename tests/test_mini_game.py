@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from factories import created, play_turn, session
-from words_support import code_words
+from words_support import code_words, in_language
 
 from companion.rules import mini_game
 from companion.rules.catalog import load_catalog
@@ -116,8 +116,10 @@ def test_pots_of_gold_are_placed_only_by_leprechauns_while_redeploying() -> None
     s.pick(0)  # Bob: Humans
     s.conquer(5)
     s.finish_conquests()
-    with pytest.raises(IllegalAction, match="only an active Leprechauns race"):
+    with pytest.raises(IllegalAction, match="only an active Leprechauns race") as refused:
         s.place_marker(5, "pot_of_gold")
+    assert in_language("fr", refused.value) == (  # the Leprechauns named as a race
+        "seul un peuple Farfadets actif pose ce pion\u00a0: pot d'or")
 
 
 def test_leprechauns_going_into_decline_are_paid_the_pots_collected_that_turn() -> None:

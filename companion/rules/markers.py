@@ -33,6 +33,7 @@ from companion.rules.names import (
     FORTIFIED,
     HALFLINGS,
     HEROIC,
+    RACES,
     TROLLS,
 )
 from companion.rules.said import N_, Name, Said, listed, said
@@ -83,7 +84,7 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
         active = player.active
         if active is None or owner not in (active.race, active.power):
             raise IllegalAction(said("only an active {owner} race places a {name}",
-                                     owner=Name("race" if owner in (TROLLS, HALFLINGS)
+                                     owner=Name("race" if owner in RACES
                                                 else "power", owner), name=name))
         for expansion in played:
             expansion.refuse_marker(state, event)
