@@ -9,7 +9,7 @@ import pytest
 from companion.rules.catalog import load_catalog
 from companion.rules.maps import Feature, Terrain
 from companion.rules.mini_game import MiniFacts
-from companion.rules.river_game import RiverCounts, RiverRegionFacts, counts_of
+from companion.rules.river import RiverCounts, RiverRegionFacts, counts_of
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,

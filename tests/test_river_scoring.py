@@ -15,7 +15,7 @@ from scoring_support import held, river_count, river_counts, river_region
 from companion.commands.score import main
 from companion.rules.catalog import load_catalog
 from companion.rules.maps import Terrain
-from companion.rules.river_game import harbor_coins
+from companion.rules.river import harbor_coins
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
