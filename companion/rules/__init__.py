@@ -98,6 +98,7 @@ from companion.rules.maps import (
     Feature,
     Terrain,
     board_for_players,
+    known_terrains,
     load_board,
     parse_board_text,
 )
@@ -144,8 +145,8 @@ __all__ = [  # noqa: RUF022 (grouped by concept, not sorted)
     "reminders",
     # the board and the regions
     "BOARD_NAMES", "Board", "BoardState", "Feature", "Markers", "Occupant",
-    "RegionState", "Terrain", "board_for_players", "load_board", "marker_count",
-    "parse_board_text", "placed_markers",
+    "RegionState", "Terrain", "board_for_players", "known_terrains", "load_board",
+    "marker_count", "parse_board_text", "placed_markers",
     # conquest, the die, the troops
     "Assessment", "Attacker", "TokenCountUnknown", "assess", "conquest_cost",
     "final_conquest", "immunity", "reach",

@@ -4,8 +4,8 @@ its model and its part of the board format, and the expansion inside a game.
 This module is the whole expansion, in two parts, in this order:
 
 - **the model and the board part**: the event line (`RiverEvent`, `RiverState`, the
-  markers in the box), River World's part of the board format (`RIVER_BOARD`, `Site`,
-  `is_river`, `is_river_world`, `with_site`, `sites`, `has_pirate_symbol`), the pure
+  markers in the box), River World's part of the board format (`RIVER_BOARD`, `RIVER`,
+  `Site`, `is_river`, `is_river_world`, `with_site`, `sites`, `has_pirate_symbol`), the pure
   functions of a board and who holds its regions (the cost line of a river, pirate ships
   set out and arriving, rivers emptied, the holders of a site) and `RiverView`, what
   everyone may see; these take and give boards and regions, never a `GameState`;
@@ -21,13 +21,13 @@ This module is the whole expansion, in two parts, in this order:
   hands River World's events and moments to that expansion, which keeps its `RiverState`
   among the state's parts (`GameState.part`).
 
-**The model and the board part.** The board says where the River World regions are:
-terrain "river" (`maps.Terrain.RIVER`), and River World's part of the board format
-(`RIVER_BOARD`, a `maps.BoardPart` the registry hands to `maps`), declared here: the sites
-harbor, shipyard and temple (`Site`, written in a region's `features`), the `pirate`
-symbol (a region field) and their checks (a pirate symbol marks a river; a site stands on
-land, never on a river, a sea or a lake). The rules of the expansion that are not conquest
-costs (`conquest`) or scoring (`scoring`):
+**The model and the board part.** The board says where the River World regions are, in
+River World's part of the board format (`RIVER_BOARD`, a `maps.BoardPart` the registry
+hands to `maps`), declared here: the terrain "river" (`RIVER`, land for the board's rules,
+not water), the sites harbor, shipyard and temple (`Site`, written in a region's
+`features`), the `pirate` symbol (a region field) and their checks (a pirate symbol marks
+a river; a site stands on land, never on a river, a sea or a lake). The rules of the
+expansion that are not conquest costs (`conquest`) or scoring (`scoring`):
 
 - the event line: as many markers as the game has turns, drawn from the box (Storm x2,
   Quiet waters x3, Harsh Winter x2, Pirates x4; the counts are catalogue data,
@@ -262,6 +262,11 @@ class RiverState:
 
 # --- the model: the board, and River World's part of its format --------------------------
 
+RIVER = Terrain("river", is_water=False)
+"""River World's terrain, printed on its boards: land for the board's rules (not water),
+declared by its part of the format (`RIVER_BOARD`); what a river costs and when it is
+emptied are the rules below."""
+
 
 class Site(StrEnum):
     """A River World symbol printed in a land region (written in `features` in a file)."""
@@ -278,7 +283,7 @@ PIRATE_SYMBOL = "pirate"
 
 def is_river(region: Region) -> bool:
     """Whether the region is a river (1 token to conquer, emptied at redeployment)."""
-    return region.terrain is Terrain.RIVER
+    return region.terrain is RIVER
 
 
 def sites(region: Region) -> frozenset[Site]:
@@ -302,8 +307,10 @@ def with_site(board: Board, site: Site) -> tuple[int, ...]:
 
 
 class RiverBoard(BoardPart):
-    """River World's part of the board format: its sites, the pirate symbol, their checks."""
+    """River World's part of the board format: the river, its sites, the pirate symbol,
+    their checks."""
 
+    terrains = (RIVER,)
     symbols = tuple(site.value for site in Site)
     flags = (PIRATE_SYMBOL,)
 

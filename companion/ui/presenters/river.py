@@ -543,11 +543,11 @@ class RiverView(ExpansionView):
 
     def terrain_looks(self) -> tuple[TerrainLook, ...]:
         # the rivers turquoise on the map, between the lakes' blue and the land
-        return (TerrainLook(Terrain.RIVER, _("River"), _("Rivers (Harsh Winter, sea races)"),
+        return (TerrainLook(river.RIVER, _("River"), _("Rivers (Harsh Winter, sea races)"),
                             (0.30, 0.68, 0.66, 1), _("river")),)
 
     def scoring_terrains(self, state: GameState) -> tuple[Terrain, ...]:
-        return (Terrain.RIVER,)
+        return (river.RIVER,)
 
     def scoring_counts(self, state: GameState) -> tuple[tuple[str, str], ...]:
         return tuple((count, _(words)) for count, words in COUNTS)
