@@ -76,7 +76,15 @@ from companion.rules.catalog import Catalog
 from companion.rules.errors import UnknownName
 from companion.rules.expansion import Expansion
 from companion.rules.expansions import registered
-from companion.rules.maps import BOARD_NAMES, Board, Feature, Terrain, load_board, symbol_names
+from companion.rules.maps import (
+    BOARD_NAMES,
+    Board,
+    Feature,
+    Terrain,
+    known_terrains,
+    load_board,
+    symbol_names,
+)
 from companion.rules.said import N_, Said, said
 from companion.rules.scoring import (
     ActiveHoldings,
@@ -200,7 +208,10 @@ _UNKNOWN_TERRAIN = N_("unknown terrain {value}; allowed: {allowed}")
 _UNKNOWN_FEATURE = N_("unknown feature {value}; allowed: {allowed}")
 
 
-_TERRAINS = tuple(t.value for t in Terrain)
+def _terrains() -> tuple[str, ...]:
+    """The terrains a region object or a count may name: the base game's, then those the
+    registered expansions' board parts add (River World's river)."""
+    return tuple(t.value for t in known_terrains())
 
 
 def _region(field: str, value: object, board: Board | None) -> HeldRegion:
@@ -219,7 +230,7 @@ def _region(field: str, value: object, board: Board | None) -> HeldRegion:
     doc = _object(field, value, _REGION)
     if "terrain" not in doc:
         fail(f"{field}.terrain", said("missing: a region object needs its terrain"))
-    terrain = Terrain(_choice(f"{field}.terrain", doc["terrain"], _UNKNOWN_TERRAIN, _TERRAINS))
+    terrain = Terrain(_choice(f"{field}.terrain", doc["terrain"], _UNKNOWN_TERRAIN, _terrains()))
     symbols = [
         _choice(f"{field}.features[{i}]", f, _UNKNOWN_FEATURE, symbol_names())
         for i, f in enumerate(a_list(f"{field}.features", doc.get("features", [])))
@@ -233,7 +244,7 @@ def _region(field: str, value: object, board: Board | None) -> HeldRegion:
 
 
 def _counts(field: str, value: object) -> QuickCount:
-    allowed = (*_TERRAINS, *_COUNT_EXTRAS)
+    allowed = (*_terrains(), *_COUNT_EXTRAS)
     if not isinstance(value, dict):
         fail(field, said("expected an object of counts, got {value}", value=show(value)))
     numbers: dict[str, int] = {}
@@ -245,7 +256,7 @@ def _counts(field: str, value: object) -> QuickCount:
         if name in numbers:
             fail(f"{field}.{key}", said("the {count} count is given twice", count=name))
         numbers[name] = _whole(f"{field}.{key}", count)
-    terrains = {Terrain(name): n for name, n in numbers.items() if name in _TERRAINS}
+    terrains = {Terrain(name): n for name, n in numbers.items() if name in _terrains()}
     if sum(terrains.values()) > most_regions():
         fail(field, said("{n} regions in all is more than any board has (at most {most}, "
                          "the regions of the largest board)", n=sum(terrains.values()),
@@ -411,7 +422,10 @@ def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
 
 # --- fields left out that change the score ------------------------------------------------
 
-_WATER = frozenset(t.value for t in Terrain if t.is_water)
+
+def _water() -> frozenset[str]:
+    """The water terrains' names (seas and lakes): a region there is never inland."""
+    return frozenset(t.value for t in known_terrains() if t.is_water)
 
 
 def _given(doc: Mapping[str, Any], path: str) -> bool:
@@ -472,7 +486,7 @@ def _held_notes(field: str, doc: Mapping[str, Any]) -> list[str]:
 def _holds_a_region(doc: Mapping[str, Any]) -> bool:
     if "counts" in doc and isinstance(doc["counts"], dict):
         return any(isinstance(v, int) and v > 0 for k, v in doc["counts"].items()
-                   if k.strip().casefold() in {t.value for t in Terrain})
+                   if k.strip().casefold() in _terrains())
     regions = doc.get("regions")
     return isinstance(regions, list) and bool(regions)
 
@@ -504,7 +518,7 @@ def _region_notes(
             f"{field}.regions[{index}].coastal"
             for index, region in enumerate(regions)
             if isinstance(region, dict) and "coastal" not in region
-            and str(region.get("terrain", "")).strip().casefold() not in _WATER
+            and str(region.get("terrain", "")).strip().casefold() not in _water()
         ]
         if missing:
             notes.append(_left_out(", ".join(missing), "false (inland)",

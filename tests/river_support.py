@@ -19,8 +19,7 @@ from factories import created, end_turn, finish_redeployment
 from companion.rules.catalog import load_catalog
 from companion.rules.events import GameCreated
 from companion.rules.maps import board_document
-from companion.rules.river import RiverEvent, markers_in_box
-from companion.rules.river_game import RiverSetup
+from companion.rules.river import RiverEvent, RiverSetup, markers_in_box
 from companion.session import Session
 
 RIVER_FILE = Path(__file__).parent / "data" / "river-test.json"

@@ -7,9 +7,9 @@ from dataclasses import replace
 import pytest
 
 from companion.rules.catalog import load_catalog
-from companion.rules.maps import Feature, Terrain
+from companion.rules.maps import Feature, Terrain, known_terrains
 from companion.rules.mini_game import MiniFacts
-from companion.rules.river_game import RiverCounts, RiverRegionFacts, counts_of
+from companion.rules.river import RiverCounts, RiverRegionFacts, counts_of
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
@@ -22,8 +22,8 @@ from companion.rules.scoring import (
 )
 
 CATALOG = load_catalog()
-LAND = tuple(t for t in Terrain if not t.is_water)
-WATER = tuple(t for t in Terrain if t.is_water)
+LAND = tuple(t for t in known_terrains() if not t.is_water)
+WATER = tuple(t for t in known_terrains() if t.is_water)
 
 
 def held(

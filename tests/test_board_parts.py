@@ -1,11 +1,13 @@
 """An expansion's part of the board format (`maps.BoardPart`): the board file reader names
-no expansion; River World's sites, pirate symbol and checks are River World's own, handed
-to `maps` by the registry, and a toy expansion's part is read the same way."""
+no expansion; River World's river, sites, pirate symbol and checks are River World's own,
+handed to `maps` by the registry, and a toy expansion's part (a terrain of its own too) is
+read the same way."""
 
 from __future__ import annotations
 
 import ast
 import copy
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +16,16 @@ import pytest
 from companion.rules import expansions
 from companion.rules.errors import DataError
 from companion.rules.expansion import Expansion
-from companion.rules.maps import BoardPart, Region, Terrain, parse_board, symbol_names
+from companion.rules.maps import (
+    BoardPart,
+    Region,
+    Terrain,
+    known_terrains,
+    parse_board,
+    symbol_names,
+)
 from companion.rules.river import (
+    RIVER,
     RIVER_BOARD,
     Site,
     has_pirate_symbol,
@@ -59,6 +69,23 @@ class Volcanoes(Expansion):
     board_part = Volcanic()
 
 
+LAVA = Terrain("lava", is_water=False)
+"""A toy expansion's own terrain: land."""
+TAR = Terrain("tar", is_water=True)
+"""A toy expansion's own water: a tar lake."""
+
+
+class LavaPart(BoardPart):
+    """A toy part that adds two terrains and nothing else."""
+
+    terrains = (LAVA, TAR)
+
+
+class LavaFields(Expansion):
+    name = "Lava Fields"
+    board_part = LavaPart()
+
+
 def test_the_board_reader_names_no_expansion() -> None:
     tree = ast.parse(MAPS.read_text("utf-8"))
     names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
@@ -68,7 +95,7 @@ def test_the_board_reader_names_no_expansion() -> None:
     strings = {node.value for node in ast.walk(tree)
                if isinstance(node, ast.Constant) and isinstance(node.value, str)}
     river_world = {"Site", "sites", "pirate", "is_river", "is_river_world", "with_site",
-                   "harbor", "shipyard", "temple"}
+                   "harbor", "shipyard", "temple", "RIVER", "river"}
     assert not names & river_world
     assert not {s for s in strings if s in river_world or s.startswith("pirate")}
 
@@ -87,7 +114,7 @@ def test_a_river_world_region_is_read_into_its_own_terms() -> None:
     assert sites(land) == {Site.HARBOR, Site.TEMPLE} and land.symbols == {"harbor", "temple"}
     assert [f.value for f in land.features] == ["mine"]
     assert has_pirate_symbol(water) and not has_pirate_symbol(land)
-    assert is_river(water) and water.terrain is Terrain.RIVER and not water.is_water
+    assert is_river(water) and water.terrain is RIVER and not water.is_water
     assert is_river_world(board) and with_site(board, Site.TEMPLE) == (1,)
 
 
@@ -121,6 +148,67 @@ def test_a_toy_expansions_part_is_read_while_it_is_registered() -> None:
             parse_board(doc, source="toy.json")
     assert str(err.value) == "toy.json: region 2: smoking is true but no volcano stands here"
     assert "volcano" not in symbol_names()
+
+
+def test_river_world_brings_the_river_terrain() -> None:
+    assert RIVER_BOARD.terrains == (RIVER,) and not RIVER.is_water
+    assert known_terrains() == (Terrain.FARMLAND, Terrain.HILL, Terrain.FOREST, Terrain.SWAMP,
+                                Terrain.MOUNTAIN, Terrain.SEA, Terrain.LAKE, RIVER)
+    assert not hasattr(Terrain, "RIVER")
+
+
+def test_a_toy_expansions_terrain_is_read_while_its_part_is_registered() -> None:
+    doc = _doc()
+    doc["regions"][1]["terrain"] = "lava"
+    with pytest.raises(DataError) as unknown:
+        parse_board(copy.deepcopy(doc), source="toy.json")
+    assert str(unknown.value) == (
+        'toy.json: region 2: unknown terrain "lava"; allowed: farmland, hill, forest, swamp, '
+        "mountain, sea, lake, river")
+    with expansions.extended(LavaFields()):
+        assert known_terrains()[-2:] == (LAVA, TAR)
+        board = parse_board(copy.deepcopy(doc), source="toy.json")
+        lava = board.region(2)
+        assert lava.terrain is LAVA and lava.terrain == "lava" and not lava.is_water
+        assert lava.entry and not lava.coastal  # land: the land rules for entry and coastal
+        doc["regions"][1]["terrain"] = "basalt"
+        with pytest.raises(DataError) as unknown:
+            parse_board(copy.deepcopy(doc), source="toy.json")
+    assert str(unknown.value) == (
+        'toy.json: region 2: unknown terrain "basalt"; allowed: farmland, hill, forest, swamp, '
+        "mountain, sea, lake, river, lava, tar")
+    assert LAVA not in known_terrains()
+    doc["regions"][1]["terrain"] = "lava"
+    with pytest.raises(DataError, match="unknown terrain"):
+        parse_board(doc, source="toy.json")
+
+
+def test_a_toy_expansions_water_follows_the_water_rules() -> None:
+    doc = _doc()
+    doc["regions"][1].update(terrain="tar", border=True, entry=False)
+    with expansions.extended(LavaFields()):
+        with pytest.raises(DataError) as inland:
+            parse_board(copy.deepcopy(doc), source="toy.json")
+        assert str(inland.value) == (
+            "toy.json: region 1: coastal is false but it borders tar region 2")
+        doc["regions"][0]["coastal"] = True
+        board = parse_board(doc, source="toy.json")
+    assert board.region(2).is_water and board.region(2).terrain is TAR
+
+
+def test_a_terrain_is_one_value_like_an_enum_member() -> None:
+    assert Terrain("sea") is Terrain.SEA and Terrain("lava") is LAVA
+    assert Terrain("forest", is_water=False) is Terrain.FOREST
+    assert Terrain.SEA == "sea" and Terrain.SEA.value == "sea" and f"{Terrain.SEA}" == "sea"
+    with pytest.raises(ValueError, match="already declared as water"):
+        Terrain("sea", is_water=False)
+    with pytest.raises(ValueError, match="not a declared terrain"):
+        Terrain("moor")
+    region = parse_board(_doc(), source="toy.json").region(2)
+    assert copy.deepcopy(region).terrain is Terrain.MOUNTAIN
+    assert pickle.loads(pickle.dumps(RIVER)) is RIVER
+    with pytest.raises(AttributeError):
+        Terrain.SEA.is_water = False  # type: ignore[misc]
 
 
 def test_a_part_s_field_must_be_true_or_false() -> None:

@@ -20,7 +20,7 @@ from companion.rules.income import income
 from companion.rules.maps import Terrain
 from companion.rules.mini_game import MINI_EXPANSIONS
 from companion.rules.necromancer import NECROMANCER_ISLAND, NecromancerSetup, NecromancerState
-from companion.rules.river_game import RIVER_WORLD
+from companion.rules.river import RIVER_WORLD
 from companion.rules.scoring import (
     ActiveHoldings,
     Bonus,

@@ -153,7 +153,7 @@ def test_the_ui_imports_the_rules_from_their_facade_alone() -> None:
 
 def test_the_facade_check_is_not_blind() -> None:
     source = """
-from companion.rules import GameState, river_game
+from companion.rules import GameState, river
 def later():
     from companion.rules.game import apply
     import companion.rules.scoring

@@ -20,6 +20,7 @@ from companion.rules.maps import (
     Feature,
     Terrain,
     board_for_players,
+    known_terrains,
     load_board,
     parse_board,
 )
@@ -224,7 +225,7 @@ def test_boards_cannot_be_changed() -> None:
 
 
 def test_seas_and_lakes_are_water() -> None:
-    assert {t for t in Terrain if t.is_water} == {Terrain.SEA, Terrain.LAKE}
+    assert {t for t in known_terrains() if t.is_water} == {Terrain.SEA, Terrain.LAKE}
     assert load_board("2p").region(1).is_water and not load_board("2p").region(2).is_water
 
 

@@ -15,7 +15,7 @@ from words_support import code_words
 
 from companion.rules.board import Markers
 from companion.rules.maps import Terrain
-from companion.rules.river_game import RIVER_WORLD
+from companion.rules.river import RIVER_WORLD
 from companion.rules.scoring import HeldRegion, QuickCount
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,7 +15,7 @@ from scoring_support import held, river_count, river_counts, river_region
 from companion.commands.score import main
 from companion.rules.catalog import load_catalog
 from companion.rules.maps import Terrain
-from companion.rules.river_game import harbor_coins
+from companion.rules.river import RIVER, harbor_coins
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
@@ -138,7 +138,7 @@ def test_the_inland_regions_counted_next_to_pirates_are_some_of_those_next_to_pi
 
 
 def test_a_river_held_is_a_region_worth_one_coin() -> None:
-    inp = ScoringInput(3, ActiveHoldings("Ratmen", "Commando", (held(Terrain.RIVER),)))
+    inp = ScoringInput(3, ActiveHoldings("Ratmen", "Commando", (held(RIVER),)))
     assert lines(inp) == [("Regions held by Ratmen", 1)]
 
 
@@ -146,7 +146,7 @@ def test_the_quick_count_scores_harbors_and_pirates_as_the_map_does() -> None:
     regions = (
         harbor(),
         harbor(Terrain.FOREST, pirates=True),
-        held(Terrain.RIVER),
+        held(RIVER),
         river_region(Terrain.SWAMP, next_to_pirates=True),
     )
     counted = count_regions(regions)

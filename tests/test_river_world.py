@@ -30,16 +30,14 @@ from companion.rules.game import refusal as said_refusal
 from companion.rules.income import income
 from companion.rules.river import (
     ADVISED_LEFT_OUT,
-    RiverEvent,
-    RiverState,
-    check_event_line,
-    markers_in_box,
-)
-from companion.rules.river_game import (
     CaravelPlaced,
     PirateShipSet,
+    RiverEvent,
     RiverFacts,
+    RiverState,
+    check_event_line,
     event_in_force,
+    markers_in_box,
     public_river,
     seer_peek,
     seer_refusal,

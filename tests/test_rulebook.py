@@ -6,8 +6,8 @@ import pytest
 
 from companion.rules.catalog import load_catalog
 from companion.rules.errors import DataError, UnknownName
+from companion.rules.river import RULE_EVENT as EVENT
 from companion.rules.river import RiverEvent
-from companion.rules.river_game import RULE_EVENT as EVENT
 from companion.rules.rule_entry import PIECE, POWER, RACE, TURN, RuleEntry, english
 from companion.rules.rulebook import KINDS, Rulebook, fold, load_rulebook
 from companion.rules.teams import MARKERS, Kind

@@ -18,7 +18,7 @@ from companion.rules.events import (
     to_record,
 )
 from companion.rules.necromancer import NecromancerSetup
-from companion.rules.river_game import RiverSetup
+from companion.rules.river import RiverSetup
 from companion.rules.teams import TeamSetup
 
 

@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from companion.rules.maps import BOARD_NAMES, load_board
-from companion.rules.river_game import harbor_series
+from companion.rules.river import harbor_series
 from companion.scenario import most_regions
 
 

@@ -142,7 +142,7 @@ def test_every_played_expansion_with_a_face_has_a_view() -> None:
 EXPANSION_MODULES = {
     "companion.ui.presenters.necromancer", "companion.ui.presenters.river",
     "companion.ui.presenters.teams", "companion.ui.presenters.mini",
-    *(f"companion.rules.{m}" for m in ("necromancer", "river", "river_game", "teams")),
+    *(f"companion.rules.{m}" for m in ("necromancer", "river", "teams")),
 }
 SHARED = ("table.py", "game_end.py", "scoring.py", "map.py")
 """The shared presenters that ask the views."""

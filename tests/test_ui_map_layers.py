@@ -35,8 +35,8 @@ from kivy.graphics import (
 )
 
 from companion.rules.board import BoardState, Markers, Occupant
-from companion.rules.maps import Board, Terrain, load_board, parse_board_text
-from companion.rules.river import setup_pirates
+from companion.rules.maps import Board, load_board, parse_board_text
+from companion.rules.river import RIVER, setup_pirates
 from companion.ui.map_layers import RegionColours, RegionGroups
 from companion.ui.map_widget import BoardMap
 
@@ -271,7 +271,7 @@ def _play(widget: BoardMap, rng: random.Random, steps: int) -> None:
             colours[rng.randrange(3)] = (rng.random(), rng.random(), rng.random(), 1.0)
             widget.player_colours = colours
         elif kind == "caravel" and widget.pieces:
-            rivers = [r.id for r in board.regions.values() if r.terrain is Terrain.RIVER]
+            rivers = [r.id for r in board.regions.values() if r.terrain is RIVER]
             widget.pieces = {"caravel": rng.choice(rivers)}
         if rng.random() < 0.7:
             _frames(1)

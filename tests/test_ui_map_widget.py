@@ -24,7 +24,13 @@ from kivy.base import EventLoop
 from kivy.tests.common import UnitTestTouch
 
 from companion.rules.board import BoardState, Markers, Occupant
-from companion.rules.maps import BOARD_NAMES, Board, Terrain, load_board, parse_board_text
+from companion.rules.maps import (
+    BOARD_NAMES,
+    Board,
+    known_terrains,
+    load_board,
+    parse_board_text,
+)
 from companion.rules.river import Site, setup_pirates, with_site
 from companion.ui import map_geometry as mg
 from companion.ui.map_widget import (
@@ -236,7 +242,7 @@ def test_every_symbol_has_a_drawing_and_a_legend_line(window: Any) -> None:
         icon._redraw()
         assert len(icon.canvas.children) > 0
     legend_widget = MapLegend(show_terrain=True)
-    assert len(legend_widget.children) == 2 * (len(keys) + len(Terrain))
+    assert len(legend_widget.children) == 2 * (len(keys) + len(known_terrains()))
 
 
 def test_region_symbols_list_features_and_markers_in_legend_order() -> None:

@@ -27,8 +27,7 @@ from river_support import RIVER_BOARD, RIVER_FILE
 from companion.boards import custom_boards_dir, load_custom_boards
 from companion.paths import data_file
 from companion.rules.events import GameCreated
-from companion.rules.river import RiverState
-from companion.rules.river_game import event_line
+from companion.rules.river import RiverState, event_line
 from companion.rules.teams import RelicsState
 from companion.session import Session
 from companion.store import Store

@@ -4,12 +4,11 @@
 the game state and `apply`, the events, what a player may see, the conquest and the
 score, the die, the board, the catalog and the errors. Names shared by every game are
 exported by name. An expansion's own view of the game is its module, exported whole as
-a namespace (`necromancer`, `river_game`, `teams`, `mini_game`, and the model
-River World keeps: `river`), so a screen of that expansion reads
-it as ``river_game.public_river(state)`` and its events as ``river_game.CaravelPlaced``,
-and this facade need not change when an expansion does. Race and power names are in
-`names`, and what the token ledger knows (a race's hand, the hands waiting to be placed)
-in `troops_game`.
+a namespace (`necromancer`, `river`, `teams`, `mini_game`), so a screen of that expansion
+reads it as ``river.public_river(state)``, its events as ``river.CaravelPlaced`` and its
+pieces as ``river.Site``, and this facade need not change when an expansion does. Race
+and power names are in `names`, and what the token ledger knows (a race's hand, the hands
+waiting to be placed) in `troops_game`.
 
 Invariants: the modules of the rules import one another directly, never through this
 facade (so importing it makes no cycle); importing it imports the whole rules core, which
@@ -25,7 +24,6 @@ from companion.rules import (
     names,
     necromancer,
     river,
-    river_game,
     teams,
     troops_game,
 )
@@ -100,11 +98,11 @@ from companion.rules.maps import (
     Feature,
     Terrain,
     board_for_players,
+    known_terrains,
     load_board,
     parse_board_text,
 )
 from companion.rules.reminders import reminders
-from companion.rules.river import Site
 from companion.rules.rule_entry import RuleEntry
 from companion.rules.rulebook import Rulebook, load_rulebook
 from companion.rules.said import Combo, Listed, Name, Said
@@ -147,8 +145,8 @@ __all__ = [  # noqa: RUF022 (grouped by concept, not sorted)
     "reminders",
     # the board and the regions
     "BOARD_NAMES", "Board", "BoardState", "Feature", "Markers", "Occupant",
-    "RegionState", "Site", "Terrain", "board_for_players", "load_board", "marker_count",
-    "parse_board_text", "placed_markers",
+    "RegionState", "Terrain", "board_for_players", "known_terrains", "load_board",
+    "marker_count", "parse_board_text", "placed_markers",
     # conquest, the die, the troops
     "Assessment", "Attacker", "TokenCountUnknown", "assess", "conquest_cost",
     "final_conquest", "immunity", "reach",
@@ -170,6 +168,5 @@ __all__ = [  # noqa: RUF022 (grouped by concept, not sorted)
     "names", "troops_game",
     # the registry of expansions (`expansions.played(state)`: the ones a game plays)
     "expansions",
-    "mini_game", "necromancer", "river", "river_game",
-    "teams",
+    "mini_game", "necromancer", "river", "teams",
 ]

@@ -27,7 +27,7 @@ from companion.rules.expansion import Deal, Expansion
 from companion.rules.maps import BoardPart, use_board_parts
 from companion.rules.mini_game import MINI_EXPANSIONS
 from companion.rules.necromancer import NECROMANCER_ISLAND, NecromancerIntents
-from companion.rules.river_game import RIVER_WORLD, RiverIntents
+from companion.rules.river import RIVER_WORLD, RiverIntents
 from companion.rules.said import N_, said
 from companion.rules.scoring import use_rules
 from companion.rules.standings import Standings, final_standings, needs_token_count

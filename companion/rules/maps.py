@@ -9,9 +9,9 @@ with a `DataError` naming the file and the region):
 
 - region ids run 1..N without gaps, one region per id;
 - adjacency is symmetric, never lists the region itself, and names only regions of the board;
-- seas and lakes (`is_water`) hold no feature, no Lost Tribe, and are neither `entry` nor
-  `coastal`;
-- `coastal` is true exactly for land regions next to a sea or a lake;
+- seas and lakes (`is_water`, as is a water terrain a board part adds) hold no feature, no
+  Lost Tribe, and are neither `entry` nor `coastal`;
+- `coastal` is true exactly for land regions next to a sea or a lake (water);
 - `entry` (a legal First Conquest) is true exactly for land regions that touch the board's
   edge (`border`) or border a sea that does; at least one region is an entry;
 - `position` (where the region is drawn) is null or an [x, y] pair inside 0..1, x from the
@@ -31,22 +31,26 @@ The file format (`companion/data/boards/2p.json` ... `5p.json`, schema 1)::
         "entry": false, "coastal": false, "adjacent": [2, 6], "position": [0.123, 0.123]},
        ...]}
 
-`terrain` is one of farmland, hill, forest, swamp, mountain, sea, lake, river (a mountain
-region gets a Mountain token at setup); `features` a subset of mine, magic (a Magic Source)
-and cavern, and of the symbols the registered board parts print (kept apart as the
-region's `symbols`); `lost_tribe` says the region starts with a Lost Tribe token. `aspect`,
-`notes` and `position` may be left out, and so may a board part's own true/false fields
-(kept as the region's `flags`, those that are true); every other field is required and no
-other field is allowed (a misspelt field is an error, not a silent default). The full
-format, for a group writing its own board, is `docs/board-format.md`.
+`terrain` is one of farmland, hill, forest, swamp, mountain, sea, lake (a mountain region
+gets a Mountain token at setup) or a terrain a registered board part adds (River World's
+river); `features` a subset of mine, magic (a Magic Source) and cavern, and of the
+symbols the registered board parts print (kept apart as the region's `symbols`);
+`lost_tribe` says the region starts with a Lost Tribe token. `aspect`, `notes` and
+`position` may be left out, and so may a board part's own true/false fields (kept as the
+region's `flags`, those that are true); every other field is required and no other field
+is allowed (a misspelt field is an error, not a silent default). The full format, for a
+group writing its own board, is `docs/board-format.md`.
 
-**An expansion's part of the format** is a `BoardPart`: the symbols it prints in a region,
-its own true/false region fields and its checks of a region. This module names no
-expansion: the registry (`companion.rules.expansions`) hands the registered expansions'
-parts over once, at import (`use_board_parts`), as it does the pieces and the scoring
-rules, and every board read afterwards knows them. The river is a terrain of the base
-format (`Terrain.RIVER`), as scoring and the screens key their counts and colours by
-`Terrain`; what a river does is River World's.
+**An expansion's part of the format** is a `BoardPart`: the terrains it adds, the symbols it
+prints in a region, its own true/false region fields and its checks of a region. This
+module names no expansion: the registry (`companion.rules.expansions`) hands the
+registered expansions' parts over once, at import (`use_board_parts`), as it does the
+pieces and the scoring rules, and every board read afterwards knows them. A terrain is a
+small immutable value (`Terrain`: its name and whether it is water), not an enum, so an
+expansion declares its own in its module (River World's river, land for the board's
+rules) and scoring and the screens key their counts and colours by `Terrain` alike;
+`known_terrains()` is the base game's and the parts' in use, what a board file and a score
+scenario may name.
 
 Pure: standard library and `companion.rules.errors` only; the packaged boards are read
 with `importlib.resources`, imported when first needed.
@@ -71,24 +75,85 @@ _PACKAGE = "companion.data"
 _INF = float("inf")
 
 
-class Terrain(StrEnum):
-    """The kind of land (or water) a region is."""
+class Terrain(str):
+    """The kind of land (or water) a region is: its name in a board file (the string itself,
+    also `value`) and whether it is water (`is_water`: seas and lakes, not conquerable
+    without a power that allows it).
 
-    FARMLAND = "farmland"
-    HILL = "hill"
-    FOREST = "forest"
-    SWAMP = "swamp"
-    MOUNTAIN = "mountain"
-    SEA = "sea"
-    LAKE = "lake"
-    RIVER = "river"
-    """Printed on River World's boards: land for the board's rules (not water); what a river
-    costs and when it is emptied are River World's rules (`companion.rules.river`)."""
+    The base game's terrains are the class's constants (`Terrain.FARMLAND` ...
+    `Terrain.LAKE`); an expansion declares its own in its module and lists them in its
+    `BoardPart.terrains` (River World's river: `companion.rules.river`). A terrain is
+    declared once, `Terrain(name, is_water=...)`, and is that one value from then on:
+    `Terrain(name)` is the terrain declared with that name (`ValueError` for a name never
+    declared, or declared again as the other kind), so `region.terrain is Terrain.SEA` holds
+    for every region read. Which terrains a board may have is `known_terrains()`: the base
+    game's and the parts' in use. Immutable; equal to (and hashed as) its name, like the
+    enum it replaces."""
+
+    FARMLAND: ClassVar[Terrain]
+    HILL: ClassVar[Terrain]
+    FOREST: ClassVar[Terrain]
+    SWAMP: ClassVar[Terrain]
+    MOUNTAIN: ClassVar[Terrain]
+    SEA: ClassVar[Terrain]
+    LAKE: ClassVar[Terrain]
+
+    _declared: ClassVar[dict[str, Terrain]] = {}
+    is_water: bool
+
+    def __new__(cls, value: str, is_water: bool | None = None) -> Terrain:
+        declared = cls._declared.get(value) if isinstance(value, str) else None
+        if declared is not None:
+            if is_water is None or bool(is_water) == declared.is_water:
+                return declared
+            kind = "water" if declared.is_water else "land"
+            raise ValueError(f"the terrain {value!r} is already declared as {kind}")
+        if is_water is None:
+            raise ValueError(f"{value!r} is not a declared terrain")
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"a terrain's name is a non-empty string, not {value!r}")
+        terrain = super().__new__(cls, value)
+        object.__setattr__(terrain, "is_water", bool(is_water))
+        cls._declared[value] = terrain
+        return terrain
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a terrain cannot change ({name})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a terrain cannot change ({name})")
+
+    def __copy__(self) -> Terrain:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Terrain:
+        return self
+
+    def __reduce__(self) -> tuple[type[Terrain], tuple[str, bool]]:
+        return (Terrain, (self.value, self.is_water))
+
+    def __repr__(self) -> str:
+        return f"Terrain({self.value!r})"
 
     @property
-    def is_water(self) -> bool:
-        """Seas and lakes: not conquerable without a power that allows it (rivers are not)."""
-        return self in (Terrain.SEA, Terrain.LAKE)
+    def value(self) -> str:
+        """Its name as a board file writes it ("farmland", "sea")."""
+        return str(self)
+
+
+Terrain.FARMLAND = Terrain("farmland", is_water=False)
+Terrain.HILL = Terrain("hill", is_water=False)
+Terrain.FOREST = Terrain("forest", is_water=False)
+Terrain.SWAMP = Terrain("swamp", is_water=False)
+Terrain.MOUNTAIN = Terrain("mountain", is_water=False)
+Terrain.SEA = Terrain("sea", is_water=True)
+Terrain.LAKE = Terrain("lake", is_water=True)
+
+BASE_TERRAINS: tuple[Terrain, ...] = (
+    Terrain.FARMLAND, Terrain.HILL, Terrain.FOREST, Terrain.SWAMP, Terrain.MOUNTAIN,
+    Terrain.SEA, Terrain.LAKE,
+)
+"""The base game's terrains, in the order messages list them."""
 
 
 class Feature(StrEnum):
@@ -148,12 +213,14 @@ class Board:
 
 
 class BoardPart:
-    """An expansion's part of the board format: the `symbols` it prints in a region (written
+    """An expansion's part of the board format: the `terrains` it adds (declared in its
+    module, written in a region's `terrain`), the `symbols` it prints in a region (written
     in a region's `features`, read into `Region.symbols`), its own optional true/false
     region `flags` (false when left out; those true read into `Region.flags`) and `refuse`,
     its check of a region once the base format's checks pass. A subclass overrides what it
     adds; its names must not be the base format's."""
 
+    terrains: ClassVar[tuple[Terrain, ...]] = ()
     symbols: ClassVar[tuple[str, ...]] = ()
     flags: ClassVar[tuple[str, ...]] = ()
 
@@ -180,6 +247,15 @@ def use_board_parts(registered: Callable[[], Sequence[BoardPart]]) -> None:
 def board_parts() -> tuple[BoardPart, ...]:
     """The parts of the format boards are read with now, in the registry's order."""
     return tuple(_parts_of())
+
+
+def known_terrains() -> tuple[Terrain, ...]:
+    """Every terrain a region may have now: the base game's, then the parts' (each once)."""
+    return _terrains_of(board_parts())
+
+
+def _terrains_of(parts: Sequence[BoardPart]) -> tuple[Terrain, ...]:
+    return tuple(dict.fromkeys((*BASE_TERRAINS, *(t for part in parts for t in part.terrains))))
 
 
 def symbol_names() -> tuple[str, ...]:
@@ -336,7 +412,7 @@ def _region(source: str, index: int, doc: object, parts: Sequence[BoardPart]) ->
     features, printed = _features(where, where.array(fields["features"], "features"), symbols)
     return Region(
         id=region_id,
-        terrain=_terrain(where, fields["terrain"]),
+        terrain=_terrain(where, fields["terrain"], _terrains_of(parts)),
         features=features,
         lost_tribe=where.boolean(fields["lost_tribe"], "lost_tribe"),
         border=where.boolean(fields["border"], "border"),
@@ -362,11 +438,12 @@ def _region_entry(region_id: int) -> Said:
     return said("region {region}", region=region_id)
 
 
-def _terrain(where: Where, value: object) -> Terrain:
-    if isinstance(value, str) and value in Terrain._value2member_map_:
-        return Terrain(value)
+def _terrain(where: Where, value: object, known: Sequence[Terrain]) -> Terrain:
+    for terrain in known:
+        if isinstance(value, str) and value == terrain.value:
+            return terrain
     where.fail(said("unknown terrain {value}; allowed: {allowed}", value=show(value),
-                    allowed=listed(t.value for t in Terrain)))
+                    allowed=listed(t.value for t in known)))
 
 
 def _features(

@@ -52,7 +52,7 @@ region's `facts` (`HeldRegion.facts`) and, counted, one of a quick count's
 (`region_counts`, so both paths stay the same position) and score them: lines after a
 race's own (`race_lines`) and lines of the player's races together, after all of them
 (`player_lines`). River World's Harbors and pirate ships are scored this way
-(`companion.rules.river_game`). A river (terrain "river") held under a Harsh Winter, or by
+(`companion.rules.river`). A river (terrain "river") held under a Harsh Winter, or by
 a Seafaring race, is a region like any other: 1 coin.
 
 The rule numbers printed in the rules text (Barricade's 3 coins for 4 regions or fewer,

@@ -5,7 +5,7 @@ A state is immutable; a change is a new state made by `companion.rules.game.appl
 asks the expansions the game plays through their hooks (`companion.rules.expansion`) and
 hands the markers to `markers`. Those modules read and replace a state only through this
 module, so none of them imports `game`; and this module imports none of them (nor does
-any module it imports import it: `river` knows no `GameState`). An expansion keeps its own
+any module it imports import it). An expansion keeps its own
 state as one of the state's `parts`, found by its type: this module names no expansion.
 """
 

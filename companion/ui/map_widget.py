@@ -80,7 +80,15 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.i18n import N_, _, pgettext
-from companion.rules import Board, BoardState, Feature, Markers, RegionState, Terrain
+from companion.rules import (
+    Board,
+    BoardState,
+    Feature,
+    Markers,
+    RegionState,
+    Terrain,
+    known_terrains,
+)
 from companion.rules import names as rule_names
 from companion.ui import map_geometry as mg
 from companion.ui import names
@@ -191,7 +199,8 @@ def terrain_legend() -> list[tuple[RGBA, str]]:
     """(colour, name) of every terrain, in the language spoken: a view's terrain as its
     look names it, the others as the edition prints them."""
     looks = {look.terrain: look.name for view in registered() for look in view.terrain_looks()}
-    return [(TERRAIN_COLOURS[t], looks.get(t) or names.terrain(t.value)) for t in Terrain]
+    return [(TERRAIN_COLOURS[t], looks.get(t) or names.terrain(t.value))
+            for t in known_terrains()]
 
 
 def region_symbols(

@@ -2,8 +2,8 @@
 of markers revealed so far, the pirate ships, the Shipyard's Caravel and the Temple of the
 Seer's private look at the next event.
 
-Everything shown to the table comes from `river_game.public_river` (never the next event). The
-next event is read only through `river_game.seer_peek`, for the Temple's holder in their own
+Everything shown to the table comes from `river.public_river` (never the next event). The
+next event is read only through `river.seer_peek`, for the Temple's holder in their own
 turn, and shown on the private overlay like a purse peek; nothing is recorded. A button is
 offered only when the rules would take its event now (`game.refusal`); this module words
 the rules' answers and hands the taps to the session.
@@ -25,11 +25,9 @@ from companion.rules import (
     Phase,
     QuickCount,
     RegionState,
-    Site,
     Terrain,
     refusal,
     river,
-    river_game,
 )
 from companion.ui import map_paint as paint
 from companion.ui import names as piece_names
@@ -62,7 +60,7 @@ def _list(ids: tuple[int, ...]) -> str:
 
 def headline(state: GameState) -> str:
     """This turn's event and what it does ("" when the game does not play River World)."""
-    view = river_game.public_river(state)
+    view = river.public_river(state)
     if view is None or state.is_over:
         return ""
     return _("River World, turn {turn}: {event}. {effect}").format(
@@ -71,7 +69,7 @@ def headline(state: GameState) -> str:
 
 def summary(state: GameState) -> str:
     """The public River World books in a few lines ("" when the game does not play it)."""
-    view = river_game.public_river(state)
+    view = river.public_river(state)
     if view is None:
         return ""
     lines = [ngettext("Events so far: {events}; {count} still face down.",
@@ -103,7 +101,7 @@ def _caravel_rivers(state: GameState) -> list[int]:
     seat = state.track.seat
     return [rid for rid, region in state.map.regions.items()
             if river.is_river(region)
-            and refusal(state, river_game.CaravelPlaced(seat, rid)) is None]
+            and refusal(state, river.CaravelPlaced(seat, rid)) is None]
 
 
 def table_actions(state: GameState) -> list[dict[str, Any]]:
@@ -114,7 +112,7 @@ def table_actions(state: GameState) -> list[dict[str, Any]]:
     seat = state.track.seat
     name = state.player(seat).name
     out: list[dict[str, Any]] = []
-    if (river_game.seer_refusal(state, seat) is None
+    if (river.seer_refusal(state, seat) is None
             and line.next_event(state.track.turn) is not None):
         out.append({"key": "seer",
                     "text": _("The Temple: {name} sees the next event").format(name=name)})
@@ -146,7 +144,7 @@ def do_table(presenter: Presenter, screen: PrivateScreen, action: TableAction) -
 
 def _seer(presenter: Presenter, screen: PrivateScreen, state: GameState) -> None:
     seat = state.track.seat
-    seen = presenter.attempt(lambda: river_game.seer_peek(state, seat), _("Nothing shown"))
+    seen = presenter.attempt(lambda: river.seer_peek(state, seat), _("Nothing shown"))
     if seen is None:
         return
     name = state.player(seat).name
@@ -179,12 +177,12 @@ def _ask_caravel(presenter: Presenter, state: GameState) -> None:
 # --- the map ---------------------------------------------------------------------------------
 
 
-SITE_NAMES = {Site.HARBOR: N_("Harbor"), Site.SHIPYARD: N_("Shipyard"),
-              Site.TEMPLE: N_("Temple of the Seer")}
+SITE_NAMES = {river.Site.HARBOR: N_("Harbor"), river.Site.SHIPYARD: N_("Shipyard"),
+              river.Site.TEMPLE: N_("Temple of the Seer")}
 """Each River World site's name, as a region's title on the map lists it."""
 
-SITE_RULES = {Site.HARBOR: "Harbor", Site.SHIPYARD: "Shipyard and Caravel",
-              Site.TEMPLE: "Temple of the Seer"}
+SITE_RULES = {river.Site.HARBOR: "Harbor", river.Site.SHIPYARD: "Shipyard and Caravel",
+              river.Site.TEMPLE: "Temple of the Seer"}
 """The rule book's entry for each River World site."""
 
 
@@ -192,7 +190,7 @@ def region_rules(state: GameState, region: int) -> list[tuple[str, str]]:
     """The rule book's pieces for `region`: its river, its sites, a pirate ship, the
     Caravel."""
     place = state.map.region(region)
-    view = river_game.public_river(state)
+    view = river.public_river(state)
     out = [("piece", "River")] if river.is_river(place) else []
     out += [("piece", SITE_RULES[site]) for site in sorted(river.sites(place))]
     if view is not None and region in view.pirate_ships:
@@ -206,7 +204,7 @@ def region_text(state: GameState, region: int) -> str:
     """The Caravel or a pirate ship in `region`, and what a river costs now ("" if none):
     the cost only outside the conquests, whose cost lines already say it (a longer
     language would push the Conquer button under the fold)."""
-    view = river_game.public_river(state)
+    view = river.public_river(state)
     if view is None or not river.is_river(state.map.region(region)):
         return ""
     parts = []
@@ -228,12 +226,12 @@ def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
     if state.part(river.RiverState) is None or state.is_over:
         return []
     out: list[dict[str, Any]] = []
-    if refusal(state, river_game.CaravelPlaced(state.track.seat, region)) is None:
+    if refusal(state, river.CaravelPlaced(state.track.seat, region)) is None:
         out.append({"key": "river_caravel",
                     "text": _("Place the Caravel on river {river}").format(river=region)})
-    if refusal(state, river_game.PirateShipSet(region, True)) is None:
+    if refusal(state, river.PirateShipSet(region, True)) is None:
         out.append({"key": "river_ship_on", "text": _("Correct: a pirate ship is here")})
-    if refusal(state, river_game.PirateShipSet(region, False)) is None:
+    if refusal(state, river.PirateShipSet(region, False)) is None:
         out.append({"key": "river_ship_off", "text": _("Correct: no pirate ship here")})
     return out
 
@@ -266,13 +264,13 @@ COUNTS = (("harbors", N_("With a Harbor")),
           ("next_to_pirates", N_("Next to a pirate ship")))
 """River World's counts, asked whenever the game plays River World (a River World board
 always plays its events); their words in English (`RiverView.scoring_counts` translates).
-Each is a field of `river_game.RiverCounts`, read and set by `scoring_count` and
+Each is a field of `river.RiverCounts`, read and set by `scoring_count` and
 `scoring_counted`."""
 
 
 def scoring_count(count: QuickCount, name: str) -> int:
     """River World's count `name` (of `COUNTS`) of a race's regions."""
-    counts = river_game.counts_of(count)
+    counts = river.counts_of(count)
     match name:
         case "harbors":
             return counts.harbors
@@ -284,10 +282,10 @@ def scoring_count(count: QuickCount, name: str) -> int:
 def scoring_counted(count: QuickCount, values: Mapping[str, int]) -> QuickCount:
     """`count` with River World's counts shown on the screen set to `values` (the inland
     regions next to a pirate ship, which no stepper asks, stay as counted)."""
-    counts = river_game.counts_of(count)
+    counts = river.counts_of(count)
     counts = replace(counts, harbors=values.get("harbors", counts.harbors),
                      next_to_pirates=values.get("next_to_pirates", counts.next_to_pirates))
-    return river_game.with_counts(count, counts)
+    return river.with_counts(count, counts)
 
 
 # --- the map's symbols ------------------------------------------------------------------------
@@ -379,7 +377,7 @@ def _paint_caravel(g: InstructionGroup, cx: float, cy: float, s: float) -> None:
     g.add(Line(points=[cx - s * 0.34, cy + s * 0.34, cx + s * 0.34, cy + s * 0.34], width=w))
 
 
-def _site(site: Site) -> Callable[[Board, int, RegionState | None, Mapping[str, int]], int]:
+def _site(site: river.Site) -> Callable[[Board, int, RegionState | None, Mapping[str, int]], int]:
     """Whether a region has the printed `site`."""
     return lambda board, rid, _state, _pieces: int(site in river.sites(board.regions[rid]))
 
@@ -393,10 +391,10 @@ def _pirate_ships(board: Board, rid: int, state: RegionState | None,
 
 
 MAP_SYMBOLS = (
-    paint.MapSymbol("harbor", N_("Harbor"), "cavern", _site(Site.HARBOR), _paint_harbor),
-    paint.MapSymbol("shipyard", N_("Shipyard"), "harbor", _site(Site.SHIPYARD),
+    paint.MapSymbol("harbor", N_("Harbor"), "cavern", _site(river.Site.HARBOR), _paint_harbor),
+    paint.MapSymbol("shipyard", N_("Shipyard"), "harbor", _site(river.Site.SHIPYARD),
                     _paint_shipyard),
-    paint.MapSymbol("temple", N_("Temple of the Seer"), "shipyard", _site(Site.TEMPLE),
+    paint.MapSymbol("temple", N_("Temple of the Seer"), "shipyard", _site(river.Site.TEMPLE),
                     _paint_temple),
     paint.MapSymbol("pirate_ship", N_("Pirate ship"), "catapult", _pirate_ships,
                     _paint_pirate_ship),
@@ -545,11 +543,11 @@ class RiverView(ExpansionView):
 
     def terrain_looks(self) -> tuple[TerrainLook, ...]:
         # the rivers turquoise on the map, between the lakes' blue and the land
-        return (TerrainLook(Terrain.RIVER, _("River"), _("Rivers (Harsh Winter, sea races)"),
+        return (TerrainLook(river.RIVER, _("River"), _("Rivers (Harsh Winter, sea races)"),
                             (0.30, 0.68, 0.66, 1), _("river")),)
 
     def scoring_terrains(self, state: GameState) -> tuple[Terrain, ...]:
-        return (Terrain.RIVER,)
+        return (river.RIVER,)
 
     def scoring_counts(self, state: GameState) -> tuple[tuple[str, str], ...]:
         return tuple((count, _(words)) for count, words in COUNTS)
