@@ -119,7 +119,7 @@ from companion.rules.expansion import (
     ScenarioReader,
 )
 from companion.rules.maps import Board, BoardPart, Region, Terrain
-from companion.rules.names import AQUATIC
+from companion.rules.names import AQUATIC, FLYING, SEAFARING, TRITONS
 from companion.rules.rule_entry import PIECE, RuleEntry
 from companion.rules.said import N_, Name, Said, listed, said, said_n
 from companion.rules.scoring import (
@@ -148,7 +148,7 @@ class RiverEvent(StrEnum):
     PIRATES = "Pirates"
 
 
-ADVISED_LEFT_OUT: tuple[str, ...] = ("Flying",)
+ADVISED_LEFT_OUT: tuple[str, ...] = (FLYING,)
 """The powers River World advises leaving out of the decks (Flying skips every river)."""
 
 EFFECTS: Mapping[RiverEvent, str] = MappingProxyType(
@@ -190,7 +190,7 @@ RIVER_COST = 1
 STORM_COST = 3
 HARSH_WINTER_COST = 2
 
-SEA_ABILITIES: frozenset[str] = frozenset({"seafaring", "tritons"})
+SEA_ABILITIES: frozenset[str] = frozenset({SEAFARING.casefold(), TRITONS.casefold()})
 """Races and powers (case-folded) whose tokens may stay in a river."""
 
 
