@@ -4,11 +4,13 @@
 the game state and `apply`, the events, what a player may see, the conquest and the
 score, the die, the board, the catalog and the errors. Names shared by every game are
 exported by name. An expansion's own view of the game is its module, exported whole as
-a namespace (`necromancer`, `river`, `teams`, `mini_game`), so a screen of that expansion
-reads it as ``river.public_river(state)``, its events as ``river.CaravelPlaced`` and its
-pieces as ``river.Site``, and this facade need not change when an expansion does. Race
-and power names are in `names`, and what the token ledger knows (a race's hand, the hands
-waiting to be placed) in `troops_game`.
+a namespace: `__all__` ends with the module of every expansion in the registry
+(`expansions.modules()`: `necromancer`, `river`, `teams`, `mini_game`), so a screen of
+that expansion reads it as ``river.public_river(state)``, its events as
+``river.CaravelPlaced`` and its pieces as ``river.Site``. This facade names no expansion:
+adding one to the registry exports its module, and changing one never touches this file.
+Race and power names are in `names`, and what the token ledger knows (a race's hand, the
+hands waiting to be placed) in `troops_game`.
 
 Invariants: the modules of the rules import one another directly, never through this
 facade (so importing it makes no cycle); importing it imports the whole rules core, which
@@ -18,15 +20,7 @@ is pure (no Kivy, GPIO, serial, SQLite, clock or randomness: `tests/test_rules_p
 
 from __future__ import annotations
 
-from companion.rules import (
-    expansions,
-    mini_game,
-    names,
-    necromancer,
-    river,
-    teams,
-    troops_game,
-)
+from companion.rules import expansions, names, troops_game
 from companion.rules.board import (
     BoardState,
     Markers,
@@ -132,7 +126,7 @@ from companion.rules.views import (
     public,
 )
 
-__all__ = [  # noqa: RUF022 (grouped by concept, not sorted)
+__all__ = [  # grouped by concept, not sorted
     # the game: its state, its events, applying them
     "MAX_PLAYERS", "MIN_PLAYERS", "GameState", "History", "Phase", "Step", "apply",
     "attacker", "catapult_ready", "follow_ups", "refusal", "start",
@@ -164,9 +158,10 @@ __all__ = [  # noqa: RUF022 (grouped by concept, not sorted)
     # errors
     "DataError", "IllegalAction", "MalformedInput", "RulesError",
     "Combo", "Listed", "Name", "Said",
-    # race and power names; the troop ledger's queries; each expansion's own module, whole
+    # race and power names; the troop ledger's queries
     "names", "troops_game",
     # the registry of expansions (`expansions.played(state)`: the ones a game plays)
     "expansions",
-    "mini_game", "necromancer", "river", "teams",
+    # then each registered expansion's own module, whole (imported by the registry)
+    *expansions.modules(),
 ]

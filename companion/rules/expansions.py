@@ -95,6 +95,13 @@ def registered() -> tuple[Expansion, ...]:
     return _REGISTRY
 
 
+def modules() -> tuple[str, ...]:
+    """The name of each registered expansion's own module in `companion.rules`, in the
+    registry's order: its public face, which the facade exports whole (a screen of River
+    World reads ``from companion.rules import river``)."""
+    return tuple(dict.fromkeys(type(x).__module__.rpartition(".")[2] for x in _REGISTRY))
+
+
 use_rules(registered)  # scoring knows every registered expansion's races and powers
 
 
