@@ -499,18 +499,18 @@ def _region_notes(
     aquatic = active and power == names.AQUATIC
     if "counts" in doc:
         counts = f"{field}.counts"
-        wanted: list[tuple[str, str]] = []
+        wanted: list[tuple[str, str, str]] = []  # (count, default, what that costs)
         if race == names.DWARVES:
-            wanted.append(("mines", "Dwarves earn nothing for mines"))
+            wanted.append(("mines", "0", "Dwarves earn nothing for mines"))
         if active and race == names.WIZARDS:
-            wanted.append(("magic_sources", "Wizards earn nothing for magic sources"))
+            wanted.append(("magic_sources", "0", "Wizards earn nothing for magic sources"))
         if aquatic:
-            wanted.append(("coastal", "every land region counts as inland for Aquatic "
-                                      "(one coin less each)"))
+            wanted.append(("coastal", "0", "every land region counts as inland for Aquatic "
+                                           "(one coin less each)"))
         for part in registered():
             wanted += part.score_count_notes(doc, race, power, active=active, read=_READER)
-        notes += [_left_out(f"{counts}.{key}", "0", effect)
-                  for key, effect in wanted if not _count_given(doc, key)]
+        notes += [_left_out(f"{counts}.{key}", default, effect)
+                  for key, default, effect in wanted if not _count_given(doc, key)]
         return notes
     regions = doc.get("regions")
     if aquatic and isinstance(regions, list):
