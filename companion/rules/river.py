@@ -83,7 +83,12 @@ say:
   ones (1, less 1: `RiverCounts.inland_next_to_pirates` says how many of the counted ones
   border a ship) and a race's whose regions an expansion's rule scores instead of them,
   when that earns nothing (Priestesses in decline with no Ivory Tower). One line per race,
-  after its bonuses.
+  after its bonuses. An active Aquatic race's regions next to a ship that are not inland
+  are coastal (more is refused); the inland count not said is the fewest the other
+  counts allow (`inland_beside_pirates`), so no accepted count makes a total negative.
+- where a site stands: a Harbor (or the Shipyard, the Temple) on land that is not a river
+  (`holds_sites`, `site_refusal`: the one rule the board format, a scenario's regions and
+  counts and the scoring checks all ask).
 
 Invariants: the Caravel is on at most one river and leaves when the turn ends; a pirate
 ship is only ever in an empty river, and never more ships than the box holds; the events'
