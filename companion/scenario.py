@@ -37,9 +37,10 @@ data of its boards exists, so it is scored from what the players count): a regio
 may list "harbor" in "features" (also "shipyard" and "temple", which score nothing) and
 say "next_to_pirates": true (a site listed on a river, a sea or a lake is refused, naming
 "features"); "counts" may give "harbors", "next_to_pirates" and (for Aquatic)
-"inland_next_to_pirates" (left out: the fewest the other counts allow). Harbors of all the player's races score 1 + 2 + 3 ...;
-a region next to a pirate ship scores one less, unless it earns nothing (an Aquatic
-inland region); a river held (Harsh Winter, Seafaring) is a region of terrain "river".
+"inland_next_to_pirates" (left out: the fewest the other counts allow). Harbors of all
+the player's races score 1 + 2 + 3 ...; a region next to a pirate ship scores one less,
+unless it earns nothing (an Aquatic inland region); a river held (Harsh Winter,
+Seafaring) is a region of terrain "river".
 
 A seat an expansion plays itself is scored by that expansion (`Expansion.score_own`, its
 field of "player"; `score_turn`, `score_notes`, `score_refusal`, reading with this

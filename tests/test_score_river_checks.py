@@ -281,3 +281,41 @@ def test_a_quick_count_the_scoring_screen_steps_to_keeps_its_hidden_inland_count
                                         inland_next_to_pirates=2), {"next_to_pirates": 1})
     declined = ScoringInput(5, None, (DeclinedHoldings("Ratmen", "Hill", fewer),))
     assert score_turn(declined, CATALOG).total == 2
+
+
+# --- in the table's language ------------------------------------------------------------------
+
+
+def worded(language: str, doc: dict[str, Any]) -> str:
+    from companion import i18n
+    from companion.ui.wording import say
+
+    with pytest.raises(BadInput) as refused:
+        score_scenario(json.dumps(doc), CATALOG)
+    i18n.use(language)
+    try:
+        return say(refused.value.said)
+    finally:
+        i18n.use("en")
+
+
+def test_the_new_refusals_are_worded_in_french_and_german_with_fields_and_values_kept() -> None:
+    harbor_on_river = active(race="Ratmen", power="Hill",
+                             regions=[{"terrain": "river", "features": ["harbor"]}])
+    assert worded("fr", harbor_on_river) == (
+        "player.active.regions[0].features: une région de type river ne peut avoir ni port, "
+        "ni chantier naval, ni temple (trouvé harbor)\u00a0; les ports, chantiers navals et "
+        "temples se trouvent sur des régions terrestres qui ne sont pas des rivières")
+    assert worded("de", harbor_on_river) == (
+        "player.active.regions[0].features: eine Region vom Typ river kann keinen Hafen, keine "
+        "Werft und keinen Tempel haben (gefunden: harbor); Häfen, Werften und Tempel stehen "
+        "auf Landregionen, die keine Flüsse sind")
+    split = active(race="Ratmen", power="Aquatic",
+                   counts={"river": 3, "next_to_pirates": 2, "inland_next_to_pirates": 1})
+    assert worded("de", split) == (
+        "player.active.counts.next_to_pirates: 2 ist mehr als 1 (für ein aktives aquatisches "
+        "Volk: die gezählten Küstenregionen plus die Binnenregionen neben einem Piratenschiff)")
+    harbors = active(race="Ratmen", power="Hill", counts={"river": 2, "harbors": 1})
+    assert worded("fr", harbors) == (
+        "player.active.counts.harbors: 1 dépasse 0 (les régions terrestres comptées qui ne "
+        "sont pas des rivières)")
