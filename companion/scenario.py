@@ -35,10 +35,12 @@ may name the symbols of the board parts, `maps.symbol_names`), `score_count_fiel
 `score_counts`, and noted when left out by `score_count_notes`. River World's (no public
 data of its boards exists, so it is scored from what the players count): a region object
 may list "harbor" in "features" (also "shipyard" and "temple", which score nothing) and
-say "next_to_pirates": true; "counts" may give "harbors", "next_to_pirates" and (for
-Aquatic) "inland_next_to_pirates". Harbors of all the player's races score 1 + 2 + 3 ...;
-a region next to a pirate ship scores one less, unless it earns nothing (an Aquatic
-inland region); a river held (Harsh Winter, Seafaring) is a region of terrain "river".
+say "next_to_pirates": true (a site listed on a river, a sea or a lake is refused, naming
+"features"); "counts" may give "harbors", "next_to_pirates" and (for Aquatic)
+"inland_next_to_pirates" (left out: the fewest the other counts allow). Harbors of all
+the player's races score 1 + 2 + 3 ...; a region next to a pirate ship scores one less,
+unless it earns nothing (an Aquatic inland region); a river held (Harsh Winter,
+Seafaring) is a region of terrain "river".
 
 A seat an expansion plays itself is scored by that expansion (`Expansion.score_own`, its
 field of "player"; `score_turn`, `score_notes`, `score_refusal`, reading with this
@@ -499,18 +501,18 @@ def _region_notes(
     aquatic = active and power == names.AQUATIC
     if "counts" in doc:
         counts = f"{field}.counts"
-        wanted: list[tuple[str, str]] = []
+        wanted: list[tuple[str, str, str]] = []  # (count, default, what that costs)
         if race == names.DWARVES:
-            wanted.append(("mines", "Dwarves earn nothing for mines"))
+            wanted.append(("mines", "0", "Dwarves earn nothing for mines"))
         if active and race == names.WIZARDS:
-            wanted.append(("magic_sources", "Wizards earn nothing for magic sources"))
+            wanted.append(("magic_sources", "0", "Wizards earn nothing for magic sources"))
         if aquatic:
-            wanted.append(("coastal", "every land region counts as inland for Aquatic "
-                                      "(one coin less each)"))
+            wanted.append(("coastal", "0", "every land region counts as inland for Aquatic "
+                                           "(one coin less each)"))
         for part in registered():
             wanted += part.score_count_notes(doc, race, power, active=active, read=_READER)
-        notes += [_left_out(f"{counts}.{key}", "0", effect)
-                  for key, effect in wanted if not _count_given(doc, key)]
+        notes += [_left_out(f"{counts}.{key}", default, effect)
+                  for key, default, effect in wanted if not _count_given(doc, key)]
         return notes
     regions = doc.get("regions")
     if aquatic and isinstance(regions, list):

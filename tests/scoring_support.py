@@ -46,7 +46,7 @@ def river_region(terrain: Terrain, *, coastal: bool = False, harbor: bool = Fals
 
 def river_count(terrains: dict[Terrain, int], *, mines: int = 0, coastal: int = 0,
                 harbors: int = 0, next_to_pirates: int = 0,
-                inland_next_to_pirates: int = 0) -> QuickCount:
+                inland_next_to_pirates: int | None = None) -> QuickCount:
     """A quick count with River World's counts (`RiverCounts`, one of its `facts`)."""
     return QuickCount(terrains, mines=mines, coastal=coastal, facts=(
         RiverCounts(harbors, next_to_pirates, inland_next_to_pirates),))

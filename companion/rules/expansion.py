@@ -574,9 +574,9 @@ class Expansion:
         return count
 
     def score_count_notes(self, doc: Mapping[str, Any], race: str, power: str, *,
-                          active: bool, read: ScenarioReader) -> list[tuple[str, str]]:
-        """Its counts a scenario's race reads, as (count, what leaving it out costs),
-        noted when left out (after the base game's)."""
+                          active: bool, read: ScenarioReader) -> list[tuple[str, str, str]]:
+        """Its counts a scenario's race reads, as (count, the default taken, what leaving it
+        out costs), noted when left out (after the base game's)."""
         del doc, race, power, active, read
         return []
 

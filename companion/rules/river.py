@@ -83,7 +83,12 @@ say:
   ones (1, less 1: `RiverCounts.inland_next_to_pirates` says how many of the counted ones
   border a ship) and a race's whose regions an expansion's rule scores instead of them,
   when that earns nothing (Priestesses in decline with no Ivory Tower). One line per race,
-  after its bonuses.
+  after its bonuses. An active Aquatic race's regions next to a ship that are not inland
+  are coastal (more is refused); the inland count not said is the fewest the other
+  counts allow (`inland_beside_pirates`), so no accepted count makes a total negative.
+- where a site stands: a Harbor (or the Shipyard, the Temple) on land that is not a river
+  (`holds_sites`, `site_refusal`: the one rule the board format, a scenario's regions and
+  counts and the scoring checks all ask).
 
 Invariants: the Caravel is on at most one river and leaves when the turn ends; a pirate
 ship is only ever in an empty river, and never more ships than the box holds; the events'
@@ -123,13 +128,13 @@ from companion.rules.names import AQUATIC, FLYING, SEAFARING, TRITONS
 from companion.rules.rule_entry import PIECE, RuleEntry
 from companion.rules.said import N_, Name, Said, listed, said, said_n
 from companion.rules.scoring import (
-    LAND_COUNTED,
     HeldRegion,
     QuickCount,
     Regions,
     ScoredRace,
     ScoreLine,
     ScoringInput,
+    ScoringInputError,
     Tally,
     true_or_false,
     whole_count,
@@ -315,15 +320,27 @@ class RiverBoard(BoardPart):
     flags = (PIRATE_SYMBOL,)
 
     def refuse(self, region: Region) -> Said | None:
-        kind = region.terrain.value
         if has_pirate_symbol(region) and not is_river(region):
             return said("{field} is true but the region is a {terrain}; pirate symbols mark "
-                        "rivers only", field=PIRATE_SYMBOL, terrain=kind)
-        found = sites(region)
-        if found and (region.is_water or is_river(region)):
-            return said("a {terrain} cannot have a harbor, shipyard or temple (found {found})",
-                        terrain=kind, found=listed(sorted(s.value for s in found)))
+                        "rivers only", field=PIRATE_SYMBOL, terrain=region.terrain.value)
+        return site_refusal(region.terrain, sites(region))
+
+
+def holds_sites(terrain: Terrain) -> bool:
+    """Whether a River World site (a Harbor, the Shipyard, the Temple) may stand on a region
+    of this terrain: land that is not a river. The one place that says so: the board
+    format (`RiverBoard.refuse`), a scenario's region objects and quick counts, and the
+    scoring checks all ask it."""
+    return not terrain.is_water and terrain is not RIVER
+
+
+def site_refusal(terrain: Terrain, found: Collection[Site]) -> Said | None:
+    """Why sites `found` cannot stand on a region of this terrain (None: they may, or none
+    is found)."""
+    if not found or holds_sites(terrain):
         return None
+    return said("a {terrain} cannot have a harbor, shipyard or temple (found {found})",
+                terrain=terrain.value, found=listed(sorted(s.value for s in found)))
 
 
 RIVER_BOARD = RiverBoard()
@@ -713,13 +730,15 @@ class RiverRegionFacts:
 @dataclass(frozen=True, slots=True)
 class RiverCounts:
     """River World's counts of one race's regions (one of `QuickCount.facts`): `harbors`
-    how many hold a Harbor (land regions only), `next_to_pirates` how many border a pirate
-    ship, and `inland_next_to_pirates` how many of those are inland land regions (read by
-    Aquatic only: they earn nothing, so lose nothing)."""
+    how many hold a Harbor (land regions that are not rivers, `holds_sites`),
+    `next_to_pirates` how many border a pirate ship, and `inland_next_to_pirates` how many
+    of those are inland land regions (read by an active Aquatic race only: they earn
+    nothing, so lose nothing; None when not said, and then the fewest the other counts
+    allow, `inland_beside_pirates`)."""
 
     harbors: int = 0
     next_to_pirates: int = 0
-    inland_next_to_pirates: int = 0
+    inland_next_to_pirates: int | None = None
 
 
 def region_facts(region: HeldRegion) -> RiverRegionFacts:
@@ -748,44 +767,92 @@ def with_counts(count: QuickCount, counts: RiverCounts) -> QuickCount:
 
 def _count_facts(regions: Sequence[HeldRegion]) -> RiverCounts | None:
     """River World's counts of the regions listed (None: none has a fact of it): Harbors
-    on land regions only; a region next to a pirate ship whatever it is, and once more
-    among the inland ones when it is an inland land region."""
+    on land regions that are not rivers only (`holds_sites`); a region next to a pirate
+    ship whatever it is, and once more among the inland ones when it is an inland land
+    region."""
     harbors = pirates = inland_pirates = 0
     for region in regions:
         facts = region_facts(region)
         pirates += facts.next_to_pirates
+        harbors += facts.harbor and holds_sites(region.terrain)
         if not region.terrain.is_water:
-            harbors += facts.harbor
             inland_pirates += facts.next_to_pirates and not region.coastal
-    counts = RiverCounts(harbors, pirates, inland_pirates)
-    return None if counts == RiverCounts() else counts
+    if not harbors and not pirates:
+        return None
+    return RiverCounts(harbors, pirates, inland_pirates)
+
+
+def sites_refused(terrain: Terrain, found: Collection[Site]) -> Said | None:
+    """What is wrong with sites `found` said to stand on a region of this terrain held at
+    scoring (None: nothing): the board format's rule (`site_refusal`) and where they may
+    stand."""
+    refusal = site_refusal(terrain, found)
+    if refusal is None:
+        return None
+    return said("{refusal}; harbors, shipyards and temples stand on land regions that are "
+                "not rivers", refusal=refusal)
 
 
 def _check_region(field: str, region: HeldRegion) -> None:
-    """Refuse a region's River World facts that are not true or false."""
+    """Refuse a region's River World facts that are not true or false, and a Harbor on
+    water or on a river (the board format's rule, `site_refusal`)."""
     facts = region_facts(region)
-    true_or_false(f"{field}.harbor", facts.harbor)
+    harbor = true_or_false(f"{field}.harbor", facts.harbor)
     true_or_false(f"{field}.next_to_pirates", facts.next_to_pirates)
+    problem = sites_refused(region.terrain, (Site.HARBOR,)) if harbor else None
+    if problem is not None:
+        raise ScoringInputError(f"{field}.harbor", harbor, problem)
+
+
+def site_regions(tally: Tally) -> int:
+    """The regions counted where a site may stand (land that is not a river)."""
+    return sum(n for terrain, n in tally.terrains.items() if holds_sites(terrain))
 
 
 def _check_counts(field: str, count: QuickCount, tally: Tally) -> None:
     """Refuse River World's counts the rules cannot produce: more Harbors than land
-    regions, more regions next to a ship than regions, more inland ones than either."""
+    regions that are not rivers, more regions next to a ship than regions, more inland
+    ones than either."""
     counts = counts_of(count)
-    limit = Said(LAND_COUNTED)
-    whole_count(f"{field}.harbors", counts.harbors, at_most=tally.land, limit=limit)
+    whole_count(f"{field}.harbors", counts.harbors, at_most=site_regions(tally),
+                limit=said("(the land regions counted that are not rivers)"))
     pirates = whole_count(
         f"{field}.next_to_pirates",
         counts.next_to_pirates,
         at_most=tally.regions,
         limit=said("(the regions counted)"),
     )
-    whole_count(
-        f"{field}.inland_next_to_pirates",
-        counts.inland_next_to_pirates,
-        at_most=min(pirates, tally.inland),
-        limit=said("(the inland regions counted next to a pirate ship)"),
-    )
+    if counts.inland_next_to_pirates is not None:
+        whole_count(
+            f"{field}.inland_next_to_pirates",
+            counts.inland_next_to_pirates,
+            at_most=min(pirates, tally.inland),
+            limit=said("(the inland regions counted next to a pirate ship)"),
+        )
+
+
+def _check_race(where: str, race: ScoredRace) -> None:
+    """Refuse an active Aquatic race's regions next to a pirate ship that are neither
+    coastal nor among the inland ones said (`inland_next_to_pirates`): those beyond the
+    inland ones are coastal, so no more than the coastal regions counted. Only there does
+    the split matter; another race's counts are not read for it."""
+    counts = counts_of(race.tally)
+    inland = counts.inland_next_to_pirates
+    if race.declined or race.power != AQUATIC or inland is None:
+        return
+    whole_count(f"{where}.regions.next_to_pirates", counts.next_to_pirates,
+                at_most=race.tally.coastal + inland,
+                limit=said("(for an active Aquatic race: the coastal regions counted, plus "
+                           "the inland ones next to a pirate ship)"))
+
+
+def inland_beside_pirates(counts: RiverCounts, tally: Tally) -> int:
+    """How many of the regions next to a pirate ship are inland: as said, or when not said
+    the fewest the other counts allow (those beyond the coastal regions; the others are
+    taken as coastal, and lose their coin)."""
+    if counts.inland_next_to_pirates is not None:
+        return counts.inland_next_to_pirates
+    return min(max(0, counts.next_to_pirates - tally.coastal), tally.inland)
 
 
 def _regions_losing_to_pirates(race: ScoredRace) -> int:
@@ -796,7 +863,7 @@ def _regions_losing_to_pirates(race: ScoredRace) -> int:
     if race.instead is not None:
         return counts.next_to_pirates if race.instead.scores else 0
     if not race.declined and race.power == AQUATIC:
-        return counts.next_to_pirates - counts.inland_next_to_pirates
+        return counts.next_to_pirates - inland_beside_pirates(counts, race.tally)
     return counts.next_to_pirates
 
 
@@ -1060,6 +1127,10 @@ class RiverWorld(Expansion):
                      region: HeldRegion, read: ScenarioReader) -> HeldRegion:
         """A region object's Harbor (among its "features") and "next_to_pirates"."""
         del read
+        problem = sites_refused(region.terrain,
+                                [Site(s) for s in symbols if s in Site._value2member_map_])
+        if problem is not None:
+            fail(f"{field}.features", problem)
         pirates = flag(f"{field}.next_to_pirates", doc.get("next_to_pirates", False))
         return with_region_facts(region, RiverRegionFacts(harbor=Site.HARBOR in symbols,
                                                           next_to_pirates=pirates))
@@ -1068,17 +1139,21 @@ class RiverWorld(Expansion):
         return with_counts(count, RiverCounts(
             harbors=counts.get("harbors", 0),
             next_to_pirates=counts.get("next_to_pirates", 0),
-            inland_next_to_pirates=counts.get("inland_next_to_pirates", 0)))
+            inland_next_to_pirates=counts.get("inland_next_to_pirates")))
 
     def score_count_notes(self, doc: Mapping[str, Any], race: str, power: str, *,
-                          active: bool, read: ScenarioReader) -> list[tuple[str, str]]:
+                          active: bool, read: ScenarioReader) -> list[tuple[str, str, str]]:
         """An Aquatic race counting regions next to pirate ships: which of them are inland
-        (they earn nothing, so lose nothing)."""
+        (they earn nothing, so lose nothing); left out, the fewest the other counts allow
+        (`inland_beside_pirates`)."""
         del race
-        if active and power == AQUATIC and read.counted(doc, "next_to_pirates"):
-            return [("inland_next_to_pirates",
-                     "every region next to a pirate ship loses a coin, inland or not")]
-        return []
+        pirates = read.counted(doc, "next_to_pirates")
+        if not (active and power == AQUATIC and pirates):
+            return []
+        inland = max(0, pirates - read.counted(doc, "coastal"))
+        return [("inland_next_to_pirates",
+                 f"{inland} (those next to a pirate ship beyond the coastal regions "
+                 "counted)", "the rest of them are taken as coastal and lose a coin each")]
 
     def score_facts(self, held: HeldRegion | QuickCount) -> tuple[str, ...]:
         if isinstance(held, QuickCount):
@@ -1090,6 +1165,10 @@ class RiverWorld(Expansion):
         return tuple(name for name, given in (("harbor", facts.harbor),
                                               ("next_to_pirates", facts.next_to_pirates))
                      if given)
+
+    def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
+        del catalog
+        _check_race(where, race)
 
     def check_region(self, field: str, region: HeldRegion) -> None:
         _check_region(field, region)
