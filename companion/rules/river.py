@@ -765,6 +765,20 @@ def with_counts(count: QuickCount, counts: RiverCounts) -> QuickCount:
     return replace(count, facts=with_fact(kept, counts) if given else kept)
 
 
+def recounted(count: QuickCount, *, harbors: int, next_to_pirates: int) -> QuickCount:
+    """`count` with its Harbors and its regions next to a pirate ship counted again (the
+    scoring screen's steppers). The inland ones among those next to a ship, which no
+    stepper asks, stay as counted while the new counts allow them: no more than the
+    regions next to a ship or the inland regions, no fewer than those beyond the coastal
+    ones, so a count the screen allows is never refused for a number it does not show."""
+    inland = counts_of(count).inland_next_to_pirates
+    if inland is not None:
+        land = sum(n for terrain, n in count.terrains.items() if not terrain.is_water)
+        inland = max(0, min(max(inland, next_to_pirates - count.coastal), next_to_pirates,
+                            land - count.coastal))
+    return with_counts(count, RiverCounts(harbors, next_to_pirates, inland))
+
+
 def _count_facts(regions: Sequence[HeldRegion]) -> RiverCounts | None:
     """River World's counts of the regions listed (None: none has a fact of it): Harbors
     on land regions that are not rivers only (`holds_sites`); a region next to a pirate
@@ -1128,7 +1142,7 @@ class RiverWorld(Expansion):
         """A region object's Harbor (among its "features") and "next_to_pirates"."""
         del read
         problem = sites_refused(region.terrain,
-                                [Site(s) for s in symbols if s in Site._value2member_map_])
+                                [site for site in Site if site.value in symbols])
         if problem is not None:
             fail(f"{field}.features", problem)
         pirates = flag(f"{field}.next_to_pirates", doc.get("next_to_pirates", False))

@@ -12,7 +12,6 @@ the rules' answers and hands the taps to the session.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, assert_never
 
@@ -281,20 +280,11 @@ def scoring_count(count: QuickCount, name: str) -> int:
 
 def scoring_counted(count: QuickCount, values: Mapping[str, int]) -> QuickCount:
     """`count` with River World's counts shown on the screen set to `values` (the inland
-    regions next to a pirate ship, which no stepper asks, stay as counted while they fit
-    the steppers: no more than the regions next to a ship or the inland ones, and no fewer
-    than the regions next to a ship beyond the coastal ones, so a count the steppers allow
-    is never refused for a number the screen does not show)."""
+    regions next to a pirate ship, which no stepper asks, kept as `river.recounted` says)."""
     counts = river.counts_of(count)
-    pirates = values.get("next_to_pirates", counts.next_to_pirates)
-    inland = counts.inland_next_to_pirates
-    if inland is not None:
-        land = sum(n for terrain, n in count.terrains.items() if not terrain.is_water)
-        inland_regions = max(0, land - count.coastal)
-        inland = max(0, min(max(inland, pirates - count.coastal), pirates, inland_regions))
-    counts = replace(counts, harbors=values.get("harbors", counts.harbors),
-                     next_to_pirates=pirates, inland_next_to_pirates=inland)
-    return river.with_counts(count, counts)
+    return river.recounted(count, harbors=values.get("harbors", counts.harbors),
+                           next_to_pirates=values.get("next_to_pirates",
+                                                      counts.next_to_pirates))
 
 
 # --- the map's symbols ------------------------------------------------------------------------
