@@ -13,7 +13,9 @@ counts as much as one at the top:
 - `companion/ui/` imports the rules from their facade alone (`companion.rules`, what its
   ``__all__`` lists), never from one of their modules;
 - the rules' own modules never import through the facade (it imports them all: that
-  would be a cycle).
+  would be a cycle);
+- an expansion's rules module and its view are imported by the two registries and by
+  each other alone, so a change to one expansion stays in its own files.
 """
 
 from __future__ import annotations
@@ -240,3 +242,27 @@ class A:
     ]
     assert store_reaches(path, source) == [
         "companion.ui.presenters.example:12 reaches session.store"]
+
+
+def test_an_expansion_s_module_is_imported_by_the_registries_and_its_own_view_alone() -> None:
+    """Changing an expansion touches its module and its view (and its kv, tests and doc):
+    no other module of the app imports its rules module, and no other module imports its
+    view but the views' registry."""
+    from companion.rules import expansions
+    from companion.ui.presenters import expansions as views
+
+    rules_module = {x.name: type(x).__module__ for x in expansions.registered()}
+    owners = {rules_module[view.expansion]: type(view).__module__ for view in views.registered()}
+    assert set(owners) == {f"companion.rules.{m}" for m in expansions.modules()}
+    registries = {"companion.rules.expansions", "companion.ui.presenters.expansions"}
+    found = []
+    for path in sorted((ROOT / "companion").rglob("*.py")):
+        module = module_name(path)
+        names = {name for _line, name in imported(ast.parse(path.read_text(encoding="utf-8")),
+                                                  module, package=path.name == "__init__.py")}
+        for rules, view in owners.items():
+            if module in (rules, view) or module in registries:
+                continue
+            if names & {rules, view}:
+                found.append(f"{module} imports {sorted(names & {rules, view})}")
+    assert not found, "only the registries and the expansion's own view may:\n" + "\n".join(found)
