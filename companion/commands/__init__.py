@@ -20,6 +20,10 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.rules.said import Said
 
 LANGUAGES = ("en", "fr", "de")
 """``--lang``'s values: `companion.i18n.LANGUAGES`, written here so that ``companion --help``
@@ -97,6 +101,15 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     from companion import i18n
 
     return i18n.ngettext(singular, plural, n)
+
+
+def say(what: Exception | Said) -> str:
+    """`companion.ui.wording.say`: a sentence, or an error from its sentence (``error.said``)
+    when it has one (`str(error)` is its English), in the language spoken now. Imports the
+    rules' wording only when called."""
+    from companion.ui.wording import say as worded
+
+    return worded(what)
 
 
 def discover() -> list[Command]:
