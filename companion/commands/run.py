@@ -137,7 +137,7 @@ def _run(args: argparse.Namespace) -> int:
     config, warnings = load_config(args.config)
     use_language(args, config.display.language)  # the lines below speak it: the warnings too
     for warning in warnings:  # in that language (a bad display.language: the default's)
-        print(f"companion: {say(warning.said)}", file=sys.stderr)
+        print(f"companion: {say(warning.sentence)}", file=sys.stderr)
     config, refused = window_size(config, args.size)
     if refused:
         print(f"companion: {refused}", file=sys.stderr)
