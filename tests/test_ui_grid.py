@@ -393,6 +393,35 @@ def test_a_grid_that_changes_size_while_calibrating_stops_the_wizard_in_the_tabl
         ui.pump()
 
 
+def test_a_calibration_the_grid_no_longer_fits_is_told_on_the_map_in_the_tables_language(
+    app: Any, store: Store, sim: PtyGrid, grid: GridController
+) -> None:
+    """A board calibrated for a grid of another size: the map says so in the language
+    spoken (not the calibration's English) and offers to calibrate again."""
+    from companion import i18n
+
+    clear_board(sim)
+    until(lambda: grid.snapshot is not None and not grid.snapshot.covered(), 2, "clear board")
+    cells = grid.snapshot.cells
+    store.set_setting(setting_key("3p"), Calibration("3p", cells + 1, {0: 1}).to_dict())
+    grid.book.forget()
+    i18n.use("de")
+    try:
+        app.ctx.nav.go("map")
+        ui.pump()
+        p = app.presenters["map"]
+        until(lambda: "Sensoren" in p.grid_text, 2, "the map says the grid changed size")
+        assert p.grid_text.startswith(
+            f"Das Sensorraster hat jetzt {cells} Sensoren")
+        assert [a["key"] for a in p.grid_actions] == ["grid_calibrate"]
+    finally:
+        i18n.use(i18n.SOURCE)
+        store.delete_setting(setting_key("3p"))
+        grid.book.forget()
+        app.ctx.nav.go("home")
+        ui.pump()
+
+
 def test_idle_is_idle_with_the_grid_connected(app: Any, grid: GridController) -> None:
     """The link reads on its own thread; the UI only reacts (no interval, no animation
     once Kivy's scroll bars have faded after the last change)."""
