@@ -12,12 +12,15 @@ Invariants: `str(sentence)` is exactly the template filled in with the values' E
 template is marked `N_` where it is written, so ``make locale`` extracts it; a template
 without values is plain text (its braces, if any, kept); making one checks that every
 field has its value. This module imports neither the rules nor gettext: `said` imports
-the rules' `Said` only when a screen asks for it.
+the rules' `Said` only when a screen asks for it; a `light` sentence (no `Said` among its
+values) is also worded by `say` with a gettext, exactly as `said` would be, for lines
+written before the first frame.
 """
 
 from __future__ import annotations
 
 import string
+from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
@@ -54,6 +57,26 @@ class Sentence:
         return f"Sentence({self.template!r}, **{self.values!r})"
 
     @property
+    def light(self) -> bool:
+        """No rules' `Said` among its values (at any depth): `say` words it without them."""
+        return all(_light(value) for value in self.values.values())
+
+    def say(self, gettext: Callable[[str], str]) -> str:
+        """This `light` sentence in the language `gettext` speaks, without importing the
+        rules, as `companion.ui.wording.say` words its `said` (a template the catalogue
+        lacks, or a broken translation: the English). For start-up's lines before the
+        first frame."""
+        if not self.light:
+            raise TypeError(f"{self!r} holds a rules' Said: word it through its said")
+        if not self.values and _fields(self.template):  # plain text with braces in it
+            return self.template
+        shown = {key: _worded(value, gettext) for key, value in self.values.items()}
+        try:
+            return gettext(self.template).format(**shown)
+        except (KeyError, IndexError, ValueError):  # a broken translation: say it in English
+            return self.template.format(**shown)
+
+    @property
     def said(self) -> Said:
         """This sentence for `companion.ui.wording.say` (imports the rules' `Said`)."""
         from companion.rules.said import Said, said
@@ -80,6 +103,22 @@ class SentenceError(Exception):
 def _english(value: Value) -> str:
     if isinstance(value, tuple):
         return ", ".join(_english(item) for item in value)
+    return str(value)
+
+
+def _light(value: Value) -> bool:
+    if isinstance(value, Sentence):
+        return value.light
+    if isinstance(value, tuple):
+        return all(_light(item) for item in value)
+    return isinstance(value, (int, str))
+
+
+def _worded(value: Value, gettext: Callable[[str], str]) -> str:
+    if isinstance(value, Sentence):
+        return value.say(gettext)
+    if isinstance(value, tuple):
+        return ", ".join(_worded(item, gettext) for item in value)
     return str(value)
 
 

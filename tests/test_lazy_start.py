@@ -127,7 +127,7 @@ class Probe(start.TableApp):
 
 start.TableApp = Probe
 from companion.cli import main
-sys.exit(main(["run", "--db", sys.argv[1]]))
+sys.exit(main(["run", "--db", *sys.argv[1:]]))
 """
 
 
@@ -148,6 +148,18 @@ def test_the_first_frame_shows_home_and_the_rest_follows(tmp_path: Path) -> None
     assert ready["offer"] == first["offer"]
     assert ready["die"] == "Die button: ready on GPIO17"  # the default config's pin
     assert ready["dialogs_ready"] is True
+
+
+def test_a_bad_setting_is_warned_of_without_delaying_the_first_frame(tmp_path: Path) -> None:
+    """A value the config file cannot have is told on stderr in the language spoken, and
+    that wording imports no rules before the first frame."""
+    db = tmp_path / "games.sqlite3"
+    saved_game(db)
+    config = tmp_path / "companion.toml"
+    config.write_text("[display]\nrotation = 45\n")
+    seen = run_child(tmp_path, APP, str(db), "--config", str(config))
+    assert seen["first"]["heavy"] == []
+    assert seen["ready"]["saving"] is True
 
 
 OPEN = """

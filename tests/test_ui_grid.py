@@ -115,6 +115,12 @@ def clear_board(sim: PtyGrid) -> None:
     sim.send_snapshot()
 
 
+def sensed_clear(sim: PtyGrid, grid: GridController) -> None:
+    """Clear the board and wait until the grid's snapshot says so."""
+    clear_board(sim)
+    until(lambda: grid.snapshot is not None and not grid.snapshot.covered(), 2, "clear board")
+
+
 def targets(app: Any) -> list[int]:
     return sorted(app.presenters["map"].highlight)
 
@@ -313,8 +319,7 @@ def test_a_grid_speaking_another_protocol_is_refused_on_the_status_line(
 def test_the_calibration_wizard_assigns_sensors_to_regions_and_saves_them_per_board(
     app: Any, store: Store, sim: PtyGrid, grid: GridController, shots: Path
 ) -> None:
-    clear_board(sim)
-    until(lambda: grid.snapshot is not None and not grid.snapshot.covered(), 2, "clear board")
+    sensed_clear(sim, grid)
     app.ctx.nav.go("calibration")
     ui.pump()
     p = app.presenters["calibration"]
@@ -371,8 +376,7 @@ def test_a_grid_that_changes_size_while_calibrating_stops_the_wizard_in_the_tabl
 ) -> None:
     from companion import i18n
 
-    clear_board(sim)
-    until(lambda: grid.snapshot is not None and not grid.snapshot.covered(), 2, "clear board")
+    sensed_clear(sim, grid)
     app.ctx.nav.go("calibration")
     ui.pump()
     p = app.presenters["calibration"]
@@ -389,6 +393,34 @@ def test_a_grid_that_changes_size_while_calibrating_stops_the_wizard_in_the_tabl
         assert p.detail.startswith(f"Das Sensorraster hat jetzt {cells - 1} Sensoren")
     finally:
         i18n.use(i18n.SOURCE)
+        app.ctx.nav.go("home")
+        ui.pump()
+
+
+def test_a_calibration_the_grid_no_longer_fits_is_told_on_the_map_in_the_tables_language(
+    app: Any, store: Store, sim: PtyGrid, grid: GridController
+) -> None:
+    """A board calibrated for a grid of another size: the map says so in the language
+    spoken (not the calibration's English) and offers to calibrate again."""
+    from companion import i18n
+
+    sensed_clear(sim, grid)
+    cells = grid.snapshot.cells
+    store.set_setting(setting_key("3p"), Calibration("3p", cells + 1, {0: 1}).to_dict())
+    grid.book.forget()
+    i18n.use("de")
+    try:
+        app.ctx.nav.go("map")
+        ui.pump()
+        p = app.presenters["map"]
+        until(lambda: "Sensoren" in p.grid_text, 2, "the map says the grid changed size")
+        assert p.grid_text.startswith(
+            f"Das Sensorraster hat jetzt {cells} Sensoren")
+        assert [a["key"] for a in p.grid_actions] == ["grid_calibrate"]
+    finally:
+        i18n.use(i18n.SOURCE)
+        store.delete_setting(setting_key("3p"))
+        grid.book.forget()
         app.ctx.nav.go("home")
         ui.pump()
 

@@ -191,3 +191,23 @@ def test_home_and_settings_fit_in_longer_languages(table: tuple[Any, Path],
             assert ui.layout_problems(settings) == [], size
     finally:
         ui.resize((800, 480))
+
+
+def test_a_refused_setting_is_told_on_the_screen_in_the_table_s_language(
+        table: tuple[Any, Path]) -> None:
+    """A value the settings file refuses (`config.SettingRefused`) reaches the screen as a
+    notice worded in the language spoken, naming the key as it is spelt (not capitalised)
+    and what it allows; the file keeps what it had."""
+    app, config = table
+    app.ctx.nav.go("settings")
+    ui.pump()
+    i18n.use("fr")
+    ui.pump()
+    before = config.read_text()
+    app.presenters["settings"].set_volume("250")  # what the volume dialog's choice calls
+    ui.pump()
+    shown = ui.texts(ui.dialogs()[-1])
+    assert shown[:2] == ["Non enregistré", (
+        f"Le réglage n'a pas été enregistré{NBSP}: sound.volume ne peut pas valoir 250{NBSP}: "
+        f"0 à 100 (pour cent{NBSP}; 0 est muet).")]
+    assert config.read_text() == before

@@ -152,6 +152,22 @@ def test_a_missing_systemctl_is_said_and_nothing_stops(
                                      "installed on this system.")
 
 
+def test_a_missing_systemctl_is_said_in_the_table_s_language(
+    table: Table, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    from companion import i18n
+
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    i18n.use("fr")
+    try:
+        ui.tap(ui.button(table.open_dialog(), "reboot"))
+        assert table.stopped == []
+        assert table.home.power_text == ("La table n'a pas pu redémarrer\u00a0: systemctl "
+                                         "n'est pas installé sur ce système.")
+    finally:
+        i18n.use(i18n.SOURCE)
+
+
 def test_the_button_is_absent_outside_kiosk_mode(table: Table) -> None:
     table.home.can_switch_off = False
     ui.pump()

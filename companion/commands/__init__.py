@@ -20,6 +20,11 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.rules.said import Said
+    from companion.sentence import Sentence
 
 LANGUAGES = ("en", "fr", "de")
 """``--lang``'s values: `companion.i18n.LANGUAGES`, written here so that ``companion --help``
@@ -97,6 +102,22 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     from companion import i18n
 
     return i18n.ngettext(singular, plural, n)
+
+
+def say(what: Exception | Sentence | Said) -> str:
+    """`companion.ui.wording.say`: a sentence, or an error from its sentence (``error.said``)
+    when it has one (`str(error)` is its English), in the language spoken now. A light
+    `Sentence` (a config warning's, a saved games' error's) is worded without the rules, so
+    that start-up's lines before the first frame import none; anything else imports the
+    rules' wording, only when called."""
+    from companion.sentence import Sentence
+
+    sentence = getattr(what, "sentence", what)  # a SentenceError's
+    if isinstance(sentence, Sentence) and sentence.light:
+        return sentence.say(_)
+    from companion.ui.wording import say as worded
+
+    return worded(what.said if isinstance(what, Sentence) else what)
 
 
 def discover() -> list[Command]:

@@ -20,13 +20,9 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from companion.commands import N_, Command, _
+from companion.commands import N_, Command, _, say
 from companion.paths import default_db_path, on_read_only_file_system
-
-if TYPE_CHECKING:
-    from companion.store import StoreError
 
 FORMATS = ("json", "csv", "bgstats")  # as companion.store.export.FORMATS, without importing it
 
@@ -88,7 +84,7 @@ def _run(args: argparse.Namespace) -> int:
             print("companion export: " + _("cannot open {path}: {why}").format(
                 path=db, why=_(READ_ONLY_ADVICE)), file=sys.stderr)
         else:
-            print("companion export: " + said(error), file=sys.stderr)
+            print("companion export: " + say(error), file=sys.stderr)
         return 1
     if args.output is None:
         sys.stdout.write(text)
@@ -104,13 +100,6 @@ def _run(args: argparse.Namespace) -> int:
     print(_("game {game} written to {path} ({format})").format(
         game=args.game_id, path=args.output, format=args.format), file=sys.stderr)
     return 0
-
-
-def said(error: StoreError) -> str:
-    """A saved-games error in the language spoken (`str(error)` is its English)."""
-    from companion.ui.wording import say
-
-    return say(error.said)
 
 
 def write_whole(path: Path, text: str) -> None:

@@ -31,11 +31,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.commands import Command, _, use_language
+from companion.commands import Command, _, say, use_language
 
 if TYPE_CHECKING:
     from companion.config import Config
-    from companion.store.errors import StoreError
 
 EX_TEMPFAIL = 75
 """Exit status when another app holds the saved-games file (sysexits.h: try again later)."""
@@ -137,11 +136,8 @@ def _run(args: argparse.Namespace) -> int:
 
     config, warnings = load_config(args.config)
     use_language(args, config.display.language)  # the lines below speak it: the warnings too
-    if warnings:
-        from companion.ui.wording import say
-
-        for warning in warnings:  # in that language (a bad display.language: the default's)
-            print(f"companion: {say(warning.said)}", file=sys.stderr)
+    for warning in warnings:  # in that language (a bad display.language: the default's)
+        print(f"companion: {say(warning.sentence)}", file=sys.stderr)
     config, refused = window_size(config, args.size)
     if refused:
         print(f"companion: {refused}", file=sys.stderr)
@@ -150,7 +146,7 @@ def _run(args: argparse.Namespace) -> int:
         check_free(db_path)  # before Kivy opens a window, for the one line below
     except DatabaseInUse as in_use:
         if not is_kiosk():
-            print(f"companion: {said(in_use)}", file=sys.stderr)
+            print(f"companion: {say(in_use)}", file=sys.stderr)
             return EX_TEMPFAIL
         wait_until_free(db_path, in_use.pid)
     except StoreError:
@@ -175,16 +171,9 @@ def _run(args: argparse.Namespace) -> int:
             seating=config.display.seating,
         )
     except DatabaseInUse as in_use:  # taken between the check and the start: rare
-        print(f"companion: {said(in_use)}", file=sys.stderr)
+        print(f"companion: {say(in_use)}", file=sys.stderr)
         return EX_TEMPFAIL
     return 0
-
-
-def said(error: StoreError) -> str:
-    """A saved-games error in the language spoken (`str(error)` is its English)."""
-    from companion.ui.wording import say
-
-    return say(error.said)
 
 
 COMMAND = Command(

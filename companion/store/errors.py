@@ -21,13 +21,9 @@ only when a screen asks for it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from companion.records import RecordsError
 from companion.sentence import Sentence, SentenceError, Value
 
-if TYPE_CHECKING:
-    pass
 
 class StoreError(SentenceError, RecordsError):
     """Something about the saved games went wrong; `str(error)` is the plain message (the

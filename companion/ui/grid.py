@@ -68,6 +68,13 @@ def refusal_detail(reason: str) -> str:
     return reason
 
 
+def resized(now: int, before: int) -> str:
+    """What a screen says when the grid's snapshot no longer fits its calibration
+    (`GridController.calibration_error`): it has `now` sensors, the calibration `before`."""
+    return _("The sensor grid now has {now} sensors, not {before}: start the calibration "
+             "again.").format(now=now, before=before)
+
+
 def refusal_status(reason: str) -> str:
     """The status line for a refused grid, from the link's reason."""
     return _("Sensor grid: refused: {detail}").format(detail=refusal_detail(reason))

@@ -154,12 +154,15 @@ class Context:
     the app turns the window from it."""
 
 
-def plain(reason: str) -> str:
-    """A rules message as a sentence: capital first letter, full stop at the end."""
+def plain(reason: str, *, capital: bool = True) -> str:
+    """A rules message as a sentence: capital first letter (unless not `capital`: a reason
+    after a colon that starts with a name spelt as it is, e.g. a setting's key), full stop
+    at the end."""
     text = reason.strip()
     if not text:
         return _(NOT_POSSIBLE)
-    text = text[0].upper() + text[1:]
+    if capital:
+        text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
 

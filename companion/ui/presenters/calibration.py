@@ -30,7 +30,7 @@ from kivy.properties import (
 
 from companion.i18n import N_, _, ngettext
 from companion.rules import BOARD_NAMES, Board, GameState, load_board
-from companion.ui.grid import refusal_detail
+from companion.ui.grid import refusal_detail, resized
 from companion.ui.presenters.base import Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 
@@ -222,9 +222,7 @@ class CalibrationPresenter(Presenter):
         except grid.calibration_error:  # the only misfit of a snapshot: the grid's size
             self.wizard, self.running = None, False
             now, before = snapshot.cells, wizard.calibration.cells
-            self._last = lambda: _("The sensor grid now has {now} sensors, not {before}: "
-                                   "start the calibration again.").format(now=now,
-                                                                          before=before)
+            self._last = lambda: resized(now, before)
             self._show()
             return
         self._after(step)

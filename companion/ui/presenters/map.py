@@ -62,7 +62,7 @@ from companion.rules import (
 from companion.rules import names as rule_names
 from companion.ui import names, palette
 from companion.ui.describe import marker_name
-from companion.ui.grid import refusal_detail
+from companion.ui.grid import refusal_detail, resized
 from companion.ui.presenters import expansions
 from companion.ui.presenters.base import Choice, Presenter, plain
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
@@ -748,8 +748,8 @@ class MapPresenter(Presenter):
         else:
             try:
                 found, covered = grid.compare(calibration, state)
-            except grid.calibration_error as wrong:
-                text = plain(str(wrong))
+            except grid.calibration_error:  # the only misfit of a snapshot: the grid's size
+                text = resized(grid.snapshot.cells, calibration.cells)
                 actions = [{"key": "grid_calibrate", "text": _("Calibrate the sensor grid")}]
             else:
                 self._dismissed = {rid: was for rid, was in self._dismissed.items()

@@ -401,7 +401,7 @@ class SettingsPresenter(Presenter):
             save_config_values({key: value}, self.path)
         except (ValueError, OSError) as failed:
             self.ctx.notices.tell(_("The setting was not saved: {reason}").format(
-                reason=plain(say(failed))), _("Not saved"))
+                reason=plain(say(failed), capital=False)), _("Not saved"))  # its key as is
             return
         self._config = load_config(self.path)[0]
         self._show_config()
