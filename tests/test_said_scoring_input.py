@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from test_cli_language import run
 from test_doctor import FakePi, pi  # noqa: F401  (pi is a fixture)
+from words_support import in_language
 
 from companion import i18n
 from companion.commands import doctor
@@ -46,14 +47,6 @@ DECLINED_ON_TURN_ONE = {"turn": 1, "player": {"declined": [
 def back_to_english() -> Iterator[None]:
     yield
     i18n.use("en")  # the language is the process's: the next test starts in English
-
-
-def in_language(language: str, what: Said | BadInput | ScoringInputError) -> str:
-    i18n.use(language)
-    try:
-        return say(what.said if isinstance(what, BadInput) else what)
-    finally:
-        i18n.use("en")
 
 
 def refused(doc: dict[str, Any]) -> ScoringInputError:
