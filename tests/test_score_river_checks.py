@@ -17,7 +17,15 @@ from scoring_support import river_count, river_region, run_score
 from companion.json_fields import BadInput
 from companion.rules.catalog import load_catalog
 from companion.rules.maps import Terrain
-from companion.rules.river import RIVER, Site, holds_sites, site_refusal
+from companion.rules.river import (
+    RIVER,
+    RiverCounts,
+    Site,
+    counts_of,
+    holds_sites,
+    recounted,
+    site_refusal,
+)
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
@@ -272,6 +280,30 @@ def test_a_quick_count_the_scoring_screen_steps_to_keeps_its_hidden_inland_count
                                         inland_next_to_pirates=2), {"next_to_pirates": 1})
     declined = ScoringInput(5, None, (DeclinedHoldings("Ratmen", "Hill", fewer),))
     assert score_turn(declined, CATALOG).total == 2
+
+
+def test_recounting_keeps_the_inland_count_no_stepper_shows_within_the_new_counts() -> None:
+    # three hills, one coastal, both regions next to a ship inland
+    count = river_count({Terrain.HILL: 3}, coastal=1, next_to_pirates=2,
+                        inland_next_to_pirates=2)
+    # one ship-side region stepped away: no more inland ones than regions next to a ship
+    assert counts_of(recounted(count, harbors=1, next_to_pirates=1)) == RiverCounts(1, 1, 1)
+    # none inland said, three regions next to a ship stepped: those beyond the coastal one
+    # are inland (no fewer), but no more than the two inland regions counted
+    none_inland = river_count({Terrain.HILL: 3}, coastal=1, next_to_pirates=1,
+                              inland_next_to_pirates=0)
+    assert counts_of(recounted(none_inland, harbors=0, next_to_pirates=3)) == (
+        RiverCounts(0, 3, 2))
+    assert counts_of(recounted(none_inland, harbors=0, next_to_pirates=2)) == (
+        RiverCounts(0, 2, 1))
+    # every hill stepped to coastal: none of the regions next to a ship is inland any more
+    all_coastal = river_count({Terrain.HILL: 3}, coastal=3, next_to_pirates=2,
+                              inland_next_to_pirates=2)
+    assert counts_of(recounted(all_coastal, harbors=0, next_to_pirates=2)) == (
+        RiverCounts(0, 2, 0))
+    # not said stays not said: the rules take the fewest the other counts allow
+    unsaid = river_count({Terrain.HILL: 3}, next_to_pirates=1)
+    assert counts_of(recounted(unsaid, harbors=2, next_to_pirates=2)) == RiverCounts(2, 2, None)
 
 
 # --- in the table's language ------------------------------------------------------------------
