@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scoring_support import river_count, river_region, run_score
+from words_support import in_language
 
 from companion.json_fields import BadInput
 from companion.rules.catalog import load_catalog
@@ -310,16 +311,10 @@ def test_recounting_keeps_the_inland_count_no_stepper_shows_within_the_new_count
 
 
 def worded(language: str, doc: dict[str, Any]) -> str:
-    from companion import i18n
-    from companion.ui.wording import say
-
+    """The refusal of scenario `doc` in `language`."""
     with pytest.raises(BadInput) as refused:
         score_scenario(json.dumps(doc), CATALOG)
-    i18n.use(language)
-    try:
-        return say(refused.value.said)
-    finally:
-        i18n.use("en")
+    return in_language(language, refused.value)
 
 
 def test_the_new_refusals_are_worded_in_french_and_german_with_fields_and_values_kept() -> None:
