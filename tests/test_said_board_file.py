@@ -8,23 +8,15 @@ name, the JSON field names and the values quoted from the file stay as they are.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from test_maps import Change, _board, _region
 from words_support import in_language
 
-from companion import i18n
 from companion.rules.errors import DataError, RulesError, UnknownName
 from companion.rules.maps import board_for_players, load_board, parse_board, parse_board_text
 from companion.rules.river import check_event_line, event_named
-
-
-@pytest.fixture(autouse=True)
-def _english_after() -> Iterator[None]:
-    yield
-    i18n.use("en")
 
 
 def _tiny() -> dict[str, Any]:
