@@ -1,11 +1,16 @@
-"""One-line inputs for the scoring tests: held regions, holdings, a score and its lines."""
+"""One-line inputs for the scoring tests: held regions, holdings, a score and its lines, and
+`companion score` run on a scenario written to a file."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from companion.commands.score import main
 from companion.rules.catalog import load_catalog
 from companion.rules.maps import Feature, Terrain, known_terrains
 from companion.rules.mini_game import MiniFacts
@@ -128,3 +133,24 @@ def counted_input(inp: ScoringInput) -> ScoringInput:
             inp.active, regions=counted_by_hand(inp.active.regions)),
         declined=tuple(replace(d, regions=counted_by_hand(d.regions)) for d in inp.declined),
     )
+
+
+def run_score(capsys: pytest.CaptureFixture[str], doc: Any, tmp_path: Path
+              ) -> tuple[int, str, str]:
+    """`companion score` on `doc` (JSON, or a string written as it is) in a file of
+    `tmp_path`: its exit code, standard output and standard error."""
+    path = tmp_path / "scenario.json"
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
+    code = main([str(path)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def score_ok(capsys: pytest.CaptureFixture[str], doc: Any, tmp_path: Path) -> dict[str, Any]:
+    """`companion score`'s result on `doc`, which it must accept, its lines adding up to its
+    total."""
+    code, out, err = run_score(capsys, doc, tmp_path)
+    assert (code, err) == (0, ""), err
+    result: dict[str, Any] = json.loads(out)
+    assert result["total"] == sum(line["coins"] for line in result["lines"])
+    return result

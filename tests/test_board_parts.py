@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import json
 import pickle
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from companion.rules.maps import (
     Terrain,
     known_terrains,
     parse_board,
+    parse_board_text,
     symbol_names,
 )
 from companion.rules.river import (
@@ -181,6 +183,20 @@ def test_a_toy_expansions_terrain_is_read_while_its_part_is_registered() -> None
     doc["regions"][1]["terrain"] = "lava"
     with pytest.raises(DataError, match="unknown terrain"):
         parse_board(doc, source="toy.json")
+
+
+def test_a_board_text_is_read_again_with_the_parts_registered_now() -> None:
+    # a game's saved board is read by its text, cached: the cache must not hand back the
+    # board read with other parts (or a refusal made without them)
+    doc = _doc()
+    doc["regions"][1]["terrain"] = "lava"
+    text = json.dumps(doc)
+    with pytest.raises(DataError, match='unknown terrain "lava"'):
+        parse_board_text(text, source="toy.json")
+    with expansions.extended(LavaFields()):
+        assert parse_board_text(text, source="toy.json").region(2).terrain is LAVA
+    with pytest.raises(DataError, match='unknown terrain "lava"'):
+        parse_board_text(text, source="toy.json")
 
 
 def test_a_toy_expansions_water_follows_the_water_rules() -> None:

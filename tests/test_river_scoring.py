@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scoring_support import held, river_count, river_counts, river_region
+from scoring_support import held, river_count, river_counts, river_region, run_score
 
-from companion.commands.score import main
 from companion.rules.catalog import load_catalog
 from companion.rules.maps import Terrain
 from companion.rules.river import RIVER, harbor_coins
@@ -175,14 +173,6 @@ def test_a_river_world_count_the_rules_cannot_produce_is_refused(
 # --- companion score -------------------------------------------------------------------
 
 
-def run(capsys: pytest.CaptureFixture[str], doc: Any, tmp_path: Path) -> tuple[int, str, str]:
-    path = tmp_path / "scenario.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    code = main([str(path)])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_the_quick_count_takes_harbors_and_regions_next_to_pirates(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -196,7 +186,7 @@ def test_the_quick_count_takes_harbors_and_regions_next_to_pirates(
             }
         },
     }
-    code, out, err = run(capsys, doc, tmp_path)
+    code, out, err = run_score(capsys, doc, tmp_path)
     assert (code, err) == (0, "")
     assert json.loads(out) == {"total": 6, "lines": [
         {"label": "Regions held by Ratmen", "coins": 4},
@@ -229,7 +219,7 @@ def test_region_objects_take_a_harbor_feature_and_next_to_pirates(
             ],
         },
     }
-    code, out, err = run(capsys, doc, tmp_path)
+    code, out, err = run_score(capsys, doc, tmp_path)
     assert (code, err) == (0, "")
     assert json.loads(out)["total"] == 2 - 1 + 1 + 1  # regions, pirates, Elves, 1+2 less 2
 
@@ -246,7 +236,7 @@ def test_a_bad_river_world_count_exits_2_naming_the_field(
     counts: dict[str, int], field: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     doc = {"turn": 3, "player": {"active": {"race": "Ratmen", "power": "Hill", "counts": counts}}}
-    code, out, err = run(capsys, doc, tmp_path)
+    code, out, err = run_score(capsys, doc, tmp_path)
     assert (code, out) == (2, "")
     assert f" {field}: " in err and err.count("\n") == 1
 

@@ -8,23 +8,15 @@ name, the JSON field names and the values quoted from the file stay as they are.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from test_maps import Change, _board, _region
 from words_support import in_language
 
-from companion import i18n
 from companion.rules.errors import DataError, RulesError, UnknownName
 from companion.rules.maps import board_for_players, load_board, parse_board, parse_board_text
 from companion.rules.river import check_event_line, event_named
-
-
-@pytest.fixture(autouse=True)
-def _english_after() -> Iterator[None]:
-    yield
-    i18n.use("en")
 
 
 def _tiny() -> dict[str, Any]:
@@ -55,10 +47,6 @@ def _refused(change: Change) -> DataError:
     with pytest.raises(DataError) as err:
         parse_board(doc, source="tiny.json")
     return err.value
-
-
-def _worded(error: RulesError, language: str) -> str:
-    return in_language(language, error)
 
 
 # (what is broken, the change, the English, a piece of the French, a piece of the German)
@@ -188,24 +176,24 @@ def test_a_broken_board_is_worded_in_french_and_german_and_stays_english_by_str(
 ) -> None:
     error = _refused(change)
     assert str(error) == english
-    in_french, in_german = _worded(error, "fr"), _worded(error, "de")
+    in_french, in_german = in_language("fr", error), in_language("de", error)
     assert french in in_french, in_french
     assert german in in_german, in_german
     assert in_french.startswith("tiny.json\u00a0: ") and in_german.startswith("tiny.json: ")
-    assert _worded(error, "en") == english
+    assert in_language("en", error) == english
 
 
 def test_the_entry_stays_its_english_text_while_the_sentence_names_it_in_the_language() -> None:
     error = _refused(_region(4, "adjacent", [2, 3, 4]))
     assert (error.source, error.entry) == ("tiny.json", "region 4")
-    assert "région 4" in _worded(error, "fr") and "Region 4" in _worded(error, "de")
+    assert "région 4" in in_language("fr", error) and "Region 4" in in_language("de", error)
 
 
 def test_a_region_without_a_usable_id_is_named_by_its_place_in_the_list() -> None:
     error = _refused(lambda d: d["regions"].append([5]))
     assert str(error).startswith("tiny.json: region entry #5: ")
-    assert "entrée de région n°5" in _worded(error, "fr")
-    assert "Regionseintrag Nr. 5" in _worded(error, "de")
+    assert "entrée de région n°5" in in_language("fr", error)
+    assert "Regionseintrag Nr. 5" in in_language("de", error)
 
 
 def test_text_that_is_not_json_names_its_line_in_the_language() -> None:
@@ -213,18 +201,18 @@ def test_text_that_is_not_json_names_its_line_in_the_language() -> None:
         parse_board_text('{\n"schema": 1,\n  oops', source="mine.json")
     english = str(err.value)
     assert english.startswith("mine.json: line 3: not valid JSON: ")
-    assert _worded(err.value, "fr").startswith(
+    assert in_language("fr", err.value).startswith(
         "mine.json\u00a0: ligne 3\u00a0: JSON non valide\u00a0: ")
-    assert _worded(err.value, "de").startswith("mine.json: Zeile 3: kein gültiges JSON: ")
+    assert in_language("de", err.value).startswith("mine.json: Zeile 3: kein gültiges JSON: ")
 
 
 def test_a_board_nested_too_deeply_is_worded_too() -> None:
     with pytest.raises(DataError) as err:
         parse_board_text("[" * 100_000, source="deep.json")
     assert str(err.value) == "deep.json: board: not valid JSON: nested too deeply"
-    assert _worded(err.value, "fr") == (
+    assert in_language("fr", err.value) == (
         "deep.json\u00a0: plateau\u00a0: JSON non valide\u00a0: imbrication trop profonde")
-    assert _worded(err.value, "de") == (
+    assert in_language("de", err.value) == (
         "deep.json: Spielbrett: kein gültiges JSON: zu tief verschachtelt")
 
 
@@ -238,10 +226,10 @@ def test_unknown_boards_regions_and_player_counts_are_worded() -> None:
     assert str(board.value) == "unknown board '7p'; allowed: 2p, 3p, 4p, 5p"
     assert str(region.value) == "unknown region 99; allowed: 1..23"
     assert str(count.value) == "unknown player count 9; allowed: 2, 3, 4, 5"
-    assert _worded(board.value, "fr") == (
+    assert in_language("fr", board.value) == (
         "plateau '7p' introuvable\u00a0; valeurs possibles\u00a0: 2p, 3p, 4p, 5p")
-    assert _worded(region.value, "de") == "Region 99 unbekannt; erlaubt: 1..23"
-    assert _worded(count.value, "de") == "Spielerzahl 9 unbekannt; erlaubt: 2, 3, 4, 5"
+    assert in_language("de", region.value) == "Region 99 unbekannt; erlaubt: 1..23"
+    assert in_language("de", count.value) == "Spielerzahl 9 unbekannt; erlaubt: 2, 3, 4, 5"
 
 
 def test_an_unknown_river_world_event_lists_the_events_by_their_printed_names() -> None:
@@ -249,11 +237,11 @@ def test_an_unknown_river_world_event_lists_the_events_by_their_printed_names() 
         event_named("Tsunami")
     assert str(err.value) == (
         "unknown River World event 'Tsunami'; allowed: Storm, Quiet waters, Harsh Winter, Pirates")
-    in_french = _worded(err.value, "fr")
+    in_french = in_language("fr", err.value)
     assert in_french.startswith(
         "événement de River World inconnu 'Tsunami'\u00a0; possibles\u00a0: ")
     assert "Tempête" in in_french and "Storm" not in in_french
-    assert _worded(err.value, "de").startswith("unbekanntes River-World-Ereignis 'Tsunami'; ")
+    assert in_language("de", err.value).startswith("unbekanntes River-World-Ereignis 'Tsunami'; ")
 
 
 def test_an_event_line_with_an_unknown_marker_is_refused_in_the_language() -> None:
@@ -262,4 +250,4 @@ def test_an_event_line_with_an_unknown_marker_is_refused_in_the_language() -> No
     with pytest.raises(RulesError) as err:
         check_event_line(["Storm", "Tsunami"], 2, load_catalog())
     assert str(err.value).startswith("unknown River World event 'Tsunami'")
-    assert "Eaux calmes" in _worded(err.value, "fr")
+    assert "Eaux calmes" in in_language("fr", err.value)

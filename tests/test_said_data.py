@@ -24,6 +24,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from words_support import in_language
+
 from companion import i18n
 from companion.boards import custom_boards_dir, load_custom_boards
 from companion.paths import data_file
@@ -43,14 +45,6 @@ NB = "\u00a0"
 Docs = dict[str, dict[str, Any]]
 
 
-def worded(what: RulesError | Said, language: str) -> str:
-    i18n.use(language)
-    try:
-        return say(what)
-    finally:
-        i18n.use(i18n.SOURCE)
-
-
 def raised(action: Callable[[], object]) -> RulesError:
     with pytest.raises(RulesError) as caught:
         action()
@@ -62,7 +56,7 @@ def spoken(what: RulesError | Said, english: str) -> dict[str, str]:
     French and German; the French and German texts, by language."""
     assert str(what) == english
     assert say(what) == english
-    shown = {language: worded(what, language) for language in ("fr", "de")}
+    shown = {language: in_language(language, what) for language in ("fr", "de")}
     for language, text in shown.items():
         assert text != english, (language, text)
     return shown
@@ -133,9 +127,10 @@ def test_a_name_given_twice_and_an_unknown_expansion(docs: Docs) -> None:
     assert str(error).startswith(f"races.json: race {races[0]['name']!r}: unknown expansion "
                                  '"moon"; allowed: base, ')
     assert str(error).endswith("(components.json)")
-    assert f'extension "moon" inconnue{NB}; valeurs possibles{NB}: base, ' in worded(error, "fr")
-    assert 'unbekannte Erweiterung "moon"; erlaubt: base, ' in worded(error, "de")
-    assert worded(error, "de").endswith("(components.json)")
+    french = in_language("fr", error)
+    assert f'extension "moon" inconnue{NB}; valeurs possibles{NB}: base, ' in french
+    assert 'unbekannte Erweiterung "moon"; erlaubt: base, ' in in_language("de", error)
+    assert in_language("de", error).endswith("(components.json)")
 
 
 def test_the_top_level_the_die_and_the_turn_track(docs: Docs) -> None:
@@ -211,8 +206,8 @@ def test_an_entry_the_rule_book_lacks_is_said_in_the_language() -> None:
     assert shown["de"].startswith("Regelart 'spell' unbekannt")
     power = raised(lambda: book.entry("power", "Sneaky"))
     assert str(power).startswith("unknown special power 'Sneaky'; allowed: ")
-    assert worded(power, "fr").startswith(f"pouvoir spécial 'Sneaky' introuvable{NB}; ")
-    assert worded(power, "de").startswith("Sonderfähigkeit 'Sneaky' unbekannt; erlaubt: ")
+    assert in_language("fr", power).startswith(f"pouvoir spécial 'Sneaky' introuvable{NB}; ")
+    assert in_language("de", power).startswith("Sonderfähigkeit 'Sneaky' unbekannt; erlaubt: ")
 
 
 def test_a_broken_rule_book_entry_is_said_in_the_language() -> None:
@@ -281,12 +276,12 @@ def test_a_packaged_boards_name_text_and_a_field_are_said_in_the_language(
     assert shown["de"].endswith("der Name '3p' gehört einem mitgelieferten Spielbrett; gebt "
                                 "diesem Spielbrett einen anderen")
     assert garbled.message.startswith("boards/b.json: file: not UTF-8 text (")
-    assert worded(garbled.said, "fr").startswith(f"boards/b.json{NB}: fichier{NB}: pas du "
+    assert in_language("fr", garbled.said).startswith(f"boards/b.json{NB}: fichier{NB}: pas du "
                                                  "texte UTF-8 (")
-    assert worded(garbled.said, "de").startswith("boards/b.json: Datei: kein UTF-8-Text (")
+    assert in_language("de", garbled.said).startswith("boards/b.json: Datei: kein UTF-8-Text (")
     assert no_turns.message.endswith("missing field 'turns'")
-    assert worded(no_turns.said, "fr").endswith("champ 'turns' manquant")
-    assert worded(no_turns.said, "de").endswith("Feld 'turns' fehlt")
+    assert in_language("fr", no_turns.said).endswith("champ 'turns' manquant")
+    assert in_language("de", no_turns.said).endswith("Feld 'turns' fehlt")
 
 
 def test_doctor_words_a_broken_board_file_in_the_reports_language(boards: Path) -> None:

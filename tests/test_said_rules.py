@@ -21,6 +21,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 import ui_support as ui
+import words_support
 from factories import session
 from positions import position
 from screen_steps import dismiss_notice, screen
@@ -55,14 +56,6 @@ def refusal(action: Callable[[], object]) -> RulesError:
     return raised.value
 
 
-def worded(what: RulesError | Said | str, language: str) -> str:
-    i18n.use(language)
-    try:
-        return say(what)
-    finally:
-        i18n.use(i18n.SOURCE)
-
-
 def assert_translated(what: RulesError | Said | str, english: str) -> dict[str, str]:
     """`what` says `english` by str() and in English, and a sentence of their own in French
     and German (no English glue word left, words of the language there): a rules error or
@@ -72,7 +65,7 @@ def assert_translated(what: RulesError | Said | str, english: str) -> dict[str, 
     assert say(what) == english
     shown = {}
     for language in ("fr", "de"):
-        text = worded(what, language)
+        text = words_support.in_language(language, what)
         padded = f" {text} "
         assert text != english, (language, text)
         assert not [w for w in ENGLISH_GLUE if w in padded], (language, text)
@@ -107,7 +100,7 @@ def test_an_illegal_conquest_names_the_race_as_the_edition_does() -> None:
     assert "Zombies" in shown["fr"] and "région" in shown["fr"]
     assert "Ghule" in shown["de"] and "Region" in shown["de"]
     route = reach(state.map, far, attacker(state))  # the map panel's reason, the same words
-    assert not route.reachable and worded(route.reason, "fr") == shown["fr"]
+    assert not route.reachable and words_support.in_language("fr", route.reason) == shown["fr"]
 
 
 def test_an_unaffordable_combo_names_the_combo_in_the_languages_order() -> None:
@@ -239,11 +232,11 @@ def test_a_conquest_costs_lines_and_notes_are_worded_in_the_language() -> None:
     labels = {str(line.words): line for line in cost.lines}
     assert "Any conquest" in labels and "Ghouls tokens there" in labels
     assert cost.notes[0] == "Berserk: roll the die first; its face comes off this cost"
-    french = {worded(line.words, "fr") for line in cost.lines}
+    french = {words_support.in_language("fr", line.words) for line in cost.lines}
     assert {"Toute conquête", "pions Zombies présents"} <= french, french
     (note,) = cost.said_notes
-    assert worded(note, "de") == "Berserker: würfle zuerst; die Augenzahl geht von diesen " \
-                                 "Kosten ab"
+    assert words_support.in_language("de", note) == (
+        "Berserker: würfle zuerst; die Augenzahl geht von diesen Kosten ab")
 
 
 def test_the_map_panel_words_the_cost_its_notes_and_the_reach_in_french() -> None:

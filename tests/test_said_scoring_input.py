@@ -13,15 +13,15 @@ from __future__ import annotations
 import json
 import sys
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from test_cli_language import run
 from test_doctor import FakePi, pi  # noqa: F401  (pi is a fixture)
+from words_support import in_language
 
-from companion import i18n
 from companion.commands import doctor
 from companion.commands.doctor import System
 from companion.config import WINDOW_SIDE_RANGE, WINDOW_SIZE_ALLOWED, load_config
@@ -40,20 +40,6 @@ ORCS_AT_SEA = {"turn": 3, "player": {"active": {
     "race": "Orcs", "power": "Alchemist", "regions": [{"terrain": "sea"}]}}}
 DECLINED_ON_TURN_ONE = {"turn": 1, "player": {"declined": [
     {"race": "Orcs", "power": "Alchemist", "regions": []}]}}
-
-
-@pytest.fixture(autouse=True)
-def back_to_english() -> Iterator[None]:
-    yield
-    i18n.use("en")  # the language is the process's: the next test starts in English
-
-
-def in_language(language: str, what: Said | BadInput | ScoringInputError) -> str:
-    i18n.use(language)
-    try:
-        return say(what.said if isinstance(what, BadInput) else what)
-    finally:
-        i18n.use("en")
 
 
 def refused(doc: dict[str, Any]) -> ScoringInputError:

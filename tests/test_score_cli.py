@@ -11,28 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scoring_support import run_score, score_ok
 
 from companion.commands.score import main
 from companion.rules.maps import Feature, Terrain, load_board
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 BOARD = load_board("2p")
-
-
-def run(capsys: pytest.CaptureFixture[str], doc: Any, tmp_path: Path) -> tuple[int, str, str]:
-    path = tmp_path / "scenario.json"
-    path.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
-    code = main([str(path)])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def ok(capsys: pytest.CaptureFixture[str], doc: Any, tmp_path: Path) -> dict[str, Any]:
-    code, out, err = run(capsys, doc, tmp_path)
-    assert (code, err) == (0, "")
-    result: dict[str, Any] = json.loads(out)
-    assert result["total"] == sum(line["coins"] for line in result["lines"])
-    return result
 
 
 def test_a_position_on_the_two_player_board_is_scored_from_region_ids(
@@ -52,7 +37,7 @@ def test_a_position_on_the_two_player_board_is_scored_from_region_ids(
             "declined": [{"race": "Dwarves", "power": "Hill", "regions": [6]}],
         },
     }
-    assert ok(capsys, doc, tmp_path) == {
+    assert score_ok(capsys, doc, tmp_path) == {
         "total": 6,
         "lines": [
             {"label": "Regions held by Wizards", "coins": 2},
@@ -84,7 +69,7 @@ def test_the_issue_example_mixing_ids_and_region_objects(
             ],
         },
     }
-    result = ok(capsys, doc, tmp_path)
+    result = score_ok(capsys, doc, tmp_path)
     # 3 regions + Orcs 2 + Pillaging 2; Dwarves 2 regions, no mine among 5 and 9
     assert result["total"] == 3 + 2 + 2 + 2
 
@@ -115,7 +100,7 @@ def test_without_a_map_regions_are_objects_and_names_ignore_case(
             }
         },
     }
-    assert ok(capsys, doc, tmp_path)["total"] == 2 + 1 + 2
+    assert score_ok(capsys, doc, tmp_path)["total"] == 2 + 1 + 2
 
 
 def test_the_quick_count_gives_the_same_number_as_the_map(
@@ -136,7 +121,7 @@ def test_the_quick_count_gives_the_same_number_as_the_map(
             }
         },
     }
-    assert ok(capsys, by_map, tmp_path) == ok(capsys, by_count, tmp_path)
+    assert score_ok(capsys, by_map, tmp_path) == score_ok(capsys, by_count, tmp_path)
 
 
 def test_standard_input_is_read_for_a_dash(
@@ -367,7 +352,7 @@ def test_bad_input_exits_2_with_one_line_naming_the_field_and_value(
     case: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     doc, field, value = BAD_INPUTS[case]
-    code, out, err = run(capsys, doc, tmp_path)
+    code, out, err = run_score(capsys, doc, tmp_path)
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1 and err.endswith("\n")
@@ -408,7 +393,7 @@ def test_the_format_document_has_an_example_for_each_new_field() -> None:
 def test_every_example_of_the_format_document_prints_its_documented_output(
     doc: str, expected: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    assert ok(capsys, doc, tmp_path) == json.loads(expected)
+    assert score_ok(capsys, doc, tmp_path) == json.loads(expected)
 
 
 def test_mini_expansion_fields_left_out_score_as_the_base_format(
@@ -421,7 +406,7 @@ def test_mini_expansion_fields_left_out_score_as_the_base_format(
             "declined": [{"race": "Priestesses", "power": "Mercenary", "regions": []}],
         },
     }
-    assert ok(capsys, doc, tmp_path) == {
+    assert score_ok(capsys, doc, tmp_path) == {
         "total": 1,
         "lines": [
             {"label": "Regions held by Kobolds", "coins": 1},
@@ -477,7 +462,7 @@ def test_relics_held_by_the_active_race_pay_the_soapbar_and_the_tavern(
         "active": {"race": "Orcs", "power": "Hill", "regions": [{"terrain": "forest"}],
                    "conquered_non_empty": 0},
         "relics": ["glandulf's tavern", "Bony's Boneyard"]}}
-    assert ok(capsys, doc, tmp_path) == {"total": 3, "lines": [
+    assert score_ok(capsys, doc, tmp_path) == {"total": 3, "lines": [
         {"label": "Regions held by Orcs", "coins": 1},
         {"label": "Glandulf's Tavern: held by the active race at the end of the turn",
          "coins": 2}]}
@@ -496,7 +481,7 @@ def test_a_bad_relic_is_refused_naming_the_field(
     player: dict[str, object], field: str, value: str,
     capsys: pytest.CaptureFixture[str], tmp_path: Path,
 ) -> None:
-    code, out, err = run(capsys, {"turn": 3, "player": player}, tmp_path)
+    code, out, err = run_score(capsys, {"turn": 3, "player": player}, tmp_path)
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and f" {field}: " in err and value in err
 
@@ -510,7 +495,7 @@ def test_leprechauns_picked_this_turn_are_refused_pots_of_gold_that_cannot_exist
     doc = {"turn": 3, "player": {"active": {
         "race": "Leprechauns", "power": "Hill", "first_turn": True,
         "counts": {"hill": 2}, "pots_of_gold": 2}}}
-    code, out, err = run(capsys, doc, tmp_path)
+    code, out, err = run_score(capsys, doc, tmp_path)
     assert (code, out) == (2, "")
     assert err.startswith("companion score: player.active.pots_of_gold: ")
     assert "picked this turn" in err and err.count("\n") == 1
@@ -521,7 +506,7 @@ def test_an_aquatic_region_object_without_coastal_is_noted_in_the_output(
 ) -> None:
     doc = {"turn": 5, "player": {"active": {"race": "Ratmen", "power": "Aquatic", "regions": [
         {"terrain": "hill", "coastal": True}, {"terrain": "forest"}, {"terrain": "swamp"}]}}}
-    result = ok(capsys, doc, tmp_path)
+    result = score_ok(capsys, doc, tmp_path)
     assert result["total"] == 3 + 1 - 2  # the default is still taken: old scenarios score alike
     assert result["notes"] == [
         "player.active.regions[1].coastal, player.active.regions[2].coastal left out: taken "
@@ -529,7 +514,7 @@ def test_an_aquatic_region_object_without_coastal_is_noted_in_the_output(
     ]
     doc["player"]["active"]["regions"][1]["coastal"] = False  # type: ignore[index]
     doc["player"]["active"]["regions"][2]["coastal"] = False  # type: ignore[index]
-    assert "notes" not in ok(capsys, doc, tmp_path)
+    assert "notes" not in score_ok(capsys, doc, tmp_path)
 
 
 _LEFT_OUT = [
@@ -573,7 +558,7 @@ def test_a_field_left_out_that_changes_the_score_is_noted_and_given_it_is_not(
     player: dict[str, Any], field: str, given: dict[str, Any],
     capsys: pytest.CaptureFixture[str], tmp_path: Path,
 ) -> None:
-    result = ok(capsys, {"turn": 4, "player": player}, tmp_path)
+    result = score_ok(capsys, {"turn": 4, "player": player}, tmp_path)
     assert [note.split(" left out: ")[0] for note in result["notes"]] == [field]
     race = player["active"] if "active" in player else player["declined"][0]
     for key, value in given.items():
@@ -581,7 +566,7 @@ def test_a_field_left_out_that_changes_the_score_is_noted_and_given_it_is_not(
             race["counts"][key] = value
         else:
             race[key] = value
-    assert "notes" not in ok(capsys, {"turn": 4, "player": player}, tmp_path)
+    assert "notes" not in score_ok(capsys, {"turn": 4, "player": player}, tmp_path)
 
 
 def test_fields_left_out_that_no_race_or_power_reads_leave_no_note(
@@ -590,6 +575,6 @@ def test_fields_left_out_that_no_race_or_power_reads_leave_no_note(
     doc = {"turn": 4, "player": {
         "active": {"race": "Elves", "power": "Flying", "regions": [{"terrain": "hill"}]},
         "declined": [{"race": "Dwarves", "power": "Hill", "regions": [{"terrain": "forest"}]}]}}
-    assert ok(capsys, doc, tmp_path) == {
+    assert score_ok(capsys, doc, tmp_path) == {
         "total": 2, "lines": [{"label": "Regions held by Elves", "coins": 1},
                               {"label": "Regions held by Dwarves (in decline)", "coins": 1}]}

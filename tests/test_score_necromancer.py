@@ -3,13 +3,12 @@ rule (a coin per region his Ghosts hold, his powers' bonuses; the Island pays no
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from scoring_support import run_score, score_ok
 
-from companion.commands.score import main
 from companion.rules.maps import Terrain, load_board
 from companion.rules.necromancer import REGIONS_LINE, income_lines
 from companion.rules.scoring import HeldRegion, QuickCount
@@ -18,26 +17,10 @@ BOARD = load_board("3p")
 LAKE = 15  # Necromancer Island stands in the 3-player board's Lake
 
 
-def run(capsys: pytest.CaptureFixture[str], doc: Any, tmp_path: Path) -> tuple[int, str, str]:
-    path = tmp_path / "scenario.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    code = main([str(path)])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def ok(capsys: pytest.CaptureFixture[str], doc: Any, tmp_path: Path) -> dict[str, Any]:
-    code, out, err = run(capsys, doc, tmp_path)
-    assert (code, err) == (0, ""), err
-    result: dict[str, Any] = json.loads(out)
-    assert result["total"] == sum(line["coins"] for line in result["lines"])
-    return result
-
-
 def refused(
     capsys: pytest.CaptureFixture[str], doc: Any, tmp_path: Path, field: str
 ) -> str:
-    code, out, err = run(capsys, doc, tmp_path)
+    code, out, err = run_score(capsys, doc, tmp_path)
     assert (code, out) == (2, "")
     assert err.startswith(f"companion score: {field}: "), err
     assert err.count("\n") == 1
@@ -54,7 +37,7 @@ def test_the_necromancer_earns_a_coin_per_region_and_his_powers_bonuses(
     doc = necromancer(powers=["forest", "Alchemist"],
                       regions=[20, {"terrain": "forest"}, {"terrain": "hill"}])
     assert BOARD.region(20).terrain is Terrain.FOREST
-    assert ok(capsys, doc, tmp_path) == {"total": 7, "lines": [
+    assert score_ok(capsys, doc, tmp_path) == {"total": 7, "lines": [
         {"label": "Regions held by the Necromancer's Ghosts", "coins": 3},
         {"label": "Forest: one per forest region", "coins": 2},
         {"label": "Alchemist: while the race is active", "coins": 2}]}
@@ -131,7 +114,7 @@ def test_a_peace_loving_necromancer_must_say_whether_he_attacked_an_active_race(
 ) -> None:
     refused(capsys, necromancer(powers=["Peace-Loving"], regions=[21]), tmp_path,
             "player.necromancer.attacked_active_race")
-    result = ok(capsys, necromancer(powers=["Peace-Loving"], regions=[21],
+    result = score_ok(capsys, necromancer(powers=["Peace-Loving"], regions=[21],
                                     attacked_active_race=False), tmp_path)
     assert result["total"] == 1 + 3
 
@@ -142,7 +125,8 @@ def test_a_sea_is_his_only_with_seafaring(
     sea = {"terrain": "sea"}
     refused(capsys, necromancer(powers=["Hill"], regions=[sea]), tmp_path,
             "player.necromancer.regions[0]")
-    assert ok(capsys, necromancer(powers=["Seafaring"], regions=[sea]), tmp_path)["total"] == 1
+    seafaring = necromancer(powers=["Seafaring"], regions=[sea])
+    assert score_ok(capsys, seafaring, tmp_path)["total"] == 1
 
 
 def test_pillaging_and_fortified_read_his_conquests_and_fortresses(
@@ -150,11 +134,11 @@ def test_pillaging_and_fortified_read_his_conquests_and_fortresses(
 ) -> None:
     doc = necromancer(powers=["Pillaging", "Fortified"], counts={"hill": 3},
                       conquered_non_empty=2, fortresses=1)
-    assert ok(capsys, doc, tmp_path)["lines"] == [
+    assert score_ok(capsys, doc, tmp_path)["lines"] == [
         {"label": "Regions held by the Necromancer's Ghosts", "coins": 3},
         {"label": "Pillaging: one per non-empty region conquered this turn", "coins": 2},
         {"label": "Fortified: one per fortress", "coins": 1}]
-    left_out = ok(capsys, necromancer(powers=["Pillaging"], counts={"hill": 3}), tmp_path)
+    left_out = score_ok(capsys, necromancer(powers=["Pillaging"], counts={"hill": 3}), tmp_path)
     assert left_out["notes"] == [
         "player.necromancer.conquered_non_empty left out: taken as 0, so Pillaging earns nothing"
     ]

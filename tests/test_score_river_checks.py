@@ -12,13 +12,21 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scoring_support import river_count, river_region
+from scoring_support import river_count, river_region, run_score
+from words_support import in_language
 
-from companion.commands.score import main
 from companion.json_fields import BadInput
 from companion.rules.catalog import load_catalog
 from companion.rules.maps import Terrain
-from companion.rules.river import RIVER, Site, holds_sites, site_refusal
+from companion.rules.river import (
+    RIVER,
+    RiverCounts,
+    Site,
+    counts_of,
+    holds_sites,
+    recounted,
+    site_refusal,
+)
 from companion.rules.scoring import (
     ActiveHoldings,
     DeclinedHoldings,
@@ -29,14 +37,6 @@ from companion.rules.scoring import (
 from companion.scenario import score_scenario
 
 CATALOG = load_catalog()
-
-
-def run(capsys: pytest.CaptureFixture[str], doc: Any, tmp_path: Path) -> tuple[int, str, str]:
-    path = tmp_path / "scenario.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    code = main([str(path)])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def active(**race: Any) -> dict[str, Any]:
@@ -69,7 +69,7 @@ def test_a_region_object_with_a_site_on_water_or_a_river_is_refused(
     doc = active(race="Ratmen", power=power,
                  regions=[{"terrain": "hill", "features": ["harbor"]},
                           {"terrain": terrain, "features": [feature]}])
-    code, out, err = run(capsys, doc, tmp_path)
+    code, out, err = run_score(capsys, doc, tmp_path)
     assert (code, out) == (2, "")
     kind = terrain.casefold()
     assert err == (
@@ -85,7 +85,7 @@ def test_the_same_sites_on_land_still_score(
                  regions=[{"terrain": "hill", "features": ["harbor"]},
                           {"terrain": "farmland", "features": ["harbor", "temple"]},
                           {"terrain": "river"}])
-    code, out, err = run(capsys, doc, tmp_path)
+    code, out, err = run_score(capsys, doc, tmp_path)
     assert (code, err) == (0, "")
     assert json.loads(out) == {"total": 5, "lines": [
         {"label": "Regions held by Ratmen", "coins": 3},
@@ -112,12 +112,12 @@ def test_a_quick_count_holds_no_more_harbors_than_land_regions_that_are_not_rive
 ) -> None:
     doc = active(race="Ratmen", power="Seafaring",
                  counts={"hill": 1, "river": 2, "sea": 1, "harbors": 2})
-    code, out, err = run(capsys, doc, tmp_path)
+    code, out, err = run_score(capsys, doc, tmp_path)
     assert (code, out) == (2, "")
     assert err == ("companion score: player.active.counts.harbors: 2 is more than 1 (the "
                    "land regions counted that are not rivers)\n")
     doc["player"]["active"]["counts"]["harbors"] = 1
-    code, out, err = run(capsys, doc, tmp_path)
+    code, out, err = run_score(capsys, doc, tmp_path)
     assert (code, err) == (0, "")
     assert json.loads(out)["total"] == 4
 
@@ -137,7 +137,7 @@ AQUATIC_REFUSED = ("companion score: player.active.counts.next_to_pirates: 2 is 
 def test_aquatic_regions_next_to_a_ship_beyond_the_inland_ones_must_be_coastal(
     counts: dict[str, int], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    code, out, err = run(capsys, active(race="Ratmen", power="Aquatic", counts=counts),
+    code, out, err = run_score(capsys, active(race="Ratmen", power="Aquatic", counts=counts),
                          tmp_path)
     assert (code, out, err) == (2, "", AQUATIC_REFUSED)
 
@@ -159,7 +159,7 @@ def test_the_same_counts_stay_accepted_where_the_split_is_not_read(
     held = {**race, "counts": {"river": 3, "next_to_pirates": 2, "inland_next_to_pirates": 1}}
     doc = ({"turn": 5, "player": {"declined": [held]}} if declined else
            {"turn": 5, "player": {"active": held}})
-    code, out, err = run(capsys, doc, tmp_path)
+    code, out, err = run_score(capsys, doc, tmp_path)
     assert (code, err) == (0, "")
     assert json.loads(out)["total"] == 1  # 3 regions, 2 of them one coin less
 
@@ -168,7 +168,7 @@ def test_a_valid_aquatic_split_scores_as_before(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     counts = {"hill": 3, "coastal": 2, "next_to_pirates": 2, "inland_next_to_pirates": 1}
-    code, out, err = run(capsys, active(race="Ratmen", power="Aquatic", counts=counts),
+    code, out, err = run_score(capsys, active(race="Ratmen", power="Aquatic", counts=counts),
                          tmp_path)
     assert (code, err) == (0, "")
     assert json.loads(out)["total"] == 3
@@ -179,7 +179,7 @@ def test_left_out_the_inland_count_is_the_fewest_the_other_counts_allow(
 ) -> None:
     # three hills, none said to be coastal: both regions beside the ship are inland and
     # earn nothing under Aquatic, so they lose nothing (it was -2)
-    code, out, err = run(capsys, active(race="Ratmen", power="Aquatic",
+    code, out, err = run_score(capsys, active(race="Ratmen", power="Aquatic",
                                         counts={"hill": 3, "next_to_pirates": 2}), tmp_path)
     assert (code, err) == (0, "")
     result = json.loads(out)
@@ -191,7 +191,7 @@ def test_left_out_the_inland_count_is_the_fewest_the_other_counts_allow(
         "pirate ship beyond the coastal regions counted), so the rest of them are taken as "
         "coastal and lose a coin each")
     # one coastal: one region beside the ship is taken as coastal and loses its coin
-    code, out, err = run(capsys, active(race="Ratmen", power="Aquatic", counts={
+    code, out, err = run_score(capsys, active(race="Ratmen", power="Aquatic", counts={
         "hill": 3, "coastal": 1, "next_to_pirates": 2}), tmp_path)
     result = json.loads(out)
     assert result["total"] == 1
@@ -283,20 +283,38 @@ def test_a_quick_count_the_scoring_screen_steps_to_keeps_its_hidden_inland_count
     assert score_turn(declined, CATALOG).total == 2
 
 
+def test_recounting_keeps_the_inland_count_no_stepper_shows_within_the_new_counts() -> None:
+    # three hills, one coastal, both regions next to a ship inland
+    count = river_count({Terrain.HILL: 3}, coastal=1, next_to_pirates=2,
+                        inland_next_to_pirates=2)
+    # one ship-side region stepped away: no more inland ones than regions next to a ship
+    assert counts_of(recounted(count, harbors=1, next_to_pirates=1)) == RiverCounts(1, 1, 1)
+    # none inland said, three regions next to a ship stepped: those beyond the coastal one
+    # are inland (no fewer), but no more than the two inland regions counted
+    none_inland = river_count({Terrain.HILL: 3}, coastal=1, next_to_pirates=1,
+                              inland_next_to_pirates=0)
+    assert counts_of(recounted(none_inland, harbors=0, next_to_pirates=3)) == (
+        RiverCounts(0, 3, 2))
+    assert counts_of(recounted(none_inland, harbors=0, next_to_pirates=2)) == (
+        RiverCounts(0, 2, 1))
+    # every hill stepped to coastal: none of the regions next to a ship is inland any more
+    all_coastal = river_count({Terrain.HILL: 3}, coastal=3, next_to_pirates=2,
+                              inland_next_to_pirates=2)
+    assert counts_of(recounted(all_coastal, harbors=0, next_to_pirates=2)) == (
+        RiverCounts(0, 2, 0))
+    # not said stays not said: the rules take the fewest the other counts allow
+    unsaid = river_count({Terrain.HILL: 3}, next_to_pirates=1)
+    assert counts_of(recounted(unsaid, harbors=2, next_to_pirates=2)) == RiverCounts(2, 2, None)
+
+
 # --- in the table's language ------------------------------------------------------------------
 
 
 def worded(language: str, doc: dict[str, Any]) -> str:
-    from companion import i18n
-    from companion.ui.wording import say
-
+    """The refusal of scenario `doc` in `language`."""
     with pytest.raises(BadInput) as refused:
         score_scenario(json.dumps(doc), CATALOG)
-    i18n.use(language)
-    try:
-        return say(refused.value.said)
-    finally:
-        i18n.use("en")
+    return in_language(language, refused.value)
 
 
 def test_the_new_refusals_are_worded_in_french_and_german_with_fields_and_values_kept() -> None:

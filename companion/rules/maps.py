@@ -66,7 +66,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from companion.rules.datafile import SCHEMA, Where, show
+from companion.rules.datafile import Where, show
 from companion.rules.errors import DataError, UnknownName
 from companion.rules.said import N_, Said, listed, said
 
@@ -320,6 +320,9 @@ def parse_board_text(text: str, *, source: str) -> Board:
 
 @functools.lru_cache(maxsize=32)
 def _parse_text(text: str, source: str, parts: tuple[BoardPart, ...]) -> Board:
+    """`parts` is read by `parse_board` itself; it is a parameter only to key the cache, so
+    a text read again while other board parts are registered is parsed with them."""
+    del parts
     return parse_board(_decode(text, source), source=source)
 
 
@@ -335,8 +338,8 @@ def board_document(text: str, *, source: str) -> str:
 
 # --- parsing and validation ---------------------------------------------------------------
 
-_BOARD_REQUIRED = frozenset({"schema", "name", "players", "turns", "regions"})
-_BOARD_OPTIONAL = frozenset({"aspect", "notes"})
+_BOARD_REQUIRED = ("name", "players", "turns", "regions")  # and the header's schema
+_BOARD_OPTIONAL = ("aspect",)  # and the header's notes
 _REGION_REQUIRED = frozenset(
     {"id", "terrain", "features", "lost_tribe", "border", "entry", "coastal", "adjacent"}
 )
@@ -353,11 +356,7 @@ def parse_board(doc: Mapping[str, Any], *, source: str) -> Board:
     `source` names the file in every error, e.g. ``boards/2p.json: region 7: ...``.
     """
     where = Where(source, said("board"))
-    fields = where.fields(doc, _BOARD_REQUIRED, _BOARD_OPTIONAL)
-    if fields["schema"] != SCHEMA:
-        where.fail(said("schema {schema} is not supported (this version reads {supported})",
-                        schema=show(fields["schema"]), supported=SCHEMA))
-    _notes(where, fields)
+    fields = where.header(doc, _BOARD_REQUIRED, _BOARD_OPTIONAL)
     name = where.text(fields["name"], "name")
     players = where.integer(fields["players"], "players", 2)
     turns = where.integer(fields["turns"], "turns", 1)
@@ -371,13 +370,6 @@ def parse_board(doc: Mapping[str, Any], *, source: str) -> Board:
     if not any(r.entry for r in regions.values()):
         where.fail(said("no region is an entry region, so no race could ever enter the board"))
     return Board(name, players, turns, aspect, MappingProxyType(dict(sorted(regions.items()))))
-
-
-def _notes(where: Where, fields: Mapping[str, Any]) -> None:
-    notes = fields.get("notes", [])
-    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
-        where.fail(said("{field} must be a list of strings, got {value}",
-                        field="notes", value=show(notes)))
 
 
 def _aspect(where: Where, value: object) -> float | None:

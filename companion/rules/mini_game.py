@@ -538,7 +538,7 @@ def pygmies_hit(state: GameState, region: int, conqueror: int) -> int | None:
 def refuse_recovery(state: GameState, event: PygmiesRecovered) -> None:
     """Refuse more Pygmies rolls than the tokens lost to conquests this turn owe (no active
     Pygmies at all: `recover_pygmies` says so)."""
-    owed = dict(pygmy_rolls_owed(state)).get(event.seat, 0)
+    owed = _count_of(pygmy_rolls_owed(state), event.seat)
     player = state.player(event.seat)
     pygmies = player.active is not None and player.active.race == PYGMIES
     if pygmies and len(event.rolls) > owed:
@@ -562,10 +562,9 @@ def rolls_settled(before: GameState, event: Event, after: GameState) -> GameStat
 
 def _owed(state: GameState, seat: int, change: int) -> GameState:
     kept = books(state)
-    owed = dict(kept.pygmy_rolls_owed)
-    owed[seat] = owed.get(seat, 0) + change
-    rolls = tuple(sorted((s, n) for s, n in owed.items() if n > 0))
-    return _kept(state, replace(kept, pygmy_rolls_owed=rolls))
+    owed = max(0, _count_of(kept.pygmy_rolls_owed, seat) + change)
+    return _kept(state, replace(kept, pygmy_rolls_owed=_with_count(kept.pygmy_rolls_owed,
+                                                                    seat, owed)))
 
 
 def pygmy_rolls_owed(state: GameState) -> Counts:

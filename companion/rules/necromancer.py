@@ -955,7 +955,7 @@ def _set_up_in_game(event: GameCreated, board: Board, catalog: Catalog) -> Necro
     seat = seat_for(event.first_seat, len(event.seats))
     known = {p.name for p in catalog.powers_in(event.expansions)}
     return set_up(seat, central_lake(board), powers, powers[0],
-                        ghosts_removed=removed, known_powers=known)
+                  ghosts_removed=removed, known_powers=known)
 
 
 def _on_well_power_chosen(state: GameState, event: WellPowerChosen) -> GameState:
@@ -971,7 +971,7 @@ def _on_well_power_chosen(state: GameState, event: WellPowerChosen) -> GameState
                                  powers=listed(Name("power", p) for p in six)))
     rest = tuple(p for p in six if p != event.power)
     return state.with_part(replace(necro, powers_in_use=(event.power,),
-                                              powers_in_reserve=rest))
+                                   powers_in_reserve=rest))
 
 
 # --- the game: who he is -----------------------------------------------------------------
@@ -1228,8 +1228,8 @@ def his_income_lines(state: GameState) -> tuple[tuple[str, int], ...]:
     regions = tuple(HeldRegion(r.terrain, r.features, r.coastal, r.id) for r in held)
     this_turn = state.track.this_turn
     return income_lines(regions, necro.powers_in_use,
-                              conquered_non_empty=this_turn.conquered_non_empty,
-                              attacked_active_race=this_turn.attacked_active_race)
+                        conquered_non_empty=this_turn.conquered_non_empty,
+                        attacked_active_race=this_turn.attacked_active_race)
 
 
 def _on_score(state: GameState, event: TurnScored) -> GameState:

@@ -293,7 +293,12 @@ def is_river(region: Region) -> bool:
 
 def sites(region: Region) -> frozenset[Site]:
     """The River World sites printed in the region."""
-    return frozenset(Site(s) for s in region.symbols if s in Site._value2member_map_)
+    return sites_among(region.symbols)
+
+
+def sites_among(symbols: Collection[str]) -> frozenset[Site]:
+    """The River World sites among a region's symbols (the others are not River World's)."""
+    return frozenset(site for site in Site if site.value in symbols)
 
 
 def has_pirate_symbol(region: Region) -> bool:
@@ -1141,8 +1146,7 @@ class RiverWorld(Expansion):
                      region: HeldRegion, read: ScenarioReader) -> HeldRegion:
         """A region object's Harbor (among its "features") and "next_to_pirates"."""
         del read
-        problem = sites_refused(region.terrain,
-                                [site for site in Site if site.value in symbols])
+        problem = sites_refused(region.terrain, sites_among(symbols))
         if problem is not None:
             fail(f"{field}.features", problem)
         pirates = flag(f"{field}.next_to_pirates", doc.get("next_to_pirates", False))

@@ -1215,13 +1215,13 @@ class TeamPlay(Expansion):
             name = known.get(value.strip().casefold())
             if name is None:
                 fail(at, said("unknown Relic or Place {value}; allowed: {allowed}",
-                                 value=show(value), allowed=", ".join(MARKERS)))
+                              value=show(value), allowed=", ".join(MARKERS)))
             if name in seen:
                 fail(at, said("{name} is listed twice; there is one of each",
-                                 name=marker_name(name)))
+                              name=marker_name(name)))
             if not has_active:
                 fail(at, said("{name} works only for an active race, and player.active is "
-                                 "missing", name=marker_name(name)))
+                              "missing", name=marker_name(name)))
             seen.add(name)
             coins = _RELIC_COINS.get(name, 0)
             if coins:
