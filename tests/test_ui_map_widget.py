@@ -7,8 +7,10 @@ Kivy's own tests; screenshots are saved under pytest's tmp_path and their pixels
 
 from __future__ import annotations
 
+import gc
 import math
 import os
+import weakref
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +23,7 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
 from kivy.base import EventLoop
+from kivy.graphics import Fbo
 from kivy.tests.common import UnitTestTouch
 
 from companion.rules.board import BoardState, Markers, Occupant
@@ -204,6 +207,71 @@ def test_highlight_and_selected_redraw(board_map: BoardMap) -> None:
     board_map.selected = 4
     _frames()
     assert board_map.redraws == before + 1  # one redraw for a burst of changes
+
+
+def _offscreen_buffers(widget: BoardMap) -> list[Any]:
+    """The map's two off-screen textures (`Fbo`), found in its canvas."""
+    found: list[Any] = []
+    todo = list(widget.canvas.children)
+    while todo:
+        instruction = todo.pop()
+        if isinstance(instruction, Fbo):
+            found.append(instruction)
+        todo.extend(getattr(instruction, "children", ()))
+    return found
+
+
+def test_a_map_drawn_anew_lets_go_of_its_old_drawing_at_once(board_map: BoardMap) -> None:
+    """With the garbage collector off: a new size draws the map anew, and every piece of
+    the old drawing (its off-screen textures, its groups and shapes) is freed by reference
+    counts alone, not left for a full collection."""
+    old = _offscreen_buffers(board_map)
+    assert len(old) == 2
+    pieces = [weakref.ref(i) for fbo in old for i in fbo.children]
+    fbos = [weakref.ref(fbo) for fbo in old]
+    del old
+    rebuilds = board_map.rebuilds
+    gc.disable()
+    try:
+        board_map.size = (700, 420)
+        _frames()
+        assert board_map.rebuilds == rebuilds + 1
+        assert [r for r in fbos + pieces if r() is not None] == []
+    finally:
+        gc.enable()
+
+
+def test_a_map_squashed_for_a_moment_is_not_drawn_anew(board_map: BoardMap) -> None:
+    """A layout pass that squashes the map to nothing for a moment (a panel beside it
+    growing, then shrinking) hides the drawing and shows the same one again: nothing is
+    rebuilt, nothing drawn in between."""
+    drawn = _offscreen_buffers(board_map)
+    rebuilds = board_map.rebuilds
+    size = tuple(board_map.size)
+    board_map.height = 0
+    _frames()
+    assert _offscreen_buffers(board_map) == []
+    board_map.size = size
+    _frames()
+    assert board_map.rebuilds == rebuilds
+    assert _offscreen_buffers(board_map) == drawn
+
+
+def test_a_symbol_icon_redrawn_leaves_no_instruction_behind(window: Any) -> None:
+    icon = SymbolIcon(symbol="fortress", size_hint=(None, None), size=(40, 40))
+    window.add_widget(icon)
+    try:
+        _frames()
+        drawn = [weakref.ref(i) for i in icon.canvas.children]
+        gc.disable()
+        try:
+            icon.symbol = "dragon"
+            _frames()
+            assert [r for r in drawn if r() is not None] == []
+        finally:
+            gc.enable()
+    finally:
+        window.remove_widget(icon)
 
 
 @pytest.mark.parametrize("name", BOARD_NAMES)

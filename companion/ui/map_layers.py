@@ -27,6 +27,8 @@ from typing import Any, Generic, TypeVar
 
 from kivy.graphics import Color, InstructionGroup
 
+from companion.ui import drawing
+
 K = TypeVar("K", bound=Hashable)
 
 Painter = Callable[[InstructionGroup, int, K], None]
@@ -37,13 +39,13 @@ class RegionGroups(Generic[K]):
     """One `InstructionGroup` per region inside `group`, repainted when its key changes."""
 
     def __init__(self, ids: Iterable[int], paint: Painter[K]) -> None:
-        self.group = InstructionGroup()
+        self.group = drawing.group()
         """Add this to the canvas (once): it holds every region's slot, in `ids` order."""
         self._paint = paint
         self._slots: dict[int, InstructionGroup] = {}
         self._keys: dict[int, K | None] = {}
         for rid in ids:
-            slot = InstructionGroup()
+            slot = drawing.group()
             self._slots[rid] = slot
             self._keys[rid] = None
             self.group.add(slot)

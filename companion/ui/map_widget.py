@@ -52,7 +52,6 @@ from kivy.graphics import (
     ClearColor,
     Color,
     Ellipse,
-    Fbo,
     InstructionGroup,
     Line,
     Mesh,
@@ -90,8 +89,8 @@ from companion.rules import (
     known_terrains,
 )
 from companion.rules import names as rule_names
+from companion.ui import drawing, names
 from companion.ui import map_geometry as mg
-from companion.ui import names
 from companion.ui.map_layers import RegionColours, RegionGroups
 from companion.ui.map_paint import BORDER_COLOUR, RGBA, MapSymbol, Painter
 from companion.ui.map_paint import disc as _disc
@@ -592,7 +591,10 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         self._fit: mg.Fit | None = None
         self._frame: tuple[Any, ...] | None = None
         """What the canvas was built for: the board, its placement, the text and ring sizes."""
-        self._static = InstructionGroup()
+        self._static = drawing.group()
+        self._drawing = drawing.group()
+        """Everything the map draws; in the canvas while the widget has room to show it."""
+        self._shown = False
         self._sizes: tuple[int, float] = (14, 12.0)
         self._ring_px = 3.0
         self._outlines: dict[int, list[tuple[float, float]]] = {}
@@ -688,12 +690,17 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         """Bring the canvas up to date: rebuild it all when the board or its placement
         changed, else touch only the regions whose drawn state changed."""
         geo, fit = self.geometry, self.placement
-        if geo is None or fit is None or self.width < 4 or self.height < 4:
-            self.canvas.clear()
-            self._frame = None
+        squashed = self.width < 4 or self.height < 4
+        if geo is None or fit is None or squashed:
+            if squashed and geo is not None:
+                self._show(False)  # a layout pass squashed it for a moment: kept as built
+            else:
+                drawing.release(self._drawing)
+                self._frame = None
             self.last_redrawn = frozenset()
             self.last_touched = 0
             return
+        self._show(True)
         self.redraws += 1
         frame = (fit, self.text_sizes(), self.ring_width())
         fills, rims, selection, differs, tops = self._wanted(geo)
@@ -745,23 +752,24 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
     def _build(self, geo: mg.MapGeometry, fit: mg.Fit, fills: dict[int, RGBA]) -> int:
         """Make the canvas for this board and placement: the static layer (filled cells,
         outlines, the board's edge) and an empty slot per region in each dynamic layer, in
-        the order the map is painted. Returns how many instructions were made."""
-        self.canvas.clear()
+        the order the map is painted, in place of the previous one, let go of at once
+        (`release`). Returns how many instructions were made."""
+        drawing.release(self._drawing)
         self._fit = fit
         self._sizes = self.text_sizes()
         self._ring_px = self.ring_width()
         self._outlines = {rid: [fit.to_screen(*p) for p in cell.outline]
                           for rid, cell in geo.cells.items()}
         ids = list(geo.cells)
-        cells = InstructionGroup()
-        lines = InstructionGroup()
+        cells = drawing.group()
+        lines = drawing.group()
         self._fills = RegionColours()
         for rid, cell in geo.cells.items():
             cells.add(self._fills.add(rid, fills[rid]))
             for piece in cell.pieces:
                 _fan(cells, [fit.to_screen(*p) for p in piece])
             _outline(lines, self._outlines[rid], 1.1)
-        edge = InstructionGroup()
+        edge = drawing.group()
         x, y, w, h = fit.rect
         _outline(edge, [(x, y), (x + w, y), (x + w, y + h), (x, y + h)], 1.5)
         self._rims = RegionGroups(ids, self._paint_rim)
@@ -776,7 +784,7 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         # on the screen as such, which gives what drawing them straight there gives.
         x0, y0 = math.floor(self.x), math.floor(self.y)
         width, height = max(1, math.ceil(self.right) - x0), max(1, math.ceil(self.top) - y0)
-        below, above = Fbo(size=(width, height)), Fbo(size=(width, height))
+        below, above = drawing.offscreen((width, height)), drawing.offscreen((width, height))
         for instruction in (ClearColor(0, 0, 0, 0), ClearBuffers(), Translate(-x0, -y0),
                             cells, self._rims.group, lines):
             below.add(instruction)
@@ -785,13 +793,21 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
                             self._tops.group, Callback(_blending)):
             above.add(instruction)
         self._static = cells
-        for group in (below, above, Color(1, 1, 1, 1),
-                      Rectangle(texture=below.texture, pos=(x0, y0), size=(width, height)),
-                      self._selection.group, Color(1, 1, 1, 1), Callback(_premultiplied),
-                      Rectangle(texture=above.texture, pos=(x0, y0), size=(width, height)),
-                      Callback(_blending)):
-            self.canvas.add(group)
+        for instruction in (below, above, Color(1, 1, 1, 1),
+                            Rectangle(texture=below.texture, pos=(x0, y0), size=(width, height)),
+                            self._selection.group, Color(1, 1, 1, 1), Callback(_premultiplied),
+                            Rectangle(texture=above.texture, pos=(x0, y0), size=(width, height)),
+                            Callback(_blending)):
+            self._drawing.add(instruction)
         return len(cells.children) + len(lines.children) + len(edge.children)
+
+    def _show(self, shown: bool) -> None:
+        """Put the drawing in the canvas, or take it out (kept whole, to be put back)."""
+        if shown and not self._shown:
+            self.canvas.add(self._drawing)
+        elif not shown and self._shown:
+            self.canvas.remove(self._drawing)
+        self._shown = shown
 
     def static_layer(self) -> InstructionGroup:
         """The cells filled in their terrain colours (made by the last rebuild)."""
@@ -985,16 +1001,14 @@ class SymbolIcon(Widget):  # type: ignore[misc]  # Kivy ships no type informatio
         self._trigger()
 
     def _redraw(self, *_args: Any) -> None:
-        self.canvas.clear()
+        self.canvas.clear()  # its instructions, drawn straight in it, go with their links
         size = min(self.width, self.height) * 0.9
         cx, cy = self.center
-        group = InstructionGroup()
         if self.symbol in ("active", "declined"):
-            _holder_disc(group, cx, cy, size / 2, tuple(self.colour),
+            _holder_disc(self.canvas, cx, cy, size / 2, tuple(self.colour),
                          in_decline=self.symbol == "declined")
         else:
-            draw_symbol(group, self.symbol, cx, cy, size)
-        self.canvas.add(group)
+            draw_symbol(self.canvas, self.symbol, cx, cy, size)
 
 
 class MapLegend(GridLayout):  # type: ignore[misc]  # Kivy ships no type information
