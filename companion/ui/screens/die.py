@@ -103,19 +103,18 @@ class DieScreen(PresenterScreen):
 
     def __init__(self, presenter: Any = None, **kwargs: Any) -> None:
         super().__init__(presenter, **kwargs)
-        self._animation: Animation | None = None
+        # one tumble, made once and started again for each roll: an animation made per
+        # roll would leave a reference cycle (its bound callbacks) for every roll
+        self._animation = Animation(angle=720, duration=TUMBLE_SECONDS, t="out_cubic")
+        self._animation.bind(on_progress=self._progress, on_complete=self._landed)
         if presenter is not None:
             presenter.fbind("rolls", self._rolled)
 
     def _rolled(self, presenter: Any, _rolls: float) -> None:
         die = self.ids.die
-        if self._animation is not None:
-            self._animation.cancel(die)
+        self._animation.cancel(die)  # a tumble still going lands first
         die.angle = 0
-        animation = Animation(angle=720, duration=TUMBLE_SECONDS, t="out_cubic")
-        animation.bind(on_progress=self._progress, on_complete=self._landed)
-        self._animation = animation
-        animation.start(die)
+        self._animation.start(die)
 
     def _progress(self, _animation: Any, die: DieFace, progress: float) -> None:
         if progress < 0.8:
@@ -124,7 +123,6 @@ class DieScreen(PresenterScreen):
             die.face = self.p.face
 
     def _landed(self, _animation: Any, die: DieFace) -> None:
-        self._animation = None
         die.angle = 0
         die.face = self.p.face
         self.p.land()
