@@ -18,11 +18,27 @@ import importlib
 import sys
 from collections.abc import Iterable, Sequence
 
-from companion import __version__
 from companion.commands import Command, add_language, discover, use_language
 
 PROG = "companion"
 DEFAULT_COMMAND = "run"
+
+
+class _Version(argparse.Action):
+    """``--version``: the version read from the installed metadata only when asked for
+    (``importlib.metadata`` costs the app's start-up ~25 ms otherwise)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0,
+                         help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from companion import __version__
+
+        sys.stdout.write(f"smallworld-companion {__version__}\n")  # as argparse's own
+        parser.exit()
 
 
 def build_parser(commands: Iterable[Command]) -> argparse.ArgumentParser:
@@ -35,8 +51,7 @@ def build_parser(commands: Iterable[Command]) -> argparse.ArgumentParser:
             f"touchscreen. Without a subcommand, '{PROG}' runs '{PROG} {DEFAULT_COMMAND}'."
         ),
     )
-    parser.add_argument("--version", action="version",
-                        version=f"smallworld-companion {__version__}",
+    parser.add_argument("--version", action=_Version,
                         help="print the version and exit (as 'companion version' does)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for command in commands:

@@ -27,9 +27,10 @@ HEAVY = ("companion.rules", "companion.session", "companion.store.store",
          "companion.store.games", "companion.store.migrations", "sqlite_utils", "gpiozero",
          "serial", "companion.ui.presenters.table", "companion.ui.screens.table",
          "companion.ui.map_widget", "companion.ui.grid", "companion.grid", "hardware.grid.link",
-         "companion.sounds", "kivy.core.audio")
+         "companion.sounds", "kivy.core.audio", "importlib.metadata")
 """Modules (and packages: their submodules too) the first frame must not wait for (the
-sound cues and SDL's mixer are loaded after it too)."""
+sound cues and SDL's mixer are loaded after it too; the installed version's metadata is
+read only for ``--version``)."""
 
 FIRST_FRAME_MODULES = ("companion.cli", "companion.commands.run", "companion.app",
                        "companion.ui.app", "companion.ui.presenters.base",
