@@ -16,8 +16,11 @@ Invariants:
 - the widget draws only when a property, its position or its size changes (one
   `Clock.create_trigger` per change burst; no interval, no animation): idle is idle;
 - the canvas is built whole only for a new board, position, size, turn, margin or text
-  size: the static layer (the cells filled with their terrain, their outlines, the board's
-  edge) and, per region, a slot in each layer that changes in play (`map_layers`): the
+  size (a layout pass that squashes the widget to nothing for a moment only hides the
+  drawing, which comes back as it was), and what it replaces is let go of at once, freed
+  by reference counts (`companion.ui.drawing`), never left for a full garbage
+  collection: the static layer (the cells filled with their terrain, their outlines, the
+  board's edge) and, per region, a slot in each layer that changes in play (`map_layers`): the
   cell's colour (dimmed or brightened by `highlight`, set in place), the holder's ring, the
   selection, the dashed outline of `differs`, and the contents (id, disc and token count,
   symbols, badge). Any other change repaints only the slots of the regions whose drawn
