@@ -17,8 +17,8 @@ Modes:
 - ``rss``: three whole 5-player games played through the session, the app showing each
   screen the players would look at; the resident memory after each game, every garbage
   collection of the games (``gc.callbacks``: generation, duration, and the moment it ran
-  in: an end of turn, an intent, a screen shown...), and at the end what the app's idle
-  full collection (everything unfrozen) would find and free;
+  in: an end of turn, an intent, a screen shown...), and at the end what a full
+  collection (everything unfrozen; the app never runs one) would find and free;
 - ``taps`` / ``taps-baseline``: simulated touches on the market's combo rows, on the
   confirmation and on the map's regions, and presses of the mock die button, each timed
   from the finger (or the pin) to the end of the flip of the first frame that shows the
@@ -507,7 +507,7 @@ def rss(app: Any) -> None:
         gc.callbacks.remove(watch)
         quiet_collect()
         after, frozen = memory(), gc.get_freeze_count()
-        started = time.perf_counter()  # what the app's idle full collection would free
+        started = time.perf_counter()  # what a full collection would free (none is run)
         gc.unfreeze()
         found = gc.collect()
         full: dict[str, Any] = {"found": found,
@@ -547,7 +547,7 @@ def rss(app: Any) -> None:
         Clock.schedule_once(lambda _dt: released(name), 1.2)  # a scroll bar's fade ends
 
     def released(name: str) -> None:
-        app.memory.collect(full=True)  # what the next idle moment does
+        app.memory.collect()  # what the app does after a release (it was never frozen)
         state["rare_memory"][name]["released"] = memory()["VmRSS"]
         state["rare_memory"][name]["objects"]["released"] = python_objects()
         state["rare_memory"][name]["built"] = name in app.screens._built

@@ -276,8 +276,9 @@ def rss(work: Path, minimal_mb: float | None = None, players: int = 5, games: in
     gc_longest = gc.get("longest_by_generation_ms", {})
     full = result.get("idle_full_collection")
     full_note = ("" if full is None else
-                 f"; after the games an idle full collection would find {full['found']} "
-                 f"objects in {full['ms']:.0f} ms, RSS then {full['memory']['VmRSS']:.0f} MB")
+                 f"; after the games a full collection (which the app never runs) would "
+                 f"find {full['found']} objects in {full['ms']:.0f} ms, "
+                 f"RSS then {full['memory']['VmRSS']:.0f} MB")
     rows.append(Result("gc_pauses", f"Longest GC pause during the {len(played)} games", worst, "ms",
                        None, "", "none over 16 ms", gc["over_16ms"] == 0, detail=gc,
                        note=f"{gc['count']} collections (generation 0/1/2: "

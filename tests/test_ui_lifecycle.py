@@ -211,9 +211,9 @@ def test_start_up_is_frozen_without_a_pass_and_each_screen_collected_as_it_is_bu
         events.append(("freeze", len(fresh.screens._built)))
         real_freeze()
 
-    def collect(*, full: bool = False, young: bool = False) -> None:
+    def collect(*, young: bool = False) -> None:
         events.append(("young collect" if young else "collect", len(fresh.screens._built)))
-        real_collect(full=full, young=young)
+        real_collect(young=young)
 
     monkeypatch.setattr(gc, "freeze", freeze)
     monkeypatch.setattr(fresh.memory, "collect", collect)

@@ -352,6 +352,10 @@ class LazyScreens(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(SCREENS)
 
+    def built(self, name: str) -> bool:
+        """Whether screen `name` is built (and not released since)."""
+        return name in self._built
+
     def build_next(self) -> bool:
         """Build one screen not built yet (rare ones aside); False when none is left."""
         for name in SCREENS:
@@ -360,13 +364,13 @@ class LazyScreens(Mapping[str, Any]):
                 return True
         return False
 
-    def release(self, name: str) -> bool:
+    def release(self, name: str) -> Any:
         """Let the built screen `name` go (out of the manager and of this mapping), if it
-        is rare and not on show; its presenter stays. True if one was let go."""
+        is rare and not on show; its presenter stays. The screen let go, or None."""
         screen = self._built.get(name)
         if (screen is None or name not in self.RARE or self._manager is None
                 or self._manager.current == name or screen.parent is not None):
-            return False
+            return None
         del self._built[name]
         self._manager.remove_widget(screen)
         transition = self._manager.transition  # it keeps the last screens it switched
@@ -374,7 +378,7 @@ class LazyScreens(Mapping[str, Any]):
         for end in ("screen_in", "screen_out"):
             if getattr(transition, end) is screen and shown is not None:
                 setattr(transition, end, shown)
-        return True
+        return screen
 
 
 PLAYING = ("table", "market", "map", "scoring", "die")
@@ -749,14 +753,17 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         self._refresh(name)
         self._face()
         if self.manager is not None and self.manager.current != name:
+            if name in LazyScreens.RARE and not self.screens.built(name):
+                self.memory.rare_shown()  # about to be built: kept out of the freezes
             self.manager.current = self.screens[name].name
             Clock.schedule_once(self._release_left, 0)  # once the switch is over
 
     def _release_left(self, _dt: float) -> None:
         """The rare screens built but not on show are let go (`LazyScreens.release`)."""
         for name in LazyScreens.RARE:
-            if self.screens.release(name):
-                self.memory.screen_released()
+            screen = self.screens.release(name)
+            if screen is not None:
+                self.memory.screen_released(screen)
 
     def _spare(self, kind: type[D]) -> D:
         """A dialog of `kind` to fill and open: the one built the first time, reused.

@@ -24,20 +24,25 @@ Invariants (one `MemoryPolicy` per app, driven by `TableApp`):
   ``malloc_trim(0)`` hands the freed heap back to the system (glibc only; where it is
   missing nothing is called and nothing fails). Calm collections run on the frame AFTER
   the one that shows a new turn, game or game over (`turn_ended`): each walks one turn's
-  objects, a few milliseconds. Every cycle a turn made is collected at its end, or by the
-  next full collection if it died after being frozen. After each screen built in the
+  objects, a few milliseconds. Every cycle a turn made is collected at its end (one that
+  died after being frozen stays: see below). After each screen built in the
   background (`screen_built`; `settle` after the last one) the calm collection is a young
   one (generations 0 and 1: the build's temporaries, under a millisecond), then the
-  freeze: the few cycles of a build that reached generation 2 wait for the first full
-  collection.
-- A *full* collection (``gc.unfreeze()``, ``gc.collect()``, ``gc.freeze()``, the trim)
-  walks everything, so it runs only when the app is truly idle: `IDLE_SECONDS` after the
-  last `activity()` (a touch, a new state, another screen), and only if a screen was
-  released since the last full one (`screen_released`: its widgets die in cycles, frozen
-  or not) or `FULL_EVERY` calm collections were run since (frozen cycles that died in
-  them). Otherwise the idle moment runs a calm collection if anything happened since.
-- Nothing here runs a collection inside a tap's own work: `turn_ended` and the idle timer
-  only schedule one for a later frame; `screen_built` runs in a background build's frame.
+  freeze: the few cycles of a build that reached generation 2 stay (once, at start).
+- No full collection (one over everything, frozen or not) ever runs: one walks the whole
+  heap (200 ms here with the games' objects, seconds on a Pi), a pause a player would
+  feel even at a calm moment. Nothing needs one: what the app draws or shows is let go
+  of by reference counts (`companion.ui.drawing`: the map), or made once and reused (the
+  die's tumble, the dialogs), and a rare screen (`rare_shown`, `screen_released`) is
+  never frozen: while one is built, or released and still held (a scroll bar fading out
+  for a second), nothing is frozen, so the calm collection after its release (the frame
+  after, or the next idle moment) finds its widgets, which die in cycles. What a turn's calm
+  collection froze and a later cycle let die stays: Kivy's own animations (a dialog
+  opening, a scroll bar fading) leave some 80 bound callbacks a game, a few kilobytes
+  (`tests/test_ui_memory.py` counts what a full collection would find after each game).
+- Nothing here runs a collection inside a tap's own work: `turn_ended`, `screen_released`
+  and the idle timer only schedule one for a later frame; `screen_built` runs in a
+  background build's frame.
 - `release()` gives automatic full collections back (tests; the app never does).
 
 Measured (``make bench BENCH_ARGS="--only rss"``: three whole 5-player games, one intent
@@ -65,6 +70,7 @@ per frame; 2-core x86 with software GL, load 2.5):
 from __future__ import annotations
 
 import gc
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -76,9 +82,9 @@ FULL_THRESHOLD = 1_000_000_000
 IDLE_SECONDS = 3.0
 """Seconds without a touch, a new state or another screen before the idle collection."""
 
-FULL_EVERY = 200
-"""Calm collections after which the next idle moment runs a full collection even if no
-screen was released (about five whole games of ends of turn)."""
+RELEASED_WAITS = 4
+"""Collections a released rare screen still alive (held for a moment by an animation) is
+waited for, unfrozen, before everything is frozen anyway."""
 
 
 def find_malloc_trim() -> Callable[[], Any] | None:
@@ -99,8 +105,8 @@ class MemoryPolicy:
     """The app's garbage-collection timetable (see the module's invariants).
 
     `trim`: what hands freed heap back to the system after a collection (the app gives
-    `find_malloc_trim()`; None: nothing). `collections` counts the calm and full
-    collections run so far, `full_collections` the full ones, `trims` the trims.
+    `find_malloc_trim()`; None: nothing). `collections` counts the collections run so
+    far, `trims` the trims, `rare` the rare screens built and not yet released.
     """
 
     def __init__(self, trim: Callable[[], Any] | None) -> None:
@@ -108,11 +114,11 @@ class MemoryPolicy:
         self.begun = False
         self.settled = False
         self.collections = 0
-        self.full_collections = 0
         self.trims = 0
+        self.rare = 0
+        self._leaving: list[weakref.ref[Any]] = []
+        self._waits = 0
         self._dirty = False
-        self._released = False
-        self._since_full = 0
         self._found = gc.get_threshold()[2]
         self._soon = Clock.create_trigger(self._calm, 0)  # after the next frame
         self._idle = Clock.create_trigger(self._when_idle, IDLE_SECONDS)
@@ -159,10 +165,22 @@ class MemoryPolicy:
         if self.settled:
             self._soon()
 
-    def screen_released(self) -> None:
-        """A screen was released: the next idle moment runs a full collection."""
-        self._released = True
+    def rare_shown(self) -> None:
+        """A rare screen was built to be shown: nothing is frozen until it is released
+        and gone, so that a collection after its release finds it."""
+        self.rare += 1
+
+    def screen_released(self, screen: Any) -> None:
+        """A rare screen was released: collect after the next frame (it was never frozen,
+        so that collection frees it, though its widgets die in cycles). Something may
+        still hold it for a moment (a scroll bar fading out): until it is gone, or
+        `RELEASED_WAITS` collections have passed, nothing is frozen and the idle moment
+        collects again."""
+        self.rare = max(0, self.rare - 1)
+        self._leaving.append(weakref.ref(screen))
+        self._waits = 0
         self.activity()
+        self._soon()
 
     def activity(self) -> None:
         """Something happened (a touch, a state, another screen): wait for calm again."""
@@ -172,28 +190,25 @@ class MemoryPolicy:
             self._idle()
 
     def _when_idle(self, _dt: float) -> None:
-        if self._released or self._since_full >= FULL_EVERY:
-            self.collect(full=True)
-        elif self._dirty:
+        if self._dirty:
             self.collect()
 
     def _calm(self, _dt: float) -> None:
         self.collect()
 
-    def collect(self, *, full: bool = False, young: bool = False) -> None:
+    def collect(self, *, young: bool = False) -> None:
         """A calm collection (what was made since the last freeze; with `young` only
-        generations 0 and 1 of it), or with `full` one over everything; the survivors
-        frozen, the freed heap handed back. At a calm moment only."""
+        generations 0 and 1 of it); the survivors frozen (not while a rare screen is
+        built, or released and not yet gone), the freed heap handed back. At a calm
+        moment only."""
         self._dirty = False
-        if full:
-            self._released = False
-            self._since_full = 0
-            self.full_collections += 1
-            gc.unfreeze()
-        else:
-            self._since_full += 1
-        gc.collect(1 if young and not full else 2)
-        if self.begun:
+        gc.collect(1 if young else 2)
+        self._leaving = [gone for gone in self._leaving if gone() is not None]
+        self._waits += 1
+        if self._leaving and self._waits < RELEASED_WAITS:
+            self._dirty = True  # the idle moment collects again
+        elif self.begun and not self.rare:
+            self._leaving = []
             gc.freeze()
         self.collections += 1
         if self.trim is not None:
