@@ -208,6 +208,12 @@ def summary_of(game_id: int, state: GameState) -> summary.ResumeSummary:
                                  track.turns, track.seat)  # fmt: skip
 
 
+def after_the_frame(work: Callable[[], None]) -> None:
+    """Run `work` in the frame after this one: after the one that shows what led to it
+    (the session's backup after a turn, so no tap waits for its copy and fsync)."""
+    Clock.schedule_once(lambda _dt: work(), 0)
+
+
 def offer_resume(app: TableApp, store: Store) -> None:
     """Offer the unfinished game on the home screen (or nothing, when there is none); say
     so if it cannot be read.
@@ -282,7 +288,7 @@ class Startup:
         store, recovered = self._open_store()
         self.store = store
         catalog, not_corrected = corrected_catalog(store, load_catalog())  # the group's
-        app.use_session(Session(catalog, store=store))
+        app.use_session(Session(catalog, store=store, later=after_the_frame))
         app.ctx.on_resume = self.resume
         if store is not None:
             offer_resume(app, store)

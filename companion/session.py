@@ -6,9 +6,10 @@ record the step (which refuses an illegal one and changes nothing), saves the st
 transaction, and only then takes the new state as its own and publishes it to its
 listeners. If the save fails the step is dropped: the session keeps the state that is on
 disk and the caller gets the store's plain message. A backup is taken after every step
-that ends a turn. Listeners are called on the caller's thread: devices must hand their
-callbacks to the UI thread before calling in, and the store only works on the thread that
-opened it.
+that ends a turn (through `later`: the app takes it in the frame after the one that shows
+the new turn, so no tap waits for the copy and its fsync). Listeners are called on the
+caller's thread: devices must hand their callbacks to the UI thread before calling in, and
+the store only works on the thread that opened it.
 """
 
 from __future__ import annotations
@@ -115,10 +116,14 @@ class Session(ExpansionIntents):
         catalog: Catalog | None = None,
         rng: random.Random | None = None,
         store: Store | None = None,
+        later: Callable[[Callable[[], None]], None] | None = None,
     ) -> None:
         self.catalog = catalog or load_catalog()
         self.rng = rng or secrets.SystemRandom()
         self.store = store
+        self.later = later or (lambda work: work())
+        """Runs work that may wait until the state it follows is on screen (the backup
+        after a turn): the app hands it to the frame after; by default it runs at once."""
         self.game_id: int | None = None
         self.history: History | None = None
         self._listeners: list[Listener] = []
@@ -511,13 +516,14 @@ class Session(ExpansionIntents):
         if self.store is not None and self.game_id is not None:
             self.store.append_step(self.game_id, step, number=len(self.history.log) + 1)
             if any(isinstance(event, TurnEnded) for event in step):
-                self._backup()
+                self.later(self._backup)
         self.history = history
         return self._publish()
 
     def _backup(self) -> None:
         """A backup after a turn; a failed backup never loses the game, which is saved."""
-        assert self.store is not None
+        if self.store is None:  # the store was let go before the frame after
+            return
         with contextlib.suppress(StoreWriteError):
             self.store.backup()
 

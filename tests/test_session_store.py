@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,21 @@ def test_a_backup_is_taken_at_the_end_of_every_turn(tmp_path: Path) -> None:
     assert s.store is not None
     assert s.store.backups() == []
     play_turn(s)
+    assert len(s.store.backups()) == 1
+
+
+def test_a_turns_backup_waits_for_the_work_the_caller_runs_later(tmp_path: Path) -> None:
+    """The app hands the backup to the frame after the one showing the new turn: the
+    step is saved at once, the backup when that work runs."""
+    waiting: list[Callable[[], None]] = []
+    path = tmp_path / "games.sqlite3"
+    s = Session(store=Store.open(path), rng=random.Random(1), later=waiting.append)
+    s.begin(created(2))
+    assert s.store is not None
+    play_turn(s)
+    assert s.store.backups() == [] and len(waiting) == 1
+    assert s.store.steps(s.game_id or 0) == len(s.history.log if s.history else ())
+    waiting.pop()()
     assert len(s.store.backups()) == 1
 
 
