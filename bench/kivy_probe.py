@@ -114,6 +114,18 @@ def cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def main_cpu() -> float:
+    """The main thread's CPU seconds so far (user and system), read from any thread: the
+    app's own work, Kivy's and the GL driver's on that thread; not the driver's
+    rasteriser threads (Mesa's llvmpipe draws the pixels on threads of its own, a Pi's
+    GPU on its own silicon)."""
+    import threading
+
+    ident = threading.main_thread().ident
+    assert ident is not None
+    return time.clock_gettime(time.pthread_getcpuclockid(ident))
+
+
 class FlipWatch:
     """Hooks the window's buffer flip: counts frames and checks waiting conditions.
 
@@ -141,6 +153,7 @@ class FlipWatch:
             if finish_frame is not None:
                 finish_frame()  # what a display's swap does: the frame is drawn by now
             now = time.monotonic()
+            cpu = time.thread_time()  # the main thread's CPU seconds so far (see main_cpu)
             self.frames += 1
             self.last = now
             if self.frames == 1:
@@ -156,6 +169,7 @@ class FlipWatch:
                     ready = True
                 if ready:
                     entry["at"] = now
+                    entry["cpu"] = cpu
                     entry["frames"] = self.frames
                     with self._lock:
                         self._waiting.remove(entry)
@@ -795,7 +809,12 @@ def taps(target: Any) -> None:
     results: dict[str, Any] = {"row_to_dialog": [], "confirm_to_table": [],
                                "press_to_roll": [], "press_to_face": [], "map_to_panel": [],
                                "region_redraw": [], "region_frame": [], "timeouts": 0,
-                               "target": target.name}
+                               "cpu": {}, "target": target.name}
+
+    def spent(key: str, entry: dict[str, Any], cpu0: float) -> None:
+        """The main thread's CPU seconds from the finger (or the pin) to the frame."""
+        if entry.get("cpu") is not None:
+            results["cpu"].setdefault(key, []).append(entry["cpu"] - cpu0)
 
     def call(fn: Any) -> Any:
         """Run `fn` on the main thread (Kivy's) and return its result."""
@@ -833,20 +852,22 @@ def taps(target: Any) -> None:
             fail(f"the {name} screen never showed")
         time.sleep(0.03)
 
-    def tap(where: Any, condition: Any) -> float | None:
+    def tap(where: Any, condition: Any, key: str) -> float | None:
         """Finger down at `where()` (window x, y), up after a moment; seconds from up to
-        the frame that satisfies `condition`."""
+        the frame that satisfies `condition` (and the main thread's CPU seconds meanwhile,
+        under `key`)."""
         x, y = call(where)
         touch = call(lambda: UnitTestTouch(x, y))
         call(touch.touch_down)
         time.sleep(rng.uniform(0.06, 0.12))  # a finger rests a little
         entry = watch.expect(condition)
-        lifted = time.monotonic()
+        lifted, cpu0 = time.monotonic(), main_cpu()
         Clock.schedule_once(lambda _dt: touch.touch_up(), -1)  # the provider's queue
         at = watch.wait(entry)
         if at is None:
             results["timeouts"] += 1
             return None
+        spent(key, entry, cpu0)
         return at - lifted
 
     def centre(widget_of: Any) -> Any:
@@ -866,7 +887,7 @@ def taps(target: Any) -> None:
             row, wanted, seat = chosen
             show("market")
             latency = tap(centre(lambda row=row: target.row_widget(row)),
-                          lambda: modal_open() is not None)
+                          lambda: modal_open() is not None, "row_to_dialog")
             if latency is None:
                 continue
             results["row_to_dialog"].append(latency)
@@ -875,7 +896,7 @@ def taps(target: Any) -> None:
                 return settled("table") and modal_open() is None \
                     and target.purchase_shown(seat, wanted)
 
-            latency = tap(centre(target.yes_widget), purchase_shown)
+            latency = tap(centre(target.yes_widget), purchase_shown, "confirm_to_table")
             if latency is not None:
                 results["confirm_to_table"].append(latency)
             time.sleep(0.03)
@@ -889,7 +910,8 @@ def taps(target: Any) -> None:
         previous: int | None = None
         for _ in range(map_taps):
             rid, xy = call(lambda previous=previous: target.map_region(rng, previous))
-            latency = tap(lambda xy=xy: xy, lambda rid=rid: target.panel_shown(rid))
+            latency = tap(lambda xy=xy: xy, lambda rid=rid: target.panel_shown(rid),
+                          "map_to_panel")
             if latency is not None:
                 results["map_to_panel"].append(latency)
                 previous = rid
@@ -934,13 +956,14 @@ def taps(target: Any) -> None:
             time.sleep(rng.uniform(0.0, 1 / 60))
             rolling = call(target.rolling)
             entry = watch.expect(lambda rolling=rolling: settled("die") and rolling())
-            pressed = time.monotonic()
+            pressed, cpu0 = time.monotonic(), main_cpu()
             pin.drive_low()  # gpiozero's thread on a Pi: the callback crosses to Kivy
             at = watch.wait(entry)
             if at is None:
                 results["timeouts"] += 1
             else:
                 results["press_to_roll"].append(at - pressed)
+                spent("press_to_roll", entry, cpu0)
             face_entry = watch.expect(call(target.landed))
             time.sleep(0.08)
             pin.drive_high()
