@@ -17,6 +17,7 @@ from typing import Any
 from bench.common import Result, filesystem_of, summary
 from bench.scripted import ScriptedPlayer, seats
 from companion.rules.catalog import Catalog, load_catalog
+from companion.rules.events import TurnEnded
 from companion.rules.game import GameState
 from companion.rules.history import replay
 from companion.rules.income import income, scoring_input
@@ -294,4 +295,118 @@ def parser_bench(frames: int = 20000, chunks: tuple[int, ...] = (1, 64, 256, 409
         rows.append(Result("grid_parser_1", "Grid parser throughput (1-byte reads)",
                            one.bytes_per_second / 1e6, "MB/s", line_rate / 1e6,
                            "115200 baud line", "(information)", None))
+    return rows
+
+
+# --- opening a saved game in progress --------------------------------------------------
+
+OPEN_SIZES = (100, 1000, 5000)
+
+
+def game_in_progress(path: Path, events: int, *, players: int = 5, seed: int = 2026,
+                     catalog: Catalog | None = None) -> tuple[int, int, int]:
+    """A saved-games file at `path` holding one unfinished game of `players` whose log has
+    at least `events` events (about as many), as a table has it: the backup of its last
+    end of turn beside it. Returns its steps, events and steps in force.
+
+    Scripted play (seeded) grows the log; a finished 5-player game holds about 300
+    events, so undo grows it further: while the log is short of its share of `events`
+    for how far the game has gone, the scripted player undoes most of what it does
+    (each undo is a step, and what it took back is played again), so the game is still
+    going, at about four fifths of its turns or less, when the log is long enough.
+    """
+    catalog = catalog or load_catalog()
+    session = Session(catalog, rng=random.Random(seed))  # no store: saved in one go below
+    session.new_game(seats(players), first_seat=0)
+    player = ScriptedPlayer(session, random.Random(seed + 1), undo_rate=0.0)
+    history = session.history
+    assert history is not None
+    logged = sum(len(step) for step in history.log)
+    while logged < events:
+        track = session.state.track
+        done = ((track.turn - 1) * track.players + (track.seat - track.first_seat)
+                % track.players) / (track.turns * track.players)
+        player.undo_rate = 0.7 if logged / events < done / 0.8 else 0.0
+        before = len(history.log)
+        player.intent()
+        history = session.history
+        assert history is not None
+        logged += sum(len(step) for step in history.log[before:])
+        if session.state.is_over:
+            raise RuntimeError(f"the scripted game ended after {logged} of {events} events")
+    with Store.open(path, catalog=catalog) as store:
+        store.conn.execute("PRAGMA synchronous = OFF")  # building the file, not timing it
+        game_id = store.new_game(history.log[0])
+        ended = 0
+        for number, step in enumerate(history.log[1:], start=2):
+            store.append_step(game_id, step, number=number)
+            if any(isinstance(event, TurnEnded) for event in step):
+                ended = number
+        store.conn.execute("PRAGMA synchronous = FULL")
+        if ended:  # the backup the last end of turn took (only the file's size matters)
+            store.backup()
+    return len(history.log), logged, len(history.in_force)
+
+
+def _open_and_resume(path: Path, catalog: Catalog, *, twice: bool) -> float:
+    """Seconds from `Store.open(path)` to `Session.resume()` returning the game; with
+    `twice`, the store lets go of the history its open check replayed (as before it kept
+    it), so resume replays the log again."""
+    gc.collect()
+    started = time.perf_counter()
+    store = Store.open(path, catalog=catalog)
+    try:
+        if twice:
+            store.forget_replay()
+        resumed = Session(catalog, rng=random.Random(0), store=store).resume()
+        took = time.perf_counter() - started
+    finally:
+        store.close()
+    assert resumed is not None and not resumed.is_over, "no game in progress was resumed"
+    return took
+
+
+def open_bench(folder: Path, sizes: tuple[int, ...] = OPEN_SIZES, runs: int = 7,
+               goal_ms: float = 50.0) -> list[Result]:
+    """Opening the saved games with a game in progress and resuming it, at each size.
+
+    Each run opens a fresh `Store` (lock, checks, the open check's replay) and resumes
+    with a new `Session`; the runs alternate with the baseline, the same done with the
+    store's kept history let go (the log replayed twice, as before). The median of
+    `runs` each; `replay()` of the decoded log alone is given too. The goal is for the
+    largest size.
+    """
+    catalog = load_catalog()
+    folder.mkdir(parents=True, exist_ok=True)
+    rows: list[Result] = []
+    for size in sizes:
+        path = folder / f"open-{size}.sqlite3"
+        steps, events, in_force = game_in_progress(path, size, catalog=catalog)
+        _open_and_resume(path, catalog, twice=False)  # warm the disk cache
+        once: list[float] = []
+        twice: list[float] = []
+        for _ in range(runs):
+            once.append(_open_and_resume(path, catalog, twice=False))
+            twice.append(_open_and_resume(path, catalog, twice=True))
+        with Store.open(path, catalog=catalog, recover=False, exclusive=False) as store:
+            log = store.load_log(store.unfinished_game() or 0)
+        alone: list[float] = []
+        for _ in range(max(1, runs // 2)):
+            started = time.perf_counter()
+            replay(log, catalog)
+            alone.append(time.perf_counter() - started)
+        after = summary([s * MS for s in once])
+        before = summary([s * MS for s in twice])
+        pure = summary([s * MS for s in alone])
+        largest = size == max(sizes)
+        rows.append(Result(
+            f"open_{size}", f"Open + resume a game in progress, {events:,} events (p50)",
+            after.get("p50"), "ms", before.get("p50"), "before: replayed twice",
+            f"< {goal_ms:.0f} ms" if largest else "(information)",
+            after.get("p50", 1e9) < goal_ms if largest else None,
+            detail={"open_resume_ms": after, "replayed_twice_ms": before,
+                    "replay_only_ms": pure, "steps": steps, "events": events,
+                    "in_force": in_force, "runs": runs, "file_bytes": path.stat().st_size},
+            note=f"{steps:,} steps ({in_force} in force), {events:,} events; replay() "
+                 f"alone {pure.get('p50', 0):.1f} ms"))
     return rows

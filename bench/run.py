@@ -35,7 +35,8 @@ from bench.common import (  # noqa: E402
     table,
 )
 
-SECTIONS = ("startup", "idle", "rss", "taps", "durable", "replay", "scoring", "parser")
+SECTIONS = ("startup", "idle", "rss", "taps", "durable", "replay", "open", "scoring",
+            "parser")
 
 
 def _failed(key: str, error: BaseException) -> Result:
@@ -87,6 +88,7 @@ def run(only: set[str], work: Path, quick: bool, log: Callable[[str], None]) -> 
 
     section("durable", lambda: pure.durable_intent(played()))
     section("replay", lambda: pure.replay_bench(played(), repeats=5 if quick else 20))
+    section("open", lambda: pure.open_bench(work / "open", runs=3 if quick else 7))
     section("scoring", lambda: pure.scoring_bench(played(), loops=50 if quick else 200))
     section("parser", lambda: pure.parser_bench(frames=5000 if quick else 20000))
     for g in game:

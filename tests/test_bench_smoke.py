@@ -47,6 +47,11 @@ def test_the_benchmarks_without_a_window_run(tmp_path: Path) -> None:
     finally:
         game.close()
     measured(pure.parser_bench(frames=200, chunks=(1, 64)))
+    opened = measured(pure.open_bench(tmp_path / "open", sizes=(20, 60), runs=1))
+    assert [r.key for r in opened] == ["open_20", "open_60"]
+    for row in opened:  # each size measured against replaying twice, in the same run
+        assert row.baseline is not None, row.metric
+        assert row.detail["events"] >= int(row.key.split("_")[1])
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -25,6 +25,14 @@ Invariants:
   a bare ``sqlite3`` exception;
 - the state of a game is `replay(load_log(game_id))`: the log holds everything, undo
   included, so a resumed game is exactly the game that was left, undo history and all;
+- the game in progress is replayed once at start: the history `open`'s check replayed
+  (`replay_game_in_progress`) is kept, with its game id and its number of steps, and
+  `load_history` hands it back only for that game while the log still has that many
+  steps (steps are only ever appended, never rewritten, so the same game with the same
+  number of steps is the same log); any other game, or one more step, is replayed as
+  before. The history kept is the one replayed on the connection the store uses (not on
+  a copy checked and closed during recovery), and it is let go when a step is saved to
+  its game, a new game is started, its game is finished, or the store is closed;
 - no backup is taken while a write is open; a damaged file is set aside, never deleted;
 - the saved games are private: every file the store makes is 0600, in a folder it makes
   0700, and files an older release left readable are tightened at open
@@ -93,22 +101,47 @@ def _reads(method: Callable[P, R]) -> Callable[P, R]:
     return reading
 
 
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """The game in progress as the open check replayed it: `history` is the replay of the
+    first `steps` steps of game `game_id`'s log, read on `conn`."""
+
+    conn: sqlite3.Connection
+    game_id: int
+    steps: int
+    history: History
+
+
+def replay_game_in_progress(
+    conn: sqlite3.Connection, catalog: Catalog
+) -> tuple[list[str], Replayed | None]:
+    """What stops the unfinished game from being resumed (its log cannot be read back or
+    the rules refuse to replay it), and the game replayed when nothing does.
+
+    ([], None) when there is no unfinished game; (problems, None) when it does not
+    replay; ([], `Replayed`) when it does. SQLite errors are passed on (the caller
+    decides whether they are damage).
+    """
+    game_id = games.unfinished(conn)
+    if game_id is None:
+        return [], None
+    try:
+        log = events.load(conn, game_id)  # steps numbered 1..n: len(log) is the last
+        history = replay(log, catalog)
+    except StoreError as error:
+        return [str(error)], None
+    except RulesError as error:
+        return [f"game {game_id} cannot be replayed: {error}"], None
+    return [], Replayed(conn, game_id, len(log), history)
+
+
 def game_in_progress_problems(conn: sqlite3.Connection, catalog: Catalog) -> list[str]:
     """What stops the unfinished game from being resumed: its log cannot be read back or
     the rules refuse to replay it ([] when it replays, or when there is none).
 
     SQLite errors are passed on (the caller decides whether they are damage).
     """
-    game_id = games.unfinished(conn)
-    if game_id is None:
-        return []
-    try:
-        replay(events.load(conn, game_id), catalog)
-    except StoreError as error:
-        return [str(error)]
-    except RulesError as error:
-        return [f"game {game_id} cannot be replayed: {error}"]
-    return []
+    return replay_game_in_progress(conn, catalog)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +190,7 @@ class Store:
         self._lock: DatabaseLock | None = None
         self._last_step: dict[int, int] = {}  # game id -> the last step this store saved
         self._playing: int | None = None  # the game this store last wrote the row of
+        self._replayed: Replayed | None = None  # the game in progress as `open` replayed it
 
     # -- opening and closing ------------------------------------------------------------
     @classmethod
@@ -233,16 +267,28 @@ class Store:
         migrated: list[str] = []
         the_catalog: list[Catalog] = [] if catalog is None else [catalog]
 
+        replayed: list[Replayed] = []  # every game in progress `verify` replayed
+
         def verify(conn: sqlite3.Connection) -> list[str]:
             migrated[:] = bring_up_to_date(conn)
             if not the_catalog:
                 the_catalog.append(load_catalog())
-            return game_in_progress_problems(conn, the_catalog[0])
+            problems, found = replay_game_in_progress(conn, the_catalog[0])
+            if found is not None:
+                replayed.append(found)
+            return problems
 
         conn, restored = open_or_recover(path, backups, timeout=timeout, recover=recover,
                                          when=clock(), verify=verify)  # fmt: skip
+        # Only a replay on the connection kept describes the file in use: recovery checks
+        # copies on connections it closes (a backup that held more, then reopened).
+        kept = next((r for r in replayed if r.conn is conn), None)
+        replayed.clear()
         try:  # a file already checked was migrated by `verify`: nothing to do then
-            migrated.extend(bring_up_to_date(conn))
+            late = bring_up_to_date(conn)
+            migrated.extend(late)
+            if late:  # not checked by `verify` after all: replay when asked
+                kept = None
         except sqlite3.Error as error:
             conn.close()
             raise StoreOpenError(N_(
@@ -257,6 +303,7 @@ class Store:
         store = cls(conn, path, backups=backups, keep_backups=keep_backups, clock=clock,
                     catalog=the_catalog[0] if the_catalog else None)  # fmt: skip
         store.migrated = migrated
+        store._replayed = kept
         if restored is not None:
             store.recovery = store._report(restored)
         return store
@@ -264,6 +311,7 @@ class Store:
     def close(self) -> None:
         """Close the connection (SQLite checkpoints the write-ahead log into the file) and
         let another app use the file."""
+        self.forget_replay()
         try:
             self._conn.close()
         finally:
@@ -312,6 +360,7 @@ class Store:
         step = tuple(first_step)
         if not step or not isinstance(step[0], GameCreated):
             raise ValueError("a game's first step must start with GameCreated")
+        self.forget_replay()  # the game in progress is no longer the one to resume
         with write_transaction(self._conn, doing="the new game", path=self.path):
             game_id = games.create(self._conn, step, self._now(), players)
         self._last_step[game_id] = 1
@@ -338,6 +387,8 @@ class Store:
         events_ = tuple(step)
         at = self._now()
         last = self._last_step.pop(game_id, None)  # forgotten unless this save succeeds
+        if self._replayed is not None and self._replayed.game_id == game_id:
+            self._replayed = None  # its log grows: never handed out again
         with write_transaction(self._conn, doing="the last action", path=self.path):
             saved = events.append(self._conn, game_id, events_, at, number=number, last=last)
             if self._playing != game_id or any(isinstance(e, TurnEnded) for e in events_):
@@ -353,13 +404,26 @@ class Store:
 
     @_reads
     def load_history(self, game_id: int) -> History:
-        """The game's history, rebuilt by replaying its log (for resuming it)."""
+        """The game's history, rebuilt by replaying its log (for resuming it).
+
+        The game in progress that `open` replayed to check it is not replayed again: that
+        history is handed back while its log has the same number of steps (one look-up).
+        """
+        kept = self._replayed
+        if kept is not None and kept.game_id == game_id \
+                and events.count(self._conn, game_id) == kept.steps:
+            return kept.history
         try:
             return replay(self.load_log(game_id), self.catalog)
         except RulesError as error:
             raise UnreadableGame(
                 N_("game {game} cannot be replayed by this release: {error}"), game=game_id,
                 error=error.said) from error
+
+    def forget_replay(self) -> None:
+        """Let go of the game in progress `open` replayed: the next `load_history` of it
+        replays its log (frees that history's states; the bench measures without it)."""
+        self._replayed = None
 
     @_reads
     def steps(self, game_id: int) -> int:
@@ -403,6 +467,8 @@ class Store:
         with write_transaction(self._conn, doing="the finished game", path=self.path):
             games.finish(self._conn, game_id, history, standings, self._now())
         self._last_step.pop(game_id, None)
+        if self._replayed is not None and self._replayed.game_id == game_id:
+            self._replayed = None
         return self.game_summary(game_id)
 
     @_reads
