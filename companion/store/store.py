@@ -135,15 +135,6 @@ def replay_game_in_progress(
     return [], Replayed(conn, game_id, len(log), history)
 
 
-def game_in_progress_problems(conn: sqlite3.Connection, catalog: Catalog) -> list[str]:
-    """What stops the unfinished game from being resumed: its log cannot be read back or
-    the rules refuse to replay it ([] when it replays, or when there is none).
-
-    SQLite errors are passed on (the caller decides whether they are damage).
-    """
-    return replay_game_in_progress(conn, catalog)[0]
-
-
 @dataclass(frozen=True, slots=True)
 class RecoveryReport:
     """What was done at start about a damaged saved-games file, or about steps the newest
