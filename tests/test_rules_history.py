@@ -9,6 +9,7 @@ import pytest
 from factories import play_turn, session
 
 from bench.scripted import ScriptedPlayer, seats
+from companion.rules import history as history_module
 from companion.rules.catalog import load_catalog
 from companion.rules.errors import IllegalAction
 from companion.rules.events import BadgesReshuffled, ComboRevealed, StepUndone, is_barrier
@@ -104,3 +105,38 @@ def test_a_whole_game_replays_to_every_live_state() -> None:
     again = replay(live.history.log, live.catalog)
     assert again.states == live.history.states
     assert len(live.history.log) > 200
+
+
+def test_a_log_grown_by_undo_and_redo_replays_by_applying_only_the_steps_in_force(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each undone step left nothing in the state: replay finds the steps in force from
+    the undo steps and applies those alone, and gives the history `record` built."""
+    s = session(players=3, seed=5)
+    s.pick(0)
+    for _ in range(30):  # a table that cannot make up its mind
+        s.undo()
+        s.redo()
+    s.finish_conquests() if s.state.track.phase is Phase.CONQUER else None
+    assert s.history is not None
+    applied: list[object] = []
+    real = history_module._apply_all
+
+    def counting(state: object, events: object) -> object:
+        applied.append(events)
+        return real(state, events)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(history_module, "_apply_all", counting)
+    again = replay(s.history.log, s.catalog)
+    assert again == s.history
+    assert len(s.history.log) > 60
+    first, *rest = s.history.in_force  # the first's reveals are applied by `begin`
+    assert applied == [first[1:], *rest]
+
+
+def test_replay_refuses_an_undo_past_a_barrier_even_when_the_log_says_it() -> None:
+    s = session(races=("Ratmen",), powers=("Berserk",))
+    s.pick(0)
+    s.roll_for_berserk()
+    assert s.history is not None
+    with pytest.raises(IllegalAction):
+        replay((*s.history.log, (StepUndone(),)), s.catalog)

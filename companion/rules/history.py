@@ -57,45 +57,73 @@ class History:
         taken as the new state instead of applying the step a second time. Ignored for
         an undo.
         """
-        if not step:
-            raise IllegalAction(said("an empty step records nothing"))
-        if any(isinstance(e, StepUndone) for e in step):
-            if step != (StepUndone(),):
-                raise IllegalAction(said("an undo is a step of its own"))
+        if _is_undo(step):
             blocker = self.undo_blocker()
             if blocker:
                 raise IllegalAction(blocker)
             return History((*self.log, step), self.in_force[:-1], self.states[:-1])
-        if any(isinstance(e, GameCreated) for e in step):
-            raise IllegalAction(said("the game is already created"))
         state = _apply_all(self.state, step) if after is None else after
         return History((*self.log, step), (*self.in_force, step), (*self.states, state))
 
     def undo_blocker(self) -> Said | None:
         """Why undo is not possible now, or None if it is."""
-        last = self.in_force[-1]
-        if isinstance(last[0], GameCreated):
-            return said(NOTHING_TO_UNDO)
-        if is_barrier(last):
-            return said("the last action cannot be undone: a die roll, a reshuffle or the end "
-                        "of a turn")
-        return None
+        return _undo_blocker(self.in_force[-1])
 
     @property
     def last_step(self) -> Step:
         return self.in_force[-1]
 
 
+def _is_undo(step: Step) -> bool:
+    """Whether `step` is an undo; raises IllegalAction for a step no history records (an
+    empty one, an undo with other events, a second game creation)."""
+    if not step:
+        raise IllegalAction(said("an empty step records nothing"))
+    if any(isinstance(e, StepUndone) for e in step):
+        if step != (StepUndone(),):
+            raise IllegalAction(said("an undo is a step of its own"))
+        return True
+    if any(isinstance(e, GameCreated) for e in step):
+        raise IllegalAction(said("the game is already created"))
+    return False
+
+
+def _undo_blocker(last: Step) -> Said | None:
+    """Why the step in force `last` cannot be undone, or None if it can."""
+    if isinstance(last[0], GameCreated):
+        return said(NOTHING_TO_UNDO)
+    if is_barrier(last):
+        return said("the last action cannot be undone: a die roll, a reshuffle or the end "
+                    "of a turn")
+    return None
+
+
 def replay(log: Iterable[Step], catalog: Catalog) -> History:
-    """Rebuild a history from its recorded steps."""
-    steps = iter(log)
-    first = next(steps, None)
-    if first is None:
+    """Rebuild a history from its recorded steps: the history `record` built from them
+    one by one (and its refusal of a log it would refuse, but for a step undone later).
+
+    The steps in force are found first, from the undo steps alone (an undo takes back the
+    latest step in force, if `undo_blocker` allows, which depends on that step only), and
+    only they are applied: a step undone later leaves nothing in the state, so a log grown
+    by undo and redo replays in the time of the steps that stayed (a step undone is not
+    checked by the rules again: it was when it was recorded). The log is kept whole.
+    """
+    steps = tuple(log)
+    if not steps:
         raise IllegalAction(said("an empty log holds no game"))
-    history = History.begin(first, catalog)
-    for step in steps:
-        history = history.record(step)
-    return history
+    history = History.begin(steps[0], catalog)
+    in_force = [history.in_force[0]]
+    for step in steps[1:]:
+        if not _is_undo(step):
+            in_force.append(step)
+        elif blocker := _undo_blocker(in_force[-1]):
+            raise IllegalAction(blocker)
+        else:
+            in_force.pop()
+    states = [history.state]
+    for step in in_force[1:]:
+        states.append(_apply_all(states[-1], step))
+    return History(steps, tuple(in_force), tuple(states))
 
 
 def _apply_all(state: GameState, events: Iterable[Event]) -> GameState:
