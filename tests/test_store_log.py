@@ -226,3 +226,31 @@ def test_the_store_imports_no_ui_or_device_library() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_a_record_repeated_in_the_log_is_decoded_once(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Undo and redo write the same records again: reading the log decodes each distinct
+    record once and hands back equal steps."""
+    from companion.store import events as stored
+
+    s = session(2, seed=3)
+    s.pick(0)
+    for _ in range(5):
+        s.undo()
+        s.redo()
+    assert s.history is not None
+    decoded: list[tuple[str, int, str]] = []
+    real = stored.decode
+
+    def counting(kind: str, version: int, payload: str) -> object:
+        decoded.append((kind, version, payload))
+        return real(kind, version, payload)
+
+    with Store.open(db, catalog=CATALOG) as store:
+        game_id = sync(store, None, s)
+        monkeypatch.setattr(stored, "decode", counting)
+        log = store.load_log(game_id)
+    assert log == list(s.history.log)
+    assert len(decoded) == len(set(decoded))
+    assert len(decoded) < sum(len(step) for step in log)

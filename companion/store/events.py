@@ -139,7 +139,8 @@ def _conflict(game_id: int, saved: int, number: int) -> StepConflict:
 
 
 def load(conn: sqlite3.Connection, game_id: int) -> list[Step]:
-    """Every step of the game, in order, undo steps included.
+    """Every step of the game, in order, undo steps included. The same record (type,
+    version, payload) is decoded once: a step redone, an undo, a turn's end repeat.
 
     Raises `UnknownGame` for a game that does not exist and `UnreadableGame` when a
     stored record cannot be read or the steps are not numbered 1..n.
@@ -149,6 +150,7 @@ def load(conn: sqlite3.Connection, game_id: int) -> list[Step]:
     steps: list[Step] = []
     current: list[Event] = []
     number = 0
+    decoded: dict[tuple[str, int, str], Event] = {}  # events are immutable: one of each
     cursor = conn.execute(
         "SELECT step, seq, type, v, payload FROM events WHERE game_id = ? ORDER BY step, seq",
         (game_id,),
@@ -166,8 +168,12 @@ def load(conn: sqlite3.Connection, game_id: int) -> list[Step]:
             raise UnreadableGame(
                 N_("game {game} cannot be read back: event {event} of step {step} is missing"),
                 game=game_id, event=len(current), step=step)
+        key = (kind, version, payload)
         try:
-            current.append(decode(kind, version, payload))
+            event = decoded.get(key)
+            if event is None:
+                event = decoded[key] = decode(kind, version, payload)
+            current.append(event)
         except DamagedRecord as error:
             raise UnreadableGame(
                 N_("game {game} cannot be read back: step {step} holds a damaged record "
