@@ -253,3 +253,22 @@ def test_a_released_screen_held_for_a_moment_is_waited_for_unfrozen() -> None:
     held.clear()
     policy.collect()
     assert gone() is None
+
+
+def test_a_map_drawn_anew_is_frozen_after_its_frame_so_no_end_of_turn_walks_it(
+        app: Any) -> None:
+    session = app.session
+    session.new_game(seats(3), first_seat=0)
+    session.pick(0)
+    go(app, "map")
+    board = app.screens["map"].ids.board
+    rebuilds, done = board.rebuilds, app.memory.collections
+    ui.resize((790, 480))  # a new size: the map is drawn anew
+    try:
+        assert board.rebuilds == rebuilds + 1
+        ui.pump(2)
+        assert app.memory.collections > done
+        tracked = {id(o) for o in gc.get_objects()}  # frozen objects are in no generation
+        assert not {id(i) for i in board.canvas.children} & tracked
+    finally:
+        ui.resize((800, 480))

@@ -331,9 +331,11 @@ class LazyScreens(Mapping[str, Any]):
                       "calibration", "rules"})
     """Screens seldom shown (not during a game): built when shown, released when left."""
 
-    def __init__(self, presenters: Mapping[str, Any], manager: ScreenManager | None) -> None:
+    def __init__(self, presenters: Mapping[str, Any], manager: ScreenManager | None,
+                 on_built: Callable[[Any], None] = lambda _screen: None) -> None:
         self._presenters = presenters
         self._manager = manager
+        self._on_built = on_built
         self._built: dict[str, Any] = {}
 
     def __getitem__(self, name: str) -> Any:
@@ -344,6 +346,7 @@ class LazyScreens(Mapping[str, Any]):
             screen = screen_class(name)(self._presenters[name], name=name)
             self._built[name] = screen
             self._manager.add_widget(screen)
+            self._on_built(screen)
         return screen
 
     def __iter__(self) -> Iterator[str]:
@@ -496,7 +499,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
             self.base_rotation = display_rotation()
         manager = ScreenManager(transition=NoTransition())
         self.manager = manager
-        self.screens = LazyScreens(self.presenters, manager)
+        self.screens = LazyScreens(self.presenters, manager, self._screen_made)
         manager.current = self.screens[ctx.nav.current].name
         ctx.nav.fbind("current", self._navigate)
         ctx.notices.fbind("on_message", self._message)
@@ -747,6 +750,13 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         if self.seen.get(name) != self.version:
             self.seen[name] = self.version
             self.presenters[name].update(self._state())
+
+    def _screen_made(self, screen: Any) -> None:
+        """A screen was built: the memory policy hears when its map (if it has one, as
+        `board`) is drawn anew."""
+        board = screen.ids.get("board")
+        if board is not None and "on_drawn_anew" in getattr(board, "__events__", ()):
+            board.fbind("on_drawn_anew", lambda *_args: self.memory.drawing_made())
 
     def _navigate(self, _nav: Any, name: str) -> None:
         self.memory.activity()

@@ -577,7 +577,7 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
     """The pieces the views keep off the regions' markers: symbol key -> the id of the
     region it lies in (drawn there with its symbol: `ExpansionView.map_pieces`)."""
 
-    __events__ = ("on_region_tap",)
+    __events__ = ("on_region_tap", "on_drawn_anew")
 
     def __init__(self, **kwargs: Any) -> None:
         self._trigger = Clock.create_trigger(self._redraw, -1)
@@ -617,6 +617,11 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
 
     def on_region_tap(self, region_id: int) -> None:
         """Default handler: nothing (the screen binds its own)."""
+
+    def on_drawn_anew(self) -> None:
+        """The whole drawing was just made anew (`rebuilds` went up): thousands of new
+        instructions, which the app freezes after the frame (`MemoryPolicy.drawing_made`).
+        Default handler: nothing."""
 
     def on_touch_down(self, touch: Any) -> bool:
         if not self.collide_point(*touch.pos):
@@ -712,6 +717,7 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
             touched = self._build(geo, fit, fills)
             self._frame = (self.board, *frame)
             self.rebuilds += 1
+            self.dispatch("on_drawn_anew")
         redrawn = self._fills.update(fills)
         touched += len(redrawn)
         for changed, count in (self._rims.update(rims), self._selection.update(selection),
