@@ -7,7 +7,7 @@ default thresholds one comes every ten or so taps. ``gc.freeze()`` moves every o
 tracked so far out of the collector's sight (an O(1) list splice): a later pass walks
 only what was made since. A frozen object is still freed by its reference count; only a
 frozen object that dies in a reference cycle (a released screen, a discarded widget) stays
-until ``gc.unfreeze()`` and a pass over everything.
+until ``gc.unfreeze()`` and a pass over everything, which the app never runs (below).
 
 Invariants (one `MemoryPolicy` per app, driven by `TableApp`):
 
@@ -48,24 +48,26 @@ Invariants (one `MemoryPolicy` per app, driven by `TableApp`):
   background build's frame.
 - `release()` gives automatic full collections back (tests; the app never does).
 
-Measured (``make bench BENCH_ARGS="--only rss"``: three whole 5-player games, one intent
-per frame; 2-core x86 with software GL, load 2.5):
+Measured (``make bench BENCH_ARGS="--only rss"``: ten whole 5-player games, one intent
+per frame; 2-core x86 with software GL):
 
-- Freezing start-up without a pass, each screen as it is built and the survivors of each
-  calm collection: the longest pause over the three games went from 124 ms (the one
-  pass over the whole heap after the last screen was built, and Python's automatic full
-  passes before it) to 3-9 ms (the machine shared, load 2-4); 122 end-of-turn
-  collections of about 1-3k objects each (a turn's survivors: lists, Kivy bindings,
-  canvas instructions), 140-190 ms in all with the young ones, against 1,090 ms.
+- Issue 15: freezing start-up without a pass, each screen as it is built and the survivors
+  of each calm collection took the longest pause over three games from 124 ms to 3-9 ms;
+  each end-of-turn collection walks about 1-3k objects (a turn's survivors).
+- Issue 27: the map's replaced drawings were left for the full collection (every Kivy
+  group drawn held itself in a cycle): 40-50k objects and 8-12 off-screen textures a game,
+  the resident memory 714 / 1,152 / 1,638 / 4,808 MB after games 1 / 2 / 3 / 10, the
+  longest pause 61 ms, and a full collection after three games found 900k objects in 1 s.
+  With the map's drawings freed at once, no full collection and rare screens never frozen:
+  242 / 261 / 245 / 245 MB, the longest pause 16 ms (one; every other under 6 ms), 855
+  collections in ten games, 694 ms in all; what a full collection would still find after
+  a game, some 250 objects (Kivy's animations' bound callbacks), is left frozen.
 - A full pass over each screen just built (20-45k objects, 3-8 ms) instead of a young
   one: it finds almost nothing more (a few thousand objects once). Left out.
 - Generation-1 collections at ends of turn instead of full ones over the unfrozen objects:
   no faster (the unfrozen set is already one turn's), and they freeze more garbage. Left
   out.
-- Frozen garbage left after three games (what the idle full collection finds): 500 to
-  12,000 objects (bound methods and Kivy callbacks), no growth from game 2 to game 3.
-  The full collection itself takes 70-140 ms here, hence only when idle.
-- A rare screen released: every widget of it is freed by the next full collection
+- A rare screen released: every widget of it is freed by the collection after the release
   (`tests/test_ui_memory.py`); the resident memory keeps what the GL driver cached while
   drawing it (software GL: shader variants), not the screen.
 """
