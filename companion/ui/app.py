@@ -89,7 +89,7 @@ from companion.cues import turn_cue
 from companion.kivy_config import is_kiosk
 from companion.paths import kv_file
 from companion.seating import Seating, rotation
-from companion.ui import palette
+from companion.ui import palette, text_measure
 from companion.ui.language import LANGUAGE
 from companion.ui.memory import MemoryPolicy, find_malloc_trim
 from companion.ui.presenters.base import Choice, Context, Question
@@ -449,6 +449,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
     def __init__(self, session: Session | None = None, *,
                  on_resume: Callable[[], None] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        text_measure.install()  # every label measures a word once per font
         self.title = TITLE
         self.ctx = Context(on_resume=on_resume, notices=KeypadNotices())
         if session is not None:

@@ -1,0 +1,90 @@
+"""Measuring a word once per font: what Kivy's text layout asks again and again, remembered.
+
+Concept: Kivy lays a label's text out word by word, asking its text provider how wide and
+tall each piece is (`LabelBase.get_extents`). A wrapped label of forty words asks some 250
+times, and the same words come back label after label, tap after tap (race and power names,
+"tokens", "region", the numbers). Kivy leaves `LabelBase.get_cached_extents` to the text
+provider for this (the layout asks it for the function to measure with); the SDL2 provider
+caches nothing. `install` gives the provider a cached one: per font, a table from a text to
+its extents, filled by measuring with a label of the table's own, made with that font.
+
+Invariants:
+
+- a measure handed out is the provider's own for that font and text (`FONT_OPTIONS`: every
+  option of a label that changes how a text measures is part of the font);
+- a label whose font changes later never changes what was measured: each table measures
+  with its own label, never with the label that asked first;
+- a table holds at most `LIMIT` texts (it starts again empty when full);
+- `install` is idempotent, and `uninstall` gives the provider its own function back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.core.text import Label as CoreLabel
+
+Extents = tuple[int, int]
+
+FONT_OPTIONS = ("font_size", "font_name", "font_family", "bold", "italic", "underline",
+                "strikethrough", "font_hinting", "font_kerning", "outline_width",
+                "font_context", "font_features", "base_direction", "font_direction",
+                "font_script_name", "text_language")
+"""A label's options that change how a text measures: together, its font."""
+
+LIMIT = 20_000
+"""Texts one font's table holds at most (a few hundred kilobytes)."""
+
+_TABLES: dict[tuple[str, ...], Callable[[str], Extents]] = {}
+_PROVIDERS: dict[type, Any] = {}
+"""The provider classes `install` changed, with their own `get_cached_extents`."""
+
+
+def font_of(options: dict[str, Any]) -> tuple[str, ...]:
+    """The font a label's `options` measure with (hashable)."""
+    return tuple(repr(options.get(name)) for name in FONT_OPTIONS)
+
+
+def measure_with(options: dict[str, Any]) -> Callable[[str], Extents]:
+    """The cached measure of the font of `options`: a text's (width, height) in pixels."""
+    font = font_of(options)
+    found = _TABLES.get(font)
+    if found is None:
+        own = CoreLabel(**{name: options[name] for name in FONT_OPTIONS if name in options})
+        own.resolve_font_name()
+        measure: Callable[[str], Extents] = own.get_extents
+        measured: dict[str, Extents] = {}
+
+        def cached(text: str) -> Extents:
+            got = measured.get(text)
+            if got is None:
+                if len(measured) >= LIMIT:
+                    measured.clear()
+                got = measured[text] = measure(text)
+            return got
+
+        found = _TABLES[font] = cached
+    return found
+
+
+def _cached_extents(self: Any) -> Callable[[str], Extents]:
+    return measure_with(self.options)
+
+
+def install() -> None:
+    """Kivy's labels measure their words through the cache from now on."""
+    if CoreLabel not in _PROVIDERS:
+        _PROVIDERS[CoreLabel] = CoreLabel.__dict__.get("get_cached_extents")
+        setattr(CoreLabel, "get_cached_extents", _cached_extents)  # noqa: B010
+
+
+def uninstall() -> None:
+    """The provider's own measuring again (tests)."""
+    for provider, own in _PROVIDERS.items():
+        if own is None:
+            delattr(provider, "get_cached_extents")
+        else:
+            setattr(provider, "get_cached_extents", own)  # noqa: B010
+    _PROVIDERS.clear()
+    _TABLES.clear()
