@@ -67,15 +67,6 @@ def widgets_alive() -> int:
     return len(kivy_widget._widget_destructors)
 
 
-def collection_after_release(app: Any, collections: int) -> None:
-    """Wait for the app's collection after a rare screen is let go (the frame after)."""
-    for _ in range(100):
-        ui.pump(1)
-        if app.memory.collections > collections:
-            return
-    raise AssertionError("no collection after the screen was let go")
-
-
 def test_no_rare_screen_is_built_until_shown_and_each_is_let_go_when_left(app: Any) -> None:
     assert not set(RARE) & set(app.screens._built)
     assert set(app.screens._built) == set(SCREENS) - set(RARE)
@@ -110,11 +101,15 @@ def test_a_let_go_screen_is_rebuilt_on_its_next_show_with_its_presenters_state(
 
 
 @pytest.mark.parametrize("name", RARE)
-def test_a_rare_screen_left_is_freed_by_the_collection_after_it_though_one_ran_while_it_showed(
-        app: Any, name: str) -> None:
+def test_a_rare_screen_left_is_freed_by_the_apps_own_collections_never_a_full_one(
+        app: Any, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A rare screen is never frozen: a calm collection while it is on show (an idle
-    moment) keeps it where the collection after its release finds it, so all its widgets
-    die then, and no full collection (which the app never runs) is needed."""
+    moment) keeps it where the collections after its release find it (the frame after,
+    or an idle moment when something held it a little longer), so all its widgets die
+    without a full collection, which the app never runs (nothing is unfrozen)."""
+    unfrozen: list[int] = []
+    real_unfreeze = gc.unfreeze
+    monkeypatch.setattr(gc, "unfreeze", lambda: (unfrozen.append(1), real_unfreeze())[1])
     before = widgets_alive()
     go(app, name)
     screen = app.screens._built[name]
@@ -122,12 +117,16 @@ def test_a_rare_screen_left_is_freed_by_the_collection_after_it_though_one_ran_w
     alive = [weakref.ref(w) for w in screen.walk(restrict=True)]
     del screen
     app.memory.collect()  # an idle moment on the screen
-    app.memory._idle.timeout = 3600  # no idle moment from here: the release's own collection
     done = app.memory.collections
     go(app, "home")
-    collection_after_release(app, done)
+    for _ in range(400):  # the collections after the release, up to RELEASED_WAITS of them
+        if all(r() is None for r in alive):
+            break
+        ui.wait(0.05)
     assert [r() for r in alive if r() is not None] == []
+    assert app.memory.collections > done
     assert widgets_alive() == before
+    assert unfrozen == []
 
 
 def test_a_whole_game_s_calm_collections_walk_a_turn_s_objects_not_the_screens(

@@ -219,7 +219,9 @@ class MemoryPolicy:
         self._leaving = [gone for gone in self._leaving if gone() is not None]
         self._waits += 1
         if self._leaving and self._waits < RELEASED_WAITS:
-            self._dirty = True  # the idle moment collects again
+            self._dirty = True  # the next idle moment collects again
+            if self.settled:
+                self._idle()
         elif self.begun and not self.rare:
             self._leaving = []
             gc.freeze()
