@@ -44,19 +44,14 @@ def offscreen(size: tuple[int, int]) -> Fbo:
     return Fbo(size=size, nocompiler=True)
 
 
-def release(group: Any) -> int:
-    """Empty `group` (an `InstructionGroup`, a canvas, an `Fbo`) and every group under it,
-    depth first; return how many instructions were let go."""
-    released = 0
+def release(group: Any) -> None:
+    """Empty `group` (an `InstructionGroup`, a canvas, an `Fbo`) and every group under it."""
     stack = [group]
     while stack:
         node = stack.pop()
         for part in _parts(node):
-            children = list(part.children)
-            released += len(children)
-            stack.extend(child for child in children if hasattr(child, "children"))
+            stack.extend(child for child in part.children if hasattr(child, "children"))
             part.clear()
-    return released
 
 
 def _parts(node: Any) -> list[Any]:
