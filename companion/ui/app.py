@@ -89,7 +89,7 @@ from companion.cues import turn_cue
 from companion.kivy_config import is_kiosk
 from companion.paths import kv_file
 from companion.seating import Seating, rotation
-from companion.ui import palette, text_measure
+from companion.ui import palette
 from companion.ui.language import LANGUAGE
 from companion.ui.memory import MemoryPolicy, find_malloc_trim
 from companion.ui.presenters.base import Choice, Context, Question
@@ -449,7 +449,6 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
     def __init__(self, session: Session | None = None, *,
                  on_resume: Callable[[], None] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        text_measure.install()  # every label measures a word once per font
         self.title = TITLE
         self.ctx = Context(on_resume=on_resume, notices=KeypadNotices())
         if session is not None:
@@ -535,6 +534,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         """The first frame is on screen: the shared rules it did without (dialogs...), the
         hooks (the rest of start-up: the session), then the other screens in the
         background (a presenter may need the session)."""
+        from companion.ui import text_measure
+
+        text_measure.install()  # every label measures a word once per font from now on
         load_kv(SHARED_KV)
         self._watch_escape()
         for hook in self.after_first_frame:
