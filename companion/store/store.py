@@ -378,8 +378,7 @@ class Store:
         events_ = tuple(step)
         at = self._now()
         last = self._last_step.pop(game_id, None)  # forgotten unless this save succeeds
-        if self._replayed is not None and self._replayed.game_id == game_id:
-            self._replayed = None  # its log grows: never handed out again
+        self.forget_replay(game_id)  # its log grows: never handed out again
         with write_transaction(self._conn, doing="the last action", path=self.path):
             saved = events.append(self._conn, game_id, events_, at, number=number, last=last)
             if self._playing != game_id or any(isinstance(e, TurnEnded) for e in events_):
@@ -411,10 +410,13 @@ class Store:
                 N_("game {game} cannot be replayed by this release: {error}"), game=game_id,
                 error=error.said) from error
 
-    def forget_replay(self) -> None:
-        """Let go of the game in progress `open` replayed: the next `load_history` of it
-        replays its log (frees that history's states; the bench measures without it)."""
-        self._replayed = None
+    def forget_replay(self, game_id: int | None = None) -> None:
+        """Let go of the game in progress `open` replayed (only if it is `game_id`'s, when
+        given): the next `load_history` of it replays its log (frees that history's
+        states; the bench measures without it)."""
+        if game_id is None or (self._replayed is not None
+                               and self._replayed.game_id == game_id):
+            self._replayed = None
 
     @_reads
     def steps(self, game_id: int) -> int:
@@ -458,8 +460,7 @@ class Store:
         with write_transaction(self._conn, doing="the finished game", path=self.path):
             games.finish(self._conn, game_id, history, standings, self._now())
         self._last_step.pop(game_id, None)
-        if self._replayed is not None and self._replayed.game_id == game_id:
-            self._replayed = None
+        self.forget_replay(game_id)
         return self.game_summary(game_id)
 
     @_reads
