@@ -29,7 +29,13 @@ class Probe(start.TableApp):
             print("RESUME", home.can_resume, home.resume_text)
             self.presenters["home"].resume()
             print("AFTER", self.ctx.nav.current, self.session.state.track.turn)
-            self.stop()
+            ran = []  # the session's work that waits for the screen (a turn's backup)
+            self.session.later(lambda: ran.append("backup"))
+            print("LATER NOW", ran)
+            def later(_dt):
+                print("LATER AFTER A FRAME", ran)
+                self.stop()
+            Clock.schedule_once(later, 0.1)
         self.fbind("ready", lambda *_: Clock.schedule_once(look, 0.3))  # start-up is over
 
 start.TableApp = Probe
@@ -58,6 +64,8 @@ def test_the_app_offers_the_saved_game_and_resumes_it(tmp_path: Path) -> None:
     assert "DIE Die button: ready on GPIO17" in out
     assert "RESUME True Resume Ann, Bob and Cy: turn 2 of 10, Bob's turn" in out
     assert "AFTER table 2" in out
+    assert "LATER NOW []" in out  # a turn's backup is not taken inside the tap...
+    assert "LATER AFTER A FRAME ['backup']" in out  # ...but in the frame after
 
 
 DIM_SCRIPT = """
