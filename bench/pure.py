@@ -343,7 +343,8 @@ def game_in_progress(path: Path, events: int, *, players: int = 5, seed: int = 2
             if any(isinstance(event, TurnEnded) for event in step):
                 ended = number
         store.conn.execute("PRAGMA synchronous = FULL")
-        if ended:  # the backup the last end of turn took (only the file's size matters)
+        if ended:  # what the last end of turn left: its snapshot and its backup
+            store.save_snapshot(game_id, ended, replay(history.log[:ended - 1], catalog).state)
             store.backup()
     return len(history.log), logged, len(history.in_force)
 

@@ -5,11 +5,12 @@ for it (drawing any randomness here, so it enters the rules as data), asks the r
 record the step (which refuses an illegal one and changes nothing), saves the step in one
 transaction, and only then takes the new state as its own and publishes it to its
 listeners. If the save fails the step is dropped: the session keeps the state that is on
-disk and the caller gets the store's plain message. A backup is taken after every step
-that ends a turn (through `later`: the app takes it in the frame after the one that shows
-the new turn, so no tap waits for the copy and its fsync). Listeners are called on the
-caller's thread: devices must hand their callbacks to the UI thread before calling in, and
-the store only works on the thread that opened it.
+disk and the caller gets the store's plain message. After every step that ends a turn the
+state before it is kept as the game's snapshot (it shortens the replay when the game is
+opened again) and a backup is taken, through `later`: the app does both in the frame
+after the one that shows the new turn, so no tap waits for them or the backup's fsync.
+Listeners are called on the caller's thread: devices must hand their callbacks to the UI
+thread before calling in, and the store only works on the thread that opened it.
 """
 
 from __future__ import annotations
@@ -514,16 +515,22 @@ class Session(ExpansionIntents):
             raise IllegalAction(said(NO_GAME))
         history = self.history.record(step, after=after)
         if self.store is not None and self.game_id is not None:
-            self.store.append_step(self.game_id, step, number=len(self.history.log) + 1)
+            number = len(self.history.log) + 1
+            self.store.append_step(self.game_id, step, number=number)
             if any(isinstance(event, TurnEnded) for event in step):
-                self.later(self._backup)
+                game_id, before = self.game_id, self.history.state
+                self.later(lambda: self._after_turn(game_id, number, before))
         self.history = history
         return self._publish()
 
-    def _backup(self) -> None:
-        """A backup after a turn; a failed backup never loses the game, which is saved."""
+    def _after_turn(self, game_id: int, number: int, before: GameState) -> None:
+        """The snapshot of the turn that ended with step `number` (the state `before` it),
+        then a backup, which holds it; a failure of either never loses the game, which
+        is saved."""
         if self.store is None:  # the store was let go before the frame after
             return
+        with contextlib.suppress(StoreWriteError):
+            self.store.save_snapshot(game_id, number, before)
         with contextlib.suppress(StoreWriteError):
             self.store.backup()
 

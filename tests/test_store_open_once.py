@@ -14,6 +14,7 @@ import shutil
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from factories import created, play_turn
@@ -34,10 +35,10 @@ class Replays:
     def __init__(self) -> None:
         self.logs: list[int] = []
 
-    def __call__(self, log: Iterable[Step], catalog: object) -> History:
+    def __call__(self, log: Iterable[Step], catalog: object, **snapshot: Any) -> History:
         steps = list(log)
         self.logs.append(len(steps))
-        return rules_replay(steps, catalog)  # type: ignore[arg-type]
+        return rules_replay(steps, catalog, **snapshot)  # type: ignore[arg-type]
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from typing import Any
 
 import companion.rules.expansions as expansions
 from companion.rules.errors import IllegalAction
-from companion.rules.events import BASE_EVENTS, Event, read_record, to_record
+from companion.rules.events import BASE_EVENTS, Event, GameCreated, read_record, to_record
 from companion.rules.said import said
 
 __all__ = ["EVENT_TYPES", "event_types", "from_record", "option_types", "to_record"]
@@ -47,7 +47,8 @@ def event_types() -> Mapping[str, type[Event]]:
 def from_record(record: Mapping[str, Any]) -> Event:
     """Read an event record of any kind the rules know, upgrading it from an older schema
     version if needed."""
-    return read_record(record, event_types(), option_types())
+    options = option_types() if record.get("type") == GameCreated.TYPE else ()
+    return read_record(record, event_types(), options)
 
 
 def option_types() -> tuple[type[Any], ...]:

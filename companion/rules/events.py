@@ -29,6 +29,7 @@ defaults reads as no option.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
@@ -402,15 +403,12 @@ def read_record(record: Mapping[str, Any], kinds: Mapping[str, type[Event]],
         if upgrade is not None:
             data = upgrade(data)
         version += 1
-    names = {f.name for f in dataclasses.fields(cls)}
+    names, required = _fields_of(cls)
     kinds_beside = _option_kinds(cls, options)
     if cls in (GameCreated, RaceDeclined):  # its options' fields stand beside its own
-        names.discard("options")
-        names |= {f.name for option in kinds_beside for f in dataclasses.fields(option)}
-    if set(data) - names or any(
-        f.name not in data for f in dataclasses.fields(cls)
-        if f.default is dataclasses.MISSING
-    ):
+        names = (names - {"options"}) | {
+            f.name for option in kinds_beside for f in dataclasses.fields(option)}
+    if not names.issuperset(data) or not required.issubset(data):
         raise BadRecord(f"{kind}: fields {sorted(data)} do not match {sorted(names)}",
                         field="fields", allowed=", ".join(sorted(names)))
     if cls in (GameCreated, RaceDeclined):
@@ -419,6 +417,14 @@ def read_record(record: Mapping[str, Any], kinds: Mapping[str, type[Event]],
         data["seats"] = [Seat(**seat) for seat in data["seats"]]
     event: Event = cls(**{k: _frozen(v) for k, v in data.items()})
     return event
+
+
+@functools.cache
+def _fields_of(cls: type[Any]) -> tuple[frozenset[str], frozenset[str]]:
+    """(the names of an event class's fields, those of the fields a record must give)."""
+    fields = dataclasses.fields(cls)
+    return (frozenset(f.name for f in fields),
+            frozenset(f.name for f in fields if f.default is dataclasses.MISSING))
 
 
 def _options(data: dict[str, Any], kinds: tuple[type[Any], ...]) -> tuple[object, ...]:

@@ -44,7 +44,8 @@ Changes since (see each migration's docstring): ``m002_events_keyed`` makes ``ev
 ``m003_resume_summary`` adds ``games.turn`` and ``games.seat``: where an unfinished game
 stands (the game turn being played, whose turn it is), written with the rest of the row
 (`companion.store.games.touch`), so that the home screen's Resume offer is read without a
-replay (`companion.store.summary`).
+replay (`companion.store.summary`). ``m004_snapshots`` adds ``snapshots``: a game in
+progress's state saved with its latest end of turn (`companion.store.snapshots`).
 
 sqlite-utils is imported only when a file needs a migration: `bring_up_to_date` first reads
 the names of the migrations the file has had with plain ``sqlite3``, so a file that is up
@@ -245,6 +246,21 @@ def m003_resume_summary(db: Database) -> None:
     """
     db.conn.execute("ALTER TABLE games ADD COLUMN turn INTEGER")
     db.conn.execute("ALTER TABLE games ADD COLUMN seat INTEGER")
+
+
+@_migration("m004_snapshots")
+def m004_snapshots(db: Database) -> None:
+    """``snapshots``: one row per game in progress, the state saved with its latest end of
+    turn, so that opening it replays only the turn since (`companion.store.snapshots`).
+
+    A table is added, nothing else changes: every game saved before has none until its
+    next end of turn, and is replayed from its log until then.
+    """
+    db.conn.execute(
+        "CREATE TABLE snapshots ("
+        "game_id INTEGER PRIMARY KEY REFERENCES games(id), "
+        "step INTEGER NOT NULL, events INTEGER NOT NULL, last TEXT NOT NULL, "
+        "rules TEXT NOT NULL, state BLOB NOT NULL)")
 
 
 def known() -> list[str]:

@@ -25,6 +25,9 @@ Invariants:
   a bare ``sqlite3`` exception;
 - the state of a game is `replay(load_log(game_id))`: the log holds everything, undo
   included, so a resumed game is exactly the game that was left, undo history and all;
+  the replay starts from the snapshot saved with the latest end of turn
+  (`save_snapshot`) only when it belongs to that log and to these rules
+  (`companion.store.snapshots`), and gives the same history;
 - the game in progress is replayed once at start: the history `open`'s check replayed
   (`replay_game_in_progress`) is kept, with its game id and its number of steps, and
   `load_history` hands it back only for that game while the log still has that many
@@ -57,9 +60,10 @@ from companion.rules.events import Event, GameCreated, TurnEnded
 from companion.rules.history import History, Step, replay
 from companion.rules.said import Said
 from companion.rules.standings import Standings
+from companion.rules.state import GameState
 from companion.sentence import N_, Sentence, Value
 from companion.store import backup as backups_
-from companion.store import events, games, private, profiles, settings, stats
+from companion.store import events, games, private, profiles, settings, snapshots, stats
 from companion.store import export as export_
 from companion.store.database import (
     DEFAULT_TIMEOUT,
@@ -127,7 +131,7 @@ def replay_game_in_progress(
         return [], None
     try:
         log = events.load(conn, game_id)  # steps numbered 1..n: len(log) is the last
-        history = replay(log, catalog)
+        history = replay(log, catalog, snapshot=snapshots.read(conn, game_id, log, catalog))
     except StoreError as error:
         return [str(error)], None
     except RulesError as error:
@@ -388,6 +392,15 @@ class Store:
         return saved
 
     @_reads
+    def save_snapshot(self, game_id: int, step: int, before: GameState) -> None:
+        """Keep `before`, the state before step `step` (a saved end of turn), as the
+        snapshot that shortens the game's replay (`companion.store.snapshots`); nothing
+        for a finished game. Raises `StoreWriteError` (nothing saved: the game is whole
+        without it)."""
+        with write_transaction(self._conn, doing="the turn's snapshot", path=self.path):
+            snapshots.save(self._conn, game_id, step, before)
+
+    @_reads
     def load_log(self, game_id: int) -> list[Step]:
         """Every step of the game in order, undo steps included."""
         return events.load(self._conn, game_id)
@@ -404,7 +417,9 @@ class Store:
                 and events.count(self._conn, game_id) == kept.steps:
             return kept.history
         try:
-            return replay(self.load_log(game_id), self.catalog)
+            log = self.load_log(game_id)
+            return replay(log, self.catalog,
+                          snapshot=snapshots.read(self._conn, game_id, log, self.catalog))
         except RulesError as error:
             raise UnreadableGame(
                 N_("game {game} cannot be replayed by this release: {error}"), game=game_id,
@@ -459,6 +474,7 @@ class Store:
         games.check_standings(history, standings)
         with write_transaction(self._conn, doing="the finished game", path=self.path):
             games.finish(self._conn, game_id, history, standings, self._now())
+            snapshots.drop(self._conn, game_id)
         self._last_step.pop(game_id, None)
         self.forget_replay(game_id)
         return self.game_summary(game_id)
