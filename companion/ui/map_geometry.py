@@ -38,7 +38,7 @@ import hashlib
 import heapq
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from companion.rules import Board
@@ -110,10 +110,23 @@ class MapGeometry:
     height: float
     cells: Mapping[int, Cell]
     sites: tuple[Site, ...]
+    boxes: Mapping[int, tuple[float, float, float, float]] = field(
+        init=False, repr=False, compare=False)
+    """Each cell's bounding box (left, bottom... as x0, y0, x1, y1): a tap tests the
+    outlines of the few cells whose box holds it, not all of them."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "boxes", {
+            rid: (min(x for x, _ in c.outline) - _EPS, min(y for _, y in c.outline) - _EPS,
+                  max(x for x, _ in c.outline) + _EPS, max(y for _, y in c.outline) + _EPS)
+            for rid, c in self.cells.items()})
 
     def region_at(self, x: float, y: float) -> int | None:
         """The region whose cell holds board point (x, y); None outside the board."""
-        return region_at({rid: c.outline for rid, c in self.cells.items()}, x, y)
+        boxes = self.boxes
+        return region_at({rid: c.outline for rid, c in self.cells.items()
+                          if boxes[rid][0] <= x <= boxes[rid][2]
+                          and boxes[rid][1] <= y <= boxes[rid][3]}, x, y)
 
     def shared_borders(self) -> dict[tuple[int, int], float]:
         """Border length of every pair (a < b) of cells that touch along an edge."""
