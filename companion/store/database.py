@@ -15,10 +15,10 @@ Invariants:
 - every write goes through `write_transaction`: ``BEGIN IMMEDIATE`` ... ``COMMIT``, and on
   any error a ``ROLLBACK`` before a `StoreWriteError` with a plain message is raised, so a
   failed write leaves the file exactly as it was;
-- SQLite's "corrupt" and "not a database" answers, any other read error that is not
-  about the file's surroundings, and a failing ``quick_check`` count as damage (see
-  `is_damage`); a locked, missing, full or read-only file is never damage, and is never
-  moved aside;
+- SQLite's "corrupt" and "not a database" answers, a file cut short, any other read
+  error that is not about the file's surroundings, and a failing ``quick_check`` count as
+  damage (see `is_damage`); a locked, missing, full or read-only file, and an I/O error
+  (a card's passing fault: `may_pass`), are never damage, and never move a file aside;
 - a SQLite error while reading reaches the screens as `StoreReadError` (`read_error`),
   never as a bare ``sqlite3`` exception.
 """
@@ -58,13 +58,17 @@ SQLITE_CONSTRAINT = 19
 SQLITE_NOTADB = 26
 
 SQLITE_NOMEM = 7
+SQLITE_IOERR_SHORT_READ = SQLITE_IOERR | 2 << 8
+"""A read past the end of the file: a file cut short, which is damage, not a fault that
+passes."""
 
-_NOT_DAMAGE = frozenset(
-    {SQLITE_PERM, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_NOMEM, SQLITE_READONLY, SQLITE_FULL,
-     SQLITE_CANTOPEN}
-)
-"""Answers about the file's surroundings (busy, unwritable, missing, full), not its
-contents: a file refused for one of these is left untouched."""
+_MAY_PASS = frozenset({SQLITE_BUSY, SQLITE_LOCKED, SQLITE_NOMEM, SQLITE_IOERR, SQLITE_CANTOPEN})
+"""Answers that may not come again a moment later: another program holds the file, memory
+ran short, the card failed one read or write, the file could not be opened just then."""
+
+_NOT_DAMAGE = _MAY_PASS | {SQLITE_PERM, SQLITE_READONLY, SQLITE_FULL}
+"""Answers about the file's surroundings (busy, unwritable, missing, full) or a passing
+fault, not its contents: a file refused for one of these is left untouched."""
 
 
 def primary_code(error: sqlite3.Error) -> int | None:
@@ -74,15 +78,24 @@ def primary_code(error: sqlite3.Error) -> int | None:
 
 
 def is_damage(error: sqlite3.Error) -> bool:
-    """Whether the file itself is damaged (as opposed to busy, unwritable or missing).
+    """Whether the file itself is damaged (as opposed to busy, unwritable or missing, or a
+    passing fault of the card).
 
-    SQLite's "corrupt" and "not a database" answers are damage, and so is any other
-    database error while reading (a broken schema, a page that fails to read) except the
-    answers in `_NOT_DAMAGE`.
+    SQLite's "corrupt" and "not a database" answers are damage, and so are a file cut
+    short and any other database error while reading (a broken schema, a page that fails
+    to read) except the answers in `_NOT_DAMAGE`.
     """
     if not isinstance(error, sqlite3.DatabaseError):
         return False
+    if getattr(error, "sqlite_errorcode", None) == SQLITE_IOERR_SHORT_READ:
+        return True
     return primary_code(error) not in _NOT_DAMAGE
+
+
+def may_pass(error: sqlite3.Error) -> bool:
+    """Whether trying again a moment later may succeed (busy, locked, no memory, an I/O
+    fault, a file that could not be opened just then): never damage."""
+    return primary_code(error) in _MAY_PASS and not is_damage(error)
 
 
 def connect(path: Path, *, timeout: float = DEFAULT_TIMEOUT) -> sqlite3.Connection:

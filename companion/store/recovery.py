@@ -21,9 +21,11 @@ something the backup lacks, both are kept and the caller is told. Either way `Re
 lists the games that lost steps (`Lost`), never silently.
 
 Invariants:
-- a file is only moved aside for damage, or for loss that the backup fully covers: a
-  file that is locked, unreadable for lack of permission, or written by a newer release
-  raises `StoreOpenError` and stays untouched;
+- a file is only moved aside for damage found twice in a row on fresh connections, or
+  for loss that the backup fully covers: a file that is locked, unreadable for lack of
+  permission, written by a newer release, or refused with an I/O error that persists
+  through a few tries (a card's fault, not the file's) raises `StoreOpenError` and stays
+  untouched (the app then plays without saving, and says why);
 - the original file is never deleted or overwritten: the restored copy goes to a new file
   under the original name only after the damaged one was renamed away.
 """
@@ -31,8 +33,10 @@ Invariants:
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sqlite3
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -44,6 +48,7 @@ from companion.store.database import (
     connect,
     fsync_dir,
     is_damage,
+    may_pass,
     open_error,
     quick_check,
     stamp,
@@ -52,6 +57,8 @@ from companion.store.errors import StoreOpenError
 from companion.store.private import make_folder
 
 SIDECARS = ("-wal", "-shm", "-journal")
+
+_logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,19 +118,54 @@ Verify = Callable[[sqlite3.Connection], list[str]]
 brought up to date and the game in progress replays); the problems it finds, or []."""
 
 
+RETRY_WAITS = (0.02, 0.1, 0.25)
+"""Seconds waited before each new try of a file refused with an answer that may pass."""
+
+
 def _problems(
     path: Path, timeout: float, verify: Verify | None
 ) -> tuple[sqlite3.Connection | None, list[str]]:
     """A connection and no problems, or no connection and what is wrong with the file.
 
-    Raises StoreOpenError for a failure that is not damage.
+    A file is damaged only when two checks in a row on fresh connections find it so: an
+    answer that may pass (`may_pass`: an I/O fault, busy, locked, not opened just then)
+    is tried again after each of `RETRY_WAITS`, and a damage found once is looked for
+    again. Raises StoreOpenError when an answer that is not damage persists (or comes at
+    once, for one that will not pass: permission, read-only, full), with SQLite's own
+    words; the file is left as it is.
     """
+    damage: list[str] = []
+    for attempt in range(len(RETRY_WAITS) + 1):
+        try:
+            conn, problems = _check(path, timeout, verify)
+        except sqlite3.Error as error:
+            if not may_pass(error) or attempt == len(RETRY_WAITS):
+                raise open_error(error, path) from error
+            _logger.warning("saved games %s: %s (SQLite code %s); trying again", path,
+                            error, getattr(error, "sqlite_errorcode", None))
+            time.sleep(RETRY_WAITS[attempt])
+            continue
+        if conn is not None:
+            return conn, []
+        if damage:  # found twice in a row: damage
+            return None, damage
+        damage = problems
+        _logger.warning("saved games %s: %s; checking again", path, "; ".join(problems))
+    # found damaged once, then only answers that may pass: not known to be damage
+    raise open_error(sqlite3.DatabaseError("; ".join(damage)), path)
+
+
+def _check(
+    path: Path, timeout: float, verify: Verify | None
+) -> tuple[sqlite3.Connection | None, list[str]]:
+    """One try on a fresh connection: a connection and no problems, or no connection and
+    the damage found; an answer that is not damage is raised."""
     try:
         conn = connect(path, timeout=timeout)
     except sqlite3.Error as error:
         if is_damage(error):
             return None, [str(error)]
-        raise open_error(error, path) from error
+        raise
     try:
         problems = quick_check(conn)
         if not problems and verify is not None:
@@ -132,7 +174,7 @@ def _problems(
         conn.close()
         if is_damage(error):
             return None, [str(error)]
-        raise open_error(error, path) from error
+        raise
     except BaseException:
         conn.close()
         raise
