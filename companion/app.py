@@ -389,7 +389,21 @@ def run_app(db_path: Path, *, fullscreen: bool = False, die_pin: int | None = No
                       dim_brightness=dim_brightness, grid_port=grid_port, grid_baud=grid_baud,
                       config_path=config_path, sound=sound)  # fmt: skip
     app.bind(on_start=startup.started)
+    stop_on_sigterm(app)
     try:
         app.run()
     finally:
         startup.close()
+
+
+def stop_on_sigterm(app: TableApp) -> None:
+    """The system's SIGTERM (``systemctl stop``, a desktop's log-out, ``kill``) ends the app
+    in the next frame, without a question: it is not the table's. Installed before the
+    window: SDL then leaves it in place instead of turning the signal into a request to
+    close, which a desktop app answers with the leave question."""
+    import signal
+
+    def stop(_signum: int, _frame: object) -> None:
+        Clock.schedule_once(lambda _dt: app.stop_at_the_systems_request(), 0)
+
+    signal.signal(signal.SIGTERM, stop)

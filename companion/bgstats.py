@@ -16,7 +16,8 @@ import. `play` builds that object from what the records keep of a finished game
 - ``durationMin``: minutes from set-up to the end, only when that is a plausible length
   of play (`PLAUSIBLE_MINUTES`): a game left set up overnight and finished the next day,
   or a clock set back, says nothing about how long it was played, so then there is none;
-- ``board``: the board played on, as words (BG Stats' "board / variant");
+- ``board``: the board played on, as words (BG Stats' "board / variant"), in the
+  language the caller gives them (`play`'s `board`: the screens pass the table's);
 - ``game``: ``name`` "Small World", ``bggId`` (BoardGameGeek's id of Small World),
   ``sourceGameId``, ``highestWins`` true, ``noPoints`` false;
 - ``players``, in seat order (the order they sat round the table, seat 1 first): ``name``,
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from datetime import UTC
 from typing import Any
 from urllib.parse import quote
@@ -84,8 +86,9 @@ def duration(summary: GameSummary) -> int | None:
     return length if length in PLAUSIBLE_MINUTES else None
 
 
-def play(summary: GameSummary) -> dict[str, Any]:
-    """The play as BG Stats takes it (NotAPlay for a game without a result)."""
+def play(summary: GameSummary, board: Callable[[str], str] = board_words) -> dict[str, Any]:
+    """The play as BG Stats takes it (NotAPlay for a game without a result); `board`
+    words the board (English by default)."""
     game = summary.game
     if game.finished_at is None:
         raise NotAPlay("the game is not finished")
@@ -95,7 +98,7 @@ def play(summary: GameSummary) -> dict[str, Any]:
         "sourceName": SOURCE_NAME,
         "sourcePlayId": source_play_id(summary),
         "playDate": game.created_at.astimezone(UTC).strftime(DATE_FORMAT),
-        "board": board_words(game.board),
+        "board": board(game.board),
         "game": {
             "name": GAME_NAME,
             "bggId": BGG_ID,
@@ -127,9 +130,10 @@ def encode(data: dict[str, Any]) -> str:
     return f"{CREATE_PLAY}?data={quote(text, safe=':,')}"
 
 
-def play_url(summary: GameSummary) -> str:
-    """The finished game as BG Stats' create-play link (NotAPlay when it is not one)."""
-    return encode(play(summary))
+def play_url(summary: GameSummary, board: Callable[[str], str] = board_words) -> str:
+    """The finished game as BG Stats' create-play link (NotAPlay when it is not one);
+    `board` words the board, as for `play`."""
+    return encode(play(summary, board))
 
 
 __all__ = ["BGG_ID", "CREATE_PLAY", "GAME_NAME", "SOURCE_NAME", "NotAPlay", "board_words",

@@ -162,3 +162,56 @@ def test_the_home_screen_says_one_thing_about_the_saved_game(tmp_path: Path) -> 
         assert "saved game is waiting" in line
     resumed = next(line for line in lines if line.startswith("RESUMED LINE "))
     assert resumed == "RESUMED LINE On the table: Ann, Bob, Cy, turn 2 of 10."
+
+
+SIGTERM_SCRIPT = """
+import os, signal, sys
+from pathlib import Path
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.uix.modalview import ModalView
+import companion.app as start
+
+class Probe(start.TableApp):
+    def on_start(self):
+        super().on_start()
+        def term(_dt):
+            print("READY", flush=True)
+            os.kill(os.getpid(), signal.SIGTERM)  # as systemctl stop, or a log-out
+        self.fbind("ready", lambda *_: Clock.schedule_once(term, 0.3))
+
+    def on_stop(self):
+        asked = [v for v in Window.children if isinstance(v, ModalView)]
+        print("ASKED", len(asked), flush=True)
+        super().on_stop()
+
+start.TableApp = Probe
+start.run_app(Path(sys.argv[1]), die_pin=17)
+print("ENDED", flush=True)
+"""
+
+
+def test_the_systems_sigterm_ends_the_app_on_a_desktop_without_asking(
+        tmp_path: Path) -> None:
+    """Outside the kiosk too: a signal from the system is not a question for the table;
+    the app ends (its store closed, its lock let go) instead of opening the leave
+    question and waiting for a tap nobody makes."""
+    db = tmp_path / "games.sqlite3"
+    session = Session(rng=random.Random(4), store=Store.open(db))
+    session.begin(created(3))
+    play_turn(session)
+    assert session.store is not None
+    session.store.close()
+    env = {k: v for k, v in os.environ.items() if k != "COMPANION_KIOSK"}
+    env.update({"SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
+                "GPIOZERO_PIN_FACTORY": "mock", "KIVY_HOME": str(tmp_path / "kivy")})
+    script = tmp_path / "probe.py"
+    script.write_text(SIGTERM_SCRIPT)
+    run = subprocess.run([sys.executable, str(script), str(db)], capture_output=True,
+                         text=True, timeout=300, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    lines = run.stdout.splitlines()
+    assert lines[0] == "READY" and lines[-1] == "ENDED"
+    assert set(lines[1:-1]) == {"ASKED 0"}  # stopped (Kivy says so once or twice): no question
+    with Store.open(db) as again:  # the lock was let go, the game is there
+        assert again.unfinished_game() is not None

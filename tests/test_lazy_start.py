@@ -183,7 +183,7 @@ def test_a_file_that_needs_a_migration_gets_it_with_sqlite_utils(tmp_path: Path)
     db = tmp_path / "companion.sqlite3"
     shutil.copyfile(Path(__file__).parent / "data" / "store-0.1.0-m002.sqlite3", db)
     seen = run_child(tmp_path, OPEN, str(db))
-    assert seen["migrated"] == ["m003_resume_summary"]
+    assert seen["migrated"] == ["m003_resume_summary", "m004_snapshots"]
     assert "sqlite_utils" in seen["heavy"]
 
 

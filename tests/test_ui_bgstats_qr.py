@@ -254,3 +254,27 @@ def test_a_tie_broken_at_the_table_gives_the_link_its_winner() -> None:
     assert (players["Bob"]["winner"], players["Bob"]["rank"]) == (True, 1)
     assert (players["Ann"]["winner"], players["Ann"]["rank"]) == (False, 2)
     assert [name for name, player in players.items() if player["startPlayer"]] == ["Ann"]
+
+
+def test_the_link_words_the_board_in_the_tables_language(saved_game_end: Any) -> None:
+    """BG Stats keeps the board as the play's variant: a French table's play says it in
+    French (the game end's link is made when the game is saved; a past game's when it is
+    opened)."""
+    import json
+    import re
+    from urllib.parse import unquote
+
+    from companion import i18n
+
+    app = saved_game_end
+    past = app.presenters["history_game"]
+
+    def board_in_link() -> str:
+        assert past.load(app.session.game_id)
+        return str(json.loads(unquote(past.bgstats_url.partition("?data=")[2]))["board"])
+
+    assert re.fullmatch(r"\d-player board", board_in_link())
+    i18n.use("fr")
+    assert re.fullmatch(r"Plateau \d joueurs", board_in_link())
+    i18n.use("de")
+    assert re.fullmatch(r"Spielplan für \d Spieler", board_in_link())

@@ -98,3 +98,20 @@ def test_a_request_to_close_in_kiosk_mode_is_the_systems_and_is_let_through(
         assert request_close() is False  # SIGTERM (switch-off, systemctl stop): no wait
     assert questions() == []
     assert any("game is saved" in r.getMessage() for r in caplog.records)
+
+
+def test_the_leave_question_is_asked_in_the_language_spoken(
+    ended: list[str], monkeypatch: pytest.MonkeyPatch, headless_app: Any
+) -> None:
+    from companion import i18n
+
+    monkeypatch.delenv("COMPANION_KIOSK", raising=False)
+    i18n.use("fr")
+    press_escape()
+    [asked] = questions()
+    assert asked.text == "Quitter la table ? La partie est enregistrée."
+    assert asked.title == "Quitter la table"
+    ui_support.find(asked, text="Rester")  # the buttons too
+    ui_support.tap(ui_support.find(asked, text="Quitter"))
+    assert ended == ["app stopped"]
+    assert headless_app.title == "Compagnon de table pour Small World"  # the window's

@@ -59,10 +59,11 @@ takes Escape first and closes, as a tap on Cancel would.
 The window's close button (a request to close: `on_request_close`) asks the same question
 in the same reused dialog on a desktop, and the window stays open until "Leave" is tapped;
 a second request while the question is open keeps it open. In kiosk mode there is no close
-button: a request to close comes from the system (SDL turns the SIGTERM of
-``systemctl stop`` or of the table's own switch-off into one), so it is let through, with
-a line in the log saying so: the game is saved at every step and resumes where it was, and
-holding the request would only make the switch-off wait for systemd to kill the app.
+button: a request to close comes from the system, so it is let through, with a line in the
+log saying so: the game is saved at every step and resumes where it was, and holding the
+request would only make the switch-off wait for systemd to kill the app. The system's
+SIGTERM (``systemctl stop``, the table's own switch-off, a desktop's log-out) never asks,
+kiosk or not: `stop_at_the_systems_request`.
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.widget import Widget
 
 from companion.cues import turn_cue
+from companion.i18n import N_, _
 from companion.kivy_config import is_kiosk
 from companion.paths import kv_file
 from companion.seating import Seating, rotation
@@ -113,13 +115,14 @@ if TYPE_CHECKING:
     from companion.rules import GameState
     from companion.session import Session
 
-TITLE = "Table Companion for Small World"
+TITLE = N_("Table Companion for Small World")
+"""The window's title, in the language spoken (`TableApp.title`)."""
 
 ESCAPE = 27
 """The key code Kivy gives Escape (and Android's Back)."""
 
-LEAVE_QUESTION = "Leave the table? The game is saved."
-LEAVE_UNSAVED = "Leave the table? Games are not being saved here, so this one is lost."
+LEAVE_QUESTION = N_("Leave the table? The game is saved.")
+LEAVE_UNSAVED = N_("Leave the table? Games are not being saved here, so this one is lost.")
 
 log = logging.getLogger(__name__)
 
@@ -449,7 +452,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
     def __init__(self, session: Session | None = None, *,
                  on_resume: Callable[[], None] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.title = TITLE
+        self.title = _(TITLE)
         self.ctx = Context(on_resume=on_resume, notices=KeypadNotices())
         if session is not None:
             self.ctx.session = session
@@ -582,11 +585,22 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
             self._ask_to_leave()
         return True
 
+    def stop_at_the_systems_request(self) -> None:
+        """The system asked the app to end (SIGTERM: `companion.app.stop_on_sigterm`): it
+        ends now, the leave question closed if it was open; every step is saved already."""
+        log.info("Closing at the system's request; the game is saved and resumes "
+                 "where it was at the next start.")
+        leaving, self._leaving = self._leaving, None
+        if leaving is not None and leaving in self.dialogs:
+            leaving.dismiss()
+        self.stop()
+
     def _ask_to_leave(self) -> None:
         """Ask "Leave the table?" (the reused question dialog); "Leave" ends the app."""
         saved = self.ctx.session.records is not None or self.ctx.session.history is None
-        question = Question(LEAVE_QUESTION if saved else LEAVE_UNSAVED, "Leave", self.stop,
-                            title="Leave the table", no="Stay", kind="danger")
+        question = Question(_(LEAVE_QUESTION if saved else LEAVE_UNSAVED), _("Leave"),
+                            self.stop, title=_("Leave the table"), no=_("Stay"),
+                            kind="danger")
         self.ctx.notices.ask(question)
         self._leaving = self.dialogs[-1] if self.dialogs else None
 
@@ -661,6 +675,10 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         """Another language: the presenter on show words its texts again now, the others
         when next shown, as for a new state (`version`); no screen is built again."""
         self.version += 1
+        self.title = _(TITLE)
+        window = EventLoop.window
+        if window is not None:
+            window.set_title(self.title)
         self._refresh(self.ctx.nav.current)
 
     # -- plumbing ----------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from companion.ui import palette
 from companion.ui.describe import coins
 from companion.ui.presenters import expansions
 from companion.ui.presenters.base import Presenter, plain
+from companion.ui.presenters.history import board_name
 from companion.ui.presenters.intents import UnknownAction, allowed, member
 from companion.ui.wording import say
 
@@ -144,7 +145,7 @@ class GameEndPresenter(Presenter):
                 and game_id is not None):
             try:
                 summary = records.game_summary(game_id)
-                url = bgstats.play_url(summary)
+                url = bgstats.play_url(summary, board_name)
             except (RecordsError, bgstats.NotAPlay):
                 url = ""
         self.bgstats_url = url

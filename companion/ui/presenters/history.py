@@ -4,8 +4,8 @@ A finished game's totals were revealed to everybody at its end, so they may be s
 the game being played now is never listed (it is not finished). The list is read from the
 store each time the screen is opened (`load`), never on a timer.
 
-Also the words shared by the history, game and stats screens (`board_words`, `when`) and
-where exports are written (`export_dir`, `write_exports`).
+Also the words shared by the history, game and stats screens (`board_words`, `board_name`,
+`when`) and where exports are written (`export_dir`, `write_exports`).
 
 The words are in the language spoken (`companion.i18n`) when the list is read; the files
 exported are not worded (ids and English keys, as saved).
@@ -79,6 +79,14 @@ def board_words(board: str) -> str:
     if found:
         return _("the {players}-player board").format(players=found.group(1))
     return _("the {board} board").format(board=board)
+
+
+def board_name(board: str) -> str:
+    """A board's name for a play log (BG Stats' variant): "2p" is "2-player board"."""
+    found = re.fullmatch(r"(\d)p", board)
+    if found:
+        return _("{players}-player board").format(players=found.group(1))
+    return _("{board} board").format(board=board)
 
 
 def when(moment: datetime) -> str:

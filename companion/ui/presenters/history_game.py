@@ -24,6 +24,7 @@ from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.game_end import coins_by_turn
 from companion.ui.presenters.history import (
     EXPORT_FORMATS,
+    board_name,
     board_words,
     coins,
     export_dir,
@@ -150,7 +151,7 @@ class GameHistoryPresenter(Presenter):
 
     def _bgstats(self, summary: GameSummary) -> None:
         try:
-            self.bgstats_url = bgstats.play_url(summary)
+            self.bgstats_url = bgstats.play_url(summary, board_name)
         except bgstats.NotAPlay:
             self.bgstats_url = ""
         self.side = "chart"
