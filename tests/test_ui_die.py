@@ -55,16 +55,20 @@ def rolls(s: Session) -> int:
     return sum(isinstance(e, DieRolled) for step in s.history.in_force for e in step)
 
 
-def test_the_table_die_button_is_disabled_with_its_reason_when_no_roll_is_allowed() -> None:
+def test_the_table_die_button_is_greyed_with_its_reason_when_no_roll_is_allowed() -> None:
     app, s = berserk_table()
     table = screen(app)
     die, reason = table.ids.die, table.ids.die_reason
-    assert die.disabled
-    assert reason.text == ("No roll now: the die is rolled while conquering, and Ann's turn "
-                           "is at: pick a combo.")
+    assert die.kind == "dimmed" and not app.presenters["table"].die_ready
+    why = ("No roll now: the die is rolled while conquering, and Ann's turn is at: pick a "
+           "combo.")
+    assert reason.text == why
     assert ui.is_shown(reason) and reason.height > 0
-    ui.tap(die)  # a finger on the disabled button: nothing
-    assert rolls(s) == 0 and not ui.dialogs() and app.ctx.nav.current == "table"
+    ui.tap(die)  # a finger on the greyed button: told why, nothing rolled
+    assert rolls(s) == 0 and app.ctx.nav.current == "table"
+    [told] = ui.dialogs()
+    assert told.text == why
+    ui.close_dialogs()
     assert ui.layout_problems(table) == []
 
 
@@ -73,7 +77,7 @@ def test_the_table_die_button_rolls_for_berserk_once_before_each_conquest() -> N
     s.pick(0)
     ui.pump()
     table = screen(app)
-    assert not table.ids.die.disabled and table.ids.die.text == "Roll for Berserk"
+    assert table.ids.die.kind == "primary" and table.ids.die.text == "Roll for Berserk"
     assert table.ids.die_reason.text == ""
     tap_id(app, "die")
     assert app.ctx.nav.current == "die" and rolls(s) == 1
@@ -84,12 +88,12 @@ def test_the_table_die_button_rolls_for_berserk_once_before_each_conquest() -> N
     assert die_screen.ids.roll.disabled  # no second roll before the conquest
     tap_id(app, "back")
     table = screen(app)
-    assert table.ids.die.disabled
+    assert table.ids.die.kind == "dimmed"
     assert table.ids.die_reason.text == (f"No roll now: Ann's Berserk roll ({face}) waits for "
                                          "the next conquest.")
     s.conquer(*final_target(s))  # the roll is used up by the conquest
     ui.pump()
-    assert not table.ids.die.disabled
+    assert table.ids.die.kind == "primary"
 
 
 def test_a_tumble_that_lands_after_another_game_took_the_table_says_nothing() -> None:

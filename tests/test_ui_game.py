@@ -112,7 +112,7 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
     ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))
 
     # -- the die: the final conquest, its region chosen on the map before the roll --------
-    assert table.ids.die.text == "Final conquest with the die" and not table.ids.die.disabled
+    assert table.ids.die.text == "Final conquest with the die" and table.ids.die.kind == "primary"
     tap_id(app, "die")
     assert app.ctx.nav.current == "map"
     last = spend_hand_until_a_final_conquest(app)
@@ -133,7 +133,7 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
     assert ui.repeating_events() == []
     tap_id(app, "done")
     assert session.state.track.phase is Phase.REDEPLOY  # conquests are over
-    assert table.ids.die.disabled
+    assert table.ids.die.kind == "dimmed"
     assert table.ids.die_reason.text.endswith("Ann's turn is at: redeploy.")
 
     # -- the rest of Ann's turn ------------------------------------------------------------
@@ -170,12 +170,13 @@ def test_a_whole_game_through_the_screens(app: Any) -> None:
     assert not [w for w in ui.window().children if isinstance(w, PeekView)]
     assert app.presenters["table"].peek_text == ""
 
-    # -- no roll now: the die button is disabled and says why -------------------------------
-    assert table.ids.die.disabled
-    assert table.ids.die_reason.text == ("No roll now: the die is rolled while conquering, "
-                                         "and Bob's turn is at: pick a combo.")
-    ui.tap(table.ids.die)  # a finger on a disabled button does nothing
-    assert app.ctx.nav.current == "table" and not ui.dialogs()
+    # -- no roll now: the die button is greyed and says why -----------------------------------
+    assert table.ids.die.kind == "dimmed"
+    why = "No roll now: the die is rolled while conquering, and Bob's turn is at: pick a combo."
+    assert table.ids.die_reason.text == why
+    ui.tap(table.ids.die)  # a finger on the greyed button: told why, nothing rolled
+    assert app.ctx.nav.current == "table" and [d.text for d in ui.dialogs()] == [why]
+    ui.close_dialogs()
 
     # -- Bob and Cy finish turn 1 ------------------------------------------------------------
     play_quiet_turn(app)

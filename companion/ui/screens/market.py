@@ -70,4 +70,17 @@ class MarketList(BoxLayout):  # type: ignore[misc]
 
 
 class MarketScreen(PresenterScreen):
-    pass
+    """The market; shown for another player's turn than last time, its list starts at
+    row 1 again: a list the last buyer left scrolled down would hide the cheapest rows
+    and the coins on them."""
+
+    def __init__(self, presenter: Any = None, **kwargs: Any) -> None:
+        super().__init__(presenter, **kwargs)
+        self._shown_for: tuple[int, int] | None = None
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        state = self.p.state if self.p is not None else None
+        turn = None if state is None else (state.track.turn, state.track.seat)
+        if turn != self._shown_for:
+            self._shown_for = turn
+            self.ids.rows_scroll.scroll_y = 1
