@@ -135,7 +135,7 @@ def type_on_pad(text: str, done: bool = True) -> None:
     """Tap `text` out on the open letters pad (or PIN pad), then Done unless told not to.
 
     Letters are tapped as the pad shows them; Shift is tapped first when the pad would
-    give the other case.
+    give the other case, the accent key when the letter is not on the layout's keys.
     """
     from companion.ui.widgets import NamePad
 
@@ -145,9 +145,12 @@ def type_on_pad(text: str, done: bool = True) -> None:
             tap(find(pad, action_key="key: "))
             continue
         if isinstance(pad, NamePad):
-            if char.isalpha() and pad.upper != char.isupper():
+            if char.isalpha() and len(char.upper()) == 1 and pad.upper != char.isupper():
                 tap(find(pad, action_key="shift"))
-            tap(find(pad, action_key=f"key:{char.upper()}"))
+            key = f"key:{char.upper()}"
+            if not any(getattr(w, "action_key", None) == key for w in walk_shown(pad)):
+                tap(find(pad, action_key="accents"))  # an accented letter: its keys
+            tap(find(pad, action_key=key))
         else:
             tap(find(pad, action_key=f"digit:{char}"))
     if done and isinstance(pad, NamePad):

@@ -56,6 +56,7 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion.i18n import N_, _
+from companion.i18n import language as spoken_language
 from companion.ui import palette
 
 FONT_MIN = sp(15)
@@ -759,8 +760,22 @@ class LineList(BoxLayout):  # type: ignore[misc]
             row.value = line["value"]
 
 
-NAME_KEYS = ("QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-")
-"""The letters pad's rows of characters; Shift and Delete frame the last one."""
+NAME_KEYS: dict[str, tuple[str, str, str]] = {
+    "en": ("QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-"),
+    "fr": ("AZERTYUIOP", "QSDFGHJKLM", "WXCVBN'-"),
+    "de": ("QWERTZUIOP", "ASDFGHJKL'", "YXCVBNM-"),
+}
+"""The letters pad's rows of characters in each language's own layout (QWERTY, AZERTY,
+QWERTZ; any other language types on the English one); Shift and Delete frame the last
+row. Every layout has rows of 10, 10 and 8 keys: the keys are built once and relabelled."""
+
+ACCENTS: dict[str, str] = {
+    "en": "ÉÈÀÇÑÄÖÜÁÍÓÚ",
+    "fr": "ÉÈÊËÀÂÇÎÏÔÛÙÜŒÆŸ",
+    "de": "ÄÖÜßÉÈÀÇÑ",
+}
+"""The accented letters a language's names need, the most used first: the accent key
+shows them on the letter keys in place of the layout."""
 
 
 class KeyRow(BoxLayout):  # type: ignore[misc]
@@ -861,55 +876,101 @@ class KeyPad(Dialog):
         return button
 
 
+def _cased(char: str, upper: bool) -> str:
+    """`char` as a capital or small letter; a letter without a one-letter capital (ß)
+    stays as it is."""
+    changed = char.upper() if upper else char.lower()
+    return changed if len(changed) == 1 else char
+
+
 class NamePad(KeyPad):
     """Letters, space, hyphen and apostrophe as big keys: a name typed by touch alone.
 
-    A letter at the start of a word is a capital, the others small; Shift swaps the case
-    of the next letter. Done gives the name with spaces tidied; it is refused while empty.
+    The letters are in the layout of the language spoken when the pad opens (AZERTY for
+    French, QWERTZ for German, QWERTY else: `NAME_KEYS`), and the accent key shows that
+    language's accented letters on the same keys (`ACCENTS`), until it is pressed again or
+    a letter is typed. A letter at the start of a word is a capital, the others small;
+    Shift swaps the case of the next letter. Done gives the name with spaces tidied; it is
+    refused while empty.
     """
 
     text = StringProperty("")
     upper = BooleanProperty(True)
     """Whether the next letter is a capital (the keys show it)."""
+    accents = BooleanProperty(False)
+    """Whether the letter keys show the accented letters."""
     max_length = NumericProperty(20)
 
     def __init__(self, **kwargs: Any) -> None:
-        self._letters: list[BigButton] = []
+        self._keys: list[BigButton] = []
+        """The character keys, row by row: relabelled for each layout and for accents."""
         super().__init__(**kwargs)
         keys = self.ids.keypad
-        for row in NAME_KEYS:
+        rows = NAME_KEYS["en"]
+        for index, row in enumerate(rows):
             line = KeyRow()
             first, second = line.ids.first, line.ids.second
-            if row == NAME_KEYS[-1]:
+            if index == len(rows) - 1:
                 first.add_widget(self.word_key("shift", N_("Shift"), self.shift,
                                                size_hint_x=1.5))
             for n, char in enumerate(row):
-                button = self.key("key:" + char, char, partial(self.press, char))
-                if char.isalpha():
-                    self._letters.append(button)
+                button = self.key("key:" + char, char, partial(self._tap, len(self._keys)))
+                self._keys.append(button)
                 (first if n < len(row) // 2 else second).add_widget(button)
-            if row == NAME_KEYS[-1]:
+            if index == len(rows) - 1:
                 second.add_widget(self.word_key("delete", N_("Delete"), self.delete,
                                                 size_hint_x=1.5))
             keys.add_widget(line)
         line = BoxLayout(spacing=dp(5), size_hint_y=None, height=TARGET)
         line.add_widget(self.word_key("cancel", N_("Cancel"), self.cancel, size_hint_x=2.5))
+        self._accent_key = self.key("accents", "", self.toggle_accents, size_hint_x=1.5)
+        line.add_widget(self._accent_key)
         line.add_widget(self.word_key("key: ", N_("Space"), lambda: self.press(" "),
-                                      size_hint_x=5))
+                                      size_hint_x=4))
         line.add_widget(self.word_key("done", N_("Done"), self.done, kind="primary",
                                       size_hint_x=2.5))
         keys.add_widget(line)
+        self._chars: list[str] = []
         self.fbind("upper", self._relabel)
+        self.fbind("accents", self._relabel)
         self.fbind("value", self._follow)
+        self.bind(on_open=self._relabel)
         self._follow()
+        self._relabel()
 
     def fill(self, on_done: Callable[[str], None] | None = None, **words: Any) -> None:
         super().fill(on_done, **words)
+        self.accents = False
         self._follow()  # the case of the next letter, whatever Shift did last time
 
+    def _language(self) -> str:
+        spoken = spoken_language()
+        return spoken if spoken in NAME_KEYS else "en"
+
     def _relabel(self, *_args: Any) -> None:
-        for button in self._letters:
-            button.text = button.text.upper() if self.upper else button.text.lower()
+        """Each character key's character: the language's layout, or its accented
+        letters (the keys left over blank and inert), in the case of the next letter."""
+        language = self._language()
+        chars = list("".join(NAME_KEYS[language]))
+        if self.accents:
+            letters = ACCENTS[language]
+            chars = [*letters, *[""] * (len(chars) - len(letters))]
+        self._chars = chars
+        for button, char in zip(self._keys, chars, strict=True):
+            button.text = _cased(char, self.upper) if char.isalpha() else char
+            button.action_key = "key:" + char.upper() if char else "key:none"
+            button.disabled = not char
+            button.opacity = 1 if char else 0
+        self._accent_key.text = "ABC" if self.accents else ACCENTS[language][:2].title()
+
+    def _tap(self, index: int) -> None:
+        char = self._chars[index]
+        if char:
+            self.press(char)
+            self.accents = False  # one accented letter, then the layout again
+
+    def toggle_accents(self) -> None:
+        self.accents = not self.accents
 
     def _follow(self, *_args: Any) -> None:
         self.upper = not self.value or self.value[-1] in " -'"
@@ -923,8 +984,7 @@ class NamePad(KeyPad):
         if char == " " and (not self.value or self.value.endswith(" ")):
             return
         if char.isalpha():
-            char = char.upper() if self.upper else char.lower()
-            self.value += char
+            self.value += _cased(char, self.upper)
         elif char in " -'" or char.isdigit():
             self.value += char
 
