@@ -38,6 +38,7 @@ from companion.rules.conquest import (
     conquest_cost,
     final_conquest,
     immunity,
+    minimum_cost,
     reach,
 )
 from companion.rules.corrections import (
@@ -143,7 +144,7 @@ __all__ = [  # grouped by concept, not sorted
     "marker_count", "parse_board_text", "placed_markers",
     # conquest, the die, the troops
     "Assessment", "Attacker", "TokenCountUnknown", "assess", "conquest_cost",
-    "final_conquest", "immunity", "reach",
+    "final_conquest", "immunity", "minimum_cost", "reach",
     "DieChance", "DiePurpose", "die_roll_allowed",
     # the score and the end
     "ActiveHoldings", "DeclinedHoldings", "QuickCount", "ScoreLine", "ScoringInput",

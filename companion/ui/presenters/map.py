@@ -5,7 +5,10 @@ While the current player conquers, the regions their race may attack are highlig
 (`conquest.assess`) and the odds of a final conquest with the die
 (`conquest.final_conquest`). While the player's Catapult may shoot this turn
 (`game.catapult_ready`), the regions it reaches are highlighted too and offer a conquest
-with the Catapult at its own cost. Other taps abandon a region, place or remove a marker, or
+with the Catapult at its own cost. A Dragon Master race is offered the Dragon's conquest
+beside the ordinary one while the rules allow it this turn (else the panel says why not);
+the token stepper never goes below the cost shown, so an ordinary conquest never becomes
+the Dragon's. Other taps abandon a region, place or remove a marker, or
 correct who holds a region. Every decision is the rules'; this presenter only words it.
 
 With a sensor grid (`grid`, a `companion.ui.grid.GridController`), the regions where the
@@ -54,6 +57,7 @@ from companion.rules import (
     final_conquest,
     immunity,
     marker_count,
+    minimum_cost,
     placed_markers,
     reach,
     refusal,
@@ -88,6 +92,7 @@ class Action(StrEnum):
     FINISH_CONQUESTS = "finish_conquests"
     FINISH_REDEPLOYMENT = "finish_redeployment"
     CONQUER = "conquer"
+    DRAGON = "dragon"
     SORCERY = "sorcery"
     FINAL = "final"
     ABANDON = "abandon"
@@ -185,6 +190,9 @@ class MapPresenter(Presenter):
     bottom_actions = ListProperty([])
     show_deploy = BooleanProperty(False)
     deploy = NumericProperty(2)
+    deploy_least = NumericProperty(1)
+    """The fewest tokens the stepper offers: the cost shown (an ordinary conquest never
+    goes below it; the Dragon's is a button of its own)."""
     show_final = BooleanProperty(False)
     tokens_left = NumericProperty(0)
     hand_known = BooleanProperty(False)
@@ -353,7 +361,8 @@ class MapPresenter(Presenter):
         actions += self._steppers(state, rid)
         if not state.is_over:
             for marker in placed_markers():
-                if refusal(state, MarkerPlaced(current.seat, rid, marker)) is None:
+                if marker != "dragon" and refusal(  # the Dragon moves with its conquest
+                        state, MarkerPlaced(current.seat, rid, marker)) is None:
                     actions.append({"key": "place:%s" % marker,  # noqa: UP031 (a key, read by test_intents)
                                     "text": _("Place {marker}").format(
                                         marker=marker_name(marker))})
@@ -464,7 +473,9 @@ class MapPresenter(Presenter):
                  else [plain(say(shown.reach.reason)), *said_notes])
         if notes:
             panel["note_text"] = " ".join(notes)
-        if not keep_counts:
+        least = troops_game.fewest_tokens(who, cost.total) if shown is found else cost.total
+        self.deploy_least = least
+        if not keep_counts or int(self.deploy) < least:
             self.deploy = cost.total
         self.hand_known = (state.troops is not None
                            and not _plays_seat(state, state.track.seat))
@@ -493,6 +504,7 @@ class MapPresenter(Presenter):
                                       "({tokens})").format(region=rid,
                                                            tokens=tokens(by_catapult))})
         if found.reach.reachable:
+            actions += self._dragon(state, who, rid)
             actions += self._final(state, cost.total)
         sorcery = RegionConquered(who.seat, rid, sorcery=True)
         if who.race == rule_names.SORCERERS and refusal(state, sorcery) is None:
@@ -501,6 +513,21 @@ class MapPresenter(Presenter):
                             "text": _("Sorcery: replace {name}'s lone token with a "
                                       "Sorcerer from the tray").format(name=holder)})
         return actions
+
+    def _dragon(self, state: GameState, who: Attacker, rid: int) -> list[dict[str, Any]]:
+        """Dragon Master: the Dragon's conquest of the region, beside the ordinary one, when
+        the rules allow it now; else why not, in the panel's note."""
+        if rule_names.DRAGON_MASTER not in (who.power, *who.more_powers):
+            return []
+        why = refusal(state, RegionConquered(who.seat, rid, dragon=True))
+        if why is not None:
+            line = _("The Dragon: {reason}.").format(reason=say(why))
+            panel = self._next
+            panel["note_text"] = " ".join(t for t in (panel["note_text"], line) if t)
+            return []
+        return [{"key": "dragon", "kind": "primary",
+                 "text": _("Conquer with the Dragon ({tokens})").format(
+                     tokens=tokens(minimum_cost(who)))}]
 
     def _final(self, state: GameState, cost: int) -> list[dict[str, Any]]:
         panel = self._next
@@ -562,7 +589,7 @@ class MapPresenter(Presenter):
         self._panel(state, keep_counts=False)
 
     def set_deploy(self, value: int) -> None:
-        self.deploy = max(1, min(MAX_TOKENS, int(value)))
+        self.deploy = max(int(self.deploy_least), 1, min(MAX_TOKENS, int(value)))
         if self.state is not None:
             self._panel(self.state, keep_counts=True)
 
@@ -590,7 +617,7 @@ class MapPresenter(Presenter):
                 self.attempt(self.session.finish_conquests, then="table")
             case Action.FINISH_REDEPLOYMENT:
                 self.attempt(self.session.finish_redeployment, then="table")
-            case (Action.CONQUER | Action.SORCERY | Action.FINAL | Action.ABANDON
+            case (Action.CONQUER | Action.DRAGON | Action.SORCERY | Action.FINAL | Action.ABANDON
                   | Action.ADD_TOKEN | Action.TAKE_TOKEN | Action.CORRECT | Catapult()
                   | PlaceMarker() | RemoveMarker() | StrEnum()):
                 rid = self.selected
@@ -607,6 +634,9 @@ class MapPresenter(Presenter):
                     self._conquered()
             case Action.SORCERY:
                 if self.attempt(lambda: self.session.conquer(rid, sorcery=True)) is not None:
+                    self._conquered()
+            case Action.DRAGON:
+                if self.attempt(lambda: self.session.conquer(rid, dragon=True)) is not None:
                     self._conquered()
             case Catapult(count):
                 if self.attempt(lambda: self.session.conquer(rid, tokens=count,
