@@ -79,6 +79,7 @@ from companion.rules.game import (
     MIN_PLAYERS,
     GameState,
     apply,
+    attack_refusal,
     attacker,
     catapult_ready,
     follow_ups,
@@ -130,7 +131,7 @@ from companion.rules.views import (
 __all__ = [  # grouped by concept, not sorted
     # the game: its state, its events, applying them
     "MAX_PLAYERS", "MIN_PLAYERS", "GameState", "History", "Phase", "Step", "apply",
-    "attacker", "catapult_ready", "follow_ups", "refusal", "start",
+    "attack_refusal", "attacker", "catapult_ready", "follow_ups", "refusal", "start",
     "BadgesReshuffled", "CoinsAdjusted", "ComboPicked", "ComboRevealed", "ConquestsFinished",
     "DieRolled", "Event", "GameCreated", "MarkerPlaced", "MarkerRemoved", "RaceDeclined",
     "RedeploymentFinished", "RegionAbandoned", "RegionConquered", "RegionSet", "Seat",

@@ -473,13 +473,7 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
                                    given=event.tokens))
     _refuse_sorcery(state, who, event)
     _refuse_dragon(state, who, event)
-    for expansion in expansions.played(state):
-        expansion.refuse_conquest(state, who, event.region)
-    refused: str | Said | None = immunity(state.map, event.region, state.regions.regions,
-                                          who, catapults=state.regions.catapults())
-    if refused is None:
-        route = reach(state.map, event.region, who)
-        refused = None if route.reachable else route.reason
+    refused = attack_refusal(state, who, event.region)
     if refused is not None:
         raise IllegalAction(refused)
     tokens = troops_game.conquest_tokens(state, event, who)
@@ -528,6 +522,23 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
     for expansion in expansions.played(state):
         taken_state = expansion.conquered(taken_state, event.region, before, who.seat)
     return taken_state
+
+
+def attack_refusal(state: GameState, who: Attacker, region: int) -> Said | None:
+    """Why `who` may not attack `region` now, or None: the game's expansions' refusals, the
+    region's immunity, then the attacker's reach. A conquest is refused for this reason,
+    and the map lights exactly the regions it has none for."""
+    try:
+        for expansion in expansions.played(state):
+            expansion.refuse_conquest(state, who, region)
+    except IllegalAction as refused:
+        return refused.said
+    found = immunity(state.map, region, state.regions.regions, who,
+                     catapults=state.regions.catapults())
+    if found is None:
+        route = reach(state.map, region, who)
+        found = None if route.reachable else route.reason
+    return found
 
 
 def catapult_ready(state: GameState) -> int | None:

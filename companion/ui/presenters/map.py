@@ -1,8 +1,8 @@
 """The map: tap a region to see what it is, what taking it costs, and to act on it.
 
 While the current player conquers, the regions their race may attack are highlighted
-(`conquest.immunity` and `conquest.reach` decide), and a tap shows the itemised cost
-(`conquest.assess`) and the odds of a final conquest with the die
+(`game.attack_refusal` decides: the rules' one answer a conquest is refused by), and a tap
+shows the itemised cost (`conquest.assess`) and the odds of a final conquest with the die
 (`conquest.final_conquest`). While the player's Catapult may shoot this turn
 (`game.catapult_ready`), the regions it reaches are highlighted too and offer a conquest
 with the Catapult at its own cost. A Dragon Master race is offered the Dragon's conquest
@@ -51,15 +51,14 @@ from companion.rules import (
     RulesError,
     TokenCountUnknown,
     assess,
+    attack_refusal,
     attacker,
     catapult_ready,
     die_roll_allowed,
     final_conquest,
-    immunity,
     marker_count,
     minimum_cost,
     placed_markers,
-    reach,
     refusal,
     troops_game,
 )
@@ -93,6 +92,7 @@ class Action(StrEnum):
     FINISH_REDEPLOYMENT = "finish_redeployment"
     CONQUER = "conquer"
     DRAGON = "dragon"
+    BERSERK = "berserk"
     SORCERY = "sorcery"
     FINAL = "final"
     ABANDON = "abandon"
@@ -226,6 +226,10 @@ class MapPresenter(Presenter):
         self._differences: dict[int, Difference] = {}
         self._grid_bound: Any = None
         self._game: tuple[int, int | None] | None = None
+        self._turn: tuple[int, int] | None = None
+        """(game turn, seat) of the state last shown: a new turn starts with nothing chosen."""
+        self._shown_cost: tuple[int, int] | None = None
+        """(region, cost) the stepper was last set for: another cost starts it again."""
         super().__init__(*args, **kwargs)
         self.hint = _(TAP_A_REGION)
 
@@ -244,6 +248,10 @@ class MapPresenter(Presenter):
             self._grid_refresh(None)
 
     def refresh(self, state: GameState) -> None:
+        turn = (state.track.turn, state.track.seat)
+        if turn != self._turn:  # a new player's turn: nothing of the last one is chosen
+            self._turn, self._shown_cost = turn, None
+            self.selected = None
         self.board = state.map
         self.board_ratio = 1 / (state.map.aspect or 1.0)
         views = expansions.played(state)
@@ -292,14 +300,12 @@ class MapPresenter(Presenter):
     def _targets(state: GameState) -> list[int]:
         who = attacker(state)
         shooters = [w for w in (who, _shooter(state, who)) if w is not None]
-        board, held = state.map, state.regions.regions
         for view in expansions.played(state):  # an expansion's own reach, if it changes it
             if (found := view.targets(state, shooters)) is not None:
                 return found
-        catapults = state.regions.catapults()
-        return [rid for rid in board.regions
-                if immunity(board, rid, held, who, catapults=catapults) is None
-                and any(reach(board, rid, w).reachable for w in shooters)]
+        # the rules' own answer, the one a conquest is refused by
+        return [rid for rid in state.map.regions
+                if any(attack_refusal(state, w, rid) is None for w in shooters)]
 
     def _bottom(self, state: GameState) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -460,6 +466,11 @@ class MapPresenter(Presenter):
         if not found.reach.reachable and by_catapult is None:
             panel["note_text"] = plain(say(found.reach.reason))
             return []
+        if found.reach.reachable and die_roll_allowed(state).purpose is DiePurpose.BERSERK:
+            # Berserk rolls before each conquest: no cost (nor stepper) until it has
+            panel["note_text"] = _("Berserk: roll the die first; its face comes off the cost "
+                                   "of this conquest.")
+            return [{"key": "berserk", "kind": "primary", "text": _("Roll for Berserk")}]
         shown = found if found.reach.reachable or shot is None else shot
         cost = shown.cost
         assert cost is not None
@@ -475,8 +486,10 @@ class MapPresenter(Presenter):
             panel["note_text"] = " ".join(notes)
         least = troops_game.fewest_tokens(who, cost.total) if shown is found else cost.total
         self.deploy_least = least
-        if not keep_counts or int(self.deploy) < least:
-            self.deploy = cost.total
+        shown_cost = (rid, cost.total)  # the stepper starts at the cost shown, and again
+        if not keep_counts or shown_cost != self._shown_cost or int(self.deploy) < least:
+            self.deploy = cost.total  # whenever that cost changes (a Berserk roll...)
+        self._shown_cost = shown_cost
         self.hand_known = (state.troops is not None
                            and not _plays_seat(state, state.track.seat))
         if not keep_counts or self.hand_known:
@@ -617,9 +630,9 @@ class MapPresenter(Presenter):
                 self.attempt(self.session.finish_conquests, then="table")
             case Action.FINISH_REDEPLOYMENT:
                 self.attempt(self.session.finish_redeployment, then="table")
-            case (Action.CONQUER | Action.DRAGON | Action.SORCERY | Action.FINAL | Action.ABANDON
-                  | Action.ADD_TOKEN | Action.TAKE_TOKEN | Action.CORRECT | Catapult()
-                  | PlaceMarker() | RemoveMarker() | StrEnum()):
+            case (Action.CONQUER | Action.DRAGON | Action.BERSERK | Action.SORCERY
+                  | Action.FINAL | Action.ABANDON | Action.ADD_TOKEN | Action.TAKE_TOKEN
+                  | Action.CORRECT | Catapult() | PlaceMarker() | RemoveMarker() | StrEnum()):
                 rid = self.selected
                 if rid is not None:  # these act on the region tapped
                     self._region_act(action, rid)
@@ -638,6 +651,8 @@ class MapPresenter(Presenter):
             case Action.DRAGON:
                 if self.attempt(lambda: self.session.conquer(rid, dragon=True)) is not None:
                     self._conquered()
+            case Action.BERSERK:
+                self._roll_for_berserk()
             case Catapult(count):
                 if self.attempt(lambda: self.session.conquer(rid, tokens=count,
                                                              catapult=True)) is not None:
@@ -661,6 +676,16 @@ class MapPresenter(Presenter):
                 if owner is None:
                     raise UnknownAction("map", str(action), _allowed())
                 owner.do_map(self, action, rid)
+
+    def _roll_for_berserk(self) -> None:
+        """Berserk's roll before the conquest, on the die screen (as the table's die button
+        rolls it); the map then shows the cost less the face rolled."""
+        die = self.ctx.presenters.get("die")
+        if die is None:  # no die screen (a panel alone): the roll is saved all the same
+            self.attempt(self.session.roll_for_berserk)
+            return
+        self.go("die")
+        die.roll()
 
     def region_rules(self, state: GameState, rid: int) -> list[tuple[str, str]]:
         """The rule book's entries, (kind, name), for what lies in region `rid`: its
