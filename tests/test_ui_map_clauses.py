@@ -138,10 +138,10 @@ def test_a_berserk_race_is_led_to_roll_before_any_cost_is_offered() -> None:
     board = _map(s)
     rid = max(board.highlight)
     board.tap(rid)
-    assert board.actions == [{"key": "berserk", "kind": "primary", "text": "Roll for Berserk"}]
+    assert board.actions == [{"key": "roll_first", "kind": "primary", "text": "Roll for Berserk"}]
     assert (board.cost_lines, board.cost_text, board.show_deploy) == ([], "", False)
     assert "Berserk: roll the die first" in board.note_text
-    board.act("berserk")
+    board.act("roll_first")
     face = s.state.last_roll
     assert face is not None
     assert board.selected == rid  # the same turn: the region stays chosen

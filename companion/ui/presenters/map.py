@@ -92,7 +92,7 @@ class Action(StrEnum):
     FINISH_REDEPLOYMENT = "finish_redeployment"
     CONQUER = "conquer"
     DRAGON = "dragon"
-    BERSERK = "berserk"
+    ROLL_FIRST = "roll_first"
     SORCERY = "sorcery"
     FINAL = "final"
     ABANDON = "abandon"
@@ -470,7 +470,7 @@ class MapPresenter(Presenter):
             # Berserk rolls before each conquest: no cost (nor stepper) until it has
             panel["note_text"] = _("Berserk: roll the die first; its face comes off the cost "
                                    "of this conquest.")
-            return [{"key": "berserk", "kind": "primary", "text": _("Roll for Berserk")}]
+            return [{"key": "roll_first", "kind": "primary", "text": _("Roll for Berserk")}]
         shown = found if found.reach.reachable or shot is None else shot
         cost = shown.cost
         assert cost is not None
@@ -630,7 +630,7 @@ class MapPresenter(Presenter):
                 self.attempt(self.session.finish_conquests, then="table")
             case Action.FINISH_REDEPLOYMENT:
                 self.attempt(self.session.finish_redeployment, then="table")
-            case (Action.CONQUER | Action.DRAGON | Action.BERSERK | Action.SORCERY
+            case (Action.CONQUER | Action.DRAGON | Action.ROLL_FIRST | Action.SORCERY
                   | Action.FINAL | Action.ABANDON | Action.ADD_TOKEN | Action.TAKE_TOKEN
                   | Action.CORRECT | Catapult() | PlaceMarker() | RemoveMarker() | StrEnum()):
                 rid = self.selected
@@ -651,7 +651,7 @@ class MapPresenter(Presenter):
             case Action.DRAGON:
                 if self.attempt(lambda: self.session.conquer(rid, dragon=True)) is not None:
                     self._conquered()
-            case Action.BERSERK:
+            case Action.ROLL_FIRST:
                 self._roll_for_berserk()
             case Catapult(count):
                 if self.attempt(lambda: self.session.conquer(rid, tokens=count,
