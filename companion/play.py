@@ -276,7 +276,8 @@ def _reveal(s: Session, a: Args) -> None:
 def _conquer(s: Session, a: Args) -> None:
     s.conquer(a.whole("region"), a.maybe_whole("tokens"),
               mercenary_coin=a.flag("mercenary_coin"), catapult=a.flag("catapult"),
-              declined_ghouls=a.flag("ghouls"), sorcery=a.flag("sorcery"))
+              declined_ghouls=a.flag("ghouls"), sorcery=a.flag("sorcery"),
+              dragon=a.flag("dragon"))
 
 
 def _abandon(s: Session, a: Args) -> None:
@@ -398,6 +399,7 @@ VERBS: dict[str, Verb] = {
         Field("catapult", FLAG, required=False, default=False),
         Field("ghouls", FLAG, required=False, default=False),
         Field("sorcery", FLAG, required=False, default=False),
+        Field("dragon", FLAG, required=False, default=False),
     ), _conquer),
     "abandon": Verb("empty a region of the active race before conquering",
                     (Field("region", REGION),), _abandon),

@@ -265,12 +265,14 @@ class Session(ExpansionIntents):
 
     def conquer(self, region: int, tokens: int | None = None, *,
                 mercenary_coin: bool = False, declined_ghouls: bool = False,
-                catapult: bool = False, sorcery: bool = False) -> GameState:
+                catapult: bool = False, sorcery: bool = False,
+                dragon: bool = False) -> GameState:
         """Record a conquest; `catapult`: shot from the player's Catapult (once a turn);
         `sorcery`: Sorcerers replacing an opponent's lone active token with one of theirs
-        from the tray (once a turn per opponent)."""
+        from the tray (once a turn per opponent); `dragon`: Dragon Master's conquest with
+        the race's fewest tokens, whatever defends the region (once a turn)."""
         conquest = RegionConquered(self.state.track.seat, region, tokens, mercenary_coin,
-                                   declined_ghouls, catapult, sorcery)
+                                   declined_ghouls, catapult, sorcery, dragon)
         return self._act(conquest, *self._owed_rolls(conquest))
 
     def redeploy(self, regions: Mapping[int, int], *, seat: int | None = None,

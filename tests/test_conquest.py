@@ -222,10 +222,11 @@ def test_race_and_power_names_ignore_case() -> None:
     assert cost(COASTAL, attacker(race="TRITONS", power="commando")) == 1
 
 
-def test_dragon_master_is_reminded_that_the_dragon_takes_any_region_with_one_token() -> None:
+def test_dragon_master_pays_the_whole_cost_of_an_ordinary_conquest() -> None:
+    # the Dragon's conquest is an action of its own (tests/test_rules_clauses.py)
     result = conquest_cost(BOARD, FOREST, {FOREST: enemy(5)}, attacker(power="Dragon Master"))
     assert result.total == 7
-    assert any("Dragon" in note for note in result.notes)
+    assert not any("Dragon" in note for note in result.notes)
 
 
 # --- regions that cannot be attacked ---------------------------------------------------

@@ -107,7 +107,8 @@ def test_a_player_places_an_expansions_piece_through_the_shared_marker_rules() -
 
 
 def test_a_piece_placed_is_recorded_as_it_always_was() -> None:
-    record = '{"type": "marker_placed", "v": 2, "seat": 0, "region": 3, "marker": "pot_of_gold"}'
+    record = '{"type": "marker_placed", "v": 3, "seat": 0, "region": 3, "marker": "pot_of_gold"}'
     event = from_record(json.loads(record))
     assert event == MarkerPlaced(0, 3, "pot_of_gold")
     assert json.dumps(to_record(event)) == record
+    assert from_record({**json.loads(record), "v": 2}) == event  # as schema 2 saved it

@@ -503,8 +503,8 @@ def test_the_shared_scoring_input_names_none_of_their_facts() -> None:
 
 
 @pytest.mark.parametrize(("record", "event"), [
-    ('{"type": "race_declined", "v": 2, "seat": 0, "ivory_tower": null}', RaceDeclined(0)),
-    ('{"type": "race_declined", "v": 2, "seat": 1, "ivory_tower": 3}',
+    ('{"type": "race_declined", "v": 3, "seat": 0, "ivory_tower": null}', RaceDeclined(0)),
+    ('{"type": "race_declined", "v": 3, "seat": 1, "ivory_tower": 3}',
      RaceDeclined(1, (IvoryTower(3),))),
 ])
 def test_the_ivory_tower_is_an_option_of_the_decline_and_its_record_is_unchanged(
@@ -512,12 +512,13 @@ def test_the_ivory_tower_is_an_option_of_the_decline_and_its_record_is_unchanged
     read = from_record(json.loads(record))
     assert read == event
     assert json.dumps(to_record(read)) == record
+    assert from_record({**json.loads(record), "v": 2}) == event  # as schema 2 saved it
 
 
 def test_a_decline_record_saved_without_the_tower_reads_as_no_tower() -> None:
     read = from_record({"type": "race_declined", "v": 2, "seat": 2})
     assert read == RaceDeclined(2)
-    assert to_record(read) == {"type": "race_declined", "v": 2, "seat": 2, "ivory_tower": None}
+    assert to_record(read) == {"type": "race_declined", "v": 3, "seat": 2, "ivory_tower": None}
 
 
 def test_the_session_records_the_towers_region_as_the_declines_option() -> None:

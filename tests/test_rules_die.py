@@ -266,10 +266,10 @@ def test_a_conquered_pygmy_region_owes_one_roll_and_the_session_rolls_it() -> No
 
 def test_an_old_die_roll_record_is_read_as_an_unrecorded_roll() -> None:
     old = {"type": "die_rolled", "v": 1, "seat": 2, "face": 3}
-    assert SCHEMA_VERSION == 2
+    assert SCHEMA_VERSION == 3
     assert from_record(old) == DieRolled(2, 3, DiePurpose.UNRECORDED, None)
     assert to_record(DieRolled(2, 3, FINAL, 14)) == {
-        "type": "die_rolled", "v": 2, "seat": 2, "face": 3, "purpose": "final_conquest",
+        "type": "die_rolled", "v": 3, "seat": 2, "face": 3, "purpose": "final_conquest",
         "region": 14}
 
 

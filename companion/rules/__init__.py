@@ -38,6 +38,7 @@ from companion.rules.conquest import (
     conquest_cost,
     final_conquest,
     immunity,
+    minimum_cost,
     reach,
 )
 from companion.rules.corrections import (
@@ -78,6 +79,7 @@ from companion.rules.game import (
     MIN_PLAYERS,
     GameState,
     apply,
+    attack_refusal,
     attacker,
     catapult_ready,
     follow_ups,
@@ -129,7 +131,7 @@ from companion.rules.views import (
 __all__ = [  # grouped by concept, not sorted
     # the game: its state, its events, applying them
     "MAX_PLAYERS", "MIN_PLAYERS", "GameState", "History", "Phase", "Step", "apply",
-    "attacker", "catapult_ready", "follow_ups", "refusal", "start",
+    "attack_refusal", "attacker", "catapult_ready", "follow_ups", "refusal", "start",
     "BadgesReshuffled", "CoinsAdjusted", "ComboPicked", "ComboRevealed", "ConquestsFinished",
     "DieRolled", "Event", "GameCreated", "MarkerPlaced", "MarkerRemoved", "RaceDeclined",
     "RedeploymentFinished", "RegionAbandoned", "RegionConquered", "RegionSet", "Seat",
@@ -143,7 +145,7 @@ __all__ = [  # grouped by concept, not sorted
     "marker_count", "parse_board_text", "placed_markers",
     # conquest, the die, the troops
     "Assessment", "Attacker", "TokenCountUnknown", "assess", "conquest_cost",
-    "final_conquest", "immunity", "reach",
+    "final_conquest", "immunity", "minimum_cost", "reach",
     "DieChance", "DiePurpose", "die_roll_allowed",
     # the score and the end
     "ActiveHoldings", "DeclinedHoldings", "QuickCount", "ScoreLine", "ScoringInput",

@@ -70,7 +70,6 @@ from companion.rules.names import (
     BERSERK,
     CATAPULT,
     COMMANDO,
-    DRAGON_MASTER,
     FIREBALL,
     FLYING,
     GHOULS,
@@ -636,9 +635,6 @@ def conquest_cost(
                               saved=saved))
     if attacker._has(BERSERK) and attacker.berserk_roll is None:
         notes.insert(0, said("Berserk: roll the die first; its face comes off this cost"))
-    if attacker._has(DRAGON_MASTER):
-        notes.insert(0, said("Dragon Master: once per turn, 1 token and the Dragon take it "
-                             "instead"))
     return ConquestCost(region_id, tuple(lines), tuple(str(note) for note in notes),
                         tuple(notes))
 

@@ -36,7 +36,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 from companion.rules.errors import MalformedInput
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 OptionT = TypeVar("OptionT")
 """An expansion's own part of a game's set-up (`GameCreated.option`)."""
@@ -242,6 +242,10 @@ class RegionConquered:
     declined_ghouls: bool = False  # the conqueror is the player's Ghouls in decline
     catapult: bool = False  # shot from the player's Catapult (once a turn; 1 token less)
     sorcery: bool = False  # Sorcerers: a lone active token replaced by one from the tray
+    dragon: bool | None = False
+    """Dragon Master: the Dragon's conquest (once a turn; the race's fewest tokens, whatever
+    defends the region; the Dragon moves there). None: a record of a release before schema
+    3, which had no such field and took a Dragon Master's count under the cost as given."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,10 +331,17 @@ def _die_rolled_v1(record: dict[str, Any]) -> dict[str, Any]:
     return {**record, "purpose": "unrecorded", "region": None}
 
 
+def _region_conquered_v2(record: dict[str, Any]) -> dict[str, Any]:
+    """Schema 2 had no Dragon's conquest of its own: a Dragon Master race's count under the
+    cost was taken as given. It replays that way (`dragon` None: not recorded)."""
+    return {**record, "dragon": None}
+
+
 # Upgrades from schema version v to v + 1, keyed by (type, v). Each takes and returns a
 # record (the fields, without "type" and "v"); add one for every change of a field.
 UPGRADES: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
     ("die_rolled", 1): _die_rolled_v1,  # schema 2: the roll's purpose (and region)
+    ("region_conquered", 2): _region_conquered_v2,  # schema 3: the Dragon's conquest
 }
 
 

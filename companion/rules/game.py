@@ -72,6 +72,7 @@ from companion.rules.names import (
     BERSERK,
     CATAPULT,
     CORRUPT,
+    DRAGON_MASTER,
     GHOULS,
     MERCENARY,
     RANSACKING,
@@ -471,18 +472,15 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
                                    "not {given}", least, race=Name("race", who.race),
                                    given=event.tokens))
     _refuse_sorcery(state, who, event)
-    for expansion in expansions.played(state):
-        expansion.refuse_conquest(state, who, event.region)
-    refused: str | Said | None = immunity(state.map, event.region, state.regions.regions,
-                                          who, catapults=state.regions.catapults())
-    if refused is None:
-        route = reach(state.map, event.region, who)
-        refused = None if route.reachable else route.reason
+    _refuse_dragon(state, who, event)
+    refused = attack_refusal(state, who, event.region)
     if refused is not None:
         raise IllegalAction(refused)
     tokens = troops_game.conquest_tokens(state, event, who)
     occupant = Occupant(who.seat, who.race, event.declined_ghouls, tokens)
     regions = state.regions.with_region(event.region, taken(before, occupant))
+    if event.dragon:
+        regions = _dragon_moved(regions, event.region)
     players, market = state.players, state.market
     coins_issued = state.coins_issued
     if event.mercenary_coin:
@@ -511,6 +509,7 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
             this_turn, conquered=(*this_turn.conquered, (event.region, defended)),
             attacked_active_race=this_turn.attacked_active_race or attacked,
             catapult_used=this_turn.catapult_used or event.catapult,
+            dragon_took=event.region if event.dragon else this_turn.dragon_took,
             sorcery_on=(*this_turn.sorcery_on, *((loser.seat,) if event.sorcery and loser
                                                  else ())))
     track = replace(state.track, this_turn=this_turn)
@@ -523,6 +522,23 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
     for expansion in expansions.played(state):
         taken_state = expansion.conquered(taken_state, event.region, before, who.seat)
     return taken_state
+
+
+def attack_refusal(state: GameState, who: Attacker, region: int) -> Said | None:
+    """Why `who` may not attack `region` now, or None: the game's expansions' refusals, the
+    region's immunity, then the attacker's reach. A conquest is refused for this reason,
+    and the map lights exactly the regions it has none for."""
+    try:
+        for expansion in expansions.played(state):
+            expansion.refuse_conquest(state, who, region)
+    except IllegalAction as refused:
+        return refused.said
+    found = immunity(state.map, region, state.regions.regions, who,
+                     catapults=state.regions.catapults())
+    if found is None:
+        route = reach(state.map, region, who)
+        found = None if route.reachable else route.reason
+    return found
 
 
 def catapult_ready(state: GameState) -> int | None:
@@ -605,6 +621,36 @@ def _refuse_sorcery(state: GameState, who: Attacker, event: RegionConquered) -> 
                                  region=event.region))
     if not troops_game.tray_has(state, SORCERERS):
         raise IllegalAction(said("no Sorcerer token is left in the tray to take its place"))
+
+
+def _refuse_dragon(state: GameState, who: Attacker, event: RegionConquered) -> None:
+    """Dragon Master, once a turn: the active race takes a region it may attack with its
+    fewest tokens, whatever defends it (its immunities and reach still hold)."""
+    if not event.dragon:
+        return
+    if event.declined_ghouls or not who._has(DRAGON_MASTER):
+        combo: Name | ComboName = (Name("race", who.race) if who.power is None
+                                   else ComboName(who.power, who.race))
+        raise IllegalAction(said("only an active Dragon Master race conquers with the Dragon, "
+                                 "not {combo}", combo=combo))
+    took = state.track.this_turn.dragon_took
+    if took is not None:
+        raise IllegalAction(said("Dragon Master: the Dragon conquers once a turn, and it took "
+                                 "region {region} this turn", region=took))
+    if event.catapult or event.mercenary_coin or event.sorcery:
+        raise IllegalAction(said("the Dragon's conquest is one of its own: no Catapult, "
+                                 "Mercenary coin or Sorcery goes with it"))
+
+
+def _dragon_moved(regions: BoardState, region: int) -> BoardState:
+    """The board with the Dragon taken from wherever it lay and set in `region`."""
+    for rid, here in regions.regions.items():
+        if here.markers.dragon and rid != region:
+            regions = regions.with_region(rid, replace(here, markers=replace(
+                here.markers, dragon=False)))
+    here = regions[region]
+    return regions.with_region(region, replace(here, markers=replace(here.markers,
+                                                                     dragon=True)))
 
 
 def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int, *,

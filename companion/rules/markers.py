@@ -8,7 +8,8 @@ expansion is named here.
 
 Invariants: only the active race or power that owns a marker places it, in a region that
 race holds, never more than the box holds; a region holds at most one of each marker but
-encampments; a correction never puts a race in a region that its player does not have.
+encampments; a once-a-turn marker (Fortified's Fortress, `ONCE_PER_TURN`) is placed at most
+once in a turn; a correction never puts a race in a region that its player does not have.
 """
 
 from __future__ import annotations
@@ -53,6 +54,12 @@ MARKER_WORDS: dict[str, str] = {
 }
 """Each base marker as a refusal names it (an expansion's own: its `Piece.words`, else its
 id with spaces)."""
+
+ONCE_PER_TURN: dict[str, Said] = {
+    "fortress": said("Fortified: one Fortress a turn, as long as the race is active"),
+}
+"""The markers a race or power places at most once in a turn, with the rule a refusal
+cites. One taken out again in the same turn (a slip put right) is forgotten."""
 
 
 def marker_words(marker: str) -> str | None:
@@ -100,12 +107,42 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
         if box is not None and state.regions.count_markers(event.marker) >= box:
             raise IllegalAction(said("all {box} of the {name} pieces are on the board", box=box,
                                      name=name))
+        _refuse_twice_a_turn(state, event.marker)
     elif not marker_count(here.markers, event.marker):
         raise IllegalAction(said("region {region} has no {name} to remove", region=event.region,
                                  name=name))
     markers = with_marker(here.markers, event.marker, 1 if placing else -1)
+    state = _count_once_a_turn(state, event)
     return replace(state, regions=state.regions.with_region(
         event.region, replace(here, markers=markers)))
+
+
+def _refuse_twice_a_turn(state: GameState, marker: str) -> None:
+    """A once-a-turn marker (`ONCE_PER_TURN`) already placed this turn is refused, with the
+    rule and where this turn's stands."""
+    rule = ONCE_PER_TURN.get(marker)
+    placed = next((region for m, region in state.track.this_turn.placed_once if m == marker),
+                  None)
+    if rule is not None and placed is not None:
+        raise IllegalAction(said("{rule}; this turn's is already in region {region}",
+                                 rule=rule, region=placed))
+
+
+def _count_once_a_turn(state: GameState, event: MarkerPlaced | MarkerRemoved) -> GameState:
+    """The turn's record of once-a-turn markers after `event`: one placed is noted; the one
+    placed this turn taken out again is forgotten (a slip put right, not a second use)."""
+    if event.marker not in ONCE_PER_TURN:
+        return state
+    this_turn = state.track.this_turn
+    mark = (event.marker, event.region)
+    if isinstance(event, MarkerPlaced):
+        placed = (*this_turn.placed_once, mark)
+    elif mark in this_turn.placed_once:
+        placed = tuple(m for m in this_turn.placed_once if m != mark)
+    else:
+        return state
+    return replace(state, track=replace(state.track,
+                                        this_turn=replace(this_turn, placed_once=placed)))
 
 
 def set_region(state: GameState, event: RegionSet) -> GameState:

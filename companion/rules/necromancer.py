@@ -1143,7 +1143,7 @@ def _on_conquest(state: GameState, event: RegionConquered) -> GameState:
     conquest rules the region's protections; what falls there goes into the Well."""
     necro = _his(state, event.seat, said("conquer with Ghosts"))
     expect(state, event.seat, Phase.CONQUER, "conquer")
-    if event.declined_ghouls or event.mercenary_coin:
+    if event.declined_ghouls or event.mercenary_coin or event.dragon:
         raise IllegalAction(said("the Necromancer conquers with his Ghosts, nothing else"))
     if event.tokens is None:
         raise IllegalAction(said("say how many Ghosts take the region"))

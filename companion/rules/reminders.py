@@ -96,8 +96,8 @@ _BY_PHASE: dict[Phase, dict[str, Reminder]] = {
     Phase.CONQUER: {
         AMAZONS: _amazons,
         BERSERK: lambda s, p: said("Berserk: roll the die before each conquest."),
-        DRAGON_MASTER: lambda s, p: said("Dragon Master: once this turn, 1 token and the Dragon "
-                                         "take any region."),
+        DRAGON_MASTER: lambda s, p: None if s.track.this_turn.dragon_took is not None else said(
+            "Dragon Master: once this turn, 1 token and the Dragon take any region."),
         HALFLINGS: lambda s, p: said("Halflings: a Hole-in-the-Ground in each of the first 2 "
                                      "regions they conquer."),
         SORCERERS: lambda s, p: said("Sorcerers: once per opponent, swap a lone active enemy "
@@ -123,8 +123,9 @@ _BY_PHASE: dict[Phase, dict[str, Reminder]] = {
         AMAZONS: _amazons,
         SKELETONS: _skeletons,
         BIVOUACKING: lambda s, p: said("Bivouacking: set out the 5 Encampments."),
-        FORTIFIED: lambda s, p: said("Fortified: you may place 1 Fortress (6 at most on the "
-                                     "map)."),
+        FORTIFIED: lambda s, p: None if any(m == "fortress" for m, _ in
+                                            s.track.this_turn.placed_once) else said(
+            "Fortified: you may place 1 Fortress (6 at most on the map)."),
         BARBARIANS: lambda s, p: said("Barbarians: no redeployment; your tokens stay where they "
                                       "fought."),
         PIXIES: lambda s, p: said("Pixies: after redeploying keep 1 Pixie per region; the rest "

@@ -60,8 +60,10 @@ from companion.rules.turns import Phase
 AMAZONS_ASIDE = 4
 SKELETON_REGIONS = 2  # one new Skeleton for every two non-empty regions conquered
 # Discounts the table applies that no conquest event carries: the conquest needs only
-# the race's fewest tokens, and the table's count is taken as given.
-UNRECORDED_DISCOUNTS = frozenset({DRAGON_MASTER, BEHEMOTH, FIREBALL})
+# the race's fewest tokens, and the table's count is taken as given. (The Dragon's conquest
+# is an event of its own, `RegionConquered.dragon`; a record from before it had one is
+# read as this was.)
+UNRECORDED_DISCOUNTS = frozenset({BEHEMOTH, FIREBALL})
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +175,8 @@ def conquest_tokens(state: GameState, event: RegionConquered, who: Attacker) -> 
     refused with the numbers when the hand cannot pay them (uncounted games: as given)."""
     if event.sorcery:  # one token from the tray, not the hand
         return 1
+    if event.dragon:
+        return _dragon_tokens(state, event, who)
     if state.troops is None:
         return event.tokens
     entry = state.troops.get(who.seat, who.race)
@@ -191,10 +195,9 @@ def conquest_tokens(state: GameState, event: RegionConquered, who: Attacker) -> 
             raise IllegalAction(said("the final conquest deploys the {hand} tokens left in hand, "
                                      "not {tokens}", hand=in_hand, tokens=event.tokens))
         return in_hand
-    least = cost
-    if who.power in UNRECORDED_DISCOUNTS or any(p in UNRECORDED_DISCOUNTS
-                                                for p in who.more_powers):
-        least = minimum_cost(who)
+    least = fewest_tokens(who, cost)
+    if event.dragon is None and DRAGON_MASTER in (who.power, *who.more_powers):
+        least = minimum_cost(who)  # as a release before schema 3 took it: as given
     tokens = cost if event.tokens is None else event.tokens
     if tokens < least:
         raise IllegalAction(said_n("region {region} costs {n} token; {tokens} are not enough",
@@ -208,6 +211,33 @@ def conquest_tokens(state: GameState, event: RegionConquered, who: Attacker) -> 
             refused = said("{sentence}; roll the die for a final conquest", sentence=refused)
         raise IllegalAction(refused)
     return tokens
+
+
+def fewest_tokens(who: Attacker, cost: int) -> int:
+    """The fewest tokens an ordinary conquest costing `cost` may put in its region: the
+    cost, or the race's fewest when a discount the table applies goes unrecorded (Behemoth,
+    Fireball). The map's stepper starts no lower."""
+    if any(p in UNRECORDED_DISCOUNTS for p in (who.power, *who.more_powers)):
+        return minimum_cost(who)
+    return cost
+
+
+def _dragon_tokens(state: GameState, event: RegionConquered, who: Attacker) -> int:
+    """The Dragon's conquest puts the race's fewest tokens (1; Kobolds 2) from the hand in
+    the region, whatever it would cost; refused with the numbers for another count or a
+    hand that has too few."""
+    fewest = minimum_cost(who)
+    if event.tokens is not None and event.tokens != fewest:
+        raise IllegalAction(said_n("the Dragon conquers with {n} token, not {tokens}",
+                                   "the Dragon conquers with {n} tokens, not {tokens}", fewest,
+                                   tokens=event.tokens))
+    in_hand = hand(state, who.seat, who.race)
+    if in_hand is not None and in_hand < fewest:
+        raise IllegalAction(said_n("conquering region {region} needs {n} token, but only {hand}",
+                                   "conquering region {region} needs {n} tokens, but only {hand}",
+                                   fewest, region=event.region,
+                                   hand=ledger.in_hand(in_hand)))
+    return fewest
 
 
 def _final_die(state: GameState, region: int) -> int | None:

@@ -46,6 +46,9 @@ class ThisTurn:
     catapult_used: bool = False  # the Catapult conquered this turn (once per turn)
     readied: tuple[tuple[int, int], ...] = ()  # (region, tokens) taken in hand as it began
     sorcery_on: tuple[int, ...] = ()  # Sorcerers: the seats whose lone token they replaced
+    dragon_took: int | None = None  # Dragon Master: the region the Dragon conquered
+    placed_once: tuple[tuple[str, int], ...] = ()  # (marker, region): a once-a-turn piece
+    # placed this turn (Fortified's Fortress); taken out again the same turn, it is forgotten
 
     @property
     def conquests(self) -> int:

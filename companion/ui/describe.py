@@ -143,6 +143,9 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
         case RegionConquered(seat=seat, region=region, catapult=True):
             return _("{name} taking region {region} with the Catapult").format(
                 name=who(seat), region=region)
+        case RegionConquered(seat=seat, region=region, dragon=True):
+            return _("{name} taking region {region} with the Dragon").format(
+                name=who(seat), region=region)
         case RegionConquered(seat=seat, region=region):
             return _("{name} taking region {region}").format(name=who(seat), region=region)
         case RegionAbandoned(seat=seat, region=region):

@@ -1,11 +1,14 @@
 """The map: tap a region to see what it is, what taking it costs, and to act on it.
 
 While the current player conquers, the regions their race may attack are highlighted
-(`conquest.immunity` and `conquest.reach` decide), and a tap shows the itemised cost
-(`conquest.assess`) and the odds of a final conquest with the die
+(`game.attack_refusal` decides: the rules' one answer a conquest is refused by), and a tap
+shows the itemised cost (`conquest.assess`) and the odds of a final conquest with the die
 (`conquest.final_conquest`). While the player's Catapult may shoot this turn
 (`game.catapult_ready`), the regions it reaches are highlighted too and offer a conquest
-with the Catapult at its own cost. Other taps abandon a region, place or remove a marker, or
+with the Catapult at its own cost. A Dragon Master race is offered the Dragon's conquest
+beside the ordinary one while the rules allow it this turn (else the panel says why not);
+the token stepper never goes below the cost shown, so an ordinary conquest never becomes
+the Dragon's. Other taps abandon a region, place or remove a marker, or
 correct who holds a region. Every decision is the rules'; this presenter only words it.
 
 With a sensor grid (`grid`, a `companion.ui.grid.GridController`), the regions where the
@@ -48,14 +51,14 @@ from companion.rules import (
     RulesError,
     TokenCountUnknown,
     assess,
+    attack_refusal,
     attacker,
     catapult_ready,
     die_roll_allowed,
     final_conquest,
-    immunity,
     marker_count,
+    minimum_cost,
     placed_markers,
-    reach,
     refusal,
     troops_game,
 )
@@ -88,6 +91,8 @@ class Action(StrEnum):
     FINISH_CONQUESTS = "finish_conquests"
     FINISH_REDEPLOYMENT = "finish_redeployment"
     CONQUER = "conquer"
+    DRAGON = "dragon"
+    ROLL_FIRST = "roll_first"
     SORCERY = "sorcery"
     FINAL = "final"
     ABANDON = "abandon"
@@ -185,6 +190,9 @@ class MapPresenter(Presenter):
     bottom_actions = ListProperty([])
     show_deploy = BooleanProperty(False)
     deploy = NumericProperty(2)
+    deploy_least = NumericProperty(1)
+    """The fewest tokens the stepper offers: the cost shown (an ordinary conquest never
+    goes below it; the Dragon's is a button of its own)."""
     show_final = BooleanProperty(False)
     tokens_left = NumericProperty(0)
     hand_known = BooleanProperty(False)
@@ -218,6 +226,10 @@ class MapPresenter(Presenter):
         self._differences: dict[int, Difference] = {}
         self._grid_bound: Any = None
         self._game: tuple[int, int | None] | None = None
+        self._turn: tuple[int, int] | None = None
+        """(game turn, seat) of the state last shown: a new turn starts with nothing chosen."""
+        self._shown_cost: tuple[int, int] | None = None
+        """(region, cost) the stepper was last set for: another cost starts it again."""
         super().__init__(*args, **kwargs)
         self.hint = _(TAP_A_REGION)
 
@@ -236,6 +248,10 @@ class MapPresenter(Presenter):
             self._grid_refresh(None)
 
     def refresh(self, state: GameState) -> None:
+        turn = (state.track.turn, state.track.seat)
+        if turn != self._turn:  # a new player's turn: nothing of the last one is chosen
+            self._turn, self._shown_cost = turn, None
+            self.selected = None
         self.board = state.map
         self.board_ratio = 1 / (state.map.aspect or 1.0)
         views = expansions.played(state)
@@ -284,14 +300,12 @@ class MapPresenter(Presenter):
     def _targets(state: GameState) -> list[int]:
         who = attacker(state)
         shooters = [w for w in (who, _shooter(state, who)) if w is not None]
-        board, held = state.map, state.regions.regions
         for view in expansions.played(state):  # an expansion's own reach, if it changes it
             if (found := view.targets(state, shooters)) is not None:
                 return found
-        catapults = state.regions.catapults()
-        return [rid for rid in board.regions
-                if immunity(board, rid, held, who, catapults=catapults) is None
-                and any(reach(board, rid, w).reachable for w in shooters)]
+        # the rules' own answer, the one a conquest is refused by
+        return [rid for rid in state.map.regions
+                if any(attack_refusal(state, w, rid) is None for w in shooters)]
 
     def _bottom(self, state: GameState) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -353,7 +367,8 @@ class MapPresenter(Presenter):
         actions += self._steppers(state, rid)
         if not state.is_over:
             for marker in placed_markers():
-                if refusal(state, MarkerPlaced(current.seat, rid, marker)) is None:
+                if marker != "dragon" and refusal(  # the Dragon moves with its conquest
+                        state, MarkerPlaced(current.seat, rid, marker)) is None:
                     actions.append({"key": "place:%s" % marker,  # noqa: UP031 (a key, read by test_intents)
                                     "text": _("Place {marker}").format(
                                         marker=marker_name(marker))})
@@ -451,6 +466,11 @@ class MapPresenter(Presenter):
         if not found.reach.reachable and by_catapult is None:
             panel["note_text"] = plain(say(found.reach.reason))
             return []
+        if found.reach.reachable and die_roll_allowed(state).purpose is DiePurpose.BERSERK:
+            # Berserk rolls before each conquest: no cost (nor stepper) until it has
+            panel["note_text"] = _("Berserk: roll the die first; its face comes off the cost "
+                                   "of this conquest.")
+            return [{"key": "roll_first", "kind": "primary", "text": _("Roll for Berserk")}]
         shown = found if found.reach.reachable or shot is None else shot
         cost = shown.cost
         assert cost is not None
@@ -464,8 +484,12 @@ class MapPresenter(Presenter):
                  else [plain(say(shown.reach.reason)), *said_notes])
         if notes:
             panel["note_text"] = " ".join(notes)
-        if not keep_counts:
-            self.deploy = cost.total
+        least = troops_game.fewest_tokens(who, cost.total) if shown is found else cost.total
+        self.deploy_least = least
+        shown_cost = (rid, cost.total)  # the stepper starts at the cost shown, and again
+        if not keep_counts or shown_cost != self._shown_cost or int(self.deploy) < least:
+            self.deploy = cost.total  # whenever that cost changes (a Berserk roll...)
+        self._shown_cost = shown_cost
         self.hand_known = (state.troops is not None
                            and not _plays_seat(state, state.track.seat))
         if not keep_counts or self.hand_known:
@@ -493,6 +517,7 @@ class MapPresenter(Presenter):
                                       "({tokens})").format(region=rid,
                                                            tokens=tokens(by_catapult))})
         if found.reach.reachable:
+            actions += self._dragon(state, who, rid)
             actions += self._final(state, cost.total)
         sorcery = RegionConquered(who.seat, rid, sorcery=True)
         if who.race == rule_names.SORCERERS and refusal(state, sorcery) is None:
@@ -501,6 +526,21 @@ class MapPresenter(Presenter):
                             "text": _("Sorcery: replace {name}'s lone token with a "
                                       "Sorcerer from the tray").format(name=holder)})
         return actions
+
+    def _dragon(self, state: GameState, who: Attacker, rid: int) -> list[dict[str, Any]]:
+        """Dragon Master: the Dragon's conquest of the region, beside the ordinary one, when
+        the rules allow it now; else why not, in the panel's note."""
+        if rule_names.DRAGON_MASTER not in (who.power, *who.more_powers):
+            return []
+        why = refusal(state, RegionConquered(who.seat, rid, dragon=True))
+        if why is not None:
+            line = _("The Dragon: {reason}.").format(reason=say(why))
+            panel = self._next
+            panel["note_text"] = " ".join(t for t in (panel["note_text"], line) if t)
+            return []
+        return [{"key": "dragon", "kind": "primary",
+                 "text": _("Conquer with the Dragon ({tokens})").format(
+                     tokens=tokens(minimum_cost(who)))}]
 
     def _final(self, state: GameState, cost: int) -> list[dict[str, Any]]:
         panel = self._next
@@ -562,7 +602,7 @@ class MapPresenter(Presenter):
         self._panel(state, keep_counts=False)
 
     def set_deploy(self, value: int) -> None:
-        self.deploy = max(1, min(MAX_TOKENS, int(value)))
+        self.deploy = max(int(self.deploy_least), 1, min(MAX_TOKENS, int(value)))
         if self.state is not None:
             self._panel(self.state, keep_counts=True)
 
@@ -590,9 +630,9 @@ class MapPresenter(Presenter):
                 self.attempt(self.session.finish_conquests, then="table")
             case Action.FINISH_REDEPLOYMENT:
                 self.attempt(self.session.finish_redeployment, then="table")
-            case (Action.CONQUER | Action.SORCERY | Action.FINAL | Action.ABANDON
-                  | Action.ADD_TOKEN | Action.TAKE_TOKEN | Action.CORRECT | Catapult()
-                  | PlaceMarker() | RemoveMarker() | StrEnum()):
+            case (Action.CONQUER | Action.DRAGON | Action.ROLL_FIRST | Action.SORCERY
+                  | Action.FINAL | Action.ABANDON | Action.ADD_TOKEN | Action.TAKE_TOKEN
+                  | Action.CORRECT | Catapult() | PlaceMarker() | RemoveMarker() | StrEnum()):
                 rid = self.selected
                 if rid is not None:  # these act on the region tapped
                     self._region_act(action, rid)
@@ -608,6 +648,11 @@ class MapPresenter(Presenter):
             case Action.SORCERY:
                 if self.attempt(lambda: self.session.conquer(rid, sorcery=True)) is not None:
                     self._conquered()
+            case Action.DRAGON:
+                if self.attempt(lambda: self.session.conquer(rid, dragon=True)) is not None:
+                    self._conquered()
+            case Action.ROLL_FIRST:
+                self._roll_for_berserk()
             case Catapult(count):
                 if self.attempt(lambda: self.session.conquer(rid, tokens=count,
                                                              catapult=True)) is not None:
@@ -631,6 +676,16 @@ class MapPresenter(Presenter):
                 if owner is None:
                     raise UnknownAction("map", str(action), _allowed())
                 owner.do_map(self, action, rid)
+
+    def _roll_for_berserk(self) -> None:
+        """Berserk's roll before the conquest, on the die screen (as the table's die button
+        rolls it); the map then shows the cost less the face rolled."""
+        die = self.ctx.presenters.get("die")
+        if die is None:  # no die screen (a panel alone): the roll is saved all the same
+            self.attempt(self.session.roll_for_berserk)
+            return
+        self.go("die")
+        die.roll()
 
     def region_rules(self, state: GameState, rid: int) -> list[tuple[str, str]]:
         """The rule book's entries, (kind, name), for what lies in region `rid`: its
