@@ -1,0 +1,110 @@
+"""Random play that keeps trying the limited actions never gets past a limit the rules give
+(Hypothesis, through the Session): a second Fortress or Dragon conquest in a turn, a
+Sorcerer twice against one opponent in a turn, more pieces on the board than the box
+holds. The limits are counted from the events in force, not from the rules' own
+bookkeeping, so a fault in that bookkeeping shows too (docs/rules-clauses.md)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from factories import session
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from test_rules_properties import legal_moves
+
+from companion.rules.errors import IllegalAction
+from companion.rules.events import MarkerPlaced, MarkerRemoved, RegionConquered, TurnEnded
+from companion.rules.history import History
+from companion.session import Session
+
+BOX = {"fortress": 6, "encampment": 5, "troll_lair": 10, "hole_in_the_ground": 2,
+       "hero": 2, "dragon": 1}
+"""How many of each piece the base box holds (the rule book's list of components)."""
+
+OWNERS = {"Fortified": "fortress", "Bivouacking": "encampment", "Heroic": "hero",
+          "Trolls": "troll_lair", "Halflings": "hole_in_the_ground"}
+"""Whose pieces they are: the tries place the current player's own most of the time."""
+
+RACES = ("Sorcerers", "Trolls", "Halflings", "Humans", "Amazons", "Elves")
+POWERS = ("Fortified", "Dragon Master", "Bivouacking", "Heroic", "Flying", "Alchemist")
+"""The first combos on the market: the races and powers whose pieces or actions the rules
+limit, so that random picks play them often."""
+
+
+def tries(s: Session, data: st.DataObject) -> list[tuple[str, Callable[[], object]]]:
+    """The limited actions, tried whether or not the rules allow them now (twice in the
+    list: tried about as often as all the ordinary moves together)."""
+    state = s.state
+    seat = state.track.seat
+    own = sorted(rid for rid, here in state.regions.regions.items()
+                 if here.occupant is not None and here.occupant.seat == seat)
+    region = data.draw(st.sampled_from(own or sorted(state.regions.regions)), label="where")
+    active = state.current.active
+    theirs = [m for owner, m in OWNERS.items()
+              if active is not None and owner in (active.race, active.power)]
+    marker = data.draw(st.sampled_from(theirs or sorted(BOX)), label="piece")
+    return 2 * [
+        (f"place {marker} {region}", lambda: s.place_marker(region, marker)),
+        (f"remove {marker} {region}", lambda: s.remove_marker(region, marker)),
+        (f"dragon {region}", lambda: s.conquer(region, dragon=True)),
+        (f"sorcery {region}", lambda: s.conquer(region, 1, sorcery=True)),
+    ]
+
+
+def limits_kept(history: History) -> list[str]:
+    """What in the steps in force goes past a limit (empty: nothing)."""
+    broken: list[str] = []
+    fortresses: Counter[int] = Counter()
+    dragons = 0
+    sorcery: Counter[int] = Counter()
+    for index, step in enumerate(history.in_force):
+        before = history.states[index - 1] if index else None
+        for event in step:
+            if isinstance(event, TurnEnded):
+                fortresses.clear()
+                dragons = 0
+                sorcery.clear()
+            elif isinstance(event, MarkerPlaced) and event.marker == "fortress":
+                fortresses[event.region] += 1
+            elif isinstance(event, MarkerRemoved) and event.marker == "fortress" \
+                    and fortresses[event.region]:
+                fortresses[event.region] -= 1  # a slip put right in the same turn
+            elif isinstance(event, RegionConquered):
+                dragons += bool(event.dragon)
+                held = before.regions[event.region].occupant if before else None
+                if event.sorcery and held is not None:
+                    sorcery[held.seat] += 1
+        if sum(fortresses.values()) > 1:
+            broken.append(f"step {index}: a second Fortress this turn")
+        if dragons > 1:
+            broken.append(f"step {index}: a second Dragon conquest this turn")
+        if any(n > 1 for n in sorcery.values()):
+            broken.append(f"step {index}: Sorcery twice against one opponent this turn")
+        state = history.states[index]
+        for marker, box in BOX.items():
+            if state.regions.count_markers(marker) > box:
+                broken.append(f"step {index}: more {marker} pieces than the box's {box}")
+    return broken
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**16), data=st.data())
+def test_random_play_trying_the_limited_actions_never_gets_past_a_limit(
+        players: int, seed: int, data: st.DataObject) -> None:
+    s = session(players=players, seed=seed, races=RACES, powers=POWERS)
+    s.pick(0)  # the first player plays Fortified Sorcerers: the limits are tried at once
+    for _ in range(data.draw(st.integers(20, 160), label="steps")):
+        if s.state.is_over:
+            break
+        moves = legal_moves(s, data) + tries(s, data)
+        name, move = data.draw(st.sampled_from(moves), label="move")
+        try:
+            move()
+            event(f"accepted: {name.split()[0]}")  # the run's statistics show they happen
+        except IllegalAction:
+            pass  # a try the rules refuse: nothing changed
+        assert s.history is not None
+    assert s.history is not None
+    assert limits_kept(s.history) == []
