@@ -10,7 +10,8 @@ from collections import Counter
 from collections.abc import Callable
 
 from factories import session
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import event as tell_statistics
 from hypothesis import strategies as st
 from test_rules_properties import legal_moves
 
@@ -102,7 +103,7 @@ def test_random_play_trying_the_limited_actions_never_gets_past_a_limit(
         name, move = data.draw(st.sampled_from(moves), label="move")
         try:
             move()
-            event(f"accepted: {name.split()[0]}")  # the run's statistics show they happen
+            tell_statistics(f"accepted: {name.split()[0]}")  # the run's statistics show they happen
         except IllegalAction:
             pass  # a try the rules refuse: nothing changed
         assert s.history is not None
