@@ -253,10 +253,14 @@ def test_the_map_panel_words_the_cost_its_notes_and_the_reach_in_french() -> Non
     panel = MapPresenter(Context(session=s))
     i18n.use("fr")
     panel.update(s.state)
+    panel.tap(entry)  # Berserk rolls before a cost is offered
+    assert panel.cost_lines == []
+    assert "Berserks\u00a0: lancez d'abord le dé" in panel.note_text, panel.note_text
+    s.roll_for_berserk()
+    panel.update(s.state)
     panel.tap(entry)
     labels = [row["label"] for row in panel.cost_lines]
     assert labels[0] == "Toute conquête", labels
-    assert "Berserks\u00a0: lancez d'abord le dé" in panel.note_text, panel.note_text
     panel.tap(inland)
     assert panel.note_text == (f"Un peuple qui entre sur le plateau doit prendre une région "
                                f"d'entrée\u00a0; la région {inland} n'en est pas une."), \
