@@ -12,8 +12,9 @@ The parent (`drills/power_loss.py`) talks to it on its standard input and output
 each way:
 
 - ``count`` -> ``count N``: the calls that changed something so far;
-- ``arm K [FOLDER]`` -> ``armed``: the cut falls before the K-th changing call from now
-  (counting only calls under FOLDER when given). Then, inside that call, the process that
+- ``arm K [under FOLDER | outside FOLDER]`` -> ``armed``: the cut falls before the K-th
+  changing call from now (counting only the calls on a path in FOLDER, or only those on
+  no path in it, when given). Then, inside that call, the process that
   made it is killed (SIGKILL: it never runs again, as at a power cut), the file system
   freezes (every later call answers EIO: nothing more is written), everything not durable
   is dropped (with the ``torn`` fault, part of the last unsynced page lands first), and it
@@ -124,7 +125,8 @@ def make_operations(mfusepy: Any, model: Volatile, trigger: Trigger) -> Any:
                 if words[0] == "count":
                     self.say(f"count {trigger.total}")
                 elif words[0] == "arm":
-                    trigger.arm(int(words[1]), words[2] if len(words) > 2 else None)
+                    where = dict(zip(words[2::2], words[3::2], strict=False))
+                    trigger.arm(int(words[1]), where.get("under"), where.get("outside"))
                     self.say("armed")
                 elif words[0] == "cut":
                     self.cut("manual", "-", 0)

@@ -77,7 +77,8 @@ FAULTS = ("data", "dirs", "torn")
 MOMENTS = ("play", "backup", "finish", "migration", "set-aside")
 FULL = {"play": 30, "backup": 8, "finish": 4, "migration": 4, "set-aside": 4}
 QUICK = {"play": 3, "backup": 1, "finish": 1, "migration": 1, "set-aside": 1}
-PLAY_CALLS = 700  # a play cut falls before one of the first this many changing calls
+PLAY_CALLS = 400  # a play cut falls before one of the first this many changing calls
+# (outside the backups: those are the backup moment's, and would take half of them)
 ROUND_SECONDS = 240.0
 
 
@@ -334,10 +335,10 @@ class Drilling:
                         self.lines)
         phase = {"migration": "migration", "set-aside": "set-aside"}.get(lane.kind, "open")
         armed = False
-        if intended == "play" or (intended in ("migration", "set-aside")
-                                  and intended in self.calls):
-            limit = PLAY_CALLS if intended == "play" else self.calls[intended]
-            armed = self._arm(server, self.rng.randint(1, limit))
+        if intended == "play":
+            armed = self._arm(server, self.rng.randint(1, PLAY_CALLS), "outside /backups")
+        elif intended in ("migration", "set-aside") and intended in self.calls:
+            armed = self._arm(server, self.rng.randint(1, self.calls[intended]))
         command = [sys.executable, str(CHILD), str(self.mount / DB),
                    str(self.rng.randrange(1 << 30))] + (["--no-sync"] if no_sync else [])
         errors = self.work / "child.stderr"
@@ -377,7 +378,8 @@ class Drilling:
                 if not armed:  # the open was measured: now a cut during play
                     if intended in ("migration", "set-aside"):
                         self.calls[intended] = max(1, self._count(server))
-                    armed = self._arm(server, self.rng.randint(1, PLAY_CALLS))
+                    armed = self._arm(server, self.rng.randint(1, PLAY_CALLS),
+                                      "outside /backups")
             elif label in ("backup", "finishing"):
                 phase = "backup" if label == "backup" else "finish"
                 if label == "finishing":
@@ -480,8 +482,8 @@ class Drilling:
         reply = self._reply("count")
         return 0 if reply is None else int(reply.split()[1])
 
-    def _arm(self, server: Server, at: int) -> bool:
-        server.send(f"arm {at}")
+    def _arm(self, server: Server, at: int, where: str = "") -> bool:
+        server.send(f"arm {at} {where}".strip())
         return self._reply("armed") is not None
 
     def _reply(self, word: str) -> str | None:
@@ -563,18 +565,21 @@ class Drilling:
         lane.last = got  # where the next child comes back
         if got is None and result.finishing is not None:
             result.finished_last = True
-        # backups
-        present = {p.name for p in store.backups()}
+        # backups: each sound; the newest completed ones still there
+        present = sorted(p.name for p in store.backups())
         for backup in store.backups():
             tally.backups_checked += 1
             problems = check_backup(backup) or _integrity(backup)
             if problems:
                 tally.backups_bad.append(f"{label}: {backup.name}: {problems[:2]}")
-        kept = lane.backups_done[-store.keep_backups:]
+        done = lane.backups_done
+        # a backup in flight at the cut that got its name pruned the oldest kept one
+        landed = [n for n in present if n not in done and (not done or n > done[-1])]
+        kept = done[-store.keep_backups:][len(landed):]
         for name in kept:
             if name not in present:
-                tally.backups_gone.append(f"{label}: {name}")
-        lane.backups_done = [n for n in lane.backups_done if n in present]
+                tally.backups_gone.append(f"{label}: {name} (on the card: {present})")
+        lane.backups_done = present  # what the next round's backups are pruned against
 
     @staticmethod
     def _resume_right(last: tuple[int, int, str] | None, got: tuple[int, int, str] | None,

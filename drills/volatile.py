@@ -33,7 +33,8 @@ is written to the backing folder first. Renaming a folder is refused (the store 
 does); hard links and symbolic links are not offered.
 
 `Trigger` counts the calls that change something and says when the cut falls: before
-the k-th such call (from when it was armed), optionally counting only those under a path.
+the k-th such call (from when it was armed), optionally counting only those in a folder,
+or only those outside it.
 """
 
 from __future__ import annotations
@@ -500,18 +501,17 @@ CHANGING = frozenset({"create", "mkdir", "unlink", "rmdir", "rename", "write", "
 @dataclass
 class Trigger:
     """Says when the cut falls: before the `at`-th changing call counted from when it was
-    armed (only calls on paths under `under`, when given)."""
+    armed; with `under`, only the calls on a path in that folder are counted, with
+    `outside`, only those on no path in it."""
 
     at: int | None = None
     under: str | None = None
+    outside: str | None = None
     counted: int = 0
     total: int = 0
 
-    def arm(self, at: int, under: str | None = None) -> None:
-        self.at, self.under, self.counted = at, under, 0
-
-    def disarm(self) -> None:
-        self.at, self.under, self.counted = None, None, 0
+    def arm(self, at: int, under: str | None = None, outside: str | None = None) -> None:
+        self.at, self.under, self.outside, self.counted = at, under, outside, 0
 
     def fires(self, op: str, paths: Iterable[str]) -> bool:
         """Count the call `op` on `paths`; whether the cut falls before it."""
@@ -520,7 +520,10 @@ class Trigger:
         self.total += 1
         if self.at is None:
             return False
+        paths = list(paths)
         if self.under is not None and not any(_under(p, self.under) for p in paths):
+            return False
+        if self.outside is not None and any(_under(p, self.outside) for p in paths):
             return False
         self.counted += 1
         return self.counted >= self.at

@@ -148,12 +148,21 @@ def test_the_trigger_fires_before_the_kth_changing_call() -> None:
     assert trigger.total == 4
 
 
-def test_the_trigger_can_count_only_the_calls_under_a_folder() -> None:
+CALLS = [("write", "/companion.sqlite3-wal"), ("create", "/backups/x.partial"),
+         ("write", "/companion.sqlite3-wal"), ("write", "/backups/x.partial"),
+         ("fsync", "/companion.sqlite3-wal")]
+
+
+def test_the_trigger_can_count_only_the_calls_in_a_folder() -> None:
     trigger = Trigger()
-    trigger.arm(2, "/backups")
-    calls = [("write", "/companion.sqlite3-wal"), ("create", "/backups/x.partial"),
-             ("write", "/companion.sqlite3-wal"), ("write", "/backups/x.partial")]
-    assert [trigger.fires(op, [path]) for op, path in calls] == [False, False, False, True]
+    trigger.arm(2, under="/backups")
+    assert [trigger.fires(op, [path]) for op, path in CALLS] == [False] * 3 + [True, False]
+
+
+def test_the_trigger_can_count_only_the_calls_outside_a_folder() -> None:
+    trigger = Trigger()
+    trigger.arm(3, outside="/backups")
+    assert [trigger.fires(op, [path]) for op, path in CALLS] == [False] * 4 + [True]
 
 
 operations = st.lists(
