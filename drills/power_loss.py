@@ -756,7 +756,8 @@ def _report(run: Drilling, aims: dict[str, int], rounds: int, seconds: float) ->
     result.check("backups completed, then gone after a cut", len(tally.backups_gone), "0",
                  not tally.backups_gone)
     result.check("games played to their end and closed", tally.games_finished)
-    result.check("opens that migrated a 0.1.0 file", tally.migrated_opens)
+    result.check("opens of a 0.1.0 file that migrated it uncut (the others were cut in it)",
+                 tally.migrated_opens)
     result.check("rounds that broke", len(tally.errors), "0", not tally.errors)
     failing_cuts = sum(failing.cuts.values())
     result.check("can fail: with synchronous=OFF, confirmed actions lost",
