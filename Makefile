@@ -5,7 +5,9 @@
 # only, shellcheck and systemd, which the deploy tests run (installed with apt-get, through
 # sudo when not root), a virtual environment in .venv, and the project
 # installed in it, editable, with its [dev] extras. The install is redone only when
-# pyproject.toml changes (a stamp file in .venv remembers the last one).
+# pyproject.toml changes (a stamp file in .venv remembers the last one). `make drills` adds
+# FUSE 3 (Debian's fuse3 and libfuse3-3) and the [drills] extras (the FUSE binding), which
+# the power-loss drill needs and nothing else does.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -31,6 +33,11 @@ APT_PACKAGES := libegl1 libgl1 libgles2 libegl-mesa0 libgl1-mesa-dri libmtdev1
 # What only the tests need besides (`make test`): shellcheck for the deploy scripts, and
 # systemd's systemd-analyze, which checks the kiosk's unit (tests/test_deploy*.py).
 APT_TEST_PACKAGES := shellcheck systemd
+# What only the drills need besides (`make drills`): FUSE 3 (libfuse3, which the power-loss
+# drill's file system loads through the mfusepy binding of the [drills] extras, and
+# fusermount3, which unmounts it).
+APT_DRILL_PACKAGES := fuse3 libfuse3-3
+DRILLS_STAMP := $(VENV)/.installed-drills
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -54,7 +61,7 @@ MYPY_TARGETS := companion/rules companion/store companion/session.py companion/b
 headless = SDL_VIDEODRIVER=offscreen KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 KIVY_NO_FILELOG=1 \
 	KIVY_HOME="$(1)/kivy" XDG_DATA_HOME="$(1)/data" GPIOZERO_PIN_FACTORY=mock
 
-.PHONY: help run test lint system-deps test-deps venv clean distclean deploy-check bench drills locale
+.PHONY: help run test lint system-deps test-deps drill-deps venv clean distclean deploy-check bench drills locale
 
 help:
 	@echo "make run        start the app (simulated hardware, database in the user data directory)"
@@ -64,7 +71,8 @@ help:
 	@echo "make lint       ruff and mypy only"
 	@echo "make bench      benchmarks against baselines, headless; writes bench-results.json"
 	@echo "make drills     fault drills: power cut, serial abuse, unplug storm, button, bad input,"
-	@echo "                damaged database, two instances, bad config (DRILLS_ARGS=--help)"
+	@echo "                damaged database, two instances, bad config, power loss on FUSE"
+	@echo "                (DRILLS_ARGS=--help; DRILLS_ARGS=\"--only power_loss\")"
 	@echo "make deploy-check  run deploy/install.sh for real in a Debian 12 root (debootstrap;"
 	@echo "                needs root and the network; not part of make test)"
 	@echo "make locale     extract the strings to translate, update the catalogues in"
@@ -107,6 +115,9 @@ system-deps:
 test-deps:
 	@$(call apt_missing,$(APT_PACKAGES) $(APT_TEST_PACKAGES))
 
+drill-deps:
+	@$(call apt_missing,$(APT_PACKAGES) $(APT_DRILL_PACKAGES))
+
 venv: $(STAMP)
 
 # Debian's python3 needs python3-venv to make a venv; install it the first time that fails.
@@ -119,6 +130,11 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --editable '.[dev]'
+	@touch $@
+
+# The drills' own Python packages (the [drills] extras: the FUSE binding), on top of [dev].
+$(DRILLS_STAMP): pyproject.toml $(STAMP)
+	$(BIN)/python -m pip install --editable '.[dev,drills]'
 	@touch $@
 
 clean:
@@ -168,6 +184,6 @@ bench: system-deps $(STAMP)
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(call headless,$$tmp) $(BIN)/python bench/run.py $(BENCH_ARGS)
 
-drills: system-deps $(STAMP)
+drills: drill-deps $(STAMP) $(DRILLS_STAMP)
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(call headless,$$tmp) $(BIN)/python drills/run.py $(DRILLS_ARGS)

@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 RUNNING = ("libegl1", "libgl1", "libgles2", "libegl-mesa0", "libgl1-mesa-dri", "libmtdev1")
 TESTING = ("shellcheck", "systemd")
+DRILLING = ("fuse3", "libfuse3-3")
 
 
 def planned(target: str) -> str:
@@ -43,3 +44,10 @@ def test_make_test_installs_what_running_and_the_tests_need() -> None:
 def test_the_tests_use_the_test_packages_they_install() -> None:
     deploy_tests = (ROOT / "tests" / "test_deploy.py").read_text()
     assert '"shellcheck"' in deploy_tests and "systemd-analyze" in deploy_tests
+
+
+def test_make_drills_installs_fuse_and_its_binding_and_make_test_neither() -> None:
+    drills, test = planned("drills"), planned("test")
+    assert packages_checked(drills) == set(RUNNING) | set(DRILLING)
+    assert "'.[dev,drills]'" in drills  # mfusepy, for drills/lossy_fs.py
+    assert "drills]" not in test and "fuse3" not in test

@@ -26,7 +26,9 @@ Invariants:
 - nothing here ever makes a mode wider; a mode that cannot be changed (a file of another
   user, a read-only card) is left as it is, silently: privacy is tightened where it can
   be, and never stops the companion from starting;
-- nothing here deletes, renames or writes the contents of a file.
+- nothing here deletes, renames or writes the contents of a file;
+- a folder made here is durable when `make_folder` returns: its parent is flushed
+  (`sync_folder`), as a file's folder is after the file is made or renamed.
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ def make_folder(folder: Path, *, tighten_existing: bool = False) -> None:
         except FileExistsError:
             continue  # made by another process meanwhile: not ours to chmod
         _chmod(made, FOLDER_MODE)  # the umask may have taken bits off: set exactly 0700
+        sync_folder(made.parent)  # the new folder's name survives a power cut
     if not missing and tighten_existing:
         tighten(folder, FOLDER_MODE)
 
@@ -99,6 +102,23 @@ def tighten_files(folder: Path, prefix: str) -> None:
         for entry in os.scandir(folder):
             if entry.name.startswith(prefix) and entry.is_file(follow_symlinks=False):
                 tighten(Path(entry.path))
+
+
+def sync_folder(folder: Path) -> None:
+    """Flush `folder`'s entries to the card, so that a folder made in it survives a power
+    cut (a new folder's name is only durable once its parent is flushed: without it, the
+    first backups, flushed into a ``backups`` folder whose own name was not, went with
+    the power in the power-loss drill). Silent where a folder cannot be flushed."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _chmod(path: Path, mode: int) -> None:
