@@ -18,6 +18,12 @@ without full collections.
 
 The tests run in English whatever the machine's locale (``LANGUAGE=en``, inherited by the
 app processes some tests start): a test that wants another language chooses it.
+
+Frames are uncapped (``KCFG_GRAPHICS_MAXFPS=0``, set here before any test module imports
+Kivy, and inherited by the Kivy processes the tests start): Kivy's clock would otherwise
+sleep to hold 60 frames a second, about 17 ms of every pumped frame, for nothing a test
+checks. The kiosk's own setting (``maxfps`` in ``deploy/kivy-pi.ini``) is tested where the
+shipped config is: those children drop every ``KCFG_*`` (tests/test_deploy.py).
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from typing import Any
 import pytest
 
 os.environ["LANGUAGE"] = "en"  # the app's "auto" language reads it (companion.i18n)
+os.environ.setdefault("KCFG_GRAPHICS_MAXFPS", "0")  # frames as fast as they come
 
 
 @pytest.fixture(autouse=True)

@@ -20,7 +20,8 @@ actions out of sight, buttons that moved), every text on screen, and the purse t
 that moment, so a test can prove that no screen but the peek and the final reveal shows one.
 
 Kivy's offscreen window cannot grow after it is made, so the rendering runs in a child
-process whose window starts at 1280x1280 and is shrunk to each size in turn.
+process whose window starts at 1280x1280 and is shrunk to each size in turn; its frames are
+uncapped (``KCFG_GRAPHICS_MAXFPS=0``: the same pictures, without waiting for a 60 fps tick).
 
 ``--readme`` renders the README's pictures (`README_SHOTS`, at 800x480) and writes them to
 ``docs/screenshots/<scenario>.png`` (kept in git for the README; not in the wheel)::
@@ -811,7 +812,8 @@ def run(out: Path, only: list[str] | None = None, timeout: float = 300, *,
     env = {k: v for k, v in os.environ.items() if not k.startswith("KCFG_")}
     env.pop("KIVY_METRICS_FONTSCALE", None)
     env.update(SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_LOG_MODE="PYTHON",
-               KIVY_NO_FILELOG="1", KCFG_GRAPHICS_WIDTH="1280", KCFG_GRAPHICS_HEIGHT="1280")
+               KIVY_NO_FILELOG="1", KCFG_GRAPHICS_WIDTH="1280", KCFG_GRAPHICS_HEIGHT="1280",
+               KCFG_GRAPHICS_MAXFPS="0")  # frames uncapped
     env.setdefault("KIVY_HOME", str(out / ".kivy"))
     # Exports, backups and the config file written by the settings go here, never home.
     env.update(XDG_DATA_HOME=str(out / ".data"), XDG_CONFIG_HOME=str(out / ".config"))

@@ -43,3 +43,9 @@ def test_make_test_installs_what_running_and_the_tests_need() -> None:
 def test_the_tests_use_the_test_packages_they_install() -> None:
     deploy_tests = (ROOT / "tests" / "test_deploy.py").read_text()
     assert '"shellcheck"' in deploy_tests and "systemd-analyze" in deploy_tests
+
+
+def test_make_test_draws_frames_uncapped_and_make_bench_as_the_kiosk_does() -> None:
+    pytest_line = next(line for line in planned("test").splitlines() if "-m pytest" in line)
+    assert "KCFG_GRAPHICS_MAXFPS=0" in pytest_line
+    assert "KCFG_GRAPHICS_MAXFPS" not in planned("bench")  # the shipped 60 fps, measured

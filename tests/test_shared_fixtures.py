@@ -50,3 +50,14 @@ def test_the_headless_app_is_the_one_app_of_the_process_at_800_by_480(headless_a
     assert ui_support.app_for(headless_app.session) is headless_app
     assert tuple(ui_support.window().size) == (800, 480)
     assert headless_app.ctx.nav.current == "home"
+
+
+def test_the_headless_app_draws_its_frames_uncapped(headless_app: Any) -> None:
+    """No 60 fps cap in the tests (conftest.py): a pumped frame never sleeps for a tick."""
+    import ui_support
+    from kivy.clock import Clock
+
+    assert Clock._max_fps == 0
+    ticks = Clock.frames
+    ui_support.pump(100)
+    assert Clock.frames >= ticks + 100

@@ -142,7 +142,8 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("KCFG_")}
     env.update(SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_LOG_MODE="PYTHON",
-               KIVY_NO_FILELOG="1", KCFG_GRAPHICS_WIDTH="1280", KCFG_GRAPHICS_HEIGHT="1280")
+               KIVY_NO_FILELOG="1", KCFG_GRAPHICS_WIDTH="1280", KCFG_GRAPHICS_HEIGHT="1280",
+               KCFG_GRAPHICS_MAXFPS="0")  # frames uncapped
     env.setdefault("KIVY_HOME", str(out / ".kivy"))
     result = subprocess.run([sys.executable, __file__, "--child", str(out)],
                             capture_output=True, text=True, timeout=240, env=env, cwd=ROOT)

@@ -28,6 +28,7 @@ os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # no xsel/xclip child processes
 os.environ.setdefault("KCFG_GRAPHICS_WIDTH", "800")
 os.environ.setdefault("KCFG_GRAPHICS_HEIGHT", "480")
 os.environ.setdefault("KCFG_KIVY_EXIT_ON_ESCAPE", "0")
+os.environ.setdefault("KCFG_GRAPHICS_MAXFPS", "0")  # no 60 fps cap: pumped frames never wait
 
 from kivy.app import App
 from kivy.base import EventLoop
