@@ -61,3 +61,21 @@ def test_the_headless_app_draws_its_frames_uncapped(headless_app: Any) -> None:
     ticks = Clock.frames
     ui_support.pump(100)
     assert Clock.frames >= ticks + 100
+
+
+def test_a_frame_read_in_memory_is_the_picture_a_screenshot_saves(
+        headless_app: Any, tmp_path: Path) -> None:
+    """`ui_support.frame` stands for the PNG in the checks: the same pixels, not blank."""
+    import ui_support
+    from kivy.core.image import Image as CoreImage
+
+    frame = ui_support.frame()
+    assert (frame.width, frame.height) == (800, 480) and frame.colours() >= 16
+    path = ui_support.screenshot(tmp_path / "home.png")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    texture = CoreImage(str(path), keep_data=True, nocache=True).texture
+    saved = bytes(texture.pixels)  # RGBA, the top row first
+    for x in range(0, 800, 37):
+        for y in range(0, 480, 23):
+            i = ((479 - y) * 800 + x) * 4
+            assert tuple(saved[i:i + 3]) == frame.pixel(x, y), (x, y)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +154,42 @@ def type_on_pad(text: str, done: bool = True) -> None:
             tap(find(pad, action_key=f"digit:{char}"))
     if done and isinstance(pad, NamePad):
         tap(find(pad, action_key="done"))
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What the window shows, read from its framebuffer in memory: RGB, bottom row first
+    (as GL reads it), `width` x `height` pixels."""
+
+    width: int
+    height: int
+    pixels: bytes
+
+    def pixel(self, x: int, y: int) -> tuple[int, int, int]:
+        """The colour at window coordinates (`x`, `y`), y up as Kivy counts."""
+        i = (y * self.width + x) * 3
+        return self.pixels[i], self.pixels[i + 1], self.pixels[i + 2]
+
+    def colours(self, step: int = 5) -> int:
+        """How many colours every `step`-th pixel shows: 1 for a blank frame, dozens as soon
+        as any text is drawn (its anti-aliased edges)."""
+        stride = 3 * step
+        return len(set(zip(self.pixels[0::stride], self.pixels[1::stride],
+                           self.pixels[2::stride], strict=False)))
+
+
+def frame() -> Frame:
+    """Draw the window now and read it back from the framebuffer, as a screenshot does, but
+    in memory: the checks need no PNG (`screenshot` writes one when a person asks)."""
+    from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+
+    win = window()
+    pump(2)
+    win.dispatch("on_draw")
+    width, height = (int(v) for v in win.size)
+    pixels = glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE)
+    assert len(pixels) == width * height * 3, f"{len(pixels)} bytes read for {width}x{height}"
+    return Frame(width, height, bytes(pixels))
 
 
 def screenshot(path: Path) -> Path:
