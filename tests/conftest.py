@@ -7,6 +7,8 @@ fixtures several test files use.
   store opened on it (on the packaged catalog), closed after the test.
 - `headless_app`: the process's one headless Kivy app (`ui_support.app_for`) playing a new
   game session, in an 800x480 window.
+- `kivy_clock`: Kivy's clock held still during the test, moved on only by the test's own
+  waits (`ui_support.held_clock`): no timer fires early or late on a loaded machine.
 
 Each imports its library when used, so a test that uses none of them loads no Kivy,
 gpiozero or SQLite.
@@ -106,6 +108,17 @@ def store(store_path: Path) -> Iterator[Any]:
 
     with Store.open(store_path, catalog=load_catalog()) as opened:
         yield opened
+
+
+@pytest.fixture
+def kivy_clock() -> Iterator[None]:
+    """Kivy's clock held still for the test (`ui_support.held_clock`): it moves only when
+    the test waits (`ui_support.wait`), so timers fire when the test says, however loaded
+    the machine is; and waiting costs no real time."""
+    import ui_support
+
+    with ui_support.held_clock():
+        yield
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import mock_pins
 
 from companion.store import Store
@@ -79,3 +80,19 @@ def test_a_frame_read_in_memory_is_the_picture_a_screenshot_saves(
         for y in range(0, 480, 23):
             i = ((479 - y) * 800 + x) * 4
             assert tuple(saved[i:i + 3]) == frame.pixel(x, y), (x, y)
+
+
+def test_a_held_kivy_clock_moves_only_as_the_test_draws_and_waits(
+        headless_app: Any, kivy_clock: None) -> None:
+    import ui_support
+    from kivy.clock import Clock
+
+    fired: list[float] = []
+    start = Clock.get_time()
+    Clock.schedule_once(fired.append, 1.0)
+    ui_support.pump(3)  # three frames, a frame's time each, whatever they took
+    assert Clock.get_time() - start == pytest.approx(3 * ui_support.FRAME_SECONDS)
+    ui_support.wait(0.7)
+    assert fired == []  # held: not a second yet, however slowly those frames came
+    ui_support.wait(0.3)
+    assert len(fired) == 1
