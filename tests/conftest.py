@@ -44,6 +44,40 @@ os.environ["LANGUAGE"] = "en"  # the app's "auto" language reads it (companion.i
 os.environ.setdefault("KCFG_GRAPHICS_MAXFPS", "0")  # frames as fast as they come
 
 
+WINDOW_FIXTURES = frozenset({"headless_app", "kivy_clock"})
+WINDOW_WORDS = ("ui_support", "screenshots", "SDL_VIDEODRIVER", "bench")
+CHILD_WORDS = ("subprocess", "sys.executable", "drills")
+_texts: dict[Path, str] = {}
+
+
+def _text(path: Path) -> str:
+    if path not in _texts:
+        _texts[path] = path.read_text(encoding="utf-8")
+    return _texts[path]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "window: draws screens or starts Kivy (set by conftest; `make check` "
+        "leaves these out)")
+    config.addinivalue_line(
+        "markers", "child: in a file whose tests start other processes (set by conftest; "
+        "`make check` leaves these out)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark `window` every test that needs one: in a `test_ui_*` file, in a file naming one
+    of `WINDOW_WORDS`, or using a fixture of `WINDOW_FIXTURES`; and `child` every test of a
+    file naming one of `CHILD_WORDS`. `make check` runs the others, `make test` all."""
+    for item in items:
+        text = _text(item.path)
+        if (item.path.name.startswith("test_ui_") or any(w in text for w in WINDOW_WORDS)
+                or WINDOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
+            item.add_marker(pytest.mark.window)
+        if any(word in text for word in CHILD_WORDS):
+            item.add_marker(pytest.mark.child)
+
+
 @pytest.fixture(autouse=True)
 def english_again() -> Iterator[None]:
     """A test that switched the language leaves the next one in English (`companion.i18n`,

@@ -96,3 +96,16 @@ def test_a_held_kivy_clock_moves_only_as_the_test_draws_and_waits(
     assert fired == []  # held: not a second yet, however slowly those frames came
     ui_support.wait(0.3)
     assert len(fired) == 1
+
+
+def test_conftest_marks_the_tests_that_draw_and_those_that_start_processes(
+        request: pytest.FixtureRequest) -> None:
+    import conftest
+
+    assert request.node.get_closest_marker("window") is not None  # this file draws
+    assert request.node.get_closest_marker("child") is None
+    tests = Path(__file__).parent
+    durability = conftest._text(tests / "test_store_durability.py")  # kills children
+    assert any(word in durability for word in conftest.CHILD_WORDS)
+    market = conftest._text(tests / "test_rules_market.py")  # pure rules: in make check
+    assert not any(word in market for word in conftest.WINDOW_WORDS + conftest.CHILD_WORDS)
