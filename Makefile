@@ -60,14 +60,19 @@ MYPY_TARGETS := companion/rules companion/store companion/session.py companion/b
 # Tests run headless, away from the user's own Kivy config and data, with simulated pins.
 headless = SDL_VIDEODRIVER=offscreen KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 KIVY_NO_FILELOG=1 \
 	KIVY_HOME="$(1)/kivy" XDG_DATA_HOME="$(1)/data" GPIOZERO_PIN_FACTORY=mock
+# The tests, besides, draw frames as fast as they come (no 60 fps cap: a pumped frame never
+# waits); the benchmarks and drills keep Kivy's cap, as the kiosk has it.
+test_headless = $(call headless,$(1)) KCFG_GRAPHICS_MAXFPS=0
 
-.PHONY: help run test lint system-deps test-deps drill-deps venv clean distclean deploy-check bench drills locale
+.PHONY: help run test check lint system-deps test-deps drill-deps venv clean distclean deploy-check bench drills locale
 
 help:
 	@echo "make run        start the app (simulated hardware, database in the user data directory)"
 	@echo "                options: DB=PATH (another database), ARGS=--fullscreen,"
 	@echo "                ARGS=\"--size 1024x600\" (the window; default 800x480, the table's screen)"
 	@echo "make test       ruff, mypy --strict and the whole pytest suite, headless"
+	@echo "make check      the quick loop: ruff, mypy --strict and the tests that draw no screen"
+	@echo "                and start no process (about two minutes; make test runs them all)"
 	@echo "make lint       ruff and mypy only"
 	@echo "make bench      benchmarks against baselines, headless; writes bench-results.json"
 	@echo "make drills     fault drills: power cut, serial abuse, unplug storm, button, bad input,"
@@ -91,7 +96,19 @@ test: test-deps $(STAMP)
 	echo "== mypy --strict $(MYPY_TARGETS)"; $(BIN)/mypy --strict $(MYPY_TARGETS) || status=1; \
 	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	echo "== pytest (headless)"; \
-	$(call headless,$$tmp) $(BIN)/python -m pytest $(PYTEST_ARGS) || status=1; \
+	$(call test_headless,$$tmp) $(BIN)/python -m pytest $(PYTEST_ARGS) || status=1; \
+	exit $$status
+
+# The quick loop: the checks of `make test`, and the tests conftest.py marks neither `window`
+# (they draw screens or start Kivy) nor `child` (they start other processes).
+check: $(STAMP)
+	@status=0; \
+	echo "== ruff check ."; $(BIN)/ruff check . || status=1; \
+	echo "== mypy --strict $(MYPY_TARGETS)"; $(BIN)/mypy --strict $(MYPY_TARGETS) || status=1; \
+	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	echo "== pytest -m 'not window and not child' (headless)"; \
+	$(call test_headless,$$tmp) $(BIN)/python -m pytest -m "not window and not child" \
+		$(PYTEST_ARGS) || status=1; \
 	exit $$status
 
 lint: $(STAMP)

@@ -7,6 +7,8 @@ fixtures several test files use.
   store opened on it (on the packaged catalog), closed after the test.
 - `headless_app`: the process's one headless Kivy app (`ui_support.app_for`) playing a new
   game session, in an 800x480 window.
+- `kivy_clock`: Kivy's clock held still during the test, moved on only by the test's own
+  waits (`ui_support.held_clock`): no timer fires early or late on a loaded machine.
 
 Each imports its library when used, so a test that uses none of them loads no Kivy,
 gpiozero or SQLite.
@@ -18,6 +20,12 @@ without full collections.
 
 The tests run in English whatever the machine's locale (``LANGUAGE=en``, inherited by the
 app processes some tests start): a test that wants another language chooses it.
+
+Frames are uncapped (``KCFG_GRAPHICS_MAXFPS=0``, set here before any test module imports
+Kivy, and inherited by the Kivy processes the tests start): Kivy's clock would otherwise
+sleep to hold 60 frames a second, about 17 ms of every pumped frame, for nothing a test
+checks. The kiosk's own setting (``maxfps`` in ``deploy/kivy-pi.ini``) is tested where the
+shipped config is: those children drop every ``KCFG_*`` (tests/test_deploy.py).
 """
 
 from __future__ import annotations
@@ -33,6 +41,41 @@ from typing import Any
 import pytest
 
 os.environ["LANGUAGE"] = "en"  # the app's "auto" language reads it (companion.i18n)
+os.environ.setdefault("KCFG_GRAPHICS_MAXFPS", "0")  # frames as fast as they come
+
+
+WINDOW_FIXTURES = frozenset({"headless_app", "kivy_clock"})
+WINDOW_WORDS = ("ui_support", "screenshots", "SDL_VIDEODRIVER", "bench")
+CHILD_WORDS = ("subprocess", "sys.executable", "drills")
+_texts: dict[Path, str] = {}
+
+
+def _text(path: Path) -> str:
+    if path not in _texts:
+        _texts[path] = path.read_text(encoding="utf-8")
+    return _texts[path]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "window: draws screens or starts Kivy (set by conftest; `make check` "
+        "leaves these out)")
+    config.addinivalue_line(
+        "markers", "child: in a file whose tests start other processes (set by conftest; "
+        "`make check` leaves these out)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark `window` every test that needs one: in a `test_ui_*` file, in a file naming one
+    of `WINDOW_WORDS`, or using a fixture of `WINDOW_FIXTURES`; and `child` every test of a
+    file naming one of `CHILD_WORDS`. `make check` runs the others, `make test` all."""
+    for item in items:
+        text = _text(item.path)
+        if (item.path.name.startswith("test_ui_") or any(w in text for w in WINDOW_WORDS)
+                or WINDOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
+            item.add_marker(pytest.mark.window)
+        if any(word in text for word in CHILD_WORDS):
+            item.add_marker(pytest.mark.child)
 
 
 @pytest.fixture(autouse=True)
@@ -99,6 +142,17 @@ def store(store_path: Path) -> Iterator[Any]:
 
     with Store.open(store_path, catalog=load_catalog()) as opened:
         yield opened
+
+
+@pytest.fixture
+def kivy_clock() -> Iterator[None]:
+    """Kivy's clock held still for the test (`ui_support.held_clock`): it moves only when
+    the test waits (`ui_support.wait`), so timers fire when the test says, however loaded
+    the machine is; and waiting costs no real time."""
+    import ui_support
+
+    with ui_support.held_clock():
+        yield
 
 
 @pytest.fixture

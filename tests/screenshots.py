@@ -16,11 +16,16 @@ the table uses them: the scenario's main actions must be in sight without scroll
 is tapped up and down (`ui_support.stepper_moves`) or a control meant to be tapped again
 and again is (`Scenario.repeat`, `ui_support.repeat_moves`).
 ``OUT_DIR/report.json`` lists, per scenario and size, the problems found (layout, main
-actions out of sight, buttons that moved), every text on screen, and the purse totals of
+actions out of sight, buttons that moved), every text on screen, the frame as read back
+from the framebuffer (its size, how many colours it shows), and the purse totals of
 that moment, so a test can prove that no screen but the peek and the final reveal shows one.
+Run by hand (or with `run(..., pngs=True)`), every screen is saved as a PNG; the tests ask
+for none unless ``UI_SCREENSHOTS=DIR`` is set: their checks read the widget tree and the
+frame in memory.
 
 Kivy's offscreen window cannot grow after it is made, so the rendering runs in a child
-process whose window starts at 1280x1280 and is shrunk to each size in turn.
+process whose window starts at 1280x1280 and is shrunk to each size in turn; its frames are
+uncapped (``KCFG_GRAPHICS_MAXFPS=0``: the same pictures, without waiting for a 60 fps tick).
 
 ``--readme`` renders the README's pictures (`README_SHOTS`, at 800x480) and writes them to
 ``docs/screenshots/<scenario>.png`` (kept in git for the README; not in the wheel)::
@@ -715,6 +720,29 @@ LARGEST_TEXT = ("home", "new_game", "table_start", "table_midgame", "table_final
 """The main screens, checked at the largest text size at 800x480 (tests/test_text_scale.py)."""
 
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+DRAWN_COLOURS = 16
+"""A drawn screen shows at least this many colours (a blank frame shows one; any text,
+with its anti-aliased edges, hundreds)."""
+
+
+def frame_faults(report: dict[str, Any]) -> list[str]:
+    """What is wrong with the frames of a report (`run`): each read back at its size, with
+    something drawn on it, and its PNG a PNG where one was saved."""
+    faults = []
+    for name, sizes in report.items():
+        for size_name, found in sizes.items():
+            frame = found["frame"]
+            if tuple(frame["size"]) != SIZES[size_name]:
+                faults.append(f"{name} at {size_name}: a frame of {frame['size']}")
+            if frame["colours"] < DRAWN_COLOURS:
+                faults.append(f"{name} at {size_name}: {frame['colours']} colours drawn")
+            shot = found["screenshot"]
+            if shot is not None and Path(shot).read_bytes()[:8] != PNG_SIGNATURE:
+                faults.append(f"{name} at {size_name}: {shot} is no PNG")
+    return faults
+
+
 def _settle(app: Any) -> None:
     import ui_support
 
@@ -722,8 +750,10 @@ def _settle(app: Any) -> None:
 
 
 def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
-           only: list[str] | None = None) -> dict[str, Any]:
-    """Render the scenarios in this process (its window must be at least 1280x1280)."""
+           only: list[str] | None = None, pngs: bool = False) -> dict[str, Any]:
+    """Render the scenarios in this process (its window must be at least 1280x1280). Each
+    frame is read back from the framebuffer in memory (its size and how many colours it
+    shows go in the report); with `pngs`, it is saved as a PNG too."""
     import ui_support
 
     from companion.session import Session
@@ -739,11 +769,14 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
             ui_support.resize(size)
             scenario.build(app)
             ui_support.pump(6)
-            path = ui_support.screenshot(out / size_name / f"{scenario.name}.png")
+            frame = ui_support.frame()
+            path = (ui_support.screenshot(out / size_name / f"{scenario.name}.png")
+                    if pngs else None)
             state = app.session.history.state if app.session.history else None
             roots = [ui_support.window()]
             report.setdefault(scenario.name, {})[size_name] = {
-                "screenshot": str(path),
+                "screenshot": str(path) if path else None,
+                "frame": {"size": [frame.width, frame.height], "colours": frame.colours()},
                 "screen": app.ctx.nav.current,
                 "problems": [p for r in roots for p in (*ui_support.layout_problems(r),
                                                         *ui_support.glyph_problems(r),
@@ -769,7 +802,8 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
 
 
 def _child(out: Path, argv: list[str]) -> None:
-    text_scale, sizes, only, language = _options(argv)
+    pngs = "--pngs" in argv
+    text_scale, sizes, only, language = _options([word for word in argv if word != "--pngs"])
     if text_scale != 100:  # as the run command does, before any widget is imported
         from companion.kivy_config import apply_text_scale
 
@@ -779,7 +813,7 @@ def _child(out: Path, argv: list[str]) -> None:
 
         i18n.use(language)
     chosen = {name: SIZES[name] for name in sizes} if sizes else None
-    report = render(out, sizes=chosen, only=only or None)
+    report = render(out, sizes=chosen, only=only or None, pngs=pngs)
     (out / "report.json").write_text(json.dumps(report, indent=1))
 
 
@@ -802,21 +836,23 @@ def _options(argv: list[str]) -> tuple[int, list[str], list[str], str]:
 
 def run(out: Path, only: list[str] | None = None, timeout: float = 300, *,
         text_scale: int = 100, sizes: list[str] | None = None,
-        language: str = "en") -> dict[str, Any]:
+        language: str = "en", pngs: bool = False) -> dict[str, Any]:
     """Render in a child process (a fresh 1280x1280 offscreen window); return the report.
     `text_scale`: the text size in percent (``display.text_scale``); `sizes`: the size
     names to render (default: all of `SIZES`); `language`: the language the screens speak
-    (``en``, ``fr``, ``de`` or the pseudo-locale ``qps``)."""
+    (``en``, ``fr``, ``de`` or the pseudo-locale ``qps``); `pngs`: save each screen as
+    ``out/<size>/<scenario>.png`` (the checks read the frames in memory and need none)."""
     out.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("KCFG_")}
     env.pop("KIVY_METRICS_FONTSCALE", None)
     env.update(SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_LOG_MODE="PYTHON",
-               KIVY_NO_FILELOG="1", KCFG_GRAPHICS_WIDTH="1280", KCFG_GRAPHICS_HEIGHT="1280")
+               KIVY_NO_FILELOG="1", KCFG_GRAPHICS_WIDTH="1280", KCFG_GRAPHICS_HEIGHT="1280",
+               KCFG_GRAPHICS_MAXFPS="0")  # frames uncapped
     env.setdefault("KIVY_HOME", str(out / ".kivy"))
     # Exports, backups and the config file written by the settings go here, never home.
     env.update(XDG_DATA_HOME=str(out / ".data"), XDG_CONFIG_HOME=str(out / ".config"))
     env.setdefault("GPIOZERO_PIN_FACTORY", "mock")
-    options = ["--text-scale", str(text_scale), "--lang", language]
+    options = ["--text-scale", str(text_scale), "--lang", language, *(["--pngs"] if pngs else [])]
     for size in sizes or []:
         options += ["--size", size]
     result = subprocess.run(
@@ -842,7 +878,7 @@ def readme(folder: Path = README_DIR) -> int:
         made: list[tuple[Path, str]] = []
         for language, names in runs:
             out = Path(tmp) / language
-            report = run(out, names, sizes=["800x480"], language=language)
+            report = run(out, names, sizes=["800x480"], language=language, pngs=True)
             bad = [f"{name} ({language}): {problem}" for name, found in report.items()
                    for problem in found["800x480"]["problems"]]
             if bad:
@@ -867,7 +903,7 @@ def main(argv: list[str]) -> int:
     if argv and not argv[0].startswith("--"):
         out, argv = Path(argv[0]), argv[1:]
     text_scale, sizes, names, language = _options(argv)
-    report = run(out, names, text_scale=text_scale, sizes=sizes, language=language)
+    report = run(out, names, text_scale=text_scale, sizes=sizes, language=language, pngs=True)
     bad = 0
     for name, found_sizes in report.items():
         for size, found in found_sizes.items():

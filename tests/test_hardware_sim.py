@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -139,20 +140,55 @@ def test_grid_sim_refuses_a_missing_script_naming_it(
     assert "cannot read the script" in capsys.readouterr().err
 
 
+class Watched(io.TextIOBase):
+    """A stdout another thread can wait on: everything written, kept."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text = ""
+        self.changed = threading.Condition()
+
+    def write(self, text: str) -> int:
+        with self.changed:
+            self.text += text
+            self.changed.notify_all()
+        return len(text)
+
+    def wait_for(self, *parts: str) -> bool:
+        """Whether every one of `parts` has been written, waiting up to `PATIENCE` for it."""
+        with self.changed:
+            return self.changed.wait_for(lambda: all(p in self.text for p in parts), PATIENCE)
+
+
+PATIENCE = 60.0  # what takes a second here, on a machine ten times slower, and more
+
+
 def test_grid_monitor_prints_decoded_frames_and_error_counts(
-    sim: PtyGrid, capsys: pytest.CaptureFixture[str]
+    sim: PtyGrid, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The monitor runs until Ctrl-C; here the poker presses it once the monitor has printed
+    what the pokes make it print (or after `PATIENCE`): no time window to miss."""
+    import _thread
+
+    watched = Watched()
+    monkeypatch.setattr(sys, "stdout", watched)
+
     def poke() -> None:
-        threading.Event().wait(0.5)
-        sim.set_present(2, True)
-        sim.send_noise(8)
-        sim.send_corrupt()
+        try:
+            if watched.wait_for("link up"):
+                sim.set_present(2, True)
+                sim.send_noise(8)
+                sim.send_corrupt()
+                watched.wait_for("covered 2 (of 6)", "HB #", "dropped (noise)",
+                                 "dropped (bad_crc)")
+        finally:
+            _thread.interrupt_main()  # Ctrl-C: the monitor prints its totals and returns
 
     poker = threading.Thread(target=poke)
     poker.start()
-    assert main(["grid-monitor", str(sim.link), "--seconds", "1.5"]) == 0
+    assert main(["grid-monitor", str(sim.link), "--seconds", str(10 * PATIENCE)]) == 0
     poker.join()
-    out = capsys.readouterr().out
+    out = watched.text
     assert "HELLO #" in out and "6 sensors" in out
     assert "link up" in out
     assert "SNAP #" in out and "covered 2 (of 6)" in out

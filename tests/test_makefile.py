@@ -51,3 +51,17 @@ def test_make_drills_installs_fuse_and_its_binding_and_make_test_neither() -> No
     assert packages_checked(drills) == set(RUNNING) | set(DRILLING)
     assert "'.[dev,drills]'" in drills  # mfusepy, for drills/lossy_fs.py
     assert "drills]" not in test and "fuse3" not in test
+
+
+def test_make_test_draws_frames_uncapped_and_make_bench_as_the_kiosk_does() -> None:
+    pytest_line = next(line for line in planned("test").splitlines() if "-m pytest" in line)
+    assert "KCFG_GRAPHICS_MAXFPS=0" in pytest_line
+    assert "KCFG_GRAPHICS_MAXFPS" not in planned("bench")  # the shipped 60 fps, measured
+
+
+def test_make_check_runs_the_checks_and_the_tests_that_need_no_window_nor_process() -> None:
+    plan = planned("check")
+    assert "ruff check ." in plan and "mypy --strict" in plan
+    pytest_line = next(line for line in plan.splitlines() if "-m pytest" in line)
+    assert '-m "not window and not child"' in pytest_line
+    assert "KCFG_GRAPHICS_MAXFPS=0" in pytest_line

@@ -8,6 +8,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import mock_pins
 
 from companion.store import Store
@@ -50,3 +51,61 @@ def test_the_headless_app_is_the_one_app_of_the_process_at_800_by_480(headless_a
     assert ui_support.app_for(headless_app.session) is headless_app
     assert tuple(ui_support.window().size) == (800, 480)
     assert headless_app.ctx.nav.current == "home"
+
+
+def test_the_headless_app_draws_its_frames_uncapped(headless_app: Any) -> None:
+    """No 60 fps cap in the tests (conftest.py): a pumped frame never sleeps for a tick."""
+    import ui_support
+    from kivy.clock import Clock
+
+    assert Clock._max_fps == 0
+    ticks = Clock.frames
+    ui_support.pump(100)
+    assert Clock.frames >= ticks + 100
+
+
+def test_a_frame_read_in_memory_is_the_picture_a_screenshot_saves(
+        headless_app: Any, tmp_path: Path) -> None:
+    """`ui_support.frame` stands for the PNG in the checks: the same pixels, not blank."""
+    import ui_support
+    from kivy.core.image import Image as CoreImage
+
+    frame = ui_support.frame()
+    assert (frame.width, frame.height) == (800, 480) and frame.colours() >= 16
+    path = ui_support.screenshot(tmp_path / "home.png")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    texture = CoreImage(str(path), keep_data=True, nocache=True).texture
+    saved = bytes(texture.pixels)  # RGBA, the top row first
+    for x in range(0, 800, 37):
+        for y in range(0, 480, 23):
+            i = ((479 - y) * 800 + x) * 4
+            assert tuple(saved[i:i + 3]) == frame.pixel(x, y), (x, y)
+
+
+def test_a_held_kivy_clock_moves_only_as_the_test_draws_and_waits(
+        headless_app: Any, kivy_clock: None) -> None:
+    import ui_support
+    from kivy.clock import Clock
+
+    fired: list[float] = []
+    start = Clock.get_time()
+    Clock.schedule_once(fired.append, 1.0)
+    ui_support.pump(3)  # three frames, a frame's time each, whatever they took
+    assert Clock.get_time() - start == pytest.approx(3 * ui_support.FRAME_SECONDS)
+    ui_support.wait(0.7)
+    assert fired == []  # held: not a second yet, however slowly those frames came
+    ui_support.wait(0.3)
+    assert len(fired) == 1
+
+
+def test_conftest_marks_the_tests_that_draw_and_those_that_start_processes(
+        request: pytest.FixtureRequest) -> None:
+    import conftest
+
+    assert request.node.get_closest_marker("window") is not None  # this file draws
+    assert request.node.get_closest_marker("child") is None
+    tests = Path(__file__).parent
+    durability = conftest._text(tests / "test_store_durability.py")  # kills children
+    assert any(word in durability for word in conftest.CHILD_WORDS)
+    market = conftest._text(tests / "test_rules_market.py")  # pure rules: in make check
+    assert not any(word in market for word in conftest.WINDOW_WORDS + conftest.CHILD_WORDS)

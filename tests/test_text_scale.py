@@ -81,6 +81,7 @@ def test_the_main_screens_fit_800x480_at_the_largest_text(tmp_path: Path) -> Non
     report = screenshots_tool.run(tmp_path, list(screenshots_tool.LARGEST_TEXT),
                                   text_scale=max(TEXT_SCALES), sizes=["800x480"])
     assert set(report) == set(screenshots_tool.LARGEST_TEXT)
+    assert screenshots_tool.frame_faults(report) == []
     problems = [f"{name}: {problem}" for name, sizes in report.items()
                 for problem in sizes["800x480"]["problems"]]
     assert problems == []

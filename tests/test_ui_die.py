@@ -4,7 +4,8 @@ The table's button starts the roll the rules allow and is disabled, with the rea
 when they allow none. The hardware button is the real `DieButton` on gpiozero's
 `MockFactory` pin, wired by `companion.app.open_die_button` as the app wires it (its
 debounce and lockout on a clock the test moves by hand): one roll per press the rules give
-a roll for, and never a roll when they give none (only the reason is shown).
+a roll for, and never a roll when they give none (only the reason is shown). Kivy's clock
+is held too: the die's tumble lands only when the test waits for it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ from screen_steps import dismiss_notice, screen, tap_id
 from companion.rules.events import DieRolled
 from companion.session import Session
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+# Kivy's clock held still (conftest's `kivy_clock`): the tumble lands when the test waits for
+# it, never before a check that it has not landed yet, however slow the machine.
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+              pytest.mark.usefixtures("kivy_clock")]
 
 PIN = 17
 

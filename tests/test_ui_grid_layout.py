@@ -5,8 +5,9 @@ calibration wizard before, during and after, and the home screen's status line w
 refused grid. Kivy's offscreen window cannot grow once made, so the rendering runs in a
 child process whose window starts at 1280x1280 (as `tests/screenshots.py` does). The grid
 is a stand-in link here: the controller's callbacks are called as the link would call
-them on the main thread (the real link on a real pty is `test_ui_grid.py`). Screenshots
-go to a temporary folder (set UI_SCREENSHOTS=DIR to keep them: DIR/grid/<size>/*.png).
+them on the main thread (the real link on a real pty is `test_ui_grid.py`). Each frame is
+read back from the framebuffer in memory and checked there; PNGs are saved only when asked
+for (set UI_SCREENSHOTS=DIR to keep them: DIR/grid/<size>/*.png).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import screenshots
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = ("800x480", "1280x720", "720x1280")
@@ -28,7 +30,7 @@ SCENARIOS = ("map_differences", "map_not_calibrated", "map_offline", "calibratio
 
 # -- the child: render every scenario at every size ------------------------------------------
 
-def _render(out: Path) -> dict[str, Any]:
+def _render(out: Path, pngs: bool) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT / "tests"))
     import ui_support as ui
     from factories import created
@@ -118,9 +120,11 @@ def _render(out: Path) -> dict[str, Any]:
             ui.resize(size)
             builders[name]()
             ui.pump(6)
-            path = ui.screenshot(out / size_name / f"{name}.png")
+            frame = ui.frame()
+            path = ui.screenshot(out / size_name / f"{name}.png") if pngs else None
             report.setdefault(name, {})[size_name] = {
-                "screenshot": str(path),
+                "screenshot": str(path) if path else None,
+                "frame": {"size": [frame.width, frame.height], "colours": frame.colours()},
                 "screen": app.ctx.nav.current,
                 "problems": ui.layout_problems(ui.window()),
                 "texts": ui.texts(ui.window()),
@@ -130,8 +134,8 @@ def _render(out: Path) -> dict[str, Any]:
     return report
 
 
-def _child(out: Path) -> None:
-    report = _render(out)
+def _child(out: Path, pngs: bool) -> None:
+    report = _render(out, pngs)
     (out / "report.json").write_text(json.dumps(report, indent=1))
 
 
@@ -142,9 +146,11 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("KCFG_")}
     env.update(SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_LOG_MODE="PYTHON",
-               KIVY_NO_FILELOG="1", KCFG_GRAPHICS_WIDTH="1280", KCFG_GRAPHICS_HEIGHT="1280")
+               KIVY_NO_FILELOG="1", KCFG_GRAPHICS_WIDTH="1280", KCFG_GRAPHICS_HEIGHT="1280",
+               KCFG_GRAPHICS_MAXFPS="0")  # frames uncapped
     env.setdefault("KIVY_HOME", str(out / ".kivy"))
-    result = subprocess.run([sys.executable, __file__, "--child", str(out)],
+    result = subprocess.run([sys.executable, __file__, "--child", str(out),
+                             *(["--pngs"] if keep else [])],
                             capture_output=True, text=True, timeout=240, env=env, cwd=ROOT)
     assert result.returncode == 0, f"rendering failed:\n{result.stdout}\n{result.stderr}"
     found: dict[str, Any] = json.loads((out / "report.json").read_text())
@@ -155,8 +161,7 @@ def test_every_grid_scenario_is_rendered_at_the_three_sizes(report: dict[str, An
     assert set(report) == set(SCENARIOS)
     for sizes in report.values():
         assert set(sizes) == set(SIZES)
-        for found in sizes.values():
-            assert Path(found["screenshot"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert screenshots.frame_faults(report) == []  # drawn at its size; a kept PNG is a PNG
 
 
 def test_nothing_lies_outside_the_window_and_no_text_is_small_or_clipped(
@@ -186,4 +191,4 @@ def test_the_screens_say_what_the_grid_sees(report: dict[str, Any]) -> None:
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
-    _child(Path(sys.argv[2]))
+    _child(Path(sys.argv[2]), "--pngs" in sys.argv[3:])

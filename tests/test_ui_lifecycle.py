@@ -349,23 +349,22 @@ def test_a_c_library_without_malloc_trim_is_harmless(monkeypatch: pytest.MonkeyP
 
 
 def test_an_idle_app_collects_once_then_waits_for_something_to_happen(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        kivy_clock: None) -> None:
     ui.window()
-    # Margins of a second or more either side of the idle time: on a loaded machine a
-    # frame can come late, and the test is about the order of things, not their speed.
-    monkeypatch.setattr(memory, "IDLE_SECONDS", 2.0)
+    # Kivy's clock is held: it moves only as the test waits, so a late frame on a loaded
+    # machine cannot make the idle time come sooner than the test says.
     policy = memory.MemoryPolicy(None)
     policy.settled = True
     policy.activity()
     ui.pump(2)
     assert policy.collections == 0  # not yet idle
-    ui.wait(0.5)
+    ui.wait(memory.IDLE_SECONDS - 0.5)
     policy.activity()  # a touch: calm is counted again from here
+    ui.wait(memory.IDLE_SECONDS - 0.5)
+    assert policy.collections == 0  # idle for less than IDLE_SECONDS since the touch
     ui.wait(1.0)
-    assert policy.collections == 0
-    ui.wait(2.5)
     assert policy.collections == 1
-    ui.wait(2.5)
+    ui.wait(2 * memory.IDLE_SECONDS)
     assert policy.collections == 1  # nothing happened since
 
 

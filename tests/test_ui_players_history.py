@@ -133,7 +133,7 @@ def test_the_letters_pad_wants_a_name_and_cancel_changes_nothing(store: Store) -
 # -- the peek behind a PIN --------------------------------------------------------------------
 
 def test_a_pin_is_set_by_touch_and_the_peek_then_asks_for_it(
-    store: Store, monkeypatch: pytest.MonkeyPatch,
+    store: Store, monkeypatch: pytest.MonkeyPatch, kivy_clock: None,
 ) -> None:
     store.add_profile("Ann", "blue")
     s = saved_session(store)
@@ -162,12 +162,13 @@ def test_a_pin_is_set_by_touch_and_the_peek_then_asks_for_it(
     assert "not right" in message()
     assert peeks() == [] and app.presenters["table"].peek_text == ""
 
-    monkeypatch.setattr(table_presenter, "PEEK_SECONDS", 1.0)
     ui.release(ui.hold(name))
     ui.type_on_pad("1234")
     (view,) = peeks()
     assert view.ids.peek_total.text == f"{own_coins(s.state, 0)} coins"
-    ui.wait(1.5)  # no finger holds it: it goes by itself
+    ui.wait(table_presenter.PEEK_SECONDS - 0.5)  # Kivy's clock is held: the test moves it
+    assert peeks() == [view]  # shown for PEEK_SECONDS
+    ui.wait(1.0)  # no finger holds it: it goes by itself
     assert peeks() == []
     monkeypatch.setattr(table_presenter, "PEEK_SECONDS", 30)
     ui.release(ui.hold(name))

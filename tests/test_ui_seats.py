@@ -292,6 +292,7 @@ def test_the_far_side_screenshots_are_turned_and_pass_the_quality_bar(tmp_path: 
     assert "Bob's turn" in far["texts"]
     assert (peek["rotation"], peek["problems"]) == (0, [])  # Cy's peek faces Cy
     assert upright["rotation"] == 0
+    assert screenshots_tool.frame_faults(report) == []  # turned, the frame is still 800x480
 
 
 def test_the_picture_turns_with_the_touches(table: Any) -> None:

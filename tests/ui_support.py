@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,7 @@ os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # no xsel/xclip child processes
 os.environ.setdefault("KCFG_GRAPHICS_WIDTH", "800")
 os.environ.setdefault("KCFG_GRAPHICS_HEIGHT", "480")
 os.environ.setdefault("KCFG_KIVY_EXIT_ON_ESCAPE", "0")
+os.environ.setdefault("KCFG_GRAPHICS_MAXFPS", "0")  # no 60 fps cap: pumped frames never wait
 
 from kivy.app import App
 from kivy.base import EventLoop
@@ -73,14 +76,70 @@ def app_for(session: Session) -> TableApp:
 
 
 def pump(frames: int = 3) -> None:
+    """Draw `frames` frames (with the clock held, each moves it on by `FRAME_SECONDS`)."""
     for _ in range(frames):
+        if _time.held_at is not None:
+            _time.held_at += FRAME_SECONDS
         EventLoop.idle()
 
 
+class _KivyTime:
+    """The time Kivy's clock reads (installed as `Clock.time`): the real time, carried on
+    from where a held clock left it; or, while the clock is held (`held_clock`), a moment
+    that moves only when the test moves it (`wait`)."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.offset = 0.0
+        self.held_at: float | None = None
+
+    def __call__(self) -> float:
+        if self.held_at is not None:
+            return self.held_at
+        return float(self.real()) + self.offset
+
+
+_time = _KivyTime(Clock.time)
+Clock.time = _time  # an instance attribute: the clock reads its time through it
+FRAME_SECONDS = 1 / 30
+"""How far a held clock moves at each frame drawn (`pump`, `wait`): a frame of a slow
+machine, so that a dialog's fade (a tenth of a second) is over within a tap's frames."""
+
+
+@contextmanager
+def held_clock() -> Iterator[None]:
+    """Kivy's clock moves inside only as the test draws frames (`FRAME_SECONDS` each) and
+    waits (`wait`): a timer fires, an animation moves, a finger counts as held when the test
+    says so, however slow the machine. So a test can check that something has not happened
+    yet: nothing happens while a loaded machine is slow to draw."""
+    assert _time.held_at is None, "the clock is held already"
+    max_fps, Clock._max_fps = Clock._max_fps, 0  # a capped clock would wait for time to pass
+    _time.held_at = Clock._last_tick  # the last frame's time: what timers count from
+    try:
+        yield
+    finally:
+        now, _time.held_at = _time.held_at, None
+        _time.offset = now - float(_time.real())  # the clock goes on from there, never back
+        Clock._max_fps = max_fps
+
+
+def clock_held() -> bool:
+    return _time.held_at is not None
+
+
 def wait(seconds: float) -> None:
-    """Let Kivy's clock run for `seconds` of real time (animations, hold timers)."""
+    """Let Kivy's clock run for `seconds` (animations, hold timers): with the clock held
+    (`held_clock`), move it on by `seconds`, a frame every `FRAME_SECONDS`, without waiting;
+    else for `seconds` of real time, drawing frames meanwhile."""
     import time
 
+    if _time.held_at is not None:
+        end = _time.held_at + seconds
+        while _time.held_at < end:
+            _time.held_at = min(end, _time.held_at + FRAME_SECONDS)
+            EventLoop.idle()
+        pump()
+        return
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         EventLoop.idle()
@@ -155,6 +214,42 @@ def type_on_pad(text: str, done: bool = True) -> None:
             tap(find(pad, action_key=f"digit:{char}"))
     if done and isinstance(pad, NamePad):
         tap(find(pad, action_key="done"))
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What the window shows, read from its framebuffer in memory: RGB, bottom row first
+    (as GL reads it), `width` x `height` pixels."""
+
+    width: int
+    height: int
+    pixels: bytes
+
+    def pixel(self, x: int, y: int) -> tuple[int, int, int]:
+        """The colour at window coordinates (`x`, `y`), y up as Kivy counts."""
+        i = (y * self.width + x) * 3
+        return self.pixels[i], self.pixels[i + 1], self.pixels[i + 2]
+
+    def colours(self, step: int = 5) -> int:
+        """How many colours every `step`-th pixel shows: 1 for a blank frame, dozens as soon
+        as any text is drawn (its anti-aliased edges)."""
+        stride = 3 * step
+        return len(set(zip(self.pixels[0::stride], self.pixels[1::stride],
+                           self.pixels[2::stride], strict=False)))
+
+
+def frame() -> Frame:
+    """Draw the window now and read it back from the framebuffer, as a screenshot does, but
+    in memory: the checks need no PNG (`screenshot` writes one when a person asks)."""
+    from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
+
+    win = window()
+    pump(2)
+    win.dispatch("on_draw")
+    width, height = (int(v) for v in win.size)
+    pixels = glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE)
+    assert len(pixels) == width * height * 3, f"{len(pixels)} bytes read for {width}x{height}"
+    return Frame(width, height, bytes(pixels))
 
 
 def screenshot(path: Path) -> Path:
