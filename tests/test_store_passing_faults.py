@@ -207,3 +207,21 @@ def test_the_table_is_told_and_plays_without_saving_when_the_fault_persists(
     assert "cannot be opened (disk I/O error)" in told and "Nothing was changed" in told
     assert "SAVING False" in run.stdout
     assert set_aside(db) == [] and db.read_bytes() == before
+
+
+def test_a_missing_file_is_replaced_by_the_newest_backup_and_nothing_is_set_aside(
+        tmp_path: Path) -> None:
+    """A cut inside a restore (the damaged file set aside, the backup not yet in place), or
+    a card that lost the file: the next open restores the newest backup where the file was,
+    and sets nothing aside (the empty file it would have made is not the table's)."""
+    db, steps = saved(tmp_path)
+    for suffix in ("", "-wal", "-shm"):
+        db.with_name(db.name + suffix).unlink(missing_ok=True)
+    with Store.open(db) as store:
+        restored = store.recovery
+        assert restored is not None and restored.backup is not None
+        assert restored.damaged is None and not restored.kept
+        assert store.steps(store.unfinished_game() or 0) == steps - 1  # the backup's
+        told = str(restored.said)
+    assert "the saved-games file was not there any more" in told
+    assert set_aside(db) == []

@@ -109,7 +109,7 @@ def test_the_leave_question_is_asked_in_the_language_spoken(
     i18n.use("fr")
     press_escape()
     [asked] = questions()
-    assert asked.text == "Quitter la table ? La partie est enregistrée."
+    assert asked.text == "Quitter la table\u00a0? La partie est enregistrée."
     assert asked.title == "Quitter la table"
     ui_support.find(asked, text="Rester")  # the buttons too
     ui_support.tap(ui_support.find(asked, text="Quitter"))

@@ -247,9 +247,11 @@ def _recover_loss(
     timeout: float,
     when: datetime,
     verify: Verify | None,
+    made: bool = False,
 ) -> tuple[sqlite3.Connection, Restored | None]:
     """Compare the sound file on `conn` with the newest backup; restore the backup when it
-    holds more of a game and all of the file (the file is set aside as ``short``)."""
+    holds more of a game and all of the file (the file is set aside as ``short``; one this
+    open `made`, where there was none, holds nothing of the table's and is removed)."""
     backup = _newest_sound_backup(backups, path.stem)
     if backup is None:
         return conn, None
@@ -276,7 +278,11 @@ def _recover_loss(
     checked.close()
     conn.close()
     try:
-        short = move_aside(path, when, label="short")
+        short: Path | None = None
+        if made:
+            _discard_copy(path)
+        else:
+            short = move_aside(path, when, label="short")
         os.replace(longer, path)
         fsync_dir(path.parent)
     except OSError as error:
@@ -314,6 +320,7 @@ def open_or_recover(
         make_folder(path.parent)
     except OSError as error:
         raise open_error(error, path) from error
+    existed = path.exists()  # none: a cut inside a restore, or a card that lost it
     if _emptied(path, backups):
         # An empty file where games were saved (a card that lost its data): opening it
         # would quietly start a new database and lose the games the backups still hold.
@@ -323,7 +330,8 @@ def open_or_recover(
     if conn is not None:
         if not recover:
             return conn, None
-        return _recover_loss(conn, path, backups, timeout=timeout, when=when, verify=verify)
+        return _recover_loss(conn, path, backups, timeout=timeout, when=when, verify=verify,
+                             made=not existed)
     if not recover:
         raise StoreOpenError(N_(
             "The saved-games file {path} is damaged ({problem}). Nothing was changed; "

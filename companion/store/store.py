@@ -679,6 +679,16 @@ def loss_message(restored: Restored, game: Sentence | None) -> Sentence:
         head = Sentence(N_(
             "Some of what was played was missing from the saved games, although the newest "
             "backup still held it: {games}."), games=games_)
+    if not restored.kept and restored.damaged is None and restored.backup is not None:
+        if game is None:  # the file was gone: the backup is in its place
+            return Sentence(N_(
+                "{head} That backup was restored: the saved-games file was not there any "
+                "more. Anything played after that backup is lost: play it again from there."),
+                head=head)
+        return Sentence(N_(
+            "{head} That backup was restored: the saved-games file was not there any more. "
+            "{game} Anything played after that backup is lost: play it again from there."),
+            head=head, game=game)
     if restored.kept or restored.damaged is None:
         if restored.backup is None:
             return Sentence(N_(
