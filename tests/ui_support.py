@@ -369,10 +369,23 @@ KIVY_HOUSEKEEPING = {"Cache._purge_by_timeout"}
 """Kivy's own once-a-second cache purge: runs whatever the app does."""
 
 
-def repeating_events(settle: float = 1.0) -> list[str]:
-    """After `settle` seconds, the clock events that fire again and again (intervals,
-    animations) besides Kivy's housekeeping: none while the app is idle."""
+def repeating_events(settle: float = 1.0, patience: float = 20.0) -> list[str]:
+    """The clock events that fire again and again (intervals, animations) besides Kivy's
+    housekeeping: none while the app is idle. Looked at after `settle` seconds, then again
+    every half second for up to `patience` more while some are left: an animation that
+    ends by itself (a scroll bar's fade, half a second after a scroll) may still run on a
+    loaded machine, but one that never ends is found."""
     wait(settle)
+    found = _repeating()
+    waited = 0.0
+    while found and waited < patience:
+        wait(0.5)
+        waited += 0.5
+        found = _repeating()
+    return found
+
+
+def _repeating() -> list[str]:
     found = []
     for event in Clock.get_events():
         if getattr(event, "loop", False):
