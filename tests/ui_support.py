@@ -130,7 +130,9 @@ def clock_held() -> bool:
 def wait(seconds: float) -> None:
     """Let Kivy's clock run for `seconds` (animations, hold timers): with the clock held
     (`held_clock`), move it on by `seconds`, a frame every `FRAME_SECONDS`, without waiting;
-    else for `seconds` of real time, drawing frames meanwhile."""
+    else until `seconds` have passed on Kivy's clock since its last frame, drawing frames
+    meanwhile (a timer set in that frame, a finger's hold, is due by then, however long
+    the frames took)."""
     import time
 
     if _time.held_at is not None:
@@ -140,8 +142,8 @@ def wait(seconds: float) -> None:
             EventLoop.idle()
         pump()
         return
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
+    end = Clock.get_time() + seconds  # from the last frame's time, as timers count
+    while Clock.get_time() < end:  # Kivy's own time: a slow frame is not a lost wait
         EventLoop.idle()
         time.sleep(0.01)
     pump()
