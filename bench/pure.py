@@ -220,7 +220,8 @@ def replay_bench(game: PlayedGame, repeats: int = 20) -> list[Result]:
     detail = {"load_history_ms": load, "replay_only_ms": pure, "select_rows_ms": raw,
               "steps": len(log), "events": events}
     return [
-        Result("replay", "Replay a finished 5-player game (load + decode + replay, p50)",
+        Result("replay", "Replay an ended 5-player game (load, decode, replay from its "
+               "last snapshot, p50)",
                load.get("p50"), "ms", raw.get("p50"), "SELECT of its rows", "< 50 ms",
                load.get("p50", 1e9) < 50, detail=detail,
                note=f"{len(log)} steps, {events} events"),
