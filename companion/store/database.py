@@ -40,7 +40,7 @@ from companion.store.errors import (
     StoreReadError,
     StoreWriteError,
 )
-from companion.store.private import create_file
+from companion.store.private import create_file, sync_folder
 
 DEFAULT_TIMEOUT = 2.0
 """Seconds a write waits for another program's lock before giving up."""
@@ -273,17 +273,9 @@ def fsync_file(path: Path) -> None:
 
 
 def fsync_dir(path: Path) -> None:
-    """Flush a directory, so that a file created or renamed in it survives a power cut."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return  # platforms whose directories cannot be opened need no such flush
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    """Flush a directory, so that a file created or renamed in it survives a power cut
+    (`companion.store.private.sync_folder`: silent where a folder cannot be flushed)."""
+    sync_folder(path)
 
 
 def utc_now() -> datetime:
