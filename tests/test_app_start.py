@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
+from app_probe import run_probe
 from factories import created, play_turn
 
 from companion.session import Session
@@ -52,14 +50,7 @@ def test_the_app_offers_the_saved_game_and_resumes_it(tmp_path: Path) -> None:
     assert session.store is not None
     session.store.close()
 
-    env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
-           "GPIOZERO_PIN_FACTORY": "mock", "KIVY_HOME": str(tmp_path / "kivy")}
-    script = tmp_path / "probe.py"  # Kivy looks for a class's kv beside its source file
-    script.write_text(SCRIPT)
-    run = subprocess.run([sys.executable, str(script), str(db)], capture_output=True,
-                         text=True, timeout=120, env=env)
-    assert run.returncode == 0, run.stderr[-2000:]
-    out = run.stdout
+    out = "\n".join(run_probe(tmp_path, SCRIPT, db))
     assert "SCREEN home" in out
     assert "DIE Die button: ready on GPIO17" in out
     assert "RESUME True Resume Ann, Bob and Cy: turn 2 of 10, Bob's turn" in out
@@ -100,15 +91,9 @@ start.run_app(Path(sys.argv[1]), dim_after=0.3)
 def test_the_screen_dims_when_idle_and_the_waking_touch_presses_nothing(
     tmp_path: Path,
 ) -> None:
-    script = tmp_path / "dim_probe.py"
-    script.write_text(DIM_SCRIPT)
-    env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
-           "KIVY_HOME": str(tmp_path / "kivy")}
-    run = subprocess.run([sys.executable, str(script), str(tmp_path / "g.sqlite3")],
-                         capture_output=True, text=True, timeout=120, env=env)
-    assert run.returncode == 0, run.stderr[-2000:]
-    assert "VEILED True" in run.stdout
-    assert "AFTER False home" in run.stdout
+    lines = run_probe(tmp_path, DIM_SCRIPT, tmp_path / "g.sqlite3")
+    assert "VEILED True" in lines
+    assert "AFTER False home" in lines
 
 
 HOME_SCRIPT = """
@@ -147,14 +132,7 @@ def test_the_home_screen_says_one_thing_about_the_saved_game(tmp_path: Path) -> 
     assert session.store is not None
     session.store.close()
 
-    env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
-           "GPIOZERO_PIN_FACTORY": "mock", "KIVY_HOME": str(tmp_path / "kivy")}
-    script = tmp_path / "probe.py"
-    script.write_text(HOME_SCRIPT)
-    run = subprocess.run([sys.executable, str(script), str(db)], capture_output=True,
-                         text=True, timeout=120, env=env)
-    assert run.returncode == 0, run.stderr[-2000:]
-    lines = run.stdout.splitlines()
+    lines = run_probe(tmp_path, HOME_SCRIPT, db)
     for when in ("FIRST", "READY"):
         assert f"{when} RESUME Resume Ann, Bob and Cy: turn 2 of 10, Bob's turn" in lines
         line = next(line for line in lines if line.startswith(f"{when} LINE "))
@@ -202,15 +180,7 @@ def test_the_systems_sigterm_ends_the_app_on_a_desktop_without_asking(
     play_turn(session)
     assert session.store is not None
     session.store.close()
-    env = {k: v for k, v in os.environ.items() if k != "COMPANION_KIOSK"}
-    env.update({"SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
-                "GPIOZERO_PIN_FACTORY": "mock", "KIVY_HOME": str(tmp_path / "kivy")})
-    script = tmp_path / "probe.py"
-    script.write_text(SIGTERM_SCRIPT)
-    run = subprocess.run([sys.executable, str(script), str(db)], capture_output=True,
-                         text=True, timeout=300, env=env)
-    assert run.returncode == 0, run.stderr[-2000:]
-    lines = run.stdout.splitlines()
+    lines = run_probe(tmp_path, SIGTERM_SCRIPT, db)
     assert lines[0] == "READY" and lines[-1] == "ENDED"
     assert set(lines[1:-1]) == {"ASKED 0"}  # stopped (Kivy says so once or twice): no question
     with Store.open(db) as again:  # the lock was let go, the game is there

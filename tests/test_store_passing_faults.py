@@ -5,16 +5,14 @@ told why; the sound file is never set aside, and no backup goes back in time ove
 from __future__ import annotations
 
 import logging
-import os
 import random
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from app_probe import run_probe
 from factories import created, play_turn
 
 from companion.session import Session
@@ -196,16 +194,10 @@ def test_the_table_is_told_and_plays_without_saving_when_the_fault_persists(
         tmp_path: Path) -> None:
     db, _steps = saved(tmp_path)
     before = db.read_bytes()
-    env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "KIVY_NO_ARGS": "1",
-           "GPIOZERO_PIN_FACTORY": "mock", "KIVY_HOME": str(tmp_path / "kivy")}
-    script = tmp_path / "probe.py"
-    script.write_text(SCRIPT)
-    run = subprocess.run([sys.executable, str(script), str(db)], capture_output=True,
-                         text=True, timeout=300, env=env)
-    assert run.returncode == 0, run.stderr[-2000:]
-    told = " ".join(line for line in run.stdout.splitlines() if line.startswith("TOLD"))
+    lines = run_probe(tmp_path, SCRIPT, db)
+    told = " ".join(line for line in lines if line.startswith("TOLD"))
     assert "cannot be opened (disk I/O error)" in told and "Nothing was changed" in told
-    assert "SAVING False" in run.stdout
+    assert "SAVING False" in lines
     assert set_aside(db) == [] and db.read_bytes() == before
 
 
