@@ -67,16 +67,17 @@ def test_fortified_places_one_fortress_a_turn(monkeypatch, capsys) -> None:
     assert "markers" not in holder(out[6], 3)
 
 
+TURN_END = [{"do": "finish_conquests"}, {"do": "spread_hand"},
+            {"do": "finish_redeployment"}, {"do": "score"}, {"do": "end_turn"}]
+"""The rest of a turn after its conquests, as a table plays it."""
+
+
 def test_fortified_places_its_next_fortress_the_next_turn(monkeypatch, capsys) -> None:
     lines = [game(), {"do": "pick", "row": FORTIFIED_ORCS},
              {"do": "conquer", "region": 2, "tokens": 2},
              {"do": "conquer", "region": 3, "tokens": 2},
-             {"do": "place_marker", "region": 2, "marker": "fortress"},
-             {"do": "finish_conquests"}, {"do": "spread_hand"},
-             {"do": "finish_redeployment"}, {"do": "score"}, {"do": "end_turn"},
-             {"do": "pick", "row": 1}, {"do": "conquer", "region": 6},
-             {"do": "finish_conquests"}, {"do": "spread_hand"},
-             {"do": "finish_redeployment"}, {"do": "score"}, {"do": "end_turn"},
+             {"do": "place_marker", "region": 2, "marker": "fortress"}, *TURN_END,
+             {"do": "pick", "row": 1}, {"do": "conquer", "region": 6}, *TURN_END,
              {"do": "place_marker", "region": 3, "marker": "fortress"}]
     out = play(lines, monkeypatch, capsys)
     assert holder(out[-1], 2)["markers"] == ["fortress"]
@@ -153,6 +154,7 @@ def test_a_dragon_master_conquest_without_the_dragon_pays_its_whole_cost(monkeyp
     assert "markers" not in holder(out[4], 4)  # an ordinary conquest: no Dragon
 
 
+
 def test_the_dragon_conquers_with_exactly_one_token(monkeypatch, capsys) -> None:
     lines = [dragon_game(), {"do": "pick", "row": 1},
              {"do": "conquer", "region": 4, "dragon": True, "tokens": 3}, NOTHING,
@@ -164,11 +166,9 @@ def test_the_dragon_conquers_with_exactly_one_token(monkeypatch, capsys) -> None
 
 def test_the_dragon_moves_to_its_next_turns_conquest_and_leaves_the_last(monkeypatch,
                                                                          capsys) -> None:
-    turn = [{"do": "finish_conquests"}, {"do": "spread_hand"}, {"do": "finish_redeployment"},
-            {"do": "score"}, {"do": "end_turn"}]
     lines = [dragon_game(), {"do": "pick", "row": 1},
-             {"do": "conquer", "region": 4, "dragon": True}, *turn,
-             {"do": "pick", "row": 1}, {"do": "conquer", "region": 6}, *turn,
+             {"do": "conquer", "region": 4, "dragon": True}, *TURN_END,
+             {"do": "pick", "row": 1}, {"do": "conquer", "region": 6}, *TURN_END,
              {"do": "conquer", "region": 5, "dragon": True}]
     out = play(lines, monkeypatch, capsys)
     assert holder(out[-2], 4)["markers"] == ["dragon"]
@@ -178,10 +178,8 @@ def test_the_dragon_moves_to_its_next_turns_conquest_and_leaves_the_last(monkeyp
 
 
 def test_the_dragons_region_is_immune_to_other_players(monkeypatch, capsys) -> None:
-    turn = [{"do": "finish_conquests"}, {"do": "spread_hand"}, {"do": "finish_redeployment"},
-            {"do": "score"}, {"do": "end_turn"}]
     lines = [dragon_game(), {"do": "pick", "row": 1},
-             {"do": "conquer", "region": 6, "dragon": True}, *turn,
+             {"do": "conquer", "region": 6, "dragon": True}, *TURN_END,
              {"do": "pick", "row": 1}, {"do": "conquer", "region": 6, "tokens": 5}, NOTHING]
     out = play(lines, monkeypatch, capsys)
     assert refused_and_unchanged(out, -2) == "the Dragon protects region 6"
@@ -259,11 +257,9 @@ def test_the_dragon_conquest_is_recorded_and_replays_the_same() -> None:
 
 def test_the_dragon_leaves_the_board_when_its_race_goes_into_decline(monkeypatch,
                                                                      capsys) -> None:
-    turn = [{"do": "finish_conquests"}, {"do": "spread_hand"}, {"do": "finish_redeployment"},
-            {"do": "score"}, {"do": "end_turn"}]
     lines = [dragon_game(), {"do": "pick", "row": 1},
-             {"do": "conquer", "region": 4, "dragon": True}, *turn,
-             {"do": "pick", "row": 1}, {"do": "conquer", "region": 6}, *turn,
+             {"do": "conquer", "region": 4, "dragon": True}, *TURN_END,
+             {"do": "pick", "row": 1}, {"do": "conquer", "region": 6}, *TURN_END,
              {"do": "decline"}]
     out = play(lines, monkeypatch, capsys)
     assert holder(out[-2], 4)["markers"] == ["dragon"]
