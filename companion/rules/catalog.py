@@ -184,16 +184,30 @@ class Catalog:
         return frozenset(chosen)
 
 
+@functools.lru_cache(maxsize=1024)
 def _key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+_INDEXES: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+"""A catalog's races (or powers) by `_key`, per tuple (by identity, the tuple kept with its
+index so that its id is not reused): a name is looked up, not searched for, at every tap."""
+
+
 def _find(items: tuple[_Named, ...], name: str, kind: str) -> _Named:
+    """The first of `items` of that name (ignoring case and spacing), else `UnknownName`."""
     if isinstance(name, str):
-        key = _key(name)
-        for item in items:
-            if _key(item.name) == key:
-                return item
+        entry = _INDEXES.get(id(items))
+        if entry is None or entry[0] is not items:
+            if len(_INDEXES) >= 64:  # catalogs come and go (corrections): a bounded memo
+                _INDEXES.clear()
+            index: dict[str, Any] = {}
+            for item in items:
+                index.setdefault(_key(item.name), item)
+            entry = _INDEXES[id(items)] = (items, index)
+        found: _Named | None = entry[1].get(_key(name))
+        if found is not None:
+            return found
     raise UnknownName(kind, name, [item.name for item in items])
 
 

@@ -70,6 +70,14 @@ def marker_words(marker: str) -> str | None:
     return words
 
 
+def marker_owner(state: GameState, marker: str) -> tuple[str, int | None] | None:
+    """The race or power that places `marker` in this game, with how many the box holds
+    (None: no limit); None when nothing of this game places it."""
+    return _MARKER_OWNERS.get(marker) or next(
+        (found for x in expansions.played(state)
+         if (found := x.marker_owner(state, marker)) is not None), None)
+
+
 def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> GameState:
     markers_known = placed_markers()
     if event.marker not in markers_known:
@@ -79,9 +87,7 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
     here = region_state(state, event.region)
     placing = isinstance(event, MarkerPlaced)
     played = expansions.played(state)
-    owned = _MARKER_OWNERS.get(event.marker) or next(
-        (found for x in played if (found := x.marker_owner(state, event.marker)) is not None),
-        None)
+    owned = marker_owner(state, event.marker)
     words = marker_words(event.marker)
     name: str | Said = event.marker.replace("_", " ") if words is None else said(words)
     if isinstance(event, MarkerPlaced):

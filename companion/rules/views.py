@@ -16,9 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import companion.rules.expansions as expansions
+from companion.rules.board import marker_count, placed_markers
 from companion.rules.errors import IllegalAction, UnknownName
-from companion.rules.events import ComboPicked, RaceDeclined
+from companion.rules.events import ComboPicked, MarkerPlaced, MarkerRemoved, RaceDeclined
 from companion.rules.game import GameState, refusal
+from companion.rules.markers import marker_owner
 from companion.rules.said import N_, Said, said
 from companion.rules.troops_game import RaceCount, race_count
 from companion.rules.turns import Phase
@@ -114,6 +116,29 @@ def pick_refusal(state: GameState, row: int) -> Said | None:
         return said("there is no combo in row {row}", row=row + 1)
     combo = state.market.rows[row].combo
     return refusal(state, ComboPicked(state.track.seat, row, combo.race, combo.power))
+
+
+def marker_choices(state: GameState, region: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The markers the current player may place in `region` now, and those they may take
+    out of it, in `placed_markers` order: exactly what `refusal` allows, asked only of the
+    markers that could be allowed (one that no active race or power of theirs places is
+    never placed; one the region does not hold is never taken out), so a region's panel
+    does not try every marker of the game twice."""
+    player = state.current
+    active = player.active
+    markers = state.regions[region].markers
+    seat = state.track.seat
+    placing: list[str] = []
+    removing: list[str] = []
+    for marker in placed_markers():
+        owned = marker_owner(state, marker)
+        if (active is not None and owned is not None and owned[0] in (active.race, active.power)
+                and refusal(state, MarkerPlaced(seat, region, marker)) is None):
+            placing.append(marker)
+        if marker_count(markers, marker) and refusal(
+                state, MarkerRemoved(seat, region, marker)) is None:
+            removing.append(marker)
+    return tuple(placing), tuple(removing)
 
 
 def own_coins(state: GameState, seat: int) -> int:

@@ -36,14 +36,20 @@ FONT_OPTIONS = ("font_size", "font_name", "font_family", "bold", "italic", "unde
 LIMIT = 20_000
 """Texts one font's table holds at most (a few hundred kilobytes)."""
 
-_TABLES: dict[tuple[str, ...], Callable[[str], Extents]] = {}
+_TABLES: dict[tuple[Any, ...], Callable[[str], Extents]] = {}
 _PROVIDERS: dict[type, Any] = {}
 """The provider classes `install` changed, with their own `get_cached_extents`."""
 
 
-def font_of(options: dict[str, Any]) -> tuple[str, ...]:
-    """The font a label's `options` measure with (hashable)."""
-    return tuple(repr(options.get(name)) for name in FONT_OPTIONS)
+def font_of(options: dict[str, Any]) -> tuple[Any, ...]:
+    """The font a label's `options` measure with (hashable): their values, or their
+    `repr` where a value is not hashable."""
+    font = tuple(map(options.get, FONT_OPTIONS))
+    try:
+        hash(font)
+    except TypeError:
+        return tuple(repr(value) for value in font)
+    return font
 
 
 def measure_with(options: dict[str, Any]) -> Callable[[str], Extents]:

@@ -44,8 +44,6 @@ from companion.rules import (
     Attacker,
     DiePurpose,
     GameState,
-    MarkerPlaced,
-    MarkerRemoved,
     Phase,
     RegionConquered,
     RulesError,
@@ -56,6 +54,7 @@ from companion.rules import (
     catapult_ready,
     die_roll_allowed,
     final_conquest,
+    marker_choices,
     marker_count,
     minimum_cost,
     placed_markers,
@@ -366,13 +365,13 @@ class MapPresenter(Presenter):
                             "text": _("Abandon region {region}").format(region=rid)})
         actions += self._steppers(state, rid)
         if not state.is_over:
+            placing, removing = marker_choices(state, rid)
             for marker in placed_markers():
-                if marker != "dragon" and refusal(  # the Dragon moves with its conquest
-                        state, MarkerPlaced(current.seat, rid, marker)) is None:
+                if marker in placing and marker != "dragon":  # it moves with its conquest
                     actions.append({"key": "place:%s" % marker,  # noqa: UP031 (a key, read by test_intents)
                                     "text": _("Place {marker}").format(
                                         marker=marker_name(marker))})
-                if refusal(state, MarkerRemoved(current.seat, rid, marker)) is None:
+                if marker in removing:
                     actions.append({"key": "remove:%s" % marker,  # noqa: UP031 (a key, read by test_intents)
                                     "text": _("Remove {marker}").format(
                                         marker=marker_name(marker))})
