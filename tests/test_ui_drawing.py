@@ -189,6 +189,57 @@ def test_a_scroller_stays_in_range_when_its_content_shrinks_to_fit_and_grows_aga
         ui.pump()
 
 
+def test_no_frame_of_the_table_uses_the_stencil(app: Any) -> None:
+    """Nothing on the table's main screens clips with the stencil (Kivy's screen manager
+    did, over the whole window, at every frame): the lists clip with a scissor box."""
+    from kivy.graphics.stencil_instructions import StencilPush
+
+    def stencils(group: Any) -> int:
+        return sum(isinstance(i, StencilPush) + stencils(i)
+                   for i in getattr(group, "children", None) or [])
+
+    s = app.session
+    s.new_game([Seat("Ann", "blue"), Seat("Bob", "orange"), Seat("Cy", "green")],
+               first_seat=0)
+    for name in ("table", "market", "map", "die"):
+        app.ctx.nav.go(name)
+        ui.pump(3)
+        assert stencils(ui.window().canvas) == 0, name
+
+
+def test_a_scrollers_bars_change_colour_at_most_once_after_a_change_and_never_unseen(
+        app: Any) -> None:
+    """Content that changes size: where it fits (no bar shows), the bars' colour is not
+    touched in the second after it (Kivy's half-second fade set it every frame: about 30
+    frames of the whole window drawn again after each map region tapped); where it
+    overflows, the bar turns inactive in one change, not a fade."""
+    from kivy.uix.widget import Widget
+
+    scroller = Scroller(size_hint=(None, None), size=(200, 400), pos=(10, 10),
+                        do_scroll_x=False)
+    content = Widget(size_hint_y=None, height=100)
+    scroller.add_widget(content)
+    win = ui.window()
+    win.add_widget(scroller)
+    changes: list[list[float]] = []
+    scroller.bind(_bar_color=lambda _s, value: changes.append(list(value)))
+    try:
+        with ui.held_clock():
+            ui.wait(1.5)
+            for height in (150, 120, 200):  # fits
+                changes.clear()
+                content.height = height
+                ui.wait(1.5)
+                assert changes == [], height
+            content.height = 900  # overflows: shown, then inactive at once
+            changes.clear()
+            ui.wait(1.5)
+            assert changes == [list(scroller.bar_inactive_color)]
+    finally:
+        win.remove_widget(scroller)
+        ui.pump()
+
+
 def test_every_list_on_the_tapped_screens_clips_with_a_scissor(app: Any) -> None:
     from kivy.uix.scrollview import ScrollView
 

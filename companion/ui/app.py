@@ -501,6 +501,11 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         if self.base_rotation is None:
             self.base_rotation = display_rotation()
         manager = ScreenManager(transition=NoTransition())
+        # Kivy's rule clips the manager with the stencil (two rectangles over the whole
+        # window into the stencil buffer, and a test of every pixel, at every frame) for
+        # screens that slide in; these never slide, and the manager fills the window.
+        manager.canvas.before.clear()
+        manager.canvas.after.clear()
         self.manager = manager
         self.screens = LazyScreens(self.presenters, manager, self._screen_made)
         manager.current = self.screens[ctx.nav.current].name

@@ -636,6 +636,22 @@ class Scroller(ScrollView):  # type: ignore[misc]
         self._bounds_for: tuple[float, float] = (-1.0, -1.0)
         super().__init__(**kwargs)
 
+    def _bind_inactive_bar_color(self, *_args: Any) -> None:
+        """Half a second after a scroll or a change of content, the bars turn inactive at
+        once, and only if one shows.
+
+        Kivy fades them over another half second: some 30 frames of the whole window drawn
+        again after every change of a panel's lines (a map region tapped), even when no
+        bar shows (its colour is still set, every frame, to the same nothing).
+        """
+        width, height = self.viewport_size
+        if not ((self.do_scroll_x and width > self.width)
+                or (self.do_scroll_y and height > self.height)):
+            return  # no bar shows: nothing to turn, no frame to draw
+        self.funbind("bar_color", self._change_bar_color)
+        self.fbind("bar_inactive_color", self._change_bar_color)
+        self._bar_color = self.bar_inactive_color
+
     def _update_effect_y_bounds(self, *args: Any) -> None:
         """The scroller or its content changed height: the scroll is put back in range
         before Kivy works the scroll effect's bounds out again.
