@@ -44,6 +44,7 @@ class RegionGroups(Generic[K]):
         self._paint = paint
         self._slots: dict[int, InstructionGroup] = {}
         self._keys: dict[int, K | None] = {}
+        self._asked: dict[int, K | None] | None = None  # the keys of the last update
         for rid in ids:
             slot = drawing.group()
             self._slots[rid] = slot
@@ -55,6 +56,9 @@ class RegionGroups(Generic[K]):
         as nothing); return those regions and how many instructions were removed or made."""
         changed: set[int] = set()
         touched = 0
+        if keys == self._asked:  # the same as last time (a tap that moved the selection)
+            return changed, touched
+        self._asked = dict(keys)
         for rid, slot in self._slots.items():
             key = keys.get(rid)
             if key == self._keys[rid]:
@@ -84,6 +88,7 @@ class RegionColours:
     def __init__(self) -> None:
         self._colours: dict[int, Color] = {}
         self._rgba: dict[int, tuple[float, ...]] = {}
+        self._asked: Mapping[int, Iterable[float]] | None = None  # the last update's colours
 
     def add(self, rid: int, rgba: Iterable[float]) -> Color:
         """Make region `rid`'s `Color` (the caller adds it to a group before its shapes)."""
@@ -96,6 +101,9 @@ class RegionColours:
     def update(self, colours: Mapping[int, Iterable[float]]) -> set[int]:
         """Set the colour of each region whose colour changed; return those regions."""
         changed: set[int] = set()
+        if colours == self._asked:
+            return changed
+        self._asked = dict(colours)
         for rid, rgba in colours.items():
             value = tuple(rgba)
             if rid not in self._colours or value == self._rgba[rid]:
