@@ -1,8 +1,9 @@
-"""The README's `companion score` examples are real: each prints what the README shows.
+"""The `companion score` examples of `docs/score-examples.md` are real: each prints what
+the document shows.
 
-Under "## Scoring a turn from the command line" an example is a `<!-- score-example -->`
-comment, then a ```json block with the scenario, then a ```json block with the output
-(shown in full, spread over lines). Blocks may be indented, as inside a list item.
+An example is a `<!-- score-example -->` comment, then a ```json block with the scenario,
+then a ```json block with the output (shown in full, spread over lines). Blocks may be
+indented, as inside a list item.
 """
 
 from __future__ import annotations
@@ -17,22 +18,14 @@ import pytest
 
 from companion.cli import main
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-HEADING = "## Scoring a turn from the command line\n"
+DOC = Path(__file__).resolve().parents[1] / "docs" / "score-examples.md"
 
 _FENCE = r"[ \t]*```json\n(.*?)\n[ \t]*```\n"
 _EXAMPLE = re.compile(r"<!-- score-example -->\n" + _FENCE + _FENCE, re.S)
 _JSON_BLOCK = re.compile(r"^[ \t]*```json$", re.M)
 
 
-def score_section(readme: str) -> str:
-    """The README's text from the scoring heading to the next `## ` heading."""
-    start = readme.index(HEADING)
-    end = readme.find("\n## ", start + len(HEADING))
-    return readme[start : end if end != -1 else len(readme)]
-
-
-SECTION = score_section(README.read_text(encoding="utf-8"))
+SECTION = DOC.read_text(encoding="utf-8")
 EXAMPLES = _EXAMPLE.findall(SECTION)
 
 
@@ -48,16 +41,16 @@ def companion_score(
     return result
 
 
-def test_the_readme_has_the_scoring_section_with_its_examples() -> None:
+def test_the_document_has_its_examples() -> None:
     assert len(EXAMPLES) >= 14
 
 
-def test_every_json_block_of_the_scoring_section_belongs_to_a_checked_example() -> None:
+def test_every_json_block_of_the_document_belongs_to_a_checked_example() -> None:
     # an input and an output block per example: an unmarked example would go unchecked
     assert len(_JSON_BLOCK.findall(SECTION)) == 2 * len(EXAMPLES)
 
 
-def test_the_readme_gives_an_example_for_each_expansion_field() -> None:
+def test_the_document_gives_an_example_for_each_expansion_field() -> None:
     scenarios = "".join(scenario for scenario, _ in EXAMPLES)
     for name in (
         '"coastal"',
@@ -82,7 +75,7 @@ def test_the_readme_gives_an_example_for_each_expansion_field() -> None:
 @pytest.mark.parametrize(
     ("scenario", "shown"), EXAMPLES, ids=[f"example-{i}" for i in range(len(EXAMPLES))]
 )
-def test_every_score_example_in_the_readme_gives_the_total_it_shows(
+def test_every_score_example_gives_the_total_it_shows(
     scenario: str,
     shown: str,
     monkeypatch: pytest.MonkeyPatch,
