@@ -94,6 +94,13 @@ GPIO_PINS = range(2, 28)
 GPIO 0 and 1 are kept for the HAT identification EEPROM, so they are refused.
 """
 
+PHYSICAL_PIN = {2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32,
+                13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15,
+                23: 16, 24: 18, 25: 22, 26: 37, 27: 13}
+"""Each of `GPIO_PINS` -> its pin on the 40-pin header (what a person counts when wiring;
+gpiozero's ``board_info.physical_pin`` knows it too, but needs a pin factory, and the
+settings screen and ``companion doctor`` must not load gpiozero to say it)."""
+
 DIM_AFTER_RANGE = range(10, 86_401)
 """``display.dim_after_seconds``: 0 (never dim) or 10 seconds up to a day."""
 

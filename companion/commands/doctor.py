@@ -54,36 +54,6 @@ ABS_X = 0x00
 ABS_MT_POSITION_X = 0x35
 BTN_TOUCH = 0x14A
 
-PHYSICAL_PIN = {
-    2: 3,
-    3: 5,
-    4: 7,
-    17: 11,
-    27: 13,
-    22: 15,
-    10: 19,
-    9: 21,
-    11: 23,
-    5: 29,
-    6: 31,
-    13: 33,
-    19: 35,
-    26: 37,
-    14: 8,
-    15: 10,
-    18: 12,
-    23: 16,
-    24: 18,
-    25: 22,
-    8: 24,
-    7: 26,
-    12: 32,
-    16: 36,
-    20: 38,
-    21: 40,
-}
-"""BCM GPIO number -> physical pin on the 40-pin header."""
-
 
 @dataclass(frozen=True)
 class Finding:
@@ -561,6 +531,8 @@ PIN_TEXTS = {
 
 
 def _pin_text(what: str, pin: int) -> str:
+    from companion.config import PHYSICAL_PIN
+
     physical = PHYSICAL_PIN.get(pin)
     bare, located = PIN_TEXTS[what]
     return _(located if physical else bare).format(pin=pin, physical=physical)

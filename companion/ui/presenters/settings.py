@@ -40,6 +40,7 @@ from companion import i18n, system_actions, usb
 from companion.config import (
     DEFAULT_GRID_PORT,
     GPIO_PINS,
+    PHYSICAL_PIN,
     TEXT_SCALES,
     Config,
     QuietHours,
@@ -82,10 +83,6 @@ QUIET_CHOICES = ("", "21:00-09:00", "22:00-08:00", "23:00-07:00", "00:00-07:00")
 """The quiet hours offered ("" for none); the file may hold any other."""
 TEXT_SIZES = {100: N_("Normal (100 %)"), 115: N_("Larger (115 %)"),
               130: N_("Largest (130 %)")}
-PHYSICAL_PIN = {2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32,
-                13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15,
-                23: 16, 24: 18, 25: 22, 26: 37, 27: 13}
-"""BCM GPIO number -> pin number on the 40-pin header (what a player counts)."""
 SERIAL_GLOBS = ("/dev/ttyACM*", "/dev/ttyUSB*", "/dev/serial/by-id/*")
 NEXT_START = N_(" (from the next start)")
 SPREAD = 6
