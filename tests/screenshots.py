@@ -768,8 +768,8 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
             ui_support.close_dialogs()
             ui_support.resize(size)
             scenario.build(app)
-            ui_support.pump(6)
-            frame = ui_support.frame()
+            ui_support.lay_out(6)
+            frame = ui_support.frame()  # drawn now
             path = (ui_support.screenshot(out / size_name / f"{scenario.name}.png")
                     if pngs else None)
             state = app.session.history.state if app.session.history else None

@@ -35,6 +35,7 @@ os.environ.setdefault("KCFG_GRAPHICS_MAXFPS", "0")  # no 60 fps cap: pumped fram
 from kivy.app import App
 from kivy.base import EventLoop
 from kivy.clock import Clock
+from kivy.lang import Builder
 from kivy.tests.common import UnitTestTouch
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
@@ -81,6 +82,21 @@ def pump(frames: int = 3) -> None:
         if _time.held_at is not None:
             _time.held_at += FRAME_SECONDS
         EventLoop.idle()
+
+
+def lay_out(frames: int = 2) -> None:
+    """Run `frames` turns of Kivy's loop as `pump` does (timers, input, kv rules, layout
+    passes, label textures) but draw nothing: for checks that read only where widgets are
+    and what they say. Drawing is most of a frame's time on a software GL; the next `pump`
+    or `frame` draws what these turns changed."""
+    for _ in range(frames):
+        if _time.held_at is not None:
+            _time.held_at += FRAME_SECONDS
+        Clock.tick()
+        EventLoop.dispatch_input()
+        Builder.sync()
+        Clock.tick_draw()
+        Builder.sync()
 
 
 class _KivyTime:
@@ -540,7 +556,7 @@ def stepper_moves(taps: int = 5, tapped: list[str] | None = None) -> list[str]:
                 if found or not is_shown(stepper):
                     break
                 stepper.ids[sign].dispatch("on_release")
-                pump(2)
+                lay_out(2)
                 what = f"{label} {'+' if sign == 'plus' else '-'}"
                 if tapped is not None:
                     tapped.append(what)
@@ -566,7 +582,7 @@ def repeat_moves(names: tuple[str, ...], taps: int = 8,
             if not is_shown(widget) or widget.disabled:
                 break
             widget.dispatch("on_release")
-            pump(2)
+            lay_out(2)
             if tapped is not None:
                 tapped.append(name)
             found = _moved(before, f"{name!r} tapped")
