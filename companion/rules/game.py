@@ -505,6 +505,7 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
     else:
         attacked = loser is not None and not loser.in_decline and loser.seat != who.seat
         defended = before.defended
+        players = markers.first_regions_noted(players, who.seat, event.region)
         this_turn = replace(
             this_turn, conquered=(*this_turn.conquered, (event.region, defended)),
             attacked_active_race=this_turn.attacked_active_race or attacked,

@@ -37,8 +37,9 @@ from companion.rules.names import (
     RACES,
     TROLLS,
 )
+from companion.rules.players import ActiveRace, Player
 from companion.rules.said import N_, Name, Said, listed, said
-from companion.rules.state import GameState, acting, region_state
+from companion.rules.state import GameState, acting, region_state, with_player
 
 _MARKER_OWNERS: dict[str, tuple[str, int | None]] = {
     "fortress": (FORTIFIED, 6), "troll_lair": (TROLLS, 10), "encampment": (BIVOUACKING, 5),
@@ -108,6 +109,8 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
             raise IllegalAction(said("all {box} of the {name} pieces are on the board", box=box,
                                      name=name))
         _refuse_twice_a_turn(state, event.marker)
+        if event.marker == "hole_in_the_ground":
+            _refuse_hole_elsewhere(active, event.region)
     elif not marker_count(here.markers, event.marker):
         raise IllegalAction(said("region {region} has no {name} to remove", region=event.region,
                                  name=name))
@@ -115,6 +118,36 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
     state = _count_once_a_turn(state, event)
     return replace(state, regions=state.regions.with_region(
         event.region, replace(here, markers=markers)))
+
+
+HOLE_REGIONS = 2
+"""Halflings put a Hole-in-the-Ground in each of the first this many regions they conquer."""
+
+
+def first_regions_noted(players: tuple[Player, ...], seat: int,
+                        region: int) -> tuple[Player, ...]:
+    """The players after `seat`'s active race conquered `region`: Halflings note their
+    first `HOLE_REGIONS` regions (where their Holes-in-the-Ground may go)."""
+    player = players[seat]
+    active = player.active
+    if active is None or active.race != HALFLINGS or len(active.first_regions) >= HOLE_REGIONS \
+            or region in active.first_regions:
+        return players
+    active = replace(active, first_regions=(*active.first_regions, region))
+    return with_player(players, replace(player, active=active))
+
+
+def _refuse_hole_elsewhere(active: ActiveRace, region: int) -> None:
+    """A Hole-in-the-Ground goes only in one of the first 2 regions the Halflings
+    conquered."""
+    if region in active.first_regions:
+        return
+    if not active.first_regions:
+        raise IllegalAction(said("Halflings: a Hole-in-the-Ground goes in each of the first 2 "
+                                 "regions they conquer; they have conquered none yet"))
+    raise IllegalAction(said("Halflings: a Hole-in-the-Ground goes only in the first 2 "
+                             "regions they conquered ({regions}), not region {region}",
+                             regions=listed(active.first_regions), region=region))
 
 
 def _refuse_twice_a_turn(state: GameState, marker: str) -> None:
