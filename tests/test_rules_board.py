@@ -168,7 +168,7 @@ def test_a_fortress_is_removed_when_an_enemy_conquers_the_region() -> None:
 def test_only_the_right_power_places_a_marker() -> None:
     s = two_player(("Orcs",), ("Hill",))
     s.conquer(2)
-    with pytest.raises(IllegalAction, match="only an active Fortified race places a fortress"):
+    with pytest.raises(IllegalAction, match="only an active Fortified race places a Fortress"):
         s.place_marker(2, "fortress")
     with pytest.raises(IllegalAction, match="unknown marker 'castle'"):
         s.place_marker(2, "castle")
@@ -178,7 +178,7 @@ def test_one_fortress_per_region() -> None:
     s = two_player(("Orcs",), ("Fortified",))
     s.conquer(2)
     s.place_marker(2, "fortress")
-    with pytest.raises(IllegalAction, match="already has a fortress"):
+    with pytest.raises(IllegalAction, match="already has a Fortress"):
         s.place_marker(2, "fortress")
 
 

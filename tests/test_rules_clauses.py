@@ -308,3 +308,16 @@ def test_a_halflings_hole_waits_for_a_region_they_have_conquered(monkeypatch, ca
     assert holder(out[-4], 4)["markers"] == ["hole_in_the_ground"]
     # the third region conquered takes no Hole, even with one back in the box
     assert out[-1]["refused"].endswith("(2, 4), not region 3")
+
+
+# --- The pieces' owners ----------------------------------------------------------------
+
+
+def test_only_the_power_a_piece_belongs_to_places_it_and_the_refusal_names_it_well(
+        monkeypatch, capsys) -> None:
+    # Ann plays Alchemist Humans: an Encampment is Bivouacking's; the Fortified Orcs' Fortress
+    lines = [game(), {"do": "pick", "row": 1}, {"do": "conquer", "region": 2, "tokens": 2},
+             {"do": "place_marker", "region": 2, "marker": "encampment"}, NOTHING]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 3) == ("only an active Bivouacking race places an "
+                                             "Encampment")

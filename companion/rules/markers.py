@@ -56,6 +56,14 @@ MARKER_WORDS: dict[str, str] = {
 """Each base marker as a refusal names it (an expansion's own: its `Piece.words`, else its
 id with spaces)."""
 
+A_MARKER_WORDS: dict[str, str] = {
+    "fortress": N_("a Fortress"), "troll_lair": N_("a Troll's Lair"),
+    "encampment": N_("an Encampment"), "hole_in_the_ground": N_("a Hole-in-the-Ground"),
+    "hero": N_("a Hero"), "dragon": N_("the Dragon"), "catapult": N_("the Catapult"),
+}
+"""Each base marker as a sentence names one of them, with its article ("an Encampment",
+never "a encampment"; an expansion's own: its `Piece.a_words`)."""
+
 ONCE_PER_TURN: dict[str, Said] = {
     "fortress": said("Fortified: one Fortress a turn, as long as the race is active"),
 }
@@ -69,6 +77,14 @@ def marker_words(marker: str) -> str | None:
     if words is None and (piece := expansion_piece(marker)) is not None:
         words = piece.words
     return words
+
+
+def a_marker(marker: str, name: str | Said) -> Said:
+    """One `marker`, with its article, as a sentence names it."""
+    words = A_MARKER_WORDS.get(marker)
+    if words is None and (piece := expansion_piece(marker)) is not None:
+        words = piece.a_words
+    return said(words) if words is not None else said("a {name}", name=name)
 
 
 def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> GameState:
@@ -86,22 +102,24 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
     words = marker_words(event.marker)
     name: str | Said = event.marker.replace("_", " ") if words is None else said(words)
     if isinstance(event, MarkerPlaced):
+        one = a_marker(event.marker, name)
         if owned is None:
-            raise IllegalAction(said("no race or power of this game places a {name}", name=name))
+            raise IllegalAction(said("no race or power of this game places {a_name}",
+                                     a_name=one))
         owner, box = owned
         active = player.active
         if active is None or owner not in (active.race, active.power):
-            raise IllegalAction(said("only an active {owner} race places a {name}",
+            raise IllegalAction(said("only an active {owner} race places {a_name}",
                                      owner=Name("race" if owner in RACES
-                                                else "power", owner), name=name))
+                                                else "power", owner), a_name=one))
         for expansion in played:
             expansion.refuse_marker(state, event)
         if here.occupant is None or here.occupant.seat != player.seat or here.occupant.in_decline:
-            raise IllegalAction(said("a {name} goes in a region your active race holds",
-                                     name=name))
+            raise IllegalAction(said("{a_name} goes in a region your active race holds",
+                                     a_name=one))
         if event.marker != "encampment" and marker_count(here.markers, event.marker):
-            raise IllegalAction(said("region {region} already has a {name}",
-                                     region=event.region, name=name))
+            raise IllegalAction(said("region {region} already has {a_name}",
+                                     region=event.region, a_name=one))
         if box == 1 and state.regions.count_markers(event.marker):
             raise IllegalAction(said("the {name} is already on the board; to move it, remove it "
                                      "and place it again", name=name))

@@ -99,7 +99,8 @@ class IvoryTower:
 
 
 POT_OF_GOLD = "pot_of_gold"
-POT = Piece(POT_OF_GOLD, placed=True, after="dragon", words=N_("pot of gold"))
+POT = Piece(POT_OF_GOLD, placed=True, after="dragon", words=N_("pot of gold"),
+            a_words=N_("a Pot of Gold"))
 """The Leprechauns' Pot of Gold among a region's markers: placed by its race, listed
 after the dragon, as a refusal names it."""
 POT_COINS = 1
