@@ -1,0 +1,170 @@
+"""More limiting clauses of the rule books, each played through `companion play` on the
+six-region Pocket board of `test_play` (1 sea; 2 farmland, coastal; 3 hill with a mine,
+coastal; 4 forest with a Lost Tribe; 5 mountain with a cavern, inland and off the edge;
+6 swamp with a magic source): the allowed use, then the refused one with the rule's reason,
+and nothing changed by the refusal. `docs/rules-clauses.md` lists which clause each proves.
+
+A combo is put on top of the decks (`combo`), so Ann's `pick` of row 1 takes it and Bob's
+next `pick` of row 1 takes the combo below it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from test_play import game, holder
+from test_rules_clauses import NOTHING, TURN_END, play, refused_and_unchanged
+
+from companion.rules.catalog import load_catalog
+
+
+def combo(*pairs: tuple[str, str], sets: tuple[str, ...] = ("base",),
+          **fields: Any) -> dict[str, Any]:
+    """The first line of a game on Pocket whose decks start with `pairs` (race, power), in
+    order: Ann's row 1 is the first pair, and once she took it, Bob's row 1 the second."""
+    catalog = load_catalog()
+    races = [race for race, _ in pairs]
+    powers = [power for _, power in pairs]
+    line = game(races=[*races, *(r.name for r in catalog.races_in(sets) if r.name not in races)],
+                powers=[*powers, *(p.name for p in catalog.powers_in(sets)
+                                   if p.name not in powers)], **fields)
+    if sets != ("base",):
+        line["expansions"] = list(sets)
+    return line
+
+
+def conquer(region: int, tokens: int | None = None, **more: Any) -> dict[str, Any]:
+    line: dict[str, Any] = {"do": "conquer", "region": region, **more}
+    if tokens is not None:
+        line["tokens"] = tokens
+    return line
+
+
+PICK = {"do": "pick", "row": 1}
+
+
+def short(region: int, cost: int, given: int) -> str:
+    """The refusal of a conquest given fewer tokens than it costs."""
+    return f"region {region} costs {cost} tokens; {given} are not enough"
+
+
+# --- entering and moving on the board --------------------------------------------------
+
+
+def test_a_new_race_enters_on_a_region_at_the_edge_of_the_board(monkeypatch, capsys) -> None:
+    lines = [combo(("Humans", "Alchemist")), PICK, conquer(5), NOTHING, conquer(6)]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 2) == ("a race entering the board must take an entry "
+                                             "region; region 5 is not")
+    assert holder(out[4], 6)["race"] == "Humans"
+
+
+def test_later_conquests_border_a_region_the_race_holds(monkeypatch, capsys) -> None:
+    lines = [combo(("Humans", "Alchemist")), PICK, conquer(2), conquer(6), NOTHING,
+             conquer(4)]
+    out = play(lines, monkeypatch, capsys)
+    assert "Humans hold" in refused_and_unchanged(out, 3)
+    assert holder(out[5], 4)["race"] == "Humans"
+
+
+def test_seas_are_not_conquered_but_by_a_seafaring_race(monkeypatch, capsys) -> None:
+    lines = [combo(("Humans", "Alchemist"), ("Elves", "Seafaring")), PICK, conquer(1),
+             NOTHING, conquer(2), *TURN_END, PICK, conquer(1)]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 2) == "region 1 is a sea: only a Seafaring race may take it"
+    assert holder(out[-1], 1)["race"] == "Elves"
+
+
+def test_halflings_enter_anywhere_on_land_but_never_on_a_sea(monkeypatch, capsys) -> None:
+    lines = [combo(("Halflings", "Alchemist")), PICK, conquer(1), NOTHING, conquer(5)]
+    out = play(lines, monkeypatch, capsys)
+    assert "sea" in refused_and_unchanged(out, 2)
+    assert holder(out[4], 5)["race"] == "Halflings"
+
+
+def test_flying_reaches_a_region_far_off_but_never_a_sea(monkeypatch, capsys) -> None:
+    lines = [combo(("Humans", "Flying")), PICK, conquer(2), conquer(1), NOTHING, conquer(6)]
+    out = play(lines, monkeypatch, capsys)
+    assert "sea" in refused_and_unchanged(out, 3)
+    assert holder(out[5], 6)["race"] == "Humans"  # 6 does not border 2
+
+
+# --- what a conquest costs -------------------------------------------------------------
+
+
+def test_a_conquest_costs_two_and_one_more_for_a_lost_tribe_and_a_mountain(monkeypatch,
+                                                                           capsys) -> None:
+    lines = [combo(("Humans", "Alchemist")), PICK, conquer(4, 2), NOTHING, conquer(4, 3),
+             conquer(5, 2), NOTHING, conquer(5, 3)]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 2) == short(4, 3, 2)
+    assert holder(out[4], 4)["tokens"] == 3
+    assert refused_and_unchanged(out, 5) == short(5, 3, 2)
+    assert holder(out[7], 5)["tokens"] == 3
+
+
+def test_discounts_never_bring_a_conquest_under_one_token(monkeypatch, capsys) -> None:
+    # Commando Tritons on the coast: 2 - 1 - 1, yet one token goes in
+    lines = [combo(("Tritons", "Commando")), PICK, conquer(2, 0), NOTHING, conquer(2)]
+    out = play(lines, monkeypatch, capsys)
+    assert "refused" in out[2] and out[3] == out[1]
+    assert holder(out[4], 2)["tokens"] == 1
+
+
+def test_commando_conquers_with_one_token_less(monkeypatch, capsys) -> None:
+    lines = [combo(("Humans", "Commando")), PICK, conquer(4, 1), NOTHING, conquer(4, 2)]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 2) == short(4, 2, 1)
+    assert holder(out[4], 4)["tokens"] == 2
+
+
+def test_tritons_pay_one_less_on_the_coast_only(monkeypatch, capsys) -> None:
+    lines = [combo(("Tritons", "Alchemist")), PICK, conquer(6, 1), NOTHING, conquer(2, 1)]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 2) == short(6, 2, 1)
+    assert holder(out[4], 2)["tokens"] == 1
+
+
+def test_mounted_pay_one_less_on_hills_and_farmland_only(monkeypatch, capsys) -> None:
+    lines = [combo(("Humans", "Mounted")), PICK, conquer(6, 1), NOTHING, conquer(3, 1)]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 2) == short(6, 2, 1)
+    assert holder(out[4], 3)["tokens"] == 1
+
+
+def test_underworld_pays_one_less_on_a_cavern(monkeypatch, capsys) -> None:
+    lines = [combo(("Humans", "Underworld")), PICK, conquer(4), conquer(5, 1), NOTHING,
+             conquer(5, 2)]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 3) == short(5, 2, 1)
+    assert holder(out[5], 5)["tokens"] == 2
+
+
+def test_giants_pay_one_less_next_to_a_mountain_they_hold(monkeypatch, capsys) -> None:
+    # 6 borders their mountain (5); 2 does not
+    lines = [combo(("Giants", "Alchemist")), PICK, conquer(4), conquer(5), conquer(2, 1),
+             NOTHING, conquer(6, 1)]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 4) == short(2, 2, 1)
+    assert holder(out[6], 6)["tokens"] == 1
+
+
+# --- what protects a region ------------------------------------------------------------
+
+
+def test_a_halflings_hole_makes_its_region_immune(monkeypatch, capsys) -> None:
+    lines = [combo(("Halflings", "Alchemist"), ("Humans", "Hill")), PICK, conquer(2),
+             conquer(3), {"do": "place_marker", "region": 2, "marker": "hole_in_the_ground"},
+             *TURN_END, PICK, conquer(2, 5), NOTHING, conquer(3)]
+    out = play(lines, monkeypatch, capsys)
+    assert "Hole-in-the-Ground" in refused_and_unchanged(out, -3)
+    assert holder(out[-1], 3)["race"] == "Humans"
+
+
+def test_a_region_of_your_own_race_in_decline_may_be_attacked(monkeypatch, capsys) -> None:
+    lines = [combo(("Humans", "Alchemist"), ("Elves", "Hill")), PICK, conquer(2), *TURN_END,
+             PICK, conquer(6), *TURN_END, {"do": "decline"}, {"do": "score"},
+             {"do": "end_turn"}, *TURN_END, PICK, conquer(2, 3)]
+    out = play(lines, monkeypatch, capsys)
+    assert holder(out[-1], 2)["in_decline"] is False
+    assert holder(out[-1], 2)["seat"] == 0
