@@ -168,3 +168,85 @@ def test_a_region_of_your_own_race_in_decline_may_be_attacked(monkeypatch, capsy
     out = play(lines, monkeypatch, capsys)
     assert holder(out[-1], 2)["in_decline"] is False
     assert holder(out[-1], 2)["seat"] == 0
+
+
+# --- the mini-expansions ---------------------------------------------------------------
+
+CURSED = ("base", "cursed")
+GRAND_DAMES = ("base", "grand-dames")
+BE_NOT_AFRAID = ("base", "be-not-afraid")
+ROYAL_BONUS = ("base", "royal-bonus")
+
+
+def bob_hand_back(race: str) -> dict[str, Any]:
+    """Ann, the defender, puts the tokens a conquest sent back to her hand on the board."""
+    return {"do": "spread_hand", "seat": 0, "race": race}
+
+
+def test_shrubmen_forests_are_immune_and_their_other_regions_are_not(monkeypatch,
+                                                                      capsys) -> None:
+    lines = [combo(("Shrubmen", "Alchemist"), ("Humans", "Hill"), sets=ROYAL_BONUS), PICK,
+             conquer(4), conquer(2), *TURN_END, PICK, conquer(4, 9), NOTHING, conquer(2, 7),
+             bob_hand_back("Shrubmen")]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, -4) == "Shrubmen make their forest region 4 immune"
+    assert holder(out[-2], 2)["race"] == "Humans"
+
+
+def test_white_ladies_are_immune_once_in_decline(monkeypatch, capsys) -> None:
+    lines = [combo(("White Ladies", "Alchemist"), ("Humans", "Hill"), sets=GRAND_DAMES), PICK,
+             conquer(2), conquer(3), *TURN_END, PICK, conquer(2, 5),
+             bob_hand_back("White Ladies"), *TURN_END, {"do": "decline"}, {"do": "score"},
+             {"do": "end_turn"}, conquer(3, 5), NOTHING]
+    out = play(lines, monkeypatch, capsys)
+    assert holder(out[10], 2)["race"] == "Humans"  # active, they could be attacked
+    assert refused_and_unchanged(out, -2) == "White Ladies in decline are immune: region 3"
+
+
+def test_goblins_pay_one_less_against_a_race_in_decline(monkeypatch, capsys) -> None:
+    # Ann's Humans hold region 2 with 2 tokens and decline (1 token left): 2 + 1 - 1
+    lines = [combo(("Humans", "Alchemist"), ("Goblins", "Hill"), sets=CURSED), PICK,
+             conquer(2), *TURN_END, PICK, conquer(3), *TURN_END, {"do": "decline"},
+             {"do": "score"}, {"do": "end_turn"}, conquer(2, 1), NOTHING, conquer(2, 2)]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, -3) == short(2, 2, 1)
+    assert holder(out[-1], 2)["race"] == "Goblins"
+
+
+def test_kobolds_never_hold_a_region_with_fewer_than_two(monkeypatch, capsys) -> None:
+    lines = [combo(("Kobolds", "Commando"), sets=CURSED), PICK, conquer(2, 1), NOTHING,
+             conquer(2)]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 2) == ("a region conquered by Kobolds holds at least 2 "
+                                             "tokens, not 1")
+    assert holder(out[4], 2)["tokens"] == 2
+
+
+def test_were_pay_two_less_by_night_and_nothing_less_by_day(monkeypatch, capsys) -> None:
+    lines = [combo(("Humans", "Were-"), sets=CURSED), PICK, conquer(4, 1), NOTHING,
+             conquer(4), *TURN_END, PICK, conquer(6), *TURN_END, conquer(5, 1)]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 2) == short(4, 3, 1)  # turn 1: day
+    assert out[-1]["turn"] == 2 and holder(out[-1], 5)["tokens"] == 1  # turn 2: night
+
+
+def test_a_mercenary_coin_takes_two_tokens_off_one_conquest(monkeypatch, capsys) -> None:
+    lines = [combo(("Humans", "Mercenary"), ("Elves", "Hill"), sets=BE_NOT_AFRAID), PICK,
+             conquer(4, 1, mercenary_coin=True), conquer(5, 1), NOTHING, *TURN_END, PICK,
+             conquer(6, 1, mercenary_coin=True), NOTHING]
+    out = play(lines, monkeypatch, capsys)
+    assert holder(out[2], 4)["tokens"] == 1
+    assert refused_and_unchanged(out, 3) == short(5, 3, 1)  # no coin: the whole cost
+    assert refused_and_unchanged(out, -2) == ("only Mercenary races spend a coin to conquer "
+                                              "with fewer tokens")
+
+
+def test_a_cursed_combo_costs_three_coins_to_pass_over(monkeypatch, capsys) -> None:
+    # Ann has 5 coins: passing the Cursed combo costs 3, and each other row 1
+    lines = [combo(("Humans", "Cursed"), sets=CURSED), {"do": "pick", "row": 5}, NOTHING,
+             {"do": "pick", "row": 2}]
+    out = play(lines, monkeypatch, capsys)
+    assert [row["cost"] for row in out[0]["market"][:3]] == [0, 3, 4]
+    assert "refused" in out[1] and out[2] == out[0]
+    assert out[3]["market"][0]["coins"] == 3
+    assert out[3]["players"][0]["active"]["race"] == "Amazons"
