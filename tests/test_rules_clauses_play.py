@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_play import game, holder
+from test_play import DELTA, game, holder
 from test_rules_clauses import NOTHING, TURN_END, play, refused_and_unchanged
 
 from companion.rules.catalog import load_catalog
@@ -250,3 +250,36 @@ def test_a_cursed_combo_costs_three_coins_to_pass_over(monkeypatch, capsys) -> N
     assert "refused" in out[1] and out[2] == out[0]
     assert out[3]["market"][0]["coins"] == 3
     assert out[3]["players"][0]["active"]["race"] == "Amazons"
+
+
+# --- River World -----------------------------------------------------------------------
+# Delta (test_play): 1 sea; 2 farmland with a harbor; 3 river with a pirate symbol (a ship
+# from the start); 4 hill with the Shipyard; 5 river; 6 forest.
+
+
+def river_game(*events: str) -> dict[str, Any]:
+    return combo(("Humans", "Alchemist"), ("Elves", "Hill"), board=DELTA,
+                 river_events=[*events, *["Quiet waters"] * (3 - len(events))])
+
+
+def test_a_river_costs_one_token_and_a_pirate_ship_one_more(monkeypatch, capsys) -> None:
+    lines = [river_game("Quiet waters"), PICK, conquer(5, 1), conquer(3, 1), NOTHING,
+             conquer(3, 2)]
+    out = play(lines, monkeypatch, capsys)
+    assert holder(out[2], 5)["tokens"] == 1
+    assert refused_and_unchanged(out, 3) == short(3, 2, 1)
+    assert "pirate_ship" not in holder(out[5], 3).get("markers", [])  # sunk
+
+
+def test_a_storm_river_costs_three_tokens(monkeypatch, capsys) -> None:
+    lines = [river_game("Storm"), PICK, conquer(5, 2), NOTHING, conquer(5, 3)]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 2) == short(5, 3, 2)
+    assert holder(out[4], 5)["tokens"] == 3
+
+
+def test_a_frozen_river_costs_two_tokens(monkeypatch, capsys) -> None:
+    lines = [river_game("Harsh Winter"), PICK, conquer(5, 1), NOTHING, conquer(5, 2)]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 2) == short(5, 2, 1)
+    assert holder(out[4], 5)["tokens"] == 2
