@@ -283,3 +283,14 @@ def test_a_frozen_river_costs_two_tokens(monkeypatch, capsys) -> None:
     out = play(lines, monkeypatch, capsys)
     assert refused_and_unchanged(out, 2) == short(5, 2, 1)
     assert holder(out[4], 5)["tokens"] == 2
+
+
+def test_a_homunculi_combo_passed_over_gets_a_homunculus_with_the_coin(monkeypatch,
+                                                                       capsys) -> None:
+    lines = [combo(("Homunculi", "Alchemist"), ("Humans", "Hill"), sets=BE_NOT_AFRAID),
+             {"do": "pick", "row": 2}]
+    out = play(lines, monkeypatch, capsys)
+    before, after = out[0]["market"][0], out[1]["market"][0]
+    assert before["race"] == after["race"] == "Homunculi"
+    assert (after["coins"], after["tokens"]) == (1, before["tokens"] + 1)
+    assert out[1]["market"][1]["coins"] == 0  # below the one picked: nothing on it
