@@ -294,3 +294,20 @@ def test_a_homunculi_combo_passed_over_gets_a_homunculus_with_the_coin(monkeypat
     assert before["race"] == after["race"] == "Homunculi"
     assert (after["coins"], after["tokens"]) == (1, before["tokens"] + 1)
     assert out[1]["market"][1]["coins"] == 0  # below the one picked: nothing on it
+
+
+def test_pixies_keep_one_token_a_region_after_redeploying_until_the_next_turn(monkeypatch,
+                                                                              capsys) -> None:
+    lines = [combo(("Pixies", "Alchemist"), ("Humans", "Hill"), sets=BE_NOT_AFRAID), PICK,
+             conquer(2, 3), conquer(4, 3), {"do": "finish_conquests"}, {"do": "spread_hand"},
+             {"do": "finish_redeployment"}, {"do": "score"}, {"do": "end_turn"}, PICK,
+             conquer(6), *TURN_END]
+    out = play(lines, monkeypatch, capsys)
+    spread = out[5]["players"][0]["active"]
+    assert spread["hand"] == 0 and holder(out[5], 2)["tokens"] > 1
+    finished = out[6]["players"][0]["active"]
+    assert (holder(out[6], 2)["tokens"], holder(out[6], 4)["tokens"]) == (1, 1)
+    assert (finished["on_board"], finished["aside"]) == (2, spread["on_board"] - 2)
+    # Ann's next turn: Ready your Troops brings them back to her hand
+    assert out[-1]["seat"] == 0 and out[-1]["players"][0]["active"]["aside"] == 0
+    assert out[-1]["players"][0]["active"]["hand"] == spread["on_board"] - 2

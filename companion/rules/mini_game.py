@@ -57,7 +57,14 @@ from companion.rules.events import (
 )
 from companion.rules.expansion import DocField, Expansion, ScenarioReader
 from companion.rules.maps import Board
-from companion.rules.names import GYPSIES, HISTORIAN, LEPRECHAUNS, PRIESTESSES, PYGMIES
+from companion.rules.names import (
+    GYPSIES,
+    HISTORIAN,
+    LEPRECHAUNS,
+    PIXIES,
+    PRIESTESSES,
+    PYGMIES,
+)
 from companion.rules.said import N_, Name, Said, listed, said, said_n
 from companion.rules.scoring import (
     ActiveHoldings,
@@ -74,6 +81,30 @@ from companion.rules.scoring import (
 )
 from companion.rules.state import PHASE_WORDS, GameState, with_player
 from companion.rules.turns import Phase
+
+# --- Pixies ------------------------------------------------------------------------------
+
+
+def pixies_off_the_board(state: GameState, seat: int) -> GameState:
+    """Redeployment over, active Pixies keep a single token in each region; the others are
+    set aside until the next Ready your Troops brings them back to the hand (as Amazons'
+    four are). Nothing changes in a game that does not count its tokens."""
+    active = state.player(seat).active
+    if state.troops is None or active is None or active.race != PIXIES:
+        return state
+    regions = state.regions
+    lifted = 0
+    for rid in sorted(regions.held_by(seat, PIXIES, in_decline=False)):
+        count = regions[rid].occupant.tokens or 1  # type: ignore[union-attr]
+        if count > 1:
+            lifted += count - 1
+            regions = ledger.with_tokens(regions, rid, 1)
+    if not lifted:
+        return state
+    entry = state.troops.of(seat, PIXIES)
+    troops = state.troops.put(replace(entry, aside=entry.aside + lifted))
+    return replace(state, regions=regions, troops=troops)
+
 
 # --- its events --------------------------------------------------------------------------
 
@@ -757,6 +788,9 @@ class MiniExpansions(Expansion):
 
     def picked(self, state: GameState) -> GameState:
         return picked(state)
+
+    def redeployment_finished(self, state: GameState, seat: int) -> GameState:
+        return pixies_off_the_board(state, seat)
 
     def race_reminder(self, state: GameState, name: str) -> Said | None:
         return race_reminder(state, name)
