@@ -10,12 +10,18 @@ next `pick` of row 1 takes the combo below it.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+import pytest
 from test_play import DELTA, game, holder
 from test_rules_clauses import NOTHING, TURN_END, play, refused_and_unchanged
 
+import companion.rules.troops_game as troops_game
+from companion.play import parse_setup
 from companion.rules.catalog import load_catalog
+from companion.rules.events import TurnScored
+from companion.session import Session
 
 
 def combo(*pairs: tuple[str, str], sets: tuple[str, ...] = ("base",),
@@ -311,3 +317,112 @@ def test_pixies_keep_one_token_a_region_after_redeploying_until_the_next_turn(mo
     # Ann's next turn: Ready your Troops brings them back to her hand
     assert out[-1]["seat"] == 0 and out[-1]["players"][0]["active"]["aside"] == 0
     assert out[-1]["players"][0]["active"]["hand"] == spread["on_board"] - 2
+
+
+# --- troops ----------------------------------------------------------------------------
+
+
+def test_ready_your_troops_leaves_one_token_a_region_and_the_rest_in_hand(monkeypatch,
+                                                                          capsys) -> None:
+    lines = [combo(("Humans", "Alchemist"), ("Elves", "Hill")), PICK, conquer(2), conquer(3),
+             *TURN_END, PICK, conquer(6), *TURN_END]
+    out = play(lines, monkeypatch, capsys)
+    ann = out[-1]["players"][0]["active"]
+    assert out[-1]["seat"] == 0 and out[-1]["phase"] == "conquer"
+    assert (holder(out[-1], 2)["tokens"], holder(out[-1], 3)["tokens"]) == (1, 1)
+    assert (ann["on_board"], ann["hand"]) == (2, 7)  # 5 Humans + 4 Alchemist
+
+
+def test_active_elves_lose_no_token_when_a_region_falls(monkeypatch, capsys) -> None:
+    # every Elf of region 6 goes back to Ann's hand, none to the tray
+    lines = [combo(("Elves", "Alchemist"), ("Humans", "Hill")), PICK, conquer(2), conquer(4),
+             conquer(6), *TURN_END, PICK, conquer(6)]
+    out = play(lines, monkeypatch, capsys)
+    held = holder(out[-2], 6)["tokens"]
+    assert out[-1]["hands_to_place"] == [{"seat": 0, "race": "Elves", "hand": held}]
+    assert out[-1]["players"][0]["active"]["tray"] == 0
+
+
+def test_bivouacking_has_five_encampments_which_may_share_a_region(monkeypatch,
+                                                                   capsys) -> None:
+    place = {"do": "place_marker", "region": 2, "marker": "encampment"}
+    lines = [combo(("Humans", "Bivouacking")), PICK, conquer(2), *[place] * 5, place, NOTHING]
+    out = play(lines, monkeypatch, capsys)
+    assert holder(out[7], 2)["encampments"] == 5
+    assert refused_and_unchanged(out, 8) == "all 5 of the encampment pieces are on the board"
+
+
+# --- what a turn scores, through the Session -------------------------------------------
+
+
+def pocket(*pairs: tuple[str, str], sets: tuple[str, ...] = ("base",)) -> Session:
+    """A Session playing the game of `combo(*pairs)` (as `companion play` sets it up)."""
+    catalog = load_catalog()
+    s = Session(catalog, rng=random.Random(0))
+    s.begin(parse_setup(combo(*pairs, sets=sets), catalog).created)
+    return s
+
+
+def scored(s: Session, *, decline: bool = False) -> dict[str, int]:
+    """The rest of the current player's turn (or a decline instead of it), scored from the
+    board: the lines of the score, by label."""
+    if decline:
+        s.decline()
+    else:
+        s.finish_conquests()
+        seat, race = s.state.track.seat, s.state.current.active.race  # type: ignore[union-attr]
+        if s.state.regions.held_by(seat, race) and troops_game.hand(s.state, seat, race):
+            s.spread_hand()
+        s.finish_redeployment()
+    s.score()
+    assert s.history is not None
+    lines = next(e for e in s.history.last_step if isinstance(e, TurnScored)).lines
+    s.end_turn()
+    return dict(lines)
+
+
+BONUSES = [
+    # race, power, regions taken, the line, its coins, whether it is paid in decline
+    ("Humans", "Alchemist", (2, 3), "Humans: one per farmland region", 1, False),
+    ("Humans", "Alchemist", (2, 3), "Alchemist: while the race is active", 2, False),
+    ("Dwarves", "Merchant", (3, 2), "Dwarves: one per mine region", 1, True),
+    ("Dwarves", "Merchant", (3, 2), "Merchant: one per region held", 2, False),
+    ("Orcs", "Pillaging", (4, 2), "Orcs: one per non-empty region conquered this turn", 1,
+     False),
+    ("Orcs", "Pillaging", (4, 2), "Pillaging: one per non-empty region conquered this turn", 1,
+     False),
+    ("Wizards", "Wealthy", (6,), "Wizards: one per magic source region", 1, False),
+    ("Wizards", "Wealthy", (6,), "Wealthy: once, on the turn the combo was picked", 7, False),
+    ("Humans", "Forest", (4,), "Forest: one per forest region", 1, False),
+]
+MINI_BONUSES = [
+    # the same, and the sets that hold the power
+    ("Humans", "Aquatic", (2, 3, 4), "Aquatic: one per coastal region", 2, False, ROYAL_BONUS),
+    ("Humans", "Aquatic", (2, 3, 4), "Aquatic: one less per inland region", -1, False,
+     ROYAL_BONUS),
+    ("Humans", "Barricade", (2, 3), "Barricade: holding 4 regions or fewer", 3, False,
+     BE_NOT_AFRAID),
+    ("Humans", "Imperial", (2, 3, 4, 6), "Imperial: one per region beyond the 3rd", 1, False,
+     BE_NOT_AFRAID),
+    ("Humans", "Peace-Loving", (2, 3), "Peace-Loving: no other active race attacked this turn",
+     3, False, GRAND_DAMES),
+]
+
+
+@pytest.mark.parametrize(("race", "power", "taken", "label", "coins", "in_decline", "sets"),
+                         [(*b, ("base",)) for b in BONUSES] + MINI_BONUSES)
+def test_a_bonus_is_paid_while_the_race_is_active_and_in_decline_only_where_the_rule_says(
+        race: str, power: str, taken: tuple[int, ...], label: str, coins: int,
+        in_decline: bool, sets: tuple[str, ...]) -> None:
+    s = pocket((race, power), ("Trolls", "Swamp"), sets=sets)
+    s.pick(0)
+    for region in taken:
+        s.conquer(region)
+    first = scored(s)
+    assert first[label] == coins
+    s.pick(0)  # Bob: a turn without conquests
+    scored(s)
+    declined = scored(s, decline=True)  # Ann's race goes into decline instead of conquering
+    assert f"Regions held by {race} (in decline)" in declined  # its regions still score
+    why = label.split(":")[1]  # the line of a race in decline names it "(in decline)"
+    assert any(line.endswith(":" + why) for line in declined) is in_decline, declined
