@@ -147,8 +147,10 @@ def test_a_troll_lair_stays_after_decline_but_a_hero_leaves() -> None:
     s = two_player(("Trolls",), ("Heroic",))
     s.conquer(2)
     s.place_marker(2, "troll_lair")
-    s.place_marker(2, "hero")
-    play_rest(s)
+    s.finish_conquests()
+    s.place_marker(2, "hero")  # the Heroes go out while redeploying
+    s.finish_redeployment()
+    finish_scoring(s)
     play_turn(s)
     s.decline()
     markers = s.state.regions[2].markers
@@ -185,8 +187,10 @@ def test_one_fortress_per_region() -> None:
 def test_a_hero_makes_a_region_immune_to_conquest() -> None:
     s = two_player(("Orcs", "Elves"), ("Heroic", "Forest"))
     s.conquer(2)
-    s.place_marker(2, "hero")
-    play_rest(s)
+    s.finish_conquests()
+    s.place_marker(2, "hero")  # the Heroes go out while redeploying
+    s.finish_redeployment()
+    finish_scoring(s)
     s.pick(0)
     with pytest.raises(IllegalAction, match=r"[Hh]ero"):
         s.conquer(2)

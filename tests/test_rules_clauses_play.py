@@ -346,10 +346,27 @@ def test_active_elves_lose_no_token_when_a_region_falls(monkeypatch, capsys) -> 
 def test_bivouacking_has_five_encampments_which_may_share_a_region(monkeypatch,
                                                                    capsys) -> None:
     place = {"do": "place_marker", "region": 2, "marker": "encampment"}
-    lines = [combo(("Humans", "Bivouacking")), PICK, conquer(2), *[place] * 5, place, NOTHING]
+    lines = [combo(("Humans", "Bivouacking")), PICK, conquer(2), {"do": "finish_conquests"},
+             *[place] * 5, place, NOTHING]
     out = play(lines, monkeypatch, capsys)
-    assert holder(out[7], 2)["encampments"] == 5
-    assert refused_and_unchanged(out, 8) == "all 5 of the encampment pieces are on the board"
+    assert holder(out[8], 2)["encampments"] == 5
+    assert refused_and_unchanged(out, 9) == "all 5 of the encampment pieces are on the board"
+
+
+def test_encampments_and_heroes_go_out_while_redeploying(monkeypatch, capsys) -> None:
+    camp = {"do": "place_marker", "region": 2, "marker": "encampment"}
+    hero = {"do": "place_marker", "region": 4, "marker": "hero"}
+    lines = [combo(("Humans", "Bivouacking"), ("Elves", "Heroic")), PICK, conquer(2), camp,
+             NOTHING, {"do": "finish_conquests"}, camp, *TURN_END[1:], PICK, conquer(4),
+             hero, NOTHING, {"do": "finish_conquests"}, hero]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 3) == ("Bivouacking: the Encampments are set out while "
+                                             "redeploying; the turn is at: conquer")
+    assert holder(out[6], 2)["markers"] == ["encampment"]
+    assert refused_and_unchanged(out, -4) == ("Heroic: the Heroes are placed at the end of "
+                                              "the turn, while redeploying; the turn is at: "
+                                              "conquer")
+    assert holder(out[-1], 4)["markers"] == ["hero"]
 
 
 # --- what a turn scores, through the Session -------------------------------------------

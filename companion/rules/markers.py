@@ -39,7 +39,8 @@ from companion.rules.names import (
 )
 from companion.rules.players import ActiveRace, Player
 from companion.rules.said import N_, Name, Said, listed, said
-from companion.rules.state import GameState, acting, region_state, with_player
+from companion.rules.state import PHASE_WORDS, GameState, acting, region_state, with_player
+from companion.rules.turns import Phase
 
 _MARKER_OWNERS: dict[str, tuple[str, int | None]] = {
     "fortress": (FORTIFIED, 6), "troll_lair": (TROLLS, 10), "encampment": (BIVOUACKING, 5),
@@ -69,6 +70,14 @@ ONCE_PER_TURN: dict[str, Said] = {
 }
 """The markers a race or power places at most once in a turn, with the rule a refusal
 cites. One taken out again in the same turn (a slip put right) is forgotten."""
+
+
+PLACED_WHILE_REDEPLOYING: dict[str, Said] = {
+    "encampment": said("Bivouacking: the Encampments are set out while redeploying"),
+    "hero": said("Heroic: the Heroes are placed at the end of the turn, while redeploying"),
+}
+"""The markers a race or power places only in its Troop Redeployment, with the rule a
+refusal cites (taking one out is allowed at any time: a camp broken, a Hero moving)."""
 
 
 def marker_words(marker: str) -> str | None:
@@ -127,6 +136,10 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
             raise IllegalAction(said("all {box} of the {name} pieces are on the board", box=box,
                                      name=name))
         _refuse_twice_a_turn(state, event.marker)
+        if (rule := PLACED_WHILE_REDEPLOYING.get(event.marker)) is not None \
+                and state.track.phase is not Phase.REDEPLOY:
+            raise IllegalAction(said("{rule}; the turn is at: {phase}", rule=rule, phase=said(
+                PHASE_WORDS.get(state.track.phase, state.track.phase.value))))
         if event.marker == "hole_in_the_ground":
             _refuse_hole_elsewhere(active, event.region)
     elif not marker_count(here.markers, event.marker):
