@@ -1,7 +1,8 @@
 """Random play that keeps trying the limited actions never gets past a limit the rules give
 (Hypothesis, through the Session): a second Fortress or Dragon conquest in a turn, a
 Sorcerer twice against one opponent in a turn, more pieces on the board than the box
-holds, a Hole-in-the-Ground outside the first 2 regions its Halflings conquered. The limits
+holds, a Hole-in-the-Ground outside the first 2 regions its Halflings conquered, an
+Encampment or a Hero set out other than while redeploying. The limits
 are counted from the events in force, not from the rules' own
 bookkeeping, so a fault in that bookkeeping shows too (docs/rules-clauses.md)."""
 
@@ -26,6 +27,7 @@ from companion.rules.events import (
     TurnEnded,
 )
 from companion.rules.history import History
+from companion.rules.turns import Phase
 from companion.session import Session
 
 BOX = {"fortress": 6, "encampment": 5, "troll_lair": 10, "hole_in_the_ground": 2,
@@ -76,6 +78,9 @@ def limits_kept(history: History) -> list[str]:
                 fortresses.clear()
                 dragons = 0
                 sorcery.clear()
+            elif isinstance(event, MarkerPlaced) and event.marker in ("encampment", "hero") \
+                    and (before is None or before.track.phase is not Phase.REDEPLOY):
+                broken.append(f"step {index}: {event.marker} placed outside redeployment")
             elif isinstance(event, MarkerPlaced) and event.marker == "fortress":
                 fortresses[event.region] += 1
             elif isinstance(event, MarkerRemoved) and event.marker == "fortress" \
