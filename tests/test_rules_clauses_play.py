@@ -443,3 +443,23 @@ def test_a_bonus_is_paid_while_the_race_is_active_and_in_decline_only_where_the_
     assert f"Regions held by {race} (in decline)" in declined  # its regions still score
     why = label.split(":")[1]  # the line of a race in decline names it "(in decline)"
     assert any(line.endswith(":" + why) for line in declined) is in_decline, declined
+
+
+def test_barbarians_never_redeploy_and_their_hand_waits_off_the_board(monkeypatch,
+                                                                      capsys) -> None:
+    lines = [combo(("Barbarians", "Alchemist"), ("Humans", "Hill"), sets=BE_NOT_AFRAID), PICK,
+             conquer(2), conquer(4), {"do": "finish_conquests"}, {"do": "spread_hand"},
+             NOTHING, {"do": "redeploy", "regions": {"2": 1, "4": 4}}, NOTHING,
+             {"do": "finish_redeployment"}, {"do": "score"}, {"do": "end_turn"}, PICK,
+             conquer(6), *TURN_END]
+    out = play(lines, monkeypatch, capsys)
+    hand = out[4]["players"][0]["active"]["hand"]
+    assert hand > 0
+    assert refused_and_unchanged(out, 5) == (f"the Barbarians keep the {hand} tokens in hand "
+                                             "off the board until the next turn")
+    assert refused_and_unchanged(out, 7).startswith("Barbarians never redeploy")
+    finished = out[9]["players"][0]["active"]
+    assert (holder(out[9], 2)["tokens"], holder(out[9], 4)["tokens"]) == (2, 3)
+    assert (finished["hand"], finished["aside"]) == (0, hand)
+    # Ann's next turn: Ready your Troops brings them back to her hand
+    assert out[-1]["seat"] == 0 and out[-1]["players"][0]["active"]["aside"] == 0

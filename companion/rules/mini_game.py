@@ -54,10 +54,12 @@ from companion.rules.events import (
     MarkerPlaced,
     RaceDeclined,
     RegionConquered,
+    TroopsRedeployed,
 )
 from companion.rules.expansion import DocField, Expansion, ScenarioReader
 from companion.rules.maps import Board
 from companion.rules.names import (
+    BARBARIANS,
     GYPSIES,
     HISTORIAN,
     LEPRECHAUNS,
@@ -81,6 +83,40 @@ from companion.rules.scoring import (
 )
 from companion.rules.state import PHASE_WORDS, GameState, with_player
 from companion.rules.turns import Phase
+
+# --- Barbarians --------------------------------------------------------------------------
+
+
+def refuse_barbarians_redeploying(state: GameState, event: TroopsRedeployed) -> None:
+    """Active Barbarians do not redeploy at the end of their turn: their tokens stay where
+    they conquered (a defender putting back the tokens a conquest sent to their hand is
+    not this redeployment). Emptying a region into the hand is let through: a region the
+    rules make them leave (a river) cannot otherwise be left."""
+    player = state.players[event.seat] if 0 <= event.seat < len(state.players) else None
+    if (player is None or player.active is None or player.active.race != BARBARIANS
+            or event.race != BARBARIANS or event.seat != state.track.seat
+            or state.track.phase is not Phase.REDEPLOY):
+        return
+    moved = [rid for rid, tokens in event.regions
+             if tokens and (here := state.regions.regions.get(rid)) is not None
+             and (here.occupant is None or here.occupant.tokens != tokens)]
+    if not moved:
+        return
+    raise IllegalAction(said("Barbarians never redeploy at the end of the turn: their tokens "
+                             "stay where they conquered, and those in hand wait off the "
+                             "board until the next turn"))
+
+
+def barbarians_kept_off(state: GameState, seat: int, race: str) -> int | None:
+    """Active Barbarians keep the whole hand off the board when their redeployment
+    finishes (until the next Ready your Troops); None for any other race."""
+    active = state.player(seat).active
+    if race != BARBARIANS or active is None or active.race != BARBARIANS \
+            or state.troops is None:
+        return None
+    entry = state.troops.get(seat, race)
+    return 0 if entry is None else entry.hand
+
 
 # --- Pixies ------------------------------------------------------------------------------
 
@@ -792,6 +828,9 @@ class MiniExpansions(Expansion):
     def redeployment_finished(self, state: GameState, seat: int) -> GameState:
         return pixies_off_the_board(state, seat)
 
+    def kept_off_the_board(self, state: GameState, seat: int, race: str) -> int | None:
+        return barbarians_kept_off(state, seat, race)
+
     def race_reminder(self, state: GameState, name: str) -> Said | None:
         return race_reminder(state, name)
 
@@ -813,6 +852,8 @@ class MiniExpansions(Expansion):
     def refuse(self, state: GameState, event: Event) -> None:
         if isinstance(event, PygmiesRecovered):
             refuse_recovery(state, event)
+        if isinstance(event, TroopsRedeployed):
+            refuse_barbarians_redeploying(state, event)
 
     def settled(self, before: GameState, event: Event, after: GameState) -> GameState:
         return rolls_settled(before, event, after)
