@@ -463,3 +463,21 @@ def test_barbarians_never_redeploy_and_their_hand_waits_off_the_board(monkeypatc
     assert (finished["hand"], finished["aside"]) == (0, hand)
     # Ann's next turn: Ready your Troops brings them back to her hand
     assert out[-1]["seat"] == 0 and out[-1]["players"][0]["active"]["aside"] == 0
+
+
+def test_sorcerers_replace_one_lone_token_an_opponent_a_turn_and_an_elf_is_lost(
+        monkeypatch, capsys) -> None:
+    # Ann's Elves stand alone in 2 and 3; Bob's Sorcerers come in at 4, next to 2
+    lines = [combo(("Elves", "Alchemist"), ("Sorcerers", "Hill")), PICK, conquer(2),
+             conquer(3), conquer(5), {"do": "finish_conquests"},
+             {"do": "redeploy", "regions": {"2": 1, "3": 1, "5": 8}},
+             *TURN_END[2:], PICK, conquer(4), conquer(5, sorcery=True), NOTHING,
+             conquer(2, sorcery=True), conquer(3, sorcery=True), NOTHING]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, -5) == ("the Sorcerers replace a token only when it "
+                                              "stands alone; region 5 holds 8 (or an "
+                                              "encampment)")
+    assert holder(out[-3], 2)["race"] == "Sorcerers"
+    assert out[-3]["players"][0]["active"]["tray"] == 1  # the Elf is lost all the same
+    assert refused_and_unchanged(out, -2) == ("the Sorcerers have already replaced a token of "
+                                              "Ann's this turn (once per opponent)")
