@@ -481,3 +481,15 @@ def test_sorcerers_replace_one_lone_token_an_opponent_a_turn_and_an_elf_is_lost(
     assert out[-3]["players"][0]["active"]["tray"] == 1  # the Elf is lost all the same
     assert refused_and_unchanged(out, -2) == ("the Sorcerers have already replaced a token of "
                                               "Ann's this turn (once per opponent)")
+
+
+def test_a_halflings_hole_leaves_with_its_abandoned_region(monkeypatch, capsys) -> None:
+    hole = {"do": "place_marker", "region": 2, "marker": "hole_in_the_ground"}
+    lines = [combo(("Halflings", "Alchemist"), ("Elves", "Hill")), PICK, conquer(2),
+             conquer(3), hole, *TURN_END, PICK, conquer(6), *TURN_END,
+             {"do": "abandon", "region": 2}, hole, NOTHING]
+    out = play(lines, monkeypatch, capsys)
+    assert holder(out[-4], 2)["markers"] == ["hole_in_the_ground"]
+    assert holder(out[-3], 2) is None  # left, and its Hole with it
+    assert refused_and_unchanged(out, -2) == ("a Hole-in-the-Ground goes in a region your "
+                                              "active race holds")
