@@ -2,8 +2,8 @@
 (Hypothesis, through the Session): a second Fortress or Dragon conquest in a turn, a
 Sorcerer twice against one opponent in a turn, more pieces on the board than the box
 holds, a Hole-in-the-Ground outside the first 2 regions its Halflings conquered, an
-Encampment or a Hero set out other than while redeploying. The limits
-are counted from the events in force, not from the rules' own
+Encampment, a Hero or a Pot of Gold set out other than while redeploying, two Pots in a
+region. The limits are counted from the events in force, not from the rules' own
 bookkeeping, so a fault in that bookkeeping shows too (docs/rules-clauses.md)."""
 
 from __future__ import annotations
@@ -35,13 +35,18 @@ BOX = {"fortress": 6, "encampment": 5, "troll_lair": 10, "hole_in_the_ground": 2
 """How many of each piece the base box holds (the rule book's list of components)."""
 
 OWNERS = {"Fortified": "fortress", "Bivouacking": "encampment", "Heroic": "hero",
-          "Trolls": "troll_lair", "Halflings": "hole_in_the_ground"}
+          "Trolls": "troll_lair", "Halflings": "hole_in_the_ground",
+          "Leprechauns": "pot_of_gold"}
 """Whose pieces they are: the tries place the current player's own most of the time."""
 
-RACES = ("Halflings", "Sorcerers", "Trolls", "Humans", "Amazons", "Elves")
+RACES = ("Halflings", "Sorcerers", "Trolls", "Leprechauns", "Amazons", "Elves")
 POWERS = ("Fortified", "Dragon Master", "Bivouacking", "Heroic", "Flying", "Alchemist")
 """The first combos on the market: the races and powers whose pieces or actions the rules
-limit, so that random picks play them often."""
+limit, so that random picks play them often (Be Not Afraid... is in the decks for the
+Leprechauns' Pots of Gold)."""
+SETS = ("base", "be-not-afraid")
+WHILE_REDEPLOYING = ("encampment", "hero", "pot_of_gold")
+"""The pieces set out only in their owner's Troop Redeployment."""
 
 
 def tries(s: Session, data: st.DataObject) -> list[tuple[str, Callable[[], object]]]:
@@ -78,7 +83,7 @@ def limits_kept(history: History) -> list[str]:
                 fortresses.clear()
                 dragons = 0
                 sorcery.clear()
-            elif isinstance(event, MarkerPlaced) and event.marker in ("encampment", "hero") \
+            elif isinstance(event, MarkerPlaced) and event.marker in WHILE_REDEPLOYING \
                     and (before is None or before.track.phase is not Phase.REDEPLOY):
                 broken.append(f"step {index}: {event.marker} placed outside redeployment")
             elif isinstance(event, MarkerPlaced) and event.marker == "fortress":
@@ -109,6 +114,9 @@ def limits_kept(history: History) -> list[str]:
                     or rid not in first_regions.get(here.occupant.seat, [])):
                 broken.append(f"step {index}: a Hole-in-the-Ground in region {rid}, not one "
                               "of the first 2 its Halflings conquered")
+        if any(marker_count(here.markers, "pot_of_gold") > 1
+               for here in state.regions.regions.values()):
+            broken.append(f"step {index}: two Pots of Gold in one region")
         for marker, box in BOX.items():
             if state.regions.count_markers(marker) > box:
                 broken.append(f"step {index}: more {marker} pieces than the box's {box}")
@@ -119,7 +127,7 @@ def limits_kept(history: History) -> list[str]:
 @given(players=st.integers(2, 5), seed=st.integers(0, 2**16), data=st.data())
 def test_random_play_trying_the_limited_actions_never_gets_past_a_limit(
         players: int, seed: int, data: st.DataObject) -> None:
-    s = session(players=players, seed=seed, races=RACES, powers=POWERS)
+    s = session(players=players, seed=seed, races=RACES, powers=POWERS, expansions=SETS)
     s.pick(0)  # the first player plays Fortified Halflings: the limits are tried at once
     for _ in range(data.draw(st.integers(20, 160), label="steps")):
         if s.state.is_over:
