@@ -62,7 +62,7 @@ from companion.rules.game import GameState, apply, attacker, follow_ups, start
 from companion.rules.history import History, Step
 from companion.rules.income import income
 from companion.rules.maps import board_for_players, parse_board_text
-from companion.rules.said import N_, Name, said
+from companion.rules.said import N_, Name, said, said_n
 from companion.rules.standings import Standings
 from companion.rules.views import final_totals
 from companion.store import Store
@@ -294,6 +294,13 @@ class Session(ExpansionIntents):
                                      "the next turn's first conquest", race=Name("race", race)))
         placement = troops_game.suggested(state, seat, race)
         if placement is None:
+            in_hand = troops_game.hand(state, seat, race) or 0
+            if in_hand and seat == state.track.seat \
+                    and troops_game.keep_in_hand(state, seat, race) >= in_hand:
+                raise IllegalAction(said_n(
+                    "the {race} keep the {n} token in hand off the board until the next turn",
+                    "the {race} keep the {n} tokens in hand off the board until the next turn",
+                    in_hand, race=Name("race", race)))
             raise IllegalAction(said("no {race} tokens in hand to put on the board",
                                      race=Name("race", race)))
         return self.redeploy(placement, seat=seat, race=race)

@@ -106,7 +106,7 @@ def test_pots_of_gold_are_placed_only_by_leprechauns_while_redeploying() -> None
         s.place_marker(2, "pot_of_gold")
     s.finish_conquests()
     s.place_marker(2, "pot_of_gold")
-    with pytest.raises(IllegalAction, match="already has a pot of gold"):
+    with pytest.raises(IllegalAction, match="already has a Pot of Gold"):
         s.place_marker(2, "pot_of_gold")
     with pytest.raises(IllegalAction, match="region your active race holds"):
         s.place_marker(3, "pot_of_gold")
@@ -119,7 +119,7 @@ def test_pots_of_gold_are_placed_only_by_leprechauns_while_redeploying() -> None
     with pytest.raises(IllegalAction, match="only an active Leprechauns race") as refused:
         s.place_marker(5, "pot_of_gold")
     assert in_language("fr", refused.value) == (  # the Leprechauns named as a race
-        "seul un peuple Farfadets actif pose ce pion\u00a0: pot d'or")
+        "seul un peuple Farfadets actif pose un Pot d'or")
 
 
 def test_leprechauns_going_into_decline_are_paid_the_pots_collected_that_turn() -> None:

@@ -27,7 +27,7 @@ from companion.rules import necromancer
 from companion.rules.catalog import load_catalog
 from companion.rules.codec import from_record
 from companion.rules.conquest import conquest_cost
-from companion.rules.errors import IllegalAction
+from companion.rules.errors import IllegalAction, RulesError
 from companion.rules.events import DieRolled, GameCreated, RegionConquered, Seat, to_record
 from companion.rules.game import apply, attacker, start
 from companion.rules.maps import load_board
@@ -637,3 +637,22 @@ def test_random_games_never_lose_a_ghost_or_a_coin_and_keep_the_board_in_step(
         random_turn(s, rng)
     result = s.finish({seat: 1 + seat for seat in s.tied_for_first()})
     assert {p.seat for p in result.placings} == {0, 1, 2, NECRO}
+
+
+def test_he_buys_only_a_power_still_in_his_reserve() -> None:
+    s = game()
+    to_his_turn(s)
+    before = s.state
+    with pytest.raises(IllegalAction, match="Forest"):  # beside the Well: in use already
+        s.buy_power("Forest")
+    with pytest.raises(IllegalAction, match="Berserk"):  # not one of his six
+        s.buy_power("Berserk")
+    assert s.state is before
+    s.buy_power("Flying")
+    assert necro(s).powers_in_use == ("Forest", "Flying")
+
+
+def test_one_or_two_ghosts_may_leave_his_reserve_but_no_more() -> None:
+    assert necro(game(ghosts_removed=2)).reserve == necro(game()).reserve - 2
+    with pytest.raises(RulesError, match="2"):
+        game(ghosts_removed=3)

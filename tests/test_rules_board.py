@@ -147,8 +147,10 @@ def test_a_troll_lair_stays_after_decline_but_a_hero_leaves() -> None:
     s = two_player(("Trolls",), ("Heroic",))
     s.conquer(2)
     s.place_marker(2, "troll_lair")
-    s.place_marker(2, "hero")
-    play_rest(s)
+    s.finish_conquests()
+    s.place_marker(2, "hero")  # the Heroes go out while redeploying
+    s.finish_redeployment()
+    finish_scoring(s)
     play_turn(s)
     s.decline()
     markers = s.state.regions[2].markers
@@ -168,7 +170,7 @@ def test_a_fortress_is_removed_when_an_enemy_conquers_the_region() -> None:
 def test_only_the_right_power_places_a_marker() -> None:
     s = two_player(("Orcs",), ("Hill",))
     s.conquer(2)
-    with pytest.raises(IllegalAction, match="only an active Fortified race places a fortress"):
+    with pytest.raises(IllegalAction, match="only an active Fortified race places a Fortress"):
         s.place_marker(2, "fortress")
     with pytest.raises(IllegalAction, match="unknown marker 'castle'"):
         s.place_marker(2, "castle")
@@ -178,15 +180,17 @@ def test_one_fortress_per_region() -> None:
     s = two_player(("Orcs",), ("Fortified",))
     s.conquer(2)
     s.place_marker(2, "fortress")
-    with pytest.raises(IllegalAction, match="already has a fortress"):
+    with pytest.raises(IllegalAction, match="already has a Fortress"):
         s.place_marker(2, "fortress")
 
 
 def test_a_hero_makes_a_region_immune_to_conquest() -> None:
     s = two_player(("Orcs", "Elves"), ("Heroic", "Forest"))
     s.conquer(2)
-    s.place_marker(2, "hero")
-    play_rest(s)
+    s.finish_conquests()
+    s.place_marker(2, "hero")  # the Heroes go out while redeploying
+    s.finish_redeployment()
+    finish_scoring(s)
     s.pick(0)
     with pytest.raises(IllegalAction, match=r"[Hh]ero"):
         s.conquer(2)

@@ -265,3 +265,59 @@ def test_the_dragon_leaves_the_board_when_its_race_goes_into_decline(monkeypatch
     assert holder(out[-2], 4)["markers"] == ["dragon"]
     assert holder(out[-1], 4)["in_decline"] is True
     assert "markers" not in holder(out[-1], 4)
+
+
+# --- Halflings -------------------------------------------------------------------------
+
+HALFLINGS = ["Halflings", *[r for r in RACES if r != "Halflings"]]
+"""Ann's first combo (row 1) is Alchemist Halflings: 6 + 4 = 10 tokens."""
+
+
+def test_halflings_put_their_holes_only_in_the_first_two_regions_they_conquer(
+        monkeypatch, capsys) -> None:
+    lines = [game(races=HALFLINGS), {"do": "pick", "row": 1},
+             {"do": "conquer", "region": 2, "tokens": 2},
+             {"do": "conquer", "region": 3, "tokens": 2},
+             {"do": "conquer", "region": 4, "tokens": 3},
+             {"do": "place_marker", "region": 4, "marker": "hole_in_the_ground"}, NOTHING,
+             {"do": "place_marker", "region": 2, "marker": "hole_in_the_ground"},
+             {"do": "place_marker", "region": 3, "marker": "hole_in_the_ground"}]
+    out = play(lines, monkeypatch, capsys)
+    assert out[1]["players"][0]["active"]["race"] == "Halflings"
+    reason = refused_and_unchanged(out, 5)
+    assert reason == ("Halflings: a Hole-in-the-Ground goes only in the first 2 regions they "
+                      "conquered (2, 3), not region 4")
+    assert "markers" not in holder(out[6], 4)
+    assert holder(out[8], 2)["markers"] == ["hole_in_the_ground"]
+    assert holder(out[8], 3)["markers"] == ["hole_in_the_ground"]
+
+
+def test_a_halflings_hole_waits_for_a_region_they_have_conquered(monkeypatch, capsys) -> None:
+    # one conquest the first turn, the second the next: each takes its Hole when it comes
+    lines = [game(races=HALFLINGS), {"do": "pick", "row": 1},
+             {"do": "conquer", "region": 2, "tokens": 2},
+             {"do": "place_marker", "region": 2, "marker": "hole_in_the_ground"}, *TURN_END,
+             {"do": "pick", "row": 1}, {"do": "conquer", "region": 6}, *TURN_END,
+             {"do": "conquer", "region": 4, "tokens": 3},
+             {"do": "place_marker", "region": 4, "marker": "hole_in_the_ground"},
+             {"do": "conquer", "region": 3, "tokens": 2},
+             {"do": "remove_marker", "region": 4, "marker": "hole_in_the_ground"},
+             {"do": "place_marker", "region": 3, "marker": "hole_in_the_ground"}]
+    out = play(lines, monkeypatch, capsys)
+    assert holder(out[3], 2)["markers"] == ["hole_in_the_ground"]
+    assert holder(out[-4], 4)["markers"] == ["hole_in_the_ground"]
+    # the third region conquered takes no Hole, even with one back in the box
+    assert out[-1]["refused"].endswith("(2, 4), not region 3")
+
+
+# --- The pieces' owners ----------------------------------------------------------------
+
+
+def test_only_the_power_a_piece_belongs_to_places_it_and_the_refusal_names_it_well(
+        monkeypatch, capsys) -> None:
+    # Ann plays Alchemist Humans: an Encampment is Bivouacking's; the Fortified Orcs' Fortress
+    lines = [game(), {"do": "pick", "row": 1}, {"do": "conquer", "region": 2, "tokens": 2},
+             {"do": "place_marker", "region": 2, "marker": "encampment"}, NOTHING]
+    out = play(lines, monkeypatch, capsys)
+    assert refused_and_unchanged(out, 3) == ("only an active Bivouacking race places an "
+                                             "Encampment")

@@ -150,7 +150,7 @@ def test_a_marker_and_a_short_hand_are_refused_in_the_language() -> None:
     far = far_land_region(state, 5)
     shown = assert_translated(
         refusal(lambda: apply(state, MarkerPlaced(0, far, "fortress"))),
-        "a fortress goes in a region your active race holds")
+        "a Fortress goes in a region your active race holds")
     assert "forteresse" in shown["fr"] and "Festung" in shown["de"]
     near = next(rid for rid in sorted(state.map.region(5).adjacent)
                 if not state.map.region(rid).is_water)

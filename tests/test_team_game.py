@@ -504,3 +504,27 @@ def test_a_relic_found_is_saved_with_the_game(tmp_path: Path) -> None:
     assert relics.soapbar_owed_by == ANN and relics.lying == {SOAPBAR: 6}
     with pytest.raises(IllegalAction, match="Golden Soapbar"):
         again.end_turn()
+
+
+def test_bony_leaves_his_banner_when_the_boneyards_holder_goes_into_decline() -> None:
+    s = bob_in_decline((BONEYARD,), powers=("Alchemist", "Wealthy", "Commando"))
+    bob_race = s.state.players[BOB].declined[0]
+    s.place_bony(BOB, bob_race.race)  # Ann, turn 3, holding the Boneyard
+    to_turn_end(s)
+    s.end_turn()
+    others_play(s)
+    assert part(s.state, RelicsState).bony is not None
+    s.decline()  # Ann's race, holding the Boneyard, goes into decline
+    assert part(s.state, RelicsState).bony is None
+
+
+def test_an_abandoned_region_keeps_the_relic_or_place_found_in_it() -> None:
+    s = session(pile=(TAVERN,))
+    ann_takes_region_6(s)
+    to_turn_end(s)
+    s.end_turn()
+    others_play(s)
+    s.abandon(6)  # Ann leaves the Tavern's region before conquering
+    state = part(s.state, RelicsState)
+    assert state.lying[TAVERN] == 6
+    assert s.state.regions[6].occupant is None

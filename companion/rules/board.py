@@ -71,13 +71,15 @@ class Piece:
     expansion names in `Expansion.marker_owner`); False: the rules set it. `defends`:
     taking its region counts as conquering a non-empty one. `after`: the base marker it is
     listed after (None: after the base game's markers). `words`: how a refusal names it, a
-    template marked for translation (None: its id with spaces)."""
+    template marked for translation (None: its id with spaces); `a_words`: one of it with
+    its article ("a Pot of Gold"; None: "a" and its words)."""
 
     id: str
     placed: bool
     defends: bool = False
     after: str | None = None
     words: str | None = None
+    a_words: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -460,6 +460,13 @@ class Expansion:
         return said("the {race} leave regions {regions} as they redeploy; move the tokens "
                     "out first", race=Name("race", race), regions=listed(regions))
 
+    def kept_off_the_board(self, state: GameState, seat: int, race: str) -> int | None:
+        """How many tokens of `seat`'s `race` stay in hand, set aside, when its
+        redeployment finishes (None: the base game's count, Amazons' four); asked of the
+        played expansions."""
+        del state, seat, race
+        return None
+
     def redeployment_finished(self, state: GameState, seat: int) -> GameState:
         """After `seat` finished redeploying."""
         del seat

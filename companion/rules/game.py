@@ -463,6 +463,11 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
         who = attacker(state)
     if event.catapult:
         who = _with_catapult(state, who)
+    if event.mercenary_coin:
+        if who.power != MERCENARY:
+            raise IllegalAction(said("only Mercenary races spend a coin to conquer with "
+                                     "fewer tokens"))
+        who = replace(who, mercenary_coins=1)  # the coin's 2 tokens come off the cost
     before = region_state(state, event.region)
     least = minimum_cost(who)
     if event.tokens is not None and event.tokens < least:
@@ -484,9 +489,6 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
     players, market = state.players, state.market
     coins_issued = state.coins_issued
     if event.mercenary_coin:
-        if who.power != MERCENARY:
-            raise IllegalAction(said("only Mercenary races spend a coin to conquer with "
-                                     "fewer tokens"))
         payer = players[who.seat]
         players = with_player(players, replace(payer, coins=pay(
             payer.coins, 1, who=payer.name, what=said("the Mercenary coin"))))
@@ -505,6 +507,7 @@ def _conquer(state: GameState, event: RegionConquered) -> GameState:
     else:
         attacked = loser is not None and not loser.in_decline and loser.seat != who.seat
         defended = before.defended
+        players = markers.first_regions_noted(players, who.seat, event.region)
         this_turn = replace(
             this_turn, conquered=(*this_turn.conquered, (event.region, defended)),
             attacked_active_race=this_turn.attacked_active_race or attacked,

@@ -37,8 +37,10 @@ from companion.rules.names import (
     RACES,
     TROLLS,
 )
+from companion.rules.players import ActiveRace, Player
 from companion.rules.said import N_, Name, Said, listed, said
-from companion.rules.state import GameState, acting, region_state
+from companion.rules.state import PHASE_WORDS, GameState, acting, region_state, with_player
+from companion.rules.turns import Phase
 
 _MARKER_OWNERS: dict[str, tuple[str, int | None]] = {
     "fortress": (FORTIFIED, 6), "troll_lair": (TROLLS, 10), "encampment": (BIVOUACKING, 5),
@@ -55,11 +57,27 @@ MARKER_WORDS: dict[str, str] = {
 """Each base marker as a refusal names it (an expansion's own: its `Piece.words`, else its
 id with spaces)."""
 
+A_MARKER_WORDS: dict[str, str] = {
+    "fortress": N_("a Fortress"), "troll_lair": N_("a Troll's Lair"),
+    "encampment": N_("an Encampment"), "hole_in_the_ground": N_("a Hole-in-the-Ground"),
+    "hero": N_("a Hero"), "dragon": N_("the Dragon"), "catapult": N_("the Catapult"),
+}
+"""Each base marker as a sentence names one of them, with its article ("an Encampment",
+never "a encampment"; an expansion's own: its `Piece.a_words`)."""
+
 ONCE_PER_TURN: dict[str, Said] = {
     "fortress": said("Fortified: one Fortress a turn, as long as the race is active"),
 }
 """The markers a race or power places at most once in a turn, with the rule a refusal
 cites. One taken out again in the same turn (a slip put right) is forgotten."""
+
+
+PLACED_WHILE_REDEPLOYING: dict[str, Said] = {
+    "encampment": said("Bivouacking: the Encampments are set out while redeploying"),
+    "hero": said("Heroic: the Heroes are placed at the end of the turn, while redeploying"),
+}
+"""The markers a race or power places only in its Troop Redeployment, with the rule a
+refusal cites (taking one out is allowed at any time: a camp broken, a Hero moving)."""
 
 
 def marker_words(marker: str) -> str | None:
@@ -78,6 +96,14 @@ def marker_owner(state: GameState, marker: str) -> tuple[str, int | None] | None
          if (found := x.marker_owner(state, marker)) is not None), None)
 
 
+def a_marker(marker: str, name: str | Said) -> Said:
+    """One `marker`, with its article, as a sentence names it."""
+    words = A_MARKER_WORDS.get(marker)
+    if words is None and (piece := expansion_piece(marker)) is not None:
+        words = piece.a_words
+    return said(words) if words is not None else said("a {name}", name=name)
+
+
 def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> GameState:
     markers_known = placed_markers()
     if event.marker not in markers_known:
@@ -91,22 +117,24 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
     words = marker_words(event.marker)
     name: str | Said = event.marker.replace("_", " ") if words is None else said(words)
     if isinstance(event, MarkerPlaced):
+        one = a_marker(event.marker, name)
         if owned is None:
-            raise IllegalAction(said("no race or power of this game places a {name}", name=name))
+            raise IllegalAction(said("no race or power of this game places {a_name}",
+                                     a_name=one))
         owner, box = owned
         active = player.active
         if active is None or owner not in (active.race, active.power):
-            raise IllegalAction(said("only an active {owner} race places a {name}",
+            raise IllegalAction(said("only an active {owner} race places {a_name}",
                                      owner=Name("race" if owner in RACES
-                                                else "power", owner), name=name))
+                                                else "power", owner), a_name=one))
         for expansion in played:
             expansion.refuse_marker(state, event)
         if here.occupant is None or here.occupant.seat != player.seat or here.occupant.in_decline:
-            raise IllegalAction(said("a {name} goes in a region your active race holds",
-                                     name=name))
+            raise IllegalAction(said("{a_name} goes in a region your active race holds",
+                                     a_name=one))
         if event.marker != "encampment" and marker_count(here.markers, event.marker):
-            raise IllegalAction(said("region {region} already has a {name}",
-                                     region=event.region, name=name))
+            raise IllegalAction(said("region {region} already has {a_name}",
+                                     region=event.region, a_name=one))
         if box == 1 and state.regions.count_markers(event.marker):
             raise IllegalAction(said("the {name} is already on the board; to move it, remove it "
                                      "and place it again", name=name))
@@ -114,6 +142,12 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
             raise IllegalAction(said("all {box} of the {name} pieces are on the board", box=box,
                                      name=name))
         _refuse_twice_a_turn(state, event.marker)
+        if (rule := PLACED_WHILE_REDEPLOYING.get(event.marker)) is not None \
+                and state.track.phase is not Phase.REDEPLOY:
+            raise IllegalAction(said("{rule}; the turn is at: {phase}", rule=rule, phase=said(
+                PHASE_WORDS.get(state.track.phase, state.track.phase.value))))
+        if event.marker == "hole_in_the_ground":
+            _refuse_hole_elsewhere(active, event.region)
     elif not marker_count(here.markers, event.marker):
         raise IllegalAction(said("region {region} has no {name} to remove", region=event.region,
                                  name=name))
@@ -121,6 +155,36 @@ def place_or_remove(state: GameState, event: MarkerPlaced | MarkerRemoved) -> Ga
     state = _count_once_a_turn(state, event)
     return replace(state, regions=state.regions.with_region(
         event.region, replace(here, markers=markers)))
+
+
+HOLE_REGIONS = 2
+"""Halflings put a Hole-in-the-Ground in each of the first this many regions they conquer."""
+
+
+def first_regions_noted(players: tuple[Player, ...], seat: int,
+                        region: int) -> tuple[Player, ...]:
+    """The players after `seat`'s active race conquered `region`: Halflings note their
+    first `HOLE_REGIONS` regions (where their Holes-in-the-Ground may go)."""
+    player = players[seat]
+    active = player.active
+    if active is None or active.race != HALFLINGS or len(active.first_regions) >= HOLE_REGIONS \
+            or region in active.first_regions:
+        return players
+    active = replace(active, first_regions=(*active.first_regions, region))
+    return with_player(players, replace(player, active=active))
+
+
+def _refuse_hole_elsewhere(active: ActiveRace, region: int) -> None:
+    """A Hole-in-the-Ground goes only in one of the first 2 regions the Halflings
+    conquered."""
+    if region in active.first_regions:
+        return
+    if not active.first_regions:
+        raise IllegalAction(said("Halflings: a Hole-in-the-Ground goes in each of the first 2 "
+                                 "regions they conquer; they have conquered none yet"))
+    raise IllegalAction(said("Halflings: a Hole-in-the-Ground goes only in the first 2 "
+                             "regions they conquered ({regions}), not region {region}",
+                             regions=listed(active.first_regions), region=region))
 
 
 def _refuse_twice_a_turn(state: GameState, marker: str) -> None:

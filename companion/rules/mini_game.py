@@ -54,10 +54,19 @@ from companion.rules.events import (
     MarkerPlaced,
     RaceDeclined,
     RegionConquered,
+    TroopsRedeployed,
 )
 from companion.rules.expansion import DocField, Expansion, ScenarioReader
 from companion.rules.maps import Board
-from companion.rules.names import GYPSIES, HISTORIAN, LEPRECHAUNS, PRIESTESSES, PYGMIES
+from companion.rules.names import (
+    BARBARIANS,
+    GYPSIES,
+    HISTORIAN,
+    LEPRECHAUNS,
+    PIXIES,
+    PRIESTESSES,
+    PYGMIES,
+)
 from companion.rules.said import N_, Name, Said, listed, said, said_n
 from companion.rules.scoring import (
     ActiveHoldings,
@@ -74,6 +83,64 @@ from companion.rules.scoring import (
 )
 from companion.rules.state import PHASE_WORDS, GameState, with_player
 from companion.rules.turns import Phase
+
+# --- Barbarians --------------------------------------------------------------------------
+
+
+def refuse_barbarians_redeploying(state: GameState, event: TroopsRedeployed) -> None:
+    """Active Barbarians do not redeploy at the end of their turn: their tokens stay where
+    they conquered (a defender putting back the tokens a conquest sent to their hand is
+    not this redeployment). Emptying a region into the hand is let through: a region the
+    rules make them leave (a river) cannot otherwise be left."""
+    player = state.players[event.seat] if 0 <= event.seat < len(state.players) else None
+    if (player is None or player.active is None or player.active.race != BARBARIANS
+            or event.race != BARBARIANS or event.seat != state.track.seat
+            or state.track.phase is not Phase.REDEPLOY):
+        return
+    moved = [rid for rid, tokens in event.regions
+             if tokens and (here := state.regions.regions.get(rid)) is not None
+             and (here.occupant is None or here.occupant.tokens != tokens)]
+    if not moved:
+        return
+    raise IllegalAction(said("Barbarians never redeploy at the end of the turn: their tokens "
+                             "stay where they conquered, and those in hand wait off the "
+                             "board until the next turn"))
+
+
+def barbarians_kept_off(state: GameState, seat: int, race: str) -> int | None:
+    """Active Barbarians keep the whole hand off the board when their redeployment
+    finishes (until the next Ready your Troops); None for any other race."""
+    active = state.player(seat).active
+    if race != BARBARIANS or active is None or active.race != BARBARIANS \
+            or state.troops is None:
+        return None
+    entry = state.troops.get(seat, race)
+    return 0 if entry is None else entry.hand
+
+
+# --- Pixies ------------------------------------------------------------------------------
+
+
+def pixies_off_the_board(state: GameState, seat: int) -> GameState:
+    """Redeployment over, active Pixies keep a single token in each region; the others are
+    set aside until the next Ready your Troops brings them back to the hand (as Amazons'
+    four are). Nothing changes in a game that does not count its tokens."""
+    active = state.player(seat).active
+    if state.troops is None or active is None or active.race != PIXIES:
+        return state
+    regions = state.regions
+    lifted = 0
+    for rid in sorted(regions.held_by(seat, PIXIES, in_decline=False)):
+        count = regions[rid].occupant.tokens or 1  # type: ignore[union-attr]
+        if count > 1:
+            lifted += count - 1
+            regions = ledger.with_tokens(regions, rid, 1)
+    if not lifted:
+        return state
+    entry = state.troops.of(seat, PIXIES)
+    troops = state.troops.put(replace(entry, aside=entry.aside + lifted))
+    return replace(state, regions=regions, troops=troops)
+
 
 # --- its events --------------------------------------------------------------------------
 
@@ -99,7 +166,8 @@ class IvoryTower:
 
 
 POT_OF_GOLD = "pot_of_gold"
-POT = Piece(POT_OF_GOLD, placed=True, after="dragon", words=N_("pot of gold"))
+POT = Piece(POT_OF_GOLD, placed=True, after="dragon", words=N_("pot of gold"),
+            a_words=N_("a Pot of Gold"))
 """The Leprechauns' Pot of Gold among a region's markers: placed by its race, listed
 after the dragon, as a refusal names it."""
 POT_COINS = 1
@@ -757,6 +825,12 @@ class MiniExpansions(Expansion):
     def picked(self, state: GameState) -> GameState:
         return picked(state)
 
+    def redeployment_finished(self, state: GameState, seat: int) -> GameState:
+        return pixies_off_the_board(state, seat)
+
+    def kept_off_the_board(self, state: GameState, seat: int, race: str) -> int | None:
+        return barbarians_kept_off(state, seat, race)
+
     def race_reminder(self, state: GameState, name: str) -> Said | None:
         return race_reminder(state, name)
 
@@ -778,6 +852,8 @@ class MiniExpansions(Expansion):
     def refuse(self, state: GameState, event: Event) -> None:
         if isinstance(event, PygmiesRecovered):
             refuse_recovery(state, event)
+        if isinstance(event, TroopsRedeployed):
+            refuse_barbarians_redeploying(state, event)
 
     def settled(self, before: GameState, event: Event, after: GameState) -> GameState:
         return rolls_settled(before, event, after)

@@ -19,6 +19,9 @@ class ActiveRace:
     power: str
     tokens: int
     picked_turn: int
+    first_regions: tuple[int, ...] = ()
+    """The first 2 regions the race conquered, in order, where its Holes-in-the-Ground may
+    go (kept for Halflings only: no other race has a use for them)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -305,8 +305,14 @@ def conquests_finished(state: GameState, seat: int) -> GameState:
 
 def keep_in_hand(state: GameState, seat: int, race: str) -> int:
     """Tokens that stay off the map after redeployment (Amazons' four, leaving one in
-    each region), else 0."""
-    if state.troops is None or race != AMAZONS:
+    each region; or as many as a played expansion says), else 0."""
+    if state.troops is None:
+        return 0
+    for expansion in expansions.played(state):
+        kept = expansion.kept_off_the_board(state, seat, race)
+        if kept is not None:
+            return kept
+    if race != AMAZONS:
         return 0
     entry = state.troops.of(seat, race)
     regions = len(state.regions.held_by(seat, race))
