@@ -92,11 +92,16 @@ def lay_out(frames: int = 2) -> None:
     for _ in range(frames):
         if _time.held_at is not None:
             _time.held_at += FRAME_SECONDS
-        Clock.tick()
-        EventLoop.dispatch_input()
-        Builder.sync()
-        Clock.tick_draw()
-        Builder.sync()
+        _turn()
+
+
+def _turn() -> None:
+    """One turn of Kivy's loop (`EventLoop.idle`) but the drawing."""
+    Clock.tick()
+    EventLoop.dispatch_input()
+    Builder.sync()
+    Clock.tick_draw()
+    Builder.sync()
 
 
 class _KivyTime:
@@ -155,7 +160,7 @@ def wait(seconds: float) -> None:
         end = _time.held_at + seconds
         while _time.held_at < end:
             _time.held_at = min(end, _time.held_at + FRAME_SECONDS)
-            EventLoop.idle()
+            _turn()  # the frames between are not drawn: nothing reads them
         pump()
         return
     end = Clock.get_time() + seconds  # from the last frame's time, as timers count
@@ -168,7 +173,8 @@ def wait(seconds: float) -> None:
 def resize(size: tuple[int, int]) -> None:
     win = window()
     win.size = size
-    pump(4)
+    lay_out(3)
+    pump(1)
 
 
 def _centre(widget: Widget) -> tuple[float, float]:
@@ -181,9 +187,10 @@ def tap(widget: Widget) -> None:
     x, y = _centre(widget)
     touch = UnitTestTouch(x, y)
     touch.touch_down()
-    pump(1)
+    lay_out(1)
     touch.touch_up()
-    pump(3)
+    lay_out(2)
+    pump(1)  # the frame that shows it
 
 
 def scroll_to(widget: Widget) -> None:
@@ -205,7 +212,8 @@ def hold(widget: Widget, seconds: float = 0.6) -> UnitTestTouch:
 
 def release(touch: UnitTestTouch) -> None:
     touch.touch_up()
-    pump(3)
+    lay_out(2)
+    pump(1)
 
 
 def type_on_pad(text: str, done: bool = True) -> None:
