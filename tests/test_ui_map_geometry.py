@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
+import json
 import math
+import sys
+from pathlib import Path
 from types import MappingProxyType
 
 import pytest
 
 from companion.rules.maps import BOARD_NAMES, Board, load_board
 from companion.ui import map_geometry as mg
+
+_TUNER = Path(__file__).resolve().parents[1] / "tools" / "map_tuning.py"
+_spec = importlib.util.spec_from_file_location("map_tuning", _TUNER)
+assert _spec is not None and _spec.loader is not None
+map_tuning = importlib.util.module_from_spec(_spec)
+sys.modules["map_tuning"] = map_tuning  # its dataclass looks its module up by name
+_spec.loader.exec_module(map_tuning)
 
 BOARDS = [load_board(name) for name in BOARD_NAMES]
 IDS = list(BOARD_NAMES)
@@ -113,17 +124,35 @@ def test_the_untuned_diagram_already_shows_most_borders(board: Board) -> None:
 
 @pytest.mark.parametrize("board", BOARDS, ids=IDS)
 def test_the_stored_tuning_belongs_to_the_packaged_board(board: Board) -> None:
-    stored = mg.TUNED.get(board.name)
-    assert stored is not None and stored[0] == mg.fingerprint(board), (
+    stored = mg.tuned_sites(board)
+    assert stored is not None, (
         f"the {board.name} board's positions or adjacency changed: "
         "run `python tools/render_maps.py --tune`"
     )
-    assert mg.geometry(board).sites == tuple(mg.Site(*row) for row in stored[1])
+    assert mg.geometry(board).sites == stored
 
 
-def test_tuning_is_deterministic_and_reproduces_the_stored_rows() -> None:
+def test_tuning_is_deterministic_and_reproduces_the_stored_rows(tmp_path: Path) -> None:
     board = load_board("2p")
-    assert mg.tuned_rows(mg.tune(board)) == list(mg.TUNED["2p"][1])
+    sites = map_tuning.tune(board)
+    written = map_tuning.store({"2p": (board, sites)}, tmp_path / "tuning.json")
+    stored = json.loads(mg.data_file(mg.TUNING_FILE).read_text(encoding="utf-8"))
+    assert json.loads(written.read_text(encoding="utf-8"))["2p"] == stored["2p"]
+
+
+def test_a_damaged_tuning_file_draws_the_boards_untuned(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    board = load_board("2p")
+    damaged = json.dumps({"2p": {"fingerprint": mg.fingerprint(board), "sites": [[1, "x"]]}})
+    for text in ("{not json", damaged, "[]"):
+        (tmp_path / mg.TUNING_FILE).write_text(text, encoding="utf-8")
+        monkeypatch.setattr(mg, "data_file", lambda name: tmp_path / name)
+        mg._stored_tuning.cache_clear()
+        try:
+            assert mg.tuned_sites(board) is None, text
+        finally:
+            monkeypatch.undo()
+            mg._stored_tuning.cache_clear()
 
 
 @pytest.mark.parametrize("board", BOARDS, ids=IDS)

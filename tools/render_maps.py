@@ -1,12 +1,12 @@
 """Render the four boards, with a few made-up holders and markers, to PNGs for a look.
 
     SDL_VIDEODRIVER=offscreen KIVY_NO_ARGS=1 .venv/bin/python tools/render_maps.py OUT_DIR
-    .venv/bin/python tools/render_maps.py --tune     # re-tune the cells, rewrite TUNED
+    .venv/bin/python tools/render_maps.py --tune     # re-tune the cells, rewrite their file
 
 Each board is drawn by `BoardMap` at 800x480, 1280x720 and 720x1280 (OUT_DIR/map-2p-800x480.png
 ...), plus a legend; the smallest touch target per board and size and the adjacency numbers
-are printed. `--tune` runs `map_geometry.tune` on every packaged board (a few minutes) and
-stores the result between the BEGIN/END TUNED markers of companion/ui/map_geometry.py.
+are printed. `--tune` runs `tools/map_tuning.py` on every packaged board (a few minutes) and
+writes the result to companion/data/map_tuning.json, where the app reads it.
 """
 
 from __future__ import annotations
@@ -106,28 +106,20 @@ def render(out: Path) -> None:
 
 
 def retune() -> None:
-    source = ROOT / "companion" / "ui" / "map_geometry.py"
-    lines = ["TUNED: dict[str, tuple[str, tuple[tuple[int, float, float, float], ...]]] = {"]
+    import map_tuning  # tools/map_tuning.py, beside this file
+
+    tuned = {}
     for name in BOARD_NAMES:
         board = load_board(name)
         started = time.perf_counter()
-        sites = mg.tune(board)
+        sites = map_tuning.tune(board)
         report = mg.adjacency_report(board, mg.build(board, sites))
         print(f"{name}: tuned in {time.perf_counter() - started:.1f} s, "
               f"{len(sites) - len(board.regions)} extra sites, adjacent shared "
               f"{report.adjacent_shared}/{report.adjacent_pairs}, non-adjacent touching "
               f"{report.non_adjacent_shared}")
-        lines.append(f'    "{name}": ("{mg.fingerprint(board)}", (')
-        for row in mg.tuned_rows(sites):
-            lines.append(f"        {row!r},")
-        lines.append("    )),")
-    lines.append("}")
-    text = source.read_text(encoding="utf-8")
-    head, rest = text.split("# BEGIN TUNED\n", 1)
-    _, tail = rest.split("# END TUNED\n", 1)
-    source.write_text(head + "# BEGIN TUNED\n" + "\n".join(lines) + "\n# END TUNED\n" + tail,
-                      encoding="utf-8")
-    print(f"wrote {source}")
+        tuned[name] = (board, sites)
+    print(f"wrote {map_tuning.store(tuned)}")
 
 
 def main() -> None:

@@ -5,13 +5,14 @@ printed board) and who borders whom, not the outlines. The map is drawn as a *po
 diagram* (a Voronoi diagram whose sites carry weights) of those points, clipped to the
 board's rectangle. Each region owns its own point (the *primary site*) and may own a few
 extra sites; its cell is the union of its sites' convex power cells. The weights and extra
-sites are tuned (`tune`, a deterministic hill climb) so that regions adjacent in the data
+sites are tuned (offline, by a deterministic hill climb) so that regions adjacent in the data
 share a border on screen, regions that are not adjacent do not, and exactly the `border`
 regions touch the board's edge: an L-shaped sea gets a chain of extra sites along the coast
 it really follows and wraps round its islands. Tuning never moves a region's own point,
 keeps room around it and never shrinks a cell's largest inscribed circle below its untuned
-size (or `TOUCH_ROOM`). The tuning of the packaged boards is stored at the end of this
-module (keyed by a fingerprint of the board's positions and adjacency): every adjacent pair
+size (or `TOUCH_ROOM`). The tuning of the packaged boards is stored in
+`companion/data/map_tuning.json` (keyed by a fingerprint of the board's positions and
+adjacency; the tuner is ``tools/map_tuning.py``, run offline): every adjacent pair
 of all four boards then shares a border and no other pair does. Any other board is drawn as
 the plain Voronoi diagram (most borders right, a few wrong) until it is tuned.
 
@@ -28,7 +29,7 @@ Invariants of a `MapGeometry` (tests check them on every packaged board):
 - `Cell.anchor` lies inside the cell, `Cell.clearance` from its outline;
 - `Cell.pieces` are convex polygons whose union is the cell.
 
-Pure: standard library and `companion.rules.maps` only; no Kivy.
+Pure: standard library, `companion.rules.maps` and the packaged tuning only; no Kivy.
 """
 
 from __future__ import annotations
@@ -36,11 +37,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import heapq
+import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
+from companion.paths import data_file
 from companion.rules import Board
 
 Point = tuple[float, float]
@@ -664,384 +667,33 @@ def _adjacent_pairs(board: Board) -> frozenset[tuple[int, int]]:
     )
 
 
-# --- tuning ------------------------------------------------------------------------------
+TUNING_FILE = "map_tuning.json"
+"""The stored tuning of the packaged boards, in `companion/data`: per board name, the
+`fingerprint` it was tuned for and its `sites` as ``[region, x, y, weight]`` rows. Written
+by ``tools/map_tuning.py`` (``python tools/render_maps.py --tune``)."""
 
 
-@dataclass(slots=True)
-class _Tuner:
-    """Hill-climbs site weights and adds sites so the drawn borders follow the adjacency."""
-
-    board: Board
-    width: float
-    height: float
-    pairs: frozenset[tuple[int, int]]
-    base_room: dict[int, float]
-    base_area: dict[int, float]
-    touch_floor: dict[int, float]
-    """The inradius no tuning may take a cell below (its plain inradius, capped at TOUCH_ROOM)."""
-    evaluations: int = 0
-
-    def score(self, sites: Sequence[Site]) -> float | None:
-        """Higher is better; None when the sites break an invariant or shrink a region."""
-        self.evaluations += 1
-        diagram = _diagram(sites, self.width, self.height)
-        if any(not piece for piece in diagram.pieces):
-            return None
-        try:
-            outlines = _outlines(diagram)
-        except _Unsound:
-            return None
-        primary = {s.region: s for s in reversed(sites)}
-        for rid, edges in outlines.items():
-            outline = [a for a, _, _ in edges]
-            home = primary[rid]
-            room = distance_to_outline(outline, home.x, home.y)
-            if room < 0.55 * self.base_room[rid]:
-                return None
-            floor = self.touch_floor[rid]
-            if room < floor and pole_of_inaccessibility(outline, 0.002)[1] < floor:
-                return None
-            if polygon_area(outline) < 0.4 * self.base_area[rid]:
-                return None
-        value = 0.0
-        shared = _borders(outlines)
-        for pair in self.pairs:
-            value += min(shared.get(pair, 0.0), MIN_SHARED) / MIN_SHARED
-        for pair, length in shared.items():
-            if pair not in self.pairs:
-                value -= 1.5 * min(length, MIN_SHARED) / MIN_SHARED
-        return value
-
-    def missing(self, sites: Sequence[Site]) -> list[tuple[int, int]]:
-        """Adjacent pairs (not the frame) drawn without a shared border."""
-        shared = _borders(_outlines(_diagram(sites, self.width, self.height)))
-        return sorted(
-            p for p in self.pairs if p[0] != FRAME and shared.get(p, 0.0) < MIN_SHARED
-        )
-
-    def extra_site_candidates(self, sites: Sequence[Site], a: int, b: int) -> list[list[Site]]:
-        """Sets of new sites of region `a` that could stretch it to region `b`."""
-        home = {s.region: s for s in reversed(sites)}
-        sa, sb = home[a], home[b]
-        dx, dy = sb.x - sa.x, sb.y - sa.y
-        length = math.hypot(dx, dy) or 1.0
-        nx, ny = -dy / length, dx / length
-        chains: list[list[Point]] = [[(sa.x + t * dx, sa.y + t * dy)] for t in (0.3, 0.45, 0.6)]
-        for side in (-1, 1):  # around whatever lies between them
-            for off in (0.06, 0.12):
-                chains.append([(sa.x + 0.5 * dx + side * off * nx,
-                                sa.y + 0.5 * dy + side * off * ny)])
-        if self.board.regions[a].border:
-            # along the frame towards b, just inside: a sea following the coast; when b is
-            # inland, the chain turns in towards it at the end
-            for inset in (0.015, 0.03, 0.05):
-                path = self._along_frame(sa, sb, inset)
-                runs = [path[i:j] for i in range(len(path)) for j in range(i + 1, len(path) + 1)]
-                if self.board.regions[b].border:
-                    chains += runs
-                    continue
-                for run in runs:
-                    (ex, ey) = run[-1]
-                    chains.append([*run, (ex + 0.5 * (sb.x - ex), ey + 0.5 * (sb.y - ey))])
-                    chains.append([*run, *((ex + t * (sb.x - ex), ey + t * (sb.y - ey))
-                                           for t in (0.35, 0.65))])
-        return [
-            [Site(a, x, y, sa.weight + shrink) for x, y in chain]
-            for chain in chains
-            if all(0 < x < self.width and 0 < y < self.height for x, y in chain)
-            for shrink in (0.0, -0.002, -0.004, -0.006)
-        ]
-
-    def _along_frame(self, sa: Site, sb: Site, inset: float) -> list[Point]:
-        w, h = self.width, self.height
-        perimeter = 2 * (w + h)
-        ta, tb = self._perimeter_at(sa.x, sa.y), self._perimeter_at(sb.x, sb.y)
-        span = (tb - ta) % perimeter
-        if span > perimeter / 2:
-            span -= perimeter
-        found = []
-        for f in (0.15, 0.3, 0.45, 0.6, 0.75, 0.9):
-            x, y = self._perimeter_point((ta + f * span) % perimeter)
-            found.append((min(max(x, inset), w - inset), min(max(y, inset), h - inset)))
-        return found
-
-    def _perimeter_at(self, x: float, y: float) -> float:
-        """Arc length (clockwise from the top-left corner) of the frame point nearest (x, y)."""
-        w, h = self.width, self.height
-        gaps = {"top": y, "right": w - x, "bottom": h - y, "left": x}
-        side = min(gaps, key=lambda k: gaps[k])
-        return {"top": x, "right": w + y, "bottom": w + h + (w - x),
-                "left": 2 * w + h + (h - y)}[side]
-
-    def _perimeter_point(self, t: float) -> Point:
-        w, h = self.width, self.height
-        if t < w:
-            return (t, 0.0)
-        if t < w + h:
-            return (w, t - w)
-        if t < 2 * w + h:
-            return (w - (t - w - h), h)
-        return (0.0, h - (t - 2 * w - h))
+def tuned_sites(board: Board) -> tuple[Site, ...] | None:
+    """The stored tuning of `board`, or None: a board of no stored tuning, or one whose
+    positions or adjacency changed since it was tuned (its fingerprint differs)."""
+    stored = _stored_tuning().get(board.name)
+    if not isinstance(stored, dict) or stored.get("fingerprint") != fingerprint(board):
+        return None
+    try:
+        return tuple(Site(int(r), float(x), float(y), float(w)) for r, x, y, w in stored["sites"])
+    except (KeyError, TypeError, ValueError):
+        return None  # a damaged file: the board is drawn untuned, never not at all
 
 
-def tune(board: Board, *, rounds: int = 12) -> tuple[Site, ...]:
-    """Sites (weights and extra sites) for `board` whose cells follow its adjacency best.
-
-    Deterministic and slow (seconds): run by `tools/render_maps.py --tune`, which stores the
-    result for the packaged boards at the end of this module.
-    """
-    width, height = board_size(board)
-    sites = list(primary_sites(board))
-    plain = build(board, sites, precision=1e-2)
-    tuner = _Tuner(
-        board, width, height,
-        _adjacent_pairs(board) | {(FRAME, r.id) for r in board.regions.values() if r.border},
-        {rid: distance_to_outline(c.outline, *_home(sites, rid)) for rid, c in plain.cells.items()},
-        {rid: c.area for rid, c in plain.cells.items()},
-        {rid: min(c.inradius, TOUCH_ROOM * height) for rid, c in plain.cells.items()},
-    )
-    best = tuner.score(sites)
-    assert best is not None, "the plain diagram is always sound"
-    for _ in range(3):  # stretch regions with extra sites, then let the weights settle
-        sites, best, added = _add_sites(tuner, sites, best)
-        sites, best = _climb_weights(tuner, sites, best, rounds)
-        if not added:
-            break
-    return tuple(sites)
-
-
-def _home(sites: Sequence[Site], region: int) -> Point:
-    site = next(s for s in sites if s.region == region)
-    return (site.x, site.y)
-
-
-def _climb_weights(
-    tuner: _Tuner, sites: list[Site], best: float, rounds: int
-) -> tuple[list[Site], float]:
-    step = 0.004 * tuner.height**2
-    for _ in range(rounds):
-        improved = False
-        for index in range(len(sites)):
-            for delta in (step, -step, 2 * step, -2 * step):
-                trial = list(sites)
-                s = trial[index]
-                trial[index] = Site(s.region, s.x, s.y, s.weight + delta)
-                value = tuner.score(trial)
-                if value is not None and value > best + 1e-9:
-                    sites, best, improved = trial, value, True
-                    break
-        if not improved:
-            if step < 0.0005:
-                break
-            step /= 2
-    return sites, best
-
-
-def _add_sites(tuner: _Tuner, sites: list[Site], best: float) -> tuple[list[Site], float, bool]:
-    added = False
-    for a, b in tuner.missing(sites):
-        choice: tuple[float, list[Site]] | None = None
-        for region, other in ((a, b), (b, a)):
-            for candidate in tuner.extra_site_candidates(sites, region, other):
-                trial = [*sites, *candidate]
-                value = tuner.score(trial)
-                if value is not None and value > best + 0.5 and (
-                    choice is None or value > choice[0]
-                ):
-                    choice = (value, trial)
-        if choice is not None:
-            best, sites = choice
-            added = True
-    return sites, best, added
+@functools.cache
+def _stored_tuning() -> dict[str, Any]:
+    try:
+        found = json.loads(data_file(TUNING_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 @functools.cache
 def _geometry_cached(board: Board) -> MapGeometry:
-    stored = TUNED.get(board.name)
-    if stored is not None and stored[0] == fingerprint(board):
-        return build(board, [Site(*row) for row in stored[1]])
-    return build(board)
-
-
-def tuned_rows(sites: Iterable[Site]) -> list[tuple[int, float, float, float]]:
-    """Sites as rounded rows, the form stored in `TUNED`."""
-    return [(s.region, round(s.x, 5), round(s.y, 5), round(s.weight, 6)) for s in sites]
-
-
-# --- stored tuning of the packaged boards --------------------------------------------------
-# Generated by `tools/render_maps.py --tune`; a board whose fingerprint no longer matches
-# (its positions or adjacency changed) is drawn untuned until the tool is run again.
-# BEGIN TUNED
-TUNED: dict[str, tuple[str, tuple[tuple[int, float, float, float], ...]]] = {
-    "2p": ("b8d6cd5f135ae076", (
-        (1, 0.23222, 0.123, 0.0),
-        (2, 0.64003, 0.122, 0.0),
-        (3, 0.90813, 0.141, 0.0),
-        (4, 1.20077, 0.104, 0.0),
-        (5, 1.62934, 0.101, 0.0),
-        (6, 0.28131, 0.361, 0.0),
-        (7, 0.71366, 0.374, 0.0),
-        (8, 0.96099, 0.466, 0.0),
-        (9, 1.16867, 0.325, 0.0),
-        (10, 1.40845, 0.252, 0.0),
-        (11, 1.71808, 0.305, 0.0),
-        (12, 0.29264, 0.587, 0.0),
-        (13, 0.77597, 0.645, 0.0),
-        (14, 1.15734, 0.651, 0.0),
-        (15, 1.42733, 0.517, 0.0),
-        (16, 1.75584, 0.536, 0.0),
-        (17, 0.23411, 0.837, 0.0),
-        (18, 0.58717, 0.849, 0.0),
-        (19, 0.92701, 0.872, 0.0),
-        (20, 1.16678, 0.909, 0.0),
-        (21, 1.38957, 0.82, 0.0),
-        (22, 1.61046, 0.723, 0.0),
-        (23, 1.70298, 0.886, 0.0),
-    )),
-    "3p": ("7ca06a7f8bdcc5b1", (
-        (1, 0.0841, 0.087, 0.0),
-        (2, 0.32156, 0.102, 0.0),
-        (3, 0.59199, 0.099, 0.0),
-        (4, 0.81461, 0.094, 0.0),
-        (5, 1.06031, 0.093, 0.0),
-        (6, 1.36702, 0.104, 0.0),
-        (7, 1.50884, 0.236, 0.0),
-        (8, 0.19128, 0.279, 0.0),
-        (9, 0.45348, 0.289, 0.0),
-        (10, 0.69093, 0.308, 0.0),
-        (11, 0.90365, 0.287, 0.0),
-        (12, 1.18068, 0.279, 0.0),
-        (13, 0.20118, 0.501, 0.0),
-        (14, 0.54417, 0.516, 0.0),
-        (15, 0.8245, 0.552, 0.0),
-        (16, 1.05866, 0.477, 0.0),
-        (17, 1.32415, 0.462, 0.0),
-        (18, 1.55336, 0.474, 0.0),
-        (19, 0.2457, 0.713, 0.0),
-        (20, 0.63816, 0.722, 0.0),
-        (21, 0.84759, 0.788, 0.0),
-        (22, 1.02403, 0.711, 0.0),
-        (23, 1.21861, 0.624, 0.0),
-        (24, 1.43793, 0.67, 0.0),
-        (25, 1.51873, 0.87, 0.0),
-        (26, 0.20283, 0.889, 0.0),
-        (27, 0.46832, 0.882, 0.0),
-        (28, 0.71402, 0.917, 0.0),
-        (29, 1.04052, 0.909, 0.0),
-        (30, 1.25654, 0.849, 0.0),
-        (1, 0.13678, 0.2733, -0.004),
-        (18, 1.54297, 0.5928, 0.0),
-        (19, 0.36344, 0.7157, 0.0),
-    )),
-    "4p": ("9f771daf6848dcb8", (
-        (1, 0.087, 0.342, 0.0),
-        (2, 0.168, 0.119, 0.0),
-        (3, 0.401, 0.186, 0.0),
-        (4, 0.527, 0.057, 0.0),
-        (5, 0.639, 0.119, 0.0),
-        (6, 0.837, 0.116, -0.004),
-        (7, 0.214, 0.256, 0.0),
-        (8, 0.325, 0.3, 0.0),
-        (9, 0.48, 0.327, 0.0),
-        (10, 0.617, 0.282, 0.0),
-        (11, 0.81, 0.237, 0.0),
-        (12, 0.734, 0.36, 0.0),
-        (13, 0.893, 0.365, -0.004),
-        (14, 0.234, 0.413, 0.0),
-        (15, 0.375, 0.431, 0.0),
-        (16, 0.49, 0.454, 0.0),
-        (17, 0.598, 0.514, 0.0),
-        (18, 0.736, 0.499, 0.004),
-        (19, 0.917, 0.505, 0.0),
-        (20, 0.108, 0.532, 0.0),
-        (21, 0.273, 0.535, 0.0),
-        (22, 0.413, 0.568, 0.0),
-        (23, 0.107, 0.68, 0.0),
-        (24, 0.314, 0.696, 0.0),
-        (25, 0.506, 0.687, 0.0),
-        (26, 0.668, 0.704, 0.0),
-        (27, 0.834, 0.62, 0.0),
-        (28, 0.958, 0.63, 0.0),
-        (29, 0.112, 0.852, 0.0),
-        (30, 0.267, 0.871, 0.0),
-        (31, 0.472, 0.826, 0.0),
-        (32, 0.583, 0.871, 0.0),
-        (33, 0.708, 0.9, 0.0),
-        (34, 0.781, 0.781, 0.0),
-        (35, 0.915, 0.754, 0.0),
-        (36, 0.344, 0.942, 0.0),
-        (37, 0.531, 0.958, 0.0),
-        (38, 0.85, 0.906, 0.0),
-        (39, 0.944, 0.929, 0.0),
-        (1, 0.015, 0.015, 0.0),
-        (1, 0.1038, 0.015, 0.0),
-        (1, 0.21525, 0.015, 0.0),
-        (1, 0.28026, 0.07485, 0.0),
-        (1, 0.33599, 0.12615, 0.0),
-        (5, 0.5676, 0.1391, 0.0),
-        (6, 0.771, 0.1658, -0.002),
-        (17, 0.5626, 0.4579, -0.002),
-        (24, 0.2534, 0.7428, 0.0),
-        (26, 0.6092, 0.7406, 0.0),
-    )),
-    "5p": ("3d18bbb46edd5b2d", (
-        (1, 0.097, 0.224, 0.0),
-        (2, 0.203, 0.049, 0.0),
-        (3, 0.351, 0.056, 0.0),
-        (4, 0.479, 0.068, 0.0),
-        (5, 0.62, 0.062, 0.0),
-        (6, 0.808, 0.049, 0.0),
-        (7, 0.274, 0.163, 0.0),
-        (8, 0.411, 0.193, 0.0),
-        (9, 0.538, 0.184, 0.0),
-        (10, 0.695, 0.181, 0.0),
-        (11, 0.886, 0.134, 0.0),
-        (12, 0.328, 0.312, 0.0),
-        (13, 0.477, 0.325, 0.0),
-        (14, 0.615, 0.287, 0.0),
-        (15, 0.77, 0.294, 0.0),
-        (16, 0.918, 0.274, 0.0),
-        (17, 0.121, 0.368, 0.0),
-        (18, 0.237, 0.413, 0.0),
-        (19, 0.372, 0.432, 0.0),
-        (20, 0.491, 0.454, 0.0),
-        (21, 0.57, 0.564, 0.0),
-        (22, 0.711, 0.383, 0.0),
-        (23, 0.87, 0.401, 0.0),
-        (24, 0.733, 0.499, 0.0),
-        (25, 0.916, 0.505, 0.0),
-        (26, 0.273, 0.528, 0.0),
-        (27, 0.408, 0.568, 0.0),
-        (28, 0.725, 0.656, 0.0),
-        (29, 0.833, 0.628, 0.0),
-        (30, 0.96, 0.633, 0.0),
-        (31, 0.054, 0.581, 0.0),
-        (32, 0.174, 0.635, 0.0),
-        (33, 0.321, 0.692, 0.0),
-        (34, 0.616, 0.738, 0.0),
-        (35, 0.778, 0.781, 0.0),
-        (36, 0.918, 0.757, 0.0),
-        (37, 0.056, 0.738, 0.0),
-        (38, 0.171, 0.79, 0.0),
-        (39, 0.318, 0.824, 0.0),
-        (40, 0.459, 0.823, 0.0),
-        (41, 0.582, 0.873, 0.0),
-        (42, 0.709, 0.902, 0.0),
-        (43, 0.852, 0.904, 0.0),
-        (44, 0.944, 0.93, 0.0),
-        (45, 0.074, 0.928, 0.0),
-        (46, 0.226, 0.93, 0.0),
-        (47, 0.373, 0.93, 0.0),
-        (48, 0.527, 0.959, 0.0),
-        (1, 0.1663, 0.2504, 0.0),
-        (1, 0.015, 0.3941, -0.002),
-        (1, 0.0927, 0.40072, -0.002),
-        (1, 0.1593, 0.40639, -0.002),
-        (1, 0.015, 0.3608, -0.004),
-        (1, 0.1053, 0.41932, -0.004),
-        (1, 0.1827, 0.46948, -0.004),
-        (21, 0.52815, 0.45645, -0.002),
-        (21, 0.4953, 0.6024, 0.0),
-    )),
-}
-# END TUNED
+    return build(board, tuned_sites(board))
