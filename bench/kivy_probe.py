@@ -44,8 +44,8 @@ STARTED = time.monotonic()
 from pathlib import Path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+if str(ROOT) not in sys.path:  # for `bench`; `companion` comes first from PYTHONPATH, as
+    sys.path.append(str(ROOT))  # installed when the start-up is measured
 
 from typing import Any  # noqa: E402
 

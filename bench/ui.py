@@ -77,6 +77,32 @@ def compile_bytecode() -> None:
                            check=True, stdout=subprocess.DEVNULL)
 
 
+def installed(work: Path) -> tuple[str, str]:
+    """An interpreter that sees the project as ``pip install`` leaves it on the Pi (the
+    wheel's files, compiled; no editable install's finder, which costs every start-up
+    some 15-20 ms of imports here) and the libraries of this virtual environment: returns
+    its python and the folder to put on ``PYTHONPATH``."""
+    import sysconfig
+
+    target, venv = work / "installed", work / "venv"
+    if not target.is_dir():
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                        "--no-build-isolation", "--target", str(target), str(ROOT)],
+                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(target)], check=True,
+                       stdout=subprocess.DEVNULL)
+    python = venv / "bin" / "python"
+    if not python.exists():
+        subprocess.run([getattr(sys, "_base_executable", sys.executable), "-m", "venv",
+                        "--without-pip", str(venv)], check=True)
+        site = Path(subprocess.run([str(python), "-c", "import sysconfig; print("
+                                    "sysconfig.get_paths()['purelib'])"], check=True,
+                                   capture_output=True, text=True).stdout.strip())
+        # this environment's libraries, without its .pth files (the editable finder)
+        (site / "libraries.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    return str(python), str(target)
+
+
 def kivy_env(work: Path) -> dict[str, str]:
     """The environment of a headless Kivy child: nothing of the user's is read or written;
     Kivy configured as shipped (`kivy_home`), Python allowed to use and write bytecode."""
@@ -102,13 +128,14 @@ def kivy_env(work: Path) -> dict[str, str]:
     return env
 
 
-def start_probe(mode: str, args: dict[str, Any], env: dict[str, str]) -> subprocess.Popen[str]:
+def start_probe(mode: str, args: dict[str, Any], env: dict[str, str],
+                python: str = sys.executable) -> subprocess.Popen[str]:
     """A probe child; Kivy's errors (only those) reach its stderr, so a probe that dies
     before its result says why (Kivy exits 1 when it gets no window, saying so only in its
     log)."""
     env = {**env, "KCFG_KIVY_LOG_LEVEL": "error"}
     env.pop("KIVY_NO_CONSOLELOG", None)
-    return subprocess.Popen([sys.executable, str(PROBE), mode, json.dumps(args)],
+    return subprocess.Popen([python, str(PROBE), mode, json.dumps(args)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             cwd=env["KIVY_HOME"].rsplit("/", 1)[0])
 
@@ -130,8 +157,8 @@ def read_probe(child: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
 
 
 def run_probe(mode: str, args: dict[str, Any], env: dict[str, str],
-              timeout: float = 120) -> dict[str, Any]:
-    return read_probe(start_probe(mode, args, env), timeout)
+              timeout: float = 120, python: str = sys.executable) -> dict[str, Any]:
+    return read_probe(start_probe(mode, args, env, python), timeout)
 
 
 def saved_games(path: Path, *, seed: int = 5, unfinished_intents: int = 120,
@@ -159,7 +186,8 @@ def startup(work: Path, runs: int = 5, warmup: bool = True) -> list[Result]:
     """Launch to the first drawn frame: `companion run` against the minimal Kivy app, as
     installed: bytecode compiled first, and the warm-up round writes whatever was missing."""
     compile_bytecode()
-    env = kivy_env(work)
+    python, package = installed(work)
+    env = {**kivy_env(work), "PYTHONPATH": package}
     db = work / "startup.sqlite3"
     saved_games(db)
     times: dict[str, list[float]] = {"startup-app": [], "startup-minimal": []}
@@ -169,7 +197,7 @@ def startup(work: Path, runs: int = 5, warmup: bool = True) -> list[Result]:
     for n in range(runs + 1 if warmup else runs):
         for mode in ("startup-app", "startup-minimal"):
             launched = time.monotonic()
-            result = run_probe(mode, {"db": str(db)}, env)
+            result = run_probe(mode, {"db": str(db)}, env, python=python)
             if n or not warmup:
                 times[mode].append(result["first_frame"] - launched)
             if mode == "startup-app":
