@@ -21,16 +21,6 @@ through `Store`::
 
 from typing import TYPE_CHECKING, Any
 
-from companion.records import (
-    ComboPlayed,
-    ComboTally,
-    GameRecord,
-    GameSummary,
-    PlayerStats,
-    Profile,
-    SeatResult,
-    TurnIncome,
-)
 from companion.store.errors import (
     DatabaseInUse,
     GameAlreadyFinished,
@@ -45,16 +35,28 @@ from companion.store.errors import (
 )
 
 if TYPE_CHECKING:
+    from companion.records import (
+        ComboPlayed,
+        ComboTally,
+        GameRecord,
+        GameSummary,
+        PlayerStats,
+        Profile,
+        SeatResult,
+        TurnIncome,
+    )
     from companion.store.store import RecoveryReport, Store
 
 _LAZY = {
     "RecoveryReport": "companion.store.store",
     "Store": "companion.store.store",
+    **dict.fromkeys(("ComboPlayed", "ComboTally", "GameRecord", "GameSummary", "PlayerStats",
+                     "Profile", "SeatResult", "TurnIncome"), "companion.records"),
 }
 """Names imported only when first used: importing this package (or its light modules:
-``errors``, ``lock``, ``summary``) imports neither the rules nor the store itself, so the
-app's first frame does not wait for them. The value types the store answers with are the
-records port's (`companion.records`), light enough to import at once."""
+``errors``, ``lock``, ``summary``) imports neither the rules nor the store itself nor the
+value types it answers with (the records port's), so the app's first frame does not wait
+for them."""
 
 
 def __getattr__(name: str) -> Any:

@@ -1,37 +1,16 @@
-"""The saved records as the screens see them: what they may ask, and in what terms.
+"""The value types of the saved records: `Profile`, `GameRecord` with its `SeatResult`\\ s,
+`GameSummary` with its `TurnIncome` and `ComboPlayed`, `PlayerStats` and `ComboTally`.
 
-Concept: the screens keep the books of past games, players, stats, backups and settings
-through one port, `Records`, and never through the store itself. `companion.store.Store`
-implements it (the session hands it over as `Session.records`); a screen that gets None
-has no saved games (the file could not be opened) and says so.
-
-Here are the port, the value types its answers are made of (`Profile`, `GameRecord` with
-its `SeatResult`\\ s, `GameSummary` with its `TurnIncome` and `ComboPlayed`, `PlayerStats`
-and `ComboTally`) and the error every refusal is (`RecordsError`: the store's `StoreError`
-and all its kinds are ones).
-
-Invariants:
-- a `RecordsError` carries a plain message for the screen (`str(error)`), and the records
-  are as they were before the call that raised it: a refused write wrote nothing;
-- the value types are frozen: an answer is a copy, never a live view of the file;
-- this module imports neither the rules nor the store nor Kivy (the home screen's first
-  frame imports it): the rules' types appear only in annotations.
+Invariants: frozen, an answer is a copy, never a live view of the file; this module
+imports neither the rules nor the store nor Kivy. Imported through `companion.records`,
+which loads it when a name of it is first used (not for the home screen's first frame).
 """
+
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, tzinfo
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
-
-if TYPE_CHECKING:
-    from companion.rules.history import History
-
-
-class RecordsError(Exception):
-    """The saved records refused or failed; `str(error)` is the plain message."""
-
+from datetime import datetime, timedelta
 
 # -- players --------------------------------------------------------------------------------
 
@@ -204,50 +183,5 @@ class PlayerStats:
     most_successful_combo: ComboTally | None
 
 
-# -- the port -------------------------------------------------------------------------------
-
-
-class Records(Protocol):
-    """What the screens may ask of the saved records. Every method may raise
-    `RecordsError`; a write that raises it changed nothing."""
-
-    @property
-    def path(self) -> Path:
-        """The saved-games file."""
-
-    @property
-    def backups_dir(self) -> Path:
-        """The folder of its backups."""
-
-    # players
-    def profiles(self) -> list[Profile]: ...
-    def add_profile(self, name: str, colour: str, pin: str | None = None) -> Profile: ...
-    def update_profile(self, profile_id: int, *, name: str | None = None,
-                       colour: str | None = None) -> Profile: ...
-    def remove_profile(self, profile_id: int) -> None: ...
-    def set_pin(self, profile_id: int, pin: str | None) -> None: ...
-    def check_pin(self, profile_id: int, pin: str) -> bool: ...
-
-    # games
-    def game(self, game_id: int) -> GameRecord: ...
-    def games(self, *, finished: bool | None = None) -> list[GameRecord]: ...
-    def game_summary(self, game_id: int) -> GameSummary: ...
-    def load_history(self, game_id: int) -> History: ...
-    def export(self, game_id: int, fmt: str, tz: tzinfo | None = None) -> str: ...
-
-    # stats
-    def all_player_stats(self) -> list[PlayerStats]: ...
-    def combo_stats(self) -> list[ComboTally]: ...
-
-    # backups and settings
-    def backup(self) -> Path | None: ...
-    def backups(self) -> list[Path]: ...
-    def setting(self, key: str, default: Any = None) -> Any: ...
-    def set_setting(self, key: str, value: Any) -> None: ...
-
-    def close(self) -> None:
-        """Close the file (the table is being switched off)."""
-
-
 __all__ = ["ComboPlayed", "ComboTally", "GameRecord", "GameSummary", "PlayerStats",
-           "Profile", "Records", "RecordsError", "SeatResult", "TurnIncome", "minutes"]
+           "Profile", "SeatResult", "TurnIncome", "minutes"]
