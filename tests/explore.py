@@ -454,8 +454,13 @@ class Explorer:
         from companion.rules.errors import RulesError
 
         phase = s.state.track.phase
+        table = self.p["table"]
+        owed = sorted(a["key"] for a in table.actions if a.get("kind") == "warning")
         try:
-            if phase is Phase.PICK_COMBO:
+            if owed:  # tokens to put back first (a defender's, the Necromancer's Ghosts)
+                table.act(owed[0])
+                self.answer_dialogs(random.Random(0))
+            elif phase is Phase.PICK_COMBO:
                 s.pick(0)
             elif phase is Phase.CONQUER:
                 s.finish_conquests()
@@ -511,7 +516,7 @@ class Explorer:
         self.look("table", (main,) if main else ())
         if not actions:
             return
-        keys = [a["key"] for a in actions]
+        keys = sorted(a["key"] for a in actions)  # chosen by name, not by place
         owed = [k for k in keys if k.startswith("spread:")]
         if owed and rng.random() < 0.85:
             key = owed[0] if rng.random() < 0.7 else owed[-1]
@@ -552,7 +557,31 @@ class Explorer:
         elif self.screen == "map":
             self.map_turn(s, rng)
         elif self.screen not in ("table",):
-            self.look(self.screen)
+            self.other_screen(rng)
+
+    OTHER_SKIPPED = frozenset({"back", "top_back", "rules", "top_rules", "top_home", "home",
+                               "top_market", "top_map", "correct", "peek"})
+
+    def other_screen(self, rng: random.Random, taps: int = 4) -> None:
+        """A screen of an expansion (the Necromancer's): its buttons tapped (a primary one
+        first), a few times, then back to the table."""
+        screen = self.screen
+        for _ in range(taps):
+            places = controls()
+            keys = sorted(k for k, (w, _) in places.items()
+                          if k not in self.OTHER_SKIPPED and not k.startswith(("minus", "plus"))
+                          and getattr(w, "action_key", ""))
+            primary = [k for k in keys if getattr(places[k][0], "kind", "") == "primary"]
+            self.look(screen, tuple(primary[:1]))
+            if not keys:
+                break
+            key = rng.choice(primary or keys)
+            places[key][0].dispatch("on_release")
+            self.did(key)
+            self.answer_dialogs(rng)
+            if self.screen != screen:
+                break
+        self.app.ctx.nav.go("table")
 
     def market(self, rng: random.Random) -> None:
         self.p["table"].act("market")
@@ -598,8 +627,9 @@ class Explorer:
                 rid = rng.choice(held)
                 board.tap(rid)
                 self.look(f"map: region {rid}", ("back",))
-                steps = [a["key"] for a in board.actions if a.get("key") in ("add_token",
-                                                                              "take_token")]
+                steps = sorted(a["key"] for a in board.actions
+                               if a.get("key") in ("add_token", "take_token")
+                               and not a.get("disabled"))
                 if steps:
                     board.act(rng.choice(steps))
                     self.did(steps[0])
@@ -632,7 +662,7 @@ class Explorer:
             return
         rid = rng.choice(able)
         board.tap(rid)
-        keys = conquests[rid]
+        keys = sorted(conquests[rid])
         key = "final" if "final" in keys and rng.random() < 0.6 else rng.choice(keys)
         if key == "conquer" and board.show_deploy and rng.random() < 0.3 and \
                 int(board.deploy) < int(board.tokens_left):
