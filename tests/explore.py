@@ -87,10 +87,11 @@ class Setup:
 
 
 def setup_for(seed: int) -> Setup:
-    """The table `seed` draws: the kinds of game in turn, 2 to 6 players (as each allows)."""
+    """The table `seed` draws: the kinds of game in turn, 2 to 6 players (as each allows:
+    the base game's boards are for 2 to 5, six play in teams or with the Necromancer)."""
     rng = random.Random(seed * 7919)
     kind = SETUPS[seed % len(SETUPS)]
-    players = {"base": rng.randint(2, 6), "mini": rng.randint(2, 5),
+    players = {"base": min(5, rng.randint(2, 6)), "mini": rng.randint(2, 5),
                "necromancer": rng.randint(3, 6), "teams": 6, "river": rng.randint(2, 5)}[kind]
     return Setup(seed, players, kind)
 
@@ -112,6 +113,21 @@ def new_session(setup: Setup) -> Any:
         "necromancer": {"necromancer": True}, "teams": {"teams": True},
         "river": {"river_world": True}}[setup.kind]
     s.new_game(seats, **asked)
+    return s
+
+
+def session_from_log(path: Path) -> Any:
+    """A Session at the state a saved game log reaches (``[[event record, ...], ...]``, one
+    list a step, as `companion.rules.events.to_record` writes them): a state an earlier
+    exploration drew, played again exactly, whatever the explorer's choices are now."""
+    from companion.rules.codec import from_record
+    from companion.rules.history import replay
+    from companion.session import Session
+
+    steps = [tuple(from_record(record) for record in step)
+             for step in json.loads(path.read_text())]
+    s = Session(rng=random.Random(0))
+    s.history = replay(steps, s.catalog)
     return s
 
 
@@ -352,6 +368,14 @@ class Explorer:
 
         self.step += 1
         if self.replay is not None and self.replay != (self.seed, self.step):
+            if self.replay == (self.seed, self.step + 1):  # the state before: its places,
+                ui.pump(3)  # for the controls that move
+                dialog = ui.dialogs()[-1] if ui.dialogs() else None
+                screen = (self.screen if dialog is None
+                          else f"{self.screen}+{type(dialog).__name__}")
+                self.last = View(self.seed, self.step, screen, what, main,
+                                 {k: rect for k, (_, rect) in controls().items()})
+                self.acted = ""
             return
         ui.pump(3)
         dialog = ui.dialogs()[-1] if ui.dialogs() else None
@@ -638,7 +662,12 @@ class Explorer:
                 a["key"] == "finish_redeployment" for a in board.bottom_actions) else "back")
             self.answer_dialogs(rng)
             return
-        shown = rng.sample(lit, min(REGIONS_SHOWN, len(lit)))
+        seat = s.state.track.seat
+        others = [rid for rid in lit if (o := s.state.regions[rid].occupant) is not None
+                  and o.seat != seat]
+        shown = rng.sample(others, min(1, len(others)))
+        shown += rng.sample([rid for rid in lit if rid not in shown],
+                            min(REGIONS_SHOWN - len(shown), len(lit) - len(shown)))
         offers: dict[int, list[str]] = {}
         for rid in shown:
             board.tap(rid)
@@ -660,7 +689,12 @@ class Explorer:
             self.did("finish")
             self.answer_dialogs(rng)
             return
-        rid = rng.choice(able)
+        # a region of another player's first, as tables play (and so defenders have
+        # tokens to put back, several at once)
+        seat = s.state.track.seat
+        held = [rid for rid in able if (o := s.state.regions[rid].occupant) is not None
+                and o.seat != seat]
+        rid = rng.choice(held) if held and rng.random() < 0.8 else rng.choice(able)
         board.tap(rid)
         keys = sorted(conquests[rid])
         key = "final" if "final" in keys and rng.random() < 0.6 else rng.choice(keys)
