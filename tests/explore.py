@@ -2,7 +2,7 @@
 state a table looks at drawn and held to the quality bar, at every size and language.
 
     .venv/bin/python tests/explore.py [OUT_DIR] [--seeds 0-39] [--size 800x480]...
-                                      [--lang fr]... [--pngs] [--replay SEED:STEP]
+                                      [--lang fr]... [--pngs] [--replay SEED:STEP,...]
 
 A test program beside `screenshots.py`, and built on it: the same child process (a
 1280x1280 offscreen window shrunk to each size, `screenshots.child_env`) and the same
@@ -18,6 +18,7 @@ lit region chosen in turn (at most `REGIONS_SHOWN`), the market and its question
 the scoring, the game end, each revealed total. Each such view is a *state*, numbered in its
 game (`seed:step`); the choices never depend on the size or the language, so a state is
 the same at every size and in every language, and `--replay SEED:STEP` draws it again
+(several, of one seed: ``--replay 0:4,0:33``)
 (with `--pngs`, as ``OUT_DIR/<size>/<lang>/<seed>-<step>.png``).
 
 Each state is checked for (kinds of violation, as counted in the summary):
@@ -338,7 +339,7 @@ class Explorer:
     none reads the layout, so a `seed:step` names the same state at every size."""
 
     def __init__(self, app: Any, size: str, language: str, found: Found, *,
-                 replay: tuple[int, int] | None = None, out: Path | None = None,
+                 replay: frozenset[tuple[int, int]] | None = None, out: Path | None = None,
                  pngs: bool = False) -> None:
         self.app = app
         self.size = size
@@ -367,8 +368,8 @@ class Explorer:
         import ui_support as ui
 
         self.step += 1
-        if self.replay is not None and self.replay != (self.seed, self.step):
-            if self.replay == (self.seed, self.step + 1):  # the state before: its places,
+        if self.replay is not None and (self.seed, self.step) not in self.replay:
+            if (self.seed, self.step + 1) in self.replay:  # the state before: its places,
                 ui.pump(3)  # for the controls that move
                 dialog = ui.dialogs()[-1] if ui.dialogs() else None
                 screen = (self.screen if dialog is None
@@ -715,7 +716,7 @@ class Explorer:
 # -- the child process: one language, the sizes in turn --------------------------------------
 
 def explore(seeds: list[int], sizes: list[str], language: str, out: Path, *,
-            replay: tuple[int, int] | None = None, pngs: bool = False) -> Found:
+            replay: frozenset[tuple[int, int]] | None = None, pngs: bool = False) -> Found:
     import ui_support as ui
 
     from companion.session import Session
@@ -726,7 +727,7 @@ def explore(seeds: list[int], sizes: list[str], language: str, out: Path, *,
         ui.close_dialogs()
         ui.resize(screenshots.SIZES[size])
         explorer = Explorer(app, size, language, found, replay=replay, out=out, pngs=pngs)
-        for seed in ([replay[0]] if replay else seeds):
+        for seed in (sorted({seed for seed, _ in replay}) if replay else seeds):
             explorer.play(seed)
     ui.close_dialogs()
     return found
@@ -746,12 +747,12 @@ def _child(out: Path, argv: list[str]) -> None:
 
 
 def _options(argv: list[str]) -> tuple[list[int], list[str], list[str], bool,
-                                        tuple[int, int] | None]:
+                                        frozenset[tuple[int, int]] | None]:
     seeds = list(range(0, 20))
     sizes: list[str] = []
     languages: list[str] = []
     pngs = False
-    replay = None
+    replay: frozenset[tuple[int, int]] | None = None
     words = iter(argv)
     for word in words:
         if word == "--seeds":  # 0-4,7,9
@@ -766,15 +767,16 @@ def _options(argv: list[str]) -> tuple[list[int], list[str], list[str], bool,
         elif word == "--pngs":
             pngs = True
         elif word == "--replay":
-            seed, _, step = next(words).partition(":")
-            replay = (int(seed), int(step))
+            replay = frozenset((int(seed), int(step)) for seed, _, step in
+                               (part.partition(":") for part in next(words).split(",")))
         else:
             raise SystemExit(f"unknown option {word!r}")
     return seeds, sizes or list(SIZES), languages or list(LANGUAGES), pngs, replay
 
 
 def run(out: Path, seeds: list[int], sizes: list[str] | None = None,
-        languages: list[str] | None = None, *, replay: tuple[int, int] | None = None,
+        languages: list[str] | None = None, *,
+        replay: frozenset[tuple[int, int]] | None = None,
         pngs: bool = False, timeout: float = 3600) -> dict[str, Any]:
     """Explore in child processes (one per language, one after the other); return
     ``{"states": {lang: {size: n}}, "violations": [...], "games": n, "stuck": [...]}``."""
@@ -786,7 +788,7 @@ def run(out: Path, seeds: list[int], sizes: list[str] | None = None,
         for size in sizes or SIZES:
             options += ["--size", size]
         if replay is not None:
-            options += ["--replay", f"{replay[0]}:{replay[1]}"]
+            options += ["--replay", ",".join(f"{seed}:{step}" for seed, step in sorted(replay))]
         if pngs:
             options.append("--pngs")
         result = subprocess.run(
