@@ -26,7 +26,8 @@ Each state is checked for (kinds of violation, as counted in the summary):
 - ``layout``: `screenshots.screen_problems` (nothing outside the window, text of 14 px or
   more, no overflow, touch targets of 48 px, glyphs, no word broken or cut short);
 - ``cut``: no scrolled text (the table's reminders) whose visible edge cuts through a
-  line: the last line shown is whole;
+  line: the last line shown is whole (but in a panel made to be scrolled, a `Scroller`
+  with `panel` set, whose bar always shows);
 - ``out_of_sight``: the view's main action (the one a player needs next) lies whole in
   sight without scrolling (`ui_support.main_out_of_sight`);
 - ``overlap``: no control lies over another one, nor under the header's buttons;
@@ -211,8 +212,8 @@ def controls() -> dict[str, tuple[Any, tuple[float, float, float, float]]]:
     root = top if top is not None else ui.window()
     found: dict[str, tuple[Any, tuple[float, float, float, float]]] = {}
     for widget in ui.walk_shown(root):
-        if not isinstance(widget, ButtonBehavior) or widget.disabled:
-            continue
+        if not isinstance(widget, ButtonBehavior) or widget.disabled or _visible(widget) is None:
+            continue  # a control scrolled out of sight takes no tap
         key = str(getattr(widget, "action_key", "") or getattr(widget, "text", ""))
         if not key:
             continue
@@ -278,9 +279,10 @@ def covered(places: dict[str, tuple[Any, tuple[float, float, float, float]]],
             continue
         _, y0 = label.to_window(label.x, label.y)
         _, y1 = label.to_window(label.right, label.top)
-        if (seen[1] > y0 + 1 or seen[3] < y1 - 1) and (
-                isinstance(label.parent, ScrollView)
-                or isinstance(getattr(label.parent, "parent", None), ScrollView)):
+        scroll = (label.parent if isinstance(label.parent, ScrollView) else
+                  getattr(label.parent, "parent", None))
+        if (seen[1] > y0 + 1 or seen[3] < y1 - 1) and isinstance(scroll, ScrollView) \
+                and not getattr(scroll, "panel", False):
             lines = max(1, len(getattr(label._label, "_cached_lines", None) or [1]))
             th = float(label.texture_size[1])
             text_top = (y0 + y1) / 2 + th / 2
@@ -516,7 +518,7 @@ class Explorer:
         self.app.ctx.nav.go("game_end")
         p = self.p["game_end"]
         ui.pump(2)
-        self.look("game end", ("reveal",))
+        self.look("game end", ("new_game",) if p.all_revealed else ("reveal",))
         while not p.all_revealed:
             p.reveal_next()
             self.did("reveal")

@@ -746,6 +746,11 @@ class Scroller(ScrollView):  # type: ignore[misc]
     again (each scroller with a box is in `_boxed`, weakly, so none is kept alive by it).
     """
 
+    panel = BooleanProperty(False)
+    """A panel made to be scrolled (the map's region panel, the Necromancer's screen): its
+    bar always shows, so a newcomer sees there is more below and drags it; its edge may
+    then cut through a line (the explorer holds other scrolled texts to whole lines)."""
+
     _boxed: ClassVar[weakref.WeakSet[Scroller]] = weakref.WeakSet()
 
     @classmethod

@@ -322,11 +322,21 @@ class TablePresenter(Presenter):
                 placed.append(shown.pop(key))
             elif key == "spread:" and any(a["key"] == Action.FINISH_REDEPLOYMENT.value
                                           for a in actions):
-                own = [k for k in shown if k.startswith(f"spread:{state.track.seat}:")]
-                # the own hand's place, kept while redeploying: its button comes back there
-                placed.append(shown.pop(own[0]) if own else old)
+                placed.append(old)  # the own hand's place, kept while redeploying
             elif key.startswith("spread:"):
                 placed.append({"key": "", "hidden": True, "text": old["text"], "was": key})
+        own = f"spread:{state.track.seat}:"
+        finish = Action.FINISH_REDEPLOYMENT.value
+        for key in [k for k in shown if k.startswith(own) and last]:
+            # a hand of one's own to spread anew: in an empty place before Finish (where
+            # one was spread, or kept for it), else just before Finish
+            end = next((i for i, a in enumerate(placed) if a["key"] == finish), len(placed))
+            free = next((i for i, a in enumerate(placed[:end])
+                         if not a["key"] and a.get("was", "").startswith("spread:")), None)
+            if free is None:
+                placed.insert(end, shown.pop(key))
+            else:
+                placed[free] = shown.pop(key)
         rest = [a for a in actions if a["key"] in shown]
         if not last and state.track.phase is Phase.REDEPLOY and len(rest) > 1 \
                 and rest[1]["key"] == Action.FINISH_REDEPLOYMENT.value:
@@ -335,8 +345,9 @@ class TablePresenter(Presenter):
             rest.insert(1, {"key": "", "hidden": True, "text": "", "was": "spread:"})
         decline = [a for a in rest if a["key"] == Action.DECLINE.value]
         placed += [a for a in rest if a["key"] != Action.DECLINE.value]
-        placed = [a for i, a in enumerate(placed)  # no empty place left at the end
-                  if a["key"] or any(b["key"] for b in placed[i:])]
+        placed = [a for i, a in enumerate(placed)  # no empty place at the end, nor two in
+                  if a["key"] or (any(b["key"] for b in placed[i:])  # a row (the main
+                                  and (i == 0 or placed[i - 1]["key"]))]  # one in sight)
         if not any(a["key"] == Action.DECLINE.value for a in placed):
             while len(placed) < SLOTS - 1:
                 placed.append({"key": "", "hidden": True, "text": ""})
