@@ -325,7 +325,7 @@ class TablePresenter(Presenter):
                 placed.append(old)  # the own hand's place, kept while redeploying
             elif key.startswith("spread:"):
                 placed.append({"key": "", "hidden": True, "text": old["text"], "was": key})
-        own = f"spread:{state.track.seat}:"
+        own = "spread:%d:" % state.track.seat  # noqa: UP031 (a key, not words)
         finish = Action.FINISH_REDEPLOYMENT.value
         for key in [k for k in shown if k.startswith(own) and last]:
             # a hand of one's own to spread anew: in an empty place before Finish (where
