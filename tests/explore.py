@@ -2,7 +2,8 @@
 state a table looks at drawn and held to the quality bar, at every size and language.
 
     .venv/bin/python tests/explore.py [OUT_DIR] [--seeds 0-39] [--size 800x480]...
-                                      [--lang fr]... [--pngs] [--replay SEED:STEP,...]
+                                      [--lang fr]... [--pngs [--every N]]
+                                      [--replay SEED:STEP,...]
 
 A test program beside `screenshots.py`, and built on it: the same child process (a
 1280x1280 offscreen window shrunk to each size, `screenshots.child_env`) and the same
@@ -19,7 +20,8 @@ the scoring, the game end, each revealed total. Each such view is a *state*, num
 game (`seed:step`); the choices never depend on the size or the language, so a state is
 the same at every size and in every language, and `--replay SEED:STEP` draws it again
 (several, of one seed: ``--replay 0:4,0:33``)
-(with `--pngs`, as ``OUT_DIR/<size>/<lang>/<seed>-<step>.png``).
+(with `--pngs`, as ``OUT_DIR/<size>/<lang>/<seed>-<step>.png``; every failing state is
+saved so, and with ``--every N`` every N-th distinct state too, to look at).
 
 Each state is checked for (kinds of violation, as counted in the summary):
 
@@ -342,8 +344,10 @@ class Explorer:
 
     def __init__(self, app: Any, size: str, language: str, found: Found, *,
                  replay: frozenset[tuple[int, int]] | None = None, out: Path | None = None,
-                 pngs: bool = False) -> None:
+                 pngs: bool = False, every: int = 0) -> None:
         self.app = app
+        self.every = every
+        """With `pngs`: a PNG of every `every`-th distinct state too, to look at (0: none)."""
         self.size = size
         self.language = language
         self.found = found
@@ -408,7 +412,8 @@ class Explorer:
             self.found.violations.append({
                 "kind": kind, "seed": self.seed, "step": self.step, "size": self.size,
                 "lang": self.language, "screen": screen, "what": what, "problem": problem})
-        if self.pngs and (problems or self.replay is not None) and self.out is not None:
+        every = self.every and self.found.states[self.size] % self.every == 0
+        if self.pngs and (problems or every or self.replay is not None) and self.out is not None:
             ui.screenshot(self.out / self.size / self.language / f"{self.seed}-{self.step}.png")
 
     def did(self, what: str) -> None:
@@ -718,7 +723,8 @@ class Explorer:
 # -- the child process: one language, the sizes in turn --------------------------------------
 
 def explore(seeds: list[int], sizes: list[str], language: str, out: Path, *,
-            replay: frozenset[tuple[int, int]] | None = None, pngs: bool = False) -> Found:
+            replay: frozenset[tuple[int, int]] | None = None, pngs: bool = False,
+            every: int = 0) -> Found:
     import ui_support as ui
 
     from companion.session import Session
@@ -728,7 +734,8 @@ def explore(seeds: list[int], sizes: list[str], language: str, out: Path, *,
     for size in sizes:
         ui.close_dialogs()
         ui.resize(screenshots.SIZES[size])
-        explorer = Explorer(app, size, language, found, replay=replay, out=out, pngs=pngs)
+        explorer = Explorer(app, size, language, found, replay=replay, out=out, pngs=pngs,
+                            every=every)
         for seed in (sorted({seed for seed, _ in replay}) if replay else seeds):
             explorer.play(seed)
     ui.close_dialogs()
@@ -736,25 +743,26 @@ def explore(seeds: list[int], sizes: list[str], language: str, out: Path, *,
 
 
 def _child(out: Path, argv: list[str]) -> None:
-    seeds, sizes, languages, pngs, replay = _options(argv)
+    seeds, sizes, languages, pngs, replay, every = _options(argv)
     (language,) = languages
     if language != "en":
         from companion import i18n
 
         i18n.use(language)
-    found = explore(seeds, sizes, language, out, replay=replay, pngs=pngs)
+    found = explore(seeds, sizes, language, out, replay=replay, pngs=pngs, every=every)
     (out / f"explore-{language}.json").write_text(json.dumps({
         "states": dict(found.states), "violations": found.violations, "games": found.games,
         "stuck": found.stuck}, indent=1))
 
 
 def _options(argv: list[str]) -> tuple[list[int], list[str], list[str], bool,
-                                        frozenset[tuple[int, int]] | None]:
+                                        frozenset[tuple[int, int]] | None, int]:
     seeds = list(range(0, 20))
     sizes: list[str] = []
     languages: list[str] = []
     pngs = False
     replay: frozenset[tuple[int, int]] | None = None
+    every = 0
     words = iter(argv)
     for word in words:
         if word == "--seeds":  # 0-4,7,9
@@ -766,6 +774,8 @@ def _options(argv: list[str]) -> tuple[list[int], list[str], list[str], bool,
             sizes.append(next(words))
         elif word == "--lang":
             languages.append(next(words))
+        elif word == "--every":
+            every = int(next(words))
         elif word == "--pngs":
             pngs = True
         elif word == "--replay":
@@ -773,13 +783,13 @@ def _options(argv: list[str]) -> tuple[list[int], list[str], list[str], bool,
                                (part.partition(":") for part in next(words).split(",")))
         else:
             raise SystemExit(f"unknown option {word!r}")
-    return seeds, sizes or list(SIZES), languages or list(LANGUAGES), pngs, replay
+    return seeds, sizes or list(SIZES), languages or list(LANGUAGES), pngs, replay, every
 
 
 def run(out: Path, seeds: list[int], sizes: list[str] | None = None,
         languages: list[str] | None = None, *,
         replay: frozenset[tuple[int, int]] | None = None,
-        pngs: bool = False, timeout: float = 3600) -> dict[str, Any]:
+        pngs: bool = False, every: int = 0, timeout: float = 3600) -> dict[str, Any]:
     """Explore in child processes (one per language, one after the other); return
     ``{"states": {lang: {size: n}}, "violations": [...], "games": n, "stuck": [...]}``."""
     out.mkdir(parents=True, exist_ok=True)
@@ -792,7 +802,7 @@ def run(out: Path, seeds: list[int], sizes: list[str] | None = None,
         if replay is not None:
             options += ["--replay", ",".join(f"{seed}:{step}" for seed, step in sorted(replay))]
         if pngs:
-            options.append("--pngs")
+            options += ["--pngs", "--every", str(every)]
         result = subprocess.run(
             [sys.executable, str(Path(__file__).resolve()), "--child", str(out), *options],
             capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT)
@@ -835,9 +845,9 @@ def main(argv: list[str]) -> int:
     out = ROOT / "explored"
     if argv and not argv[0].startswith("--"):
         out, argv = Path(argv[0]), argv[1:]
-    seeds, sizes, languages, pngs, replay = _options(argv)
+    seeds, sizes, languages, pngs, replay, every = _options(argv)
     started = time.monotonic()
-    report = run(out, seeds, sizes, languages, replay=replay, pngs=pngs)
+    report = run(out, seeds, sizes, languages, replay=replay, pngs=pngs, every=every)
     for line in summary(report):
         print(line)
     print(f"{time.monotonic() - started:.0f} s; report in {out / 'explore.json'}")
