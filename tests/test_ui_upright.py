@@ -121,3 +121,20 @@ def test_a_cost_line_of_one_token_says_token_in_french(headless_app: Any) -> Non
                            for label in one), lines
     finally:
         i18n.use("en")
+
+
+def test_river_world_events_so_far_are_named_in_the_language_spoken() -> None:
+    """Seen by eye on the explorer's French table: "Événements révélés : Harsh Winter,
+    Pirates, Quiet waters, Storm"."""
+    from river_support import river_session
+
+    from companion.rules.river import RiverEvent
+    from companion.ui.presenters.river import summary
+
+    s = river_session(RiverEvent.HARSH_WINTER, RiverEvent.QUIET_WATERS)
+    try:
+        i18n.use("fr")
+        said = summary(s.state)
+        assert "Hiver rigoureux" in said and "Harsh Winter" not in said, said
+    finally:
+        i18n.use("en")
