@@ -64,7 +64,7 @@ headless = SDL_VIDEODRIVER=offscreen KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1 KIVY_NO
 # waits); the benchmarks and drills keep Kivy's cap, as the kiosk has it.
 test_headless = $(call headless,$(1)) KCFG_GRAPHICS_MAXFPS=0
 
-.PHONY: help run test check lint system-deps test-deps drill-deps venv clean distclean deploy-check bench drills locale
+.PHONY: help run test check lint system-deps test-deps drill-deps venv clean distclean deploy-check bench drills locale explore
 
 help:
 	@echo "make run        start the app (simulated hardware, database in the user data directory)"
@@ -78,6 +78,9 @@ help:
 	@echo "make drills     fault drills: power cut, serial abuse, unplug storm, button, bad input,"
 	@echo "                damaged database, two instances, bad config, power loss on FUSE"
 	@echo "                (DRILLS_ARGS=--help; DRILLS_ARGS=\"--only power_loss\")"
+	@echo "make explore    the state explorer: seeded random games played through the screens,"
+	@echo "                every state drawn at 800x480, 480x800 and 720x1280 in en, fr, de, qps"
+	@echo "                and checked (EXPLORE_ARGS=\"--seeds 0-4 --pngs\"; make test runs a sample)"
 	@echo "make deploy-check  run deploy/install.sh for real in a Debian 12 root (debootstrap;"
 	@echo "                needs root and the network; not part of make test)"
 	@echo "make locale     extract the strings to translate, update the catalogues in"
@@ -200,6 +203,14 @@ locale: $(STAMP)
 bench: system-deps $(STAMP)
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(call headless,$$tmp) $(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# The state explorer's full run (tests/explore.py); make test runs a bounded sample of it
+# (tests/test_explore.py). Prints the states drawn per size and language and the
+# violations by kind, each a replayable seed:step; fails on any violation.
+EXPLORE_SEEDS ?= 11,4
+explore: system-deps $(STAMP)
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(call test_headless,$$tmp) $(BIN)/python tests/explore.py explored --seeds $(EXPLORE_SEEDS) $(EXPLORE_ARGS)
 
 drills: drill-deps $(STAMP) $(DRILLS_STAMP)
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \

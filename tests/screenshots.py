@@ -778,9 +778,7 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
                 "screenshot": str(path) if path else None,
                 "frame": {"size": [frame.width, frame.height], "colours": frame.colours()},
                 "screen": app.ctx.nav.current,
-                "problems": [p for r in roots for p in (*ui_support.layout_problems(r),
-                                                        *ui_support.glyph_problems(r),
-                                                        *ui_support.broken_words(r))],
+                "problems": screen_problems(roots),
                 "texts": [t for r in roots for t in ui_support.texts(r)],
                 "purses": [p.coins for p in state.players] if state else [],
                 "private": scenario.private,
@@ -834,15 +832,10 @@ def _options(argv: list[str]) -> tuple[int, list[str], list[str], str]:
     return text_scale, sizes, names, language
 
 
-def run(out: Path, only: list[str] | None = None, timeout: float = 300, *,
-        text_scale: int = 100, sizes: list[str] | None = None,
-        language: str = "en", pngs: bool = False) -> dict[str, Any]:
-    """Render in a child process (a fresh 1280x1280 offscreen window); return the report.
-    `text_scale`: the text size in percent (``display.text_scale``); `sizes`: the size
-    names to render (default: all of `SIZES`); `language`: the language the screens speak
-    (``en``, ``fr``, ``de`` or the pseudo-locale ``qps``); `pngs`: save each screen as
-    ``out/<size>/<scenario>.png`` (the checks read the frames in memory and need none)."""
-    out.mkdir(parents=True, exist_ok=True)
+def child_env(out: Path) -> dict[str, str]:
+    """The environment of a rendering child process writing into `out`: Kivy headless, a
+    1280x1280 offscreen window (shrunk to each size in turn), frames uncapped, nothing
+    written outside `out` (Kivy's home, exports, backups, the config file)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("KCFG_")}
     env.pop("KIVY_METRICS_FONTSCALE", None)
     env.update(SDL_VIDEODRIVER="offscreen", KIVY_NO_ARGS="1", KIVY_LOG_MODE="PYTHON",
@@ -852,6 +845,30 @@ def run(out: Path, only: list[str] | None = None, timeout: float = 300, *,
     # Exports, backups and the config file written by the settings go here, never home.
     env.update(XDG_DATA_HOME=str(out / ".data"), XDG_CONFIG_HOME=str(out / ".config"))
     env.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+    return env
+
+
+def screen_problems(roots: list[Any]) -> list[str]:
+    """The quality bar's problems of what `roots` show: layout, missing glyphs, words
+    broken between two letters, words cut short by a shortened label."""
+    import ui_support
+
+    return [p for r in roots for p in (*ui_support.layout_problems(r),
+                                       *ui_support.glyph_problems(r),
+                                       *ui_support.broken_words(r),
+                                       *ui_support.cut_words(r))]
+
+
+def run(out: Path, only: list[str] | None = None, timeout: float = 300, *,
+        text_scale: int = 100, sizes: list[str] | None = None,
+        language: str = "en", pngs: bool = False) -> dict[str, Any]:
+    """Render in a child process (a fresh 1280x1280 offscreen window); return the report.
+    `text_scale`: the text size in percent (``display.text_scale``); `sizes`: the size
+    names to render (default: all of `SIZES`); `language`: the language the screens speak
+    (``en``, ``fr``, ``de`` or the pseudo-locale ``qps``); `pngs`: save each screen as
+    ``out/<size>/<scenario>.png`` (the checks read the frames in memory and need none)."""
+    out.mkdir(parents=True, exist_ok=True)
+    env = child_env(out)
     options = ["--text-scale", str(text_scale), "--lang", language, *(["--pngs"] if pngs else [])]
     for size in sizes or []:
         options += ["--size", size]

@@ -86,7 +86,7 @@ def test_goblins_conquer_a_region_held_by_a_race_in_decline_with_one_token_less(
     _, lines, _ = cost_of(FOREST, attacker("Goblins"), enemy(1, in_decline=True))
     assert lines == (
         CostLine("Any conquest", 2),
-        CostLine("Orcs in decline tokens there", 1),
+        CostLine("Orcs in decline token there", 1),
         CostLine("Goblins against a race in decline", -1),
     )
 

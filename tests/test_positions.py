@@ -135,7 +135,7 @@ def test_a_region_costs_two_plus_its_defenders_and_markers() -> None:
                      turn=3)
     cost = conquest_cost(state.map, 7, state.regions.regions, attacker(state))
     assert [(line.label, line.tokens) for line in cost.lines] == [
-        ("Any conquest", 2), ("Troll's Lair", 1), ("Trolls in decline tokens there", 1)]
+        ("Any conquest", 2), ("Troll's Lair", 1), ("Trolls in decline token there", 1)]
     after = apply(state, RegionConquered(0, 7))
     assert tokens(after, 7) == 4 and books(after, 0, "Ratmen").hand == 2
     assert after.players[1].declined == ()  # their last region fell: the Trolls are gone

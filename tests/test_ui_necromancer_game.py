@@ -163,7 +163,7 @@ def test_a_whole_necromancer_island_game_through_the_screens(app: Any) -> None:
     tap_region(app, 3)
     assert "Ghosts in decline tokens there" in [row["label"] for row in map_p.cost_lines]
     conquer = screen(app).ids.actions.button("conquer")
-    ui.scroll_to(conquer)  # the finger scrolls the panel to it
+    assert ui.out_of_sight(conquer) is None  # in sight, however long the cost lines
     ui.tap(conquer)
     assert session.state.part(NecromancerState).well.ghosts == 1
     assert session.state.part(NecromancerState).hand == 2

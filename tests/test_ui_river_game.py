@@ -265,7 +265,8 @@ def tap_panel_action(app: Any, key: str) -> None:
     """Tap the map panel's button `key` (the panel scrolled down to the buttons)."""
     screen(app).ids.panel_scroll.scroll_y = 0
     ui.pump()
-    ui.tap(screen(app).ids.actions.button(key))
+    ids = screen(app).ids
+    ui.tap(ids.actions.button(key) or ids.more_actions.button(key))
 
 
 def test_a_tapped_river_takes_the_caravel_and_the_tables_pirate_ship_corrections(

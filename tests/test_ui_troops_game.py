@@ -116,7 +116,8 @@ def app() -> Any:
 def map_panel_action(app: Any, key: str) -> None:
     screen(app).ids.panel_scroll.scroll_y = 0  # the buttons sit under the cost lines
     ui.pump()
-    ui.tap(screen(app).ids.actions.button(key))
+    ids = screen(app).ids  # a conquest in the main column, a step at the panel's foot
+    ui.tap(ids.actions.button(key) or ids.more_actions.button(key))
 
 
 def keys_of(app: Any) -> list[str]:

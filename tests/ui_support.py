@@ -675,3 +675,22 @@ def broken_words(root: Widget) -> list[str]:
                                 f"{room:.0f} px")
                 break
     return problems
+
+
+def cut_words(root: Widget) -> list[str]:
+    """Every shown label under `root` that Kivy draws shortened in the middle of a word or
+    a sentence ("54 pi...ateau"): its `shorten` dropped letters for want of room, in words.
+    A label whose text is drawn whole (every word, in order) is fine, and so is a name
+    alone (one word, "Bart...nder" on a seat's button), shortened by design."""
+    problems: list[str] = []
+    for widget in walk_shown(root):
+        if (not isinstance(widget, Label) or not widget.shorten
+                or len(widget.text.split()) < 2):
+            continue
+        widget.texture_update()
+        lines = getattr(widget._label, "_cached_lines", None) or []
+        drawn = " ".join(w.text for line in lines for w in line.words)
+        if drawn.split() != widget.text.split():
+            name = getattr(widget, "action_key", "") or widget.text[:30]
+            problems.append(f"{type(widget).__name__} {name!r}: drawn cut as {drawn[:60]!r}")
+    return problems

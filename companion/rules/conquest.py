@@ -475,9 +475,12 @@ def _defenders(region_id: int, here: RegionState, attacker: Attacker) -> list[Co
                 raise TokenCountUnknown(region_id, occupant.seat, occupant.race)
             tokens = 1
         if tokens:
-            there = (N_("{race} in decline tokens there") if occupant.in_decline
-                     else N_("{race} tokens there"))
-            lines.append(_line(said(there, race=Name("race", occupant.race)), tokens))
+            there = (said_n("{race} in decline token there", "{race} in decline tokens there",
+                            tokens, race=Name("race", occupant.race))
+                     if occupant.in_decline else
+                     said_n("{race} token there", "{race} tokens there", tokens,
+                            race=Name("race", occupant.race)))
+            lines.append(_line(there, tokens))
     return lines
 
 

@@ -394,10 +394,16 @@ class Stepper(BoxLayout):  # type: ignore[misc]
     label = StringProperty("")
     key = StringProperty("")
     """What it counts, for its owner to read when it steps (a reused stepper changes it)."""
+    read_only = BooleanProperty(False)
+    """Shows the number only: its minus and plus are hidden (their places kept) and take
+    no tap, so no live-looking button does nothing (the map's tokens in hand, when the
+    game counts them)."""
 
     __events__ = ("on_step",)
 
     def step(self, delta: int) -> None:
+        if self.read_only:
+            return
         new = int(min(self.maximum, max(self.minimum, self.value + delta)))
         if new != self.value:
             self.dispatch("on_step", new)
@@ -574,6 +580,125 @@ class PeekView(ModalView):  # type: ignore[misc]
         pass
 
 
+class FitLabel(Label):  # type: ignore[misc]
+    """A label that says its whole text in its box: it wraps at word ends, and where the
+    lines do not fit at `base_size` it is drawn smaller, down to `FONT_MIN` (the
+    legibility floor), never shortened in the middle of a word ("pendant les con...").
+
+    Invariant: `font_size` is the largest of `base_size`, ..., `FONT_MIN` (a step of 1 px)
+    at which every word fits the width and the lines fit the height; `FONT_MIN` when none
+    does (the quality bar's checks then tell of the overflow). Worked out once a frame at
+    most, after a change of text, size or base size.
+    """
+
+    base_size = NumericProperty(FONT)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._fit = Clock.create_trigger(self._fit_text, -1)
+        for name in ("text", "size", "base_size", "bold", "padding"):
+            self.fbind(name, self._fit)
+        self._fit()
+
+    def _fit_text(self, *_args: Any) -> None:
+        pad = self.padding
+        width = float(self.width) - float(pad[0]) - float(pad[2])
+        height = float(self.height) - float(pad[1]) - float(pad[3])
+        if width <= 1 or not self.text:
+            self.font_size = self.base_size
+            return
+        words = [w for line in self.text.split("\n") for w in line.split(" ") if w]
+        size = float(self.base_size)
+        while True:
+            core = CoreLabel(text=self.text, font_size=size, font_name=self.font_name,
+                             bold=self.bold, text_size=(width, None), halign=self.halign)
+            core.refresh()
+            widest = max((CoreLabel(text=w, font_size=size, font_name=self.font_name,
+                                    bold=self.bold).get_extents(w)[0] for w in words),
+                         default=0)
+            if (core.content_height <= height + 0.5 and widest <= width) or size <= FONT_MIN:
+                break
+            size = max(float(FONT_MIN), size - 1)
+        self.text_size = (width, None)
+        self.font_size = size
+
+
+def whole_rows(column: Any, room: float) -> float:
+    """The height of as many of `column`'s rows (a vertical layout's children, top first)
+    as fit whole in `room`: a list shown in that height ends at a row's edge, never
+    through a button's words. All of them when they fit."""
+    rows = [w for w in reversed(column.children) if w.height > 0]
+    spacing = float(column.spacing[1] if isinstance(column.spacing, list | tuple)
+                    else column.spacing)
+    used = 0.0
+    for i, row in enumerate(rows):
+        need = used + (spacing if i else 0.0) + float(row.height)
+        if need > room + 0.5:
+            return used
+        used = need
+    return float(column.height)
+
+
+class NoteCaption(Label):  # type: ignore[misc]
+    """A wrapping caption of a `WholeLines` box, which gives it its height and lines."""
+
+    least = NumericProperty(0)
+    """The least height it takes when shown (a tap target's, for a caption tapped)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("size_hint_y", None)
+        super().__init__(**kwargs)
+
+
+class TapNote(ButtonBehavior, NoteCaption):  # type: ignore[misc]
+    """A `NoteCaption` a finger may tap (the table's reminders open the rules at what they
+    name); `action_key` names what a tap asks for, as a button's does."""
+
+    action_key = StringProperty("")
+
+
+class WholeLines(BoxLayout):  # type: ignore[misc]
+    """A vertical box of `NoteCaption`s that shows, in its height, as many whole lines of
+    them as fit, in order, and no part of a line: the table's reminders under its actions.
+
+    Invariant: every caption is drawn with `max_lines` set to the lines it has room for,
+    and as tall as those lines (or its `least`); one with no room, or no text, is folded to
+    no height and unseen. So the box's edge never cuts through a line of text, whatever the
+    actions above it leave; the rest is a tap away (the reminders open the rules).
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("orientation", "vertical")
+        super().__init__(**kwargs)
+        self._fit = Clock.create_trigger(self._fit_lines, -1)
+        self.fbind("size", self._fit)
+
+    def add_widget(self, widget: Any, *args: Any, **kwargs: Any) -> None:
+        super().add_widget(widget, *args, **kwargs)
+        for name in ("text", "width", "font_size"):
+            widget.fbind(name, self._fit)
+        self._fit()
+
+    def _fit_lines(self, *_args: Any) -> None:
+        room = float(self.height)
+        for caption in reversed(self.children):  # top first
+            caption.text_size = (caption.width, None)
+            caption.max_lines = 0
+            caption.texture_update()
+            lines = (len(getattr(caption._label, "_cached_lines", None) or ())
+                     if caption.text.strip() else 0)
+            line = float(caption.texture_size[1]) / lines if lines else 0.0
+            fits = min(lines, int((room + 0.5) // line)) if line else 0
+            if fits and max(line * fits, caption.least) > room + 0.5:
+                fits = 0  # not even its least height left
+            caption.max_lines = max(fits, 1)
+            caption.height = max(line * fits, caption.least) if fits else 0
+            caption.opacity = 1 if fits else 0
+            caption.disabled = not fits
+            room -= caption.height + (self.spacing if fits else 0)
+            caption.texture_update()
+
+
 class Collapsible(BoxLayout):  # type: ignore[misc]
     """A vertical box that folds away (no height, no touches) while `shown` is false.
 
@@ -620,6 +745,11 @@ class Scroller(ScrollView):  # type: ignore[misc]
     calls `window_turned` after turning the window, and every scroller's box is worked out
     again (each scroller with a box is in `_boxed`, weakly, so none is kept alive by it).
     """
+
+    panel = BooleanProperty(False)
+    """A panel made to be scrolled (the map's region panel, the Necromancer's screen): its
+    bar always shows, so a newcomer sees there is more below and drags it; its edge may
+    then cut through a line (the explorer holds other scrolled texts to whole lines)."""
 
     _boxed: ClassVar[weakref.WeakSet[Scroller]] = weakref.WeakSet()
 

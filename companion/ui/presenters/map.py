@@ -186,6 +186,14 @@ class MapPresenter(Presenter):
     note_text = StringProperty("")
     odds_text = StringProperty("")
     actions = ListProperty([])
+    """Every button of the chosen region's panel: `main_actions`, then `more_actions`."""
+    main_actions = ListProperty([])
+    """The panel's main actions (a conquest and its die, an expansion's first ones): shown
+    in a column of their own above the bottom buttons, always in sight, whatever the
+    length of the cost lines above them."""
+    more_actions = ListProperty([])
+    """The panel's other buttons (abandon, tokens in or out, markers, corrections), at the
+    foot of the scrolled panel."""
     bottom_actions = ListProperty([])
     show_deploy = BooleanProperty(False)
     deploy = NumericProperty(2)
@@ -334,7 +342,7 @@ class MapPresenter(Presenter):
         if rid is None:
             self.region_title = _("No region chosen")
             self.holder_text = _("Tap a region on the map.")
-            self.actions = []
+            self.main_actions = self.more_actions = self.actions = []
             self.can_correct = False
             self.can_look_up = False
             return
@@ -352,10 +360,11 @@ class MapPresenter(Presenter):
         self.holder_text = " ".join(t for t in (self._holder(state, rid),
                                                 *(v.region_text(state, rid) for v in views))
                                     if t)
-        actions: list[dict[str, Any]] = [
+        main: list[dict[str, Any]] = [
             a for v in views for a in v.region_actions_first(state, rid)]
         if self._conquering(state):
-            actions += self._conquest(state, rid, keep_counts)
+            main += self._conquest(state, rid, keep_counts)
+        actions: list[dict[str, Any]] = []
         occupant = here.occupant
         current = state.current
         mine = (occupant is not None and occupant.seat == current.seat
@@ -378,7 +387,11 @@ class MapPresenter(Presenter):
             actions += [a for v in views for a in v.region_actions(state, rid)]
         self.can_correct = not state.is_over
         self.can_look_up = bool(self.region_rules(state, rid))
-        self.actions = actions
+        if main != self.main_actions:  # unchanged: no event, the buttons keep still
+            self.main_actions = main
+        if actions != self.more_actions:
+            self.more_actions = actions
+        self.actions = [*main, *actions]
 
     @staticmethod
     def _steppers(state: GameState, rid: int) -> list[dict[str, Any]]:
@@ -393,14 +406,16 @@ class MapPresenter(Presenter):
             return []
         own = (seat == state.track.seat and state.track.phase is Phase.REDEPLOY
                and race in troops_game.own_races(state, seat))
-        out = []
-        if in_hand and (own or (seat, race, in_hand) in troops_game.waiting_hands(state)):
-            text = (_("+1 here from your hand ({count})").format(count=in_hand) if own else
-                    _("+1 here from {name}'s hand ({count})").format(
-                        name=state.players[seat].name, count=in_hand))
-            out.append({"key": "add_token", "text": text})
-        if own and (occupant.tokens or 1) > 1:
-            out.append({"key": "take_token", "text": _("-1 from here into your hand")})
+        out: list[dict[str, Any]] = []
+        if own:  # both, always, in the same places: a step never moves the other button
+            out.append({"key": "add_token", "disabled": not in_hand,
+                        "text": _("+1 here from your hand ({count})").format(count=in_hand)})
+            out.append({"key": "take_token", "disabled": (occupant.tokens or 1) <= 1,
+                        "text": _("-1 from here into your hand")})
+        elif in_hand and (seat, race, in_hand) in troops_game.waiting_hands(state):
+            out.append({"key": "add_token",
+                        "text": _("+1 here from {name}'s hand ({count})").format(
+                            name=state.players[seat].name, count=in_hand)})
         return out
 
     def _step(self, rid: int, delta: int) -> None:

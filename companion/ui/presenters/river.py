@@ -73,7 +73,8 @@ def summary(state: GameState) -> str:
         return ""
     lines = [ngettext("Events so far: {events}; {count} still face down.",
                       "Events so far: {events}; {count} still face down.", view.face_down
-                      ).format(events=", ".join(e.value for e in view.revealed),
+                      ).format(events=", ".join(piece_names.event(e.value)
+                                                for e in view.revealed),
                                count=view.face_down)]
     ships = view.pirate_ships
     if len(ships) == 1:

@@ -63,6 +63,11 @@ NOTHING_TO_UNDO = N_("Nothing to undo yet")
 PEEK_SECONDS = 5
 """How long the total stays after the right PIN (there is no finger holding it then)."""
 
+SLOTS = 3
+"""The table's action column has at least this many places, the last one Decline's (kept
+empty when the race may not decline): the buttons of a turn, and the reminders under
+them, stay where they are from one step to the next."""
+
 UNDO_BAR_SECONDS = 6
 """How long the bar "Took back: ... [Redo]" stays after an undo (or a redo that leaves
 more to put back)."""
@@ -199,6 +204,10 @@ class TablePresenter(Presenter):
     current_ink = ObjectProperty(palette.TEXT)
     phase_text = StringProperty("")
     actions = ListProperty([])
+    """The buttons the table offers now, in order (dicts: key, text, kind)."""
+    placed_actions = ListProperty([])
+    """`actions` as the column lays them out: with the empty places that keep each button
+    where it was (`_keep_places`)."""
     players = ListProperty([])
     combo_text = StringProperty("")
     reminders_text = StringProperty("")
@@ -233,6 +242,9 @@ class TablePresenter(Presenter):
         found in (a tap on the reminders), whatever the language shown."""
         self._bar_timer = Clock.create_trigger(lambda _dt: self.hide_redo(), UNDO_BAR_SECONDS)
         """Hides the bar after an undo: one trigger, restarted at every undo."""
+        self._placed_in: tuple[int, int, int, Phase] | None = None
+        self._placed: list[dict[str, Any]] = []
+        """The actions as last laid out, and the (game, turn, seat, phase) they were for."""
         self._announced: tuple[object, int] | None = None
         """The game (its first step, by identity) and the turn whose event was told."""
         super().__init__(*args, **kwargs)
@@ -268,6 +280,7 @@ class TablePresenter(Presenter):
         for v in views:
             actions = v.table_actions(state, actions)
         self.actions = actions
+        self.placed_actions = self._keep_places(state, actions)
         rows = players_of(view, state)
         for v in views:
             rows = v.player_rows(state, rows)
@@ -288,6 +301,61 @@ class TablePresenter(Presenter):
 
     def clear(self) -> None:
         self.hide_redo()
+
+    def _keep_places(self, state: GameState, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """`actions` laid out so that no button moves under a finger between two steps of
+        one player's phase: a tokens-back button tapped leaves its place empty (a hidden
+        button) until the phase ends, the column has `SLOTS` places at least, and Decline
+        keeps the last of them.
+
+        Invariant: within one (turn, seat, phase), a button shown in two consecutive
+        states has the same place in both; the hidden places take no tap."""
+        history = self.session.history
+        phase = (id(history.log[0]) if history is not None else 0,
+                 state.track.turn, state.track.seat, state.track.phase)
+        last = self._placed if self._placed_in == phase else []
+        shown = {a["key"]: a for a in actions}
+        placed: list[dict[str, Any]] = []
+        for old in last:
+            key = old.get("was", old["key"])
+            if key in shown:
+                placed.append(shown.pop(key))
+            elif key == "spread:" and any(a["key"] == Action.FINISH_REDEPLOYMENT.value
+                                          for a in actions):
+                placed.append(old)  # the own hand's place, kept while redeploying
+            elif key.startswith("spread:"):
+                placed.append({"key": "", "hidden": True, "text": old["text"], "was": key})
+        own = "spread:%d:" % state.track.seat  # noqa: UP031 (a key, not words)
+        finish = Action.FINISH_REDEPLOYMENT.value
+        for key in [k for k in shown if k.startswith(own) and last]:
+            # a hand of one's own to spread anew: in an empty place before Finish (where
+            # one was spread, or kept for it), else just before Finish
+            end = next((i for i, a in enumerate(placed) if a["key"] == finish), len(placed))
+            free = next((i for i, a in enumerate(placed[:end])
+                         if not a["key"] and a.get("was", "").startswith("spread:")), None)
+            if free is None:
+                placed.insert(end, shown.pop(key))
+            else:
+                placed[free] = shown.pop(key)
+        rest = [a for a in actions if a["key"] in shown]
+        if not last and state.track.phase is Phase.REDEPLOY and len(rest) > 1 \
+                and rest[1]["key"] == Action.FINISH_REDEPLOYMENT.value:
+            # no hand of one's own to spread: its place kept empty, so that Finish is where
+            # it always is in this phase (never where Finish conquering was)
+            rest.insert(1, {"key": "", "hidden": True, "text": "", "was": "spread:"})
+        decline = [a for a in rest if a["key"] == Action.DECLINE.value]
+        placed += [a for a in rest if a["key"] != Action.DECLINE.value]
+        placed = [a for i, a in enumerate(placed)  # no empty place at the end, nor two in
+                  if a["key"] or (any(b["key"] for b in placed[i:])  # a row (the main
+                                  and (i == 0 or placed[i - 1]["key"]))]  # one in sight)
+        if not any(a["key"] == Action.DECLINE.value for a in placed):
+            while len(placed) < SLOTS - 1:
+                placed.append({"key": "", "hidden": True, "text": ""})
+            placed += decline
+        while len(placed) < SLOTS:
+            placed.append({"key": "", "hidden": True, "text": ""})
+        self._placed_in, self._placed = phase, placed
+        return placed
 
     def open_rules(self) -> None:
         """The Rules button: open at the current player's active race, or at the turn's
@@ -347,18 +415,21 @@ class TablePresenter(Presenter):
             out.append({"key": "map", "text": _("Conquer on the map"), "kind": "primary"})
             out.append({"key": "finish_conquests", "text": _("Finish conquering")})
         elif phase is Phase.REDEPLOY:
+            # the map first, where it was while conquering; the player's own hand next;
+            # then Finish, in the same place whatever was spread; the defenders' hands last
             spreads = hand_actions(state)
-            out += spreads
+            out.append({"key": "map", "text": _("Place tokens on the map")})
+            out += [a for a in spreads if a["kind"] != "warning"]
             out.append({"key": "finish_redeployment", "text": _("Finish redeployment"),
                         "kind": "secondary" if spreads else "primary"})
-            out.append({"key": "map", "text": _("Place tokens on the map")})
+            out += [a for a in spreads if a["kind"] == "warning"]
         elif phase is Phase.SCORE:
             out.append({"key": "scoring", "text": _("Score the turn"), "kind": "primary"})
-        elif phase is Phase.FINISHED:
+        elif phase is Phase.FINISHED:  # End the turn first: it stays put as hands go back
             spreads = hand_actions(state)
-            out += spreads
             out.append({"key": "end_turn", "text": _("End the turn"),
                         "kind": "secondary" if spreads else "primary"})
+            out += spreads
         if view.may_decline:
             out.append({"key": "decline", "text": _("Go into decline"), "kind": "danger"})
         return out
