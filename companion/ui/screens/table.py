@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.scrollview import ScrollView
 
 from companion.ui import palette
 from companion.ui.screens.base import PresenterScreen
@@ -32,14 +34,21 @@ class PlayerRow(BoxLayout):  # type: ignore[misc]
 
 
 class PlayerList(BoxLayout):  # type: ignore[misc]
-    """The players, rebuilt from the presenter's `players` list of dicts."""
+    """The players, rebuilt from the presenter's `players` list of dicts.
+
+    In a list taller than its room (upright, five or six players), the current player's
+    row is scrolled into sight when their turn begins and when the list's room changes;
+    between those, the list stays where a finger put it."""
 
     presenter = ObjectProperty(None, allownone=True)
     players = ObjectProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self._current: int | None = None
+        self._show_current = Clock.create_trigger(self._scroll_to_current, 0)
         self.fbind("players", self._rebuild)
+        self.fbind("height", self._show_current)
 
     def _rebuild(self, *_args: Any) -> None:
         rows = [c for c in self.children if isinstance(c, PlayerRow)]
@@ -56,6 +65,16 @@ class PlayerList(BoxLayout):  # type: ignore[misc]
             row.presenter = self.presenter
             for key in ("seat", "name", "combo", "tokens", "declined", "current", "rgba", "ink"):
                 setattr(row, key, player[key])
+        current = next((int(p["seat"]) for p in self.players if p["current"]), None)
+        if current != self._current:
+            self._current = current
+            self._show_current()
+
+    def _scroll_to_current(self, *_args: Any) -> None:
+        scroll = self.parent
+        row = self.row(self._current) if self._current is not None else None
+        if row is not None and isinstance(scroll, ScrollView) and self.height > scroll.height:
+            scroll.scroll_to(row, padding=0, animate=False)
 
     def row(self, seat: int) -> PlayerRow | None:
         for child in self.children:
