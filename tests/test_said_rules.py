@@ -211,7 +211,7 @@ def test_a_refused_tap_on_the_market_and_the_tables_die_line_speak_german(
     ui.pump()
     notice = dismiss_notice()
     combo = names.combo("Alchemist", "Elves")  # German, in German order
-    assert notice == (f"Ann kann sich die {combo} in Reihe 4 nicht leisten: es kostet 3 "
+    assert notice == (f"Ann kann sich {combo} in Reihe 4 nicht leisten: es kostet 3 "
                       "Münzen, und es sind weniger da."), notice
     assert app.session.state.players[0].active is None  # refused: nothing changed
     app.ctx.nav.go("table")
