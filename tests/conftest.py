@@ -165,3 +165,16 @@ def headless_app() -> Any:
     app = ui_support.app_for(Session(rng=random.Random(7)))
     ui_support.resize((800, 480))
     return app
+
+
+@pytest.fixture
+def upright(headless_app: Any) -> Iterator[Any]:
+    """The headless app on the 7-inch panel upright, 480x800; back to 800x480 after."""
+    import ui_support
+
+    ui_support.resize((480, 800))
+    try:
+        yield headless_app
+    finally:
+        ui_support.close_dialogs()
+        ui_support.resize((800, 480))

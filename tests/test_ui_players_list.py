@@ -4,24 +4,12 @@ after turn, and the list stays where a finger put it in between."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 import ui_support as ui
 from factories import play_turn, session
 
 from companion.ui.screens.table import PlayerList
-
-
-@pytest.fixture
-def upright(headless_app: Any) -> Iterator[Any]:
-    ui.resize((480, 800))
-    try:
-        yield headless_app
-    finally:
-        ui.close_dialogs()
-        ui.resize((800, 480))
 
 
 def _list(app: Any) -> PlayerList:

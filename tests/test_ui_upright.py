@@ -6,11 +6,8 @@ a cost line of one token says "token" (French "pion"), not "tokens"."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -22,17 +19,6 @@ from companion.rules.conquest import immunity, reach
 from companion.rules.events import Seat
 from companion.rules.game import attacker
 from companion.session import Session
-
-
-@pytest.fixture
-def upright(headless_app: Any) -> Iterator[Any]:
-    """The app on the 7-inch panel upright, 480x800; back to 800x480 after."""
-    ui.resize((480, 800))
-    try:
-        yield headless_app
-    finally:
-        ui.close_dialogs()
-        ui.resize((800, 480))
 
 
 def _targets(s: Session) -> list[int]:
