@@ -84,3 +84,52 @@ def test_a_font_table_starts_again_when_full(installed: None, monkeypatch: pytes
     assert cell is not None
     tables = [c.cell_contents for c in cell if isinstance(c.cell_contents, dict)]
     assert tables and all(len(t) <= 3 for t in tables)
+
+
+@pytest.mark.parametrize("width", [120, 300, 700])
+def test_lines_of_counts_the_lines_and_height_kivy_draws(installed: None, width: int) -> None:
+    from kivy.uix.label import Label
+
+    label = Label(text=PARAGRAPH, font_size=17, padding=(4, 6), text_size=(width, None))
+    label.texture_update()
+    drawn = len(label._label._cached_lines), label.texture_size[1]
+    assert text_measure.lines_of(label._label.options, PARAGRAPH, width) == drawn
+    assert text_measure.lines_of(label._label.options, "", width) == (0, 0)
+
+
+def test_whole_lines_draws_each_caption_once_a_change_and_not_again_when_nothing_changed(
+        installed: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's reminders (`WholeLines`) are measured without drawing: a caption is drawn
+    once after its text changes, the others not at all (each was drawn twice a fit)."""
+    from kivy.clock import Clock
+
+    from companion.ui.widgets import NoteCaption, WholeLines
+
+    drawn: list[str] = []
+    update = NoteCaption.texture_update
+
+    def texture_update(self: NoteCaption, *args: object) -> None:  # Kivy calls it by name
+        drawn.append(self.text)
+        update(self, *args)
+
+    monkeypatch.setattr(NoteCaption, "texture_update", texture_update)
+    box = WholeLines(size=(300, 200), size_hint=(None, None))
+    captions = [NoteCaption(text=f"{n}: {PARAGRAPH[:60 + 20 * n]}", font_size=17, width=300,
+                            size_hint_x=None) for n in range(3)]
+    for caption in captions:
+        box.add_widget(caption)
+
+    def settled() -> None:
+        for _ in range(5):
+            Clock.tick()
+
+    settled()
+    assert all(caption.height > 0 for caption in captions)
+    drawn.clear()
+    captions[1].text = "1: a reminder that changed"
+    settled()
+    assert drawn == ["1: a reminder that changed"]
+    drawn.clear()
+    box.height = 201  # the box moved, no caption's lines did
+    settled()
+    assert drawn == []

@@ -15,7 +15,9 @@ Invariants:
 - a label whose font changes later never changes what was measured: each table measures
   with its own label, never with the label that asked first;
 - a table holds at most `LIMIT` texts (it starts again empty when full);
-- `install` is idempotent, and `uninstall` gives the provider its own function back.
+- `install` is idempotent, and `uninstall` gives the provider its own function back;
+- `lines_of` lays a text out as the label of those options would, with no texture drawn,
+  and remembers the answer per options, text and width (at most `LIMIT` of them).
 """
 
 from __future__ import annotations
@@ -74,6 +76,37 @@ def measure_with(options: dict[str, Any]) -> Callable[[str], Extents]:
     return found
 
 
+_LINES: dict[tuple[Any, ...], tuple[int, int]] = {}
+_LAYOUT: list[Any] = []  # the one label `lines_of` lays texts out with, made at first use
+_UNSHAPING = frozenset({"text_size", "max_lines", "shorten", "color", "outline_color"})
+"""A label's options that do not change how its text breaks into lines (`lines_of` lays
+every text out whole, at the width it is given)."""
+
+
+def lines_of(options: dict[str, Any], text: str, width: float) -> tuple[int, int]:
+    """How many lines `text` takes in a label of `options` (a Kivy label's `_label.options`)
+    wrapped at `width`, and the height in pixels of all of them (the padding included):
+    Kivy's own layout, with no texture drawn."""
+    if not text:
+        return 0, 0
+    shape = tuple(sorted((name, repr(value)) for name, value in options.items()
+                         if name not in _UNSHAPING))
+    key = (shape, text, width)
+    found = _LINES.get(key)
+    if found is None:
+        if not _LAYOUT:
+            _LAYOUT.append(CoreLabel())
+        core = _LAYOUT[0]
+        core.options = {**options, "max_lines": 0, "shorten": False}
+        core.text = text
+        core.usersize = (width, None)
+        height = core.render()[1]  # the layout only (`render(real=True)` draws)
+        if len(_LINES) >= LIMIT:
+            _LINES.clear()
+        found = _LINES[key] = (len(core._cached_lines), height)
+    return found
+
+
 def _cached_extents(self: Any) -> Callable[[str], Extents]:
     return measure_with(self.options)
 
@@ -94,3 +127,4 @@ def uninstall() -> None:
             setattr(provider, "get_cached_extents", own)  # noqa: B010
     _PROVIDERS.clear()
     _TABLES.clear()
+    _LINES.clear()

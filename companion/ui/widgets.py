@@ -58,6 +58,7 @@ from kivy.uix.widget import Widget
 from companion.i18n import N_, _
 from companion.i18n import language as spoken_language
 from companion.ui import palette
+from companion.ui.text_measure import lines_of
 
 FONT_MIN = sp(15)
 """The smallest text anywhere (the quality bar is 14 px)."""
@@ -661,10 +662,12 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
     """A vertical box of `NoteCaption`s that shows, in its height, as many whole lines of
     them as fit, in order, and no part of a line: the table's reminders under its actions.
 
-    Invariant: every caption is drawn with `max_lines` set to the lines it has room for,
-    and as tall as those lines (or its `least`); one with no room, or no text, is folded to
-    no height and unseen. So the box's edge never cuts through a line of text, whatever the
-    actions above it leave; the rest is a tap away (the reminders open the rules).
+    Invariant: every caption is drawn with `max_lines` set to the lines it has room for (0,
+    no limit, when it has room for all), and as tall as those lines (or its `least`); one
+    with no room, or no text, is folded to no height and unseen. So the box's edge never
+    cuts through a line of text, whatever the actions above it leave; the rest is a tap
+    away (the reminders open the rules). The lines are counted by Kivy's layout alone
+    (`text_measure.lines_of`), so a caption is drawn once after a change, by Kivy.
     """
 
     def __init__(self, **kwargs: Any) -> None:
@@ -683,20 +686,18 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
         room = float(self.height)
         for caption in reversed(self.children):  # top first
             caption.text_size = (caption.width, None)
-            caption.max_lines = 0
-            caption.texture_update()
-            lines = (len(getattr(caption._label, "_cached_lines", None) or ())
-                     if caption.text.strip() else 0)
-            line = float(caption.texture_size[1]) / lines if lines else 0.0
+            lines, tall = (lines_of(caption._label.options, caption.text, caption.width)
+                           if caption.text.strip() else (0, 0))
+            line = float(tall) / lines if lines else 0.0
             fits = min(lines, int((room + 0.5) // line)) if line else 0
             if fits and max(line * fits, caption.least) > room + 0.5:
                 fits = 0  # not even its least height left
-            caption.max_lines = max(fits, 1)
+            if fits:  # no limit when every line fits: a new text is then drawn only once
+                caption.max_lines = 0 if fits >= lines else fits
             caption.height = max(line * fits, caption.least) if fits else 0
             caption.opacity = 1 if fits else 0
             caption.disabled = not fits
             room -= caption.height + (self.spacing if fits else 0)
-            caption.texture_update()
 
 
 class Collapsible(BoxLayout):  # type: ignore[misc]
