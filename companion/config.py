@@ -922,7 +922,7 @@ def _with_values(text: str, wanted: Mapping[str, Mapping[str, str]], file: Path)
                 table[name] = value  # a key in place keeps its line and comment
                 continue
             # after the section's last key, not after the comments that end it (they
-            # usually introduce the next section)
+            # usually introduce the next section); tomlkit has no public insert
             body = table.value.body
             at = max((i + 1 for i, (key, item) in enumerate(body)
                       if key is not None and not isinstance(item, Table)), default=0)
