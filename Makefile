@@ -173,16 +173,16 @@ deploy-check:
 # language in LOCALES gets a new one), then compiled; the .po and .mo files are committed.
 # Entries no code uses any more are dropped, new ones are left empty (never guessed), and
 # tests/test_i18n.py fails until each is translated. The names of the game's pieces come from
-# companion/locale/names.toml alone: tools/locale_names.py marks them for extraction
-# (companion/ui/name_marks.py, with a context: race, power...) and fills them in. LOCALES: every language that has a
+# companion/locale/names.toml alone and the races' and powers' summaries from the catalog's
+# data: tools/locale_names.py's Babel extractors (babel.cfg) read them with their context
+# (race, power... summary), and its `fill` puts the names' French and German in. LOCALES: every language that has a
 # catalogue; `make locale LOCALES=it` starts a new one (then it is found like the others).
 LOCALE_DIR := companion/locale
 LOCALES ?= $(patsubst $(LOCALE_DIR)/%/LC_MESSAGES,%,$(wildcard $(LOCALE_DIR)/*/LC_MESSAGES))
 POT := $(LOCALE_DIR)/companion.pot
 
 locale: $(STAMP)
-	$(BIN)/python tools/locale_names.py generate
-	$(BIN)/pybabel extract -F babel.cfg -k tr -k N_ -k NP_:1c,2 -k said -k said_n:1,2 -c "TRANSLATORS:" --add-location=file \
+	PYTHONPATH=. $(BIN)/pybabel extract -F babel.cfg -k tr -k N_ -k said -k said_n:1,2 -c "TRANSLATORS:" --add-location=file \
 		--sort-by-file --no-wrap --project="Table Companion for Small World" \
 		--version=0.1 -o $(POT).new .
 	@# The same strings as before: the template (and so each catalogue) keeps its date.

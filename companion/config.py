@@ -51,8 +51,9 @@ path are its values, never translated) that a command or a screen words with
 each key allows (`KeySpec.allowed`) is an English text marked for translation.
 
 This module reads the file, and writes it only through :func:`save_config_values` (the
-settings screen, which keeps every other line as it was); it imports nothing heavy
-(``tomllib`` and the standard library), so the command line can load it at start-up: a
+settings screen, which keeps every other line as it was, through ``tomlkit``, imported
+only when a setting is saved); it imports nothing heavy (``tomllib`` and the standard
+library), so the command line can load it at start-up: a
 warning is a light `companion.sentence.Sentence`, which imports the rules' sentences only
 when it is worded.
 """
@@ -834,7 +835,6 @@ def key_names() -> list[str]:
 # --- writing --------------------------------------------------------------------------------
 
 _SECTION_LINE = re.compile(r"^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]\s*(#.*)?$")
-_KEY_LINE = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=")
 
 
 def save_config_values(values: Mapping[str, object], path: Path | None = None) -> Path:
@@ -844,10 +844,13 @@ def save_config_values(values: Mapping[str, object], path: Path | None = None) -
     returns them (``None`` for "no pin"). Each value is checked first: an unknown key or a
     value that is not allowed raises :class:`SettingRefused` (a ``ValueError``) whose
     sentence names the key and what it allows, and then nothing is written. A key already
-    in the file has its line replaced (its comments stay); a missing key is added at the
-    end of its section, and a missing section at the end of the file. The file and its
-    folder are created when absent; it is written whole to a temporary file and then
-    renamed over the old one, so a pulled plug leaves either the old file or the new one.
+    in the file keeps its line and its comment, with the new value; a missing key is added
+    after the last key of its section, and a missing section at the end of the file (through
+    ``tomlkit``, which keeps every comment, unknown key and blank line). A file that is not
+    valid TOML, or whose section is not a table, is refused (a :class:`SettingRefused`
+    naming the file) and left as it is. The file and its folder are created when absent; it
+    is written whole to a temporary file and then renamed over the old one, so a pulled
+    plug leaves either the old file or the new one.
 
     ``path`` None means :func:`default_config_path`. Returns the path written. The running
     app does not read the file again: the new values take effect at its next start.
@@ -879,52 +882,52 @@ def save_config_values(values: Mapping[str, object], path: Path | None = None) -
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
         text = ""
-    lines = _set_lines(text.splitlines(), wanted)
+    written = _with_values(text, wanted, file)
     file.parent.mkdir(parents=True, exist_ok=True)
     temporary = file.with_name(file.name + ".new")
     with open(temporary, "w", encoding="utf-8") as stream:
-        stream.write("\n".join(lines) + "\n")
+        stream.write(written)
         stream.flush()
         os.fsync(stream.fileno())
     os.replace(temporary, file)
     return file
 
 
-def _set_lines(lines: list[str], wanted: Mapping[str, Mapping[str, str]]) -> list[str]:
-    """`lines` with the keys of `wanted` (section -> name -> TOML value) set."""
-    out: list[str] = []
-    left = {section: dict(names) for section, names in wanted.items()}
-    section = ""
+def _with_values(text: str, wanted: Mapping[str, Mapping[str, str]], file: Path) -> str:
+    """`text`, the TOML document of `file`, with the keys of `wanted` (section -> name -> TOML
+    value) set; new sections in the order of :data:`_SECTIONS`."""
+    import tomlkit  # only when a setting is saved, never at start-up
+    from tomlkit.exceptions import ParseError
+    from tomlkit.items import Table
 
-    def close_section() -> None:
-        # Add the keys of the section just left that it did not have, before any blank
-        # lines and comments that end it (they usually introduce the next section).
-        names = left.pop(section, {})
-        if not names:
-            return
-        at = len(out)
-        while at > 0 and (not out[at - 1].strip() or out[at - 1].lstrip().startswith("#")):
-            at -= 1
-        out[at:at] = [f"{name} = {value}" for name, value in names.items()]
+    def refused(problem: Sentence) -> SettingRefused:
+        return SettingRefused(said("{file}: {warning}", file=str(file), warning=problem))
 
-    for line in lines:
-        header = _SECTION_LINE.match(line)
-        if header:
-            close_section()
-            section = header.group(1)
-            out.append(line)
+    try:
+        document = tomlkit.parse(text)
+    except ParseError as error:  # a nesting too deep too
+        raise refused(said("is not valid TOML ({error})", error=str(error))) from None
+    for section in _SECTIONS:
+        if section not in wanted:
             continue
-        key = _KEY_LINE.match(line)
-        if key and key.group(1) in left.get(section, {}):
-            out.append(f"{key.group(1)} = {left[section].pop(key.group(1))}")
-            continue
-        out.append(line)
-    close_section()
-    for name in _SECTIONS:
-        names = left.pop(name, {})
-        if names:
-            if out and out[-1].strip():
-                out.append("")
-            out.append(f"[{name}]")
-            out.extend(f"{key} = {value}" for key, value in names.items())
-    return out
+        table = document.setdefault(section, tomlkit.table())
+        if not isinstance(table, dict):
+            raise refused(said(
+                "{section} = {value} is not a table; write it as [{section}] followed by "
+                "its keys. Using the defaults for the whole section",
+                section=section, value=_show(document.unwrap()[section])))
+        for name, shown in wanted[section].items():
+            value = tomlkit.value(shown)
+            if name in table or not isinstance(table, Table):
+                table[name] = value  # a key in place keeps its line and comment
+                continue
+            # after the section's last key, not after the comments that end it (they
+            # usually introduce the next section); tomlkit has no public insert
+            body = table.value.body
+            at = max((i + 1 for i, (key, item) in enumerate(body)
+                      if key is not None and not isinstance(item, Table)), default=0)
+            if at < len(body):
+                table.value._insert_at(at, name, value)
+            else:
+                table[name] = value
+    return tomlkit.dumps(document)

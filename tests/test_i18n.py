@@ -29,17 +29,17 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from companion import i18n
+from companion.rules.catalog import load_catalog
 
 ROOT = Path(__file__).parents[1]
 TRANSLATED = ("fr", "de")
-EXTRA_KEYWORDS = {"tr": None, "N_": None, "NP_": ((1, "c"), 2), "said": None,
-                  "said_n": (1, 2)}
-"""What ``make locale`` adds to Babel's keywords (``-k tr -k N_ -k NP_:1c,2 -k said
--k said_n:1,2``): kv's ``lang.tr``, the rules' sentences (`companion.rules.said`), and
-``NP_(context, name)``, which marks the names of the game's pieces in
-`companion.ui.name_marks` (generated from names.toml by tools/locale_names.py), so a
-name's entry is "used by code" only while names.toml still has it."""
-MAKE_KEYWORDS = ("-k tr", "-k N_", "-k NP_:1c,2", "-k said", "-k said_n:1,2")
+EXTRA_KEYWORDS = {"tr": None, "N_": None, "said": None, "said_n": (1, 2)}
+"""What ``make locale`` adds to Babel's keywords (``-k tr -k N_ -k said -k said_n:1,2``):
+kv's ``lang.tr`` and the rules' sentences (`companion.rules.said`). The names of the game's
+pieces and the catalog's summaries come through babel.cfg's own extractors
+(tools/locale_names.py) with their context, so a name's entry is "used by code" only while
+names.toml still has it, a summary's while the catalog does."""
+MAKE_KEYWORDS = ("-k tr", "-k N_", "-k said", "-k said_n:1,2")
 PLURAL_RULES = {"fr": "(n > 1)", "de": "(n != 1)"}
 
 Key = tuple[str | None, str]
@@ -48,7 +48,10 @@ Key = tuple[str | None, str]
 
 def extracted() -> dict[Key, Any]:
     """Every string the code wraps, by context and msgid -> the msgid (a tuple for a
-    plural), read with Babel as ``make locale`` reads it."""
+    plural), read with Babel as ``make locale`` reads it (babel.cfg's extractors imported
+    from the repository's root, as its ``PYTHONPATH=.`` does)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
     with open(ROOT / "babel.cfg", encoding="utf-8") as config:
         method_map, options_map = parse_mapping_cfg(config)
     keywords = {**DEFAULT_KEYWORDS, **EXTRA_KEYWORDS}
@@ -151,7 +154,9 @@ def test_the_code_wraps_the_home_and_settings_screens(code: dict[Key, Any]) -> N
     makefile = (ROOT / "Makefile").read_text()
     for keyword in MAKE_KEYWORDS:
         assert f"{keyword} " in makefile
-    assert ("race", "Ghouls") in code  # name_marks.py: NP_("race", "Ghouls")
+    assert ("race", "Ghouls") in code  # names.toml: Ghouls = { fr = "Zombies", ...
+    assert ("power-in-combo", "Mounted") in code  # names.toml's powers, again in combos
+    assert ("summary", load_catalog().races[0].summary) in code  # races.json
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

@@ -3,8 +3,9 @@
 Before the first frame only the home screen's modules and layouts are loaded (no rules,
 session, store proper, sqlite-utils, gpiozero, pyserial, other screens); the rest of
 start-up runs right after it; sqlite-utils is imported only for a file that needs a
-migration, gpiozero only for a die button's pin, pyserial only for a grid's port. Each
-check runs in a fresh interpreter, where ``sys.modules`` says what was imported.
+migration, gpiozero only for a die button's pin, pyserial only for a grid's port, tomlkit
+only when a setting is saved. Each check runs in a fresh interpreter, where ``sys.modules``
+says what was imported.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ HEAVY = ("companion.rules", "companion.session", "companion.store.store",
          "companion.store.games", "companion.store.migrations", "sqlite_utils", "gpiozero",
          "serial", "companion.ui.presenters.table", "companion.ui.screens.table",
          "companion.ui.map_widget", "companion.ui.grid", "companion.grid", "hardware.grid.link",
-         "companion.sounds", "kivy.core.audio", "importlib.metadata")
+         "companion.sounds", "kivy.core.audio", "importlib.metadata", "tomlkit")
 """Modules (and packages: their submodules too) the first frame must not wait for (the
 sound cues and SDL's mixer are loaded after it too; the installed version's metadata is
-read only for ``--version``)."""
+read only for ``--version``; tomlkit, the config file's writer, only when a setting is
+saved)."""
 
 FIRST_FRAME_MODULES = ("companion.cli", "companion.commands.run", "companion.app",
                        "companion.ui.app", "companion.ui.presenters.base",
@@ -146,6 +148,7 @@ def test_the_first_frame_shows_home_and_the_rest_follows(tmp_path: Path) -> None
     assert ready["saving"] is True
     assert "companion.session" in ready["heavy"] and "companion.store.store" in ready["heavy"]
     assert "sqlite_utils" not in ready["heavy"]  # the file was up to date
+    assert "tomlkit" not in ready["heavy"]  # no setting saved
     assert ready["offer"] == first["offer"]
     assert ready["die"] == "Die button: ready on GPIO17"  # the default config's pin
     assert ready["dialogs_ready"] is True

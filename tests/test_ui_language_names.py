@@ -30,7 +30,7 @@ from companion import i18n
 from companion.rules.catalog import load_catalog
 from companion.session import Session
 from companion.store import Store
-from companion.ui import name_marks, names
+from companion.ui import names
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -82,13 +82,26 @@ def test_every_name_of_names_toml_is_in_the_catalogue_as_names_toml_says(
         i18n.use(i18n.SOURCE)
 
 
-def test_the_marked_names_are_the_ones_names_toml_makes() -> None:
-    """companion/ui/name_marks.py is generated from names.toml, and is up to date."""
+def test_the_extracted_names_are_the_ones_names_toml_makes() -> None:
+    """`make locale` extracts names.toml's names (babel.cfg's `names` extractor), each in its
+    context and every power again in its combo's; the screens read an id's English name
+    from names.toml too."""
     script = tool()
-    generated = (ROOT / "companion" / "ui" / "name_marks.py").read_text(encoding="utf-8")
-    assert generated == script.module_text(script.load())
-    assert "Ghouls" in name_marks.RACES and "Mounted" in name_marks.POWERS
-    assert name_marks.TERRAINS["farmland"] == "Farmland"
+    with open(ROOT / "companion" / "locale" / "names.toml", "rb") as stream:
+        found = [arguments for _line, keyword, arguments, _comments
+                 in script.extract_names(stream, None, None, None) if keyword == "pgettext"]
+    data = names_toml()
+    assert found == [(context, entry.get("en", key))
+                     for kind, context in script.CONTEXTS.items()
+                     for key, entry in data[kind].items()] + [
+                         (script.IN_COMBO, key) for key in data["powers"]]
+    assert ("race", "Ghouls") in found and ("power", "Mounted") in found
+    config = (ROOT / "babel.cfg").read_text(encoding="utf-8")
+    assert "names = tools.locale_names:extract_names" in config
+    assert "[names: companion/locale/names.toml]" in config
+    assert names.english_by_id("terrains")["farmland"] == "Farmland"
+    assert names.english_by_id("expansions") == {
+        ident: entry["en"] for ident, entry in data["expansions"].items()}
 
 
 def test_a_name_changed_in_a_catalogue_is_put_back_from_names_toml(

@@ -7,8 +7,8 @@ of the rule book, in each language, the text shown differs from the English and 
 English text's longer words is left in it unless it is a name (a race, a power, a piece, a
 terrain, as names.toml prints them) or the same word in that language; a search by a
 French and by a German name finds the entry and shows its translated words; a long entry
-in German fits at 800x480. The summaries' marked module is the one the catalog's data
-makes (`tools/locale_names.py generate`).
+in German fits at 800x480. Every summary of the catalog's data is extracted for the
+catalogues (`tools/locale_names.py`'s extractor).
 """
 
 from __future__ import annotations
@@ -192,14 +192,17 @@ def locale_names() -> ModuleType:
     return module
 
 
-def test_the_summaries_module_is_the_one_the_catalog_makes() -> None:
-    """companion/ui/summary_marks.py is generated from the catalog's data and up to date,
-    so every summary is in the catalogues under the context "summary"."""
-    from companion.ui import summary_marks
-
+def test_the_extracted_summaries_are_the_catalogs() -> None:
+    """`make locale` extracts every race's and power's summary from the catalog's data
+    (babel.cfg's `summaries` extractor), in the files' order, with the context "summary",
+    so every summary is in the catalogues under that context."""
     script = locale_names()
-    generated = (ROOT / "companion" / "ui" / "summary_marks.py").read_text(encoding="utf-8")
-    assert generated == script.summary_module_text(script.summaries())
     catalog = load_catalog()
-    assert list(summary_marks.RACES) == [r.summary for r in catalog.races]
-    assert list(summary_marks.POWERS) == [p.summary for p in catalog.powers]
+    config = (ROOT / "babel.cfg").read_text(encoding="utf-8")
+    assert "summaries = tools.locale_names:extract_summaries" in config
+    for kind, items in (("races", catalog.races), ("powers", catalog.powers)):
+        assert f"[summaries: companion/data/{kind}.json]" in config
+        with open(ROOT / "companion" / "data" / f"{kind}.json", "rb") as stream:
+            found = [arguments for _line, _keyword, arguments, _comments
+                     in script.extract_summaries(stream, None, None, None)]
+        assert found == [("summary", item.summary) for item in items]

@@ -64,6 +64,21 @@ class Finding:
     text: str
 
 
+def ok(area: str, text: str) -> Finding:
+    """A line of what works."""
+    return Finding("ok", area, text)
+
+
+def note(area: str, text: str) -> Finding:
+    """A line worth knowing, with nothing to do."""
+    return Finding("note", area, text)
+
+
+def fix(area: str, text: str) -> Finding:
+    """A line of what to fix, and how."""
+    return Finding("fix", area, text)
+
+
 def _real_groups_of_process() -> set[str]:
     import grp
 
@@ -191,14 +206,9 @@ def check_user(system: System) -> list[Finding]:
     """Never root; in every group the kiosk needs, and with them in this very session."""
     findings: list[Finding] = []
     if system.uid == 0:
-        findings.append(
-            Finding(
-                "fix",
-                "user",
-                _("running as root: the table must never run as root (Kivy would read "
-                  "root's ~/.kivy, files would belong to root); run this as the kiosk's user"),
-            )
-        )
+        findings.append(fix("user", _("running as root: the table must never run as root (Kivy "
+                                      "would read root's ~/.kivy, files would belong to root); "
+                                      "run this as the kiosk's user")))
     missing, relogin, absent = [], [], []
     for group in KIOSK_GROUPS:
         if group not in system.existing_groups:
@@ -207,39 +217,22 @@ def check_user(system: System) -> list[Finding]:
             missing.append(group)
         elif group not in system.process_groups:
             relogin.append(group)
-    ok = [g for g in KIOSK_GROUPS if g not in missing + relogin + absent]
-    if ok:
-        findings.append(Finding("ok", "user", _("{user} is in the groups {groups}").format(
-            user=system.user, groups=" ".join(ok))))
+    joined = [g for g in KIOSK_GROUPS if g not in missing + relogin + absent]
+    if joined:
+        findings.append(ok("user", _("{user} is in the groups {groups}")
+            .format(user=system.user, groups=" ".join(joined))))
     for group in missing:
-        findings.append(
-            Finding(
-                "fix",
-                "user",
-                _("{user} is not in the group {group}: sudo usermod -aG {group} {user} "
-                  "(deploy/install.sh does it), then log in again").format(
-                    user=system.user, group=group),
-            )
-        )
+        findings.append(fix("user", _("{user} is not in the group {group}: sudo usermod -aG "
+                                      "{group} {user} (deploy/install.sh does it), then log in "
+                                      "again").format(user=system.user, group=group)))
     if relogin:
-        findings.append(
-            Finding(
-                "note",
-                "user",
-                _("{user} joined {groups} after this login: the service has them; log out "
-                  "and in again (or reboot) for this shell to have them too").format(
-                    user=system.user, groups=" ".join(relogin)),
-            )
-        )
+        findings.append(note("user", _("{user} joined {groups} after this login: the service has "
+                                       "them; log out and in again (or reboot) for this shell to "
+                                       "have them too")
+            .format(user=system.user, groups=" ".join(relogin))))
     for group in absent:
-        findings.append(
-            Finding(
-                "fix" if group != "gpio" else "note",
-                "user",
-                _("this system has no group {group} (deploy/install.sh creates it)").format(
-                    group=group),
-            )
-        )
+        findings.append((fix if group != "gpio" else note)("user", _(
+            "this system has no group {group} (deploy/install.sh creates it)").format(group=group)))
     return findings
 
 
@@ -249,16 +242,15 @@ def check_config(path: Path | None, system: System) -> tuple[Config, list[Findin
 
     file = path if path is not None else default_config_path(system.environ)
     if path is None and not file.exists():
-        note = _("no {file}: every key at its default (deploy/install.sh writes one from "
+        text = _("no {file}: every key at its default (deploy/install.sh writes one from "
                  "deploy/companion.example.toml)").format(file=file)
-        return Config(), [Finding("note", "config", note)]
+        return Config(), [note("config", text)]
     config, warnings = load_config(file)
     from companion.ui.wording import say  # each warning in the report's language
 
-    findings = [Finding("fix", "config", say(warning.said)) for warning in warnings]
+    findings = [fix("config", say(warning.said)) for warning in warnings]
     if not warnings:
-        findings.append(Finding("ok", "config",
-                                _("{file}: every value is valid").format(file=file)))
+        findings.append(ok("config", _("{file}: every value is valid").format(file=file)))
     return config, findings
 
 
@@ -267,25 +259,14 @@ def check_display(system: System, config: Config) -> list[Finding]:
     findings: list[Finding] = []
     cards = sorted(system.path("/dev/dri").glob("card[0-9]*"))
     if not cards:
-        findings.append(
-            Finding(
-                "fix",
-                "display",
-                _("no /dev/dri/card*: no KMS display driver. On a Pi, "
-                  "/boot/firmware/config.txt needs dtoverlay=vc4-kms-v3d (Bookworm's default)"),
-            )
-        )
+        findings.append(fix("display", _("no /dev/dri/card*: no KMS display driver. On a Pi, "
+                                         "/boot/firmware/config.txt needs dtoverlay=vc4-kms-v3d "
+                                         "(Bookworm's default)")))
     for card in cards:
         if not system.access(card, os.R_OK | os.W_OK):
-            findings.append(
-                Finding(
-                    "fix",
-                    "display",
-                    _("cannot open {device}: {user} needs the groups video and render "
-                      "(deploy/install.sh), then a new login").format(
-                        device=system.shown(card), user=system.user),
-                )
-            )
+            findings.append(fix("display", _("cannot open {device}: {user} needs the groups video "
+                                             "and render (deploy/install.sh), then a new login")
+                .format(device=system.shown(card), user=system.user)))
     screens = []
     for status_file in sorted(system.path("/sys/class/drm").glob("card*-*/status")):
         if system.read(status_file) != "connected":
@@ -294,40 +275,24 @@ def check_display(system: System, config: Config) -> list[Finding]:
         modes = (system.read(status_file.parent / "modes") or "").split()
         screens.append(f"{name} ({modes[0]})" if modes else name)
     if screens:
-        findings.append(Finding("ok", "display", _("screen connected: {screens}").format(
-            screens=", ".join(screens))))
+        findings.append(ok("display", _("screen connected: {screens}")
+            .format(screens=", ".join(screens))))
     elif cards:
-        findings.append(
-            Finding(
-                "fix",
-                "display",
-                _("no screen is connected: check the display's ribbon (DSI) or HDMI cable "
-                  "and its power"),
-            )
-        )
+        findings.append(fix("display", _("no screen is connected: check the display's ribbon "
+                                         "(DSI) or HDMI cable and its power")))
     desktop = [name for name in ("WAYLAND_DISPLAY", "DISPLAY") if system.environ.get(name)]
     if desktop:
-        findings.append(
-            Finding(
-                "note",
-                "display",
-                _("a desktop session is running here ({variables} set): at boot the kiosk "
-                  "takes tty1 instead (deploy/install.sh keeps the desktop from starting)")
-                .format(variables=", ".join(desktop)),
-            )
-        )
+        findings.append(note("display", _("a desktop session is running here ({variables} set): "
+                                          "at boot the kiosk takes tty1 instead "
+                                          "(deploy/install.sh keeps the desktop from starting)")
+            .format(variables=", ".join(desktop))))
     findings.extend(_check_backlight(system, config))
     blank = system.read("/sys/module/kernel/parameters/consoleblank")
     if blank not in (None, "0"):
-        findings.append(
-            Finding(
-                "note",
-                "display",
-                _("the console blanks after {seconds} s when the app is not on the screen; "
-                  "deploy/install.sh adds consoleblank=0 to /boot/firmware/cmdline.txt")
-                .format(seconds=blank),
-            )
-        )
+        findings.append(note("display", _("the console blanks after {seconds} s when the app is "
+                                          "not on the screen; deploy/install.sh adds "
+                                          "consoleblank=0 to /boot/firmware/cmdline.txt")
+            .format(seconds=blank)))
     findings.extend(_check_kivy_input(system))
     return findings
 
@@ -343,31 +308,18 @@ def _check_backlight(system: System, config: Config) -> list[Finding]:
                      "(display.dim_after_seconds = 0)")
     lights = sorted(system.path("/sys/class/backlight").glob("*"))
     if not lights:
-        return [
-            Finding(
-                "note",
-                "display",
-                (drawn if dims else never).format(seconds=dims),
-            )
-        ]
+        return [note("display", (drawn if dims else never).format(seconds=dims))]
     findings = []
     for light in lights:
         brightness = light / "brightness"
         if system.access(brightness, os.W_OK):
-            findings.append(
-                Finding("ok", "display", (dimmable if dims else never_dimmed).format(
-                    light=light.name, seconds=dims))
-            )
+            findings.append(ok("display", (dimmable if dims else never_dimmed).format(
+                light=light.name, seconds=dims)))
         else:
-            findings.append(
-                Finding(
-                    "fix",
-                    "display",
-                    _("backlight {light} is not writable by {user}: the udev rule from "
-                      "deploy/ (deploy/install.sh) gives the video group write access").format(
-                        light=light.name, user=system.user),
-                )
-            )
+            findings.append(fix("display", _("backlight {light} is not writable by {user}: the "
+                                             "udev rule from deploy/ (deploy/install.sh) gives "
+                                             "the video group write access")
+                .format(light=light.name, user=system.user)))
     return findings
 
 
@@ -386,8 +338,8 @@ def _check_kivy_input(system: System) -> list[Finding]:
         try:
             readers = touch_readers(read_input_section(ini))
         except (OSError, ValueError) as error:
-            findings.append(Finding("fix", "touch", _("cannot read {file}: {why}").format(
-                file=ini, why=error)))
+            findings.append(fix("touch", _("cannot read {file}: {why}")
+                .format(file=ini, why=error)))
             continue
         names = ", ".join(f"{name} = {value}" for name, value in readers)
         if len(readers) > 1:
@@ -400,14 +352,11 @@ def _check_kivy_input(system: System) -> list[Finding]:
                          "read the touchscreen ({names}): every touch would count {count} "
                          "times. The kiosk does not read it; for 'make run' on a "
                          "touchscreen, keep only one")
-            findings.append(Finding("fix" if kiosk else "note", "touch",
-                                    text.format(file=ini, count=len(readers), names=names)))
+            findings.append((fix if kiosk else note)("touch", text.format(
+                file=ini, count=len(readers), names=names)))
         elif kiosk:
-            findings.append(
-                Finding("ok", "touch",
-                        _("the kiosk's Kivy config reads the touchscreen once ({names})")
-                        .format(names=names))
-            )
+            findings.append(ok("touch", _("the kiosk's Kivy config reads the touchscreen once "
+                                          "({names})").format(names=names)))
     return findings
 
 
@@ -459,66 +408,38 @@ def check_touch(system: System, config: Config) -> list[Finding]:
         if system.access(node, os.R_OK):
             text = (_("multitouch panel {name} on {device}") if panel.multitouch
                     else _("single-touch panel {name} on {device}"))
-            findings.append(Finding("ok", "touch", text.format(name=repr(panel.name),
-                                                               device=panel.node)))
+            findings.append(ok("touch", text.format(name=repr(panel.name), device=panel.node)))
         else:
             text = (_("multitouch panel {name} on {device} is not readable by {user}: add the "
                       "group input (deploy/install.sh), then log in again")
                     if panel.multitouch else
                     _("single-touch panel {name} on {device} is not readable by {user}: add "
                       "the group input (deploy/install.sh), then log in again"))
-            findings.append(Finding("fix", "touch", text.format(
+            findings.append(fix("touch", text.format(
                 name=repr(panel.name), device=panel.node, user=system.user)))
     if not panels:
-        findings.append(
-            Finding(
-                "fix",
-                "touch",
-                _("no touchscreen found: check the display's touch connection (DSI ribbon, "
-                  "or the USB cable of an HDMI panel); Touch Display 2 needs its dtoverlay "
-                  "line"),
-            )
-        )
+        findings.append(fix("touch", _("no touchscreen found: check the display's touch "
+                                       "connection (DSI ribbon, or the USB cable of an HDMI "
+                                       "panel); Touch Display 2 needs its dtoverlay line")))
     if display.touch_device != "auto":
         device = system.path(display.touch_device)
         if not device.exists():
-            findings.append(
-                Finding(
-                    "fix",
-                    "touch",
-                    _('display.touch_device = {device} does not exist; use "auto" or one of '
-                      "the devices above").format(device=repr(display.touch_device)),
-                )
-            )
+            findings.append(fix("touch", _("display.touch_device = {device} does not exist; use "
+                                           '"auto" or one of the devices above')
+                .format(device=repr(display.touch_device))))
     if display.touch_provider == "mtdev" and not system.has_library("mtdev"):
-        findings.append(
-            Finding(
-                "fix",
-                "touch",
-                _("libmtdev is missing (sudo apt install libmtdev1): without it Kivy falls "
-                  "back to hidinput, which misreads most multitouch panels"),
-            )
-        )
+        findings.append(fix("touch", _("libmtdev is missing (sudo apt install libmtdev1): without "
+                                       "it Kivy falls back to hidinput, which misreads most "
+                                       "multitouch panels")))
     if display.touch_provider == "hidinput" and display.touch_device == "auto":
-        findings.append(
-            Finding(
-                "note",
-                "touch",
-                _('display.touch_provider = "hidinput" with touch_device = "auto" finds only '
-                  "multitouch panels; for a single-touch panel give its touch_device"),
-            )
-        )
+        findings.append(note("touch", _('display.touch_provider = "hidinput" with touch_device = '
+                                        '"auto" finds only multitouch panels; for a single-touch '
+                                        "panel give its touch_device")))
     single = [p for p in panels if p.single_touch and not p.multitouch]
     if single and display.touch_provider == "mtdev":
-        findings.append(
-            Finding(
-                "note",
-                "touch",
-                _('{name} is single-touch: set display.touch_provider = "hidinput" and '
-                  'display.touch_device = "{device}"').format(name=repr(single[0].name),
-                                                              device=single[0].node),
-            )
-        )
+        findings.append(note("touch", _("{name} is single-touch: set display.touch_provider = "
+                                        '"hidinput" and display.touch_device = "{device}"')
+            .format(name=repr(single[0].name), device=single[0].node)))
     return findings
 
 
@@ -545,47 +466,31 @@ def check_gpio(system: System, config: Config) -> list[Finding]:
     model = system.read("/proc/device-tree/model") or ""
     is_pi = "Raspberry Pi" in model
     if model:
-        findings.append(Finding("note", "gpio", _("this is a {model}").format(model=model)))
+        findings.append(note("gpio", _("this is a {model}").format(model=model)))
     chips = sorted(system.path("/dev").glob("gpiochip[0-9]*"))
     devices = (("button", die.button_pin), ("LED", die.led_pin), ("buzzer", die.buzzer_pin))
     used = [_pin_text(what, pin) for what, pin in devices if pin is not None]
     if not used:
-        findings.append(Finding("ok", "gpio", _("no die button, LED or buzzer configured")))
+        findings.append(ok("gpio", _("no die button, LED or buzzer configured")))
         return findings
     if not chips:
-        findings.append(
-            Finding(
-                "fix" if is_pi else "note",
-                "gpio",
-                _("no /dev/gpiochip*: no GPIO here, so the die button is off "
-                  "(the on-screen die still works)"),
-            )
-        )
+        findings.append((fix if is_pi else note)("gpio", _(
+            "no /dev/gpiochip*: no GPIO here, so the die button is off (the on-screen die still "
+            "works)")))
         return findings
     unreadable = [c for c in chips if not system.access(c, os.R_OK | os.W_OK)]
     if unreadable:
-        findings.append(
-            Finding(
-                "fix",
-                "gpio",
-                _("{devices} not usable by {user}: add the group gpio (deploy/install.sh), "
-                  "then log in again").format(
-                    devices=", ".join(system.shown(c) for c in unreadable), user=system.user),
-            )
-        )
+        findings.append(fix("gpio", _("{devices} not usable by {user}: add the group gpio "
+                                      "(deploy/install.sh), then log in again")
+            .format(devices=", ".join(system.shown(c) for c in unreadable), user=system.user)))
     libraries = [name for name in ("lgpio", "RPi.GPIO", "pigpio") if system.has_module(name)]
     if libraries:
-        findings.append(Finding("ok", "gpio", _("{pins}; pin library {library}").format(
-            pins="; ".join(used), library=libraries[0])))
+        findings.append(ok("gpio", _("{pins}; pin library {library}")
+            .format(pins="; ".join(used), library=libraries[0])))
     else:
-        findings.append(
-            Finding(
-                "fix" if is_pi else "note",
-                "gpio",
-                _("{pins}, but no GPIO pin library: sudo apt install python3-lgpio "
-                  "(the app's virtual environment sees it)").format(pins="; ".join(used)),
-            )
-        )
+        findings.append((fix if is_pi else note)("gpio", _(
+            "{pins}, but no GPIO pin library: sudo apt install python3-lgpio (the app's virtual "
+            "environment sees it)").format(pins="; ".join(used))))
     return findings
 
 
@@ -596,58 +501,34 @@ def check_serial(system: System, config: Config) -> list[Finding]:
     by_id = sorted(system.path("/dev/serial/by-id").glob("*"))
     picos = [link for link in by_id if "MicroPython" in link.name or "Pico" in link.name]
     if not port:
-        findings.append(Finding("ok", "grid", _('no sensor grid configured (grid.port = "")')))
+        findings.append(ok("grid", _('no sensor grid configured (grid.port = "")')))
         return findings
     device = system.path(port)
     if device.exists():
         real = system.shown(device.resolve()) if device.is_symlink() else port
         if system.access(device, os.R_OK | os.W_OK):
             target = port if real == port else f"{port} -> {real}"
-            findings.append(Finding("ok", "grid", _("grid port {port} is usable").format(
-                port=target)))
+            findings.append(ok("grid", _("grid port {port} is usable").format(port=target)))
         else:
-            findings.append(
-                Finding(
-                    "fix",
-                    "grid",
-                    _("grid port {port} is not usable by {user}: add the group dialout "
-                      "(deploy/install.sh), then log in again").format(
-                        port=port, user=system.user),
-                )
-            )
+            findings.append(fix("grid", _("grid port {port} is not usable by {user}: add the "
+                                          "group dialout (deploy/install.sh), then log in again")
+                .format(port=port, user=system.user)))
     elif picos:
-        findings.append(
-            Finding(
-                "fix",
-                "grid",
-                _("a Pico is plugged in ({pico}) but {port} does not exist: install the udev "
-                  'rule (deploy/install.sh) or set grid.port = "/dev/serial/by-id/{pico}"')
-                .format(pico=picos[0].name, port=port),
-            )
-        )
+        findings.append(fix("grid", _("a Pico is plugged in ({pico}) but {port} does not exist: "
+                                      "install the udev rule (deploy/install.sh) or set grid.port "
+                                      '= "/dev/serial/by-id/{pico}"')
+            .format(pico=picos[0].name, port=port)))
     else:
-        findings.append(
-            Finding(
-                "note",
-                "grid",
-                _("no grid plugged in ({port} does not exist): the game carries on by hand; "
-                  "plug the Pico into any USB socket").format(port=port),
-            )
-        )
+        findings.append(note("grid", _("no grid plugged in ({port} does not exist): the game "
+                                       "carries on by hand; plug the Pico into any USB socket")
+            .format(port=port)))
     if port == "/dev/smallworld-grid" and not system.path(UDEV_RULES).exists():
-        findings.append(
-            Finding(
-                "fix",
-                "grid",
-                _("{rules} is missing, so no device is ever named {port} "
-                  "(deploy/install.sh installs it)").format(rules="/" + UDEV_RULES, port=port),
-            )
-        )
+        findings.append(fix("grid", _("{rules} is missing, so no device is ever named {port} "
+                                      "(deploy/install.sh installs it)")
+            .format(rules="/" + UDEV_RULES, port=port)))
     for link in by_id:
-        findings.append(
-            Finding("note", "grid", _("serial device {name} -> {device}").format(
-                name=link.name, device=system.shown(link.resolve())))
-        )
+        findings.append(note("grid", _("serial device {name} -> {device}")
+            .format(name=link.name, device=system.shown(link.resolve()))))
     return findings
 
 
@@ -657,37 +538,23 @@ def check_database(system: System, config: Config) -> list[Finding]:
     shown = str(path)
     findings: list[Finding] = []
     if path.exists() and not path.is_file():
-        return [Finding("fix", "database",
-                        _("{path} is not a file (storage.database)").format(path=shown))]
+        return [fix("database", _("{path} is not a file (storage.database)").format(path=shown))]
     if not path.exists():
         ancestor = path.parent
         while not ancestor.exists() and ancestor != ancestor.parent:
             ancestor = ancestor.parent
         if system.access(ancestor, os.W_OK):
-            findings.append(
-                Finding("ok", "database",
-                        _("{path} does not exist yet; the app will create it").format(path=shown))
-            )
+            findings.append(ok("database", _("{path} does not exist yet; the app will create it")
+                .format(path=shown)))
         else:
-            findings.append(
-                Finding(
-                    "fix",
-                    "database",
-                    _("{path} cannot be created: {folder} is not writable by {user}").format(
-                        path=shown, folder=ancestor, user=system.user),
-                )
-            )
+            findings.append(fix("database", _("{path} cannot be created: {folder} is not writable "
+                                              "by {user}")
+                .format(path=shown, folder=ancestor, user=system.user)))
         return findings + _disk_space(path.parent if path.parent.exists() else ancestor)
     if not system.access(path, os.R_OK | os.W_OK) or not system.access(path.parent, os.W_OK):
-        findings.append(
-            Finding(
-                "fix",
-                "database",
-                _("{path} or its directory is not writable by {user} (was the app once run "
-                  "as root? sudo chown -R the directory back)").format(
-                    path=shown, user=system.user),
-            )
-        )
+        findings.append(fix("database", _("{path} or its directory is not writable by {user} (was "
+                                          "the app once run as root? sudo chown -R the directory "
+                                          "back)").format(path=shown, user=system.user)))
     findings.append(_database_health(path, shown))
     return findings + _disk_space(path.parent)
 
@@ -699,11 +566,10 @@ def _database_health(path: Path, shown: str) -> Finding:
         with open(path, "rb") as stream:
             header = stream.read(16)
     except OSError as error:
-        return Finding("fix", "database", _("{path} cannot be read: {why}").format(
-            path=shown, why=error.strerror))
+        return fix("database", _("{path} cannot be read: {why}")
+            .format(path=shown, why=error.strerror))
     if header and header != b"SQLite format 3\x00":
-        return Finding("fix", "database",
-                       _("{path} is not an SQLite database").format(path=shown))
+        return fix("database", _("{path} is not an SQLite database").format(path=shown))
     size = path.stat().st_size
     try:
         connection = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True, timeout=2)
@@ -712,14 +578,11 @@ def _database_health(path: Path, shown: str) -> Finding:
         finally:
             connection.close()
     except sqlite3.Error as error:
-        return Finding("fix", "database", _("{path} cannot be checked: {why}").format(
-            path=shown, why=error))
+        return fix("database", _("{path} cannot be checked: {why}").format(path=shown, why=error))
     if result is None or result[0] != "ok":
         detail = result[0] if result else _("no answer")
-        return Finding("fix", "database", _("{path} is damaged: {detail}").format(
-            path=shown, detail=detail))
-    return Finding("ok", "database", _("{path} is sound ({size} KiB)").format(
-        path=shown, size=size // 1024))
+        return fix("database", _("{path} is damaged: {detail}").format(path=shown, detail=detail))
+    return ok("database", _("{path} is sound ({size} KiB)").format(path=shown, size=size // 1024))
 
 
 def _disk_space(directory: Path) -> list[Finding]:
@@ -729,14 +592,8 @@ def _disk_space(directory: Path) -> list[Finding]:
         return []
     free = stats.f_bavail * stats.f_frsize
     if free < 100 * 1024 * 1024:
-        return [
-            Finding(
-                "fix",
-                "database",
-                _("only {free} MiB free where the database is: games need room").format(
-                    free=free // (1024 * 1024)),
-            )
-        ]
+        return [fix("database", _("only {free} MiB free where the database is: games need room")
+            .format(free=free // (1024 * 1024)))]
     return []
 
 
@@ -787,12 +644,12 @@ def check_boards(system: System, config: Config) -> list[Finding]:
     folder = custom_boards_dir()
     found = load_custom_boards(folder)
     if not found.boards and not found.broken:
-        return [Finding("note", "boards", _no_boards_note(folder))]
-    findings = [Finding("fix", "boards", say(broken.said)) for broken in found.broken]
+        return [note("boards", _no_boards_note(folder))]
+    findings = [fix("boards", say(broken.said)) for broken in found.broken]
     if found.boards:
         named = ", ".join(_with_kind(b.name, b.board) for b in found.boards)
-        findings.insert(0, Finding("ok", "boards",
-                                   _("offered for a new game: {boards}").format(boards=named)))
+        findings.insert(0, ok("boards", _("offered for a new game: {boards}").format(
+            boards=named)))
     return findings
 
 
@@ -800,50 +657,32 @@ def check_service(system: System) -> list[Finding]:
     """The kiosk service: installed, enabled, running."""
     enabled = system.systemctl(["is-enabled", SERVICE])
     if enabled is None:
-        return [Finding("note", "service",
-                        _("no systemctl here: the kiosk service cannot run"))]
+        return [note("service", _("no systemctl here: the kiosk service cannot run"))]
     status, text = enabled
     if status != 0 and text in ("", "not-found"):
-        return [
-            Finding(
-                "note",
-                "service",
-                _("{service} is not installed (deploy/install.sh installs it)").format(
-                    service=SERVICE),
-            )
-        ]
+        return [note("service", _("{service} is not installed (deploy/install.sh installs it)")
+            .format(service=SERVICE))]
     findings = []
     if text == "enabled":
-        findings.append(Finding("ok", "service",
-                                _("{service} starts at boot").format(service=SERVICE)))
+        findings.append(ok("service", _("{service} starts at boot").format(service=SERVICE)))
     else:
-        findings.append(
-            Finding("fix", "service",
-                    _("{service} is {state}: sudo systemctl enable {service}").format(
-                        service=SERVICE, state=text))
-        )
+        findings.append(fix("service", _("{service} is {state}: sudo systemctl enable {service}")
+            .format(service=SERVICE, state=text)))
     active = system.systemctl(["is-active", SERVICE])
     state = active[1] if active and active[1] else None
     if state == "active":
-        findings.append(Finding("ok", "service",
-                                _("{service} is running").format(service=SERVICE)))
+        findings.append(ok("service", _("{service} is running").format(service=SERVICE)))
     elif state == "failed":
-        findings.append(
-            Finding(
-                "fix",
-                "service",
-                _("{service} failed: journalctl -u smallworld-companion -b shows why; then "
-                  "sudo systemctl reset-failed {service} && sudo systemctl start {service}")
-                .format(service=SERVICE),
-            )
-        )
+        findings.append(fix("service", _("{service} failed: journalctl -u smallworld-companion -b "
+                                         "shows why; then sudo systemctl reset-failed {service} "
+                                         "&& sudo systemctl start {service}")
+            .format(service=SERVICE)))
     elif state is None:
-        findings.append(Finding("note", "service", _("{service} is not running (it starts "
-                                                     "at boot)").format(service=SERVICE)))
+        findings.append(note("service", _("{service} is not running (it starts at boot)")
+            .format(service=SERVICE)))
     else:
-        findings.append(Finding("note", "service", _("{service} is {state} (it starts at "
-                                                     "boot)").format(service=SERVICE,
-                                                                     state=state)))
+        findings.append(note("service", _("{service} is {state} (it starts at boot)")
+            .format(service=SERVICE, state=state)))
     return findings
 
 
@@ -854,38 +693,25 @@ TIMESYNC_SYNCHRONIZED = "/run/systemd/timesync/synchronized"
 def check_clock(system: System) -> list[Finding]:
     """Whether the clock was set from the network: a Pi keeps no time while switched off."""
     if system.path(TIMESYNC_SYNCHRONIZED).exists():
-        return [Finding("ok", "clock",
-                        _("the clock is set from the network (systemd-timesyncd)"))]
+        return [ok("clock", _("the clock is set from the network (systemd-timesyncd)"))]
     answer = system.timedatectl(["show", "--property=NTP", "--property=NTPSynchronized"])
     properties = dict(
         line.split("=", 1) for line in (answer[1] if answer else "").splitlines() if "=" in line
     )
     if answer is None or answer[0] != 0 or "NTPSynchronized" not in properties:
-        return [
-            Finding(
-                "note",
-                "clock",
-                _("cannot tell whether the clock is right (no timedatectl answer): check the "
-                  "date with 'date', as the games are dated by it"),
-            )
-        ]
+        return [note("clock", _("cannot tell whether the clock is right (no timedatectl answer): "
+                                "check the date with 'date', as the games are dated by it"))]
     if properties["NTPSynchronized"] == "yes":
-        return [Finding("ok", "clock", _("the clock is set from the network"))]
+        return [ok("clock", _("the clock is set from the network"))]
     if properties.get("NTP") == "no":
         what = _("network time is turned off: sudo timedatectl set-ntp true")
     else:
         what = _("connect the Pi to the network (Wi-Fi: sudo raspi-config) and it sets itself "
                  "within a minute; with no network, set it by hand: "
                  "sudo date -s 'YYYY-MM-DD HH:MM'")
-    return [
-        Finding(
-            "fix",
-            "clock",
-            _("the clock is not set from the network (it says {now}; a Pi keeps no time "
-              "while switched off), so games may get the wrong date: {what}").format(
-                now=time.strftime("%Y-%m-%d %H:%M"), what=what),
-        )
-    ]
+    return [fix("clock", _("the clock is not set from the network (it says {now}; a Pi keeps no "
+                           "time while switched off), so games may get the wrong date: {what}")
+        .format(now=time.strftime("%Y-%m-%d %H:%M"), what=what))]
 
 
 def diagnose(config_path: Path | None, system: System) -> list[Finding]:

@@ -12,14 +12,18 @@ Invariants:
 - Every function returns the English name when the catalogue has no translation (an
   unknown name, an expansion's name not in names.toml, English itself); none fails.
 - No Kivy: presenters and tests call it alike.
+- A terrain, a feature and an expansion are known by their id: names.toml maps each id to
+  its English name, the msgid the catalogues hold it under; the file is read once, the first
+  time one is shown, and never changed.
 """
 
 from __future__ import annotations
 
+import tomllib
 import unicodedata
+from functools import cache
 
-from companion.i18n import _, pgettext
-from companion.ui import name_marks
+from companion.i18n import LOCALE_DIR, _, pgettext
 
 
 def race(name: str) -> str:
@@ -51,7 +55,7 @@ def in_combo(power_name: str) -> str:
 
 def summary(text: str) -> str:
     """A race's or power's summary (the catalog's English, marked with the context
-    "summary" by `companion.ui.summary_marks`) in the language spoken."""
+    "summary" by `make locale`, tools/locale_names.py) in the language spoken."""
     return pgettext("summary", text) if text else text
 
 
@@ -71,6 +75,13 @@ def piece(name: str) -> str:
     return pgettext("piece", name)
 
 
+@cache
+def english_by_id(kind: str) -> dict[str, str]:
+    """names.toml's ``terrains``, ``features`` or ``expansions``: id -> English name."""
+    with (LOCALE_DIR / "names.toml").open("rb") as stream:
+        return {ident: str(entry["en"]) for ident, entry in tomllib.load(stream)[kind].items()}
+
+
 def _by_id(context: str, english: str | None, ident: str) -> str:
     """A name kept by its id: its translation, else the id in title case, as the screens
     have always shown it in English ("magic": "Magic")."""
@@ -80,18 +91,18 @@ def _by_id(context: str, english: str | None, ident: str) -> str:
 
 def terrain(terrain_id: str) -> str:
     """A terrain by its board id ("farmland"): "Champs" in French, "Farmland" in English."""
-    return _by_id("terrain", name_marks.TERRAINS.get(terrain_id), terrain_id)
+    return _by_id("terrain", english_by_id("terrains").get(terrain_id), terrain_id)
 
 
 def feature(feature_id: str) -> str:
     """A region feature by its board id ("mine", "magic", "cavern")."""
-    return _by_id("feature", name_marks.FEATURES.get(feature_id), feature_id)
+    return _by_id("feature", english_by_id("features").get(feature_id), feature_id)
 
 
 def expansion(expansion_id: str, english: str = "") -> str:
     """An expansion by its catalog id, `english` its catalog name: its printed name when
     the language has one, else `english` (else the id), as the screens say it in English."""
-    known = name_marks.EXPANSIONS.get(expansion_id)
+    known = english_by_id("expansions").get(expansion_id)
     shown = pgettext("expansion", known) if known else known
     return shown if shown and shown != known else (english or known or expansion_id)
 

@@ -17,8 +17,8 @@ shows; a race's, power's, piece's, event's, Relic's or Place's name is the one p
 that language (`companion.ui.names`), a turn step's name is translated like any sentence,
 and the search finds an entry by its English name or its name shown, accents and case
 ignored. Each entry's words reach the screen in that language too (`entry_words`): a race's
-or power's summary through the context "summary" (marked by `companion.ui.summary_marks`,
-generated from the catalog's data), a paragraph the rules mark with `N_` through `_`, one
+or power's summary through the context "summary" (extracted from the catalog's data by
+`make locale`), a paragraph the rules mark with `N_` through `_`, one
 holding the rules' numbers (a `Said`) and the banner's or badge's facts worded by
 `companion.ui.wording`; the set an entry comes from by its printed name
 (`companion.ui.names.expansion`). The rule book itself stays English.
@@ -34,7 +34,7 @@ from kivy.properties import ListProperty, StringProperty
 
 from companion import i18n
 from companion.i18n import N_, _, ngettext, pgettext
-from companion.ui import name_marks, names
+from companion.ui import names
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 from companion.ui.presenters.keypads import NameRequest, ask_name
@@ -63,11 +63,9 @@ def kind_words(label: str) -> str:
 
 
 SUMMARY = "summary"
-"""The gettext context of a race's or power's summary (`companion.ui.summary_marks`)."""
+"""The gettext context of a race's or power's summary (tools/locale_names.py)."""
 _SUMMARIZED = ("race", "power")
 """The kinds whose text is the catalog's summary."""
-_EXPANSION_IDS = {english: ident for ident, english in name_marks.EXPANSIONS.items()}
-"""An expansion's English name (as the rule book says it) -> its id in names.toml."""
 
 
 def shown_name(entry: RuleEntry) -> str:
@@ -104,7 +102,8 @@ def entry_facts(entry: RuleEntry) -> str:
 def expansion_words(expansion: str) -> str:
     """The set an entry comes from (the rule book's English name) as the language spoken
     prints it; a set names.toml does not know: as a kind word, else as it is."""
-    ident = _EXPANSION_IDS.get(expansion)
+    ident = next((ident for ident, english in names.english_by_id("expansions").items()
+                  if english == expansion), None)
     return names.expansion(ident, expansion) if ident else kind_words(expansion)
 
 
