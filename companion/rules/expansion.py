@@ -59,13 +59,8 @@ Hooks, by moment:
   them refuses); `tied_for_first` and `standings`
   (who counts tokens for a tie, and the outcome; None: the base game's);
 - its intents at the table: a subclass of `Intents` in its module (methods building its
-  events for `Session.play`), gathered by `expansions.ExpansionIntents`;
-- its part of `companion play`'s lines (`docs/play-format.md`, in
-  `expansions.documented()`'s order): `doc_verbs` (its verbs, each the intent method of
-  that name), `doc_fields` (its first-line fields), `doc_asked`,
-  `doc_players`, `doc_board_fits`, `doc_setup` (its part of the set-up read from the
-  first line, faults raised with `companion.json_fields.fail`: a pure reader) and
-  `doc_state` (its part of a printed line, under its `key`);
+  events for `Session.play`), gathered by `expansions.ExpansionIntents`; `companion play`
+  makes its verbs of them (its part of that format is `companion.play_parts`', not a hook);
 - its part of a score scenario (`companion score`, `docs/score-format.md`):
   `score_fields` (its fields of "player") and `score_lines` (the lines they add);
   `score_active_fields`, `score_declined_fields`, `score_active`, `score_declined` and
@@ -167,48 +162,6 @@ class Intents:
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
-class DocField:
-    """One field of an expansion's verb in `companion play`'s lines: its name, its kind
-    (a kind `companion.play` knows: "region", "seat", "whole", "flag", "text", "counts";
-    or, with `choices`, the name of what is chosen), and its value when left out."""
-
-    name: str
-    kind: str
-    required: bool = True
-    default: object = None
-    choices: tuple[str, ...] = ()
-    nullable: bool = False
-    """Whether null is allowed too (for "not said")."""
-
-
-@dataclass(frozen=True)
-class DocVerb:
-    """One of an expansion's verbs in `companion play`'s lines: `{"do": name, ...}` calls
-    the session's intent method of the same name with the fields' values, in order."""
-
-    name: str
-    help: str
-    fields: tuple[DocField, ...] = ()
-
-
-@dataclass(frozen=True)
-class DocSetup:
-    """`companion play`'s first line as read so far, for an expansion to read its own
-    fields (`Expansion.doc_setup`): the table's choice of each expansion (`asked`, by
-    `key`), the board, the catalog, the badge deck (`powers`), the seed (None: none given)
-    and its shuffle, and the expansions' parts of the set-up read so far (`options`, in
-    order: each a `setup_type`)."""
-
-    asked: Mapping[str, bool | None]
-    board: Board
-    catalog: Catalog
-    powers: tuple[str, ...]
-    seed: int | None
-    shuffle: Callable[[list[str]], None]
-    options: tuple[object, ...] = ()
-
-
 class ScenarioReader(Protocol):
     """What `companion score`'s reader lends an expansion reading its part of a scenario
     (`Expansion.score_turn`, `score_notes`): its field checks, each failing with
@@ -268,17 +221,6 @@ class Expansion:
     setup_keywords: ClassVar[tuple[str, ...]] = ()
     """Keywords of `Session.new_game` it reads besides its choice (`Deal.asked`, by that
     name): the Necromancer's `ghosts_removed`."""
-    doc_verbs: ClassVar[tuple[DocVerb, ...]] = ()
-    """Its verbs in `companion play`'s lines (`docs/play-format.md`), each the session's
-    intent method of that name (its `Intents`)."""
-    doc_fields: ClassVar[tuple[str, ...]] = ()
-    """The fields it reads on `companion play`'s first line (`doc_setup`)."""
-    doc_verb_fields: ClassVar[tuple[tuple[str, DocField], ...]] = ()
-    """Fields it adds to a base game's verb in `companion play`'s lines: (verb, field);
-    their values are passed to the verb's session call after the base game's."""
-    doc_printed: ClassVar[bool] = False
-    """Whether a printed line of `companion play` has its part (`doc_state`, under its
-    `key`, null when it is not played)."""
     score_fields: ClassVar[tuple[str, ...]] = ()
     """The fields it reads on a score scenario's "player" (`companion score`,
     `docs/score-format.md`; `score_lines`)."""
@@ -604,38 +546,6 @@ class Expansion:
                   names: Mapping[int, str]) -> Standings | None:
         """The outcome of a game over, or None: the base game's standings."""
         del state, tokens, names
-        return None
-
-    # --- its part of `companion play`'s lines (docs/play-format.md) ------------------
-
-    def doc_asked(self, doc: Mapping[str, Any]) -> bool | None:
-        """Whether the first line asks for it (read from its own field); None: it does
-        not say (the board decides, or it is never asked)."""
-        del doc
-        return None
-
-    def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
-        """The fewest and most players when it is asked, and the game they are counted
-        for; None: the base game's."""
-        del asked
-        return None
-
-    def doc_board_fits(self, asked: bool | None, board: Board, own: bool) -> bool:
-        """Whether `board` (`own`: a board document the first line gave) suits it though
-        it is not made for the board's usual number of players."""
-        del asked, board, own
-        return False
-
-    def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
-        """Its fields of the first line read (`doc_fields`), checked with
-        `json_fields.fail`, added to `setup.fields` (and the badges it takes out of
-        `setup.powers`)."""
-        del doc
-        return setup
-
-    def doc_state(self, state: GameState) -> dict[str, Any] | None:
-        """Its part of the state a line prints, under its `key`; None: not played."""
-        del state
         return None
 
     # --- its part of a score scenario (`companion score`, docs/score-format.md) ------

@@ -44,7 +44,6 @@ __all__ = [
     "deal",
     "decline_options",
     "decline_types",
-    "documented",
     "extended",
     "game_standings",
     "handlers",
@@ -166,16 +165,6 @@ def extended(*more: Expansion) -> Iterator[tuple[Expansion, ...]]:
         yield _REGISTRY
     finally:
         _REGISTRY, _handlers, _last_played = before, None, None
-
-
-def documented() -> tuple[Expansion, ...]:
-    """The expansions with a part in `companion play`'s lines, in the order the format
-    lists their fields, verbs and printed parts (River World, Necromancer Island, team
-    play: the order they joined the format), then the others that have a part, in the
-    registry's order (the mini-expansions: a field of `decline`)."""
-    first = (RIVER_WORLD, NECROMANCER_ISLAND, TEAM_PLAY)
-    return (*first, *(x for x in _REGISTRY if x not in first and (
-        x.doc_fields or x.doc_verbs or x.doc_verb_fields or x.doc_printed)))
 
 
 def played_in(created: GameCreated) -> tuple[Expansion, ...]:

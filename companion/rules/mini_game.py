@@ -56,7 +56,7 @@ from companion.rules.events import (
     RegionConquered,
     TroopsRedeployed,
 )
-from companion.rules.expansion import DocField, Expansion, ScenarioReader
+from companion.rules.expansion import Expansion, ScenarioReader
 from companion.rules.maps import Board
 from companion.rules.names import (
     BARBARIANS,
@@ -748,9 +748,6 @@ class MiniExpansions(Expansion):
     events = (PygmiesRecovered,)
     pieces = (POT,)
     decline_type = IvoryTower
-    doc_verb_fields = (("decline", DocField("ivory_tower", "region", required=False,
-                                            nullable=True)),)
-    """The region of the Priestesses' Ivory Tower, given when they go into decline."""
     sets: ClassVar[tuple[str, ...]] = ("be-not-afraid", "grand-dames")
     score_active_fields = ("abandoned", "attacked_active_race", "pots_of_gold", "historian")
     score_declined_fields = ("ivory_tower", "pots_of_gold", "historian")

@@ -100,7 +100,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from companion.json_fields import a_list, fail, flag, whole
+from companion.json_fields import a_list, fail
 from companion.rules.board import Occupant, RegionState, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Assessment, Attacker, Reach, assess, immunity, reach
@@ -116,9 +116,6 @@ from companion.rules.events import (
 )
 from companion.rules.expansion import (
     Deal,
-    DocField,
-    DocSetup,
-    DocVerb,
     Expansion,
     Intents,
     ScenarioReader,
@@ -909,8 +906,6 @@ class GhostsReturned:
 
 
 HAND_COUNTED = "powers (counted by hand)"
-DOC_PLAYERS = (3, 6)
-"""Three to six at the table, he among them."""
 
 
 # --- the game: set-up --------------------------------------------------------------------
@@ -1424,58 +1419,9 @@ class NecromancerIsland(Expansion):
               GhostsReturned)
     setup_type = NecromancerSetup
     setup_keywords = ("ghosts_removed",)
-    doc_fields = ("necromancer", "ghosts_removed")
-    doc_printed = True
     score_own = "necromancer"
-    doc_verbs = (
-        DocVerb("choose_well_power", "Necromancer Island: the power he places with the Well, "
-                "before his first turn", (DocField("power", "text"),)),
-        DocVerb("buy_ghost", "Necromancer Island: he buys a Ghost onto the Island"),
-        DocVerb("buy_power", "Necromancer Island: he buys one of his powers in reserve",
-                (DocField("power", "text"),)),
-        DocVerb("redeploy_ghosts", "Necromancer Island: his Ghosts at the end of his turn, "
-                "per region he holds and on the Island", (
-                    DocField("regions", "counts"),
-                    DocField("island", "whole", required=False, default=0),
-                )),
-        DocVerb("return_ghosts", "Necromancer Island: the Ghosts in his hand go back onto "
-                "his regions", (DocField("regions", "counts"),)),
-    )
-
     def plays(self, created: GameCreated) -> bool:
         return bool(his_setup(created).necromancer_powers)
-
-    def doc_asked(self, doc: Mapping[str, Any]) -> bool | None:
-        return flag("necromancer", doc.get("necromancer", False))
-
-    def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
-        """Three to six at the table, he among them."""
-        return (*DOC_PLAYERS, N_("a Necromancer Island game")) if asked else None
-
-    def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
-        """His six, the first he may have from the top of the badge deck; the Ghosts taken
-        out of his reserve (`ghosts_removed`, 0 to 2)."""
-        asked = setup.asked.get(self.key)
-        powers = setup.powers
-        drawn: tuple[str, ...] = ()
-        if asked:
-            try:
-                drawn, powers = draw_powers(powers)
-            except IllegalAction as refused:
-                fail("powers", refused.said)
-        removed = 0
-        if "ghosts_removed" in doc:
-            if not asked:
-                fail("ghosts_removed", said('Ghosts are taken out only in a Necromancer '
-                                            'Island game ("necromancer": true)'))
-            removed = whole("ghosts_removed", doc["ghosts_removed"])
-            if removed > 2:
-                fail("ghosts_removed", said("{n}; 0, 1 or 2 Ghosts may be taken out",
-                                            n=removed))
-        if not asked:
-            return setup
-        return replace(setup, powers=powers,
-                       options=(*setup.options, NecromancerSetup(drawn, removed)))
 
     def score_refusal(self, race: str) -> Said | None:
         if race.strip().casefold() != GHOSTS.casefold():
@@ -1552,21 +1498,6 @@ class NecromancerIsland(Expansion):
             notes += read.region_notes("player.necromancer", necro, GHOSTS, power,
                                        active=True)
         return notes
-
-    def doc_state(self, state: GameState) -> dict[str, Any] | None:
-        """Necromancer Island as the table sees him (every Ghost and badge; never his
-        coins)."""
-        view = public_necromancer(state)
-        if view is None:
-            return None
-        return {"seat": view.seat, "step": view.step.name.lower(), "island": view.island,
-                "regions": [{"region": region, "ghosts": ghosts}
-                            for region, ghosts in view.regions],
-                "in_hand": view.in_hand, "reserve": view.reserve,
-                "well_ghosts": view.well_ghosts, "well_souls": view.well_souls,
-                "removed": view.removed, "powers_in_use": list(view.powers_in_use),
-                "powers_in_reserve": list(view.powers_in_reserve), "price": view.price,
-                "souls_to_next_ghost": view.souls_to_next_ghost, "won": view.won}
 
     def in_play(self, state: GameState) -> bool:
         return state.part(NecromancerState) is not None

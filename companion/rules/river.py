@@ -108,7 +108,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from companion.json_fields import a_list, fail, flag, text
+from companion.json_fields import fail, flag
 from companion.rules.board import BoardState, Markers, Piece, RegionState, cleared
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, CostLine, Reach
@@ -116,9 +116,6 @@ from companion.rules.errors import IllegalAction, MalformedInput, UnknownName
 from companion.rules.events import Event, GameCreated, RaceDeclined
 from companion.rules.expansion import (
     Deal,
-    DocField,
-    DocSetup,
-    DocVerb,
     Expansion,
     Intents,
     ScenarioReader,
@@ -995,57 +992,13 @@ class RiverWorld(Expansion):
     events = (CaravelPlaced, PirateShipSet)
     pieces = (SHIP,)
     setup_type = RiverSetup
-    doc_fields = ("river_events",)
     score_region_fields = ("next_to_pirates",)
     score_count_fields = ("harbors", "next_to_pirates", "inland_next_to_pirates")
     score_facts_words = N_("River World's harbors and pirate ships")
     has_boards = True
     board_part = RIVER_BOARD
-    doc_printed = True
-    doc_verbs = (
-        DocVerb("place_caravel", "River World: the Shipyard's holder puts the Caravel on a "
-                "river", (DocField("region", "region"),)),
-        DocVerb("set_pirate_ship", "River World: correct whether a pirate ship lies in a "
-                "river", (DocField("region", "region"), DocField("present", "flag"))),
-    )
-
     def plays(self, created: GameCreated) -> bool:
         return bool(event_line(created))
-
-    def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
-        """River World's line of Event markers, one per turn: as given, or the markers in
-        the box shuffled with the seed (the first `turns` of them); none off a River World
-        board."""
-        board = setup.board
-        if not is_river_world(board):
-            if "river_events" in doc:
-                fail("river_events", f"the {board.name} board has no rivers; River World's "
-                                      "events are played on a River World board")
-            return setup
-        if "river_events" not in doc:
-            if setup.seed is None:
-                fail("river_events", f"missing: the {board.name} board is a River World "
-                                      "board; give its Event markers in order (one per turn), "
-                                      'or a "seed" to shuffle them')
-            line = [event.value for event in markers_in_box(setup.catalog)]
-            setup.shuffle(line)
-            return _with_field(setup, tuple(line[:board.turns]))
-        names = [text(f"river_events[{i}]", name)
-                 for i, name in enumerate(a_list("river_events", doc["river_events"]))]
-        try:
-            line = [e.value for e in check_event_line(names, board.turns, setup.catalog)]
-        except IllegalAction as refused:
-            fail("river_events", refused.reason)
-        return _with_field(setup, tuple(line))
-
-    def doc_state(self, state: GameState) -> dict[str, Any] | None:
-        """River World as the table sees it (never the events still face down)."""
-        view = public_river(state)
-        if view is None:
-            return None
-        return {"event": view.event.value, "revealed": [e.value for e in view.revealed],
-                "face_down": view.face_down, "river_cost": view.river_cost,
-                "pirate_ships": list(view.pirate_ships), "caravel": view.caravel}
 
     def in_play(self, state: GameState) -> bool:
         return state.part(RiverState) is not None
@@ -1213,10 +1166,6 @@ class RiverWorld(Expansion):
 
 
 RIVER_WORLD = RiverWorld()
-
-
-def _with_field(setup: DocSetup, line: tuple[str, ...]) -> DocSetup:
-    return replace(setup, options=(*setup.options, RiverSetup(line)))
 
 
 class RiverIntents(Intents):
