@@ -256,7 +256,7 @@ def test_an_expansion_s_module_is_imported_by_the_registries_and_its_own_view_al
     owners = {rules_module[view.expansion]: type(view).__module__ for view in views.registered()}
     assert set(owners) == {f"companion.rules.{m}" for m in expansions.modules()}
     registries = {"companion.rules.expansions", "companion.ui.presenters.expansions",
-                  "companion.play_parts"}
+                  "companion.play_parts", "companion.score_parts"}
     found = []
     for path in sorted((ROOT / "companion").rglob("*.py")):
         module = module_name(path)

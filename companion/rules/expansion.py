@@ -52,21 +52,14 @@ Hooks, by moment:
   races or powers, in the order of the base game's), `reminders` (its lines after the base
   game's);
 - the score and the end: `scoring_input` (its facts in a player's scoring input),
-  `income_lines` (lines added to a player's income); its facts of the regions held in a
-  score scenario: `score_region_fields` and `score_region` (a region object's),
-  `score_count_fields` and `score_counts` (a quick count's), `score_count_notes` (its
-  counts left out), `score_facts` and `score_facts_words` (what a seat that does not score
-  them refuses); `tied_for_first` and `standings`
+  `income_lines` (lines added to a player's income); `tied_for_first` and `standings`
   (who counts tokens for a tie, and the outcome; None: the base game's);
 - its intents at the table: a subclass of `Intents` in its module (methods building its
   events for `Session.play`), gathered by `expansions.ExpansionIntents`; `companion play`
-  makes its verbs of them (its part of that format is `companion.play_parts`', not a hook);
-- its part of a score scenario (`companion score`, `docs/score-format.md`):
-  `score_fields` (its fields of "player") and `score_lines` (the lines they add);
-  `score_active_fields`, `score_declined_fields`, `score_active`, `score_declined` and
-  `score_checks` (its fields of a race, and the notes when they are left out);
-  `score_own` (the field scoring a seat it plays itself), `score_refusal`, `score_turn`
-  and `score_notes`, reading with the `ScenarioReader` the caller lends;
+  makes its verbs of them;
+- no hook knows the JSON commands' formats: its part of `companion play`'s lines is a
+  `companion.play_parts.PlayPart`, and its fields of a score scenario are read by
+  `companion.scenario`, the command's own modules;
 - the rule book (`companion.rules.rulebook`): `rule_kinds` (its own kinds of entry, with
   what a screen calls them) and `rule_entries` (its events, pieces and rules in the app's
   own words);
@@ -88,7 +81,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from companion.rules.board import Markers, Piece, RegionState
 from companion.rules.catalog import Catalog
@@ -107,13 +100,10 @@ from companion.rules.maps import Board, BoardPart
 from companion.rules.rule_entry import RuleEntry
 from companion.rules.said import Name, Said, listed, said
 from companion.rules.scoring import (
-    ActiveHoldings,
     Bonus,
-    DeclinedHoldings,
     HeldRegion,
     InsteadOfRegions,
     QuickCount,
-    Regions,
     ScoredRace,
     ScoreLine,
     ScoringInput,
@@ -162,38 +152,6 @@ class Intents:
         raise NotImplementedError
 
 
-class ScenarioReader(Protocol):
-    """What `companion score`'s reader lends an expansion reading its part of a scenario
-    (`Expansion.score_turn`, `score_notes`): its field checks, each failing with
-    `companion.json_fields.fail` and the same words as for the base game's fields."""
-
-    def fields_of(self, field: str, value: object,
-               allowed: frozenset[str]) -> Mapping[str, Any]: ...
-
-    def required(self, field: str, doc: Mapping[str, Any], key: str) -> Any: ...
-
-    def whole(self, field: str, value: object) -> int: ...
-
-    def text(self, field: str, value: object) -> str: ...
-
-    def optional_flag(self, field: str, value: object) -> bool | None: ...
-
-    def regions(self, field: str, doc: Mapping[str, Any], board: Board | None) -> Regions: ...
-
-    def held_notes(self, field: str, doc: Mapping[str, Any]) -> list[str]: ...
-
-    def region_notes(self, field: str, doc: Mapping[str, Any], race: str, power: str, *,
-                     active: bool) -> list[str]: ...
-
-    def left_out(self, field: str, default: str, effect: str) -> str: ...
-
-    def holds_a_region(self, doc: Mapping[str, Any]) -> bool: ...
-
-    def counted(self, doc: Mapping[str, Any], key: str) -> int: ...
-
-    def expansion_facts(self, held: HeldRegion | QuickCount) -> list[tuple[str, str]]: ...
-
-
 class Expansion:
     """An expansion of the base game; every hook is a no-op here."""
 
@@ -221,30 +179,12 @@ class Expansion:
     setup_keywords: ClassVar[tuple[str, ...]] = ()
     """Keywords of `Session.new_game` it reads besides its choice (`Deal.asked`, by that
     name): the Necromancer's `ghosts_removed`."""
-    score_fields: ClassVar[tuple[str, ...]] = ()
-    """The fields it reads on a score scenario's "player" (`companion score`,
-    `docs/score-format.md`; `score_lines`)."""
-    score_active_fields: ClassVar[tuple[str, ...]] = ()
-    """The fields it reads on a scenario's active race (`score_active`)."""
-    score_declined_fields: ClassVar[tuple[str, ...]] = ()
-    """The fields it reads on a scenario's race in decline (`score_declined`)."""
     has_boards: ClassVar[bool] = False
     """Whether a group may write board files made for it (`board_made_for` tells one)."""
     board_part: ClassVar[BoardPart | None] = None
     """Its part of the board format (`maps.BoardPart`: the symbols it prints in a region,
     its own region fields and their checks), which every board is read with while it is
     registered (River World's sites and pirate symbols)."""
-    score_region_fields: ClassVar[tuple[str, ...]] = ()
-    """The fields it reads on a scenario's region object (`score_region`)."""
-    score_count_fields: ClassVar[tuple[str, ...]] = ()
-    """The counts it reads in a scenario's quick count, after the base game's
-    (`score_counts`)."""
-    score_facts_words: ClassVar[str] = ""
-    """Its facts of the regions held, in words (for a seat that does not score them): an
-    English template marked `N_`, worded in the table's language with the refusal."""
-    score_own: ClassVar[str] = ""
-    """The field of a scenario's "player" that scores a seat it plays itself instead of a
-    race (`score_turn`, `score_notes`); "": none."""
     rule_kinds: ClassVar[tuple[tuple[str, str], ...]] = ()
     """Its own kinds of rule book entry, (kind, what a screen calls it), in search order
     (River World's events); its pieces are of the rule book's `PIECE` kind."""
@@ -509,32 +449,6 @@ class Expansion:
         del state
         return ()
 
-    def score_region(self, field: str, doc: Mapping[str, Any], symbols: Sequence[str],
-                     region: HeldRegion, read: ScenarioReader) -> HeldRegion:
-        """A scenario's region object (`doc`, its "features" named in `symbols`) with its
-        facts read (`score_region_fields`), after the base game's."""
-        del field, doc, symbols, read
-        return region
-
-    def score_counts(self, counts: Mapping[str, int], count: QuickCount) -> QuickCount:
-        """A scenario's quick count with its `score_count_fields` read from `counts` (every
-        count given, by its name, already checked as a whole number)."""
-        del counts
-        return count
-
-    def score_count_notes(self, doc: Mapping[str, Any], race: str, power: str, *,
-                          active: bool, read: ScenarioReader) -> list[tuple[str, str, str]]:
-        """Its counts a scenario's race reads, as (count, the default taken, what leaving it
-        out costs), noted when left out (after the base game's)."""
-        del doc, race, power, active, read
-        return []
-
-    def score_facts(self, held: HeldRegion | QuickCount) -> tuple[str, ...]:
-        """The names of its facts that a region held or a quick count gives (true, or not
-        0); a seat that does not score them refuses them (`score_facts_words`)."""
-        del held
-        return ()
-
     def tied_for_first(self, state: GameState,
                        coins: Mapping[int, int]) -> frozenset[int] | None:
         """The seats whose race tokens on the board break a tie for first, given every
@@ -547,54 +461,6 @@ class Expansion:
         """The outcome of a game over, or None: the base game's standings."""
         del state, tokens, names
         return None
-
-    # --- its part of a score scenario (`companion score`, docs/score-format.md) ------
-
-    def score_lines(self, player: Mapping[str, Any],
-                    has_active: bool) -> list[tuple[str, int]]:
-        """The lines it adds to a scenario's score, after the base game's, from its
-        `score_fields` of the scenario's "player" (`has_active`: the player gave an active
-        race); faults raised with `companion.json_fields.fail`."""
-        del player, has_active
-        return []
-
-    def score_refusal(self, race: str) -> Said | None:
-        """Why a scenario's race named `race` is refused (one of its own pieces, not a
-        banner); None: not its business."""
-        del race
-        return None
-
-    def score_turn(self, player: Mapping[str, Any], board: Board | None, catalog: Catalog,
-                   read: ScenarioReader) -> list[tuple[str, int]]:
-        """The lines of a turn of the seat it plays itself, from `player[score_own]`."""
-        del player, board, catalog, read
-        return []
-
-    def score_notes(self, player: Mapping[str, Any], catalog: Catalog,
-                    read: ScenarioReader) -> list[str]:
-        """The notes on fields left out of `player[score_own]` that change its score."""
-        del player, catalog, read
-        return []
-
-    def score_active(self, field: str, doc: Mapping[str, Any], holdings: ActiveHoldings,
-                     read: ScenarioReader) -> ActiveHoldings:
-        """A scenario's active race with its `score_active_fields` read, after the base
-        game's."""
-        del field, doc, read
-        return holdings
-
-    def score_declined(self, field: str, doc: Mapping[str, Any], holdings: DeclinedHoldings,
-                       read: ScenarioReader) -> DeclinedHoldings:
-        """A scenario's race in decline with its `score_declined_fields` read."""
-        del field, doc, read
-        return holdings
-
-    def score_checks(self, doc: Mapping[str, Any], race: str, power: str, *, active: bool,
-                     read: ScenarioReader) -> list[tuple[str, str, str]]:
-        """The fields of a scenario's race its races or powers read, as (field, default,
-        what leaving it out costs), noted when left out (after the base game's)."""
-        del doc, race, power, active, read
-        return []
 
     # --- the rule book ---------------------------------------------------------------
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import companion.rules.troops as ledger
 from companion.rules.board import Piece, RegionState, cleared
@@ -56,7 +56,7 @@ from companion.rules.events import (
     RegionConquered,
     TroopsRedeployed,
 )
-from companion.rules.expansion import Expansion, ScenarioReader
+from companion.rules.expansion import Expansion
 from companion.rules.maps import Board
 from companion.rules.names import (
     BARBARIANS,
@@ -69,9 +69,7 @@ from companion.rules.names import (
 )
 from companion.rules.said import N_, Name, Said, listed, said, said_n
 from companion.rules.scoring import (
-    ActiveHoldings,
     Bonus,
-    DeclinedHoldings,
     InsteadOfRegions,
     RaceTurn,
     ScoredRace,
@@ -719,25 +717,6 @@ def reminders(state: GameState) -> tuple[Said, ...]:
 # --- the expansions, as the game asks them ------------------------------------------------
 
 
-_SCENARIO_HISTORIAN = frozenset({"in_decline_when_picked", "others_declined"})
-
-
-def _scenario_historian(field: str, doc: Mapping[str, Any],
-                        read: ScenarioReader) -> HistorianEvents:
-    """A scenario race's `historian` field: the declines its coins count."""
-    if "historian" not in doc:
-        return HistorianEvents()
-    counts = read.fields_of(f"{field}.historian", doc["historian"], _SCENARIO_HISTORIAN)
-    return HistorianEvents(
-        in_decline_when_picked=read.whole(
-            f"{field}.historian.in_decline_when_picked", counts.get("in_decline_when_picked", 0)
-        ),
-        others_declined=read.whole(
-            f"{field}.historian.others_declined", counts.get("others_declined", 0)
-        ),
-    )
-
-
 class MiniExpansions(Expansion):
     """The mini-expansions whose books the app keeps (Be Not Afraid...: Leprechauns,
     Pygmies; Grand Dames: Priestesses, Historian), played when the decks hold their sets.
@@ -749,61 +728,6 @@ class MiniExpansions(Expansion):
     pieces = (POT,)
     decline_type = IvoryTower
     sets: ClassVar[tuple[str, ...]] = ("be-not-afraid", "grand-dames")
-    score_active_fields = ("abandoned", "attacked_active_race", "pots_of_gold", "historian")
-    score_declined_fields = ("ivory_tower", "pots_of_gold", "historian")
-
-    def score_active(self, field: str, doc: Mapping[str, Any], holdings: ActiveHoldings,
-                     read: ScenarioReader) -> ActiveHoldings:
-        facts = MiniFacts(
-            pots_of_gold=read.whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
-            historian=_scenario_historian(field, doc, read),
-        )
-        return replace(
-            holdings,
-            abandoned=read.whole(f"{field}.abandoned", doc.get("abandoned", 0)),
-            attacked_active_race=read.optional_flag(
-                f"{field}.attacked_active_race", doc.get("attacked_active_race")
-            ),
-            facts=with_facts(holdings.facts, facts),
-        )
-
-    def score_declined(self, field: str, doc: Mapping[str, Any], holdings: DeclinedHoldings,
-                       read: ScenarioReader) -> DeclinedHoldings:
-        facts = MiniFacts(
-            ivory_tower=read.whole(f"{field}.ivory_tower", doc.get("ivory_tower", 0)),
-            pots_of_gold=read.whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
-            historian=_scenario_historian(field, doc, read),
-        )
-        return replace(holdings, facts=with_facts(holdings.facts, facts))
-
-    def score_checks(self, doc: Mapping[str, Any], race: str, power: str, *, active: bool,
-                     read: ScenarioReader) -> list[tuple[str, str, str]]:
-        checks: list[tuple[str, str, str]] = []
-        first_turn = doc.get("first_turn") is True
-        this_turn = doc.get("this_turn") is True
-        if active:
-            if race == GYPSIES:
-                checks.append(("abandoned", "0", "no coin from regions abandoned this turn"))
-            if race == LEPRECHAUNS and not first_turn:
-                checks.append(("pots_of_gold", "0", "no Pot of Gold is collected"))
-            if power == HISTORIAN:
-                checks.append(("historian.others_declined", "0", "no coin for other declines"))
-                if first_turn:
-                    checks.append(("historian.in_decline_when_picked", "0",
-                                   "no coin for the races in decline when it was picked"))
-            return checks
-        if power == HISTORIAN:
-            checks.append(("this_turn", "false", "the Historians' last coin, paid on going "
-                                                 "into decline, is not paid"))
-        if race == LEPRECHAUNS:
-            checks.append(("this_turn", "false", "no Pot of Gold can be collected"))
-        if this_turn and race == LEPRECHAUNS:
-            checks.append(("pots_of_gold", "0", "no Pot of Gold is collected"))
-        if this_turn and power == HISTORIAN:
-            checks.append(("historian.others_declined", "0", "no coin for other declines"))
-        if race == PRIESTESSES and read.holds_a_region(doc):
-            checks.append(("ivory_tower", "0", "the Ivory Tower scores nothing"))
-        return checks
 
     _sets: ClassVar[frozenset[str]] = frozenset(sets)
 

@@ -93,19 +93,17 @@ Readings of the rules made here (see docs/expansions.md):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from companion.json_fields import a_list, fail
 from companion.rules.board import Occupant, RegionState, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Assessment, Attacker, Reach, assess, immunity, reach
 from companion.rules.decline import vanish_if_gone
-from companion.rules.errors import IllegalAction, MalformedInput, UnknownName
+from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import (
     Event,
     GameCreated,
@@ -118,19 +116,14 @@ from companion.rules.expansion import (
     Deal,
     Expansion,
     Intents,
-    ScenarioReader,
 )
 from companion.rules.maps import Board, Terrain
 from companion.rules.names import (
-    AQUATIC,
     BERSERK,
     CORRUPT,
     CURSED,
     ELVES,
     FLYING,
-    FORTIFIED,
-    PEACE_LOVING,
-    PILLAGING,
     RANSACKING,
     SEAFARING,
     SPIRIT,
@@ -140,11 +133,8 @@ from companion.rules.purse import pay
 from companion.rules.rule_entry import PIECE, RuleEntry
 from companion.rules.said import N_, Listed, Name, Said, listed, said
 from companion.rules.scoring import (
-    MAX_FORTRESSES,
     HeldRegion,
-    QuickCount,
     Regions,
-    ScoringInputError,
     power_bonus_lines,
     regions_held,
 )
@@ -1302,83 +1292,6 @@ def _game_standings(state: GameState, tokens: Mapping[int, int] | None,
     return standings(necro, coins, tokens, names)
 
 
-# --- the game: his part of a score scenario (`companion score`, docs/score-format.md) ----
-
-_SCENARIO_FIELDS = frozenset(
-    {"powers", "regions", "counts", "conquered_non_empty", "attacked_active_race", "fortresses"}
-)
-SCENARIO_REGIONS_LABEL = "Regions held by the Necromancer's Ghosts"
-
-
-def _scenario_powers(field: str, value: object, catalog: Catalog,
-                     read: ScenarioReader) -> tuple[str, ...]:
-    items = a_list(field, value)
-    if not 1 <= len(items) <= POWERS_DRAWN:
-        fail(field, said("{n} powers; the Necromancer has 1 to {most} in use (the one placed "
-                         "with the Well of Souls, then those he bought)", n=len(items),
-                         most=POWERS_DRAWN))
-    powers: list[str] = []
-    for index, item in enumerate(items):
-        where = f"{field}[{index}]"
-        try:
-            name = catalog.power(read.text(where, item)).name
-        except UnknownName as error:
-            fail(where, error.said)
-        if name in BARRED_POWERS:
-            fail(where, said("the Necromancer never holds {power} ({barred} are drawn again "
-                             "when he draws them)", power=Name("power", name),
-                             barred=listed(Name("power", barred) for barred in BARRED_POWERS)))
-        if name in powers:
-            fail(where, said("{power} is listed twice; he holds each badge once",
-                             power=Name("power", name)))
-        try:
-            income_lines((), (name,))
-        except ScoringInputError as error:
-            fail(where, said("scoring the power '{power}' is not supported: {problem}",
-                             power=Name("power", name), problem=error.problem_said))
-        powers.append(name)
-    return tuple(powers)
-
-
-def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...],
-                      read: ScenarioReader) -> None:
-    """No Island among his regions; seas only with Seafaring; no expansion's facts of the
-    regions (River World's harbors and pirate ships: `read.expansion_facts`)."""
-    island = said("the Lake holds Necromancer Island, which is not a region: it pays him "
-                  "nothing and nobody holds it; leave it out")
-    sea = said("a sea only with Seafaring among his powers")
-    if isinstance(regions, QuickCount):
-        if regions.terrains.get(Terrain.LAKE):
-            fail(f"{field}.counts.lake", island)
-        if regions.terrains.get(Terrain.SEA) and SEAFARING not in powers:
-            fail(f"{field}.counts.sea", sea)
-        for name, words in read.expansion_facts(regions):
-            fail(f"{field}.counts.{name}", _not_scored(words))
-        return
-    for index, region in enumerate(regions):
-        where = f"{field}.regions[{index}]"
-        if region.terrain is Terrain.LAKE:
-            fail(where, island)
-        if region.terrain is Terrain.SEA and SEAFARING not in powers:
-            fail(where, sea)
-        for _name, words in read.expansion_facts(region):
-            fail(where, _not_scored(words))
-
-
-def _not_scored(words: str) -> Said:
-    """Why an expansion's facts of the regions (`words`, a template marked where it is
-    written) are refused on his."""
-    return said("{words} are not scored for the Necromancer, here as in the app",
-                words=Said(words))
-
-
-def _scenario_field(field: str) -> str:
-    counted = re.match(r"regions\.(?:terrains\.)?(.+)", field)
-    if counted:
-        return f"player.necromancer.counts.{counted.group(1)}"
-    return f"player.necromancer.{field}"
-
-
 # --- the game: his words in the rule book ------------------------------------------------
 
 _PIECE_WORDS: tuple[tuple[str, str | Said], ...] = (
@@ -1419,85 +1332,8 @@ class NecromancerIsland(Expansion):
               GhostsReturned)
     setup_type = NecromancerSetup
     setup_keywords = ("ghosts_removed",)
-    score_own = "necromancer"
     def plays(self, created: GameCreated) -> bool:
         return bool(his_setup(created).necromancer_powers)
-
-    def score_refusal(self, race: str) -> Said | None:
-        if race.strip().casefold() != GHOSTS.casefold():
-            return None
-        return said("Ghosts are the Necromancer's tokens, not a race banner; score his turn "
-                    "with {field} ({example})", field="player.necromancer",
-                    example='{"powers": [...], "regions": [...]}')
-
-    def score_turn(self, player: Mapping[str, Any], board: Board | None, catalog: Catalog,
-                   read: ScenarioReader) -> list[tuple[str, int]]:
-        """The coins of the Necromancer's turn (`player.necromancer`), by the game's own
-        rule (`income_lines`): a coin per region his Ghosts hold, then his
-        powers' bonuses. The Island pays nothing and is refused as a region."""
-        field = "player.necromancer"
-        others = [key for key in ("active", "declined") if key in player]
-        others += sorted(key for key in player if key not in ("active", "declined", self.key))
-        for other in others:
-                fail(f"player.{other}", said("the Necromancer plays no race banner and holds "
-                                             "nothing another expansion scores; leave it out "
-                                             "beside player.necromancer"))
-        doc = read.fields_of(field, player["necromancer"], _SCENARIO_FIELDS)
-        powers = _scenario_powers(f"{field}.powers", read.required(field, doc, "powers"),
-                                  catalog, read)
-        regions = read.regions(field, doc, board)
-        _scenario_regions(field, regions, powers, read)
-        held = regions_held(regions)
-        conquered = read.whole(f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0))
-        if conquered > held:
-            fail(f"{field}.conquered_non_empty", said(
-                "{n} is more than the {held} regions his Ghosts hold", n=conquered, held=held))
-        attacked = read.optional_flag(f"{field}.attacked_active_race",
-                                      doc.get("attacked_active_race"))
-        if attacked is None and PEACE_LOVING in powers:
-            fail(f"{field}.attacked_active_race", said(
-                "not said: Peace-Loving earns 3 coins only if no other active race was "
-                "attacked this turn; say true or false"))
-        fortresses = read.whole(f"{field}.fortresses", doc.get("fortresses", 0))
-        if fortresses and FORTIFIED not in powers:
-            fail(f"{field}.fortresses", said("only with Fortified among his powers"))
-        in_box = catalog.pieces.get("fortresses", MAX_FORTRESSES)
-        if fortresses > min(held, in_box):
-            fail(f"{field}.fortresses",
-                 said("{n} is more than the {held} regions his Ghosts hold", n=fortresses,
-                      held=held) if held <= in_box else
-                 said("{n} is more than the {most} fortresses in the box", n=fortresses,
-                      most=in_box))
-        try:
-            lines = income_lines(
-                regions,
-                powers,
-                conquered_non_empty=conquered,
-                attacked_active_race=bool(attacked),
-                fortresses=fortresses,
-            )
-        except ScoringInputError as error:
-            fail(_scenario_field(error.field), error.problem_said)
-        return [
-            (SCENARIO_REGIONS_LABEL if label == REGIONS_LINE else label, coins)
-            for label, coins in lines
-        ]
-
-    def score_notes(self, player: Mapping[str, Any], catalog: Catalog,
-                    read: ScenarioReader) -> list[str]:
-        necro = player["necromancer"]
-        powers = {catalog.power(name).name for name in necro["powers"]}
-        notes = read.held_notes("player.necromancer", necro)
-        if PILLAGING in powers and "conquered_non_empty" not in necro:
-            notes.append(read.left_out("player.necromancer.conquered_non_empty", "0",
-                                       "Pillaging earns nothing"))
-        if FORTIFIED in powers and "fortresses" not in necro:
-            notes.append(read.left_out("player.necromancer.fortresses", "0",
-                                       "Fortified earns nothing"))
-        for power in sorted(powers & {AQUATIC}):
-            notes += read.region_notes("player.necromancer", necro, GHOSTS, power,
-                                       active=True)
-        return notes
 
     def in_play(self, state: GameState) -> bool:
         return state.part(NecromancerState) is not None

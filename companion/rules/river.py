@@ -106,9 +106,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from companion.json_fields import fail, flag
 from companion.rules.board import BoardState, Markers, Piece, RegionState, cleared
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, CostLine, Reach
@@ -118,7 +117,6 @@ from companion.rules.expansion import (
     Deal,
     Expansion,
     Intents,
-    ScenarioReader,
 )
 from companion.rules.maps import Board, BoardPart, Region, Terrain
 from companion.rules.names import AQUATIC, FLYING, SEAFARING, TRITONS
@@ -992,9 +990,6 @@ class RiverWorld(Expansion):
     events = (CaravelPlaced, PirateShipSet)
     pieces = (SHIP,)
     setup_type = RiverSetup
-    score_region_fields = ("next_to_pirates",)
-    score_count_fields = ("harbors", "next_to_pirates", "inland_next_to_pirates")
-    score_facts_words = N_("River World's harbors and pirate ships")
     has_boards = True
     board_part = RIVER_BOARD
     def plays(self, created: GameCreated) -> bool:
@@ -1094,48 +1089,6 @@ class RiverWorld(Expansion):
         return replace(
             inp, active=None if active is None else replace(active, regions=marked(active.regions)),
             declined=tuple(replace(d, regions=marked(d.regions)) for d in inp.declined))
-
-    def score_region(self, field: str, doc: Mapping[str, Any], symbols: Sequence[str],
-                     region: HeldRegion, read: ScenarioReader) -> HeldRegion:
-        """A region object's Harbor (among its "features") and "next_to_pirates"."""
-        del read
-        problem = sites_refused(region.terrain, sites_among(symbols))
-        if problem is not None:
-            fail(f"{field}.features", problem)
-        pirates = flag(f"{field}.next_to_pirates", doc.get("next_to_pirates", False))
-        return with_region_facts(region, RiverRegionFacts(harbor=Site.HARBOR in symbols,
-                                                          next_to_pirates=pirates))
-
-    def score_counts(self, counts: Mapping[str, int], count: QuickCount) -> QuickCount:
-        return with_counts(count, RiverCounts(
-            harbors=counts.get("harbors", 0),
-            next_to_pirates=counts.get("next_to_pirates", 0),
-            inland_next_to_pirates=counts.get("inland_next_to_pirates")))
-
-    def score_count_notes(self, doc: Mapping[str, Any], race: str, power: str, *,
-                          active: bool, read: ScenarioReader) -> list[tuple[str, str, str]]:
-        """An Aquatic race counting regions next to pirate ships: which of them are inland
-        (they earn nothing, so lose nothing); left out, the fewest the other counts allow
-        (`inland_beside_pirates`)."""
-        del race
-        pirates = read.counted(doc, "next_to_pirates")
-        if not (active and power == AQUATIC and pirates):
-            return []
-        inland = max(0, pirates - read.counted(doc, "coastal"))
-        return [("inland_next_to_pirates",
-                 f"{inland} (those next to a pirate ship beyond the coastal regions "
-                 "counted)", "the rest of them are taken as coastal and lose a coin each")]
-
-    def score_facts(self, held: HeldRegion | QuickCount) -> tuple[str, ...]:
-        if isinstance(held, QuickCount):
-            counts = counts_of(held)
-            return tuple(name for name, given in (
-                ("harbors", counts.harbors), ("next_to_pirates", counts.next_to_pirates),
-                ("inland_next_to_pirates", counts.inland_next_to_pirates)) if given)
-        facts = region_facts(held)
-        return tuple(name for name, given in (("harbor", facts.harbor),
-                                              ("next_to_pirates", facts.next_to_pirates))
-                     if given)
 
     def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
         del catalog

@@ -95,9 +95,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from companion.json_fields import a_list, fail, show
 from companion.rules.board import BoardState, RegionState, marker_count, with_marker
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, CostLine, Reach
@@ -1100,7 +1099,6 @@ def team_label(state: GameState, seat: int) -> str | None:
 # --- the expansion, as the game asks it -------------------------------------------------
 
 
-_RELIC_COINS = {SOAPBAR: SOAPBAR_COINS, TAVERN: TAVERN_COINS}
 """What a Relic or Place held at the end of the turn pays in a score scenario."""
 
 
@@ -1139,38 +1137,8 @@ class TeamPlay(Expansion):
     rule_kinds = ((RULE_RELIC, N_("Righteous Relic")), (RULE_PLACE, N_("Popular Place")))
     events = (MonsterPlaced, MonsterPassed, SoapbarMoved, TavernShared, BonyPlaced,
               PowersSwapped, SigilPactMade)
-    score_fields = ("relics",)
     def plays(self, created: GameCreated) -> bool:
         return bool(team_setup(created).teams)
-
-    def score_lines(self, player: Mapping[str, Any],
-                    has_active: bool) -> list[tuple[str, int]]:
-        """The coins of the Relics and Places the player's active race holds at the end of
-        the turn (`player.relics`, names); only the Soapbar and the Tavern pay."""
-        names = a_list("player.relics", player.get("relics", []))
-        known = {name.casefold(): name for name in MARKERS}
-        seen: set[str] = set()
-        lines: list[tuple[str, int]] = []
-        for index, value in enumerate(names):
-            at = f"player.relics[{index}]"
-            if not isinstance(value, str):
-                fail(at, said("expected a string, got {value}", value=show(value)))
-            name = known.get(value.strip().casefold())
-            if name is None:
-                fail(at, said("unknown Relic or Place {value}; allowed: {allowed}",
-                              value=show(value), allowed=", ".join(MARKERS)))
-            if name in seen:
-                fail(at, said("{name} is listed twice; there is one of each",
-                              name=marker_name(name)))
-            if not has_active:
-                fail(at, said("{name} works only for an active race, and player.active is "
-                              "missing", name=marker_name(name)))
-            seen.add(name)
-            coins = _RELIC_COINS.get(name, 0)
-            if coins:
-                lines.append((f"{name}: held by the active race at the end of the turn",
-                              coins))
-        return lines
 
     def in_play(self, state: GameState) -> bool:
         return state.part(MonsterSetup) is not None
