@@ -743,17 +743,10 @@ class MiniExpansions(Expansion):
             return reinforced(recovered, event.seat, sum(event.rolls))
         return super().apply(state, event)
 
-    def picked(self, state: GameState) -> GameState:
-        return picked(state)
-
-    def redeployment_finished(self, state: GameState, seat: int) -> GameState:
-        return pixies_off_the_board(state, seat)
-
-    def kept_off_the_board(self, state: GameState, seat: int, race: str) -> int | None:
-        return barbarians_kept_off(state, seat, race)
-
-    def race_reminder(self, state: GameState, name: str) -> Said | None:
-        return race_reminder(state, name)
+    picked = staticmethod(picked)
+    redeployment_finished = staticmethod(pixies_off_the_board)
+    kept_off_the_board = staticmethod(barbarians_kept_off)
+    race_reminder = staticmethod(race_reminder)
 
     def marker_owner(self, state: GameState, marker: str) -> tuple[str, int | None] | None:
         """The Leprechauns' Pots of Gold (in the box: `pieces["pots_of_gold"]`, if known)."""
@@ -767,8 +760,7 @@ class MiniExpansions(Expansion):
                                      "at: {phase}", phase=said(PHASE_WORDS.get(state.track.phase,
                                                                  state.track.phase.value))))
 
-    def reminders(self, state: GameState) -> tuple[Said, ...]:
-        return reminders(state)
+    reminders = staticmethod(reminders)
 
     def refuse(self, state: GameState, event: Event) -> None:
         if isinstance(event, PygmiesRecovered):
@@ -776,8 +768,7 @@ class MiniExpansions(Expansion):
         if isinstance(event, TroopsRedeployed):
             refuse_barbarians_redeploying(state, event)
 
-    def settled(self, before: GameState, event: Event, after: GameState) -> GameState:
-        return rolls_settled(before, event, after)
+    settled = staticmethod(rolls_settled)
 
     def rolls_owed(self, state: GameState, event: Event,
                    draw: Callable[[], int]) -> tuple[Event, ...]:
@@ -831,8 +822,7 @@ class MiniExpansions(Expansion):
         return InsteadOfRegions("the Ivory Tower scores instead",
                                 scores=bool(facts_of(race.turn).ivory_tower))
 
-    def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
-        refuse_gypsies_return(state, who, region)
+    refuse_conquest = staticmethod(refuse_gypsies_return)
 
     def conquered(self, state: GameState, region: int, before: RegionState,
                   seat: int) -> GameState:
@@ -849,8 +839,7 @@ class MiniExpansions(Expansion):
         """The Priestesses' Ivory Tower in `region`."""
         return None if region is None else IvoryTower(region)
 
-    def scored(self, state: GameState, seat: int) -> GameState:
-        return scored(state, seat)
+    scored = staticmethod(scored)
 
     def turn_passed(self, before: GameState, ended: GameState) -> GameState:
         del before

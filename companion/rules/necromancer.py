@@ -1390,11 +1390,8 @@ class NecromancerIsland(Expansion):
                 return _on_ghosts_returned(state, event)
         return super().apply(state, event)
 
-    def plays_seat(self, state: GameState, seat: int) -> bool:
-        return is_his(state, seat)
-
-    def seat_attacker(self, state: GameState) -> Attacker:
-        return attacker(state)
+    plays_seat = staticmethod(is_his)
+    seat_attacker = staticmethod(attacker)
 
     def seat_conquer(self, state: GameState, event: RegionConquered) -> GameState:
         if event.catapult:
@@ -1402,23 +1399,15 @@ class NecromancerIsland(Expansion):
         region_state(state, event.region)  # an unknown region is refused before the rest
         return _on_conquest(state, event)
 
-    def seat_abandon(self, state: GameState, event: RegionAbandoned) -> GameState:
-        return _on_abandon(state, event)
-
-    def seat_redeployment_finished(self, state: GameState, seat: int) -> GameState:
-        return leave_as_they_stand(state, seat)
-
-    def seat_score(self, state: GameState, event: TurnScored) -> GameState:
-        return _on_score(state, event)
-
-    def seat_income(self, state: GameState) -> tuple[tuple[str, int], ...]:
-        return his_income_lines(state)
+    seat_abandon = staticmethod(_on_abandon)
+    seat_redeployment_finished = staticmethod(leave_as_they_stand)
+    seat_score = staticmethod(_on_score)
+    seat_income = staticmethod(his_income_lines)
 
     def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
         refuse_island(state, who.seat, region)
 
-    def public_part(self, state: GameState) -> PublicNecromancer | None:
-        return public_necromancer(state)
+    public_part = staticmethod(public_necromancer)
 
     def may_attack(self, state: GameState, who: Attacker, region: int) -> bool | None:
         """His own reach for him; the Island shut to the others (else the base rules)."""
@@ -1435,8 +1424,7 @@ class NecromancerIsland(Expansion):
                       event: RaceDeclined) -> GameState:
         return race_declined(before, after, event.seat)
 
-    def turn_passed(self, before: GameState, ended: GameState) -> GameState:
-        return turn_passed(before, ended)
+    turn_passed = staticmethod(turn_passed)
 
     def tied_for_first(self, state: GameState,
                        coins: Mapping[int, int]) -> frozenset[int] | None:
@@ -1444,9 +1432,7 @@ class NecromancerIsland(Expansion):
         assert necro is not None
         return needs_token_count({s: c for s, c in coins.items() if s != necro.seat})
 
-    def standings(self, state: GameState, tokens: Mapping[int, int] | None,
-                  names: Mapping[int, str]) -> Standings | None:
-        return _game_standings(state, tokens, names)
+    standings = staticmethod(_game_standings)
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
         del catalog

@@ -591,16 +591,16 @@ def _leave_rivers(state: GameState, seat: int) -> GameState:
     return replace(state, regions=empty_rivers(state.map, state.regions, seat, staying))
 
 
-def _turn_passed(before: GameState, after: GameState) -> GameState:
+def _turn_passed(before: GameState, ended: GameState) -> GameState:
     """After a turn ends: the Caravel leaves; a new game turn reveals its event."""
-    river = after.part(RiverState)
+    river = ended.part(RiverState)
     if river is None:
-        return after
+        return ended
     river = replace(river, caravel=None)
-    regions = after.regions
-    if not after.is_over and after.track.turn != before.track.turn:
-        regions = _reveal(river, after.track.turn, after.map, regions, after.catalog)
-    return replace(after, regions=regions).with_part(river)
+    regions = ended.regions
+    if not ended.is_over and ended.track.turn != before.track.turn:
+        regions = _reveal(river, ended.track.turn, ended.map, regions, ended.catalog)
+    return replace(ended, regions=regions).with_part(river)
 
 
 def _place_caravel(state: GameState, event: CaravelPlaced) -> GameState:
@@ -998,9 +998,8 @@ class RiverWorld(Expansion):
     def in_play(self, state: GameState) -> bool:
         return state.part(RiverState) is not None
 
-    def board_made_for(self, board: Board) -> bool:
-        """A board with rivers."""
-        return is_river_world(board)
+    board_made_for = staticmethod(is_river_world)
+    """A board with rivers."""
 
     def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
         """The line of Event markers, one per turn, drawn from the markers in the box (by
@@ -1042,17 +1041,10 @@ class RiverWorld(Expansion):
             return _leave_rivers(after, event.seat)
         return after
 
-    def redeployment_finished(self, state: GameState, seat: int) -> GameState:
-        return _leave_rivers(state, seat)
-
-    def turn_passed(self, before: GameState, ended: GameState) -> GameState:
-        return _turn_passed(before, ended)
-
-    def with_facts(self, state: GameState, who: Attacker) -> Attacker:
-        return _with_river(state, who)
-
-    def public_part(self, state: GameState) -> RiverView | None:
-        return public_river(state)
+    redeployment_finished = staticmethod(_leave_rivers)
+    turn_passed = staticmethod(_turn_passed)
+    with_facts = staticmethod(_with_river)
+    public_part = staticmethod(public_river)
 
     def redeployment_leaves(self, state: GameState, seat: int) -> frozenset[int]:
         """The rivers `seat` must leave as they redeploy (unless frozen, or held by a sea
@@ -1094,22 +1086,14 @@ class RiverWorld(Expansion):
         del catalog
         _check_race(where, race)
 
-    def check_region(self, field: str, region: HeldRegion) -> None:
-        _check_region(field, region)
+    check_region = staticmethod(_check_region)
+    region_counts = staticmethod(_count_facts)
+    check_count = staticmethod(_check_counts)
+    race_lines = staticmethod(_pirate_lines)
+    """A race's regions next to a pirate ship, one coin less each."""
 
-    def region_counts(self, regions: Sequence[HeldRegion]) -> RiverCounts | None:
-        return _count_facts(regions)
-
-    def check_count(self, field: str, count: QuickCount, tally: Tally) -> None:
-        _check_counts(field, count, tally)
-
-    def race_lines(self, race: ScoredRace) -> tuple[ScoreLine, ...]:
-        """A race's regions next to a pirate ship, one coin less each."""
-        return _pirate_lines(race)
-
-    def player_lines(self, races: Sequence[ScoredRace]) -> tuple[ScoreLine, ...]:
-        """The player's Harbors, 1 + 2 + 3 ..."""
-        return _harbor_lines(races)
+    player_lines = staticmethod(_harbor_lines)
+    """The player's Harbors, 1 + 2 + 3 ..."""
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
         del catalog
