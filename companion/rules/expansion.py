@@ -81,6 +81,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from companion.rules.board import Markers, Piece, RegionState
@@ -185,6 +186,11 @@ class Expansion:
     """Its part of the board format (`maps.BoardPart`: the symbols it prints in a region,
     its own region fields and their checks), which every board is read with while it is
     registered (River World's sites and pirate symbols)."""
+    race_bonuses: Mapping[str, tuple[Bonus, ...]] = MappingProxyType({})
+    """Its races that score on facts of their own (given as one of a race's `facts`),
+    with their bonuses; scoring knows them beside the base game's."""
+    power_bonuses: Mapping[str, tuple[Bonus, ...]] = MappingProxyType({})
+    """Its special powers that score on facts of their own, with their bonuses."""
     rule_kinds: ClassVar[tuple[tuple[str, str], ...]] = ()
     """Its own kinds of rule book entry, (kind, what a screen calls it), in search order
     (River World's events); its pieces are of the rule book's `PIECE` kind."""
@@ -471,15 +477,6 @@ class Expansion:
         return ()
 
     # --- scoring its races and powers (`companion.rules.scoring.RaceRules`) -----------
-
-    def race_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
-        """Its races that score on facts of their own (given as one of a race's `facts`),
-        with their bonuses; scoring knows them beside the base game's."""
-        return {}
-
-    def power_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
-        """Its special powers that score on facts of their own, with their bonuses."""
-        return {}
 
     def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
         """Refuse (`ScoringInputError`, its field under `where`: "active", "declined[0]")

@@ -803,11 +803,8 @@ class MiniExpansions(Expansion):
             for d in inp.declined)
         return replace(inp, active=active, declined=declined)
 
-    def race_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
-        return RACE_BONUSES
-
-    def power_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
-        return POWER_BONUSES
+    race_bonuses = RACE_BONUSES
+    power_bonuses = POWER_BONUSES
 
     def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
         if race.declined:
