@@ -22,9 +22,10 @@ Hooks, by moment:
   dispatched by a table built from the registry to `apply`; `companion.rules.codec` reads
   their records) and `refuse` (asked of every registered expansion before any event,
   played or not);
-- a seat it plays itself (`plays_seat`): `seat_attacker`, `seat_conquer`, `seat_abandon`,
-  `seat_redeployment_finished`, `seat_score` replace the base rules for that seat, and
-  `seat_income` is what its turn earns now (the lines its `TurnScored` carries);
+- a seat it plays itself (`plays_seat`): `apply` takes the base game's events of that seat
+  (`RegionConquered`, `RegionAbandoned`, `RedeploymentFinished`, `TurnScored`) in place
+  of the base rules, `seat_attacker` is its attacker, and `seat_income` is what its turn
+  earns now (the lines its `TurnScored` carries);
 - redeployment (`companion.rules.troops_game`): `redeployment_leaves` (the regions a
   player's redeployment empties) and `leaving_refusal` (why it cannot finish while tokens
   stand there);
@@ -93,9 +94,6 @@ from companion.rules.events import (
     GameCreated,
     MarkerPlaced,
     RaceDeclined,
-    RegionAbandoned,
-    RegionConquered,
-    TurnScored,
 )
 from companion.rules.maps import Board, BoardPart
 from companion.rules.rule_entry import RuleEntry
@@ -264,7 +262,8 @@ class Expansion:
         played or not)."""
 
     def apply(self, state: GameState, event: Event) -> GameState:
-        """The state after one of its own `events`."""
+        """The state after one of its own `events`, or after one of the base game's events
+        of a seat it plays itself (`plays_seat`)."""
         del state
         raise IllegalAction(said("unknown event {event}", event=repr(event)))
 
@@ -278,22 +277,6 @@ class Expansion:
     def seat_attacker(self, state: GameState) -> Attacker:
         """Its seat's attacker, as the conquest rules see it."""
         del state
-        raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
-
-    def seat_conquer(self, state: GameState, event: RegionConquered) -> GameState:
-        del state, event
-        raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
-
-    def seat_abandon(self, state: GameState, event: RegionAbandoned) -> GameState:
-        del state, event
-        raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
-
-    def seat_redeployment_finished(self, state: GameState, seat: int) -> GameState:
-        del state, seat
-        raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
-
-    def seat_score(self, state: GameState, event: TurnScored) -> GameState:
-        del state, event
         raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
 
     def seat_income(self, state: GameState) -> tuple[tuple[str, int], ...]:

@@ -261,8 +261,8 @@ def _apply(state: GameState, event: Event) -> GameState:
         case ConquestsFinished(seat=seat):
             expect(state, seat, Phase.CONQUER, said("finish conquering"))
             return troops_game.conquests_finished(to_phase(state, Phase.REDEPLOY), seat)
-        case RedeploymentFinished(seat=seat) if seat_player is not None:
-            return seat_player.seat_redeployment_finished(state, seat)
+        case RedeploymentFinished() | TurnScored() | RegionAbandoned() if seat_player is not None:
+            return seat_player.apply(state, event)  # the base game's event of its seat
         case RedeploymentFinished(seat=seat):
             expect(state, seat, Phase.REDEPLOY, said("finish redeploying"))
             state = troops_game.finish_redeployment(state, seat)
@@ -275,8 +275,6 @@ def _apply(state: GameState, event: Event) -> GameState:
             for expansion in expansions.registered():
                 declined = expansion.race_declined(state, declined, event)
             return declined
-        case TurnScored(seat=seat) if seat_player is not None:
-            return seat_player.seat_score(state, event)
         case TurnScored(seat=seat, coins=coins):
             expect(state, seat, Phase.SCORE, said("score"))
             if coins < 0:
@@ -307,15 +305,13 @@ def _apply(state: GameState, event: Event) -> GameState:
             return die.roll(state, event, attacker)  # only where the rules give one, once
         case RegionConquered(region=region) if seat_player is not None:
             before = region_state(state, region)
-            conquered = seat_player.seat_conquer(state, event)
+            conquered = seat_player.apply(state, event)
             for expansion in played:  # the others' after-a-conquest rules (a Pot of Gold)
                 if expansion is not seat_player:
                     conquered = expansion.conquered(conquered, region, before, event.seat)
             return troops_game.defeated(conquered, before)
         case RegionConquered():
             return _conquer(state, event)
-        case RegionAbandoned() if seat_player is not None:
-            return seat_player.seat_abandon(state, event)
         case RegionAbandoned(seat=seat, region=region):
             expect(state, seat, Phase.CONQUER, said("abandon a region"))
             here = region_state(state, region)

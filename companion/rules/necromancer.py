@@ -108,6 +108,7 @@ from companion.rules.events import (
     Event,
     GameCreated,
     RaceDeclined,
+    RedeploymentFinished,
     RegionAbandoned,
     RegionConquered,
     TurnScored,
@@ -1388,20 +1389,21 @@ class NecromancerIsland(Expansion):
                 return _on_redeploy(state, event)
             case GhostsReturned():
                 return _on_ghosts_returned(state, event)
+            case RegionConquered(catapult=True):  # the base game's events of his seat
+                raise IllegalAction(said("the Necromancer has no Catapult to conquer with"))
+            case RegionConquered(region=region):
+                region_state(state, region)  # an unknown region is refused before the rest
+                return _on_conquest(state, event)
+            case RegionAbandoned():
+                return _on_abandon(state, event)
+            case RedeploymentFinished(seat=seat):
+                return leave_as_they_stand(state, seat)
+            case TurnScored():
+                return _on_score(state, event)
         return super().apply(state, event)
 
     plays_seat = staticmethod(is_his)
     seat_attacker = staticmethod(attacker)
-
-    def seat_conquer(self, state: GameState, event: RegionConquered) -> GameState:
-        if event.catapult:
-            raise IllegalAction(said("the Necromancer has no Catapult to conquer with"))
-        region_state(state, event.region)  # an unknown region is refused before the rest
-        return _on_conquest(state, event)
-
-    seat_abandon = staticmethod(_on_abandon)
-    seat_redeployment_finished = staticmethod(leave_as_they_stand)
-    seat_score = staticmethod(_on_score)
     seat_income = staticmethod(his_income_lines)
 
     def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
