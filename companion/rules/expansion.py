@@ -31,9 +31,9 @@ Hooks, by moment:
   stand there);
 - its part of a decline: `decline_type` (one of `RaceDeclined.options`) and
   `decline_option` (built from the region the table chose as the race declines);
-- after the base rules: `picked`, `conquered`, `race_declined` (asked of every
-  registered expansion), `redeployment_finished`, `scored`, `turn_passed`, and `settled`
-  after any event;
+- after the base rules: `conquered`, `race_declined` (asked of every registered
+  expansion), `redeployment_finished`, `turn_passed`, and `settled` after any event (a
+  pick, a score: the event tells);
 - refusals inside a base rule: `refuse_conquest`, `refuse_abandon`;
 - the reinforcement die (`companion.rules.die`): `refuse_roll` (why no roll at all now),
   `may_attack` (whether an attacker may attack a region at all, where the expansion
@@ -286,10 +286,6 @@ class Expansion:
 
     # --- after the base rules ----------------------------------------------------------
 
-    def picked(self, state: GameState) -> GameState:
-        """After the current player picked a combo."""
-        return state
-
     def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
         """Refuse `who`'s conquest of `region` (after the base game's own refusals of the
         attacker, before the region's protections)."""
@@ -340,11 +336,6 @@ class Expansion:
 
     def redeployment_finished(self, state: GameState, seat: int) -> GameState:
         """After `seat` finished redeploying."""
-        del seat
-        return state
-
-    def scored(self, state: GameState, seat: int) -> GameState:
-        """After `seat` scored their turn."""
         del seat
         return state
 

@@ -254,10 +254,7 @@ def _apply(state: GameState, event: Event) -> GameState:
         case BadgesReshuffled(order=order):
             return replace(state, market=state.market.reshuffle_badges(order))
         case ComboPicked():
-            picked = troops_game.picked(_pick(state, event), event.seat)
-            for expansion in played:
-                picked = expansion.picked(picked)
-            return picked
+            return troops_game.picked(_pick(state, event), event.seat)
         case ConquestsFinished(seat=seat):
             expect(state, seat, Phase.CONQUER, said("finish conquering"))
             return troops_game.conquests_finished(to_phase(state, Phase.REDEPLOY), seat)
@@ -281,14 +278,11 @@ def _apply(state: GameState, event: Event) -> GameState:
                 raise IllegalAction(said("a turn's income cannot be negative (got {coins})",
                                          coins=coins))
             player = state.current
-            scored = replace(
+            return replace(
                 to_phase(state, Phase.FINISHED, scored=True),
                 players=with_player(state.players, replace(player, coins=player.coins + coins)),
                 coins_issued=state.coins_issued + coins,
             )
-            for expansion in played:
-                scored = expansion.scored(scored, seat)
-            return scored
         case CoinsAdjusted(seat=seat, delta=delta, reason=reason):
             if not reason.strip():
                 raise IllegalAction(said("say why the coins are adjusted"))

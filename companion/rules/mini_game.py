@@ -49,12 +49,14 @@ from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
+    ComboPicked,
     Event,
     GameCreated,
     MarkerPlaced,
     RaceDeclined,
     RegionConquered,
     TroopsRedeployed,
+    TurnScored,
 )
 from companion.rules.expansion import Expansion
 from companion.rules.maps import Board
@@ -615,6 +617,17 @@ def refuse_recovery(state: GameState, event: PygmiesRecovered) -> None:
                                    owed, player=player.name, given=len(event.rolls)))
 
 
+def settled(before: GameState, event: Event, after: GameState) -> GameState:
+    """The books after `event`: a pick's Historian count (`picked`), a score's declines
+    paid (`scored`), the Pygmies' rolls owed (`rolls_settled`)."""
+    match event:
+        case ComboPicked():
+            return picked(after)
+        case TurnScored(seat=seat):
+            return scored(after, seat)
+    return rolls_settled(before, event, after)
+
+
 def rolls_settled(before: GameState, event: Event, after: GameState) -> GameState:
     """The Pygmies' rolls owed after `event`: a Pygmy token lost owes one; a roll pays it."""
     if isinstance(event, RegionConquered):
@@ -743,7 +756,6 @@ class MiniExpansions(Expansion):
             return reinforced(recovered, event.seat, sum(event.rolls))
         return super().apply(state, event)
 
-    picked = staticmethod(picked)
     redeployment_finished = staticmethod(pixies_off_the_board)
     kept_off_the_board = staticmethod(barbarians_kept_off)
     race_reminder = staticmethod(race_reminder)
@@ -768,7 +780,7 @@ class MiniExpansions(Expansion):
         if isinstance(event, TroopsRedeployed):
             refuse_barbarians_redeploying(state, event)
 
-    settled = staticmethod(rolls_settled)
+    settled = staticmethod(settled)
 
     def rolls_owed(self, state: GameState, event: Event,
                    draw: Callable[[], int]) -> tuple[Event, ...]:
@@ -836,7 +848,6 @@ class MiniExpansions(Expansion):
         """The Priestesses' Ivory Tower in `region`."""
         return None if region is None else IvoryTower(region)
 
-    scored = staticmethod(scored)
 
     def turn_passed(self, before: GameState, ended: GameState) -> GameState:
         del before
