@@ -29,8 +29,8 @@ Hooks, by moment:
 - redeployment (`companion.rules.troops_game`): `redeployment_leaves` (the regions a
   player's redeployment empties) and `leaving_refusal` (why it cannot finish while tokens
   stand there);
-- its part of a decline: `decline_type` (one of `RaceDeclined.options`) and
-  `decline_option` (built from the region the table chose as the race declines);
+- its part of a decline: `decline_type` (one of `RaceDeclined.options`, built from the
+  region the table chose as the race declines);
 - after the base rules: `conquered`, `race_declined` (asked of every registered
   expansion), `redeployment_finished`, `turn_passed`, and `settled` after any event (a
   pick, a score: the event tells);
@@ -166,7 +166,9 @@ class Expansion:
     decline_type: ClassVar[type[Any] | None] = None
     """The frozen dataclass of its own part of a decline, one of `RaceDeclined.options` (every
     field with a default: the defaults are no part); its fields' names are the saved
-    record's, written in every decline record, unique among the expansions'."""
+    record's, written in every decline record, unique among the expansions'; it is built
+    with the region the table chooses as the race declines, when it chooses one, as its
+    first field."""
     pieces: ClassVar[tuple[Piece, ...]] = ()
     """Its own pieces that may lie in a region (`companion.rules.board.Piece`: which a
     player places, which the rules set, which defend their region), ids unique among the
@@ -298,12 +300,6 @@ class Expansion:
 
     def refuse_abandon(self, state: GameState, region: int) -> None:
         """Refuse the current player abandoning `region`."""
-
-    def decline_option(self, region: int | None) -> object | None:
-        """Its part of a decline the table asks for with `region` (a region chosen as the
-        race goes into decline: the Priestesses' Ivory Tower), or None."""
-        del region
-        return None
 
     def race_declined(self, before: GameState, after: GameState,
                       event: RaceDeclined) -> GameState:

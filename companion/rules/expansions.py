@@ -134,8 +134,9 @@ use_decline_types(decline_types)  # a decline's record holds every registered pa
 def decline_options(region: int | None) -> tuple[object, ...]:
     """The expansions' parts of a decline the table asks for with `region` (a region chosen
     as the race goes into decline), in the registry's order."""
-    return tuple(option for x in _REGISTRY
-                 if (option := x.decline_option(region)) is not None)
+    if region is None:
+        return ()
+    return tuple(part(region) for part in decline_types())
 
 
 def handlers() -> Mapping[type[Event], Expansion]:

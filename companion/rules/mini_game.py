@@ -844,10 +844,6 @@ class MiniExpansions(Expansion):
         return race_declined(before, after, event.seat,
                              None if tower is None else tower.ivory_tower)
 
-    def decline_option(self, region: int | None) -> object | None:
-        """The Priestesses' Ivory Tower in `region`."""
-        return None if region is None else IvoryTower(region)
-
 
     def turn_passed(self, before: GameState, ended: GameState) -> GameState:
         del before
