@@ -59,8 +59,8 @@ Hooks, by moment:
   events for `Session.play`), gathered by `expansions.ExpansionIntents`; `companion play`
   makes its verbs of them;
 - no hook knows the JSON commands' formats: its part of `companion play`'s lines is a
-  `companion.play_parts.PlayPart`, and its fields of a score scenario are read by
-  `companion.scenario`, the command's own modules;
+  `companion.play_parts.PlayPart` and its part of a score scenario a
+  `companion.score_parts.ScorePart`, the commands' own modules;
 - the rule book (`companion.rules.rulebook`): `rule_kinds` (its own kinds of entry, with
   what a screen calls them) and `rule_entries` (its events, pieces and rules in the app's
   own words);

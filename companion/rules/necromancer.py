@@ -14,12 +14,11 @@ expansion, in two parts, in this order:
 - **the game**: the expansion inside a game: its events, `NecromancerSetup`, the game-level
   handlers (`_on_...`: his events and his seat's moves applied to a `GameState`), what the
   screens read of a game (`is_his`, `attackable`, `assess_region`, `ghosts_free`,
-  `his_income_lines`, `public_necromancer`), his part of `companion play` and of a score
-  scenario, his words in the rule book, the `NecromancerIsland` expansion whose one
-  instance `NECROMANCER_ISLAND` the registry (`companion.rules.expansions`) holds, and
-  `NecromancerIntents`. `companion.rules.game.apply` hands his events and the moments that
-  touch him to that expansion, which keeps his books among the state's parts
-  (`GameState.part`).
+  `his_income_lines`, `public_necromancer`), his words in the rule book, the
+  `NecromancerIsland` expansion whose one instance `NECROMANCER_ISLAND` the registry
+  (`companion.rules.expansions`) holds, and `NecromancerIntents`.
+  `companion.rules.game.apply` hands his events and the moments that touch him to that
+  expansion, which keeps his books among the state's parts (`GameState.part`).
 
 A step the rules do not allow raises `IllegalAction` naming what was wrong and what is
 allowed, and changes nothing (bad data, such as a malformed `ghosts_removed`, raises

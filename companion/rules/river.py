@@ -14,8 +14,8 @@ This module is the whole expansion, in two parts, in this order:
   turn starts, frozen rivers, its facts of a conquest (`RiverFacts`), rivers emptied at
   redeployment, the Caravel, the table's pirate-ship corrections, what the screens read of
   a game (`event_in_force`, `seer_refusal`, `seer_peek`, `public_river`), its facts of the
-  regions held (a Harbor, a pirate ship beside) in the scoring input and in a score
-  scenario's regions and counts, and how they score, its words in the rule book, the
+  regions held (a Harbor, a pirate ship beside) in the scoring input (a score scenario's
+  are read by `companion.score_parts`), and how they score, its words in the rule book, the
   `RiverWorld` expansion whose one instance `RIVER_WORLD` the registry
   (`companion.rules.expansions`) holds, and `RiverIntents`. `companion.rules.game.apply`
   hands River World's events and moments to that expansion, which keeps its `RiverState`

@@ -1096,12 +1096,6 @@ def team_label(state: GameState, seat: int) -> str | None:
     return team_of(seat, state.track.first_seat).label
 
 
-# --- the expansion, as the game asks it -------------------------------------------------
-
-
-"""What a Relic or Place held at the end of the turn pays in a score scenario."""
-
-
 # --- its words in the rule book ------------------------------------------------------------
 
 RULE_RELIC = "relic"
