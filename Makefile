@@ -52,7 +52,7 @@ apt_install = if command -v apt-get >/dev/null 2>&1; then \
 
 # The checks: ruff everywhere; mypy --strict on the pure rules core and on the typed shell.
 MYPY_TARGETS := companion/rules companion/store companion/session.py companion/boards.py companion/ui companion/__init__.py \
-	companion/play.py companion/scenario.py companion/json_fields.py \
+	companion/play.py companion/play_parts.py companion/scenario.py companion/score_parts.py companion/json_fields.py \
 	companion/paths.py companion/cli.py companion/commands companion/app.py \
 	companion/bgstats.py companion/story.py companion/config.py companion/i18n.py companion/cues.py companion/sounds.py companion/kivy_config.py companion/notify.py companion/records companion/grid.py companion/seating.py companion/usb.py companion/system_actions.py companion/sentence.py \
 	hardware/__init__.py hardware/backlight.py hardware/button.py hardware/dispatch.py hardware/grid

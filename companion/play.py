@@ -2,7 +2,7 @@
 
 The input is one JSON object per line. The first (non-blank) line sets up the game: the
 players, the board, the banner and badge sets, the first player, the race and badge decks in
-order (and the expansions' own fields, each read by its expansion's `doc_setup`; or a
+order (and the expansions' own fields, each read by its `companion.play_parts.PlayPart`; or a
 `seed` that shuffles them) and the faces the reinforcement die will show, in order. Every
 later line is an intent the table could give, `{"do": VERB, ...fields}`, carried out
 through the public `companion.session.Session` API, exactly as the touchscreen does.
@@ -24,28 +24,29 @@ Invariants:
   stops the run with `BadLine`, naming the line number, the field and what is allowed; the
   lines before it have been played and printed;
 - `VERBS` is the one table of intents: a verb is one entry, its typed fields and the
-  session call it makes; an expansion's verbs come from its `doc_verbs`, its first-line
-  fields from `doc_fields`/`doc_setup` and its printed part from `doc_state`
-  (`companion.rules.expansion.Expansion`), in `expansions.documented()`'s order, so this
-  module names no expansion.
+  session call it makes; an expansion's verbs are its intent methods, their fields derived
+  from the methods' parameters (`_intent_verb`), and its first-line fields and printed part
+  are its `companion.play_parts.PlayPart`, in `PARTS`' order, so this module names no
+  expansion.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar, get_origin, get_type_hints
 
 from companion.json_fields import BadInput, a_list, fail, flag, one_of, show, text, whole
+from companion.play_parts import PARTS, DocSetup, PlayPart
 from companion.rules import corrections, troops_game
 from companion.rules.board import Occupant, placed_markers
 from companion.rules.catalog import Catalog
 from companion.rules.errors import DataError, IllegalAction, MalformedInput, UnknownName
 from companion.rules.events import GameCreated, Seat
-from companion.rules.expansion import DocField, DocSetup, DocVerb
-from companion.rules.expansions import apart, board_players_for, documented
+from companion.rules.expansions import apart, board_players_for
 from companion.rules.game import GameState
 from companion.rules.maps import Board, board_document, load_board, parse_board_text
 from companion.rules.said import N_, Said, as_said, said, said_n
@@ -261,7 +262,7 @@ class Verb:
     fields: tuple[Field, ...]
     call: Call
     added: tuple[str, ...] = ()
-    """The fields an expansion added to this base verb (`Expansion.doc_verb_fields`),
+    """The fields an expansion added to this base verb (`PlayPart.added`),
     passed to its session call after the base game's (`Args.added`)."""
 
 
@@ -365,26 +366,28 @@ def _tie_break_tokens(s: Session, given: dict[int, int] | None) -> dict[int, int
     return counted
 
 
-KINDS: dict[str, Kind] = {"region": REGION, "seat": SEAT, "whole": WHOLE, "flag": FLAG,
-                          "text": TEXT, "counts": COUNTS}
-"""The kinds an expansion's verb fields name (`DocField.kind`)."""
-
-
-def _expansion_verb(doc: DocVerb) -> Verb:
-    """An expansion's verb (`Expansion.doc_verbs`): its fields, and a call of the session's
-    intent method of its name with their values, in order."""
-    names = tuple(field.name for field in doc.fields)
+def _intent_verb(part: PlayPart, method: Callable[..., object]) -> Verb:
+    """An expansion's intent method as a verb: a field per parameter, of the parameter's
+    name, its kind from its type (a `region` or a `seat` by its name; a choice of the
+    part's `choices`), left out when it has a default; the call passes them in order."""
+    hints = get_type_hints(method)
+    fields: list[Field] = []
+    for name, parameter in list(inspect.signature(method).parameters.items())[1:]:
+        hint = hints[name]
+        kind = (_one_of(Said(part.choices[name][0]), part.choices[name][1])
+                if name in part.choices else
+                COUNTS if get_origin(hint) is Mapping else FLAG if hint is bool else
+                TEXT if hint is str else REGION if name == "region" else
+                SEAT if name == "seat" else WHOLE)
+        default = parameter.default
+        fields.append(Field(name, kind) if default is parameter.empty else
+                      Field(name, kind, required=False, default=default))
+    names = tuple(field.name for field in fields)
 
     def call(s: Session, a: Args) -> None:
-        getattr(s, doc.name)(*(a.value(name) for name in names))
+        method(s, *(a.value(name) for name in names))
 
-    return Verb(doc.help, tuple(_field(field) for field in doc.fields), call)
-
-
-def _field(doc: DocField) -> Field:
-    kind = (_one_of(Said(doc.kind), doc.choices)  # its word, translated if a catalogue has it
-            if doc.choices else KINDS[doc.kind])
-    return Field(doc.name, _maybe(kind) if doc.nullable else kind, doc.required, doc.default)
+    return Verb(" ".join((method.__doc__ or "").split()), tuple(fields), call)
 
 
 VERBS: dict[str, Verb] = {
@@ -438,7 +441,9 @@ VERBS: dict[str, Verb] = {
                          (Field("region", REGION), Field("marker", MARKER)), _place_marker),
     "remove_marker": Verb("take a marker out of a region",
                           (Field("region", REGION), Field("marker", MARKER)), _remove_marker),
-    **{doc.name: _expansion_verb(doc) for x in documented() for doc in x.doc_verbs},
+    **{name: _intent_verb(part, method) for part in PARTS if part.intents is not None
+       for name, method in vars(part.intents).items()
+       if not name.startswith("_") and callable(method)},
     "set_region": Verb("correct who holds a region (not a conquest)", (
         Field("region", REGION),
         Field("seat", _maybe(SEAT)),
@@ -455,11 +460,10 @@ VERBS: dict[str, Verb] = {
                    (Field("tokens", _maybe(COUNTS), required=False),), _finish),
 }
 """Every intent `companion play` understands, by the name given in `"do"`."""
-for _part in documented():
-    for _name, _added in _part.doc_verb_fields:
-        _base = VERBS[_name]
-        VERBS[_name] = Verb(_base.help, (*_base.fields, _field(_added)), _base.call,
-                            (*_base.added, _added.name))
+for _added in (added for part in PARTS for added in part.added):
+    _base = VERBS[_added.verb]
+    VERBS[_added.verb] = Verb(_base.help, (*_base.fields, Field(
+        _added.name, _maybe(REGION), required=False)), _base.call, (*_base.added, _added.name))
 
 COMMON_FIELDS = frozenset({"do", "note"})
 """Fields every intent may carry: the verb, and a note for the reader (ignored)."""
@@ -500,7 +504,7 @@ def parse_intent(doc: object) -> tuple[Verb, Args]:
 # --- the first line: the game ----------------------------------------------------------
 
 SETUP_FIELDS = ("players", "board", "expansions", "left_out", "dealing", "first_seat",
-                "races", "powers", *(name for x in documented() for name in x.doc_fields),
+                "races", "powers", *(name for part in PARTS for name in part.fields),
                 "seed", "die", "note")
 
 
@@ -524,7 +528,7 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
         if key not in SETUP_FIELDS:
             fail(key, said("unknown field for the game; allowed: {allowed}",
                            allowed=", ".join(SETUP_FIELDS)))
-    asked = {x.key: x.doc_asked(doc) for x in documented()}
+    asked = {part.key: part.asked(doc) for part in PARTS}
     together = apart(key for key, on in asked.items() if on)
     if together is not None:
         fail(*together)
@@ -543,8 +547,8 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     race_deck = _deck(doc, "races", "race", races, catalog.race, shuffler, seed, dealing)
     power_deck = _deck(doc, "powers", "power", powers, catalog.power, shuffler, seed, dealing)
     parts = DocSetup(asked, board, catalog, power_deck, seed, shuffler.shuffle)
-    for part in documented():  # their fields, in order (so are their shuffles)
-        parts = part.doc_setup(doc, parts)
+    for part in PARTS:  # their fields, in order (so are their shuffles)
+        parts = part.setup(doc, parts)
     first = _whole("first_seat", doc.get("first_seat", 0))
     if first >= len(seats):
         fail("first_seat", said("{seat} is not a seat; seats are 0 to {last}", seat=first,
@@ -566,8 +570,8 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
 def _player_counts(asked: Mapping[str, bool | None]) -> tuple[int, int, str]:
     """The fewest and most players, and the game they are counted for (an expansion
     asked for may say)."""
-    for part in documented():
-        counts = part.doc_players(asked.get(part.key))
+    for part in PARTS:
+        counts = part.players(asked.get(part.key))
         if counts is not None:
             return counts
     return MIN_PLAYERS, MAX_PLAYERS, N_("a game")
@@ -638,7 +642,7 @@ def _board(doc: Mapping[str, Any], players: int,
     except (UnknownName, DataError) as error:
         fail("board", error.said)
     own = board_doc is not None
-    fits = any(x.doc_board_fits(asked.get(x.key), board, own) for x in documented())
+    fits = any(x.board_fits(asked.get(x.key), board, own) for x in PARTS)
     if board.players != players and not fits:
         fail("board", said("the {board} board is made for {made} players; this game needs "
                            "the one for {players}", board=board.name, made=board.players,
@@ -753,7 +757,7 @@ def public_state(state: GameState, standings: Standings | None = None) -> dict[s
         "regions": _regions(state),
         "hands_to_place": [{"seat": seat, "race": race, "hand": hand}
                            for seat, race, hand in troops_game.waiting_hands(state)],
-        **{x.key: x.doc_state(state) for x in documented() if x.doc_printed},
+        **{x.key: x.printed(state) for x in PARTS if x.printed is not None},
     }
     if standings is not None:
         names = {p.seat: p.name for p in state.players}

@@ -25,14 +25,14 @@ Race, power, terrain and feature names ignore case. Any other field is refused, 
 misspelt field never falls back to a default silently.
 
 Optional fields an expansion reads on a race (all default to 0, false or "not said"; see
-docs/score-format.md) are its own: `Expansion.score_active_fields` and
-`score_declined_fields`, read by its `score_active` and `score_declined` after the base
-game's, its notes when they are left out by `score_checks` (the mini-expansions').
+docs/score-format.md) are its own: its `companion.score_parts.ScorePart`'s
+`active_fields` and `declined_fields`, read by its `active` and `declined` after the base
+game's, its notes when they are left out by `checks` (the mini-expansions').
 
 Optional fields an expansion reads on a region object and in "counts" are its own too:
-`Expansion.score_region_fields`, read by its `score_region` (a region object's "features"
-may name the symbols of the board parts, `maps.symbol_names`), `score_count_fields`, read by its
-`score_counts`, and noted when left out by `score_count_notes`. River World's (no public
+its part's `region_fields`, read by its `region` (a region object's "features" may name
+the symbols of the board parts, `maps.symbol_names`), `count_fields`, read by its
+`counts`, and noted when left out by `count_notes`. River World's (no public
 data of its boards exists, so it is scored from what the players count): a region object
 may list "harbor" in "features" (also "shipyard" and "temple", which score nothing) and
 say "next_to_pirates": true (a site listed on a river, a sea or a lake is refused, naming
@@ -42,13 +42,13 @@ the player's races score 1 + 2 + 3 ...; a region next to a pirate ship scores on
 unless it earns nothing (an Aquatic inland region); a river held (Harsh Winter,
 Seafaring) is a region of terrain "river".
 
-A seat an expansion plays itself is scored by that expansion (`Expansion.score_own`, its
-field of "player"; `score_turn`, `score_notes`, `score_refusal`, reading with this
+A seat an expansion plays itself is scored by its part (`ScorePart.own`, its field of
+"player"; `turn`, `notes`, `refusal`, reading with this
 module's field checks, lent as a `ScenarioReader`): docs/score-format.md.
 
 Were- needs no field: night turns (even-numbered) only change conquest costs. An
 expansion may read fields of its own on "player" and add lines after the base game's
-(`Expansion.score_fields`, `score_lines`): "relics", the Relics and Places the active race
+(`ScorePart.fields`, `lines`): "relics", the Relics and Places the active race
 holds at the end of the turn (docs/score-format.md).
 
 When a field that a race or power of the scenario reads is left out (an Aquatic region
@@ -76,8 +76,6 @@ from companion.json_fields import a_list, fail, flag, show
 from companion.rules import names
 from companion.rules.catalog import Catalog
 from companion.rules.errors import UnknownName
-from companion.rules.expansion import Expansion
-from companion.rules.expansions import registered
 from companion.rules.maps import (
     BOARD_NAMES,
     Board,
@@ -98,11 +96,12 @@ from companion.rules.scoring import (
     ScoringInputError,
     score_turn,
 )
+from companion.score_parts import PARTS, ScenarioReader, ScorePart
 
 _TOP = frozenset({"map", "turn", "player"})
 _PLAYER = frozenset({"active", "declined",
-                     *(name for part in registered() for name in part.score_fields),
-                     *(part.score_own for part in registered() if part.score_own)})
+                     *(name for part in PARTS for name in part.fields),
+                     *(part.own for part in PARTS if part.own)})
 _ACTIVE = frozenset(
     {
         "race",
@@ -112,17 +111,17 @@ _ACTIVE = frozenset(
         "counts",
         "conquered_non_empty",
         "fortresses",
-        *(name for part in registered() for name in part.score_active_fields),
+        *(name for part in PARTS for name in part.active_fields),
     }
 )
 _DECLINED = frozenset(
     {"race", "power", "regions", "counts", "this_turn",
-     *(name for part in registered() for name in part.score_declined_fields)}
+     *(name for part in PARTS for name in part.declined_fields)}
 )
 _REGION = frozenset({"terrain", "features", "coastal",
-                     *(name for part in registered() for name in part.score_region_fields)})
+                     *(name for part in PARTS for name in part.region_fields)})
 _COUNT_EXTRAS = ("mines", "magic_sources", "coastal",
-                 *(name for part in registered() for name in part.score_count_fields))
+                 *(name for part in PARTS for name in part.count_fields))
 
 
 # --- decoding --------------------------------------------------------------------------
@@ -240,8 +239,9 @@ def _region(field: str, value: object, board: Board | None) -> HeldRegion:
     features = frozenset(Feature(f) for f in symbols if f in Feature._value2member_map_)
     coastal = flag(f"{field}.coastal", doc.get("coastal", False))
     held = HeldRegion(terrain, features, coastal)
-    for part in registered():
-        held = part.score_region(field, doc, symbols, held, _READER)
+    for part in PARTS:
+        if part.region is not None:
+            held = part.region(field, doc, symbols, held)
     return held
 
 
@@ -269,8 +269,9 @@ def _counts(field: str, value: object) -> QuickCount:
         magic_sources=numbers.get("magic_sources", 0),
         coastal=numbers.get("coastal", 0),
     )
-    for part in registered():
-        count = part.score_counts(numbers, count)
+    for part in PARTS:
+        if part.counts is not None:
+            count = part.counts(numbers, count)
     return count
 
 
@@ -300,8 +301,8 @@ def _optional_flag(field: str, value: object) -> bool | None:
 def _race(field: str, doc: Mapping[str, Any]) -> str:
     """The race banner's name (an expansion may refuse one of its own pieces' names)."""
     race = _text(f"{field}.race", _required(field, doc, "race"))
-    for part in registered():
-        refusal = part.score_refusal(race)
+    for part in PARTS:
+        refusal = None if part.refusal is None else part.refusal(race)
         if refusal is not None:
             fail(f"{field}.race", refusal)
     return race
@@ -321,8 +322,9 @@ def _active(field: str, value: object, board: Board | None) -> ActiveHoldings | 
         ),
         fortresses=_whole(f"{field}.fortresses", doc.get("fortresses", 0)),
     )
-    for part in registered():
-        holdings = part.score_active(field, doc, holdings, _READER)
+    for part in PARTS:
+        if part.active is not None:
+            holdings = part.active(field, doc, holdings, _READER)
     return holdings
 
 
@@ -334,8 +336,9 @@ def _declined(field: str, value: object, board: Board | None) -> DeclinedHolding
         regions=_regions(field, doc, board),
         this_turn=flag(f"{field}.this_turn", doc.get("this_turn", False)),
     )
-    for part in registered():
-        holdings = part.score_declined(field, doc, holdings, _READER)
+    for part in PARTS:
+        if part.declined is not None:
+            holdings = part.declined(field, doc, holdings, _READER)
     return holdings
 
 
@@ -370,7 +373,7 @@ def parse_scenario(doc: object) -> ScoringInput:
     player = _player(top)
     own = _own(player)
     if own is not None:
-        fail(f"player.{own.score_own}", said("{expansion}'s seat is scored on its own "
+        fail(f"player.{own.own}", said("{expansion}'s seat is scored on its own "
                                              "(score_scenario)",
                                              expansion=own.name))
     active = _active("player.active", player.get("active"), board)
@@ -400,13 +403,13 @@ def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
     doc = decode(text)
     top = _object("input", doc, _TOP)
     own = _own(top["player"]) if isinstance(top.get("player"), dict) else None
-    if own is not None:
+    if own is not None and own.turn is not None:
         board, _turn = _board_and_turn(top)
-        lines = own.score_turn(_player(top), board, catalog, _READER)
+        lines = own.turn(_player(top), board, catalog, _READER)
     else:
         inp = parse_scenario(doc)
-        extra = [line for part in registered()
-                 for line in part.score_lines(doc["player"], inp.active is not None)]
+        extra = [line for part in PARTS if part.lines is not None
+                 for line in part.lines(doc["player"], inp.active is not None)]
         try:
             result = score_turn(inp, catalog)
         except ScoringInputError as error:
@@ -469,8 +472,9 @@ def _race_notes(
             checks.append(("conquered_non_empty", "0", "no coin for non-empty regions conquered"))
         if power == names.FORTIFIED:
             checks.append(("fortresses", "0", "Fortified earns nothing for fortresses"))
-    for part in registered():
-        checks += part.score_checks(doc, race, power, active=active, read=_READER)
+    for part in PARTS:
+        if part.checks is not None:
+            checks += part.checks(doc, race, power, active, _READER)
     notes = _held_notes(field, doc)
     notes += [_left_out(f"{field}.{key}", default, effect)
               for key, default, effect in checks if not _given(doc, key)]
@@ -493,9 +497,8 @@ def _holds_a_region(doc: Mapping[str, Any]) -> bool:
     return isinstance(regions, list) and bool(regions)
 
 
-def _region_notes(
-    field: str, doc: Mapping[str, Any], race: str, power: str, *, active: bool
-) -> list[str]:
+def _region_notes(field: str, doc: Mapping[str, Any], race: str, power: str,
+                  active: bool) -> list[str]:
     """Notes for facts of the regions (quick count or region objects) left out."""
     notes: list[str] = []
     aquatic = active and power == names.AQUATIC
@@ -509,8 +512,9 @@ def _region_notes(
         if aquatic:
             wanted.append(("coastal", "0", "every land region counts as inland for Aquatic "
                                            "(one coin less each)"))
-        for part in registered():
-            wanted += part.score_count_notes(doc, race, power, active=active, read=_READER)
+        for part in PARTS:
+            if part.count_notes is not None:
+                wanted += part.count_notes(doc, race, power, active, _READER)
         notes += [_left_out(f"{counts}.{key}", default, effect)
                   for key, default, effect in wanted if not _count_given(doc, key)]
         return notes
@@ -528,57 +532,21 @@ def _region_notes(
     return notes
 
 
-def _own(player: Mapping[str, Any]) -> Expansion | None:
-    """The expansion whose own seat the scenario's player scores (`Expansion.score_own`)."""
-    return next((part for part in registered()
-                 if part.score_own and part.score_own in player), None)
+def _own(player: Mapping[str, Any]) -> ScorePart | None:
+    """The expansion whose own seat the scenario's player scores (`ScorePart.own`)."""
+    return next((part for part in PARTS
+                 if part.own and part.own in player), None)
 
 
-class _Reader:
-    """This reader's field checks, lent to an expansion reading its part."""
-
-    def fields_of(self, field: str, value: object,
-               allowed: frozenset[str]) -> Mapping[str, Any]:
-        return _object(field, value, allowed)
-
-    def required(self, field: str, doc: Mapping[str, Any], key: str) -> Any:
-        return _required(field, doc, key)
-
-    def whole(self, field: str, value: object) -> int:
-        return _whole(field, value)
-
-    def text(self, field: str, value: object) -> str:
-        return _text(field, value)
-
-    def optional_flag(self, field: str, value: object) -> bool | None:
-        return _optional_flag(field, value)
-
-    def regions(self, field: str, doc: Mapping[str, Any], board: Board | None) -> Regions:
-        return _regions(field, doc, board)
-
-    def held_notes(self, field: str, doc: Mapping[str, Any]) -> list[str]:
-        return _held_notes(field, doc)
-
-    def region_notes(self, field: str, doc: Mapping[str, Any], race: str, power: str, *,
-                     active: bool) -> list[str]:
-        return _region_notes(field, doc, race, power, active=active)
-
-    def left_out(self, field: str, default: str, effect: str) -> str:
-        return _left_out(field, default, effect)
-
-    def holds_a_region(self, doc: Mapping[str, Any]) -> bool:
-        return _holds_a_region(doc)
-
-    def counted(self, doc: Mapping[str, Any], key: str) -> int:
-        return _counted(doc, key)
-
-    def expansion_facts(self, held: HeldRegion | QuickCount) -> list[tuple[str, str]]:
-        """The expansions' facts `held` gives, as (name, what they are in words)."""
-        return [(name, part.score_facts_words)
-                for part in registered() for name in part.score_facts(held)]
+def _expansion_facts(held: HeldRegion | QuickCount) -> list[tuple[str, str]]:
+    """The expansions' facts `held` gives, as (name, what they are in words)."""
+    return [(name, part.facts_words)
+            for part in PARTS if part.facts is not None for name in part.facts(held)]
 
 
-_READER = _Reader()
+_READER = ScenarioReader(_object, _required, _whole, _text, _optional_flag, _regions,
+                         _held_notes, _region_notes, _left_out, _holds_a_region, _counted,
+                         _expansion_facts)
 
 
 def notes_for(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
@@ -588,8 +556,8 @@ def notes_for(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
     player = doc["player"]
     notes: list[str] = []
     own = _own(player)
-    if own is not None:
-        return own.score_notes(player, catalog, _READER)
+    if own is not None and own.notes is not None:
+        return own.notes(player, catalog, _READER)
     active = player.get("active")
     if isinstance(active, dict):
         notes += _race_notes("player.active", active, catalog.race(active["race"]).name,

@@ -229,9 +229,7 @@ class SaplingScoring(Expansion):
 
     def __init__(self, banner: str) -> None:
         self.banner = banner
-
-    def race_bonuses(self) -> dict[str, tuple[Bonus, ...]]:
-        return {self.banner: (
+        self.race_bonuses = {self.banner: (
             Bonus("one per forest region", lambda tally, _turn: tally.terrains.get(
                 Terrain.FOREST, 0)),
             Bonus("one per sapling planted",

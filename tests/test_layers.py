@@ -245,16 +245,18 @@ class A:
 
 
 def test_an_expansion_s_module_is_imported_by_the_registries_and_its_own_view_alone() -> None:
-    """Changing an expansion touches its module and its view (and its kv, tests and doc):
-    no other module of the app imports its rules module, and no other module imports its
-    view but the views' registry."""
+    """Changing an expansion touches its module and its view (and its kv, tests and doc,
+    and its part of a JSON command's format, registered next to the command): no other
+    module of the app imports its rules module, and no other module imports its view but
+    the views' registry."""
     from companion.rules import expansions
     from companion.ui.presenters import expansions as views
 
     rules_module = {x.name: type(x).__module__ for x in expansions.registered()}
     owners = {rules_module[view.expansion]: type(view).__module__ for view in views.registered()}
     assert set(owners) == {f"companion.rules.{m}" for m in expansions.modules()}
-    registries = {"companion.rules.expansions", "companion.ui.presenters.expansions"}
+    registries = {"companion.rules.expansions", "companion.ui.presenters.expansions",
+                  "companion.play_parts", "companion.score_parts"}
     found = []
     for path in sorted((ROOT / "companion").rglob("*.py")):
         module = module_name(path)

@@ -17,8 +17,12 @@ from companion.rules.board import Markers
 from companion.rules.maps import Terrain
 from companion.rules.river import RIVER_WORLD
 from companion.rules.scoring import HeldRegion, QuickCount
+from companion.score_parts import PARTS
 
 ROOT = Path(__file__).resolve().parent.parent
+RIVER_PART = next(part for part in PARTS if part.name == RIVER_WORLD.name)
+RIVER_FACTS, RIVER_COUNTS = RIVER_PART.facts, RIVER_PART.counts
+assert RIVER_FACTS is not None and RIVER_COUNTS is not None
 
 SHARED = ("companion/rules/income.py", "companion/scenario.py", "companion/play.py",
           "companion/rules/necromancer.py", "companion/rules/scoring.py",
@@ -43,17 +47,17 @@ def test_a_regions_markers_list_the_placed_ones_then_those_the_rules_set() -> No
 
 
 def test_river_world_names_the_facts_a_seat_that_does_not_score_them_refuses() -> None:
-    assert RIVER_WORLD.score_facts(QuickCount({Terrain.HILL: 2})) == ()
-    assert RIVER_WORLD.score_facts(
+    assert RIVER_FACTS(QuickCount({Terrain.HILL: 2})) == ()
+    assert RIVER_FACTS(
         river_count({Terrain.HILL: 2}, harbors=1, inland_next_to_pirates=1)
     ) == ("harbors", "inland_next_to_pirates")
-    assert RIVER_WORLD.score_facts(HeldRegion(Terrain.HILL)) == ()
-    assert RIVER_WORLD.score_facts(
+    assert RIVER_FACTS(HeldRegion(Terrain.HILL)) == ()
+    assert RIVER_FACTS(
         river_region(Terrain.HILL, harbor=True, next_to_pirates=True)
     ) == ("harbor", "next_to_pirates")
 
 
 def test_river_world_reads_its_own_counts_of_a_quick_count() -> None:
-    count = RIVER_WORLD.score_counts({"hill": 3, "harbors": 2, "next_to_pirates": 1},
-                                     QuickCount({Terrain.HILL: 3}, mines=1))
+    count = RIVER_COUNTS({"hill": 3, "harbors": 2, "next_to_pirates": 1},
+                         QuickCount({Terrain.HILL: 3}, mines=1))
     assert count == river_count({Terrain.HILL: 3}, mines=1, harbors=2, next_to_pirates=1)

@@ -35,7 +35,7 @@ ANOTHER_THING: tuple[tuple[str, str, str], ...] = (
     ("ui/presenters/expansion.py", "swamp", "a terrain's id and its words"),
     ("play.py", "catapult", "a JSON field of `companion play`'s conquer"),
     ("play.py", "ghouls", "a JSON field of `companion play`'s conquer"),
-    ("rules/mini_game.py", "historian", "a JSON field of `companion score`'s scenario"),
+    ("score_parts.py", "historian", "a JSON field of `companion score`'s scenario"),
     ("rules/conquest.py", "Commando", "a cost line's template (gettext extracts literals)"),
     ("rules/conquest.py", "Catapult", "a cost line's template (gettext extracts literals)"),
     ("ui/presenters/mini.py", "Pygmies", "a notice's title (gettext extracts literals)"),

@@ -22,17 +22,18 @@ Hooks, by moment:
   dispatched by a table built from the registry to `apply`; `companion.rules.codec` reads
   their records) and `refuse` (asked of every registered expansion before any event,
   played or not);
-- a seat it plays itself (`plays_seat`): `seat_attacker`, `seat_conquer`, `seat_abandon`,
-  `seat_redeployment_finished`, `seat_score` replace the base rules for that seat, and
-  `seat_income` is what its turn earns now (the lines its `TurnScored` carries);
+- a seat it plays itself (`plays_seat`): `apply` takes the base game's events of that seat
+  (`RegionConquered`, `RegionAbandoned`, `RedeploymentFinished`, `TurnScored`) in place
+  of the base rules, `seat_attacker` is its attacker, and `seat_income` is what its turn
+  earns now (the lines its `TurnScored` carries);
 - redeployment (`companion.rules.troops_game`): `redeployment_leaves` (the regions a
   player's redeployment empties) and `leaving_refusal` (why it cannot finish while tokens
   stand there);
-- its part of a decline: `decline_type` (one of `RaceDeclined.options`) and
-  `decline_option` (built from the region the table chose as the race declines);
-- after the base rules: `picked`, `conquered`, `race_declined` (asked of every
-  registered expansion), `redeployment_finished`, `scored`, `turn_passed`, and `settled`
-  after any event;
+- its part of a decline: `decline_type` (one of `RaceDeclined.options`, built from the
+  region the table chose as the race declines);
+- after the base rules: `conquered`, `race_declined` (asked of every registered
+  expansion), `redeployment_finished`, `turn_passed`, and `settled` after any event (a
+  pick, a score: the event tells);
 - refusals inside a base rule: `refuse_conquest`, `refuse_abandon`;
 - the reinforcement die (`companion.rules.die`): `refuse_roll` (why no roll at all now),
   `may_attack` (whether an attacker may attack a region at all, where the expansion
@@ -52,26 +53,14 @@ Hooks, by moment:
   races or powers, in the order of the base game's), `reminders` (its lines after the base
   game's);
 - the score and the end: `scoring_input` (its facts in a player's scoring input),
-  `income_lines` (lines added to a player's income); its facts of the regions held in a
-  score scenario: `score_region_fields` and `score_region` (a region object's),
-  `score_count_fields` and `score_counts` (a quick count's), `score_count_notes` (its
-  counts left out), `score_facts` and `score_facts_words` (what a seat that does not score
-  them refuses); `tied_for_first` and `standings`
+  `income_lines` (lines added to a player's income); `tied_for_first` and `standings`
   (who counts tokens for a tie, and the outcome; None: the base game's);
 - its intents at the table: a subclass of `Intents` in its module (methods building its
-  events for `Session.play`), gathered by `expansions.ExpansionIntents`;
-- its part of `companion play`'s lines (`docs/play-format.md`, in
-  `expansions.documented()`'s order): `doc_verbs` (its verbs, each the intent method of
-  that name), `doc_fields` (its first-line fields), `doc_asked`,
-  `doc_players`, `doc_board_fits`, `doc_setup` (its part of the set-up read from the
-  first line, faults raised with `companion.json_fields.fail`: a pure reader) and
-  `doc_state` (its part of a printed line, under its `key`);
-- its part of a score scenario (`companion score`, `docs/score-format.md`):
-  `score_fields` (its fields of "player") and `score_lines` (the lines they add);
-  `score_active_fields`, `score_declined_fields`, `score_active`, `score_declined` and
-  `score_checks` (its fields of a race, and the notes when they are left out);
-  `score_own` (the field scoring a seat it plays itself), `score_refusal`, `score_turn`
-  and `score_notes`, reading with the `ScenarioReader` the caller lends;
+  events for `Session.play`), gathered by `expansions.ExpansionIntents`; `companion play`
+  makes its verbs of them;
+- no hook knows the JSON commands' formats: its part of `companion play`'s lines is a
+  `companion.play_parts.PlayPart` and its part of a score scenario a
+  `companion.score_parts.ScorePart`, the commands' own modules;
 - the rule book (`companion.rules.rulebook`): `rule_kinds` (its own kinds of entry, with
   what a screen calls them) and `rule_entries` (its events, pieces and rules in the app's
   own words);
@@ -93,7 +82,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 from companion.rules.board import Markers, Piece, RegionState
 from companion.rules.catalog import Catalog
@@ -104,21 +94,15 @@ from companion.rules.events import (
     GameCreated,
     MarkerPlaced,
     RaceDeclined,
-    RegionAbandoned,
-    RegionConquered,
-    TurnScored,
 )
 from companion.rules.maps import Board, BoardPart
 from companion.rules.rule_entry import RuleEntry
 from companion.rules.said import Name, Said, listed, said
 from companion.rules.scoring import (
-    ActiveHoldings,
     Bonus,
-    DeclinedHoldings,
     HeldRegion,
     InsteadOfRegions,
     QuickCount,
-    Regions,
     ScoredRace,
     ScoreLine,
     ScoringInput,
@@ -167,80 +151,6 @@ class Intents:
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
-class DocField:
-    """One field of an expansion's verb in `companion play`'s lines: its name, its kind
-    (a kind `companion.play` knows: "region", "seat", "whole", "flag", "text", "counts";
-    or, with `choices`, the name of what is chosen), and its value when left out."""
-
-    name: str
-    kind: str
-    required: bool = True
-    default: object = None
-    choices: tuple[str, ...] = ()
-    nullable: bool = False
-    """Whether null is allowed too (for "not said")."""
-
-
-@dataclass(frozen=True)
-class DocVerb:
-    """One of an expansion's verbs in `companion play`'s lines: `{"do": name, ...}` calls
-    the session's intent method of the same name with the fields' values, in order."""
-
-    name: str
-    help: str
-    fields: tuple[DocField, ...] = ()
-
-
-@dataclass(frozen=True)
-class DocSetup:
-    """`companion play`'s first line as read so far, for an expansion to read its own
-    fields (`Expansion.doc_setup`): the table's choice of each expansion (`asked`, by
-    `key`), the board, the catalog, the badge deck (`powers`), the seed (None: none given)
-    and its shuffle, and the expansions' parts of the set-up read so far (`options`, in
-    order: each a `setup_type`)."""
-
-    asked: Mapping[str, bool | None]
-    board: Board
-    catalog: Catalog
-    powers: tuple[str, ...]
-    seed: int | None
-    shuffle: Callable[[list[str]], None]
-    options: tuple[object, ...] = ()
-
-
-class ScenarioReader(Protocol):
-    """What `companion score`'s reader lends an expansion reading its part of a scenario
-    (`Expansion.score_turn`, `score_notes`): its field checks, each failing with
-    `companion.json_fields.fail` and the same words as for the base game's fields."""
-
-    def fields_of(self, field: str, value: object,
-               allowed: frozenset[str]) -> Mapping[str, Any]: ...
-
-    def required(self, field: str, doc: Mapping[str, Any], key: str) -> Any: ...
-
-    def whole(self, field: str, value: object) -> int: ...
-
-    def text(self, field: str, value: object) -> str: ...
-
-    def optional_flag(self, field: str, value: object) -> bool | None: ...
-
-    def regions(self, field: str, doc: Mapping[str, Any], board: Board | None) -> Regions: ...
-
-    def held_notes(self, field: str, doc: Mapping[str, Any]) -> list[str]: ...
-
-    def region_notes(self, field: str, doc: Mapping[str, Any], race: str, power: str, *,
-                     active: bool) -> list[str]: ...
-
-    def left_out(self, field: str, default: str, effect: str) -> str: ...
-
-    def holds_a_region(self, doc: Mapping[str, Any]) -> bool: ...
-
-    def counted(self, doc: Mapping[str, Any], key: str) -> int: ...
-
-    def expansion_facts(self, held: HeldRegion | QuickCount) -> list[tuple[str, str]]: ...
-
-
 class Expansion:
     """An expansion of the base game; every hook is a no-op here."""
 
@@ -256,7 +166,9 @@ class Expansion:
     decline_type: ClassVar[type[Any] | None] = None
     """The frozen dataclass of its own part of a decline, one of `RaceDeclined.options` (every
     field with a default: the defaults are no part); its fields' names are the saved
-    record's, written in every decline record, unique among the expansions'."""
+    record's, written in every decline record, unique among the expansions'; it is built
+    with the region the table chooses as the race declines, when it chooses one, as its
+    first field."""
     pieces: ClassVar[tuple[Piece, ...]] = ()
     """Its own pieces that may lie in a region (`companion.rules.board.Piece`: which a
     player places, which the rules set, which defend their region), ids unique among the
@@ -268,41 +180,17 @@ class Expansion:
     setup_keywords: ClassVar[tuple[str, ...]] = ()
     """Keywords of `Session.new_game` it reads besides its choice (`Deal.asked`, by that
     name): the Necromancer's `ghosts_removed`."""
-    doc_verbs: ClassVar[tuple[DocVerb, ...]] = ()
-    """Its verbs in `companion play`'s lines (`docs/play-format.md`), each the session's
-    intent method of that name (its `Intents`)."""
-    doc_fields: ClassVar[tuple[str, ...]] = ()
-    """The fields it reads on `companion play`'s first line (`doc_setup`)."""
-    doc_verb_fields: ClassVar[tuple[tuple[str, DocField], ...]] = ()
-    """Fields it adds to a base game's verb in `companion play`'s lines: (verb, field);
-    their values are passed to the verb's session call after the base game's."""
-    doc_printed: ClassVar[bool] = False
-    """Whether a printed line of `companion play` has its part (`doc_state`, under its
-    `key`, null when it is not played)."""
-    score_fields: ClassVar[tuple[str, ...]] = ()
-    """The fields it reads on a score scenario's "player" (`companion score`,
-    `docs/score-format.md`; `score_lines`)."""
-    score_active_fields: ClassVar[tuple[str, ...]] = ()
-    """The fields it reads on a scenario's active race (`score_active`)."""
-    score_declined_fields: ClassVar[tuple[str, ...]] = ()
-    """The fields it reads on a scenario's race in decline (`score_declined`)."""
     has_boards: ClassVar[bool] = False
     """Whether a group may write board files made for it (`board_made_for` tells one)."""
     board_part: ClassVar[BoardPart | None] = None
     """Its part of the board format (`maps.BoardPart`: the symbols it prints in a region,
     its own region fields and their checks), which every board is read with while it is
     registered (River World's sites and pirate symbols)."""
-    score_region_fields: ClassVar[tuple[str, ...]] = ()
-    """The fields it reads on a scenario's region object (`score_region`)."""
-    score_count_fields: ClassVar[tuple[str, ...]] = ()
-    """The counts it reads in a scenario's quick count, after the base game's
-    (`score_counts`)."""
-    score_facts_words: ClassVar[str] = ""
-    """Its facts of the regions held, in words (for a seat that does not score them): an
-    English template marked `N_`, worded in the table's language with the refusal."""
-    score_own: ClassVar[str] = ""
-    """The field of a scenario's "player" that scores a seat it plays itself instead of a
-    race (`score_turn`, `score_notes`); "": none."""
+    race_bonuses: Mapping[str, tuple[Bonus, ...]] = MappingProxyType({})
+    """Its races that score on facts of their own (given as one of a race's `facts`),
+    with their bonuses; scoring knows them beside the base game's."""
+    power_bonuses: Mapping[str, tuple[Bonus, ...]] = MappingProxyType({})
+    """Its special powers that score on facts of their own, with their bonuses."""
     rule_kinds: ClassVar[tuple[tuple[str, str], ...]] = ()
     """Its own kinds of rule book entry, (kind, what a screen calls it), in search order
     (River World's events); its pieces are of the rule book's `PIECE` kind."""
@@ -376,7 +264,8 @@ class Expansion:
         played or not)."""
 
     def apply(self, state: GameState, event: Event) -> GameState:
-        """The state after one of its own `events`."""
+        """The state after one of its own `events`, or after one of the base game's events
+        of a seat it plays itself (`plays_seat`)."""
         del state
         raise IllegalAction(said("unknown event {event}", event=repr(event)))
 
@@ -392,32 +281,12 @@ class Expansion:
         del state
         raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
 
-    def seat_conquer(self, state: GameState, event: RegionConquered) -> GameState:
-        del state, event
-        raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
-
-    def seat_abandon(self, state: GameState, event: RegionAbandoned) -> GameState:
-        del state, event
-        raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
-
-    def seat_redeployment_finished(self, state: GameState, seat: int) -> GameState:
-        del state, seat
-        raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
-
-    def seat_score(self, state: GameState, event: TurnScored) -> GameState:
-        del state, event
-        raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
-
     def seat_income(self, state: GameState) -> tuple[tuple[str, int], ...]:
         """What its seat's turn earns now, itemised (label, coins)."""
         del state
         raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
 
     # --- after the base rules ----------------------------------------------------------
-
-    def picked(self, state: GameState) -> GameState:
-        """After the current player picked a combo."""
-        return state
 
     def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
         """Refuse `who`'s conquest of `region` (after the base game's own refusals of the
@@ -431,12 +300,6 @@ class Expansion:
 
     def refuse_abandon(self, state: GameState, region: int) -> None:
         """Refuse the current player abandoning `region`."""
-
-    def decline_option(self, region: int | None) -> object | None:
-        """Its part of a decline the table asks for with `region` (a region chosen as the
-        race goes into decline: the Priestesses' Ivory Tower), or None."""
-        del region
-        return None
 
     def race_declined(self, before: GameState, after: GameState,
                       event: RaceDeclined) -> GameState:
@@ -469,11 +332,6 @@ class Expansion:
 
     def redeployment_finished(self, state: GameState, seat: int) -> GameState:
         """After `seat` finished redeploying."""
-        del seat
-        return state
-
-    def scored(self, state: GameState, seat: int) -> GameState:
-        """After `seat` scored their turn."""
         del seat
         return state
 
@@ -567,32 +425,6 @@ class Expansion:
         del state
         return ()
 
-    def score_region(self, field: str, doc: Mapping[str, Any], symbols: Sequence[str],
-                     region: HeldRegion, read: ScenarioReader) -> HeldRegion:
-        """A scenario's region object (`doc`, its "features" named in `symbols`) with its
-        facts read (`score_region_fields`), after the base game's."""
-        del field, doc, symbols, read
-        return region
-
-    def score_counts(self, counts: Mapping[str, int], count: QuickCount) -> QuickCount:
-        """A scenario's quick count with its `score_count_fields` read from `counts` (every
-        count given, by its name, already checked as a whole number)."""
-        del counts
-        return count
-
-    def score_count_notes(self, doc: Mapping[str, Any], race: str, power: str, *,
-                          active: bool, read: ScenarioReader) -> list[tuple[str, str, str]]:
-        """Its counts a scenario's race reads, as (count, the default taken, what leaving it
-        out costs), noted when left out (after the base game's)."""
-        del doc, race, power, active, read
-        return []
-
-    def score_facts(self, held: HeldRegion | QuickCount) -> tuple[str, ...]:
-        """The names of its facts that a region held or a quick count gives (true, or not
-        0); a seat that does not score them refuses them (`score_facts_words`)."""
-        del held
-        return ()
-
     def tied_for_first(self, state: GameState,
                        coins: Mapping[int, int]) -> frozenset[int] | None:
         """The seats whose race tokens on the board break a tie for first, given every
@@ -606,86 +438,6 @@ class Expansion:
         del state, tokens, names
         return None
 
-    # --- its part of `companion play`'s lines (docs/play-format.md) ------------------
-
-    def doc_asked(self, doc: Mapping[str, Any]) -> bool | None:
-        """Whether the first line asks for it (read from its own field); None: it does
-        not say (the board decides, or it is never asked)."""
-        del doc
-        return None
-
-    def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
-        """The fewest and most players when it is asked, and the game they are counted
-        for; None: the base game's."""
-        del asked
-        return None
-
-    def doc_board_fits(self, asked: bool | None, board: Board, own: bool) -> bool:
-        """Whether `board` (`own`: a board document the first line gave) suits it though
-        it is not made for the board's usual number of players."""
-        del asked, board, own
-        return False
-
-    def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
-        """Its fields of the first line read (`doc_fields`), checked with
-        `json_fields.fail`, added to `setup.fields` (and the badges it takes out of
-        `setup.powers`)."""
-        del doc
-        return setup
-
-    def doc_state(self, state: GameState) -> dict[str, Any] | None:
-        """Its part of the state a line prints, under its `key`; None: not played."""
-        del state
-        return None
-
-    # --- its part of a score scenario (`companion score`, docs/score-format.md) ------
-
-    def score_lines(self, player: Mapping[str, Any],
-                    has_active: bool) -> list[tuple[str, int]]:
-        """The lines it adds to a scenario's score, after the base game's, from its
-        `score_fields` of the scenario's "player" (`has_active`: the player gave an active
-        race); faults raised with `companion.json_fields.fail`."""
-        del player, has_active
-        return []
-
-    def score_refusal(self, race: str) -> Said | None:
-        """Why a scenario's race named `race` is refused (one of its own pieces, not a
-        banner); None: not its business."""
-        del race
-        return None
-
-    def score_turn(self, player: Mapping[str, Any], board: Board | None, catalog: Catalog,
-                   read: ScenarioReader) -> list[tuple[str, int]]:
-        """The lines of a turn of the seat it plays itself, from `player[score_own]`."""
-        del player, board, catalog, read
-        return []
-
-    def score_notes(self, player: Mapping[str, Any], catalog: Catalog,
-                    read: ScenarioReader) -> list[str]:
-        """The notes on fields left out of `player[score_own]` that change its score."""
-        del player, catalog, read
-        return []
-
-    def score_active(self, field: str, doc: Mapping[str, Any], holdings: ActiveHoldings,
-                     read: ScenarioReader) -> ActiveHoldings:
-        """A scenario's active race with its `score_active_fields` read, after the base
-        game's."""
-        del field, doc, read
-        return holdings
-
-    def score_declined(self, field: str, doc: Mapping[str, Any], holdings: DeclinedHoldings,
-                       read: ScenarioReader) -> DeclinedHoldings:
-        """A scenario's race in decline with its `score_declined_fields` read."""
-        del field, doc, read
-        return holdings
-
-    def score_checks(self, doc: Mapping[str, Any], race: str, power: str, *, active: bool,
-                     read: ScenarioReader) -> list[tuple[str, str, str]]:
-        """The fields of a scenario's race its races or powers read, as (field, default,
-        what leaving it out costs), noted when left out (after the base game's)."""
-        del doc, race, power, active, read
-        return []
-
     # --- the rule book ---------------------------------------------------------------
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
@@ -695,15 +447,6 @@ class Expansion:
         return ()
 
     # --- scoring its races and powers (`companion.rules.scoring.RaceRules`) -----------
-
-    def race_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
-        """Its races that score on facts of their own (given as one of a race's `facts`),
-        with their bonuses; scoring knows them beside the base game's."""
-        return {}
-
-    def power_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
-        """Its special powers that score on facts of their own, with their bonuses."""
-        return {}
 
     def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
         """Refuse (`ScoringInputError`, its field under `where`: "active", "declined[0]")

@@ -44,7 +44,6 @@ __all__ = [
     "deal",
     "decline_options",
     "decline_types",
-    "documented",
     "extended",
     "game_standings",
     "handlers",
@@ -135,8 +134,9 @@ use_decline_types(decline_types)  # a decline's record holds every registered pa
 def decline_options(region: int | None) -> tuple[object, ...]:
     """The expansions' parts of a decline the table asks for with `region` (a region chosen
     as the race goes into decline), in the registry's order."""
-    return tuple(option for x in _REGISTRY
-                 if (option := x.decline_option(region)) is not None)
+    if region is None:
+        return ()
+    return tuple(part(region) for part in decline_types())
 
 
 def handlers() -> Mapping[type[Event], Expansion]:
@@ -166,16 +166,6 @@ def extended(*more: Expansion) -> Iterator[tuple[Expansion, ...]]:
         yield _REGISTRY
     finally:
         _REGISTRY, _handlers, _last_played = before, None, None
-
-
-def documented() -> tuple[Expansion, ...]:
-    """The expansions with a part in `companion play`'s lines, in the order the format
-    lists their fields, verbs and printed parts (River World, Necromancer Island, team
-    play: the order they joined the format), then the others that have a part, in the
-    registry's order (the mini-expansions: a field of `decline`)."""
-    first = (RIVER_WORLD, NECROMANCER_ISLAND, TEAM_PLAY)
-    return (*first, *(x for x in _REGISTRY if x not in first and (
-        x.doc_fields or x.doc_verbs or x.doc_verb_fields or x.doc_printed)))
 
 
 def played_in(created: GameCreated) -> tuple[Expansion, ...]:

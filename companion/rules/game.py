@@ -254,15 +254,12 @@ def _apply(state: GameState, event: Event) -> GameState:
         case BadgesReshuffled(order=order):
             return replace(state, market=state.market.reshuffle_badges(order))
         case ComboPicked():
-            picked = troops_game.picked(_pick(state, event), event.seat)
-            for expansion in played:
-                picked = expansion.picked(picked)
-            return picked
+            return troops_game.picked(_pick(state, event), event.seat)
         case ConquestsFinished(seat=seat):
             expect(state, seat, Phase.CONQUER, said("finish conquering"))
             return troops_game.conquests_finished(to_phase(state, Phase.REDEPLOY), seat)
-        case RedeploymentFinished(seat=seat) if seat_player is not None:
-            return seat_player.seat_redeployment_finished(state, seat)
+        case RedeploymentFinished() | TurnScored() | RegionAbandoned() if seat_player is not None:
+            return seat_player.apply(state, event)  # the base game's event of its seat
         case RedeploymentFinished(seat=seat):
             expect(state, seat, Phase.REDEPLOY, said("finish redeploying"))
             state = troops_game.finish_redeployment(state, seat)
@@ -275,22 +272,17 @@ def _apply(state: GameState, event: Event) -> GameState:
             for expansion in expansions.registered():
                 declined = expansion.race_declined(state, declined, event)
             return declined
-        case TurnScored(seat=seat) if seat_player is not None:
-            return seat_player.seat_score(state, event)
         case TurnScored(seat=seat, coins=coins):
             expect(state, seat, Phase.SCORE, said("score"))
             if coins < 0:
                 raise IllegalAction(said("a turn's income cannot be negative (got {coins})",
                                          coins=coins))
             player = state.current
-            scored = replace(
+            return replace(
                 to_phase(state, Phase.FINISHED, scored=True),
                 players=with_player(state.players, replace(player, coins=player.coins + coins)),
                 coins_issued=state.coins_issued + coins,
             )
-            for expansion in played:
-                scored = expansion.scored(scored, seat)
-            return scored
         case CoinsAdjusted(seat=seat, delta=delta, reason=reason):
             if not reason.strip():
                 raise IllegalAction(said("say why the coins are adjusted"))
@@ -307,15 +299,13 @@ def _apply(state: GameState, event: Event) -> GameState:
             return die.roll(state, event, attacker)  # only where the rules give one, once
         case RegionConquered(region=region) if seat_player is not None:
             before = region_state(state, region)
-            conquered = seat_player.seat_conquer(state, event)
+            conquered = seat_player.apply(state, event)
             for expansion in played:  # the others' after-a-conquest rules (a Pot of Gold)
                 if expansion is not seat_player:
                     conquered = expansion.conquered(conquered, region, before, event.seat)
             return troops_game.defeated(conquered, before)
         case RegionConquered():
             return _conquer(state, event)
-        case RegionAbandoned() if seat_player is not None:
-            return seat_player.seat_abandon(state, event)
         case RegionAbandoned(seat=seat, region=region):
             expect(state, seat, Phase.CONQUER, said("abandon a region"))
             here = region_state(state, region)

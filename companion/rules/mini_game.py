@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import companion.rules.troops as ledger
 from companion.rules.board import Piece, RegionState, cleared
@@ -49,14 +49,16 @@ from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker
 from companion.rules.errors import IllegalAction
 from companion.rules.events import (
+    ComboPicked,
     Event,
     GameCreated,
     MarkerPlaced,
     RaceDeclined,
     RegionConquered,
     TroopsRedeployed,
+    TurnScored,
 )
-from companion.rules.expansion import DocField, Expansion, ScenarioReader
+from companion.rules.expansion import Expansion
 from companion.rules.maps import Board
 from companion.rules.names import (
     BARBARIANS,
@@ -69,9 +71,7 @@ from companion.rules.names import (
 )
 from companion.rules.said import N_, Name, Said, listed, said, said_n
 from companion.rules.scoring import (
-    ActiveHoldings,
     Bonus,
-    DeclinedHoldings,
     InsteadOfRegions,
     RaceTurn,
     ScoredRace,
@@ -617,6 +617,17 @@ def refuse_recovery(state: GameState, event: PygmiesRecovered) -> None:
                                    owed, player=player.name, given=len(event.rolls)))
 
 
+def settled(before: GameState, event: Event, after: GameState) -> GameState:
+    """The books after `event`: a pick's Historian count (`picked`), a score's declines
+    paid (`scored`), the Pygmies' rolls owed (`rolls_settled`)."""
+    match event:
+        case ComboPicked():
+            return picked(after)
+        case TurnScored(seat=seat):
+            return scored(after, seat)
+    return rolls_settled(before, event, after)
+
+
 def rolls_settled(before: GameState, event: Event, after: GameState) -> GameState:
     """The Pygmies' rolls owed after `event`: a Pygmy token lost owes one; a roll pays it."""
     if isinstance(event, RegionConquered):
@@ -719,25 +730,6 @@ def reminders(state: GameState) -> tuple[Said, ...]:
 # --- the expansions, as the game asks them ------------------------------------------------
 
 
-_SCENARIO_HISTORIAN = frozenset({"in_decline_when_picked", "others_declined"})
-
-
-def _scenario_historian(field: str, doc: Mapping[str, Any],
-                        read: ScenarioReader) -> HistorianEvents:
-    """A scenario race's `historian` field: the declines its coins count."""
-    if "historian" not in doc:
-        return HistorianEvents()
-    counts = read.fields_of(f"{field}.historian", doc["historian"], _SCENARIO_HISTORIAN)
-    return HistorianEvents(
-        in_decline_when_picked=read.whole(
-            f"{field}.historian.in_decline_when_picked", counts.get("in_decline_when_picked", 0)
-        ),
-        others_declined=read.whole(
-            f"{field}.historian.others_declined", counts.get("others_declined", 0)
-        ),
-    )
-
-
 class MiniExpansions(Expansion):
     """The mini-expansions whose books the app keeps (Be Not Afraid...: Leprechauns,
     Pygmies; Grand Dames: Priestesses, Historian), played when the decks hold their sets.
@@ -748,65 +740,7 @@ class MiniExpansions(Expansion):
     events = (PygmiesRecovered,)
     pieces = (POT,)
     decline_type = IvoryTower
-    doc_verb_fields = (("decline", DocField("ivory_tower", "region", required=False,
-                                            nullable=True)),)
-    """The region of the Priestesses' Ivory Tower, given when they go into decline."""
     sets: ClassVar[tuple[str, ...]] = ("be-not-afraid", "grand-dames")
-    score_active_fields = ("abandoned", "attacked_active_race", "pots_of_gold", "historian")
-    score_declined_fields = ("ivory_tower", "pots_of_gold", "historian")
-
-    def score_active(self, field: str, doc: Mapping[str, Any], holdings: ActiveHoldings,
-                     read: ScenarioReader) -> ActiveHoldings:
-        facts = MiniFacts(
-            pots_of_gold=read.whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
-            historian=_scenario_historian(field, doc, read),
-        )
-        return replace(
-            holdings,
-            abandoned=read.whole(f"{field}.abandoned", doc.get("abandoned", 0)),
-            attacked_active_race=read.optional_flag(
-                f"{field}.attacked_active_race", doc.get("attacked_active_race")
-            ),
-            facts=with_facts(holdings.facts, facts),
-        )
-
-    def score_declined(self, field: str, doc: Mapping[str, Any], holdings: DeclinedHoldings,
-                       read: ScenarioReader) -> DeclinedHoldings:
-        facts = MiniFacts(
-            ivory_tower=read.whole(f"{field}.ivory_tower", doc.get("ivory_tower", 0)),
-            pots_of_gold=read.whole(f"{field}.pots_of_gold", doc.get("pots_of_gold", 0)),
-            historian=_scenario_historian(field, doc, read),
-        )
-        return replace(holdings, facts=with_facts(holdings.facts, facts))
-
-    def score_checks(self, doc: Mapping[str, Any], race: str, power: str, *, active: bool,
-                     read: ScenarioReader) -> list[tuple[str, str, str]]:
-        checks: list[tuple[str, str, str]] = []
-        first_turn = doc.get("first_turn") is True
-        this_turn = doc.get("this_turn") is True
-        if active:
-            if race == GYPSIES:
-                checks.append(("abandoned", "0", "no coin from regions abandoned this turn"))
-            if race == LEPRECHAUNS and not first_turn:
-                checks.append(("pots_of_gold", "0", "no Pot of Gold is collected"))
-            if power == HISTORIAN:
-                checks.append(("historian.others_declined", "0", "no coin for other declines"))
-                if first_turn:
-                    checks.append(("historian.in_decline_when_picked", "0",
-                                   "no coin for the races in decline when it was picked"))
-            return checks
-        if power == HISTORIAN:
-            checks.append(("this_turn", "false", "the Historians' last coin, paid on going "
-                                                 "into decline, is not paid"))
-        if race == LEPRECHAUNS:
-            checks.append(("this_turn", "false", "no Pot of Gold can be collected"))
-        if this_turn and race == LEPRECHAUNS:
-            checks.append(("pots_of_gold", "0", "no Pot of Gold is collected"))
-        if this_turn and power == HISTORIAN:
-            checks.append(("historian.others_declined", "0", "no coin for other declines"))
-        if race == PRIESTESSES and read.holds_a_region(doc):
-            checks.append(("ivory_tower", "0", "the Ivory Tower scores nothing"))
-        return checks
 
     _sets: ClassVar[frozenset[str]] = frozenset(sets)
 
@@ -822,17 +756,9 @@ class MiniExpansions(Expansion):
             return reinforced(recovered, event.seat, sum(event.rolls))
         return super().apply(state, event)
 
-    def picked(self, state: GameState) -> GameState:
-        return picked(state)
-
-    def redeployment_finished(self, state: GameState, seat: int) -> GameState:
-        return pixies_off_the_board(state, seat)
-
-    def kept_off_the_board(self, state: GameState, seat: int, race: str) -> int | None:
-        return barbarians_kept_off(state, seat, race)
-
-    def race_reminder(self, state: GameState, name: str) -> Said | None:
-        return race_reminder(state, name)
+    redeployment_finished = staticmethod(pixies_off_the_board)
+    kept_off_the_board = staticmethod(barbarians_kept_off)
+    race_reminder = staticmethod(race_reminder)
 
     def marker_owner(self, state: GameState, marker: str) -> tuple[str, int | None] | None:
         """The Leprechauns' Pots of Gold (in the box: `pieces["pots_of_gold"]`, if known)."""
@@ -846,8 +772,7 @@ class MiniExpansions(Expansion):
                                      "at: {phase}", phase=said(PHASE_WORDS.get(state.track.phase,
                                                                  state.track.phase.value))))
 
-    def reminders(self, state: GameState) -> tuple[Said, ...]:
-        return reminders(state)
+    reminders = staticmethod(reminders)
 
     def refuse(self, state: GameState, event: Event) -> None:
         if isinstance(event, PygmiesRecovered):
@@ -855,8 +780,7 @@ class MiniExpansions(Expansion):
         if isinstance(event, TroopsRedeployed):
             refuse_barbarians_redeploying(state, event)
 
-    def settled(self, before: GameState, event: Event, after: GameState) -> GameState:
-        return rolls_settled(before, event, after)
+    settled = staticmethod(settled)
 
     def rolls_owed(self, state: GameState, event: Event,
                    draw: Callable[[], int]) -> tuple[Event, ...]:
@@ -891,11 +815,8 @@ class MiniExpansions(Expansion):
             for d in inp.declined)
         return replace(inp, active=active, declined=declined)
 
-    def race_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
-        return RACE_BONUSES
-
-    def power_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
-        return POWER_BONUSES
+    race_bonuses = RACE_BONUSES
+    power_bonuses = POWER_BONUSES
 
     def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
         if race.declined:
@@ -910,8 +831,7 @@ class MiniExpansions(Expansion):
         return InsteadOfRegions("the Ivory Tower scores instead",
                                 scores=bool(facts_of(race.turn).ivory_tower))
 
-    def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
-        refuse_gypsies_return(state, who, region)
+    refuse_conquest = staticmethod(refuse_gypsies_return)
 
     def conquered(self, state: GameState, region: int, before: RegionState,
                   seat: int) -> GameState:
@@ -924,12 +844,6 @@ class MiniExpansions(Expansion):
         return race_declined(before, after, event.seat,
                              None if tower is None else tower.ivory_tower)
 
-    def decline_option(self, region: int | None) -> object | None:
-        """The Priestesses' Ivory Tower in `region`."""
-        return None if region is None else IvoryTower(region)
-
-    def scored(self, state: GameState, seat: int) -> GameState:
-        return scored(state, seat)
 
     def turn_passed(self, before: GameState, ended: GameState) -> GameState:
         del before

@@ -14,12 +14,11 @@ expansion, in two parts, in this order:
 - **the game**: the expansion inside a game: its events, `NecromancerSetup`, the game-level
   handlers (`_on_...`: his events and his seat's moves applied to a `GameState`), what the
   screens read of a game (`is_his`, `attackable`, `assess_region`, `ghosts_free`,
-  `his_income_lines`, `public_necromancer`), his part of `companion play` and of a score
-  scenario, his words in the rule book, the `NecromancerIsland` expansion whose one
-  instance `NECROMANCER_ISLAND` the registry (`companion.rules.expansions`) holds, and
-  `NecromancerIntents`. `companion.rules.game.apply` hands his events and the moments that
-  touch him to that expansion, which keeps his books among the state's parts
-  (`GameState.part`).
+  `his_income_lines`, `public_necromancer`), his words in the rule book, the
+  `NecromancerIsland` expansion whose one instance `NECROMANCER_ISLAND` the registry
+  (`companion.rules.expansions`) holds, and `NecromancerIntents`.
+  `companion.rules.game.apply` hands his events and the moments that touch him to that
+  expansion, which keeps his books among the state's parts (`GameState.part`).
 
 A step the rules do not allow raises `IllegalAction` naming what was wrong and what is
 allowed, and changes nothing (bad data, such as a malformed `ghosts_removed`, raises
@@ -93,47 +92,38 @@ Readings of the rules made here (see docs/expansions.md):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from companion.json_fields import a_list, fail, flag, whole
 from companion.rules.board import Occupant, RegionState, cleared, taken
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Assessment, Attacker, Reach, assess, immunity, reach
 from companion.rules.decline import vanish_if_gone
-from companion.rules.errors import IllegalAction, MalformedInput, UnknownName
+from companion.rules.errors import IllegalAction, MalformedInput
 from companion.rules.events import (
     Event,
     GameCreated,
     RaceDeclined,
+    RedeploymentFinished,
     RegionAbandoned,
     RegionConquered,
     TurnScored,
 )
 from companion.rules.expansion import (
     Deal,
-    DocField,
-    DocSetup,
-    DocVerb,
     Expansion,
     Intents,
-    ScenarioReader,
 )
 from companion.rules.maps import Board, Terrain
 from companion.rules.names import (
-    AQUATIC,
     BERSERK,
     CORRUPT,
     CURSED,
     ELVES,
     FLYING,
-    FORTIFIED,
-    PEACE_LOVING,
-    PILLAGING,
     RANSACKING,
     SEAFARING,
     SPIRIT,
@@ -143,11 +133,8 @@ from companion.rules.purse import pay
 from companion.rules.rule_entry import PIECE, RuleEntry
 from companion.rules.said import N_, Listed, Name, Said, listed, said
 from companion.rules.scoring import (
-    MAX_FORTRESSES,
     HeldRegion,
-    QuickCount,
     Regions,
-    ScoringInputError,
     power_bonus_lines,
     regions_held,
 )
@@ -909,8 +896,6 @@ class GhostsReturned:
 
 
 HAND_COUNTED = "powers (counted by hand)"
-DOC_PLAYERS = (3, 6)
-"""Three to six at the table, he among them."""
 
 
 # --- the game: set-up --------------------------------------------------------------------
@@ -1307,83 +1292,6 @@ def _game_standings(state: GameState, tokens: Mapping[int, int] | None,
     return standings(necro, coins, tokens, names)
 
 
-# --- the game: his part of a score scenario (`companion score`, docs/score-format.md) ----
-
-_SCENARIO_FIELDS = frozenset(
-    {"powers", "regions", "counts", "conquered_non_empty", "attacked_active_race", "fortresses"}
-)
-SCENARIO_REGIONS_LABEL = "Regions held by the Necromancer's Ghosts"
-
-
-def _scenario_powers(field: str, value: object, catalog: Catalog,
-                     read: ScenarioReader) -> tuple[str, ...]:
-    items = a_list(field, value)
-    if not 1 <= len(items) <= POWERS_DRAWN:
-        fail(field, said("{n} powers; the Necromancer has 1 to {most} in use (the one placed "
-                         "with the Well of Souls, then those he bought)", n=len(items),
-                         most=POWERS_DRAWN))
-    powers: list[str] = []
-    for index, item in enumerate(items):
-        where = f"{field}[{index}]"
-        try:
-            name = catalog.power(read.text(where, item)).name
-        except UnknownName as error:
-            fail(where, error.said)
-        if name in BARRED_POWERS:
-            fail(where, said("the Necromancer never holds {power} ({barred} are drawn again "
-                             "when he draws them)", power=Name("power", name),
-                             barred=listed(Name("power", barred) for barred in BARRED_POWERS)))
-        if name in powers:
-            fail(where, said("{power} is listed twice; he holds each badge once",
-                             power=Name("power", name)))
-        try:
-            income_lines((), (name,))
-        except ScoringInputError as error:
-            fail(where, said("scoring the power '{power}' is not supported: {problem}",
-                             power=Name("power", name), problem=error.problem_said))
-        powers.append(name)
-    return tuple(powers)
-
-
-def _scenario_regions(field: str, regions: Regions, powers: tuple[str, ...],
-                      read: ScenarioReader) -> None:
-    """No Island among his regions; seas only with Seafaring; no expansion's facts of the
-    regions (River World's harbors and pirate ships: `read.expansion_facts`)."""
-    island = said("the Lake holds Necromancer Island, which is not a region: it pays him "
-                  "nothing and nobody holds it; leave it out")
-    sea = said("a sea only with Seafaring among his powers")
-    if isinstance(regions, QuickCount):
-        if regions.terrains.get(Terrain.LAKE):
-            fail(f"{field}.counts.lake", island)
-        if regions.terrains.get(Terrain.SEA) and SEAFARING not in powers:
-            fail(f"{field}.counts.sea", sea)
-        for name, words in read.expansion_facts(regions):
-            fail(f"{field}.counts.{name}", _not_scored(words))
-        return
-    for index, region in enumerate(regions):
-        where = f"{field}.regions[{index}]"
-        if region.terrain is Terrain.LAKE:
-            fail(where, island)
-        if region.terrain is Terrain.SEA and SEAFARING not in powers:
-            fail(where, sea)
-        for _name, words in read.expansion_facts(region):
-            fail(where, _not_scored(words))
-
-
-def _not_scored(words: str) -> Said:
-    """Why an expansion's facts of the regions (`words`, a template marked where it is
-    written) are refused on his."""
-    return said("{words} are not scored for the Necromancer, here as in the app",
-                words=Said(words))
-
-
-def _scenario_field(field: str) -> str:
-    counted = re.match(r"regions\.(?:terrains\.)?(.+)", field)
-    if counted:
-        return f"player.necromancer.counts.{counted.group(1)}"
-    return f"player.necromancer.{field}"
-
-
 # --- the game: his words in the rule book ------------------------------------------------
 
 _PIECE_WORDS: tuple[tuple[str, str | Said], ...] = (
@@ -1424,149 +1332,8 @@ class NecromancerIsland(Expansion):
               GhostsReturned)
     setup_type = NecromancerSetup
     setup_keywords = ("ghosts_removed",)
-    doc_fields = ("necromancer", "ghosts_removed")
-    doc_printed = True
-    score_own = "necromancer"
-    doc_verbs = (
-        DocVerb("choose_well_power", "Necromancer Island: the power he places with the Well, "
-                "before his first turn", (DocField("power", "text"),)),
-        DocVerb("buy_ghost", "Necromancer Island: he buys a Ghost onto the Island"),
-        DocVerb("buy_power", "Necromancer Island: he buys one of his powers in reserve",
-                (DocField("power", "text"),)),
-        DocVerb("redeploy_ghosts", "Necromancer Island: his Ghosts at the end of his turn, "
-                "per region he holds and on the Island", (
-                    DocField("regions", "counts"),
-                    DocField("island", "whole", required=False, default=0),
-                )),
-        DocVerb("return_ghosts", "Necromancer Island: the Ghosts in his hand go back onto "
-                "his regions", (DocField("regions", "counts"),)),
-    )
-
     def plays(self, created: GameCreated) -> bool:
         return bool(his_setup(created).necromancer_powers)
-
-    def doc_asked(self, doc: Mapping[str, Any]) -> bool | None:
-        return flag("necromancer", doc.get("necromancer", False))
-
-    def doc_players(self, asked: bool | None) -> tuple[int, int, str] | None:
-        """Three to six at the table, he among them."""
-        return (*DOC_PLAYERS, N_("a Necromancer Island game")) if asked else None
-
-    def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
-        """His six, the first he may have from the top of the badge deck; the Ghosts taken
-        out of his reserve (`ghosts_removed`, 0 to 2)."""
-        asked = setup.asked.get(self.key)
-        powers = setup.powers
-        drawn: tuple[str, ...] = ()
-        if asked:
-            try:
-                drawn, powers = draw_powers(powers)
-            except IllegalAction as refused:
-                fail("powers", refused.said)
-        removed = 0
-        if "ghosts_removed" in doc:
-            if not asked:
-                fail("ghosts_removed", said('Ghosts are taken out only in a Necromancer '
-                                            'Island game ("necromancer": true)'))
-            removed = whole("ghosts_removed", doc["ghosts_removed"])
-            if removed > 2:
-                fail("ghosts_removed", said("{n}; 0, 1 or 2 Ghosts may be taken out",
-                                            n=removed))
-        if not asked:
-            return setup
-        return replace(setup, powers=powers,
-                       options=(*setup.options, NecromancerSetup(drawn, removed)))
-
-    def score_refusal(self, race: str) -> Said | None:
-        if race.strip().casefold() != GHOSTS.casefold():
-            return None
-        return said("Ghosts are the Necromancer's tokens, not a race banner; score his turn "
-                    "with {field} ({example})", field="player.necromancer",
-                    example='{"powers": [...], "regions": [...]}')
-
-    def score_turn(self, player: Mapping[str, Any], board: Board | None, catalog: Catalog,
-                   read: ScenarioReader) -> list[tuple[str, int]]:
-        """The coins of the Necromancer's turn (`player.necromancer`), by the game's own
-        rule (`income_lines`): a coin per region his Ghosts hold, then his
-        powers' bonuses. The Island pays nothing and is refused as a region."""
-        field = "player.necromancer"
-        others = [key for key in ("active", "declined") if key in player]
-        others += sorted(key for key in player if key not in ("active", "declined", self.key))
-        for other in others:
-                fail(f"player.{other}", said("the Necromancer plays no race banner and holds "
-                                             "nothing another expansion scores; leave it out "
-                                             "beside player.necromancer"))
-        doc = read.fields_of(field, player["necromancer"], _SCENARIO_FIELDS)
-        powers = _scenario_powers(f"{field}.powers", read.required(field, doc, "powers"),
-                                  catalog, read)
-        regions = read.regions(field, doc, board)
-        _scenario_regions(field, regions, powers, read)
-        held = regions_held(regions)
-        conquered = read.whole(f"{field}.conquered_non_empty", doc.get("conquered_non_empty", 0))
-        if conquered > held:
-            fail(f"{field}.conquered_non_empty", said(
-                "{n} is more than the {held} regions his Ghosts hold", n=conquered, held=held))
-        attacked = read.optional_flag(f"{field}.attacked_active_race",
-                                      doc.get("attacked_active_race"))
-        if attacked is None and PEACE_LOVING in powers:
-            fail(f"{field}.attacked_active_race", said(
-                "not said: Peace-Loving earns 3 coins only if no other active race was "
-                "attacked this turn; say true or false"))
-        fortresses = read.whole(f"{field}.fortresses", doc.get("fortresses", 0))
-        if fortresses and FORTIFIED not in powers:
-            fail(f"{field}.fortresses", said("only with Fortified among his powers"))
-        in_box = catalog.pieces.get("fortresses", MAX_FORTRESSES)
-        if fortresses > min(held, in_box):
-            fail(f"{field}.fortresses",
-                 said("{n} is more than the {held} regions his Ghosts hold", n=fortresses,
-                      held=held) if held <= in_box else
-                 said("{n} is more than the {most} fortresses in the box", n=fortresses,
-                      most=in_box))
-        try:
-            lines = income_lines(
-                regions,
-                powers,
-                conquered_non_empty=conquered,
-                attacked_active_race=bool(attacked),
-                fortresses=fortresses,
-            )
-        except ScoringInputError as error:
-            fail(_scenario_field(error.field), error.problem_said)
-        return [
-            (SCENARIO_REGIONS_LABEL if label == REGIONS_LINE else label, coins)
-            for label, coins in lines
-        ]
-
-    def score_notes(self, player: Mapping[str, Any], catalog: Catalog,
-                    read: ScenarioReader) -> list[str]:
-        necro = player["necromancer"]
-        powers = {catalog.power(name).name for name in necro["powers"]}
-        notes = read.held_notes("player.necromancer", necro)
-        if PILLAGING in powers and "conquered_non_empty" not in necro:
-            notes.append(read.left_out("player.necromancer.conquered_non_empty", "0",
-                                       "Pillaging earns nothing"))
-        if FORTIFIED in powers and "fortresses" not in necro:
-            notes.append(read.left_out("player.necromancer.fortresses", "0",
-                                       "Fortified earns nothing"))
-        for power in sorted(powers & {AQUATIC}):
-            notes += read.region_notes("player.necromancer", necro, GHOSTS, power,
-                                       active=True)
-        return notes
-
-    def doc_state(self, state: GameState) -> dict[str, Any] | None:
-        """Necromancer Island as the table sees him (every Ghost and badge; never his
-        coins)."""
-        view = public_necromancer(state)
-        if view is None:
-            return None
-        return {"seat": view.seat, "step": view.step.name.lower(), "island": view.island,
-                "regions": [{"region": region, "ghosts": ghosts}
-                            for region, ghosts in view.regions],
-                "in_hand": view.in_hand, "reserve": view.reserve,
-                "well_ghosts": view.well_ghosts, "well_souls": view.well_souls,
-                "removed": view.removed, "powers_in_use": list(view.powers_in_use),
-                "powers_in_reserve": list(view.powers_in_reserve), "price": view.price,
-                "souls_to_next_ghost": view.souls_to_next_ghost, "won": view.won}
 
     def in_play(self, state: GameState) -> bool:
         return state.part(NecromancerState) is not None
@@ -1621,37 +1388,27 @@ class NecromancerIsland(Expansion):
                 return _on_redeploy(state, event)
             case GhostsReturned():
                 return _on_ghosts_returned(state, event)
+            case RegionConquered(catapult=True):  # the base game's events of his seat
+                raise IllegalAction(said("the Necromancer has no Catapult to conquer with"))
+            case RegionConquered(region=region):
+                region_state(state, region)  # an unknown region is refused before the rest
+                return _on_conquest(state, event)
+            case RegionAbandoned():
+                return _on_abandon(state, event)
+            case RedeploymentFinished(seat=seat):
+                return leave_as_they_stand(state, seat)
+            case TurnScored():
+                return _on_score(state, event)
         return super().apply(state, event)
 
-    def plays_seat(self, state: GameState, seat: int) -> bool:
-        return is_his(state, seat)
-
-    def seat_attacker(self, state: GameState) -> Attacker:
-        return attacker(state)
-
-    def seat_conquer(self, state: GameState, event: RegionConquered) -> GameState:
-        if event.catapult:
-            raise IllegalAction(said("the Necromancer has no Catapult to conquer with"))
-        region_state(state, event.region)  # an unknown region is refused before the rest
-        return _on_conquest(state, event)
-
-    def seat_abandon(self, state: GameState, event: RegionAbandoned) -> GameState:
-        return _on_abandon(state, event)
-
-    def seat_redeployment_finished(self, state: GameState, seat: int) -> GameState:
-        return leave_as_they_stand(state, seat)
-
-    def seat_score(self, state: GameState, event: TurnScored) -> GameState:
-        return _on_score(state, event)
-
-    def seat_income(self, state: GameState) -> tuple[tuple[str, int], ...]:
-        return his_income_lines(state)
+    plays_seat = staticmethod(is_his)
+    seat_attacker = staticmethod(attacker)
+    seat_income = staticmethod(his_income_lines)
 
     def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
         refuse_island(state, who.seat, region)
 
-    def public_part(self, state: GameState) -> PublicNecromancer | None:
-        return public_necromancer(state)
+    public_part = staticmethod(public_necromancer)
 
     def may_attack(self, state: GameState, who: Attacker, region: int) -> bool | None:
         """His own reach for him; the Island shut to the others (else the base rules)."""
@@ -1668,8 +1425,7 @@ class NecromancerIsland(Expansion):
                       event: RaceDeclined) -> GameState:
         return race_declined(before, after, event.seat)
 
-    def turn_passed(self, before: GameState, ended: GameState) -> GameState:
-        return turn_passed(before, ended)
+    turn_passed = staticmethod(turn_passed)
 
     def tied_for_first(self, state: GameState,
                        coins: Mapping[int, int]) -> frozenset[int] | None:
@@ -1677,9 +1433,7 @@ class NecromancerIsland(Expansion):
         assert necro is not None
         return needs_token_count({s: c for s, c in coins.items() if s != necro.seat})
 
-    def standings(self, state: GameState, tokens: Mapping[int, int] | None,
-                  names: Mapping[int, str]) -> Standings | None:
-        return _game_standings(state, tokens, names)
+    standings = staticmethod(_game_standings)
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
         del catalog

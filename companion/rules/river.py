@@ -14,8 +14,8 @@ This module is the whole expansion, in two parts, in this order:
   turn starts, frozen rivers, its facts of a conquest (`RiverFacts`), rivers emptied at
   redeployment, the Caravel, the table's pirate-ship corrections, what the screens read of
   a game (`event_in_force`, `seer_refusal`, `seer_peek`, `public_river`), its facts of the
-  regions held (a Harbor, a pirate ship beside) in the scoring input and in a score
-  scenario's regions and counts, and how they score, its words in the rule book, the
+  regions held (a Harbor, a pirate ship beside) in the scoring input (a score scenario's
+  are read by `companion.score_parts`), and how they score, its words in the rule book, the
   `RiverWorld` expansion whose one instance `RIVER_WORLD` the registry
   (`companion.rules.expansions`) holds, and `RiverIntents`. `companion.rules.game.apply`
   hands River World's events and moments to that expansion, which keeps its `RiverState`
@@ -106,9 +106,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from companion.json_fields import a_list, fail, flag, text
 from companion.rules.board import BoardState, Markers, Piece, RegionState, cleared
 from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, CostLine, Reach
@@ -116,12 +115,8 @@ from companion.rules.errors import IllegalAction, MalformedInput, UnknownName
 from companion.rules.events import Event, GameCreated, RaceDeclined
 from companion.rules.expansion import (
     Deal,
-    DocField,
-    DocSetup,
-    DocVerb,
     Expansion,
     Intents,
-    ScenarioReader,
 )
 from companion.rules.maps import Board, BoardPart, Region, Terrain
 from companion.rules.names import AQUATIC, FLYING, SEAFARING, TRITONS
@@ -596,16 +591,16 @@ def _leave_rivers(state: GameState, seat: int) -> GameState:
     return replace(state, regions=empty_rivers(state.map, state.regions, seat, staying))
 
 
-def _turn_passed(before: GameState, after: GameState) -> GameState:
+def _turn_passed(before: GameState, ended: GameState) -> GameState:
     """After a turn ends: the Caravel leaves; a new game turn reveals its event."""
-    river = after.part(RiverState)
+    river = ended.part(RiverState)
     if river is None:
-        return after
+        return ended
     river = replace(river, caravel=None)
-    regions = after.regions
-    if not after.is_over and after.track.turn != before.track.turn:
-        regions = _reveal(river, after.track.turn, after.map, regions, after.catalog)
-    return replace(after, regions=regions).with_part(river)
+    regions = ended.regions
+    if not ended.is_over and ended.track.turn != before.track.turn:
+        regions = _reveal(river, ended.track.turn, ended.map, regions, ended.catalog)
+    return replace(ended, regions=regions).with_part(river)
 
 
 def _place_caravel(state: GameState, event: CaravelPlaced) -> GameState:
@@ -995,64 +990,16 @@ class RiverWorld(Expansion):
     events = (CaravelPlaced, PirateShipSet)
     pieces = (SHIP,)
     setup_type = RiverSetup
-    doc_fields = ("river_events",)
-    score_region_fields = ("next_to_pirates",)
-    score_count_fields = ("harbors", "next_to_pirates", "inland_next_to_pirates")
-    score_facts_words = N_("River World's harbors and pirate ships")
     has_boards = True
     board_part = RIVER_BOARD
-    doc_printed = True
-    doc_verbs = (
-        DocVerb("place_caravel", "River World: the Shipyard's holder puts the Caravel on a "
-                "river", (DocField("region", "region"),)),
-        DocVerb("set_pirate_ship", "River World: correct whether a pirate ship lies in a "
-                "river", (DocField("region", "region"), DocField("present", "flag"))),
-    )
-
     def plays(self, created: GameCreated) -> bool:
         return bool(event_line(created))
-
-    def doc_setup(self, doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
-        """River World's line of Event markers, one per turn: as given, or the markers in
-        the box shuffled with the seed (the first `turns` of them); none off a River World
-        board."""
-        board = setup.board
-        if not is_river_world(board):
-            if "river_events" in doc:
-                fail("river_events", f"the {board.name} board has no rivers; River World's "
-                                      "events are played on a River World board")
-            return setup
-        if "river_events" not in doc:
-            if setup.seed is None:
-                fail("river_events", f"missing: the {board.name} board is a River World "
-                                      "board; give its Event markers in order (one per turn), "
-                                      'or a "seed" to shuffle them')
-            line = [event.value for event in markers_in_box(setup.catalog)]
-            setup.shuffle(line)
-            return _with_field(setup, tuple(line[:board.turns]))
-        names = [text(f"river_events[{i}]", name)
-                 for i, name in enumerate(a_list("river_events", doc["river_events"]))]
-        try:
-            line = [e.value for e in check_event_line(names, board.turns, setup.catalog)]
-        except IllegalAction as refused:
-            fail("river_events", refused.reason)
-        return _with_field(setup, tuple(line))
-
-    def doc_state(self, state: GameState) -> dict[str, Any] | None:
-        """River World as the table sees it (never the events still face down)."""
-        view = public_river(state)
-        if view is None:
-            return None
-        return {"event": view.event.value, "revealed": [e.value for e in view.revealed],
-                "face_down": view.face_down, "river_cost": view.river_cost,
-                "pirate_ships": list(view.pirate_ships), "caravel": view.caravel}
 
     def in_play(self, state: GameState) -> bool:
         return state.part(RiverState) is not None
 
-    def board_made_for(self, board: Board) -> bool:
-        """A board with rivers."""
-        return is_river_world(board)
+    board_made_for = staticmethod(is_river_world)
+    """A board with rivers."""
 
     def deal(self, deal: Deal, shuffle: Callable[[list[str]], None]) -> Deal:
         """The line of Event markers, one per turn, drawn from the markers in the box (by
@@ -1094,17 +1041,10 @@ class RiverWorld(Expansion):
             return _leave_rivers(after, event.seat)
         return after
 
-    def redeployment_finished(self, state: GameState, seat: int) -> GameState:
-        return _leave_rivers(state, seat)
-
-    def turn_passed(self, before: GameState, ended: GameState) -> GameState:
-        return _turn_passed(before, ended)
-
-    def with_facts(self, state: GameState, who: Attacker) -> Attacker:
-        return _with_river(state, who)
-
-    def public_part(self, state: GameState) -> RiverView | None:
-        return public_river(state)
+    redeployment_finished = staticmethod(_leave_rivers)
+    turn_passed = staticmethod(_turn_passed)
+    with_facts = staticmethod(_with_river)
+    public_part = staticmethod(public_river)
 
     def redeployment_leaves(self, state: GameState, seat: int) -> frozenset[int]:
         """The rivers `seat` must leave as they redeploy (unless frozen, or held by a sea
@@ -1142,68 +1082,18 @@ class RiverWorld(Expansion):
             inp, active=None if active is None else replace(active, regions=marked(active.regions)),
             declined=tuple(replace(d, regions=marked(d.regions)) for d in inp.declined))
 
-    def score_region(self, field: str, doc: Mapping[str, Any], symbols: Sequence[str],
-                     region: HeldRegion, read: ScenarioReader) -> HeldRegion:
-        """A region object's Harbor (among its "features") and "next_to_pirates"."""
-        del read
-        problem = sites_refused(region.terrain, sites_among(symbols))
-        if problem is not None:
-            fail(f"{field}.features", problem)
-        pirates = flag(f"{field}.next_to_pirates", doc.get("next_to_pirates", False))
-        return with_region_facts(region, RiverRegionFacts(harbor=Site.HARBOR in symbols,
-                                                          next_to_pirates=pirates))
-
-    def score_counts(self, counts: Mapping[str, int], count: QuickCount) -> QuickCount:
-        return with_counts(count, RiverCounts(
-            harbors=counts.get("harbors", 0),
-            next_to_pirates=counts.get("next_to_pirates", 0),
-            inland_next_to_pirates=counts.get("inland_next_to_pirates")))
-
-    def score_count_notes(self, doc: Mapping[str, Any], race: str, power: str, *,
-                          active: bool, read: ScenarioReader) -> list[tuple[str, str, str]]:
-        """An Aquatic race counting regions next to pirate ships: which of them are inland
-        (they earn nothing, so lose nothing); left out, the fewest the other counts allow
-        (`inland_beside_pirates`)."""
-        del race
-        pirates = read.counted(doc, "next_to_pirates")
-        if not (active and power == AQUATIC and pirates):
-            return []
-        inland = max(0, pirates - read.counted(doc, "coastal"))
-        return [("inland_next_to_pirates",
-                 f"{inland} (those next to a pirate ship beyond the coastal regions "
-                 "counted)", "the rest of them are taken as coastal and lose a coin each")]
-
-    def score_facts(self, held: HeldRegion | QuickCount) -> tuple[str, ...]:
-        if isinstance(held, QuickCount):
-            counts = counts_of(held)
-            return tuple(name for name, given in (
-                ("harbors", counts.harbors), ("next_to_pirates", counts.next_to_pirates),
-                ("inland_next_to_pirates", counts.inland_next_to_pirates)) if given)
-        facts = region_facts(held)
-        return tuple(name for name, given in (("harbor", facts.harbor),
-                                              ("next_to_pirates", facts.next_to_pirates))
-                     if given)
-
     def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
         del catalog
         _check_race(where, race)
 
-    def check_region(self, field: str, region: HeldRegion) -> None:
-        _check_region(field, region)
+    check_region = staticmethod(_check_region)
+    region_counts = staticmethod(_count_facts)
+    check_count = staticmethod(_check_counts)
+    race_lines = staticmethod(_pirate_lines)
+    """A race's regions next to a pirate ship, one coin less each."""
 
-    def region_counts(self, regions: Sequence[HeldRegion]) -> RiverCounts | None:
-        return _count_facts(regions)
-
-    def check_count(self, field: str, count: QuickCount, tally: Tally) -> None:
-        _check_counts(field, count, tally)
-
-    def race_lines(self, race: ScoredRace) -> tuple[ScoreLine, ...]:
-        """A race's regions next to a pirate ship, one coin less each."""
-        return _pirate_lines(race)
-
-    def player_lines(self, races: Sequence[ScoredRace]) -> tuple[ScoreLine, ...]:
-        """The player's Harbors, 1 + 2 + 3 ..."""
-        return _harbor_lines(races)
+    player_lines = staticmethod(_harbor_lines)
+    """The player's Harbors, 1 + 2 + 3 ..."""
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
         del catalog
@@ -1213,10 +1103,6 @@ class RiverWorld(Expansion):
 
 
 RIVER_WORLD = RiverWorld()
-
-
-def _with_field(setup: DocSetup, line: tuple[str, ...]) -> DocSetup:
-    return replace(setup, options=(*setup.options, RiverSetup(line)))
 
 
 class RiverIntents(Intents):

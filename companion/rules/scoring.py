@@ -52,8 +52,15 @@ region's `facts` (`HeldRegion.facts`) and, counted, one of a quick count's
 (`region_counts`, so both paths stay the same position) and score them: lines after a
 race's own (`race_lines`) and lines of the player's races together, after all of them
 (`player_lines`). River World's Harbors and pirate ships are scored this way
-(`companion.rules.river`). A river (terrain "river") held under a Harsh Winter, or by
-a Seafaring race, is a region like any other: 1 coin.
+(`companion.rules.river`). One set of hooks scores both paths: a list is counted first
+(`region_counts`) and only the count is scored. The checks stay two because a quick count
+is not a list of regions: it does not say which region bears which fact, so it cannot be
+entered as regions without making up an arrangement, and the mistakes each refuses
+differ: a list's region is refused for what it is, naming it (`active.regions[2].harbor`:
+a Harbor on a river), a count only for a total no board allows, naming the count
+(`active.regions.harbors`: more Harbors than land regions counted). A river (terrain
+"river") held under a Harsh Winter, or by a Seafaring race, is a region like any other:
+1 coin.
 
 The rule numbers printed in the rules text (Barricade's 3 coins for 4 regions or fewer,
 Imperial's regions beyond 3, Peace-Loving's 3 coins) are the constants below; token
@@ -735,10 +742,12 @@ class RaceRules(Protocol):
     """An expansion's part of scoring a race (`companion.rules.expansion.Expansion`'s
     hooks of these names, which do nothing there)."""
 
+    @property
     def race_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
         """Its races that score on facts of their own, and their bonuses."""
         ...
 
+    @property
     def power_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
         """Its special powers that score on facts of their own, and their bonuses."""
         ...
@@ -812,8 +821,8 @@ def _tables() -> _Tables:
     races: dict[str, tuple[Bonus, ...]] = {**RACE_BONUSES, **EXPANSION_RACE_BONUSES}
     powers: dict[str, tuple[Bonus, ...]] = {**POWER_BONUSES, **EXPANSION_POWER_BONUSES}
     for rule in rules:
-        races.update(rule.race_bonuses())
-        powers.update(rule.power_bonuses())
+        races.update(rule.race_bonuses)
+        powers.update(rule.power_bonuses)
     tables = _Tables(rules, MappingProxyType(races), MappingProxyType(powers),
                      {name.casefold(): name for name in races},
                      {name.casefold(): name for name in powers})
