@@ -850,13 +850,15 @@ def child_env(out: Path) -> dict[str, str]:
 
 def screen_problems(roots: list[Any]) -> list[str]:
     """The quality bar's problems of what `roots` show: layout, missing glyphs, words
-    broken between two letters, words cut short by a shortened label."""
+    broken between two letters, words cut short by a shortened label, lines dropped by a
+    box too short."""
     import ui_support
 
     return [p for r in roots for p in (*ui_support.layout_problems(r),
                                        *ui_support.glyph_problems(r),
                                        *ui_support.broken_words(r),
-                                       *ui_support.cut_words(r))]
+                                       *ui_support.cut_words(r),
+                                       *ui_support.dropped_lines(r))]
 
 
 def run(out: Path, only: list[str] | None = None, timeout: float = 300, *,

@@ -677,6 +677,27 @@ def broken_words(root: Widget) -> list[str]:
     return problems
 
 
+def dropped_lines(root: Widget) -> list[str]:
+    """Every shown label under `root` whose box is too short for its text (a `text_size`
+    with a height): Kivy lays out the lines that fit and drops the rest without a sign
+    ("Kostet 5" over a dropped "Münzen"), in words. A label whose lines are limited on
+    purpose (`max_lines`, the table's reminders) or that is shortened (`cut_words`) is
+    left out."""
+    problems: list[str] = []
+    for widget in walk_shown(root):
+        if (not isinstance(widget, Label) or widget.shorten or widget.markup
+                or widget.max_lines or widget.text_size[1] is None or not widget.text.strip()):
+            continue
+        widget.texture_update()
+        lines = getattr(widget._label, "_cached_lines", None) or []
+        drawn = " ".join(w.text for line in lines for w in line.words)
+        if drawn.split() != widget.text.split():
+            name = getattr(widget, "action_key", "") or widget.text[:30]
+            problems.append(f"{type(widget).__name__} {name!r}: drawn without its last "
+                            f"lines, as {drawn[:60]!r}")
+    return problems
+
+
 def cut_words(root: Widget) -> list[str]:
     """Every shown label under `root` that Kivy draws shortened in the middle of a word or
     a sentence ("54 pi...ateau"): its `shorten` dropped letters for want of room, in words.
