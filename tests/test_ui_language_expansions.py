@@ -159,7 +159,7 @@ def test_the_well_power_and_the_ghosts_placing_speak_the_tables_language(speak: 
     assert len(set(placed[1:])) == 2
     texts = [*placed[1:], *(row["label"] for row in p.rows),
              *(a["text"] for a in p.bottom_actions), p.hint,
-             *(a["text"] for a in necro_view.table_actions(s.state, []))]
+             *(a["text"] for a in necro_view.NecromancerView().table_actions(s.state, []))]
     assert bracketed(texts) == []
 
 
@@ -230,7 +230,7 @@ def test_the_temple_and_the_caravel_speak_the_tables_language(speak: Any) -> Non
     asked: list[Choice] = []
     p.ctx.notices.bind(on_choice=lambda _notices, choice: asked.append(choice))
     speak("fr")
-    assert [a["text"] for a in river.table_actions(s.state)] == [
+    assert [a["text"] for a in river.RiverView().table_buttons(s.state)] == [
         f"Le Temple{NBSP}: Ann voit le prochain événement", "Placer la Caravelle sur une rivière"]
     river.do_table(p, overlay, river.TableAction.SEER)
     assert overlay.shown[-1][2].startswith(
@@ -244,7 +244,7 @@ def test_the_temple_and_the_caravel_speak_the_tables_language(speak: Any) -> Non
     speak(i18n.PSEUDO)
     river.do_table(p, overlay, river.TableAction.SEER)
     river.do_table(p, overlay, river.TableAction.CARAVEL)
-    texts = [a["text"] for a in river.table_actions(s.state)]
+    texts = [a["text"] for a in river.RiverView().table_buttons(s.state)]
     assert bracketed([*texts, overlay.shown[-1][2], asked[-1].title, asked[-1].text,
                       *(words for _key, words in asked[-1].choices)]) == []
 
@@ -326,7 +326,7 @@ def test_bony_and_the_sigil_ask_in_the_tables_language(speak: Any, marker: str) 
     assert bracketed([asked[-1].title, asked[-1].text,
                       *(words for _key, words in asked[-1].choices)]) == []
     asked[-1].on_choice(asked[-1].choices[0][0])
-    assert bracketed([teams.summary(s.state)]) == []  # (its reminders are the rules')
+    assert bracketed([teams.TeamView().summary(s.state)]) == []  # (its reminders are the rules')
 
 
 def test_the_ivory_tower_and_the_pygmies_ask_and_tell_in_french_and_german(
@@ -341,12 +341,12 @@ def test_the_ivory_tower_and_the_pygmies_ask_and_tell_in_french_and_german(
     asked: list[Choice] = []
     p.ctx.notices.bind(on_choice=lambda _notices, choice: asked.append(choice))
     speak("de")
-    assert mini.ask_tower(p, s.state)
+    assert mini.MiniExpansionsView().decline(p, s.state)
     assert asked[-1].title == "Der Elfenbeinturm"
     assert asked[-1].text.startswith("Aus jeder der 3 Regionen kommt eine Priesterin")
     assert all(words.startswith(f"Region {key} (") for key, words in asked[-1].choices)
     speak(i18n.PSEUDO)
-    assert mini.ask_tower(p, s.state)
+    assert mini.MiniExpansionsView().decline(p, s.state)
     assert bracketed([asked[-1].title, asked[-1].text,
                       *(words for _key, words in asked[-1].choices)]) == []
 
@@ -361,7 +361,7 @@ def test_the_ivory_tower_and_the_pygmies_ask_and_tell_in_french_and_german(
     assert board.ctx.notices.last_message.startswith(
         f"Les Pygmées de Ann ont perdu un pion{NBSP}: le dé a été lancé pour eux{NBSP}: ")
     speak(i18n.PSEUDO)
-    mini.tell_pygmies(board)
+    mini.MiniExpansionsView().conquered(board)
     assert bracketed([board.ctx.notices.last_title, board.ctx.notices.last_message]) == []
 
 

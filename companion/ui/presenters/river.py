@@ -57,68 +57,11 @@ def _list(ids: tuple[int, ...]) -> str:
 # --- the table -------------------------------------------------------------------------------
 
 
-def headline(state: GameState) -> str:
-    """This turn's event and what it does ("" when the game does not play River World)."""
-    view = river.public_river(state)
-    if view is None or state.is_over:
-        return ""
-    return _("River World, turn {turn}: {event}. {effect}").format(
-        turn=view.turn, event=piece_names.event(view.event.value), effect=_(view.effect))
-
-
-def summary(state: GameState) -> str:
-    """The public River World books in a few lines ("" when the game does not play it)."""
-    view = river.public_river(state)
-    if view is None:
-        return ""
-    lines = [ngettext("Events so far: {events}; {count} still face down.",
-                      "Events so far: {events}; {count} still face down.", view.face_down
-                      ).format(events=", ".join(piece_names.event(e.value)
-                                                for e in view.revealed),
-                               count=view.face_down)]
-    ships = view.pirate_ships
-    if len(ships) == 1:
-        lines.append(_("A pirate ship on river {river} (a region next to it scores 1 coin "
-                       "less).").format(river=ships[0]))
-    elif ships:
-        lines.append(_("Pirate ships on rivers {rivers} (a region next to one scores 1 coin "
-                       "less).").format(rivers=_list(ships)))
-    elif view.rivers:
-        lines.append(_("No pirate ship on the rivers."))
-    if view.caravel is not None:
-        lines.append(_("The Caravel is on river {river} until this turn ends.").format(
-            river=view.caravel))
-    if view.shipyard_seats:
-        lines.append(_("The Shipyard is held by {names}.").format(
-            names=_names(state, view.shipyard_seats)))
-    if view.temple_seats:
-        lines.append(_("The Temple of the Seer is held by {names}.").format(
-            names=_names(state, view.temple_seats)))
-    return "\n".join(lines)
-
-
 def _caravel_rivers(state: GameState) -> list[int]:
     seat = state.track.seat
     return [rid for rid, region in state.map.regions.items()
             if river.is_river(region)
             and refusal(state, river.CaravelPlaced(seat, rid)) is None]
-
-
-def table_actions(state: GameState) -> list[dict[str, Any]]:
-    """The Temple's look and the Shipyard's Caravel, when the current player may use them."""
-    line = state.part(river.RiverState)
-    if line is None or state.is_over:
-        return []
-    seat = state.track.seat
-    name = state.player(seat).name
-    out: list[dict[str, Any]] = []
-    if (river.seer_refusal(state, seat) is None
-            and line.next_event(state.track.turn) is not None):
-        out.append({"key": "seer",
-                    "text": _("The Temple: {name} sees the next event").format(name=name)})
-    if state.track.phase is Phase.CONQUER and _caravel_rivers(state):
-        out.append({"key": "caravel", "text": _("Place the Caravel on a river")})
-    return out
 
 
 class TableAction(StrEnum):
@@ -186,56 +129,6 @@ SITE_RULES = {river.Site.HARBOR: "Harbor", river.Site.SHIPYARD: "Shipyard and Ca
 """The rule book's entry for each River World site."""
 
 
-def region_rules(state: GameState, region: int) -> list[tuple[str, str]]:
-    """The rule book's pieces for `region`: its river, its sites, a pirate ship, the
-    Caravel."""
-    place = state.map.region(region)
-    view = river.public_river(state)
-    out = [("piece", "River")] if river.is_river(place) else []
-    out += [("piece", SITE_RULES[site]) for site in sorted(river.sites(place))]
-    if view is not None and region in view.pirate_ships:
-        out.append(("piece", "Pirate ship"))
-    if view is not None and view.caravel == region:
-        out.append(("piece", "Shipyard and Caravel"))
-    return out
-
-
-def region_text(state: GameState, region: int) -> str:
-    """The Caravel or a pirate ship in `region`, and what a river costs now ("" if none):
-    the cost only outside the conquests, whose cost lines already say it (a longer
-    language would push the Conquer button under the fold)."""
-    view = river.public_river(state)
-    if view is None or not river.is_river(state.map.region(region)):
-        return ""
-    parts = []
-    if region in view.pirate_ships:
-        parts.append(_("A pirate ship lies here; taking the river sinks it."))
-    if view.caravel == region:
-        parts.append(_("The Caravel lies here this turn."))
-    if state.track.phase is Phase.CONQUER and not state.is_over:
-        return " ".join(parts)
-    parts.append(ngettext("A river costs {count} token this turn ({event}).",
-                          "A river costs {count} tokens this turn ({event}).", view.river_cost
-                          ).format(count=view.river_cost,
-                                   event=piece_names.event(view.event.value)))
-    return " ".join(parts)
-
-
-def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
-    """The Caravel and the pirate-ship corrections for a tapped river."""
-    if state.part(river.RiverState) is None or state.is_over:
-        return []
-    out: list[dict[str, Any]] = []
-    if refusal(state, river.CaravelPlaced(state.track.seat, region)) is None:
-        out.append({"key": "river_caravel",
-                    "text": _("Place the Caravel on river {river}").format(river=region)})
-    if refusal(state, river.PirateShipSet(region, True)) is None:
-        out.append({"key": "river_ship_on", "text": _("Correct: a pirate ship is here")})
-    if refusal(state, river.PirateShipSet(region, False)) is None:
-        out.append({"key": "river_ship_off", "text": _("Correct: no pirate ship here")})
-    return out
-
-
 class MapAction(StrEnum):
     """The River World buttons of the map (the values are their keys)."""
 
@@ -266,26 +159,6 @@ COUNTS = (("harbors", N_("With a Harbor")),
 always plays its events); their words in English (`RiverView.scoring_counts` translates).
 Each is a field of `river.RiverCounts`, read and set by `scoring_count` and
 `scoring_counted`."""
-
-
-def scoring_count(count: QuickCount, name: str) -> int:
-    """River World's count `name` (of `COUNTS`) of a race's regions."""
-    counts = river.counts_of(count)
-    match name:
-        case "harbors":
-            return counts.harbors
-        case "next_to_pirates":
-            return counts.next_to_pirates
-    return 0
-
-
-def scoring_counted(count: QuickCount, values: Mapping[str, int]) -> QuickCount:
-    """`count` with River World's counts shown on the screen set to `values` (the inland
-    regions next to a pirate ship, which no stepper asks, kept as `river.recounted` says)."""
-    counts = river.counts_of(count)
-    return river.recounted(count, harbors=values.get("harbors", counts.harbors),
-                           next_to_pirates=values.get("next_to_pirates",
-                                                      counts.next_to_pirates))
 
 
 # --- the map's symbols ------------------------------------------------------------------------
@@ -510,13 +383,58 @@ class RiverView(ExpansionView):
                         len(emptied)).format(rivers=", ".join(map(str, emptied)))
 
     def table_buttons(self, state: GameState) -> list[dict[str, Any]]:
-        return table_actions(state)
+        """The Temple's look and the Shipyard's Caravel, when the current player may use them."""
+        line = state.part(river.RiverState)
+        if line is None or state.is_over:
+            return []
+        seat = state.track.seat
+        name = state.player(seat).name
+        out: list[dict[str, Any]] = []
+        if (river.seer_refusal(state, seat) is None
+                and line.next_event(state.track.turn) is not None):
+            out.append({"key": "seer",
+                        "text": _("The Temple: {name} sees the next event").format(name=name)})
+        if state.track.phase is Phase.CONQUER and _caravel_rivers(state):
+            out.append({"key": "caravel", "text": _("Place the Caravel on a river")})
+        return out
 
     def summary(self, state: GameState) -> str:
-        return summary(state)
+        """The public River World books in a few lines ("" when the game does not play it)."""
+        view = river.public_river(state)
+        if view is None:
+            return ""
+        lines = [ngettext("Events so far: {events}; {count} still face down.",
+                          "Events so far: {events}; {count} still face down.", view.face_down
+                          ).format(events=", ".join(piece_names.event(e.value)
+                                                    for e in view.revealed),
+                                   count=view.face_down)]
+        ships = view.pirate_ships
+        if len(ships) == 1:
+            lines.append(_("A pirate ship on river {river} (a region next to it scores 1 coin "
+                           "less).").format(river=ships[0]))
+        elif ships:
+            lines.append(_("Pirate ships on rivers {rivers} (a region next to one scores 1 coin "
+                           "less).").format(rivers=_list(ships)))
+        elif view.rivers:
+            lines.append(_("No pirate ship on the rivers."))
+        if view.caravel is not None:
+            lines.append(_("The Caravel is on river {river} until this turn ends.").format(
+                river=view.caravel))
+        if view.shipyard_seats:
+            lines.append(_("The Shipyard is held by {names}.").format(
+                names=_names(state, view.shipyard_seats)))
+        if view.temple_seats:
+            lines.append(_("The Temple of the Seer is held by {names}.").format(
+                names=_names(state, view.temple_seats)))
+        return "\n".join(lines)
 
     def headline(self, state: GameState) -> str:
-        return headline(state)
+        """This turn's event and what it does ("" when the game does not play River World)."""
+        view = river.public_river(state)
+        if view is None or state.is_over:
+            return ""
+        return _("River World, turn {turn}: {event}. {effect}").format(
+            turn=view.turn, event=piece_names.event(view.event.value), effect=_(view.effect))
 
     def do_table(self, presenter: Presenter, overlay: PrivateScreen, action: StrEnum) -> None:
         do_table(presenter, overlay, TableAction(action))
@@ -530,13 +448,51 @@ class RiverView(ExpansionView):
             else {}
 
     def region_text(self, state: GameState, region: int) -> str:
-        return region_text(state, region)
+        """The Caravel or a pirate ship in `region`, and what a river costs now ("" if none):
+        the cost only outside the conquests, whose cost lines already say it (a longer
+        language would push the Conquer button under the fold)."""
+        view = river.public_river(state)
+        if view is None or not river.is_river(state.map.region(region)):
+            return ""
+        parts = []
+        if region in view.pirate_ships:
+            parts.append(_("A pirate ship lies here; taking the river sinks it."))
+        if view.caravel == region:
+            parts.append(_("The Caravel lies here this turn."))
+        if state.track.phase is Phase.CONQUER and not state.is_over:
+            return " ".join(parts)
+        parts.append(ngettext("A river costs {count} token this turn ({event}).",
+                              "A river costs {count} tokens this turn ({event}).", view.river_cost
+                              ).format(count=view.river_cost,
+                                       event=piece_names.event(view.event.value)))
+        return " ".join(parts)
 
     def region_rules(self, state: GameState, region: int) -> list[tuple[str, str]]:
-        return region_rules(state, region)
+        """The rule book's pieces for `region`: its river, its sites, a pirate ship, the
+        Caravel."""
+        place = state.map.region(region)
+        view = river.public_river(state)
+        out = [("piece", "River")] if river.is_river(place) else []
+        out += [("piece", SITE_RULES[site]) for site in sorted(river.sites(place))]
+        if view is not None and region in view.pirate_ships:
+            out.append(("piece", "Pirate ship"))
+        if view is not None and view.caravel == region:
+            out.append(("piece", "Shipyard and Caravel"))
+        return out
 
     def region_actions(self, state: GameState, region: int) -> list[dict[str, Any]]:
-        return map_actions(state, region)
+        """The Caravel and the pirate-ship corrections for a tapped river."""
+        if state.part(river.RiverState) is None or state.is_over:
+            return []
+        out: list[dict[str, Any]] = []
+        if refusal(state, river.CaravelPlaced(state.track.seat, region)) is None:
+            out.append({"key": "river_caravel",
+                        "text": _("Place the Caravel on river {river}").format(river=region)})
+        if refusal(state, river.PirateShipSet(region, True)) is None:
+            out.append({"key": "river_ship_on", "text": _("Correct: a pirate ship is here")})
+        if refusal(state, river.PirateShipSet(region, False)) is None:
+            out.append({"key": "river_ship_off", "text": _("Correct: no pirate ship here")})
+        return out
 
     def do_map(self, presenter: Presenter, action: StrEnum, region: int) -> None:
         do_map(presenter, MapAction(action), region)
@@ -553,7 +509,19 @@ class RiverView(ExpansionView):
         return tuple((count, _(words)) for count, words in COUNTS)
 
     def scoring_count(self, count: QuickCount, name: str) -> int:
-        return scoring_count(count, name)
+        """River World's count `name` (of `COUNTS`) of a race's regions."""
+        counts = river.counts_of(count)
+        match name:
+            case "harbors":
+                return counts.harbors
+            case "next_to_pirates":
+                return counts.next_to_pirates
+        return 0
 
     def scoring_counted(self, count: QuickCount, values: Mapping[str, int]) -> QuickCount:
-        return scoring_counted(count, values)
+        """`count` with River World's counts shown on the screen set to `values` (the inland
+        regions next to a pirate ship, which no stepper asks, kept as `river.recounted` says)."""
+        counts = river.counts_of(count)
+        return river.recounted(count, harbors=values.get("harbors", counts.harbors),
+                               next_to_pirates=values.get("next_to_pirates",
+                                                          counts.next_to_pirates))
