@@ -21,7 +21,6 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from companion.i18n import _, ngettext, pgettext
 from companion.rules import (
     MAX_PLAYERS,
-    Assessment,
     Attacker,
     BoardState,
     Event,
@@ -38,7 +37,11 @@ from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import (
     ExpansionView,
     PrivateOverlay,
+    Seating,
     SetupForm,
+    SetupIntents,
+    TableIntents,
+    TableTurn,
     terrain_words,
 )
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
@@ -71,8 +74,8 @@ class TableAction(StrEnum):
     NECRO_WELL = "necro_well"
 
 
-def do_table(presenter: Presenter, action: TableAction) -> None:
-    """Run a Necromancer button of the table."""
+def do_table(presenter: Presenter, overlay: PrivateOverlay, action: TableAction) -> None:
+    """Run a Necromancer button of the table (nothing of his is shown in private)."""
     match action:
         case TableAction.NECROMANCER:
             presenter.go("necromancer")
@@ -324,11 +327,14 @@ class SetupAction(StrEnum):
     NECROMANCER = "necromancer"
 
 
-def setup_option(on: bool) -> dict[str, Any]:
-    """The new game's Necromancer Island toggle, as an ActionColumn action."""
-    return {"key": "necromancer", "kind": "primary" if on else "secondary",
-            "text": (_("Necromancer Island: on (the seat before the first player plays him)")
-                     if on else _("Necromancer Island: off"))}
+def do_setup(form: SetupForm, action: SetupAction) -> None:
+    """Necromancer Island on or off (off only with a seat fewer than his game's)."""
+    on = form.option(action)
+    if on and form.seat_count() > MAX_PLAYERS:
+        form.tell(_("Without the Necromancer a game has at most {most} players: take one "
+                    "out first.").format(most=MAX_PLAYERS), _("Not now"))
+        return
+    form.set_option(action, not on)
 
 
 def setup_board_text(count: int, described: str | None) -> str:
@@ -359,56 +365,45 @@ class NecromancerView(ExpansionView):
         "necromancer": ("necromancer:NecromancerPresenter", "NecromancerScreen",
                         "necromancer.kv")}
     """His own screen (buying Ghosts and powers, placing his Ghosts)."""
-    table_intents = (TableAction,)
-    setup_intents = (SetupAction,)
+    table_intents: ClassVar[TableIntents] = {TableAction: do_table}
+    setup_intents: ClassVar[SetupIntents] = {SetupAction: do_setup}
     setup_key = "necromancer"
 
     # the new game form: 3 to 6 at the table, on the board for one fewer
     def setup_options(self, form: SetupForm) -> list[dict[str, Any]]:
-        return [setup_option(self.setup_on(form))]
+        """The Necromancer Island toggle."""
+        on = form.option(self.setup_key)
+        return [{"key": "necromancer", "kind": "primary" if on else "secondary",
+                 "text": (_("Necromancer Island: on (the seat before the first player plays "
+                            "him)") if on else _("Necromancer Island: off"))}]
 
-    def board_sizes(self, form: SetupForm) -> tuple[int, ...] | None:
-        if not self.setup_on(form):
+    def seating(self, form: SetupForm, described: str | None) -> Seating | None:
+        if not form.option(self.setup_key):
             return None
-        return (board_players(form.seat_count(), necromancer=True),)
+        count = form.seat_count()
+        return Seating((board_players(count, necromancer=True),), MAX_PLAYERS + 1,
+                       setup_board_text(count, described))
 
-    def most_seats(self, form: SetupForm) -> int | None:
-        return MAX_PLAYERS + 1 if self.setup_on(form) else None
-
-    def setup_board_text(self, form: SetupForm, described: str | None) -> str | None:
-        if not self.setup_on(form):
-            return None
-        return setup_board_text(form.seat_count(), described)
-
-    def start_arguments(self, form: SetupForm) -> dict[str, Any]:
-        return {"necromancer": self.setup_on(form)}
-
-    def do_setup(self, form: SetupForm, action: StrEnum) -> None:
-        on = self.setup_on(form)
-        if on and form.seat_count() > MAX_PLAYERS:
-            form.tell(_("Without the Necromancer a game has at most {most} players: take one "
-                        "out first.").format(most=MAX_PLAYERS), _("Not now"))
-            return
-        form.set_option(self.setup_key, not on)
-
-    def table_hint(self, state: GameState) -> str | None:
+    def table_turn(self, state: GameState) -> TableTurn | None:
         """What the Necromancer does now (None when it is not his turn)."""
         necro = state.part(necromancer.NecromancerState)
         if necro is None or not is_his_turn(state):
             return None
         match state.track.phase:
             case Phase.CONQUER if necro.step is necromancer.Step.ACQUIRE:
-                return _("The Necromancer may buy Ghosts and powers first, then conquer from the "
-                         "Lake's shore.")
+                hint = _("The Necromancer may buy Ghosts and powers first, then conquer from "
+                         "the Lake's shore.")
             case Phase.CONQUER:
-                return _("The Necromancer conquers: tap a bright region on the map.")
+                hint = _("The Necromancer conquers: tap a bright region on the map.")
             case Phase.REDEPLOY:
-                return _("Place every Ghost: at least one in each of his regions, the rest "
+                hint = _("Place every Ghost: at least one in each of his regions, the rest "
                          "anywhere.")
             case Phase.SCORE:
-                return _("He scores a coin per region (not the Island); each region feeds the "
+                hint = _("He scores a coin per region (not the Island); each region feeds the "
                          "Well.")
-        return None
+            case _:
+                return None
+        return TableTurn(hint)
 
     def table_actions(self, state: GameState, usual: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The table's buttons: his own in his turn; in others' turns, putting back Ghosts."""
@@ -502,19 +497,12 @@ class NecromancerView(ExpansionView):
                      ).format(count=view.price),
         ))
 
-    def do_table(self, presenter: Presenter, overlay: PrivateOverlay, action: StrEnum) -> None:
-        do_table(presenter, TableAction(action))
-
-    def plays_seat(self, state: GameState, seat: int) -> bool:
-        return necromancer.is_his(state, seat)
-
     def targets(self, state: GameState, shooters: list[Attacker]) -> list[int] | None:
         # his own reach; the Island shut to the others
         return [rid for rid in state.map.regions
                 if any(necromancer.attackable(state, w, rid) for w in shooters)]
 
-    def assess(self, state: GameState, who: Attacker, region: int) -> Assessment | None:
-        return necromancer.assess_region(state, who, region)
+    assess = staticmethod(necromancer.assess_region)  # his reach; the Island shut to others
 
     def seat_hand(self, state: GameState) -> int | None:
         if not necromancer.is_his(state, state.track.seat):

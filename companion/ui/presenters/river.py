@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, Any, ClassVar, assert_never
 
 from kivy.graphics import Color, InstructionGroup, Line, Rectangle
 
@@ -24,14 +24,20 @@ from companion.rules import (
     Phase,
     QuickCount,
     RegionState,
-    Terrain,
     refusal,
     river,
 )
 from companion.ui import map_paint as paint
 from companion.ui import names as piece_names
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.expansion import ExpansionView, SetupForm, TerrainLook
+from companion.ui.presenters.expansion import (
+    ExpansionView,
+    MapIntents,
+    SetupForm,
+    SetupIntents,
+    TableIntents,
+    TerrainLook,
+)
 from companion.ui.presenters.expansion import PrivateOverlay as PrivateScreen
 
 if TYPE_CHECKING:
@@ -148,17 +154,6 @@ def do_map(presenter: Presenter, action: MapAction, region: int) -> None:
             presenter.attempt(lambda: session.set_pirate_ship(region, present))
         case _:
             assert_never(action)
-
-
-# --- the scoring screen ----------------------------------------------------------------------
-
-
-COUNTS = (("harbors", N_("With a Harbor")),
-          ("next_to_pirates", N_("Next to a pirate ship")))
-"""River World's counts, asked whenever the game plays River World (a River World board
-always plays its events); their words in English (`RiverView.scoring_counts` translates).
-Each is a field of `river.RiverCounts`, read and set by `scoring_count` and
-`scoring_counted`."""
 
 
 # --- the map's symbols ------------------------------------------------------------------------
@@ -300,27 +295,12 @@ def _on_river_board(form: SetupForm) -> bool:
     return chosen is not None and river.is_river_world(chosen.board)
 
 
-def _setup_options(form: SetupForm, on: bool) -> list[dict[str, Any]]:
-    """The River World toggle and, with River World, whether Flying stays out."""
-    if _on_river_board(form):
-        text = _("River World events: on (a River World board)")
-    elif on:
-        text = _("River World events: on (harbors and pirate ships are counted by hand "
-                 "on the scoring screen)")
-    else:
-        text = _("River World events: off")
-    options = [{"key": "river_world", "kind": "primary" if on else "secondary", "text": text}]
-    if on:
-        names = _and([piece_names.power(power) for power in river.ADVISED_LEFT_OUT])
-        advice = (_("{names}: left out of the decks (River World advises it)")
-                  if form.option(ADVICE_KEPT, True) else _("{names}: in the decks")
-                  ).format(names=names)
-        options.append({"key": "river_advice", "kind": "secondary", "text": advice})
-    return options
-
-
-def _toggle(form: SetupForm) -> None:
-    """River World's events on or off (always on for a River World board)."""
+def do_setup(form: SetupForm, action: SetupAction) -> None:
+    """Run a River World button of the new game form: whether Flying stays out, or River
+    World's events on or off (always on for a River World board)."""
+    if action is SetupAction.RIVER_ADVICE:
+        form.set_option(ADVICE_KEPT, not form.option(ADVICE_KEPT, True))
+        return
     chosen = form.chosen_board()
     if chosen is not None and river.is_river_world(chosen.board):
         form.tell(
@@ -340,9 +320,9 @@ class RiverView(ExpansionView):
 
     expansion = "River World"
     catalog_id = "river-world"
-    table_intents = (TableAction,)
-    map_intents = (MapAction,)
-    setup_intents = (SetupAction,)
+    table_intents: ClassVar[TableIntents] = {TableAction: do_table}
+    map_intents: ClassVar[MapIntents] = {MapAction: do_map}
+    setup_intents: ClassVar[SetupIntents] = {SetupAction: do_setup}
     setup_key = "river_world"
     setup_place = "board"
     map_symbols = MAP_SYMBOLS
@@ -350,10 +330,23 @@ class RiverView(ExpansionView):
     # the new game form: always played on a River World board; on any other, when switched
     # on (its harbors and pirate ships then counted by hand); Flying left out as advised
     def setup_options(self, form: SetupForm) -> list[dict[str, Any]]:
-        return _setup_options(form, self.setup_on(form))
-
-    def setup_on(self, form: SetupForm) -> bool:
-        return _on_river_board(form) or form.option(self.setup_key)
+        """The River World toggle and, with River World, whether Flying stays out."""
+        on = form.option(self.setup_key)
+        if _on_river_board(form):
+            text = _("River World events: on (a River World board)")
+        elif on:
+            text = _("River World events: on (harbors and pirate ships are counted by hand "
+                     "on the scoring screen)")
+        else:
+            text = _("River World events: off")
+        options = [{"key": "river_world", "kind": "primary" if on else "secondary", "text": text}]
+        if on:
+            names = _and([piece_names.power(power) for power in river.ADVISED_LEFT_OUT])
+            advice = (_("{names}: left out of the decks (River World advises it)")
+                      if form.option(ADVICE_KEPT, True) else _("{names}: in the decks")
+                      ).format(names=names)
+            options.append({"key": "river_advice", "kind": "secondary", "text": advice})
+        return options
 
     def board_kind(self, board: CustomBoard) -> tuple[str, str] | None:
         if not river.is_river_world(board.board):
@@ -361,35 +354,28 @@ class RiverView(ExpansionView):
         return _("River World"), _("a River World board")
 
     def board_chosen(self, form: SetupForm) -> None:
-        form.set_option(self.setup_key, False)  # every board starts as it is made
-
-    def start_arguments(self, form: SetupForm) -> dict[str, Any]:
-        return {"river_world": self.setup_on(form)}
+        # every board starts as it is made: on for a River World board, else off
+        form.set_option(self.setup_key, _on_river_board(form))
 
     def left_out(self, form: SetupForm) -> tuple[str, ...]:
-        kept = self.setup_on(form) and form.option(ADVICE_KEPT, True)
+        kept = form.option(self.setup_key) and form.option(ADVICE_KEPT, True)
         return river.ADVISED_LEFT_OUT if kept else ()
-
-    def do_setup(self, form: SetupForm, action: StrEnum) -> None:
-        match SetupAction(action):
-            case SetupAction.RIVER_WORLD:
-                _toggle(form)
-            case SetupAction.RIVER_ADVICE:
-                form.set_option(ADVICE_KEPT, not form.option(ADVICE_KEPT, True))
 
     def spread_text(self, state: GameState, emptied: list[int]) -> str | None:
         return ngettext("Leave river {rivers} and spread the tokens over your regions",
                         "Leave rivers {rivers} and spread the tokens over your regions",
                         len(emptied)).format(rivers=", ".join(map(str, emptied)))
 
-    def table_buttons(self, state: GameState) -> list[dict[str, Any]]:
-        """The Temple's look and the Shipyard's Caravel, when the current player may use them."""
+    def table_actions(self, state: GameState, usual: list[dict[str, Any]]
+                      ) -> list[dict[str, Any]]:
+        """After the usual buttons: the Temple's look and the Shipyard's Caravel, when the
+        current player may use them."""
         line = state.part(river.RiverState)
         if line is None or state.is_over:
-            return []
+            return usual
         seat = state.track.seat
         name = state.player(seat).name
-        out: list[dict[str, Any]] = []
+        out = list(usual)
         if (river.seer_refusal(state, seat) is None
                 and line.next_event(state.track.turn) is not None):
             out.append({"key": "seer",
@@ -436,9 +422,6 @@ class RiverView(ExpansionView):
         return _("River World, turn {turn}: {event}. {effect}").format(
             turn=view.turn, event=piece_names.event(view.event.value), effect=_(view.effect))
 
-    def do_table(self, presenter: Presenter, overlay: PrivateScreen, action: StrEnum) -> None:
-        do_table(presenter, overlay, TableAction(action))
-
     def printed_features(self, board: Board, region: int) -> tuple[str, ...]:
         return tuple(_(SITE_NAMES[site]) for site in sorted(river.sites(board.region(region))))
 
@@ -480,11 +463,14 @@ class RiverView(ExpansionView):
             out.append(("piece", "Shipyard and Caravel"))
         return out
 
-    def region_actions(self, state: GameState, region: int) -> list[dict[str, Any]]:
-        """The Caravel and the pirate-ship corrections for a tapped river."""
+    def region_actions(self, state: GameState, region: int, main: list[dict[str, Any]],
+                       more: list[dict[str, Any]]
+                       ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """After the more buttons: the Caravel and the pirate-ship corrections for a tapped
+        river."""
         if state.part(river.RiverState) is None or state.is_over:
-            return []
-        out: list[dict[str, Any]] = []
+            return main, more
+        out = list(more)
         if refusal(state, river.CaravelPlaced(state.track.seat, region)) is None:
             out.append({"key": "river_caravel",
                         "text": _("Place the Caravel on river {river}").format(river=region)})
@@ -492,31 +478,19 @@ class RiverView(ExpansionView):
             out.append({"key": "river_ship_on", "text": _("Correct: a pirate ship is here")})
         if refusal(state, river.PirateShipSet(region, False)) is None:
             out.append({"key": "river_ship_off", "text": _("Correct: no pirate ship here")})
-        return out
-
-    def do_map(self, presenter: Presenter, action: StrEnum, region: int) -> None:
-        do_map(presenter, MapAction(action), region)
+        return main, out
 
     def terrain_looks(self) -> tuple[TerrainLook, ...]:
         # the rivers turquoise on the map, between the lakes' blue and the land
         return (TerrainLook(river.RIVER, _("River"), _("Rivers (Harsh Winter, sea races)"),
                             (0.30, 0.68, 0.66, 1), _("river")),)
 
-    def scoring_terrains(self, state: GameState) -> tuple[Terrain, ...]:
-        return (river.RIVER,)
-
-    def scoring_counts(self, state: GameState) -> tuple[tuple[str, str], ...]:
-        return tuple((count, _(words)) for count, words in COUNTS)
-
-    def scoring_count(self, count: QuickCount, name: str) -> int:
-        """River World's count `name` (of `COUNTS`) of a race's regions."""
+    def scoring_counts(self, count: QuickCount) -> tuple[tuple[str, str, int], ...]:
+        """River World's counts, asked whenever the game plays River World (a River World
+        board always plays its events): fields of `river.RiverCounts`."""
         counts = river.counts_of(count)
-        match name:
-            case "harbors":
-                return counts.harbors
-            case "next_to_pirates":
-                return counts.next_to_pirates
-        return 0
+        return (("harbors", _("With a Harbor"), counts.harbors),
+                ("next_to_pirates", _("Next to a pirate ship"), counts.next_to_pirates))
 
     def scoring_counted(self, count: QuickCount, values: Mapping[str, int]) -> QuickCount:
         """`count` with River World's counts shown on the screen set to `values` (the inland
