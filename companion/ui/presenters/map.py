@@ -288,9 +288,9 @@ class MapPresenter(Presenter):
                   "tokens.").format(name=name, tokens=tokens(in_hand)))
         else:
             self.hint = _("Tap a region to see it, or to correct who holds it.")
-        # an expansion may light its own regions (set-up pieces)
-        self.highlight, self.hint = next((lit for v in views if (lit := v.map_highlight(state))),
-                                         (self.highlight, self.hint))
+        lit = next((found for v in views if (found := v.map_highlight(state))), None)
+        if lit is not None:  # an expansion lights its own regions (set-up pieces)
+            self.highlight, self.hint = lit
         self.bottom_actions = self._bottom(state)
         if self.selected is not None and self.selected not in state.map.regions:
             self.selected = None
@@ -911,7 +911,7 @@ def _has(markers: Any, name: str) -> bool:
 
 
 def _plays_seat(state: GameState, seat: int) -> bool:
-    """Whether one of the game's expansions plays `seat` itself (its rules do)."""
+    """Whether one of the game's expansions plays `seat` itself (the rules' answer)."""
     return rule_expansions.seat_player(state, seat) is not None
 
 

@@ -340,7 +340,7 @@ class NewGamePresenter(Presenter):
             return False
         keys = {x.name: x.key for x in rule_expansions.registered()}
         for other in views.registered():
-            if (other is view or not other.setup_key or not self.option(other.setup_key)
+            if (other is view or not self.option(other.setup_key)
                     or rule_expansions.apart([keys.get(other.expansion, ""),
                                               keys.get(view.expansion, "")]) is None):
                 continue
