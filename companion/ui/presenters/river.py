@@ -33,12 +33,12 @@ from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import (
     ExpansionView,
     MapIntents,
+    PrivateOverlay,
     SetupForm,
     SetupIntents,
     TableIntents,
     TerrainLook,
 )
-from companion.ui.presenters.expansion import PrivateOverlay as PrivateScreen
 
 if TYPE_CHECKING:
     from companion.boards import CustomBoard
@@ -77,30 +77,30 @@ class TableAction(StrEnum):
     CARAVEL = "caravel"
 
 
-def do_table(presenter: Presenter, screen: PrivateScreen, action: TableAction) -> None:
+def do_table(presenter: Presenter, overlay: PrivateOverlay, action: TableAction) -> None:
     """Run a River World button of the table (nothing without a game)."""
     state = presenter.state
     if state is None:
         return
     match action:
         case TableAction.SEER:
-            _seer(presenter, screen, state)
+            _seer(presenter, overlay, state)
         case TableAction.CARAVEL:
             _ask_caravel(presenter, state)
         case _:
             assert_never(action)
 
 
-def _seer(presenter: Presenter, screen: PrivateScreen, state: GameState) -> None:
+def _seer(presenter: Presenter, overlay: PrivateOverlay, state: GameState) -> None:
     seat = state.track.seat
     seen = presenter.attempt(lambda: river.seer_peek(state, seat), _("Nothing shown"))
     if seen is None:
         return
     name = state.player(seat).name
-    screen.show_private(seat, piece_names.event(seen.value),
-                        _("Only {name} looks: the event of turn {turn}. {effect} Tap to hide "
-                          "it.").format(name=name, turn=state.track.turn + 1,
-                                        effect=_(river.EFFECTS[seen])))
+    overlay.show_private(seat, piece_names.event(seen.value),
+                         _("Only {name} looks: the event of turn {turn}. {effect} Tap to hide "
+                           "it.").format(name=name, turn=state.track.turn + 1,
+                                         effect=_(river.EFFECTS[seen])))
 
 
 def _ask_caravel(presenter: Presenter, state: GameState) -> None:
