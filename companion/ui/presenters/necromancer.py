@@ -509,10 +509,9 @@ class NecromancerView(ExpansionView):
             return None
         return necromancer.ghosts_free(state)
 
-    def shown_regions(self, state: GameState, regions: BoardState | None = None) -> BoardState:
-        """The board (`regions`, default the state's) as the map draws it: with the Island's
-        Ghosts on the Lake, in his colour (for the eye only: nobody holds the Lake)."""
-        regions = state.regions if regions is None else regions
+    def shown_regions(self, state: GameState, regions: BoardState) -> BoardState:
+        """The board as the map draws it: with the Island's Ghosts on the Lake, in his
+        colour (for the eye only: nobody holds the Lake)."""
         necro = state.part(necromancer.NecromancerState)
         if necro is None or not necro.island:
             return regions
