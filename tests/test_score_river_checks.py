@@ -263,13 +263,14 @@ def test_no_accepted_river_world_count_makes_a_total_negative(
 
 def test_a_quick_count_the_scoring_screen_steps_to_keeps_its_hidden_inland_count_in_bounds(
 ) -> None:
-    from companion.ui.presenters.river import scoring_counted
+    from companion.ui.presenters.river import RiverView
 
     # the map: three hills, two coastal and next to a ship; the player then counts no coast
     from_map = river_count({Terrain.HILL: 3}, coastal=2, next_to_pirates=2,
                            inland_next_to_pirates=0)
-    stepped = scoring_counted(river_count({Terrain.HILL: 3}, coastal=0, next_to_pirates=2,
-                                          inland_next_to_pirates=0), {"next_to_pirates": 2})
+    stepped = RiverView().scoring_counted(
+        river_count({Terrain.HILL: 3}, coastal=0, next_to_pirates=2, inland_next_to_pirates=0),
+        {"next_to_pirates": 2})
     for count in (from_map, stepped):
         total = score_turn(ScoringInput(5, ActiveHoldings("Ratmen", "Aquatic", count)),
                            CATALOG).total
@@ -277,8 +278,9 @@ def test_a_quick_count_the_scoring_screen_steps_to_keeps_its_hidden_inland_count
     assert score_turn(ScoringInput(5, ActiveHoldings("Ratmen", "Aquatic", stepped)),
                       CATALOG).total == 0
     # fewer ships on the steppers than the map's inland ones: still a count the rules take
-    fewer = scoring_counted(river_count({Terrain.HILL: 3}, next_to_pirates=2,
-                                        inland_next_to_pirates=2), {"next_to_pirates": 1})
+    fewer = RiverView().scoring_counted(
+        river_count({Terrain.HILL: 3}, next_to_pirates=2, inland_next_to_pirates=2),
+        {"next_to_pirates": 1})
     declined = ScoringInput(5, None, (DeclinedHoldings("Ratmen", "Hill", fewer),))
     assert score_turn(declined, CATALOG).total == 2
 

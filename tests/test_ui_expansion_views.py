@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from companion.rules import Event, GameState, expansions, teams
 from companion.ui.presenters import expansions as views
 from companion.ui.presenters.base import Context, Presenter
-from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay
+from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay, TableIntents
 from companion.ui.presenters.intents import UnknownAction
 from tests.factories import session
 from tests.test_expansions import ForestFolk, SaplingPlanted
@@ -33,26 +33,29 @@ class ForestAction(StrEnum):
     PLANT = "forest_plant"
 
 
+PRESSED: list[ForestAction] = []
+"""The toy buttons pressed."""
+
+
+def plant(presenter: Presenter, overlay: PrivateOverlay, action: ForestAction) -> None:
+    PRESSED.append(action)
+
+
 class ForestView(ExpansionView):
     """The toy expansion on the table: a line of its books and one button."""
 
     expansion = "Forest Folk"
-    table_intents = (ForestAction,)
-
-    def __init__(self) -> None:
-        self.pressed: list[ForestAction] = []
+    table_intents: ClassVar[TableIntents] = {ForestAction: plant}
 
     def summary(self, state: GameState) -> str:
         return FOREST_TABLE_LINE
 
-    def table_buttons(self, state: GameState) -> list[dict[str, Any]]:
-        return [{"key": ForestAction.PLANT.value, "text": "Plant a sapling"}]
+    def table_actions(self, state: GameState, usual: list[dict[str, Any]]
+                      ) -> list[dict[str, Any]]:
+        return [*usual, {"key": ForestAction.PLANT.value, "text": "Plant a sapling"}]
 
     def region_text(self, state: GameState, region: int) -> str:
         return "Forest Folk walk here."
-
-    def do_table(self, presenter: Presenter, overlay: PrivateOverlay, action: StrEnum) -> None:
-        self.pressed.append(ForestAction(action))
 
     def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
         if isinstance(event, SaplingPlanted):
@@ -76,8 +79,9 @@ def test_a_toy_expansions_line_and_button_reach_the_table_with_one_view() -> Non
         table.update(s.state)
         assert FOREST_TABLE_LINE in table.expansion_text.split("\n")
         assert {"key": "forest_plant", "text": "Plant a sapling"} in table.actions
+        PRESSED.clear()
         table.act("forest_plant")
-        assert view.pressed == [ForestAction.PLANT]
+        assert PRESSED == [ForestAction.PLANT]
     assert view not in views.registered()  # the registry is restored
     table.update(s.state)
     assert FOREST_TABLE_LINE not in table.expansion_text
@@ -128,7 +132,7 @@ def test_a_step_is_worded_by_the_view_of_its_expansion() -> None:
 def test_two_views_may_not_take_the_same_key() -> None:
     class Clash(ExpansionView):
         expansion = "Clash"
-        table_intents = (ForestAction,)
+        table_intents: ClassVar[TableIntents] = {ForestAction: plant}
 
     with pytest.raises(ValueError, match="forest_plant"), views.extended(ForestView(), Clash()):
         pass

@@ -31,7 +31,7 @@ import ui_support as ui
 from test_necromancer_game import NECRO, game, to_his_turn
 
 from companion import i18n
-from companion.rules import necromancer
+from companion.rules import QuickCount, necromancer
 from companion.rules.river import RiverEvent, is_river
 from companion.rules.teams import (
     BONEYARD,
@@ -46,6 +46,7 @@ from companion.session import Session
 from companion.ui.presenters import mini, river, teams
 from companion.ui.presenters import necromancer as necro_view
 from companion.ui.presenters.base import Context
+from companion.ui.presenters.expansion import ExpansionView
 from companion.ui.presenters.necromancer import NecromancerPresenter
 from companion.ui.presenters.new_game import NewGamePresenter
 
@@ -67,6 +68,21 @@ def bracketed(texts: list[str]) -> list[str]:
             if line and not (line.startswith("[") and line.endswith("]"))]
 
 
+class Form:
+    """The new game form as a view's option rows see it: every option `on`."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def option(self, key: str, default: bool = False) -> bool:
+        return self.on
+
+
+def option_texts(view: ExpansionView, on: bool) -> list[str]:
+    """A view's option rows on the new game form, its main option `on`, in words."""
+    return [row["text"] for row in view.setup_options(Form(on))]  # type: ignore[arg-type]
+
+
 # -- Necromancer Island ---------------------------------------------------------------------
 
 
@@ -77,7 +93,8 @@ def necro_texts(s: Session) -> list[str]:
     p.update(state)
     rows = view.player_rows(state, [{"seat": NECRO, "combo": "", "tokens": "",
                                      "declined": ""}])
-    return [view.summary(state), view.table_hint(state) or "", p.title, p.hint,
+    turn = view.table_turn(state)
+    return [view.summary(state), turn.hint if turn else "", p.title, p.hint,
             p.powers_text.split("\n")[0],
             *(a["text"] for a in view.table_actions(state, [])),
             *(a["text"] for a in p.buy_actions), *(a["text"] for a in p.bottom_actions),
@@ -111,7 +128,8 @@ def test_the_necromancer_speaks_french_and_german(speak: Any) -> None:
     assert "Seelenbrunnen: 0 Geister obenauf" in summary
     assert hint.startswith("Der Geisterbeschwörer darf zuerst Geister")
     assert title == f"{name}, der Geisterbeschwörer"
-    assert necro_view.setup_option(True)["text"].startswith("Insel des Geisterbeschwörers: an")
+    assert option_texts(necro_view.NecromancerView(), True)[0].startswith(
+        "Insel des Geisterbeschwörers: an")
     assert necro_view.setup_board_text(4, None).startswith(
         "4 Spieler mit dem Geisterbeschwörer: das Spielbrett für 3 Spieler")
 
@@ -121,7 +139,8 @@ def test_every_necromancer_text_is_wrapped(speak: Any) -> None:
     to_his_turn(s)
     speak(i18n.PSEUDO)
     texts = necro_texts(s)
-    texts += [necro_view.setup_option(on)["text"] for on in (True, False)]
+    texts += [*option_texts(necro_view.NecromancerView(), True),
+              *option_texts(necro_view.NecromancerView(), False)]
     texts += [necro_view.setup_board_text(n, d) for n, d in ((2, None), (4, None),
                                                               (4, "A board"))]
     assert bracketed([t for t in texts if t]) == []
@@ -136,10 +155,10 @@ def test_the_well_power_and_the_ghosts_placing_speak_the_tables_language(speak: 
     asked: list[Choice] = []
     p.ctx.notices.bind(on_choice=lambda _notices, choice: asked.append(choice))
     speak("de")
-    necro_view.do_table(p, necro_view.TableAction.NECRO_WELL)
+    necro_view.do_table(p, Overlay(), necro_view.TableAction.NECRO_WELL)
     assert asked[-1].title == "Welche Sonderfähigkeit kommt neben den Brunnen?"
     speak(i18n.PSEUDO)
-    necro_view.do_table(p, necro_view.TableAction.NECRO_WELL)
+    necro_view.do_table(p, Overlay(), necro_view.TableAction.NECRO_WELL)
     assert bracketed([asked[-1].title, asked[-1].text]) == []
     to_his_turn(s)
     s.buy_ghost()
@@ -159,7 +178,7 @@ def test_the_well_power_and_the_ghosts_placing_speak_the_tables_language(speak: 
     assert len(set(placed[1:])) == 2
     texts = [*placed[1:], *(row["label"] for row in p.rows),
              *(a["text"] for a in p.bottom_actions), p.hint,
-             *(a["text"] for a in necro_view.table_actions(s.state, []))]
+             *(a["text"] for a in necro_view.NecromancerView().table_actions(s.state, []))]
     assert bracketed(texts) == []
 
 
@@ -171,11 +190,11 @@ def river_texts(s: Session) -> list[str]:
     view = river.RiverView()
     rivers = [rid for rid, region in state.map.regions.items() if is_river(region)]
     return [view.headline(state), view.summary(state),
-            *(a["text"] for a in view.table_buttons(state)),
+            *(a["text"] for a in view.table_actions(state, [])),
             *(view.region_text(state, rid) for rid in rivers),
-            *(a["text"] for rid in rivers for a in view.region_actions(state, rid)),
+            *(a["text"] for rid in rivers for a in view.region_actions(state, rid, [], [])[1]),
             view.spread_text(state, rivers[:1]) or "", view.spread_text(state, rivers) or "",
-            *(words for _count, words in view.scoring_counts(state)),
+            *(words for _count, words, _value in view.scoring_counts(QuickCount())),
             *(look.name for look in view.terrain_looks()),
             *(look.words for look in view.terrain_looks())]
 
@@ -230,7 +249,7 @@ def test_the_temple_and_the_caravel_speak_the_tables_language(speak: Any) -> Non
     asked: list[Choice] = []
     p.ctx.notices.bind(on_choice=lambda _notices, choice: asked.append(choice))
     speak("fr")
-    assert [a["text"] for a in river.table_actions(s.state)] == [
+    assert [a["text"] for a in river.RiverView().table_actions(s.state, [])] == [
         f"Le Temple{NBSP}: Ann voit le prochain événement", "Placer la Caravelle sur une rivière"]
     river.do_table(p, overlay, river.TableAction.SEER)
     assert overlay.shown[-1][2].startswith(
@@ -244,7 +263,7 @@ def test_the_temple_and_the_caravel_speak_the_tables_language(speak: Any) -> Non
     speak(i18n.PSEUDO)
     river.do_table(p, overlay, river.TableAction.SEER)
     river.do_table(p, overlay, river.TableAction.CARAVEL)
-    texts = [a["text"] for a in river.table_actions(s.state)]
+    texts = [a["text"] for a in river.RiverView().table_actions(s.state, [])]
     assert bracketed([*texts, overlay.shown[-1][2], asked[-1].title, asked[-1].text,
                       *(words for _key, words in asked[-1].choices)]) == []
 
@@ -257,14 +276,15 @@ def team_texts(s: Session) -> list[str]:
     view = teams.TeamView()
     rows = [{"seat": seat, "declined": "", "current": False} for seat in range(6)]
     turn = view.table_turn(state)
-    return [view.table_hint(state) or "", view.map_hint(state) or "", view.summary(state),
-            turn[1] if turn else "",
+    lit = view.map_highlight(state)
+    return [turn.hint if turn else "", lit[1] if lit else "", view.summary(state),
+            turn.heading if turn else "",
             *(a["text"] for a in view.table_actions(state, [])),
             *(row["declined"] for row in view.player_rows(state, rows)),
             *(a["text"] for rid in state.map.regions
-              for a in view.region_actions_first(state, rid)),
+              for a in view.region_actions(state, rid, [], [])[0]),
             *(view.region_text(state, rid) for rid in state.map.regions),
-            teams.team_option(True)["text"], teams.team_option(False)["text"],
+            *option_texts(view, True), *option_texts(view, False),
             teams.board_text(6), teams.board_text(5), teams.board_text(4, "A board")]
 
 
@@ -313,20 +333,20 @@ def test_bony_and_the_sigil_ask_in_the_tables_language(speak: Any, marker: str) 
     p.ctx.notices.bind(on_choice=lambda _notices, choice: asked.append(choice))
     action = teams.TableAction.BONY if marker == BONEYARD else teams.TableAction.SIGIL
     speak("fr")
-    teams.do_table(p, action)
+    teams.do_table(p, Overlay(), action)
     assert asked[-1].title == ("Quelle bannière Bony garde-t-il" + NBSP + "?"
                                if marker == BONEYARD else "Le pacte du Sceau")
     assert all(" de Bob" in words for _key, words in asked[-1].choices)
     speak("de")
-    teams.do_table(p, action)
+    teams.do_table(p, Overlay(), action)
     assert asked[-1].title == ("Welches Banner bewacht Bony?" if marker == BONEYARD
                                else "Der Pakt des Siegels")
     speak(i18n.PSEUDO)
-    teams.do_table(p, action)
+    teams.do_table(p, Overlay(), action)
     assert bracketed([asked[-1].title, asked[-1].text,
                       *(words for _key, words in asked[-1].choices)]) == []
     asked[-1].on_choice(asked[-1].choices[0][0])
-    assert bracketed([teams.summary(s.state)]) == []  # (its reminders are the rules')
+    assert bracketed([teams.TeamView().summary(s.state)]) == []  # (its reminders are the rules')
 
 
 def test_the_ivory_tower_and_the_pygmies_ask_and_tell_in_french_and_german(
@@ -341,12 +361,12 @@ def test_the_ivory_tower_and_the_pygmies_ask_and_tell_in_french_and_german(
     asked: list[Choice] = []
     p.ctx.notices.bind(on_choice=lambda _notices, choice: asked.append(choice))
     speak("de")
-    assert mini.ask_tower(p, s.state)
+    assert mini.MiniExpansionsView().decline(p, s.state)
     assert asked[-1].title == "Der Elfenbeinturm"
     assert asked[-1].text.startswith("Aus jeder der 3 Regionen kommt eine Priesterin")
     assert all(words.startswith(f"Region {key} (") for key, words in asked[-1].choices)
     speak(i18n.PSEUDO)
-    assert mini.ask_tower(p, s.state)
+    assert mini.MiniExpansionsView().decline(p, s.state)
     assert bracketed([asked[-1].title, asked[-1].text,
                       *(words for _key, words in asked[-1].choices)]) == []
 
@@ -361,7 +381,7 @@ def test_the_ivory_tower_and_the_pygmies_ask_and_tell_in_french_and_german(
     assert board.ctx.notices.last_message.startswith(
         f"Les Pygmées de Ann ont perdu un pion{NBSP}: le dé a été lancé pour eux{NBSP}: ")
     speak(i18n.PSEUDO)
-    mini.tell_pygmies(board)
+    mini.MiniExpansionsView().conquered(board)
     assert bracketed([board.ctx.notices.last_title, board.ctx.notices.last_message]) == []
 
 

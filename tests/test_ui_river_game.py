@@ -369,9 +369,9 @@ def test_river_world_on_a_packaged_board_counts_harbors_pirates_and_rivers_by_ha
 def test_the_table_names_one_pirate_ship_or_several_in_words() -> None:
     s = river_session(RiverEvent.QUIET_WATERS)
     assert "Pirate ships on rivers 8 and 18 (a region next to one scores 1 coin less)." in (
-        river_words.summary(s.state))
+        river_words.RiverView().summary(s.state))
     s.set_pirate_ship(RIVER_18, False)
     assert "A pirate ship on river 8 (a region next to it scores 1 coin less)." in (
-        river_words.summary(s.state))
+        river_words.RiverView().summary(s.state))
     s.set_pirate_ship(RIVER_8, False)
-    assert "No pirate ship on the rivers." in river_words.summary(s.state)
+    assert "No pirate ship on the rivers." in river_words.RiverView().summary(s.state)

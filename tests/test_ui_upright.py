@@ -115,12 +115,12 @@ def test_river_world_events_so_far_are_named_in_the_language_spoken() -> None:
     from river_support import river_session
 
     from companion.rules.river import RiverEvent
-    from companion.ui.presenters.river import summary
+    from companion.ui.presenters.river import RiverView
 
     s = river_session(RiverEvent.HARSH_WINTER, RiverEvent.QUIET_WATERS)
     try:
         i18n.use("fr")
-        said = summary(s.state)
+        said = RiverView().summary(s.state)
         assert "Hiver rigoureux" in said and "Harsh Winter" not in said, said
     finally:
         i18n.use("en")

@@ -7,38 +7,12 @@ the moments it shows something. The shared presenters (the table, the map, the g
 the scoring screen) never name an expansion: they ask the views of the game's expansions
 (`companion.ui.presenters.expansions.played(state)`), in the registry's order.
 
-The hooks, by screen (a hook that changes a list gets the list the screen built and
-returns it, changed or not; a hook that adds lines returns "" or () when it has none):
-
-- the table: `table_turn` (whose turn its heading shows), `table_hint`, `spread_text`
-  (the one-tap spread's words when it leaves regions empty), `table_buttons`
-  (its buttons after the usual ones), `table_actions` (the whole list, changed),
-  `player_rows`, `summary`, `headline` (told once as a game turn starts, then the first
-  reminder), `reminders`, `decline` (the table's "Go into decline", once confirmed);
-  its buttons: `table_intents` (their `StrEnum`s, whose values are the keys), `do_table`;
-- the map: `map_symbols` (the symbols it draws among the markers), `plays_seat` (a seat
-  it plays itself: its tokens are its own books),
-  `targets`, `assess` (where and at what cost an attacker may take a region),
-  `seat_hand`, `shown_regions`, `map_highlight`, `map_hint`, `map_pieces` (the pieces it
-  keeps off the regions' markers, drawn with its symbols), `printed_features` (what it
-  prints on a region, named in the region's title: asked of every registered view),
-  `empty_region_text` (a region nobody holds, in its words), `region_text`,
-  `region_actions_first`, `region_actions`, `conquered` (after a conquest: what to
-  tell); its buttons: `map_intents`, `do_map`;
-- the game end: `reveal_group`, `standing_rows`, `standings_hint`;
-- the scoring screen: `scoring_terrains`, `scoring_counts` (its steppers, each read off
-  a quick count with `scoring_count` and set on it with `scoring_counted`); the map and the scoring
-  screen: `terrain_looks` (the terrains it brings: their names and colour);
-- any screen that words a step (undo, history): `event_text` (its own events in words),
-  `marker_words` (its own markers in a sentence, asked of every registered view);
-- the new game form (asked of every registered view, before any game exists; the form's
-  choices are kept by the form, `SetupForm`, under keys the view names): `setup_options`
-  (its option rows, `setup_place` says where: "board", after the board choice, or "game",
-  after the sets), `setup_on` (whether the game set up plays it), `board_sizes`,
-  `most_seats`, `setup_board_text`, `board_kind` (a board file of its kind, in words),
-  `board_chosen` (another board was chosen), `start_arguments` (what it adds to
-  `Session.new_game`'s), `left_out` (the powers it advises leaving out of the decks);
-  its buttons: `setup_intents`, `do_setup`.
+A hook that changes a list gets the list the screen built and returns it, changed or not;
+a hook that adds lines returns "" or () when it has none. The hooks are listed, one line
+each with the moment it is asked, in docs/architecture.md's hook table
+(`tests/test_architecture_hooks.py` keeps it whole). A view's main option on the new game
+form (`setup_key`) is whether the game plays it, and `Session.new_game`'s keyword of that
+name.
 
 Invariants: a hook reads the state, never changes it, and never reads a purse a player
 could not see on that screen; a key belongs to one view's intents at most (the registry
@@ -135,6 +109,42 @@ class SetupForm(Protocol):
         ...
 
 
+TableIntents = Mapping[type[StrEnum], Callable[["Presenter", PrivateOverlay, Any], None]]
+"""A view's table buttons: each enum of their keys -> what runs one (the table, its private
+overlay, the button)."""
+
+MapIntents = Mapping[type[StrEnum], Callable[["Presenter", Any, int], None]]
+"""A view's buttons on the map's region panel: each enum -> what runs one (the map, the
+button, the region)."""
+
+SetupIntents = Mapping[type[StrEnum], Callable[[SetupForm, Any], None]]
+"""A view's buttons on the new game form: each enum -> what runs one (the form, the
+button)."""
+
+
+@dataclass(frozen=True)
+class TableTurn:
+    """What the table waits for at an expansion's moment, in place of the usual hint."""
+
+    hint: str
+    seat: int | None = None
+    """The seat the heading names in place of the current player (None: the current)."""
+    heading: str = ""
+    """The heading's words for `seat` ("Bob's Monster")."""
+
+
+@dataclass(frozen=True)
+class Seating:
+    """What an expansion switched on makes of the seats and the board on the new game form."""
+
+    sizes: tuple[int, ...]
+    """The player counts a board for the game may be made for (the packaged board's first)."""
+    most: int
+    """The most seats the game may have."""
+    text: str
+    """What the form says of the board and the seats."""
+
+
 class ExpansionView:
     """An expansion as the shared screens show it: every hook does nothing by default."""
 
@@ -151,35 +161,34 @@ class ExpansionView:
     `companion.ui.screens`, or a class its kv file declares: ``<Class@PresenterScreen>``)
     and its kv file."""
 
-    table_intents: ClassVar[tuple[type[StrEnum], ...]] = ()
-    """The enums of its table buttons (their values are the keys its buttons send)."""
+    table_intents: ClassVar[TableIntents] = {}
+    """The enums of its table buttons (their values are the keys its buttons send), each
+    with the function that runs them."""
 
-    map_intents: ClassVar[tuple[type[StrEnum], ...]] = ()
-    """The enums of its buttons on the map's region panel."""
+    map_intents: ClassVar[MapIntents] = {}
+    """The enums of its buttons on the map's region panel, each with what runs them."""
 
     map_symbols: ClassVar[tuple[MapSymbol, ...]] = ()
     """The symbols it draws in the regions of the map, among the map's own (every
     registered view's are known to the map, whatever the game plays: a symbol it does not
     play counts 0)."""
 
-    setup_intents: ClassVar[tuple[type[StrEnum], ...]] = ()
-    """The enums of its buttons on the new game form."""
+    setup_intents: ClassVar[SetupIntents] = {}
+    """The enums of its buttons on the new game form, each with what runs them."""
 
     setup_key: ClassVar[str] = ""
-    """The key of its main option on the new game form ("": it offers none); the form's
-    screen finds its option rows under this id."""
+    """The key of its main option on the new game form ("": it offers none), which is also
+    its keyword of `Session.new_game` (``river_world=``, set to whether the option is on);
+    the form's screen finds its option rows under this id."""
 
     setup_place: ClassVar[str] = "game"
     """Where the new game form shows its option rows: "board" (after the board choice) or
     "game" (after the sets that go in the decks)."""
 
     # -- the table ------------------------------------------------------------------------
-    def table_turn(self, state: GameState) -> tuple[int, str] | None:
-        """The seat and the words the table's heading shows instead of whose turn it is."""
-        return None
-
-    def table_hint(self, state: GameState) -> str | None:
-        """What the table waits for now, in place of the usual hint (None: the usual)."""
+    def table_turn(self, state: GameState) -> TableTurn | None:
+        """What the table waits for now, when it is its moment (None: the usual hint and
+        heading)."""
         return None
 
     def spread_text(self, state: GameState, emptied: list[int]) -> str | None:
@@ -187,13 +196,10 @@ class ExpansionView:
         `emptied` (ids, sorted) without tokens: its words (None: the usual)."""
         return None
 
-    def table_buttons(self, state: GameState) -> list[dict[str, Any]]:
-        """Its buttons, after the table's usual ones."""
-        return []
-
     def table_actions(self, state: GameState, usual: list[dict[str, Any]]
                       ) -> list[dict[str, Any]]:
-        """The table's whole list of buttons, changed where it changes them."""
+        """The table's whole list of buttons, changed where it changes them (asked last
+        registered first, so the first registered view has the last word)."""
         return usual
 
     def player_rows(self, state: GameState, rows: list[dict[str, Any]]
@@ -219,15 +225,7 @@ class ExpansionView:
         something first, then declines)."""
         return False
 
-    def do_table(self, presenter: Presenter, overlay: PrivateOverlay, action: StrEnum) -> None:
-        """Run one of its table buttons (`action` is a member of `table_intents`)."""
-
     # -- the map --------------------------------------------------------------------------
-    def plays_seat(self, state: GameState, seat: int) -> bool:
-        """Whether it plays `seat` itself (the seat conquers without a race, its tokens are
-        its own books, it may abandon a region of its in decline)."""
-        return False
-
     def targets(self, state: GameState, shooters: list[Attacker]) -> list[int] | None:
         """The regions `shooters` may attack now, when it changes who may attack where
         (None: the base game's reach)."""
@@ -247,12 +245,9 @@ class ExpansionView:
         """The regions as the map draws them."""
         return regions
 
-    def map_highlight(self, state: GameState) -> frozenset[int] | None:
-        """The regions to light instead of the usual (None: the usual)."""
-        return None
-
-    def map_hint(self, state: GameState) -> str | None:
-        """The map's hint instead of the usual (None: the usual)."""
+    def map_highlight(self, state: GameState) -> tuple[frozenset[int], str] | None:
+        """The regions to light instead of the usual, and the map's hint then (None: the
+        usual)."""
         return None
 
     def map_pieces(self, state: GameState) -> Mapping[str, int]:
@@ -281,19 +276,15 @@ class ExpansionView:
         holder's race and power."""
         return []
 
-    def region_actions_first(self, state: GameState, region: int) -> list[dict[str, Any]]:
-        """Its buttons for a tapped region, before the usual ones."""
-        return []
-
-    def region_actions(self, state: GameState, region: int) -> list[dict[str, Any]]:
-        """Its buttons for a tapped region, after the usual ones (before "Correct")."""
-        return []
+    def region_actions(self, state: GameState, region: int, main: list[dict[str, Any]],
+                       more: list[dict[str, Any]]
+                       ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """A tapped region's buttons, changed where it changes them: the main ones (the
+        conquest's) and the more (abandon, steppers, markers; "Correct" follows them)."""
+        return main, more
 
     def conquered(self, presenter: Presenter) -> None:
         """After a conquest on the map (the session's last step): tell what it must."""
-
-    def do_map(self, presenter: Presenter, action: StrEnum, region: int) -> None:
-        """Run one of its region buttons (`action` is a member of `map_intents`)."""
 
     # -- the game end ---------------------------------------------------------------------
     def reveal_group(self, state: GameState, seat: int) -> int | None:
@@ -301,34 +292,23 @@ class ExpansionView:
         them (None: among them, unless another view says)."""
         return None
 
-    def standing_rows(self, state: GameState) -> list[dict[str, Any]]:
-        """The standings' rows in place of one per player ([]: one per player)."""
-        return []
-
-    def standings_hint(self, state: GameState) -> str:
-        """The standings' caption in place of the usual ("": the usual)."""
-        return ""
+    def standings(self, state: GameState) -> tuple[list[dict[str, Any]], str] | None:
+        """The standings' rows in place of one per player, and their caption in place of
+        the usual (None: the usual)."""
+        return None
 
     # -- the scoring screen ---------------------------------------------------------------
     def terrain_looks(self) -> tuple[TerrainLook, ...]:
         """The terrains it brings, as the map and the scoring screen show them (asked of
-        every registered view, whatever the game plays)."""
+        every registered view, whatever the game plays; the scoring screen counts a played
+        view's terrains)."""
         return ()
 
-    def scoring_terrains(self, state: GameState) -> tuple[Terrain, ...]:
-        """More terrains whose regions the scoring screen counts."""
+    def scoring_counts(self, count: QuickCount) -> tuple[tuple[str, str, int], ...]:
+        """More counts the scoring screen asks for, each a stepper: (its name, its words,
+        its value as `count`, the map's or a quick count, gives it); set with
+        `scoring_counted`."""
         return ()
-
-    def scoring_counts(self, state: GameState) -> tuple[tuple[str, str], ...]:
-        """More counts the scoring screen asks for, each a stepper: (its name, its words),
-        read with `scoring_count` and set with `scoring_counted`."""
-        return ()
-
-    def scoring_count(self, count: QuickCount, name: str) -> int:
-        """Its count `name` (one of `scoring_counts`) of a race's regions, as `count`
-        (the map's, or a quick count) gives it."""
-        del count, name
-        return 0
 
     def scoring_counted(self, count: QuickCount, values: Mapping[str, int]) -> QuickCount:
         """`count` with its counts set to `values` (by name, those of `scoring_counts` the
@@ -352,22 +332,10 @@ class ExpansionView:
         """Its option rows on the new game form, as ActionColumn actions."""
         return []
 
-    def setup_on(self, form: SetupForm) -> bool:
-        """Whether the game the form sets up plays it (by default: its option is on)."""
-        return bool(self.setup_key) and form.option(self.setup_key)
-
-    def board_sizes(self, form: SetupForm) -> tuple[int, ...] | None:
-        """The player counts a board for the game may be made for (the packaged board's
-        first), when it decides them (None: the base game's)."""
-        return None
-
-    def most_seats(self, form: SetupForm) -> int | None:
-        """The most seats the game may have, when it changes them (None: the base game's)."""
-        return None
-
-    def setup_board_text(self, form: SetupForm, described: str | None) -> str | None:
-        """What the form says of the board and the seats, when it says it (None: the
-        usual); `described` is the chosen board file in words (None: the packaged one)."""
+    def seating(self, form: SetupForm, described: str | None) -> Seating | None:
+        """The seats and the board when the game the form sets up plays it and it changes
+        them (None: the base game's); `described` is the chosen board file in words (None:
+        the packaged one)."""
         return None
 
     def board_kind(self, board: CustomBoard) -> tuple[str, str] | None:
@@ -378,14 +346,6 @@ class ExpansionView:
     def board_chosen(self, form: SetupForm) -> None:
         """Another board was chosen (or the chosen one gave way to the packaged one)."""
 
-    def start_arguments(self, form: SetupForm) -> dict[str, Any]:
-        """What it adds to `Session.new_game`'s arguments."""
-        return {}
-
     def left_out(self, form: SetupForm) -> tuple[str, ...]:
         """The powers taken out of the decks for the game, as it advises."""
         return ()
-
-    def do_setup(self, form: SetupForm, action: StrEnum) -> None:
-        """Run one of its buttons on the new game form (`action` is a member of
-        `setup_intents`)."""

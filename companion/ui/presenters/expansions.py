@@ -18,7 +18,7 @@ restores the registry as it was, also when the block raises.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 
@@ -54,7 +54,7 @@ def _check(views: tuple[ExpansionView, ...]) -> None:
     for screen in ("table_intents", "map_intents", "setup_intents"):
         seen: dict[str, str] = {}
         for view in views:
-            enums: tuple[type[StrEnum], ...] = getattr(view, screen)
+            enums: Iterable[type[StrEnum]] = getattr(view, screen)
             for enum in enums:
                 for action in enum:
                     if action.value in seen:

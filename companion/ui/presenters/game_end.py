@@ -9,7 +9,7 @@ first; who counts tokens is `tied_for_first`'s); the session saves that result i
 history of finished games (`Session.finish`). The chart shows each player's coins at the
 end of every game turn, replayed from the game's history. An expansion's view may reveal a
 seat it plays itself first or last (`reveal_group`), and show its own standings rows and
-caption (`standing_rows`, `standings_hint`).
+caption (`standings`).
 """
 
 from __future__ import annotations
@@ -249,9 +249,9 @@ class GameEndPresenter(Presenter):
         elif not self.all_revealed:
             self.hint = _(REVEAL_ONE_BY_ONE)
         elif self.winner_text:
-            views = expansions.played(state)
-            self.hint = next((hint for v in views if (hint := v.standings_hint(state))),
-                             _(FINAL_STANDINGS))
+            own = next((found for v in expansions.played(state)
+                        if (found := v.standings(state)) is not None), None)
+            self.hint = _(FINAL_STANDINGS) if own is None else own[1]
             self.standings = [dict(row, rank=placing_text(row["placing"]),
                                    coins=self._standing_coins(row))
                               if "placing" in row else row for row in self.standings]
@@ -340,9 +340,9 @@ class GameEndPresenter(Presenter):
             result = game_standings(state, self._tokens, names)
         self.needs_tiebreak = False
         self.winner_text = plain(say(result.reason))
-        views = expansions.played(state)
-        self.hint = next((hint for v in views if (hint := v.standings_hint(state))),
-                         _(FINAL_STANDINGS))
+        own = next((found for v in expansions.played(state)
+                    if (found := v.standings(state)) is not None), None)
+        self.hint = _(FINAL_STANDINGS) if own is None else own[1]
         rows = []
         for placing in result.placings:
             colour = palette.rgba(state.players[placing.seat].colour)
@@ -352,4 +352,4 @@ class GameEndPresenter(Presenter):
                    "on_board": placing.tokens}
             rows.append(dict(row, coins=self._standing_coins(row)))
         # an expansion's own rows when it ranks sides, else one row a player
-        self.standings = next((found for v in views if (found := v.standing_rows(state))), rows)
+        self.standings = rows if own is None else own[0]

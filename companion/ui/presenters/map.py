@@ -61,6 +61,7 @@ from companion.rules import (
     refusal,
     troops_game,
 )
+from companion.rules import expansions as rule_expansions
 from companion.rules import names as rule_names
 from companion.ui import names, palette
 from companion.ui.describe import marker_name
@@ -287,10 +288,9 @@ class MapPresenter(Presenter):
                   "tokens.").format(name=name, tokens=tokens(in_hand)))
         else:
             self.hint = _("Tap a region to see it, or to correct who holds it.")
-        for view in views:  # an expansion may light its own regions (set-up pieces)
-            if (sites := view.map_highlight(state)) is not None:
-                self.highlight, self.hint = sites, view.map_hint(state) or self.hint
-                break
+        lit = next((found for v in views if (found := v.map_highlight(state))), None)
+        if lit is not None:  # an expansion lights its own regions (set-up pieces)
+            self.highlight, self.hint = lit
         self.bottom_actions = self._bottom(state)
         if self.selected is not None and self.selected not in state.map.regions:
             self.selected = None
@@ -360,10 +360,7 @@ class MapPresenter(Presenter):
         self.holder_text = " ".join(t for t in (self._holder(state, rid),
                                                 *(v.region_text(state, rid) for v in views))
                                     if t)
-        main: list[dict[str, Any]] = [
-            a for v in views for a in v.region_actions_first(state, rid)]
-        if self._conquering(state):
-            main += self._conquest(state, rid, keep_counts)
+        main = self._conquest(state, rid, keep_counts) if self._conquering(state) else []
         actions: list[dict[str, Any]] = []
         occupant = here.occupant
         current = state.current
@@ -384,7 +381,8 @@ class MapPresenter(Presenter):
                     actions.append({"key": "remove:%s" % marker,  # noqa: UP031 (a key, read by test_intents)
                                     "text": _("Remove {marker}").format(
                                         marker=marker_name(marker))})
-            actions += [a for v in views for a in v.region_actions(state, rid)]
+        for v in views:
+            main, actions = v.region_actions(state, rid, main, actions)
         self.can_correct = not state.is_over
         self.can_look_up = bool(self.region_rules(state, rid))
         if main != self.main_actions:  # unchanged: no event, the buttons keep still
@@ -689,7 +687,7 @@ class MapPresenter(Presenter):
                 owner = expansions.map_owner(action)
                 if owner is None:
                     raise UnknownAction("map", str(action), _allowed())
-                owner.do_map(self, action, rid)
+                owner.map_intents[type(action)](self, action, rid)
 
     def _roll_for_berserk(self) -> None:
         """Berserk's roll before the conquest, on the die screen (as the table's die button
@@ -913,8 +911,8 @@ def _has(markers: Any, name: str) -> bool:
 
 
 def _plays_seat(state: GameState, seat: int) -> bool:
-    """Whether one of the game's expansions plays `seat` itself."""
-    return any(view.plays_seat(state, seat) for view in expansions.played(state))
+    """Whether one of the game's expansions plays `seat` itself (the rules' answer)."""
+    return rule_expansions.seat_player(state, seat) is not None
 
 
 def _assess(state: GameState, who: Attacker, rid: int) -> Assessment:

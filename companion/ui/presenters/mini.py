@@ -19,59 +19,6 @@ from companion.ui import map_paint as paint
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import ExpansionView, terrain_words
 
-
-def ask_tower(presenter: Presenter, state: GameState) -> bool:
-    """The Priestesses go into decline: ask where their Ivory Tower stands (False when the
-    active race is not the Priestesses, or holds no region: the usual decline)."""
-    active = state.current.active
-    if active is None or active.race != names.PRIESTESSES:
-        return False
-    held = state.regions.held_by(state.current.seat, active.race, in_decline=False)
-    if not held:
-        return False
-    board = state.map
-
-    def build(region: str) -> None:
-        presenter.attempt(lambda: presenter.session.decline(int(region)))
-
-    presenter.ctx.notices.choose(Choice(
-        _("The Ivory Tower"),
-        [(str(rid), _("Region {region} ({terrain})").format(
-            region=rid, terrain=terrain_words(board.region(rid).terrain.value)))
-         for rid in held],
-        build,
-        text=_("One Priestess from each of the {count} regions stacks up in the region you "
-               "choose; the other regions are left empty.").format(count=len(held))))
-    return True
-
-
-def tell_pygmies(presenter: Presenter) -> None:
-    """After a conquest: the die rolled for the Pygmies lost, and what comes back."""
-    history = presenter.session.history
-    if history is None:
-        return
-    state = history.state
-    owed = dict(mini_game.pygmies_back(state))
-    for event in history.last_step:
-        if isinstance(event, mini_game.PygmiesRecovered):
-            name = state.players[event.seat].name
-            back = owed.get(event.seat, 0)
-            faces = ", ".join(str(face) for face in event.rolls)
-            if back:
-                told = ngettext(
-                    "{name}'s Pygmies lost a token, so the die was rolled for them: {faces}. "
-                    "{name} takes {count} new Pygmy from the box and places them when this "
-                    "turn ends.",
-                    "{name}'s Pygmies lost a token, so the die was rolled for them: {faces}. "
-                    "{name} takes {count} new Pygmies from the box and places them when this "
-                    "turn ends.", back)
-            else:
-                told = _("{name}'s Pygmies lost a token, so the die was rolled for them: "
-                         "{faces}. No new Pygmy this time.")
-            presenter.ctx.notices.tell(told.format(name=name, faces=faces, count=back),
-                                       _("Pygmies"))
-
-
 # --- the map's symbols ------------------------------------------------------------------------
 
 
@@ -102,10 +49,54 @@ class MiniExpansionsView(ExpansionView):
     map_symbols = MAP_SYMBOLS
 
     def decline(self, presenter: Presenter, state: GameState) -> bool:
-        return ask_tower(presenter, state)
+        """The Priestesses go into decline: ask where their Ivory Tower stands (False when the
+        active race is not the Priestesses, or holds no region: the usual decline)."""
+        active = state.current.active
+        if active is None or active.race != names.PRIESTESSES:
+            return False
+        held = state.regions.held_by(state.current.seat, active.race, in_decline=False)
+        if not held:
+            return False
+        board = state.map
+
+        def build(region: str) -> None:
+            presenter.attempt(lambda: presenter.session.decline(int(region)))
+
+        presenter.ctx.notices.choose(Choice(
+            _("The Ivory Tower"),
+            [(str(rid), _("Region {region} ({terrain})").format(
+                region=rid, terrain=terrain_words(board.region(rid).terrain.value)))
+             for rid in held],
+            build,
+            text=_("One Priestess from each of the {count} regions stacks up in the region you "
+                   "choose; the other regions are left empty.").format(count=len(held))))
+        return True
 
     def conquered(self, presenter: Presenter) -> None:
-        tell_pygmies(presenter)
+        """After a conquest: the die rolled for the Pygmies lost, and what comes back."""
+        history = presenter.session.history
+        if history is None:
+            return
+        state = history.state
+        owed = dict(mini_game.pygmies_back(state))
+        for event in history.last_step:
+            if isinstance(event, mini_game.PygmiesRecovered):
+                name = state.players[event.seat].name
+                back = owed.get(event.seat, 0)
+                faces = ", ".join(str(face) for face in event.rolls)
+                if back:
+                    told = ngettext(
+                        "{name}'s Pygmies lost a token, so the die was rolled for them: {faces}. "
+                        "{name} takes {count} new Pygmy from the box and places them when this "
+                        "turn ends.",
+                        "{name}'s Pygmies lost a token, so the die was rolled for them: {faces}. "
+                        "{name} takes {count} new Pygmies from the box and places them when this "
+                        "turn ends.", back)
+                else:
+                    told = _("{name}'s Pygmies lost a token, so the die was rolled for them: "
+                             "{faces}. No new Pygmy this time.")
+                presenter.ctx.notices.tell(told.format(name=name, faces=faces, count=back),
+                                           _("Pygmies"))
 
     def marker_words(self, marker: str) -> str | None:
         words = MARKER_WORDS.get(marker)

@@ -21,7 +21,6 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from companion.i18n import _, ngettext, pgettext
 from companion.rules import (
     MAX_PLAYERS,
-    Assessment,
     Attacker,
     BoardState,
     Event,
@@ -38,7 +37,11 @@ from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.expansion import (
     ExpansionView,
     PrivateOverlay,
+    Seating,
     SetupForm,
+    SetupIntents,
+    TableIntents,
+    TableTurn,
     terrain_words,
 )
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
@@ -51,120 +54,8 @@ def _ghosts(n: int) -> str:
     return ngettext("{count} Ghost", "{count} Ghosts", n).format(count=n)
 
 
-def summary(state: GameState) -> str:
-    """His public side in a few lines ("" outside Necromancer Island)."""
-    view = necromancer.public_necromancer(state)
-    if view is None:
-        return ""
-    name = state.player(view.seat).name
-    on_map = sum(n for _, n in view.regions)
-    where = ", ".join(_("{count} in region {region}").format(count=n, region=r)
-                      for r, n in view.regions) or _("none in a region")
-    if view.won:
-        head = _("{name}, the Necromancer, has every Ghost in play: he wins.").format(name=name)
-    else:
-        head = _("{name} is the Necromancer.").format(name=name)
-    if view.in_hand:
-        ghosts = _("Ghosts: {map} on the map ({where}), {island} on the Island, {reserve} in "
-                   "reserve, {hand} in hand.")
-    else:
-        ghosts = _("Ghosts: {map} on the map ({where}), {island} on the Island, {reserve} in "
-                   "reserve.")
-    rest = ", ".join(piece_names.power(p) for p in view.powers_in_reserve) or _("none left")
-    used = (", ".join(piece_names.power(p) for p in view.powers_in_use)
-            or pgettext("powers", "none"))
-    return "\n".join((
-        head,
-        ghosts.format(map=on_map, where=where, island=view.island, reserve=view.reserve,
-                      hand=view.in_hand),
-        _("Well of Souls: {ghosts} on top, {souls} other token(s); {more} more make the next "
-          "Ghost.").format(ghosts=_ghosts(view.well_ghosts), souls=view.well_souls,
-                           more=view.souls_to_next_ghost),
-        _("Powers in use: {used}. In reserve: {rest}.").format(used=used, rest=rest),
-        ngettext("His next Ghost or power costs {count} coin.",
-                 "His next Ghost or power costs {count} coins.", view.price
-                 ).format(count=view.price),
-    ))
-
-
-def shown_regions(state: GameState, regions: BoardState | None = None) -> BoardState:
-    """The board (`regions`, default the state's) as the map draws it: with the Island's
-    Ghosts on the Lake, in his colour (for the eye only: nobody holds the Lake)."""
-    regions = state.regions if regions is None else regions
-    necro = state.part(necromancer.NecromancerState)
-    if necro is None or not necro.island:
-        return regions
-    here = regions[necro.lake]
-    island = Occupant(necro.seat, necromancer.GHOSTS, in_decline=False, tokens=necro.island)
-    return regions.with_region(necro.lake, replace(here, occupant=island))
-
-
 def is_his_turn(state: GameState) -> bool:
     return not state.is_over and necromancer.is_his(state, state.track.seat)
-
-
-def hint(state: GameState) -> str | None:
-    """What the Necromancer does now (None when it is not his turn)."""
-    necro = state.part(necromancer.NecromancerState)
-    if necro is None or not is_his_turn(state):
-        return None
-    match state.track.phase:
-        case Phase.CONQUER if necro.step is necromancer.Step.ACQUIRE:
-            return _("The Necromancer may buy Ghosts and powers first, then conquer from the "
-                     "Lake's shore.")
-        case Phase.CONQUER:
-            return _("The Necromancer conquers: tap a bright region on the map.")
-        case Phase.REDEPLOY:
-            return _("Place every Ghost: at least one in each of his regions, the rest "
-                     "anywhere.")
-        case Phase.SCORE:
-            return _("He scores a coin per region (not the Island); each region feeds the "
-                     "Well.")
-    return None
-
-
-def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The table's buttons: his own in his turn; in others' turns, putting back Ghosts."""
-    necro = state.part(necromancer.NecromancerState)
-    if necro is None or state.is_over:
-        return usual
-    out: list[dict[str, Any]] = []
-    if not is_his_turn(state):
-        out = list(usual)
-        if necro.hand and necro.regions:
-            out.insert(0, {"key": "necro_return", "kind": "warning",
-                           "text": _("Put {ghosts} back on the Necromancer's regions"
-                                     ).format(ghosts=_ghosts(necro.hand))})
-        if may_choose_well_power(state):
-            name = state.player(necro.seat).name
-            out.append({"key": "necro_well",
-                        "text": _("{name}: the power beside the Well ({power})").format(
-                            name=name, power=piece_names.power(necro.powers_in_use[0]))})
-        return out
-    phase = state.track.phase
-    if phase is Phase.CONQUER:
-        if necro.step is necromancer.Step.ACQUIRE:
-            out.append({"key": "necromancer", "kind": "primary",
-                        "text": ngettext("Buy Ghosts or powers ({count} coin each now)",
-                                         "Buy Ghosts or powers ({count} coins each now)",
-                                         necro.price).format(count=necro.price)})
-        out.append({"key": "map", "text": _("Conquer with Ghosts on the map"),
-                    "kind": "secondary" if necro.step is necromancer.Step.ACQUIRE else "primary"})
-        out.append({"key": "finish_conquests", "text": _("Finish conquering")})
-    elif phase is Phase.REDEPLOY:
-        out.append({"key": "necromancer", "text": _("Place the Ghosts"), "kind": "primary"})
-    elif phase is Phase.SCORE:
-        try:
-            total = sum(n for _, n in necromancer.his_income_lines(state))
-        except RulesError:
-            total = necro.regions_held
-        out.append({"key": "necro_score", "kind": "primary",
-                    "text": ngettext("Score {count} coin and feed the Well",
-                                     "Score {count} coins and feed the Well", total
-                                     ).format(count=total)})
-    elif phase is Phase.FINISHED:
-        out.append({"key": "end_turn", "text": _("End the turn"), "kind": "primary"})
-    return out
 
 
 def may_choose_well_power(state: GameState) -> bool:
@@ -172,20 +63,6 @@ def may_choose_well_power(state: GameState) -> bool:
     necro = state.part(necromancer.NecromancerState)
     return (necro is not None and not state.is_over and state.track.turn == 1
             and state.track.seat != necro.seat and necro.step is necromancer.Step.WAITING)
-
-
-def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The table's player rows with the Necromancer's Ghosts in place of a combo."""
-    view = necromancer.public_necromancer(state)
-    if view is None:
-        return rows
-    on_map = sum(n for _, n in view.regions) + view.island
-    out = []
-    for row in rows:
-        if row["seat"] == view.seat:
-            row = dict(row, combo=_("The Necromancer"), tokens=_ghosts(on_map), declined="")
-        out.append(row)
-    return out
 
 
 class TableAction(StrEnum):
@@ -197,8 +74,8 @@ class TableAction(StrEnum):
     NECRO_WELL = "necro_well"
 
 
-def do_table(presenter: Presenter, action: TableAction) -> None:
-    """Run a Necromancer button of the table."""
+def do_table(presenter: Presenter, overlay: PrivateOverlay, action: TableAction) -> None:
+    """Run a Necromancer button of the table (nothing of his is shown in private)."""
     match action:
         case TableAction.NECROMANCER:
             presenter.go("necromancer")
@@ -314,7 +191,7 @@ class NecromancerPresenter(Presenter):
             return
         name = state.player(necro.seat).name
         self.title = _("{name}, the Necromancer").format(name=name)
-        self.summary_text = summary(state)
+        self.summary_text = NecromancerView().summary(state)
         catalog = state.catalog
         lines = []
         for power in necro.powers_in_reserve:
@@ -441,15 +318,6 @@ class NecromancerPresenter(Presenter):
 # --- the game end ----------------------------------------------------------------------------
 
 
-def reveal_group(state: GameState, seat: int) -> int | None:
-    """He is revealed first when out of the running, last when he won at once (None: not
-    his seat)."""
-    necro = state.part(necromancer.NecromancerState)
-    if necro is None or seat != necro.seat:
-        return None
-    return 2 if necro.won else 0
-
-
 # --- the new game form ----------------------------------------------------------------------
 
 
@@ -459,11 +327,14 @@ class SetupAction(StrEnum):
     NECROMANCER = "necromancer"
 
 
-def setup_option(on: bool) -> dict[str, Any]:
-    """The new game's Necromancer Island toggle, as an ActionColumn action."""
-    return {"key": "necromancer", "kind": "primary" if on else "secondary",
-            "text": (_("Necromancer Island: on (the seat before the first player plays him)")
-                     if on else _("Necromancer Island: off"))}
+def do_setup(form: SetupForm, action: SetupAction) -> None:
+    """Necromancer Island on or off (off only with a seat fewer than his game's)."""
+    on = form.option(action)
+    if on and form.seat_count() > MAX_PLAYERS:
+        form.tell(_("Without the Necromancer a game has at most {most} players: take one "
+                    "out first.").format(most=MAX_PLAYERS), _("Not now"))
+        return
+    form.set_option(action, not on)
 
 
 def setup_board_text(count: int, described: str | None) -> str:
@@ -494,65 +365,144 @@ class NecromancerView(ExpansionView):
         "necromancer": ("necromancer:NecromancerPresenter", "NecromancerScreen",
                         "necromancer.kv")}
     """His own screen (buying Ghosts and powers, placing his Ghosts)."""
-    table_intents = (TableAction,)
-    setup_intents = (SetupAction,)
+    table_intents: ClassVar[TableIntents] = {TableAction: do_table}
+    setup_intents: ClassVar[SetupIntents] = {SetupAction: do_setup}
     setup_key = "necromancer"
 
     # the new game form: 3 to 6 at the table, on the board for one fewer
     def setup_options(self, form: SetupForm) -> list[dict[str, Any]]:
-        return [setup_option(self.setup_on(form))]
+        """The Necromancer Island toggle."""
+        on = form.option(self.setup_key)
+        return [{"key": "necromancer", "kind": "primary" if on else "secondary",
+                 "text": (_("Necromancer Island: on (the seat before the first player plays "
+                            "him)") if on else _("Necromancer Island: off"))}]
 
-    def board_sizes(self, form: SetupForm) -> tuple[int, ...] | None:
-        if not self.setup_on(form):
+    def seating(self, form: SetupForm, described: str | None) -> Seating | None:
+        if not form.option(self.setup_key):
             return None
-        return (board_players(form.seat_count(), necromancer=True),)
+        count = form.seat_count()
+        return Seating((board_players(count, necromancer=True),), MAX_PLAYERS + 1,
+                       setup_board_text(count, described))
 
-    def most_seats(self, form: SetupForm) -> int | None:
-        return MAX_PLAYERS + 1 if self.setup_on(form) else None
-
-    def setup_board_text(self, form: SetupForm, described: str | None) -> str | None:
-        if not self.setup_on(form):
+    def table_turn(self, state: GameState) -> TableTurn | None:
+        """What the Necromancer does now (None when it is not his turn)."""
+        necro = state.part(necromancer.NecromancerState)
+        if necro is None or not is_his_turn(state):
             return None
-        return setup_board_text(form.seat_count(), described)
+        match state.track.phase:
+            case Phase.CONQUER if necro.step is necromancer.Step.ACQUIRE:
+                hint = _("The Necromancer may buy Ghosts and powers first, then conquer from "
+                         "the Lake's shore.")
+            case Phase.CONQUER:
+                hint = _("The Necromancer conquers: tap a bright region on the map.")
+            case Phase.REDEPLOY:
+                hint = _("Place every Ghost: at least one in each of his regions, the rest "
+                         "anywhere.")
+            case Phase.SCORE:
+                hint = _("He scores a coin per region (not the Island); each region feeds the "
+                         "Well.")
+            case _:
+                return None
+        return TableTurn(hint)
 
-    def start_arguments(self, form: SetupForm) -> dict[str, Any]:
-        return {"necromancer": self.setup_on(form)}
+    def table_actions(self, state: GameState, usual: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The table's buttons: his own in his turn; in others' turns, putting back Ghosts."""
+        necro = state.part(necromancer.NecromancerState)
+        if necro is None or state.is_over:
+            return usual
+        out: list[dict[str, Any]] = []
+        if not is_his_turn(state):
+            out = list(usual)
+            if necro.hand and necro.regions:
+                out.insert(0, {"key": "necro_return", "kind": "warning",
+                               "text": _("Put {ghosts} back on the Necromancer's regions"
+                                         ).format(ghosts=_ghosts(necro.hand))})
+            if may_choose_well_power(state):
+                name = state.player(necro.seat).name
+                out.append({"key": "necro_well",
+                            "text": _("{name}: the power beside the Well ({power})").format(
+                                name=name, power=piece_names.power(necro.powers_in_use[0]))})
+            return out
+        phase = state.track.phase
+        if phase is Phase.CONQUER:
+            if necro.step is necromancer.Step.ACQUIRE:
+                out.append({"key": "necromancer", "kind": "primary",
+                            "text": ngettext("Buy Ghosts or powers ({count} coin each now)",
+                                             "Buy Ghosts or powers ({count} coins each now)",
+                                             necro.price).format(count=necro.price)})
+            out.append({"key": "map", "text": _("Conquer with Ghosts on the map"),
+                        "kind": ("secondary" if necro.step is necromancer.Step.ACQUIRE
+                                 else "primary")})
+            out.append({"key": "finish_conquests", "text": _("Finish conquering")})
+        elif phase is Phase.REDEPLOY:
+            out.append({"key": "necromancer", "text": _("Place the Ghosts"), "kind": "primary"})
+        elif phase is Phase.SCORE:
+            try:
+                total = sum(n for _, n in necromancer.his_income_lines(state))
+            except RulesError:
+                total = necro.regions_held
+            out.append({"key": "necro_score", "kind": "primary",
+                        "text": ngettext("Score {count} coin and feed the Well",
+                                         "Score {count} coins and feed the Well", total
+                                         ).format(count=total)})
+        elif phase is Phase.FINISHED:
+            out.append({"key": "end_turn", "text": _("End the turn"), "kind": "primary"})
+        return out
 
-    def do_setup(self, form: SetupForm, action: StrEnum) -> None:
-        on = self.setup_on(form)
-        if on and form.seat_count() > MAX_PLAYERS:
-            form.tell(_("Without the Necromancer a game has at most {most} players: take one "
-                        "out first.").format(most=MAX_PLAYERS), _("Not now"))
-            return
-        form.set_option(self.setup_key, not on)
-
-    def table_hint(self, state: GameState) -> str | None:
-        return hint(state)
-
-    def table_actions(self, state: GameState, usual: list[dict[str, Any]]
-                      ) -> list[dict[str, Any]]:
-        return table_actions(state, usual)
-
-    def player_rows(self, state: GameState, rows: list[dict[str, Any]]
-                    ) -> list[dict[str, Any]]:
-        return player_rows(state, rows)
+    def player_rows(self, state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The table's player rows with the Necromancer's Ghosts in place of a combo."""
+        view = necromancer.public_necromancer(state)
+        if view is None:
+            return rows
+        on_map = sum(n for _, n in view.regions) + view.island
+        out = []
+        for row in rows:
+            if row["seat"] == view.seat:
+                row = dict(row, combo=_("The Necromancer"), tokens=_ghosts(on_map), declined="")
+            out.append(row)
+        return out
 
     def summary(self, state: GameState) -> str:
-        return summary(state)
-
-    def do_table(self, presenter: Presenter, overlay: PrivateOverlay, action: StrEnum) -> None:
-        do_table(presenter, TableAction(action))
-
-    def plays_seat(self, state: GameState, seat: int) -> bool:
-        return necromancer.is_his(state, seat)
+        """His public side in a few lines ("" outside Necromancer Island)."""
+        view = necromancer.public_necromancer(state)
+        if view is None:
+            return ""
+        name = state.player(view.seat).name
+        on_map = sum(n for _, n in view.regions)
+        where = ", ".join(_("{count} in region {region}").format(count=n, region=r)
+                          for r, n in view.regions) or _("none in a region")
+        if view.won:
+            head = _("{name}, the Necromancer, has every Ghost in play: he wins.").format(name=name)
+        else:
+            head = _("{name} is the Necromancer.").format(name=name)
+        if view.in_hand:
+            ghosts = _("Ghosts: {map} on the map ({where}), {island} on the Island, {reserve} in "
+                       "reserve, {hand} in hand.")
+        else:
+            ghosts = _("Ghosts: {map} on the map ({where}), {island} on the Island, {reserve} in "
+                       "reserve.")
+        rest = ", ".join(piece_names.power(p) for p in view.powers_in_reserve) or _("none left")
+        used = (", ".join(piece_names.power(p) for p in view.powers_in_use)
+                or pgettext("powers", "none"))
+        return "\n".join((
+            head,
+            ghosts.format(map=on_map, where=where, island=view.island, reserve=view.reserve,
+                          hand=view.in_hand),
+            _("Well of Souls: {ghosts} on top, {souls} other token(s); {more} more make the next "
+              "Ghost.").format(ghosts=_ghosts(view.well_ghosts), souls=view.well_souls,
+                               more=view.souls_to_next_ghost),
+            _("Powers in use: {used}. In reserve: {rest}.").format(used=used, rest=rest),
+            ngettext("His next Ghost or power costs {count} coin.",
+                     "His next Ghost or power costs {count} coins.", view.price
+                     ).format(count=view.price),
+        ))
 
     def targets(self, state: GameState, shooters: list[Attacker]) -> list[int] | None:
         # his own reach; the Island shut to the others
         return [rid for rid in state.map.regions
                 if any(necromancer.attackable(state, w, rid) for w in shooters)]
 
-    def assess(self, state: GameState, who: Attacker, region: int) -> Assessment | None:
-        return necromancer.assess_region(state, who, region)
+    assess = staticmethod(necromancer.assess_region)  # his reach; the Island shut to others
 
     def seat_hand(self, state: GameState) -> int | None:
         if not necromancer.is_his(state, state.track.seat):
@@ -560,7 +510,14 @@ class NecromancerView(ExpansionView):
         return necromancer.ghosts_free(state)
 
     def shown_regions(self, state: GameState, regions: BoardState) -> BoardState:
-        return shown_regions(state, regions)
+        """The board as the map draws it: with the Island's Ghosts on the Lake, in his
+        colour (for the eye only: nobody holds the Lake)."""
+        necro = state.part(necromancer.NecromancerState)
+        if necro is None or not necro.island:
+            return regions
+        here = regions[necro.lake]
+        island = Occupant(necro.seat, necromancer.GHOSTS, in_decline=False, tokens=necro.island)
+        return regions.with_region(necro.lake, replace(here, occupant=island))
 
     def region_rules(self, state: GameState, region: int) -> list[tuple[str, str]]:
         necro = state.part(necromancer.NecromancerState)
@@ -583,7 +540,12 @@ class NecromancerView(ExpansionView):
             ghosts=_ghosts(necro.island))
 
     def reveal_group(self, state: GameState, seat: int) -> int | None:
-        return reveal_group(state, seat)
+        """He is revealed first when out of the running, last when he won at once (None: not
+        his seat)."""
+        necro = state.part(necromancer.NecromancerState)
+        if necro is None or seat != necro.seat:
+            return None
+        return 2 if necro.won else 0
 
     def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
         match event:

@@ -40,7 +40,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypeVar, assert_never
+from typing import Any, assert_never
 
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
@@ -61,12 +61,10 @@ from companion.seating import Side
 from companion.ui import names, palette
 from companion.ui.presenters import expansions as views
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.expansion import ExpansionView
+from companion.ui.presenters.expansion import ExpansionView, Seating
 from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
 from companion.ui.presenters.keypads import NameRequest, ask_name
 from companion.ui.wording import say
-
-_T = TypeVar("_T")
 
 DEFAULT_NAME = N_("Player {number}")
 """A seat's name until a player's is chosen (never saved as a player)."""
@@ -338,11 +336,11 @@ class NewGamePresenter(Presenter):
         """Whether switching `view`'s expansion on is refused because one switched on is
         never played with it (the rules' `expansions.apart`): then the form says which to
         switch off first. Switching off is never refused."""
-        if view.setup_on(self):
+        if self.option(view.setup_key):
             return False
         keys = {x.name: x.key for x in rule_expansions.registered()}
         for other in views.registered():
-            if (other is view or not other.setup_on(self)
+            if (other is view or not self.option(other.setup_key)
                     or rule_expansions.apart([keys.get(other.expansion, ""),
                                               keys.get(view.expansion, "")]) is None):
                 continue
@@ -354,21 +352,20 @@ class NewGamePresenter(Presenter):
             return True
         return False
 
-    def _answer(self, ask: Callable[[ExpansionView], _T | None]) -> _T | None:
-        """The last registered view's answer that is not None (None: no view answers)."""
-        answer: _T | None = None
-        for view in views.registered():
-            said = ask(view)
-            if said is not None:
-                answer = said
-        return answer
+    def _seating(self) -> Seating | None:
+        """The seats and the board as the last registered view switched on makes them
+        (None: the base game's)."""
+        chosen = self.chosen_board()
+        described = None if chosen is None else _described(chosen)
+        return next((found for view in reversed(views.registered())
+                     if (found := view.seating(self, described)) is not None), None)
 
     # -- the board -----------------------------------------------------------------------
     def _board_sizes(self) -> tuple[int, ...]:
         """The player counts a board for this game may be made for (the packaged board's
         first): the seats, unless a view switched on says otherwise."""
-        sizes = self._answer(lambda view: view.board_sizes(self))
-        return (board_players(len(self._names)),) if sizes is None else sizes
+        seating = self._seating()
+        return (board_players(len(self._names)),) if seating is None else seating.sizes
 
     def _fitting(self) -> list[CustomBoard]:
         """The usable custom boards made for this game's board size."""
@@ -408,9 +405,9 @@ class NewGamePresenter(Presenter):
     def _players_text(self, count: int) -> str:
         chosen = self.chosen_board()
         described = None if chosen is None else _described(chosen)
-        said = self._answer(lambda view: view.setup_board_text(self, described))
-        if said is not None:
-            return said
+        seating = self._seating()
+        if seating is not None:
+            return seating.text
         if described is not None:
             return _("{board}. Seats go clockwise in this order.").format(board=described)
         board = board_for_players(count)
@@ -480,8 +477,8 @@ class NewGamePresenter(Presenter):
 
     def _most(self) -> int:
         """The most seats: the base game's, or the most a view switched on allows."""
-        return max((most for view in views.registered()
-                    if (most := view.most_seats(self)) is not None), default=MAX_PLAYERS)
+        seating = self._seating()
+        return MAX_PLAYERS if seating is None else seating.most
 
     # -- intents -------------------------------------------------------------------------
     def act(self, key: str) -> None:
@@ -513,7 +510,7 @@ class NewGamePresenter(Presenter):
                     raise UnknownAction("new_game", action.value, allowed(
                         Action, *views.setup_intents()))
                 if action.value != owner.setup_key or not self._kept_apart(owner):
-                    owner.do_setup(self, action)
+                    owner.setup_intents[type(action)](self, action)
                 self._build()
             case _:
                 assert_never(action)
@@ -682,9 +679,8 @@ class NewGamePresenter(Presenter):
         chosen = self.chosen_board()
         board_doc = None if chosen is None else chosen.document
         left_out = tuple(power for view in views.registered() for power in view.left_out(self))
-        more: dict[str, Any] = {}
-        for view in views.registered():
-            more.update(view.start_arguments(self))
+        more = {view.setup_key: self.option(view.setup_key) for view in views.registered()
+                if view.setup_key}
         self.ctx.seats.chosen = tuple(self._sides)  # the app keeps them with the game
         started = self.attempt(lambda: self.session.new_game(
             seats, first_seat=first, expansions=expansions, dealing=dealing,

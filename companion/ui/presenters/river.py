@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, Any, ClassVar, assert_never
 
 from kivy.graphics import Color, InstructionGroup, Line, Rectangle
 
@@ -24,15 +24,21 @@ from companion.rules import (
     Phase,
     QuickCount,
     RegionState,
-    Terrain,
     refusal,
     river,
 )
 from companion.ui import map_paint as paint
 from companion.ui import names as piece_names
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.expansion import ExpansionView, SetupForm, TerrainLook
-from companion.ui.presenters.expansion import PrivateOverlay as PrivateScreen
+from companion.ui.presenters.expansion import (
+    ExpansionView,
+    MapIntents,
+    PrivateOverlay,
+    SetupForm,
+    SetupIntents,
+    TableIntents,
+    TerrainLook,
+)
 
 if TYPE_CHECKING:
     from companion.boards import CustomBoard
@@ -57,68 +63,11 @@ def _list(ids: tuple[int, ...]) -> str:
 # --- the table -------------------------------------------------------------------------------
 
 
-def headline(state: GameState) -> str:
-    """This turn's event and what it does ("" when the game does not play River World)."""
-    view = river.public_river(state)
-    if view is None or state.is_over:
-        return ""
-    return _("River World, turn {turn}: {event}. {effect}").format(
-        turn=view.turn, event=piece_names.event(view.event.value), effect=_(view.effect))
-
-
-def summary(state: GameState) -> str:
-    """The public River World books in a few lines ("" when the game does not play it)."""
-    view = river.public_river(state)
-    if view is None:
-        return ""
-    lines = [ngettext("Events so far: {events}; {count} still face down.",
-                      "Events so far: {events}; {count} still face down.", view.face_down
-                      ).format(events=", ".join(piece_names.event(e.value)
-                                                for e in view.revealed),
-                               count=view.face_down)]
-    ships = view.pirate_ships
-    if len(ships) == 1:
-        lines.append(_("A pirate ship on river {river} (a region next to it scores 1 coin "
-                       "less).").format(river=ships[0]))
-    elif ships:
-        lines.append(_("Pirate ships on rivers {rivers} (a region next to one scores 1 coin "
-                       "less).").format(rivers=_list(ships)))
-    elif view.rivers:
-        lines.append(_("No pirate ship on the rivers."))
-    if view.caravel is not None:
-        lines.append(_("The Caravel is on river {river} until this turn ends.").format(
-            river=view.caravel))
-    if view.shipyard_seats:
-        lines.append(_("The Shipyard is held by {names}.").format(
-            names=_names(state, view.shipyard_seats)))
-    if view.temple_seats:
-        lines.append(_("The Temple of the Seer is held by {names}.").format(
-            names=_names(state, view.temple_seats)))
-    return "\n".join(lines)
-
-
 def _caravel_rivers(state: GameState) -> list[int]:
     seat = state.track.seat
     return [rid for rid, region in state.map.regions.items()
             if river.is_river(region)
             and refusal(state, river.CaravelPlaced(seat, rid)) is None]
-
-
-def table_actions(state: GameState) -> list[dict[str, Any]]:
-    """The Temple's look and the Shipyard's Caravel, when the current player may use them."""
-    line = state.part(river.RiverState)
-    if line is None or state.is_over:
-        return []
-    seat = state.track.seat
-    name = state.player(seat).name
-    out: list[dict[str, Any]] = []
-    if (river.seer_refusal(state, seat) is None
-            and line.next_event(state.track.turn) is not None):
-        out.append({"key": "seer",
-                    "text": _("The Temple: {name} sees the next event").format(name=name)})
-    if state.track.phase is Phase.CONQUER and _caravel_rivers(state):
-        out.append({"key": "caravel", "text": _("Place the Caravel on a river")})
-    return out
 
 
 class TableAction(StrEnum):
@@ -128,30 +77,30 @@ class TableAction(StrEnum):
     CARAVEL = "caravel"
 
 
-def do_table(presenter: Presenter, screen: PrivateScreen, action: TableAction) -> None:
+def do_table(presenter: Presenter, overlay: PrivateOverlay, action: TableAction) -> None:
     """Run a River World button of the table (nothing without a game)."""
     state = presenter.state
     if state is None:
         return
     match action:
         case TableAction.SEER:
-            _seer(presenter, screen, state)
+            _seer(presenter, overlay, state)
         case TableAction.CARAVEL:
             _ask_caravel(presenter, state)
         case _:
             assert_never(action)
 
 
-def _seer(presenter: Presenter, screen: PrivateScreen, state: GameState) -> None:
+def _seer(presenter: Presenter, overlay: PrivateOverlay, state: GameState) -> None:
     seat = state.track.seat
     seen = presenter.attempt(lambda: river.seer_peek(state, seat), _("Nothing shown"))
     if seen is None:
         return
     name = state.player(seat).name
-    screen.show_private(seat, piece_names.event(seen.value),
-                        _("Only {name} looks: the event of turn {turn}. {effect} Tap to hide "
-                          "it.").format(name=name, turn=state.track.turn + 1,
-                                        effect=_(river.EFFECTS[seen])))
+    overlay.show_private(seat, piece_names.event(seen.value),
+                         _("Only {name} looks: the event of turn {turn}. {effect} Tap to hide "
+                           "it.").format(name=name, turn=state.track.turn + 1,
+                                         effect=_(river.EFFECTS[seen])))
 
 
 def _ask_caravel(presenter: Presenter, state: GameState) -> None:
@@ -186,56 +135,6 @@ SITE_RULES = {river.Site.HARBOR: "Harbor", river.Site.SHIPYARD: "Shipyard and Ca
 """The rule book's entry for each River World site."""
 
 
-def region_rules(state: GameState, region: int) -> list[tuple[str, str]]:
-    """The rule book's pieces for `region`: its river, its sites, a pirate ship, the
-    Caravel."""
-    place = state.map.region(region)
-    view = river.public_river(state)
-    out = [("piece", "River")] if river.is_river(place) else []
-    out += [("piece", SITE_RULES[site]) for site in sorted(river.sites(place))]
-    if view is not None and region in view.pirate_ships:
-        out.append(("piece", "Pirate ship"))
-    if view is not None and view.caravel == region:
-        out.append(("piece", "Shipyard and Caravel"))
-    return out
-
-
-def region_text(state: GameState, region: int) -> str:
-    """The Caravel or a pirate ship in `region`, and what a river costs now ("" if none):
-    the cost only outside the conquests, whose cost lines already say it (a longer
-    language would push the Conquer button under the fold)."""
-    view = river.public_river(state)
-    if view is None or not river.is_river(state.map.region(region)):
-        return ""
-    parts = []
-    if region in view.pirate_ships:
-        parts.append(_("A pirate ship lies here; taking the river sinks it."))
-    if view.caravel == region:
-        parts.append(_("The Caravel lies here this turn."))
-    if state.track.phase is Phase.CONQUER and not state.is_over:
-        return " ".join(parts)
-    parts.append(ngettext("A river costs {count} token this turn ({event}).",
-                          "A river costs {count} tokens this turn ({event}).", view.river_cost
-                          ).format(count=view.river_cost,
-                                   event=piece_names.event(view.event.value)))
-    return " ".join(parts)
-
-
-def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
-    """The Caravel and the pirate-ship corrections for a tapped river."""
-    if state.part(river.RiverState) is None or state.is_over:
-        return []
-    out: list[dict[str, Any]] = []
-    if refusal(state, river.CaravelPlaced(state.track.seat, region)) is None:
-        out.append({"key": "river_caravel",
-                    "text": _("Place the Caravel on river {river}").format(river=region)})
-    if refusal(state, river.PirateShipSet(region, True)) is None:
-        out.append({"key": "river_ship_on", "text": _("Correct: a pirate ship is here")})
-    if refusal(state, river.PirateShipSet(region, False)) is None:
-        out.append({"key": "river_ship_off", "text": _("Correct: no pirate ship here")})
-    return out
-
-
 class MapAction(StrEnum):
     """The River World buttons of the map (the values are their keys)."""
 
@@ -255,37 +154,6 @@ def do_map(presenter: Presenter, action: MapAction, region: int) -> None:
             presenter.attempt(lambda: session.set_pirate_ship(region, present))
         case _:
             assert_never(action)
-
-
-# --- the scoring screen ----------------------------------------------------------------------
-
-
-COUNTS = (("harbors", N_("With a Harbor")),
-          ("next_to_pirates", N_("Next to a pirate ship")))
-"""River World's counts, asked whenever the game plays River World (a River World board
-always plays its events); their words in English (`RiverView.scoring_counts` translates).
-Each is a field of `river.RiverCounts`, read and set by `scoring_count` and
-`scoring_counted`."""
-
-
-def scoring_count(count: QuickCount, name: str) -> int:
-    """River World's count `name` (of `COUNTS`) of a race's regions."""
-    counts = river.counts_of(count)
-    match name:
-        case "harbors":
-            return counts.harbors
-        case "next_to_pirates":
-            return counts.next_to_pirates
-    return 0
-
-
-def scoring_counted(count: QuickCount, values: Mapping[str, int]) -> QuickCount:
-    """`count` with River World's counts shown on the screen set to `values` (the inland
-    regions next to a pirate ship, which no stepper asks, kept as `river.recounted` says)."""
-    counts = river.counts_of(count)
-    return river.recounted(count, harbors=values.get("harbors", counts.harbors),
-                           next_to_pirates=values.get("next_to_pirates",
-                                                      counts.next_to_pirates))
 
 
 # --- the map's symbols ------------------------------------------------------------------------
@@ -427,27 +295,12 @@ def _on_river_board(form: SetupForm) -> bool:
     return chosen is not None and river.is_river_world(chosen.board)
 
 
-def _setup_options(form: SetupForm, on: bool) -> list[dict[str, Any]]:
-    """The River World toggle and, with River World, whether Flying stays out."""
-    if _on_river_board(form):
-        text = _("River World events: on (a River World board)")
-    elif on:
-        text = _("River World events: on (harbors and pirate ships are counted by hand "
-                 "on the scoring screen)")
-    else:
-        text = _("River World events: off")
-    options = [{"key": "river_world", "kind": "primary" if on else "secondary", "text": text}]
-    if on:
-        names = _and([piece_names.power(power) for power in river.ADVISED_LEFT_OUT])
-        advice = (_("{names}: left out of the decks (River World advises it)")
-                  if form.option(ADVICE_KEPT, True) else _("{names}: in the decks")
-                  ).format(names=names)
-        options.append({"key": "river_advice", "kind": "secondary", "text": advice})
-    return options
-
-
-def _toggle(form: SetupForm) -> None:
-    """River World's events on or off (always on for a River World board)."""
+def do_setup(form: SetupForm, action: SetupAction) -> None:
+    """Run a River World button of the new game form: whether Flying stays out, or River
+    World's events on or off (always on for a River World board)."""
+    if action is SetupAction.RIVER_ADVICE:
+        form.set_option(ADVICE_KEPT, not form.option(ADVICE_KEPT, True))
+        return
     chosen = form.chosen_board()
     if chosen is not None and river.is_river_world(chosen.board):
         form.tell(
@@ -467,9 +320,9 @@ class RiverView(ExpansionView):
 
     expansion = "River World"
     catalog_id = "river-world"
-    table_intents = (TableAction,)
-    map_intents = (MapAction,)
-    setup_intents = (SetupAction,)
+    table_intents: ClassVar[TableIntents] = {TableAction: do_table}
+    map_intents: ClassVar[MapIntents] = {MapAction: do_map}
+    setup_intents: ClassVar[SetupIntents] = {SetupAction: do_setup}
     setup_key = "river_world"
     setup_place = "board"
     map_symbols = MAP_SYMBOLS
@@ -477,10 +330,23 @@ class RiverView(ExpansionView):
     # the new game form: always played on a River World board; on any other, when switched
     # on (its harbors and pirate ships then counted by hand); Flying left out as advised
     def setup_options(self, form: SetupForm) -> list[dict[str, Any]]:
-        return _setup_options(form, self.setup_on(form))
-
-    def setup_on(self, form: SetupForm) -> bool:
-        return _on_river_board(form) or form.option(self.setup_key)
+        """The River World toggle and, with River World, whether Flying stays out."""
+        on = form.option(self.setup_key)
+        if _on_river_board(form):
+            text = _("River World events: on (a River World board)")
+        elif on:
+            text = _("River World events: on (harbors and pirate ships are counted by hand "
+                     "on the scoring screen)")
+        else:
+            text = _("River World events: off")
+        options = [{"key": "river_world", "kind": "primary" if on else "secondary", "text": text}]
+        if on:
+            names = _and([piece_names.power(power) for power in river.ADVISED_LEFT_OUT])
+            advice = (_("{names}: left out of the decks (River World advises it)")
+                      if form.option(ADVICE_KEPT, True) else _("{names}: in the decks")
+                      ).format(names=names)
+            options.append({"key": "river_advice", "kind": "secondary", "text": advice})
+        return options
 
     def board_kind(self, board: CustomBoard) -> tuple[str, str] | None:
         if not river.is_river_world(board.board):
@@ -488,38 +354,73 @@ class RiverView(ExpansionView):
         return _("River World"), _("a River World board")
 
     def board_chosen(self, form: SetupForm) -> None:
-        form.set_option(self.setup_key, False)  # every board starts as it is made
-
-    def start_arguments(self, form: SetupForm) -> dict[str, Any]:
-        return {"river_world": self.setup_on(form)}
+        # every board starts as it is made: on for a River World board, else off
+        form.set_option(self.setup_key, _on_river_board(form))
 
     def left_out(self, form: SetupForm) -> tuple[str, ...]:
-        kept = self.setup_on(form) and form.option(ADVICE_KEPT, True)
+        kept = form.option(self.setup_key) and form.option(ADVICE_KEPT, True)
         return river.ADVISED_LEFT_OUT if kept else ()
-
-    def do_setup(self, form: SetupForm, action: StrEnum) -> None:
-        match SetupAction(action):
-            case SetupAction.RIVER_WORLD:
-                _toggle(form)
-            case SetupAction.RIVER_ADVICE:
-                form.set_option(ADVICE_KEPT, not form.option(ADVICE_KEPT, True))
 
     def spread_text(self, state: GameState, emptied: list[int]) -> str | None:
         return ngettext("Leave river {rivers} and spread the tokens over your regions",
                         "Leave rivers {rivers} and spread the tokens over your regions",
                         len(emptied)).format(rivers=", ".join(map(str, emptied)))
 
-    def table_buttons(self, state: GameState) -> list[dict[str, Any]]:
-        return table_actions(state)
+    def table_actions(self, state: GameState, usual: list[dict[str, Any]]
+                      ) -> list[dict[str, Any]]:
+        """After the usual buttons: the Temple's look and the Shipyard's Caravel, when the
+        current player may use them."""
+        line = state.part(river.RiverState)
+        if line is None or state.is_over:
+            return usual
+        seat = state.track.seat
+        name = state.player(seat).name
+        out = list(usual)
+        if (river.seer_refusal(state, seat) is None
+                and line.next_event(state.track.turn) is not None):
+            out.append({"key": "seer",
+                        "text": _("The Temple: {name} sees the next event").format(name=name)})
+        if state.track.phase is Phase.CONQUER and _caravel_rivers(state):
+            out.append({"key": "caravel", "text": _("Place the Caravel on a river")})
+        return out
 
     def summary(self, state: GameState) -> str:
-        return summary(state)
+        """The public River World books in a few lines ("" when the game does not play it)."""
+        view = river.public_river(state)
+        if view is None:
+            return ""
+        lines = [ngettext("Events so far: {events}; {count} still face down.",
+                          "Events so far: {events}; {count} still face down.", view.face_down
+                          ).format(events=", ".join(piece_names.event(e.value)
+                                                    for e in view.revealed),
+                                   count=view.face_down)]
+        ships = view.pirate_ships
+        if len(ships) == 1:
+            lines.append(_("A pirate ship on river {river} (a region next to it scores 1 coin "
+                           "less).").format(river=ships[0]))
+        elif ships:
+            lines.append(_("Pirate ships on rivers {rivers} (a region next to one scores 1 coin "
+                           "less).").format(rivers=_list(ships)))
+        elif view.rivers:
+            lines.append(_("No pirate ship on the rivers."))
+        if view.caravel is not None:
+            lines.append(_("The Caravel is on river {river} until this turn ends.").format(
+                river=view.caravel))
+        if view.shipyard_seats:
+            lines.append(_("The Shipyard is held by {names}.").format(
+                names=_names(state, view.shipyard_seats)))
+        if view.temple_seats:
+            lines.append(_("The Temple of the Seer is held by {names}.").format(
+                names=_names(state, view.temple_seats)))
+        return "\n".join(lines)
 
     def headline(self, state: GameState) -> str:
-        return headline(state)
-
-    def do_table(self, presenter: Presenter, overlay: PrivateScreen, action: StrEnum) -> None:
-        do_table(presenter, overlay, TableAction(action))
+        """This turn's event and what it does ("" when the game does not play River World)."""
+        view = river.public_river(state)
+        if view is None or state.is_over:
+            return ""
+        return _("River World, turn {turn}: {event}. {effect}").format(
+            turn=view.turn, event=piece_names.event(view.event.value), effect=_(view.effect))
 
     def printed_features(self, board: Board, region: int) -> tuple[str, ...]:
         return tuple(_(SITE_NAMES[site]) for site in sorted(river.sites(board.region(region))))
@@ -530,30 +431,71 @@ class RiverView(ExpansionView):
             else {}
 
     def region_text(self, state: GameState, region: int) -> str:
-        return region_text(state, region)
+        """The Caravel or a pirate ship in `region`, and what a river costs now ("" if none):
+        the cost only outside the conquests, whose cost lines already say it (a longer
+        language would push the Conquer button under the fold)."""
+        view = river.public_river(state)
+        if view is None or not river.is_river(state.map.region(region)):
+            return ""
+        parts = []
+        if region in view.pirate_ships:
+            parts.append(_("A pirate ship lies here; taking the river sinks it."))
+        if view.caravel == region:
+            parts.append(_("The Caravel lies here this turn."))
+        if state.track.phase is Phase.CONQUER and not state.is_over:
+            return " ".join(parts)
+        parts.append(ngettext("A river costs {count} token this turn ({event}).",
+                              "A river costs {count} tokens this turn ({event}).", view.river_cost
+                              ).format(count=view.river_cost,
+                                       event=piece_names.event(view.event.value)))
+        return " ".join(parts)
 
     def region_rules(self, state: GameState, region: int) -> list[tuple[str, str]]:
-        return region_rules(state, region)
+        """The rule book's pieces for `region`: its river, its sites, a pirate ship, the
+        Caravel."""
+        place = state.map.region(region)
+        view = river.public_river(state)
+        out = [("piece", "River")] if river.is_river(place) else []
+        out += [("piece", SITE_RULES[site]) for site in sorted(river.sites(place))]
+        if view is not None and region in view.pirate_ships:
+            out.append(("piece", "Pirate ship"))
+        if view is not None and view.caravel == region:
+            out.append(("piece", "Shipyard and Caravel"))
+        return out
 
-    def region_actions(self, state: GameState, region: int) -> list[dict[str, Any]]:
-        return map_actions(state, region)
-
-    def do_map(self, presenter: Presenter, action: StrEnum, region: int) -> None:
-        do_map(presenter, MapAction(action), region)
+    def region_actions(self, state: GameState, region: int, main: list[dict[str, Any]],
+                       more: list[dict[str, Any]]
+                       ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """After the more buttons: the Caravel and the pirate-ship corrections for a tapped
+        river."""
+        if state.part(river.RiverState) is None or state.is_over:
+            return main, more
+        out = list(more)
+        if refusal(state, river.CaravelPlaced(state.track.seat, region)) is None:
+            out.append({"key": "river_caravel",
+                        "text": _("Place the Caravel on river {river}").format(river=region)})
+        if refusal(state, river.PirateShipSet(region, True)) is None:
+            out.append({"key": "river_ship_on", "text": _("Correct: a pirate ship is here")})
+        if refusal(state, river.PirateShipSet(region, False)) is None:
+            out.append({"key": "river_ship_off", "text": _("Correct: no pirate ship here")})
+        return main, out
 
     def terrain_looks(self) -> tuple[TerrainLook, ...]:
         # the rivers turquoise on the map, between the lakes' blue and the land
         return (TerrainLook(river.RIVER, _("River"), _("Rivers (Harsh Winter, sea races)"),
                             (0.30, 0.68, 0.66, 1), _("river")),)
 
-    def scoring_terrains(self, state: GameState) -> tuple[Terrain, ...]:
-        return (river.RIVER,)
-
-    def scoring_counts(self, state: GameState) -> tuple[tuple[str, str], ...]:
-        return tuple((count, _(words)) for count, words in COUNTS)
-
-    def scoring_count(self, count: QuickCount, name: str) -> int:
-        return scoring_count(count, name)
+    def scoring_counts(self, count: QuickCount) -> tuple[tuple[str, str, int], ...]:
+        """River World's counts, asked whenever the game plays River World (a River World
+        board always plays its events): fields of `river.RiverCounts`."""
+        counts = river.counts_of(count)
+        return (("harbors", _("With a Harbor"), counts.harbors),
+                ("next_to_pirates", _("Next to a pirate ship"), counts.next_to_pirates))
 
     def scoring_counted(self, count: QuickCount, values: Mapping[str, int]) -> QuickCount:
-        return scoring_counted(count, values)
+        """`count` with River World's counts shown on the screen set to `values` (the inland
+        regions next to a pirate ship, which no stepper asks, kept as `river.recounted` says)."""
+        counts = river.counts_of(count)
+        return river.recounted(count, harbors=values.get("harbors", counts.harbors),
+                               next_to_pirates=values.get("next_to_pirates",
+                                                          counts.next_to_pirates))

@@ -74,13 +74,14 @@ COUNT_HINT = N_("Count each race's regions on the board (the map's count is fill
 """The hint while counting by hand."""
 
 
-def _expansion_counts(state: GameState | None) -> tuple[tuple[ExpansionView, str, str], ...]:
-    """The counts the game's expansions ask for: (its view, the count's name, its words),
-    from each view's `scoring_counts`."""
+def _expansion_counts(state: GameState | None, count: QuickCount
+                      ) -> tuple[tuple[ExpansionView, str, str, int], ...]:
+    """The counts the game's expansions ask for: (its view, the count's name, its words,
+    its value in `count`), from each view's `scoring_counts`."""
     if state is None:
         return ()
-    return tuple((view, name, words) for view in expansion_views.played(state)
-                 for name, words in view.scoring_counts(state))
+    return tuple((view, *counted) for view in expansion_views.played(state)
+                 for counted in view.scoring_counts(count))
 
 
 def _counts(regions: Any) -> QuickCount:
@@ -212,9 +213,8 @@ class ScoringPresenter(Presenter):
         if names.AQUATIC in (held.race, held.power):
             rows.append(self._row(key + ".coastal", _("By a sea or the lake"),
                                   counted.coastal, regions))
-        for view, name, words in _expansion_counts(state):
-            rows.append(self._row(f"{key}.{name}", words, view.scoring_count(counted, name),
-                                  regions))
+        for _view, name, words, value in _expansion_counts(state, counted):
+            rows.append(self._row(f"{key}.{name}", words, value, regions))
         if isinstance(held, ActiveHoldings):
             rows.append(self._row(key + ".conquered", _("Taken from a race or a Lost Tribe"),
                                   held.conquered_non_empty, regions))
@@ -224,12 +224,12 @@ class ScoringPresenter(Presenter):
 
     def _terrains(self, key: str, power: str) -> list[Terrain]:
         """Land always, seas and the lake for Seafaring, the terrains the game's expansions
-        add (`scoring_terrains`), and whatever else the map counted."""
+        bring (`terrain_looks`), and whatever else the map counted."""
         shown = list(LAND) + (list(WATER) if power == names.SEAFARING else [])
         state = self.state
         if state is not None:
-            shown += [t for view in expansion_views.played(state)
-                      for t in view.scoring_terrains(state) if t not in shown]
+            shown += [look.terrain for view in expansion_views.played(state)
+                      for look in view.terrain_looks() if look.terrain not in shown]
         counted = self._from_map.get(key)
         if counted is not None:
             shown += [t for t, n in counted.terrains.items() if n and t not in shown]
@@ -256,7 +256,7 @@ class ScoringPresenter(Presenter):
         )
         shown = {row["key"] for row in self.quick_rows}
         values: dict[ExpansionView, dict[str, int]] = {}
-        for view, name, _words in _expansion_counts(self.state):
+        for view, name, _words, _value in _expansion_counts(self.state, count):
             if f"{key}.{name}" in shown:
                 values.setdefault(view, {})[name] = self._value(f"{key}.{name}")
         for view, counted in values.items():

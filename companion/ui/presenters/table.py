@@ -270,14 +270,13 @@ class TablePresenter(Presenter):
         self.current_ink = palette.ink_on(self.current_rgba)
         views = expansions.played(state)
         turn = next((found for v in views if (found := v.table_turn(state)) is not None), None)
-        if turn is not None:  # an expansion's seat before the first turn
-            seat, self.current_name = turn
-            self.current_rgba = palette.rgba(state.player(seat).colour)
+        if turn is not None and turn.seat is not None:  # an expansion's seat before turn 1
+            self.current_name = turn.heading
+            self.current_rgba = palette.rgba(state.player(turn.seat).colour)
             self.current_ink = palette.ink_on(self.current_rgba)
-        self.phase_text = next((hint for v in views if (hint := v.table_hint(state))),
-                               None) or self._hint(state, view)
-        actions = [*self._actions(state, view), *(a for v in views for a in v.table_buttons(state))]
-        for v in views:
+        self.phase_text = turn.hint if turn is not None else self._hint(state, view)
+        actions = self._actions(state, view)
+        for v in reversed(views):  # the first registered has the last word
             actions = v.table_actions(state, actions)
         self.actions = actions
         self.placed_actions = self._keep_places(state, actions)
@@ -509,7 +508,7 @@ class TablePresenter(Presenter):
                 if owner is None:
                     raise UnknownAction("table", str(action), allowed(
                         Action, *expansions.table_intents(), "spread:<seat>:<race>"))
-                owner.do_table(self, self, action)
+                owner.table_intents[type(action)](self, self, action)
 
     def finish_conquests(self) -> None:
         self.attempt(self.session.finish_conquests)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
-from typing import Any, assert_never
+from typing import Any, ClassVar, assert_never
 
 from companion.i18n import N_, _, ngettext
 from companion.rules import (
@@ -27,7 +27,16 @@ from companion.rules import (
 from companion.ui import names as piece_names
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.expansion import ExpansionView, PrivateOverlay, SetupForm
+from companion.ui.presenters.expansion import (
+    ExpansionView,
+    MapIntents,
+    PrivateOverlay,
+    Seating,
+    SetupForm,
+    SetupIntents,
+    TableIntents,
+    TableTurn,
+)
 from companion.ui.wording import say
 
 SIGIL_WORDS = {
@@ -60,37 +69,6 @@ def placing(state: GameState) -> int | None:
 
 
 # --- the table -------------------------------------------------------------------------------
-
-
-def hint(state: GameState) -> str | None:
-    """What the table waits for in team play now, or None for the usual hint."""
-    seat = placing(state)
-    if seat is not None:
-        if teams.next_monster_sites(state):
-            return _("Before the first turn, {name} sets a Monster: tap a bright Lost Tribe "
-                     "region on the map.").format(name=_name(state, seat))
-        return _("No region is left for {name}'s Monster: they pass.").format(
-            name=_name(state, seat))
-    relics = state.part(teams.RelicsState)
-    if relics is not None and relics.soapbar_owed_by == state.track.seat and not state.is_over:
-        return _("Move the Golden Soapbar before the turn ends.")
-    return None
-
-
-def table_actions(state: GameState, usual: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The table's buttons: the Monster set-up before turn 1, then the marker choices of the
-    player whose turn it is before the usual buttons."""
-    if state.part(teams.RelicsState) is None or state.is_over:
-        return usual
-    seat = placing(state)
-    if seat is not None:
-        name = _name(state, seat)
-        if teams.next_monster_sites(state):
-            return [{"key": "monster_map", "kind": "primary",
-                     "text": _("{name}: set the Monster on the map").format(name=name)}]
-        return [{"key": "monster_pass", "kind": "primary",
-                 "text": _("{name}: no region left, pass").format(name=name)}]
-    return [*marker_actions(state), *usual]
 
 
 def marker_actions(state: GameState) -> list[dict[str, Any]]:
@@ -139,75 +117,6 @@ def _sigil_targets(state: GameState) -> list[tuple[int, str]]:
             if refusal(state, teams.SigilPactMade(seat, shield, s, race)) is None]
 
 
-def player_rows(state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The table's player rows with each player's team and partner on the second line."""
-    if state.part(teams.MonsterSetup) is None:
-        return rows
-    monster = placing(state)
-    out = []
-    for row in rows:
-        seat = row["seat"]
-        label = teams.team_label(state, seat)
-        team = _("Team {label}, with {name}").format(label=label,
-                                                     name=_name(state, teams.partner(seat)))
-        declined = f"{team}. {row['declined']}" if row["declined"] else team
-        current = row["current"] if monster is None else seat == monster
-        out.append(dict(row, declined=declined, current=current))
-    return out
-
-
-def summary(state: GameState) -> str:
-    """The Monsters and markers on the board, in a few lines ("" outside team play)."""
-    relics = state.part(teams.RelicsState)
-    if relics is None:
-        return ""
-    view = teams.public(relics)
-    lines = []
-    if view.monsters:
-        lines.append(_("Monsters in regions {regions}.").format(
-            regions=", ".join(map(str, view.monsters))))
-    lines.append(_("Relics and Places still face down: {count}.").format(count=view.pile_left))
-    for name, kind, region in view.lying:
-        holder = teams.holder(relics, state.regions, name)
-        kind_words = _(KINDS[kind]) if kind in KINDS else kind
-        shown = piece_names.of_kind(  # its printed name
-            "relic" if kind == teams.Kind.RELIC.value else "place", name)
-        if holder is not None:
-            lines.append(_("{marker} ({kind}) in region {region}, used by {name}.").format(
-                marker=shown, kind=kind_words, region=region, name=_name(state, holder)))
-        else:
-            lines.append(_("{marker} ({kind}) in region {region}.").format(
-                marker=shown, kind=kind_words, region=region))
-    if view.bony is not None:
-        guards = view.bony.guards
-        lines.append(_("Bony guards {name}'s {race} in decline.").format(
-            name=_name(state, guards.seat), race=piece_names.race(guards.race)))
-    if view.sigil is not None:
-        pact = view.sigil
-        lines.append(_("Sigil pact: {holder} and {name}'s {race} ({pact}).").format(
-            holder=_name(state, pact.holder.seat), name=_name(state, pact.other.seat),
-            race=piece_names.race(pact.other.race), pact=_(SIGIL_WORDS[pact.mode.value])))
-    return "\n".join(lines)
-
-
-def reminders(state: GameState) -> tuple[str, ...]:
-    """What the markers the current player holds ask of them now."""
-    relics = state.part(teams.RelicsState)
-    if relics is None or state.is_over or placing(state) is not None:
-        return ()
-    seat = state.track.seat
-    coming = []
-    if state.track.phase is Phase.SCORE:
-        for name, extra in ((teams.SOAPBAR, teams.SOAPBAR_COINS),
-                            (teams.TAVERN, teams.TAVERN_COINS)):
-            if teams.holder(relics, state.regions, name) == seat:
-                coming.append(ngettext("{marker}: {count} coin more come with this turn's score.",
-                                       "{marker}: {count} coins more come with this turn's "
-                                       "score.", extra).format(marker=_marker_words(name),
-                                                               count=extra))
-    return (*coming, *(say(line) for line in teams.reminders(relics, state.regions, seat)))
-
-
 def _marker_words(name: str) -> str:
     """A Relic's or Place's name as the edition prints it."""
     marker = teams.marker_name(name)
@@ -226,8 +135,9 @@ class TableAction(StrEnum):
     SIGIL = "sigil"
 
 
-def do_table(presenter: Presenter, action: TableAction) -> None:
-    """Run a team-play button of the table (nothing without a game)."""
+def do_table(presenter: Presenter, overlay: PrivateOverlay, action: TableAction) -> None:
+    """Run a team-play button of the table (nothing without a game; nothing is shown in
+    private)."""
     state = presenter.state
     if state is None:
         return
@@ -322,60 +232,6 @@ def _ask_sigil(presenter: Presenter, state: GameState) -> None:
 # --- the map ----------------------------------------------------------------------------------
 
 
-def map_highlight(state: GameState) -> frozenset[int] | None:
-    """The regions open to the next Monster, or None when no Monster is owed."""
-    if placing(state) is None:
-        return None
-    return frozenset(teams.next_monster_sites(state))
-
-
-def map_hint(state: GameState) -> str | None:
-    seat = placing(state)
-    if seat is None:
-        return None
-    return _("{name} sets a Monster: tap a bright region, then set it there (a Lost Tribe "
-             "region, never next to another Monster).").format(name=_name(state, seat))
-
-
-def map_actions(state: GameState, region: int) -> list[dict[str, Any]]:
-    """The Monster's button for a region open to it."""
-    seat = placing(state)
-    if seat is None or region not in teams.next_monster_sites(state):
-        return []
-    return [{"key": "monster", "kind": "primary",
-             "text": _("Set {name}'s Monster in region {region}").format(
-                 name=_name(state, seat), region=region)}]
-
-
-def region_text(state: GameState, region: int) -> str:
-    """A Monster or a marker in `region`, in words ("" when none)."""
-    relics = state.part(teams.RelicsState)
-    if relics is None:
-        return ""
-    parts = []
-    if region in relics.monsters:
-        parts.append(_("A Monster guards it (+1 to take it)."))
-    for name, rid in relics.lying.items():
-        if rid == region:
-            parts.append(_("{marker} lies here: {summary}").format(
-                marker=say(teams.marker_name(name)), summary=_(teams.MARKERS[name].summary)))
-    return " ".join(parts)
-
-
-def region_rules(state: GameState, region: int) -> list[tuple[str, str]]:
-    """The rule book's entries for `region`: a Monster, the Relics and Places lying
-    there."""
-    relics = state.part(teams.RelicsState)
-    if relics is None:
-        return []
-    out = [("piece", "Monsters")] if region in relics.monsters else []
-    for name, rid in relics.lying.items():
-        if rid == region:
-            out.append(("relic" if teams.MARKERS[name].kind is teams.Kind.RELIC else "place",
-                        name))
-    return out
-
-
 class MapAction(StrEnum):
     """The map's team-play button (the value is its key)."""
 
@@ -400,50 +256,23 @@ ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
 """A team's rank in words, in English (translated where shown)."""
 
 
-def standing_rows(state: GameState) -> list[dict[str, Any]]:
-    """One row per team in order of rank: its players, its score (the lower total) and
-    both totals ([] outside team play)."""
-    if state.part(teams.MonsterSetup) is None:
-        return []
-    result = teams.team_result(state)
-    rows = []
-    for place in result.placings:
-        first, second = place.team.seats
-        colour = palette.rgba(state.player(first).colour)
-        rank = ORDINALS.get(place.rank)
-        rows.append({"seat": first, "rank": _(rank) if rank is not None else str(place.rank),
-                     "name": f"{place.team.label}: {_name(state, first)} & "
-                             f"{_name(state, second)}",
-                     "coins": _coins(place.score),
-                     "rgba": colour, "ink": palette.ink_on(colour)})
-    return rows
-
-
-def standings_hint(state: GameState) -> str:
-    """Both totals of every team, and how a team scores ("" outside team play)."""
-    if state.part(teams.MonsterSetup) is None:
-        return ""
-    result = teams.team_result(state)
-    teams_ = "; ".join(
-        f"{p.team.label}: " + ", ".join(f"{_name(state, s)} {n}" for s, n in p.totals)
-        for p in sorted(result.placings, key=lambda p: p.team.label))
-    return _("Each team scores its lower total. {teams}.").format(teams=teams_)
-
-
 # --- the new game ----------------------------------------------------------------------------
-
-
-def team_option(on: bool) -> dict[str, Any]:
-    """The new game's team-play toggle, as an ActionColumn action."""
-    return {"key": "teams", "kind": "primary" if on else "secondary",
-            "text": (_("Teams of two (6 players, Relics and Places): on") if on
-                     else _("Teams of two (6 players): off"))}
 
 
 class SetupAction(StrEnum):
     """Team play's toggle on the new game form."""
 
     TEAMS = "teams"
+
+
+def do_setup(form: SetupForm, action: SetupAction) -> None:
+    """Team play on or off (off only with a seat fewer than a team game's)."""
+    on = form.option(action)
+    if on and form.seat_count() > MAX_PLAYERS:
+        form.tell(_("Without teams a game has at most {most} players: take one out first."
+                    ).format(most=MAX_PLAYERS), _("Not now"))
+        return
+    form.set_option(action, not on)
 
 
 def board_text(count: int, described: str | None = None) -> str:
@@ -467,86 +296,192 @@ class TeamView(ExpansionView):
 
     expansion = "Team play"
     catalog_id = "team-play"
-    table_intents = (TableAction,)
-    map_intents = (MapAction,)
-    setup_intents = (SetupAction,)
+    table_intents: ClassVar[TableIntents] = {TableAction: do_table}
+    map_intents: ClassVar[MapIntents] = {MapAction: do_map}
+    setup_intents: ClassVar[SetupIntents] = {SetupAction: do_setup}
     setup_key = "teams"
 
     # the new game form: six players in three teams of two, with the Relics and Places
     def setup_options(self, form: SetupForm) -> list[dict[str, Any]]:
-        return [team_option(self.setup_on(form))]
+        """The team-play toggle."""
+        on = form.option(self.setup_key)
+        return [{"key": "teams", "kind": "primary" if on else "secondary",
+                 "text": (_("Teams of two (6 players, Relics and Places): on") if on
+                          else _("Teams of two (6 players): off"))}]
 
-    def board_sizes(self, form: SetupForm) -> tuple[int, ...] | None:
-        if not self.setup_on(form):
+    def seating(self, form: SetupForm, described: str | None) -> Seating | None:
+        if not form.option(self.setup_key):
             return None
-        return (teams.TEAM_BOARD_PLAYERS, teams.OWN_BOARD_PLAYERS)
+        return Seating((teams.TEAM_BOARD_PLAYERS, teams.OWN_BOARD_PLAYERS), MAX_PLAYERS + 1,
+                       board_text(form.seat_count(), described))
 
-    def most_seats(self, form: SetupForm) -> int | None:
-        return MAX_PLAYERS + 1 if self.setup_on(form) else None
+    def table_turn(self, state: GameState) -> TableTurn | None:
+        """What the table waits for in team play now: before turn 1, the seat setting the
+        next Monster (the heading names it); then a Golden Soapbar owed."""
+        seat = placing(state)
+        if seat is not None:
+            heading = _("{name}'s Monster").format(name=_name(state, seat))
+            if teams.next_monster_sites(state):
+                return TableTurn(_("Before the first turn, {name} sets a Monster: tap a bright "
+                                   "Lost Tribe region on the map.").format(
+                                       name=_name(state, seat)), seat, heading)
+            return TableTurn(_("No region is left for {name}'s Monster: they pass.").format(
+                name=_name(state, seat)), seat, heading)
+        relics = state.part(teams.RelicsState)
+        if relics is not None and relics.soapbar_owed_by == state.track.seat and not state.is_over:
+            return TableTurn(_("Move the Golden Soapbar before the turn ends."))
+        return None
 
-    def setup_board_text(self, form: SetupForm, described: str | None) -> str | None:
-        return board_text(form.seat_count(), described) if self.setup_on(form) else None
+    def table_actions(self, state: GameState, usual: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The table's buttons: the Monster set-up before turn 1, then the marker choices of the
+        player whose turn it is before the usual buttons."""
+        if state.part(teams.RelicsState) is None or state.is_over:
+            return usual
+        seat = placing(state)
+        if seat is not None:
+            name = _name(state, seat)
+            if teams.next_monster_sites(state):
+                return [{"key": "monster_map", "kind": "primary",
+                         "text": _("{name}: set the Monster on the map").format(name=name)}]
+            return [{"key": "monster_pass", "kind": "primary",
+                     "text": _("{name}: no region left, pass").format(name=name)}]
+        return [*marker_actions(state), *usual]
 
-    def start_arguments(self, form: SetupForm) -> dict[str, Any]:
-        return {"teams": self.setup_on(form)}
-
-    def do_setup(self, form: SetupForm, action: StrEnum) -> None:
-        on = self.setup_on(form)
-        if on and form.seat_count() > MAX_PLAYERS:
-            form.tell(_("Without teams a game has at most {most} players: take one out first."
-                        ).format(most=MAX_PLAYERS), _("Not now"))
-            return
-        form.set_option(self.setup_key, not on)
-
-    def table_turn(self, state: GameState) -> tuple[int, str] | None:
-        monster = placing(state)  # before turn 1, the seat setting the next Monster
-        if monster is None:
-            return None
-        return monster, _("{name}'s Monster").format(name=_name(state, monster))
-
-    def table_hint(self, state: GameState) -> str | None:
-        return hint(state)
-
-    def table_actions(self, state: GameState, usual: list[dict[str, Any]]
-                      ) -> list[dict[str, Any]]:
-        return table_actions(state, usual)
-
-    def player_rows(self, state: GameState, rows: list[dict[str, Any]]
-                    ) -> list[dict[str, Any]]:
-        return player_rows(state, rows)
+    def player_rows(self, state: GameState, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The table's player rows with each player's team and partner on the second line."""
+        if state.part(teams.MonsterSetup) is None:
+            return rows
+        monster = placing(state)
+        out = []
+        for row in rows:
+            seat = row["seat"]
+            label = teams.team_label(state, seat)
+            team = _("Team {label}, with {name}").format(label=label,
+                                                         name=_name(state, teams.partner(seat)))
+            declined = f"{team}. {row['declined']}" if row["declined"] else team
+            current = row["current"] if monster is None else seat == monster
+            out.append(dict(row, declined=declined, current=current))
+        return out
 
     def summary(self, state: GameState) -> str:
-        return summary(state)
+        """The Monsters and markers on the board, in a few lines ("" outside team play)."""
+        relics = state.part(teams.RelicsState)
+        if relics is None:
+            return ""
+        view = teams.public(relics)
+        lines = []
+        if view.monsters:
+            lines.append(_("Monsters in regions {regions}.").format(
+                regions=", ".join(map(str, view.monsters))))
+        lines.append(_("Relics and Places still face down: {count}.").format(count=view.pile_left))
+        for name, kind, region in view.lying:
+            holder = teams.holder(relics, state.regions, name)
+            kind_words = _(KINDS[kind]) if kind in KINDS else kind
+            shown = piece_names.of_kind(  # its printed name
+                "relic" if kind == teams.Kind.RELIC.value else "place", name)
+            if holder is not None:
+                lines.append(_("{marker} ({kind}) in region {region}, used by {name}.").format(
+                    marker=shown, kind=kind_words, region=region, name=_name(state, holder)))
+            else:
+                lines.append(_("{marker} ({kind}) in region {region}.").format(
+                    marker=shown, kind=kind_words, region=region))
+        if view.bony is not None:
+            guards = view.bony.guards
+            lines.append(_("Bony guards {name}'s {race} in decline.").format(
+                name=_name(state, guards.seat), race=piece_names.race(guards.race)))
+        if view.sigil is not None:
+            pact = view.sigil
+            lines.append(_("Sigil pact: {holder} and {name}'s {race} ({pact}).").format(
+                holder=_name(state, pact.holder.seat), name=_name(state, pact.other.seat),
+                race=piece_names.race(pact.other.race), pact=_(SIGIL_WORDS[pact.mode.value])))
+        return "\n".join(lines)
 
     def reminders(self, state: GameState) -> tuple[str, ...]:
-        return reminders(state)
+        """What the markers the current player holds ask of them now."""
+        relics = state.part(teams.RelicsState)
+        if relics is None or state.is_over or placing(state) is not None:
+            return ()
+        seat = state.track.seat
+        coming = []
+        if state.track.phase is Phase.SCORE:
+            for name, extra in ((teams.SOAPBAR, teams.SOAPBAR_COINS),
+                                (teams.TAVERN, teams.TAVERN_COINS)):
+                if teams.holder(relics, state.regions, name) == seat:
+                    coming.append(ngettext("{marker}: {count} coin more come with this "
+                                           "turn's score.",
+                                           "{marker}: {count} coins more come with this turn's "
+                                           "score.", extra).format(marker=_marker_words(name),
+                                                                   count=extra))
+        return (*coming, *(say(line) for line in teams.reminders(relics, state.regions, seat)))
 
-    def do_table(self, presenter: Presenter, overlay: PrivateOverlay, action: StrEnum) -> None:
-        do_table(presenter, TableAction(action))
-
-    def map_highlight(self, state: GameState) -> frozenset[int] | None:
-        return map_highlight(state)
-
-    def map_hint(self, state: GameState) -> str | None:
-        return map_hint(state)
+    def map_highlight(self, state: GameState) -> tuple[frozenset[int], str] | None:
+        """The regions open to the next Monster and what to do, or None when no Monster is
+        owed."""
+        seat = placing(state)
+        if seat is None:
+            return None
+        return frozenset(teams.next_monster_sites(state)), _(
+            "{name} sets a Monster: tap a bright region, then set it there (a Lost Tribe "
+            "region, never next to another Monster).").format(name=_name(state, seat))
 
     def region_text(self, state: GameState, region: int) -> str:
-        return region_text(state, region)
+        """A Monster or a marker in `region`, in words ("" when none)."""
+        relics = state.part(teams.RelicsState)
+        if relics is None:
+            return ""
+        parts = []
+        if region in relics.monsters:
+            parts.append(_("A Monster guards it (+1 to take it)."))
+        for name, rid in relics.lying.items():
+            if rid == region:
+                parts.append(_("{marker} lies here: {summary}").format(
+                    marker=say(teams.marker_name(name)), summary=_(teams.MARKERS[name].summary)))
+        return " ".join(parts)
 
     def region_rules(self, state: GameState, region: int) -> list[tuple[str, str]]:
-        return region_rules(state, region)
+        """The rule book's entries for `region`: a Monster, the Relics and Places lying
+        there."""
+        relics = state.part(teams.RelicsState)
+        if relics is None:
+            return []
+        out = [("piece", "Monsters")] if region in relics.monsters else []
+        for name, rid in relics.lying.items():
+            if rid == region:
+                out.append(("relic" if teams.MARKERS[name].kind is teams.Kind.RELIC else "place",
+                            name))
+        return out
 
-    def region_actions_first(self, state: GameState, region: int) -> list[dict[str, Any]]:
-        return map_actions(state, region)
+    def region_actions(self, state: GameState, region: int, main: list[dict[str, Any]],
+                       more: list[dict[str, Any]]
+                       ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The Monster's button for a region open to it, first."""
+        seat = placing(state)
+        if seat is None or region not in teams.next_monster_sites(state):
+            return main, more
+        return [{"key": "monster", "kind": "primary",
+                 "text": _("Set {name}'s Monster in region {region}").format(
+                     name=_name(state, seat), region=region)}, *main], more
 
-    def do_map(self, presenter: Presenter, action: StrEnum, region: int) -> None:
-        do_map(presenter, MapAction(action), region)
-
-    def standing_rows(self, state: GameState) -> list[dict[str, Any]]:
-        return standing_rows(state)
-
-    def standings_hint(self, state: GameState) -> str:
-        return standings_hint(state)
+    def standings(self, state: GameState) -> tuple[list[dict[str, Any]], str] | None:
+        """One row per team in order of rank: its players, its score (the lower total);
+        under them both totals of every team, and how a team scores."""
+        if state.part(teams.MonsterSetup) is None:
+            return None
+        result = teams.team_result(state)
+        rows = []
+        for place in result.placings:
+            first, second = place.team.seats
+            colour = palette.rgba(state.player(first).colour)
+            rank = ORDINALS.get(place.rank)
+            rows.append({"seat": first, "rank": _(rank) if rank is not None else str(place.rank),
+                         "name": f"{place.team.label}: {_name(state, first)} & "
+                                 f"{_name(state, second)}",
+                         "coins": _coins(place.score),
+                         "rgba": colour, "ink": palette.ink_on(colour)})
+        teams_ = "; ".join(
+            f"{p.team.label}: " + ", ".join(f"{_name(state, s)} {n}" for s, n in p.totals)
+            for p in sorted(result.placings, key=lambda p: p.team.label))
+        return rows, _("Each team scores its lower total. {teams}.").format(teams=teams_)
 
     def event_text(self, event: Event, who: Callable[[int], str]) -> str | None:
         match event:
