@@ -42,12 +42,23 @@ import pytest
 
 os.environ["LANGUAGE"] = "en"  # the app's "auto" language reads it (companion.i18n)
 os.environ.setdefault("KCFG_GRAPHICS_MAXFPS", "0")  # frames as fast as they come
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1... under `pytest -n`
+if _WORKER:  # each worker its own Kivy home and data directory, read when Kivy is imported
+    for _name in ("KIVY_HOME", "XDG_DATA_HOME"):
+        if os.environ.get(_name):
+            os.environ[_name] = os.path.join(os.environ[_name], _WORKER)
+            os.makedirs(os.environ[_name], exist_ok=True)
 
 
 WINDOW_FIXTURES = frozenset({"headless_app", "kivy_clock"})
 WINDOW_WORDS = ("ui_support", "screenshots", "SDL_VIDEODRIVER", "bench")
 CHILD_WORDS = ("subprocess", "sys.executable", "drills")
 _texts: dict[Path, str] = {}
+SLOWEST_FIRST = {name: rank for rank, name in enumerate((
+    "test_ui_screens_languages.py", "test_ui_screens.py", "test_explore.py",
+    "test_ui_game_languages.py", "test_ui_memory.py", "test_bench_smoke.py",
+    "test_ui_troops_game.py", "test_ui_grid_layout.py"))}
+"""The test files that take longest (about 30 s to 2 min each on two cores), longest first."""
 
 
 def _text(path: Path) -> str:
@@ -68,7 +79,12 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark `window` every test that needs one: in a `test_ui_*` file, in a file naming one
     of `WINDOW_WORDS`, or using a fixture of `WINDOW_FIXTURES`; and `child` every test of a
-    file naming one of `CHILD_WORDS`. `make check` runs the others, `make test` all."""
+    file naming one of `CHILD_WORDS`. `make check` runs the others, `make test` all.
+
+    The files of `SLOWEST_FIRST` run first, in that order, the others after them as found:
+    `make test`'s workers (``-n auto --dist loadfile``) each take the next file when done,
+    so the longest files, started first, end long before the last short one."""
+    items.sort(key=lambda item: SLOWEST_FIRST.get(item.path.name, len(SLOWEST_FIRST)))
     for item in items:
         text = _text(item.path)
         if (item.path.name.startswith("test_ui_") or any(w in text for w in WINDOW_WORDS)
