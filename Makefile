@@ -22,8 +22,8 @@ STAMP := $(VENV)/.installed-pyproject
 DB ?=
 ARGS ?=
 PYTEST_ARGS ?=
-# `make test` runs pytest in one worker process per core (pytest-xdist), each test file
-# whole in one worker, the slowest files first (tests/conftest.py);
+# `make test` and `make check` run pytest in one worker process per core (pytest-xdist),
+# each test file whole in one worker, the slowest files first (tests/conftest.py);
 # `make test PYTEST_PARALLEL=` runs it in one process.
 PYTEST_PARALLEL ?= -n auto --dist loadfile --no-loadscope-reorder
 BENCH_ARGS ?=
@@ -116,7 +116,7 @@ check: $(STAMP)
 	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	echo "== pytest -m 'not window and not child' (headless)"; \
 	$(call test_headless,$$tmp) $(BIN)/python -m pytest -m "not window and not child" \
-		$(PYTEST_ARGS) || status=1; \
+		$(PYTEST_PARALLEL) $(PYTEST_ARGS) || status=1; \
 	exit $$status
 
 lint: $(STAMP)
