@@ -22,6 +22,10 @@ STAMP := $(VENV)/.installed-pyproject
 DB ?=
 ARGS ?=
 PYTEST_ARGS ?=
+# `make test` and `make check` run pytest in one worker process per core (pytest-xdist),
+# each test file whole in one worker, the slowest files first (tests/conftest.py);
+# `make test PYTEST_PARALLEL=` runs it in one process.
+PYTEST_PARALLEL ?= -n auto --dist loadfile --no-loadscope-reorder
 BENCH_ARGS ?=
 DRILLS_ARGS ?=
 
@@ -99,7 +103,8 @@ test: test-deps $(STAMP)
 	echo "== mypy --strict $(MYPY_TARGETS)"; $(BIN)/mypy --strict $(MYPY_TARGETS) || status=1; \
 	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	echo "== pytest (headless)"; \
-	$(call test_headless,$$tmp) $(BIN)/python -m pytest $(PYTEST_ARGS) || status=1; \
+	$(call test_headless,$$tmp) $(BIN)/python -m pytest $(PYTEST_PARALLEL) $(PYTEST_ARGS) \
+		|| status=1; \
 	exit $$status
 
 # The quick loop: the checks of `make test`, and the tests conftest.py marks neither `window`
@@ -111,7 +116,7 @@ check: $(STAMP)
 	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	echo "== pytest -m 'not window and not child' (headless)"; \
 	$(call test_headless,$$tmp) $(BIN)/python -m pytest -m "not window and not child" \
-		$(PYTEST_ARGS) || status=1; \
+		$(PYTEST_PARALLEL) $(PYTEST_ARGS) || status=1; \
 	exit $$status
 
 lint: $(STAMP)

@@ -15,8 +15,12 @@ gpiozero or SQLite.
 
 The app's memory policy (`companion.ui.memory`) freezes the heap and stops automatic full
 collections once its last screen is built, and `run_app` turns collection off until then;
-all tests share one process, so without this the tests after that moment would run
+the tests share one process, so without this the tests after that moment would run
 without full collections.
+
+`make test` runs the tests in one process per core (pytest-xdist's workers, ``-n auto``):
+each worker gets a Kivy home and a data directory of its own (``$KIVY_HOME/gw0``,
+``$XDG_DATA_HOME/gw0``..., set here before any test module imports Kivy).
 
 The tests run in English whatever the machine's locale (``LANGUAGE=en``, inherited by the
 app processes some tests start): a test that wants another language chooses it.
@@ -42,12 +46,28 @@ import pytest
 
 os.environ["LANGUAGE"] = "en"  # the app's "auto" language reads it (companion.i18n)
 os.environ.setdefault("KCFG_GRAPHICS_MAXFPS", "0")  # frames as fast as they come
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1... under `pytest -n`
+if _WORKER:  # Kivy reads its home when imported; it makes only the last directory itself
+    for _name in ("KIVY_HOME", "XDG_DATA_HOME"):
+        if os.environ.get(_name):
+            os.environ[_name] = os.path.join(os.environ[_name], _WORKER)
+            os.makedirs(os.environ[_name], exist_ok=True)
 
 
 WINDOW_FIXTURES = frozenset({"headless_app", "kivy_clock"})
 WINDOW_WORDS = ("ui_support", "screenshots", "SDL_VIDEODRIVER", "bench")
 CHILD_WORDS = ("subprocess", "sys.executable", "drills")
 _texts: dict[Path, str] = {}
+SLOWEST_FIRST = {name: rank for rank, name in enumerate((
+    "test_ui_screens_languages.py", "test_ui_screens.py", "test_explore.py",
+    "test_ui_memory.py", "test_bench_smoke.py", "test_ui_game_languages.py",
+    "test_rules_troops.py", "test_ui_troops_game.py", "test_ui_grid.py",
+    "test_ui_lifecycle.py", "test_ui_seats.py", "test_ui_players_history.py",
+    "test_ui_game.py", "test_ui_language_setup.py", "test_ui_new_game_boards.py",
+    "test_notify.py", "test_ui_grid_layout.py", "test_ui_screens_alone.py",
+    "test_ui_team_game.py", "test_ui_river_game.py", "test_store_durability.py"))}
+"""The test files that take longest (from 2 min down to about 10 s each on two busy
+cores, `--durations`), longest first."""
 
 
 def _text(path: Path) -> str:
@@ -68,7 +88,12 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark `window` every test that needs one: in a `test_ui_*` file, in a file naming one
     of `WINDOW_WORDS`, or using a fixture of `WINDOW_FIXTURES`; and `child` every test of a
-    file naming one of `CHILD_WORDS`. `make check` runs the others, `make test` all."""
+    file naming one of `CHILD_WORDS`. `make check` runs the others, `make test` all.
+
+    The files of `SLOWEST_FIRST` run first, in that order, the others after them as found:
+    `make test`'s workers (``-n auto --dist loadfile``) each take the next file when done,
+    so the longest files, started first, end long before the last short one."""
+    items.sort(key=lambda item: SLOWEST_FIRST.get(item.path.name, len(SLOWEST_FIRST)))
     for item in items:
         text = _text(item.path)
         if (item.path.name.startswith("test_ui_") or any(w in text for w in WINDOW_WORDS)

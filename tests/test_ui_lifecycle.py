@@ -245,6 +245,9 @@ def test_start_up_is_frozen_without_a_pass_and_each_screen_collected_as_it_is_bu
         assert len(events) == 1 + 2 * len(built)
     finally:
         fresh.on_stop()  # it stops watching the window's touches
+        window = ui.window()  # and its Escape and close button, the running app's alone
+        window.funbind("on_keyboard", fresh.escape_pressed)
+        window.funbind("on_request_close", fresh.close_requested)
 
 
 def test_a_whole_game_collects_at_the_ends_of_turns_and_never_in_a_tap(app: Any) -> None:
