@@ -855,8 +855,7 @@ def taps(target: Any) -> None:
     results: dict[str, Any] = {"row_to_dialog": [], "confirm_to_table": [],
                                "press_to_roll": [], "press_to_face": [], "map_to_panel": [],
                                "turn_to_next": [], "region_redraw": [], "region_frame": [],
-                               "timeouts": 0,
-                               "cpu": {}, "target": target.name}
+                               "timeouts": 0, "cpu": {}, "target": target.name}
 
     def spent(key: str, entry: dict[str, Any], cpu0: float) -> None:
         """The main thread's CPU seconds from the finger (or the pin) to the frame."""
