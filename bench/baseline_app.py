@@ -5,7 +5,8 @@ widget built once at start, updated in place, one dialog built once and reused, 
 SQLite commit per action. It has the companion's shape where the bench taps it:
 
 - a table screen: a heading, five player rows (name, combo, coins, tokens, status) and
-  four buttons;
+  four buttons; its "End turn" adds the turn's coins to the player's row, commits one row
+  to SQLite, and shows whose turn comes next (the heading and two status cells);
 - a market screen: six combo rows (a button and its coins) and a back button; a tap on a
   row opens the purchase dialog (built once, its texts set per tap); its "Take" commits one
   row to SQLite (WAL, ``synchronous=FULL``, as the store), changes 12 labels (five on the
@@ -214,6 +215,7 @@ class Baseline(App):  # type: ignore[misc]
         self.face = 0
         self.turn = 1
         self.seat = 0
+        self.coins = [5] * len(NAMES)
         self.market: list[tuple[str, str]] = []
         self.players: list[Any] = []
         self.rows: list[Any] = []
@@ -245,11 +247,13 @@ class Baseline(App):  # type: ignore[misc]
         self.log_line = Label(font_size="14sp", size_hint_y=0.6)
         box.add_widget(self.log_line)
         buttons = BoxLayout(spacing=8)
-        for text, screen in (("Market", "market"), ("Map", "map"), ("Die", "die"),
-                             ("End turn", "table")):
+        for text, screen in (("Market", "market"), ("Map", "map"), ("Die", "die")):
             button = Button(text=text)
             button.bind(on_release=lambda _b, s=screen: setattr(manager, "current", s))
             buttons.add_widget(button)
+        self.end_turn_button = Button(text="End turn")
+        self.end_turn_button.bind(on_release=lambda _b: self.end_turn())
+        buttons.add_widget(self.end_turn_button)
         box.add_widget(buttons)
         table.add_widget(box)
         # market
@@ -366,6 +370,24 @@ class Baseline(App):  # type: ignore[misc]
         self.market.insert(row, taken)
         self._market()
         self._player(self.seat)
+
+    def end_turn(self) -> None:
+        """The turn's coins on the player's row, one row committed, the next player's turn
+        shown."""
+        seat, earned = self.seat, self.rng.randint(2, 9)
+        self.coins[seat] += earned
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.execute("INSERT INTO log (turn, seat, kind, body) VALUES (?, ?, ?, ?)",
+                              (self.turn, seat, "end", f"{earned} coins"))
+        ids = self.players[seat].ids
+        ids.coins.text, ids.status.text = f"{self.coins[seat]} coins", "waiting"
+        self.seat = (seat + 1) % len(NAMES)
+        if self.seat == 0:
+            self.turn += 1
+        self.players[self.seat].ids.status.text = "playing"
+        self._heading()
+        self.manager.current = "table"
 
     def roll(self, _dt: float) -> None:
         self.face = self.rng.choice((0, 0, 0, 1, 2, 3))

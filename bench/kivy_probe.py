@@ -20,11 +20,12 @@ Modes:
   in: an end of turn, an intent, a screen shown...), and at the end what a full
   collection (everything unfrozen; the app never runs one) would find and free;
 - ``taps`` / ``taps-baseline``: simulated touches on the market's combo rows, on the
-  confirmation and on the map's regions, and presses of the mock die button, each timed
-  from the finger (or the pin) to the end of the flip of the first frame that shows the
-  result; and the time the map widget takes to redraw one region change. ``taps`` drives
-  the companion, ``taps-baseline`` the well-written baseline app (`bench/baseline_app.py`)
-  the same way (`CompanionTarget` and `BaselineTarget` below).
+  confirmation, on the table's "End the turn" and on the map's regions, and presses of the
+  mock die button, each timed from the finger (or the pin) to the end of the flip of the
+  first frame that shows the result; and the time the map widget takes to redraw one
+  region change. ``taps`` drives the companion, ``taps-baseline`` the well-written
+  baseline app (`bench/baseline_app.py`) the same way (`CompanionTarget` and
+  `BaselineTarget` below).
 
 Every flip is followed by ``glFinish()``, as a real display's buffer swap waits for the
 frame to be drawn: without it, Mesa's llvmpipe (software GL, and ``SDL_VIDEODRIVER=
@@ -718,6 +719,36 @@ class CompanionTarget:
         self.session.conquer(rid, cost)
         return self.session.undo
 
+    # -- the end of a turn --
+    def turn_ready(self, rng: Any) -> str:
+        """The current player's turn played through the session's intents up to where the
+        table offers "End the turn" (every defender's hand put back); a new game when that
+        end would end the game. Returns the name of the player whose turn comes next."""
+        from bench.scripted import ScriptedPlayer
+        from companion.rules import troops_game
+        from companion.rules.events import TurnEnded
+        from companion.rules.game import apply
+        from companion.rules.turns import Phase
+
+        player = ScriptedPlayer(self.session, rng, undo_rate=0.0)
+        while True:
+            state = self.session.state
+            ending = state.track.phase is Phase.FINISHED and not troops_game.waiting_hands(state)
+            if state.is_over or (ending and apply(state, TurnEnded(state.track.seat)).is_over):
+                self.new_game()
+            elif ending:
+                return str(state.players[state.track.next_seat].name)
+            else:
+                player.intent()
+
+    def end_turn_widget(self) -> Any:
+        return next(button for button in self.app.screens["table"].ids.actions.children
+                    if button.action_key == "end_turn")
+
+    def turn_shown(self, name: str) -> bool:
+        """The turn's banner names `name`."""
+        return name in self.app.screens["table"].ids.current.text
+
 
 class BaselineTarget:
     """How the driver taps the baseline app (`bench/baseline_app.py`): the same way."""
@@ -784,6 +815,17 @@ class BaselineTarget:
         self._timed(rid, rng.randrange(5))
         return lambda: self._timed(rid, None)
 
+    def turn_ready(self, _rng: Any) -> str:
+        from bench.baseline_app import NAMES
+
+        return NAMES[(self.app.seat + 1) % len(NAMES)]
+
+    def end_turn_widget(self) -> Any:
+        return self.app.end_turn_button
+
+    def turn_shown(self, name: str) -> bool:
+        return name in self.app.heading.text
+
     def _timed(self, rid: int, seat: int | None) -> None:
         started = time.perf_counter()
         self.app.change_region(rid, seat)
@@ -808,11 +850,12 @@ def taps(target: Any) -> None:
     presses = int(ARGS.get("presses", 50))
     map_taps = int(ARGS.get("map_taps", row_taps))
     changes = int(ARGS.get("region_changes", 20))
+    turn_taps = int(ARGS.get("turn_taps", 30))
     manager = target.manager
     results: dict[str, Any] = {"row_to_dialog": [], "confirm_to_table": [],
                                "press_to_roll": [], "press_to_face": [], "map_to_panel": [],
-                               "region_redraw": [], "region_frame": [], "timeouts": 0,
-                               "cpu": {}, "target": target.name}
+                               "turn_to_next": [], "region_redraw": [], "region_frame": [],
+                               "timeouts": 0, "cpu": {}, "target": target.name}
 
     def spent(key: str, entry: dict[str, Any], cpu0: float) -> None:
         """The main thread's CPU seconds from the finger (or the pin) to the frame."""
@@ -975,11 +1018,23 @@ def taps(target: Any) -> None:
                 results["press_to_face"].append(at - pressed)
             time.sleep(max(0.0, lockout - (time.monotonic() - pressed)) + 0.05)
 
+    def turns() -> None:
+        for _ in range(turn_taps):
+            name = call(lambda: target.turn_ready(rng))
+            show("table")
+            latency = tap(centre(target.end_turn_widget),
+                          lambda name=name: settled("table") and target.turn_shown(name),
+                          "turn_to_next")
+            if latency is not None:
+                results["turn_to_next"].append(latency)
+            time.sleep(0.1)  # the app's snapshot and backup, in the frame after
+
     def finger() -> None:
         try:
             call(start_profile)
             market()
             die()
+            turns()
             if map_taps or changes:
                 board()
             results["frames"] = watch.frames

@@ -78,7 +78,8 @@ def run(only: set[str], work: Path, quick: bool, log: Callable[[str], None]) -> 
     section("rss", lambda: ui.rss(work / "rss", minimal_rss))
     section("taps", lambda: ui.taps(work / "taps", row_taps=16 if quick else 60,
                                     presses=8 if quick else 30, map_taps=16 if quick else 60,
-                                    region_changes=6 if quick else 20))
+                                    region_changes=6 if quick else 20,
+                                    turn_taps=8 if quick else 60))
     game: list[pure.PlayedGame] = []
 
     def played() -> pure.PlayedGame:

@@ -336,6 +336,8 @@ TAPS = (
      "<= 1.2x baseline"),
     ("press_to_roll", "Die button press -> die screen rolling (face saved)", "<= 1.2x baseline"),
     ("map_to_panel", "Tap a map region -> its panel drawn", "<= 1.2x baseline"),
+    ("turn_to_next", "Tap 'End the turn' -> the next player's turn shown",
+     "<= 1.2x baseline"),
     ("press_to_face", "Die button press -> rolled face drawn (after the tumble)", None),
 )
 
@@ -362,7 +364,7 @@ def cpu_row(key: str, goal: str | None, app: dict[str, Any],
 
 
 def taps(work: Path, row_taps: int = 60, presses: int = 40, map_taps: int | None = None,
-         region_changes: int = 20, rounds: int = 2) -> list[Result]:
+         region_changes: int = 20, turn_taps: int = 60, rounds: int = 2) -> list[Result]:
     """From the finger (or the pin) to the end of the first frame that shows the result, for
     the app and the baseline app, in alternating runs (app, baseline, app, baseline...);
     each run takes its share of the samples. Then the map widget's redraw of one region
@@ -375,7 +377,7 @@ def taps(work: Path, row_taps: int = 60, presses: int = 40, map_taps: int | None
         return max(1, -(-total // share)) if total else 0
 
     args = {"row_taps": part(row_taps), "presses": part(presses), "map_taps": part(map_taps),
-            "region_changes": part(region_changes)}
+            "region_changes": part(region_changes), "turn_taps": part(turn_taps)}
     merged: dict[str, dict[str, Any]] = {"taps": {}, "taps-baseline": {}}
     for n in range(share):
         for mode in ("taps", "taps-baseline"):

@@ -66,9 +66,10 @@ def test_the_kivy_benchmarks_run_in_their_child_processes(tmp_path: Path) -> Non
                              games=3, max_intents=3))
     assert {r.key for r in memory} >= {"rss_game1", "rss_game3", "rss_growth", "gc_pauses"}
     taps = ui.taps(tmp_path / "taps", row_taps=1, presses=1, map_taps=1, region_changes=1,
-                   rounds=1)
+                   turn_taps=1, rounds=1)
     assert {r.key for r in taps} >= {"tap_row_to_dialog_p99", "tap_confirm_to_table_p99",
                                      "tap_press_to_roll_p99", "tap_map_to_panel_p99",
+                                     "tap_turn_to_next_p99", "cpu_turn_to_next",
                                      "region_redraw"}
     for row in taps:  # every tap measured on the baseline app too, in the same run
         assert row.baseline is not None, row.metric
