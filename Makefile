@@ -76,7 +76,7 @@ help:
 	@echo "                ARGS=\"--size 1024x600\" (the window; default 800x480, the table's screen)"
 	@echo "make test       ruff, mypy --strict and the whole pytest suite, headless"
 	@echo "make check      the quick loop: ruff, mypy --strict and the tests that draw no screen"
-	@echo "                and start no process (about two minutes; make test runs them all)"
+	@echo "                and start no process (about 90 s; make test runs them all)"
 	@echo "make lint       ruff and mypy only"
 	@echo "make bench      benchmarks against baselines, headless; writes bench-results.json"
 	@echo "make drills     fault drills: power cut, serial abuse, unplug storm, button, bad input,"

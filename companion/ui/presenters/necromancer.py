@@ -413,10 +413,10 @@ class NecromancerView(ExpansionView):
         out: list[dict[str, Any]] = []
         if not is_his_turn(state):
             out = list(usual)
-            if necro.hand and necro.regions:
-                out.insert(0, {"key": "necro_return", "kind": "warning",
-                               "text": _("Put {ghosts} back on the Necromancer's regions"
-                                         ).format(ghosts=_ghosts(necro.hand))})
+            if necro.hand and necro.regions:  # after the player's own, as a defender's
+                out.append({"key": "necro_return", "kind": "warning",
+                            "text": _("Put {ghosts} back on the Necromancer's regions"
+                                      ).format(ghosts=_ghosts(necro.hand))})
             if may_choose_well_power(state):
                 name = state.player(necro.seat).name
                 out.append({"key": "necro_well",
