@@ -16,7 +16,7 @@ moves while a stepper or a repeated control is tapped).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -683,19 +683,10 @@ def dropped_lines(root: Widget) -> list[str]:
     ("Kostet 5" over a dropped "Münzen"), in words. A label whose lines are limited on
     purpose (`max_lines`, the table's reminders) or that is shortened (`cut_words`) is
     left out."""
-    problems: list[str] = []
-    for widget in walk_shown(root):
-        if (not isinstance(widget, Label) or widget.shorten or widget.markup
-                or widget.max_lines or widget.text_size[1] is None or not widget.text.strip()):
-            continue
-        widget.texture_update()
-        lines = getattr(widget._label, "_cached_lines", None) or []
-        drawn = " ".join(w.text for line in lines for w in line.words)
-        if drawn.split() != widget.text.split():
-            name = getattr(widget, "action_key", "") or widget.text[:30]
-            problems.append(f"{type(widget).__name__} {name!r}: drawn without its last "
-                            f"lines, as {drawn[:60]!r}")
-    return problems
+    return _not_drawn_whole(
+        root, "drawn without its last lines, as",
+        lambda w: not (w.shorten or w.markup or w.max_lines or w.text_size[1] is None
+                       or not w.text.strip()))
 
 
 def cut_words(root: Widget) -> list[str]:
@@ -703,15 +694,21 @@ def cut_words(root: Widget) -> list[str]:
     a sentence ("54 pi...ateau"): its `shorten` dropped letters for want of room, in words.
     A label whose text is drawn whole (every word, in order) is fine, and so is a name
     alone (one word, "Bart...nder" on a seat's button), shortened by design."""
+    return _not_drawn_whole(root, "drawn cut as",
+                            lambda w: w.shorten and len(w.text.split()) >= 2)
+
+
+def _not_drawn_whole(root: Widget, said: str, checked: Callable[[Label], bool]) -> list[str]:
+    """The shown labels under `root` that `checked` picks and that Kivy does not draw
+    whole (every word of their text, in order), each as "<kind> <name>: <said> <drawn>"."""
     problems: list[str] = []
     for widget in walk_shown(root):
-        if (not isinstance(widget, Label) or not widget.shorten
-                or len(widget.text.split()) < 2):
+        if not isinstance(widget, Label) or not checked(widget):
             continue
         widget.texture_update()
         lines = getattr(widget._label, "_cached_lines", None) or []
         drawn = " ".join(w.text for line in lines for w in line.words)
         if drawn.split() != widget.text.split():
             name = getattr(widget, "action_key", "") or widget.text[:30]
-            problems.append(f"{type(widget).__name__} {name!r}: drawn cut as {drawn[:60]!r}")
+            problems.append(f"{type(widget).__name__} {name!r}: {said} {drawn[:60]!r}")
     return problems
