@@ -43,7 +43,15 @@ def test_a_flood_is_dropped_and_counted_and_the_queue_stays_bounded() -> None:
         for _ in range(FLOOD // 100):
             os.write(device, b"".join(grid.heartbeat_frame() for _ in range(100)))
         monitor.send_signal(signal.SIGINT)
-        out, err = monitor.communicate(timeout=120)
+        try:
+            out, err = monitor.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            monitor.kill()
+            out, err = monitor.communicate()
+            raise AssertionError(
+                "the monitor did not exit within 120 s of Ctrl-C (SIGINT) after the flood; its "
+                f"last output: {out.decode()[-800:]!r}; its errors: {err.decode()[-800:]!r}"
+            ) from None
     finally:
         if monitor.poll() is None:
             monitor.kill()
