@@ -1027,7 +1027,8 @@ def taps(target: Any) -> None:
                           "turn_to_next")
             if latency is not None:
                 results["turn_to_next"].append(latency)
-            time.sleep(0.1)  # the app's snapshot and backup, in the frame after
+            next_frame()  # the app's snapshot and backup run in the frame after the one
+            next_frame()  # that showed the turn: both done before the next sample starts
 
     def finger() -> None:
         try:
