@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -724,6 +725,25 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 DRAWN_COLOURS = 16
 """A drawn screen shows at least this many colours (a blank frame shows one; any text,
 with its anti-aliased edges, hundreds)."""
+
+
+def purse_leaks(report: dict[str, Any]) -> tuple[int, list[str]]:
+    """The purse totals of 100 or more (set up to be unmistakable) that a screen not
+    private shows, and how many were looked for. A number inside a file path (the
+    settings' "Saved in /tmp/pytest-305/...") is a folder's name, not a purse."""
+    leaks: list[str] = []
+    checked = 0
+    for name, sizes in report.items():
+        for size, found in sizes.items():
+            if found["private"]:
+                continue
+            purses = [p for p in found["purses"] if p >= 100]
+            checked += len(purses)
+            for purse in purses:
+                pattern = re.compile(rf"(?<![\d/-]){purse}(?![\d/])")
+                leaks += [f"{name} {size}: {text!r}" for text in found["texts"]
+                          if pattern.search(text)]
+    return checked, leaks
 
 
 def frame_faults(report: dict[str, Any]) -> list[str]:
