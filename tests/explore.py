@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -374,6 +373,7 @@ class Explorer:
         import ui_support as ui
 
         self.step += 1
+        print(self.seed, self.step, flush=True)  # for `screenshots.run_child`
         if self.replay is not None and (self.seed, self.step) not in self.replay:
             if (self.seed, self.step + 1) in self.replay:  # the state before: its places,
                 ui.pump(3)  # for the controls that move
@@ -789,7 +789,7 @@ def _options(argv: list[str]) -> tuple[list[int], list[str], list[str], bool,
 def run(out: Path, seeds: list[int], sizes: list[str] | None = None,
         languages: list[str] | None = None, *,
         replay: frozenset[tuple[int, int]] | None = None,
-        pngs: bool = False, every: int = 0, timeout: float = 3600) -> dict[str, Any]:
+        pngs: bool = False, every: int = 0) -> dict[str, Any]:
     """Explore in child processes (one per language, one after the other); return
     ``{"states": {lang: {size: n}}, "violations": [...], "games": n, "stuck": [...]}``."""
     out.mkdir(parents=True, exist_ok=True)
@@ -803,9 +803,9 @@ def run(out: Path, seeds: list[int], sizes: list[str] | None = None,
             options += ["--replay", ",".join(f"{seed}:{step}" for seed, step in sorted(replay))]
         if pngs:
             options += ["--pngs", "--every", str(every)]
-        result = subprocess.run(
+        result = screenshots.run_child(
             [sys.executable, str(Path(__file__).resolve()), "--child", str(out), *options],
-            capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT)
+            env, f"exploring in {language}")
         if result.returncode != 0:
             raise RuntimeError(f"exploring failed:\n{result.stdout}\n{result.stderr}")
         found = json.loads((out / f"explore-{language}.json").read_text())

@@ -44,11 +44,14 @@ only those sizes of `SIZES`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -808,6 +811,7 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
                                     for w, _ in ui_support.button_places().values()}),
                 "rotation": int(ui_support.window().rotation),
             }
+            print("drawn", scenario.name, size_name, flush=True)  # for `run_child`
             # Last, as they tap: the steppers and the repeated controls move nothing.
             tapped: list[str] = []
             moves = ui_support.stepper_moves(tapped=tapped)
@@ -881,7 +885,34 @@ def screen_problems(roots: list[Any]) -> list[str]:
                                        *ui_support.dropped_lines(r))]
 
 
-def run(out: Path, only: list[str] | None = None, timeout: float = 300, *,
+def run_child(argv: list[str], env: dict[str, str], what: str,
+              stall: float = 600) -> subprocess.CompletedProcess[str]:
+    """Run a child process that prints a line each time it gets on (a screen drawn, a state
+    looked at), for as long as it gets on: a loaded machine's child is slow, not stuck.
+    Fails, killing it, only when `stall` seconds pass without a new line, saying what was
+    awaited and the child's last lines."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        child = subprocess.Popen(argv, stdout=out, stderr=err, text=True, env=env, cwd=ROOT)
+        printed, since = -1, time.monotonic()
+        while child.poll() is None:
+            if os.fstat(out.fileno()).st_size != printed:
+                printed, since = os.fstat(out.fileno()).st_size, time.monotonic()
+            elif time.monotonic() - since > stall:
+                child.kill()
+                child.wait()
+                out.seek(0)
+                err.seek(0)
+                raise AssertionError(
+                    f"{what}: the child printed nothing new for {stall:.0f} s; its last "
+                    f"lines: {out.read()[-600:]!r}; its errors: {err.read()[-1200:]!r}")
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                child.wait(timeout=1)
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(argv, child.returncode, out.read(), err.read())
+
+
+def run(out: Path, only: list[str] | None = None, *,
         text_scale: int = 100, sizes: list[str] | None = None,
         language: str = "en", pngs: bool = False) -> dict[str, Any]:
     """Render in a child process (a fresh 1280x1280 offscreen window); return the report.
@@ -894,11 +925,8 @@ def run(out: Path, only: list[str] | None = None, timeout: float = 300, *,
     options = ["--text-scale", str(text_scale), "--lang", language, *(["--pngs"] if pngs else [])]
     for size in sizes or []:
         options += ["--size", size]
-    result = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", str(out), *options,
-         *(only or [])],
-        capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT,
-    )
+    result = run_child([sys.executable, str(Path(__file__).resolve()), "--child", str(out),
+                        *options, *(only or [])], env, f"drawing the screens in {language}")
     if result.returncode != 0:
         raise RuntimeError(f"rendering failed:\n{result.stdout}\n{result.stderr}")
     report: dict[str, Any] = json.loads((out / "report.json").read_text())

@@ -36,7 +36,7 @@ FOUND = (
 @pytest.mark.parametrize(("seed", "size", "language"), SAMPLE)
 def test_a_whole_game_holds_in_every_state_it_shows(
         tmp_path: Path, seed: int, size: str, language: str) -> None:
-    report = explore.run(tmp_path, [seed], [size], [language], timeout=600)
+    report = explore.run(tmp_path, [seed], [size], [language])
     assert report["games"] == 1 and report["stuck"] == []
     assert report["states"][language][size] >= 150  # distinct states, the game to its end
     assert [line for line in explore.summary(report) if line.startswith("  ")][-1:] and \

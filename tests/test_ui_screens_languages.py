@@ -47,7 +47,7 @@ def report(request: pytest.FixtureRequest,
     keep = os.environ.get("UI_SCREENSHOTS")
     out = Path(keep) / language if keep else tmp_path_factory.mktemp(f"screens-{language}")
     result = screenshots_tool.run(out, sizes=list(RUNS[language]), language=language,
-                                  timeout=600, pngs=bool(keep))
+                                  pngs=bool(keep))
     return language, result
 
 
