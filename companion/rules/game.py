@@ -88,8 +88,10 @@ from companion.rules.state import (
     acting,
     coin_changes_hands,
     expect,
+    from_stash,
     region_state,
     saved_board_source,
+    scored,
     to_phase,
     with_player,
 )
@@ -273,16 +275,7 @@ def _apply(state: GameState, event: Event) -> GameState:
                 declined = expansion.race_declined(state, declined, event)
             return declined
         case TurnScored(seat=seat, coins=coins):
-            expect(state, seat, Phase.SCORE, said("score"))
-            if coins < 0:
-                raise IllegalAction(said("a turn's income cannot be negative (got {coins})",
-                                         coins=coins))
-            player = state.current
-            return replace(
-                to_phase(state, Phase.FINISHED, scored=True),
-                players=with_player(state.players, replace(player, coins=player.coins + coins)),
-                coins_issued=state.coins_issued + coins,
-            )
+            return scored(state, seat, coins)
         case CoinsAdjusted(seat=seat, delta=delta, reason=reason):
             if not reason.strip():
                 raise IllegalAction(said("say why the coins are adjusted"))
@@ -290,11 +283,7 @@ def _apply(state: GameState, event: Event) -> GameState:
             if player.coins + delta < 0:
                 raise IllegalAction(said("{player} cannot give back {coins} coins: a purse is "
                                          "never negative", player=player.name, coins=-delta))
-            return replace(
-                state,
-                players=with_player(state.players, replace(player, coins=player.coins + delta)),
-                coins_issued=state.coins_issued + delta,
-            )
+            return from_stash(state, seat, delta)
         case DieRolled():
             return die.roll(state, event, attacker)  # only where the rules give one, once
         case RegionConquered(region=region) if seat_player is not None:

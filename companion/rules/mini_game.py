@@ -81,7 +81,7 @@ from companion.rules.scoring import (
     only_for,
     whole_count,
 )
-from companion.rules.state import PHASE_WORDS, GameState, with_player
+from companion.rules.state import PHASE_WORDS, GameState, from_stash, with_player
 from companion.rules.turns import Phase
 
 # --- Barbarians --------------------------------------------------------------------------
@@ -483,12 +483,7 @@ def pot_taken(state: GameState, before: RegionState, conqueror: int) -> GameStat
     holder = before.occupant
     if not before.markers.has(POT_OF_GOLD) or holder is None or holder.seat == conqueror:
         return state
-    player = state.players[conqueror]
-    return replace(
-        state,
-        players=with_player(state.players, replace(player, coins=player.coins + POT_COINS)),
-        coins_issued=state.coins_issued + POT_COINS,
-    )
+    return from_stash(state, conqueror, POT_COINS)
 
 
 def pots_collected(state: GameState) -> int:

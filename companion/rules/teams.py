@@ -115,7 +115,7 @@ from companion.rules.purse import pay
 from companion.rules.rule_entry import PIECE, RuleEntry
 from companion.rules.said import N_, Name, Said, listed, said, said_n
 from companion.rules.standings import Placing, Standings
-from companion.rules.state import GameState, acting, with_player
+from companion.rules.state import GameState, acting, from_stash, with_player
 from companion.rules.turns import Phase
 
 # =========================================================================================
@@ -936,10 +936,7 @@ def _collect(state: GameState, relics: RelicsState, seat: int) -> tuple[GameStat
     coins = sum(n for _, n in lines)
     if not coins:
         return state, relics
-    player = state.player(seat)
-    return replace(state, players=with_player(state.players,
-                                              replace(player, coins=player.coins + coins)),
-                   coins_issued=state.coins_issued + coins), relics
+    return from_stash(state, seat, coins), relics
 
 
 @dataclass(frozen=True, slots=True)
