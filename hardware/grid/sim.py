@@ -320,9 +320,6 @@ class PtyGrid:
         """Send nothing for ``seconds`` (a hung device); answers are dropped too."""
         self._muted_until = time.monotonic() + seconds
 
-    def unmute(self) -> None:
-        self._muted_until = float("-inf")
-
     @property
     def muted(self) -> bool:
         return time.monotonic() < self._muted_until
