@@ -160,7 +160,6 @@ IMPERIAL_FREE_REGIONS = 3
 PEACE_LOVING_COINS = 3
 
 
-
 class ScoringInputError(IllegalAction):
     """A scoring input the rules cannot produce; `field` says where, `value` what.
 
@@ -185,11 +184,15 @@ F = TypeVar("F")
 (`HeldRegion.fact`) or of regions counted (`QuickCount.fact`)."""
 
 
-def _fact(facts: tuple[object, ...], kind: type[F]) -> F | None:
-    for fact in facts:
-        if type(fact) is kind:
-            return fact
-    return None
+class _Facts:
+    """A value carrying an expansion's own facts (`facts`), at most one of each type."""
+
+    __slots__ = ()
+    facts: tuple[object, ...]
+
+    def fact(self, kind: type[F]) -> F | None:
+        """The expansion's facts of type `kind` (None: not given)."""
+        return next((fact for fact in self.facts if type(fact) is kind), None)
 
 
 def with_fact(facts: tuple[object, ...], fact: object) -> tuple[object, ...]:
@@ -199,7 +202,7 @@ def with_fact(facts: tuple[object, ...], fact: object) -> tuple[object, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class HeldRegion:
+class HeldRegion(_Facts):
     """One region held by a race, as far as scoring cares.
 
     `region_id` is the board id when the region was tapped on a map, else None; two held
@@ -214,13 +217,9 @@ class HeldRegion:
     region_id: int | None = None
     facts: tuple[object, ...] = ()
 
-    def fact(self, kind: type[F]) -> F | None:
-        """The expansion's facts of type `kind` (None: not given)."""
-        return _fact(self.facts, kind)
-
 
 @dataclass(frozen=True, slots=True)
-class QuickCount:
+class QuickCount(_Facts):
     """The regions of one race counted by hand instead of tapped on the map.
 
     `terrains` gives how many regions of each terrain the race holds (seas and the lake
@@ -239,17 +238,13 @@ class QuickCount:
     def __post_init__(self) -> None:
         object.__setattr__(self, "terrains", MappingProxyType(dict(self.terrains)))
 
-    def fact(self, kind: type[F]) -> F | None:
-        """The expansion's counts of type `kind` (None: not given)."""
-        return _fact(self.facts, kind)
-
 
 Regions = tuple[HeldRegion, ...] | QuickCount
 """The regions of one race: listed one by one (map path) or counted (quick-count path)."""
 
 
 @dataclass(frozen=True, slots=True)
-class ActiveHoldings:
+class ActiveHoldings(_Facts):
     """The active race of the scoring player and what it did this turn.
 
     `first_turn` is true at the end of the turn the combo was picked (Wealthy);
@@ -272,13 +267,9 @@ class ActiveHoldings:
     attacked_active_race: bool | None = None
     facts: tuple[object, ...] = ()
 
-    def fact(self, kind: type[F]) -> F | None:
-        """The expansion's facts of type `kind` (None: not given)."""
-        return _fact(self.facts, kind)
-
 
 @dataclass(frozen=True, slots=True)
-class DeclinedHoldings:
+class DeclinedHoldings(_Facts):
     """One race of the scoring player in decline; `this_turn` if it declined this turn.
     `facts`: an expansion's own facts of the race's turn, as on `ActiveHoldings`."""
 
@@ -287,10 +278,6 @@ class DeclinedHoldings:
     regions: Regions = ()
     this_turn: bool = False
     facts: tuple[object, ...] = ()
-
-    def fact(self, kind: type[F]) -> F | None:
-        """The expansion's facts of type `kind` (None: not given)."""
-        return _fact(self.facts, kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,7 +328,7 @@ class TurnScore:
 
 
 @dataclass(frozen=True, slots=True)
-class _Tally:
+class _Tally(_Facts):
     """What one race holds, reduced to the numbers scoring reads."""
 
     terrains: Mapping[Terrain, int]
@@ -350,10 +337,6 @@ class _Tally:
     coastal: int = 0
     facts: tuple[object, ...] = ()
     """The expansions' counts of the regions (`QuickCount.facts`), checked."""
-
-    def fact(self, kind: type[F]) -> F | None:
-        """The expansion's counts of type `kind` (None: not given)."""
-        return _fact(self.facts, kind)
 
     @property
     def inland(self) -> int:
@@ -373,7 +356,7 @@ class _Tally:
 
 
 @dataclass(frozen=True, slots=True)
-class _Turn:
+class _Turn(_Facts):
     """The facts of the active race's turn that bonuses may read."""
 
     first_turn: bool
@@ -382,10 +365,6 @@ class _Turn:
     abandoned: int = 0
     attacked_active_race: bool = False
     facts: tuple[object, ...] = ()
-
-    def fact(self, kind: type[F]) -> F | None:
-        """The expansion's facts of type `kind` given for this race (None: not given)."""
-        return _fact(self.facts, kind)
 
 
 class Stage(StrEnum):
