@@ -233,11 +233,7 @@ def apply(state: GameState, event: Event) -> GameState:
 def _seat_player(state: GameState, event: Event) -> Expansion | None:
     """The expansion that plays the event's seat itself, if any."""
     seat = getattr(event, "seat", None)
-    return _seat_player_of(state, seat) if isinstance(seat, int) else None
-
-
-def _seat_player_of(state: GameState, seat: int) -> Expansion | None:
-    return expansions.seat_player(state, seat)
+    return expansions.seat_player(state, seat) if isinstance(seat, int) else None
 
 
 def _apply(state: GameState, event: Event) -> GameState:
@@ -412,7 +408,7 @@ def _decline(state: GameState, seat: int) -> GameState:
 def attacker(state: GameState) -> Attacker:
     """The current player's active race, as the conquest rules see it."""
     player = state.current
-    seat_player = _seat_player_of(state, player.seat)
+    seat_player = expansions.seat_player(state, player.seat)
     if seat_player is not None:
         return _with_facts(state, seat_player.seat_attacker(state))
     if player.active is None:

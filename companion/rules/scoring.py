@@ -551,8 +551,11 @@ LAND_COUNTED = N_("(the land regions counted)")
 """What a count of things on land regions may not exceed (a `whole_count` limit)."""
 
 
-def _count(field_name: str, value: object, *, at_most: int | None = None,
-           limit: Said | None = None) -> int:
+def whole_count(field_name: str, value: object, *, at_most: int | None = None,
+                limit: Said | None = None) -> int:
+    """`value` as a count, refused (`ScoringInputError` on `field_name`) unless a whole
+    number from 0 (to `at_most`, `limit` saying what that is, in brackets: "(the land
+    regions counted)")."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ScoringInputError(field_name, value,
                                 said("{value} is not a whole number", value=repr(value)))
@@ -601,14 +604,14 @@ def _tally(field_name: str, regions: Regions, tables: _Tables) -> _Tally:
                 raise ScoringInputError(
                     f"{field_name}.terrains", terrain,
                     said("{value} is not a terrain", value=repr(terrain)))
-            terrains[terrain] = _count(f"{field_name}.terrains.{terrain.value}", n)
+            terrains[terrain] = whole_count(f"{field_name}.terrains.{terrain.value}", n)
         land = sum(n for terrain, n in terrains.items() if not terrain.is_water)
         limit = Said(LAND_COUNTED)
-        mines = _count(f"{field_name}.mines", regions.mines, at_most=land, limit=limit)
-        magic = _count(
+        mines = whole_count(f"{field_name}.mines", regions.mines, at_most=land, limit=limit)
+        magic = whole_count(
             f"{field_name}.magic_sources", regions.magic_sources, at_most=land, limit=limit
         )
-        coastal = _count(f"{field_name}.coastal", regions.coastal, at_most=land, limit=limit)
+        coastal = whole_count(f"{field_name}.coastal", regions.coastal, at_most=land, limit=limit)
         tally = _Tally(MappingProxyType(terrains), mines, magic, coastal)
         for rule in tables.rules:
             rule.check_count(field_name, regions, tally)
@@ -829,20 +832,6 @@ def _ruled(where: str, race: _Race, catalog: Catalog, tables: _Tables) -> _Race:
     return replace(race, instead=instead) if instead is not None else race
 
 
-def whole_count(field_name: str, value: object, *, at_most: int | None = None,
-                limit: Said | None = None) -> int:
-    """`value` as a count, refused (`ScoringInputError` on `field_name`) unless a whole
-    number from 0 (to `at_most`, `limit` saying what that is, in brackets: "(the land
-    regions counted)")."""
-    return _count(field_name, value, at_most=at_most, limit=limit)
-
-
-def only_for(field_name: str, value: int, holder: str, who: str, problem: Said) -> None:
-    """Refuse a non-zero count that only `holder` (a race or power) can have, saying
-    `problem` ("only Leprechauns place Pots of Gold, not {race}", `who` its value)."""
-    _only(field_name, value, holder, who, problem)
-
-
 def _lines_for(race: _Race, tables: _Tables) -> list[ScoreLine]:
     who = Name("race", race.race)
     if race.instead is not None:
@@ -882,20 +871,17 @@ def _words(bonus: Bonus) -> Said:
     return bonus.label if isinstance(bonus.label, Said) else Said(bonus.label)
 
 
-def _flag(field_name: str, value: object) -> bool:
+def true_or_false(field_name: str, value: object) -> bool:
+    """`value` as a flag, refused (`ScoringInputError` on `field_name`) unless a bool."""
     if not isinstance(value, bool):
         raise ScoringInputError(field_name, value,
                                 said("{value} is not true or false", value=repr(value)))
     return value
 
 
-def true_or_false(field_name: str, value: object) -> bool:
-    """`value` as a flag, refused (`ScoringInputError` on `field_name`) unless a bool."""
-    return _flag(field_name, value)
-
-
-def _only(field_name: str, value: int, holder: str, who: str, problem: Said) -> None:
-    """Refuse a non-zero count that only `holder` (a race or power) can have."""
+def only_for(field_name: str, value: int, holder: str, who: str, problem: Said) -> None:
+    """Refuse a non-zero count that only `holder` (a race or power) can have, saying
+    `problem` ("only Leprechauns place Pots of Gold, not {race}", `who` its value)."""
     if value and holder != who:
         raise ScoringInputError(field_name, value, problem)
 
@@ -906,20 +892,20 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog,
     power = _resolve("active.power", active.power, catalog.power, tables.power_names, "power")
     tally = _tally("active.regions", active.regions, tables)
     _check_water("active.regions", active.regions, power, race)
-    first_turn = _flag("active.first_turn", active.first_turn)
+    first_turn = true_or_false("active.first_turn", active.first_turn)
     if inp.turn == 1 and not first_turn:
         raise ScoringInputError(
             "active.first_turn", first_turn,
             said("false, but on turn 1 every combo is picked that turn"))
     held = said("(the regions {race} hold)", race=Name("race", race))
-    conquered = _count(
+    conquered = whole_count(
         "active.conquered_non_empty",
         active.conquered_non_empty,
         at_most=tally.regions,
         limit=held,
     )
     in_box = catalog.pieces.get("fortresses", MAX_FORTRESSES)
-    fortresses = _count(
+    fortresses = whole_count(
         "active.fortresses",
         active.fortresses,
         at_most=min(tally.regions, in_box),
@@ -930,8 +916,8 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog,
             "active.fortresses", fortresses,
             said("only a Fortified race places fortresses, not {power}",
                  power=Name("power", power)))
-    abandoned = _count("active.abandoned", active.abandoned)
-    _only("active.abandoned", abandoned, GYPSIES, race,
+    abandoned = whole_count("active.abandoned", active.abandoned)
+    only_for("active.abandoned", abandoned, GYPSIES, race,
           said("only Gypsies leave coins where they abandon, not {race}",
                race=Name("race", race)))
     attacked = active.attacked_active_race
@@ -944,7 +930,7 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog,
                      "was attacked this turn; say true or false"),
             )
     else:
-        attacked = _flag("active.attacked_active_race", attacked)
+        attacked = true_or_false("active.attacked_active_race", attacked)
     turn = _Turn(
         first_turn,
         conquered,
@@ -961,7 +947,7 @@ def _declined(where: str, held: DeclinedHoldings, catalog: Catalog, tables: _Tab
     power = _resolve(f"{where}.power", held.power, catalog.power, tables.power_names, "power")
     tally = _tally(f"{where}.regions", held.regions, tables)
     _check_water(f"{where}.regions", held.regions, power, race)
-    this_turn = _flag(f"{where}.this_turn", held.this_turn)
+    this_turn = true_or_false(f"{where}.this_turn", held.this_turn)
     turn = _Turn(
         first_turn=False,
         conquered_non_empty=0,
