@@ -753,16 +753,18 @@ def counts_of(count: QuickCount | Tally) -> RiverCounts:
 
 def with_region_facts(region: HeldRegion, facts: RiverRegionFacts) -> HeldRegion:
     """`region` with River World's facts `facts` (none kept when it has neither)."""
-    kept = tuple(f for f in region.facts if type(f) is not RiverRegionFacts)
-    given = facts != RiverRegionFacts()
-    return replace(region, facts=with_fact(kept, facts) if given else kept)
+    return replace(region, facts=_given(region.facts, facts))
 
 
 def with_counts(count: QuickCount, counts: RiverCounts) -> QuickCount:
     """`count` with River World's counts `counts` (none kept when all are 0)."""
-    kept = tuple(f for f in count.facts if type(f) is not RiverCounts)
-    given = counts != RiverCounts()
-    return replace(count, facts=with_fact(kept, counts) if given else kept)
+    return replace(count, facts=_given(count.facts, counts))
+
+
+def _given(facts: tuple[object, ...], fact: object) -> tuple[object, ...]:
+    """`facts` with `fact` in place of its type's, left out when it is its type's default."""
+    return with_fact(facts, fact) if fact != type(fact)() else tuple(
+        f for f in facts if type(f) is not type(fact))
 
 
 def recounted(count: QuickCount, *, harbors: int, next_to_pirates: int) -> QuickCount:

@@ -585,10 +585,8 @@ def soapbar_destinations(
     state: RelicsState, board: Board, regions: BoardState, seat: int
 ) -> tuple[int, ...]:
     """Where `seat` may move the Soapbar: next to their active race, not held by it."""
-    own = set(_active_regions(regions, seat))
-    near: set[int] = set()
-    for rid in own:
-        near |= board.region(rid).adjacent
+    own = set(regions.held_by(seat, in_decline=False))
+    near = {other for rid in own for other in board.region(rid).adjacent}
     return tuple(sorted(near - own))
 
 
@@ -698,12 +696,9 @@ def _pieces(regions: BoardState, seat: int, power: str) -> tuple[tuple[int, str,
     marker = POWER_PIECES.get(power)
     if marker is None:
         return ()
-    out = []
-    for rid in sorted(regions.held_by(seat, in_decline=False)):
-        count = marker_count(regions[rid].markers, marker)
-        if count:
-            out.append((rid, marker, count))
-    return tuple(out)
+    counts = ((rid, marker_count(regions[rid].markers, marker))
+              for rid in sorted(regions.held_by(seat, in_decline=False)))
+    return tuple((rid, marker, count) for rid, count in counts if count)
 
 
 # --- Sigil of Sacrifice ------------------------------------------------------------------
@@ -811,10 +806,6 @@ def _holding(state: RelicsState, regions: BoardState, name: str) -> Banner | Non
     if occupant is None or occupant.in_decline:
         return None
     return Banner(occupant.seat, occupant.race)
-
-
-def _active_regions(regions: BoardState, seat: int) -> tuple[int, ...]:
-    return regions.held_by(seat, in_decline=False)
 
 
 # =========================================================================================
@@ -1251,13 +1242,11 @@ class TeamPlay(Expansion):
         their team, the winning teams' players as winners, the team reason."""
         del tokens, names
         result = team_result(state)
-        placings = []
-        for place in result.placings:
-            for seat, coins in sorted(place.totals, key=lambda t: (-t[1], t[0])):
-                placings.append(Placing(place.rank, seat, coins))
+        placings = tuple(Placing(place.rank, seat, coins) for place in result.placings
+                         for seat, coins in sorted(place.totals, key=lambda t: (-t[1], t[0])))
         winners = frozenset(seat for p in result.placings if p.rank == 1
                             for seat in p.team.seats)
-        return Standings(tuple(placings), winners, result.why)
+        return Standings(placings, winners, result.why)
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
         del catalog
