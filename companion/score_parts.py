@@ -323,7 +323,6 @@ def _river_count_notes(doc: Mapping[str, Any], race: str, power: str, active: bo
     """An Aquatic race counting regions next to pirate ships: which of them are inland
     (they earn nothing, so lose nothing); left out, the fewest the other counts allow
     (`inland_beside_pirates`)."""
-    del race
     pirates = read.counted(doc, "next_to_pirates")
     if not (active and power == AQUATIC and pirates):
         return []

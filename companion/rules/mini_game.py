@@ -830,7 +830,6 @@ class MiniExpansions(Expansion):
 
     def conquered(self, state: GameState, region: int, before: RegionState,
                   seat: int) -> GameState:
-        del region
         return pot_taken(state, before, seat)
 
     def race_declined(self, before: GameState, after: GameState,
@@ -841,13 +840,11 @@ class MiniExpansions(Expansion):
 
 
     def turn_passed(self, before: GameState, ended: GameState) -> GameState:
-        del before
         return turn_began(turn_passed(ended))
 
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
         """Their books, in a game that plays their sets."""
-        del board, catalog
         return state.with_part(MiniState()) if self.plays(created) else state
 
 

@@ -1242,7 +1242,6 @@ def _on_ghosts_returned(state: GameState, event: GhostsReturned) -> GameState:
 def turn_passed(before: GameState, ended: GameState) -> GameState:
     """A turn ended: Ghosts in hand with no region to go to go to the Island, the Well
     spawns, and if he plays next his turn opens with buying."""
-    del before
     necro = ended.part(NecromancerState)
     if necro is None:
         return ended
@@ -1326,7 +1325,6 @@ class NecromancerIsland(Expansion):
             raise IllegalAction(said("Ghosts are taken out only in a Necromancer Island game"))
 
     def board_players(self, seats: int, usual: int) -> int:
-        del usual
         return board_players(seats)
 
     def check_table(self, seats: int, asked: bool | None) -> None:
@@ -1398,7 +1396,6 @@ class NecromancerIsland(Expansion):
 
     def conquered(self, state: GameState, region: int, before: RegionState,
                   seat: int) -> GameState:
-        del seat
         return conquest_fed(state, region, before)
 
     def race_declined(self, before: GameState, after: GameState,
@@ -1416,7 +1413,6 @@ class NecromancerIsland(Expansion):
     standings = staticmethod(_game_standings)
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
-        del catalog
         return tuple(RuleEntry(PIECE, name, words, self.name) for name, words in _PIECE_WORDS)
 
 

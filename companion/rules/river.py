@@ -559,14 +559,12 @@ class RiverFacts:
                           river=caravel.id))
 
     def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
-        del region_id
         if not here.markers.has(PIRATE_SHIP):
             return ()
         ship = said("Pirate ship")
         return (CostLine(str(ship), 1, ship),)
 
     def guard(self, here: RegionState, attacker: Attacker) -> Said | None:
-        del here, attacker
         return None
 
 
@@ -1038,7 +1036,6 @@ class RiverWorld(Expansion):
 
     def race_declined(self, before: GameState, after: GameState,
                       event: RaceDeclined) -> GameState:
-        del before
         if after.track.phase is Phase.SCORE:  # instead of conquering: nothing to redeploy
             return _leave_rivers(after, event.seat)
         return after
@@ -1064,7 +1061,6 @@ class RiverWorld(Expansion):
 
     def region_set(self, state: GameState, markers: Markers) -> Markers:
         """A ship never shares its river with a race."""
-        del state
         return markers.with_piece(PIRATE_SHIP, False)
 
     def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
@@ -1085,7 +1081,6 @@ class RiverWorld(Expansion):
             declined=tuple(replace(d, regions=marked(d.regions)) for d in inp.declined))
 
     def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
-        del catalog
         _check_race(where, race)
 
     check_region = staticmethod(_check_region)
@@ -1098,7 +1093,6 @@ class RiverWorld(Expansion):
     """The player's Harbors, 1 + 2 + 3 ..."""
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
-        del catalog
         return (*(RuleEntry(RULE_EVENT, event.value, words, self.name)
                   for event, words in _EVENT_WORDS.items()),
                 *(RuleEntry(PIECE, name, words, self.name) for name, words in _PIECE_WORDS))

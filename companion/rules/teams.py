@@ -941,15 +941,12 @@ class TeamFacts:
     bony: tuple[int, str] | None = None
 
     def base(self, region: Region) -> CostLine | None:
-        del region
         return None
 
     def entry(self, board: Board, region_id: int) -> Reach | None:
-        del board, region_id
         return None
 
     def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
-        del here
         if region_id not in self.monsters:
             return ()
         monster = said("Monster")
@@ -1126,7 +1123,6 @@ class TeamPlay(Expansion):
         return state.part(MonsterSetup) is not None
 
     def board_players(self, seats: int, usual: int) -> int:
-        del seats, usual
         return TEAM_BOARD_PLAYERS
 
     def own_board(self, created: GameCreated, board: Board) -> bool:
@@ -1144,7 +1140,6 @@ class TeamPlay(Expansion):
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
         """The Monsters' set-up and the face-down pile (nothing outside team play)."""
-        del board, catalog
         option = team_setup(created)
         if not isinstance(option.teams, bool):
             raise MalformedInput(said("teams must be true or false, not {value}",
@@ -1194,7 +1189,6 @@ class TeamPlay(Expansion):
         """The state after `event` once the Relics and Places have had their say: a
         Monster's region drawn into, the turn's coins collected, the turn's offers closed,
         and Bony and the Sigil's pact checked against the board."""
-        del before
         relics = after.part(RelicsState)
         if relics is None:
             return after
@@ -1233,14 +1227,12 @@ class TeamPlay(Expansion):
 
     def tied_for_first(self, state: GameState,
                        coins: Mapping[int, int]) -> frozenset[int] | None:
-        del state, coins
         return frozenset()  # teams go by their best single total: nobody counts tokens
 
     def standings(self, state: GameState, tokens: Mapping[int, int] | None,
                   names: Mapping[int, str]) -> Standings | None:
         """The team standings as the history of games keeps them: each player ranked with
         their team, the winning teams' players as winners, the team reason."""
-        del tokens, names
         result = team_result(state)
         placings = tuple(Placing(place.rank, seat, coins) for place in result.placings
                          for seat, coins in sorted(place.totals, key=lambda t: (-t[1], t[0])))
@@ -1249,7 +1241,6 @@ class TeamPlay(Expansion):
         return Standings(placings, winners, result.why)
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
-        del catalog
         where = f"{self.name} ({TEAM_PLAYERS} players)"
         return (*(RuleEntry(RULE_RELIC if marker.kind is Kind.RELIC else RULE_PLACE,
                             marker.name, marker.summary, where)
