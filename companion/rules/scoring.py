@@ -1077,11 +1077,7 @@ def power_bonus_lines(
     turn = _Turn(
         False, conquered_non_empty, fortresses, attacked_active_race=attacked_active_race
     )
-    lines: list[ScoreLine] = []
-    for bonus in tables.powers[name]:
-        coins = bonus.coins(tally, turn)
-        if coins and bonus.pays(Stage.ACTIVE):
-            lines.append(ScoreLine.saying(
-                said("{source}: {bonus}", source=Name("power", name), bonus=_words(bonus)),
-                coins))
-    return tuple(lines)
+    paid = ((bonus, bonus.coins(tally, turn)) for bonus in tables.powers[name])
+    return tuple(ScoreLine.saying(said("{source}: {bonus}", source=Name("power", name),
+                                       bonus=_words(bonus)), coins)
+                 for bonus, coins in paid if coins and bonus.pays(Stage.ACTIVE))
