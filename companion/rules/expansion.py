@@ -9,68 +9,16 @@ hook of this base class does nothing (returns its state or value unchanged, refu
 nothing), so an expansion overrides only the moments it changes, like the variants of a
 chess library.
 
-Hooks, by moment:
-- the session's set-up draws, before `GameCreated` (the table's choice for it, `asked`, by
-  its `key`): `check_table` (refuse a table it cannot be played at, before the board is
-  chosen) and `deal` (the `GameCreated` fields it draws, through the caller's `shuffle`);
-- set-up: `plays` (from `GameCreated`), `in_play` (from `GameState`), `check_created` and
-  `set_up` (asked of every registered expansion, played or not, so one can refuse a game
-  that needs it and was not asked for: they must do nothing else when not played),
-  `board_players` and `own_board` (the board size), `badges` (badges the game holds
-  outside the market's stack);
-- events: `events` (the event classes it applies itself, defined in its own module,
-  dispatched by a table built from the registry to `apply`; `companion.rules.codec` reads
-  their records) and `refuse` (asked of every registered expansion before any event,
-  played or not);
-- a seat it plays itself (`plays_seat`): `apply` takes the base game's events of that seat
-  (`RegionConquered`, `RegionAbandoned`, `RedeploymentFinished`, `TurnScored`) in place
-  of the base rules, `seat_attacker` is its attacker, and `seat_income` is what its turn
-  earns now (the lines its `TurnScored` carries);
-- redeployment (`companion.rules.troops_game`): `redeployment_leaves` (the regions a
-  player's redeployment empties) and `leaving_refusal` (why it cannot finish while tokens
-  stand there);
-- its part of a decline: `decline_type` (one of `RaceDeclined.options`, built from the
-  region the table chose as the race declines);
-- after the base rules: `conquered`, `race_declined` (asked of every registered
-  expansion), `redeployment_finished`, `turn_passed`, and `settled` after any event (a
-  pick, a score: the event tells);
-- refusals inside a base rule: `refuse_conquest`, `refuse_abandon`;
-- the reinforcement die (`companion.rules.die`): `refuse_roll` (why no roll at all now),
-  `may_attack` (whether an attacker may attack a region at all, where the expansion
-  changes who reaches what: the final conquest's region is checked with it), and
-  `rolls_owed` (the rolls of its own that a conquest owes, drawn by the caller); the
-  rolls owed are kept and refused with `refuse` and `settled`;
-- who attacks: `with_facts` adds what a conquest reads (its `conquest.ConquestFacts`:
-  its terrain's base cost, an entry point, its pieces' defence, a guard);
-- markers (`companion.rules.markers`): `pieces` (its own pieces among a region's
-  markers: placed or set by the rules, defending or not, how a refusal words them),
-  `marker_owner` (the race or power that places one
-  of its markers, and how many the box holds), `refuse_marker` (when it may be placed),
-  `region_set` (what a correction of a region's holder clears of its pieces);
-- the table's screen (`companion.rules.views.public`): `public_part` (what it shows
-  everyone, never a purse total, read as `public(state).part(key)`);
-- reminders (`companion.rules.reminders`): `race_reminder` (the reminder for one of its own
-  races or powers, in the order of the base game's), `reminders` (its lines after the base
-  game's);
-- the score and the end: `scoring_input` (its facts in a player's scoring input),
-  `income_lines` (lines added to a player's income); `tied_for_first` and `standings`
-  (who counts tokens for a tie, and the outcome; None: the base game's);
-- its intents at the table: a subclass of `Intents` in its module (methods building its
-  events for `Session.play`), gathered by `expansions.ExpansionIntents`; `companion play`
-  makes its verbs of them;
-- no hook knows the JSON commands' formats: its part of `companion play`'s lines is a
-  `companion.play_parts.PlayPart` and its part of a score scenario a
-  `companion.score_parts.ScorePart`, the commands' own modules;
-- the rule book (`companion.rules.rulebook`): `rule_kinds` (its own kinds of entry, with
-  what a screen calls them) and `rule_entries` (its events, pieces and rules in the app's
-  own words);
-- scoring its races and powers that score on facts of their own (given as one of a
-  race's `ActiveHoldings.facts`, found by type; `companion.rules.scoring.RaceRules`):
-  `race_bonuses` and `power_bonuses` (their rows), `check_race` (its facts refused as the
-  rules cannot produce them) and `regions_instead` (what scores in lieu of the regions);
-  its facts of the regions held (one of `HeldRegion.facts`, counted as one of
-  `QuickCount.facts`): `check_region`, `region_counts`, `check_count`, and their lines,
-  `race_lines` (after a race's) and `player_lines` (after all the player's races').
+Hooks, by moment: the hook table of docs/architecture.md is their reference (one row
+each, saying when it fires; `tests/test_architecture_hooks.py` keeps it whole), and each
+hook's docstring below says what it takes and gives (`check_table`, `deal`,
+`check_created`, `set_up`, `refuse` and `race_declined` are asked of every registered
+expansion, played or not, so one can refuse a game or a choice that needs it: they do
+nothing else when it is not played). Its intents at the table are a subclass of
+`Intents` in its module (gathered by `expansions.ExpansionIntents`), and no hook knows the
+JSON commands' formats: its part of `companion play`'s lines is a
+`companion.play_parts.PlayPart`, its part of a score scenario a
+`companion.score_parts.ScorePart`.
 
 Invariants: hooks are pure (they read and make `GameState`s only through
 `companion.rules.state`, never `game`); an expansion not played leaves every state as it
