@@ -653,10 +653,7 @@ def load_config(path: Path | None = None) -> tuple[Config, list[ConfigWarning]]:
         return Config(source=file), [_whole_file(file, said(
             "nests lists or tables more than {most} deep", most=MAX_NESTING))]
     except FileNotFoundError:
-        warnings = []
-        if explicit:
-            warnings.append(_whole_file(file, said("there is no such file")))
-        return Config(), warnings
+        return Config(), [_whole_file(file, said("there is no such file"))] if explicit else []
     except IsADirectoryError:
         return Config(), [_whole_file(file, said("this is a directory, not a file"))]
     except OSError as error:
@@ -720,14 +717,10 @@ def _drop_deep_lines(text: str) -> tuple[str, list[ConfigWarning]]:
 
 def parse_config(document: Mapping[str, object]) -> tuple[Config, list[ConfigWarning]]:
     """The configuration from an already parsed TOML document (see :func:`load_config`)."""
-    warnings: list[ConfigWarning] = []
-    for name in document:
-        if name not in _SECTIONS:
-            warnings.append(
-                ConfigWarning(name, said(
-                    "unknown section [{name}] is ignored; the sections are {sections}",
-                    name=name, sections=", ".join(f"[{s}]" for s in _SECTIONS)))
-            )
+    warnings = [ConfigWarning(name, said(
+        "unknown section [{name}] is ignored; the sections are {sections}",
+        name=name, sections=", ".join(f"[{s}]" for s in _SECTIONS)))
+        for name in document if name not in _SECTIONS]
     sections: dict[str, Any] = {}
     for section in _SECTIONS:
         raw = document.get(section, {})
@@ -740,25 +733,17 @@ def parse_config(document: Mapping[str, object]) -> tuple[Config, list[ConfigWar
             )
             raw = {}
         sections[section] = _parse_section(section, raw, warnings)
-    die = _check_distinct_pins(sections["die"], warnings)
-    config = Config(
-        display=sections["display"], die=die, grid=sections["grid"], sound=sections["sound"],
-        storage=sections["storage"],
-    )
-    return config, warnings
+    sections["die"] = _check_distinct_pins(sections["die"], warnings)
+    return Config(**sections), warnings
 
 
 def _parse_section(section: str, raw: dict[str, object], warnings: list[ConfigWarning]) -> Any:
     """One section's dataclass from its table, a warning and the default for each bad key."""
     specs = {spec.name: spec for spec in KEYS if spec.section == section}
-    for name in raw:
-        if name not in specs:
-            key = f"{section}.{name}"
-            warnings.append(
-                ConfigWarning(key, said(
-                    "unknown key {key} is ignored; the keys of [{section}] are {keys}",
-                    key=key, section=section, keys=", ".join(specs)))
-            )
+    warnings.extend(ConfigWarning(f"{section}.{name}", said(
+        "unknown key {key} is ignored; the keys of [{section}] are {keys}",
+        key=f"{section}.{name}", section=section, keys=", ".join(specs)))
+        for name in raw if name not in specs)
     defaults = _SECTION_TYPES[section]()
     values: dict[str, object] = {}
     for name, spec in specs.items():

@@ -213,39 +213,16 @@ class Args:
     def value(self, name: str) -> object:
         return self._values[name]
 
-    def whole(self, name: str) -> int:
+    def of(self, name: str, kind: type[_T]) -> _T:
+        """The field's value, of `kind` (its `Kind` checked it)."""
         value = self._values[name]
-        assert isinstance(value, int)
+        assert isinstance(value, kind)
         return value
 
-    def maybe_whole(self, name: str) -> int | None:
+    def maybe(self, name: str, kind: type[_T]) -> _T | None:
+        """The field's value, of `kind`, or None (its `Kind` checked it)."""
         value = self._values[name]
-        assert value is None or isinstance(value, int)
-        return value
-
-    def flag(self, name: str) -> bool:
-        value = self._values[name]
-        assert isinstance(value, bool)
-        return value
-
-    def text(self, name: str) -> str:
-        value = self._values[name]
-        assert isinstance(value, str)
-        return value
-
-    def maybe_text(self, name: str) -> str | None:
-        value = self._values[name]
-        assert value is None or isinstance(value, str)
-        return value
-
-    def counts(self, name: str) -> dict[int, int]:
-        value = self._values[name]
-        assert isinstance(value, dict)
-        return value
-
-    def maybe_counts(self, name: str) -> dict[int, int] | None:
-        value = self._values[name]
-        assert value is None or isinstance(value, dict)
+        assert value is None or isinstance(value, kind)
         return value
 
 
@@ -266,90 +243,74 @@ class Verb:
     passed to its session call after the base game's (`Args.added`)."""
 
 
+def _no_fields(method: Callable[[Session], object]) -> Call:
+    """The call of an intent without fields: `method` of the session."""
+    def call(s: Session, a: Args) -> None:
+        method(s)
+
+    return call
+
+
 def _pick(s: Session, a: Args) -> None:
-    s.pick(a.whole("row") - 1)
+    s.pick(a.of("row", int) - 1)
 
 
 def _reveal(s: Session, a: Args) -> None:
-    s.reveal(a.text("race"), a.text("power"))
+    s.reveal(a.of("race", str), a.of("power", str))
 
 
 def _conquer(s: Session, a: Args) -> None:
-    s.conquer(a.whole("region"), a.maybe_whole("tokens"),
-              mercenary_coin=a.flag("mercenary_coin"), catapult=a.flag("catapult"),
-              declined_ghouls=a.flag("ghouls"), sorcery=a.flag("sorcery"),
-              dragon=a.flag("dragon"))
+    s.conquer(a.of("region", int), a.maybe("tokens", int),
+              mercenary_coin=a.of("mercenary_coin", bool), catapult=a.of("catapult", bool),
+              declined_ghouls=a.of("ghouls", bool), sorcery=a.of("sorcery", bool),
+              dragon=a.of("dragon", bool))
 
 
 def _abandon(s: Session, a: Args) -> None:
-    s.abandon(a.whole("region"))
+    s.abandon(a.of("region", int))
 
 
 def _decline(s: Session, a: Args) -> None:
     s.decline(*a.added())
 
 
-def _finish_conquests(s: Session, a: Args) -> None:
-    s.finish_conquests()
-
-
 def _final_conquest(s: Session, a: Args) -> None:
     # the game counts its troops: the tokens left are those the ledger has in hand
-    s.attempt_final_conquest(a.whole("region"), tokens_left=0)
-
-
-def _roll_for_berserk(s: Session, a: Args) -> None:
-    s.roll_for_berserk()
+    s.attempt_final_conquest(a.of("region", int), tokens_left=0)
 
 
 def _redeploy(s: Session, a: Args) -> None:
-    s.redeploy(a.counts("regions"), seat=a.maybe_whole("seat"), race=a.maybe_text("race"))
+    s.redeploy(a.of("regions", dict), seat=a.maybe("seat", int), race=a.maybe("race", str))
 
 
 def _spread_hand(s: Session, a: Args) -> None:
-    s.spread_hand(seat=a.maybe_whole("seat"), race=a.maybe_text("race"))
-
-
-def _finish_redeployment(s: Session, a: Args) -> None:
-    s.finish_redeployment()
+    s.spread_hand(seat=a.maybe("seat", int), race=a.maybe("race", str))
 
 
 def _score(s: Session, a: Args) -> None:
-    s.score(a.maybe_whole("coins"))
-
-
-def _end_turn(s: Session, a: Args) -> None:
-    s.end_turn()
-
-
-def _undo(s: Session, a: Args) -> None:
-    s.undo()
-
-
-def _redo(s: Session, a: Args) -> None:
-    s.redo()
+    s.score(a.maybe("coins", int))
 
 
 def _place_marker(s: Session, a: Args) -> None:
-    s.place_marker(a.whole("region"), a.text("marker"))
+    s.place_marker(a.of("region", int), a.of("marker", str))
 
 
 def _remove_marker(s: Session, a: Args) -> None:
-    s.remove_marker(a.whole("region"), a.text("marker"))
+    s.remove_marker(a.of("region", int), a.of("marker", str))
 
 
 def _set_region(s: Session, a: Args) -> None:
-    s.set_region(a.whole("region"), a.maybe_whole("seat"), a.maybe_text("race"),
-                 in_decline=a.flag("in_decline"), tokens=a.maybe_whole("tokens"),
-                 lost_tribe=a.flag("lost_tribe"))
+    s.set_region(a.of("region", int), a.maybe("seat", int), a.maybe("race", str),
+                 in_decline=a.of("in_decline", bool), tokens=a.maybe("tokens", int),
+                 lost_tribe=a.of("lost_tribe", bool))
 
 
 def _adjust_coins(s: Session, a: Args) -> None:
-    s.adjust_coins(a.whole("seat"), a.whole("delta"), a.text("reason"))
+    s.adjust_coins(a.of("seat", int), a.of("delta", int), a.of("reason", str))
 
 
 def _finish(s: Session, a: Args) -> Standings:
-    return s.finish(_tie_break_tokens(s, a.maybe_counts("tokens")))
+    return s.finish(_tie_break_tokens(s, a.maybe("tokens", dict)))
 
 
 def _tie_break_tokens(s: Session, given: dict[int, int] | None) -> dict[int, int] | None:
@@ -409,13 +370,13 @@ VERBS: dict[str, Verb] = {
     "decline": Verb("the active race goes into decline instead of conquering",
                     (), _decline),
     "finish_conquests": Verb("no more conquests this turn; redeployment next", (),
-                             _finish_conquests),
+                             _no_fields(Session.finish_conquests)),
     "final_conquest": Verb("roll the reinforcement die (its next face) for a last conquest "
                            "of `region` with the tokens left in hand",
                            (Field("region", REGION),), _final_conquest),
     "roll_for_berserk": Verb("Berserk: roll the die (its next face) before the next "
                              "conquest; the face comes off that conquest's cost", (),
-                             _roll_for_berserk),
+                             _no_fields(Session.roll_for_berserk)),
     "redeploy": Verb("troop redeployment: the tokens of every region of the race afterwards "
                      "(the active race; or a defender's `seat` and `race`, putting back the "
                      "tokens in their hand before the attacker's turn ends)", (
@@ -429,14 +390,14 @@ VERBS: dict[str, Verb] = {
                             Field("race", _maybe(TEXT), required=False),
                         ), _spread_hand),
     "finish_redeployment": Verb("the troops stand where they are; scoring next", (),
-                                _finish_redeployment),
+                                _no_fields(Session.finish_redeployment)),
     "score": Verb("the turn's Victory coins: counted from the board, or `coins` as given",
                   (Field("coins", _maybe(WHOLE), required=False),), _score),
-    "end_turn": Verb("the turn passes to the next seat", (), _end_turn),
+    "end_turn": Verb("the turn passes to the next seat", (), _no_fields(Session.end_turn)),
     "undo": Verb("take back the last step (not past a die roll or another player's turn)",
-                 (), _undo),
+                 (), _no_fields(Session.undo)),
     "redo": Verb("put back the step the last undo took back (only while nothing else was "
-                 "done since)", (), _redo),
+                 "done since)", (), _no_fields(Session.redo)),
     "place_marker": Verb("put a marker in a region",
                          (Field("region", REGION), Field("marker", MARKER)), _place_marker),
     "remove_marker": Verb("take a marker out of a region",
@@ -537,7 +498,8 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     expansions = _expansions(doc, catalog)
     races = [r.name for r in catalog.races_in(expansions)]
     powers = [p.name for p in catalog.powers_in(expansions)]
-    left_out = _left_out(doc, races + powers)
+    left_out = _listed_once(doc, "left_out", said("race or power of the chosen sets"),
+                            races + powers, [])
     races = [r for r in races if r not in left_out]
     powers = [p for p in powers if p not in left_out]
     dealing = str(_one_of(said("dealing"), ("app", "table")).parse("dealing",
@@ -651,28 +613,24 @@ def _board(doc: Mapping[str, Any], players: int,
 
 
 def _expansions(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:
-    known = [ident for ident, _ in catalog.expansions]
-    chosen: list[str] = []
-    for i, value in enumerate(a_list("expansions", doc.get("expansions", ["base"]))):
-        name = str(_one_of(said("expansion"), known).parse(f"expansions[{i}]", value))
-        if name in chosen:
-            fail(f"expansions[{i}]", said("{name} is listed twice", name=name))
-        chosen.append(name)
+    chosen = _listed_once(doc, "expansions", said("expansion"),
+                          [ident for ident, _ in catalog.expansions], ["base"])
     if "base" not in chosen:
         fail("expansions", said("the base game's banners and badges are always in the "
                                 'decks; list "base"'))
     return chosen
 
 
-def _left_out(doc: Mapping[str, Any], names: list[str]) -> list[str]:
-    left: list[str] = []
-    for i, value in enumerate(a_list("left_out", doc.get("left_out", []))):
-        name = str(_one_of(said("race or power of the chosen sets"), names)
-                   .parse(f"left_out[{i}]", value))
-        if name in left:
-            fail(f"left_out[{i}]", said("{name} is listed twice", name=name))
-        left.append(name)
-    return left
+def _listed_once(doc: Mapping[str, Any], key: str, what: Said, choices: Sequence[str],
+                 default: list[str]) -> list[str]:
+    """The list `key` of the first line: each a name of `choices` (`what`), none twice."""
+    chosen: list[str] = []
+    for i, value in enumerate(a_list(key, doc.get(key, default))):
+        name = str(_one_of(what, choices).parse(f"{key}[{i}]", value))
+        if name in chosen:
+            fail(f"{key}[{i}]", said("{name} is listed twice", name=name))
+        chosen.append(name)
+    return chosen
 
 
 def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],

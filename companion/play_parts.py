@@ -78,26 +78,6 @@ class AddedField:
     name: str
 
 
-def _not_said(doc: Mapping[str, Any]) -> bool | None:
-    del doc
-    return None
-
-
-def _no_players(asked: bool | None) -> tuple[int, int, str] | None:
-    del asked
-    return None
-
-
-def _no_board(asked: bool | None, board: Board, own: bool) -> bool:
-    del asked, board, own
-    return False
-
-
-def _nothing_read(doc: Mapping[str, Any], setup: DocSetup) -> DocSetup:
-    del doc
-    return setup
-
-
 @dataclass(frozen=True)
 class PlayPart:
     """One expansion's part of the lines, by its `key`: its verbs (the public methods of
@@ -113,10 +93,10 @@ class PlayPart:
     choices: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     added: tuple[AddedField, ...] = ()
     fields: tuple[str, ...] = ()
-    asked: Callable[[Mapping[str, Any]], bool | None] = _not_said
-    players: Callable[[bool | None], tuple[int, int, str] | None] = _no_players
-    board_fits: Callable[[bool | None, Board, bool], bool] = _no_board
-    setup: Callable[[Mapping[str, Any], DocSetup], DocSetup] = _nothing_read
+    asked: Callable[[Mapping[str, Any]], bool | None] = lambda doc: None
+    players: Callable[[bool | None], tuple[int, int, str] | None] = lambda asked: None
+    board_fits: Callable[[bool | None, Board, bool], bool] = lambda asked, board, own: False
+    setup: Callable[[Mapping[str, Any], DocSetup], DocSetup] = lambda doc, setup: setup
     printed: Callable[[GameState], dict[str, Any] | None] | None = None
 
 

@@ -32,15 +32,8 @@ game's, its notes when they are left out by `checks` (the mini-expansions').
 Optional fields an expansion reads on a region object and in "counts" are its own too:
 its part's `region_fields`, read by its `region` (a region object's "features" may name
 the symbols of the board parts, `maps.symbol_names`), `count_fields`, read by its
-`counts`, and noted when left out by `count_notes`. River World's (no public
-data of its boards exists, so it is scored from what the players count): a region object
-may list "harbor" in "features" (also "shipyard" and "temple", which score nothing) and
-say "next_to_pirates": true (a site listed on a river, a sea or a lake is refused, naming
-"features"); "counts" may give "harbors", "next_to_pirates" and (for Aquatic)
-"inland_next_to_pirates" (left out: the fewest the other counts allow). Harbors of all
-the player's races score 1 + 2 + 3 ...; a region next to a pirate ship scores one less,
-unless it earns nothing (an Aquatic inland region); a river held (Harsh Winter,
-Seafaring) is a region of terrain "river".
+`counts`, and noted when left out by `count_notes` (River World's harbors and pirate
+ships, scored from what the players count: docs/score-format.md lists them).
 
 A seat an expansion plays itself is scored by its part (`ScorePart.own`, its field of
 "player"; `turn`, `notes`, `refusal`, reading with this

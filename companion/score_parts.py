@@ -323,7 +323,6 @@ def _river_count_notes(doc: Mapping[str, Any], race: str, power: str, active: bo
     """An Aquatic race counting regions next to pirate ships: which of them are inland
     (they earn nothing, so lose nothing); left out, the fewest the other counts allow
     (`inland_beside_pirates`)."""
-    del race
     pirates = read.counted(doc, "next_to_pirates")
     if not (active and power == AQUATIC and pirates):
         return []
@@ -390,14 +389,8 @@ def _scenario_historian(field: str, doc: Mapping[str, Any],
     if "historian" not in doc:
         return HistorianEvents()
     counts = read.fields_of(f"{field}.historian", doc["historian"], _SCENARIO_HISTORIAN)
-    return HistorianEvents(
-        in_decline_when_picked=read.whole(
-            f"{field}.historian.in_decline_when_picked", counts.get("in_decline_when_picked", 0)
-        ),
-        others_declined=read.whole(
-            f"{field}.historian.others_declined", counts.get("others_declined", 0)
-        ),
-    )
+    return HistorianEvents(**{name: read.whole(f"{field}.historian.{name}", counts.get(name, 0))
+                              for name in ("in_decline_when_picked", "others_declined")})
 
 
 def _mini_active(field: str, doc: Mapping[str, Any], holdings: ActiveHoldings,

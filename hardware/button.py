@@ -226,11 +226,6 @@ class DieButton:
             else:
                 self._led.off()
 
-    def blink_led(self, on_time: float = 0.2, off_time: float = 0.2, n: int | None = None) -> None:
-        """Blink the status LED in the background, ``n`` times (``None``: until changed)."""
-        if self._led is not None:
-            self._led.blink(on_time=on_time, off_time=off_time, n=n, background=True)
-
     def beep(self, seconds: float = 0.08, n: int = 1, pause: float = 0.08) -> None:
         """Sound the buzzer ``n`` times in the background; nothing when there is none."""
         if self._buzzer is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -32,6 +33,12 @@ imports no more than this package (a test keeps the two the same)."""
 
 AUTO = "auto"
 """The language setting that follows the system's locale (`companion.i18n.AUTO`)."""
+
+
+def one_line(message: str) -> str:
+    """`message` on one line: each run of spaces and line breaks made one space, but for a
+    no-break space (French puts one before a colon), which is kept."""
+    return re.sub(r"[^\S\u00a0\u202f]+", " ", message).strip(" ")
 
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:

@@ -11,12 +11,11 @@ worded by `companion.ui.wording.say`), follow ``--lang``.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Iterator
 from typing import IO
 
-from companion.commands import Command, _
+from companion.commands import Command, _, one_line
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -38,19 +37,13 @@ def _lines(stream: IO[str]) -> Iterator[str]:
     yield from iter(stream.readline, "")
 
 
-def _one_line(message: str) -> str:
-    """`message` on one line: each run of spaces and line breaks made one space, but for a
-    no-break space (French puts one before a colon), which is kept."""
-    return re.sub(r"[^\S\u00a0\u202f]+", " ", message).strip(" ")
-
-
 def _run(args: argparse.Namespace) -> int:
     from companion.play import BadLine, play
     from companion.rules.catalog import load_catalog
     from companion.ui.wording import say
 
     def refuse(message: str) -> int:
-        print(_one_line("companion play: " + message), file=sys.stderr)
+        print(one_line("companion play: " + message), file=sys.stderr)
         return EXIT_BAD_INPUT
 
     try:

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from typing import NoReturn
 
-from companion.commands import Command, _, add_language, use_language
+from companion.commands import Command, _, add_language, one_line, use_language
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -64,23 +63,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = score_scenario(_read(args.file), load_catalog())
     except BadInput as error:  # a rules sentence in the --lang language, field names as they are
-        print(_one_line("companion score: " + say(error.said)), file=sys.stderr)
+        print(one_line("companion score: " + say(error.said)), file=sys.stderr)
         return EXIT_BAD_INPUT
     print(json.dumps(result))
     return EXIT_OK
-
-
-def _one_line(message: str) -> str:
-    """`message` on one line: each run of spaces and line breaks made one space, but for a
-    no-break space (French puts one before a colon), which is kept."""
-    return re.sub(r"[^\S\u00a0\u202f]+", " ", message).strip(" ")
 
 
 class _Parser(argparse.ArgumentParser):
     """A parser whose usage errors are one line on stderr and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, _one_line(f"{self.prog}: {message}") + "\n")
+        self.exit(EXIT_BAD_INPUT, one_line(f"{self.prog}: {message}") + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -324,12 +324,9 @@ def unattackable_regions(
     catapults: Collection[int] = frozenset(),
 ) -> dict[int, Said]:
     """Every region of the board the attacker cannot attack, with the reason."""
-    found: dict[int, Said] = {}
-    for region_id in board.regions:
-        reason = immunity(board, region_id, state, attacker, catapults=catapults)
-        if reason is not None:
-            found[region_id] = reason
-    return found
+    reasons = ((rid, immunity(board, rid, state, attacker, catapults=catapults))
+               for rid in board.regions)
+    return {rid: reason for rid, reason in reasons if reason is not None}
 
 
 def reach(board: Board, region_id: int, attacker: Attacker) -> Reach:

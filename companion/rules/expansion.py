@@ -9,68 +9,16 @@ hook of this base class does nothing (returns its state or value unchanged, refu
 nothing), so an expansion overrides only the moments it changes, like the variants of a
 chess library.
 
-Hooks, by moment:
-- the session's set-up draws, before `GameCreated` (the table's choice for it, `asked`, by
-  its `key`): `check_table` (refuse a table it cannot be played at, before the board is
-  chosen) and `deal` (the `GameCreated` fields it draws, through the caller's `shuffle`);
-- set-up: `plays` (from `GameCreated`), `in_play` (from `GameState`), `check_created` and
-  `set_up` (asked of every registered expansion, played or not, so one can refuse a game
-  that needs it and was not asked for: they must do nothing else when not played),
-  `board_players` and `own_board` (the board size), `badges` (badges the game holds
-  outside the market's stack);
-- events: `events` (the event classes it applies itself, defined in its own module,
-  dispatched by a table built from the registry to `apply`; `companion.rules.codec` reads
-  their records) and `refuse` (asked of every registered expansion before any event,
-  played or not);
-- a seat it plays itself (`plays_seat`): `apply` takes the base game's events of that seat
-  (`RegionConquered`, `RegionAbandoned`, `RedeploymentFinished`, `TurnScored`) in place
-  of the base rules, `seat_attacker` is its attacker, and `seat_income` is what its turn
-  earns now (the lines its `TurnScored` carries);
-- redeployment (`companion.rules.troops_game`): `redeployment_leaves` (the regions a
-  player's redeployment empties) and `leaving_refusal` (why it cannot finish while tokens
-  stand there);
-- its part of a decline: `decline_type` (one of `RaceDeclined.options`, built from the
-  region the table chose as the race declines);
-- after the base rules: `conquered`, `race_declined` (asked of every registered
-  expansion), `redeployment_finished`, `turn_passed`, and `settled` after any event (a
-  pick, a score: the event tells);
-- refusals inside a base rule: `refuse_conquest`, `refuse_abandon`;
-- the reinforcement die (`companion.rules.die`): `refuse_roll` (why no roll at all now),
-  `may_attack` (whether an attacker may attack a region at all, where the expansion
-  changes who reaches what: the final conquest's region is checked with it), and
-  `rolls_owed` (the rolls of its own that a conquest owes, drawn by the caller); the
-  rolls owed are kept and refused with `refuse` and `settled`;
-- who attacks: `with_facts` adds what a conquest reads (its `conquest.ConquestFacts`:
-  its terrain's base cost, an entry point, its pieces' defence, a guard);
-- markers (`companion.rules.markers`): `pieces` (its own pieces among a region's
-  markers: placed or set by the rules, defending or not, how a refusal words them),
-  `marker_owner` (the race or power that places one
-  of its markers, and how many the box holds), `refuse_marker` (when it may be placed),
-  `region_set` (what a correction of a region's holder clears of its pieces);
-- the table's screen (`companion.rules.views.public`): `public_part` (what it shows
-  everyone, never a purse total, read as `public(state).part(key)`);
-- reminders (`companion.rules.reminders`): `race_reminder` (the reminder for one of its own
-  races or powers, in the order of the base game's), `reminders` (its lines after the base
-  game's);
-- the score and the end: `scoring_input` (its facts in a player's scoring input),
-  `income_lines` (lines added to a player's income); `tied_for_first` and `standings`
-  (who counts tokens for a tie, and the outcome; None: the base game's);
-- its intents at the table: a subclass of `Intents` in its module (methods building its
-  events for `Session.play`), gathered by `expansions.ExpansionIntents`; `companion play`
-  makes its verbs of them;
-- no hook knows the JSON commands' formats: its part of `companion play`'s lines is a
-  `companion.play_parts.PlayPart` and its part of a score scenario a
-  `companion.score_parts.ScorePart`, the commands' own modules;
-- the rule book (`companion.rules.rulebook`): `rule_kinds` (its own kinds of entry, with
-  what a screen calls them) and `rule_entries` (its events, pieces and rules in the app's
-  own words);
-- scoring its races and powers that score on facts of their own (given as one of a
-  race's `ActiveHoldings.facts`, found by type; `companion.rules.scoring.RaceRules`):
-  `race_bonuses` and `power_bonuses` (their rows), `check_race` (its facts refused as the
-  rules cannot produce them) and `regions_instead` (what scores in lieu of the regions);
-  its facts of the regions held (one of `HeldRegion.facts`, counted as one of
-  `QuickCount.facts`): `check_region`, `region_counts`, `check_count`, and their lines,
-  `race_lines` (after a race's) and `player_lines` (after all the player's races').
+Hooks, by moment: the hook table of docs/architecture.md is their reference (one row
+each, saying when it fires; `tests/test_architecture_hooks.py` keeps it whole), and each
+hook's docstring below says what it takes and gives (`check_table`, `deal`,
+`check_created`, `set_up`, `refuse` and `race_declined` are asked of every registered
+expansion, played or not, so one can refuse a game or a choice that needs it: they do
+nothing else when it is not played). Its intents at the table are a subclass of
+`Intents` in its module (gathered by `expansions.ExpansionIntents`), and no hook knows the
+JSON commands' formats: its part of `companion play`'s lines is a
+`companion.play_parts.PlayPart`, its part of a score scenario a
+`companion.score_parts.ScorePart`.
 
 Invariants: hooks are pure (they read and make `GameState`s only through
 `companion.rules.state`, never `game`); an expansion not played leaves every state as it
@@ -199,12 +147,10 @@ class Expansion:
 
     def plays(self, created: GameCreated) -> bool:
         """Whether a game created so plays it."""
-        del created
         return False
 
     def in_play(self, state: GameState) -> bool:
         """Whether the game at `state` plays it."""
-        del state
         return False
 
     # --- the session's set-up draws ----------------------------------------------------
@@ -218,7 +164,6 @@ class Expansion:
         added to `options`, the badges it takes out of `powers`); `shuffle` draws the order.
         Asked of every registered expansion, in the registry's order (so the draws are
         always made in the same order)."""
-        del shuffle
         return deal
 
     # --- set-up ------------------------------------------------------------------------
@@ -230,31 +175,26 @@ class Expansion:
     def board_players(self, seats: int, usual: int) -> int:
         """The players the packaged board is for when it is played by `seats` players
         (`usual`: what the base game and the expansions before it say)."""
-        del seats
         return usual
 
     def own_board(self, created: GameCreated, board: Board) -> bool:
         """Whether the game may be played on `board` although its size is not the usual
         one (a group's own board)."""
-        del created, board
         return False
 
     def board_made_for(self, board: Board) -> bool:
         """Whether `board` is made for it (a board of its kind: `companion doctor` names
         it beside such a board file); only when `has_boards`."""
-        del board
         return False
 
     def badges(self, created: GameCreated) -> tuple[str, ...]:
         """Badges of the game outside the market's stack."""
-        del created
         return ()
 
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
         """Its part of the first state (asked of every registered expansion, played or
         not: it may refuse a game that needs it, and otherwise leaves `state` as it is)."""
-        del created, board, catalog
         return state
 
     # --- events ------------------------------------------------------------------------
@@ -266,24 +206,20 @@ class Expansion:
     def apply(self, state: GameState, event: Event) -> GameState:
         """The state after one of its own `events`, or after one of the base game's events
         of a seat it plays itself (`plays_seat`)."""
-        del state
         raise IllegalAction(said("unknown event {event}", event=repr(event)))
 
     # --- a seat it plays itself --------------------------------------------------------
 
     def plays_seat(self, state: GameState, seat: int) -> bool:
         """Whether it plays `seat` itself, in place of the base rules."""
-        del state, seat
         return False
 
     def seat_attacker(self, state: GameState) -> Attacker:
         """Its seat's attacker, as the conquest rules see it."""
-        del state
         raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
 
     def seat_income(self, state: GameState) -> tuple[tuple[str, int], ...]:
         """What its seat's turn earns now, itemised (label, coins)."""
-        del state
         raise IllegalAction(said("{expansion} plays no seat", expansion=self.name))
 
     # --- after the base rules ----------------------------------------------------------
@@ -295,7 +231,6 @@ class Expansion:
     def conquered(self, state: GameState, region: int, before: RegionState,
                   seat: int) -> GameState:
         """After `seat` conquered `region`, which stood as `before`."""
-        del region, before, seat
         return state
 
     def refuse_abandon(self, state: GameState, region: int) -> None:
@@ -308,13 +243,11 @@ class Expansion:
         registered expansion, played or not, so one refuses a choice of its own that the
         decline carries (a piece its race builds) in a game without it: it must do nothing else
         when not played."""
-        del before, event
         return after
 
     def redeployment_leaves(self, state: GameState, seat: int) -> frozenset[int]:
         """The regions of `seat` that their redeployment empties (the tokens there must
         move out first); asked of the played expansions."""
-        del state, seat
         return frozenset()
 
     def leaving_refusal(self, race: str, regions: tuple[int, ...]) -> Said:
@@ -327,24 +260,20 @@ class Expansion:
         """How many tokens of `seat`'s `race` stay in hand, set aside, when its
         redeployment finishes (None: the base game's count, Amazons' four); asked of the
         played expansions."""
-        del state, seat, race
         return None
 
     def redeployment_finished(self, state: GameState, seat: int) -> GameState:
         """After `seat` finished redeploying."""
-        del seat
         return state
 
     def turn_passed(self, before: GameState, ended: GameState) -> GameState:
         """After a turn ended (`ended`: the track already at the next player, its
         `ThisTurn` cleared). An expansion that keeps facts of the turn in its own part of
         the state (the mini-expansions' Pygmies rolls owed) clears them here."""
-        del before
         return ended
 
     def settled(self, before: GameState, event: Event, after: GameState) -> GameState:
         """After any event, once the rules applied it."""
-        del before, event
         return after
 
     # --- the reinforcement die ---------------------------------------------------------
@@ -353,27 +282,23 @@ class Expansion:
         """Why the reinforcement die may not be rolled at all now, in one line a screen
         shows (asked of the played expansions before the base rules' reasons); None: no
         objection."""
-        del state
         return None
 
     def may_attack(self, state: GameState, who: Attacker, region: int) -> bool | None:
         """Whether `who` may attack `region` now, by position and protection alone, where
         this expansion decides it; None: the base rules (immunity and reach) decide."""
-        del state, who, region
         return None
 
     def rolls_owed(self, state: GameState, event: Event,
                    draw: Callable[[], int]) -> tuple[Event, ...]:
         """The events of its own rolls that `event` owes at `state` (before it is applied),
         each face drawn with `draw`; they are recorded in the same step as `event`."""
-        del state, event, draw
         return ()
 
     # --- who attacks -------------------------------------------------------------------
 
     def with_facts(self, state: GameState, who: Attacker) -> Attacker:
         """`who` with what its conquests read from this expansion."""
-        del state
         return who
 
     # --- markers -------------------------------------------------------------------------
@@ -381,7 +306,6 @@ class Expansion:
     def marker_owner(self, state: GameState, marker: str) -> tuple[str, int | None] | None:
         """For one of its own markers: the race or power that places it, and how many the
         box holds (None: not known); None for a marker not its own."""
-        del state, marker
         return None
 
     def refuse_marker(self, state: GameState, event: MarkerPlaced) -> None:
@@ -390,14 +314,12 @@ class Expansion:
     def region_set(self, state: GameState, markers: Markers) -> Markers:
         """The markers of a region the table sets a race in (`RegionSet`), its own pieces
         that cannot share a region with a race taken off."""
-        del state
         return markers
 
     # --- the table's screen -------------------------------------------------------------
 
     def public_part(self, state: GameState) -> object | None:
         """What it shows everyone at the table (never a purse total), or None."""
-        del state
         return None
 
     # --- reminders -----------------------------------------------------------------------
@@ -405,37 +327,31 @@ class Expansion:
     def race_reminder(self, state: GameState, name: str) -> Said | None:
         """The reminder for the current player's race or power `name` (one of its own) at
         this moment, or None."""
-        del state, name
         return None
 
     def reminders(self, state: GameState) -> tuple[Said, ...]:
         """Its reminders for the current player now, after the base game's."""
-        del state
         return ()
 
     # --- the score and the end ---------------------------------------------------------
 
     def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
         """The current player's scoring input with the facts only it knows filled in."""
-        del state
         return inp
 
     def income_lines(self, state: GameState) -> tuple[ScoreLine, ...]:
         """Lines it adds to the current player's income now."""
-        del state
         return ()
 
     def tied_for_first(self, state: GameState,
                        coins: Mapping[int, int]) -> frozenset[int] | None:
         """The seats whose race tokens on the board break a tie for first, given every
         player's `coins`; None: the base game's rule."""
-        del state, coins
         return None
 
     def standings(self, state: GameState, tokens: Mapping[int, int] | None,
                   names: Mapping[int, str]) -> Standings | None:
         """The outcome of a game over, or None: the base game's standings."""
-        del state, tokens, names
         return None
 
     # --- the rule book ---------------------------------------------------------------
@@ -443,7 +359,6 @@ class Expansion:
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
         """Its entries in the rule book, of the `PIECE` kind or of its `rule_kinds` (the
         races and powers come from the catalog, not from here)."""
-        del catalog
         return ()
 
     # --- scoring its races and powers (`companion.rules.scoring.RaceRules`) -----------
@@ -451,36 +366,29 @@ class Expansion:
     def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
         """Refuse (`ScoringInputError`, its field under `where`: "active", "declined[0]")
         the facts of its own given for `race` that the rules cannot produce."""
-        del where, race, catalog
 
     def regions_instead(self, race: ScoredRace) -> InsteadOfRegions | None:
         """What its rule scores in lieu of `race`'s regions (None: they score as usual)."""
-        del race
         return None
 
     def check_region(self, field: str, region: HeldRegion) -> None:
         """Refuse (`ScoringInputError`, its field under `field`: "active.regions[2]") its
         facts of a region listed (one of `region.facts`) that the rules cannot produce."""
-        del field, region
 
     def region_counts(self, regions: Sequence[HeldRegion]) -> object | None:
         """Its facts of the regions listed, counted as a quick count gives them (one of
         `QuickCount.facts`), so a list and its count score the same (None: none)."""
-        del regions
         return None
 
     def check_count(self, field: str, count: QuickCount, tally: Tally) -> None:
         """Refuse (`ScoringInputError`, its field under `field`: "active.regions") its
         counts (one of `count.facts`) that the rules cannot produce; `tally` holds the base
         game's counts, already checked (the land regions, the coastal ones...)."""
-        del field, count, tally
 
     def race_lines(self, race: ScoredRace) -> Sequence[ScoreLine]:
         """Its lines of a race that scores, after the race's regions and bonuses."""
-        del race
         return ()
 
     def player_lines(self, races: Sequence[ScoredRace]) -> Sequence[ScoreLine]:
         """Its lines of the scoring player's races together, after every race's lines."""
-        del races
         return ()

@@ -241,19 +241,15 @@ def tied_for_first(state: GameState, coins: Mapping[int, int] | None = None) -> 
     others, among themselves), else the base game's rule. `coins`: every player's total
     (default: their purses)."""
     coins = {p.seat: p.coins for p in state.players} if coins is None else coins
-    for expansion in played(state):
-        found = expansion.tied_for_first(state, coins)
-        if found is not None:
-            return found
-    return needs_token_count(coins)
+    found = next((seats for x in played(state)
+                  if (seats := x.tied_for_first(state, coins)) is not None), None)
+    return needs_token_count(coins) if found is None else found
 
 
 def game_standings(state: GameState, tokens: Mapping[int, int] | None,
                    names: Mapping[int, str]) -> Standings:
     """The outcome of a game over: the first of its expansions that ranks the players
     itself (the Necromancer, the teams), else the base standings by coins."""
-    for expansion in played(state):
-        found = expansion.standings(state, tokens, names)
-        if found is not None:
-            return found
-    return final_standings({p.seat: p.coins for p in state.players}, tokens, names)
+    found = next((outcome for x in played(state)
+                  if (outcome := x.standings(state, tokens, names)) is not None), None)
+    return found or final_standings({p.seat: p.coins for p in state.players}, tokens, names)

@@ -88,8 +88,10 @@ from companion.rules.state import (
     acting,
     coin_changes_hands,
     expect,
+    from_stash,
     region_state,
     saved_board_source,
+    scored,
     to_phase,
     with_player,
 )
@@ -231,11 +233,7 @@ def apply(state: GameState, event: Event) -> GameState:
 def _seat_player(state: GameState, event: Event) -> Expansion | None:
     """The expansion that plays the event's seat itself, if any."""
     seat = getattr(event, "seat", None)
-    return _seat_player_of(state, seat) if isinstance(seat, int) else None
-
-
-def _seat_player_of(state: GameState, seat: int) -> Expansion | None:
-    return expansions.seat_player(state, seat)
+    return expansions.seat_player(state, seat) if isinstance(seat, int) else None
 
 
 def _apply(state: GameState, event: Event) -> GameState:
@@ -273,16 +271,7 @@ def _apply(state: GameState, event: Event) -> GameState:
                 declined = expansion.race_declined(state, declined, event)
             return declined
         case TurnScored(seat=seat, coins=coins):
-            expect(state, seat, Phase.SCORE, said("score"))
-            if coins < 0:
-                raise IllegalAction(said("a turn's income cannot be negative (got {coins})",
-                                         coins=coins))
-            player = state.current
-            return replace(
-                to_phase(state, Phase.FINISHED, scored=True),
-                players=with_player(state.players, replace(player, coins=player.coins + coins)),
-                coins_issued=state.coins_issued + coins,
-            )
+            return scored(state, seat, coins)
         case CoinsAdjusted(seat=seat, delta=delta, reason=reason):
             if not reason.strip():
                 raise IllegalAction(said("say why the coins are adjusted"))
@@ -290,11 +279,7 @@ def _apply(state: GameState, event: Event) -> GameState:
             if player.coins + delta < 0:
                 raise IllegalAction(said("{player} cannot give back {coins} coins: a purse is "
                                          "never negative", player=player.name, coins=-delta))
-            return replace(
-                state,
-                players=with_player(state.players, replace(player, coins=player.coins + delta)),
-                coins_issued=state.coins_issued + delta,
-            )
+            return from_stash(state, seat, delta)
         case DieRolled():
             return die.roll(state, event, attacker)  # only where the rules give one, once
         case RegionConquered(region=region) if seat_player is not None:
@@ -423,7 +408,7 @@ def _decline(state: GameState, seat: int) -> GameState:
 def attacker(state: GameState) -> Attacker:
     """The current player's active race, as the conquest rules see it."""
     player = state.current
-    seat_player = _seat_player_of(state, player.seat)
+    seat_player = expansions.seat_player(state, player.seat)
     if seat_player is not None:
         return _with_facts(state, seat_player.seat_attacker(state))
     if player.active is None:

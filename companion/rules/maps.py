@@ -322,7 +322,6 @@ def parse_board_text(text: str, *, source: str) -> Board:
 def _parse_text(text: str, source: str, parts: tuple[BoardPart, ...]) -> Board:
     """`parts` is read by `parse_board` itself; it is a parameter only to key the cache, so
     a text read again while other board parts are registered is parsed with them."""
-    del parts
     return parse_board(_decode(text, source), source=source)
 
 

@@ -81,7 +81,7 @@ from companion.rules.scoring import (
     only_for,
     whole_count,
 )
-from companion.rules.state import PHASE_WORDS, GameState, with_player
+from companion.rules.state import PHASE_WORDS, GameState, from_stash, with_player
 from companion.rules.turns import Phase
 
 # --- Barbarians --------------------------------------------------------------------------
@@ -483,12 +483,7 @@ def pot_taken(state: GameState, before: RegionState, conqueror: int) -> GameStat
     holder = before.occupant
     if not before.markers.has(POT_OF_GOLD) or holder is None or holder.seat == conqueror:
         return state
-    player = state.players[conqueror]
-    return replace(
-        state,
-        players=with_player(state.players, replace(player, coins=player.coins + POT_COINS)),
-        coins_issued=state.coins_issued + POT_COINS,
-    )
+    return from_stash(state, conqueror, POT_COINS)
 
 
 def pots_collected(state: GameState) -> int:
@@ -835,7 +830,6 @@ class MiniExpansions(Expansion):
 
     def conquered(self, state: GameState, region: int, before: RegionState,
                   seat: int) -> GameState:
-        del region
         return pot_taken(state, before, seat)
 
     def race_declined(self, before: GameState, after: GameState,
@@ -846,13 +840,11 @@ class MiniExpansions(Expansion):
 
 
     def turn_passed(self, before: GameState, ended: GameState) -> GameState:
-        del before
         return turn_began(turn_passed(ended))
 
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
         """Their books, in a game that plays their sets."""
-        del board, catalog
         return state.with_part(MiniState()) if self.plays(created) else state
 
 

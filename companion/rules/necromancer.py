@@ -143,7 +143,9 @@ from companion.rules.state import (
     GameState,
     coin_changes_hands,
     expect,
+    from_stash,
     region_state,
+    scored,
     to_phase,
     with_player,
 )
@@ -231,10 +233,6 @@ class NecromancerState:
     def all_ghosts_in_play(self) -> bool:
         """No Ghost left in the reserve or in the Well: the instant win, when checked."""
         return self.reserve == 0 and self.well.ghosts == 0
-
-    def ghosts_in(self, region: int) -> int:
-        """Ghosts in a region (0 where he holds nothing)."""
-        return self.regions.get(region, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -527,17 +525,10 @@ def income_lines(
     is not a region and is never among `regions`), then the lines each power in use earns
     as an active race's power would (`scoring.power_bonus_lines`). The one rule for his
     income, read by the game (`his_income_lines`) and `companion score`."""
-    lines: list[tuple[str, int]] = [(REGIONS_LINE, regions_held(regions))]
-    for power in powers:
-        for line in power_bonus_lines(
-            power,
-            regions,
-            conquered_non_empty=conquered_non_empty,
-            attacked_active_race=attacked_active_race,
-            fortresses=fortresses,
-        ):
-            lines.append((line.label, line.coins))
-    return tuple(lines)
+    bonuses = (line for power in powers for line in power_bonus_lines(
+        power, regions, conquered_non_empty=conquered_non_empty,
+        attacked_active_race=attacked_active_race, fortresses=fortresses))
+    return ((REGIONS_LINE, regions_held(regions)), *((b.label, b.coins) for b in bonuses))
 
 
 def reach_refusal(state: NecromancerState, board: Board, region: int) -> Said | None:
@@ -1105,10 +1096,7 @@ def race_declined(before: GameState, after: GameState, seat: int) -> GameState:
 
 
 def _paid(state: GameState, bought: Purchase) -> GameState:
-    player = state.current
-    state = replace(state, players=with_player(state.players, replace(player, coins=bought.coins)),
-                    coins_issued=state.coins_issued - bought.cost)
-    return _synced(state, bought.state)
+    return _synced(from_stash(state, state.track.seat, -bought.cost), bought.state)
 
 
 def _on_ghost_bought(state: GameState, event: GhostBought) -> GameState:
@@ -1221,10 +1209,7 @@ def _on_score(state: GameState, event: TurnScored) -> GameState:
     """His end of turn: coins, a soul per region into the Well, spawning, and the win,
     which ends the game at once."""
     necro = _his(state, event.seat, said("score as the Necromancer"))
-    expect(state, event.seat, Phase.SCORE, "score")
-    if event.coins < 0:
-        raise IllegalAction(said("a turn's income cannot be negative (got {coins})",
-                                 coins=event.coins))
+    state = scored(state, event.seat, event.coins)
     bonus = tuple((label, coins) for label, coins in event.lines if label != REGIONS_LINE)
     held = necro.regions_held
     if not event.lines and event.coins != held:
@@ -1233,11 +1218,6 @@ def _on_score(state: GameState, event: TurnScored) -> GameState:
     if result.coins != event.coins:
         raise IllegalAction(said("the Necromancer's lines add up to {total} coins, not {coins}",
                                  total=result.coins, coins=event.coins))
-    player = state.current
-    state = replace(
-        to_phase(state, Phase.FINISHED, scored=True),
-        players=with_player(state.players, replace(player, coins=player.coins + event.coins)),
-        coins_issued=state.coins_issued + event.coins)
     state = _synced(state, result.state)
     if result.won:
         state = replace(state, track=replace(state.track, phase=Phase.GAME_OVER))
@@ -1262,7 +1242,6 @@ def _on_ghosts_returned(state: GameState, event: GhostsReturned) -> GameState:
 def turn_passed(before: GameState, ended: GameState) -> GameState:
     """A turn ended: Ghosts in hand with no region to go to go to the Island, the Well
     spawns, and if he plays next his turn opens with buying."""
-    del before
     necro = ended.part(NecromancerState)
     if necro is None:
         return ended
@@ -1346,7 +1325,6 @@ class NecromancerIsland(Expansion):
             raise IllegalAction(said("Ghosts are taken out only in a Necromancer Island game"))
 
     def board_players(self, seats: int, usual: int) -> int:
-        del usual
         return board_players(seats)
 
     def check_table(self, seats: int, asked: bool | None) -> None:
@@ -1418,7 +1396,6 @@ class NecromancerIsland(Expansion):
 
     def conquered(self, state: GameState, region: int, before: RegionState,
                   seat: int) -> GameState:
-        del seat
         return conquest_fed(state, region, before)
 
     def race_declined(self, before: GameState, after: GameState,
@@ -1436,7 +1413,6 @@ class NecromancerIsland(Expansion):
     standings = staticmethod(_game_standings)
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
-        del catalog
         return tuple(RuleEntry(PIECE, name, words, self.name) for name, words in _PIECE_WORDS)
 
 

@@ -559,14 +559,12 @@ class RiverFacts:
                           river=caravel.id))
 
     def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
-        del region_id
         if not here.markers.has(PIRATE_SHIP):
             return ()
         ship = said("Pirate ship")
         return (CostLine(str(ship), 1, ship),)
 
     def guard(self, here: RegionState, attacker: Attacker) -> Said | None:
-        del here, attacker
         return None
 
 
@@ -753,16 +751,18 @@ def counts_of(count: QuickCount | Tally) -> RiverCounts:
 
 def with_region_facts(region: HeldRegion, facts: RiverRegionFacts) -> HeldRegion:
     """`region` with River World's facts `facts` (none kept when it has neither)."""
-    kept = tuple(f for f in region.facts if type(f) is not RiverRegionFacts)
-    given = facts != RiverRegionFacts()
-    return replace(region, facts=with_fact(kept, facts) if given else kept)
+    return replace(region, facts=_given(region.facts, facts))
 
 
 def with_counts(count: QuickCount, counts: RiverCounts) -> QuickCount:
     """`count` with River World's counts `counts` (none kept when all are 0)."""
-    kept = tuple(f for f in count.facts if type(f) is not RiverCounts)
-    given = counts != RiverCounts()
-    return replace(count, facts=with_fact(kept, counts) if given else kept)
+    return replace(count, facts=_given(count.facts, counts))
+
+
+def _given(facts: tuple[object, ...], fact: object) -> tuple[object, ...]:
+    """`facts` with `fact` in place of its type's, left out when it is its type's default."""
+    return with_fact(facts, fact) if fact != type(fact)() else tuple(
+        f for f in facts if type(f) is not type(fact))
 
 
 def recounted(count: QuickCount, *, harbors: int, next_to_pirates: int) -> QuickCount:
@@ -1036,7 +1036,6 @@ class RiverWorld(Expansion):
 
     def race_declined(self, before: GameState, after: GameState,
                       event: RaceDeclined) -> GameState:
-        del before
         if after.track.phase is Phase.SCORE:  # instead of conquering: nothing to redeploy
             return _leave_rivers(after, event.seat)
         return after
@@ -1062,7 +1061,6 @@ class RiverWorld(Expansion):
 
     def region_set(self, state: GameState, markers: Markers) -> Markers:
         """A ship never shares its river with a race."""
-        del state
         return markers.with_piece(PIRATE_SHIP, False)
 
     def scoring_input(self, state: GameState, inp: ScoringInput) -> ScoringInput:
@@ -1083,7 +1081,6 @@ class RiverWorld(Expansion):
             declined=tuple(replace(d, regions=marked(d.regions)) for d in inp.declined))
 
     def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
-        del catalog
         _check_race(where, race)
 
     check_region = staticmethod(_check_region)
@@ -1096,7 +1093,6 @@ class RiverWorld(Expansion):
     """The player's Harbors, 1 + 2 + 3 ..."""
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
-        del catalog
         return (*(RuleEntry(RULE_EVENT, event.value, words, self.name)
                   for event, words in _EVENT_WORDS.items()),
                 *(RuleEntry(PIECE, name, words, self.name) for name, words in _PIECE_WORDS))

@@ -160,7 +160,6 @@ IMPERIAL_FREE_REGIONS = 3
 PEACE_LOVING_COINS = 3
 
 
-
 class ScoringInputError(IllegalAction):
     """A scoring input the rules cannot produce; `field` says where, `value` what.
 
@@ -185,11 +184,15 @@ F = TypeVar("F")
 (`HeldRegion.fact`) or of regions counted (`QuickCount.fact`)."""
 
 
-def _fact(facts: tuple[object, ...], kind: type[F]) -> F | None:
-    for fact in facts:
-        if type(fact) is kind:
-            return fact
-    return None
+class _Facts:
+    """A value carrying an expansion's own facts (`facts`), at most one of each type."""
+
+    __slots__ = ()
+    facts: tuple[object, ...]
+
+    def fact(self, kind: type[F]) -> F | None:
+        """The expansion's facts of type `kind` (None: not given)."""
+        return next((fact for fact in self.facts if type(fact) is kind), None)
 
 
 def with_fact(facts: tuple[object, ...], fact: object) -> tuple[object, ...]:
@@ -199,7 +202,7 @@ def with_fact(facts: tuple[object, ...], fact: object) -> tuple[object, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class HeldRegion:
+class HeldRegion(_Facts):
     """One region held by a race, as far as scoring cares.
 
     `region_id` is the board id when the region was tapped on a map, else None; two held
@@ -214,13 +217,9 @@ class HeldRegion:
     region_id: int | None = None
     facts: tuple[object, ...] = ()
 
-    def fact(self, kind: type[F]) -> F | None:
-        """The expansion's facts of type `kind` (None: not given)."""
-        return _fact(self.facts, kind)
-
 
 @dataclass(frozen=True, slots=True)
-class QuickCount:
+class QuickCount(_Facts):
     """The regions of one race counted by hand instead of tapped on the map.
 
     `terrains` gives how many regions of each terrain the race holds (seas and the lake
@@ -239,17 +238,13 @@ class QuickCount:
     def __post_init__(self) -> None:
         object.__setattr__(self, "terrains", MappingProxyType(dict(self.terrains)))
 
-    def fact(self, kind: type[F]) -> F | None:
-        """The expansion's counts of type `kind` (None: not given)."""
-        return _fact(self.facts, kind)
-
 
 Regions = tuple[HeldRegion, ...] | QuickCount
 """The regions of one race: listed one by one (map path) or counted (quick-count path)."""
 
 
 @dataclass(frozen=True, slots=True)
-class ActiveHoldings:
+class ActiveHoldings(_Facts):
     """The active race of the scoring player and what it did this turn.
 
     `first_turn` is true at the end of the turn the combo was picked (Wealthy);
@@ -272,13 +267,9 @@ class ActiveHoldings:
     attacked_active_race: bool | None = None
     facts: tuple[object, ...] = ()
 
-    def fact(self, kind: type[F]) -> F | None:
-        """The expansion's facts of type `kind` (None: not given)."""
-        return _fact(self.facts, kind)
-
 
 @dataclass(frozen=True, slots=True)
-class DeclinedHoldings:
+class DeclinedHoldings(_Facts):
     """One race of the scoring player in decline; `this_turn` if it declined this turn.
     `facts`: an expansion's own facts of the race's turn, as on `ActiveHoldings`."""
 
@@ -287,10 +278,6 @@ class DeclinedHoldings:
     regions: Regions = ()
     this_turn: bool = False
     facts: tuple[object, ...] = ()
-
-    def fact(self, kind: type[F]) -> F | None:
-        """The expansion's facts of type `kind` (None: not given)."""
-        return _fact(self.facts, kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,7 +328,7 @@ class TurnScore:
 
 
 @dataclass(frozen=True, slots=True)
-class _Tally:
+class _Tally(_Facts):
     """What one race holds, reduced to the numbers scoring reads."""
 
     terrains: Mapping[Terrain, int]
@@ -350,10 +337,6 @@ class _Tally:
     coastal: int = 0
     facts: tuple[object, ...] = ()
     """The expansions' counts of the regions (`QuickCount.facts`), checked."""
-
-    def fact(self, kind: type[F]) -> F | None:
-        """The expansion's counts of type `kind` (None: not given)."""
-        return _fact(self.facts, kind)
 
     @property
     def inland(self) -> int:
@@ -373,7 +356,7 @@ class _Tally:
 
 
 @dataclass(frozen=True, slots=True)
-class _Turn:
+class _Turn(_Facts):
     """The facts of the active race's turn that bonuses may read."""
 
     first_turn: bool
@@ -382,10 +365,6 @@ class _Turn:
     abandoned: int = 0
     attacked_active_race: bool = False
     facts: tuple[object, ...] = ()
-
-    def fact(self, kind: type[F]) -> F | None:
-        """The expansion's facts of type `kind` given for this race (None: not given)."""
-        return _fact(self.facts, kind)
 
 
 class Stage(StrEnum):
@@ -572,8 +551,11 @@ LAND_COUNTED = N_("(the land regions counted)")
 """What a count of things on land regions may not exceed (a `whole_count` limit)."""
 
 
-def _count(field_name: str, value: object, *, at_most: int | None = None,
-           limit: Said | None = None) -> int:
+def whole_count(field_name: str, value: object, *, at_most: int | None = None,
+                limit: Said | None = None) -> int:
+    """`value` as a count, refused (`ScoringInputError` on `field_name`) unless a whole
+    number from 0 (to `at_most`, `limit` saying what that is, in brackets: "(the land
+    regions counted)")."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ScoringInputError(field_name, value,
                                 said("{value} is not a whole number", value=repr(value)))
@@ -622,14 +604,14 @@ def _tally(field_name: str, regions: Regions, tables: _Tables) -> _Tally:
                 raise ScoringInputError(
                     f"{field_name}.terrains", terrain,
                     said("{value} is not a terrain", value=repr(terrain)))
-            terrains[terrain] = _count(f"{field_name}.terrains.{terrain.value}", n)
+            terrains[terrain] = whole_count(f"{field_name}.terrains.{terrain.value}", n)
         land = sum(n for terrain, n in terrains.items() if not terrain.is_water)
         limit = Said(LAND_COUNTED)
-        mines = _count(f"{field_name}.mines", regions.mines, at_most=land, limit=limit)
-        magic = _count(
+        mines = whole_count(f"{field_name}.mines", regions.mines, at_most=land, limit=limit)
+        magic = whole_count(
             f"{field_name}.magic_sources", regions.magic_sources, at_most=land, limit=limit
         )
-        coastal = _count(f"{field_name}.coastal", regions.coastal, at_most=land, limit=limit)
+        coastal = whole_count(f"{field_name}.coastal", regions.coastal, at_most=land, limit=limit)
         tally = _Tally(MappingProxyType(terrains), mines, magic, coastal)
         for rule in tables.rules:
             rule.check_count(field_name, regions, tally)
@@ -850,20 +832,6 @@ def _ruled(where: str, race: _Race, catalog: Catalog, tables: _Tables) -> _Race:
     return replace(race, instead=instead) if instead is not None else race
 
 
-def whole_count(field_name: str, value: object, *, at_most: int | None = None,
-                limit: Said | None = None) -> int:
-    """`value` as a count, refused (`ScoringInputError` on `field_name`) unless a whole
-    number from 0 (to `at_most`, `limit` saying what that is, in brackets: "(the land
-    regions counted)")."""
-    return _count(field_name, value, at_most=at_most, limit=limit)
-
-
-def only_for(field_name: str, value: int, holder: str, who: str, problem: Said) -> None:
-    """Refuse a non-zero count that only `holder` (a race or power) can have, saying
-    `problem` ("only Leprechauns place Pots of Gold, not {race}", `who` its value)."""
-    _only(field_name, value, holder, who, problem)
-
-
 def _lines_for(race: _Race, tables: _Tables) -> list[ScoreLine]:
     who = Name("race", race.race)
     if race.instead is not None:
@@ -903,20 +871,17 @@ def _words(bonus: Bonus) -> Said:
     return bonus.label if isinstance(bonus.label, Said) else Said(bonus.label)
 
 
-def _flag(field_name: str, value: object) -> bool:
+def true_or_false(field_name: str, value: object) -> bool:
+    """`value` as a flag, refused (`ScoringInputError` on `field_name`) unless a bool."""
     if not isinstance(value, bool):
         raise ScoringInputError(field_name, value,
                                 said("{value} is not true or false", value=repr(value)))
     return value
 
 
-def true_or_false(field_name: str, value: object) -> bool:
-    """`value` as a flag, refused (`ScoringInputError` on `field_name`) unless a bool."""
-    return _flag(field_name, value)
-
-
-def _only(field_name: str, value: int, holder: str, who: str, problem: Said) -> None:
-    """Refuse a non-zero count that only `holder` (a race or power) can have."""
+def only_for(field_name: str, value: int, holder: str, who: str, problem: Said) -> None:
+    """Refuse a non-zero count that only `holder` (a race or power) can have, saying
+    `problem` ("only Leprechauns place Pots of Gold, not {race}", `who` its value)."""
     if value and holder != who:
         raise ScoringInputError(field_name, value, problem)
 
@@ -927,20 +892,20 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog,
     power = _resolve("active.power", active.power, catalog.power, tables.power_names, "power")
     tally = _tally("active.regions", active.regions, tables)
     _check_water("active.regions", active.regions, power, race)
-    first_turn = _flag("active.first_turn", active.first_turn)
+    first_turn = true_or_false("active.first_turn", active.first_turn)
     if inp.turn == 1 and not first_turn:
         raise ScoringInputError(
             "active.first_turn", first_turn,
             said("false, but on turn 1 every combo is picked that turn"))
     held = said("(the regions {race} hold)", race=Name("race", race))
-    conquered = _count(
+    conquered = whole_count(
         "active.conquered_non_empty",
         active.conquered_non_empty,
         at_most=tally.regions,
         limit=held,
     )
     in_box = catalog.pieces.get("fortresses", MAX_FORTRESSES)
-    fortresses = _count(
+    fortresses = whole_count(
         "active.fortresses",
         active.fortresses,
         at_most=min(tally.regions, in_box),
@@ -951,8 +916,8 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog,
             "active.fortresses", fortresses,
             said("only a Fortified race places fortresses, not {power}",
                  power=Name("power", power)))
-    abandoned = _count("active.abandoned", active.abandoned)
-    _only("active.abandoned", abandoned, GYPSIES, race,
+    abandoned = whole_count("active.abandoned", active.abandoned)
+    only_for("active.abandoned", abandoned, GYPSIES, race,
           said("only Gypsies leave coins where they abandon, not {race}",
                race=Name("race", race)))
     attacked = active.attacked_active_race
@@ -965,7 +930,7 @@ def _active(inp: ScoringInput, active: ActiveHoldings, catalog: Catalog,
                      "was attacked this turn; say true or false"),
             )
     else:
-        attacked = _flag("active.attacked_active_race", attacked)
+        attacked = true_or_false("active.attacked_active_race", attacked)
     turn = _Turn(
         first_turn,
         conquered,
@@ -982,7 +947,7 @@ def _declined(where: str, held: DeclinedHoldings, catalog: Catalog, tables: _Tab
     power = _resolve(f"{where}.power", held.power, catalog.power, tables.power_names, "power")
     tally = _tally(f"{where}.regions", held.regions, tables)
     _check_water(f"{where}.regions", held.regions, power, race)
-    this_turn = _flag(f"{where}.this_turn", held.this_turn)
+    this_turn = true_or_false(f"{where}.this_turn", held.this_turn)
     turn = _Turn(
         first_turn=False,
         conquered_non_empty=0,
@@ -1112,11 +1077,7 @@ def power_bonus_lines(
     turn = _Turn(
         False, conquered_non_empty, fortresses, attacked_active_race=attacked_active_race
     )
-    lines: list[ScoreLine] = []
-    for bonus in tables.powers[name]:
-        coins = bonus.coins(tally, turn)
-        if coins and bonus.pays(Stage.ACTIVE):
-            lines.append(ScoreLine.saying(
-                said("{source}: {bonus}", source=Name("power", name), bonus=_words(bonus)),
-                coins))
-    return tuple(lines)
+    paid = ((bonus, bonus.coins(tally, turn)) for bonus in tables.powers[name])
+    return tuple(ScoreLine.saying(said("{source}: {bonus}", source=Name("power", name),
+                                       bonus=_words(bonus)), coins)
+                 for bonus, coins in paid if coins and bonus.pays(Stage.ACTIVE))

@@ -135,6 +135,22 @@ def to_phase(state: GameState, phase: Phase, *, scored: bool = False) -> GameSta
     return replace(state, track=replace(state.track, phase=phase, this_turn=this_turn))
 
 
+def from_stash(state: GameState, seat: int, coins: int) -> GameState:
+    """`state` with `coins` from the stash added to `seat`'s purse (negative: paid back)."""
+    player = state.players[seat]
+    return replace(state, coins_issued=state.coins_issued + coins, players=with_player(
+        state.players, replace(player, coins=player.coins + coins)))
+
+
+def scored(state: GameState, seat: int, coins: int) -> GameState:
+    """`seat`'s turn scored `coins` (from the stash): the turn moves on to its end."""
+    expect(state, seat, Phase.SCORE, said("score"))
+    if coins < 0:
+        raise IllegalAction(said("a turn's income cannot be negative (got {coins})",
+                                 coins=coins))
+    return from_stash(to_phase(state, Phase.FINISHED, scored=True), seat, coins)
+
+
 def with_player(players: tuple[Player, ...], player: Player) -> tuple[Player, ...]:
     """The players with `player` put back in their seat."""
     return tuple(player if p.seat == player.seat else p for p in players)

@@ -115,7 +115,7 @@ from companion.rules.purse import pay
 from companion.rules.rule_entry import PIECE, RuleEntry
 from companion.rules.said import N_, Name, Said, listed, said, said_n
 from companion.rules.standings import Placing, Standings
-from companion.rules.state import GameState, acting, with_player
+from companion.rules.state import GameState, acting, from_stash, with_player
 from companion.rules.turns import Phase
 
 # =========================================================================================
@@ -585,10 +585,8 @@ def soapbar_destinations(
     state: RelicsState, board: Board, regions: BoardState, seat: int
 ) -> tuple[int, ...]:
     """Where `seat` may move the Soapbar: next to their active race, not held by it."""
-    own = set(_active_regions(regions, seat))
-    near: set[int] = set()
-    for rid in own:
-        near |= board.region(rid).adjacent
+    own = set(regions.held_by(seat, in_decline=False))
+    near = {other for rid in own for other in board.region(rid).adjacent}
     return tuple(sorted(near - own))
 
 
@@ -698,12 +696,9 @@ def _pieces(regions: BoardState, seat: int, power: str) -> tuple[tuple[int, str,
     marker = POWER_PIECES.get(power)
     if marker is None:
         return ()
-    out = []
-    for rid in sorted(regions.held_by(seat, in_decline=False)):
-        count = marker_count(regions[rid].markers, marker)
-        if count:
-            out.append((rid, marker, count))
-    return tuple(out)
+    counts = ((rid, marker_count(regions[rid].markers, marker))
+              for rid in sorted(regions.held_by(seat, in_decline=False)))
+    return tuple((rid, marker, count) for rid, count in counts if count)
 
 
 # --- Sigil of Sacrifice ------------------------------------------------------------------
@@ -811,10 +806,6 @@ def _holding(state: RelicsState, regions: BoardState, name: str) -> Banner | Non
     if occupant is None or occupant.in_decline:
         return None
     return Banner(occupant.seat, occupant.race)
-
-
-def _active_regions(regions: BoardState, seat: int) -> tuple[int, ...]:
-    return regions.held_by(seat, in_decline=False)
 
 
 # =========================================================================================
@@ -936,10 +927,7 @@ def _collect(state: GameState, relics: RelicsState, seat: int) -> tuple[GameStat
     coins = sum(n for _, n in lines)
     if not coins:
         return state, relics
-    player = state.player(seat)
-    return replace(state, players=with_player(state.players,
-                                              replace(player, coins=player.coins + coins)),
-                   coins_issued=state.coins_issued + coins), relics
+    return from_stash(state, seat, coins), relics
 
 
 @dataclass(frozen=True, slots=True)
@@ -953,15 +941,12 @@ class TeamFacts:
     bony: tuple[int, str] | None = None
 
     def base(self, region: Region) -> CostLine | None:
-        del region
         return None
 
     def entry(self, board: Board, region_id: int) -> Reach | None:
-        del board, region_id
         return None
 
     def defence(self, region_id: int, here: RegionState) -> tuple[CostLine, ...]:
-        del here
         if region_id not in self.monsters:
             return ()
         monster = said("Monster")
@@ -1138,7 +1123,6 @@ class TeamPlay(Expansion):
         return state.part(MonsterSetup) is not None
 
     def board_players(self, seats: int, usual: int) -> int:
-        del seats, usual
         return TEAM_BOARD_PLAYERS
 
     def own_board(self, created: GameCreated, board: Board) -> bool:
@@ -1156,7 +1140,6 @@ class TeamPlay(Expansion):
     def set_up(self, created: GameCreated, board: Board, state: GameState,
                catalog: Catalog) -> GameState:
         """The Monsters' set-up and the face-down pile (nothing outside team play)."""
-        del board, catalog
         option = team_setup(created)
         if not isinstance(option.teams, bool):
             raise MalformedInput(said("teams must be true or false, not {value}",
@@ -1206,7 +1189,6 @@ class TeamPlay(Expansion):
         """The state after `event` once the Relics and Places have had their say: a
         Monster's region drawn into, the turn's coins collected, the turn's offers closed,
         and Bony and the Sigil's pact checked against the board."""
-        del before
         relics = after.part(RelicsState)
         if relics is None:
             return after
@@ -1245,25 +1227,20 @@ class TeamPlay(Expansion):
 
     def tied_for_first(self, state: GameState,
                        coins: Mapping[int, int]) -> frozenset[int] | None:
-        del state, coins
         return frozenset()  # teams go by their best single total: nobody counts tokens
 
     def standings(self, state: GameState, tokens: Mapping[int, int] | None,
                   names: Mapping[int, str]) -> Standings | None:
         """The team standings as the history of games keeps them: each player ranked with
         their team, the winning teams' players as winners, the team reason."""
-        del tokens, names
         result = team_result(state)
-        placings = []
-        for place in result.placings:
-            for seat, coins in sorted(place.totals, key=lambda t: (-t[1], t[0])):
-                placings.append(Placing(place.rank, seat, coins))
+        placings = tuple(Placing(place.rank, seat, coins) for place in result.placings
+                         for seat, coins in sorted(place.totals, key=lambda t: (-t[1], t[0])))
         winners = frozenset(seat for p in result.placings if p.rank == 1
                             for seat in p.team.seats)
-        return Standings(tuple(placings), winners, result.why)
+        return Standings(placings, winners, result.why)
 
     def rule_entries(self, catalog: Catalog) -> tuple[RuleEntry, ...]:
-        del catalog
         where = f"{self.name} ({TEAM_PLAYERS} players)"
         return (*(RuleEntry(RULE_RELIC if marker.kind is Kind.RELIC else RULE_PLACE,
                             marker.name, marker.summary, where)

@@ -88,10 +88,6 @@ class TurnTrack:
     def next_seat(self) -> int:
         return (self.seat + 1) % self.players
 
-    def seats_in_turn_order(self) -> tuple[int, ...]:
-        """All seats, starting with the first player."""
-        return tuple((self.first_seat + i) % self.players for i in range(self.players))
-
     def passed(self, next_phase: Phase) -> TurnTrack:
         """The track after the current player ends their turn.
 

@@ -12,7 +12,6 @@ sends; it turns every bad frame into a ``("BAD", reason)`` item.
 """
 
 PROTOCOL_VERSION = "1.0"
-PROTOCOL_MAJOR = 1
 MAX_FRAME = 256
 SEQ_MODULUS = 65536
 

@@ -70,16 +70,7 @@ class Calibration:
         frozen = MappingProxyType(dict(sorted(self.regions_by_cell.items())))
         object.__setattr__(self, "regions_by_cell", frozen)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Calibration):
-            return NotImplemented
-        return (self.board, self.cells, dict(self.regions_by_cell)) == (
-            other.board,
-            other.cells,
-            dict(other.regions_by_cell),
-        )
-
-    def __hash__(self) -> int:
+    def __hash__(self) -> int:  # the dataclass's would fail: a mapping is not hashable
         return hash((self.board, self.cells, tuple(self.regions_by_cell.items())))
 
     @classmethod

@@ -320,9 +320,6 @@ class PtyGrid:
         """Send nothing for ``seconds`` (a hung device); answers are dropped too."""
         self._muted_until = time.monotonic() + seconds
 
-    def unmute(self) -> None:
-        self._muted_until = float("-inf")
-
     @property
     def muted(self) -> bool:
         return time.monotonic() < self._muted_until
@@ -480,7 +477,9 @@ def run_command(
         sim.send_snapshot()
         out(_covered(grid))
     elif command == "count":
-        sensor, count = _pair(command, args)
+        if len(args) != 2:
+            raise SimulatorError(f"{command}: needs a sensor number and a number")
+        sensor, count = _numbers(command, args)
         if grid.set_count(sensor, count):
             sim.send_snapshot()
         out(_covered(grid))
@@ -529,13 +528,6 @@ def run_command(
     else:
         raise SimulatorError(f"unknown command {command!r}; try 'help'")
     return True
-
-
-def _pair(command: str, args: list[str]) -> tuple[int, int]:
-    if len(args) != 2:
-        raise SimulatorError(f"{command}: needs a sensor number and a number")
-    first, second = _numbers(command, args)
-    return first, second
 
 
 def _covered(grid: SimulatedGrid) -> str:
