@@ -20,12 +20,12 @@ Outside kiosk mode (``make run`` on a desktop) only the window's size is set: a 
 the table's screen, ``display.window_size`` (800x480, the official 7" display, unless the
 file or ``companion run --size`` says otherwise), so a desktop shows what the table shows;
 Kivy's own default, 800x600, would hide the bottom of screens laid out for 480 pixels.
-A quarter ``display.rotation`` (90 or 270: the panel stands upright) stands the window
-upright (:func:`desktop_window_size`: 480x800), as the table's picture is: the picture
-itself is not turned, nor the mouse, since a desktop turns its own screen (turned again, an
-upright screen would show a window on its side, half off screen). The mouse stays as
-Kivy has it. In kiosk mode the size is set as it is (the panel's, and the window's when
-``display.fullscreen = false``, Kivy turning the picture in it).
+A quarter ``display.rotation`` (90 or 270) stands the window upright, as the table's
+picture is (:func:`desktop_window_size`: 480x800); neither the picture nor the mouse is
+turned, since a desktop turns its own screen (turned again, an upright screen would show
+the picture on its side, half off screen). In kiosk mode the size is set as it is: the
+panel's, and the window's when ``display.fullscreen = false``, Kivy turning the picture
+in it.
 
 Everything here but :func:`apply_kiosk` is pure and imports no Kivy; :func:`apply_kiosk`
 imports only ``kivy.config``, which opens no window. Call :func:`prepare` before importing

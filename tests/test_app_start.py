@@ -185,12 +185,9 @@ def test_the_systems_sigterm_ends_the_app_on_a_desktop_without_asking(
     session.store.close()
     lines = run_probe(tmp_path, SIGTERM_SCRIPT, db)
     assert lines[0] == "READY" and lines[-1] == "ENDED"
-    asked = [line for line in lines[1:-1] if line.startswith("ASKED ")]
-    frames = [line for line in lines[1:-1] if line.startswith("FRAMES ")]
-    assert len(asked) + len(frames) == len(lines) - 2
-    assert set(asked) == {"ASKED 0"}  # stopped (Kivy says so once or twice): no question
-    # within a second: in the frame after the signal (a count of frames, not a clock)
-    assert frames and int(frames[0].split()[1]) <= 2, frames
+    said = set(lines[1:-1])  # stopped (Kivy says so once or twice): no question, and
+    # within a second: in the frame after the signal (counted in frames, not by a clock)
+    assert {"ASKED 0", "FRAMES 1"} <= said <= {"ASKED 0", "FRAMES 1", "FRAMES 2"}, said
     with Store.open(db) as again:  # the lock was let go, the game is there
         assert again.unfinished_game() is not None
 

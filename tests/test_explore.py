@@ -23,7 +23,7 @@ the table's panel both ways, in French and in German (about a minute each)."""
 
 FOUND = (
     # (kind, seed, step, size, language): where the explorer found faults 1, 3 and 4 of
-    # issue 30 on the code before their fixes; each of these failed there.
+    # issue 30 on the code of main before their fixes; each of these failed there.
     pytest.param("out_of_sight", 0, 33, "800x480", "fr", id="1-map-final-under-the-fold"),
     pytest.param("out_of_sight", 0, 33, "480x800", "de", id="1-map-final-under-the-fold-upright"),
     pytest.param("moved", 0, 85, "800x480", "fr", id="3-finish-under-the-finger-after-a-spread"),
