@@ -20,8 +20,12 @@ Outside kiosk mode (``make run`` on a desktop) only the window's size is set: a 
 the table's screen, ``display.window_size`` (800x480, the official 7" display, unless the
 file or ``companion run --size`` says otherwise), so a desktop shows what the table shows;
 Kivy's own default, 800x600, would hide the bottom of screens laid out for 480 pixels.
-The mouse stays as Kivy has it. In kiosk mode the size is set too (it is the window's size
-when ``display.fullscreen = false``).
+A quarter ``display.rotation`` (90 or 270) stands the window upright, as the table's
+picture is (:func:`desktop_window_size`: 480x800); neither the picture nor the mouse is
+turned, since a desktop turns its own screen (turned again, an upright screen would show
+the picture on its side, half off screen). In kiosk mode the size is set as it is: the
+panel's, and the window's when ``display.fullscreen = false``, Kivy turning the picture
+in it.
 
 Everything here but :func:`apply_kiosk` is pure and imports no Kivy; :func:`apply_kiosk`
 imports only ``kivy.config``, which opens no window. Call :func:`prepare` before importing
@@ -195,6 +199,14 @@ def apply_text_scale(percent: int, environ: MutableMapping[str, str] | None = No
     return scale
 
 
+def desktop_window_size(display: DisplayConfig) -> tuple[int, int]:
+    """The window's size outside kiosk mode: ``display.window_size``, its sides swapped by
+    a quarter ``display.rotation`` (90 or 270), so the window stands as the table's
+    picture does."""
+    width, height = display.window_size
+    return (height, width) if display.rotation % 180 else (width, height)
+
+
 def prepare(config: Config, environ: Mapping[str, str] | None = None,
             kivy_config: Any = None) -> bool:
     """Set the window's size, and the kiosk's Kivy settings when in kiosk mode; return
@@ -203,8 +215,9 @@ def prepare(config: Config, environ: Mapping[str, str] | None = None,
     The run command calls this with the loaded configuration before it imports the app.
     ``kivy_config`` defaults to ``kivy.config.Config``.
     """
-    apply_window_size(config.display.window_size, kivy_config)
     if not is_kiosk(environ):
+        apply_window_size(desktop_window_size(config.display), kivy_config)
         return False
+    apply_window_size(config.display.window_size, kivy_config)
     apply_kiosk(config.display, kivy_config)
     return True

@@ -752,6 +752,21 @@ def test_prepare_changes_kivy_only_in_kiosk_mode(monkeypatch: pytest.MonkeyPatch
     assert applied == [config.display]
 
 
+def test_a_quarter_rotation_stands_the_desktop_window_upright_not_the_kiosks() -> None:
+    """Fault 8 of issue 30: on a desktop the window is the table's picture, upright; the
+    kiosk's window is the panel, in which Kivy turns the picture."""
+    size = {}
+    for rotation, kiosk in ((0, "0"), (180, "0"), (90, "0"), (270, "0"), (90, "1")):
+        recorded = RecordingConfig()
+        config = Config(display=DisplayConfig(rotation=rotation))
+        kivy_config.prepare(config, {"COMPANION_KIOSK": kiosk}, recorded)
+        graphics = recorded.sections["graphics"]
+        size[rotation, kiosk] = (graphics["width"], graphics["height"], graphics["rotation"])
+    assert size == {(0, "0"): ("800", "480", "0"), (180, "0"): ("800", "480", "0"),
+                    (90, "0"): ("480", "800", "0"), (270, "0"): ("480", "800", "0"),
+                    (90, "1"): ("800", "480", "90")}
+
+
 def test_apply_kiosk_replaces_the_whole_input_section() -> None:
     recorded = RecordingConfig()
     kivy_config.apply_kiosk(DisplayConfig(rotation=90), recorded)

@@ -30,6 +30,10 @@ FOUND = (
     pytest.param("moved", 0, 223, "800x480", "fr", id="3-map-step-under-the-finger"),
     pytest.param("cut", 0, 4, "800x480", "fr", id="4-reminder-cut-through-a-line"),
     pytest.param("layout", 0, 35, "480x800", "de", id="4-die-title-cut-mid-word"),
+    # a choice dialog's list (the power beside the Well, Necromancer Island) ended through
+    # a line of Berserk's words, in German
+    pytest.param("cut", 2, 56, "800x480", "de", id="4-choice-cut-through-a-line"),
+    pytest.param("cut", 2, 58, "800x480", "de", id="4-choice-cut-through-a-line-again"),
 )
 
 
@@ -43,7 +47,8 @@ def test_a_whole_game_holds_in_every_state_it_shows(
         report["violations"] == [], "\n".join(explore.summary(report))
 
 
-@pytest.mark.parametrize(("size", "language"), [("800x480", "fr"), ("480x800", "de")])
+@pytest.mark.parametrize(("size", "language"),
+                         [("800x480", "fr"), ("800x480", "de"), ("480x800", "de")])
 def test_the_states_where_the_explorer_found_faults_hold_now(
         tmp_path: Path, size: str, language: str) -> None:
     found = [p.values for p in FOUND if p.values[3:] == (size, language)]

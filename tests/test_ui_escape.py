@@ -100,18 +100,26 @@ def test_a_request_to_close_in_kiosk_mode_is_the_systems_and_is_let_through(
     assert any("game is saved" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.parametrize(("language", "words"), [
+    ("fr", ("Quitter la table\u00a0? La partie est enregistrée.", "Quitter la table", "Rester",
+            "Quitter", "Compagnon de table pour Small World")),
+    ("de", ("Den Tisch verlassen? Die Partie ist gespeichert.", "Tisch verlassen", "Bleiben",
+            "Verlassen", "Tischbegleiter für Small World")),
+])
 def test_the_leave_question_is_asked_in_the_language_spoken(
-    ended: list[str], monkeypatch: pytest.MonkeyPatch, headless_app: Any
+    ended: list[str], monkeypatch: pytest.MonkeyPatch, headless_app: Any, language: str,
+    words: tuple[str, str, str, str, str],
 ) -> None:
     from companion import i18n
 
+    question, title, stay, leave, window_title = words
     monkeypatch.delenv("COMPANION_KIOSK", raising=False)
-    i18n.use("fr")
+    i18n.use(language)
     press_escape()
     [asked] = questions()
-    assert asked.text == "Quitter la table\u00a0? La partie est enregistrée."
-    assert asked.title == "Quitter la table"
-    ui_support.find(asked, text="Rester")  # the buttons too
-    ui_support.tap(ui_support.find(asked, text="Quitter"))
+    assert asked.text == question
+    assert asked.title == title
+    ui_support.find(asked, text=stay)  # the buttons too
+    ui_support.tap(ui_support.find(asked, text=leave))
     assert ended == ["app stopped"]
-    assert headless_app.title == "Compagnon de table pour Small World"  # the window's
+    assert headless_app.title == window_title  # the window's

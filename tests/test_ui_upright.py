@@ -33,12 +33,12 @@ def test_upright_the_new_game_form_shows_every_player_and_start(upright: Any) ->
     app = upright
     app.use_session(Session(), screen="new_game")
     p = app.presenters["new_game"]
-    p.reset(["Ann", "Bob", "Cy"])
+    p.reset(["Ann", "Bob", "Cy", "Di", "Ed"])  # the most the base game seats
     ui.pump(4)
     seats = app.screens["new_game"].ids.seats
-    rows = [seats.row(i) for i in range(3)]
+    rows = [seats.row(i) for i in range(5)]
     assert all(row is not None for row in rows)
-    assert [ui.out_of_sight(row) for row in rows] == [None, None, None]
+    assert [ui.out_of_sight(row) for row in rows] == [None] * 5
     assert ui.main_out_of_sight(("start", "add")) == []
     assert ui.layout_problems(app.root) == []
 

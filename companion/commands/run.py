@@ -2,8 +2,10 @@
 
 The one config file (``companion.toml``, see ``deploy/README.md``) is read first; a bad
 value is reported on stderr with its key and the allowed range, and its default is used.
-The window's size (``--size``, else ``display.window_size``: 800x480, the table's screen)
-goes to Kivy before Kivy opens its window, and in kiosk mode the display settings too.
+The window's size (``--size``, else ``display.window_size``: 800x480, the table's screen;
+upright, its sides swapped, when ``display.rotation`` is 90 or 270 outside kiosk mode:
+`companion.kivy_config.desktop_window_size`) goes to Kivy before Kivy opens its window,
+and in kiosk mode the display settings too.
 
 One app per saved-games file: when another companion app holds it, one line on stderr
 names its process, and then
