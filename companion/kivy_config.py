@@ -208,16 +208,18 @@ def desktop_window_size(display: DisplayConfig) -> tuple[int, int]:
 
 
 def prepare(config: Config, environ: Mapping[str, str] | None = None,
-            kivy_config: Any = None) -> bool:
+            kivy_config: Any = None, *, size_asked: bool = False) -> bool:
     """Set the window's size, and the kiosk's Kivy settings when in kiosk mode; return
     whether it was kiosk mode.
 
-    The run command calls this with the loaded configuration before it imports the app.
-    ``kivy_config`` defaults to ``kivy.config.Config``.
+    The run command calls this with the loaded configuration before it imports the app;
+    `size_asked`: ``display.window_size`` is the size a person typed (``--size``), taken
+    as it is, never turned. ``kivy_config`` defaults to ``kivy.config.Config``.
     """
-    if not is_kiosk(environ):
-        apply_window_size(desktop_window_size(config.display), kivy_config)
-        return False
-    apply_window_size(config.display.window_size, kivy_config)
-    apply_kiosk(config.display, kivy_config)
-    return True
+    kiosk = is_kiosk(environ)
+    turned = not (kiosk or size_asked)
+    apply_window_size(desktop_window_size(config.display) if turned
+                      else config.display.window_size, kivy_config)
+    if kiosk:
+        apply_kiosk(config.display, kivy_config)
+    return kiosk

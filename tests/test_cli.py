@@ -205,6 +205,21 @@ def test_run_opens_a_window_of_the_tables_screen_by_default(
     assert kivy_window_size() == (800, 480)  # Kivy's own default, 800x600, hid the bottom
 
 
+def test_an_upright_display_stands_the_window_upright_unless_a_size_is_typed(
+    capsys: pytest.CaptureFixture[str], started_apps: list[dict[str, Any]],
+    kivy_window_size: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    monkeypatch.delenv("COMPANION_KIOSK", raising=False)
+    config = tmp_path / "companion.toml"
+    config.write_text("[display]\nrotation = 90\n")
+    db = ["--db", str(tmp_path / "g.sqlite3"), "--config", str(config)]
+    assert run_main(["run", *db], capsys)[0] == 0
+    assert kivy_window_size() == (480, 800)  # display.window_size 800x480, stood upright
+    assert run_main(["run", *db, "--size", "800x480"], capsys)[0] == 0
+    assert kivy_window_size() == (800, 480)  # what was typed, as it is
+    assert len(started_apps) == 2
+
+
 def test_the_config_file_and_size_set_the_window_and_a_bad_size_falls_back(
     capsys: pytest.CaptureFixture[str], started_apps: list[dict[str, Any]],
     kivy_window_size: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,

@@ -3,8 +3,8 @@
 The one config file (``companion.toml``, see ``deploy/README.md``) is read first; a bad
 value is reported on stderr with its key and the allowed range, and its default is used.
 The window's size (``--size``, else ``display.window_size``: 800x480, the table's screen;
-upright, its sides swapped, when ``display.rotation`` is 90 or 270 outside kiosk mode:
-`companion.kivy_config.desktop_window_size`) goes to Kivy before Kivy opens its window,
+the latter upright, its sides swapped, when ``display.rotation`` is 90 or 270 outside
+kiosk mode: `companion.kivy_config.desktop_window_size`) goes to Kivy before Kivy opens its window,
 and in kiosk mode the display settings too.
 
 One app per saved-games file: when another companion app holds it, one line on stderr
@@ -153,7 +153,7 @@ def _run(args: argparse.Namespace) -> int:
         wait_until_free(db_path, in_use.pid)
     except StoreError:
         pass  # the folder cannot be locked: the app starts and its home screen says why
-    prepare(config)
+    prepare(config, size_asked=args.size is not None and not refused)
     apply_text_scale(config.display.text_scale)  # before the widgets' sizes are computed
     # Kivy is imported here, not at the top, so that the rest of the command line stays
     # fast and never opens a window.
