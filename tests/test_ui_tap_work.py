@@ -2,19 +2,47 @@
 app: counts do not depend on the machine, as milliseconds do.
 
 - a kv rule run again formats no trace line for Kivy's log (`companion.ui.quiet_rules`),
-  and sets what Kivy's own function sets.
+  and sets what Kivy's own function sets;
+- a box that folds or unfolds (`Collapsible`) draws none of its labels again, and a folded
+  box still lets no touch reach its buttons;
+- a tap on a region of the map draws no label whose text stayed as it was.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
+import ui_support as ui
 from kivy.lang import Builder
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+from screen_steps import screen, tap_region
 
 from companion.ui import quiet_rules
+from companion.ui.widgets import BigButton, Collapsible
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@contextmanager
+def drawn_labels(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Label, str]]]:
+    """Every label texture drawn inside the block: (label, its text then)."""
+    drawn: list[tuple[Label, str]] = []
+    update = Label.texture_update
+
+    def texture_update(self: Label, *args: Any) -> None:  # Kivy calls it by name
+        drawn.append((self, self.text))
+        update(self, *args)
+
+    monkeypatch.setattr(Label, "texture_update", texture_update)
+    try:
+        yield drawn
+    finally:
+        monkeypatch.setattr(Label, "texture_update", update)
 
 
 def test_a_rule_run_again_formats_no_trace_line_and_sets_what_kivys_sets(
@@ -40,3 +68,69 @@ def test_a_rule_run_again_formats_no_trace_line_and_sets_what_kivys_sets(
         assert traced  # (Kivy's own formats its lines)
     finally:
         quiet_rules.install()
+
+
+def test_a_box_that_folds_and_unfolds_draws_none_of_its_labels_again(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    box = Collapsible(size_hint=(None, None), width=300)
+    caption = Label(text="Tokens in hand", size_hint_y=None, height=40)
+    button = BigButton(text="+", size_hint_y=None, height=60)
+    box.add_widget(caption)
+    box.add_widget(button)
+    ui.window().add_widget(box)
+    try:
+        ui.pump(2)
+        with drawn_labels(monkeypatch) as drawn:
+            for shown in (False, True, False, True):
+                box.shown = shown
+                ui.pump(2)
+        assert drawn == []
+        assert box.height > 0 and box.opacity == 1
+        box.shown = False
+        ui.pump(2)
+        pressed: list[str] = []
+        button.bind(on_press=lambda *_: pressed.append("+"))
+        x, y = button.to_window(*button.center)
+        touch = ui.UnitTestTouch(x, y)
+        touch.touch_down()
+        touch.touch_up()
+        assert pressed == []  # folded: no touch reaches its button
+    finally:
+        ui.window().remove_widget(box)
+
+
+def test_a_map_tap_draws_only_the_labels_whose_text_changed(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the map while the first player conquers (the panel's steppers fold and unfold as
+    the regions tapped change), each label drawn on a tap shows a text it did not show
+    before that tap."""
+    from bench.scripted import seats
+
+    session = headless_app.session
+    session.new_game(seats(5), first_seat=0)
+    session.pick(0)
+    headless_app.ctx.nav.go("map")
+    ui.pump(6)
+    board = screen(headless_app).ids.board
+    rng = random.Random(11)
+    regions = sorted(board.geometry.cells)
+    folds = set()
+    for rid in rng.sample(regions, 3):  # every label's first drawing
+        tap_region(headless_app, rid)
+    for rid in rng.sample(regions, 12):
+        before = {id(w): w.text for w in _labels(screen(headless_app))}
+        with drawn_labels(monkeypatch) as drawn:
+            tap_region(headless_app, rid)
+        again = [text for label, text in drawn if before.get(id(label)) == text]
+        assert again == [], f"region {rid}: drawn again with the same text: {again}"
+        folds.add(screen(headless_app).ids.final_panel.shown)
+    assert folds == {True, False}  # the steppers' box folded and unfolded on these taps
+
+
+def _labels(root: Widget) -> Iterator[Label]:
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        if isinstance(widget, Label):
+            yield widget
+        stack.extend(widget.children)
