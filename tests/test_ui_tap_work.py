@@ -4,7 +4,8 @@ app: counts do not depend on the machine, as milliseconds do.
 - a kv rule run again formats no trace line for Kivy's log (`companion.ui.quiet_rules`),
   and sets what Kivy's own function sets;
 - a box that folds or unfolds (`Collapsible`) draws none of its labels again, and a folded
-  box still lets no touch reach its buttons;
+  box still lets no touch reach its buttons; folded, it lays nothing out when it moves,
+  and unfolded its children are in it again;
 - a tap on a region of the map draws no label whose text stayed as it was.
 """
 
@@ -95,6 +96,40 @@ def test_a_box_that_folds_and_unfolds_draws_none_of_its_labels_again(
         touch.touch_down()
         touch.touch_up()
         assert pressed == []  # folded: no touch reaches its button
+    finally:
+        ui.window().remove_widget(box)
+
+
+def test_a_folded_box_lays_nothing_out_when_it_moves_and_is_whole_when_unfolded(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kivy.uix.boxlayout import BoxLayout
+
+    box = Collapsible(size_hint=(None, None), width=300, shown=False)
+    row = BoxLayout(size_hint_y=None, height=60)
+    row.add_widget(BigButton(text="-"))
+    row.add_widget(BigButton(text="+"))
+    box.add_widget(Label(text="Tokens in hand", size_hint_y=None, height=40))
+    box.add_widget(row)
+    ui.window().add_widget(box)
+    try:
+        ui.pump(2)
+        laid_out: list[Any] = []
+        layout = BoxLayout.do_layout
+
+        def do_layout(self: Any, *args: Any) -> None:  # a trigger calls it by name
+            laid_out.append(self)
+            layout(self, *args)
+
+        monkeypatch.setattr(BoxLayout, "do_layout", do_layout)
+        for y in (10, 50, 90):
+            box.y = y
+            ui.pump(2)
+        assert laid_out == []
+        box.shown = True
+        ui.pump(2)
+        assert box.height == 40 + 60 + box.spacing
+        assert row.y == box.y and row.x == box.x and row.width == 300
+        assert row.children[0].x > row.children[1].x + 100  # the buttons side by side
     finally:
         ui.window().remove_widget(box)
 
