@@ -6,7 +6,8 @@ app: counts do not depend on the machine, as milliseconds do.
 - a box that folds or unfolds (`Collapsible`) draws none of its labels again, and a folded
   box still lets no touch reach its buttons; folded, it lays nothing out when it moves,
   and unfolded its children are in it again;
-- a tap on a region of the map draws no label whose text stayed as it was.
+- a tap on a region of the map draws no label whose text stayed as it was, and the map
+  works out only its selection (what the other layers show did not change).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from kivy.uix.widget import Widget
 from screen_steps import screen, tap_region
 
 from companion.ui import quiet_rules
+from companion.ui.map_widget import BoardMap
 from companion.ui.widgets import BigButton, Collapsible
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -152,14 +154,25 @@ def test_a_map_tap_draws_only_the_labels_whose_text_changed(
     folds = set()
     for rid in rng.sample(regions, 3):  # every label's first drawing
         tap_region(headless_app, rid)
+    wanted = BoardMap._wanted
+    layers: list[int] = []
+
+    def every_layer(self: BoardMap, *args: Any) -> Any:
+        layers.append(self.selected)
+        return wanted(self, *args)
+
+    monkeypatch.setattr(BoardMap, "_wanted", every_layer)
     for rid in rng.sample(regions, 12):
         before = {id(w): w.text for w in _labels(screen(headless_app))}
+        redraws = board.redraws
         with drawn_labels(monkeypatch) as drawn:
             tap_region(headless_app, rid)
+        assert board.redraws == redraws + 1 and board.drawn(rid)[2] is True
         again = [text for label, text in drawn if before.get(id(label)) == text]
         assert again == [], f"region {rid}: drawn again with the same text: {again}"
         folds.add(screen(headless_app).ids.final_panel.shown)
     assert folds == {True, False}  # the steppers' box folded and unfolded on these taps
+    assert layers == []
 
 
 def _labels(root: Widget) -> Iterator[Label]:
