@@ -7,7 +7,8 @@ app: counts do not depend on the machine, as milliseconds do.
   box still lets no touch reach its buttons; folded, it lays nothing out when it moves,
   and unfolded its children are in it again;
 - a tap on a region of the map draws no label whose text stayed as it was, and the map
-  works out only its selection (what the other layers show did not change).
+  works out only its selection (what the other layers show did not change); the first
+  region title reads the names' file once, not once per kind of name it shows.
 """
 
 from __future__ import annotations
@@ -182,3 +183,24 @@ def _labels(root: Widget) -> Iterator[Label]:
         if isinstance(widget, Label):
             yield widget
         stack.extend(widget.children)
+
+
+def test_the_names_file_is_read_once_for_all_its_kinds(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    import tomllib
+
+    from companion.ui import names
+
+    read: list[object] = []
+    load = tomllib.load
+    monkeypatch.setattr(tomllib, "load", lambda stream: read.append(stream) or load(stream))
+    forget = [f for f in vars(names).values() if hasattr(f, "cache_clear")]  # read anew
+    for cached in forget:
+        cached.cache_clear()
+    try:
+        assert (names.terrain("farmland"), names.feature("magic")) == ("Farmland", "Magic")
+        assert names.expansion("river", "River World") and names.terrain("hill") == "Hill"
+        assert len(read) == 1
+    finally:
+        for cached in forget:
+            cached.cache_clear()
