@@ -6,8 +6,8 @@ property to the value. Kivy's own function also formats two trace lines for its 
 time (the widget, the rule's text, the value's ``repr``: a whole list of actions or
 players for some rules) and hands them to a logger that drops them, as the app never logs
 at Kivy's trace level. On a tap that changes a screen, some fifty to a hundred rules run
-again, and the lines cost more than the rules. `install` gives Kivy the same function
-without the lines.
+again, and the lines cost more than evaluating the rules' expressions. `install` gives
+Kivy the same function without the lines.
 
 Invariants:
 
