@@ -8,7 +8,9 @@ app: counts do not depend on the machine, as milliseconds do.
   and unfolded its children are in it again;
 - a tap on a region of the map draws no label whose text stayed as it was, and the map
   works out only its selection (what the other layers show did not change); the first
-  region title reads the names' file once, not once per kind of name it shows.
+  region title reads the names' file once, not once per kind of name it shows;
+- the table's body growing or shrinking (the die's reason shown under it, at an end of
+  turn) runs none of the rules that place its columns (they read whether it is wide).
 """
 
 from __future__ import annotations
@@ -204,3 +206,38 @@ def test_the_names_file_is_read_once_for_all_its_kinds(monkeypatch: pytest.Monke
     finally:
         for cached in forget:
             cached.cache_clear()
+
+
+def test_the_table_body_growing_or_shrinking_runs_no_rule_that_places_its_columns(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench.scripted import seats
+
+    headless_app.session.new_game(seats(5), first_seat=0)
+    headless_app.ctx.nav.go("table")
+    ui.pump(6)
+    table = screen(headless_app)
+    body, undo_bar = table.ids.body, table.ids.undo_bar
+    players, actions = body.children[-1], body.children[0]  # (children: last added first)
+    placing = {(body.uid, "orientation"), (players.uid, "size_hint"),
+               (actions.uid, "size_hint_x"), (undo_bar.uid, "x"), (undo_bar.uid, "width")}
+    ran: list[tuple[Any, str]] = []
+
+    def rule_sets(widget: Any, key: str, value: Any) -> None:  # what every rule run calls
+        ran.append((getattr(widget, "uid", None), key))  # (a widget's, or a canvas's)
+        setattr(widget, key, value)
+
+    presenter = headless_app.presenters["table"]
+    presenter.die_reason = ""
+    ui.pump(3)
+    height = body.height
+    monkeypatch.setattr(quiet_rules, "setattr", rule_sets, raising=False)
+    try:
+        for reason in ("No roll now: the die is rolled while conquering.", ""):
+            presenter.die_reason = reason
+            ui.pump(3)
+            assert (body.height < height) == bool(reason)
+    finally:
+        monkeypatch.undo()
+    assert ran  # (the rules that follow the body's height ran)
+    assert [key for uid, key in ran if (uid, key) in placing] == []
+    assert body.orientation == "horizontal" and undo_bar.x == table.ids.players_scroll.x
