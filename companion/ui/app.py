@@ -91,7 +91,7 @@ from companion.i18n import N_, _
 from companion.kivy_config import is_kiosk
 from companion.paths import kv_file
 from companion.seating import Seating, rotation
-from companion.ui import palette
+from companion.ui import palette, quiet_rules
 from companion.ui.language import LANGUAGE
 from companion.ui.memory import MemoryPolicy, find_malloc_trim
 from companion.ui.presenters.base import Choice, Context, Question
@@ -497,6 +497,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         screens' modules, kv files and presenters are loaded when first needed."""
         from kivy.core.window import Window  # made by now, or made here: App.run needs it
 
+        quiet_rules.install()  # before the first rule is bound: none formats a trace line
         ctx = self.ctx
         if self.base_rotation is None:
             self.base_rotation = display_rotation()

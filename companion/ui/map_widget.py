@@ -29,7 +29,7 @@ Invariants:
 - the layers under the selection and those over it are drawn into two textures the size of
   the widget (each drawn again only when something in it changes), so a frame draws the
   map as two rectangles around the selection: a tap that moves the selection redraws no
-  cell, outline or text;
+  cell, outline or text, and when nothing else changed works out no other layer;
 - texts are rendered once per text, size and colour (`_text_texture`), so a token count
   shown again reuses its texture;
 - the board keeps its aspect ratio (letterboxed in the widget, see `map_geometry.fit`);
@@ -606,11 +606,17 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         self._selection: RegionGroups[bool] = RegionGroups((), self._paint_selection)
         self._differs: RegionGroups[bool] = RegionGroups((), self._paint_differs)
         self._tops: RegionGroups[_Contents] = RegionGroups((), self._paint_contents)
+        self._changes: set[str] = set()
+        """The properties changed since the last draw."""
         super().__init__(**kwargs)
         for name in ("board", "regions", "player_colours", "highlight", "selected", "differs",
                      "badges", "turn", "label_size", "symbol_size", "margin", "pieces",
                      "pos", "size"):
-            self.fbind(name, self._trigger)
+            self.fbind(name, self._changed, name)
+        self._trigger()
+
+    def _changed(self, name: str, *_args: Any) -> None:
+        self._changes.add(name)
         self._trigger()
 
     # -- events and touches --
@@ -696,7 +702,9 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
 
     def _redraw(self, *_args: Any) -> None:
         """Bring the canvas up to date: rebuild it all when the board or its placement
-        changed, else touch only the regions whose drawn state changed."""
+        changed, else touch only the regions whose drawn state changed (only the selection
+        when nothing else changed: a tap)."""
+        changes, self._changes = self._changes, set()
         geo, fit = self.geometry, self.placement
         squashed = self.width < 4 or self.height < 4
         if geo is None or fit is None or squashed:
@@ -710,6 +718,10 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
             return
         self._show(True)
         self.redraws += 1
+        if changes == {"selected"} and self._frame is not None:
+            redrawn, touched = self._selection.update(self._selection_of(geo))
+            self.last_redrawn, self.last_touched = frozenset(redrawn), touched
+            return
         frame = (fit, self.text_sizes(), self.ring_width())
         fills, rims, selection, differs, tops = self._wanted(geo)
         touched = 0
@@ -755,8 +767,11 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
                 player = tuple(self.player_colours.get(occupant.seat, FALLBACK_PLAYER))
                 rims[rid] = _lighter(player, 0.55) if occupant.in_decline else player
             tops[rid] = (here, placed.get(rid, ()), self.badges.get(rid) or None, player)
-        selection = {self.selected: True} if self.selected in geo.cells else {}
-        return fills, rims, selection, {rid: True for rid in differs & set(geo.cells)}, tops
+        return (fills, rims, self._selection_of(geo),
+                {rid: True for rid in differs & set(geo.cells)}, tops)
+
+    def _selection_of(self, geo: mg.MapGeometry) -> dict[int, bool]:
+        return {self.selected: True} if self.selected in geo.cells else {}
 
     def _build(self, geo: mg.MapGeometry, fit: mg.Fit, fills: dict[int, RGBA]) -> int:
         """Make the canvas for this board and placement: the static layer (filled cells,

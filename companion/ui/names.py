@@ -22,6 +22,7 @@ from __future__ import annotations
 import tomllib
 import unicodedata
 from functools import cache
+from typing import Any
 
 from companion.i18n import LOCALE_DIR, _, pgettext
 
@@ -78,8 +79,14 @@ def piece(name: str) -> str:
 @cache
 def english_by_id(kind: str) -> dict[str, str]:
     """names.toml's ``terrains``, ``features`` or ``expansions``: id -> English name."""
+    return {ident: str(entry["en"]) for ident, entry in _names_toml()[kind].items()}
+
+
+@cache
+def _names_toml() -> dict[str, Any]:
+    """names.toml, read once (a map tap's first region title asks for two of its kinds)."""
     with (LOCALE_DIR / "names.toml").open("rb") as stream:
-        return {ident: str(entry["en"]) for ident, entry in tomllib.load(stream)[kind].items()}
+        return tomllib.load(stream)
 
 
 def _by_id(context: str, english: str | None, ident: str) -> str:

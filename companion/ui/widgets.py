@@ -709,6 +709,13 @@ class Collapsible(BoxLayout):  # type: ignore[misc]
 
     shown = BooleanProperty(True)
 
+    def on_shown(self, *_args: Any) -> None:
+        self._trigger_layout()
+
+    def do_layout(self, *args: Any) -> None:
+        if self.shown:  # folded, nothing of it is seen: its children stay where they are
+            super().do_layout(*args)
+
     def on_touch_down(self, touch: Any) -> bool:
         return bool(self.shown and super().on_touch_down(touch))
 

@@ -1,0 +1,243 @@
+"""A tap does the work its change needs and no more (issue #27), counted in the real headless
+app: counts do not depend on the machine, as milliseconds do.
+
+- a kv rule run again formats no trace line for Kivy's log (`companion.ui.quiet_rules`),
+  and sets what Kivy's own function sets;
+- a box that folds or unfolds (`Collapsible`) draws none of its labels again, and a folded
+  box still lets no touch reach its buttons; folded, it lays nothing out when it moves,
+  and unfolded its children are in it again;
+- a tap on a region of the map draws no label whose text stayed as it was, and the map
+  works out only its selection (what the other layers show did not change); the first
+  region title reads the names' file once, not once per kind of name it shows;
+- the table's body growing or shrinking (the die's reason shown under it, at an end of
+  turn) runs none of the rules that place its columns (they read whether it is wide).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+import ui_support as ui
+from kivy.lang import Builder
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+from screen_steps import screen, tap_region
+
+from companion.ui import quiet_rules
+from companion.ui.map_widget import BoardMap
+from companion.ui.widgets import BigButton, Collapsible
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@contextmanager
+def drawn_labels(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Label, str]]]:
+    """Every label texture drawn inside the block: (label, its text then)."""
+    drawn: list[tuple[Label, str]] = []
+    update = Label.texture_update
+
+    def texture_update(self: Label, *args: Any) -> None:  # Kivy calls it by name
+        drawn.append((self, self.text))
+        update(self, *args)
+
+    monkeypatch.setattr(Label, "texture_update", texture_update)
+    try:
+        yield drawn
+    finally:
+        monkeypatch.setattr(Label, "texture_update", update)
+
+
+def test_a_rule_run_again_formats_no_trace_line_and_sets_what_kivys_sets(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import kivy.lang.builder as builder
+
+    traced: list[object] = []
+    monkeypatch.setattr(builder, "trace", lambda *args: traced.append(args))
+    widget = Builder.load_string("Label:\n    text: str(self.width * 2)\n")
+    traced.clear()  # (a widget built says which rules it found)
+    rule_runs = []
+    for width in (10, 21, 21, 30):
+        widget.width = width
+        rule_runs.append(widget.text)
+    assert rule_runs == ["20", "42", "42", "60"]
+    assert traced == []
+    quiet_rules.uninstall()  # Kivy's own function, for a rule bound now: the same value
+    try:
+        own = Builder.load_string("Label:\n    text: str(self.width * 2)\n")
+        traced.clear()
+        own.width = 21
+        assert own.text == "42"
+        assert traced  # (Kivy's own formats its lines)
+    finally:
+        quiet_rules.install()
+
+
+def test_a_box_that_folds_and_unfolds_draws_none_of_its_labels_again(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    box = Collapsible(size_hint=(None, None), width=300)
+    caption = Label(text="Tokens in hand", size_hint_y=None, height=40)
+    button = BigButton(text="+", size_hint_y=None, height=60)
+    box.add_widget(caption)
+    box.add_widget(button)
+    ui.window().add_widget(box)
+    try:
+        ui.pump(2)
+        with drawn_labels(monkeypatch) as drawn:
+            for shown in (False, True, False, True):
+                box.shown = shown
+                ui.pump(2)
+        assert drawn == []
+        assert box.height > 0 and box.opacity == 1
+        box.shown = False
+        ui.pump(2)
+        pressed: list[str] = []
+        button.bind(on_press=lambda *_: pressed.append("+"))
+        x, y = button.to_window(*button.center)
+        touch = ui.UnitTestTouch(x, y)
+        touch.touch_down()
+        touch.touch_up()
+        assert pressed == []  # folded: no touch reaches its button
+    finally:
+        ui.window().remove_widget(box)
+
+
+def test_a_folded_box_lays_nothing_out_when_it_moves_and_is_whole_when_unfolded(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kivy.uix.boxlayout import BoxLayout
+
+    box = Collapsible(size_hint=(None, None), width=300, shown=False)
+    row = BoxLayout(size_hint_y=None, height=60)
+    row.add_widget(BigButton(text="-"))
+    row.add_widget(BigButton(text="+"))
+    box.add_widget(Label(text="Tokens in hand", size_hint_y=None, height=40))
+    box.add_widget(row)
+    ui.window().add_widget(box)
+    try:
+        ui.pump(2)
+        laid_out: list[Any] = []
+        layout = BoxLayout.do_layout
+
+        def do_layout(self: Any, *args: Any) -> None:  # a trigger calls it by name
+            laid_out.append(self)
+            layout(self, *args)
+
+        monkeypatch.setattr(BoxLayout, "do_layout", do_layout)
+        for y in (10, 50, 90):
+            box.y = y
+            ui.pump(2)
+        assert laid_out == []
+        box.shown = True
+        ui.pump(2)
+        assert box.height == 40 + 60 + box.spacing
+        assert row.y == box.y and row.x == box.x and row.width == 300
+        assert row.children[0].x > row.children[1].x + 100  # the buttons side by side
+    finally:
+        ui.window().remove_widget(box)
+
+
+def test_a_map_tap_draws_only_the_labels_whose_text_changed(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the map while the first player conquers (the panel's steppers fold and unfold as
+    the regions tapped change), each label drawn on a tap shows a text it did not show
+    before that tap."""
+    from bench.scripted import seats
+
+    session = headless_app.session
+    session.new_game(seats(5), first_seat=0)
+    session.pick(0)
+    headless_app.ctx.nav.go("map")
+    ui.pump(6)
+    board = screen(headless_app).ids.board
+    rng = random.Random(11)
+    regions = sorted(board.geometry.cells)
+    folds = set()
+    for rid in rng.sample(regions, 3):  # every label's first drawing
+        tap_region(headless_app, rid)
+    wanted = BoardMap._wanted
+    layers: list[int] = []
+
+    def every_layer(self: BoardMap, *args: Any) -> Any:
+        layers.append(self.selected)
+        return wanted(self, *args)
+
+    monkeypatch.setattr(BoardMap, "_wanted", every_layer)
+    for rid in rng.sample(regions, 12):
+        before = {id(w): w.text for w in _labels(screen(headless_app))}
+        redraws = board.redraws
+        with drawn_labels(monkeypatch) as drawn:
+            tap_region(headless_app, rid)
+        assert board.redraws == redraws + 1 and board.drawn(rid)[2] is True
+        again = [text for label, text in drawn if before.get(id(label)) == text]
+        assert again == [], f"region {rid}: drawn again with the same text: {again}"
+        folds.add(screen(headless_app).ids.final_panel.shown)
+    assert folds == {True, False}  # the steppers' box folded and unfolded on these taps
+    assert layers == []
+
+
+def _labels(root: Widget) -> Iterator[Label]:
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        if isinstance(widget, Label):
+            yield widget
+        stack.extend(widget.children)
+
+
+def test_the_names_file_is_read_once_for_all_its_kinds(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    import tomllib
+
+    from companion.ui import names
+
+    read: list[object] = []
+    load = tomllib.load
+    monkeypatch.setattr(tomllib, "load", lambda stream: read.append(stream) or load(stream))
+    forget = [f for f in vars(names).values() if hasattr(f, "cache_clear")]  # read anew
+    for cached in forget:
+        cached.cache_clear()
+    try:
+        assert (names.terrain("farmland"), names.feature("magic")) == ("Farmland", "Magic")
+        assert names.expansion("river", "River World") and names.terrain("hill") == "Hill"
+        assert len(read) == 1
+    finally:
+        for cached in forget:
+            cached.cache_clear()
+
+
+def test_the_table_body_growing_or_shrinking_runs_no_rule_that_places_its_columns(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench.scripted import seats
+
+    headless_app.session.new_game(seats(5), first_seat=0)
+    headless_app.ctx.nav.go("table")
+    ui.pump(6)
+    table = screen(headless_app)
+    body, undo_bar = table.ids.body, table.ids.undo_bar
+    players, actions = body.children[-1], body.children[0]  # (children: last added first)
+    placing = {(body.uid, "orientation"), (players.uid, "size_hint"),
+               (actions.uid, "size_hint_x"), (undo_bar.uid, "x"), (undo_bar.uid, "width")}
+    ran: list[tuple[Any, str]] = []
+
+    def rule_sets(widget: Any, key: str, value: Any) -> None:  # what every rule run calls
+        ran.append((getattr(widget, "uid", None), key))  # (a widget's, or a canvas's)
+        setattr(widget, key, value)
+
+    presenter = headless_app.presenters["table"]
+    presenter.die_reason = ""
+    ui.pump(3)
+    height = body.height
+    monkeypatch.setattr(quiet_rules, "setattr", rule_sets, raising=False)
+    try:
+        for reason in ("No roll now: the die is rolled while conquering.", ""):
+            presenter.die_reason = reason
+            ui.pump(3)
+            assert (body.height < height) == bool(reason)
+    finally:
+        monkeypatch.undo()
+    assert ran  # (the rules that follow the body's height ran)
+    assert [key for uid, key in ran if (uid, key) in placing] == []
+    assert body.orientation == "horizontal" and undo_bar.x == table.ids.players_scroll.x
