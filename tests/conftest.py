@@ -22,6 +22,9 @@ without full collections.
 each worker gets a Kivy home and a data directory of its own (``$KIVY_HOME/gw0``,
 ``$XDG_DATA_HOME/gw0``..., set here before any test module imports Kivy).
 
+Hypothesis holds no test to a time (``deadline=None``, no ``too_slow`` health check): a
+loaded machine's slow example is not a failure (the profile ``any-speed``, loaded here).
+
 The tests run in English whatever the machine's locale (``LANGUAGE=en``, inherited by the
 app processes some tests start): a test that wants another language chooses it.
 
@@ -43,7 +46,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
+settings.register_profile("any-speed", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("any-speed")
 os.environ["LANGUAGE"] = "en"  # the app's "auto" language reads it (companion.i18n)
 os.environ.setdefault("KCFG_GRAPHICS_MAXFPS", "0")  # frames as fast as they come
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1... under `pytest -n`
