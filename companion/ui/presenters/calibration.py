@@ -94,7 +94,7 @@ def parse(key: str) -> Action | ChooseBoard:
     return action
 
 
-class CalibrationPresenter(Presenter):
+class CalibrationPresenter(Presenter, parse=parse):
     grid = ObjectProperty(None, allownone=True)
     """The `GridController` (it sets itself here); None: no grid is configured."""
 
@@ -165,9 +165,6 @@ class CalibrationPresenter(Presenter):
             self._show()
 
     # -- intents -----------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action | ChooseBoard) -> None:
         match action:
             case ChooseBoard(name):

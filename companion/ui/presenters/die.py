@@ -50,7 +50,7 @@ def parse(key: str) -> Action:
     return action
 
 
-class DiePresenter(Presenter):
+class DiePresenter(Presenter, parse=parse):
     title = StringProperty(TITLE)
     hint = StringProperty("")
     face = NumericProperty(-1)
@@ -140,9 +140,6 @@ class DiePresenter(Presenter):
         return say(chance.reason)
 
     # -- intents -------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action) -> None:
         match action:
             case Action.ROLL:

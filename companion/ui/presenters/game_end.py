@@ -96,7 +96,7 @@ def parse(key: str) -> Action:
     return action
 
 
-class GameEndPresenter(Presenter):
+class GameEndPresenter(Presenter, parse=parse):
     title = StringProperty(N_("The game is over"))
     hint = StringProperty("")
     revealed = ListProperty([])
@@ -267,9 +267,6 @@ class GameEndPresenter(Presenter):
                         row["on_board"]).format(coins=text, n=row["on_board"])
 
     # -- intents -------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action) -> None:
         match action:
             case Action.REVEAL:

@@ -134,7 +134,7 @@ def parse(key: str) -> Action | OpenGame:
     return action
 
 
-class HistoryPresenter(Presenter):
+class HistoryPresenter(Presenter, parse=parse):
     games = ListProperty([])
     """Finished games, newest first: dicts {game_id, title, players, winner, tie, text}
     (`text`: all of it as Kivy markup, for the game's button)."""
@@ -178,9 +178,6 @@ class HistoryPresenter(Presenter):
         if row["tie"]:
             lines.append(escape_markup(row["tie"]))
         return {**row, "text": "\n".join(lines)}
-
-    def act(self, key: str) -> None:
-        self.do(parse(key))
 
     def do(self, action: Action | OpenGame) -> None:
         match action:

@@ -72,7 +72,7 @@ RANKS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th"), 5: N_("5th"), 6
 """A player's place in the standings, in words."""
 
 
-class GameHistoryPresenter(Presenter):
+class GameHistoryPresenter(Presenter, parse=parse):
     title = StringProperty(A_PAST_GAME)
     summary_text = StringProperty("")
     winner_text = StringProperty("")
@@ -177,9 +177,6 @@ class GameHistoryPresenter(Presenter):
         self.chart_note = _("Coins at the end of each turn")
 
     # -- intents ---------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action) -> None:
         match action:
             case Action.EXPORT:

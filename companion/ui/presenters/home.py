@@ -76,7 +76,7 @@ def language_choices() -> list[tuple[str, str]]:
     return [(code, i18n.NAMES[code]) for code in i18n.LANGUAGES]
 
 
-class HomePresenter(Presenter):
+class HomePresenter(Presenter, parse=parse):
     game_text = StringProperty("")
     can_resume = BooleanProperty(False)
     resume_text = StringProperty(RESUME)
@@ -176,9 +176,6 @@ class HomePresenter(Presenter):
     def clear(self) -> None:
         self._on_table = False
         self.game_text = self._no_game_text()
-
-    def act(self, key: str) -> None:
-        self.do(parse(key))
 
     def do(self, action: Action) -> None:
         match action:

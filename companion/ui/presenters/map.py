@@ -169,7 +169,7 @@ def _allowed() -> tuple[str, ...]:
                    "remove:<marker>", *(verb.value + ":<region>" for verb in GridVerb))
 
 
-class MapPresenter(Presenter):
+class MapPresenter(Presenter, parse=parse):
     board = ObjectProperty(None, allownone=True)
     regions = ObjectProperty(None, allownone=True)
     player_colours = DictProperty({})
@@ -624,9 +624,6 @@ class MapPresenter(Presenter):
         self.tokens_left = max(0, min(MAX_TOKENS, int(value)))
         if self.state is not None:
             self._panel(self.state, keep_counts=True)
-
-    def act(self, key: str) -> None:
-        self.do(parse(key))
 
     def do(self, action: MapIntent) -> None:
         match action:

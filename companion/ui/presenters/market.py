@@ -60,7 +60,7 @@ BANNER_UNCHOSEN = N_("Banner: tap to choose")
 BADGE_UNCHOSEN = N_("Badge: tap to choose")
 
 
-class MarketPresenter(Presenter):
+class MarketPresenter(Presenter, parse=parse):
     title = StringProperty(N_("Market"))
     hint = StringProperty("")
     rows = ListProperty([])
@@ -126,9 +126,6 @@ class MarketPresenter(Presenter):
         self.can_reveal = bool(self.chosen_race and self.chosen_power)
 
     # -- intents -------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action | PickRow | LookUpRow) -> None:
         match action:
             case PickRow(row):

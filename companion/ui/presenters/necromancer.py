@@ -160,7 +160,7 @@ def parse(key: str) -> Action | BuyPower:
     return action
 
 
-class NecromancerPresenter(Presenter):
+class NecromancerPresenter(Presenter, parse=parse):
     """The Necromancer's screen: his side of the table, his purchases, his redeployment."""
 
     title = StringProperty("The Necromancer")
@@ -280,9 +280,6 @@ class NecromancerPresenter(Presenter):
         self.placed_text = text.format(placed=placed, count=total, more=abs(total - placed))
 
     # -- intents -------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action | BuyPower) -> None:
         match action:
             case Action.BACK:

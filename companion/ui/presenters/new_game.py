@@ -157,7 +157,7 @@ def parse(key: str) -> NewGameIntent:
     return action
 
 
-class NewGamePresenter(Presenter):
+class NewGamePresenter(Presenter, parse=parse):
     seats = ListProperty([])
     """Dicts {index, name, colour, rgba, ink, colour_name, first} in seat order."""
     first = NumericProperty(-1)
@@ -481,9 +481,6 @@ class NewGamePresenter(Presenter):
         return MAX_PLAYERS if seating is None else seating.most
 
     # -- intents -------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: NewGameIntent) -> None:
         match action:
             case Action.ADD:

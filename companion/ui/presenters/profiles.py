@@ -64,7 +64,7 @@ def parse(key: str) -> Action | OnProfile:
     return action
 
 
-class ProfilesPresenter(Presenter):
+class ProfilesPresenter(Presenter, parse=parse):
     profiles = ListProperty([])
     """Dicts {id, name, colour_name, rgba, ink, pin_text, has_pin}, by name."""
     empty = BooleanProperty(True)
@@ -114,9 +114,6 @@ class ProfilesPresenter(Presenter):
         self._save(change, title)
 
     # -- intents ---------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action | OnProfile) -> None:
         match action:
             case Action.ADD:

@@ -146,7 +146,7 @@ def parse(key: str) -> Action | ChooseMatch:
     raise UnknownAction(SCREEN, key, allowed(Action, "match:<kind>:<name>"))
 
 
-class RulesPresenter(Presenter):
+class RulesPresenter(Presenter, parse=parse):
     query = StringProperty("")
     """The search text (blank: every entry)."""
     matches = ListProperty([])
@@ -193,9 +193,6 @@ class RulesPresenter(Presenter):
         return self._book
 
     # -- intents -----------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action | ChooseMatch) -> None:
         match action:
             case Action.SEARCH:

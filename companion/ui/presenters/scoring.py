@@ -106,7 +106,7 @@ def parse(key: str) -> Action:
     return action
 
 
-class ScoringPresenter(Presenter):
+class ScoringPresenter(Presenter, parse=parse):
     title = StringProperty(N_("Score the turn"))
     hint = StringProperty("")
     lines = ListProperty([])
@@ -323,9 +323,6 @@ class ScoringPresenter(Presenter):
             self.quick_text = _("Score {coins}").format(coins=coins(int(self.quick_coins)))
 
     # -- intents ---------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action) -> None:
         match action:
             case Action.SCORE:

@@ -214,7 +214,7 @@ SEATING_HINT = N_(
     "table (Sides). Changes here apply at once.")
 
 
-class SettingsPresenter(Presenter):
+class SettingsPresenter(Presenter, parse=parse):
     about = StringProperty("")
     where = StringProperty("")
     """Where the games are saved."""
@@ -367,9 +367,6 @@ class SettingsPresenter(Presenter):
         self.backups_text = "\n".join(lines)
 
     # -- intents ---------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action) -> None:
         handlers: dict[Action, Callable[[], None]] = {
             Action.BACK: lambda: self.go("home"),

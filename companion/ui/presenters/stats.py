@@ -104,7 +104,7 @@ def parse(key: str) -> Action:
     return action
 
 
-class StatsPresenter(Presenter):
+class StatsPresenter(Presenter, parse=parse):
     mode = OptionProperty("players", options=["players", "combos"])
     players = ListProperty([])
     """Dicts {name, rgba, ink, text}: one card per saved player, most wins first."""
@@ -159,9 +159,6 @@ class StatsPresenter(Presenter):
 
     def forget(self) -> None:
         self.mode = "players"
-
-    def act(self, key: str) -> None:
-        self.do(parse(key))
 
     def do(self, action: Action) -> None:
         match action:

@@ -196,7 +196,7 @@ def parse(key: str) -> TableIntent:
     return action
 
 
-class TablePresenter(Presenter):
+class TablePresenter(Presenter, parse=parse):
     turn_text = StringProperty("")
     final_turn = BooleanProperty(False)
     current_name = StringProperty("")
@@ -475,9 +475,6 @@ class TablePresenter(Presenter):
         return {p.seat: p.active.race for p in before.players if p.active is not None}
 
     # -- intents -------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: TableIntent) -> None:
         if action not in (Action.UNDO, Action.REDO):
             self.hide_redo()  # the next intent ends the offer to redo
