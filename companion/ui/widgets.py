@@ -125,13 +125,6 @@ class Caption(Label):  # type: ignore[misc]
     """A label that wraps to its width and is as tall as its text."""
 
 
-class TapCaption(ButtonBehavior, Caption):  # type: ignore[misc]
-    """A caption a finger may tap (the table's reminders open the rules at what they
-    name); `action_key` names what a tap asks for, as a button's does."""
-
-    action_key = StringProperty("")
-
-
 ELLIPSIS = "..."
 """What stands for the middle of a folder name too long for a whole line."""
 

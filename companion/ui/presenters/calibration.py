@@ -32,7 +32,7 @@ from companion.i18n import N_, _, ngettext
 from companion.rules import BOARD_NAMES, Board, GameState, load_board
 from companion.ui.grid import refusal_detail, resized
 from companion.ui.presenters.base import Presenter
-from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
+from companion.ui.presenters.intents import argument, known
 
 TITLE = N_("Calibrate the sensor grid")
 Said = Callable[[], str]
@@ -88,10 +88,7 @@ def parse(key: str) -> Action | ChooseBoard:
     name = argument(key, "board:")
     if name is not None:
         return ChooseBoard(name)
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("calibration", key, allowed(Action, "board:<name>"))
-    return action
+    return known("calibration", key, Action, "board:<name>")
 
 
 class CalibrationPresenter(Presenter, parse=parse):

@@ -24,7 +24,7 @@ from companion.i18n import N_, _, ngettext
 from companion.rules import DieChance, DiePurpose, GameState
 from companion.session import FinalAttempt
 from companion.ui.presenters.base import Context, Presenter
-from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.presenters.intents import known
 from companion.ui.wording import say
 
 TITLE = N_("The reinforcement die")
@@ -44,10 +44,7 @@ class Action(StrEnum):
 
 def parse(key: str) -> Action:
     """The die screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("die", key, allowed(Action))
-    return action
+    return known("die", key, Action)
 
 
 class DiePresenter(Presenter, parse=parse):

@@ -37,7 +37,7 @@ from companion.ui.describe import coins
 from companion.ui.presenters import expansions
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.history import board_name
-from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.presenters.intents import known
 from companion.ui.wording import say
 
 ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th"), 5: N_("5th"),
@@ -90,10 +90,7 @@ class Action(StrEnum):
 
 def parse(key: str) -> Action:
     """The game_end screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("game_end", key, allowed(Action))
-    return action
+    return known("game_end", key, Action)
 
 
 class GameEndPresenter(Presenter, parse=parse):

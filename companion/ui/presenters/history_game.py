@@ -32,7 +32,7 @@ from companion.ui.presenters.history import (
     winner_words,
     write_exports,
 )
-from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.presenters.intents import known
 from companion.ui.wording import say
 
 
@@ -53,10 +53,7 @@ class Action(StrEnum):
 
 def parse(key: str) -> Action:
     """The history_game screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("history_game", key, allowed(Action))
-    return action
+    return known("history_game", key, Action)
 
 
 def combo_words(combo: ComboPlayed) -> str:

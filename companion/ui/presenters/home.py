@@ -29,7 +29,7 @@ from companion import i18n, system_actions
 from companion.i18n import N_, _
 from companion.kivy_config import is_kiosk
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.presenters.intents import known
 
 if TYPE_CHECKING:
     from companion.rules import GameState
@@ -48,10 +48,7 @@ class Action(StrEnum):
 
 def parse(key: str) -> Action:
     """The home screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("home", key, allowed(Action))
-    return action
+    return known("home", key, Action)
 
 
 GOING = {

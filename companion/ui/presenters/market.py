@@ -18,7 +18,7 @@ from companion.rules import GameState, Phase, pick_refusal, public
 from companion.ui import names
 from companion.ui.describe import tokens
 from companion.ui.presenters.base import Choice, Presenter, Question, plain
-from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
+from companion.ui.presenters.intents import argument, known, number
 from companion.ui.wording import say
 
 
@@ -50,10 +50,7 @@ def parse(key: str) -> Action | PickRow | LookUpRow:
     row = number(argument(key, "rules"))
     if row is not None:
         return LookUpRow(row)
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("market", key, allowed(Action, "row<n>", "rules<n>"))
-    return action
+    return known("market", key, Action, "row<n>", "rules<n>")
 
 
 BANNER_UNCHOSEN = N_("Banner: tap to choose")

@@ -44,7 +44,7 @@ from companion.ui.presenters.expansion import (
     TableTurn,
     terrain_words,
 )
-from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
+from companion.ui.presenters.intents import argument, known
 
 ISLAND = "island"
 MAX_GHOSTS = 14
@@ -154,10 +154,7 @@ def parse(key: str) -> Action | BuyPower:
     power = argument(key, "buy_power:")
     if power is not None:
         return BuyPower(power)
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("necromancer", key, allowed(Action, "buy_power:<power>"))
-    return action
+    return known("necromancer", key, Action, "buy_power:<power>")
 
 
 class NecromancerPresenter(Presenter, parse=parse):

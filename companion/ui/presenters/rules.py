@@ -36,7 +36,7 @@ from companion import i18n
 from companion.i18n import N_, _, ngettext, pgettext
 from companion.ui import names
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
+from companion.ui.presenters.intents import argument, known
 from companion.ui.presenters.keypads import NameRequest, ask_name
 
 if TYPE_CHECKING:
@@ -137,13 +137,10 @@ class ChooseMatch:
 
 def parse(key: str) -> Action | ChooseMatch:
     """The rules screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is not None:
-        return action
     chosen = argument(key, "match:")
     if chosen is not None and ":" in chosen:
         return ChooseMatch(chosen)
-    raise UnknownAction(SCREEN, key, allowed(Action, "match:<kind>:<name>"))
+    return known(SCREEN, key, Action, "match:<kind>:<name>")
 
 
 class RulesPresenter(Presenter, parse=parse):

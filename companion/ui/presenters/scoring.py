@@ -44,7 +44,7 @@ from companion.ui.describe import coins, phase_hint
 from companion.ui.presenters import expansions as expansion_views
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.expansion import ExpansionView
-from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.presenters.intents import known
 from companion.ui.wording import say
 
 LAND = (Terrain.FARMLAND, Terrain.HILL, Terrain.FOREST, Terrain.SWAMP, Terrain.MOUNTAIN)
@@ -100,10 +100,7 @@ class Action(StrEnum):
 
 def parse(key: str) -> Action:
     """The scoring screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("scoring", key, allowed(Action))
-    return action
+    return known("scoring", key, Action)
 
 
 class ScoringPresenter(Presenter, parse=parse):

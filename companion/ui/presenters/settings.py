@@ -67,7 +67,7 @@ from companion.ui import names
 from companion.ui.language import LANGUAGE
 from companion.ui.presenters.base import Choice, Presenter, plain
 from companion.ui.presenters.history import export_dir, when, write_exports
-from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.presenters.intents import known
 from companion.ui.wording import say
 
 if TYPE_CHECKING:
@@ -200,10 +200,7 @@ class Action(StrEnum):
 
 def parse(key: str) -> Action:
     """The settings screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("settings", key, allowed(Action))
-    return action
+    return known("settings", key, Action)
 
 
 ABOUT = N_("Table Companion for Small World keeps the turn track, the market, everybody's "
