@@ -158,14 +158,14 @@ def parse(key: str) -> MapIntent:
         region = number(argument(key, f"{verb.value}:"))
         if region is not None:
             return OnDifference(verb, region)
-    action = member(Action, key) or expansions.map_intent(key)
+    action = member(Action, key) or expansions.intent("map", key)
     if action is None:
         raise UnknownAction("map", key, _allowed())
     return action
 
 
 def _allowed() -> tuple[str, ...]:
-    return allowed(Action, *expansions.map_intents(), "catapult:<tokens>", "place:<marker>",
+    return allowed(Action, *expansions.intents("map"), "catapult:<tokens>", "place:<marker>",
                    "remove:<marker>", *(verb.value + ":<region>" for verb in GridVerb))
 
 
@@ -681,7 +681,7 @@ class MapPresenter(Presenter, parse=parse):
             case Action.CORRECT:
                 self.correct()
             case StrEnum() if not isinstance(action, Action):  # an expansion view's button
-                owner = expansions.map_owner(action)
+                owner = expansions.owner("map", action)
                 if owner is None:
                     raise UnknownAction("map", str(action), _allowed())
                 owner.map_intents[type(action)](self, action, rid)

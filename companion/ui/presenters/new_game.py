@@ -149,10 +149,10 @@ def parse(key: str) -> NewGameIntent:
     ident = argument(key, "expansion:")
     if ident is not None:
         return ToggleExpansion(ident)
-    action = member(Action, key) or views.setup_intent(key)
+    action = member(Action, key) or views.intent("setup", key)
     if action is None:
         raise UnknownAction("new_game", key, allowed(
-            Action, *views.setup_intents(), *("dealing:" + d.value for d in Dealing),
+            Action, *views.intents("setup"), *("dealing:" + d.value for d in Dealing),
             "expansion:<ident>"))
     return action
 
@@ -502,10 +502,10 @@ class NewGamePresenter(Presenter, parse=parse):
                 self.first = -1
                 self._build()
             case StrEnum():  # a view's set-up button
-                owner = views.setup_owner(action)
+                owner = views.owner("setup", action)
                 if owner is None:
                     raise UnknownAction("new_game", action.value, allowed(
-                        Action, *views.setup_intents()))
+                        Action, *views.intents("setup")))
                 if action.value != owner.setup_key or not self._kept_apart(owner):
                     owner.setup_intents[type(action)](self, action)
                 self._build()

@@ -189,10 +189,10 @@ def parse(key: str) -> TableIntent:
     seat, _, race = (argument(key, "spread:") or "").partition(":")
     if number(seat) is not None and race:
         return SpreadHand(int(seat), race)
-    action = member(Action, key) or expansions.table_intent(key)
+    action = member(Action, key) or expansions.intent("table", key)
     if action is None:
         raise UnknownAction("table", key, allowed(
-            Action, *expansions.table_intents(), "spread:<seat>:<race>"))
+            Action, *expansions.intents("table"), "spread:<seat>:<race>"))
     return action
 
 
@@ -501,10 +501,10 @@ class TablePresenter(Presenter, parse=parse):
                 }
                 handlers[action]()
             case _:
-                owner = expansions.table_owner(action)
+                owner = expansions.owner("table", action)
                 if owner is None:
                     raise UnknownAction("table", str(action), allowed(
-                        Action, *expansions.table_intents(), "spread:<seat>:<race>"))
+                        Action, *expansions.intents("table"), "spread:<seat>:<race>"))
                 owner.table_intents[type(action)](self, self, action)
 
     def finish_conquests(self) -> None:
