@@ -93,7 +93,29 @@ def parse(key: str) -> Action:
     return known("game_end", key, Action)
 
 
-class GameEndPresenter(Presenter, parse=parse):
+class ChartOrCode(Presenter):
+    """A finished game's right-hand side: the coins chart, or the QR code of BG Stats'
+    create-play link of the game (`bgstats_url`, "" when it is not a play)."""
+
+    chart_series = ListProperty([])
+    chart_turns = NumericProperty(0)
+    bgstats_url = StringProperty("")
+    side = StringProperty("chart")
+    """What the right-hand side shows: "chart" (the coins chart) or "bgstats" (the QR code
+    of `bgstats_url`)."""
+    qr_shown = BooleanProperty(False)
+    """Whether `side` is "bgstats" (the QR code shows; the kv's texts follow it)."""
+
+    def on_side(self, *_args: Any) -> None:
+        self.qr_shown = self.side == "bgstats"
+
+    def show_side(self, side: str) -> None:
+        """Show the coins chart ("chart") or the BG Stats QR code ("bgstats", when the game
+        has a link)."""
+        self.side = "bgstats" if side == "bgstats" and self.bgstats_url else "chart"
+
+
+class GameEndPresenter(ChartOrCode, parse=parse):
     title = StringProperty(N_("The game is over"))
     hint = StringProperty("")
     revealed = ListProperty([])
@@ -105,16 +127,7 @@ class GameEndPresenter(Presenter, parse=parse):
     can_export = BooleanProperty(False)  # once the standings are saved with the game
     winner_text = StringProperty("")
     standings = ListProperty([])
-    chart_series = ListProperty([])
-    chart_turns = NumericProperty(0)
     over = BooleanProperty(False)
-    bgstats_url = StringProperty("")
-    """BG Stats' create-play link of this game, once it is saved with its standings."""
-    side = StringProperty("chart")
-    """What the right-hand side shows: "chart" (the coins chart) or "bgstats" (the QR code
-    of `bgstats_url`)."""
-    qr_shown = BooleanProperty(False)
-    """Whether `side` is "bgstats" (the QR code shows; the kv's texts follow it)."""
     story_rows = ListProperty([])
     """The game's story once it is saved (`companion.story`): dicts {seat, name, rgba,
     lines} in seat order, `lines` one string of a line a race and the best turn."""
@@ -130,7 +143,6 @@ class GameEndPresenter(Presenter, parse=parse):
         # that ends, so a link is never left over from the game before.
         self.fbind("can_export", self._saved_changed)
         self.fbind("winner_text", self._saved_changed)
-        self.fbind("side", lambda _p, side: setattr(self, "qr_shown", side == "bgstats"))
 
     # -- the saved game: BG Stats' link ----------------------------------------------------
     def _saved_changed(self, *_args: Any) -> None:
@@ -171,11 +183,6 @@ class GameEndPresenter(Presenter, parse=parse):
             "Best turn of the game: {name}, {n} coin in turn {turn}.",
             "Best turn of the game: {name}, {n} coins in turn {turn}.", best.coins).format(
             name=names[best.seat], n=best.coins, turn=best.turn))
-
-    def show_side(self, side: str) -> None:
-        """Show the coins chart ("chart") or the BG Stats QR code ("bgstats", once there
-        is a link)."""
-        self.side = "bgstats" if side == "bgstats" and self.bgstats_url else "chart"
 
     def refresh(self, state: GameState) -> None:
         history = self.session.history

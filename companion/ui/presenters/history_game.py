@@ -13,15 +13,15 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, assert_never
 
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import ListProperty, StringProperty
 
 from companion import bgstats
 from companion.i18n import N_, _
 from companion.records import ComboPlayed, GameSummary, RecordsError, minutes
 from companion.ui import names as shown_names
 from companion.ui import palette
-from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.game_end import coins_by_turn
+from companion.ui.presenters.base import Choice
+from companion.ui.presenters.game_end import ChartOrCode, coins_by_turn
 from companion.ui.presenters.history import (
     EXPORT_FORMATS,
     board_name,
@@ -69,7 +69,7 @@ RANKS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th"), 5: N_("5th"), 6
 """A player's place in the standings, in words."""
 
 
-class GameHistoryPresenter(Presenter, parse=parse):
+class GameHistoryPresenter(ChartOrCode, parse=parse):
     title = StringProperty(A_PAST_GAME)
     summary_text = StringProperty("")
     winner_text = StringProperty("")
@@ -78,22 +78,11 @@ class GameHistoryPresenter(Presenter, parse=parse):
     """Dicts {rank, name, coins, rgba, ink} by rank (ResultList rows)."""
     players = ListProperty([])
     """Dicts {name, rgba, ink, turns, combos} in seat order."""
-    chart_series = ListProperty([])
-    chart_turns = NumericProperty(0)
     chart_note = StringProperty("")
-    bgstats_url = StringProperty("")
-    """BG Stats' create-play link of the game shown ("" when it is not a play)."""
-    side = StringProperty("chart")
-    """What the right-hand side shows: "chart" or "bgstats" (the link's QR code)."""
-    qr_shown = BooleanProperty(False)
-    """Whether `side` is "bgstats" (the kv's texts follow it)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.game_id: int | None = None
         super().__init__(*args, **kwargs)
-
-    def on_side(self, *_args: Any) -> None:
-        self.qr_shown = self.side == "bgstats"
 
     def load(self, game_id: int) -> bool:
         """Show the finished game `game_id`; False (and a message) when it cannot be read."""
@@ -152,11 +141,6 @@ class GameHistoryPresenter(Presenter, parse=parse):
         except bgstats.NotAPlay:
             self.bgstats_url = ""
         self.side = "chart"
-
-    def show_side(self, side: str) -> None:
-        """Show the coins chart ("chart") or the BG Stats QR code ("bgstats", when the game
-        has a link)."""
-        self.side = "bgstats" if side == "bgstats" and self.bgstats_url else "chart"
 
     def _chart(self, game_id: int, summary: GameSummary) -> None:
         store = self.session.records
