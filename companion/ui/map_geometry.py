@@ -171,10 +171,7 @@ def cells(board: Board) -> dict[int, Polygon]:
 
 def region_at(outlines: Mapping[int, Polygon], x: float, y: float) -> int | None:
     """The region whose outline holds (x, y) (the lowest id on a shared edge), else None."""
-    for rid in sorted(outlines):
-        if point_in_polygon(outlines[rid], x, y):
-            return rid
-    return None
+    return next((rid for rid in sorted(outlines) if point_in_polygon(outlines[rid], x, y)), None)
 
 
 def board_size(board: Board) -> tuple[float, float]:

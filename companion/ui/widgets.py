@@ -369,10 +369,8 @@ class ActionColumn(GridLayout):  # type: ignore[misc]
             self.target.act(button.action_key)  # "" may be a choice's key (quiet hours: none)
 
     def button(self, key: str) -> BigButton | None:
-        for child in self.children:
-            if isinstance(child, BigButton) and child.action_key == key:
-                return child
-        return None
+        return next((c for c in self.children
+                     if isinstance(c, BigButton) and c.action_key == key), None)
 
 
 class Stepper(BoxLayout):  # type: ignore[misc]

@@ -425,12 +425,13 @@ class MapPresenter(Presenter, parse=parse):
         placement = troops_game.placement_with(state, seat, race, rid, delta)
         self.attempt(lambda: self.session.redeploy(placement, seat=seat, race=race))
 
-    def _conquered(self) -> None:
-        """After a conquest: what the game's expansions tell (a die rolled for the losers)."""
-        history = self.session.history
-        if history is None:
+    def _conquer(self, rid: int, **how: Any) -> None:
+        """Conquer `rid` (`Session.conquer`'s `how`); after the conquest, what the game's
+        expansions tell (a die rolled for the losers)."""
+        if self.attempt(lambda: self.session.conquer(rid, **how)) is None:
             return
-        for view in expansions.played(history.state):
+        history = self.session.history
+        for view in expansions.played(history.state) if history is not None else ():
             view.conquered(self)
 
     def _holder(self, state: GameState, rid: int) -> str:
@@ -651,21 +652,15 @@ class MapPresenter(Presenter, parse=parse):
     def _region_act(self, action: Action | RegionIntent, rid: int) -> None:
         match action:
             case Action.CONQUER:
-                count = int(self.deploy)
-                if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
-                    self._conquered()
+                self._conquer(rid, tokens=int(self.deploy))
             case Action.SORCERY:
-                if self.attempt(lambda: self.session.conquer(rid, sorcery=True)) is not None:
-                    self._conquered()
+                self._conquer(rid, sorcery=True)
             case Action.DRAGON:
-                if self.attempt(lambda: self.session.conquer(rid, dragon=True)) is not None:
-                    self._conquered()
+                self._conquer(rid, dragon=True)
             case Action.ROLL_FIRST:
                 self._roll_for_berserk()
             case Catapult(count):
-                if self.attempt(lambda: self.session.conquer(rid, tokens=count,
-                                                             catapult=True)) is not None:
-                    self._conquered()
+                self._conquer(rid, tokens=count, catapult=True)
             case Action.FINAL:
                 die = self.ctx.presenters.get("die")
                 if die is not None:
@@ -714,11 +709,7 @@ class MapPresenter(Presenter, parse=parse):
             if power is not None:
                 found.append(("power", power))
         found += [e for v in expansions.played(state) for e in v.region_rules(state, rid)]
-        out: list[tuple[str, str]] = []
-        for entry in found:
-            if entry not in out and rules.has(*entry):
-                out.append(entry)
-        return out
+        return [entry for entry in dict.fromkeys(found) if rules.has(*entry)]
 
     def look_up(self) -> None:
         """The panel's "Rules": what lies in the region tapped, in the rule book (which,
@@ -896,9 +887,7 @@ class MapPresenter(Presenter, parse=parse):
             case GridVerb.GRID_SHOW:
                 self.tap(rid)
             case GridVerb.GRID_ACCEPT if diff.covered:
-                count = diff.count or self._cost(state, rid)
-                if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
-                    self._conquered()
+                self._conquer(rid, tokens=diff.count or self._cost(state, rid))
             case GridVerb.GRID_ACCEPT:
                 self.attempt(lambda: self.session.abandon(rid))
 

@@ -293,13 +293,8 @@ class RulesPresenter(Presenter, parse=parse):
         names (names compared folded, whole words; at one place the longest name wins);
         None: it names none. Turn steps are left out: their names are common words."""
         said = f" {_words(text)} "
-        found: list[tuple[int, int, RuleEntry]] = []
-        for entry in self.book.entries:
-            if entry.kind == "turn":
-                continue
-            at = said.find(f" {_words(entry.name)} ")
-            if at >= 0:
-                found.append((at, -len(entry.name), entry))
+        found = [(at, -len(entry.name), entry) for entry in self.book.entries
+                 if entry.kind != "turn" and (at := said.find(f" {_words(entry.name)} ")) >= 0]
         if not found:
             return None
         first = min(found, key=lambda item: item[:2])[2]

@@ -237,10 +237,7 @@ class ScoringPresenter(Presenter, parse=parse):
         return {"key": key, "label": label, "value": value, "maximum": maximum}
 
     def _value(self, key: str) -> int:
-        for row in self.quick_rows:
-            if row["key"] == key:
-                return int(row["value"])
-        return 0
+        return next((int(row["value"]) for row in self.quick_rows if row["key"] == key), 0)
 
     def _quick_regions(self, key: str, power: str) -> QuickCount:
         """The race's counts from the steppers; anything no stepper asks stays the map's."""

@@ -129,28 +129,20 @@ def pin_words(pin: int | None) -> str:
         pin=pin, header=PHYSICAL_PIN.get(pin, "?"))
 
 
-def dim_words(seconds: int) -> str:
-    """When the screen dims, inside a sentence: "never", "after 5 minutes"."""
+def dim_words(seconds: int, *, alone: bool = False) -> str:
+    """When the screen dims, inside a sentence ("never", "after 5 minutes"), or `alone`, as
+    a choice of its own ("Never", "After 5 minutes")."""
     if seconds == 0:
-        return _("never")
+        return _("Never") if alone else _("never")
     if seconds % 60 == 0:
-        minutes = seconds // 60
-        return ngettext("after {count} minute", "after {count} minutes",
-                        minutes).format(count=minutes)
-    return ngettext("after {count} second", "after {count} seconds",
-                    seconds).format(count=seconds)
-
-
-def dim_choice(seconds: int) -> str:
-    """When the screen dims, as a choice of its own: "Never", "After 5 minutes"."""
-    if seconds == 0:
-        return _("Never")
-    if seconds % 60 == 0:
-        minutes = seconds // 60
-        return ngettext("After {count} minute", "After {count} minutes",
-                        minutes).format(count=minutes)
-    return ngettext("After {count} second", "After {count} seconds",
-                    seconds).format(count=seconds)
+        n = seconds // 60
+        words = (ngettext("After {count} minute", "After {count} minutes", n) if alone
+                 else ngettext("after {count} minute", "after {count} minutes", n))
+    else:
+        n = seconds
+        words = (ngettext("After {count} second", "After {count} seconds", n) if alone
+                 else ngettext("after {count} second", "after {count} seconds", n))
+    return words.format(count=n)
 
 
 def quiet_words(hours: QuietHours | None) -> str:
@@ -430,7 +422,7 @@ class SettingsPresenter(Presenter, parse=parse):
     def choose_dim(self) -> None:
         self.ctx.notices.choose(Choice(
             _("Dim the screen when nobody touches it"),
-            [(str(s), dim_choice(s)) for s in DIM_CHOICES],
+            [(str(s), dim_words(s, alone=True)) for s in DIM_CHOICES],
             lambda key: self._write("display.dim_after_seconds", int(key)),
             text=_("A touch or the die button wakes it. From the next start.")))
 
