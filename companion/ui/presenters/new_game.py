@@ -268,7 +268,6 @@ class NewGamePresenter(Presenter, parse=parse):
                           "can_down": i < len(self._names) - 1,
                           "side": _(SIDE_NAMES[self._sides[i]])})
         self.seats = seats
-        count = len(self._names)
         self._fit_board()
         self.board_text = self._board_text(count)
         self.board_options = [*self._board_options(), *self._view_options("board")]

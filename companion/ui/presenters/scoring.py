@@ -196,10 +196,9 @@ class ScoringPresenter(Presenter, parse=parse):
                  else _("{combo} (in decline): regions held"))
         rows: list[dict[str, Any]] = [
             {"key": "", "label": label.format(combo=shown_names.combo(held.power, held.race))}]
-        for terrain in self._terrains(key, held.power):
-            rows.append(self._row(f"{key}.{terrain.value}",
-                                  terrain_line(terrain),
-                                  counted.terrains.get(terrain, 0), regions))
+        rows += [self._row(f"{key}.{terrain.value}", terrain_line(terrain),
+                           counted.terrains.get(terrain, 0), regions)
+                 for terrain in self._terrains(key, held.power)]
         # Mines, magic sources, coasts and harbors lie on any terrain: they count among all
         # the race's regions above, never among the last terrain's alone, so they come under
         # a heading that says so rather than right under "Mountains".
@@ -210,8 +209,8 @@ class ScoringPresenter(Presenter, parse=parse):
         if names.AQUATIC in (held.race, held.power):
             rows.append(self._row(key + ".coastal", _("By a sea or the lake"),
                                   counted.coastal, regions))
-        for _view, name, words, value in _expansion_counts(state, counted):
-            rows.append(self._row(f"{key}.{name}", words, value, regions))
+        rows += [self._row(f"{key}.{name}", words, value, regions)
+                 for _view, name, words, value in _expansion_counts(state, counted)]
         if isinstance(held, ActiveHoldings):
             rows.append(self._row(key + ".conquered", _("Taken from a race or a Lost Tribe"),
                                   held.conquered_non_empty, regions))

@@ -347,12 +347,10 @@ class TablePresenter(Presenter, parse=parse):
         placed = [a for i, a in enumerate(placed)  # no empty place at the end, nor two in
                   if a["key"] or (any(b["key"] for b in placed[i:])  # a row (the main
                                   and (i == 0 or placed[i - 1]["key"]))]  # one in sight)
+        empty = {"key": "", "hidden": True, "text": ""}
         if not any(a["key"] == Action.DECLINE.value for a in placed):
-            while len(placed) < SLOTS - 1:
-                placed.append({"key": "", "hidden": True, "text": ""})
-            placed += decline
-        while len(placed) < SLOTS:
-            placed.append({"key": "", "hidden": True, "text": ""})
+            placed += [dict(empty) for _ in range(SLOTS - 1 - len(placed))] + decline
+        placed += [dict(empty) for _ in range(SLOTS - len(placed))]
         self._placed_in, self._placed = phase, placed
         return placed
 
