@@ -596,20 +596,6 @@ def _outlines(diagram: _Diagram) -> dict[int, list[tuple[Point, Point, int]]]:
     return outlines
 
 
-_Edge = tuple[Point, Point, int]
-
-
-def _borders(outlines: Mapping[int, list[_Edge]]) -> dict[tuple[int, int], float]:
-    """Shared border lengths by pair (a < b); the frame counts as region FRAME (-1)."""
-    shared: dict[tuple[int, int], float] = {}
-    for rid, edges in outlines.items():
-        for a, b, label in edges:
-            if label > rid or label == FRAME:
-                key = (label, rid) if label == FRAME else (rid, label)
-                shared[key] = shared.get(key, 0.0) + math.dist(a, b)
-    return shared
-
-
 def build(
     board: Board, sites: Sequence[Site] | None = None, *, precision: float = 1e-3
 ) -> MapGeometry:
