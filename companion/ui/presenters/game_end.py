@@ -17,6 +17,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, assert_never
 
+from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
 from companion import bgstats, story
@@ -93,9 +94,10 @@ def parse(key: str) -> Action:
     return known("game_end", key, Action)
 
 
-class ChartOrCode(Presenter):
-    """A finished game's right-hand side: the coins chart, or the QR code of BG Stats'
-    create-play link of the game (`bgstats_url`, "" when it is not a play)."""
+class ChartOrCode(EventDispatcher):  # type: ignore[misc]
+    """A finished game's right-hand side, for a presenter to inherit beside `Presenter`:
+    the coins chart, or the QR code of BG Stats' create-play link of the game
+    (`bgstats_url`, "" when it is not a play)."""
 
     chart_series = ListProperty([])
     chart_turns = NumericProperty(0)
@@ -115,7 +117,7 @@ class ChartOrCode(Presenter):
         self.side = "bgstats" if side == "bgstats" and self.bgstats_url else "chart"
 
 
-class GameEndPresenter(ChartOrCode, parse=parse):
+class GameEndPresenter(ChartOrCode, Presenter, parse=parse):
     title = StringProperty(N_("The game is over"))
     hint = StringProperty("")
     revealed = ListProperty([])

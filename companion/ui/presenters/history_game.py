@@ -20,7 +20,7 @@ from companion.i18n import N_, _
 from companion.records import ComboPlayed, GameSummary, RecordsError, minutes
 from companion.ui import names as shown_names
 from companion.ui import palette
-from companion.ui.presenters.base import Choice
+from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.game_end import ChartOrCode, coins_by_turn
 from companion.ui.presenters.history import (
     EXPORT_FORMATS,
@@ -69,7 +69,7 @@ RANKS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th"), 5: N_("5th"), 6
 """A player's place in the standings, in words."""
 
 
-class GameHistoryPresenter(ChartOrCode, parse=parse):
+class GameHistoryPresenter(ChartOrCode, Presenter, parse=parse):
     title = StringProperty(A_PAST_GAME)
     summary_text = StringProperty("")
     winner_text = StringProperty("")
