@@ -42,7 +42,7 @@ class MarketList(BoxLayout):  # type: ignore[misc]
     rows = ObjectProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
-        self._pool: Pool[MarketRow] = Pool(self, row=MarketRow)
+        self._pool: Pool[MarketRow] = Pool(self, row=lambda: MarketRow(presenter=self.presenter))
         super().__init__(**kwargs)
         self.fbind("rows", self._rebuild)
 

@@ -32,7 +32,7 @@ class SeatList(BoxLayout):  # type: ignore[misc]
     seats = ObjectProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
-        self._pool: Pool[SeatRow] = Pool(self, row=SeatRow)
+        self._pool: Pool[SeatRow] = Pool(self, row=lambda: SeatRow(presenter=self.presenter))
         super().__init__(**kwargs)
         self.fbind("seats", self._rebuild)
 

@@ -28,7 +28,7 @@ class ProfileList(BoxLayout):  # type: ignore[misc]
     profiles = ObjectProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
-        self._pool: Pool[ProfileRow] = Pool(self, row=ProfileRow)
+        self._pool: Pool[ProfileRow] = Pool(self, row=lambda: ProfileRow(presenter=self.presenter))
         super().__init__(**kwargs)
         self.fbind("profiles", self._rebuild)
 

@@ -45,7 +45,7 @@ class PlayerList(BoxLayout):  # type: ignore[misc]
     players = ObjectProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
-        self._pool: Pool[PlayerRow] = Pool(self, row=PlayerRow)
+        self._pool: Pool[PlayerRow] = Pool(self, row=lambda: PlayerRow(presenter=self.presenter))
         super().__init__(**kwargs)
         self._current: int | None = None
         self._show_current = Clock.create_trigger(self._scroll_to_current, 0)
