@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +29,6 @@ from companion.ui.map_geometry import (
     Point,
     Site,
     _adjacent_pairs,
-    _borders,
     _diagram,
     _outlines,
     _Unsound,
@@ -41,6 +40,18 @@ from companion.ui.map_geometry import (
     polygon_area,
     primary_sites,
 )
+
+
+def _borders(outlines: Mapping[int, list[tuple[Point, Point, int]]]
+             ) -> dict[tuple[int, int], float]:
+    """Shared border lengths by pair (a < b); the frame counts as region FRAME (-1)."""
+    shared: dict[tuple[int, int], float] = {}
+    for rid, edges in outlines.items():
+        for a, b, label in edges:
+            if label > rid or label == FRAME:
+                key = (label, rid) if label == FRAME else (rid, label)
+                shared[key] = shared.get(key, 0.0) + math.dist(a, b)
+    return shared
 
 
 @dataclass(slots=True)

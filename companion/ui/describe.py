@@ -166,10 +166,8 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
             return _("an undo")
     from companion.ui.presenters import expansions  # each expansion words its own events
 
-    for view in expansions.registered():
-        if (text := view.event_text(event, who)) is not None:
-            return text
-    return _("the last action")
+    return next((text for view in expansions.registered()
+                 if (text := view.event_text(event, who)) is not None), _("the last action"))
 
 
 def step_text(step: Sequence[Event], names: Sequence[str],

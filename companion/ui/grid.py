@@ -51,7 +51,6 @@ if TYPE_CHECKING:
     from companion.grid import Calibrations, Difference
     from companion.rules import Board, GameState
 
-NOT_USED = N_("Sensor grid: not used (tap the map)")
 LOOKING = N_("Sensor grid: looking for it")
 OFFLINE = N_("Sensor grid: offline, playing by hand")
 """The status lines (marked here, translated where shown: ``_(OFFLINE)``)."""

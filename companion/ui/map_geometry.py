@@ -171,10 +171,7 @@ def cells(board: Board) -> dict[int, Polygon]:
 
 def region_at(outlines: Mapping[int, Polygon], x: float, y: float) -> int | None:
     """The region whose outline holds (x, y) (the lowest id on a shared edge), else None."""
-    for rid in sorted(outlines):
-        if point_in_polygon(outlines[rid], x, y):
-            return rid
-    return None
+    return next((rid for rid in sorted(outlines) if point_in_polygon(outlines[rid], x, y)), None)
 
 
 def board_size(board: Board) -> tuple[float, float]:
@@ -597,20 +594,6 @@ def _outlines(diagram: _Diagram) -> dict[int, list[tuple[Point, Point, int]]]:
             raise _Unsound(f"region {rid} is split or holds a hole")
         outlines[rid] = _merge_collinear(loops[0])
     return outlines
-
-
-_Edge = tuple[Point, Point, int]
-
-
-def _borders(outlines: Mapping[int, list[_Edge]]) -> dict[tuple[int, int], float]:
-    """Shared border lengths by pair (a < b); the frame counts as region FRAME (-1)."""
-    shared: dict[tuple[int, int], float] = {}
-    for rid, edges in outlines.items():
-        for a, b, label in edges:
-            if label > rid or label == FRAME:
-                key = (label, rid) if label == FRAME else (rid, label)
-                shared[key] = shared.get(key, 0.0) + math.dist(a, b)
-    return shared
 
 
 def build(

@@ -48,28 +48,8 @@ Invariants (one `MemoryPolicy` per app, driven by `TableApp`):
   background build's frame.
 - `release()` gives automatic full collections back (tests; the app never does).
 
-Measured (``make bench BENCH_ARGS="--only rss"``: ten whole 5-player games, one intent
-per frame; 2-core x86 with software GL):
-
-- Issue 15: freezing start-up without a pass, each screen as it is built and the survivors
-  of each calm collection took the longest pause over three games from 124 ms to 3-9 ms;
-  each end-of-turn collection walks about 1-3k objects (a turn's survivors).
-- Issue 27: the map's replaced drawings were left for the full collection (every Kivy
-  group drawn held itself in a cycle): 40-50k objects and 8-12 off-screen textures a game,
-  the resident memory 714 / 1,152 / 1,638 / 4,808 MB after games 1 / 2 / 3 / 10, the
-  longest pause 61 ms, and a full collection after three games found 900k objects in 1 s.
-  With the map's drawings freed at once, no full collection and rare screens never frozen:
-  242 / 261 / 245 / 245 MB, the longest pause 16 ms (one; every other under 6 ms), 855
-  collections in ten games, 694 ms in all; what a full collection would still find after
-  a game, some 250 objects (Kivy's animations' bound callbacks), is left frozen.
-- A full pass over each screen just built (20-45k objects, 3-8 ms) instead of a young
-  one: it finds almost nothing more (a few thousand objects once). Left out.
-- Generation-1 collections at ends of turn instead of full ones over the unfrozen objects:
-  no faster (the unfrozen set is already one turn's), and they freeze more garbage. Left
-  out.
-- A rare screen released: every widget of it is freed by the collection after the release
-  (`tests/test_ui_memory.py`); the resident memory keeps what the GL driver cached while
-  drawing it (software GL: shader variants), not the screen.
+What was measured to choose this timetable is in ``bench/README.md`` ("The garbage
+collector's timetable").
 """
 
 from __future__ import annotations

@@ -125,13 +125,6 @@ class Caption(Label):  # type: ignore[misc]
     """A label that wraps to its width and is as tall as its text."""
 
 
-class TapCaption(ButtonBehavior, Caption):  # type: ignore[misc]
-    """A caption a finger may tap (the table's reminders open the rules at what they
-    name); `action_key` names what a tap asks for, as a button's does."""
-
-    action_key = StringProperty("")
-
-
 ELLIPSIS = "..."
 """What stands for the middle of a folder name too long for a whole line."""
 
@@ -376,10 +369,8 @@ class ActionColumn(GridLayout):  # type: ignore[misc]
             self.target.act(button.action_key)  # "" may be a choice's key (quiet hours: none)
 
     def button(self, key: str) -> BigButton | None:
-        for child in self.children:
-            if isinstance(child, BigButton) and child.action_key == key:
-                return child
-        return None
+        return next((c for c in self.children
+                     if isinstance(c, BigButton) and c.action_key == key), None)
 
 
 class Stepper(BoxLayout):  # type: ignore[misc]

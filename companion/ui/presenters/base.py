@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, StringProperty
@@ -170,6 +170,14 @@ class Presenter(EventDispatcher):  # type: ignore[misc]
     """Base of the screen presenters; `refresh(state)` runs after every published state."""
 
     has_game = BooleanProperty(False)
+    _parse: ClassVar[Callable[[str], Any]]
+
+    def __init_subclass__(cls, *, parse: Callable[[str], Any] | None = None,
+                          **kwargs: Any) -> None:
+        """`parse`: the screen's own (its module's), a button's key -> its typed intent."""
+        super().__init_subclass__(**kwargs)
+        if parse is not None:
+            cls._parse = staticmethod(parse)
 
     def __init__(self, ctx: Context, **kwargs: Any) -> None:
         self.ctx = ctx
@@ -230,3 +238,12 @@ class Presenter(EventDispatcher):  # type: ignore[misc]
 
     def go(self, screen: str) -> None:
         self.ctx.nav.go(screen)
+
+    def act(self, key: str) -> None:
+        """A button's intent, named by its key: parsed (`UnknownAction` when the screen has
+        none), then done."""
+        self.do(type(self)._parse(key))
+
+    def do(self, action: Any) -> None:
+        """Do a typed intent of this screen (each screen's own `match`)."""
+        raise NotImplementedError

@@ -32,7 +32,7 @@ from companion.i18n import N_, _, ngettext
 from companion.rules import BOARD_NAMES, Board, GameState, load_board
 from companion.ui.grid import refusal_detail, resized
 from companion.ui.presenters.base import Presenter
-from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
+from companion.ui.presenters.intents import argument, known
 
 TITLE = N_("Calibrate the sensor grid")
 Said = Callable[[], str]
@@ -88,13 +88,10 @@ def parse(key: str) -> Action | ChooseBoard:
     name = argument(key, "board:")
     if name is not None:
         return ChooseBoard(name)
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("calibration", key, allowed(Action, "board:<name>"))
-    return action
+    return known("calibration", key, Action, "board:<name>")
 
 
-class CalibrationPresenter(Presenter):
+class CalibrationPresenter(Presenter, parse=parse):
     grid = ObjectProperty(None, allownone=True)
     """The `GridController` (it sets itself here); None: no grid is configured."""
 
@@ -165,9 +162,6 @@ class CalibrationPresenter(Presenter):
             self._show()
 
     # -- intents -----------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action | ChooseBoard) -> None:
         match action:
             case ChooseBoard(name):

@@ -24,7 +24,7 @@ from companion.i18n import N_, _, ngettext
 from companion.rules import DieChance, DiePurpose, GameState
 from companion.session import FinalAttempt
 from companion.ui.presenters.base import Context, Presenter
-from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.presenters.intents import known
 from companion.ui.wording import say
 
 TITLE = N_("The reinforcement die")
@@ -44,13 +44,10 @@ class Action(StrEnum):
 
 def parse(key: str) -> Action:
     """The die screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("die", key, allowed(Action))
-    return action
+    return known("die", key, Action)
 
 
-class DiePresenter(Presenter):
+class DiePresenter(Presenter, parse=parse):
     title = StringProperty(TITLE)
     hint = StringProperty("")
     face = NumericProperty(-1)
@@ -140,9 +137,6 @@ class DiePresenter(Presenter):
         return say(chance.reason)
 
     # -- intents -------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action) -> None:
         match action:
             case Action.ROLL:

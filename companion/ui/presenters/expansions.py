@@ -5,10 +5,10 @@ play, River World, the mini-expansions); a shared screen asks the views in that 
 it is the order of what they show: the Necromancer's hint before team play's, the
 Necromancer's books before the teams' and the rivers'. `played(state)` is the views of the
 expansions the game plays (`companion.rules.expansions.played`), in the same order.
-`table_owner(action)` and `map_owner(action)` find the view that declared a button;
-`table_intent(key)` and `map_intent(key)` parse a key into one of the views' actions;
-`setup_intent(key)` and `setup_owner(action)` do the same for the new game form, whose
-hooks are asked of every registered view (no game is played yet).
+On each screen the views add buttons to (`Screen`: the table, the map and the new game
+form, whose hooks are asked of every registered view, no game being played yet),
+`intent(screen, key)` parses a key into one of the views' actions and
+`owner(screen, action)` finds the view that declared it.
 
 Invariants: the registry is a tuple (its order never depends on a set's history); a key
 belongs to at most one view's table intents, one view's map intents and one view's
@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
+from typing import Literal
 
 from companion.rules import GameState, expansions
 from companion.ui.presenters.expansion import ExpansionView
@@ -30,9 +31,10 @@ from companion.ui.presenters.necromancer import NecromancerView
 from companion.ui.presenters.river import RiverView
 from companion.ui.presenters.teams import TeamView
 
-__all__ = ["extended", "map_intent", "map_intents", "map_owner", "played", "registered",
-           "setup_intent", "setup_intents", "setup_owner", "table_intent", "table_intents",
-           "table_owner"]
+__all__ = ["Screen", "extended", "intent", "intents", "owner", "played", "registered"]
+
+Screen = Literal["table", "map", "setup"]
+"""A screen the views add buttons to: each view's `<screen>_intents` declares them."""
 
 _REGISTRY: tuple[ExpansionView, ...] = (NecromancerView(), TeamView(), RiverView(),
                                         MiniExpansionsView())
@@ -49,13 +51,17 @@ def played(state: GameState) -> tuple[ExpansionView, ...]:
     return tuple(view for view in _REGISTRY if view.expansion in names)
 
 
+def _declared(view: ExpansionView, screen: Screen) -> Iterable[type[StrEnum]]:
+    enums: Iterable[type[StrEnum]] = getattr(view, screen + "_intents")
+    return enums
+
+
 def _check(views: tuple[ExpansionView, ...]) -> None:
-    """Refuse a key two views would both take, on the table or on the map."""
-    for screen in ("table_intents", "map_intents", "setup_intents"):
+    """Refuse a key two views would both take on one screen."""
+    for screen in ("table", "map", "setup"):
         seen: dict[str, str] = {}
         for view in views:
-            enums: Iterable[type[StrEnum]] = getattr(view, screen)
-            for enum in enums:
+            for enum in _declared(view, screen):
                 for action in enum:
                     if action.value in seen:
                         raise ValueError(f"the key {action.value!r} is both "
@@ -79,46 +85,16 @@ def extended(*more: ExpansionView) -> Iterator[tuple[ExpansionView, ...]]:
         _REGISTRY = before
 
 
-def table_intents() -> tuple[type[StrEnum], ...]:
-    """Every view's table buttons (for the table's list of keys allowed)."""
-    return tuple(enum for view in _REGISTRY for enum in view.table_intents)
+def intents(screen: Screen) -> tuple[type[StrEnum], ...]:
+    """Every view's buttons on `screen` (for the screen's list of keys allowed)."""
+    return tuple(enum for view in _REGISTRY for enum in _declared(view, screen))
 
 
-def map_intents() -> tuple[type[StrEnum], ...]:
-    """Every view's region buttons (for the map's list of keys allowed)."""
-    return tuple(enum for view in _REGISTRY for enum in view.map_intents)
+def intent(screen: Screen, key: str) -> StrEnum | None:
+    """The view's action on `screen` whose key is `key` (None: no view's)."""
+    return next((found for enum in intents(screen) if (found := member(enum, key))), None)
 
 
-def table_intent(key: str) -> StrEnum | None:
-    """The view's table action whose key is `key` (None: no view's)."""
-    return next((found for enum in table_intents() if (found := member(enum, key))), None)
-
-
-def map_intent(key: str) -> StrEnum | None:
-    """The view's region action whose key is `key` (None: no view's)."""
-    return next((found for enum in map_intents() if (found := member(enum, key))), None)
-
-
-def table_owner(action: StrEnum) -> ExpansionView | None:
-    """The view that declared the table button `action`."""
-    return next((view for view in _REGISTRY if type(action) in view.table_intents), None)
-
-
-def map_owner(action: StrEnum) -> ExpansionView | None:
-    """The view that declared the region button `action`."""
-    return next((view for view in _REGISTRY if type(action) in view.map_intents), None)
-
-
-def setup_intents() -> tuple[type[StrEnum], ...]:
-    """Every view's buttons on the new game form."""
-    return tuple(enum for view in _REGISTRY for enum in view.setup_intents)
-
-
-def setup_intent(key: str) -> StrEnum | None:
-    """The view's new game action whose key is `key` (None: no view's)."""
-    return next((found for enum in setup_intents() if (found := member(enum, key))), None)
-
-
-def setup_owner(action: StrEnum) -> ExpansionView | None:
-    """The view that declared the new game button `action`."""
-    return next((view for view in _REGISTRY if type(action) in view.setup_intents), None)
+def owner(screen: Screen, action: StrEnum) -> ExpansionView | None:
+    """The view that declared the button `action` on `screen`."""
+    return next((view for view in _REGISTRY if type(action) in _declared(view, screen)), None)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, assert_never
 
+from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
 from companion import bgstats, story
@@ -37,7 +38,7 @@ from companion.ui.describe import coins
 from companion.ui.presenters import expansions
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.history import board_name
-from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.presenters.intents import known
 from companion.ui.wording import say
 
 ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th"), 5: N_("5th"),
@@ -90,13 +91,33 @@ class Action(StrEnum):
 
 def parse(key: str) -> Action:
     """The game_end screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("game_end", key, allowed(Action))
-    return action
+    return known("game_end", key, Action)
 
 
-class GameEndPresenter(Presenter):
+class ChartOrCode(EventDispatcher):  # type: ignore[misc]
+    """A finished game's right-hand side, for a presenter to inherit beside `Presenter`:
+    the coins chart, or the QR code of BG Stats' create-play link of the game
+    (`bgstats_url`, "" when it is not a play)."""
+
+    chart_series = ListProperty([])
+    chart_turns = NumericProperty(0)
+    bgstats_url = StringProperty("")
+    side = StringProperty("chart")
+    """What the right-hand side shows: "chart" (the coins chart) or "bgstats" (the QR code
+    of `bgstats_url`)."""
+    qr_shown = BooleanProperty(False)
+    """Whether `side` is "bgstats" (the QR code shows; the kv's texts follow it)."""
+
+    def on_side(self, *_args: Any) -> None:
+        self.qr_shown = self.side == "bgstats"
+
+    def show_side(self, side: str) -> None:
+        """Show the coins chart ("chart") or the BG Stats QR code ("bgstats", when the game
+        has a link)."""
+        self.side = "bgstats" if side == "bgstats" and self.bgstats_url else "chart"
+
+
+class GameEndPresenter(ChartOrCode, Presenter, parse=parse):
     title = StringProperty(N_("The game is over"))
     hint = StringProperty("")
     revealed = ListProperty([])
@@ -108,16 +129,7 @@ class GameEndPresenter(Presenter):
     can_export = BooleanProperty(False)  # once the standings are saved with the game
     winner_text = StringProperty("")
     standings = ListProperty([])
-    chart_series = ListProperty([])
-    chart_turns = NumericProperty(0)
     over = BooleanProperty(False)
-    bgstats_url = StringProperty("")
-    """BG Stats' create-play link of this game, once it is saved with its standings."""
-    side = StringProperty("chart")
-    """What the right-hand side shows: "chart" (the coins chart) or "bgstats" (the QR code
-    of `bgstats_url`)."""
-    qr_shown = BooleanProperty(False)
-    """Whether `side` is "bgstats" (the QR code shows; the kv's texts follow it)."""
     story_rows = ListProperty([])
     """The game's story once it is saved (`companion.story`): dicts {seat, name, rgba,
     lines} in seat order, `lines` one string of a line a race and the best turn."""
@@ -133,7 +145,6 @@ class GameEndPresenter(Presenter):
         # that ends, so a link is never left over from the game before.
         self.fbind("can_export", self._saved_changed)
         self.fbind("winner_text", self._saved_changed)
-        self.fbind("side", lambda _p, side: setattr(self, "qr_shown", side == "bgstats"))
 
     # -- the saved game: BG Stats' link ----------------------------------------------------
     def _saved_changed(self, *_args: Any) -> None:
@@ -174,11 +185,6 @@ class GameEndPresenter(Presenter):
             "Best turn of the game: {name}, {n} coin in turn {turn}.",
             "Best turn of the game: {name}, {n} coins in turn {turn}.", best.coins).format(
             name=names[best.seat], n=best.coins, turn=best.turn))
-
-    def show_side(self, side: str) -> None:
-        """Show the coins chart ("chart") or the BG Stats QR code ("bgstats", once there
-        is a link)."""
-        self.side = "bgstats" if side == "bgstats" and self.bgstats_url else "chart"
 
     def refresh(self, state: GameState) -> None:
         history = self.session.history
@@ -267,9 +273,6 @@ class GameEndPresenter(Presenter):
                         row["on_board"]).format(coins=text, n=row["on_board"])
 
     # -- intents -------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action) -> None:
         match action:
             case Action.REVEAL:

@@ -29,7 +29,7 @@ from companion.paths import user_data_dir
 from companion.records import GameRecord, Records, RecordsError
 from companion.ui import palette
 from companion.ui.presenters.base import Presenter
-from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
+from companion.ui.presenters.intents import argument, known, number
 from companion.ui.wording import say
 
 ACCENT = get_hex_from_color(palette.ACCENT)
@@ -128,13 +128,10 @@ def parse(key: str) -> Action | OpenGame:
     game_id = number(argument(key, "game:"))
     if game_id is not None:
         return OpenGame(game_id)
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("history", key, allowed(Action, "game:<id>"))
-    return action
+    return known("history", key, Action, "game:<id>")
 
 
-class HistoryPresenter(Presenter):
+class HistoryPresenter(Presenter, parse=parse):
     games = ListProperty([])
     """Finished games, newest first: dicts {game_id, title, players, winner, tie, text}
     (`text`: all of it as Kivy markup, for the game's button)."""
@@ -178,9 +175,6 @@ class HistoryPresenter(Presenter):
         if row["tie"]:
             lines.append(escape_markup(row["tie"]))
         return {**row, "text": "\n".join(lines)}
-
-    def act(self, key: str) -> None:
-        self.do(parse(key))
 
     def do(self, action: Action | OpenGame) -> None:
         match action:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, assert_never
 
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import ListProperty, StringProperty
 
 from companion import bgstats
 from companion.i18n import N_, _
@@ -21,7 +21,7 @@ from companion.records import ComboPlayed, GameSummary, RecordsError, minutes
 from companion.ui import names as shown_names
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.game_end import coins_by_turn
+from companion.ui.presenters.game_end import ChartOrCode, coins_by_turn
 from companion.ui.presenters.history import (
     EXPORT_FORMATS,
     board_name,
@@ -32,7 +32,7 @@ from companion.ui.presenters.history import (
     winner_words,
     write_exports,
 )
-from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.presenters.intents import known
 from companion.ui.wording import say
 
 
@@ -53,10 +53,7 @@ class Action(StrEnum):
 
 def parse(key: str) -> Action:
     """The history_game screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("history_game", key, allowed(Action))
-    return action
+    return known("history_game", key, Action)
 
 
 def combo_words(combo: ComboPlayed) -> str:
@@ -72,7 +69,7 @@ RANKS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd"), 4: N_("4th"), 5: N_("5th"), 6
 """A player's place in the standings, in words."""
 
 
-class GameHistoryPresenter(Presenter):
+class GameHistoryPresenter(ChartOrCode, Presenter, parse=parse):
     title = StringProperty(A_PAST_GAME)
     summary_text = StringProperty("")
     winner_text = StringProperty("")
@@ -81,22 +78,11 @@ class GameHistoryPresenter(Presenter):
     """Dicts {rank, name, coins, rgba, ink} by rank (ResultList rows)."""
     players = ListProperty([])
     """Dicts {name, rgba, ink, turns, combos} in seat order."""
-    chart_series = ListProperty([])
-    chart_turns = NumericProperty(0)
     chart_note = StringProperty("")
-    bgstats_url = StringProperty("")
-    """BG Stats' create-play link of the game shown ("" when it is not a play)."""
-    side = StringProperty("chart")
-    """What the right-hand side shows: "chart" or "bgstats" (the link's QR code)."""
-    qr_shown = BooleanProperty(False)
-    """Whether `side` is "bgstats" (the kv's texts follow it)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.game_id: int | None = None
         super().__init__(*args, **kwargs)
-
-    def on_side(self, *_args: Any) -> None:
-        self.qr_shown = self.side == "bgstats"
 
     def load(self, game_id: int) -> bool:
         """Show the finished game `game_id`; False (and a message) when it cannot be read."""
@@ -156,11 +142,6 @@ class GameHistoryPresenter(Presenter):
             self.bgstats_url = ""
         self.side = "chart"
 
-    def show_side(self, side: str) -> None:
-        """Show the coins chart ("chart") or the BG Stats QR code ("bgstats", when the game
-        has a link)."""
-        self.side = "bgstats" if side == "bgstats" and self.bgstats_url else "chart"
-
     def _chart(self, game_id: int, summary: GameSummary) -> None:
         store = self.session.records
         assert store is not None
@@ -177,9 +158,6 @@ class GameHistoryPresenter(Presenter):
         self.chart_note = _("Coins at the end of each turn")
 
     # -- intents ---------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action) -> None:
         match action:
             case Action.EXPORT:

@@ -29,7 +29,7 @@ from companion import i18n, system_actions
 from companion.i18n import N_, _
 from companion.kivy_config import is_kiosk
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.presenters.intents import known
 
 if TYPE_CHECKING:
     from companion.rules import GameState
@@ -48,10 +48,7 @@ class Action(StrEnum):
 
 def parse(key: str) -> Action:
     """The home screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("home", key, allowed(Action))
-    return action
+    return known("home", key, Action)
 
 
 GOING = {
@@ -76,7 +73,7 @@ def language_choices() -> list[tuple[str, str]]:
     return [(code, i18n.NAMES[code]) for code in i18n.LANGUAGES]
 
 
-class HomePresenter(Presenter):
+class HomePresenter(Presenter, parse=parse):
     game_text = StringProperty("")
     can_resume = BooleanProperty(False)
     resume_text = StringProperty(RESUME)
@@ -176,9 +173,6 @@ class HomePresenter(Presenter):
     def clear(self) -> None:
         self._on_table = False
         self.game_text = self._no_game_text()
-
-    def act(self, key: str) -> None:
-        self.do(parse(key))
 
     def do(self, action: Action) -> None:
         match action:

@@ -45,6 +45,15 @@ def member(actions: type[E], key: str) -> E | None:
         return None
 
 
+def known(screen: str, key: str, actions: type[E], *patterns: str) -> E:
+    """The action of `actions` whose value is `key`; else `UnknownAction` naming `screen`,
+    the values of `actions` and the `patterns` of the keys that carry a parameter."""
+    action = member(actions, key)
+    if action is None:
+        raise UnknownAction(screen, key, allowed(actions, *patterns))
+    return action
+
+
 def argument(key: str, prefix: str) -> str | None:
     """What follows `prefix` in `key` (None: `key` does not start with it, or nothing
     follows)."""

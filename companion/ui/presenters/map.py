@@ -158,18 +158,18 @@ def parse(key: str) -> MapIntent:
         region = number(argument(key, f"{verb.value}:"))
         if region is not None:
             return OnDifference(verb, region)
-    action = member(Action, key) or expansions.map_intent(key)
+    action = member(Action, key) or expansions.intent("map", key)
     if action is None:
         raise UnknownAction("map", key, _allowed())
     return action
 
 
 def _allowed() -> tuple[str, ...]:
-    return allowed(Action, *expansions.map_intents(), "catapult:<tokens>", "place:<marker>",
+    return allowed(Action, *expansions.intents("map"), "catapult:<tokens>", "place:<marker>",
                    "remove:<marker>", *(verb.value + ":<region>" for verb in GridVerb))
 
 
-class MapPresenter(Presenter):
+class MapPresenter(Presenter, parse=parse):
     board = ObjectProperty(None, allownone=True)
     regions = ObjectProperty(None, allownone=True)
     player_colours = DictProperty({})
@@ -425,12 +425,13 @@ class MapPresenter(Presenter):
         placement = troops_game.placement_with(state, seat, race, rid, delta)
         self.attempt(lambda: self.session.redeploy(placement, seat=seat, race=race))
 
-    def _conquered(self) -> None:
-        """After a conquest: what the game's expansions tell (a die rolled for the losers)."""
-        history = self.session.history
-        if history is None:
+    def _conquer(self, rid: int, **how: Any) -> None:
+        """Conquer `rid` (`Session.conquer`'s `how`); after the conquest, what the game's
+        expansions tell (a die rolled for the losers)."""
+        if self.attempt(lambda: self.session.conquer(rid, **how)) is None:
             return
-        for view in expansions.played(history.state):
+        history = self.session.history
+        for view in expansions.played(history.state) if history is not None else ():
             view.conquered(self)
 
     def _holder(self, state: GameState, rid: int) -> str:
@@ -625,9 +626,6 @@ class MapPresenter(Presenter):
         if self.state is not None:
             self._panel(self.state, keep_counts=True)
 
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: MapIntent) -> None:
         match action:
             case Action.GRID_CALIBRATE:
@@ -654,21 +652,15 @@ class MapPresenter(Presenter):
     def _region_act(self, action: Action | RegionIntent, rid: int) -> None:
         match action:
             case Action.CONQUER:
-                count = int(self.deploy)
-                if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
-                    self._conquered()
+                self._conquer(rid, tokens=int(self.deploy))
             case Action.SORCERY:
-                if self.attempt(lambda: self.session.conquer(rid, sorcery=True)) is not None:
-                    self._conquered()
+                self._conquer(rid, sorcery=True)
             case Action.DRAGON:
-                if self.attempt(lambda: self.session.conquer(rid, dragon=True)) is not None:
-                    self._conquered()
+                self._conquer(rid, dragon=True)
             case Action.ROLL_FIRST:
                 self._roll_for_berserk()
             case Catapult(count):
-                if self.attempt(lambda: self.session.conquer(rid, tokens=count,
-                                                             catapult=True)) is not None:
-                    self._conquered()
+                self._conquer(rid, tokens=count, catapult=True)
             case Action.FINAL:
                 die = self.ctx.presenters.get("die")
                 if die is not None:
@@ -684,7 +676,7 @@ class MapPresenter(Presenter):
             case Action.CORRECT:
                 self.correct()
             case StrEnum() if not isinstance(action, Action):  # an expansion view's button
-                owner = expansions.map_owner(action)
+                owner = expansions.owner("map", action)
                 if owner is None:
                     raise UnknownAction("map", str(action), _allowed())
                 owner.map_intents[type(action)](self, action, rid)
@@ -717,11 +709,7 @@ class MapPresenter(Presenter):
             if power is not None:
                 found.append(("power", power))
         found += [e for v in expansions.played(state) for e in v.region_rules(state, rid)]
-        out: list[tuple[str, str]] = []
-        for entry in found:
-            if entry not in out and rules.has(*entry):
-                out.append(entry)
-        return out
+        return [entry for entry in dict.fromkeys(found) if rules.has(*entry)]
 
     def look_up(self) -> None:
         """The panel's "Rules": what lies in the region tapped, in the rule book (which,
@@ -899,9 +887,7 @@ class MapPresenter(Presenter):
             case GridVerb.GRID_SHOW:
                 self.tap(rid)
             case GridVerb.GRID_ACCEPT if diff.covered:
-                count = diff.count or self._cost(state, rid)
-                if self.attempt(lambda: self.session.conquer(rid, tokens=count)) is not None:
-                    self._conquered()
+                self._conquer(rid, tokens=diff.count or self._cost(state, rid))
             case GridVerb.GRID_ACCEPT:
                 self.attempt(lambda: self.session.abandon(rid))
 

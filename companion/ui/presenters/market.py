@@ -18,7 +18,7 @@ from companion.rules import GameState, Phase, pick_refusal, public
 from companion.ui import names
 from companion.ui.describe import tokens
 from companion.ui.presenters.base import Choice, Presenter, Question, plain
-from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
+from companion.ui.presenters.intents import argument, known, number
 from companion.ui.wording import say
 
 
@@ -50,17 +50,14 @@ def parse(key: str) -> Action | PickRow | LookUpRow:
     row = number(argument(key, "rules"))
     if row is not None:
         return LookUpRow(row)
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("market", key, allowed(Action, "row<n>", "rules<n>"))
-    return action
+    return known("market", key, Action, "row<n>", "rules<n>")
 
 
 BANNER_UNCHOSEN = N_("Banner: tap to choose")
 BADGE_UNCHOSEN = N_("Badge: tap to choose")
 
 
-class MarketPresenter(Presenter):
+class MarketPresenter(Presenter, parse=parse):
     title = StringProperty(N_("Market"))
     hint = StringProperty("")
     rows = ListProperty([])
@@ -126,9 +123,6 @@ class MarketPresenter(Presenter):
         self.can_reveal = bool(self.chosen_race and self.chosen_power)
 
     # -- intents -------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action | PickRow | LookUpRow) -> None:
         match action:
             case PickRow(row):

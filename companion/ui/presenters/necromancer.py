@@ -44,7 +44,7 @@ from companion.ui.presenters.expansion import (
     TableTurn,
     terrain_words,
 )
-from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
+from companion.ui.presenters.intents import argument, known
 
 ISLAND = "island"
 MAX_GHOSTS = 14
@@ -52,6 +52,14 @@ MAX_GHOSTS = 14
 
 def _ghosts(n: int) -> str:
     return ngettext("{count} Ghost", "{count} Ghosts", n).format(count=n)
+
+
+def _power_words(state: GameState, power: str) -> str:
+    """A power's name and what it does (its name alone when the catalog does not know it)."""
+    try:
+        return piece_names.described(piece_names.power(power), state.catalog.power(power).summary)
+    except LookupError:
+        return piece_names.power(power)
 
 
 def is_his_turn(state: GameState) -> bool:
@@ -94,15 +102,8 @@ def _ask_well_power(presenter: Presenter) -> None:
     necro = state.part(necromancer.NecromancerState) if state is not None else None
     if state is None or necro is None:
         return
-    catalog = state.catalog
-    choices = []
-    for power in (*necro.powers_in_use, *necro.powers_in_reserve):
-        try:
-            words = piece_names.described(piece_names.power(power),
-                                          catalog.power(power).summary)
-        except LookupError:
-            words = piece_names.power(power)
-        choices.append((power, words))
+    choices = [(power, _power_words(state, power))
+               for power in (*necro.powers_in_use, *necro.powers_in_reserve)]
 
     def place(power: str) -> None:
         presenter.attempt(lambda: presenter.session.choose_well_power(power))
@@ -154,13 +155,10 @@ def parse(key: str) -> Action | BuyPower:
     power = argument(key, "buy_power:")
     if power is not None:
         return BuyPower(power)
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("necromancer", key, allowed(Action, "buy_power:<power>"))
-    return action
+    return known("necromancer", key, Action, "buy_power:<power>")
 
 
-class NecromancerPresenter(Presenter):
+class NecromancerPresenter(Presenter, parse=parse):
     """The Necromancer's screen: his side of the table, his purchases, his redeployment."""
 
     title = StringProperty("The Necromancer")
@@ -192,14 +190,7 @@ class NecromancerPresenter(Presenter):
         name = state.player(necro.seat).name
         self.title = _("{name}, the Necromancer").format(name=name)
         self.summary_text = NecromancerView().summary(state)
-        catalog = state.catalog
-        lines = []
-        for power in necro.powers_in_reserve:
-            try:
-                lines.append(piece_names.described(piece_names.power(power),
-                                                   catalog.power(power).summary))
-            except LookupError:
-                lines.append(piece_names.power(power))
+        lines = [_power_words(state, power) for power in necro.powers_in_reserve]
         self.powers_text = ("\n".join((_("What the powers in reserve do:"), *lines))
                             if lines else "")
         his_turn = is_his_turn(state)
@@ -280,9 +271,6 @@ class NecromancerPresenter(Presenter):
         self.placed_text = text.format(placed=placed, count=total, more=abs(total - placed))
 
     # -- intents -------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action | BuyPower) -> None:
         match action:
             case Action.BACK:
@@ -313,9 +301,6 @@ class NecromancerPresenter(Presenter):
                         _("Not placed")) is not None:
             self._draft = {}
             self.go("table")
-
-
-# --- the game end ----------------------------------------------------------------------------
 
 
 # --- the new game form ----------------------------------------------------------------------
@@ -455,12 +440,8 @@ class NecromancerView(ExpansionView):
         if view is None:
             return rows
         on_map = sum(n for _, n in view.regions) + view.island
-        out = []
-        for row in rows:
-            if row["seat"] == view.seat:
-                row = dict(row, combo=_("The Necromancer"), tokens=_ghosts(on_map), declined="")
-            out.append(row)
-        return out
+        return [dict(row, combo=_("The Necromancer"), tokens=_ghosts(on_map), declined="")
+                if row["seat"] == view.seat else row for row in rows]
 
     def summary(self, state: GameState) -> str:
         """His public side in a few lines ("" outside Necromancer Island)."""

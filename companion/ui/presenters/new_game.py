@@ -149,15 +149,15 @@ def parse(key: str) -> NewGameIntent:
     ident = argument(key, "expansion:")
     if ident is not None:
         return ToggleExpansion(ident)
-    action = member(Action, key) or views.setup_intent(key)
+    action = member(Action, key) or views.intent("setup", key)
     if action is None:
         raise UnknownAction("new_game", key, allowed(
-            Action, *views.setup_intents(), *("dealing:" + d.value for d in Dealing),
+            Action, *views.intents("setup"), *("dealing:" + d.value for d in Dealing),
             "expansion:<ident>"))
     return action
 
 
-class NewGamePresenter(Presenter):
+class NewGamePresenter(Presenter, parse=parse):
     seats = ListProperty([])
     """Dicts {index, name, colour, rgba, ink, colour_name, first} in seat order."""
     first = NumericProperty(-1)
@@ -268,7 +268,6 @@ class NewGamePresenter(Presenter):
                           "can_down": i < len(self._names) - 1,
                           "side": _(SIDE_NAMES[self._sides[i]])})
         self.seats = seats
-        count = len(self._names)
         self._fit_board()
         self.board_text = self._board_text(count)
         self.board_options = [*self._board_options(), *self._view_options("board")]
@@ -481,9 +480,6 @@ class NewGamePresenter(Presenter):
         return MAX_PLAYERS if seating is None else seating.most
 
     # -- intents -------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: NewGameIntent) -> None:
         match action:
             case Action.ADD:
@@ -505,10 +501,10 @@ class NewGamePresenter(Presenter):
                 self.first = -1
                 self._build()
             case StrEnum():  # a view's set-up button
-                owner = views.setup_owner(action)
+                owner = views.owner("setup", action)
                 if owner is None:
                     raise UnknownAction("new_game", action.value, allowed(
-                        Action, *views.setup_intents()))
+                        Action, *views.intents("setup")))
                 if action.value != owner.setup_key or not self._kept_apart(owner):
                     owner.setup_intents[type(action)](self, action)
                 self._build()

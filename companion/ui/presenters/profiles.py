@@ -22,7 +22,7 @@ from companion.i18n import _
 from companion.records import Profile, RecordsError
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter, Question, plain
-from companion.ui.presenters.intents import UnknownAction, allowed, argument, member, number
+from companion.ui.presenters.intents import argument, known, number
 from companion.ui.presenters.keypads import NameRequest, PinRequest, ask_name, ask_pin
 from companion.ui.wording import say
 
@@ -57,14 +57,10 @@ def parse(key: str) -> Action | OnProfile:
         profile_id = number(argument(key, verb.value + ":"))
         if profile_id is not None:
             return OnProfile(verb, profile_id)
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("profiles", key,
-                            allowed(Action, *(verb.value + ":<id>" for verb in ProfileVerb)))
-    return action
+    return known("profiles", key, Action, *(verb.value + ":<id>" for verb in ProfileVerb))
 
 
-class ProfilesPresenter(Presenter):
+class ProfilesPresenter(Presenter, parse=parse):
     profiles = ListProperty([])
     """Dicts {id, name, colour_name, rgba, ink, pin_text, has_pin}, by name."""
     empty = BooleanProperty(True)
@@ -114,9 +110,6 @@ class ProfilesPresenter(Presenter):
         self._save(change, title)
 
     # -- intents ---------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action | OnProfile) -> None:
         match action:
             case Action.ADD:

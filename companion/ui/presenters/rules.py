@@ -36,7 +36,7 @@ from companion import i18n
 from companion.i18n import N_, _, ngettext, pgettext
 from companion.ui import names
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.intents import UnknownAction, allowed, argument, member
+from companion.ui.presenters.intents import argument, known
 from companion.ui.presenters.keypads import NameRequest, ask_name
 
 if TYPE_CHECKING:
@@ -137,16 +137,13 @@ class ChooseMatch:
 
 def parse(key: str) -> Action | ChooseMatch:
     """The rules screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is not None:
-        return action
     chosen = argument(key, "match:")
     if chosen is not None and ":" in chosen:
         return ChooseMatch(chosen)
-    raise UnknownAction(SCREEN, key, allowed(Action, "match:<kind>:<name>"))
+    return known(SCREEN, key, Action, "match:<kind>:<name>")
 
 
-class RulesPresenter(Presenter):
+class RulesPresenter(Presenter, parse=parse):
     query = StringProperty("")
     """The search text (blank: every entry)."""
     matches = ListProperty([])
@@ -193,9 +190,6 @@ class RulesPresenter(Presenter):
         return self._book
 
     # -- intents -----------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action | ChooseMatch) -> None:
         match action:
             case Action.SEARCH:
@@ -299,13 +293,8 @@ class RulesPresenter(Presenter):
         names (names compared folded, whole words; at one place the longest name wins);
         None: it names none. Turn steps are left out: their names are common words."""
         said = f" {_words(text)} "
-        found: list[tuple[int, int, RuleEntry]] = []
-        for entry in self.book.entries:
-            if entry.kind == "turn":
-                continue
-            at = said.find(f" {_words(entry.name)} ")
-            if at >= 0:
-                found.append((at, -len(entry.name), entry))
+        found = [(at, -len(entry.name), entry) for entry in self.book.entries
+                 if entry.kind != "turn" and (at := said.find(f" {_words(entry.name)} ")) >= 0]
         if not found:
             return None
         first = min(found, key=lambda item: item[:2])[2]

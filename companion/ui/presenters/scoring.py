@@ -44,7 +44,7 @@ from companion.ui.describe import coins, phase_hint
 from companion.ui.presenters import expansions as expansion_views
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.expansion import ExpansionView
-from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.presenters.intents import known
 from companion.ui.wording import say
 
 LAND = (Terrain.FARMLAND, Terrain.HILL, Terrain.FOREST, Terrain.SWAMP, Terrain.MOUNTAIN)
@@ -100,13 +100,10 @@ class Action(StrEnum):
 
 def parse(key: str) -> Action:
     """The scoring screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("scoring", key, allowed(Action))
-    return action
+    return known("scoring", key, Action)
 
 
-class ScoringPresenter(Presenter):
+class ScoringPresenter(Presenter, parse=parse):
     title = StringProperty(N_("Score the turn"))
     hint = StringProperty("")
     lines = ListProperty([])
@@ -199,10 +196,9 @@ class ScoringPresenter(Presenter):
                  else _("{combo} (in decline): regions held"))
         rows: list[dict[str, Any]] = [
             {"key": "", "label": label.format(combo=shown_names.combo(held.power, held.race))}]
-        for terrain in self._terrains(key, held.power):
-            rows.append(self._row(f"{key}.{terrain.value}",
-                                  terrain_line(terrain),
-                                  counted.terrains.get(terrain, 0), regions))
+        rows += [self._row(f"{key}.{terrain.value}", terrain_line(terrain),
+                           counted.terrains.get(terrain, 0), regions)
+                 for terrain in self._terrains(key, held.power)]
         # Mines, magic sources, coasts and harbors lie on any terrain: they count among all
         # the race's regions above, never among the last terrain's alone, so they come under
         # a heading that says so rather than right under "Mountains".
@@ -213,8 +209,8 @@ class ScoringPresenter(Presenter):
         if names.AQUATIC in (held.race, held.power):
             rows.append(self._row(key + ".coastal", _("By a sea or the lake"),
                                   counted.coastal, regions))
-        for _view, name, words, value in _expansion_counts(state, counted):
-            rows.append(self._row(f"{key}.{name}", words, value, regions))
+        rows += [self._row(f"{key}.{name}", words, value, regions)
+                 for _view, name, words, value in _expansion_counts(state, counted)]
         if isinstance(held, ActiveHoldings):
             rows.append(self._row(key + ".conquered", _("Taken from a race or a Lost Tribe"),
                                   held.conquered_non_empty, regions))
@@ -240,10 +236,7 @@ class ScoringPresenter(Presenter):
         return {"key": key, "label": label, "value": value, "maximum": maximum}
 
     def _value(self, key: str) -> int:
-        for row in self.quick_rows:
-            if row["key"] == key:
-                return int(row["value"])
-        return 0
+        return next((int(row["value"]) for row in self.quick_rows if row["key"] == key), 0)
 
     def _quick_regions(self, key: str, power: str) -> QuickCount:
         """The race's counts from the steppers; anything no stepper asks stays the map's."""
@@ -323,9 +316,6 @@ class ScoringPresenter(Presenter):
             self.quick_text = _("Score {coins}").format(coins=coins(int(self.quick_coins)))
 
     # -- intents ---------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action) -> None:
         match action:
             case Action.SCORE:

@@ -67,7 +67,7 @@ from companion.ui import names
 from companion.ui.language import LANGUAGE
 from companion.ui.presenters.base import Choice, Presenter, plain
 from companion.ui.presenters.history import export_dir, when, write_exports
-from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.presenters.intents import known
 from companion.ui.wording import say
 
 if TYPE_CHECKING:
@@ -129,28 +129,20 @@ def pin_words(pin: int | None) -> str:
         pin=pin, header=PHYSICAL_PIN.get(pin, "?"))
 
 
-def dim_words(seconds: int) -> str:
-    """When the screen dims, inside a sentence: "never", "after 5 minutes"."""
+def dim_words(seconds: int, *, alone: bool = False) -> str:
+    """When the screen dims, inside a sentence ("never", "after 5 minutes"), or `alone`, as
+    a choice of its own ("Never", "After 5 minutes")."""
     if seconds == 0:
-        return _("never")
+        return _("Never") if alone else _("never")
     if seconds % 60 == 0:
-        minutes = seconds // 60
-        return ngettext("after {count} minute", "after {count} minutes",
-                        minutes).format(count=minutes)
-    return ngettext("after {count} second", "after {count} seconds",
-                    seconds).format(count=seconds)
-
-
-def dim_choice(seconds: int) -> str:
-    """When the screen dims, as a choice of its own: "Never", "After 5 minutes"."""
-    if seconds == 0:
-        return _("Never")
-    if seconds % 60 == 0:
-        minutes = seconds // 60
-        return ngettext("After {count} minute", "After {count} minutes",
-                        minutes).format(count=minutes)
-    return ngettext("After {count} second", "After {count} seconds",
-                    seconds).format(count=seconds)
+        n = seconds // 60
+        words = (ngettext("After {count} minute", "After {count} minutes", n) if alone
+                 else ngettext("after {count} minute", "after {count} minutes", n))
+    else:
+        n = seconds
+        words = (ngettext("After {count} second", "After {count} seconds", n) if alone
+                 else ngettext("after {count} second", "after {count} seconds", n))
+    return words.format(count=n)
 
 
 def quiet_words(hours: QuietHours | None) -> str:
@@ -200,10 +192,7 @@ class Action(StrEnum):
 
 def parse(key: str) -> Action:
     """The settings screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("settings", key, allowed(Action))
-    return action
+    return known("settings", key, Action)
 
 
 ABOUT = N_("Table Companion for Small World keeps the turn track, the market, everybody's "
@@ -214,7 +203,7 @@ SEATING_HINT = N_(
     "table (Sides). Changes here apply at once.")
 
 
-class SettingsPresenter(Presenter):
+class SettingsPresenter(Presenter, parse=parse):
     about = StringProperty("")
     where = StringProperty("")
     """Where the games are saved."""
@@ -367,9 +356,6 @@ class SettingsPresenter(Presenter):
         self.backups_text = "\n".join(lines)
 
     # -- intents ---------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: Action) -> None:
         handlers: dict[Action, Callable[[], None]] = {
             Action.BACK: lambda: self.go("home"),
@@ -436,7 +422,7 @@ class SettingsPresenter(Presenter):
     def choose_dim(self) -> None:
         self.ctx.notices.choose(Choice(
             _("Dim the screen when nobody touches it"),
-            [(str(s), dim_choice(s)) for s in DIM_CHOICES],
+            [(str(s), dim_words(s, alone=True)) for s in DIM_CHOICES],
             lambda key: self._write("display.dim_after_seconds", int(key)),
             text=_("A touch or the die button wakes it. From the next start.")))
 

@@ -22,7 +22,7 @@ from companion.records import ComboTally, PlayerStats, RecordsError
 from companion.ui import names, palette
 from companion.ui.presenters.base import Presenter
 from companion.ui.presenters.history import coins
-from companion.ui.presenters.intents import UnknownAction, allowed, member
+from companion.ui.presenters.intents import known
 from companion.ui.wording import say
 
 
@@ -98,13 +98,10 @@ class Action(StrEnum):
 
 def parse(key: str) -> Action:
     """The stats screen's action for `key`; `UnknownAction` when it has none."""
-    action = member(Action, key)
-    if action is None:
-        raise UnknownAction("stats", key, allowed(Action))
-    return action
+    return known("stats", key, Action)
 
 
-class StatsPresenter(Presenter):
+class StatsPresenter(Presenter, parse=parse):
     mode = OptionProperty("players", options=["players", "combos"])
     players = ListProperty([])
     """Dicts {name, rgba, ink, text}: one card per saved player, most wins first."""
@@ -159,9 +156,6 @@ class StatsPresenter(Presenter):
 
     def forget(self) -> None:
         self.mode = "players"
-
-    def act(self, key: str) -> None:
-        self.do(parse(key))
 
     def do(self, action: Action) -> None:
         match action:

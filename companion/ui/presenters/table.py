@@ -189,14 +189,14 @@ def parse(key: str) -> TableIntent:
     seat, _, race = (argument(key, "spread:") or "").partition(":")
     if number(seat) is not None and race:
         return SpreadHand(int(seat), race)
-    action = member(Action, key) or expansions.table_intent(key)
+    action = member(Action, key) or expansions.intent("table", key)
     if action is None:
         raise UnknownAction("table", key, allowed(
-            Action, *expansions.table_intents(), "spread:<seat>:<race>"))
+            Action, *expansions.intents("table"), "spread:<seat>:<race>"))
     return action
 
 
-class TablePresenter(Presenter):
+class TablePresenter(Presenter, parse=parse):
     turn_text = StringProperty("")
     final_turn = BooleanProperty(False)
     current_name = StringProperty("")
@@ -347,12 +347,10 @@ class TablePresenter(Presenter):
         placed = [a for i, a in enumerate(placed)  # no empty place at the end, nor two in
                   if a["key"] or (any(b["key"] for b in placed[i:])  # a row (the main
                                   and (i == 0 or placed[i - 1]["key"]))]  # one in sight)
+        empty = {"key": "", "hidden": True, "text": ""}
         if not any(a["key"] == Action.DECLINE.value for a in placed):
-            while len(placed) < SLOTS - 1:
-                placed.append({"key": "", "hidden": True, "text": ""})
-            placed += decline
-        while len(placed) < SLOTS:
-            placed.append({"key": "", "hidden": True, "text": ""})
+            placed += [dict(empty) for _ in range(SLOTS - 1 - len(placed))] + decline
+        placed += [dict(empty) for _ in range(SLOTS - len(placed))]
         self._placed_in, self._placed = phase, placed
         return placed
 
@@ -475,9 +473,6 @@ class TablePresenter(Presenter):
         return {p.seat: p.active.race for p in before.players if p.active is not None}
 
     # -- intents -------------------------------------------------------------------------
-    def act(self, key: str) -> None:
-        self.do(parse(key))
-
     def do(self, action: TableIntent) -> None:
         if action not in (Action.UNDO, Action.REDO):
             self.hide_redo()  # the next intent ends the offer to redo
@@ -504,10 +499,10 @@ class TablePresenter(Presenter):
                 }
                 handlers[action]()
             case _:
-                owner = expansions.table_owner(action)
+                owner = expansions.owner("table", action)
                 if owner is None:
                     raise UnknownAction("table", str(action), allowed(
-                        Action, *expansions.table_intents(), "spread:<seat>:<race>"))
+                        Action, *expansions.intents("table"), "spread:<seat>:<race>"))
                 owner.table_intents[type(action)](self, self, action)
 
     def finish_conquests(self) -> None:

@@ -432,10 +432,9 @@ class TeamView(ExpansionView):
         parts = []
         if region in relics.monsters:
             parts.append(_("A Monster guards it (+1 to take it)."))
-        for name, rid in relics.lying.items():
-            if rid == region:
-                parts.append(_("{marker} lies here: {summary}").format(
-                    marker=say(teams.marker_name(name)), summary=_(teams.MARKERS[name].summary)))
+        parts += [_("{marker} lies here: {summary}").format(
+            marker=say(teams.marker_name(name)), summary=_(teams.MARKERS[name].summary))
+            for name, rid in relics.lying.items() if rid == region]
         return " ".join(parts)
 
     def region_rules(self, state: GameState, region: int) -> list[tuple[str, str]]:
@@ -445,11 +444,8 @@ class TeamView(ExpansionView):
         if relics is None:
             return []
         out = [("piece", "Monsters")] if region in relics.monsters else []
-        for name, rid in relics.lying.items():
-            if rid == region:
-                out.append(("relic" if teams.MARKERS[name].kind is teams.Kind.RELIC else "place",
-                            name))
-        return out
+        return out + [("relic" if teams.MARKERS[name].kind is teams.Kind.RELIC else "place", name)
+                      for name, rid in relics.lying.items() if rid == region]
 
     def region_actions(self, state: GameState, region: int, main: list[dict[str, Any]],
                        more: list[dict[str, Any]]

@@ -9,6 +9,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui.screens.base import PresenterScreen
+from companion.ui.widgets import Pool
 
 
 class MarketRow(ButtonBehavior, BoxLayout):  # type: ignore[misc]
@@ -41,32 +42,23 @@ class MarketList(BoxLayout):  # type: ignore[misc]
     rows = ObjectProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
+        self._pool: Pool[MarketRow] = Pool(self, row=lambda: MarketRow(presenter=self.presenter))
         super().__init__(**kwargs)
         self.fbind("rows", self._rebuild)
 
     def _rebuild(self, *_args: Any) -> None:
-        """Show `rows`: the row widgets already there are updated in place (building
-        widgets is what made a tap slow), new ones added, extra ones removed."""
-        shown = [c for c in reversed(self.children) if isinstance(c, MarketRow)]
-        for index, row in enumerate(self.rows):
-            values = {"presenter": self.presenter, "key": row["key"],
-                      "rules_key": row["rules_key"],
-                      "number": row["number"], "combo": row["combo"],
-                      "tokens": row["tokens"], "cost": row["cost"], "lying": row["lying"],
-                      "refusal": row["refusal"], "kind": row["kind"]}
-            if index < len(shown):
-                for name, value in values.items():
-                    setattr(shown[index], name, value)
-            else:
-                self.add_widget(MarketRow(**values))
-        for extra in shown[len(self.rows):]:
-            self.remove_widget(extra)
+        """Show `rows`: the row widgets are updated in place (a `Pool`: building widgets
+        is what made a tap slow)."""
+        for shown, row in zip(self._pool.show(["row"] * len(self.rows)), self.rows,
+                              strict=True):
+            shown.presenter = self.presenter
+            for name in ("key", "rules_key", "number", "combo", "tokens", "cost", "lying",
+                         "refusal", "kind"):
+                setattr(shown, name, row[name])
 
     def row(self, key: str) -> MarketRow | None:
-        for child in self.children:
-            if isinstance(child, MarketRow) and child.key == key:
-                return child
-        return None
+        return next((c for c in self.children if isinstance(c, MarketRow) and c.key == key),
+                    None)
 
 
 class MarketScreen(PresenterScreen):

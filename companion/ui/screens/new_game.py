@@ -9,6 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui import palette
 from companion.ui.screens.base import PresenterScreen
+from companion.ui.widgets import Pool
 
 
 class SeatRow(BoxLayout):  # type: ignore[misc]
@@ -31,18 +32,12 @@ class SeatList(BoxLayout):  # type: ignore[misc]
     seats = ObjectProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
+        self._pool: Pool[SeatRow] = Pool(self, row=lambda: SeatRow(presenter=self.presenter))
         super().__init__(**kwargs)
         self.fbind("seats", self._rebuild)
 
     def _rebuild(self, *_args: Any) -> None:
-        rows = list(reversed([c for c in self.children if isinstance(c, SeatRow)]))
-        if len(rows) != len(self.seats):
-            self.clear_widgets()
-            rows = []
-            for _ in self.seats:
-                row = SeatRow(presenter=self.presenter)
-                self.add_widget(row)
-                rows.append(row)
+        rows = self._pool.show(["row"] * len(self.seats))
         for row, seat in zip(rows, self.seats, strict=True):
             row.presenter = self.presenter
             for key in ("index", "name", "colour_name", "rgba", "ink", "first", "can_up",
@@ -50,10 +45,8 @@ class SeatList(BoxLayout):  # type: ignore[misc]
                 setattr(row, key, seat[key])
 
     def row(self, index: int) -> SeatRow | None:
-        for child in self.children:
-            if isinstance(child, SeatRow) and child.index == index:
-                return child
-        return None
+        return next((c for c in self.children if isinstance(c, SeatRow) and c.index == index),
+                    None)
 
 
 class NewGameScreen(PresenterScreen):

@@ -9,6 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui import palette
 from companion.ui.screens.loading import LoadingScreen
+from companion.ui.widgets import Pool
 
 
 class ProfileRow(BoxLayout):  # type: ignore[misc]
@@ -27,16 +28,16 @@ class ProfileList(BoxLayout):  # type: ignore[misc]
     profiles = ObjectProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
+        self._pool: Pool[ProfileRow] = Pool(self, row=lambda: ProfileRow(presenter=self.presenter))
         super().__init__(**kwargs)
         self.fbind("profiles", self._rebuild)
 
     def _rebuild(self, *_args: Any) -> None:
-        self.clear_widgets()
-        for profile in self.profiles:
-            row = ProfileRow(presenter=self.presenter, profile_id=profile["id"])
+        rows = self._pool.show(["row"] * len(self.profiles))
+        for row, profile in zip(rows, self.profiles, strict=True):
+            row.presenter, row.profile_id = self.presenter, profile["id"]
             for key in ("name", "colour_name", "rgba", "ink", "pin_text", "has_pin"):
                 setattr(row, key, profile[key])
-            self.add_widget(row)
 
     def row(self, name: str) -> ProfileRow | None:
         return next((r for r in self.children if isinstance(r, ProfileRow) and r.name == name),

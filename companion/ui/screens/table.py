@@ -16,7 +16,7 @@ from kivy.uix.scrollview import ScrollView
 
 from companion.ui import palette
 from companion.ui.screens.base import PresenterScreen
-from companion.ui.widgets import PeekView
+from companion.ui.widgets import PeekView, Pool
 
 
 class PlayerRow(BoxLayout):  # type: ignore[misc]
@@ -34,7 +34,8 @@ class PlayerRow(BoxLayout):  # type: ignore[misc]
 
 
 class PlayerList(BoxLayout):  # type: ignore[misc]
-    """The players, rebuilt from the presenter's `players` list of dicts.
+    """The players, from the presenter's `players` list of dicts, their rows updated in
+    place (a `Pool`).
 
     In a list taller than its room (upright, five or six players), the current player's
     row is scrolled into sight when their turn begins and when the list's room changes;
@@ -44,6 +45,7 @@ class PlayerList(BoxLayout):  # type: ignore[misc]
     players = ObjectProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
+        self._pool: Pool[PlayerRow] = Pool(self, row=lambda: PlayerRow(presenter=self.presenter))
         super().__init__(**kwargs)
         self._current: int | None = None
         self._show_current = Clock.create_trigger(self._scroll_to_current, 0)
@@ -51,17 +53,8 @@ class PlayerList(BoxLayout):  # type: ignore[misc]
         self.fbind("height", self._show_current)
 
     def _rebuild(self, *_args: Any) -> None:
-        rows = [c for c in self.children if isinstance(c, PlayerRow)]
-        if len(rows) != len(self.players):
-            self.clear_widgets()
-            rows = []
-            for _ in self.players:
-                row = PlayerRow(presenter=self.presenter)
-                self.add_widget(row)
-                rows.append(row)
-            rows.reverse()  # children are stored last-first
-        ordered = list(reversed([c for c in self.children if isinstance(c, PlayerRow)]))
-        for row, player in zip(ordered, self.players, strict=True):
+        rows = self._pool.show(["row"] * len(self.players))
+        for row, player in zip(rows, self.players, strict=True):
             row.presenter = self.presenter
             for key in ("seat", "name", "combo", "tokens", "declined", "current", "rgba", "ink"):
                 setattr(row, key, player[key])
@@ -77,10 +70,8 @@ class PlayerList(BoxLayout):  # type: ignore[misc]
             scroll.scroll_to(row, padding=0, animate=False)
 
     def row(self, seat: int) -> PlayerRow | None:
-        for child in self.children:
-            if isinstance(child, PlayerRow) and child.seat == seat:
-                return child
-        return None
+        return next((c for c in self.children if isinstance(c, PlayerRow) and c.seat == seat),
+                    None)
 
 
 class UndoBar(BoxLayout):  # type: ignore[misc]
