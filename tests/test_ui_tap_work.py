@@ -10,7 +10,9 @@ app: counts do not depend on the machine, as milliseconds do.
   works out only its selection (what the other layers show did not change); the first
   region title reads the names' file once, not once per kind of name it shows;
 - the table's body growing or shrinking (the die's reason shown under it, at an end of
-  turn) runs none of the rules that place its columns (they read whether it is wide).
+  turn) runs none of the rules that place its columns (they read whether it is wide);
+- a note of the table's that folds away and comes back with the same lines (the table
+  settling after a tap) is not drawn again: it is unseen while folded, never disabled.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from screen_steps import screen, tap_region
 
 from companion.ui import quiet_rules
 from companion.ui.map_widget import BoardMap
-from companion.ui.widgets import BigButton, Collapsible
+from companion.ui.widgets import BigButton, Collapsible, NoteCaption
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -241,3 +243,37 @@ def test_the_table_body_growing_or_shrinking_runs_no_rule_that_places_its_column
     assert ran  # (the rules that follow the body's height ran)
     assert [key for uid, key in ran if (uid, key) in placing] == []
     assert body.orientation == "horizontal" and undo_bar.x == table.ids.players_scroll.x
+
+
+def test_a_note_folded_and_shown_again_with_the_same_lines_is_not_drawn_again(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's reminders fold away when the actions above leave them no room (as the
+    table settles after a tap) and come back with the same lines: no label is drawn, and
+    folded, the tappable note takes no touch (what is under it does)."""
+    from companion.ui.widgets import TapNote, WholeLines
+
+    notes = WholeLines(size_hint=(None, None), width=300, height=200)
+    note = TapNote(text="Trolls: a Troll's Lair in every region they take.", least=48)
+    caption = NoteCaption(text="Hill: one more coin for every Hill region held.")
+    notes.add_widget(note)
+    notes.add_widget(caption)
+    ui.window().add_widget(notes)
+    try:
+        ui.pump(2)
+        assert note.opacity == caption.opacity == 1
+        with drawn_labels(monkeypatch) as drawn:
+            for height in (0, 200, 0, 200):
+                notes.height = height
+                ui.pump(2)
+                assert note.opacity == caption.opacity == (1 if height else 0)
+        assert drawn == []
+        notes.height = 0
+        ui.pump(2)
+        tapped: list[str] = []
+        note.bind(on_release=lambda *_: tapped.append("rules"))
+        touch = ui.UnitTestTouch(*note.to_window(note.x + 10, note.y))
+        touch.touch_down()
+        touch.touch_up()
+        assert tapped == []  # folded: unseen, untouchable
+    finally:
+        ui.window().remove_widget(notes)

@@ -644,9 +644,13 @@ class NoteCaption(Label):  # type: ignore[misc]
 
 class TapNote(ButtonBehavior, NoteCaption):  # type: ignore[misc]
     """A `NoteCaption` a finger may tap (the table's reminders open the rules at what they
-    name); `action_key` names what a tap asks for, as a button's does."""
+    name); `action_key` names what a tap asks for, as a button's does. Folded away by its
+    `WholeLines` box (unseen), it takes no touch."""
 
     action_key = StringProperty("")
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return bool(self.opacity and super().on_touch_down(touch))
 
 
 class WholeLines(BoxLayout):  # type: ignore[misc]
@@ -655,10 +659,12 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
 
     Invariant: every caption is drawn with `max_lines` set to the lines it has room for (0,
     no limit, when it has room for all), and as tall as those lines (or its `least`); one
-    with no room, or no text, is folded to no height and unseen. So the box's edge never
-    cuts through a line of text, whatever the actions above it leave; the rest is a tap
-    away (the reminders open the rules). The lines are counted by Kivy's layout alone
-    (`text_measure.lines_of`), so a caption is drawn once after a change, by Kivy.
+    with no room, or no text, is folded to no height and unseen (opacity 0; never disabled,
+    which has Kivy draw a label again: a folded `TapNote` takes no touch of itself). So the
+    box's edge never cuts through a line of text, whatever the actions above it leave; the
+    rest is a tap away (the reminders open the rules). The lines are counted by Kivy's
+    layout alone (`text_measure.lines_of`), so a caption is drawn once after a change, by
+    Kivy.
     """
 
     def __init__(self, **kwargs: Any) -> None:
@@ -686,8 +692,7 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
             if fits:  # no limit when every line fits: a new text is then drawn only once
                 caption.max_lines = 0 if fits >= lines else fits
             caption.height = max(line * fits, caption.least) if fits else 0
-            caption.opacity = 1 if fits else 0
-            caption.disabled = not fits
+            caption.opacity = 1 if fits else 0  # (never `disabled`: Kivy draws it again)
             room -= caption.height + (self.spacing if fits else 0)
 
 
