@@ -12,7 +12,9 @@ app: counts do not depend on the machine, as milliseconds do.
 - the table's body growing or shrinking (the die's reason shown under it, at an end of
   turn) runs none of the rules that place its columns (they read whether it is wide);
 - a note of the table's that folds away and comes back with the same lines (the table
-  settling after a tap) is not drawn again: it is unseen while folded, never disabled.
+  settling after a tap) is not drawn again: it is unseen while folded, never disabled;
+- a list that moves or changes size runs none of Kivy's rules for its scroll bars'
+  handles: they are worked out only for a bar that shows.
 """
 
 from __future__ import annotations
@@ -277,3 +279,43 @@ def test_a_note_folded_and_shown_again_with_the_same_lines_is_not_drawn_again(
         assert tapped == []  # folded: unseen, untouchable
     finally:
         ui.window().remove_widget(notes)
+
+
+def test_a_scroller_that_moves_runs_no_rule_for_its_bars_and_places_those_shown(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A list that moves or changes size as the table settles (no bar shown) runs none of
+    Kivy's rules for its bars' handles; a bar that shows has its handle where Kivy's rules
+    put it."""
+    from kivy.uix.boxlayout import BoxLayout
+
+    from companion.ui.widgets import Scroller
+
+    scroller = Scroller(size_hint=(None, None), size=(300, 200), do_scroll_x=False,
+                        bar_width=6)
+    content = BoxLayout(size_hint_y=None, height=100)
+    scroller.add_widget(content)
+    ui.window().add_widget(scroller)
+    ran: list[str] = []
+
+    def rule_sets(widget: Any, key: str, value: Any) -> None:  # what every rule run calls
+        ran.append(key)
+        setattr(widget, key, value)
+
+    try:
+        ui.pump(2)
+        monkeypatch.setattr(quiet_rules, "setattr", rule_sets, raising=False)
+        for y, height in ((10, 200), (40, 180), (40, 150), (70, 150)):
+            scroller.y, scroller.height = y, height
+            ui.pump(2)
+        assert [key for key in ran if key.startswith("_handle")] == []
+        content.height = 450  # more than it shows: the bar shows
+        scroller.scroll_y = 0.5
+        ui.pump(2)
+        s = scroller
+        assert tuple(s._handle_y_pos) == pytest.approx(
+            (s.right - s.bar_width - s.bar_margin, s.y + s.height * s.vbar[0]))
+        assert tuple(s._handle_y_size) == pytest.approx((6, s.height * s.vbar[1]))
+        assert 0 < s.vbar[1] < 1 and s.vbar[0] > 0
+    finally:
+        monkeypatch.undo()
+        ui.window().remove_widget(scroller)

@@ -734,6 +734,10 @@ class ArrowButton(BigButton):
         return [cx - s, cy + s * 0.6, cx + s, cy + s * 0.6, cx, cy - s * 0.8]
 
 
+BAR_HANDLES = ("_handle_y_pos", "_handle_y_size", "_handle_x_pos", "_handle_x_size")
+"""Where a `ScrollView`'s bars are drawn (and tell a touch on a handle from one beside it)."""
+
+
 class Scroller(ScrollView):  # type: ignore[misc]
     """A `ScrollView` that clips its content with the GPU's scissor box, not the stencil.
 
@@ -748,6 +752,7 @@ class Scroller(ScrollView):  # type: ignore[misc]
     sitting around the screen, `TableApp._face`) turns the box with the picture: the app
     calls `window_turned` after turning the window, and every scroller's box is worked out
     again (each scroller with a box is in `_boxed`, weakly, so none is kept alive by it).
+    Its bars' handles are placed by `_place_bars`, only while a bar shows.
     """
 
     panel = BooleanProperty(False)
@@ -810,7 +815,15 @@ class Scroller(ScrollView):  # type: ignore[misc]
     def on_kv_post(self, base_widget: Any) -> None:
         """Kivy's rules are on the canvas now (built from kv, they come after __init__)."""
         from kivy.core.window import Window
+        from kivy.lang import Builder
 
+        for name in BAR_HANDLES:  # worked out by `_place_bars` instead
+            Builder.unbind_property(self, name)
+        bars = Clock.create_trigger(self._place_bars, -1)
+        for name in ("pos", "size", "viewport_size", "vbar", "hbar", "bar_width",
+                     "bar_margin", "bar_pos_x", "bar_pos_y", "do_scroll_x", "do_scroll_y"):
+            self.fbind(name, bars)
+        bars()
         if self._box is not None or Window.rotation:
             return
         before, after = self.canvas.before, self.canvas.after
@@ -833,6 +846,26 @@ class Scroller(ScrollView):  # type: ignore[misc]
         self.fbind("pos", self._place)
         self.fbind("size", self._place)
         self.fbind("parent", self._watch_ancestors)
+
+    def _place_bars(self, *_args: Any) -> None:
+        """Where the bars' handles are: Kivy's rules for them (`<ScrollView>` in its
+        style.kv), worked out once before the next frame, and only for a bar that shows.
+
+        Kivy's four rules ran again at every move or change of size of the scroller, some
+        nine of them a tap on a table that settles; a bar that does not show is drawn in
+        no colour and takes no touch, so where its handle is does not matter.
+        """
+        width, height = self.viewport_size
+        if self.do_scroll_y and height > self.height:
+            self._handle_y_pos = (
+                (self.right - self.bar_width - self.bar_margin) if self.bar_pos_y == "right"
+                else (self.x + self.bar_margin), self.y + self.height * self.vbar[0])
+            self._handle_y_size = min(self.bar_width, self.width), self.height * self.vbar[1]
+        if self.do_scroll_x and width > self.width:
+            self._handle_x_pos = (
+                self.x + self.width * self.hbar[0], (self.y + self.bar_margin)
+                if self.bar_pos_x == "bottom" else (self.top - self.bar_margin - self.bar_width))
+            self._handle_x_size = self.width * self.hbar[1], min(self.bar_width, self.height)
 
     def _watch_ancestors(self, *_args: Any) -> None:
         for widget, name, uid in self._watched:
