@@ -14,7 +14,8 @@ app: counts do not depend on the machine, as milliseconds do.
 - a note of the table's that folds away and comes back with the same lines (the table
   settling after a tap) is not drawn again: it is unseen while folded, never disabled;
 - a list that moves or changes size runs none of Kivy's rules for its scroll bars'
-  handles: they are worked out only for a bar that shows.
+  handles: they are worked out only for a bar that shows;
+- a button's ink is worked out once for its colour and its disabled colour.
 """
 
 from __future__ import annotations
@@ -319,3 +320,26 @@ def test_a_scroller_that_moves_runs_no_rule_for_its_bars_and_places_those_shown(
     finally:
         monkeypatch.undo()
         ui.window().remove_widget(scroller)
+
+
+def test_a_buttons_ink_is_worked_out_once_for_its_colour_and_its_disabled_colour(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.ui import palette
+    from companion.ui.widgets import KINDS
+
+    button = BigButton(text="Final conquest with the die", kind="secondary")
+    inked: list[str] = []
+    ink = BigButton.ink
+
+    def counted(self: BigButton, kind: str, tint: Any) -> palette.RGBA:
+        inked.append(kind)
+        return ink(self, kind, tint)
+
+    monkeypatch.setattr(BigButton, "ink", counted)
+    for kind in ("primary", "dimmed", "secondary"):
+        button.kind = kind
+        assert list(button.color) == list(button.disabled_color) \
+            == list(palette.ink_on(KINDS[kind]))
+    assert inked == ["primary", "dimmed", "secondary"]
+    button.disabled = True
+    assert button._label.options["color"] == list(palette.ink_on(KINDS["secondary"]))

@@ -224,6 +224,13 @@ class BigButton(Button):  # type: ignore[misc]
     def ink(self, kind: str, tint: Any) -> palette.RGBA:
         return palette.ink_on(self.fill(kind, tint))
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.disabled_color = self.color  # a disabled button says its words in its ink
+
+    def on_color(self, _button: Any, color: Any) -> None:
+        self.disabled_color = color
+
 
 def words_width(text: str, font_size: float, font_name: str, bold: bool) -> float:
     """How wide the widest word of `text` is, on one line at this font."""
