@@ -15,7 +15,9 @@ app: counts do not depend on the machine, as milliseconds do.
   settling after a tap) is not drawn again: it is unseen while folded, never disabled;
 - a list that moves or changes size runs none of Kivy's rules for its scroll bars'
   handles: they are worked out only for a bar that shows;
-- a button's ink is worked out once for its colour and its disabled colour.
+- a button's ink is worked out once for its colour and its disabled colour;
+- the table's notes are fitted to their room once the boxes above them have laid out (a
+  'Take' lays the notes' column out at its old height first): each is drawn once.
 """
 
 from __future__ import annotations
@@ -343,3 +345,39 @@ def test_a_buttons_ink_is_worked_out_once_for_its_colour_and_its_disabled_colour
     assert inked == ["primary", "dimmed", "secondary"]
     button.disabled = True
     assert button._label.options["color"] == list(palette.ink_on(KINDS["secondary"]))
+
+
+def test_notes_are_fitted_once_the_boxes_above_have_laid_out(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tap changes the actions above the table's notes and the room the screen gives
+    them, in one frame: the notes' column lays out at its old height, then at the new one.
+    The notes are fitted (and drawn) once, at the height the frame shows."""
+    from kivy.uix.boxlayout import BoxLayout
+
+    from companion.ui.widgets import TapNote, WholeLines
+
+    screen_box = BoxLayout(orientation="vertical", size_hint=(None, None), size=(300, 400))
+    column = BoxLayout(orientation="vertical")
+    actions = Widget(size_hint_y=None, height=100)
+    notes = WholeLines()
+    note = TapNote(text=" ".join(["Trolls: a Troll's Lair in every region they take."] * 20),
+                   least=48)
+    notes.add_widget(note)
+    column.add_widget(actions)
+    column.add_widget(notes)
+    screen_box.add_widget(column)
+    ui.window().add_widget(screen_box)
+    try:
+        ui.pump(3)
+        shown = []
+        for actions_height, room in ((130, 330), (100, 400), (160, 300)):
+            with drawn_labels(monkeypatch) as drawn:
+                actions.height = actions_height  # the column lays out first...
+                screen_box.height = room  # ... then the screen: the column again
+                ui.pump(2)
+            assert notes.height == room - actions_height
+            assert [text for _label, text in drawn] == [note.text]  # drawn once
+            shown.append((note.max_lines, note.height))
+        assert len(set(shown)) == 3 and all(0 < height <= room for _, height in shown)
+    finally:
+        ui.window().remove_widget(screen_box)

@@ -671,7 +671,8 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
     box's edge never cuts through a line of text, whatever the actions above it leave; the
     rest is a tap away (the reminders open the rules). The lines are counted by Kivy's
     layout alone (`text_measure.lines_of`), so a caption is drawn once after a change, by
-    Kivy.
+    Kivy; and they are counted once the boxes this one lies in have laid themselves out
+    before the frame (at a height the frame shows, not at one a box above gives it first).
     """
 
     def __init__(self, **kwargs: Any) -> None:
@@ -687,6 +688,9 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
         self._fit()
 
     def _fit_lines(self, *_args: Any) -> None:
+        if self._settling():  # fitted after the boxes above have laid themselves out
+            self._fit()
+            return
         room = float(self.height)
         for caption in reversed(self.children):  # top first
             caption.text_size = (caption.width, None)
@@ -701,6 +705,18 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
             caption.height = max(line * fits, caption.least) if fits else 0
             caption.opacity = 1 if fits else 0  # (never `disabled`: Kivy draws it again)
             room -= caption.height + (self.spacing if fits else 0)
+
+
+    def _settling(self) -> bool:
+        """Whether a box this one lies in is yet to lay itself out before the next frame
+        (its height then is not yet the one the frame shows)."""
+        widget = self.parent
+        while widget is not None and widget is not widget.parent:
+            pending = getattr(widget, "_trigger_layout", None)
+            if pending is not None and pending.is_triggered:
+                return True
+            widget = widget.parent
+        return False
 
 
 class Collapsible(BoxLayout):  # type: ignore[misc]
