@@ -17,7 +17,8 @@ app: counts do not depend on the machine, as milliseconds do.
   handles: they are worked out only for a bar that shows;
 - a button's ink is worked out once for its colour and its disabled colour;
 - the table's notes are fitted to their room once the boxes above them have laid out (a
-  'Take' lays the notes' column out at its old height first): each is drawn once.
+  'Take' lays the notes' column out at its old height first): each is drawn once;
+- a title shown again in the same box (a player's turn come round) is not measured again.
 """
 
 from __future__ import annotations
@@ -381,3 +382,38 @@ def test_notes_are_fitted_once_the_boxes_above_have_laid_out(
         assert len(set(shown)) == 3 and all(0 < height <= room for _, height in shown)
     finally:
         ui.window().remove_widget(screen_box)
+
+
+def test_a_title_shown_again_in_the_same_box_is_not_measured_again(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's banner says whose turn it is: a name come round again is fitted as it
+    was, with no text measured."""
+    from companion.ui import widgets
+
+    title = widgets.FitLabel(size_hint=(None, None), size=(200, 30),
+                             base_size=widgets.FONT_LARGE)
+    ui.window().add_widget(title)
+    measured: list[str] = []
+
+    class Measuring(widgets.CoreLabel):  # type: ignore[misc]
+        def __init__(self, **kwargs: Any) -> None:
+            measured.append(kwargs.get("text", ""))
+            super().__init__(**kwargs)
+
+    monkeypatch.setattr(widgets, "CoreLabel", Measuring)
+    try:
+        fitted = {}
+        for text in ("Ed's turn", "Bartholomew-Maximilian's turn"):
+            title.text = text
+            ui.pump(2)
+            fitted[text] = title.font_size
+        first = len(measured)
+        for text in ("Ed's turn", "Bartholomew-Maximilian's turn") * 2:
+            title.text = text
+            ui.pump(2)
+            assert title.font_size == fitted[text]
+        assert len(measured) == first > 0  # come round again: nothing measured
+        assert fitted["Ed's turn"] == widgets.FONT_LARGE
+        assert fitted["Bartholomew-Maximilian's turn"] < widgets.FONT_LARGE
+    finally:
+        ui.window().remove_widget(title)

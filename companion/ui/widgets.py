@@ -579,6 +579,10 @@ class PeekView(ModalView):  # type: ignore[misc]
         pass
 
 
+FITS_LIMIT = 1000
+"""The fits a `FitLabel` remembers at most (all of them, of every fitted label)."""
+
+
 class FitLabel(Label):  # type: ignore[misc]
     """A label that says its whole text in its box: it wraps at word ends, and where the
     lines do not fit at `base_size` it is drawn smaller, down to `FONT_MIN` (the
@@ -587,10 +591,13 @@ class FitLabel(Label):  # type: ignore[misc]
     Invariant: `font_size` is the largest of `base_size`, ..., `FONT_MIN` (a step of 1 px)
     at which every word fits the width and the lines fit the height; `FONT_MIN` when none
     does (the quality bar's checks then tell of the overflow). Worked out once a frame at
-    most, after a change of text, size or base size.
+    most, after a change of text, size or base size, and remembered (`_FITS`, at most
+    `FITS_LIMIT` of them): a text shown again in the same box and font (a player's turn
+    come round again) is not measured again.
     """
 
     base_size = NumericProperty(FONT)
+    _FITS: ClassVar[dict[tuple[Any, ...], float]] = {}
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -606,6 +613,17 @@ class FitLabel(Label):  # type: ignore[misc]
         if width <= 1 or not self.text:
             self.font_size = self.base_size
             return
+        key = (self.text, width, height, float(self.base_size), self.font_name, self.bold,
+               self.halign)
+        size = self._FITS.get(key)
+        if size is None:
+            if len(self._FITS) >= FITS_LIMIT:
+                self._FITS.clear()
+            size = self._FITS[key] = self._largest_fit(width, height)
+        self.text_size = (width, None)
+        self.font_size = size
+
+    def _largest_fit(self, width: float, height: float) -> float:
         words = [w for line in self.text.split("\n") for w in line.split(" ") if w]
         size = float(self.base_size)
         while True:
@@ -616,10 +634,8 @@ class FitLabel(Label):  # type: ignore[misc]
                                     bold=self.bold).get_extents(w)[0] for w in words),
                          default=0)
             if (core.content_height <= height + 0.5 and widest <= width) or size <= FONT_MIN:
-                break
+                return size
             size = max(float(FONT_MIN), size - 1)
-        self.text_size = (width, None)
-        self.font_size = size
 
 
 def whole_rows(column: Any, room: float) -> float:
