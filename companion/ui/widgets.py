@@ -216,6 +216,10 @@ class BigButton(Button):  # type: ignore[misc]
     tint = ObjectProperty(None, allownone=True)
     action_key = StringProperty("")
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.disabled_color = self.color  # a disabled button says its words in its ink
+
     def fill(self, kind: str, tint: Any) -> palette.RGBA:
         if kind == "tint" and tint is not None:
             return (float(tint[0]), float(tint[1]), float(tint[2]), float(tint[3]))
@@ -223,10 +227,6 @@ class BigButton(Button):  # type: ignore[misc]
 
     def ink(self, kind: str, tint: Any) -> palette.RGBA:
         return palette.ink_on(self.fill(kind, tint))
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.disabled_color = self.color  # a disabled button says its words in its ink
 
     def on_color(self, _button: Any, color: Any) -> None:
         self.disabled_color = color
@@ -722,7 +722,6 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
             caption.opacity = 1 if fits else 0  # (never `disabled`: Kivy draws it again)
             room -= caption.height + (self.spacing if fits else 0)
 
-
     def _settling(self) -> bool:
         """Whether a box this one lies in is yet to lay itself out before the next frame
         (its height then is not yet the one the frame shows)."""
@@ -863,6 +862,7 @@ class Scroller(ScrollView):  # type: ignore[misc]
                      "bar_margin", "bar_pos_x", "bar_pos_y", "do_scroll_x", "do_scroll_y"):
             self.fbind(name, bars)
         bars()
+
         if self._box is not None or Window.rotation:
             return
         before, after = self.canvas.before, self.canvas.after
