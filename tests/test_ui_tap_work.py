@@ -18,7 +18,9 @@ app: counts do not depend on the machine, as milliseconds do.
 - a button's ink is worked out once for its colour and its disabled colour;
 - the table's notes are fitted to their room once the boxes above them have laid out (a
   'Take' lays the notes' column out at its old height first): each is drawn once;
-- a title shown again in the same box (a player's turn come round) is not measured again.
+- a title shown again in the same box (a player's turn come round) is not measured again;
+- a market row tapped asks the rules once (may it be taken?), its question worded from
+  the market's rows alone.
 """
 
 from __future__ import annotations
@@ -417,3 +419,27 @@ def test_a_title_shown_again_in_the_same_box_is_not_measured_again(
         assert fitted["Bartholomew-Maximilian's turn"] < widgets.FONT_LARGE
     finally:
         ui.window().remove_widget(title)
+
+
+def test_a_market_row_tapped_asks_the_rules_only_whether_it_may_be_taken(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The row's question says what the pick costs and brings from the market's rows
+    alone: the rules are asked once (may it be taken?), not also about a decline the whole
+    public view works out."""
+    import companion.rules.views as views
+    from bench.scripted import seats
+
+    headless_app.session.new_game(seats(5), first_seat=0)
+    headless_app.ctx.nav.go("market")
+    ui.pump(6)
+    row = views.public(headless_app.session.state).market[2]
+    asked: list[object] = []
+    refusal = views.refusal
+    monkeypatch.setattr(views, "refusal",
+                        lambda state, event: asked.append(event) or refusal(state, event))
+    headless_app.presenters["market"].choose(2)
+    ui.pump(3)
+    dialog = ui.dialogs()[-1]
+    assert [type(event).__name__ for event in asked] == ["ComboPicked"]
+    assert dialog.title == "Row 3" and f"with {row.tokens} tokens" in dialog.text
+    ui.close_dialogs()

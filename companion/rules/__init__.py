@@ -124,6 +124,7 @@ from companion.rules.views import (
     PublicView,
     final_totals,
     marker_choices,
+    market_rows,
     own_coins,
     pick_refusal,
     public,
@@ -138,8 +139,8 @@ __all__ = [  # grouped by concept, not sorted
     "RedeploymentFinished", "RegionAbandoned", "RegionConquered", "RegionSet", "Seat",
     "StepUndone", "TroopsRedeployed", "TurnEnded", "TurnScored",
     # what a player may see
-    "PublicPlayer", "PublicView", "final_totals", "marker_choices", "own_coins", "pick_refusal",
-    "public",
+    "PublicPlayer", "PublicView", "final_totals", "marker_choices", "market_rows", "own_coins",
+    "pick_refusal", "public",
     "reminders",
     # the board and the regions
     "BOARD_NAMES", "Board", "BoardState", "Feature", "Markers", "Occupant",

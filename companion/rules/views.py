@@ -73,7 +73,6 @@ class PublicView:
 def public(state: GameState) -> PublicView:
     """Everything the shared screen may show; never a purse total."""
     track = state.track
-    catalog = state.catalog
     players = tuple(
         PublicPlayer(
             seat=p.seat,
@@ -88,12 +87,6 @@ def public(state: GameState) -> PublicView:
         )
         for p in state.players
     )
-    rows = tuple(
-        PublicRow(i, r.combo.race, r.combo.power,
-                  catalog.combo_tokens(r.combo.race, r.combo.power) + r.extra_tokens,
-                  state.market.cost(i), r.coins)
-        for i, r in enumerate(state.market.rows)
-    )
     return PublicView(
         turn=track.turn,
         turns=track.turns,
@@ -103,10 +96,22 @@ def public(state: GameState) -> PublicView:
         phase=track.phase,
         may_decline=not track.is_over and refusal(state, RaceDeclined(track.seat)) is None,
         players=players,
-        market=rows,
+        market=market_rows(state),
         combos_owed=state.market.missing,
         parts=tuple((x.key, part) for x in expansions.played(state)
                     if (part := x.public_part(state)) is not None),
+    )
+
+
+def market_rows(state: GameState) -> tuple[PublicRow, ...]:
+    """The market's rows as everyone sees them (`public(state).market`, alone: a row
+    tapped shows what picking it brings without the rest of the view)."""
+    catalog = state.catalog
+    return tuple(
+        PublicRow(i, r.combo.race, r.combo.power,
+                  catalog.combo_tokens(r.combo.race, r.combo.power) + r.extra_tokens,
+                  state.market.cost(i), r.coins)
+        for i, r in enumerate(state.market.rows)
     )
 
 

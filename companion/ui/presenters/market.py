@@ -1,8 +1,8 @@
 """The combo market: the six rows, what a pick costs and brings, and the table's reveals.
 
-Rows come from `views.public(state).market`; why a row cannot be picked comes from
-`views.pick_refusal`. When the table deals with the cardboard, the players say which
-banner and badge they turned up (`reveal`).
+Rows come from `views.public(state).market` (a row tapped: `views.market_rows`, alone);
+why a row cannot be picked comes from `views.pick_refusal`. When the table deals with the
+cardboard, the players say which banner and badge they turned up (`reveal`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, assert_never
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
 from companion.i18n import N_, _, ngettext
-from companion.rules import GameState, Phase, pick_refusal, public
+from companion.rules import GameState, Phase, market_rows, pick_refusal, public
 from companion.ui import names
 from companion.ui.describe import tokens
 from companion.ui.presenters.base import Choice, Presenter, Question, plain
@@ -142,7 +142,7 @@ class MarketPresenter(Presenter, parse=parse):
         if refusal is not None:
             self.ctx.notices.tell(plain(say(refusal)), _("You cannot take this combo"))
             return
-        r = public(state).market[row]
+        r = market_rows(state)[row]
         name = state.current.name
         combo = names.combo(r.power, r.race)
         lines = [ngettext("{name} takes the {combo} with {n} token.",
@@ -167,10 +167,10 @@ class MarketPresenter(Presenter, parse=parse):
         """A row's "?": which of its race and power to read, then the rules open at it
         (Back returns here)."""
         state = self.state
-        market = public(state).market if state is not None else ()
-        if not 0 <= row < len(market):
+        rows = market_rows(state) if state is not None else ()
+        if not 0 <= row < len(rows):
             return
-        r = market[row]
+        r = rows[row]
         rules = self.ctx.presenters["rules"]
 
         def open_at(key: str) -> None:
