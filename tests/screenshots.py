@@ -895,8 +895,8 @@ def run_child(argv: list[str], env: dict[str, str], what: str,
         child = subprocess.Popen(argv, stdout=out, stderr=err, text=True, env=env, cwd=ROOT)
         printed, since = -1, time.monotonic()
         while child.poll() is None:
-            if os.fstat(out.fileno()).st_size != printed:
-                printed, since = os.fstat(out.fileno()).st_size, time.monotonic()
+            if (size := os.fstat(out.fileno()).st_size) != printed:
+                printed, since = size, time.monotonic()
             elif time.monotonic() - since > stall:
                 child.kill()
                 child.wait()
