@@ -71,10 +71,11 @@ class DocSetup:
 
 @dataclass(frozen=True)
 class AddedField:
-    """A field an expansion adds to a base game's verb (`verb`), a region that may be
-    null; its value is passed to the verb's session call after the base game's."""
+    """A parameter of a base game's verb (`verb`) that only an expansion uses, by the
+    field name (`name`) its part gives it."""
 
     verb: str
+    parameter: str
     name: str
 
 
@@ -251,6 +252,6 @@ PARTS: tuple[PlayPart, ...] = (
              board_fits=lambda asked, board, own: (bool(asked) and own
                                                    and board.players == TEAM_PLAYERS),
              setup=_teams_setup, printed=_teams_printed),
-    PlayPart("mini", added=(AddedField("decline", "ivory_tower"),)),
+    PlayPart("mini", added=(AddedField("decline", "region", "ivory_tower"),)),
 )
 """Every expansion's part of the lines, in the order the format lists them."""
