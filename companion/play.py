@@ -138,17 +138,11 @@ class Kind:
     parse: Callable[[str, object], object]
 
 
-_whole = whole
-
-
 def _integer(field: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         fail(field, said("expected a whole number (negative allowed), got {value}",
                          value=show(value)))
     return value
-
-
-_text = text
 
 
 def _counts(field: str, value: object) -> dict[int, int]:
@@ -159,7 +153,7 @@ def _counts(field: str, value: object) -> dict[int, int]:
     for key, count in value.items():
         if not key.isdigit():
             fail(f"{field}.{key}", said('a key is a number written as a string, such as "7"'))
-        counts[int(key)] = _whole(f"{field}.{key}", count)
+        counts[int(key)] = whole(f"{field}.{key}", count)
     return counts
 
 
@@ -178,15 +172,15 @@ def _one_of(what: Said, choices: Sequence[str]) -> Kind:
     return Kind(said("{what} ({choices})", what=what, choices=", ".join(choices)), parse)
 
 
-WHOLE = Kind(said("a whole number, 0 or more"), _whole)
+WHOLE = Kind(said("a whole number, 0 or more"), whole)
 FLAG = Kind(said("true or false"), flag)
-TEXT = Kind(said("a non-empty string"), _text)
+TEXT = Kind(said("a non-empty string"), text)
 COUNTS = Kind(said('an object of counts by id, such as {{"7": 3}}'), _counts)
 BY_NAME: dict[str, Kind] = {
-    "region": Kind(said("a region id of the board (1 or more)"), lambda f, v: _whole(f, v, 1)),
+    "region": Kind(said("a region id of the board (1 or more)"), lambda f, v: whole(f, v, 1)),
     # a line counts the market's rows from 1, the session from 0
-    "row": Kind(said("a market row, 1 at the top"), lambda f, v: _whole(f, v, 1) - 1),
-    "seat": Kind(said("a seat, 0 for the first player listed"), _whole),
+    "row": Kind(said("a market row, 1 at the top"), lambda f, v: whole(f, v, 1) - 1),
+    "seat": Kind(said("a seat, 0 for the first player listed"), whole),
     "delta": Kind(said("a whole number (negative allowed)"), _integer),
     "marker": _one_of(said("marker"), placed_markers()),
 }
@@ -435,7 +429,7 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     parts = DocSetup(asked, board, catalog, power_deck, seed, shuffler.shuffle)
     for part in PARTS:  # their fields, in order (so are their shuffles)
         parts = part.setup(doc, parts)
-    first = _whole("first_seat", doc.get("first_seat", 0))
+    first = whole("first_seat", doc.get("first_seat", 0))
     if first >= len(seats):
         fail("first_seat", said("{seat} is not a seat; seats are 0 to {last}", seat=first,
                                 last=len(seats) - 1))
@@ -482,7 +476,7 @@ def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, 
     for i, entry in enumerate(entries):
         field = f"players[{i}]"
         if isinstance(entry, str):
-            named.append((_text(field, entry).strip(), None))
+            named.append((text(field, entry).strip(), None))
             continue
         if not isinstance(entry, dict):
             fail(field, said('expected a name or {{"name": ..., "colour": ...}}, got {value}',
@@ -492,9 +486,9 @@ def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, 
                 fail(f"{field}.{key}", said("unknown field for a player; allowed: name, colour"))
         if "name" not in entry:
             fail(f"{field}.name", said("missing: every player needs a name"))
-        name = _text(f"{field}.name", entry["name"]).strip()
+        name = text(f"{field}.name", entry["name"]).strip()
         colour = entry.get("colour")
-        named.append((name, None if colour is None else _text(f"{field}.colour", colour).strip()))
+        named.append((name, None if colour is None else text(f"{field}.colour", colour).strip()))
     seen: dict[str, int] = {}
     for i, (name, _) in enumerate(named):
         if name.casefold() in seen:
@@ -577,7 +571,7 @@ def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],
     for i, value in enumerate(a_list(key, doc[key])):
         field = f"{key}[{i}]"
         try:
-            name = str(lookup(_text(field, value)).name)
+            name = str(lookup(text(field, value)).name)
         except UnknownName as error:
             fail(field, error.said)
         if name not in expected:
@@ -596,7 +590,7 @@ def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],
 
 
 def _die_face(field: str, value: object, faces: set[int]) -> int:
-    face = _whole(field, value)
+    face = whole(field, value)
     if face not in faces:
         fail(field, said("the reinforcement die has no face {face}; its faces are {faces}",
                          face=face, faces=", ".join(str(f) for f in sorted(faces))))
