@@ -189,14 +189,14 @@ BY_NAME: dict[str, Kind] = {
 
 @dataclass(frozen=True)
 class Field:
-    """One field of an intent: its name, its kind, and its value when left out; the
-    parameter of the intent method it fills (`parameter`)."""
+    """One field of an intent: its name, its kind, its value when left out (unless
+    `required`) and the parameter of the intent method it fills."""
 
     name: str
     kind: Kind
-    required: bool = True
-    default: object = None
-    parameter: str = ""
+    required: bool
+    default: object
+    parameter: str
 
 
 # --- the intents -----------------------------------------------------------------------
@@ -284,13 +284,11 @@ def _tie_break_tokens(s: Session, given: Mapping[int, int] | None) -> Mapping[in
     return counted
 
 
-_RENAMED = {(added.verb, added.parameter): added.name for part in PARTS for added in part.added}
-"""The parameters of base verbs only an expansion uses, by the field name its part gives."""
-
-
 def _base(verb: str, method: Callable[..., object], help: str) -> tuple[str, Verb]:
-    """A base game's verb: `method` (the session's, or one above that adapts it)."""
-    renamed = {parameter: name for (of, parameter), name in _RENAMED.items() if of == verb}
+    """A base game's verb: `method` (the session's, or one above that adapts it), its
+    parameters only an expansion uses named as that expansion's part says."""
+    renamed = {added.parameter: added.name for part in PARTS for added in part.added
+               if added.verb == verb}
     return verb, _verb(method, help, renamed=renamed)
 
 

@@ -83,10 +83,10 @@ class AddedField:
 class PlayPart:
     """One expansion's part of the lines, by its `key`: its verbs (the public methods of
     its `intents`; a field with `choices` is one of them, called by their word), the
-    fields it adds to base verbs, its first-line fields (`fields`: `asked` tells whether
-    they ask for it, `players` the fewest and most players then and the game they are
-    counted for, `board_fits` whether a board of another size suits it, `own`: a board
-    document the line gave; `setup` reads them) and its part of a printed line
+    parameters of base verbs it names (`added`), its first-line fields (`fields`: `asked`
+    tells whether they ask for it, `players` the fewest and most players then and the game
+    they are counted for, `board_fits` whether a board of another size suits it, `own`: a
+    board document the line gave; `setup` reads them) and its part of a printed line
     (`printed`, under its `key`, null when it is not played)."""
 
     key: str
