@@ -567,21 +567,13 @@ KEYS: tuple[KeySpec, ...] = (
     KeySpec("display", "fullscreen", _bool, N_("true or false")),
     KeySpec("display", "window_size", parse_window_size, WINDOW_SIZE_ALLOWED, _show_window_size),
     KeySpec("display", "rotation", _int_in(ROTATIONS), N_("0, 90, 180 or 270 (degrees)")),
-    KeySpec(
-        "display",
-        "touch_device",
-        _touch_device,
-        N_('"auto", or a device path under /dev/input/ (e.g. "/dev/input/by-path/...-event")'),
-    ),
+    KeySpec("display", "touch_device", _touch_device,
+            N_('"auto", or a device path under /dev/input/ (e.g. "/dev/input/by-path/...-event")')),
     KeySpec("display", "touch_provider", _choice(*TOUCH_PROVIDERS), N_('"mtdev" or "hidinput"')),
     KeySpec("display", "touch_invert_x", _bool, N_("true or false")),
     KeySpec("display", "touch_invert_y", _bool, N_("true or false")),
-    KeySpec(
-        "display",
-        "dim_after_seconds",
-        _dim_after,
-        N_("0 (never dim), or a whole number of seconds from 10 to 86400"),
-    ),
+    KeySpec("display", "dim_after_seconds", _dim_after,
+            N_("0 (never dim), or a whole number of seconds from 10 to 86400")),
     KeySpec("display", "dim_brightness", _int_in(DIM_BRIGHTNESS_RANGE), N_("0 to 100 (percent)")),
     KeySpec("display", "text_scale", _int_in(TEXT_SCALES), N_("100, 115 or 130 (percent)")),
     KeySpec("display", "seating", _choice(*SEATINGS), N_('"one side" or "around"')),
@@ -590,34 +582,19 @@ KEYS: tuple[KeySpec, ...] = (
     KeySpec("die", "led_pin", _pin, _PIN_TEXT),
     KeySpec("die", "buzzer_pin", _pin, _PIN_TEXT),
     KeySpec("die", "debounce_ms", _int_in(DEBOUNCE_RANGE), N_("5 to 500 (milliseconds)")),
-    KeySpec(
-        "grid",
-        "port",
-        _serial_port,
-        N_('"" for no grid, or an absolute device path (e.g. "/dev/smallworld-grid")'),
-    ),
+    KeySpec("grid", "port", _serial_port,
+            N_('"" for no grid, or an absolute device path (e.g. "/dev/smallworld-grid")')),
     KeySpec("grid", "baud", _int_in(BAUD_RATES), ", ".join(map(str, BAUD_RATES))),
     KeySpec("sound", "volume", _int_in(VOLUME_RANGE), N_("0 to 100 (percent; 0 is silent)")),
     KeySpec("sound", "muted", _bool, N_("true or false")),
     KeySpec("sound", "quiet_hours", parse_quiet_hours, QUIET_HOURS_ALLOWED, show_quiet_hours),
-    KeySpec(
-        "storage",
-        "database",
-        _database,
-        N_('"" for the default, or an absolute file path (~ allowed)'),
-        _show_database,
-    ),
+    KeySpec("storage", "database", _database,
+            N_('"" for the default, or an absolute file path (~ allowed)'), _show_database),
 )
 """Every key the file may hold, in the order the example file lists them."""
 
 _SECTIONS = ("display", "die", "grid", "sound", "storage")
-_SECTION_TYPES: dict[str, type[Any]] = {
-    "display": DisplayConfig,
-    "die": DieConfig,
-    "grid": GridConfig,
-    "sound": SoundConfig,
-    "storage": StorageConfig,
-}
+"""The sections of the file, each a field of `Config`, in the order it lists them."""
 
 
 def default_config_path(environ: Mapping[str, str] | None = None) -> Path:
@@ -696,7 +673,7 @@ def _drop_deep_lines(text: str) -> tuple[str, list[ConfigWarning]]:
         spec = next((spec for spec in KEYS if spec.key == key), None)
         default = (
             said("Using the default, {default}",
-                 default=spec.show(getattr(_SECTION_TYPES[spec.section](), spec.name)))
+                 default=spec.show(getattr(getattr(Config(), spec.section), spec.name)))
             if spec is not None
             else said("It is ignored")
         )
@@ -744,7 +721,7 @@ def _parse_section(section: str, raw: dict[str, object], warnings: list[ConfigWa
         "unknown key {key} is ignored; the keys of [{section}] are {keys}",
         key=f"{section}.{name}", section=section, keys=", ".join(specs)))
         for name in raw if name not in specs)
-    defaults = _SECTION_TYPES[section]()
+    defaults = getattr(Config(), section)
     values: dict[str, object] = {}
     for name, spec in specs.items():
         if name not in raw:

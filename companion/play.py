@@ -23,11 +23,11 @@ Invariants:
 - a malformed line (not JSON, an unknown verb, a missing, unknown or wrongly typed field)
   stops the run with `BadLine`, naming the line number, the field and what is allowed; the
   lines before it have been played and printed;
-- `VERBS` is the one table of intents: a verb is one entry, its typed fields and the
-  session call it makes; an expansion's verbs are its intent methods, their fields derived
-  from the methods' parameters (`_intent_verb`), and its first-line fields and printed part
-  are its `companion.play_parts.PlayPart`, in `PARTS`' order, so this module names no
-  expansion.
+- a verb is an intent method: the session's (`VERBS` lists them in order, with what each
+  does, and adapts the few whose line differs from the method) or an expansion's intents;
+  its fields are always derived from the method's parameters and type hints (`_verb`), so
+  no field is written twice. An expansion's first-line fields and printed part are its
+  `companion.play_parts.PlayPart`, in `PARTS`' order, so this module names no expansion.
 """
 
 from __future__ import annotations
@@ -37,10 +37,10 @@ import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, TypeVar, get_origin, get_type_hints
+from typing import IO, TYPE_CHECKING, Any, TypeVar, get_args, get_origin, get_type_hints
 
 from companion.json_fields import BadInput, a_list, fail, flag, one_of, show, text, whole
-from companion.play_parts import PARTS, DocSetup, PlayPart
+from companion.play_parts import PARTS, DocSetup
 from companion.rules import corrections, troops_game
 from companion.rules.board import Occupant, placed_markers
 from companion.rules.catalog import Catalog
@@ -52,7 +52,7 @@ from companion.rules.maps import Board, board_document, load_board, parse_board_
 from companion.rules.said import N_, Said, as_said, said, said_n
 from companion.rules.standings import Standings, tokens_on_board
 from companion.rules.views import final_totals, public
-from companion.session import Session
+from companion.session import FinalAttempt, Session
 from companion.ui.palette import COLOUR_NAMES
 
 if TYPE_CHECKING:
@@ -138,17 +138,11 @@ class Kind:
     parse: Callable[[str, object], object]
 
 
-_whole = whole
-
-
 def _integer(field: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         fail(field, said("expected a whole number (negative allowed), got {value}",
                          value=show(value)))
     return value
-
-
-_text = text
 
 
 def _counts(field: str, value: object) -> dict[int, int]:
@@ -159,7 +153,7 @@ def _counts(field: str, value: object) -> dict[int, int]:
     for key, count in value.items():
         if not key.isdigit():
             fail(f"{field}.{key}", said('a key is a number written as a string, such as "7"'))
-        counts[int(key)] = _whole(f"{field}.{key}", count)
+        counts[int(key)] = whole(f"{field}.{key}", count)
     return counts
 
 
@@ -178,142 +172,105 @@ def _one_of(what: Said, choices: Sequence[str]) -> Kind:
     return Kind(said("{what} ({choices})", what=what, choices=", ".join(choices)), parse)
 
 
-WHOLE = Kind(said("a whole number, 0 or more"), _whole)
-REGION = Kind(said("a region id of the board (1 or more)"), lambda f, v: _whole(f, v, 1))
-ROW = Kind(said("a market row, 1 at the top"), lambda f, v: _whole(f, v, 1))
-SEAT = Kind(said("a seat, 0 for the first player listed"), _whole)
-INTEGER = Kind(said("a whole number (negative allowed)"), _integer)
+WHOLE = Kind(said("a whole number, 0 or more"), whole)
 FLAG = Kind(said("true or false"), flag)
-TEXT = Kind(said("a non-empty string"), _text)
+TEXT = Kind(said("a non-empty string"), text)
 COUNTS = Kind(said('an object of counts by id, such as {{"7": 3}}'), _counts)
-MARKER = _one_of(said("marker"), placed_markers())
+BY_NAME: dict[str, Kind] = {
+    "region": Kind(said("a region id of the board (1 or more)"), lambda f, v: whole(f, v, 1)),
+    # a line counts the market's rows from 1, the session from 0
+    "row": Kind(said("a market row, 1 at the top"), lambda f, v: whole(f, v, 1) - 1),
+    "seat": Kind(said("a seat, 0 for the first player listed"), whole),
+    "delta": Kind(said("a whole number (negative allowed)"), _integer),
+    "marker": _one_of(said("marker"), placed_markers()),
+}
+"""The kinds a parameter's name alone says (whatever its type hint)."""
 
 
 @dataclass(frozen=True)
 class Field:
-    """One field of an intent: its name, its kind, and its value when left out."""
+    """One field of an intent: its name, its kind, its value when left out (unless
+    `required`) and the parameter of the intent method it fills."""
 
     name: str
     kind: Kind
-    required: bool = True
-    default: object = None
-
-
-class Args:
-    """An intent's fields, checked and converted; read back with their type."""
-
-    def __init__(self, values: Mapping[str, object], added: Sequence[str] = ()) -> None:
-        self._values = dict(values)
-        self._added = tuple(added)
-
-    def added(self) -> tuple[Any, ...]:
-        """The values of the fields the expansions added to this base verb, in order."""
-        return tuple(self._values[name] for name in self._added)
-
-    def value(self, name: str) -> object:
-        return self._values[name]
-
-    def of(self, name: str, kind: type[_T]) -> _T:
-        """The field's value, of `kind` (its `Kind` checked it)."""
-        value = self._values[name]
-        assert isinstance(value, kind)
-        return value
-
-    def maybe(self, name: str, kind: type[_T]) -> _T | None:
-        """The field's value, of `kind`, or None (its `Kind` checked it)."""
-        value = self._values[name]
-        assert value is None or isinstance(value, kind)
-        return value
+    required: bool
+    default: object
+    parameter: str
 
 
 # --- the intents -----------------------------------------------------------------------
 
-Call = Callable[[Session, Args], Standings | None]
-
 
 @dataclass(frozen=True)
 class Verb:
-    """One intent: what it does (for messages and the docs), its fields, its session call."""
+    """One intent: what it does (for messages and the docs), its fields, and the intent
+    method it calls (the session first, then a value for each field's parameter)."""
 
     help: str
     fields: tuple[Field, ...]
-    call: Call
-    added: tuple[str, ...] = ()
-    """The fields an expansion added to this base verb (`PlayPart.added`),
-    passed to its session call after the base game's (`Args.added`)."""
+    method: Callable[..., object]
+
+    def call(self, session: Session, values: Mapping[str, object]) -> Standings | None:
+        """Carry out the intent with its fields' checked `values`; the standings, if any."""
+        result = self.method(session, **{f.parameter: values[f.name] for f in self.fields})
+        return result if isinstance(result, Standings) else None
 
 
-def _no_fields(method: Callable[[Session], object]) -> Call:
-    """The call of an intent without fields: `method` of the session."""
-    def call(s: Session, a: Args) -> None:
-        method(s)
-
-    return call
-
-
-def _pick(s: Session, a: Args) -> None:
-    s.pick(a.of("row", int) - 1)
-
-
-def _reveal(s: Session, a: Args) -> None:
-    s.reveal(a.of("race", str), a.of("power", str))
-
-
-def _conquer(s: Session, a: Args) -> None:
-    s.conquer(a.of("region", int), a.maybe("tokens", int),
-              mercenary_coin=a.of("mercenary_coin", bool), catapult=a.of("catapult", bool),
-              declined_ghouls=a.of("ghouls", bool), sorcery=a.of("sorcery", bool),
-              dragon=a.of("dragon", bool))
+def _kind(name: str, hint: object, choices: Mapping[str, tuple[str, tuple[str, ...]]]) -> Kind:
+    """A parameter's kind: one of the part's `choices`, else by its name (`BY_NAME`), else
+    by its type hint; a hint that allows None allows null."""
+    if name in choices:
+        what, words = choices[name]
+        return _one_of(Said(what), words)
+    args = get_args(hint)
+    if type(None) in args:
+        (hint,) = (arg for arg in args if arg is not type(None))
+        return _maybe(_kind(name, hint, choices))
+    if name in BY_NAME:
+        return BY_NAME[name]
+    return (COUNTS if get_origin(hint) is Mapping else FLAG if hint is bool else
+            TEXT if hint is str else WHOLE)
 
 
-def _abandon(s: Session, a: Args) -> None:
-    s.abandon(a.of("region", int))
+def _verb(method: Callable[..., object], help: str,
+          choices: Mapping[str, tuple[str, tuple[str, ...]]] = {},
+          renamed: Mapping[str, str] = {}) -> Verb:
+    """An intent method as a verb: a field per parameter after the session, named as the
+    parameter (or as `renamed` says), of the kind `_kind` gives it, left out when the
+    parameter has a default."""
+    hints = get_type_hints(method)
+    fields: list[Field] = []
+    for name, parameter in list(inspect.signature(method).parameters.items())[1:]:
+        required = parameter.default is parameter.empty
+        fields.append(Field(renamed.get(name, name), _kind(name, hints[name], choices),
+                            required, None if required else parameter.default, name))
+    return Verb(help, tuple(fields), method)
 
 
-def _decline(s: Session, a: Args) -> None:
-    s.decline(*a.added())
+def _conquer(session: Session, region: int, tokens: int | None = None, *,
+             mercenary_coin: bool = False, catapult: bool = False, ghouls: bool = False,
+             sorcery: bool = False, dragon: bool = False) -> GameState:
+    """`Session.conquer` with its fields in the line's order, `declined_ghouls` as
+    `ghouls`."""
+    return session.conquer(region, tokens, mercenary_coin=mercenary_coin, catapult=catapult,
+                           declined_ghouls=ghouls, sorcery=sorcery, dragon=dragon)
 
 
-def _final_conquest(s: Session, a: Args) -> None:
+def _final_conquest(session: Session, region: int) -> FinalAttempt:
     # the game counts its troops: the tokens left are those the ledger has in hand
-    s.attempt_final_conquest(a.of("region", int), tokens_left=0)
+    return session.attempt_final_conquest(region, tokens_left=0)
 
 
-def _redeploy(s: Session, a: Args) -> None:
-    s.redeploy(a.of("regions", dict), seat=a.maybe("seat", int), race=a.maybe("race", str))
+def _score(session: Session, coins: int | None = None) -> GameState:
+    return session.score(coins)  # the lines of a quick count are never given
 
 
-def _spread_hand(s: Session, a: Args) -> None:
-    s.spread_hand(seat=a.maybe("seat", int), race=a.maybe("race", str))
+def _finish(session: Session, tokens: Mapping[int, int] | None = None) -> Standings:
+    return session.finish(_tie_break_tokens(session, tokens))
 
 
-def _score(s: Session, a: Args) -> None:
-    s.score(a.maybe("coins", int))
-
-
-def _place_marker(s: Session, a: Args) -> None:
-    s.place_marker(a.of("region", int), a.of("marker", str))
-
-
-def _remove_marker(s: Session, a: Args) -> None:
-    s.remove_marker(a.of("region", int), a.of("marker", str))
-
-
-def _set_region(s: Session, a: Args) -> None:
-    s.set_region(a.of("region", int), a.maybe("seat", int), a.maybe("race", str),
-                 in_decline=a.of("in_decline", bool), tokens=a.maybe("tokens", int),
-                 lost_tribe=a.of("lost_tribe", bool))
-
-
-def _adjust_coins(s: Session, a: Args) -> None:
-    s.adjust_coins(a.of("seat", int), a.of("delta", int), a.of("reason", str))
-
-
-def _finish(s: Session, a: Args) -> Standings:
-    return s.finish(_tie_break_tokens(s, a.maybe("tokens", dict)))
-
-
-def _tie_break_tokens(s: Session, given: dict[int, int] | None) -> dict[int, int] | None:
+def _tie_break_tokens(s: Session, given: Mapping[int, int] | None) -> Mapping[int, int] | None:
     """The tokens on the board for a tie for first: as given, else as the board records
     them (None when a tied seat's regions do not all record their count)."""
     if given is not None:
@@ -327,110 +284,70 @@ def _tie_break_tokens(s: Session, given: dict[int, int] | None) -> dict[int, int
     return counted
 
 
-def _intent_verb(part: PlayPart, method: Callable[..., object]) -> Verb:
-    """An expansion's intent method as a verb: a field per parameter, of the parameter's
-    name, its kind from its type (a `region` or a `seat` by its name; a choice of the
-    part's `choices`), left out when it has a default; the call passes them in order."""
-    hints = get_type_hints(method)
-    fields: list[Field] = []
-    for name, parameter in list(inspect.signature(method).parameters.items())[1:]:
-        hint = hints[name]
-        kind = (_one_of(Said(part.choices[name][0]), part.choices[name][1])
-                if name in part.choices else
-                COUNTS if get_origin(hint) is Mapping else FLAG if hint is bool else
-                TEXT if hint is str else REGION if name == "region" else
-                SEAT if name == "seat" else WHOLE)
-        default = parameter.default
-        fields.append(Field(name, kind) if default is parameter.empty else
-                      Field(name, kind, required=False, default=default))
-    names = tuple(field.name for field in fields)
-
-    def call(s: Session, a: Args) -> None:
-        method(s, *(a.value(name) for name in names))
-
-    return Verb(" ".join((method.__doc__ or "").split()), tuple(fields), call)
+def _base(verb: str, method: Callable[..., object], help: str) -> tuple[str, Verb]:
+    """A base game's verb: `method` (the session's, or one above that adapts it), its
+    parameters only an expansion uses named as that expansion's part says."""
+    renamed = {added.parameter: added.name for part in PARTS for added in part.added
+               if added.verb == verb}
+    return verb, _verb(method, help, renamed=renamed)
 
 
-VERBS: dict[str, Verb] = {
-    "pick": Verb("take the combo in a market row, paying a coin on each row above",
-                 (Field("row", ROW),), _pick),
-    "reveal": Verb("table dealing: the combo the table turned up for the lowest empty row",
-                   (Field("race", TEXT), Field("power", TEXT)), _reveal),
-    "conquer": Verb("the active race (or Ghouls in decline) takes a region", (
-        Field("region", REGION),
-        Field("tokens", _maybe(WHOLE), required=False),
-        Field("mercenary_coin", FLAG, required=False, default=False),
-        Field("catapult", FLAG, required=False, default=False),
-        Field("ghouls", FLAG, required=False, default=False),
-        Field("sorcery", FLAG, required=False, default=False),
-        Field("dragon", FLAG, required=False, default=False),
-    ), _conquer),
-    "abandon": Verb("empty a region of the active race before conquering",
-                    (Field("region", REGION),), _abandon),
-    "decline": Verb("the active race goes into decline instead of conquering",
-                    (), _decline),
-    "finish_conquests": Verb("no more conquests this turn; redeployment next", (),
-                             _no_fields(Session.finish_conquests)),
-    "final_conquest": Verb("roll the reinforcement die (its next face) for a last conquest "
-                           "of `region` with the tokens left in hand",
-                           (Field("region", REGION),), _final_conquest),
-    "roll_for_berserk": Verb("Berserk: roll the die (its next face) before the next "
-                             "conquest; the face comes off that conquest's cost", (),
-                             _no_fields(Session.roll_for_berserk)),
-    "redeploy": Verb("troop redeployment: the tokens of every region of the race afterwards "
-                     "(the active race; or a defender's `seat` and `race`, putting back the "
-                     "tokens in their hand before the attacker's turn ends)", (
-                         Field("regions", COUNTS),
-                         Field("seat", _maybe(SEAT), required=False),
-                         Field("race", _maybe(TEXT), required=False),
-                     ), _redeploy),
-    "spread_hand": Verb("the tokens in hand go into the race's regions, fewest first (the "
-                        "active race, or a defender's `seat` and `race`)", (
-                            Field("seat", _maybe(SEAT), required=False),
-                            Field("race", _maybe(TEXT), required=False),
-                        ), _spread_hand),
-    "finish_redeployment": Verb("the troops stand where they are; scoring next", (),
-                                _no_fields(Session.finish_redeployment)),
-    "score": Verb("the turn's Victory coins: counted from the board, or `coins` as given",
-                  (Field("coins", _maybe(WHOLE), required=False),), _score),
-    "end_turn": Verb("the turn passes to the next seat", (), _no_fields(Session.end_turn)),
-    "undo": Verb("take back the last step (not past a die roll or another player's turn)",
-                 (), _no_fields(Session.undo)),
-    "redo": Verb("put back the step the last undo took back (only while nothing else was "
-                 "done since)", (), _no_fields(Session.redo)),
-    "place_marker": Verb("put a marker in a region",
-                         (Field("region", REGION), Field("marker", MARKER)), _place_marker),
-    "remove_marker": Verb("take a marker out of a region",
-                          (Field("region", REGION), Field("marker", MARKER)), _remove_marker),
-    **{name: _intent_verb(part, method) for part in PARTS if part.intents is not None
-       for name, method in vars(part.intents).items()
-       if not name.startswith("_") and callable(method)},
-    "set_region": Verb("correct who holds a region (not a conquest)", (
-        Field("region", REGION),
-        Field("seat", _maybe(SEAT)),
-        Field("race", _maybe(TEXT), required=False),
-        Field("in_decline", FLAG, required=False, default=False),
-        Field("tokens", _maybe(WHOLE), required=False),
-        Field("lost_tribe", FLAG, required=False, default=False),
-    ), _set_region),
-    "adjust_coins": Verb("a correction agreed at the table: coins to (+) or from (-) a purse",
-                         (Field("seat", SEAT), Field("delta", INTEGER), Field("reason", TEXT)),
-                         _adjust_coins),
-    "finish": Verb("the final standings, once the last turn is over; `tokens` by seat "
-                   "breaks a tie for first (else the counts the board records)",
-                   (Field("tokens", _maybe(COUNTS), required=False),), _finish),
-}
-"""Every intent `companion play` understands, by the name given in `"do"`."""
-for _added in (added for part in PARTS for added in part.added):
-    _base = VERBS[_added.verb]
-    VERBS[_added.verb] = Verb(_base.help, (*_base.fields, Field(
-        _added.name, _maybe(REGION), required=False)), _base.call, (*_base.added, _added.name))
+VERBS: dict[str, Verb] = dict((
+    _base("pick", Session.pick,
+          "take the combo in a market row, paying a coin on each row above"),
+    _base("reveal", Session.reveal,
+          "table dealing: the combo the table turned up for the lowest empty row"),
+    _base("conquer", _conquer, "the active race (or Ghouls in decline) takes a region"),
+    _base("abandon", Session.abandon, "empty a region of the active race before conquering"),
+    _base("decline", Session.decline,
+          "the active race goes into decline instead of conquering"),
+    _base("finish_conquests", Session.finish_conquests,
+          "no more conquests this turn; redeployment next"),
+    _base("final_conquest", _final_conquest,
+          "roll the reinforcement die (its next face) for a last conquest of `region` with "
+          "the tokens left in hand"),
+    _base("roll_for_berserk", Session.roll_for_berserk,
+          "Berserk: roll the die (its next face) before the next conquest; the face comes "
+          "off that conquest's cost"),
+    _base("redeploy", Session.redeploy,
+          "troop redeployment: the tokens of every region of the race afterwards (the "
+          "active race; or a defender's `seat` and `race`, putting back the tokens in their "
+          "hand before the attacker's turn ends)"),
+    _base("spread_hand", Session.spread_hand,
+          "the tokens in hand go into the race's regions, fewest first (the active race, "
+          "or a defender's `seat` and `race`)"),
+    _base("finish_redeployment", Session.finish_redeployment,
+          "the troops stand where they are; scoring next"),
+    _base("score", _score,
+          "the turn's Victory coins: counted from the board, or `coins` as given"),
+    _base("end_turn", Session.end_turn, "the turn passes to the next seat"),
+    _base("undo", Session.undo,
+          "take back the last step (not past a die roll or another player's turn)"),
+    _base("redo", Session.redo,
+          "put back the step the last undo took back (only while nothing else was done "
+          "since)"),
+    _base("place_marker", Session.place_marker, "put a marker in a region"),
+    _base("remove_marker", Session.remove_marker, "take a marker out of a region"),
+    *((name, _verb(method, " ".join((method.__doc__ or "").split()), part.choices))
+      for part in PARTS if part.intents is not None
+      for name, method in vars(part.intents).items()
+      if not name.startswith("_") and callable(method)),
+    _base("set_region", Session.set_region, "correct who holds a region (not a conquest)"),
+    _base("adjust_coins", Session.adjust_coins,
+          "a correction agreed at the table: coins to (+) or from (-) a purse"),
+    _base("finish", _finish,
+          "the final standings, once the last turn is over; `tokens` by seat breaks a tie "
+          "for first (else the counts the board records)"),
+))
+"""Every intent `companion play` understands, by the name given in `"do"`, in the order
+the messages list them: each the session's intent method (or an adapter where the line
+differs from it) and what it does; its fields are the method's parameters (`_verb`)."""
 
 COMMON_FIELDS = frozenset({"do", "note"})
 """Fields every intent may carry: the verb, and a note for the reader (ignored)."""
 
 
-def parse_intent(doc: object) -> tuple[Verb, Args]:
+def parse_intent(doc: object) -> tuple[Verb, dict[str, object]]:
     """The verb and checked fields of one intent line (already decoded)."""
     if not isinstance(doc, dict):
         fail(WHOLE_LINE, said('expected an object such as {{"do": "end_turn"}}, got {value}',
@@ -459,8 +376,7 @@ def parse_intent(doc: object) -> tuple[Verb, Args]:
             values[field.name] = field.default
             continue
         values[field.name] = field.kind.parse(field.name, doc[field.name])
-    return verb, Args(values, verb.added)
-
+    return verb, values
 
 # --- the first line: the game ----------------------------------------------------------
 
@@ -511,7 +427,7 @@ def parse_setup(doc: object, catalog: Catalog) -> Setup:
     parts = DocSetup(asked, board, catalog, power_deck, seed, shuffler.shuffle)
     for part in PARTS:  # their fields, in order (so are their shuffles)
         parts = part.setup(doc, parts)
-    first = _whole("first_seat", doc.get("first_seat", 0))
+    first = whole("first_seat", doc.get("first_seat", 0))
     if first >= len(seats):
         fail("first_seat", said("{seat} is not a seat; seats are 0 to {last}", seat=first,
                                 last=len(seats) - 1))
@@ -558,7 +474,7 @@ def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, 
     for i, entry in enumerate(entries):
         field = f"players[{i}]"
         if isinstance(entry, str):
-            named.append((_text(field, entry).strip(), None))
+            named.append((text(field, entry).strip(), None))
             continue
         if not isinstance(entry, dict):
             fail(field, said('expected a name or {{"name": ..., "colour": ...}}, got {value}',
@@ -568,9 +484,9 @@ def _seats(doc: Mapping[str, Any], counts: tuple[int, int, str]) -> tuple[Seat, 
                 fail(f"{field}.{key}", said("unknown field for a player; allowed: name, colour"))
         if "name" not in entry:
             fail(f"{field}.name", said("missing: every player needs a name"))
-        name = _text(f"{field}.name", entry["name"]).strip()
+        name = text(f"{field}.name", entry["name"]).strip()
         colour = entry.get("colour")
-        named.append((name, None if colour is None else _text(f"{field}.colour", colour).strip()))
+        named.append((name, None if colour is None else text(f"{field}.colour", colour).strip()))
     seen: dict[str, int] = {}
     for i, (name, _) in enumerate(named):
         if name.casefold() in seen:
@@ -653,7 +569,7 @@ def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],
     for i, value in enumerate(a_list(key, doc[key])):
         field = f"{key}[{i}]"
         try:
-            name = str(lookup(_text(field, value)).name)
+            name = str(lookup(text(field, value)).name)
         except UnknownName as error:
             fail(field, error.said)
         if name not in expected:
@@ -672,7 +588,7 @@ def _deck(doc: Mapping[str, Any], key: str, kind: str, expected: list[str],
 
 
 def _die_face(field: str, value: object, faces: set[int]) -> int:
-    face = _whole(field, value)
+    face = whole(field, value)
     if face not in faces:
         fail(field, said("the reinforcement die has no face {face}; its faces are {faces}",
                          face=face, faces=", ".join(str(f) for f in sorted(faces))))
@@ -804,16 +720,17 @@ def play(lines: Iterable[str], out: IO[str], catalog: Catalog) -> None:
                                           reason=refused.said))
                 _print(out, public_state(state))
                 continue
-            verb, args = parse_intent(doc)
+            verb, values = parse_intent(doc)
         except BadInput as fault:
             raise BadLine(number, fault.field, fault.problem_said) from None
-        _print(out, _carry_out(session, die, verb, args))
+        _print(out, _carry_out(session, die, verb, values))
 
 
-def _carry_out(session: Session, die: ScriptedDie, verb: Verb, args: Args) -> dict[str, Any]:
+def _carry_out(session: Session, die: ScriptedDie, verb: Verb,
+               values: Mapping[str, object]) -> dict[str, Any]:
     mark = die.mark()
     try:
-        standings = verb.call(session, args)
+        standings = verb.call(session, values)
     except (IllegalAction, MalformedInput, UnknownName) as refused:  # the session kept its state
         die.back_to(mark)
         return {"refused": refused.reason}

@@ -71,10 +71,11 @@ class DocSetup:
 
 @dataclass(frozen=True)
 class AddedField:
-    """A field an expansion adds to a base game's verb (`verb`), a region that may be
-    null; its value is passed to the verb's session call after the base game's."""
+    """A parameter of a base game's verb (`verb`) that only an expansion uses, by the
+    field name (`name`) its part gives it."""
 
     verb: str
+    parameter: str
     name: str
 
 
@@ -82,10 +83,10 @@ class AddedField:
 class PlayPart:
     """One expansion's part of the lines, by its `key`: its verbs (the public methods of
     its `intents`; a field with `choices` is one of them, called by their word), the
-    fields it adds to base verbs, its first-line fields (`fields`: `asked` tells whether
-    they ask for it, `players` the fewest and most players then and the game they are
-    counted for, `board_fits` whether a board of another size suits it, `own`: a board
-    document the line gave; `setup` reads them) and its part of a printed line
+    parameters of base verbs it names (`added`), its first-line fields (`fields`: `asked`
+    tells whether they ask for it, `players` the fewest and most players then and the game
+    they are counted for, `board_fits` whether a board of another size suits it, `own`: a
+    board document the line gave; `setup` reads them) and its part of a printed line
     (`printed`, under its `key`, null when it is not played)."""
 
     key: str
@@ -251,6 +252,6 @@ PARTS: tuple[PlayPart, ...] = (
              board_fits=lambda asked, board, own: (bool(asked) and own
                                                    and board.players == TEAM_PLAYERS),
              setup=_teams_setup, printed=_teams_printed),
-    PlayPart("mini", added=(AddedField("decline", "ivory_tower"),)),
+    PlayPart("mini", added=(AddedField("decline", "region", "ivory_tower"),)),
 )
 """Every expansion's part of the lines, in the order the format lists them."""

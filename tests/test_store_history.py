@@ -38,10 +38,11 @@ import pytest
 from factories import session
 
 from companion.cli import main
+from companion.records import ComboPlayed, ComboTally
 from companion.rules.catalog import load_catalog
 from companion.rules.standings import final_standings
 from companion.session import Session
-from companion.store import ComboPlayed, ComboTally, Store, StoreError
+from companion.store import Store, StoreError
 from companion.store.export import bgstats_dict, game_dict, to_csv
 
 CATALOG = load_catalog()

@@ -64,19 +64,28 @@ class Finding:
     text: str
 
 
-def ok(area: str, text: str) -> Finding:
-    """A line of what works."""
-    return Finding("ok", area, text)
+class Findings(list[Finding]):
+    """The lines of one area, each added in one call: its sentence, already translated
+    (`_()`), with `values` filled in (a sentence without values is taken as it is)."""
 
+    def __init__(self, area: str) -> None:
+        super().__init__()
+        self.area = area
 
-def note(area: str, text: str) -> Finding:
-    """A line worth knowing, with nothing to do."""
-    return Finding("note", area, text)
+    def add(self, status: Status, text: str, **values: object) -> None:
+        self.append(Finding(status, self.area, text.format(**values) if values else text))
 
+    def ok(self, text: str, **values: object) -> None:
+        """A line of what works."""
+        self.add("ok", text, **values)
 
-def fix(area: str, text: str) -> Finding:
-    """A line of what to fix, and how."""
-    return Finding("fix", area, text)
+    def note(self, text: str, **values: object) -> None:
+        """A line worth knowing, with nothing to do."""
+        self.add("note", text, **values)
+
+    def fix(self, text: str, **values: object) -> None:
+        """A line of what to fix, and how."""
+        self.add("fix", text, **values)
 
 
 def _real_groups_of_process() -> set[str]:
@@ -204,11 +213,10 @@ class System:
 
 def check_user(system: System) -> list[Finding]:
     """Never root; in every group the kiosk needs, and with them in this very session."""
-    findings: list[Finding] = []
+    found = Findings("user")
     if system.uid == 0:
-        findings.append(fix("user", _("running as root: the table must never run as root (Kivy "
-                                      "would read root's ~/.kivy, files would belong to root); "
-                                      "run this as the kiosk's user")))
+        found.fix(_("running as root: the table must never run as root (Kivy would read root's "
+                    "~/.kivy, files would belong to root); run this as the kiosk's user"))
     missing, relogin, absent = [], [], []
     for group in KIOSK_GROUPS:
         if group not in system.existing_groups:
@@ -219,54 +227,54 @@ def check_user(system: System) -> list[Finding]:
             relogin.append(group)
     joined = [g for g in KIOSK_GROUPS if g not in missing + relogin + absent]
     if joined:
-        findings.append(ok("user", _("{user} is in the groups {groups}")
-            .format(user=system.user, groups=" ".join(joined))))
+        found.ok(_("{user} is in the groups {groups}"), user=system.user, groups=" ".join(joined))
     for group in missing:
-        findings.append(fix("user", _("{user} is not in the group {group}: sudo usermod -aG "
-                                      "{group} {user} (deploy/install.sh does it), then log in "
-                                      "again").format(user=system.user, group=group)))
+        found.fix(_("{user} is not in the group {group}: sudo usermod -aG {group} {user} "
+                    "(deploy/install.sh does it), then log in again"),
+                  user=system.user, group=group)
     if relogin:
-        findings.append(note("user", _("{user} joined {groups} after this login: the service has "
-                                       "them; log out and in again (or reboot) for this shell to "
-                                       "have them too")
-            .format(user=system.user, groups=" ".join(relogin))))
+        found.note(_("{user} joined {groups} after this login: the service has them; log out "
+                     "and in again (or reboot) for this shell to have them too"),
+                   user=system.user, groups=" ".join(relogin))
     for group in absent:
-        findings.append((fix if group != "gpio" else note)("user", _(
-            "this system has no group {group} (deploy/install.sh creates it)").format(group=group)))
-    return findings
+        found.add("fix" if group != "gpio" else "note",
+                  _("this system has no group {group} (deploy/install.sh creates it)"),
+                  group=group)
+    return found
 
 
 def check_config(path: Path | None, system: System) -> tuple[Config, list[Finding]]:
     """The configuration file: found or not, and every bad value in it."""
     from companion.config import Config, default_config_path, load_config
 
+    found = Findings("config")
     file = path if path is not None else default_config_path(system.environ)
     if path is None and not file.exists():
-        text = _("no {file}: every key at its default (deploy/install.sh writes one from "
-                 "deploy/companion.example.toml)").format(file=file)
-        return Config(), [note("config", text)]
+        found.note(_("no {file}: every key at its default (deploy/install.sh writes one from "
+                     "deploy/companion.example.toml)"), file=file)
+        return Config(), found
     config, warnings = load_config(file)
     from companion.ui.wording import say  # each warning in the report's language
 
-    findings = [fix("config", say(warning.said)) for warning in warnings]
+    for warning in warnings:
+        found.fix(say(warning.said))
     if not warnings:
-        findings.append(ok("config", _("{file}: every value is valid").format(file=file)))
-    return config, findings
+        found.ok(_("{file}: every value is valid"), file=file)
+    return config, found
 
 
 def check_display(system: System, config: Config) -> list[Finding]:
     """KMS/DRM devices and screens, a desktop in the way, backlight, console blanking."""
-    findings: list[Finding] = []
+    found = Findings("display")
     cards = sorted(system.path("/dev/dri").glob("card[0-9]*"))
     if not cards:
-        findings.append(fix("display", _("no /dev/dri/card*: no KMS display driver. On a Pi, "
-                                         "/boot/firmware/config.txt needs dtoverlay=vc4-kms-v3d "
-                                         "(Bookworm's default)")))
+        found.fix(_("no /dev/dri/card*: no KMS display driver. On a Pi, "
+                    "/boot/firmware/config.txt needs dtoverlay=vc4-kms-v3d (Bookworm's default)"))
     for card in cards:
         if not system.access(card, os.R_OK | os.W_OK):
-            findings.append(fix("display", _("cannot open {device}: {user} needs the groups video "
-                                             "and render (deploy/install.sh), then a new login")
-                .format(device=system.shown(card), user=system.user)))
+            found.fix(_("cannot open {device}: {user} needs the groups video and render "
+                        "(deploy/install.sh), then a new login"),
+                      device=system.shown(card), user=system.user)
     screens = []
     for status_file in sorted(system.path("/sys/class/drm").glob("card*-*/status")):
         if system.read(status_file) != "connected":
@@ -275,52 +283,41 @@ def check_display(system: System, config: Config) -> list[Finding]:
         modes = (system.read(status_file.parent / "modes") or "").split()
         screens.append(f"{name} ({modes[0]})" if modes else name)
     if screens:
-        findings.append(ok("display", _("screen connected: {screens}")
-            .format(screens=", ".join(screens))))
+        found.ok(_("screen connected: {screens}"), screens=", ".join(screens))
     elif cards:
-        findings.append(fix("display", _("no screen is connected: check the display's ribbon "
-                                         "(DSI) or HDMI cable and its power")))
+        found.fix(_("no screen is connected: check the display's ribbon (DSI) or HDMI cable "
+                    "and its power"))
     desktop = [name for name in ("WAYLAND_DISPLAY", "DISPLAY") if system.environ.get(name)]
     if desktop:
-        findings.append(note("display", _("a desktop session is running here ({variables} set): "
-                                          "at boot the kiosk takes tty1 instead "
-                                          "(deploy/install.sh keeps the desktop from starting)")
-            .format(variables=", ".join(desktop))))
-    findings.extend(_check_backlight(system, config))
+        found.note(_("a desktop session is running here ({variables} set): at boot the kiosk "
+                     "takes tty1 instead (deploy/install.sh keeps the desktop from starting)"),
+                   variables=", ".join(desktop))
+    _check_backlight(found, system, config)
     blank = system.read("/sys/module/kernel/parameters/consoleblank")
     if blank not in (None, "0"):
-        findings.append(note("display", _("the console blanks after {seconds} s when the app is "
-                                          "not on the screen; deploy/install.sh adds "
-                                          "consoleblank=0 to /boot/firmware/cmdline.txt")
-            .format(seconds=blank)))
-    findings.extend(_check_kivy_input(system))
-    return findings
+        found.note(_("the console blanks after {seconds} s when the app is not on the screen; "
+                     "deploy/install.sh adds consoleblank=0 to /boot/firmware/cmdline.txt"),
+                   seconds=blank)
+    return found + _check_kivy_input(system)
 
 
-def _check_backlight(system: System, config: Config) -> list[Finding]:
+def _check_backlight(found: Findings, system: System, config: Config) -> None:
     dims = config.display.dim_after_seconds
-    never = _("no backlight control (e.g. an HDMI screen): the app dims by drawing, never "
-              "(display.dim_after_seconds = 0)")
-    drawn = _("no backlight control (e.g. an HDMI screen): the app dims by drawing, "
-              "after {seconds} s idle")
-    dimmable = _("backlight {light}: the app can dim it, after {seconds} s idle")
-    never_dimmed = _("backlight {light}: the app can dim it, never "
-                     "(display.dim_after_seconds = 0)")
     lights = sorted(system.path("/sys/class/backlight").glob("*"))
     if not lights:
-        return [note("display", (drawn if dims else never).format(seconds=dims))]
-    findings = []
+        found.note(_("no backlight control (e.g. an HDMI screen): the app dims by drawing, "
+                     "after {seconds} s idle") if dims else
+                   _("no backlight control (e.g. an HDMI screen): the app dims by drawing, never "
+                     "(display.dim_after_seconds = 0)"), seconds=dims)
     for light in lights:
-        brightness = light / "brightness"
-        if system.access(brightness, os.W_OK):
-            findings.append(ok("display", (dimmable if dims else never_dimmed).format(
-                light=light.name, seconds=dims)))
+        if system.access(light / "brightness", os.W_OK):
+            found.ok(_("backlight {light}: the app can dim it, after {seconds} s idle") if dims
+                     else _("backlight {light}: the app can dim it, never "
+                            "(display.dim_after_seconds = 0)"), light=light.name, seconds=dims)
         else:
-            findings.append(fix("display", _("backlight {light} is not writable by {user}: the "
-                                             "udev rule from deploy/ (deploy/install.sh) gives "
-                                             "the video group write access")
-                .format(light=light.name, user=system.user)))
-    return findings
+            found.fix(_("backlight {light} is not writable by {user}: the udev rule from deploy/ "
+                        "(deploy/install.sh) gives the video group write access"),
+                      light=light.name, user=system.user)
 
 
 def _check_kivy_input(system: System) -> list[Finding]:
@@ -331,15 +328,14 @@ def _check_kivy_input(system: System) -> list[Finding]:
     kiosk_ini = default_config_path(system.environ).parent / "kivy" / "config.ini"
     home = system.environ.get("KIVY_HOME") or str(Path.home() / ".kivy")
     candidates = [(True, kiosk_ini), (False, Path(home) / "config.ini")]
-    findings = []
+    found = Findings("touch")
     for kiosk, ini in candidates:
         if not ini.is_file():
             continue
         try:
             readers = touch_readers(read_input_section(ini))
         except (OSError, ValueError) as error:
-            findings.append(fix("touch", _("cannot read {file}: {why}")
-                .format(file=ini, why=error)))
+            found.fix(_("cannot read {file}: {why}"), file=ini, why=error)
             continue
         names = ", ".join(f"{name} = {value}" for name, value in readers)
         if len(readers) > 1:
@@ -352,12 +348,12 @@ def _check_kivy_input(system: System) -> list[Finding]:
                          "read the touchscreen ({names}): every touch would count {count} "
                          "times. The kiosk does not read it; for 'make run' on a "
                          "touchscreen, keep only one")
-            findings.append((fix if kiosk else note)("touch", text.format(
-                file=ini, count=len(readers), names=names)))
+            found.add("fix" if kiosk else "note", text, file=ini, count=len(readers),
+                      names=names)
         elif kiosk:
-            findings.append(ok("touch", _("the kiosk's Kivy config reads the touchscreen once "
-                                          "({names})").format(names=names)))
-    return findings
+            found.ok(_("the kiosk's Kivy config reads the touchscreen once ({names})"),
+                     names=names)
+    return found
 
 
 def _bits(text: str) -> set[int]:
@@ -401,46 +397,38 @@ def input_devices(system: System) -> list[InputDevice]:
 def check_touch(system: System, config: Config) -> list[Finding]:
     """A touch panel is there, readable, and read by the configured provider."""
     display = config.display
-    findings: list[Finding] = []
+    found = Findings("touch")
     panels = [d for d in input_devices(system) if d.multitouch or d.single_touch]
     for panel in panels:
-        node = system.path(panel.node)
-        if system.access(node, os.R_OK):
-            text = (_("multitouch panel {name} on {device}") if panel.multitouch
-                    else _("single-touch panel {name} on {device}"))
-            findings.append(ok("touch", text.format(name=repr(panel.name), device=panel.node)))
+        if system.access(system.path(panel.node), os.R_OK):
+            found.ok(_("multitouch panel {name} on {device}") if panel.multitouch
+                     else _("single-touch panel {name} on {device}"),
+                     name=repr(panel.name), device=panel.node)
         else:
-            text = (_("multitouch panel {name} on {device} is not readable by {user}: add the "
-                      "group input (deploy/install.sh), then log in again")
-                    if panel.multitouch else
-                    _("single-touch panel {name} on {device} is not readable by {user}: add "
-                      "the group input (deploy/install.sh), then log in again"))
-            findings.append(fix("touch", text.format(
-                name=repr(panel.name), device=panel.node, user=system.user)))
+            found.fix(_("multitouch panel {name} on {device} is not readable by {user}: add the "
+                        "group input (deploy/install.sh), then log in again")
+                      if panel.multitouch else
+                      _("single-touch panel {name} on {device} is not readable by {user}: add "
+                        "the group input (deploy/install.sh), then log in again"),
+                      name=repr(panel.name), device=panel.node, user=system.user)
     if not panels:
-        findings.append(fix("touch", _("no touchscreen found: check the display's touch "
-                                       "connection (DSI ribbon, or the USB cable of an HDMI "
-                                       "panel); Touch Display 2 needs its dtoverlay line")))
-    if display.touch_device != "auto":
-        device = system.path(display.touch_device)
-        if not device.exists():
-            findings.append(fix("touch", _("display.touch_device = {device} does not exist; use "
-                                           '"auto" or one of the devices above')
-                .format(device=repr(display.touch_device))))
+        found.fix(_("no touchscreen found: check the display's touch connection (DSI ribbon, or "
+                    "the USB cable of an HDMI panel); Touch Display 2 needs its dtoverlay line"))
+    if display.touch_device != "auto" and not system.path(display.touch_device).exists():
+        found.fix(_('display.touch_device = {device} does not exist; use "auto" or one of the '
+                    "devices above"), device=repr(display.touch_device))
     if display.touch_provider == "mtdev" and not system.has_library("mtdev"):
-        findings.append(fix("touch", _("libmtdev is missing (sudo apt install libmtdev1): without "
-                                       "it Kivy falls back to hidinput, which misreads most "
-                                       "multitouch panels")))
+        found.fix(_("libmtdev is missing (sudo apt install libmtdev1): without it Kivy falls "
+                    "back to hidinput, which misreads most multitouch panels"))
     if display.touch_provider == "hidinput" and display.touch_device == "auto":
-        findings.append(note("touch", _('display.touch_provider = "hidinput" with touch_device = '
-                                        '"auto" finds only multitouch panels; for a single-touch '
-                                        "panel give its touch_device")))
+        found.note(_('display.touch_provider = "hidinput" with touch_device = "auto" finds only '
+                     "multitouch panels; for a single-touch panel give its touch_device"))
     single = [p for p in panels if p.single_touch and not p.multitouch]
     if single and display.touch_provider == "mtdev":
-        findings.append(note("touch", _("{name} is single-touch: set display.touch_provider = "
-                                        '"hidinput" and display.touch_device = "{device}"')
-            .format(name=repr(single[0].name), device=single[0].node)))
-    return findings
+        found.note(_('{name} is single-touch: set display.touch_provider = "hidinput" and '
+                     'display.touch_device = "{device}"'),
+                   name=repr(single[0].name), device=single[0].node)
+    return found
 
 
 PIN_TEXTS = {
@@ -462,114 +450,108 @@ def _pin_text(what: str, pin: int) -> str:
 def check_gpio(system: System, config: Config) -> list[Finding]:
     """GPIO chips readable, a pin library present, and which pins the die uses."""
     die = config.die
-    findings: list[Finding] = []
+    found = Findings("gpio")
     model = system.read("/proc/device-tree/model") or ""
-    is_pi = "Raspberry Pi" in model
+    off_a_pi: Status = "fix" if "Raspberry Pi" in model else "note"
     if model:
-        findings.append(note("gpio", _("this is a {model}").format(model=model)))
+        found.note(_("this is a {model}"), model=model)
     chips = sorted(system.path("/dev").glob("gpiochip[0-9]*"))
     devices = (("button", die.button_pin), ("LED", die.led_pin), ("buzzer", die.buzzer_pin))
     used = [_pin_text(what, pin) for what, pin in devices if pin is not None]
     if not used:
-        findings.append(ok("gpio", _("no die button, LED or buzzer configured")))
-        return findings
+        found.ok(_("no die button, LED or buzzer configured"))
+        return found
     if not chips:
-        findings.append((fix if is_pi else note)("gpio", _(
-            "no /dev/gpiochip*: no GPIO here, so the die button is off (the on-screen die still "
-            "works)")))
-        return findings
+        found.add(off_a_pi, _("no /dev/gpiochip*: no GPIO here, so the die button is off (the "
+                              "on-screen die still works)"))
+        return found
     unreadable = [c for c in chips if not system.access(c, os.R_OK | os.W_OK)]
     if unreadable:
-        findings.append(fix("gpio", _("{devices} not usable by {user}: add the group gpio "
-                                      "(deploy/install.sh), then log in again")
-            .format(devices=", ".join(system.shown(c) for c in unreadable), user=system.user)))
+        found.fix(_("{devices} not usable by {user}: add the group gpio (deploy/install.sh), "
+                    "then log in again"),
+                  devices=", ".join(system.shown(c) for c in unreadable), user=system.user)
     libraries = [name for name in ("lgpio", "RPi.GPIO", "pigpio") if system.has_module(name)]
     if libraries:
-        findings.append(ok("gpio", _("{pins}; pin library {library}")
-            .format(pins="; ".join(used), library=libraries[0])))
+        found.ok(_("{pins}; pin library {library}"), pins="; ".join(used), library=libraries[0])
     else:
-        findings.append((fix if is_pi else note)("gpio", _(
-            "{pins}, but no GPIO pin library: sudo apt install python3-lgpio (the app's virtual "
-            "environment sees it)").format(pins="; ".join(used))))
-    return findings
+        found.add(off_a_pi, _("{pins}, but no GPIO pin library: sudo apt install python3-lgpio "
+                              "(the app's virtual environment sees it)"), pins="; ".join(used))
+    return found
 
 
 def check_serial(system: System, config: Config) -> list[Finding]:
     """The grid's serial port: configured, plugged in, usable."""
     port = config.grid.port
-    findings: list[Finding] = []
+    found = Findings("grid")
     by_id = sorted(system.path("/dev/serial/by-id").glob("*"))
     picos = [link for link in by_id if "MicroPython" in link.name or "Pico" in link.name]
     if not port:
-        findings.append(ok("grid", _('no sensor grid configured (grid.port = "")')))
-        return findings
+        found.ok(_('no sensor grid configured (grid.port = "")'))
+        return found
     device = system.path(port)
     if device.exists():
         real = system.shown(device.resolve()) if device.is_symlink() else port
         if system.access(device, os.R_OK | os.W_OK):
-            target = port if real == port else f"{port} -> {real}"
-            findings.append(ok("grid", _("grid port {port} is usable").format(port=target)))
+            found.ok(_("grid port {port} is usable"),
+                     port=port if real == port else f"{port} -> {real}")
         else:
-            findings.append(fix("grid", _("grid port {port} is not usable by {user}: add the "
-                                          "group dialout (deploy/install.sh), then log in again")
-                .format(port=port, user=system.user)))
+            found.fix(_("grid port {port} is not usable by {user}: add the group dialout "
+                        "(deploy/install.sh), then log in again"), port=port, user=system.user)
     elif picos:
-        findings.append(fix("grid", _("a Pico is plugged in ({pico}) but {port} does not exist: "
-                                      "install the udev rule (deploy/install.sh) or set grid.port "
-                                      '= "/dev/serial/by-id/{pico}"')
-            .format(pico=picos[0].name, port=port)))
+        found.fix(_("a Pico is plugged in ({pico}) but {port} does not exist: install the udev "
+                    'rule (deploy/install.sh) or set grid.port = "/dev/serial/by-id/{pico}"'),
+                  pico=picos[0].name, port=port)
     else:
-        findings.append(note("grid", _("no grid plugged in ({port} does not exist): the game "
-                                       "carries on by hand; plug the Pico into any USB socket")
-            .format(port=port)))
+        found.note(_("no grid plugged in ({port} does not exist): the game carries on by hand; "
+                     "plug the Pico into any USB socket"), port=port)
     if port == "/dev/smallworld-grid" and not system.path(UDEV_RULES).exists():
-        findings.append(fix("grid", _("{rules} is missing, so no device is ever named {port} "
-                                      "(deploy/install.sh installs it)")
-            .format(rules="/" + UDEV_RULES, port=port)))
+        found.fix(_("{rules} is missing, so no device is ever named {port} (deploy/install.sh "
+                    "installs it)"), rules="/" + UDEV_RULES, port=port)
     for link in by_id:
-        findings.append(note("grid", _("serial device {name} -> {device}")
-            .format(name=link.name, device=system.shown(link.resolve()))))
-    return findings
+        found.note(_("serial device {name} -> {device}"),
+                   name=link.name, device=system.shown(link.resolve()))
+    return found
 
 
 def check_database(system: System, config: Config) -> list[Finding]:
     """The database file: where it is, that it can be written, that it is sound."""
     path = config.storage.database
     shown = str(path)
-    findings: list[Finding] = []
+    found = Findings("database")
     if path.exists() and not path.is_file():
-        return [fix("database", _("{path} is not a file (storage.database)").format(path=shown))]
+        found.fix(_("{path} is not a file (storage.database)"), path=shown)
+        return found
     if not path.exists():
         ancestor = path.parent
         while not ancestor.exists() and ancestor != ancestor.parent:
             ancestor = ancestor.parent
         if system.access(ancestor, os.W_OK):
-            findings.append(ok("database", _("{path} does not exist yet; the app will create it")
-                .format(path=shown)))
+            found.ok(_("{path} does not exist yet; the app will create it"), path=shown)
         else:
-            findings.append(fix("database", _("{path} cannot be created: {folder} is not writable "
-                                              "by {user}")
-                .format(path=shown, folder=ancestor, user=system.user)))
-        return findings + _disk_space(path.parent if path.parent.exists() else ancestor)
+            found.fix(_("{path} cannot be created: {folder} is not writable by {user}"),
+                      path=shown, folder=ancestor, user=system.user)
+        _disk_space(found, path.parent if path.parent.exists() else ancestor)
+        return found
     if not system.access(path, os.R_OK | os.W_OK) or not system.access(path.parent, os.W_OK):
-        findings.append(fix("database", _("{path} or its directory is not writable by {user} (was "
-                                          "the app once run as root? sudo chown -R the directory "
-                                          "back)").format(path=shown, user=system.user)))
-    findings.append(_database_health(path, shown))
-    return findings + _disk_space(path.parent)
+        found.fix(_("{path} or its directory is not writable by {user} (was the app once run "
+                    "as root? sudo chown -R the directory back)"), path=shown, user=system.user)
+    _database_health(found, path, shown)
+    _disk_space(found, path.parent)
+    return found
 
 
-def _database_health(path: Path, shown: str) -> Finding:
+def _database_health(found: Findings, path: Path, shown: str) -> None:
     import sqlite3
 
     try:
         with open(path, "rb") as stream:
             header = stream.read(16)
     except OSError as error:
-        return fix("database", _("{path} cannot be read: {why}")
-            .format(path=shown, why=error.strerror))
+        found.fix(_("{path} cannot be read: {why}"), path=shown, why=error.strerror)
+        return
     if header and header != b"SQLite format 3\x00":
-        return fix("database", _("{path} is not an SQLite database").format(path=shown))
+        found.fix(_("{path} is not an SQLite database"), path=shown)
+        return
     size = path.stat().st_size
     try:
         connection = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True, timeout=2)
@@ -578,23 +560,24 @@ def _database_health(path: Path, shown: str) -> Finding:
         finally:
             connection.close()
     except sqlite3.Error as error:
-        return fix("database", _("{path} cannot be checked: {why}").format(path=shown, why=error))
+        found.fix(_("{path} cannot be checked: {why}"), path=shown, why=error)
+        return
     if result is None or result[0] != "ok":
-        detail = result[0] if result else _("no answer")
-        return fix("database", _("{path} is damaged: {detail}").format(path=shown, detail=detail))
-    return ok("database", _("{path} is sound ({size} KiB)").format(path=shown, size=size // 1024))
+        found.fix(_("{path} is damaged: {detail}"), path=shown,
+                  detail=result[0] if result else _("no answer"))
+        return
+    found.ok(_("{path} is sound ({size} KiB)"), path=shown, size=size // 1024)
 
 
-def _disk_space(directory: Path) -> list[Finding]:
+def _disk_space(found: Findings, directory: Path) -> None:
     try:
         stats = os.statvfs(directory)
     except OSError:
-        return []
+        return
     free = stats.f_bavail * stats.f_frsize
     if free < 100 * 1024 * 1024:
-        return [fix("database", _("only {free} MiB free where the database is: games need room")
-            .format(free=free // (1024 * 1024)))]
-    return []
+        found.fix(_("only {free} MiB free where the database is: games need room"),
+                  free=free // (1024 * 1024))
 
 
 def _expansion_name(name: str) -> str:
@@ -641,49 +624,49 @@ def check_boards(system: System, config: Config) -> list[Finding]:
     from companion.boards import custom_boards_dir, load_custom_boards
     from companion.ui.wording import say  # the file's error in the report's language
 
+    found = Findings("boards")
     folder = custom_boards_dir()
-    found = load_custom_boards(folder)
-    if not found.boards and not found.broken:
-        return [note("boards", _no_boards_note(folder))]
-    findings = [fix("boards", say(broken.said)) for broken in found.broken]
-    if found.boards:
-        named = ", ".join(_with_kind(b.name, b.board) for b in found.boards)
-        findings.insert(0, ok("boards", _("offered for a new game: {boards}").format(
-            boards=named)))
-    return findings
+    boards = load_custom_boards(folder)
+    if not boards.boards and not boards.broken:
+        found.note(_no_boards_note(folder))
+    if boards.boards:
+        found.ok(_("offered for a new game: {boards}"),
+                 boards=", ".join(_with_kind(b.name, b.board) for b in boards.boards))
+    for broken in boards.broken:
+        found.fix(say(broken.said))
+    return found
 
 
 def check_service(system: System) -> list[Finding]:
     """The kiosk service: installed, enabled, running."""
+    found = Findings("service")
     enabled = system.systemctl(["is-enabled", SERVICE])
     if enabled is None:
-        return [note("service", _("no systemctl here: the kiosk service cannot run"))]
+        found.note(_("no systemctl here: the kiosk service cannot run"))
+        return found
     status, text = enabled
     if status != 0 and text in ("", "not-found"):
-        return [note("service", _("{service} is not installed (deploy/install.sh installs it)")
-            .format(service=SERVICE))]
-    findings = []
+        found.note(_("{service} is not installed (deploy/install.sh installs it)"),
+                   service=SERVICE)
+        return found
     if text == "enabled":
-        findings.append(ok("service", _("{service} starts at boot").format(service=SERVICE)))
+        found.ok(_("{service} starts at boot"), service=SERVICE)
     else:
-        findings.append(fix("service", _("{service} is {state}: sudo systemctl enable {service}")
-            .format(service=SERVICE, state=text)))
+        found.fix(_("{service} is {state}: sudo systemctl enable {service}"),
+                  service=SERVICE, state=text)
     active = system.systemctl(["is-active", SERVICE])
     state = active[1] if active and active[1] else None
     if state == "active":
-        findings.append(ok("service", _("{service} is running").format(service=SERVICE)))
+        found.ok(_("{service} is running"), service=SERVICE)
     elif state == "failed":
-        findings.append(fix("service", _("{service} failed: journalctl -u smallworld-companion -b "
-                                         "shows why; then sudo systemctl reset-failed {service} "
-                                         "&& sudo systemctl start {service}")
-            .format(service=SERVICE)))
+        found.fix(_("{service} failed: journalctl -u smallworld-companion -b shows why; then "
+                    "sudo systemctl reset-failed {service} && sudo systemctl start {service}"),
+                  service=SERVICE)
     elif state is None:
-        findings.append(note("service", _("{service} is not running (it starts at boot)")
-            .format(service=SERVICE)))
+        found.note(_("{service} is not running (it starts at boot)"), service=SERVICE)
     else:
-        findings.append(note("service", _("{service} is {state} (it starts at boot)")
-            .format(service=SERVICE, state=state)))
-    return findings
+        found.note(_("{service} is {state} (it starts at boot)"), service=SERVICE, state=state)
+    return found
 
 
 TIMESYNC_SYNCHRONIZED = "/run/systemd/timesync/synchronized"
@@ -692,26 +675,29 @@ TIMESYNC_SYNCHRONIZED = "/run/systemd/timesync/synchronized"
 
 def check_clock(system: System) -> list[Finding]:
     """Whether the clock was set from the network: a Pi keeps no time while switched off."""
+    found = Findings("clock")
     if system.path(TIMESYNC_SYNCHRONIZED).exists():
-        return [ok("clock", _("the clock is set from the network (systemd-timesyncd)"))]
+        found.ok(_("the clock is set from the network (systemd-timesyncd)"))
+        return found
     answer = system.timedatectl(["show", "--property=NTP", "--property=NTPSynchronized"])
     properties = dict(
         line.split("=", 1) for line in (answer[1] if answer else "").splitlines() if "=" in line
     )
     if answer is None or answer[0] != 0 or "NTPSynchronized" not in properties:
-        return [note("clock", _("cannot tell whether the clock is right (no timedatectl answer): "
-                                "check the date with 'date', as the games are dated by it"))]
-    if properties["NTPSynchronized"] == "yes":
-        return [ok("clock", _("the clock is set from the network"))]
-    if properties.get("NTP") == "no":
-        what = _("network time is turned off: sudo timedatectl set-ntp true")
+        found.note(_("cannot tell whether the clock is right (no timedatectl answer): check the "
+                     "date with 'date', as the games are dated by it"))
+    elif properties["NTPSynchronized"] == "yes":
+        found.ok(_("the clock is set from the network"))
     else:
-        what = _("connect the Pi to the network (Wi-Fi: sudo raspi-config) and it sets itself "
-                 "within a minute; with no network, set it by hand: "
-                 "sudo date -s 'YYYY-MM-DD HH:MM'")
-    return [fix("clock", _("the clock is not set from the network (it says {now}; a Pi keeps no "
-                           "time while switched off), so games may get the wrong date: {what}")
-        .format(now=time.strftime("%Y-%m-%d %H:%M"), what=what))]
+        found.fix(_("the clock is not set from the network (it says {now}; a Pi keeps no time "
+                    "while switched off), so games may get the wrong date: {what}"),
+                  now=time.strftime("%Y-%m-%d %H:%M"),
+                  what=_("network time is turned off: sudo timedatectl set-ntp true")
+                  if properties.get("NTP") == "no" else
+                  _("connect the Pi to the network (Wi-Fi: sudo raspi-config) and it sets "
+                    "itself within a minute; with no network, set it by hand: "
+                    "sudo date -s 'YYYY-MM-DD HH:MM'"))
+    return found
 
 
 def diagnose(config_path: Path | None, system: System) -> list[Finding]:

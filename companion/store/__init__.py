@@ -35,60 +35,36 @@ from companion.store.errors import (
 )
 
 if TYPE_CHECKING:
-    from companion.records import (
-        ComboPlayed,
-        ComboTally,
-        GameRecord,
-        GameSummary,
-        PlayerStats,
-        Profile,
-        SeatResult,
-        TurnIncome,
-    )
     from companion.store.store import RecoveryReport, Store
 
-_LAZY = {
-    "RecoveryReport": "companion.store.store",
-    "Store": "companion.store.store",
-    **dict.fromkeys(("ComboPlayed", "ComboTally", "GameRecord", "GameSummary", "PlayerStats",
-                     "Profile", "SeatResult", "TurnIncome"), "companion.records"),
-}
+_LAZY = frozenset({"RecoveryReport", "Store"})
 """Names imported only when first used: importing this package (or its light modules:
-``errors``, ``lock``, ``summary``) imports neither the rules nor the store itself nor the
-value types it answers with (the records port's), so the app's first frame does not wait
-for them."""
+``errors``, ``lock``, ``summary``) imports neither the rules nor the store itself, so the
+app's first frame does not wait for them. The value types the store answers with are the
+records port's (`companion.records`)."""
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
+    if name not in _LAZY:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
+    from companion.store import store
 
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(store, name)
     globals()[name] = value
     return value
 
 
 __all__ = [
-    "ComboPlayed",
-    "ComboTally",
     "DatabaseInUse",
     "GameAlreadyFinished",
-    "GameRecord",
-    "GameSummary",
-    "PlayerStats",
-    "Profile",
     "ProfileError",
     "RecoveryReport",
-    "SeatResult",
     "StepConflict",
     "Store",
     "StoreError",
     "StoreOpenError",
     "StoreReadError",
     "StoreWriteError",
-    "TurnIncome",
     "UnknownGame",
     "UnreadableGame",
 ]
