@@ -42,6 +42,11 @@ States are deduplicated (the same screen showing the same texts at the same size
 language is checked once): the summary counts distinct states drawn per size and
 language, and the violations by kind, each with its ``seed:step``. Exit status 1 when
 any violation is found.
+
+The checks read the widget tree (where each widget lies, what it says), never the pixels:
+each state is laid out by Kivy's loop as a frame would be (`ui_support.lay_out`) but
+drawn only when it is saved as a PNG, drawing being most of a frame's time on a software
+GL.
 """
 
 from __future__ import annotations
@@ -376,7 +381,7 @@ class Explorer:
         print(self.seed, self.step, flush=True)  # for `screenshots.run_child`
         if self.replay is not None and (self.seed, self.step) not in self.replay:
             if (self.seed, self.step + 1) in self.replay:  # the state before: its places,
-                ui.pump(3)  # for the controls that move
+                ui.lay_out(3)  # for the controls that move
                 dialog = ui.dialogs()[-1] if ui.dialogs() else None
                 screen = (self.screen if dialog is None
                           else f"{self.screen}+{type(dialog).__name__}")
@@ -384,7 +389,7 @@ class Explorer:
                                  {k: rect for k, (_, rect) in controls().items()})
                 self.acted = ""
             return
-        ui.pump(3)
+        ui.lay_out(3)
         dialog = ui.dialogs()[-1] if ui.dialogs() else None
         screen = self.screen if dialog is None else f"{self.screen}+{type(dialog).__name__}"
         places = controls()
@@ -422,7 +427,7 @@ class Explorer:
         import ui_support as ui
 
         self.acted = what
-        ui.pump(2)
+        ui.lay_out(2)
 
     # -- dialogs --------------------------------------------------------------------------
     def answer_dialogs(self, rng: random.Random) -> None:
@@ -445,7 +450,7 @@ class Explorer:
             else:
                 self.look("message")
                 dialog.dismiss()
-            ui.pump(2)
+            ui.lay_out(2)
         ui.close_dialogs()
 
     # -- a game -----------------------------------------------------------------------------
@@ -522,7 +527,7 @@ class Explorer:
 
         self.app.ctx.nav.go("game_end")
         p = self.p["game_end"]
-        ui.pump(2)
+        ui.lay_out(2)
         self.look("game end", ("new_game",) if p.all_revealed else ("reveal",))
         while not p.all_revealed:
             p.reveal_next()

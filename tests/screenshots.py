@@ -776,7 +776,9 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
            only: list[str] | None = None, pngs: bool = False) -> dict[str, Any]:
     """Render the scenarios in this process (its window must be at least 1280x1280). Each
     frame is read back from the framebuffer in memory (its size and how many colours it
-    shows go in the report); with `pngs`, it is saved as a PNG too."""
+    shows go in the report); with `pngs`, it is saved as a PNG too. Kivy's clock is held
+    (`ui_support.held_clock`): a scenario's wait (a die settling) moves it on without
+    drawing the frames between, and every run draws the same moments."""
     import ui_support
 
     from companion.session import Session
@@ -784,41 +786,42 @@ def render(out: Path, sizes: dict[str, tuple[int, int]] | None = None,
     sizes = sizes or SIZES
     app = ui_support.app_for(Session())
     report: dict[str, Any] = {}
-    for scenario in scenarios():
-        if only and scenario.name not in only:
-            continue
-        for size_name, size in sizes.items():
-            ui_support.close_dialogs()
-            ui_support.resize(size)
-            scenario.build(app)
-            ui_support.lay_out(6)
-            frame = ui_support.frame()  # drawn now
-            path = (ui_support.screenshot(out / size_name / f"{scenario.name}.png")
-                    if pngs else None)
-            state = app.session.history.state if app.session.history else None
-            roots = [ui_support.window()]
-            report.setdefault(scenario.name, {})[size_name] = {
-                "screenshot": str(path) if path else None,
-                "frame": {"size": [frame.width, frame.height], "colours": frame.colours()},
-                "screen": app.ctx.nav.current,
-                "problems": screen_problems(roots),
-                "texts": [t for r in roots for t in ui_support.texts(r)],
-                "purses": [p.coins for p in state.players] if state else [],
-                "private": scenario.private,
-                "main": list(scenario.main),
-                "out_of_sight": ui_support.main_out_of_sight(scenario.main),
-                "controls": sorted({str(getattr(w, "action_key", "") or getattr(w, "text", ""))
-                                    for w, _ in ui_support.button_places().values()}),
-                "rotation": int(ui_support.window().rotation),
-            }
-            print("drawn", scenario.name, size_name, flush=True)  # for `run_child`
-            # Last, as they tap: the steppers and the repeated controls move nothing.
-            tapped: list[str] = []
-            moves = ui_support.stepper_moves(tapped=tapped)
-            moves += ui_support.repeat_moves(scenario.repeat, tapped=tapped)
-            report[scenario.name][size_name].update(moves=moves, tapped=tapped)
-            app.presenters["table"].end_peek()
-            app.ctx.seats.use("one side")  # the screen upright again for the next one
+    with ui_support.held_clock():  # a wait moves the clock on: no frame drawn, no sleep
+        for scenario in scenarios():
+            if only and scenario.name not in only:
+                continue
+            for size_name, size in sizes.items():
+                ui_support.close_dialogs()
+                ui_support.resize(size, draw=False)
+                scenario.build(app)
+                ui_support.lay_out(6)
+                frame = ui_support.frame()  # drawn now
+                path = (ui_support.screenshot(out / size_name / f"{scenario.name}.png")
+                        if pngs else None)
+                state = app.session.history.state if app.session.history else None
+                roots = [ui_support.window()]
+                report.setdefault(scenario.name, {})[size_name] = {
+                    "screenshot": str(path) if path else None,
+                    "frame": {"size": [frame.width, frame.height], "colours": frame.colours()},
+                    "screen": app.ctx.nav.current,
+                    "problems": screen_problems(roots),
+                    "texts": [t for r in roots for t in ui_support.texts(r)],
+                    "purses": [p.coins for p in state.players] if state else [],
+                    "private": scenario.private,
+                    "main": list(scenario.main),
+                    "out_of_sight": ui_support.main_out_of_sight(scenario.main),
+                    "controls": sorted({str(getattr(w, "action_key", "") or getattr(w, "text", ""))
+                                        for w, _ in ui_support.button_places().values()}),
+                    "rotation": int(ui_support.window().rotation),
+                }
+                print("drawn", scenario.name, size_name, flush=True)  # for `run_child`
+                # Last, as they tap: the steppers and the repeated controls move nothing.
+                tapped: list[str] = []
+                moves = ui_support.stepper_moves(tapped=tapped)
+                moves += ui_support.repeat_moves(scenario.repeat, tapped=tapped)
+                report[scenario.name][size_name].update(moves=moves, tapped=tapped)
+                app.presenters["table"].end_peek()
+                app.ctx.seats.use("one side")  # the screen upright again for the next one
     ui_support.close_dialogs()
     return report
 

@@ -170,11 +170,12 @@ def wait(seconds: float) -> None:
     pump()
 
 
-def resize(size: tuple[int, int]) -> None:
+def resize(size: tuple[int, int], draw: bool = True) -> None:
     win = window()
     win.size = size
     lay_out(3)
-    pump(1)
+    if draw:
+        pump(1)
 
 
 def _centre(widget: Widget) -> tuple[float, float]:
@@ -266,11 +267,12 @@ class Frame:
 
 def frame() -> Frame:
     """Draw the window now and read it back from the framebuffer, as a screenshot does, but
-    in memory: the checks need no PNG (`screenshot` writes one when a person asks)."""
+    in memory: the checks need no PNG (`screenshot` writes one when a person asks). The
+    turns before it lay out what changed without drawing: one frame is drawn, the one read."""
     from kivy.graphics.opengl import GL_RGB, GL_UNSIGNED_BYTE, glReadPixels
 
     win = window()
-    pump(2)
+    lay_out(2)
     win.dispatch("on_draw")
     width, height = (int(v) for v in win.size)
     pixels = glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE)
@@ -294,9 +296,10 @@ def dialogs() -> list[ModalView]:
 
 
 def close_dialogs() -> None:
+    """Dismiss every open dialog, without its fade; the next frame drawn shows none."""
     for view in dialogs():
         view.dismiss(animation=False)
-    pump()
+    lay_out(3)
 
 
 def walk_shown(root: Widget) -> Iterator[Widget]:
