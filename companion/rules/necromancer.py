@@ -1030,9 +1030,9 @@ def assess_region(state: GameState, who: Attacker, region: int) -> Assessment:
     return replace(found, reach=Reach(refused is None, why))
 
 
-def refuse_island(state: GameState, seat: int, region: int) -> None:
+def refuse_island(state: GameState, who: Attacker, region: int) -> None:
     """Refuse another player's conquest of the Island."""
-    refused = _island_refusal(state, seat, region)
+    refused = _island_refusal(state, who.seat, region)
     if refused is not None:
         raise IllegalAction(refused)
 
@@ -1072,19 +1072,20 @@ def _fed(necro: NecromancerState, region: int, before: RegionState) -> Necromanc
     return souls_lost(necro, 0 if occupant.race == ELVES else 1)  # Elves lose none
 
 
-def conquest_fed(state: GameState, region: int, before: RegionState) -> GameState:
-    """After another player's conquest: what fell there goes into the Well (a Ghost region
-    sends one Ghost to the Well and the others to his hand)."""
+def conquest_fed(state: GameState, region: int, before: RegionState, seat: int) -> GameState:
+    """After another player's (`seat`'s) conquest: what fell there goes into the Well (a
+    Ghost region sends one Ghost to the Well and the others to his hand)."""
     necro = state.part(NecromancerState)
     if necro is None:
         return state
     return _synced(state, _fed(necro, region, before))
 
 
-def race_declined(before: GameState, after: GameState, seat: int) -> GameState:
+def race_declined(before: GameState, after: GameState, event: RaceDeclined) -> GameState:
     """A race went into decline: its discarded tokens go back to the tray, except the
     Elves', which fall into the Well (all but the one left in each region)."""
     necro = after.part(NecromancerState)
+    seat = event.seat
     active = before.players[seat].active
     if necro is None or active is None or active.race != ELVES:
         return after
@@ -1383,9 +1384,7 @@ class NecromancerIsland(Expansion):
     seat_attacker = staticmethod(attacker)
     seat_income = staticmethod(his_income_lines)
 
-    def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
-        refuse_island(state, who.seat, region)
-
+    refuse_conquest = staticmethod(refuse_island)
     public_part = staticmethod(public_necromancer)
 
     def may_attack(self, state: GameState, who: Attacker, region: int) -> bool | None:
@@ -1394,14 +1393,8 @@ class NecromancerIsland(Expansion):
             return attackable(state, who, region)
         return None
 
-    def conquered(self, state: GameState, region: int, before: RegionState,
-                  seat: int) -> GameState:
-        return conquest_fed(state, region, before)
-
-    def race_declined(self, before: GameState, after: GameState,
-                      event: RaceDeclined) -> GameState:
-        return race_declined(before, after, event.seat)
-
+    conquered = staticmethod(conquest_fed)
+    race_declined = staticmethod(race_declined)
     turn_passed = staticmethod(turn_passed)
 
     def tied_for_first(self, state: GameState,

@@ -845,7 +845,7 @@ def _check_counts(field: str, count: QuickCount, tally: Tally) -> None:
         )
 
 
-def _check_race(where: str, race: ScoredRace) -> None:
+def _check_race(where: str, race: ScoredRace, catalog: Catalog) -> None:
     """Refuse an active Aquatic race's regions next to a pirate ship that are neither
     coastal nor among the inland ones said (`inland_next_to_pirates`): those beyond the
     inland ones are coastal, so no more than the coastal regions counted. Only there does
@@ -1080,9 +1080,7 @@ class RiverWorld(Expansion):
             inp, active=None if active is None else replace(active, regions=marked(active.regions)),
             declined=tuple(replace(d, regions=marked(d.regions)) for d in inp.declined))
 
-    def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
-        _check_race(where, race)
-
+    check_race = staticmethod(_check_race)
     check_region = staticmethod(_check_region)
     region_counts = staticmethod(_count_facts)
     check_count = staticmethod(_check_counts)
