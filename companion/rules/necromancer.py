@@ -738,36 +738,6 @@ def public(state: NecromancerState) -> PublicNecromancer:
     )
 
 
-def reminders(state: NecromancerState) -> tuple[str, ...]:
-    """What the Necromancer (or the table, for him) should do now, in plain words."""
-    if state.won:
-        return ("The Necromancer has every Ghost in play: he wins.",)
-    match state.step:
-        case Step.ACQUIRE:
-            return (
-                f"Necromancer: a Ghost or a power costs {state.price} coins now "
-                "(powers in use + Ghosts on the map and the Island); buy before conquering.",
-                "Necromancer: conquer from the Lake's shore; no Ghost has to stay on the Island.",
-            )
-        case Step.CONQUER:
-            return ("Necromancer: every token your Ghosts knock out falls into the Well.",)
-        case Step.SCORE:
-            return (
-                f"Necromancer: {state.regions_held} coin(s) and {state.regions_held} soul(s) "
-                "for the Well, one per region (not the Island).",
-            )
-        case Step.WAITING:
-            out: list[str] = []
-            if state.hand:
-                out.append(
-                    f"Necromancer: put {state.hand} Ghost(s) from hand back on your regions "
-                    "(the Island if you hold none) when this turn ends."
-                )
-            out.append("Ghosts count as a race in decline for everyone but the Necromancer.")
-            return tuple(out)
-    return ()
-
-
 # --- the books: helpers ------------------------------------------------------------------
 
 
@@ -910,11 +880,6 @@ NOT_PLAYED = NecromancerSetup()
 def his_setup(created: GameCreated) -> NecromancerSetup:
     """His part of the game's set-up (`NOT_PLAYED` when the game does not play him)."""
     return created.option(NecromancerSetup) or NOT_PLAYED
-
-
-def badges(event: GameCreated) -> tuple[str, ...]:
-    """Every badge of the game: the market's stack and the Necromancer's six."""
-    return (*event.powers, *his_setup(event).necromancer_powers)
 
 
 def _set_up_in_game(event: GameCreated, board: Board, catalog: Catalog) -> NecromancerState | None:

@@ -184,11 +184,6 @@ def turn_order(first_seat: int = 0) -> tuple[int, ...]:
     return tuple((first_seat + i) % TEAM_PLAYERS for i in range(TEAM_PLAYERS))
 
 
-def are_allies(a: int, b: int) -> bool:
-    """Two different players of one team."""
-    return a != b and partner(a) == b
-
-
 # --- Monsters before the first turn ------------------------------------------------------
 
 
