@@ -744,7 +744,7 @@ def region_facts(region: HeldRegion) -> RiverRegionFacts:
     return region.fact(RiverRegionFacts) or RiverRegionFacts()
 
 
-def counts_of(count: QuickCount | Tally) -> RiverCounts:
+def counts_of(count: QuickCount) -> RiverCounts:
     """River World's counts of a race's regions (all 0, when not given)."""
     return count.fact(RiverCounts) or RiverCounts()
 
@@ -773,9 +773,8 @@ def recounted(count: QuickCount, *, harbors: int, next_to_pirates: int) -> Quick
     ones, so a count the screen allows is never refused for a number it does not show."""
     inland = counts_of(count).inland_next_to_pirates
     if inland is not None:
-        land = sum(n for terrain, n in count.terrains.items() if not terrain.is_water)
         inland = max(0, min(max(inland, next_to_pirates - count.coastal), next_to_pirates,
-                            land - count.coastal))
+                            count.inland))
     return with_counts(count, RiverCounts(harbors, next_to_pirates, inland))
 
 

@@ -241,6 +241,26 @@ class QuickCount(_Facts):
     def __post_init__(self) -> None:
         object.__setattr__(self, "terrains", MappingProxyType(dict(self.terrains)))
 
+    @property
+    def inland(self) -> int:
+        return self.land - self.coastal
+
+    @property
+    def land(self) -> int:
+        return sum(n for terrain, n in self.terrains.items() if not terrain.is_water)
+
+    @property
+    def water(self) -> int:
+        return sum(n for terrain, n in self.terrains.items() if terrain.is_water)
+
+    @property
+    def regions(self) -> int:
+        return self.land + self.water
+
+
+Tally = QuickCount
+"""What one race holds, reduced to the numbers a bonus reads: its count, checked (the
+expansions' counts among its `facts`)."""
 
 Regions = tuple[HeldRegion, ...] | QuickCount
 """The regions of one race: listed one by one (map path) or counted (quick-count path)."""
@@ -331,34 +351,6 @@ class TurnScore:
 
 
 @dataclass(frozen=True, slots=True)
-class _Tally(_Facts):
-    """What one race holds, reduced to the numbers scoring reads."""
-
-    terrains: Mapping[Terrain, int]
-    mines: int
-    magic_sources: int
-    coastal: int = 0
-    facts: tuple[object, ...] = ()
-    """The expansions' counts of the regions (`QuickCount.facts`), checked."""
-
-    @property
-    def inland(self) -> int:
-        return self.land - self.coastal
-
-    @property
-    def land(self) -> int:
-        return sum(n for terrain, n in self.terrains.items() if not terrain.is_water)
-
-    @property
-    def water(self) -> int:
-        return sum(n for terrain, n in self.terrains.items() if terrain.is_water)
-
-    @property
-    def regions(self) -> int:
-        return self.land + self.water
-
-
-@dataclass(frozen=True, slots=True)
 class _Turn(_Facts):
     """The facts of the active race's turn that bonuses may read."""
 
@@ -395,7 +387,7 @@ class Bonus:
     """
 
     label: str | Said
-    coins: Callable[[_Tally, _Turn], int]
+    coins: Callable[[Tally, _Turn], int]
     kept_in_decline: bool = False
     stages: frozenset[Stage] = frozenset()
 
@@ -409,7 +401,7 @@ class Bonus:
         return stage in self.stages
 
 
-def _terrain(terrain: Terrain) -> Callable[[_Tally, _Turn], int]:
+def _terrain(terrain: Terrain) -> Callable[[Tally, _Turn], int]:
     return lambda tally, _turn: tally.terrains.get(terrain, 0)
 
 
@@ -599,7 +591,8 @@ def _resolve(
     return supported
 
 
-def _tally(field_name: str, regions: Regions, tables: _Tables) -> _Tally:
+def _tally(field_name: str, regions: Regions, tables: _Tables) -> Tally:
+    """The race's regions as the count they make, checked (a list is counted)."""
     if isinstance(regions, QuickCount):
         terrains: dict[Terrain, int] = {}
         for terrain, n in regions.terrains.items():
@@ -608,14 +601,14 @@ def _tally(field_name: str, regions: Regions, tables: _Tables) -> _Tally:
                     f"{field_name}.terrains", terrain,
                     said("{value} is not a terrain", value=repr(terrain)))
             terrains[terrain] = whole_count(f"{field_name}.terrains.{terrain.value}", n)
-        land = sum(n for terrain, n in terrains.items() if not terrain.is_water)
+        land = QuickCount(terrains).land
         limit = Said(LAND_COUNTED)
         mines = whole_count(f"{field_name}.mines", regions.mines, at_most=land, limit=limit)
         magic = whole_count(
             f"{field_name}.magic_sources", regions.magic_sources, at_most=land, limit=limit
         )
         coastal = whole_count(f"{field_name}.coastal", regions.coastal, at_most=land, limit=limit)
-        tally = _Tally(MappingProxyType(terrains), mines, magic, coastal)
+        tally = QuickCount(terrains, mines, magic, coastal)
         for rule in tables.rules:
             rule.check_count(field_name, regions, tally)
         return replace(tally, facts=regions.facts)
@@ -625,14 +618,7 @@ def _tally(field_name: str, regions: Regions, tables: _Tables) -> _Tally:
                                     said("{value} is not a region", value=repr(region)))
         for rule in tables.rules:
             rule.check_region(f"{field_name}[{index}]", region)
-    counted = _counted(regions, tables)
-    return _Tally(
-        MappingProxyType(dict(counted.terrains)),
-        counted.mines,
-        counted.magic_sources,
-        counted.coastal,
-        counted.facts,
-    )
+    return _counted(regions, tables)
 
 
 def _check_unique_ids(inp: ScoringInput, races: list[_Race]) -> None:
@@ -690,7 +676,7 @@ def _check_water(field_name: str, regions: Regions, power: str, race: str) -> No
 class _Race:
     race: str
     power: str
-    tally: _Tally
+    tally: Tally
     declined: bool
     this_turn: bool
     turn: _Turn
@@ -717,8 +703,6 @@ class InsteadOfRegions:
 ScoredRace = _Race
 """A race as the rules see it when it scores (resolved names, its tally, its stage, its
 turn's facts): what an `Expansion`'s scoring hooks check and read."""
-Tally = _Tally
-"""What one race holds, reduced to the numbers a bonus reads."""
 RaceTurn = _Turn
 """The facts of a race's turn that a bonus reads (`RaceTurn.fact` for an expansion's)."""
 
