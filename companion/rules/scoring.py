@@ -53,12 +53,9 @@ region's `facts` (`HeldRegion.facts`) and, counted, one of a quick count's
 race's own (`race_lines`) and lines of the player's races together, after all of them
 (`player_lines`). River World's Harbors and pirate ships are scored this way
 (`companion.rules.river`). One set of hooks scores both paths: a list is counted first
-(`region_counts`) and only the count is scored. The checks stay two because a quick count
-is not a list of regions: it does not say which region bears which fact, so it cannot be
-entered as regions without making up an arrangement, and the mistakes each refuses
-differ: a list's region is refused for what it is, naming it (`active.regions[2].harbor`:
-a Harbor on a river), a count only for a total no board allows, naming the count
-(`active.regions.harbors`: more Harbors than land regions counted). A river (terrain
+(`region_counts`) and only the count is scored; the checks stay two (a count does not
+say which region bears which fact: docs/architecture.md says why it is not entered as
+regions). A river (terrain
 "river") held under a Harsh Winter, or by a Seafaring race, is a region like any other:
 1 coin.
 
