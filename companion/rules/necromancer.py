@@ -138,7 +138,13 @@ from companion.rules.scoring import (
     power_bonus_lines,
     regions_held,
 )
-from companion.rules.standings import Placing, Standings, final_standings, needs_token_count
+from companion.rules.standings import (
+    Placing,
+    Standings,
+    final_standings,
+    needs_token_count,
+    seat_names,
+)
 from companion.rules.state import (
     GameState,
     coin_changes_hands,
@@ -671,10 +677,7 @@ def standings(
     if state.seat not in coins:
         raise IllegalAction(said("the Necromancer's coins are needed for the final standings"))
 
-    def name(seat: int) -> str | Said:
-        given = (names or {}).get(seat)
-        return said("seat {seat}", seat=seat) if given is None else given
-
+    name = seat_names(names)
     others = {s: c for s, c in coins.items() if s != state.seat}
     if state.won:
         order = sorted(others, key=lambda s: (-others[s], s))
