@@ -22,33 +22,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.records import Records
-from companion.rules import corrections, troops_game
+from companion.rules import corrections, events, troops_game
 from companion.rules.catalog import Catalog, load_catalog
 from companion.rules.conquest import conquest_cost, final_conquest
 from companion.rules.die import DieChance, DiePurpose, die_roll_allowed, owed_rolls
 from companion.rules.errors import IllegalAction
-from companion.rules.events import (
-    BadgesReshuffled,
-    CoinsAdjusted,
-    ComboPicked,
-    ComboRevealed,
-    ConquestsFinished,
-    DieRolled,
-    Event,
-    GameCreated,
-    MarkerPlaced,
-    MarkerRemoved,
-    RaceDeclined,
-    RedeploymentFinished,
-    RegionAbandoned,
-    RegionConquered,
-    RegionSet,
-    Seat,
-    StepUndone,
-    TroopsRedeployed,
-    TurnEnded,
-    TurnScored,
-)
 from companion.rules.expansion import Deal
 from companion.rules.expansions import (
     ExpansionIntents,
@@ -184,7 +162,7 @@ class Session(ExpansionIntents):
     # -- intents ---------------------------------------------------------------------
     def new_game(
         self,
-        seats: Sequence[Seat],
+        seats: Sequence[events.Seat],
         *,
         first_seat: int | None = None,
         expansions: Sequence[str] = ("base",),
@@ -222,7 +200,7 @@ class Session(ExpansionIntents):
             first_seat = self.rng.randrange(len(seats))
         # the expansions' own draws (his six powers, the Event markers, the Relics' pile)
         dealt = deal(Deal(chosen, board, dealing, tuple(powers), self.catalog), self.rng.shuffle)
-        created = GameCreated(
+        created = events.GameCreated(
             seats=tuple(seats), first_seat=first_seat, board=board.name, turns=board.turns,
             expansions=tuple(expansions), dealing=dealing, races=tuple(races),
             powers=dealt.powers, board_doc=board_doc, options=dealt.options,
@@ -231,7 +209,7 @@ class Session(ExpansionIntents):
         )
         return self.begin(created)
 
-    def begin(self, created: GameCreated) -> GameState:
+    def begin(self, created: events.GameCreated) -> GameState:
         """Start the game `created` describes (decks already in their dealt order)."""
         step = (created, *self._market_follow_ups(start(created, self.catalog))[0])
         history = History.begin(step, self.catalog)
@@ -244,24 +222,24 @@ class Session(ExpansionIntents):
         if not 0 <= row < len(state.market.rows):
             raise IllegalAction(said("there is no combo in row {row}", row=row + 1))
         combo = state.market.rows[row].combo
-        return self._act(ComboPicked(state.track.seat, row, combo.race, combo.power))
+        return self._act(events.ComboPicked(state.track.seat, row, combo.race, combo.power))
 
     def reveal(self, race: str, power: str) -> GameState:
         """The table dealt a combo with the cardboard (table dealing)."""
         race = self.catalog.race(race).name
         power = self.catalog.power(power).name
-        return self._act(ComboRevealed(race, power))
+        return self._act(events.ComboRevealed(race, power))
 
     def decline(self, region: int | None = None) -> GameState:
         """The active race goes into decline; `region`: where a race that builds on going
         into decline builds (the mini-expansions' tower)."""
-        return self._act(RaceDeclined(self.state.track.seat, decline_options(region)))
+        return self._act(events.RaceDeclined(self.state.track.seat, decline_options(region)))
 
     def finish_conquests(self) -> GameState:
-        return self._act(ConquestsFinished(self.state.track.seat))
+        return self._act(events.ConquestsFinished(self.state.track.seat))
 
     def finish_redeployment(self) -> GameState:
-        return self._act(RedeploymentFinished(self.state.track.seat))
+        return self._act(events.RedeploymentFinished(self.state.track.seat))
 
     def conquer(self, region: int, tokens: int | None = None, *,
                 mercenary_coin: bool = False, declined_ghouls: bool = False,
@@ -271,8 +249,9 @@ class Session(ExpansionIntents):
         `sorcery`: Sorcerers replacing an opponent's lone active token with one of theirs
         from the tray (once a turn per opponent); `dragon`: Dragon Master's conquest with
         the race's fewest tokens, whatever defends the region (once a turn)."""
-        conquest = RegionConquered(self.state.track.seat, region, tokens, mercenary_coin,
-                                   declined_ghouls, catapult, sorcery, dragon)
+        conquest = events.RegionConquered(self.state.track.seat, region, tokens,
+                                          mercenary_coin, declined_ghouls, catapult, sorcery,
+                                          dragon)
         return self._act(conquest, *self._owed_rolls(conquest))
 
     def redeploy(self, regions: Mapping[int, int], *, seat: int | None = None,
@@ -281,7 +260,7 @@ class Session(ExpansionIntents):
         (default: the current player's active race); a defender (`seat`, `race`) puts the
         tokens in their hand into their regions before the attacker's turn ends."""
         seat, race = self._race(seat, race)
-        return self._act(TroopsRedeployed(seat, race, tuple(sorted(regions.items()))))
+        return self._act(events.TroopsRedeployed(seat, race, tuple(sorted(regions.items()))))
 
     def spread_hand(self, *, seat: int | None = None, race: str | None = None) -> GameState:
         """One tap: the tokens in hand go into the race's regions, fewest first (Amazons
@@ -318,21 +297,21 @@ class Session(ExpansionIntents):
         return seat, race
 
     def abandon(self, region: int) -> GameState:
-        return self._act(RegionAbandoned(self.state.track.seat, region))
+        return self._act(events.RegionAbandoned(self.state.track.seat, region))
 
     def place_marker(self, region: int, marker: str) -> GameState:
-        return self._act(MarkerPlaced(self.state.track.seat, region, marker))
+        return self._act(events.MarkerPlaced(self.state.track.seat, region, marker))
 
     def remove_marker(self, region: int, marker: str) -> GameState:
-        return self._act(MarkerRemoved(self.state.track.seat, region, marker))
+        return self._act(events.MarkerRemoved(self.state.track.seat, region, marker))
 
     def set_region(self, region: int, seat: int | None, race: str | None = None, *,
                    in_decline: bool = False, tokens: int | None = None,
                    lost_tribe: bool = False) -> GameState:
         """Correct who holds a region (not a conquest)."""
-        return self._act(RegionSet(region, seat, race, in_decline, tokens, lost_tribe))
+        return self._act(events.RegionSet(region, seat, race, in_decline, tokens, lost_tribe))
 
-    def play(self, event: Event, *more: Event) -> GameState:
+    def play(self, event: events.Event, *more: events.Event) -> GameState:
         """An expansion's own event (and any that follow it in the same step), built by
         its module (its `Intents`): the rules refuse it or it is recorded as one step."""
         return self._act(event, *more)
@@ -349,13 +328,13 @@ class Session(ExpansionIntents):
         if coins is None:
             earned = income(self.state)
             coins, lines = earned.total, [(line.label, line.coins) for line in earned.lines]
-        return self._act(TurnScored(self.state.track.seat, coins, tuple(lines)))
+        return self._act(events.TurnScored(self.state.track.seat, coins, tuple(lines)))
 
     def adjust_coins(self, seat: int, delta: int, reason: str) -> GameState:
-        return self._act(CoinsAdjusted(seat, delta, reason))
+        return self._act(events.CoinsAdjusted(seat, delta, reason))
 
     def end_turn(self) -> GameState:
-        return self._act(TurnEnded(self.state.track.seat))
+        return self._act(events.TurnEnded(self.state.track.seat))
 
     def die_chance(self) -> DieChance:
         """The roll the rules give now (`die.die_roll_allowed`), or None and why not."""
@@ -374,7 +353,7 @@ class Session(ExpansionIntents):
                                 said("only a Berserk race rolls before a conquest; this roll "
                                      "is for the final conquest (choose its region first)"))
         face = self.rng.choice(self.catalog.die_faces)
-        self._act(DieRolled(state.track.seat, face, DiePurpose.BERSERK))
+        self._act(events.DieRolled(state.track.seat, face, DiePurpose.BERSERK))
         return face
 
     def attempt_final_conquest(self, region: int, tokens_left: int) -> FinalAttempt:
@@ -405,16 +384,16 @@ class Session(ExpansionIntents):
         if not odds.allowed:
             raise IllegalAction(odds.reason)
         # The rules check the roll and the conquest it may win before any face is drawn.
-        rolled = apply(state, DieRolled(seat, max(self.catalog.die_faces),
-                                        DiePurpose.FINAL_CONQUEST, region))
-        apply(rolled, RegionConquered(seat, region, tokens_left))
+        rolled = apply(state, events.DieRolled(seat, max(self.catalog.die_faces),
+                                               DiePurpose.FINAL_CONQUEST, region))
+        apply(rolled, events.RegionConquered(seat, region, tokens_left))
         face = self.rng.choice(self.catalog.die_faces)
         won = tokens_left + face >= cost
-        step: list[Event] = [DieRolled(seat, face, DiePurpose.FINAL_CONQUEST, region)]
+        step: list[events.Event] = [events.DieRolled(seat, face, DiePurpose.FINAL_CONQUEST, region)]
         if won:
-            conquest = RegionConquered(seat, region, tokens_left)
+            conquest = events.RegionConquered(seat, region, tokens_left)
             step.extend((conquest, *self._owed_rolls(conquest)))
-        step.append(ConquestsFinished(seat))
+        step.append(events.ConquestsFinished(seat))
         self._record(tuple(step))
         return FinalAttempt(region, tokens_left, cost, face, won)
 
@@ -447,7 +426,7 @@ class Session(ExpansionIntents):
         history = self.history
         if history is None:
             raise IllegalAction(said(NO_GAME))
-        return self._record_keeping_redo((StepUndone(),),
+        return self._record_keeping_redo((events.StepUndone(),),
                                          (*self.redo_steps, history.last_step))
 
     @property
@@ -487,14 +466,14 @@ class Session(ExpansionIntents):
             raise
 
     # -- plumbing --------------------------------------------------------------------
-    def _act(self, event: Event, *more: Event) -> GameState:
+    def _act(self, event: events.Event, *more: events.Event) -> GameState:
         state = apply(self.state, event)
         for then in more:
             state = apply(state, then)
         reveals, state = self._market_follow_ups(state)
         return self._record((event, *more, *reveals), after=state)
 
-    def _owed_rolls(self, conquest: RegionConquered) -> tuple[Event, ...]:
+    def _owed_rolls(self, conquest: events.RegionConquered) -> tuple[events.Event, ...]:
         """The rolls an expansion's pieces lost to this conquest owe (new pieces by a roll of
         the die), drawn here."""
         return owed_rolls(self.state, conquest, lambda: self.rng.choice(self.catalog.die_faces))
@@ -502,7 +481,7 @@ class Session(ExpansionIntents):
     def _market_follow_ups(self, state: GameState) -> tuple[Step, GameState]:
         """Reveals owed after an event, with a badge reshuffle drawn here when needed, and
         the state once they are applied."""
-        step: list[Event] = []
+        step: list[events.Event] = []
         while True:
             reveals = follow_ups(state)
             for event in reveals:
@@ -513,7 +492,7 @@ class Session(ExpansionIntents):
                 return tuple(step), state
             order = list(market.discarded_powers)
             self.rng.shuffle(order)
-            shuffle = BadgesReshuffled(tuple(order))
+            shuffle = events.BadgesReshuffled(tuple(order))
             state = apply(state, shuffle)
             step.append(shuffle)
 
@@ -526,7 +505,7 @@ class Session(ExpansionIntents):
         if self.store is not None and self.game_id is not None:
             number = len(self.history.log) + 1
             self.store.append_step(self.game_id, step, number=number)
-            if any(isinstance(event, TurnEnded) for event in step):
+            if any(isinstance(event, events.TurnEnded) for event in step):
                 game_id, before = self.game_id, self.history.state
                 self.later(lambda: self._after_turn(game_id, number, before))
         self.history = history

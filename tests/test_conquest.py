@@ -18,7 +18,6 @@ from companion.rules.conquest import (
     final_conquest,
     immunity,
     reach,
-    unattackable_regions,
 )
 from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.maps import Feature, Region, Terrain, load_board
@@ -273,8 +272,8 @@ def test_a_region_of_your_own_race_in_decline_may_be_attacked() -> None:
 
 
 def test_unattackable_regions_lists_every_water_region_for_a_land_race() -> None:
-    found = unattackable_regions(BOARD, {}, attacker())
-    assert set(found) == {r.id for r in BOARD.regions.values() if r.is_water}
+    found = {rid for rid in BOARD.regions if immunity(BOARD, rid, {}, attacker()) is not None}
+    assert found == {r.id for r in BOARD.regions.values() if r.is_water}
 
 
 def test_an_id_not_on_the_board_is_an_unknown_region() -> None:

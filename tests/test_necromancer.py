@@ -31,7 +31,6 @@ from companion.rules.necromancer import (
     reach_refusal,
     redeploy,
     region_lost,
-    reminders,
     return_ghosts,
     score,
     seat_for,
@@ -473,11 +472,6 @@ def test_the_public_view_shows_every_ghost_and_badge_but_never_his_coins() -> No
     assert view.price == 6
     assert view.souls_to_next_ghost == 1
     assert not any("coin" in f.name for f in fields(view))
-
-
-def test_reminders_tell_the_necromancer_what_his_purchases_cost() -> None:
-    assert "costs 2 coins" in reminders(start_turn(necro()))[0]
-    assert any("Ghost(s) from hand" in r for r in reminders(necro(hand=2, regions={9: 1})))
 
 
 # --- random play -------------------------------------------------------------------------

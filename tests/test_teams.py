@@ -12,7 +12,6 @@ from companion.rules.teams import (
     TEAM_TURNS,
     MonsterSetup,
     Team,
-    are_allies,
     check_table,
     monster_sites,
     partner,
@@ -49,9 +48,9 @@ def line_board(lost_tribes: int) -> Board:
 
 def test_partners_sit_opposite_each_other() -> None:
     assert [partner(s) for s in range(6)] == [3, 4, 5, 0, 1, 2]
-    assert are_allies(1, 4)
-    assert not are_allies(1, 2)
-    assert not are_allies(1, 1)
+    assert partner(1) == 4
+    assert partner(1) != 2
+    assert partner(1) != 1
 
 
 def test_team_a_holds_the_first_player_and_the_teams_follow_clockwise() -> None:

@@ -316,19 +316,6 @@ def _protected_by_occupant(
     return None
 
 
-def unattackable_regions(
-    board: Board,
-    state: Mapping[int, RegionState],
-    attacker: Attacker,
-    *,
-    catapults: Collection[int] = frozenset(),
-) -> dict[int, Said]:
-    """Every region of the board the attacker cannot attack, with the reason."""
-    reasons = ((rid, immunity(board, rid, state, attacker, catapults=catapults))
-               for rid in board.regions)
-    return {rid: reason for rid, reason in reasons if reason is not None}
-
-
 def reach(board: Board, region_id: int, attacker: Attacker) -> Reach:
     """Whether the region may be the attacker's next conquest, by position alone.
 

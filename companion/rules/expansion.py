@@ -361,7 +361,7 @@ class Expansion:
         races and powers come from the catalog, not from here)."""
         return ()
 
-    # --- scoring its races and powers (`companion.rules.scoring.RaceRules`) -----------
+    # --- scoring its races and powers (asked by `companion.rules.scoring`) ------------
 
     def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
         """Refuse (`ScoringInputError`, its field under `where`: "active", "declined[0]")

@@ -34,28 +34,6 @@ from companion.rules.standings import Standings, final_standings, needs_token_co
 from companion.rules.state import GameState
 from companion.rules.teams import TEAM_PLAY, TeamIntents
 
-__all__ = [
-    "ExpansionIntents",
-    "apart",
-    "board_parts",
-    "board_players",
-    "board_players_for",
-    "check_table",
-    "deal",
-    "decline_options",
-    "decline_types",
-    "extended",
-    "game_standings",
-    "handlers",
-    "pieces",
-    "played",
-    "played_in",
-    "registered",
-    "seat_income",
-    "seat_player",
-    "tied_for_first",
-]
-
 _REGISTRY: tuple[Expansion, ...] = (NECROMANCER_ISLAND, RIVER_WORLD, TEAM_PLAY, MINI_EXPANSIONS)
 
 _APART: tuple[tuple[Expansion, Expansion, str], ...] = (

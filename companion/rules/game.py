@@ -36,6 +36,7 @@ from dataclasses import replace
 
 import companion.rules.corrections as corrections
 import companion.rules.die as die
+import companion.rules.events as events
 import companion.rules.expansions as expansions
 import companion.rules.markers as markers
 import companion.rules.troops_game as troops_game
@@ -44,27 +45,6 @@ from companion.rules.catalog import Catalog
 from companion.rules.conquest import Attacker, immunity, minimum_cost, reach
 from companion.rules.decline import go_into_decline, vanish_if_gone
 from companion.rules.errors import DataError, IllegalAction, MalformedInput
-from companion.rules.events import (
-    BadgesReshuffled,
-    CoinsAdjusted,
-    ComboPicked,
-    ComboRevealed,
-    ConquestsFinished,
-    DieRolled,
-    Event,
-    GameCreated,
-    MarkerPlaced,
-    MarkerRemoved,
-    RaceDeclined,
-    RedeploymentFinished,
-    RegionAbandoned,
-    RegionConquered,
-    RegionSet,
-    StepUndone,
-    TroopsRedeployed,
-    TurnEnded,
-    TurnScored,
-)
 from companion.rules.expansion import Expansion
 from companion.rules.maps import Board, load_board, parse_board_text
 from companion.rules.market import Combo, Market
@@ -111,7 +91,7 @@ MAX_PLAYERS = 5
 DEALING_MODES = ("app", "table")
 
 
-def _board_of(event: GameCreated) -> Board:
+def _board_of(event: events.GameCreated) -> Board:
     if event.board_doc is None:
         return load_board(event.board)
     if not isinstance(event.board_doc, str):
@@ -127,7 +107,7 @@ def _board_of(event: GameCreated) -> Board:
     return board
 
 
-def start(event: GameCreated, catalog: Catalog) -> GameState:
+def start(event: events.GameCreated, catalog: Catalog) -> GameState:
     """The state of a new game, before any combo is revealed (on the packaged catalog with
     the game's own corrections, whatever corrections `catalog` carries)."""
     catalog = corrections.corrected(catalog, event.corrections)
@@ -219,7 +199,7 @@ def _check_deck(kind: str, given: tuple[str, ...], expected: list[str]) -> None:
         raise IllegalAction(refused)
 
 
-def apply(state: GameState, event: Event) -> GameState:
+def apply(state: GameState, event: events.Event) -> GameState:
     """The state after `event`; raises IllegalAction (and changes nothing) if not allowed."""
     for expansion in expansions.registered():  # e.g. a turn's event before the set-up ends
         expansion.refuse(state, event)
@@ -230,16 +210,16 @@ def apply(state: GameState, event: Event) -> GameState:
     return troops_game.settled(applied)
 
 
-def _seat_player(state: GameState, event: Event) -> Expansion | None:
+def _seat_player(state: GameState, event: events.Event) -> Expansion | None:
     """The expansion that plays the event's seat itself, if any."""
     seat = getattr(event, "seat", None)
     return expansions.seat_player(state, seat) if isinstance(seat, int) else None
 
 
-def _apply(state: GameState, event: Event) -> GameState:
-    if isinstance(event, GameCreated | StepUndone):
+def _apply(state: GameState, event: events.Event) -> GameState:
+    if isinstance(event, events.GameCreated | events.StepUndone):
         raise IllegalAction(said("{event} is not applied to a running game", event=event.TYPE))
-    if state.is_over and not isinstance(event, CoinsAdjusted):
+    if state.is_over and not isinstance(event, events.CoinsAdjusted):
         raise IllegalAction(said("the game is over"))
     own = expansions.handlers().get(type(event))
     if own is not None:
@@ -247,32 +227,33 @@ def _apply(state: GameState, event: Event) -> GameState:
     played = expansions.played(state)
     seat_player = _seat_player(state, event)
     match event:
-        case ComboRevealed(race=race, power=power):
+        case events.ComboRevealed(race=race, power=power):
             return replace(state, market=state.market.reveal(Combo(race, power)))
-        case BadgesReshuffled(order=order):
+        case events.BadgesReshuffled(order=order):
             return replace(state, market=state.market.reshuffle_badges(order))
-        case ComboPicked():
+        case events.ComboPicked():
             return troops_game.picked(_pick(state, event), event.seat)
-        case ConquestsFinished(seat=seat):
+        case events.ConquestsFinished(seat=seat):
             expect(state, seat, Phase.CONQUER, said("finish conquering"))
             return troops_game.conquests_finished(to_phase(state, Phase.REDEPLOY), seat)
-        case RedeploymentFinished() | TurnScored() | RegionAbandoned() if seat_player is not None:
+        case (events.RedeploymentFinished() | events.TurnScored()
+              | events.RegionAbandoned()) if seat_player is not None:
             return seat_player.apply(state, event)  # the base game's event of its seat
-        case RedeploymentFinished(seat=seat):
+        case events.RedeploymentFinished(seat=seat):
             expect(state, seat, Phase.REDEPLOY, said("finish redeploying"))
             state = troops_game.finish_redeployment(state, seat)
             for expansion in played:
                 state = expansion.redeployment_finished(state, seat)
             return to_phase(state, Phase.SCORE)
-        case RaceDeclined(seat=seat):
+        case events.RaceDeclined(seat=seat):
             declined = _decline(state, seat)
             # played or not: each refuses its own choice a decline carries (see the hook)
             for expansion in expansions.registered():
                 declined = expansion.race_declined(state, declined, event)
             return declined
-        case TurnScored(seat=seat, coins=coins):
+        case events.TurnScored(seat=seat, coins=coins):
             return scored(state, seat, coins)
-        case CoinsAdjusted(seat=seat, delta=delta, reason=reason):
+        case events.CoinsAdjusted(seat=seat, delta=delta, reason=reason):
             if not reason.strip():
                 raise IllegalAction(said("say why the coins are adjusted"))
             player = state.player(seat)
@@ -280,18 +261,18 @@ def _apply(state: GameState, event: Event) -> GameState:
                 raise IllegalAction(said("{player} cannot give back {coins} coins: a purse is "
                                          "never negative", player=player.name, coins=-delta))
             return from_stash(state, seat, delta)
-        case DieRolled():
+        case events.DieRolled():
             return die.roll(state, event, attacker)  # only where the rules give one, once
-        case RegionConquered(region=region) if seat_player is not None:
+        case events.RegionConquered(region=region) if seat_player is not None:
             before = region_state(state, region)
             conquered = seat_player.apply(state, event)
             for expansion in played:  # the others' after-a-conquest rules (a Pot of Gold)
                 if expansion is not seat_player:
                     conquered = expansion.conquered(conquered, region, before, event.seat)
             return troops_game.defeated(conquered, before)
-        case RegionConquered():
+        case events.RegionConquered():
             return _conquer(state, event)
-        case RegionAbandoned(seat=seat, region=region):
+        case events.RegionAbandoned(seat=seat, region=region):
             expect(state, seat, Phase.CONQUER, said("abandon a region"))
             here = region_state(state, region)
             occupant = here.occupant
@@ -310,13 +291,13 @@ def _apply(state: GameState, event: Event) -> GameState:
             state = troops_game.abandoned(state, region)
             return replace(state, regions=state.regions.with_region(region, cleared(here)),
                            track=track)
-        case TroopsRedeployed():
+        case events.TroopsRedeployed():
             return troops_game.redeploy(state, event)
-        case MarkerPlaced() | MarkerRemoved():
+        case events.MarkerPlaced() | events.MarkerRemoved():
             return markers.place_or_remove(state, event)
-        case RegionSet():
+        case events.RegionSet():
             return troops_game.corrected(state, markers.set_region(state, event), event)
-        case TurnEnded(seat=seat):
+        case events.TurnEnded(seat=seat):
             expect(state, seat, Phase.FINISHED, said("end the turn"))
             troops_game.refuse_turn_end(state)
             nxt = state.players[state.track.next_seat]
@@ -328,21 +309,21 @@ def _apply(state: GameState, event: Event) -> GameState:
     raise IllegalAction(said("unknown event {event}", event=repr(event)))
 
 
-def follow_ups(state: GameState) -> tuple[Event, ...]:
+def follow_ups(state: GameState) -> tuple[events.Event, ...]:
     """Events the rules owe without a choice: the app's reveals after a pick.
 
     Stops where the app cannot go on alone: when the table deals, and when the badge
     stack must be reshuffled (a shuffle is drawn outside the rules).
     """
-    out: list[Event] = []
+    out: list[events.Event] = []
     while (combo := state.market.next_reveal()) is not None:
-        event = ComboRevealed(combo.race, combo.power)
+        event = events.ComboRevealed(combo.race, combo.power)
         state = apply(state, event)
         out.append(event)
     return tuple(out)
 
 
-def _pick(state: GameState, event: ComboPicked) -> GameState:
+def _pick(state: GameState, event: events.ComboPicked) -> GameState:
     player = acting(state, event.seat)
     if state.track.this_turn.picked_combo:
         raise IllegalAction(said("{player} has already picked a combo this turn",
@@ -428,7 +409,7 @@ def _with_facts(state: GameState, who: Attacker) -> Attacker:
     return who
 
 
-def _conquer(state: GameState, event: RegionConquered) -> GameState:
+def _conquer(state: GameState, event: events.RegionConquered) -> GameState:
     if event.catapult and event.declined_ghouls:
         raise IllegalAction(said("Ghouls in decline have no Catapult: it belongs to the "
                                  "active race"))
@@ -569,7 +550,7 @@ def _ghouls(state: GameState, seat: int) -> Attacker:
                                        turn=state.track.turn))
 
 
-def _refuse_sorcery(state: GameState, who: Attacker, event: RegionConquered) -> None:
+def _refuse_sorcery(state: GameState, who: Attacker, event: events.RegionConquered) -> None:
     """Sorcerers, once a turn per opponent: a region next to theirs whose only race token is
     that opponent's active one (no encampment beside it) becomes theirs, one of their
     tokens from the tray taking its place."""
@@ -601,7 +582,7 @@ def _refuse_sorcery(state: GameState, who: Attacker, event: RegionConquered) -> 
         raise IllegalAction(said("no Sorcerer token is left in the tray to take its place"))
 
 
-def _refuse_dragon(state: GameState, who: Attacker, event: RegionConquered) -> None:
+def _refuse_dragon(state: GameState, who: Attacker, event: events.RegionConquered) -> None:
     """Dragon Master, once a turn: the active race takes a region it may attack with its
     fewest tokens, whatever defends it (its immunities and reach still hold)."""
     if not event.dragon:
@@ -646,7 +627,7 @@ def _conquest_coins(players: tuple[Player, ...], winner: int, loser: int, *,
     return players
 
 
-def refusal(state: GameState, event: Event) -> Said | None:
+def refusal(state: GameState, event: events.Event) -> Said | None:
     """Why `event` would be refused now (English by `str()`), or None if the rules allow it."""
     try:
         apply(state, event)

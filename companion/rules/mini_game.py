@@ -478,12 +478,12 @@ def turn_began(state: GameState) -> GameState:
     return replace(state, regions=regions).with_part(kept)
 
 
-def pot_taken(state: GameState, before: RegionState, conqueror: int) -> GameState:
-    """After a conquest: the conqueror takes another player's Pot of Gold (1 coin)."""
+def pot_taken(state: GameState, region: int, before: RegionState, seat: int) -> GameState:
+    """After `seat` conquered `region`: they take another player's Pot of Gold (1 coin)."""
     holder = before.occupant
-    if not before.markers.has(POT_OF_GOLD) or holder is None or holder.seat == conqueror:
+    if not before.markers.has(POT_OF_GOLD) or holder is None or holder.seat == seat:
         return state
-    return from_stash(state, conqueror, POT_COINS)
+    return from_stash(state, seat, POT_COINS)
 
 
 def pots_collected(state: GameState) -> int:
@@ -828,9 +828,7 @@ class MiniExpansions(Expansion):
 
     refuse_conquest = staticmethod(refuse_gypsies_return)
 
-    def conquered(self, state: GameState, region: int, before: RegionState,
-                  seat: int) -> GameState:
-        return pot_taken(state, before, seat)
+    conquered = staticmethod(pot_taken)
 
     def race_declined(self, before: GameState, after: GameState,
                       event: RaceDeclined) -> GameState:

@@ -138,7 +138,13 @@ from companion.rules.scoring import (
     power_bonus_lines,
     regions_held,
 )
-from companion.rules.standings import Placing, Standings, final_standings, needs_token_count
+from companion.rules.standings import (
+    Placing,
+    Standings,
+    final_standings,
+    needs_token_count,
+    seat_names,
+)
 from companion.rules.state import (
     GameState,
     coin_changes_hands,
@@ -671,10 +677,7 @@ def standings(
     if state.seat not in coins:
         raise IllegalAction(said("the Necromancer's coins are needed for the final standings"))
 
-    def name(seat: int) -> str | Said:
-        given = (names or {}).get(seat)
-        return said("seat {seat}", seat=seat) if given is None else given
-
+    name = seat_names(names)
     others = {s: c for s, c in coins.items() if s != state.seat}
     if state.won:
         order = sorted(others, key=lambda s: (-others[s], s))
@@ -736,36 +739,6 @@ def public(state: NecromancerState) -> PublicNecromancer:
         souls_to_next_ghost=short,
         won=state.won,
     )
-
-
-def reminders(state: NecromancerState) -> tuple[str, ...]:
-    """What the Necromancer (or the table, for him) should do now, in plain words."""
-    if state.won:
-        return ("The Necromancer has every Ghost in play: he wins.",)
-    match state.step:
-        case Step.ACQUIRE:
-            return (
-                f"Necromancer: a Ghost or a power costs {state.price} coins now "
-                "(powers in use + Ghosts on the map and the Island); buy before conquering.",
-                "Necromancer: conquer from the Lake's shore; no Ghost has to stay on the Island.",
-            )
-        case Step.CONQUER:
-            return ("Necromancer: every token your Ghosts knock out falls into the Well.",)
-        case Step.SCORE:
-            return (
-                f"Necromancer: {state.regions_held} coin(s) and {state.regions_held} soul(s) "
-                "for the Well, one per region (not the Island).",
-            )
-        case Step.WAITING:
-            out: list[str] = []
-            if state.hand:
-                out.append(
-                    f"Necromancer: put {state.hand} Ghost(s) from hand back on your regions "
-                    "(the Island if you hold none) when this turn ends."
-                )
-            out.append("Ghosts count as a race in decline for everyone but the Necromancer.")
-            return tuple(out)
-    return ()
 
 
 # --- the books: helpers ------------------------------------------------------------------
@@ -912,11 +885,6 @@ def his_setup(created: GameCreated) -> NecromancerSetup:
     return created.option(NecromancerSetup) or NOT_PLAYED
 
 
-def badges(event: GameCreated) -> tuple[str, ...]:
-    """Every badge of the game: the market's stack and the Necromancer's six."""
-    return (*event.powers, *his_setup(event).necromancer_powers)
-
-
 def _set_up_in_game(event: GameCreated, board: Board, catalog: Catalog) -> NecromancerState | None:
     """The Necromancer at the start (None when the game does not play Necromancer Island):
     the first of his six powers goes with the Well, the Island in the board's Lake."""
@@ -1030,9 +998,9 @@ def assess_region(state: GameState, who: Attacker, region: int) -> Assessment:
     return replace(found, reach=Reach(refused is None, why))
 
 
-def refuse_island(state: GameState, seat: int, region: int) -> None:
+def refuse_island(state: GameState, who: Attacker, region: int) -> None:
     """Refuse another player's conquest of the Island."""
-    refused = _island_refusal(state, seat, region)
+    refused = _island_refusal(state, who.seat, region)
     if refused is not None:
         raise IllegalAction(refused)
 
@@ -1072,19 +1040,20 @@ def _fed(necro: NecromancerState, region: int, before: RegionState) -> Necromanc
     return souls_lost(necro, 0 if occupant.race == ELVES else 1)  # Elves lose none
 
 
-def conquest_fed(state: GameState, region: int, before: RegionState) -> GameState:
-    """After another player's conquest: what fell there goes into the Well (a Ghost region
-    sends one Ghost to the Well and the others to his hand)."""
+def conquest_fed(state: GameState, region: int, before: RegionState, seat: int) -> GameState:
+    """After another player's (`seat`'s) conquest: what fell there goes into the Well (a
+    Ghost region sends one Ghost to the Well and the others to his hand)."""
     necro = state.part(NecromancerState)
     if necro is None:
         return state
     return _synced(state, _fed(necro, region, before))
 
 
-def race_declined(before: GameState, after: GameState, seat: int) -> GameState:
+def race_declined(before: GameState, after: GameState, event: RaceDeclined) -> GameState:
     """A race went into decline: its discarded tokens go back to the tray, except the
     Elves', which fall into the Well (all but the one left in each region)."""
     necro = after.part(NecromancerState)
+    seat = event.seat
     active = before.players[seat].active
     if necro is None or active is None or active.race != ELVES:
         return after
@@ -1383,9 +1352,7 @@ class NecromancerIsland(Expansion):
     seat_attacker = staticmethod(attacker)
     seat_income = staticmethod(his_income_lines)
 
-    def refuse_conquest(self, state: GameState, who: Attacker, region: int) -> None:
-        refuse_island(state, who.seat, region)
-
+    refuse_conquest = staticmethod(refuse_island)
     public_part = staticmethod(public_necromancer)
 
     def may_attack(self, state: GameState, who: Attacker, region: int) -> bool | None:
@@ -1394,14 +1361,8 @@ class NecromancerIsland(Expansion):
             return attackable(state, who, region)
         return None
 
-    def conquered(self, state: GameState, region: int, before: RegionState,
-                  seat: int) -> GameState:
-        return conquest_fed(state, region, before)
-
-    def race_declined(self, before: GameState, after: GameState,
-                      event: RaceDeclined) -> GameState:
-        return race_declined(before, after, event.seat)
-
+    conquered = staticmethod(conquest_fed)
+    race_declined = staticmethod(race_declined)
     turn_passed = staticmethod(turn_passed)
 
     def tied_for_first(self, state: GameState,

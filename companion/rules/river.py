@@ -744,7 +744,7 @@ def region_facts(region: HeldRegion) -> RiverRegionFacts:
     return region.fact(RiverRegionFacts) or RiverRegionFacts()
 
 
-def counts_of(count: QuickCount | Tally) -> RiverCounts:
+def counts_of(count: QuickCount) -> RiverCounts:
     """River World's counts of a race's regions (all 0, when not given)."""
     return count.fact(RiverCounts) or RiverCounts()
 
@@ -773,9 +773,8 @@ def recounted(count: QuickCount, *, harbors: int, next_to_pirates: int) -> Quick
     ones, so a count the screen allows is never refused for a number it does not show."""
     inland = counts_of(count).inland_next_to_pirates
     if inland is not None:
-        land = sum(n for terrain, n in count.terrains.items() if not terrain.is_water)
         inland = max(0, min(max(inland, next_to_pirates - count.coastal), next_to_pirates,
-                            land - count.coastal))
+                            count.inland))
     return with_counts(count, RiverCounts(harbors, next_to_pirates, inland))
 
 
@@ -845,7 +844,7 @@ def _check_counts(field: str, count: QuickCount, tally: Tally) -> None:
         )
 
 
-def _check_race(where: str, race: ScoredRace) -> None:
+def _check_race(where: str, race: ScoredRace, catalog: Catalog) -> None:
     """Refuse an active Aquatic race's regions next to a pirate ship that are neither
     coastal nor among the inland ones said (`inland_next_to_pirates`): those beyond the
     inland ones are coastal, so no more than the coastal regions counted. Only there does
@@ -1080,9 +1079,7 @@ class RiverWorld(Expansion):
             inp, active=None if active is None else replace(active, regions=marked(active.regions)),
             declined=tuple(replace(d, regions=marked(d.regions)) for d in inp.declined))
 
-    def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
-        _check_race(where, race)
-
+    check_race = staticmethod(_check_race)
     check_region = staticmethod(_check_region)
     region_counts = staticmethod(_count_facts)
     check_count = staticmethod(_check_counts)

@@ -55,8 +55,3 @@ class RuleEntry:
 def english(text: str | Said) -> str:
     """An entry's text or facts in the rules' own English."""
     return text if isinstance(text, str) else str(text)
-
-
-def plural(count: int, word: str) -> str:
-    """`count` and `word`, with an "s" unless the count is one ("1 token", "2 tokens")."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"

@@ -38,9 +38,9 @@ The mini-expansions add facts that no map shows, given as optional inputs with d
 
 An expansion whose races or powers score on facts of their own (the Pots of Gold, the
 Ivory Tower, the Historian's counts) gives them as one of a race's `facts` (found by their
-type, like `GameState.parts`), and scores them with its own rows: `RaceRules` (its races'
-and powers' bonuses, the checks of its facts, the words of a regions line its rule
-replaces), asked of the registered expansions (`use_rules`, called once by
+type, like `GameState.parts`), and scores them with its own rows: its `Expansion`'s
+scoring hooks (its races' and powers' bonuses, the checks of its facts, the words of a
+regions line its rule replaces), asked of the registered expansions (`use_rules`, called once by
 `companion.rules.expansions`). Invariant: a race or power name has one row; an
 expansion's takes the place of the base game's tables' (the registry's last one wins).
 
@@ -48,17 +48,14 @@ An expansion may also know facts of the regions held that the base game does not
 region bears a site of its own, which borders a piece of its own): one of a listed
 region's `facts` (`HeldRegion.facts`) and, counted, one of a quick count's
 (`QuickCount.facts`), each a frozen dataclass of its module found by its type. Its
-`RaceRules` check them (`check_region`, `check_count`), count a list of regions
+`Expansion`'s hooks check them (`check_region`, `check_count`), count a list of regions
 (`region_counts`, so both paths stay the same position) and score them: lines after a
 race's own (`race_lines`) and lines of the player's races together, after all of them
 (`player_lines`). River World's Harbors and pirate ships are scored this way
 (`companion.rules.river`). One set of hooks scores both paths: a list is counted first
-(`region_counts`) and only the count is scored. The checks stay two because a quick count
-is not a list of regions: it does not say which region bears which fact, so it cannot be
-entered as regions without making up an arrangement, and the mistakes each refuses
-differ: a list's region is refused for what it is, naming it (`active.regions[2].harbor`:
-a Harbor on a river), a count only for a total no board allows, naming the count
-(`active.regions.harbors`: more Harbors than land regions counted). A river (terrain
+(`region_counts`) and only the count is scored; the checks stay two (a count does not
+say which region bears which fact: docs/architecture.md says why it is not entered as
+regions). A river (terrain
 "river") held under a Harsh Winter, or by a Seafaring race, is a region like any other:
 1 coin.
 
@@ -73,7 +70,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from companion.rules.catalog import Catalog, Power, Race
 from companion.rules.errors import IllegalAction, UnknownName
@@ -143,6 +140,9 @@ from companion.rules.names import (
 )
 from companion.rules.said import N_, Name, Said, as_said, said
 
+if TYPE_CHECKING:  # the expansions score through their hooks; they import this module
+    from companion.rules.expansion import Expansion
+
 MAX_FORTRESSES = 6
 """Fortress pieces in the box, unless the catalogue says otherwise: nobody holds more."""
 
@@ -208,7 +208,7 @@ class HeldRegion(_Facts):
     `region_id` is the board id when the region was tapped on a map, else None; two held
     regions with the same id are refused (a region holds only one race). `facts`: an
     expansion's own facts of the region, at most one of each type, read with `fact`
-    (checked, counted and scored by its `RaceRules`).
+    (checked, counted and scored by its `Expansion`'s hooks).
     """
 
     terrain: Terrain
@@ -238,6 +238,26 @@ class QuickCount(_Facts):
     def __post_init__(self) -> None:
         object.__setattr__(self, "terrains", MappingProxyType(dict(self.terrains)))
 
+    @property
+    def inland(self) -> int:
+        return self.land - self.coastal
+
+    @property
+    def land(self) -> int:
+        return sum(n for terrain, n in self.terrains.items() if not terrain.is_water)
+
+    @property
+    def water(self) -> int:
+        return sum(n for terrain, n in self.terrains.items() if terrain.is_water)
+
+    @property
+    def regions(self) -> int:
+        return self.land + self.water
+
+
+Tally = QuickCount
+"""What one race holds, reduced to the numbers a bonus reads: its count, checked (the
+expansions' counts among its `facts`)."""
 
 Regions = tuple[HeldRegion, ...] | QuickCount
 """The regions of one race: listed one by one (map path) or counted (quick-count path)."""
@@ -254,7 +274,7 @@ class ActiveHoldings(_Facts):
     Mini-expansions: `abandoned` the regions abandoned this turn (Gypsies);
     `attacked_active_race` whether the race attacked another player's active race this
     turn, None if not said (Peace-Loving). `facts`: an expansion's own facts of the race's
-    turn, at most one of each type, read with `fact` (scored by its `RaceRules`).
+    turn, at most one of each type, read with `fact` (scored by its `Expansion`'s hooks).
     """
 
     race: str
@@ -328,34 +348,6 @@ class TurnScore:
 
 
 @dataclass(frozen=True, slots=True)
-class _Tally(_Facts):
-    """What one race holds, reduced to the numbers scoring reads."""
-
-    terrains: Mapping[Terrain, int]
-    mines: int
-    magic_sources: int
-    coastal: int = 0
-    facts: tuple[object, ...] = ()
-    """The expansions' counts of the regions (`QuickCount.facts`), checked."""
-
-    @property
-    def inland(self) -> int:
-        return self.land - self.coastal
-
-    @property
-    def land(self) -> int:
-        return sum(n for terrain, n in self.terrains.items() if not terrain.is_water)
-
-    @property
-    def water(self) -> int:
-        return sum(n for terrain, n in self.terrains.items() if terrain.is_water)
-
-    @property
-    def regions(self) -> int:
-        return self.land + self.water
-
-
-@dataclass(frozen=True, slots=True)
 class _Turn(_Facts):
     """The facts of the active race's turn that bonuses may read."""
 
@@ -392,7 +384,7 @@ class Bonus:
     """
 
     label: str | Said
-    coins: Callable[[_Tally, _Turn], int]
+    coins: Callable[[Tally, _Turn], int]
     kept_in_decline: bool = False
     stages: frozenset[Stage] = frozenset()
 
@@ -406,7 +398,7 @@ class Bonus:
         return stage in self.stages
 
 
-def _terrain(terrain: Terrain) -> Callable[[_Tally, _Turn], int]:
+def _terrain(terrain: Terrain) -> Callable[[Tally, _Turn], int]:
     return lambda tally, _turn: tally.terrains.get(terrain, 0)
 
 
@@ -499,7 +491,7 @@ EXPANSION_RACE_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
     }
 )
 """The mini-expansion races and their scoring bonuses (an empty tuple: none); those that
-score on facts of their own are their expansion's (`RaceRules.race_bonuses`)."""
+score on facts of their own are their expansion's (`Expansion.race_bonuses`)."""
 
 EXPANSION_POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
     {
@@ -541,7 +533,7 @@ EXPANSION_POWER_BONUSES: Mapping[str, tuple[Bonus, ...]] = MappingProxyType(
 )
 """The mini-expansion special powers and their scoring bonuses (an empty tuple: none);
 those that score on facts of their own are their expansion's
-(`RaceRules.power_bonuses`)."""
+(`Expansion.power_bonuses`)."""
 
 
 # --- validation ------------------------------------------------------------------------
@@ -596,7 +588,8 @@ def _resolve(
     return supported
 
 
-def _tally(field_name: str, regions: Regions, tables: _Tables) -> _Tally:
+def _tally(field_name: str, regions: Regions, tables: _Tables) -> Tally:
+    """The race's regions as the count they make, checked (a list is counted)."""
     if isinstance(regions, QuickCount):
         terrains: dict[Terrain, int] = {}
         for terrain, n in regions.terrains.items():
@@ -605,14 +598,14 @@ def _tally(field_name: str, regions: Regions, tables: _Tables) -> _Tally:
                     f"{field_name}.terrains", terrain,
                     said("{value} is not a terrain", value=repr(terrain)))
             terrains[terrain] = whole_count(f"{field_name}.terrains.{terrain.value}", n)
-        land = sum(n for terrain, n in terrains.items() if not terrain.is_water)
+        land = QuickCount(terrains).land
         limit = Said(LAND_COUNTED)
         mines = whole_count(f"{field_name}.mines", regions.mines, at_most=land, limit=limit)
         magic = whole_count(
             f"{field_name}.magic_sources", regions.magic_sources, at_most=land, limit=limit
         )
         coastal = whole_count(f"{field_name}.coastal", regions.coastal, at_most=land, limit=limit)
-        tally = _Tally(MappingProxyType(terrains), mines, magic, coastal)
+        tally = QuickCount(terrains, mines, magic, coastal)
         for rule in tables.rules:
             rule.check_count(field_name, regions, tally)
         return replace(tally, facts=regions.facts)
@@ -622,14 +615,7 @@ def _tally(field_name: str, regions: Regions, tables: _Tables) -> _Tally:
                                     said("{value} is not a region", value=repr(region)))
         for rule in tables.rules:
             rule.check_region(f"{field_name}[{index}]", region)
-    counted = _counted(regions, tables)
-    return _Tally(
-        MappingProxyType(dict(counted.terrains)),
-        counted.mines,
-        counted.magic_sources,
-        counted.coastal,
-        counted.facts,
-    )
+    return _counted(regions, tables)
 
 
 def _check_unique_ids(inp: ScoringInput, races: list[_Race]) -> None:
@@ -687,7 +673,7 @@ def _check_water(field_name: str, regions: Regions, power: str, race: str) -> No
 class _Race:
     race: str
     power: str
-    tally: _Tally
+    tally: Tally
     declined: bool
     this_turn: bool
     turn: _Turn
@@ -713,82 +699,33 @@ class InsteadOfRegions:
 
 ScoredRace = _Race
 """A race as the rules see it when it scores (resolved names, its tally, its stage, its
-turn's facts): what `RaceRules` check and read."""
-Tally = _Tally
-"""What one race holds, reduced to the numbers a bonus reads."""
+turn's facts): what an `Expansion`'s scoring hooks check and read."""
 RaceTurn = _Turn
 """The facts of a race's turn that a bonus reads (`RaceTurn.fact` for an expansion's)."""
-
-
-class RaceRules(Protocol):
-    """An expansion's part of scoring a race (`companion.rules.expansion.Expansion`'s
-    hooks of these names, which do nothing there)."""
-
-    @property
-    def race_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
-        """Its races that score on facts of their own, and their bonuses."""
-        ...
-
-    @property
-    def power_bonuses(self) -> Mapping[str, tuple[Bonus, ...]]:
-        """Its special powers that score on facts of their own, and their bonuses."""
-        ...
-
-    def check_race(self, where: str, race: ScoredRace, catalog: Catalog) -> None:
-        """Refuse with `ScoringInputError` (its field under `where`: "active",
-        "declined[0]") the facts of `race` the rules cannot produce."""
-        ...
-
-    def regions_instead(self, race: ScoredRace) -> InsteadOfRegions | None:
-        """What scores in lieu of `race`'s regions under its rule (None: they score)."""
-        ...
-
-    def check_region(self, field: str, region: HeldRegion) -> None:
-        """Refuse with `ScoringInputError` (its field under `field`: "active.regions[2]")
-        its facts of a region listed that the rules cannot produce."""
-        ...
-
-    def region_counts(self, regions: Sequence[HeldRegion]) -> object | None:
-        """Its facts of the regions listed, counted as a quick count gives them (one of
-        `QuickCount.facts`; None: none of the regions has any)."""
-        ...
-
-    def check_count(self, field: str, count: QuickCount, tally: Tally) -> None:
-        """Refuse with `ScoringInputError` (its field under `field`: "active.regions") its
-        counts the rules cannot produce; `tally` is the base game's numbers, checked."""
-        ...
-
-    def race_lines(self, race: ScoredRace) -> Sequence[ScoreLine]:
-        """Its lines of a race, after the race's regions and bonuses."""
-        ...
-
-    def player_lines(self, races: Sequence[ScoredRace]) -> Sequence[ScoreLine]:
-        """Its lines of the player's races together, after every race's lines."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
 class _Tables:
     """Every race's and power's bonuses, the base game's and the expansions', by name."""
 
-    rules: tuple[RaceRules, ...]
+    rules: tuple[Expansion, ...]
     races: Mapping[str, tuple[Bonus, ...]]
     powers: Mapping[str, tuple[Bonus, ...]]
     race_names: Mapping[str, str]
     power_names: Mapping[str, str]
 
 
-def _no_rules() -> Sequence[RaceRules]:
+def _no_rules() -> Sequence[Expansion]:
     return ()
 
 
-_rules_of: Callable[[], Sequence[RaceRules]] = _no_rules
+_rules_of: Callable[[], Sequence[Expansion]] = _no_rules
 """Where the expansions' rules come from (`use_rules`)."""
 _cached: _Tables | None = None
 """The tables made for the rules last asked."""
 
 
-def use_rules(registered: Callable[[], Sequence[RaceRules]]) -> None:
+def use_rules(registered: Callable[[], Sequence[Expansion]]) -> None:
     """Score with the rules `registered()` gives, asked at each score (so an expansion
     registered for a while is scored too); called once, by the registry of expansions."""
     global _rules_of, _cached
@@ -1030,7 +967,7 @@ def count_regions(regions: Iterable[HeldRegion]) -> QuickCount:
     """The quick count that describes the same regions as a list of held regions.
 
     Features and coastlines are counted on land regions only (a sea is never coastal); the
-    expansions count their own facts of the regions (`RaceRules.region_counts`).
+    expansions count their own facts of the regions (`Expansion.region_counts`).
     """
     return _counted(tuple(regions), _tables())
 

@@ -52,7 +52,15 @@ COINS_COUNT = N_("coins of seat {seat} must be a whole number of 0 or more")
 TOKENS_COUNT = N_("tokens of seat {seat} must be a whole number of 0 or more")
 
 
-def _check_counts(kind: str, values: Mapping[int, int]) -> None:
+def seat_names(names: Mapping[int, str] | None) -> Callable[[int], Value]:
+    """A player's name in a reason, by seat: as given in `names`, else "seat N"."""
+    given = names or {}
+    return lambda seat: given[seat] if seat in given else said("seat {seat}", seat=seat)
+
+
+def check_counts(kind: str, values: Mapping[int, int]) -> None:
+    """Refuse a count of `kind` ("coins" or "tokens") by seat that is not a whole number of
+    0 or more."""
     for seat, value in values.items():
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             template = COINS_COUNT if kind == "coins" else TOKENS_COUNT
@@ -64,7 +72,7 @@ def needs_token_count(coins: Mapping[int, int]) -> frozenset[int]:
 
     Empty when one player alone has the most coins: nobody needs to count then.
     """
-    _check_counts("coins", coins)
+    check_counts("coins", coins)
     if not coins:
         return frozenset()
     best = max(coins.values())
@@ -85,18 +93,15 @@ def final_standings(
     """
     if not coins:
         raise IllegalAction(said("a game needs at least one player to rank"))
-    _check_counts("coins", coins)
+    check_counts("coins", coins)
     tokens = dict(tokens or {})
-    _check_counts("tokens", tokens)
+    check_counts("tokens", tokens)
     unknown = sorted(set(tokens) - set(coins))
     if unknown:
         raise IllegalAction(said("a token count was given for seat {seat}, who is not playing",
                                  seat=unknown[0]))
 
-    def name(seat: int) -> Value:
-        given = (names or {}).get(seat)
-        return said("seat {seat}", seat=seat) if given is None else given
-
+    name = seat_names(names)
     tied = needs_token_count(coins)
     missing = sorted(seat for seat in tied if seat not in tokens)
     if missing:

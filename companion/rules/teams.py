@@ -113,8 +113,8 @@ from companion.rules.maps import Board, Region
 from companion.rules.names import BIVOUACKING, DRAGON_MASTER, FORTIFIED, HEROIC
 from companion.rules.purse import pay
 from companion.rules.rule_entry import PIECE, RuleEntry
-from companion.rules.said import N_, Name, Said, listed, said, said_n
-from companion.rules.standings import Placing, Standings
+from companion.rules.said import N_, Name, Said, Value, listed, said, said_n
+from companion.rules.standings import Placing, Standings, check_counts, seat_names
 from companion.rules.state import GameState, acting, from_stash, with_player
 from companion.rules.turns import Phase
 
@@ -182,11 +182,6 @@ def turn_order(first_seat: int = 0) -> tuple[int, ...]:
     """The seats in playing order: A1, B1, C1, A2, B2, C2."""
     _check_seat(first_seat, first=True)
     return tuple((first_seat + i) % TEAM_PLAYERS for i in range(TEAM_PLAYERS))
-
-
-def are_allies(a: int, b: int) -> bool:
-    """Two different players of one team."""
-    return a != b and partner(a) == b
 
 
 # --- Monsters before the first turn ------------------------------------------------------
@@ -315,15 +310,8 @@ def team_standings(
     if sorted(coins) != list(range(TEAM_PLAYERS)):
         raise IllegalAction(said("every seat 0 to {last} needs its total; given: {given}",
                                  last=TEAM_PLAYERS - 1, given=listed(sorted(coins))))
-    for seat, value in coins.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise IllegalAction(said("coins of seat {seat} must be a whole number of 0 or more",
-                                     seat=seat))
-
-    def name(seat: int) -> str | Said:
-        given = (names or {}).get(seat)
-        return said("seat {seat}", seat=seat) if given is None else given
-
+    check_counts("coins", coins)
+    name = seat_names(names)
     scored = [
         (t, min(coins[s] for s in t.seats), max(coins[s] for s in t.seats))
         for t in teams(first_seat)
@@ -354,7 +342,7 @@ def _reason(
     top: int,
     tie_best: int,
     winners: frozenset[str],
-    name: Callable[[int], str | Said],
+    name: Callable[[int], Value],
 ) -> Said:
     def members(team: Team) -> Said:
         return said("{team} ({first} and {second})", team=team.label,
