@@ -20,7 +20,10 @@ app: counts do not depend on the machine, as milliseconds do.
   'Take' lays the notes' column out at its old height first): each is drawn once;
 - a title shown again in the same box (a player's turn come round) is not measured again;
 - a market row tapped asks the rules once (may it be taken?), its question worded from
-  the market's rows alone.
+  the market's rows alone;
+- a label that shows a text again with the same options (the turn's banner, hints and
+  buttons coming round) draws nothing: it shows the texture drawn then, which no other
+  text has been drawn into since.
 """
 
 from __future__ import annotations
@@ -443,3 +446,40 @@ def test_a_market_row_tapped_asks_the_rules_only_whether_it_may_be_taken(
     assert [type(event).__name__ for event in asked] == ["ComboPicked"]
     assert dialog.title == "Row 3" and f"with {row.tokens} tokens" in dialog.text
     ui.close_dialogs()
+
+
+def test_a_text_shown_again_is_not_drawn_again(headless_app: Any,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The turn's banner says the same few texts turn after turn: each is drawn once, and
+    shown again it is the same picture (two texts of one size never share a texture)."""
+    from kivy.core.text import Label as CoreLabel
+
+    from companion.ui import label_textures
+    from companion.ui.widgets import Caption
+
+    assert Label.texture_update is label_textures.texture_update  # (the app's first frame)
+    label = Caption(text="Turn 8 of 8", size_hint=(None, None), size=(300, 40))
+    ui.window().add_widget(label)
+    ui.pump(2)  # laid out: its text box is its width
+    drawn: list[str] = []
+    render = CoreLabel._render_real
+
+    def render_real(self: Any) -> Any:
+        drawn.append(self.text)
+        return render(self)
+
+    monkeypatch.setattr(CoreLabel, "_render_real", render_real)
+    try:
+        pictures: dict[tuple[str, bool], bytes] = {}
+        for _round in range(3):
+            for text in ("Turn 1 of 8", "Turn 2 of 8"):
+                for bold in (False, True):
+                    label.text, label.bold = text, bold
+                    ui.pump(1)
+                    picture = bytes(label.texture.pixels)
+                    assert pictures.setdefault((text, bold), picture) == picture
+                    assert tuple(label.texture_size) == tuple(label.texture.size)
+        assert sorted(drawn) == sorted(text for text, _bold in pictures)  # once each
+        assert len(set(pictures.values())) == 4
+    finally:
+        ui.window().remove_widget(label)

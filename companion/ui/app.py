@@ -543,9 +543,10 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         """The first frame is on screen: the shared rules it did without (dialogs...), the
         hooks (the rest of start-up: the session), then the other screens in the
         background (a presenter may need the session)."""
-        from companion.ui import text_measure
+        from companion.ui import label_textures, text_measure
 
         text_measure.install()  # every label measures a word once per font from now on
+        label_textures.install()  # and shows a text drawn before from its texture
         load_kv(SHARED_KV)
         self._watch_escape()
         for hook in self.after_first_frame:
