@@ -23,7 +23,9 @@ app: counts do not depend on the machine, as milliseconds do.
   the market's rows alone;
 - a label that shows a text again with the same options (the turn's banner, hints and
   buttons coming round) draws nothing: it shows the texture drawn then, which no other
-  text has been drawn into since.
+  text has been drawn into since;
+- an end of turn lays the table's screen out once its bars under the body have their
+  words (the undo's, the die's reason), not once per bar.
 """
 
 from __future__ import annotations
@@ -483,3 +485,45 @@ def test_a_text_shown_again_is_not_drawn_again(headless_app: Any,
         assert len(set(pictures.values())) == 4
     finally:
         ui.window().remove_widget(label)
+
+
+def test_an_end_of_turn_lays_the_table_screen_out_once_its_bars_have_their_words(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'End the turn' changes the undo's words and the die's reason under the body in the
+    same step: the screen's box is laid out once both have their words (and once more, as
+    Kivy looks again at a box whose children it resized), not once for each."""
+    from kivy.uix.boxlayout import BoxLayout
+
+    from bench.scripted import ScriptedPlayer, seats
+    from companion.rules import Phase, troops_game
+    from companion.ui.widgets import Screenful
+
+    session = headless_app.session
+    session.new_game(seats(5), first_seat=0)
+    player = ScriptedPlayer(session, random.Random(11), undo_rate=0.0)
+    headless_app.ctx.nav.go("table")
+    ui.pump(6)
+    table = screen(headless_app)
+    box = next(c for c in table.children if isinstance(c, Screenful))
+    layout = BoxLayout.do_layout
+    passes: list[str] = []
+
+    def do_layout(self: Any, *args: Any) -> None:  # a trigger calls it by name
+        passes.append("screen" if self is box else "")
+        layout(self, *args)
+
+    for _turn in range(6):
+        while not (session.state.track.phase is Phase.FINISHED
+                   and not troops_game.waiting_hands(session.state)):
+            player.intent()  # the turn played up to "End the turn"
+        name = session.state.players[session.state.track.next_seat].name
+        ui.pump(4)
+        reason, undo = table.ids.die_reason.text, table.ids.undo.text
+        monkeypatch.setattr(BoxLayout, "do_layout", do_layout)
+        passes.clear()
+        headless_app.presenters["table"].act("end_turn")
+        ui.pump(2)
+        monkeypatch.undo()
+        assert name in table.ids.current.text
+        if (reason, undo) != (table.ids.die_reason.text, table.ids.undo.text):
+            assert passes.count("screen") <= 2, passes  # (2: Kivy's own look again)
