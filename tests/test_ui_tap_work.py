@@ -25,7 +25,9 @@ app: counts do not depend on the machine, as milliseconds do.
   buttons coming round) draws nothing: it shows the texture drawn then, which no other
   text has been drawn into since;
 - an end of turn lays the table's screen out once its bars under the body have their
-  words (the undo's, the die's reason), not once per bar.
+  words (the undo's, the die's reason), not once per bar;
+- the regions tapped in one state ask the rules once who attacks, from which Catapult,
+  and what the die may do.
 """
 
 from __future__ import annotations
@@ -527,3 +529,34 @@ def test_an_end_of_turn_lays_the_table_screen_out_once_its_bars_have_their_words
         assert name in table.ids.current.text
         if (reason, undo) != (table.ids.die_reason.text, table.ids.undo.text):
             assert passes.count("screen") <= 2, passes  # (2: Kivy's own look again)
+
+
+def test_the_regions_tapped_in_one_state_ask_the_rules_once_who_attacks(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Who attacks, from which Catapult, and what the die may do now are the same for every
+    region tapped while the game stands still: the map works them out once, not once or
+    twice a tap; a new state asks again."""
+    import companion.ui.presenters.map as map_presenter
+    from bench.scripted import seats
+
+    session = headless_app.session
+    session.new_game(seats(5), first_seat=0)
+    session.pick(0)
+    headless_app.ctx.nav.go("map")
+    ui.pump(6)
+    asked: list[str] = []
+    for name in ("attacker", "die_roll_allowed", "catapult_ready"):
+        rule = getattr(map_presenter, name)
+        monkeypatch.setattr(map_presenter, name, lambda *args, _name=name, _rule=rule: (
+            asked.append(_name), _rule(*args))[1])
+    presenter = headless_app.presenters["map"]
+    for rid in sorted(screen(headless_app).ids.board.geometry.cells)[:8]:
+        tap_region(headless_app, rid)
+        assert presenter.selected == rid and presenter.region_title.startswith(f"Region {rid}")
+    assert asked == []  # (asked when the map was shown, for its highlights)
+    rid = next(iter(presenter.highlight))
+    cost = map_presenter.MapPresenter._cost(session.state, rid)
+    asked.clear()
+    session.conquer(rid, cost)  # a new state
+    tap_region(headless_app, rid)
+    assert sorted(asked) == ["attacker", "catapult_ready", "die_roll_allowed"]  # once each
