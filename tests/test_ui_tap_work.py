@@ -27,7 +27,8 @@ app: counts do not depend on the machine, as milliseconds do.
 - an end of turn lays the table's screen out once its bars under the body have their
   words (the undo's, the die's reason), not once per bar;
 - the regions tapped in one state ask the rules once who attacks, from which Catapult,
-  and what the die may do.
+  and what the die may do;
+- a turn passing to a player whose row is in sight scrolls nothing.
 """
 
 from __future__ import annotations
@@ -560,3 +561,43 @@ def test_the_regions_tapped_in_one_state_ask_the_rules_once_who_attacks(
     session.conquer(rid, cost)  # a new state
     tap_region(headless_app, rid)
     assert sorted(asked) == ["attacker", "catapult_ready", "die_roll_allowed"]  # once each
+
+
+def test_a_turn_passing_to_a_player_in_sight_scrolls_nothing(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five players at 800x480 overflow the players' list a little: the current player's
+    row is scrolled into sight when their turn comes, and only when it is not in sight
+    already (Kivy's `scroll_to` walks the widget tree up and down to find that out)."""
+    from kivy.uix.scrollview import ScrollView
+
+    from bench.scripted import ScriptedPlayer, seats
+    from companion.rules import Phase, troops_game
+
+    session = headless_app.session
+    session.new_game(seats(5), first_seat=0)
+    player = ScriptedPlayer(session, random.Random(11), undo_rate=0.0)
+    headless_app.ctx.nav.go("table")
+    ui.pump(6)
+    table = screen(headless_app)
+    scroll, players = table.ids.players_scroll, table.ids.players
+    assert players.height > scroll.height  # (the list overflows)
+    scrolled: list[int] = []
+    scroll_to = ScrollView.scroll_to
+    monkeypatch.setattr(ScrollView, "scroll_to", lambda self, widget, *args, **kwargs: (
+        scrolled.append(widget.seat), scroll_to(self, widget, *args, **kwargs)))
+    seen = []
+    for _turn in range(6):
+        while not (session.state.track.phase is Phase.FINISHED
+                   and not troops_game.waiting_hands(session.state)):
+            player.intent()
+        seat = session.state.track.next_seat
+        scrolled.clear()
+        headless_app.presenters["table"].act("end_turn")
+        ui.pump(3)
+        row = players.row(seat)
+        bottom = scroll.parent.to_widget(*row.to_window(row.x, row.y))[1]
+        top = scroll.parent.to_widget(*row.to_window(row.right, row.top))[1]
+        assert scroll.y <= bottom and top <= scroll.top  # in sight
+        assert scrolled in ([], [seat])
+        seen.append(list(scrolled))
+    assert [] in seen and any(seen), seen  # scrolled only to a row out of sight
