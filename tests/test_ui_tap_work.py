@@ -28,7 +28,9 @@ app: counts do not depend on the machine, as milliseconds do.
   words (the undo's, the die's reason), not once per bar;
 - the regions tapped in one state ask the rules once who attacks, from which Catapult,
   and what the die may do;
-- a turn passing to a player whose row is in sight scrolls nothing.
+- a turn passing to a player whose row is in sight scrolls nothing;
+- a screen switch, and a dialog opened and closed, walk no widget tree to hand down a
+  disabled count of 0.
 """
 
 from __future__ import annotations
@@ -601,3 +603,43 @@ def test_a_turn_passing_to_a_player_in_sight_scrolls_nothing(
         assert scrolled in ([], [seat])
         seen.append(list(scrolled))
     assert [] in seen and any(seen), seen  # scrolled only to a row out of sight
+
+
+def test_a_screen_switch_and_a_dialog_walk_no_tree_to_hand_down_nothing(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kivy hands a parent's disabled count down the whole tree of a widget added or taken
+    away, 0 included (a screen's sixty widgets at each switch): nothing is walked for 0,
+    and a disabled count still reaches every widget of the screen shown."""
+    from bench.scripted import seats
+
+    headless_app.session.new_game(seats(5), first_seat=0)
+    nav = headless_app.ctx.nav
+    walked: list[tuple[str, int]] = []
+
+    def switch_and_tell() -> None:
+        for name in ("market", "table"):
+            nav.go(name)
+            ui.pump(2)
+        headless_app.ctx.notices.tell("Words", "A title")
+        ui.pump(2)
+        ui.close_dialogs()
+        ui.pump(2)
+
+    switch_and_tell()  # (the screens and the dialog built)
+    for name in ("inc_disabled", "dec_disabled"):
+        own = getattr(Widget, name)
+        monkeypatch.setattr(Widget, name, lambda self, count=1, _own=own: (
+            walked.append((type(self).__name__, count)), _own(self, count))[1])
+    switch_and_tell()
+    assert walked == []
+    monkeypatch.undo()
+    manager = headless_app.manager
+    manager.disabled = True
+    try:
+        nav.go("market")
+        ui.pump(2)
+        assert screen(headless_app).ids.rows.disabled  # (a widget deep in the screen)
+    finally:
+        manager.disabled = False
+    ui.pump(2)
+    assert not screen(headless_app).ids.rows.disabled
