@@ -30,7 +30,9 @@ app: counts do not depend on the machine, as milliseconds do.
   and what the die may do;
 - a turn passing to a player whose row is in sight scrolls nothing;
 - a screen switch, and a dialog opened and closed, walk no widget tree to hand down a
-  disabled count of 0.
+  disabled count of 0;
+- a screen switch is over in the frame it is asked in (Kivy's took the next one, the
+  screen left drawn under the one shown meanwhile).
 """
 
 from __future__ import annotations
@@ -643,3 +645,25 @@ def test_a_screen_switch_and_a_dialog_walk_no_tree_to_hand_down_nothing(
         manager.disabled = False
     ui.pump(2)
     assert not screen(headless_app).ids.rows.disabled
+
+
+def test_a_screen_switch_is_over_in_the_frame_it_is_asked_in(headless_app: Any) -> None:
+    """The next frame draws the screen shown alone: the one left is out of the manager as
+    soon as the switch is asked for, every event of the switch told, in Kivy's order."""
+    from bench.scripted import seats
+
+    headless_app.session.new_game(seats(5), first_seat=0)
+    nav, manager = headless_app.ctx.nav, headless_app.manager
+    nav.go("table")
+    ui.pump(2)
+    told: list[str] = []
+    left, shown = manager.get_screen("table"), headless_app.screens["market"]
+    for screen_, events in ((left, ("on_pre_leave", "on_leave")),
+                            (shown, ("on_pre_enter", "on_enter"))):
+        for event in events:
+            screen_.fbind(event, lambda *_args, _event=event: told.append(_event))
+    nav.go("market")
+    assert not manager.transition.is_active
+    assert manager.children == [shown] and manager.current_screen is shown
+    assert told == ["on_pre_enter", "on_pre_leave", "on_enter", "on_leave"]
+    assert tuple(shown.pos) == tuple(manager.pos)
