@@ -7,9 +7,9 @@ texture when the texture is first drawn. The table's texts come round again turn
 turn (whose turn it is, the phase's hint and buttons, a player's combo in bold or not, the
 undo's words), and the map panel's as regions are tapped ("Nobody holds it.", "Taking it
 costs 3 tokens."). `install` makes every label look its text up first in one table, from
-(text, options, text box) to the texture, its size and whether the text was shortened,
-kept in the order of last use; a text not found is drawn by Kivy as before, into a new
-texture, and kept.
+(text, options, text box) to the texture and what Kivy's label knew once it had laid the
+text out, kept in the order of last use; a text not found is drawn by Kivy as before,
+into a new texture, and kept.
 
 Invariants:
 
@@ -24,7 +24,7 @@ Invariants:
 - the core label is left as Kivy leaves it (its lines, sizes...), as if it had laid the
   text out again;
 - the table holds at most `PIXELS` pixels of texture; the least recently shown go first;
-- `install` is idempotent, and `uninstall` gives Kivy's labels their own function back.
+- `install` is idempotent.
 """
 
 from __future__ import annotations
@@ -86,11 +86,3 @@ def install() -> None:
     if not _OWN:
         _OWN.append(Label.texture_update)
         Label.texture_update = texture_update
-
-
-def uninstall() -> None:
-    """Kivy's own drawing again, and the table emptied (tests)."""
-    if _OWN:
-        Label.texture_update = _OWN.pop()
-    _TABLE.clear()
-    _HELD[0] = 0

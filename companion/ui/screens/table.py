@@ -71,10 +71,10 @@ class PlayerList(BoxLayout):  # type: ignore[misc]
         row = self.row(self._current)
         if row is None:
             return
-        shift = scroll.g_translate.y  # where the scroller draws the list: a row in sight
+        shift = scroll.g_translate.y  # where the scroller draws the list
         if scroll.y <= row.y + shift and row.top + shift <= scroll.top \
-                and not self._trigger_layout.is_triggered:  # (Kivy's test, and it stays)
-            return
+                and not self._trigger_layout.is_triggered:  # in sight, and laid out
+            return  # (what Kivy's scroll_to finds, walking the tree, to then leave it)
         scroll.scroll_to(row, padding=0, animate=False)
 
     def row(self, seat: int) -> PlayerRow | None:
