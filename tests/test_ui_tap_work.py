@@ -555,16 +555,20 @@ def test_the_regions_tapped_in_one_state_ask_the_rules_once_who_attacks(
         monkeypatch.setattr(map_presenter, name, lambda *args, _name=name, _rule=rule: (
             asked.append(_name), _rule(*args))[1])
     presenter = headless_app.presenters["map"]
-    for rid in sorted(screen(headless_app).ids.board.geometry.cells)[:8]:
+    first, *others = sorted(screen(headless_app).ids.board.geometry.cells)[:8]
+    tap_region(headless_app, first)
+    assert sorted(asked) == ["attacker", "catapult_ready", "die_roll_allowed"]  # once each
+    asked.clear()
+    for rid in others:
         tap_region(headless_app, rid)
         assert presenter.selected == rid and presenter.region_title.startswith(f"Region {rid}")
-    assert asked == []  # (asked when the map was shown, for its highlights)
+    assert asked == []
     rid = next(iter(presenter.highlight))
     cost = map_presenter.MapPresenter._cost(session.state, rid)
     asked.clear()
     session.conquer(rid, cost)  # a new state
     tap_region(headless_app, rid)
-    assert sorted(asked) == ["attacker", "catapult_ready", "die_roll_allowed"]  # once each
+    assert set(asked) == {"attacker", "catapult_ready", "die_roll_allowed"}  # asked again
 
 
 def test_a_turn_passing_to_a_player_in_sight_scrolls_nothing(

@@ -317,9 +317,10 @@ class MapPresenter(Presenter, parse=parse):
             facts = self._facts = (state, who, _shooter(state, who), die_roll_allowed(state))
         return facts[1:]
 
-    def _targets(self, state: GameState) -> list[int]:
-        who, shooter, _chance = self._turn_facts(state)
-        shooters = [w for w in (who, shooter) if w is not None]
+    @staticmethod
+    def _targets(state: GameState) -> list[int]:
+        who = attacker(state)
+        shooters = [w for w in (who, _shooter(state, who)) if w is not None]
         for view in expansions.played(state):  # an expansion's own reach, if it changes it
             if (found := view.targets(state, shooters)) is not None:
                 return found
