@@ -20,7 +20,19 @@ app: counts do not depend on the machine, as milliseconds do.
   'Take' lays the notes' column out at its old height first): each is drawn once;
 - a title shown again in the same box (a player's turn come round) is not measured again;
 - a market row tapped asks the rules once (may it be taken?), its question worded from
-  the market's rows alone.
+  the market's rows alone;
+- a label that shows a text again with the same options (the turn's banner, hints and
+  buttons coming round) draws nothing: it shows the texture drawn then, which no other
+  text has been drawn into since;
+- an end of turn lays the table's screen out once its bars under the body have their
+  words (the undo's, the die's reason), not once per bar;
+- the regions tapped in one state ask the rules once who attacks, from which Catapult,
+  and what the die may do;
+- a turn passing to a player whose row is in sight scrolls nothing;
+- a screen switch, and a dialog opened and closed, walk no widget tree to hand down a
+  disabled count of 0;
+- a screen switch is over in the frame it is asked in (Kivy's took the next one, the
+  screen left drawn under the one shown meanwhile).
 """
 
 from __future__ import annotations
@@ -443,3 +455,219 @@ def test_a_market_row_tapped_asks_the_rules_only_whether_it_may_be_taken(
     assert [type(event).__name__ for event in asked] == ["ComboPicked"]
     assert dialog.title == "Row 3" and f"with {row.tokens} tokens" in dialog.text
     ui.close_dialogs()
+
+
+def test_a_text_shown_again_is_not_drawn_again(headless_app: Any,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The turn's banner says the same few texts turn after turn: each is drawn once, and
+    shown again it is the same picture (two texts of one size never share a texture)."""
+    from kivy.core.text import Label as CoreLabel
+
+    from companion.ui import label_textures
+    from companion.ui.widgets import Caption
+
+    assert Label.texture_update is label_textures.texture_update  # (the app's first frame)
+    label = Caption(text="Turn 8 of 8", size_hint=(None, None), size=(300, 40))
+    ui.window().add_widget(label)
+    ui.pump(2)  # laid out: its text box is its width
+    drawn: list[str] = []
+    render = CoreLabel._render_real
+
+    def render_real(self: Any) -> Any:
+        drawn.append(self.text)
+        return render(self)
+
+    monkeypatch.setattr(CoreLabel, "_render_real", render_real)
+    try:
+        pictures: dict[tuple[str, bool], bytes] = {}
+        for _round in range(3):
+            for text in ("Turn 1 of 8", "Turn 2 of 8"):
+                for bold in (False, True):
+                    label.text, label.bold = text, bold
+                    ui.pump(1)
+                    picture = bytes(label.texture.pixels)
+                    assert pictures.setdefault((text, bold), picture) == picture
+                    assert tuple(label.texture_size) == tuple(label.texture.size)
+        assert sorted(drawn) == sorted(text for text, _bold in pictures)  # once each
+        assert len(set(pictures.values())) == 4
+    finally:
+        ui.window().remove_widget(label)
+
+
+def test_an_end_of_turn_lays_the_table_screen_out_once_its_bars_have_their_words(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'End the turn' changes the undo's words and the die's reason under the body in the
+    same step: the screen's box is laid out once both have their words (and once more, as
+    Kivy looks again at a box whose children it resized), not once for each."""
+    from kivy.uix.boxlayout import BoxLayout
+
+    from bench.scripted import ScriptedPlayer, seats
+    from companion.rules import Phase, troops_game
+    from companion.ui.widgets import Screenful
+
+    session = headless_app.session
+    session.new_game(seats(5), first_seat=0)
+    player = ScriptedPlayer(session, random.Random(11), undo_rate=0.0)
+    headless_app.ctx.nav.go("table")
+    ui.pump(6)
+    table = screen(headless_app)
+    box = next(c for c in table.children if isinstance(c, Screenful))
+    layout = BoxLayout.do_layout
+    passes: list[str] = []
+
+    def do_layout(self: Any, *args: Any) -> None:  # a trigger calls it by name
+        passes.append("screen" if self is box else "")
+        layout(self, *args)
+
+    for _turn in range(6):
+        while not (session.state.track.phase is Phase.FINISHED
+                   and not troops_game.waiting_hands(session.state)):
+            player.intent()  # the turn played up to "End the turn"
+        name = session.state.players[session.state.track.next_seat].name
+        ui.pump(4)
+        reason, undo = table.ids.die_reason.text, table.ids.undo.text
+        monkeypatch.setattr(BoxLayout, "do_layout", do_layout)
+        passes.clear()
+        headless_app.presenters["table"].act("end_turn")
+        ui.pump(2)
+        monkeypatch.undo()
+        assert name in table.ids.current.text
+        if (reason, undo) != (table.ids.die_reason.text, table.ids.undo.text):
+            assert passes.count("screen") <= 2, passes  # (2: Kivy's own look again)
+
+
+def test_the_regions_tapped_in_one_state_ask_the_rules_once_who_attacks(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Who attacks, from which Catapult, and what the die may do now are the same for every
+    region tapped while the game stands still: the map works them out once, not once or
+    twice a tap; a new state asks again."""
+    import companion.ui.presenters.map as map_presenter
+    from bench.scripted import seats
+
+    session = headless_app.session
+    session.new_game(seats(5), first_seat=0)
+    session.pick(0)
+    headless_app.ctx.nav.go("map")
+    ui.pump(6)
+    asked: list[str] = []
+    for name in ("attacker", "die_roll_allowed", "catapult_ready"):
+        rule = getattr(map_presenter, name)
+        monkeypatch.setattr(map_presenter, name, lambda *args, _name=name, _rule=rule: (
+            asked.append(_name), _rule(*args))[1])
+    presenter = headless_app.presenters["map"]
+    first, *others = sorted(screen(headless_app).ids.board.geometry.cells)[:8]
+    tap_region(headless_app, first)
+    assert sorted(asked) == ["attacker", "catapult_ready", "die_roll_allowed"]  # once each
+    asked.clear()
+    for rid in others:
+        tap_region(headless_app, rid)
+        assert presenter.selected == rid and presenter.region_title.startswith(f"Region {rid}")
+    assert asked == []
+    rid = next(iter(presenter.highlight))
+    cost = map_presenter.MapPresenter._cost(session.state, rid)
+    asked.clear()
+    session.conquer(rid, cost)  # a new state
+    tap_region(headless_app, rid)
+    assert set(asked) == {"attacker", "catapult_ready", "die_roll_allowed"}  # asked again
+
+
+def test_a_turn_passing_to_a_player_in_sight_scrolls_nothing(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five players at 800x480 overflow the players' list a little: the current player's
+    row is scrolled into sight when their turn comes, and only when it is not in sight
+    already (Kivy's `scroll_to` walks the widget tree up and down to find that out)."""
+    from kivy.uix.scrollview import ScrollView
+
+    from bench.scripted import ScriptedPlayer, seats
+    from companion.rules import Phase, troops_game
+
+    session = headless_app.session
+    session.new_game(seats(5), first_seat=0)
+    player = ScriptedPlayer(session, random.Random(11), undo_rate=0.0)
+    headless_app.ctx.nav.go("table")
+    ui.pump(6)
+    table = screen(headless_app)
+    scroll, players = table.ids.players_scroll, table.ids.players
+    assert players.height > scroll.height  # (the list overflows)
+    scrolled: list[int] = []
+    scroll_to = ScrollView.scroll_to
+    monkeypatch.setattr(ScrollView, "scroll_to", lambda self, widget, *args, **kwargs: (
+        scrolled.append(widget.seat), scroll_to(self, widget, *args, **kwargs)))
+    seen = []
+    for _turn in range(6):
+        while not (session.state.track.phase is Phase.FINISHED
+                   and not troops_game.waiting_hands(session.state)):
+            player.intent()
+        seat = session.state.track.next_seat
+        scrolled.clear()
+        headless_app.presenters["table"].act("end_turn")
+        ui.pump(3)
+        row = players.row(seat)
+        bottom = scroll.parent.to_widget(*row.to_window(row.x, row.y))[1]
+        top = scroll.parent.to_widget(*row.to_window(row.right, row.top))[1]
+        assert scroll.y <= bottom and top <= scroll.top  # in sight
+        assert scrolled in ([], [seat])
+        seen.append(list(scrolled))
+    assert [] in seen and any(seen), seen  # scrolled only to a row out of sight
+
+
+def test_a_screen_switch_and_a_dialog_walk_no_tree_to_hand_down_nothing(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kivy hands a parent's disabled count down the whole tree of a widget added or taken
+    away, 0 included (a screen's sixty widgets at each switch): nothing is walked for 0,
+    and a disabled count still reaches every widget of the screen shown."""
+    from bench.scripted import seats
+
+    headless_app.session.new_game(seats(5), first_seat=0)
+    nav = headless_app.ctx.nav
+    walked: list[tuple[str, int]] = []
+
+    def switch_and_tell() -> None:
+        for name in ("market", "table"):
+            nav.go(name)
+            ui.pump(2)
+        headless_app.ctx.notices.tell("Words", "A title")
+        ui.pump(2)
+        ui.close_dialogs()
+        ui.pump(2)
+
+    switch_and_tell()  # (the screens and the dialog built)
+    for name in ("inc_disabled", "dec_disabled"):
+        own = getattr(Widget, name)
+        monkeypatch.setattr(Widget, name, lambda self, count=1, _own=own: (
+            walked.append((type(self).__name__, count)), _own(self, count))[1])
+    switch_and_tell()
+    assert walked == []
+    monkeypatch.undo()
+    manager = headless_app.manager
+    manager.disabled = True
+    try:
+        nav.go("market")
+        ui.pump(2)
+        assert screen(headless_app).ids.rows.disabled  # (a widget deep in the screen)
+    finally:
+        manager.disabled = False
+    ui.pump(2)
+    assert not screen(headless_app).ids.rows.disabled
+
+
+def test_a_screen_switch_is_over_in_the_frame_it_is_asked_in(headless_app: Any) -> None:
+    """The next frame draws the screen shown alone: the one left is out of the manager as
+    soon as the switch is asked for, every event of the switch told, in Kivy's order."""
+    from bench.scripted import seats
+
+    headless_app.session.new_game(seats(5), first_seat=0)
+    nav, manager = headless_app.ctx.nav, headless_app.manager
+    nav.go("table")
+    ui.pump(2)
+    told: list[str] = []
+    left, shown = manager.get_screen("table"), headless_app.screens["market"]
+    for screen_, events in ((left, ("on_pre_leave", "on_leave")),
+                            (shown, ("on_pre_enter", "on_enter"))):
+        for event in events:
+            screen_.fbind(event, lambda *_args, _event=event: told.append(_event))
+    nav.go("market")
+    assert not manager.transition.is_active
+    assert manager.children == [shown] and manager.current_screen is shown
+    assert told == ["on_pre_enter", "on_pre_leave", "on_enter", "on_leave"]
+    assert tuple(shown.pos) == tuple(manager.pos)

@@ -262,6 +262,27 @@ def screen_class(name: str) -> type:
     return found
 
 
+class Cut(NoTransition):  # type: ignore[misc]
+    """Kivy's `NoTransition`, over in the frame it starts in.
+
+    Kivy's runs an animation of no duration, which ends at the next tick of the clock:
+    the frame after a switch drew the screen shown over the one left (both were in the
+    manager), and the one left was taken away only in the frame after. Here the screen
+    shown is added, the one left taken away and every event of the switch dispatched
+    (`on_pre_enter`, `on_pre_leave`, `on_enter`, `on_leave`, in Kivy's order) at once."""
+
+    def start(self, manager: ScreenManager) -> None:
+        """(The manager stops the last switch before it starts the next.)"""
+        self.manager = manager
+        self.add_screen(self.screen_in)
+        self.screen_in.transition_state, self.screen_out.transition_state = "in", "out"
+        self.screen_in.dispatch("on_pre_enter")
+        self.screen_out.dispatch("on_pre_leave")
+        self.is_active = True
+        self._on_progress(1.0)  # where Kivy's animation ends
+        self._on_complete()
+
+
 def display_rotation() -> int:
     """The display's own rotation (Kivy's ``[graphics] rotation``: ``display.rotation``
     in kiosk mode), which the window had when it opened, whatever turned it since."""
@@ -501,7 +522,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         ctx = self.ctx
         if self.base_rotation is None:
             self.base_rotation = display_rotation()
-        manager = ScreenManager(transition=NoTransition())
+        manager = ScreenManager(transition=Cut())
         # Kivy's rule clips the manager with the stencil (two rectangles over the whole
         # window into the stencil buffer, and a test of every pixel, at every frame) for
         # screens that slide in; these never slide, and the manager fills the window.
@@ -543,9 +564,10 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         """The first frame is on screen: the shared rules it did without (dialogs...), the
         hooks (the rest of start-up: the session), then the other screens in the
         background (a presenter may need the session)."""
-        from companion.ui import text_measure
+        from companion.ui import label_textures, text_measure
 
         text_measure.install()  # every label measures a word once per font from now on
+        label_textures.install()  # and shows a text drawn before from its texture
         load_kv(SHARED_KV)
         self._watch_escape()
         for hook in self.after_first_frame:

@@ -82,6 +82,24 @@ KINDS: dict[str, palette.RGBA] = {
 W = TypeVar("W")
 
 
+class AddedAlone(Widget):  # type: ignore[misc]
+    """A widget added to (or taken from) a parent that is not disabled walks nothing.
+
+    Kivy's `add_widget` and `remove_widget` hand the parent's disabled count down the
+    whole tree of the widget added or taken, even a count of 0, which changes nothing:
+    a walk of some sixty widgets at each screen switch (the screen shown is added, the one
+    left taken away), and of a dialog's at each opening and closing. A count of 0 is not
+    handed down here; any other is, as Kivy does."""
+
+    def inc_disabled(self, count: int = 1) -> None:
+        if count:
+            super().inc_disabled(count)
+
+    def dec_disabled(self, count: int = 1) -> None:
+        if count:
+            super().dec_disabled(count)
+
+
 class Pool(Generic[W]):
     """The children of one box, kept and reused: `show(kinds)` makes the box show a widget
     of each kind named, in order, and returns them for the caller to fill in.
@@ -461,7 +479,7 @@ class CountList(BoxLayout):  # type: ignore[misc]
         return self._steppers.get(key)
 
 
-class Dialog(ModalView):  # type: ignore[misc]
+class Dialog(AddedAlone, ModalView):  # type: ignore[misc]
     """A modal box in the middle of the screen; words only, closed by its buttons.
 
     A dialog is built once and reused: `fill` gives it the words (and the callback) of
@@ -554,7 +572,7 @@ class ChoiceDialog(Dialog):
             on_choice(key)
 
 
-class PeekView(ModalView):  # type: ignore[misc]
+class PeekView(AddedAlone, ModalView):  # type: ignore[misc]
     """The private total, full screen, while a finger holds a name (or after the PIN).
 
     A new touch anywhere fires `on_tap` (the screen hides the total then).

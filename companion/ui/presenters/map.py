@@ -42,6 +42,7 @@ from companion.i18n import N_, _, ngettext
 from companion.rules import (
     Assessment,
     Attacker,
+    DieChance,
     DiePurpose,
     GameState,
     Phase,
@@ -238,6 +239,9 @@ class MapPresenter(Presenter, parse=parse):
         """(game turn, seat) of the state last shown: a new turn starts with nothing chosen."""
         self._shown_cost: tuple[int, int] | None = None
         """(region, cost) the stepper was last set for: another cost starts it again."""
+        self._facts: tuple[GameState, Attacker, Attacker | None, DieChance] | None = None
+        """A state, and its attacker, their Catapult shot and the die's chance in it
+        (`_turn_facts`)."""
         super().__init__(*args, **kwargs)
         self.hint = _(TAP_A_REGION)
 
@@ -302,6 +306,16 @@ class MapPresenter(Presenter, parse=parse):
         return (not state.is_over and state.track.phase is Phase.CONQUER
                 and (state.current.active is not None
                      or _plays_seat(state, state.track.seat)))
+
+    def _turn_facts(self, state: GameState) -> tuple[Attacker, Attacker | None, DieChance]:
+        """The attacker in `state`, their shot from a Catapult (None: none may shoot) and
+        the die's chance: the same for every region tapped in one state, so worked out
+        once per state, not once per tap (nor twice in one)."""
+        facts = self._facts
+        if facts is None or facts[0] is not state:
+            who = attacker(state)
+            facts = self._facts = (state, who, _shooter(state, who), die_roll_allowed(state))
+        return facts[1:]
 
     @staticmethod
     def _targets(state: GameState) -> list[int]:
@@ -463,8 +477,7 @@ class MapPresenter(Presenter, parse=parse):
 
     def _conquest(self, state: GameState, rid: int, keep_counts: bool) -> list[dict[str, Any]]:
         panel = self._next
-        who = attacker(state)
-        shooter = _shooter(state, who)
+        who, shooter, chance = self._turn_facts(state)
         try:
             found = _assess(state, who, rid)
             shot = None if shooter is None else _assess(state, shooter, rid)
@@ -479,7 +492,7 @@ class MapPresenter(Presenter, parse=parse):
         if not found.reach.reachable and by_catapult is None:
             panel["note_text"] = plain(say(found.reach.reason))
             return []
-        if found.reach.reachable and die_roll_allowed(state).purpose is DiePurpose.BERSERK:
+        if found.reach.reachable and chance.purpose is DiePurpose.BERSERK:
             # Berserk rolls before each conquest: no cost (nor stepper) until it has
             panel["note_text"] = _("Berserk: roll the die first; its face comes off the cost "
                                    "of this conquest.")
@@ -531,7 +544,7 @@ class MapPresenter(Presenter, parse=parse):
                                                            tokens=tokens(by_catapult))})
         if found.reach.reachable:
             actions += self._dragon(state, who, rid)
-            actions += self._final(state, cost.total)
+            actions += self._final(state, who, chance, cost.total)
         sorcery = RegionConquered(who.seat, rid, sorcery=True)
         if who.race == rule_names.SORCERERS and refusal(state, sorcery) is None:
             holder = state.players[state.regions[rid].occupant.seat].name  # type: ignore[union-attr]
@@ -555,15 +568,15 @@ class MapPresenter(Presenter, parse=parse):
                  "text": _("Conquer with the Dragon ({tokens})").format(
                      tokens=tokens(minimum_cost(who)))}]
 
-    def _final(self, state: GameState, cost: int) -> list[dict[str, Any]]:
+    def _final(self, state: GameState, who: Attacker, chance: DieChance,
+               cost: int) -> list[dict[str, Any]]:
+        """`chance`: the die's in `state` (once a turn; Berserk rolls before each conquest)."""
         panel = self._next
-        chance = die_roll_allowed(state)  # once a turn; Berserk rolls before each conquest
         if chance.purpose is not DiePurpose.FINAL_CONQUEST:
             panel["show_final"] = chance.purpose is None
             panel["odds_text"] = say(chance.reason)
             return []
-        odds = final_conquest(int(self.tokens_left), cost, state.catalog.die_faces,
-                              attacker(state))
+        odds = final_conquest(int(self.tokens_left), cost, state.catalog.die_faces, who)
         panel["show_final"] = True
         faces = len(state.catalog.die_faces)
         # The die's button keeps its place while the hand is stepped: hidden, not removed.

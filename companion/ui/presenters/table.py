@@ -253,6 +253,11 @@ class TablePresenter(Presenter, parse=parse):
             self, "around", seats.around))
 
     def refresh(self, state: GameState) -> None:
+        # First the words of the bars under the body (the undo's, the die's and its
+        # reason, last): their new heights reach the screen's box together, which then
+        # lays the body out once, not once per bar.
+        self._refresh_undo(state)
+        self._refresh_die()
         view = public(state)
         current = view.players[view.current_seat]
         self.game_over = view.game_over
@@ -293,8 +298,6 @@ class TablePresenter(Presenter, parse=parse):
         self.reminders_text = "\n".join([*shown, *(say(text) for text in rules_own)])
         self._reminders_named = "\n".join([*shown, *(str(text) for text in rules_own)])
         self._announce_event(state)
-        self._refresh_die()
-        self._refresh_undo(state)
         if self.redo_offered and not self.session.redo_steps:
             self.hide_redo()  # something else was saved since the undo
 
@@ -448,8 +451,8 @@ class TablePresenter(Presenter, parse=parse):
         chance = self.session.die_chance()
         self.die_ready = chance.allowed
         self.die_kind = "primary" if chance.allowed else "dimmed"
-        self.die_reason = "" if chance.allowed else say(chance.reason)
         self.die_text = _(DIE_TEXT.get(chance.purpose, ROLL_DIE))
+        self.die_reason = "" if chance.allowed else say(chance.reason)
 
     def _refresh_undo(self, state: GameState) -> None:
         history = self.session.history

@@ -7,8 +7,10 @@ from typing import Any
 from kivy.properties import ObjectProperty
 from kivy.uix.screenmanager import Screen
 
+from companion.ui.widgets import AddedAlone
 
-class PresenterScreen(Screen):  # type: ignore[misc]
+
+class PresenterScreen(AddedAlone, Screen):  # type: ignore[misc]
     """A screen bound to one presenter (`p`); kv binds to ``root.p.<property>``."""
 
     p = ObjectProperty(None, allownone=True)

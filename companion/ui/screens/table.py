@@ -65,9 +65,17 @@ class PlayerList(BoxLayout):  # type: ignore[misc]
 
     def _scroll_to_current(self, *_args: Any) -> None:
         scroll = self.parent
-        row = self.row(self._current) if self._current is not None else None
-        if row is not None and isinstance(scroll, ScrollView) and self.height > scroll.height:
-            scroll.scroll_to(row, padding=0, animate=False)
+        if self._current is None or not isinstance(scroll, ScrollView) \
+                or self.height <= scroll.height:
+            return
+        row = self.row(self._current)
+        if row is None:
+            return
+        shift = scroll.g_translate.y  # where the scroller draws the list
+        if scroll.y <= row.y + shift and row.top + shift <= scroll.top \
+                and not self._trigger_layout.is_triggered:  # in sight, and laid out
+            return  # (what Kivy's scroll_to finds, walking the tree, to then leave it)
+        scroll.scroll_to(row, padding=0, animate=False)
 
     def row(self, seat: int) -> PlayerRow | None:
         return next((c for c in self.children if isinstance(c, PlayerRow) and c.seat == seat),
