@@ -21,6 +21,7 @@ from companion.rules.errors import IllegalAction, UnknownName
 from companion.rules.events import ComboPicked, MarkerPlaced, MarkerRemoved, RaceDeclined
 from companion.rules.game import GameState, refusal
 from companion.rules.markers import marker_owner
+from companion.rules.players import Player
 from companion.rules.said import N_, Said, said
 from companion.rules.troops_game import RaceCount, race_count
 from companion.rules.turns import Phase
@@ -73,20 +74,7 @@ class PublicView:
 def public(state: GameState) -> PublicView:
     """Everything the shared screen may show; never a purse total."""
     track = state.track
-    players = tuple(
-        PublicPlayer(
-            seat=p.seat,
-            name=p.name,
-            colour=p.colour,
-            active_combo=f"{p.active.power} {p.active.race}" if p.active else None,
-            active_tokens=(None if p.active is None else p.active.tokens if (
-                count := race_count(state, p.seat, p.active.race)) is None else count.in_play),
-            declined=tuple(d.race for d in p.declined),
-            is_current=p.seat == track.seat and not track.is_over,
-            troops=None if p.active is None else race_count(state, p.seat, p.active.race),
-        )
-        for p in state.players
-    )
+    players = tuple(_public_player(state, p) for p in state.players)
     return PublicView(
         turn=track.turn,
         turns=track.turns,
@@ -100,6 +88,23 @@ def public(state: GameState) -> PublicView:
         combos_owed=state.market.missing,
         parts=tuple((x.key, part) for x in expansions.played(state)
                     if (part := x.public_part(state)) is not None),
+    )
+
+
+def _public_player(state: GameState, p: Player) -> PublicPlayer:
+    """What everyone sees of player `p`: its race's tokens counted once."""
+    track = state.track
+    troops = None if p.active is None else race_count(state, p.seat, p.active.race)
+    return PublicPlayer(
+        seat=p.seat,
+        name=p.name,
+        colour=p.colour,
+        active_combo=f"{p.active.power} {p.active.race}" if p.active else None,
+        active_tokens=(None if p.active is None
+                       else p.active.tokens if troops is None else troops.in_play),
+        declined=tuple(d.race for d in p.declined),
+        is_current=p.seat == track.seat and not track.is_over,
+        troops=troops,
     )
 
 
