@@ -155,8 +155,9 @@ def test_every_confirmed_step_survives_sigkill_at_random_moments(tmp_path: Path)
     kills_mid_write = 0
     errors = tmp_path / "child-stderr.txt"
     for kill in range(KILLS):
-        # stderr goes to a file: with one pipe, communicate() reads on from the buffer
-        # readline() filled, so no reported line is lost.
+        # stderr goes to a file, and stdout is read through its own buffer to the end:
+        # `communicate(timeout=...)` reads the pipe beneath that buffer, losing what
+        # `readline` had read ahead (whole lines reported, or the start of one).
         with errors.open("w") as err_file:
             child = subprocess.Popen(
                 [sys.executable, str(script), str(db), str(kill)],
@@ -173,7 +174,8 @@ def test_every_confirmed_step_survives_sigkill_at_random_moments(tmp_path: Path)
             first = child.stdout.readline()
             time.sleep(rng.uniform(0.0, 0.2))
             child.send_signal(signal.SIGKILL)
-            rest, _ = child.communicate(timeout=30)
+            rest = child.stdout.read()  # to the end: the killed child's pipe closes
+            child.wait(timeout=30)
             out = first + rest
         assert child.returncode == -signal.SIGKILL, errors.read_text()
         lines = out.split("\n")[:-1]  # the last piece is cut short or empty
