@@ -38,7 +38,7 @@ app: counts do not depend on the machine, as milliseconds do.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -494,6 +494,26 @@ def test_a_text_shown_again_is_not_drawn_again(headless_app: Any,
         ui.window().remove_widget(label)
 
 
+def five_on_the_table(app: Any) -> tuple[Any, Callable[[], None], Any]:
+    """A new 5-player game on the table screen: its session, a scripted player's
+    function that plays the current turn up to its "End the turn", and the table screen."""
+    from bench.scripted import ScriptedPlayer, seats
+    from companion.rules import Phase, troops_game
+
+    session = app.session
+    session.new_game(seats(5), first_seat=0)
+    player = ScriptedPlayer(session, random.Random(11), undo_rate=0.0)
+
+    def play_to_turn_end() -> None:
+        while not (session.state.track.phase is Phase.FINISHED
+                   and not troops_game.waiting_hands(session.state)):
+            player.intent()
+
+    app.ctx.nav.go("table")
+    ui.pump(6)
+    return session, play_to_turn_end, screen(app)
+
+
 def test_an_end_of_turn_lays_the_table_screen_out_once_its_bars_have_their_words(
         headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """'End the turn' changes the undo's words and the die's reason under the body in the
@@ -501,16 +521,9 @@ def test_an_end_of_turn_lays_the_table_screen_out_once_its_bars_have_their_words
     Kivy looks again at a box whose children it resized), not once for each."""
     from kivy.uix.boxlayout import BoxLayout
 
-    from bench.scripted import ScriptedPlayer, seats
-    from companion.rules import Phase, troops_game
     from companion.ui.widgets import Screenful
 
-    session = headless_app.session
-    session.new_game(seats(5), first_seat=0)
-    player = ScriptedPlayer(session, random.Random(11), undo_rate=0.0)
-    headless_app.ctx.nav.go("table")
-    ui.pump(6)
-    table = screen(headless_app)
+    session, play_to_turn_end, table = five_on_the_table(headless_app)
     box = next(c for c in table.children if isinstance(c, Screenful))
     layout = BoxLayout.do_layout
     passes: list[str] = []
@@ -520,9 +533,7 @@ def test_an_end_of_turn_lays_the_table_screen_out_once_its_bars_have_their_words
         layout(self, *args)
 
     for _turn in range(6):
-        while not (session.state.track.phase is Phase.FINISHED
-                   and not troops_game.waiting_hands(session.state)):
-            player.intent()  # the turn played up to "End the turn"
+        play_to_turn_end()
         name = session.state.players[session.state.track.next_seat].name
         ui.pump(4)
         reason, undo = table.ids.die_reason.text, table.ids.undo.text
@@ -578,15 +589,7 @@ def test_a_turn_passing_to_a_player_in_sight_scrolls_nothing(
     already (Kivy's `scroll_to` walks the widget tree up and down to find that out)."""
     from kivy.uix.scrollview import ScrollView
 
-    from bench.scripted import ScriptedPlayer, seats
-    from companion.rules import Phase, troops_game
-
-    session = headless_app.session
-    session.new_game(seats(5), first_seat=0)
-    player = ScriptedPlayer(session, random.Random(11), undo_rate=0.0)
-    headless_app.ctx.nav.go("table")
-    ui.pump(6)
-    table = screen(headless_app)
+    session, play_to_turn_end, table = five_on_the_table(headless_app)
     scroll, players = table.ids.players_scroll, table.ids.players
     assert players.height > scroll.height  # (the list overflows)
     scrolled: list[int] = []
@@ -595,9 +598,7 @@ def test_a_turn_passing_to_a_player_in_sight_scrolls_nothing(
         scrolled.append(widget.seat), scroll_to(self, widget, *args, **kwargs)))
     seen = []
     for _turn in range(6):
-        while not (session.state.track.phase is Phase.FINISHED
-                   and not troops_game.waiting_hands(session.state)):
-            player.intent()
+        play_to_turn_end()
         seat = session.state.track.next_seat
         scrolled.clear()
         headless_app.presenters["table"].act("end_turn")
