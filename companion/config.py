@@ -52,17 +52,16 @@ each key allows (`KeySpec.allowed`) is an English text marked for translation.
 
 This module reads the file, and writes it only through :func:`save_config_values` (the
 settings screen, which keeps every other line as it was, through ``tomlkit``, imported
-only when a setting is saved); it imports nothing heavy (``tomllib`` and the standard
-library), so the command line can load it at start-up: a
-warning is a light `companion.sentence.Sentence`, which imports the rules' sentences only
-when it is worded.
+only when a setting is saved); it imports nothing heavy (the standard library, and
+``tomllib`` only when there is a file to read), so the command line can load it at
+start-up: a warning is a light `companion.sentence.Sentence`, which imports the rules'
+sentences only when it is worded.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import time
@@ -617,15 +616,10 @@ def load_config(path: Path | None = None) -> tuple[Config, list[ConfigWarning]]:
     """
     explicit = path is not None
     file = path if path is not None else default_config_path()
-    nested: list[ConfigWarning] = []
     try:
         with open(file, "rb") as stream:
             text = stream.read().decode("utf-8")
-        try:
-            document = tomllib.loads(text)
-        except RecursionError:
-            text, nested = _drop_deep_lines(text)
-            document = tomllib.loads(text)
+        document, nested = _read_toml(text)
     except RecursionError:
         return Config(source=file), [_whole_file(file, said(
             "nests lists or tables more than {most} deep", most=MAX_NESTING))]
@@ -638,7 +632,7 @@ def load_config(path: Path | None = None) -> tuple[Config, list[ConfigWarning]]:
                                                  reason=str(error.strerror)))]
     except UnicodeDecodeError:
         return Config(), [_whole_file(file, said("is not UTF-8 text"))]
-    except tomllib.TOMLDecodeError as error:
+    except _NotToml as error:
         return Config(source=file), [_whole_file(file, said("is not valid TOML ({error})",
                                                             error=str(error)))]
     except ValueError:  # a NUL byte in the path given
@@ -649,6 +643,26 @@ def load_config(path: Path | None = None) -> tuple[Config, list[ConfigWarning]]:
         ConfigWarning(w.key, said("{file}: {warning}", file=str(file), warning=w.sentence))
         for w in warnings
     ]
+
+
+class _NotToml(Exception):
+    """The file is not valid TOML; its text is the TOML reader's message."""
+
+
+def _read_toml(text: str) -> tuple[dict[str, Any], list[ConfigWarning]]:
+    """The TOML document `text` holds, read with the lines nested too deep blanked (and a
+    warning each) when Python's reader gives up on them; raises `_NotToml`, and
+    RecursionError when even the blanked text nests too deep."""
+    import tomllib  # here: a table with no configuration file never needs it
+
+    try:
+        try:
+            return tomllib.loads(text), []
+        except RecursionError:
+            text, nested = _drop_deep_lines(text)
+            return tomllib.loads(text), nested
+    except tomllib.TOMLDecodeError as error:
+        raise _NotToml(str(error)) from error
 
 
 def _drop_deep_lines(text: str) -> tuple[str, list[ConfigWarning]]:

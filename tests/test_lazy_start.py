@@ -28,11 +28,12 @@ HEAVY = ("companion.rules", "companion.session", "companion.store.store",
          "companion.store.games", "companion.store.migrations", "sqlite_utils", "gpiozero",
          "serial", "companion.ui.presenters.table", "companion.ui.screens.table",
          "companion.ui.map_widget", "companion.ui.grid", "companion.grid", "hardware.grid.link",
-         "companion.sounds", "kivy.core.audio", "importlib.metadata", "tomlkit")
+         "companion.sounds", "kivy.core.audio", "importlib.metadata", "importlib.resources",
+         "tomlkit")
 """Modules (and packages: their submodules too) the first frame must not wait for (the
 sound cues and SDL's mixer are loaded after it too; the installed version's metadata is
-read only for ``--version``; tomlkit, the config file's writer, only when a setting is
-saved)."""
+read only for ``--version``; the shipped files are found without `importlib.resources`;
+tomlkit, the config file's writer, only when a setting is saved)."""
 
 FIRST_FRAME_MODULES = ("companion.cli", "companion.commands.run", "companion.app",
                        "companion.ui.app", "companion.ui.presenters.base",
@@ -44,8 +45,9 @@ FIRST_FRAME_MODULES = ("companion.cli", "companion.commands.run", "companion.app
 LOADED = """
 import json, sys
 HEAVY = {heavy!r}
-def heavy():
-    return sorted(m for m in sys.modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+def heavy():  # a copy of the names first: the app's threads may be importing meanwhile
+    names = list(sys.modules)
+    return sorted(m for m in names if any(m == h or m.startswith(h + ".") for h in HEAVY))
 """
 
 
@@ -83,6 +85,15 @@ def test_what_the_first_frame_imports_imports_nothing_heavy(tmp_path: Path) -> N
     ) + "print(json.dumps(heavy()))\n"
     found: Any = run_child(tmp_path, code)
     assert found == []
+
+
+def test_with_no_configuration_file_the_toml_reader_is_never_imported(
+    tmp_path: Path,
+) -> None:
+    code = ("from companion.config import load_config\n"
+            "config, warnings = load_config()\n"
+            "print(json.dumps([config.source is None, warnings, 'tomllib' in sys.modules]))\n")
+    assert run_child(tmp_path, code) == [True, [], False]
 
 
 def test_the_check_sees_a_heavy_import(tmp_path: Path) -> None:

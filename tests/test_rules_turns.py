@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 from factories import created, play_turn, session
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.rules.catalog import load_catalog
 from companion.rules.errors import IllegalAction
 from companion.rules.events import Seat
 from companion.rules.game import start
-from companion.rules.turns import Phase
+from companion.rules.turns import Phase, TurnTrack
 
 
 def test_the_game_starts_on_turn_one_with_the_first_player_picking_a_combo() -> None:
@@ -140,3 +142,21 @@ def test_a_banner_listed_twice_in_the_deck_is_named() -> None:
     races = (event.races[1], *event.races[1:])
     with pytest.raises(IllegalAction, match=f"more than once: {event.races[1]}"):
         start(replace(event, races=races), load_catalog())
+
+
+@given(players=st.integers(2, 5), turns=st.integers(1, 10), data=st.data())
+def test_turns_ended_at_once_move_the_track_as_each_end_of_turn_does(
+    players: int, turns: int, data: st.DataObject
+) -> None:
+    first = data.draw(st.integers(0, players - 1), label="first seat")
+    track = TurnTrack(turn=data.draw(st.integers(1, turns), label="turn"), turns=turns,
+                      players=players, first_seat=first,
+                      seat=data.draw(st.integers(0, players - 1), label="seat"),
+                      phase=data.draw(st.sampled_from(Phase), label="phase"))
+    ended = data.draw(st.integers(0, players * turns + 3), label="turns ended")
+    one_by_one = track
+    for _ in range(ended):
+        if one_by_one.is_over:
+            break
+        one_by_one = one_by_one.passed(Phase.PICK_COMBO)
+    assert track.after_turns(ended) == one_by_one

@@ -100,3 +100,18 @@ class TurnTrack:
             return replace(self, turn=self.turns, seat=self.seat, phase=Phase.GAME_OVER,
                            this_turn=ThisTurn())
         return replace(self, turn=turn, seat=seat, phase=next_phase, this_turn=ThisTurn())
+
+    def after_turns(self, ended: int) -> TurnTrack:
+        """The track after `ended` more turns have ended, each next player starting at
+        PICK_COMBO: what `passed(Phase.PICK_COMBO)` applied `ended` times gives (stopping
+        once the game is over), worked out at once. A track already over stays as it is."""
+        if self.is_over or ended <= 0:
+            return self
+        done = (self.turn - 1) * self.players + (self.seat - self.first_seat) % self.players
+        done += ended  # the turns of players ended since the game's first
+        if done >= self.turns * self.players:  # the last seat of the final turn ended it
+            return replace(self, turn=self.turns, seat=(self.first_seat - 1) % self.players,
+                           phase=Phase.GAME_OVER, this_turn=ThisTurn())
+        return replace(self, turn=1 + done // self.players,
+                       seat=(self.first_seat + done) % self.players, phase=Phase.PICK_COMBO,
+                       this_turn=ThisTurn())

@@ -124,8 +124,8 @@ def position(conn: sqlite3.Connection, game_id: int) -> tuple[int, int] | None:
     such game.
 
     Only an end of turn moves the turn track, and an end of turn is never undone, so this
-    is the rules' track (`TurnTrack.passed`) moved on once per ``TurnEnded`` in the log,
-    from the first player's seat at turn 1: no replay.
+    is the rules' track at the first player's seat on turn 1 moved on by the number of
+    ``TurnEnded`` in the log (`TurnTrack.after_turns`): no replay.
     """
     row = conn.execute(
         "SELECT turns, first_seat, (SELECT count(*) FROM game_seats s WHERE s.game_id = g.id), "
@@ -138,10 +138,7 @@ def position(conn: sqlite3.Connection, game_id: int) -> tuple[int, int] | None:
     turns, first_seat, players, ended = (int(value) for value in row)
     track = TurnTrack(turn=1, turns=turns, players=players, first_seat=first_seat,
                       seat=first_seat, phase=Phase.PICK_COMBO)  # fmt: skip
-    for _ in range(ended):
-        if track.is_over:
-            break
-        track = track.passed(Phase.PICK_COMBO)
+    track = track.after_turns(ended)
     return track.turn, track.seat
 
 

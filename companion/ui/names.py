@@ -19,7 +19,6 @@ Invariants:
 
 from __future__ import annotations
 
-import tomllib
 import unicodedata
 from functools import cache
 from typing import Any
@@ -85,6 +84,8 @@ def english_by_id(kind: str) -> dict[str, str]:
 @cache
 def _names_toml() -> dict[str, Any]:
     """names.toml, read once (a map tap's first region title asks for two of its kinds)."""
+    import tomllib  # here: the first frame shows no name read from it
+
     with (LOCALE_DIR / "names.toml").open("rb") as stream:
         return tomllib.load(stream)
 
