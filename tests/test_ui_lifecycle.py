@@ -234,9 +234,11 @@ def test_start_up_is_frozen_without_a_pass_and_each_screen_collected_as_it_is_bu
         assert set(fresh.screens._built) == set(everyday)  # the rare ones wait to be shown
         # start-up's heap frozen with no pass over it, then each screen's young objects
         # collected and everything frozen in the frame that built it, then the same for
-        # each dialog built ahead of the first question
-        built = [n for n in range(2, len(everyday) + 1)] + [len(everyday)] * len(
-            PREBUILT_DIALOGS)
+        # each dialog built ahead of the first question, and for the rule book read ahead
+        # of the map's first tap
+        built = [n for n in range(2, len(everyday) + 1)] + [len(everyday)] * (
+            len(PREBUILT_DIALOGS) + 1)
+        assert fresh.presenters.made("rules") is not None
         assert events == [("freeze", 1)] + [
             (kind, n) for n in built for kind in ("young collect", "freeze")]
         dialogs = [fresh._dialog_pool[kind][0] for kind in PREBUILT_DIALOGS]

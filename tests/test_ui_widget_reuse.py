@@ -426,3 +426,29 @@ def test_a_reused_pin_pad_draws_its_dots_in_the_middle_after_a_new_layout(app: A
         assert pads[0] is pads[1] and pads[1].ids.box.orientation == "vertical"
     finally:
         ui.resize((800, 480))
+
+
+def test_the_maps_first_conquest_panel_builds_no_button_or_row(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The map's conquest buttons and cost rows are built with its screen (`reserve`), so
+    the first region tapped that can be taken builds none of them inside the tap."""
+    from companion.ui.app import screen_class
+
+    app = table_app(13)
+    app.session.new_game([Seat(name, colour) for name, colour in (
+        ("Ann", "blue"), ("Bob", "orange"), ("Cy", "green"))], first_seat=0)
+    app.use_session(app.session)
+    ui.pump(10)
+    pick_top_combo(app)
+    presenter = app.presenters["map"]
+    fresh = screen_class("map")(presenter, name="map-fresh")  # as the app builds it
+    ids = fresh.ids
+    assert (len(ids.actions._pool.made["button"]), len(ids.more_actions._pool.made["button"]),
+            len(ids.cost_lines._pool.made["row"])) == (2, 2, 3)
+    presenter.update(app.session.state)
+    target = sorted(presenter.highlight)[0]
+    with constructions(monkeypatch) as built:
+        presenter.tap(target)
+        ui.pump(3)
+    assert ids.actions.children and ids.cost_lines.children  # a conquest and its cost shown
+    assert {name: n for name, n in built.items() if name in ("BigButton", "LineRow")} == {}

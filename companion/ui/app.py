@@ -647,11 +647,12 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
     def _build_one_more(self, _dt: float) -> None:
         """After start-up, the screens not shown yet (rare ones aside) are built one per
         frame, so the first frame comes sooner and no later tap waits for a screen to be
-        built; then the dialogs a game asks with (`PREBUILT_DIALOGS`), for the same
+        built; then the dialogs a game asks with (`PREBUILT_DIALOGS`), then the rule book
+        (the map's panel asks it what a region's pieces have an entry for), for the same
         reason. Each is collected and frozen as soon as it is built, so no collection
         walks it again (`MemoryPolicy`)."""
         self.memory.begin()
-        if self.screens.build_next() or self._build_dialog():
+        if self.screens.build_next() or self._build_dialog() or self._read_rule_book():
             self.memory.screen_built()
             Clock.schedule_once(self._build_one_more, 0)
         else:
@@ -664,6 +665,14 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
                 self._spare(kind)
                 return True
         return False
+
+    def _read_rule_book(self) -> bool:
+        """Make the rules' presenter (it reads the rule book) unless it is made; False
+        when it was."""
+        if self.presenters.made("rules") is not None:
+            return False
+        self.presenters["rules"]
+        return True
 
     def _touched(self, *_args: Any) -> None:
         self.memory.activity()

@@ -138,6 +138,14 @@ class Pool(Generic[W]):
         self.shown = wanted
         return wanted
 
+    def reserve(self, kind: str, count: int) -> None:
+        """Make widgets of `kind` until `count` of them are made, showing none: a list
+        built with its screen, ahead of play, builds nothing when it is first shown that
+        long (a widget's build and its kv rules, some milliseconds each, are not in a tap)."""
+        made = self.made[kind]
+        while len(made) < count:
+            made.append(self._makers[kind]())
+
 
 class Caption(Label):  # type: ignore[misc]
     """A label that wraps to its width and is as tall as its text."""
@@ -360,6 +368,8 @@ class ActionColumn(GridLayout):  # type: ignore[misc]
 
     actions = ListProperty([])
     target = ObjectProperty(None, allownone=True)
+    reserve = NumericProperty(0)
+    """Buttons to build with the column, before any is shown (`Pool.reserve`)."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("cols", 1)
@@ -369,6 +379,7 @@ class ActionColumn(GridLayout):  # type: ignore[misc]
         super().__init__(**kwargs)
         self.bind(minimum_height=self.setter("height"))
         self.fbind("actions", self._rebuild)
+        self.fbind("reserve", lambda _column, count: self._pool.reserve("button", int(count)))
         self._rebuild()
 
     def _make(self) -> BigButton:
@@ -983,6 +994,8 @@ class LineList(BoxLayout):  # type: ignore[misc]
     in place (a `Pool`), one built only when more are shown than ever before."""
 
     lines = ListProperty([])
+    reserve = NumericProperty(0)
+    """Rows to build with the list, before any is shown (`Pool.reserve`)."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("orientation", "vertical")
@@ -991,6 +1004,7 @@ class LineList(BoxLayout):  # type: ignore[misc]
         super().__init__(**kwargs)
         self.bind(minimum_height=self.setter("height"))
         self.fbind("lines", self._rebuild)
+        self.fbind("reserve", lambda _list, count: self._pool.reserve("row", int(count)))
         self._rebuild()
 
     def _rebuild(self, *_args: Any) -> None:
