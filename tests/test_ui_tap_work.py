@@ -252,9 +252,10 @@ def test_the_table_body_growing_or_shrinking_runs_no_rule_that_places_its_column
     presenter.die_reason = ""
     ui.pump(3)
     height = body.height
+    long = " ".join(["No roll now: the die is rolled while conquering."] * 4)  # 3 lines
     monkeypatch.setattr(quiet_rules, "setattr", rule_sets, raising=False)
     try:
-        for reason in ("No roll now: the die is rolled while conquering.", ""):
+        for reason in (long, ""):
             presenter.die_reason = reason
             ui.pump(3)
             assert (body.height < height) == bool(reason)
@@ -263,6 +264,28 @@ def test_the_table_body_growing_or_shrinking_runs_no_rule_that_places_its_column
     assert ran  # (the rules that follow the body's height ran)
     assert [key for uid, key in ran if (uid, key) in placing] == []
     assert body.orientation == "horizontal" and undo_bar.x == table.ids.players_scroll.x
+
+
+def test_the_die_s_reason_of_one_line_coming_and_going_moves_nothing(
+        headless_app: Any) -> None:
+    """A turn or a phase begins: the reason the die may not be rolled comes or goes; its
+    line is kept, so the table's body keeps its height (nothing jumps, and the boxes of
+    the body are not laid out again)."""
+    from bench.scripted import seats
+
+    headless_app.session.new_game(seats(5), first_seat=0)
+    headless_app.ctx.nav.go("table")
+    ui.pump(6)
+    table = screen(headless_app)
+    presenter = headless_app.presenters["table"]
+    presenter.die_reason = ""
+    ui.pump(3)
+    height, line = table.ids.body.height, table.ids.die_reason.height
+    assert line > 0
+    for reason in ("No roll now: the die is rolled while conquering.", ""):
+        presenter.die_reason = reason
+        ui.pump(3)
+        assert (table.ids.body.height, table.ids.die_reason.height) == (height, line)
 
 
 def test_a_note_folded_and_shown_again_with_the_same_lines_is_not_drawn_again(
