@@ -61,6 +61,11 @@ def flag(field: str, value: object) -> bool:
     return value
 
 
+def optional_flag(field: str, value: object) -> bool | None:
+    """`value` when it is true, false or null (None: not said), else the fault."""
+    return None if value is None else flag(field, value)
+
+
 def a_list(field: str, value: object) -> list[Any]:
     """`value` when it is a JSON list, else the fault."""
     if not isinstance(value, list):
@@ -75,6 +80,13 @@ def whole(field: str, value: object, least: int = 0) -> int:
     if value < least:
         fail(field, said("{value} is too small; the least allowed is {least}", value=value,
                          least=least))
+    return value
+
+
+def a_string(field: str, value: object) -> str:
+    """`value` when it is a JSON string (empty or not), else the fault."""
+    if not isinstance(value, str):
+        fail(field, said("expected a string, got {value}", value=show(value)))
     return value
 
 

@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, TypeVar, get_args, get_origin, get_type_hints
 
-from companion.json_fields import BadInput, a_list, fail, flag, one_of, show, text, whole
+from companion.json_fields import BadInput, a_list, a_string, fail, flag, one_of, show, text, whole
 from companion.play_parts import PARTS, DocSetup
 from companion.rules import corrections, troops_game
 from companion.rules.board import Occupant, placed_markers
@@ -365,8 +365,8 @@ def parse_intent(doc: object) -> tuple[Verb, dict[str, object]]:
             fail(key, said("unknown field for {verb}; it takes: {allowed} (and note)",
                            verb=name, allowed=", ".join(known)) if known else
                  said("unknown field for {verb}; it takes: no fields (and note)", verb=name))
-    if "note" in doc and not isinstance(doc["note"], str):
-        fail("note", said("expected a string, got {value}", value=show(doc["note"])))
+    if "note" in doc:
+        a_string("note", doc["note"])
     values: dict[str, object] = {}
     for field in verb.fields:
         if field.name not in doc:
