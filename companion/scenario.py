@@ -24,25 +24,12 @@ quick count: ``{"hill": 2, "farmland": 1, "mines": 1, "magic_sources": 0, "coast
 Race, power, terrain and feature names ignore case. Any other field is refused, so a
 misspelt field never falls back to a default silently.
 
-Optional fields an expansion reads on a race (all default to 0, false or "not said"; see
-docs/score-format.md) are its own: its `companion.score_parts.ScorePart`'s
-`active_fields` and `declined_fields`, read by its `active` and `declined` after the base
-game's, its notes when they are left out by `checks` (the mini-expansions').
-
-Optional fields an expansion reads on a region object and in "counts" are its own too:
-its part's `region_fields`, read by its `region` (a region object's "features" may name
-the symbols of the board parts, `maps.symbol_names`), `count_fields`, read by its
-`counts`, and noted when left out by `count_notes` (River World's harbors and pirate
-ships, scored from what the players count: docs/score-format.md lists them).
-
-A seat an expansion plays itself is scored by its part (`ScorePart.own`, its field of
-"player"; `turn`, `notes`, `refusal`, reading with this
-module's field checks, lent as a `ScenarioReader`): docs/score-format.md.
-
-Were- needs no field: night turns (even-numbered) only change conquest costs. An
-expansion may read fields of its own on "player" and add lines after the base game's
-(`ScorePart.fields`, `lines`): "relics", the Relics and Places the active race
-holds at the end of the turn (docs/score-format.md).
+An expansion's optional fields (of "player", a race, a region object and "counts": 0,
+false or "not said" when left out) and a seat it plays itself ("necromancer") are its
+`companion.score_parts.ScorePart`'s, read after the base game's with this module's field
+checks (lent as a `ScenarioReader`); docs/score-format.md lists them. A region object's
+"features" may name the symbols of the board parts (`maps.symbol_names`). Were- needs no
+field: night turns (even-numbered) only change conquest costs.
 
 When a field that a race or power of the scenario reads is left out (an Aquatic region
 without "coastal", Orcs without "conquered_non_empty"...), its default is taken as before

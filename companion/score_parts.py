@@ -104,15 +104,9 @@ class ScenarioReader:
 
 @dataclass(frozen=True)
 class ScorePart:
-    """An expansion's part of a score scenario (`name`: the expansion's); a reader left
-    None reads nothing. Its fields of "player" (`fields`, `lines`), of an active race
-    (`active_fields`, `active`), of a race in decline (`declined_fields`, `declined`) and
-    their notes when left out (`checks`); of a region object (`region_fields`, `region`),
-    of a quick count (`count_fields`, `counts`, after the base game's) and their notes
-    (`count_notes`); the names of its facts a region or a count gives (`facts`; in words,
-    `facts_words`, an English template marked `N_`); the field of "player" scoring a seat
-    it plays itself (`own`: `turn`, `notes`) and its refusal of a race named as its pieces
-    (`refusal`)."""
+    """An expansion's part of a score scenario (`name`: the expansion's), its fields and
+    readers as the module's docstring lists them (`facts_words` an English template marked
+    `N_`); a reader left None reads nothing."""
 
     name: str
     fields: tuple[str, ...] = ()
