@@ -4,7 +4,7 @@
 line.
 
 What is wrong may be a sentence of the rules (a `companion.rules.said.Said`, as a scoring
-error says it): `str(error)` and `problem` are its English, `said` the whole message as a
+error says it, `problem_said`): `str(error)` is the English, `said` the whole message as a
 sentence a command words in its ``--lang`` language (the field's name is a value, never
 translated). The rules' package imports this module, so it imports theirs only when a
 fault is made."""
@@ -30,10 +30,8 @@ class BadInput(Exception):
 
         super().__init__(f"{field}: {problem}")
         self.field = field
-        self.problem = str(problem)
-        sentence = as_said(problem)
-        self.problem_said = sentence
-        self.said = said("{field}: {problem}", field=field, problem=sentence)
+        self.problem_said = as_said(problem)
+        self.said = said("{field}: {problem}", field=field, problem=self.problem_said)
 
 
 def fail(field: str, problem: str | Said) -> NoReturn:
