@@ -509,11 +509,6 @@ class Parser:
         """A copy of the counts so far."""
         return ParserStats(self._frames, self._gaps, self._noise_bytes, dict(self._errors))
 
-    @property
-    def regions(self) -> int | None:
-        """The region count of the last HELLO accepted (host role), if any."""
-        return self._regions
-
     def feed(self, data: bytes) -> list[Event]:
         """Take the next bytes from the wire; return the events they complete, in order."""
         events: list[Event] = []

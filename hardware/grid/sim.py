@@ -249,10 +249,6 @@ class PtyGrid:
         """The pty's device path (``/dev/pts/N``); empty while unplugged."""
         return self._path
 
-    @property
-    def plugged(self) -> bool:
-        return self._master is not None
-
     def start(self) -> str:
         """Plug in and start answering; returns the path to open."""
         self._plug()
