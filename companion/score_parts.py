@@ -208,7 +208,7 @@ def seat_field(seat: str, field: str) -> str:
     """The JSON path, under `seat` ("player", "player.necromancer"), of a field the scoring
     engine named; a quick count's (`active.regions.terrains.hill`, `regions.mines`) is under
     "counts" (`player.active.counts.hill`, `player.necromancer.counts.mines`)."""
-    counted = re.fullmatch(r"(.*?)regions\.(?:terrains\.)?(.+)", field)
+    counted = re.fullmatch(r"((?:.*?\.)?)regions\.(?:terrains\.)?(.+)", field)
     return f"{seat}.{field}" if counted is None else f"{seat}.{counted[1]}counts.{counted[2]}"
 
 
