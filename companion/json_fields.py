@@ -4,7 +4,7 @@
 line.
 
 What is wrong may be a sentence of the rules (a `companion.rules.said.Said`, as a scoring
-error says it): `str(error)` and `problem` are its English, `said` the whole message as a
+error says it, `problem_said`): `str(error)` is the English, `said` the whole message as a
 sentence a command words in its ``--lang`` language (the field's name is a value, never
 translated). The rules' package imports this module, so it imports theirs only when a
 fault is made."""
@@ -30,10 +30,8 @@ class BadInput(Exception):
 
         super().__init__(f"{field}: {problem}")
         self.field = field
-        self.problem = str(problem)
-        sentence = as_said(problem)
-        self.problem_said = sentence
-        self.said = said("{field}: {problem}", field=field, problem=sentence)
+        self.problem_said = as_said(problem)
+        self.said = said("{field}: {problem}", field=field, problem=self.problem_said)
 
 
 def fail(field: str, problem: str | Said) -> NoReturn:
@@ -61,6 +59,11 @@ def flag(field: str, value: object) -> bool:
     return value
 
 
+def optional_flag(field: str, value: object) -> bool | None:
+    """`value` when it is true, false or null (None: not said), else the fault."""
+    return None if value is None else flag(field, value)
+
+
 def a_list(field: str, value: object) -> list[Any]:
     """`value` when it is a JSON list, else the fault."""
     if not isinstance(value, list):
@@ -75,6 +78,13 @@ def whole(field: str, value: object, least: int = 0) -> int:
     if value < least:
         fail(field, said("{value} is too small; the least allowed is {least}", value=value,
                          least=least))
+    return value
+
+
+def a_string(field: str, value: object) -> str:
+    """`value` when it is a JSON string (empty or not), else the fault."""
+    if not isinstance(value, str):
+        fail(field, said("expected a string, got {value}", value=show(value)))
     return value
 
 

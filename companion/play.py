@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, TypeVar, get_args, get_origin, get_type_hints
 
-from companion.json_fields import BadInput, a_list, fail, flag, one_of, show, text, whole
+from companion.json_fields import BadInput, a_list, a_string, fail, flag, one_of, show, text, whole
 from companion.play_parts import PARTS, DocSetup
 from companion.rules import corrections, troops_game
 from companion.rules.board import Occupant, placed_markers
@@ -49,7 +49,7 @@ from companion.rules.events import GameCreated, Seat
 from companion.rules.expansions import apart, board_players_for
 from companion.rules.game import GameState
 from companion.rules.maps import Board, board_document, load_board, parse_board_text
-from companion.rules.said import N_, Said, as_said, said, said_n
+from companion.rules.said import N_, Said, said, said_n
 from companion.rules.standings import Standings, tokens_on_board
 from companion.rules.views import final_totals, public
 from companion.session import FinalAttempt, Session
@@ -71,21 +71,18 @@ WHOLE_LINE = ""
 
 
 class BadLine(Exception):
-    """A malformed input line: its number, the field at fault and what is wrong.
+    """A malformed input line: its number and the fault in it (the field and what is wrong).
 
     `str()` is the English; `said` the same message as a sentence the command words in its
     ``--lang`` language (the field's name a value, never translated)."""
 
-    def __init__(self, line: int, field: str, problem: str | Said) -> None:
-        sentence = as_said(problem)
-        self.said = (said("line {line}: {problem}", line=line, problem=sentence)
-                     if field == WHOLE_LINE else
-                     said("line {line}: {field}: {problem}", line=line, field=field,
-                          problem=sentence))
+    def __init__(self, line: int, fault: BadInput) -> None:
+        problem = fault.problem_said
+        self.said = (said("line {line}: {problem}", line=line, problem=problem)
+                     if fault.field == WHOLE_LINE else
+                     said("line {line}: {field}: {problem}", line=line, field=fault.field,
+                          problem=problem))
         super().__init__(str(self.said))
-        self.line = line
-        self.field = field
-        self.problem = str(problem)
 
 
 # --- the die ---------------------------------------------------------------------------
@@ -365,8 +362,8 @@ def parse_intent(doc: object) -> tuple[Verb, dict[str, object]]:
             fail(key, said("unknown field for {verb}; it takes: {allowed} (and note)",
                            verb=name, allowed=", ".join(known)) if known else
                  said("unknown field for {verb}; it takes: no fields (and note)", verb=name))
-    if "note" in doc and not isinstance(doc["note"], str):
-        fail("note", said("expected a string, got {value}", value=show(doc["note"])))
+    if "note" in doc:
+        a_string("note", doc["note"])
     values: dict[str, object] = {}
     for field in verb.fields:
         if field.name not in doc:
@@ -722,7 +719,7 @@ def play(lines: Iterable[str], out: IO[str], catalog: Catalog) -> None:
                 continue
             verb, values = parse_intent(doc)
         except BadInput as fault:
-            raise BadLine(number, fault.field, fault.problem_said) from None
+            raise BadLine(number, fault) from None
         _print(out, _carry_out(session, die, verb, values))
 
 

@@ -24,25 +24,12 @@ quick count: ``{"hill": 2, "farmland": 1, "mines": 1, "magic_sources": 0, "coast
 Race, power, terrain and feature names ignore case. Any other field is refused, so a
 misspelt field never falls back to a default silently.
 
-Optional fields an expansion reads on a race (all default to 0, false or "not said"; see
-docs/score-format.md) are its own: its `companion.score_parts.ScorePart`'s
-`active_fields` and `declined_fields`, read by its `active` and `declined` after the base
-game's, its notes when they are left out by `checks` (the mini-expansions').
-
-Optional fields an expansion reads on a region object and in "counts" are its own too:
-its part's `region_fields`, read by its `region` (a region object's "features" may name
-the symbols of the board parts, `maps.symbol_names`), `count_fields`, read by its
-`counts`, and noted when left out by `count_notes` (River World's harbors and pirate
-ships, scored from what the players count: docs/score-format.md lists them).
-
-A seat an expansion plays itself is scored by its part (`ScorePart.own`, its field of
-"player"; `turn`, `notes`, `refusal`, reading with this
-module's field checks, lent as a `ScenarioReader`): docs/score-format.md.
-
-Were- needs no field: night turns (even-numbered) only change conquest costs. An
-expansion may read fields of its own on "player" and add lines after the base game's
-(`ScorePart.fields`, `lines`): "relics", the Relics and Places the active race
-holds at the end of the turn (docs/score-format.md).
+An expansion's optional fields (of "player", a race, a region object and "counts": 0,
+false or "not said" when left out) and a seat it plays itself ("necromancer") are its
+`companion.score_parts.ScorePart`'s, read after the base game's with this module's field
+checks (lent as a `ScenarioReader`); docs/score-format.md lists them. A region object's
+"features" may name the symbols of the board parts (`maps.symbol_names`). Were- needs no
+field: night turns (even-numbered) only change conquest costs.
 
 When a field that a race or power of the scenario reads is left out (an Aquatic region
 without "coastal", Orcs without "conquered_non_empty"...), its default is taken as before
@@ -61,11 +48,10 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
-from companion.json_fields import a_list, fail, flag, show
+from companion.json_fields import a_list, a_string, fail, flag, show
 from companion.rules import names
 from companion.rules.catalog import Catalog
 from companion.rules.errors import UnknownName
@@ -89,7 +75,7 @@ from companion.rules.scoring import (
     ScoringInputError,
     score_turn,
 )
-from companion.score_parts import PARTS, ScenarioReader, ScorePart
+from companion.score_parts import PARTS, ScenarioReader, ScorePart, seat_field
 
 _TOP = frozenset({"map", "turn", "player"})
 _PLAYER = frozenset({"active", "declined",
@@ -158,12 +144,6 @@ def _object(field: str, value: object, allowed: frozenset[str]) -> Mapping[str, 
     return value
 
 
-def _text(field: str, value: object) -> str:
-    if not isinstance(value, str):
-        fail(field, said("expected a string, got {value}", value=show(value)))
-    return value
-
-
 @functools.cache
 def most_regions() -> int:
     """The regions of the largest packaged board: no count of a scenario can be higher.
@@ -190,8 +170,7 @@ def _whole(field: str, value: object) -> int:
 def _choice(field: str, value: object, unknown: str, choices: Sequence[str]) -> str:
     """The one of `choices` `value` names (any case); else `unknown`, a template marked
     `N_` with ``{value}`` and ``{allowed}`` ("unknown terrain {value}; allowed: ...")."""
-    name = _text(field, value)
-    key = name.strip().casefold()
+    key = a_string(field, value).strip().casefold()
     for choice in choices:
         if choice.casefold() == key:
             return choice
@@ -287,13 +266,9 @@ def _required(field: str, doc: Mapping[str, Any], key: str) -> Any:
     return doc[key]
 
 
-def _optional_flag(field: str, value: object) -> bool | None:
-    return None if value is None else flag(field, value)
-
-
 def _race(field: str, doc: Mapping[str, Any]) -> str:
     """The race banner's name (an expansion may refuse one of its own pieces' names)."""
-    race = _text(f"{field}.race", _required(field, doc, "race"))
+    race = a_string(f"{field}.race", _required(field, doc, "race"))
     for part in PARTS:
         refusal = None if part.refusal is None else part.refusal(race)
         if refusal is not None:
@@ -307,7 +282,7 @@ def _active(field: str, value: object, board: Board | None) -> ActiveHoldings | 
     doc = _object(field, value, _ACTIVE)
     holdings = ActiveHoldings(
         race=_race(field, doc),
-        power=_text(f"{field}.power", _required(field, doc, "power")),
+        power=a_string(f"{field}.power", _required(field, doc, "power")),
         regions=_regions(field, doc, board),
         first_turn=flag(f"{field}.first_turn", doc.get("first_turn", False)),
         conquered_non_empty=_whole(
@@ -325,7 +300,7 @@ def _declined(field: str, value: object, board: Board | None) -> DeclinedHolding
     doc = _object(field, value, _DECLINED)
     holdings = DeclinedHoldings(
         race=_race(field, doc),
-        power=_text(f"{field}.power", _required(field, doc, "power")),
+        power=a_string(f"{field}.power", _required(field, doc, "power")),
         regions=_regions(field, doc, board),
         this_turn=flag(f"{field}.this_turn", doc.get("this_turn", False)),
     )
@@ -339,7 +314,7 @@ def _board_and_turn(top: Mapping[str, Any]) -> tuple[Board | None, int]:
     board: Board | None = None
     if top.get("map") is not None:
         try:
-            board = load_board(_text("map", top["map"]))
+            board = load_board(a_string("map", top["map"]))
         except UnknownName as error:
             fail("map", error.said)
     if "turn" not in top:
@@ -377,17 +352,6 @@ def parse_scenario(doc: object) -> ScoringInput:
     return ScoringInput(turn, active, declined)
 
 
-def _json_field(error: ScoringInputError) -> str:
-    """The JSON path of a field the scoring engine named (`active.regions[0]`...)."""
-    field = error.field
-    if field == "turn":
-        return field
-    counted = re.match(r"(active|declined\[(\d+)\])\.regions\.(?:terrains\.)?(.+)", field)
-    if counted:
-        return f"player.{counted.group(1)}.counts.{counted.group(3)}"
-    return f"player.{field}"
-
-
 def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
     """The JSON result for a scenario's text; `BadInput` when anything is wrong with it.
 
@@ -406,7 +370,8 @@ def score_scenario(text: str, catalog: Catalog) -> dict[str, Any]:
         try:
             result = score_turn(inp, catalog)
         except ScoringInputError as error:
-            fail(_json_field(error), error.problem_said)
+            field = error.field
+            fail(field if field == "turn" else seat_field("player", field), error.problem_said)
         lines = [(line.label, line.coins) for line in result.lines] + extra
     scored: dict[str, Any] = {
         "total": sum(coins for _, coins in lines),
@@ -537,9 +502,8 @@ def _expansion_facts(held: HeldRegion | QuickCount) -> list[tuple[str, str]]:
             for part in PARTS if part.facts is not None for name in part.facts(held)]
 
 
-_READER = ScenarioReader(_object, _required, _whole, _text, _optional_flag, _regions,
-                         _held_notes, _region_notes, _left_out, _holds_a_region, _counted,
-                         _expansion_facts)
+_READER = ScenarioReader(_object, _required, _whole, _regions, _held_notes, _region_notes,
+                         _left_out, _holds_a_region, _counted, _expansion_facts)
 
 
 def notes_for(doc: Mapping[str, Any], catalog: Catalog) -> list[str]:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.json_fields import a_list, fail, flag, show
+from companion.json_fields import a_list, a_string, fail, flag, optional_flag, show
 from companion.rules.catalog import Catalog
 from companion.rules.errors import UnknownName
 from companion.rules.maps import Board, Terrain
@@ -93,8 +93,6 @@ class ScenarioReader:
     fields_of: Callable[[str, object, frozenset[str]], Mapping[str, Any]]
     required: Callable[[str, Mapping[str, Any], str], Any]
     whole: Callable[[str, object], int]
-    text: Callable[[str, object], str]
-    optional_flag: Callable[[str, object], bool | None]
     regions: Callable[[str, Mapping[str, Any], Board | None], Regions]
     held_notes: Callable[[str, Mapping[str, Any]], list[str]]
     region_notes: Callable[[str, Mapping[str, Any], str, str, bool], list[str]]
@@ -106,15 +104,9 @@ class ScenarioReader:
 
 @dataclass(frozen=True)
 class ScorePart:
-    """An expansion's part of a score scenario (`name`: the expansion's); a reader left
-    None reads nothing. Its fields of "player" (`fields`, `lines`), of an active race
-    (`active_fields`, `active`), of a race in decline (`declined_fields`, `declined`) and
-    their notes when left out (`checks`); of a region object (`region_fields`, `region`),
-    of a quick count (`count_fields`, `counts`, after the base game's) and their notes
-    (`count_notes`); the names of its facts a region or a count gives (`facts`; in words,
-    `facts_words`, an English template marked `N_`); the field of "player" scoring a seat
-    it plays itself (`own`: `turn`, `notes`) and its refusal of a race named as its pieces
-    (`refusal`)."""
+    """An expansion's part of a score scenario (`name`: the expansion's), its fields and
+    readers as the module's docstring lists them (`facts_words` an English template marked
+    `N_`); a reader left None reads nothing."""
 
     name: str
     fields: tuple[str, ...] = ()
@@ -161,7 +153,7 @@ def _scenario_powers(field: str, value: object, catalog: Catalog,
     for index, item in enumerate(items):
         where = f"{field}[{index}]"
         try:
-            name = catalog.power(read.text(where, item)).name
+            name = catalog.power(a_string(where, item)).name
         except UnknownName as error:
             fail(where, error.said)
         if name in BARRED_POWERS:
@@ -212,11 +204,12 @@ def _not_scored(words: str) -> Said:
                 words=Said(words))
 
 
-def _scenario_field(field: str) -> str:
-    counted = re.match(r"regions\.(?:terrains\.)?(.+)", field)
-    if counted:
-        return f"player.necromancer.counts.{counted.group(1)}"
-    return f"player.necromancer.{field}"
+def seat_field(seat: str, field: str) -> str:
+    """The JSON path, under `seat` ("player", "player.necromancer"), of a field the scoring
+    engine named; a quick count's (`active.regions.terrains.hill`, `regions.mines`) is under
+    "counts" (`player.active.counts.hill`, `player.necromancer.counts.mines`)."""
+    counted = re.fullmatch(r"((?:.*?\.)?)regions\.(?:terrains\.)?(.+)", field)
+    return f"{seat}.{field}" if counted is None else f"{seat}.{counted[1]}counts.{counted[2]}"
 
 
 def _necromancer_refusal(race: str) -> Said | None:
@@ -249,8 +242,7 @@ def _necromancer_turn(player: Mapping[str, Any], board: Board | None, catalog: C
     if conquered > held:
         fail(f"{field}.conquered_non_empty", said(
             "{n} is more than the {held} regions his Ghosts hold", n=conquered, held=held))
-    attacked = read.optional_flag(f"{field}.attacked_active_race",
-                                  doc.get("attacked_active_race"))
+    attacked = optional_flag(f"{field}.attacked_active_race", doc.get("attacked_active_race"))
     if attacked is None and PEACE_LOVING in powers:
         fail(f"{field}.attacked_active_race", said(
             "not said: Peace-Loving earns 3 coins only if no other active race was "
@@ -274,7 +266,7 @@ def _necromancer_turn(player: Mapping[str, Any], board: Board | None, catalog: C
             fortresses=fortresses,
         )
     except ScoringInputError as error:
-        fail(_scenario_field(error.field), error.problem_said)
+        fail(seat_field(field, error.field), error.problem_said)
     return [
         (SCENARIO_REGIONS_LABEL if label == REGIONS_LINE else label, coins)
         for label, coins in lines
@@ -358,9 +350,7 @@ def _relic_lines(player: Mapping[str, Any], has_active: bool) -> list[tuple[str,
     lines: list[tuple[str, int]] = []
     for index, value in enumerate(names):
         at = f"player.relics[{index}]"
-        if not isinstance(value, str):
-            fail(at, said("expected a string, got {value}", value=show(value)))
-        name = known.get(value.strip().casefold())
+        name = known.get(a_string(at, value).strip().casefold())
         if name is None:
             fail(at, said("unknown Relic or Place {value}; allowed: {allowed}",
                           value=show(value), allowed=", ".join(MARKERS)))
@@ -402,7 +392,7 @@ def _mini_active(field: str, doc: Mapping[str, Any], holdings: ActiveHoldings,
     return replace(
         holdings,
         abandoned=read.whole(f"{field}.abandoned", doc.get("abandoned", 0)),
-        attacked_active_race=read.optional_flag(
+        attacked_active_race=optional_flag(
             f"{field}.attacked_active_race", doc.get("attacked_active_race")
         ),
         facts=with_facts(holdings.facts, facts),

@@ -299,15 +299,6 @@ def _base36(value: int, what: str, limit: int) -> str:
     return _BASE36[value]
 
 
-def _check_cells(snapshot: Snapshot) -> None:
-    cells = snapshot.cells
-    if not 1 <= cells <= MAX_CELLS:
-        raise ValueError(f"a snapshot of {cells} cells is outside 1..{MAX_CELLS}")
-    for name, values in (("counts", snapshot.counts), ("owners", snapshot.owners)):
-        if values is not None and len(values) != cells:
-            raise ValueError(f"snapshot {name} has {len(values)} cells, presence has {cells}")
-
-
 def message_fields(message: Message) -> tuple[str, list[str]]:
     """The TYPE and the fields after SEQ of a message, as they go on the wire."""
     if isinstance(message, Hello):
@@ -318,7 +309,12 @@ def message_fields(message: Message) -> tuple[str, list[str]]:
         caps = "+".join(c.value for c in Capability if c in message.capabilities)
         return "HELLO", [str(message.version), message.firmware, str(message.regions), caps]
     if isinstance(message, Snapshot):
-        _check_cells(message)
+        cells = message.cells
+        if not 1 <= cells <= MAX_CELLS:
+            raise ValueError(f"a snapshot of {cells} cells is outside 1..{MAX_CELLS}")
+        for name, values in (("counts", message.counts), ("owners", message.owners)):
+            if values is not None and len(values) != cells:
+                raise ValueError(f"snapshot {name} has {len(values)} cells, presence has {cells}")
         fields = ["P=" + "".join("1" if p else "0" for p in message.presence)]
         if message.counts is not None:
             fields.append("C=" + "".join(_base36(c, "count", MAX_COUNT) for c in message.counts))
@@ -513,11 +509,6 @@ class Parser:
         """A copy of the counts so far."""
         return ParserStats(self._frames, self._gaps, self._noise_bytes, dict(self._errors))
 
-    @property
-    def regions(self) -> int | None:
-        """The region count of the last HELLO accepted (host role), if any."""
-        return self._regions
-
     def feed(self, data: bytes) -> list[Event]:
         """Take the next bytes from the wire; return the events they complete, in order."""
         events: list[Event] = []
@@ -627,13 +618,10 @@ class Parser:
             self._reject(events, ErrorKind.MALFORMED, f"could not decode the frame: {error!r}")
             return
         self._frames += 1
-        self._check_sequence(events, message)
+        self._track(events, message.seq, restart=isinstance(message, Hello | HelloRequest))
         if isinstance(message, Hello):
             self._regions = message.regions
         events.append(message)
-
-    def _check_sequence(self, events: list[Event], message: Message) -> None:
-        self._track(events, message.seq, restart=isinstance(message, Hello | HelloRequest))
 
     def _track(self, events: list[Event], seq: int, *, restart: bool) -> None:
         if not restart and self._last_seq is not None:

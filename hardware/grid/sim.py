@@ -46,6 +46,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from hardware.grid.protocol import (
+    MAX_COUNT,
+    MAX_OWNER,
     PROTOCOL_VERSION,
     Capability,
     DeviceError,
@@ -191,8 +193,8 @@ class SimulatedGrid:
         cell = self.cell(sensor)
         if Capability.COUNT not in self.capabilities:
             raise SimulatorError("this grid does not sense counts (start it with --count)")
-        if not 0 <= count <= 35:
-            raise SimulatorError(f"count {count} is outside 0..35")
+        if not 0 <= count <= MAX_COUNT:
+            raise SimulatorError(f"count {count} is outside 0..{MAX_COUNT}")
         with self._lock:
             before = (self.presence[cell], self.counts[cell])
             self.counts[cell] = count
@@ -203,8 +205,8 @@ class SimulatedGrid:
         cell = self.cell(sensor)
         if Capability.OWNER not in self.capabilities:
             raise SimulatorError("this grid does not sense owners (start it with --owner)")
-        if owner is not None and not 0 <= owner <= 35:
-            raise SimulatorError(f"owner {owner} is outside 0..35")
+        if owner is not None and not 0 <= owner <= MAX_OWNER:
+            raise SimulatorError(f"owner {owner} is outside 0..{MAX_OWNER}")
         with self._lock:
             changed = self.owners[cell] != owner
             self.owners[cell] = owner
@@ -246,10 +248,6 @@ class PtyGrid:
     def path(self) -> str:
         """The pty's device path (``/dev/pts/N``); empty while unplugged."""
         return self._path
-
-    @property
-    def plugged(self) -> bool:
-        return self._master is not None
 
     def start(self) -> str:
         """Plug in and start answering; returns the path to open."""
