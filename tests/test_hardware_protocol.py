@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from hardware.grid.protocol import (
     MAX_CELLS,
     MAX_FRAME,
+    MAX_UPTIME,
     PROTOCOL_VERSION,
     Capability,
     DeviceError,
@@ -92,6 +93,8 @@ def test_a_frame_is_dollar_body_star_crc_newline() -> None:
         Snapshot(65535, (True, False, True)),
         Snapshot(1, (True, False, True), counts=(2, 0, 35), owners=(0, None, 35)),
         Heartbeat(0, 86400),
+        Heartbeat(2, 100_000),  # a grid left on for more than 28 hours
+        Heartbeat(1, MAX_UPTIME),
         DeviceError(3, "BADFRAME", "bad CRC"),
         DeviceError(3, "SENSOR"),
     ],
@@ -126,6 +129,8 @@ def test_a_host_does_not_accept_host_messages_and_a_device_not_device_messages()
         (Snapshot(1, (True,), counts=(36,)), "count 36 is outside 0..35"),
         (Snapshot(1, (True, True), counts=(1,)), "snapshot counts has 1 cells, presence has 2"),
         (Heartbeat(65536, 1), "sequence number 65536"),
+        (Heartbeat(1, -1), "heartbeat uptime -1 is negative"),
+        (Heartbeat(1, MAX_UPTIME + 1), f"heartbeat uptime {MAX_UPTIME + 1} is over {MAX_UPTIME}"),
     ],
 )
 def test_the_encoder_refuses_what_it_cannot_send_and_says_why(

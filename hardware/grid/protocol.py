@@ -57,12 +57,15 @@ MAX_COUNT = 35
 MAX_OWNER = 35
 """The highest owner number a snapshot can carry per cell (one base-36 digit)."""
 
+MAX_UPTIME = 10**10
+"""The highest uptime a heartbeat can carry, in seconds (some 317 years)."""
+
 _BASE36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _TEXT_FIELD = re.compile(r"[\x20-\x7e]*")
 _FORBIDDEN_IN_FIELD = frozenset("$*,")
 _HEX4 = re.compile(rb"[0-9A-F]{4}")
 _PRINTABLE = re.compile(rb"[\x20-\x7e]*")
-_DECIMAL = re.compile(r"0|[1-9][0-9]{0,4}")
+_DECIMAL = re.compile(r"0|[1-9][0-9]*")
 _VERSION = re.compile(r"(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})")
 _CODE = re.compile(r"[A-Z][A-Z0-9_]{0,15}")
 _RAW_KEPT = 64
@@ -325,6 +328,8 @@ def message_fields(message: Message) -> tuple[str, list[str]]:
     if isinstance(message, Heartbeat):
         if message.uptime < 0:
             raise ValueError(f"heartbeat uptime {message.uptime} is negative")
+        if message.uptime > MAX_UPTIME:  # never sent what `decode` refuses
+            raise ValueError(f"heartbeat uptime {message.uptime} is over {MAX_UPTIME}")
         return "HB", [str(message.uptime)]
     if isinstance(message, DeviceError):
         if not _CODE.fullmatch(message.code):
@@ -374,7 +379,10 @@ class _UnknownType(Exception):
 
 
 def _int_field(name: str, text: str, limit: int) -> int:
-    if not _DECIMAL.fullmatch(text) or int(text) > limit:
+    """The whole number 0..`limit` `text` writes in decimal, with no leading zero (as many
+    digits as `limit` has at most: a heartbeat's uptime passes 99999 s after 28 hours)."""
+    if (not _DECIMAL.fullmatch(text) or len(text) > len(str(limit))
+            or int(text) > limit):
         raise _Malformed(f"{name} {text!r} is not a whole number 0..{limit}")
     return int(text)
 
@@ -449,7 +457,7 @@ def _decode_host_message(kind: str, seq: int, fields: Sequence[str], cells: int 
         return _decode_snapshot(seq, fields, cells)
     if kind == "HB":
         _expect("HB", fields, 1)
-        return Heartbeat(seq, _int_field("HB uptime", fields[0], 10**10))
+        return Heartbeat(seq, _int_field("HB uptime", fields[0], MAX_UPTIME))
     if kind == "ERR":
         _expect("ERR", fields, 2)
         if not _CODE.fullmatch(fields[0]):
