@@ -274,7 +274,8 @@ class MapPresenter(Presenter, parse=parse):
         self.pieces = {key: rid for v in views for key, rid in v.map_pieces(state).items()}
         self.player_colours = {p.seat: palette.rgba(p.colour) for p in state.players}
         conquering = self._conquering(state)
-        self.highlight = frozenset(self._targets(state)) if conquering else frozenset()
+        self.highlight = (frozenset(self._targets(state, self._turn_facts(state)[:2]))
+                          if conquering else frozenset())  # the facts kept for the taps
         name = state.current.name
         if conquering:
             self.hint = _("{name} conquers: the bright regions can be attacked. Tap one to "
@@ -318,9 +319,14 @@ class MapPresenter(Presenter, parse=parse):
         return facts[1:]
 
     @staticmethod
-    def _targets(state: GameState) -> list[int]:
-        who = attacker(state)
-        shooters = [w for w in (who, _shooter(state, who)) if w is not None]
+    def _targets(state: GameState,
+                 facts: tuple[Attacker, Attacker | None] | None = None) -> list[int]:
+        """The regions the attacker (or their Catapult) may attack in `state`; `facts`: the
+        attacker and their shooter, as `_turn_facts` found them (else worked out here)."""
+        if facts is None:
+            who = attacker(state)
+            facts = (who, _shooter(state, who))
+        shooters = [w for w in facts if w is not None]
         for view in expansions.played(state):  # an expansion's own reach, if it changes it
             if (found := view.targets(state, shooters)) is not None:
                 return found
