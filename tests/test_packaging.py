@@ -223,3 +223,19 @@ def test_a_layout_that_is_not_shipped_is_named_in_the_error() -> None:
 def test_kv_and_data_resolve_to_the_source_tree_in_an_editable_install() -> None:
     assert paths.kv_file("table.kv") == ROOT / "kv" / "table.kv"
     assert paths.data_dir() == ROOT / "companion" / "data"
+
+
+def test_a_package_inside_a_zip_is_refused_by_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kivy and SQLite need real files: a zipped install is named, never extracted."""
+    archive = tmp_path / "zipped.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.writestr("zipped_layouts/__init__.py", "")
+        zipped.writestr("zipped_layouts/table.kv", "")
+    monkeypatch.syspath_prepend(str(archive))
+    try:
+        with pytest.raises(RuntimeError, match="package 'zipped_layouts' is not installed "
+                                               "as a directory"):
+            paths._package_dir("zipped_layouts")
+    finally:
+        sys.modules.pop("zipped_layouts", None)
