@@ -268,8 +268,14 @@ def rss(work: Path, minimal_mb: float | None = None, players: int = 5, games: in
     evening: rows for games 1, 2, 3 and the last, and the growth from game 2 to the last),
     and the garbage collector's pauses meanwhile; the minimal app's memory for scale
     (measured here unless given). `max_intents` stops each game early (for the smoke test
-    only)."""
-    env = kivy_env(work)
+    only).
+
+    Both apps draw with Mesa's software rasteriser on their main thread
+    (``LP_NUM_THREADS=0``): its own threads keep some 30 MB of a frame's binned drawing
+    that is held or let go from one frame to the next (a game's reading was 249 or 276 MB
+    at random, the same code), which hid any trend of the app's own memory; a Pi's GPU
+    driver keeps none."""
+    env = {**kivy_env(work), "LP_NUM_THREADS": "0"}
     if minimal_mb is None:
         minimal_mb = float(run_probe("rss-minimal", {}, env)["memory"]["VmRSS"])
     result = run_probe("rss", {"db": str(work / "rss.sqlite3"), "players": players,

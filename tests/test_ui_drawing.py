@@ -240,6 +240,39 @@ def test_a_scrollers_bars_change_colour_at_most_once_after_a_change_and_never_un
         ui.pump()
 
 
+def test_a_scroller_keeps_one_binding_for_its_bars_colour_however_often_its_content_changes(
+        app: Any) -> None:
+    """Kivy's ScrollView binds the bars' colour again at every change of its content and
+    unbinds it once when the bars turn inactive: a panel with no bar, or laid out twice
+    before its bars turned, kept one binding more each time (some 160 a game, for the
+    app's life). Here it holds one, to `bar_color` or to `bar_inactive_color`."""
+    from kivy.uix.widget import Widget
+
+    scroller = Scroller(size_hint=(None, None), size=(200, 400), pos=(10, 10),
+                        do_scroll_x=False)
+    content = Widget(size_hint_y=None, height=100)
+    scroller.add_widget(content)
+    win = ui.window()
+    win.add_widget(scroller)
+
+    def bindings() -> int:
+        return sum(1 for name in ("bar_color", "bar_inactive_color")
+                   for observer in scroller.get_property_observers(name)
+                   if observer == scroller._change_bar_color)
+
+    try:
+        with ui.held_clock():
+            for heights in ((150, 120, 200), (900, 950), (130,), (800, 120, 700)):
+                for height in heights:  # twice or more in a frame, then the bars turn
+                    content.height = height
+                    ui.pump()
+                ui.wait(1.5)
+                assert bindings() == 1, heights
+    finally:
+        win.remove_widget(scroller)
+        ui.pump()
+
+
 def test_every_list_on_the_tapped_screens_clips_with_a_scissor(app: Any) -> None:
     from kivy.uix.scrollview import ScrollView
 

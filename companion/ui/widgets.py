@@ -842,6 +842,16 @@ class Scroller(ScrollView):  # type: ignore[misc]
         self._bounds_for: tuple[float, float] = (-1.0, -1.0)
         super().__init__(**kwargs)
 
+    def update_from_scroll(self, *args: Any) -> None:
+        """Kivy's, which binds the bars' colour to `bar_color` at every call: bound once.
+
+        Kivy's adds a binding each time it runs before the bars have turned inactive (a
+        panel laid out twice in a frame), and takes one away when they turn: the rest
+        stayed, some 160 a game, for the app's life.
+        """
+        self.funbind("bar_color", self._change_bar_color)
+        super().update_from_scroll(*args)
+
     def _bind_inactive_bar_color(self, *_args: Any) -> None:
         """Half a second after a scroll or a change of content, the bars turn inactive at
         once, and only if one shows.
@@ -850,12 +860,12 @@ class Scroller(ScrollView):  # type: ignore[misc]
         again after every change of a panel's lines (a map region tapped), even when no
         bar shows (its colour is still set, every frame, to the same nothing).
         """
+        self.funbind("bar_color", self._change_bar_color)
+        self.fbind("bar_inactive_color", self._change_bar_color)
         width, height = self.viewport_size
         if not ((self.do_scroll_x and width > self.width)
                 or (self.do_scroll_y and height > self.height)):
             return  # no bar shows: nothing to turn, no frame to draw
-        self.funbind("bar_color", self._change_bar_color)
-        self.fbind("bar_inactive_color", self._change_bar_color)
         self._bar_color = self.bar_inactive_color
 
     def _update_effect_y_bounds(self, *args: Any) -> None:
