@@ -24,8 +24,8 @@ import screenshots
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = ("800x480", "1280x720", "720x1280")
-SCENARIOS = ("map_differences", "map_not_calibrated", "map_offline", "calibration_idle",
-             "calibration_running", "calibration_done", "home_refused")
+SCENARIOS = ("map_no_grid", "map_differences", "map_not_calibrated", "map_offline",
+             "calibration_idle", "calibration_running", "calibration_done", "home_refused")
 
 
 # -- the child: render every scenario at every size ------------------------------------------
@@ -63,6 +63,10 @@ def _render(out: Path, pngs: bool) -> dict[str, Any]:
     def held(s: Session) -> list[int]:
         return [rid for rid, here in s.state.regions.regions.items()
                 if here.occupant is not None or here.lost_tribe]
+
+    def map_no_grid() -> None:  # first: the grid has never been up
+        app.use_session(game(), screen="map")
+        grid.link_down("no grid on /dev/smallworld-grid")
 
     def map_differences() -> None:
         s = game()
@@ -184,6 +188,9 @@ def test_the_screens_say_what_the_grid_sees(report: dict[str, Any]) -> None:
     assert "Ann abandoned it" in said("map_differences")
     assert "Calibrate the sensor grid" in said("map_not_calibrated")
     assert "Sensor grid offline: playing by hand." in said("map_offline")
+    # a table that has never seen its grid (none plugged in): the map's panel keeps its
+    # room for the region; the home screen's status line says where the grid stands
+    assert "Sensor grid" not in said("map_no_grid")
     assert "Put a token on region 4." in said("calibration_running")
     assert "Several new sensors are covered (sensors 4, 5)" in said("calibration_running")
     assert "Every region done" in said("calibration_done")

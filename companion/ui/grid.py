@@ -91,7 +91,8 @@ class GridController(EventDispatcher):  # type: ignore[misc]  # Kivy ships no ty
     snapshot = ObjectProperty(None, allownone=True)
     """The latest settled `Snapshot` while the link is up; None otherwise."""
     hello = ObjectProperty(None, allownone=True)
-    """The grid's HELLO while it is (or was last) up."""
+    """The grid's HELLO while it is (or was last) up; None until it has been up once (a
+    table with no grid plugged in never has one)."""
     board = ObjectProperty(None, allownone=True)
     """The `Board` in play (the status line counts its sensed regions)."""
     calibrations = NumericProperty(0)

@@ -812,8 +812,8 @@ class MapPresenter(Presenter, parse=parse):
         elif grid.link_state == "refused":
             text = _("Sensor grid refused: {detail}; playing by hand.").format(
                 detail=refusal_detail(grid.reason))
-        elif not grid.up:
-            text = _("Sensor grid offline: playing by hand.")
+        elif not grid.up:  # said on the map once it has been up: unplugged, not absent
+            text = _("Sensor grid offline: playing by hand.") if grid.hello else ""
         elif (calibration := grid.calibration_for(state.map)) is None:
             text = _("The sensor grid is not calibrated for this board.")
             actions = [{"key": "grid_calibrate", "text": _("Calibrate the sensor grid")}]
