@@ -195,6 +195,22 @@ def test_a_count_list_keeps_its_steppers_and_steps_the_key_it_shows_now(
     assert shown(counts) == [a] and b.parent is None and heading.parent is None
 
 
+def test_an_empty_list_takes_no_room_from_the_start(app: Any) -> None:
+    """A list that starts empty is 0 high, not Kivy's 100 (its `minimum_height` stays 0,
+    so no change told it): on the map, an empty column and an empty cost breakdown held
+    200 pixels of nothing before the first region was chosen, and showed a scroll bar."""
+    from companion.ui.screens.map import DifferenceList
+
+    for empty in (ActionColumn(), LineList(), DifferenceList()):
+        assert empty.height == 0, type(empty).__name__
+    column = ActionColumn(actions=actions("a"))
+    ui.pump(1)
+    assert column.height > 0
+    column.actions = []
+    ui.pump(1)
+    assert column.height == 0
+
+
 # -- LineList -------------------------------------------------------------------------------
 def test_a_line_list_keeps_its_rows(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     lines = LineList(lines=[{"label": f"line {i}", "value": str(i)} for i in range(4)])

@@ -147,6 +147,15 @@ class Pool(Generic[W]):
             made.append(self._makers[kind]())
 
 
+def as_tall_as_its_children(layout: Any) -> None:
+    """Keep `layout`'s height at its `minimum_height`, from now on and now: Kivy fires no
+    change for a list that stays empty, whose `minimum_height` stays 0, and a widget
+    starts 100 high, so an empty list held 100 pixels of nothing (a scroll bar on the map's
+    panel before any region was chosen)."""
+    layout.bind(minimum_height=layout.setter("height"))
+    layout.height = layout.minimum_height
+
+
 class Caption(Label):  # type: ignore[misc]
     """A label that wraps to its width and is as tall as its text."""
 
@@ -377,7 +386,7 @@ class ActionColumn(GridLayout):  # type: ignore[misc]
         kwargs.setdefault("size_hint_y", None)
         self._pool: Pool[BigButton] = Pool(self, button=self._make)
         super().__init__(**kwargs)
-        self.bind(minimum_height=self.setter("height"))
+        as_tall_as_its_children(self)
         self.fbind("actions", self._rebuild)
         self.fbind("reserve", lambda _column, count: self._pool.reserve("button", int(count)))
         self._rebuild()
@@ -1012,7 +1021,7 @@ class LineList(BoxLayout):  # type: ignore[misc]
         kwargs.setdefault("size_hint_y", None)
         self._pool: Pool[LineRow] = Pool(self, row=LineRow)
         super().__init__(**kwargs)
-        self.bind(minimum_height=self.setter("height"))
+        as_tall_as_its_children(self)
         self.fbind("lines", self._rebuild)
         self.fbind("reserve", lambda _list, count: self._pool.reserve("row", int(count)))
         self._rebuild()

@@ -10,7 +10,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui.map_widget import BoardMap
 from companion.ui.screens.base import PresenterScreen
-from companion.ui.widgets import Pool
+from companion.ui.widgets import Pool, as_tall_as_its_children
 
 __all__ = ["BoardMap", "DifferenceList", "DifferenceRow", "MapScreen"]
 
@@ -48,7 +48,7 @@ class DifferenceList(BoxLayout):  # type: ignore[misc]
         kwargs.setdefault("size_hint_y", None)
         self._pool: Pool[DifferenceRow] = Pool(self, row=DifferenceRow)
         super().__init__(**kwargs)
-        self.bind(minimum_height=self.setter("height"))
+        as_tall_as_its_children(self)
         self.fbind("rows", self._rebuild)
         self.fbind("target", self._rebuild)
         self._rebuild()
