@@ -327,9 +327,8 @@ def _check_kivy_input(system: System) -> list[Finding]:
 
     kiosk_ini = default_config_path(system.environ).parent / "kivy" / "config.ini"
     home = system.environ.get("KIVY_HOME") or str(Path.home() / ".kivy")
-    candidates = [(True, kiosk_ini), (False, Path(home) / "config.ini")]
     found = Findings("touch")
-    for kiosk, ini in candidates:
+    for kiosk, ini in ((True, kiosk_ini), (False, Path(home) / "config.ini")):
         if not ini.is_file():
             continue
         try:
