@@ -212,10 +212,7 @@ class GameEndPresenter(ChartOrCode, Presenter, parse=parse):
         self.hint = _(REVEAL_ONE_BY_ONE)
         coins_now = {seat: total for seat, (_, total) in enumerate(totals)}
         tied = tied_for_first(state, coins_now)  # the game's expansions say first
-        self._tokens = {}
-        for seat in tied:
-            known = tokens_on_board(state.regions.regions, seat)
-            self._tokens[seat] = known if known is not None else 0
+        self._tokens = {seat: tokens_on_board(state.regions.regions, seat) or 0 for seat in tied}
         self._tie_rows(state)
         if history is not None:
             turns, series = coins_by_turn(history)
