@@ -71,9 +71,9 @@ from __future__ import annotations
 import importlib
 import logging
 import os
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
@@ -191,27 +191,9 @@ SCREENS: Mapping[str, tuple[str, str, str]] = _Screens(BASE_SCREENS)
 """Every screen: the app's (`BASE_SCREENS`) and the expansions' views'."""
 
 
-class _KvFiles(Sequence[str]):
-    """The app's layouts, shared widgets first (read from `SCREENS` when first asked)."""
-
-    def _files(self) -> tuple[str, ...]:
-        return (SHARED_KV, *(kv for _, _, kv in SCREENS.values()))
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
-        return self._files()[index]
-
-    def __len__(self) -> int:
-        return len(self._files())
-
-
-KV_FILES: Sequence[str] = _KvFiles()
-"""The app's layouts, shared widgets first."""
+def kv_files() -> tuple[str, ...]:
+    """The app's layouts, shared widgets first (read from `SCREENS` when called)."""
+    return (SHARED_KV, *(kv for _, _, kv in SCREENS.values()))
 
 FIRST_SCREEN = "home"
 """The screen the app starts on."""
@@ -413,10 +395,10 @@ PLAYING = ("table", "market", "map", "scoring", "die")
 
 
 def load_kv(*names: str) -> None:
-    """Load the kv files `names` (all of them: `KV_FILES`) once per process (loading one
+    """Load the kv files `names` (all of them: `kv_files`) once per process (loading one
     twice would double its rules); of a file whose first-frame rules are loaded already
     (`load_first_frame_kv`), the others."""
-    for name in names or KV_FILES:
+    for name in names or kv_files():
         path = str(kv_file(name))
         if path in Builder.files:
             continue
@@ -856,10 +838,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
             self._pin_seat = None
             self._face()
 
-    def _track(self, dialog: Any) -> Any:
+    def _track(self, dialog: Any) -> None:
         self.dialogs.append(dialog)
         dialog.open()
-        return dialog
 
     def _message(self, _notices: Any, title: str, text: str) -> None:
         dialog = self._spare(MessageDialog)
