@@ -107,9 +107,8 @@ class GameHistoryPresenter(ChartOrCode, Presenter, parse=parse):
         self.winner_text = _("{winner}.").format(winner=winner_words(game))
         self.tie_text = (_("Tie-break: {rule}").format(rule=game.tie_break) if game.tie_break
                          else "")
-        ranked = sorted(game.seats, key=lambda s: (s.rank or 99, s.seat))
         rows = []
-        for seat in ranked:
+        for seat in sorted(game.seats, key=lambda s: (s.rank or 99, s.seat)):
             colour = palette.rgba(seat.colour)
             rank = _(RANKS[seat.rank]) if seat.rank in RANKS else ""
             won = coins(seat.final_coins or 0)
