@@ -21,7 +21,7 @@ from companion.records import ComboPlayed, GameSummary, RecordsError, minutes
 from companion.ui import names as shown_names
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.game_end import ChartOrCode, coins_by_turn
+from companion.ui.presenters.game_end import ChartOrCode
 from companion.ui.presenters.history import (
     EXPORT_FORMATS,
     board_name,
@@ -150,10 +150,7 @@ class GameHistoryPresenter(ChartOrCode, Presenter, parse=parse):
             self.chart_series, self.chart_turns = [], 0
             self.chart_note = _("This game's turns cannot be replayed, so there is no chart.")
             return
-        turns, series = coins_by_turn(history)
-        self.chart_turns = turns
-        self.chart_series = [{"name": seat.name, "rgba": palette.rgba(seat.colour),
-                              "values": series[seat.seat]} for seat in summary.game.seats]
+        self.show_chart(history, summary.game.seats)
         self.chart_note = _("Coins at the end of each turn")
 
     # -- intents ---------------------------------------------------------------------------
