@@ -500,11 +500,10 @@ class SettingsPresenter(Presenter, parse=parse):
         if field == "max_tokens":
             race = self.session.catalog.race(name)
             least = race.tokens + race.conquest_only_tokens
-        values = allowed_values(chosen, least)
         self.ctx.notices.choose(Choice(
             number_words(chosen),
             [(str(n), _("{number} (as in the data)").format(number=n) if n == chosen.was
-              else str(n)) for n in values],
+              else str(n)) for n in allowed_values(chosen, least)],
             lambda value: self.correct(kind, name, field, int(value)),
             text=_("Now {number}. New games use the number you choose.").format(
                 number=chosen.value)))
