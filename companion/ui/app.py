@@ -838,37 +838,30 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
             self._pin_seat = None
             self._face()
 
-    def _track(self, dialog: Any) -> None:
+    def _open(self, kind: type, *args: Any, **words: Any) -> None:
+        """Fill a dialog of `kind` (`_spare`) with `args` and `words`, and open it."""
+        dialog: Any = self._spare(kind)
+        dialog.fill(*args, **words)
         self.dialogs.append(dialog)
         dialog.open()
 
     def _message(self, _notices: Any, title: str, text: str) -> None:
-        dialog = self._spare(MessageDialog)
-        dialog.fill(title=title, text=text)
-        self._track(dialog)
+        self._open(MessageDialog, title=title, text=text)
 
     def _question(self, _notices: Any, question: Question) -> None:
-        dialog = self._spare(ConfirmDialog)
-        dialog.fill(question.on_yes, title=question.title, text=question.text,
-                    yes_text=question.yes, no_text=question.no, yes_kind=question.kind)
-        self._track(dialog)
+        self._open(ConfirmDialog, question.on_yes, title=question.title, text=question.text,
+                   yes_text=question.yes, no_text=question.no, yes_kind=question.kind)
 
     def _choice(self, _notices: Any, choice: Choice) -> None:
-        dialog = self._spare(ChoiceDialog)
-        dialog.fill(choice.on_choice, choices=choice.choices, title=choice.title,
-                    text=choice.text)
-        self._track(dialog)
+        self._open(ChoiceDialog, choice.on_choice, choices=choice.choices, title=choice.title,
+                   text=choice.text)
 
     def _name(self, _notices: Any, request: NameRequest) -> None:
-        dialog = self._spare(NamePad)
-        dialog.fill(request.on_done, title=request.title, text=request.text,
-                    value=request.initial, max_length=NAME_LENGTH)
-        self._track(dialog)
+        self._open(NamePad, request.on_done, title=request.title, text=request.text,
+                   value=request.initial, max_length=NAME_LENGTH)
 
     def _pin(self, _notices: Any, request: PinRequest) -> None:
-        dialog = self._spare(PinPad)
-        dialog.fill(request.on_done, title=request.title, text=request.text,
-                    length=PIN_LENGTH)
         self._pin_seat = request.seat
         self._face()  # before it opens: the pad faces the one who types
-        self._track(dialog)
+        self._open(PinPad, request.on_done, title=request.title, text=request.text,
+                   length=PIN_LENGTH)
