@@ -756,12 +756,10 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         seats = self.ctx.seats
         state = self._state()
         current = None if state is None or state.is_over else state.track.seat
-        peek = None
+        peek = self._pin_seat  # the PIN is typed by the one about to peek
         table = self.presenters.made("table")
         if table is not None and table.peek_seat >= 0:
             peek = int(table.peek_seat)
-        elif self._pin_seat is not None:
-            peek = self._pin_seat  # the PIN is typed by the one about to peek
         return rotation(self.base_rotation or 0, Seating(seats.seating), seats.sides,
                         self.ctx.nav.current, current, peek)
 
