@@ -195,6 +195,7 @@ def kv_files() -> tuple[str, ...]:
     """The app's layouts, shared widgets first (read from `SCREENS` when called)."""
     return (SHARED_KV, *(kv for _, _, kv in SCREENS.values()))
 
+
 FIRST_SCREEN = "home"
 """The screen the app starts on."""
 
