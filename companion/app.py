@@ -92,11 +92,6 @@ class Devices:
         """The die button's line, in the language spoken now."""
         return self.die_words()
 
-    @property
-    def grid_status(self) -> str:
-        """The sensor grid's line, in the language spoken now."""
-        return self.grid_words()
-
     def close(self) -> None:
         for device in self.opened:
             device.close()

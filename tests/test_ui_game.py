@@ -33,7 +33,7 @@ from screen_steps import (
 from companion.rules.turns import Phase
 from companion.rules.views import final_totals, own_coins
 from companion.session import Session
-from companion.ui.app import KV_FILES
+from companion.ui.app import kv_files
 from companion.ui.widgets import PeekView
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -58,9 +58,9 @@ def test_every_kv_file_loads(app: Any) -> None:
     for name in SCREENS:
         app.screens[name]
     loaded = {Path(f).name for f in Builder.files}
-    assert set(KV_FILES) <= loaded
+    assert set(kv_files()) <= loaded
     ours = {p.name for p in kv_dir().glob("*.kv")} - {"map_widget.kv"}
-    assert ours <= set(KV_FILES)
+    assert ours <= set(kv_files())
 
 
 def test_a_whole_game_through_the_screens(app: Any) -> None:

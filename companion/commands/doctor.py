@@ -88,43 +88,6 @@ class Findings(list[Finding]):
         self.add("fix", text, **values)
 
 
-def _real_groups_of_process() -> set[str]:
-    import grp
-
-    names: set[str] = set()
-    for gid in {os.getgid(), *os.getgroups()}:
-        try:
-            names.add(grp.getgrgid(gid).gr_name)
-        except KeyError:
-            continue
-    return names
-
-
-def _real_groups_of_user(user: str) -> set[str]:
-    import grp
-    import pwd
-
-    names = {g.gr_name for g in grp.getgrall() if user in g.gr_mem}
-    with contextlib.suppress(KeyError):
-        names.add(grp.getgrgid(pwd.getpwnam(user).pw_gid).gr_name)
-    return names
-
-
-def _real_existing_groups() -> set[str]:
-    import grp
-
-    return {g.gr_name for g in grp.getgrall()}
-
-
-def _real_user() -> str:
-    import pwd
-
-    try:
-        return pwd.getpwuid(os.getuid()).pw_name
-    except KeyError:
-        return str(os.getuid())
-
-
 def _run_tool(tool: str, arguments: list[str]) -> tuple[int, str] | None:
     """``TOOL ARGUMENTS``: (status, output), or None where there is no such tool."""
     try:
@@ -178,15 +141,26 @@ class System:
 
     @classmethod
     def current(cls) -> System:
-        """This machine, as the current process sees it."""
-        user = _real_user()
-        return cls(
-            uid=os.getuid(),
-            user=user,
-            process_groups=_real_groups_of_process(),
-            user_groups=_real_groups_of_user(user),
-            existing_groups=_real_existing_groups(),
-        )
+        """This machine, as the current process sees it: its user (by number when it has
+        no name), the groups this process has, the groups the user is in (its own and
+        those listing it) and every group there is."""
+        import grp
+        import pwd
+
+        try:
+            user = pwd.getpwuid(os.getuid()).pw_name
+        except KeyError:
+            user = str(os.getuid())
+        groups = grp.getgrall()
+        in_process: set[str] = set()
+        for gid in {os.getgid(), *os.getgroups()}:
+            with contextlib.suppress(KeyError):
+                in_process.add(grp.getgrgid(gid).gr_name)
+        of_user = {g.gr_name for g in groups if user in g.gr_mem}
+        with contextlib.suppress(KeyError):
+            of_user.add(grp.getgrgid(pwd.getpwnam(user).pw_gid).gr_name)
+        return cls(uid=os.getuid(), user=user, process_groups=in_process, user_groups=of_user,
+                   existing_groups={g.gr_name for g in groups})
 
     def path(self, absolute: str) -> Path:
         """An absolute path of the machine, inside :attr:`root`."""
@@ -327,9 +301,8 @@ def _check_kivy_input(system: System) -> list[Finding]:
 
     kiosk_ini = default_config_path(system.environ).parent / "kivy" / "config.ini"
     home = system.environ.get("KIVY_HOME") or str(Path.home() / ".kivy")
-    candidates = [(True, kiosk_ini), (False, Path(home) / "config.ini")]
     found = Findings("touch")
-    for kiosk, ini in candidates:
+    for kiosk, ini in ((True, kiosk_ini), (False, Path(home) / "config.ini")):
         if not ini.is_file():
             continue
         try:

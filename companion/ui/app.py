@@ -71,9 +71,9 @@ from __future__ import annotations
 import importlib
 import logging
 import os
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 
@@ -191,27 +191,10 @@ SCREENS: Mapping[str, tuple[str, str, str]] = _Screens(BASE_SCREENS)
 """Every screen: the app's (`BASE_SCREENS`) and the expansions' views'."""
 
 
-class _KvFiles(Sequence[str]):
-    """The app's layouts, shared widgets first (read from `SCREENS` when first asked)."""
+def kv_files() -> tuple[str, ...]:
+    """The app's layouts, shared widgets first (read from `SCREENS` when called)."""
+    return (SHARED_KV, *(kv for _, _, kv in SCREENS.values()))
 
-    def _files(self) -> tuple[str, ...]:
-        return (SHARED_KV, *(kv for _, _, kv in SCREENS.values()))
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
-        return self._files()[index]
-
-    def __len__(self) -> int:
-        return len(self._files())
-
-
-KV_FILES: Sequence[str] = _KvFiles()
-"""The app's layouts, shared widgets first."""
 
 FIRST_SCREEN = "home"
 """The screen the app starts on."""
@@ -413,10 +396,10 @@ PLAYING = ("table", "market", "map", "scoring", "die")
 
 
 def load_kv(*names: str) -> None:
-    """Load the kv files `names` (all of them: `KV_FILES`) once per process (loading one
+    """Load the kv files `names` (all of them: `kv_files`) once per process (loading one
     twice would double its rules); of a file whose first-frame rules are loaded already
     (`load_first_frame_kv`), the others."""
-    for name in names or KV_FILES:
+    for name in names or kv_files():
         path = str(kv_file(name))
         if path in Builder.files:
             continue
@@ -774,12 +757,10 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
         seats = self.ctx.seats
         state = self._state()
         current = None if state is None or state.is_over else state.track.seat
-        peek = None
+        peek = self._pin_seat  # the PIN is typed by the one about to peek
         table = self.presenters.made("table")
         if table is not None and table.peek_seat >= 0:
             peek = int(table.peek_seat)
-        elif self._pin_seat is not None:
-            peek = self._pin_seat  # the PIN is typed by the one about to peek
         return rotation(self.base_rotation or 0, Seating(seats.seating), seats.sides,
                         self.ctx.nav.current, current, peek)
 
@@ -856,38 +837,30 @@ class TableApp(App):  # type: ignore[misc]  # Kivy ships no type information
             self._pin_seat = None
             self._face()
 
-    def _track(self, dialog: Any) -> Any:
+    def _open(self, kind: type, *args: Any, **words: Any) -> None:
+        """Fill a dialog of `kind` (`_spare`) with `args` and `words`, and open it."""
+        dialog: Any = self._spare(kind)
+        dialog.fill(*args, **words)
         self.dialogs.append(dialog)
         dialog.open()
-        return dialog
 
     def _message(self, _notices: Any, title: str, text: str) -> None:
-        dialog = self._spare(MessageDialog)
-        dialog.fill(title=title, text=text)
-        self._track(dialog)
+        self._open(MessageDialog, title=title, text=text)
 
     def _question(self, _notices: Any, question: Question) -> None:
-        dialog = self._spare(ConfirmDialog)
-        dialog.fill(question.on_yes, title=question.title, text=question.text,
-                    yes_text=question.yes, no_text=question.no, yes_kind=question.kind)
-        self._track(dialog)
+        self._open(ConfirmDialog, question.on_yes, title=question.title, text=question.text,
+                   yes_text=question.yes, no_text=question.no, yes_kind=question.kind)
 
     def _choice(self, _notices: Any, choice: Choice) -> None:
-        dialog = self._spare(ChoiceDialog)
-        dialog.fill(choice.on_choice, choices=choice.choices, title=choice.title,
-                    text=choice.text)
-        self._track(dialog)
+        self._open(ChoiceDialog, choice.on_choice, choices=choice.choices, title=choice.title,
+                   text=choice.text)
 
     def _name(self, _notices: Any, request: NameRequest) -> None:
-        dialog = self._spare(NamePad)
-        dialog.fill(request.on_done, title=request.title, text=request.text,
-                    value=request.initial, max_length=NAME_LENGTH)
-        self._track(dialog)
+        self._open(NamePad, request.on_done, title=request.title, text=request.text,
+                   value=request.initial, max_length=NAME_LENGTH)
 
     def _pin(self, _notices: Any, request: PinRequest) -> None:
-        dialog = self._spare(PinPad)
-        dialog.fill(request.on_done, title=request.title, text=request.text,
-                    length=PIN_LENGTH)
         self._pin_seat = request.seat
         self._face()  # before it opens: the pad faces the one who types
-        self._track(dialog)
+        self._open(PinPad, request.on_done, title=request.title, text=request.text,
+                   length=PIN_LENGTH)

@@ -29,7 +29,7 @@ from kivy.properties import (
 )
 
 from companion.i18n import N_, _, ngettext
-from companion.rules import BOARD_NAMES, Board, GameState, load_board
+from companion.rules import BOARD_NAMES, GameState, load_board
 from companion.ui.grid import refusal_detail, resized
 from companion.ui.presenters.base import Presenter
 from companion.ui.presenters.intents import argument, known
@@ -41,10 +41,6 @@ Said = Callable[[], str]
 
 def _nothing() -> str:
     return ""
-
-
-def board_title(board: Board) -> str:
-    return _("the {players}-player board").format(players=board.players)
 
 
 def with_sensor(found: int, total: int) -> str:
@@ -274,8 +270,9 @@ class CalibrationPresenter(Presenter, parse=parse):
     def _show(self) -> None:
         board, wizard, grid = self.board, self.wizard, self.grid
         self.board_ratio = 1 / (board.aspect or 1.0) if board is not None else 0.6
-        self.title = (_("Calibrate the sensor grid: {board}").format(board=board_title(board))
-                      if board is not None else _(TITLE))
+        self.title = (_("Calibrate the sensor grid: {board}").format(
+            board=_("the {players}-player board").format(players=board.players))
+            if board is not None else _(TITLE))
         if wizard is None:
             self.highlight, self.selected = frozenset(), None
             self.badges = {}

@@ -14,6 +14,7 @@ caption (`standings`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any, assert_never
 
@@ -116,6 +117,12 @@ class ChartOrCode(EventDispatcher):  # type: ignore[misc]
         has a link)."""
         self.side = "bgstats" if side == "bgstats" and self.bgstats_url else "chart"
 
+    def show_chart(self, history: Any, seats: Iterable[Any]) -> None:
+        """The coins chart of `history`'s game: a line a seat (its name, colour and seat)."""
+        self.chart_turns, series = coins_by_turn(history)
+        self.chart_series = [{"name": s.name, "rgba": palette.rgba(s.colour),
+                              "values": series[s.seat]} for s in seats]
+
 
 class GameEndPresenter(ChartOrCode, Presenter, parse=parse):
     title = StringProperty(N_("The game is over"))
@@ -212,18 +219,10 @@ class GameEndPresenter(ChartOrCode, Presenter, parse=parse):
         self.hint = _(REVEAL_ONE_BY_ONE)
         coins_now = {seat: total for seat, (_, total) in enumerate(totals)}
         tied = tied_for_first(state, coins_now)  # the game's expansions say first
-        self._tokens = {}
-        for seat in tied:
-            known = tokens_on_board(state.regions.regions, seat)
-            self._tokens[seat] = known if known is not None else 0
+        self._tokens = {seat: tokens_on_board(state.regions.regions, seat) or 0 for seat in tied}
         self._tie_rows(state)
         if history is not None:
-            turns, series = coins_by_turn(history)
-            self.chart_turns = turns
-            self.chart_series = [
-                {"name": p.name, "rgba": palette.rgba(p.colour), "values": series[p.seat]}
-                for p in state.players
-            ]
+            self.show_chart(history, state.players)
         self._update_reveal_text()
 
     def _reset(self) -> None:

@@ -143,7 +143,7 @@ class HistoryPresenter(Presenter, parse=parse):
         """Read the finished games from the store (when the screen opens)."""
         store = self.session.records
         self.error_text = ""
-        rows: list[dict[str, Any]] = []
+        records: list[GameRecord] = []
         if store is None:
             self.empty_text = _("Games are not being saved, so there is no history.")
         else:
@@ -154,9 +154,7 @@ class HistoryPresenter(Presenter, parse=parse):
             except RecordsError as failed:
                 self.error_text = _("The past games cannot be read: {reason}").format(
                     reason=say(failed))
-                records = []
-            for game in records:
-                rows.append(self._row(game))
+        rows = [self._row(game) for game in records]
         self.games = rows
         self.empty = not rows
 

@@ -21,7 +21,7 @@ from companion.records import ComboPlayed, GameSummary, RecordsError, minutes
 from companion.ui import names as shown_names
 from companion.ui import palette
 from companion.ui.presenters.base import Choice, Presenter
-from companion.ui.presenters.game_end import ChartOrCode, coins_by_turn
+from companion.ui.presenters.game_end import ChartOrCode
 from companion.ui.presenters.history import (
     EXPORT_FORMATS,
     board_name,
@@ -107,9 +107,8 @@ class GameHistoryPresenter(ChartOrCode, Presenter, parse=parse):
         self.winner_text = _("{winner}.").format(winner=winner_words(game))
         self.tie_text = (_("Tie-break: {rule}").format(rule=game.tie_break) if game.tie_break
                          else "")
-        ranked = sorted(game.seats, key=lambda s: (s.rank or 99, s.seat))
         rows = []
-        for seat in ranked:
+        for seat in sorted(game.seats, key=lambda s: (s.rank or 99, s.seat)):
             colour = palette.rgba(seat.colour)
             rank = _(RANKS[seat.rank]) if seat.rank in RANKS else ""
             won = coins(seat.final_coins or 0)
@@ -151,10 +150,7 @@ class GameHistoryPresenter(ChartOrCode, Presenter, parse=parse):
             self.chart_series, self.chart_turns = [], 0
             self.chart_note = _("This game's turns cannot be replayed, so there is no chart.")
             return
-        turns, series = coins_by_turn(history)
-        self.chart_turns = turns
-        self.chart_series = [{"name": seat.name, "rgba": palette.rgba(seat.colour),
-                              "values": series[seat.seat]} for seat in summary.game.seats]
+        self.show_chart(history, summary.game.seats)
         self.chart_note = _("Coins at the end of each turn")
 
     # -- intents ---------------------------------------------------------------------------

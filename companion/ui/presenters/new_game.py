@@ -402,13 +402,13 @@ class NewGamePresenter(Presenter, parse=parse):
         return text
 
     def _players_text(self, count: int) -> str:
-        chosen = self.chosen_board()
-        described = None if chosen is None else _described(chosen)
         seating = self._seating()
         if seating is not None:
             return seating.text
-        if described is not None:
-            return _("{board}. Seats go clockwise in this order.").format(board=described)
+        chosen = self.chosen_board()
+        if chosen is not None:
+            return _("{board}. Seats go clockwise in this order.").format(
+                board=_described(chosen))
         board = board_for_players(count)
         return _("{count} players: the {count}-player board, {turns} turns. Seats go "
                  "clockwise in this order.").format(count=count, turns=board.turns)
@@ -671,7 +671,6 @@ class NewGamePresenter(Presenter, parse=parse):
         expansions = [ident for ident, _name in self.session.catalog.expansions
                       if ident in self._chosen]
         first = None if self.first < 0 else int(self.first)
-        dealing = self.dealing
         chosen = self.chosen_board()
         board_doc = None if chosen is None else chosen.document
         left_out = tuple(power for view in views.registered() for power in view.left_out(self))
@@ -679,7 +678,7 @@ class NewGamePresenter(Presenter, parse=parse):
                 if view.setup_key}
         self.ctx.seats.chosen = tuple(self._sides)  # the app keeps them with the game
         started = self.attempt(lambda: self.session.new_game(
-            seats, first_seat=first, expansions=expansions, dealing=dealing,
+            seats, first_seat=first, expansions=expansions, dealing=self.dealing,
             board_doc=board_doc, left_out=left_out, **more),
             _("The game cannot start"))
         self.ctx.seats.chosen = ()  # taken by the game started, or not wanted any more
@@ -720,6 +719,5 @@ def _labelled(board: CustomBoard) -> str:
 
 def _described(board: CustomBoard) -> str:
     """"Home Map: a board of your own for 3 players, 10 turns" (or a view's kind)."""
-    kind = _kind(board)[1]
     return _("{name}: {kind} for {players} players, {turns} turns").format(
-        name=board.name, kind=kind, players=board.board.players, turns=board.board.turns)
+        name=board.name, kind=_kind(board)[1], players=board.board.players, turns=board.board.turns)

@@ -345,8 +345,7 @@ class ScoringPresenter(Presenter, parse=parse):
 
     def _after_change(self) -> None:
         self._score_quick()
-        state = self.state
-        if state is not None and self.can_score and self.board_ok:
+        if self.state is not None and self.can_score and self.board_ok:
             self.hint = _(COUNT_HINT)
         self._show_lines()
 

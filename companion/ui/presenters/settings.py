@@ -250,8 +250,7 @@ class SettingsPresenter(Presenter, parse=parse):
         """Read the config file and the saved data (when the screen opens)."""
         self.can_calibrate = "calibration" in self.ctx.presenters
         self._config = load_config(self.path)[0] if self.path.exists() else Config()
-        if self._started is None:
-            self._started = self._config
+        self._started = self._started or self._config
         self._loaded = True
         self._show_all()
 
@@ -365,7 +364,7 @@ class SettingsPresenter(Presenter, parse=parse):
             Action.TEXT_SIZE: self.choose_text_size,
             Action.SEATING: self.toggle_seating,
             Action.VOLUME: self.choose_volume,
-            Action.MUTE: self.toggle_mute,
+            Action.MUTE: lambda: self._write("sound.muted", not self._config.sound.muted),
             Action.QUIET: self.choose_quiet_hours,
             Action.DIE: self.choose_die,
             Action.PORT: self.choose_port,
@@ -374,7 +373,7 @@ class SettingsPresenter(Presenter, parse=parse):
             Action.USB: self.save_to_stick,
             Action.EXPORT: self.export_all,
             Action.CORRECT: self.choose_number,
-            Action.UNCORRECT: self.undo_corrections,
+            Action.UNCORRECT: lambda: self._save_corrections([]),
             Action.LANGUAGE: self.choose_language,
         }
         handlers[action]()
@@ -451,9 +450,6 @@ class SettingsPresenter(Presenter, parse=parse):
         self._write("sound.volume", int(key))
         self.ctx.cues.play(Cue.TURN)  # so the table hears the new volume
 
-    def toggle_mute(self) -> None:
-        self._write("sound.muted", not self._config.sound.muted)
-
     def choose_quiet_hours(self) -> None:
         current = show_quiet_hours(self._config.sound.quiet_hours)[1:-1]
         keys = list(QUIET_CHOICES)
@@ -504,11 +500,10 @@ class SettingsPresenter(Presenter, parse=parse):
         if field == "max_tokens":
             race = self.session.catalog.race(name)
             least = race.tokens + race.conquest_only_tokens
-        values = allowed_values(chosen, least)
         self.ctx.notices.choose(Choice(
             number_words(chosen),
             [(str(n), _("{number} (as in the data)").format(number=n) if n == chosen.was
-              else str(n)) for n in values],
+              else str(n)) for n in allowed_values(chosen, least)],
             lambda value: self.correct(kind, name, field, int(value)),
             text=_("Now {number}. New games use the number you choose.").format(
                 number=chosen.value)))
@@ -522,9 +517,6 @@ class SettingsPresenter(Presenter, parse=parse):
         if value != was:
             kept.append((kind, name, field, value))
         self._save_corrections(kept)
-
-    def undo_corrections(self) -> None:
-        self._save_corrections([])
 
     def _save_corrections(self, given: list[Override]) -> None:
         store = self.session.records
