@@ -16,6 +16,8 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -207,12 +209,10 @@ def test_no_frame_of_the_table_uses_the_stencil(app: Any) -> None:
         assert stencils(ui.window().canvas) == 0, name
 
 
-def test_a_scrollers_bars_change_colour_at_most_once_after_a_change_and_never_unseen(
-        app: Any) -> None:
-    """Content that changes size: where it fits (no bar shows), the bars' colour is not
-    touched in the second after it (Kivy's half-second fade set it every frame: about 30
-    frames of the whole window drawn again after each map region tapped); where it
-    overflows, the bar turns inactive in one change, not a fade."""
+@contextmanager
+def scrolling_content() -> Iterator[tuple[Scroller, Any]]:
+    """A 200x400 scroller in the window holding a widget 100 high, Kivy's clock held;
+    taken out of the window after."""
     from kivy.uix.widget import Widget
 
     scroller = Scroller(size_hint=(None, None), size=(200, 400), pos=(10, 10),
@@ -221,23 +221,33 @@ def test_a_scrollers_bars_change_colour_at_most_once_after_a_change_and_never_un
     scroller.add_widget(content)
     win = ui.window()
     win.add_widget(scroller)
-    changes: list[list[float]] = []
-    scroller.bind(_bar_color=lambda _s, value: changes.append(list(value)))
     try:
         with ui.held_clock():
-            ui.wait(1.5)
-            for height in (150, 120, 200):  # fits
-                changes.clear()
-                content.height = height
-                ui.wait(1.5)
-                assert changes == [], height
-            content.height = 900  # overflows: shown, then inactive at once
-            changes.clear()
-            ui.wait(1.5)
-            assert changes == [list(scroller.bar_inactive_color)]
+            yield scroller, content
     finally:
         win.remove_widget(scroller)
         ui.pump()
+
+
+def test_a_scrollers_bars_change_colour_at_most_once_after_a_change_and_never_unseen(
+        app: Any) -> None:
+    """Content that changes size: where it fits (no bar shows), the bars' colour is not
+    touched in the second after it (Kivy's half-second fade set it every frame: about 30
+    frames of the whole window drawn again after each map region tapped); where it
+    overflows, the bar turns inactive in one change, not a fade."""
+    with scrolling_content() as (scroller, content):
+        changes: list[list[float]] = []
+        scroller.bind(_bar_color=lambda _s, value: changes.append(list(value)))
+        ui.wait(1.5)
+        for height in (150, 120, 200):  # fits
+            changes.clear()
+            content.height = height
+            ui.wait(1.5)
+            assert changes == [], height
+        content.height = 900  # overflows: shown, then inactive at once
+        changes.clear()
+        ui.wait(1.5)
+        assert changes == [list(scroller.bar_inactive_color)]
 
 
 def test_a_scroller_keeps_one_binding_for_its_bars_colour_however_often_its_content_changes(
@@ -246,31 +256,18 @@ def test_a_scroller_keeps_one_binding_for_its_bars_colour_however_often_its_cont
     unbinds it once when the bars turn inactive: a panel with no bar, or laid out twice
     before its bars turned, kept one binding more each time (some 160 a game, for the
     app's life). Here it holds one, to `bar_color` or to `bar_inactive_color`."""
-    from kivy.uix.widget import Widget
+    with scrolling_content() as (scroller, content):
+        def bindings() -> int:
+            return sum(1 for name in ("bar_color", "bar_inactive_color")
+                       for observer in scroller.get_property_observers(name)
+                       if observer == scroller._change_bar_color)
 
-    scroller = Scroller(size_hint=(None, None), size=(200, 400), pos=(10, 10),
-                        do_scroll_x=False)
-    content = Widget(size_hint_y=None, height=100)
-    scroller.add_widget(content)
-    win = ui.window()
-    win.add_widget(scroller)
-
-    def bindings() -> int:
-        return sum(1 for name in ("bar_color", "bar_inactive_color")
-                   for observer in scroller.get_property_observers(name)
-                   if observer == scroller._change_bar_color)
-
-    try:
-        with ui.held_clock():
-            for heights in ((150, 120, 200), (900, 950), (130,), (800, 120, 700)):
-                for height in heights:  # twice or more in a frame, then the bars turn
-                    content.height = height
-                    ui.pump()
-                ui.wait(1.5)
-                assert bindings() == 1, heights
-    finally:
-        win.remove_widget(scroller)
-        ui.pump()
+        for heights in ((150, 120, 200), (900, 950), (130,), (800, 120, 700)):
+            for height in heights:  # twice or more in a frame, then the bars turn
+                content.height = height
+                ui.pump()
+            ui.wait(1.5)
+            assert bindings() == 1, heights
 
 
 def test_every_list_on_the_tapped_screens_clips_with_a_scissor(app: Any) -> None:
