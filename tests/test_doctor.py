@@ -144,6 +144,24 @@ def lines(pi: FakePi, status: str) -> list[str]:
 # --- a healthy Pi -------------------------------------------------------------------------
 
 
+def test_this_machine_is_read_as_its_user_and_groups_say() -> None:
+    """`System.current` (what `companion doctor` looks at on the Pi): the process's user,
+    the groups the process has, those the user is in (its own first) and every group,
+    read from this machine's own account files."""
+    import grp
+    import pwd
+
+    here = System.current()
+    account = pwd.getpwuid(os.getuid())
+    own = grp.getgrgid(account.pw_gid).gr_name
+    assert (here.uid, here.user) == (os.getuid(), account.pw_name)
+    assert grp.getgrgid(os.getgid()).gr_name in here.process_groups
+    assert own in here.user_groups
+    assert here.user_groups >= {g.gr_name for g in grp.getgrall() if account.pw_name in g.gr_mem}
+    assert here.process_groups | here.user_groups <= here.existing_groups
+    assert here.existing_groups == {g.gr_name for g in grp.getgrall()}
+
+
 def test_a_healthy_pi_has_nothing_to_fix(pi: FakePi) -> None:
     assert pi.fixes() == []
     ok = lines(pi, "ok")
