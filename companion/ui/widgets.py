@@ -854,9 +854,10 @@ class Scroller(ScrollView):  # type: ignore[misc]
     def update_from_scroll(self, *args: Any) -> None:
         """Kivy's, which binds the bars' colour to `bar_color` at every call: bound once.
 
-        Kivy's adds a binding each time it runs before the bars have turned inactive (a
-        panel laid out twice in a frame), and takes one away when they turn: the rest
-        stayed, some 160 a game, for the app's life.
+        Kivy's unbinds it only when the bars turn inactive: a second call before they
+        turned (a panel laid out twice in a frame), or a panel with no bar (whose bars
+        never turn, `_bind_inactive_bar_color`), left a binding behind each time, some
+        160 a game, for the app's life.
         """
         self.funbind("bar_color", self._change_bar_color)
         super().update_from_scroll(*args)
