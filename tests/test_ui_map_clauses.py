@@ -186,3 +186,17 @@ def test_the_map_lights_exactly_the_regions_a_conquest_is_allowed_in() -> None:
             assert refused is None or "not enough" in str(refused), (rid, str(refused))
         else:
             assert refused is not None, rid
+
+
+def test_the_die_keeps_a_hidden_place_only_while_the_players_step_the_hand() -> None:
+    """The die's last-conquest button keeps its place, hidden, where stepping the hand could
+    bring it under the finger (a game that does not count the tokens); a counted hand changes
+    only with another region, so the place is left to the panel's steppers."""
+    for counted in (True, False):
+        s = session(2, races=["Orcs"], powers=["Fortified"], troops_counted=counted)
+        s.pick(0)
+        board = _map(s)
+        board.tap(min(board.highlight))
+        shown = [a["key"] for a in board.main_actions if not a.get("hidden")]
+        kept = [a for a in board.main_actions if a.get("hidden")]
+        assert (shown, len(kept)) == (["conquer"], 0 if counted else 1), counted

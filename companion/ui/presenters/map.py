@@ -585,10 +585,14 @@ class MapPresenter(Presenter, parse=parse):
         odds = final_conquest(int(self.tokens_left), cost, state.catalog.die_faces, who)
         panel["show_final"] = True
         faces = len(state.catalog.die_faces)
-        # The die's button keeps its place while the hand is stepped: hidden, not removed.
-        hidden = [{"key": "", "hidden": True,
-                   "text": _("Last conquest: try with the die ({good} in {faces})").format(
-                       good=faces, faces=faces)}]
+        # While the players step the hand (the game does not count it), the die's button
+        # keeps its place, hidden, so that nothing moves under the finger; a hand the game
+        # counts changes only with another region, tapped on the board, and the place is
+        # given to the panel (upright, it holds the steppers).
+        hidden = [] if self.hand_known else [
+            {"key": "", "hidden": True,
+             "text": _("Last conquest: try with the die ({good} in {faces})").format(
+                 good=faces, faces=faces)}]
         if not odds.allowed:
             panel["odds_text"] = _("The die: {reason}.").format(
                 reason=say(odds.reason))
