@@ -200,3 +200,22 @@ def test_the_die_keeps_a_hidden_place_only_while_the_players_step_the_hand() -> 
         shown = [a["key"] for a in board.main_actions if not a.get("hidden")]
         kept = [a for a in board.main_actions if a.get("hidden")]
         assert (shown, len(kept)) == (["conquer"], 0 if counted else 1), counted
+
+
+def test_the_die_alone_takes_the_conquests_place_when_the_hand_cannot_cover_it() -> None:
+    """A hand short of every count of tokens the region may take: the die's try is the one
+    main button (no greyed conquest beside it), the panel's note says the hand, and no
+    stepper offers a count of tokens to put there (the try puts the whole hand)."""
+    s = session(2, races=["Orcs"], powers=["Fortified"], troops_counted=True)
+    s.pick(0)
+    board = _map(s)
+    board.tap(min(board.highlight))
+    board.set_deploy(int(board.tokens_left) - 1)  # all the hand but one token there
+    board.act("conquer")
+    for rid in sorted(board.highlight):
+        board.tap(rid)
+        if int(board.deploy_least) > 1:
+            break
+    assert [a["key"] for a in board.main_actions] == ["final"]
+    assert "Only 1 token in hand." in board.note_text
+    assert not board.show_deploy

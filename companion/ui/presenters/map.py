@@ -526,15 +526,21 @@ class MapPresenter(Presenter, parse=parse):
                            and not _plays_seat(state, state.track.seat))
         if not keep_counts or self.hand_known:
             self.tokens_left = self._in_hand(state)
-        panel["show_deploy"] = True
         actions: list[dict[str, Any]] = []
         in_hand = (None if _plays_seat(state, who.seat)  # an expansion's own books
                    else troops_game.hand(state, who.seat, who.race))
+        final = self._final(state, who, chance, cost.total) if found.reach.reachable else []
+        # the die's try takes the conquest's place alone when no count of tokens put there
+        # is in hand: the note says the hand, and no stepper offers a count (the try puts
+        # the whole hand there)
+        die_alone = (in_hand is not None and least > in_hand
+                     and any(a["key"] == "final" for a in final))
+        panel["show_deploy"] = not die_alone
         if in_hand is not None and int(self.deploy) > in_hand:
             short = (_("Only {tokens} in hand").format(tokens=tokens(in_hand)) if in_hand
                      else _("No token in hand"))
-            if found.reach.reachable:  # in the conquest button's place, greyed: the
-                actions.append({"key": "", "text": short, "disabled": True})  # rest stays
+            if found.reach.reachable and not die_alone:  # in the conquest button's
+                actions.append({"key": "", "text": short, "disabled": True})  # place, greyed
             else:
                 line = (_("Only {tokens} in hand.").format(tokens=tokens(in_hand)) if in_hand
                         else _("No token in hand."))
@@ -550,7 +556,7 @@ class MapPresenter(Presenter, parse=parse):
                                                            tokens=tokens(by_catapult))})
         if found.reach.reachable:
             actions += self._dragon(state, who, rid)
-            actions += self._final(state, who, chance, cost.total)
+            actions += final
         sorcery = RegionConquered(who.seat, rid, sorcery=True)
         if who.race == rule_names.SORCERERS and refusal(state, sorcery) is None:
             holder = state.players[state.regions[rid].occupant.seat].name  # type: ignore[union-attr]
