@@ -11,6 +11,7 @@ app: counts do not depend on the machine, as milliseconds do.
   region title reads the names' file once, not once per kind of name it shows;
 - the table's body growing or shrinking (the die's reason shown under it, at an end of
   turn) runs none of the rules that place its columns (they read whether it is wide);
+  the die's words wrapping onto two lines (a final conquest's) do not move it;
 - a note of the table's that folds away and comes back with the same lines (the table
   settling after a tap) is not drawn again: it is unseen while folded, never disabled;
 - a list that moves or changes size runs none of Kivy's rules for its scroll bars'
@@ -286,6 +287,26 @@ def test_the_die_s_reason_of_one_line_coming_and_going_moves_nothing(
         presenter.die_reason = reason
         ui.pump(3)
         assert (table.ids.body.height, table.ids.die_reason.height) == (height, line)
+
+
+def test_the_die_buttons_words_wrapping_onto_two_lines_move_nothing(headless_app: Any) -> None:
+    """A turn begins: the die's button says a final conquest (two lines) where it said a
+    roll (one); the bar under the body keeps room for two lines, so the body keeps its
+    height (nothing jumps, and the boxes of the body are not laid out again)."""
+    from bench.scripted import seats
+
+    headless_app.session.new_game(seats(5), first_seat=0)
+    headless_app.ctx.nav.go("table")
+    ui.pump(6)
+    table = screen(headless_app)
+    presenter = headless_app.presenters["table"]
+    heights = set()
+    for words in ("Roll the die", "Final conquest with the die", "Roll the die"):
+        presenter.die_text = words
+        ui.pump(3)
+        heights.add((table.ids.die.height, table.ids.body.height))
+    assert len({die for die, _body in heights}) == 2  # (the words did wrap)
+    assert len({body for _die, body in heights}) == 1
 
 
 def test_a_note_folded_and_shown_again_with_the_same_lines_is_not_drawn_again(

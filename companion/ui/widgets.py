@@ -240,6 +240,14 @@ class Swatch(Widget):  # type: ignore[misc]
     colour = ObjectProperty(palette.FALLBACK)
 
 
+def button_height(button: Any, lines: int) -> float:
+    """How tall a `BigButton` is with `lines` lines of words at its font (its kv rule's
+    height): a bar that keeps this room stays still when a button's words wrap onto that
+    many lines or fewer."""
+    tall = lines_of(button._label.options, "\n".join(["Ag"] * lines), 1e6)[1]
+    return max(float(TARGET), tall + dp(14))
+
+
 class BigButton(Button):  # type: ignore[misc]
     """A flat button at least `TARGET` tall whose text wraps; `kind` picks its colour.
 
