@@ -7,7 +7,8 @@ app: counts do not depend on the machine, as milliseconds do.
   box still lets no touch reach its buttons; folded, it lays nothing out when it moves,
   and unfolded its children are in it again;
 - a tap on a region of the map draws no label whose text stayed as it was, and the map
-  works out only its selection (what the other layers show did not change); the first
+  works out only its selection (what the other layers show did not change); the panel
+  keeps its height whether the region offers a conquest or not; the first
   region title reads the names' file once, not once per kind of name it shows;
 - the table's body growing or shrinking (the die's reason shown under it, at an end of
   turn) runs none of the rules that place its columns (they read whether it is wide);
@@ -199,6 +200,31 @@ def test_a_map_tap_draws_only_the_labels_whose_text_changed(
         folds.add(screen(headless_app).ids.final_panel.shown)
     assert folds == {True, False}  # the steppers' box folded and unfolded on these taps
     assert layers == []
+
+
+def test_the_map_panel_keeps_its_height_whether_the_region_tapped_is_conquerable(
+        headless_app: Any) -> None:
+    """The main action's place below the panel is kept when a region offers none, so the
+    panel above keeps its height from tap to tap (nothing in it moves or is laid out
+    again); a second main button (a final roll) takes room of its own."""
+    from bench.scripted import seats
+
+    session = headless_app.session
+    session.new_game(seats(5), first_seat=0)
+    session.pick(0)
+    headless_app.ctx.nav.go("map")
+    ui.pump(6)
+    map_screen = screen(headless_app)
+    presenter = headless_app.presenters["map"]
+    offered, heights = set(), set()
+    for rid in sorted(map_screen.ids.board.geometry.cells)[:12]:
+        tap_region(headless_app, rid)
+        ui.pump(2)
+        if len(presenter.main_actions) <= 1:
+            offered.add(len(presenter.main_actions))
+            heights.add(map_screen.ids.panel_scroll.height)
+    assert offered == {0, 1}  # conquerable regions and others among those tapped
+    assert len(heights) == 1
 
 
 def _labels(root: Widget) -> Iterator[Label]:

@@ -380,13 +380,16 @@ class ActionColumn(GridLayout):  # type: ignore[misc]
     reading the button's `action_key` at the release, so a button given another action
     calls the new one. New `actions` update the buttons in place (a `Pool`): a button is
     built only when more are shown than ever before. The column is as tall as its buttons
-    (`cols` 1 by default; 2 puts them side by side).
+    (`cols` 1 by default; 2 puts them side by side), and never less than `least`.
     """
 
     actions = ListProperty([])
     target = ObjectProperty(None, allownone=True)
     reserve = NumericProperty(0)
     """Buttons to build with the column, before any is shown (`Pool.reserve`)."""
+    least = NumericProperty(0)
+    """The height it keeps when it shows fewer buttons (none): a place held for the main
+    one, so that what lies above does not move as it comes and goes."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("cols", 1)
@@ -394,10 +397,15 @@ class ActionColumn(GridLayout):  # type: ignore[misc]
         kwargs.setdefault("size_hint_y", None)
         self._pool: Pool[BigButton] = Pool(self, button=self._make)
         super().__init__(**kwargs)
-        as_tall_as_its_children(self)
+        self.fbind("minimum_height", self._fit_height)
+        self.fbind("least", self._fit_height)
+        self._fit_height()
         self.fbind("actions", self._rebuild)
         self.fbind("reserve", lambda _column, count: self._pool.reserve("button", int(count)))
         self._rebuild()
+
+    def _fit_height(self, *_args: Any) -> None:
+        self.height = max(self.minimum_height, self.least)
 
     def _make(self) -> BigButton:
         button = BigButton()
