@@ -330,9 +330,9 @@ def test_the_die_buttons_words_wrapping_onto_two_lines_move_nothing(headless_app
     for words in ("Roll the die", "Final conquest with the die", "Roll the die"):
         presenter.die_text = words
         ui.pump(3)
-        heights.add((table.ids.die.height, table.ids.body.height))
-    assert len({die for die, _body in heights}) == 2  # (the words did wrap)
-    assert len({body for _die, body in heights}) == 1
+        heights.add((table.ids.die.texture_size[1], table.ids.body.height))
+    assert len({words for words, _body in heights}) == 2  # (the words did wrap)
+    assert len({body for _words, body in heights}) == 1
 
 
 def test_a_note_folded_and_shown_again_with_the_same_lines_is_not_drawn_again(

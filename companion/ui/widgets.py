@@ -241,11 +241,11 @@ class Swatch(Widget):  # type: ignore[misc]
 
 
 def button_height(button: Any, lines: int) -> float:
-    """How tall a `BigButton` is with `lines` lines of words at its font (its kv rule's
-    height): a bar that keeps this room stays still when a button's words wrap onto that
-    many lines or fewer."""
+    """How tall a `BigButton` is with `lines` lines of words at its font (its height rule):
+    a bar that keeps this room stays still when a button's words wrap onto that many lines
+    or fewer."""
     tall = lines_of(button._label.options, "\n".join(["Ag"] * lines), 1e6)[1]
-    return max(float(TARGET), tall + dp(14))
+    return max(float(TARGET), tall + float(button.margins))
 
 
 class BigButton(Button):  # type: ignore[misc]
@@ -258,6 +258,9 @@ class BigButton(Button):  # type: ignore[misc]
     kind = OptionProperty("secondary", options=[*KINDS, "tint"])
     tint = ObjectProperty(None, allownone=True)
     action_key = StringProperty("")
+    margins = NumericProperty(dp(14))
+    """The room above and below its words, together (its height is its words' and this,
+    or `TARGET`, whichever is more)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
