@@ -187,3 +187,22 @@ def test_the_bar_covers_no_main_button_and_a_hidden_bar_lets_taps_through(
     for row in under:
         assert bar.on_touch_down(ui.UnitTestTouch(*row.ids.name_button.center)) is False
     ui.resize((800, 480))
+
+
+def test_a_list_of_players_shorter_than_its_place_stays_at_its_top() -> None:
+    """Three players' rows fill less than their place at 800x480: they stay at its top,
+    under the hint, whatever Kivy's scroll effect makes of a list that fits (it put them
+    at the foot, where the undo's bar then covered the last player's name)."""
+    s = Session(load_catalog(), rng=random.Random(3))
+    s.begin(created(3))
+    app = ui.app_for(s)
+    ui.resize((800, 480))
+    app.ctx.nav.go("table")
+    ui.pump(4)
+    table = screen(app)
+    scroll, players = table.ids.players_scroll, table.ids.players
+    assert players.height < scroll.height
+    first = players.row(0)
+    assert first is not None
+    top = first.to_window(first.x, first.top)[1]
+    assert abs(top - scroll.to_window(scroll.x, scroll.top)[1]) <= 1
