@@ -81,6 +81,11 @@ def tokens(n: int) -> str:
     return ngettext("{n} token", "{n} tokens", n).format(n=n)
 
 
+def on_the_board(n: int) -> str:
+    """A player's race tokens on the board, in words (a tie-break's count)."""
+    return _("{count} on the board").format(count=tokens(n))
+
+
 def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | None = None) -> str:
     """One event in words; `names` are the players' names by seat."""
     from companion.rules import (

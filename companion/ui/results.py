@@ -21,9 +21,13 @@ from companion.ui.widgets import FONT_MIN, Pool
 
 
 class ResultRow(BoxLayout):  # type: ignore[misc]
+    """A player's place, name and coins; under the name, what else decided (`detail`: the
+    tokens on the board of a tie-break), in smaller words."""
+
     rank = StringProperty("")
     name = StringProperty("")
     coins = StringProperty("")
+    detail = StringProperty("")
     rgba = ObjectProperty(palette.FALLBACK)
     ink = ObjectProperty(palette.TEXT)
 
@@ -47,6 +51,7 @@ class ResultList(BoxLayout):  # type: ignore[misc]
             widget.rank = row.get("rank", "")
             widget.name = row["name"]
             widget.coins = row["coins"]
+            widget.detail = row.get("detail", "")
             widget.rgba = row["rgba"]
             widget.ink = row["ink"]
 

@@ -35,7 +35,7 @@ from companion.rules import (
 )
 from companion.ui import names as shown_names
 from companion.ui import palette
-from companion.ui.describe import coins
+from companion.ui.describe import coins, on_the_board
 from companion.ui.presenters import expansions
 from companion.ui.presenters.base import Presenter, plain
 from companion.ui.presenters.history import board_name
@@ -257,19 +257,17 @@ class GameEndPresenter(ChartOrCode, Presenter, parse=parse):
             own = next((found for v in expansions.played(state)
                         if (found := v.standings(state)) is not None), None)
             self.hint = _(FINAL_STANDINGS) if own is None else own[1]
-            self.standings = [dict(row, rank=placing_text(row["placing"]),
-                                   coins=self._standing_coins(row))
-                              if "placing" in row else row for row in self.standings]
+            self.standings = [self._worded(row) if "placing" in row else row
+                              for row in self.standings]
         self._saved_changed()
 
     @staticmethod
-    def _standing_coins(row: dict[str, Any]) -> str:
-        """A standings row's coins (and tokens on the board, when they decided) in words."""
-        text = coins(row["total"])
-        if row.get("on_board") is None:
-            return text
-        return ngettext("{coins}, {n} token on the board", "{coins}, {n} tokens on the board",
-                        row["on_board"]).format(coins=text, n=row["on_board"])
+    def _worded(row: dict[str, Any]) -> dict[str, Any]:
+        """A standings row with its rank and coins in words, and the tokens on the board
+        where they decided (its `detail`, under the name)."""
+        tokens = row.get("on_board")
+        return dict(row, rank=placing_text(row["placing"]), coins=coins(row["total"]),
+                    detail="" if tokens is None else on_the_board(tokens))
 
     # -- intents -------------------------------------------------------------------------
     def do(self, action: Action) -> None:
@@ -348,10 +346,9 @@ class GameEndPresenter(ChartOrCode, Presenter, parse=parse):
         rows = []
         for placing in result.placings:
             colour = palette.rgba(state.players[placing.seat].colour)
-            row = {"seat": placing.seat, "rank": placing_text(placing.rank),
-                   "name": names[placing.seat], "rgba": colour, "ink": palette.ink_on(colour),
-                   "placing": placing.rank, "total": placing.coins,
-                   "on_board": placing.tokens}
-            rows.append(dict(row, coins=self._standing_coins(row)))
+            rows.append(self._worded({
+                "seat": placing.seat, "name": names[placing.seat], "rgba": colour,
+                "ink": palette.ink_on(colour), "placing": placing.rank,
+                "total": placing.coins, "on_board": placing.tokens}))
         # an expansion's own rows when it ranks sides, else one row a player
         self.standings = rows if own is None else own[0]

@@ -20,6 +20,7 @@ from companion.i18n import N_, _
 from companion.records import ComboPlayed, GameSummary, RecordsError, minutes
 from companion.ui import names as shown_names
 from companion.ui import palette
+from companion.ui.describe import on_the_board
 from companion.ui.presenters.base import Choice, Presenter
 from companion.ui.presenters.game_end import ChartOrCode
 from companion.ui.presenters.history import (
@@ -111,10 +112,9 @@ class GameHistoryPresenter(ChartOrCode, Presenter, parse=parse):
         for seat in sorted(game.seats, key=lambda s: (s.rank or 99, s.seat)):
             colour = palette.rgba(seat.colour)
             rank = _(RANKS[seat.rank]) if seat.rank in RANKS else ""
-            won = coins(seat.final_coins or 0)
-            if seat.tie_tokens is not None:
-                won = _("{coins}, {tokens} tokens").format(coins=won, tokens=seat.tie_tokens)
-            rows.append({"rank": rank, "name": seat.name, "coins": won,
+            rows.append({"rank": rank, "name": seat.name, "coins": coins(seat.final_coins or 0),
+                         "detail": "" if seat.tie_tokens is None
+                         else on_the_board(seat.tie_tokens),
                          "rgba": colour, "ink": palette.ink_on(colour)})
         self.standings = rows
         players = []

@@ -1,0 +1,46 @@
+"""The game end's standings read whole where a tie was broken: each row's coins on one
+line, the tokens on the board that decided under the player's name, and the sentence
+that says who won in sight without scrolling (German at 800x480, its longest words)."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from pathlib import Path
+
+import ui_support as ui
+from factories import created, play_turn
+
+from companion import i18n
+from companion.rules.catalog import load_catalog
+from companion.session import Session
+from companion.store import Store
+
+
+def test_a_broken_tie_shows_each_rows_coins_on_one_line_and_who_won_in_sight() -> None:
+    store = Store.open(Path(tempfile.mkdtemp()) / "companion.sqlite3")
+    s = Session(load_catalog(), rng=random.Random(2), store=store)
+    s.begin(created(3))
+    for seat in range(3):
+        play_turn(s, row=0, coins=40 if seat < 2 else 30)
+    while not s.state.is_over:
+        play_turn(s, coins=2)
+    i18n.use("de")
+    app = ui.app_for(s)
+    ui.resize((800, 480))
+    app.use_session(s, screen="game_end")
+    p = app.presenters["game_end"]
+    while not p.all_revealed:
+        p.reveal_next()
+    p.set_tokens(0, 5)
+    p.set_tokens(1, 9)
+    p.decide()
+    ui.pump()
+    screen = app.screens["game_end"]
+    rows = [row for row in screen.ids.results.children if row.detail]
+    assert len(rows) == 2  # the two tied players: the tokens that decided under the name
+    for row in rows:
+        coins, detail = row.ids.coins, row.ids.detail
+        assert "Spielbrett" in detail.text and "Spielbrett" not in coins.text
+        assert len(coins._label._cached_lines) == 1, coins.text
+    assert ui.out_of_sight(screen.ids.winner) is None
