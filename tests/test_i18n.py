@@ -436,3 +436,22 @@ def test_saved_games_exports_and_the_event_log_are_the_same_in_every_language(
     for language, (exports, rows) in kept.items():
         assert exports == kept["en"][0], language
         assert rows == kept["en"][1], language
+
+
+def test_the_dies_odds_agree_with_the_faces_that_win(english: None) -> None:
+    """One face that wins is said in the singular in every language (French put '1 faces
+    sur 6 gagnent' on the map panel)."""
+    from companion.i18n import ngettext
+
+    one, many = ("The die: {short} short; {good} of {faces} faces wins ({percent}%).",
+                 "The die: {short} short; {good} of {faces} faces win ({percent}%).")
+    said = {}
+    for language in ("en", "fr", "de"):
+        i18n.use(language)
+        said[language] = [ngettext(one, many, good).format(short=3, good=good, faces=6,
+                                                           percent=17 * good)
+                          for good in (1, 2)]
+    assert said["fr"] == ["Le dé : il en manque 3 ; 1 face sur 6 gagne (17 %).",
+                          "Le dé : il en manque 3 ; 2 faces sur 6 gagnent (34 %)."]
+    assert said["de"][0].endswith("1 von 6 Seiten gewinnt (17 %).")
+    assert said["en"][1] == "The die: 3 short; 2 of 6 faces win (34%)."

@@ -607,8 +607,9 @@ class MapPresenter(Presenter, parse=parse):
             panel["odds_text"] = _("Enough tokens in hand: no die needed.")
             return hidden
         good = round(odds.chance * faces)
-        panel["odds_text"] = _("The die: {short} short; {good} of {faces} faces win "
-                               "({percent}%).").format(
+        panel["odds_text"] = ngettext(
+            "The die: {short} short; {good} of {faces} faces wins ({percent}%).",
+            "The die: {short} short; {good} of {faces} faces win ({percent}%).", good).format(
             short=odds.shortfall, good=good, faces=faces,
             percent=round(float(odds.chance) * 100))
         return [{"key": "final", "kind": "warning",
