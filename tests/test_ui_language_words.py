@@ -181,3 +181,21 @@ def test_an_expansions_marker_and_terrain_are_worded_by_its_view(
         assert terrain_words("no_such_terrain") == "no_such_terrain"
     finally:
         i18n.use(i18n.SOURCE)
+
+
+def test_a_redeployment_taken_back_names_who_placed_which_race() -> None:
+    """Tokens put back on the board (a defender's hand at a turn's end, or the player's own
+    spread) read as who placed which race, in each language; the undo's bar said "the last
+    action" for them."""
+    from companion import i18n
+    from companion.rules import TroopsRedeployed
+    from companion.ui.describe import event_text
+
+    placed = TroopsRedeployed(0, "Giants", ((38, 3),))
+    said = {}
+    for language in ("en", "fr", "de"):
+        i18n.use(language)
+        said[language] = event_text(placed, ["Ann", "Bob"])
+    assert said == {"en": "Ann placing the Giants on the board",
+                    "fr": "Ann place les Géants sur le plateau",
+                    "de": "Ann setzt die Riesen aufs Spielbrett"}

@@ -257,3 +257,26 @@ def test_the_map_offers_sorcery_on_a_lone_token_and_the_table_counts_it(app: Any
     rows = {row["seat"]: row["tokens"] for row in app.presenters["table"].players}
     assert rows[0] == f"{sorcerers.received - sorcerers.hand} on the board, " \
                       f"{sorcerers.hand} in hand"
+
+
+def test_the_table_says_who_puts_tokens_back_before_the_turn_can_end() -> None:
+    """A turn scored while a defender still holds the tokens it took back: the hint says
+    so before "End the turn" is tapped (and refused), and says the turn's end once they
+    are back on the board."""
+    from test_rules_troops import attacked_by_orcs
+
+    from companion.ui.presenters.base import Context
+    from companion.ui.presenters.table import TablePresenter
+
+    s = attacked_by_orcs()
+    s.finish_conquests()
+    s.spread_hand()
+    s.finish_redeployment()
+    s.score(0)
+    table = TablePresenter(Context(session=s))
+    s.subscribe(table.update)
+    table.update(s.state)
+    assert table.phase_text == ("The turn is scored. First Ann puts the tokens in hand back "
+                                "on the board; then end the turn.")
+    s.spread_hand(seat=0, race="Humans")
+    assert table.phase_text == "The turn is scored. End the turn to pass to the next player."

@@ -104,6 +104,7 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
         RegionConquered,
         RegionSet,
         StepUndone,
+        TroopsRedeployed,
         TurnEnded,
         TurnScored,
     )
@@ -128,6 +129,9 @@ def event_text(event: Event, names: Sequence[str], race_of: dict[int, str] | Non
             return _("{name} finishing conquests").format(name=who(seat))
         case RedeploymentFinished(seat=seat):
             return _("{name} finishing the redeployment").format(name=who(seat))
+        case TroopsRedeployed(seat=seat, race=r):
+            return _("{name} placing the {race} on the board").format(name=who(seat),
+                                                                       race=race_name(r))
         case TurnScored(seat=seat, coins=n):
             return ngettext("{name} scoring {n} coin for the turn",
                             "{name} scoring {n} coins for the turn", n).format(

@@ -397,6 +397,14 @@ class TablePresenter(Presenter, parse=parse):
                 "Deal {n} combo with the cardboard and enter it in the market.",
                 "Deal {n} combos with the cardboard and enter each one in the market.",
                 view.combos_owed).format(n=view.combos_owed)
+        waiting = troops_game.waiting_hands(state) if view.phase is Phase.FINISHED else ()
+        if waiting:  # the end of the turn waits for them: said before it is tapped
+            names_ = list(dict.fromkeys(state.players[seat].name for seat, _race, _n in waiting))
+            return ngettext("The turn is scored. First {names} puts the tokens in hand back "
+                            "on the board; then end the turn.",
+                            "The turn is scored. First {names} put the tokens in hand back "
+                            "on the board; then end the turn.", len(names_)).format(
+                names=", ".join(names_))
         return phase_hint(view.phase)
 
     def _actions(self, state: GameState, view: PublicView) -> list[dict[str, Any]]:
