@@ -451,7 +451,7 @@ def test_the_dies_odds_agree_with_the_faces_that_win(english: None) -> None:
         said[language] = [ngettext(one, many, good).format(short=3, good=good, faces=6,
                                                            percent=17 * good)
                           for good in (1, 2)]
-    assert said["fr"] == ["Le dé : il en manque 3 ; 1 face sur 6 gagne (17 %).",
-                          "Le dé : il en manque 3 ; 2 faces sur 6 gagnent (34 %)."]
+    assert said["fr"] == ["Le dé\u00a0: il en manque 3\u00a0; 1 face sur 6 gagne (17\u00a0%).",
+                          "Le dé\u00a0: il en manque 3\u00a0; 2 faces sur 6 gagnent (34\u00a0%)."]
     assert said["de"][0].endswith("1 von 6 Seiten gewinnt (17 %).")
     assert said["en"][1] == "The die: 3 short; 2 of 6 faces win (34%)."
