@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 from companion.rules import troops_game
 from companion.rules.catalog import load_catalog
@@ -97,3 +98,18 @@ def play_turn(s: Session, *, row: int | None = None, coins: int = 0) -> None:
     finish_redeployment(s)
     s.score(coins)
     end_turn(s)
+
+
+def tied_for_first(path: Path) -> Session:
+    """A finished 3-player game saved in a new saved-games file at `path`: Ann and Bob end
+    on the same total, the most coins (40 each for their first turn, Cy 30, then 2 a turn
+    for everyone), for the table to break."""
+    from companion.store import Store
+
+    s = Session(load_catalog(), rng=random.Random(2), store=Store.open(path))
+    s.begin(created(3))
+    for seat in range(3):
+        play_turn(s, row=0, coins=40 if seat < 2 else 30)
+    while not s.state.is_over:
+        play_turn(s, coins=2)
+    return s

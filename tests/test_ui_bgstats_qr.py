@@ -222,23 +222,12 @@ def test_a_tie_broken_at_the_table_gives_the_link_its_winner() -> None:
     """Ann and Bob tie for the most coins; Bob has more race tokens on the board. The
     link read back names Bob the winner, whatever the order of the seats."""
     import json
-    import random
     import tempfile
     from urllib.parse import parse_qs, urlsplit
 
-    from factories import created, play_turn
+    from factories import tied_for_first
 
-    from companion.rules.catalog import load_catalog
-    from companion.session import Session
-    from companion.store import Store
-
-    store = Store.open(Path(tempfile.mkdtemp()) / "companion.sqlite3")
-    s = Session(load_catalog(), rng=random.Random(2), store=store)
-    s.begin(created(3))
-    for seat in range(3):
-        play_turn(s, row=0, coins=40 if seat < 2 else 30)
-    while not s.state.is_over:
-        play_turn(s, coins=2)
+    s = tied_for_first(Path(tempfile.mkdtemp()) / "companion.sqlite3")
     app = ui.app_for(s)
     app.use_session(s, screen="game_end")
     p = app.presenters["game_end"]

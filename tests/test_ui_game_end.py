@@ -4,27 +4,17 @@ that says who won in sight without scrolling (German at 800x480, its longest wor
 
 from __future__ import annotations
 
-import random
 import tempfile
 from pathlib import Path
 
 import ui_support as ui
-from factories import created, play_turn
+from factories import tied_for_first
 
 from companion import i18n
-from companion.rules.catalog import load_catalog
-from companion.session import Session
-from companion.store import Store
 
 
 def test_a_broken_tie_shows_each_rows_coins_on_one_line_and_who_won_in_sight() -> None:
-    store = Store.open(Path(tempfile.mkdtemp()) / "companion.sqlite3")
-    s = Session(load_catalog(), rng=random.Random(2), store=store)
-    s.begin(created(3))
-    for seat in range(3):
-        play_turn(s, row=0, coins=40 if seat < 2 else 30)
-    while not s.state.is_over:
-        play_turn(s, coins=2)
+    s = tied_for_first(Path(tempfile.mkdtemp()) / "companion.sqlite3")
     i18n.use("de")
     app = ui.app_for(s)
     ui.resize((800, 480))
