@@ -148,12 +148,20 @@ class Pool(Generic[W]):
 
 
 def as_tall_as_its_children(layout: Any) -> None:
-    """Keep `layout`'s height at its `minimum_height`, from now on and now: Kivy fires no
-    change for a list that stays empty, whose `minimum_height` stays 0, and a widget
-    starts 100 high, so an empty list held 100 pixels of nothing (a scroll bar on the map's
-    panel before any region was chosen)."""
-    layout.bind(minimum_height=layout.setter("height"))
-    layout.height = layout.minimum_height
+    """Keep `layout`'s height at its `minimum_height` (or at its `least`, where it has that
+    property and it is more), from now on and now: Kivy fires no change for a list that
+    stays empty, whose `minimum_height` stays 0, and a widget starts 100 high, so an empty
+    list held 100 pixels of nothing (a scroll bar on the map's panel before any region was
+    chosen)."""
+    least = "least" in layout.properties()
+
+    def fit(*_args: Any) -> None:
+        layout.height = max(layout.minimum_height, layout.least if least else 0)
+
+    layout.fbind("minimum_height", fit)
+    if least:
+        layout.fbind("least", fit)
+    fit()
 
 
 class Caption(Label):  # type: ignore[misc]
@@ -400,15 +408,10 @@ class ActionColumn(GridLayout):  # type: ignore[misc]
         kwargs.setdefault("size_hint_y", None)
         self._pool: Pool[BigButton] = Pool(self, button=self._make)
         super().__init__(**kwargs)
-        self.fbind("minimum_height", self._fit_height)
-        self.fbind("least", self._fit_height)
-        self._fit_height()
+        as_tall_as_its_children(self)
         self.fbind("actions", self._rebuild)
         self.fbind("reserve", lambda _column, count: self._pool.reserve("button", int(count)))
         self._rebuild()
-
-    def _fit_height(self, *_args: Any) -> None:
-        self.height = max(self.minimum_height, self.least)
 
     def _make(self) -> BigButton:
         button = BigButton()
