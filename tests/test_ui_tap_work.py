@@ -7,7 +7,8 @@ app: counts do not depend on the machine, as milliseconds do.
   box still lets no touch reach its buttons; folded, it lays nothing out when it moves,
   and unfolded its children are in it again;
 - a tap on a region of the map draws no label whose text stayed as it was, and the map
-  works out only its selection (what the other layers show did not change); the panel
+  works out only its selection (what the other layers show did not change), and its lift
+  is walked through no other widget of the screen; the panel
   keeps its height whether the region offers a conquest or not; the first
   region title reads the names' file once, not once per kind of name it shows;
 - the table's body growing or shrinking (the die's reason shown under it, at an end of
@@ -200,6 +201,33 @@ def test_a_map_tap_draws_only_the_labels_whose_text_changed(
         folds.add(screen(headless_app).ids.final_panel.shown)
     assert folds == {True, False}  # the steppers' box folded and unfolded on these taps
     assert layers == []
+
+
+def test_a_finger_lifted_from_a_region_is_heard_by_the_map_alone(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lift of a touch that landed on a region goes to the map only: no other widget
+    of the screen (the panel beside it, its scrolling list) is walked through for it, and
+    the tap still opens that region's panel."""
+    from bench.scripted import seats
+
+    session = headless_app.session
+    session.new_game(seats(5), first_seat=0)
+    session.pick(0)
+    headless_app.ctx.nav.go("map")
+    ui.pump(6)
+    board = screen(headless_app).ids.board
+    heard: list[str] = []
+    lift = Widget.on_touch_up
+
+    def on_touch_up(self: Widget, touch: Any) -> Any:  # Kivy calls it by name
+        heard.append(type(self).__name__)
+        return lift(self, touch)
+
+    monkeypatch.setattr(Widget, "on_touch_up", on_touch_up)
+    for rid in sorted(board.geometry.cells)[:3]:
+        tap_region(headless_app, rid)
+        assert headless_app.presenters["map"].selected == rid
+    assert heard == []  # the map's own handler calls no other widget's
 
 
 def test_the_map_panel_keeps_its_height_whether_the_region_tapped_is_conquerable(

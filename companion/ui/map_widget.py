@@ -34,7 +34,9 @@ Invariants:
   shown again reuses its texture;
 - the board keeps its aspect ratio (letterboxed in the widget, see `map_geometry.fit`);
 - a tap (touch down and up in the same cell) dispatches `on_region_tap(region_id)`; a touch
-  outside every cell is not consumed;
+  outside every cell is not consumed; a touch that lands in a cell is the map's alone (an
+  exclusive grab): its moves and its lift are not walked down the rest of the screen (the
+  panel beside the map, its scrolling list), which has nothing to do with them;
 - no game rule lives here: the screen decides what `highlight`, `selected`, `differs` and
   `badges` mean (the map screen: where the sensor grid disagrees with the record; the
   calibration screen: which sensor each region got).
@@ -635,7 +637,7 @@ class BoardMap(Widget):  # type: ignore[misc]  # Kivy ships no type information
         region = self.region_at_screen(*touch.pos)
         if region is None:
             return bool(super().on_touch_down(touch))
-        touch.grab(self)
+        touch.grab(self, exclusive=True)
         touch.ud[f"board_map_{self.uid}"] = region
         return True
 
