@@ -23,7 +23,7 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 
 from kivy.base import EventLoop
-from kivy.graphics import Fbo
+from kivy.graphics import Fbo, Rectangle
 from kivy.tests.common import UnitTestTouch
 
 from companion.rules.board import BoardState, Markers, Occupant
@@ -241,6 +241,26 @@ def test_a_map_drawn_anew_lets_go_of_its_old_drawing_at_once(board_map: BoardMap
         assert [r for r in fbos + pieces if r() is not None] == []
     finally:
         gc.enable()
+
+
+def test_the_maps_layers_are_laid_pixel_for_pixel_and_read_texel_for_pixel(
+        board_map: BoardMap, tmp_path: Path) -> None:
+    """Each off-screen layer is laid on the screen at its own size, on whole pixels, even
+    where the map itself sits between two pixels, and is read 'nearest': the very pixels
+    Kivy's linear filter gives there, for less work a frame."""
+    for pos, size in (((3.5, 2.25), (640.5, 400.75)), ((0, 0), (800, 480))):
+        board_map.pos, board_map.size = pos, size
+        _frames()
+        layers = [i for i in board_map._drawing.children if isinstance(i, Rectangle)]
+        assert len(layers) == 2
+        for layer in layers:
+            assert tuple(layer.size) == tuple(layer.texture.size)
+            assert all(float(v).is_integer() for v in layer.pos)
+            assert (layer.texture.mag_filter, layer.texture.min_filter) == ("nearest",) * 2
+    nearest = _pixels(board_map, tmp_path / "nearest.png")
+    for layer in layers:
+        layer.texture.mag_filter = layer.texture.min_filter = "linear"
+    assert _pixels(board_map, tmp_path / "linear.png") == nearest
 
 
 def test_a_map_squashed_for_a_moment_is_not_drawn_anew(board_map: BoardMap) -> None:
