@@ -17,11 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from kivy.core.text import LabelBase
 from kivy.graphics import Canvas, Fbo
 from kivy.graphics.instructions import Instruction
 from kivy.graphics.texture import Texture
 from kivy.graphics.vbo import VBO
 from kivy.uix import widget as kivy_widget
+from kivy.uix.label import Label
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1]))
@@ -30,7 +32,7 @@ import ui_support as ui
 
 from bench.scripted import ScriptedPlayer, seats
 from companion.session import Session
-from companion.ui import memory
+from companion.ui import label_textures, map_widget, memory
 from companion.ui.app import SCREENS, LazyScreens
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -166,11 +168,23 @@ def graphics_alive() -> collections.Counter[str]:
     """Kivy's graphics objects alive in the process, by kind: textures, off-screen buffers
     (`Fbo`), canvases and every other instruction, and the vertex buffers behind them.
     Frozen objects are in no generation: the count is taken with everything unfrozen,
-    before any collection, so a drawing that only a full collection would free counts."""
+    before any collection, so a drawing that only a full collection would free counts.
+    Left out of the textures, as bounded by what they belong to: the labels' table of drawn
+    texts (as many as fit its bound in pixels, more or fewer with the sizes of the texts
+    drawn last: its pixels are counted apart, "Text pixels"), the map's texts (one per
+    text, size and colour) and the texture each label shows, and its core label drew (one
+    or two a label: as many as there are labels, whose canvases are counted)."""
     kinds = {"Texture": Texture, "Fbo": Fbo, "Canvas": Canvas, "Instruction": Instruction,
              "VBO": VBO}
+    kept = {id(drawn[0]) for drawn in label_textures._TABLE.values()}
+    kept |= {id(texture) for texture in map_widget._TEXTURES.values()}
+    kept |= {id(thing.texture) for thing in gc.get_objects()  # (a dead weak proxy: no
+             if issubclass(type(thing), (LabelBase, Label))}  # isinstance)
     counts: collections.Counter[str] = collections.Counter()
+    counts["Text pixels"] = label_textures._HELD[0]
     for thing in gc.get_objects():
+        if id(thing) in kept:
+            continue
         for kind, cls in kinds.items():
             if issubclass(type(thing), cls):  # (a dead weak proxy has no isinstance)
                 counts[kind] += 1
@@ -223,6 +237,7 @@ def test_an_evening_of_games_keeps_as_many_graphics_objects_and_leaves_no_garbag
         # where a drawing left behind per game is tens of thousands of instructions
         for kind in ("Texture", "Instruction", "VBO"):
             assert after[kind] <= first[kind] * 1.05, (kind, alive)
+        assert after["Text pixels"] <= label_textures.PIXELS, alive
     assert max(found[1:]) <= max(found[0], 100), found
 
 
