@@ -5,7 +5,8 @@ app: counts do not depend on the machine, as milliseconds do.
   and sets what Kivy's own function sets;
 - a box that folds or unfolds (`Collapsible`) draws none of its labels again, and a folded
   box still lets no touch reach its buttons; folded, it lays nothing out when it moves,
-  and unfolded its children are in it again;
+  and unfolded its children are in it again; built folded, it unfolds in one layout pass;
+- rows made ahead of play draw their words once when first shown, at their width;
 - a tap on a region of the map draws no label whose text stayed as it was, and the map
   works out only its selection (what the other layers show did not change), and its lift
   is walked through no other widget of the screen; the panel
@@ -162,6 +163,63 @@ def test_a_folded_box_lays_nothing_out_when_it_moves_and_is_whole_when_unfolded(
         assert row.children[0].x > row.children[1].x + 100  # the buttons side by side
     finally:
         ui.window().remove_widget(box)
+
+
+def test_a_box_built_folded_unfolds_in_one_layout_pass(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A box built folded wraps its texts at its own width before it first unfolds: the
+    tap that unfolds it lays it out once (its texts were not wrapped at Kivy's default
+    width first, then again at the box's, each time growing and shrinking it)."""
+    from kivy.uix.boxlayout import BoxLayout
+
+    from companion.ui.widgets import Caption
+
+    box = Collapsible(size_hint=(None, None), width=330, shown=False)
+    note = Caption(text="A race entering the board must take an edge region or a region "
+                        "by the sea first.")
+    box.add_widget(note)
+    ui.window().add_widget(box)
+    try:
+        ui.pump(3)
+        laid_out: list[Any] = []
+        layout = BoxLayout.do_layout
+
+        def do_layout(self: Any, *args: Any) -> None:  # a trigger calls it by name
+            laid_out.append(self)
+            layout(self, *args)
+
+        monkeypatch.setattr(BoxLayout, "do_layout", do_layout)
+        with drawn_labels(monkeypatch) as drawn:
+            box.shown = True
+            ui.pump(3)
+        assert laid_out == [box]
+        assert drawn == []  # its text was wrapped at 330 pixels while folded
+        assert note.width == 330 and box.height == note.height > 0
+    finally:
+        ui.window().remove_widget(box)
+
+
+def test_rows_made_ahead_of_play_draw_their_texts_once_when_first_shown(
+        headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cost list's rows are made with the screen and laid out only when first shown: each
+    row's words are drawn once then, wrapped at the row's width (not first at Kivy's
+    default width of 100 pixels, five lines tall, then again)."""
+    from companion.ui.widgets import LineList
+
+    lines = LineList(size_hint_x=None, width=330, reserve=3)
+    ui.window().add_widget(lines)
+    try:
+        ui.pump(3)
+        wanted = [{"label": f"Line {n}: words for one line", "value": "+1"}
+                  for n in range(3)]
+        with drawn_labels(monkeypatch) as drawn:
+            lines.lines = wanted
+            ui.pump(3)
+        texts = [text for _label, text in drawn]
+        assert sorted(texts) == sorted([line["label"] for line in wanted] + ["+1"] * 3)
+        assert all(row.height < 60 for row in lines.children)  # one line each
+    finally:
+        ui.window().remove_widget(lines)
 
 
 def test_a_map_tap_draws_only_the_labels_whose_text_changed(

@@ -50,6 +50,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.layout import Layout
 from kivy.uix.modalview import ModalView
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.scrollview import ScrollView
@@ -109,6 +110,7 @@ class Pool(Generic[W]):
     widgets of a common start stay where they are; only those after the first difference
     are detached (kept for later) or attached. A widget is made only when more of its kind
     are shown at once than ever before, so a list that keeps its length never builds one.
+    A widget first attached to a vertical box that stretches it across is laid out at once.
     """
 
     def __init__(self, box: Any, **makers: Callable[[], W]) -> None:
@@ -116,6 +118,8 @@ class Pool(Generic[W]):
         self._makers = makers
         self.made: dict[str, list[W]] = {kind: [] for kind in makers}
         self.shown: list[W] = []
+        self._laid: set[int] = set()
+        """The widgets (`id`) laid out at their first showing."""
 
     def show(self, kinds: Sequence[str]) -> list[W]:
         wanted: list[W] = []
@@ -133,8 +137,19 @@ class Pool(Generic[W]):
             keep += 1
         for widget in reversed(self.shown[keep:]):
             self._box.remove_widget(widget)
+        box = self._box
+        across = getattr(box, "orientation", "") == "vertical"
         for widget in wanted[keep:]:
-            self._box.add_widget(widget)
+            placed: Any = widget  # a Kivy widget (Kivy ships no types)
+            if across and placed.size_hint_x == 1 and id(widget) not in self._laid:
+                # shown for the first time: laid out at once at the width the box gives
+                # it, so the texts it is filled with are drawn once, wrapped at their own
+                # width (not first at Kivy's default of 100 pixels, then again)
+                self._laid.add(id(widget))
+                placed.width = box.width - box.padding[0] - box.padding[2]
+                if isinstance(placed, Layout):
+                    placed.do_layout()
+            box.add_widget(widget)
         self.shown = wanted
         return wanted
 
@@ -798,17 +813,32 @@ class Collapsible(BoxLayout):  # type: ignore[misc]
     """A vertical box that folds away (no height, no touches) while `shown` is false.
 
     Folded, its children keep their last places; a disabled widget there would swallow
-    touches meant for what is drawn now, so a folded box passes every touch on.
+    touches meant for what is drawn now, so a folded box passes every touch on. Folded, it
+    still lays its children out when its width or one of their sizes changed (not when it
+    moves): built folded, its texts are wrapped at its width, and the height it will take
+    known, before it first unfolds, which is then one layout pass in the tap that unfolds
+    it, not a cascade of texts wrapped at Kivy's default width of 100 pixels and again.
     """
 
     shown = BooleanProperty(True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._laid: tuple[float, list[tuple[float, float]]] | None = None
+        """Its width and its children's sizes after it last laid them out."""
+        super().__init__(**kwargs)
 
     def on_shown(self, *_args: Any) -> None:
         self._trigger_layout()
 
     def do_layout(self, *args: Any) -> None:
-        if self.shown:  # folded, nothing of it is seen: its children stay where they are
+        # folded, nothing of it is seen: its children stay where they are, at its width,
+        # and its own height to come (`minimum_height`) follows theirs
+        if self.shown or self._laid != self._shape():
             super().do_layout(*args)
+            self._laid = self._shape()
+
+    def _shape(self) -> tuple[float, list[tuple[float, float]]]:
+        return self.width, [(child.width, child.height) for child in self.children]
 
     def on_touch_down(self, touch: Any) -> bool:
         return bool(self.shown and super().on_touch_down(touch))
