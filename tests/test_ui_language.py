@@ -153,7 +153,7 @@ def test_the_resume_offer_and_the_die_line_made_at_start_up_follow_the_language(
     assert home.die_status == "Die button: ready on GPIO17"
     ui.tap(ui.button(app.screens["home"], "language"))
     choose("Deutsch")
-    assert ids.resume.text == "Fortsetzen Ann, Bob und Cy: Runde 2 von 10, Bob ist am Zug"
+    assert ids.resume.text == "Spiel fortsetzen: Ann, Bob und Cy, Runde 2 von 10, Bob ist am Zug"
     assert home.die_status == "Würfelknopf: bereit an GPIO17"
     app.set_resume(None)
     assert not home.can_resume
