@@ -81,7 +81,7 @@ def test_a_whole_necromancer_island_game_through_the_screens(app: Any) -> None:
     assert state.board == "2p" and state.part(NecromancerState) is not None
     assert state.part(NecromancerState).seat == CY and state.part(NecromancerState).lake == LAKE
     table = screen(app)
-    assert "Cy is the Necromancer." in table.ids.expansions.text
+    assert "Cy is the Necromancer." in table.ids.expansions.words
     assert table.ids.players.row(CY).ids.combo.text.startswith("The Necromancer")
 
     # -- Ann and Bob play; then Cy's turn opens with buying -----------------------------------

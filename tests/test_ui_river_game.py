@@ -140,9 +140,9 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
     assert app.ctx.nav.current == "table"
     assert "Quiet waters" in dismiss_notice()
     table = screen(app)
-    assert table.ids.reminders.text.startswith("River World, turn 1: Quiet waters.")
-    assert f"Pirate ships on rivers {RIVER_8} and {RIVER_18}" in table.ids.expansions.text
-    assert "Next" not in table.ids.expansions.text  # the next event is nobody's business
+    assert table.ids.reminders.words.startswith("River World, turn 1: Quiet waters.")
+    assert f"Pirate ships on rivers {RIVER_8} and {RIVER_18}" in table.ids.expansions.words
+    assert "Next" not in table.ids.expansions.words  # the next event is nobody's business
 
     # -- Ann: a river for 1 token, two harbors; the river is left at the redeployment --------
     pick_top_combo(app)
@@ -180,12 +180,12 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
     assert TEMPLE_9 not in app.presenters["map"].highlight  # inland: not an entry
     conquer(app, SHIPYARD_20)
     ui.tap(ui.button(screen(app).ids.bottom_actions, "back"))
-    assert "The Shipyard is held by Bob." in table.ids.expansions.text
+    assert "The Shipyard is held by Bob." in table.ids.expansions.words
     tap_action(app, "caravel")
     choose(str(RIVER_8))
     assert session.state.part(RiverState).caravel == RIVER_8
     assert "caravel" not in [a["key"] for a in app.presenters["table"].actions]  # once a turn
-    assert f"The Caravel is on river {RIVER_8}" in table.ids.expansions.text
+    assert f"The Caravel is on river {RIVER_8}" in table.ids.expansions.words
     tap_action(app, "map")
     assert TEMPLE_9 in app.presenters["map"].highlight
     conquer(app, TEMPLE_9)
@@ -208,7 +208,7 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
     # -- turn 2: a Storm, announced; a river now costs 3 ------------------------------------
     assert session.state.track.turn == 2
     assert "Storm" in dismiss_notice()
-    assert table.ids.reminders.text.startswith("River World, turn 2: Storm.")
+    assert table.ids.reminders.words.startswith("River World, turn 2: Storm.")
     tap_action(app, "map")
     tap_region(app, RIVER_3)
     lines_now = {row["label"]: row["value"] for row in app.presenters["map"].cost_lines}
@@ -224,7 +224,7 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
 
     # -- Bob holds the Temple: he alone sees that turn 3 brings the Pirates ------------------
     assert session.state.track.seat == BOB
-    assert "The Temple of the Seer is held by Bob." in table.ids.expansions.text
+    assert "The Temple of the Seer is held by Bob." in table.ids.expansions.words
     tap_action(app, "seer")
     peek = table.peek_view
     assert peek is not None and peek.text == RiverEvent.PIRATES.value
@@ -232,7 +232,7 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
     shot(app, "river_seer")
     ui.tap(peek)
     assert not app.presenters["table"].peek_text
-    assert "Pirates" not in table.ids.expansions.text
+    assert "Pirates" not in table.ids.expansions.words
     play_quiet_turn(app)  # Bob
     play_quiet_turn(app)  # Cy
 
@@ -240,7 +240,7 @@ def test_a_whole_river_world_game_through_the_screens(app: Any) -> None:
     assert "Pirates" in dismiss_notice()
     assert set(pirate_ships(session.state.regions)) == {RIVER_3, RIVER_8, RIVER_13, RIVER_18}
     assert f"Pirate ships on rivers {RIVER_3}, {RIVER_8}, {RIVER_13} and {RIVER_18}" in (
-        table.ids.expansions.text)
+        table.ids.expansions.words)
     shot(app, "river_table")
 
     # -- everybody plays on to the end, each new turn announced -----------------------------

@@ -187,7 +187,7 @@ def test_a_tap_on_the_table_s_reminders_opens_at_what_they_name() -> None:
     app.ctx.nav.go("table")
     ui.pump()
     table = app.screens["table"]
-    assert "lift 4 Amazons" in table.ids.reminders.text
+    assert "lift 4 Amazons" in table.ids.reminders.words
     assert ui.layout_problems(table) == []
     assert ui.is_shown(table.ids.reminders)  # whole lines under the actions, no scrolling
     ui.tap(table.ids.reminders)

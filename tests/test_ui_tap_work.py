@@ -429,8 +429,8 @@ def test_a_note_folded_and_shown_again_with_the_same_lines_is_not_drawn_again(
     from companion.ui.widgets import TapNote, WholeLines
 
     notes = WholeLines(size_hint=(None, None), width=300, height=200)
-    note = TapNote(text="Trolls: a Troll's Lair in every region they take.", least=48)
-    caption = NoteCaption(text="Hill: one more coin for every Hill region held.")
+    note = TapNote(words="Trolls: a Troll's Lair in every region they take.", least=48)
+    caption = NoteCaption(words="Hill: one more coin for every Hill region held.")
     notes.add_widget(note)
     notes.add_widget(caption)
     ui.window().add_widget(notes)
@@ -531,7 +531,7 @@ def test_notes_are_fitted_once_the_boxes_above_have_laid_out(
     column = BoxLayout(orientation="vertical")
     actions = Widget(size_hint_y=None, height=100)
     notes = WholeLines()
-    note = TapNote(text=" ".join(["Trolls: a Troll's Lair in every region they take."] * 20),
+    note = TapNote(words=" ".join(["Trolls: a Troll's Lair in every region they take."] * 20),
                    least=48)
     notes.add_widget(note)
     column.add_widget(actions)

@@ -143,14 +143,14 @@ def test_a_whole_six_player_team_game_through_the_screens(app: Any) -> None:
     assert session.state.part(RelicsState) is not None
     assert session.state.part(RelicsState).monsters == frozenset(MONSTERS)
     assert table.ids.current.text == "Ann's turn"
-    assert "Monsters in regions 6, 12, 24, 30, 37." in table.ids.expansions.text
+    assert "Monsters in regions 6, 12, 24, 30, 37." in table.ids.expansions.words
 
     # -- Ann takes Bob's Monster's region: the Golden Soapbar --------------------------------
     pick_top_combo(app)
     conquer_on_map(app, 6)
     assert session.state.part(RelicsState).lying == {SOAPBAR: 6}
     score_on_screen(app)
-    assert "Golden Soapbar: move it now" in table.ids.reminders.text
+    assert "Golden Soapbar: move it now" in table.ids.reminders.words
     tap_action(app, "end_turn")  # refused: the Soapbar has not moved
     (dialog,) = ui.dialogs()
     assert "Move the Golden Soapbar first" in dialog.text
@@ -169,12 +169,12 @@ def test_a_whole_six_player_team_game_through_the_screens(app: Any) -> None:
     spread_hands(app)
     tap_action(app, "finish_redeployment")
     assert "Glandulf's Tavern: 2 coins more come with this turn's score." in (
-        table.ids.reminders.text)
+        table.ids.reminders.words)
     tap_action(app, "scoring")
     tap_id(app, "score")
-    assert "Glandulf's Tavern: you may give" in table.ids.reminders.text
+    assert "Glandulf's Tavern: you may give" in table.ids.reminders.words
     assert "Glandulf's Tavern (Popular Place) in region 12, used by Bob." in (
-        table.ids.expansions.text)
+        table.ids.expansions.words)
     shot(app, "team_table")
     tap_action(app, "tavern")
     choose(str(ED))

@@ -88,11 +88,11 @@ def test_bony_is_set_from_the_table_on_a_banner_in_decline() -> None:
     s = bob_in_decline((BONEYARD,))
     race = s.state.players[BOB].declined[0].race
     app = table_for(s)
-    assert "Bony's Boneyard: set Bony" in table(app).ids.reminders.text
+    assert "Bony's Boneyard: set Bony" in table(app).ids.reminders.words
     ui.tap(ui.button(table(app), "bony"))
     choose(f"{BOB}:{race}")
     assert part(s.state, RelicsState).bony is not None
-    assert f"Bony guards Bob's {race} in decline." in table(app).ids.expansions.text
+    assert f"Bony guards Bob's {race} in decline." in table(app).ids.expansions.words
     assert "bony" not in keys(app)
 
 
@@ -104,8 +104,8 @@ def test_the_sigils_pact_is_made_from_the_table() -> None:
     choose(f"stand-in:{BOB}:{race}")
     pact = s.state.part(RelicsState).sigil if s.state.part(RelicsState) is not None else None
     assert pact is not None and pact.other.seat == BOB and pact.mode.value == "stand-in"
-    assert f"Sigil pact: Ann and Bob's {race}" in table(app).ids.expansions.text
-    assert "Sigil of Sacrifice: when you lose a token" in table(app).ids.reminders.text
+    assert f"Sigil pact: Ann and Bob's {race}" in table(app).ids.expansions.words
+    assert "Sigil of Sacrifice: when you lose a token" in table(app).ids.reminders.words
 
 
 def test_a_tie_between_teams_is_decided_on_the_best_single_total_at_the_reveal() -> None:

@@ -114,7 +114,7 @@ def test_whole_lines_draws_each_caption_once_a_change_and_not_again_when_nothing
 
     monkeypatch.setattr(NoteCaption, "texture_update", texture_update)
     box = WholeLines(size=(300, 200), size_hint=(None, None))
-    captions = [NoteCaption(text=f"{n}: {PARAGRAPH[:60 + 20 * n]}", font_size=17, width=300,
+    captions = [NoteCaption(words=f"{n}: {PARAGRAPH[:60 + 20 * n]}", font_size=17, width=300,
                             size_hint_x=None) for n in range(3)]
     for caption in captions:
         box.add_widget(caption)
@@ -126,10 +126,43 @@ def test_whole_lines_draws_each_caption_once_a_change_and_not_again_when_nothing
     settled()
     assert all(caption.height > 0 for caption in captions)
     drawn.clear()
-    captions[1].text = "1: a reminder that changed"
+    captions[1].words = "1: a reminder that changed"
     settled()
     assert drawn == ["1: a reminder that changed"]
     drawn.clear()
     box.height = 201  # the box moved, no caption's lines did
     settled()
     assert drawn == []
+
+
+def test_a_reminder_longer_than_its_room_ends_in_an_ellipsis_and_is_whole_with_room(
+        installed: None) -> None:
+    """A caption with room for fewer lines than its words take shows the words its lines
+    hold, whole, then an ellipsis, in those lines; given the room, all its words again."""
+    from kivy.clock import Clock
+
+    from companion.ui.widgets import ELLIPSIS, NoteCaption, WholeLines
+
+    box = WholeLines(size=(300, 60), size_hint=(None, None))
+    caption = NoteCaption(words=PARAGRAPH, font_size=17, width=300, size_hint_x=None)
+    box.add_widget(caption)
+
+    def settled() -> None:
+        for _ in range(5):
+            Clock.tick()
+
+    settled()
+    lines, _tall = text_measure.lines_of(caption._label.options, PARAGRAPH, 300)
+    assert 1 <= caption.max_lines < lines
+    shown = caption.text
+    assert shown.endswith(ELLIPSIS)
+    kept = shown[:-len(ELLIPSIS)].split()
+    words = PARAGRAPH.split()
+    assert kept and kept[:-1] == words[:len(kept) - 1]  # whole words, from the start
+    assert kept[-1] == words[len(kept) - 1].rstrip(",;:")
+    assert text_measure.lines_of(caption._label.options, shown, 300)[0] <= caption.max_lines
+    longer = " ".join(words[:len(kept) + 1]) + ELLIPSIS  # no word more fits
+    assert text_measure.lines_of(caption._label.options, longer, 300)[0] > caption.max_lines
+    box.height = 600
+    settled()
+    assert (caption.text, caption.max_lines) == (PARAGRAPH, 0)

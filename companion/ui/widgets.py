@@ -730,8 +730,11 @@ def whole_rows(column: Any, room: float) -> float:
 
 
 class NoteCaption(Label):  # type: ignore[misc]
-    """A wrapping caption of a `WholeLines` box, which gives it its height and lines."""
+    """A wrapping caption of a `WholeLines` box, which gives it its height and lines: it
+    shows its `words` whole, or as many of them as its lines hold, ending in an ellipsis."""
 
+    words = StringProperty("")
+    """What it says (its `text` is what it shows of it)."""
     least = NumericProperty(0)
     """The least height it takes when shown (a tap target's, for a caption tapped)."""
 
@@ -755,12 +758,14 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
     """A vertical box of `NoteCaption`s that shows, in its height, as many whole lines of
     them as fit, in order, and no part of a line: the table's reminders under its actions.
 
-    Invariant: every caption is drawn with `max_lines` set to the lines it has room for (0,
-    no limit, when it has room for all), and as tall as those lines (or its `least`); one
-    with no room, or no text, is folded to no height and unseen (opacity 0; never disabled,
-    which has Kivy draw a label again: a folded `TapNote` takes no touch of itself). So the
-    box's edge never cuts through a line of text, whatever the actions above it leave; the
-    rest is a tap away (the reminders open the rules). The lines are counted by Kivy's
+    Invariant: every caption shows its `words` whole when it has room for all their lines,
+    else as many whole words as the lines it has room for hold, the last line ending in an
+    ellipsis (a sentence never stops short as if it were whole); it is as tall as those
+    lines (or its `least`); one with no room, or no words, is folded to no height and
+    unseen (opacity 0; never disabled, which has Kivy draw a label again: a folded
+    `TapNote` takes no touch of itself). So the box's edge never cuts through a line of
+    text, whatever the actions above it leave; the rest is a tap away (the reminders open
+    the rules). The lines are counted by Kivy's
     layout alone (`text_measure.lines_of`), so a caption is drawn once after a change, by
     Kivy; and they are counted once the boxes this one lies in have laid themselves out
     before the frame (at a height the frame shows, not at one a box above gives it first).
@@ -774,7 +779,7 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
 
     def add_widget(self, widget: Any, *args: Any, **kwargs: Any) -> None:
         super().add_widget(widget, *args, **kwargs)
-        for name in ("text", "width", "font_size"):
+        for name in ("words", "width", "font_size"):
             widget.fbind(name, self._fit)
         self._fit()
 
@@ -785,14 +790,16 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
         room = float(self.height)
         for caption in reversed(self.children):  # top first
             caption.text_size = (caption.width, None)
-            lines, tall = (lines_of(caption._label.options, caption.text, caption.width)
-                           if caption.text.strip() else (0, 0))
+            words, options = caption.words, caption._label.options
+            lines, tall = (lines_of(options, words, caption.width) if words.strip()
+                           else (0, 0))
             line = float(tall) / lines if lines else 0.0
             fits = min(lines, int((room + 0.5) // line)) if line else 0
             if fits and max(line * fits, caption.least) > room + 0.5:
                 fits = 0  # not even its least height left
-            if fits:  # no limit when every line fits: a new text is then drawn only once
-                caption.max_lines = 0 if fits >= lines else fits
+            cut = 0 < fits < lines
+            caption.text = _cut(options, words, caption.width, fits) if cut else words
+            caption.max_lines = fits if cut else 0
             caption.height = max(line * fits, caption.least) if fits else 0
             caption.opacity = 1 if fits else 0  # (never `disabled`: Kivy draws it again)
             room -= caption.height + (self.spacing if fits else 0)
@@ -807,6 +814,24 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
                 return True
             widget = widget.parent
         return False
+
+
+def _cut(options: dict[str, Any], words: str, width: float, lines: int) -> str:
+    """As many whole words of `words` as `lines` lines of a label of `options` wrapped at
+    `width` hold with an ellipsis after them (found by halving: a few layouts)."""
+    split = words.split()
+
+    def shown(count: int) -> str:
+        return " ".join(split[:count]).rstrip(",;:") + ELLIPSIS
+
+    fit, over = 0, len(split)  # `fit` words always fit (none: the ellipsis alone)
+    while over - fit > 1:
+        middle = (fit + over) // 2
+        if lines_of(options, shown(middle), width)[0] <= lines:
+            fit = middle
+        else:
+            over = middle
+    return shown(fit)
 
 
 class Collapsible(BoxLayout):  # type: ignore[misc]
