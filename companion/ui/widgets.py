@@ -59,7 +59,7 @@ from kivy.uix.widget import Widget
 from companion.i18n import N_, _
 from companion.i18n import language as spoken_language
 from companion.ui import palette
-from companion.ui.text_measure import lines_of
+from companion.ui.text_measure import font_of, lines_of
 
 FONT_MIN = sp(15)
 """The smallest text anywhere (the quality bar is 14 px)."""
@@ -816,9 +816,24 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
         return False
 
 
+_CUTS: dict[tuple[Any, ...], str] = {}
+"""`_cut`'s answers (a reminder comes round again turn after turn), at most `CUTS_HELD`."""
+CUTS_HELD = 500
+
+
 def _cut(options: dict[str, Any], words: str, width: float, lines: int) -> str:
     """As many whole words of `words` as `lines` lines of a label of `options` wrapped at
-    `width` hold with an ellipsis after them (found by halving: a few layouts)."""
+    `width` hold with an ellipsis after them (found by halving: a few layouts, once)."""
+    key = (words, width, lines, font_of(options), repr(options.get("padding")))
+    found = _CUTS.get(key)
+    if found is None:
+        if len(_CUTS) >= CUTS_HELD:
+            _CUTS.clear()
+        found = _CUTS[key] = _cut_anew(options, words, width, lines)
+    return found
+
+
+def _cut_anew(options: dict[str, Any], words: str, width: float, lines: int) -> str:
     split = words.split()
 
     def shown(count: int) -> str:
