@@ -29,7 +29,8 @@ app: counts do not depend on the machine, as milliseconds do.
   buttons coming round) draws nothing: it shows the texture drawn then, which no other
   text has been drawn into since;
 - an end of turn lays the table's screen out once its bars under the body have their
-  words (the undo's, the die's reason), not once per bar;
+  words (the undo's, the die's reason), not once per bar; beside the actions, the players'
+  column keeps the body's height whatever its list's height does;
 - the regions tapped in one state ask the rules once who attacks, from which Catapult,
   and what the die may do;
 - a turn passing to a player whose row is in sight scrolls nothing;
@@ -701,6 +702,24 @@ def test_an_end_of_turn_lays_the_table_screen_out_once_its_bars_have_their_words
         assert name in table.ids.current.text
         if (reason, undo) != (table.ids.die_reason.text, table.ids.undo.text):
             assert passes.count("screen") <= 2, passes  # (2: Kivy's own look again)
+
+
+def test_the_wide_tables_players_column_keeps_the_bodys_height_as_its_list_grows(
+        headless_app: Any) -> None:
+    """Side by side with the actions, the players' column is as tall as the body whatever
+    its list's height does (a row's words onto two lines at an end of turn): it never
+    takes another height for a moment, which laid the whole column out twice."""
+    _session, _play_to_turn_end, table = five_on_the_table(headless_app)
+    assert table.wide
+    players = table.ids.players
+    column = players.parent.parent  # the hint and the players' list
+    heights: list[float] = []
+    column.bind(height=lambda _column, height: heights.append(height))
+    for grown in (18, -18, 36):  # as a row's words take one line more, or one fewer
+        players.height += grown
+        ui.pump(2)
+        assert heights == [], heights
+        assert column.height == table.ids.body.height
 
 
 def test_the_regions_tapped_in_one_state_ask_the_rules_once_who_attacks(
