@@ -78,6 +78,25 @@ def drawn_labels(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Label, 
         monkeypatch.setattr(Label, "texture_update", update)
 
 
+@contextmanager
+def laid_out_boxes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
+    """Every box laid out inside the block, in order."""
+    from kivy.uix.boxlayout import BoxLayout
+
+    boxes: list[Any] = []
+    layout = BoxLayout.do_layout
+
+    def do_layout(self: Any, *args: Any) -> None:  # a trigger calls it by name
+        boxes.append(self)
+        layout(self, *args)
+
+    monkeypatch.setattr(BoxLayout, "do_layout", do_layout)
+    try:
+        yield boxes
+    finally:
+        monkeypatch.setattr(BoxLayout, "do_layout", layout)
+
+
 def test_a_rule_run_again_formats_no_trace_line_and_sets_what_kivys_sets(
         headless_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     import kivy.lang.builder as builder
@@ -145,17 +164,10 @@ def test_a_folded_box_lays_nothing_out_when_it_moves_and_is_whole_when_unfolded(
     ui.window().add_widget(box)
     try:
         ui.pump(2)
-        laid_out: list[Any] = []
-        layout = BoxLayout.do_layout
-
-        def do_layout(self: Any, *args: Any) -> None:  # a trigger calls it by name
-            laid_out.append(self)
-            layout(self, *args)
-
-        monkeypatch.setattr(BoxLayout, "do_layout", do_layout)
-        for y in (10, 50, 90):
-            box.y = y
-            ui.pump(2)
+        with laid_out_boxes(monkeypatch) as laid_out:
+            for y in (10, 50, 90):
+                box.y = y
+                ui.pump(2)
         assert laid_out == []
         box.shown = True
         ui.pump(2)
@@ -171,8 +183,6 @@ def test_a_box_built_folded_unfolds_in_one_layout_pass(
     """A box built folded wraps its texts at its own width before it first unfolds: the
     tap that unfolds it lays it out once (its texts were not wrapped at Kivy's default
     width first, then again at the box's, each time growing and shrinking it)."""
-    from kivy.uix.boxlayout import BoxLayout
-
     from companion.ui.widgets import Caption
 
     box = Collapsible(size_hint=(None, None), width=330, shown=False)
@@ -182,15 +192,7 @@ def test_a_box_built_folded_unfolds_in_one_layout_pass(
     ui.window().add_widget(box)
     try:
         ui.pump(3)
-        laid_out: list[Any] = []
-        layout = BoxLayout.do_layout
-
-        def do_layout(self: Any, *args: Any) -> None:  # a trigger calls it by name
-            laid_out.append(self)
-            layout(self, *args)
-
-        monkeypatch.setattr(BoxLayout, "do_layout", do_layout)
-        with drawn_labels(monkeypatch) as drawn:
+        with laid_out_boxes(monkeypatch) as laid_out, drawn_labels(monkeypatch) as drawn:
             box.shown = True
             ui.pump(3)
         assert laid_out == [box]
