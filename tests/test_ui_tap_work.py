@@ -42,9 +42,10 @@ app: counts do not depend on the machine, as milliseconds do.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import pytest
@@ -62,39 +63,36 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @contextmanager
-def drawn_labels(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Label, str]]]:
-    """Every label texture drawn inside the block: (label, its text then)."""
-    drawn: list[tuple[Label, str]] = []
-    update = Label.texture_update
+def recorded(monkeypatch: pytest.MonkeyPatch, cls: type, name: str,
+             note: Callable[[Any], Any]) -> Iterator[list[Any]]:
+    """`note(instance)` for each call of `cls.name` inside the block, in order (Kivy calls
+    these methods by name: the class's own is wrapped under its name, then given back)."""
+    own = getattr(cls, name)
+    seen: list[Any] = []
 
-    def texture_update(self: Label, *args: Any) -> None:  # Kivy calls it by name
-        drawn.append((self, self.text))
-        update(self, *args)
+    @functools.wraps(own)
+    def wrapper(self: Any, *args: Any) -> Any:
+        seen.append(note(self))
+        return own(self, *args)
 
-    monkeypatch.setattr(Label, "texture_update", texture_update)
+    monkeypatch.setattr(cls, name, wrapper)
     try:
-        yield drawn
+        yield seen
     finally:
-        monkeypatch.setattr(Label, "texture_update", update)
+        monkeypatch.setattr(cls, name, own)
 
 
-@contextmanager
-def laid_out_boxes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Any]]:
+def drawn_labels(
+        monkeypatch: pytest.MonkeyPatch) -> AbstractContextManager[list[tuple[Label, str]]]:
+    """Every label texture drawn inside the block: (label, its text then)."""
+    return recorded(monkeypatch, Label, "texture_update", lambda label: (label, label.text))
+
+
+def laid_out_boxes(monkeypatch: pytest.MonkeyPatch) -> AbstractContextManager[list[Any]]:
     """Every box laid out inside the block, in order."""
     from kivy.uix.boxlayout import BoxLayout
 
-    boxes: list[Any] = []
-    layout = BoxLayout.do_layout
-
-    def do_layout(self: Any, *args: Any) -> None:  # a trigger calls it by name
-        boxes.append(self)
-        layout(self, *args)
-
-    monkeypatch.setattr(BoxLayout, "do_layout", do_layout)
-    try:
-        yield boxes
-    finally:
-        monkeypatch.setattr(BoxLayout, "do_layout", layout)
+    return recorded(monkeypatch, BoxLayout, "do_layout", lambda box: box)
 
 
 def test_a_rule_run_again_formats_no_trace_line_and_sets_what_kivys_sets(
@@ -277,17 +275,10 @@ def test_a_finger_lifted_from_a_region_is_heard_by_the_map_alone(
     headless_app.ctx.nav.go("map")
     ui.pump(6)
     board = screen(headless_app).ids.board
-    heard: list[str] = []
-    lift = Widget.on_touch_up
-
-    def on_touch_up(self: Widget, touch: Any) -> Any:  # Kivy calls it by name
-        heard.append(type(self).__name__)
-        return lift(self, touch)
-
-    monkeypatch.setattr(Widget, "on_touch_up", on_touch_up)
-    for rid in sorted(board.geometry.cells)[:3]:
-        tap_region(headless_app, rid)
-        assert headless_app.presenters["map"].selected == rid
+    with recorded(monkeypatch, Widget, "on_touch_up", lambda w: type(w).__name__) as heard:
+        for rid in sorted(board.geometry.cells)[:3]:
+            tap_region(headless_app, rid)
+            assert headless_app.presenters["map"].selected == rid
     assert heard == []  # the map's own handler calls no other widget's
 
 
@@ -678,29 +669,19 @@ def test_an_end_of_turn_lays_the_table_screen_out_once_its_bars_have_their_words
     """'End the turn' changes the undo's words and the die's reason under the body in the
     same step: the screen's box is laid out once both have their words (and once more, as
     Kivy looks again at a box whose children it resized), not once for each."""
-    from kivy.uix.boxlayout import BoxLayout
-
     from companion.ui.widgets import Screenful
 
     session, play_to_turn_end, table = five_on_the_table(headless_app)
     box = next(c for c in table.children if isinstance(c, Screenful))
-    layout = BoxLayout.do_layout
-    passes: list[str] = []
-
-    def do_layout(self: Any, *args: Any) -> None:  # a trigger calls it by name
-        passes.append("screen" if self is box else "")
-        layout(self, *args)
-
     for _turn in range(6):
         play_to_turn_end()
         name = session.state.players[session.state.track.next_seat].name
         ui.pump(4)
         reason, undo = table.ids.die_reason.text, table.ids.undo.text
-        monkeypatch.setattr(BoxLayout, "do_layout", do_layout)
-        passes.clear()
-        headless_app.presenters["table"].act("end_turn")
-        ui.pump(2)
-        monkeypatch.undo()
+        with laid_out_boxes(monkeypatch) as laid_out:
+            headless_app.presenters["table"].act("end_turn")
+            ui.pump(2)
+        passes = ["screen" if laid is box else "" for laid in laid_out]
         assert name in table.ids.current.text
         if (reason, undo) != (table.ids.die_reason.text, table.ids.undo.text):
             assert passes.count("screen") <= 2, passes  # (2: Kivy's own look again)
