@@ -154,3 +154,22 @@ def spend_hand_until_a_final_conquest(app: Any) -> int:
         if any(action["key"] == "final" for action in map_p.actions):
             return region
     raise AssertionError("no region for the last token to try with the die")
+
+
+def revealed_tie(session: Any) -> tuple[Any, Any]:
+    """`factories.tied_for_first`'s game on the game end screen of a new app, every purse
+    revealed (as the reveal taps do): the app and the game end's presenter, the tie between
+    Ann and Bob not yet broken."""
+    app = ui.app_for(session)
+    app.use_session(session, screen="game_end")
+    presenter = app.presenters["game_end"]
+    while not presenter.all_revealed:
+        presenter.reveal_next()
+    return app, presenter
+
+
+def break_the_tie(presenter: Any) -> None:
+    """The table counts its race tokens on the board: Ann 5, Bob 9; Bob wins the tie."""
+    presenter.set_tokens(0, 5)
+    presenter.set_tokens(1, 9)
+    presenter.decide()

@@ -226,17 +226,12 @@ def test_a_tie_broken_at_the_table_gives_the_link_its_winner() -> None:
     from urllib.parse import parse_qs, urlsplit
 
     from factories import tied_for_first
+    from screen_steps import break_the_tie, revealed_tie
 
     s = tied_for_first(Path(tempfile.mkdtemp()) / "companion.sqlite3")
-    app = ui.app_for(s)
-    app.use_session(s, screen="game_end")
-    p = app.presenters["game_end"]
-    while not p.all_revealed:
-        p.reveal_next()
+    _app, p = revealed_tie(s)
     assert p.needs_tiebreak and p.bgstats_url == ""  # not decided, not saved: no link
-    p.set_tokens(0, 5)
-    p.set_tokens(1, 9)
-    p.decide()
+    break_the_tie(p)
     data = json.loads(parse_qs(urlsplit(p.bgstats_url).query)["data"][0])
     players = {player["name"]: player for player in data["players"]}
     assert players["Ann"]["score"] == players["Bob"]["score"]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import ui_support as ui
 from factories import tied_for_first
+from screen_steps import break_the_tie, revealed_tie
 
 from companion import i18n
 
@@ -17,15 +18,9 @@ from companion import i18n
 def test_a_broken_tie_shows_each_rows_coins_on_one_line_and_who_won_in_sight() -> None:
     s = tied_for_first(Path(tempfile.mkdtemp()) / "companion.sqlite3")
     i18n.use("de")
-    app = ui.app_for(s)
+    app, p = revealed_tie(s)
     ui.resize((800, 480))
-    app.use_session(s, screen="game_end")
-    p = app.presenters["game_end"]
-    while not p.all_revealed:
-        p.reveal_next()
-    p.set_tokens(0, 5)
-    p.set_tokens(1, 9)
-    p.decide()
+    break_the_tie(p)
     ui.pump()
     screen = app.screens["game_end"]
     rows = [row for row in screen.ids.results.children if row.detail]
@@ -39,14 +34,8 @@ def test_a_broken_tie_shows_each_rows_coins_on_one_line_and_who_won_in_sight() -
 
 def test_a_past_game_broken_by_a_tie_shows_the_tokens_under_the_names() -> None:
     s = tied_for_first(Path(tempfile.mkdtemp()) / "companion.sqlite3")
-    app = ui.app_for(s)
-    app.use_session(s, screen="game_end")
-    p = app.presenters["game_end"]
-    while not p.all_revealed:
-        p.reveal_next()
-    p.set_tokens(0, 5)
-    p.set_tokens(1, 9)
-    p.decide()
+    app, p = revealed_tie(s)
+    break_the_tie(p)
     past = app.presenters["history_game"]
     assert s.game_id is not None and past.load(s.game_id)
     rows = {row["name"]: row for row in past.standings}
