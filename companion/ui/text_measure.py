@@ -17,7 +17,8 @@ Invariants:
 - a table holds at most `LIMIT` texts (it starts again empty when full);
 - `install` is idempotent, and `uninstall` gives the provider its own function back;
 - `lines_of` lays a text out as the label of those options would, with no texture drawn,
-  and remembers the answer per options, text and width (at most `LIMIT` of them).
+  and remembers the answer per options, text and width (at most `LIMIT` of them);
+  `cut_to_lines` cuts a text to whole words that fit so many lines, the same way.
 """
 
 from __future__ import annotations
@@ -83,15 +84,19 @@ _UNSHAPING = frozenset({"text_size", "max_lines", "shorten", "color", "outline_c
 every text out whole, at the width it is given)."""
 
 
+def _shape(options: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """What of a label's `options` shapes its lines (hashable)."""
+    return tuple(sorted((name, repr(value)) for name, value in options.items()
+                        if name not in _UNSHAPING))
+
+
 def lines_of(options: dict[str, Any], text: str, width: float) -> tuple[int, int]:
     """How many lines `text` takes in a label of `options` (a Kivy label's `_label.options`)
     wrapped at `width`, and the height in pixels of all of them (the padding included):
     Kivy's own layout, with no texture drawn."""
     if not text:
         return 0, 0
-    shape = tuple(sorted((name, repr(value)) for name, value in options.items()
-                         if name not in _UNSHAPING))
-    key = (shape, text, width)
+    key = (_shape(options), text, width)
     found = _LINES.get(key)
     if found is None:
         if not _LAYOUT:
@@ -104,6 +109,35 @@ def lines_of(options: dict[str, Any], text: str, width: float) -> tuple[int, int
         if len(_LINES) >= LIMIT:
             _LINES.clear()
         found = _LINES[key] = (len(core._cached_lines), height)
+    return found
+
+
+_CUTS: dict[tuple[Any, ...], str] = {}
+
+
+def cut_to_lines(options: dict[str, Any], text: str, width: float, lines: int,
+                 end: str) -> str:
+    """As many whole words of `text` as `lines` lines of a label of `options` wrapped at
+    `width` hold with `end` after them (an ellipsis): found by halving, a few layouts
+    (`lines_of`), once per options, text, width and lines (at most `LIMIT` of them)."""
+    key = (_shape(options), text, width, lines, end)
+    found = _CUTS.get(key)
+    if found is None:
+        words = text.split()
+
+        def shown(count: int) -> str:
+            return " ".join(words[:count]).rstrip(",;:") + end
+
+        fit, over = 0, len(words)  # `fit` words always fit (none: `end` alone)
+        while over - fit > 1:
+            middle = (fit + over) // 2
+            if lines_of(options, shown(middle), width)[0] <= lines:
+                fit = middle
+            else:
+                over = middle
+        if len(_CUTS) >= LIMIT:
+            _CUTS.clear()
+        found = _CUTS[key] = shown(fit)
     return found
 
 
@@ -128,3 +162,4 @@ def uninstall() -> None:
     _PROVIDERS.clear()
     _TABLES.clear()
     _LINES.clear()
+    _CUTS.clear()

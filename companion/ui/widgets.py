@@ -59,7 +59,7 @@ from kivy.uix.widget import Widget
 from companion.i18n import N_, _
 from companion.i18n import language as spoken_language
 from companion.ui import palette
-from companion.ui.text_measure import font_of, lines_of
+from companion.ui.text_measure import cut_to_lines, lines_of
 
 FONT_MIN = sp(15)
 """The smallest text anywhere (the quality bar is 14 px)."""
@@ -798,7 +798,8 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
             if fits and max(line * fits, caption.least) > room + 0.5:
                 fits = 0  # not even its least height left
             cut = 0 < fits < lines
-            caption.text = _cut(options, words, caption.width, fits) if cut else words
+            caption.text = (cut_to_lines(options, words, caption.width, fits, ELLIPSIS)
+                            if cut else words)
             caption.max_lines = fits if cut else 0
             caption.height = max(line * fits, caption.least) if fits else 0
             caption.opacity = 1 if fits else 0  # (never `disabled`: Kivy draws it again)
@@ -814,39 +815,6 @@ class WholeLines(BoxLayout):  # type: ignore[misc]
                 return True
             widget = widget.parent
         return False
-
-
-_CUTS: dict[tuple[Any, ...], str] = {}
-"""`_cut`'s answers (a reminder comes round again turn after turn), at most `CUTS_HELD`."""
-CUTS_HELD = 500
-
-
-def _cut(options: dict[str, Any], words: str, width: float, lines: int) -> str:
-    """As many whole words of `words` as `lines` lines of a label of `options` wrapped at
-    `width` hold with an ellipsis after them (found by halving: a few layouts, once)."""
-    key = (words, width, lines, font_of(options), repr(options.get("padding")))
-    found = _CUTS.get(key)
-    if found is None:
-        if len(_CUTS) >= CUTS_HELD:
-            _CUTS.clear()
-        found = _CUTS[key] = _cut_anew(options, words, width, lines)
-    return found
-
-
-def _cut_anew(options: dict[str, Any], words: str, width: float, lines: int) -> str:
-    split = words.split()
-
-    def shown(count: int) -> str:
-        return " ".join(split[:count]).rstrip(",;:") + ELLIPSIS
-
-    fit, over = 0, len(split)  # `fit` words always fit (none: the ellipsis alone)
-    while over - fit > 1:
-        middle = (fit + over) // 2
-        if lines_of(options, shown(middle), width)[0] <= lines:
-            fit = middle
-        else:
-            over = middle
-    return shown(fit)
 
 
 class Collapsible(BoxLayout):  # type: ignore[misc]
